@@ -1,0 +1,5 @@
+/** JMH benchmarks of panama-verbs and side-by-side runs against perftest. */
+module dev.panamaverbs.benchmarks {
+    requires dev.panamaverbs.core;
+    requires jmh.core;
+}

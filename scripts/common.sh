@@ -1,0 +1,73 @@
+# Shared helpers for ./verbs and the scripts under scripts/. Source it; do not run it.
+# shellcheck shell=bash
+
+VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+VERBS_CACHE=${VERBS_CACHE:-$VERBS_ROOT/.cache}
+
+# Debian packages, by what needs them.
+PKGS_BUILD=(maven gcc libc6-dev)
+PKGS_VERBS=(rdma-core libibverbs1 libibverbs-dev ibverbs-providers ibverbs-utils)
+PKGS_GENERATOR=(libclang1-14)
+PKGS_VM=(qemu-system-x86 busybox-static cpio kmod iproute2 gzip)
+PKGS_BENCH=(perftest)
+
+say()  { printf '==> %s\n' "$*" >&2; }
+die()  { printf 'verbs: %s\n' "$*" >&2; exit 1; }
+
+# Prints the major version of the java binary given, or nothing.
+java_major() {
+    local v
+    v=$("$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | head -n1)
+    [ -n "$v" ] && printf '%s\n' "${v%%.*}"
+}
+
+# Finds a JDK >= 22: JAVA_HOME first, then the newest under /usr/lib/jvm. Exports JAVA_HOME.
+find_jdk() {
+    local candidate best="" best_major=0 major
+    if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/javac" ]; then
+        major=$(java_major "$JAVA_HOME/bin/java")
+        if [ -n "$major" ] && [ "$major" -ge 22 ]; then
+            export JAVA_HOME PATH="$JAVA_HOME/bin:$PATH"
+            return 0
+        fi
+        say "JAVA_HOME=$JAVA_HOME is Java ${major:-?}; looking for a JDK >= 22 under /usr/lib/jvm"
+    fi
+    for candidate in /usr/lib/jvm/*; do
+        [ -x "$candidate/bin/javac" ] || continue
+        [ -L "$candidate" ] && continue
+        major=$(java_major "$candidate/bin/java")
+        if [ -n "$major" ] && [ "$major" -ge 22 ] && [ "$major" -gt "$best_major" ]; then
+            best=$candidate best_major=$major
+        fi
+    done
+    [ -n "$best" ] || die "no JDK >= 22 found (JAVA_HOME unset or older, nothing newer under /usr/lib/jvm).
+Install one (e.g. Temurin 25) and set JAVA_HOME to it."
+    export JAVA_HOME=$best PATH="$best/bin:$PATH"
+}
+
+# Installs missing Debian packages when root; otherwise names what is missing and fails.
+ensure_packages() {
+    local missing=() p
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+        say "installing Debian packages: ${missing[*]}"
+        if [ ! -f "$VERBS_CACHE/.apt-updated" ]; then
+            apt-get update -qq >&2 || die "apt-get update failed"
+            mkdir -p "$VERBS_CACHE" && touch "$VERBS_CACHE/.apt-updated"
+        fi
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
+            || die "apt-get install ${missing[*]} failed"
+    else
+        die "missing Debian packages: ${missing[*]}
+Run as root to let ./verbs install them, or: sudo apt-get install ${missing[*]}"
+    fi
+}
+
+# Maven, batch mode, on the JDK found above.
+mvn_run() {
+    command -v mvn >/dev/null || die "mvn not found (Debian package maven)"
+    (cd "$VERBS_ROOT" && mvn -B -ntp "$@")
+}

@@ -1,0 +1,118 @@
+# ./verbs vm -- CMD [ARGS...]: runs CMD inside a SoftRoCE (rxe) VM, in the current directory,
+# with rxe0 up, and exits with CMD's status. See /work/shared/docs/rxe-vm.md for why it is a
+# TCG VM sharing the host's root over 9p.
+#
+# Environment:
+#   VERBS_VM_TIMEOUT   seconds before the VM is killed and the run fails (default 2400)
+#   VERBS_VM_MEMORY    guest memory in MiB (default 4096)
+#   VERBS_VM_KEEP=1    keep the run folder ($VERBS_CACHE/vm/runs/<id>) even on success
+# CMD's output (stdout and stderr merged) is streamed to this script's stdout.
+set -euo pipefail
+VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+# shellcheck source=scripts/common.sh
+. "$VERBS_ROOT/scripts/common.sh"
+# shellcheck source=scripts/vm/prepare.sh
+. "$VERBS_ROOT/scripts/vm/prepare.sh"
+
+[ "${1:-}" = "--" ] && shift
+[ $# -gt 0 ] || die "usage: ./verbs vm -- CMD [ARGS...]"
+
+TIMEOUT=${VERBS_VM_TIMEOUT:-2400}
+MEMORY=${VERBS_VM_MEMORY:-4096}
+
+ensure_packages "${PKGS_VM[@]}" "${PKGS_VERBS[@]}"
+
+# One preparation at a time: two runs must not build the same cache folder together.
+mkdir -p "$VERBS_CACHE/vm"
+exec 9>"$VERBS_CACHE/vm/.lock"
+flock 9
+vm_prepare
+exec 9>&-
+
+# The run folder must be reachable at the same path in the guest (it is on the shared root).
+RUN_DIR=$VERBS_CACHE/vm/runs/$(date +%Y%m%d-%H%M%S)-$$
+case "$RUN_DIR" in *[[:space:]]*) die "the cache path must not contain spaces: $RUN_DIR" ;; esac
+mkdir -p "$RUN_DIR"
+RUN_DIR=$(cd "$RUN_DIR" && pwd -P)
+: >"$RUN_DIR/output"
+
+# JAVA_HOME for commands that run java; not fatal when there is none (e.g. ibv_devices).
+if [ -z "${JAVA_HOME:-}" ]; then
+    JAVA_HOME=$( (find_jdk && printf '%s' "$JAVA_HOME") 2>/dev/null || true)
+fi
+
+# The guest-side script: environment, working directory, the command, output into the share.
+write_guest_script() {
+    local name
+    {
+        echo '#!/bin/sh'
+        echo "# Written by scripts/vm.sh for one run; executed by the VM's /init in a chroot."
+        echo "export PATH=$(printf '%q' "${JAVA_HOME:+$JAVA_HOME/bin:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")"
+        [ -n "${JAVA_HOME:-}" ] && echo "export JAVA_HOME=$(printf '%q' "$JAVA_HOME")"
+        echo "export HOME=$(printf '%q' "${HOME:-/root}") LANG=C.UTF-8"
+        echo "export VERBS_IN_VM=1 VERBS_TEST_DEVICE=rxe0 VERBS_TEST_GID_INDEX=\${VERBS_TEST_GID_INDEX:-1}"
+        # Pass through the caller's CI flag and every VERBS_*/MAVEN_* setting.
+        for name in CI MAVEN_OPTS MAVEN_ARGS $(compgen -e | grep -E '^(VERBS|MAVEN)_' || true); do
+            case "$name" in VERBS_IN_VM|VERBS_TEST_DEVICE) continue ;; esac
+            [ -n "${!name+x}" ] && echo "export $name=$(printf '%q' "${!name}")"
+        done
+        echo "cd $(printf '%q' "$PWD") || exit 125"
+        printf 'exec'
+        printf ' %q' "$@"
+        printf ' </dev/null >>%q 2>&1\n' "$RUN_DIR/output"
+    } >"$RUN_DIR/guest.sh"
+}
+write_guest_script "$@"
+
+say "booting the rxe VM ($(basename "$VM_DIR"), TCG, timeout ${TIMEOUT}s): $*"
+started=$(date +%s)
+# Streams CMD's output as the guest appends it; stops once qemu is gone and the file is drained.
+tail -n +1 -F "$RUN_DIR/output" 2>/dev/null &
+tail_pid=$!
+
+set +e
+timeout -k 15 "$TIMEOUT" qemu-system-x86_64 -accel tcg -m "$MEMORY" -smp 2 \
+    -nographic -no-reboot -monitor none -serial "file:$RUN_DIR/console.log" \
+    -kernel "$VM_DIR/vmlinuz" -initrd "$VM_DIR/initrd.gz" \
+    -append "console=ttyS0 quiet panic=-1 verbs.run=$RUN_DIR" \
+    -virtfs local,path=/,mount_tag=hostroot,security_model=none,multidevs=remap \
+    -nic user,model=virtio-net-pci \
+    </dev/null >"$RUN_DIR/qemu.log" 2>&1
+qemu_status=$?
+set -e
+sleep 1 # let tail print the last lines
+kill "$tail_pid" 2>/dev/null || true
+wait "$tail_pid" 2>/dev/null || true
+elapsed=$(( $(date +%s) - started ))
+
+show_console() {
+    echo "---- last lines of the VM console ($RUN_DIR/console.log) ----" >&2
+    tail -n 30 "$RUN_DIR/console.log" >&2 2>/dev/null || true
+    if [ -s "$RUN_DIR/qemu.log" ]; then
+        echo "---- qemu ($RUN_DIR/qemu.log) ----" >&2
+        tail -n 10 "$RUN_DIR/qemu.log" >&2
+    fi
+}
+
+if [ "$qemu_status" -eq 124 ] || [ "$qemu_status" -eq 137 ]; then
+    show_console
+    die "the VM timed out after ${TIMEOUT}s (VERBS_VM_TIMEOUT) running: $*"
+fi
+if [ -f "$RUN_DIR/guest-error" ]; then
+    show_console
+    die "the VM failed before running the command: $(cat "$RUN_DIR/guest-error")"
+fi
+if [ ! -f "$RUN_DIR/guest-exit" ]; then
+    show_console
+    die "the VM stopped without reporting the command's exit status (qemu exit $qemu_status): boot failure or crash"
+fi
+status=$(cat "$RUN_DIR/guest-exit")
+case "$status" in ''|*[!0-9]*) show_console; die "unreadable exit status '$status' in $RUN_DIR/guest-exit" ;; esac
+say "VM run finished in ${elapsed}s: exit status $status"
+
+if [ "$status" -eq 0 ] && [ "${VERBS_VM_KEEP:-0}" != 1 ]; then
+    rm -rf "$RUN_DIR"
+fi
+# Old failed runs are kept for inspection, but only the last few.
+{ ls -1dt "$VERBS_CACHE"/vm/runs/*/ 2>/dev/null || true; } | tail -n +6 | xargs -r rm -rf
+exit "$status"

@@ -1,0 +1,64 @@
+#!/bin/busybox sh
+# /init of the SoftRoCE VM's initramfs (busybox only). Loads the modules listed in
+# /modules.order, mounts the host's root over 9p, brings up eth0 and rxe0, then runs the
+# host-written script <run dir>/guest.sh inside a chroot of the host root. The run dir comes from
+# the kernel command line (verbs.run=DIR); results go back through files in it.
+# It must never exit: the kernel panics when init does. It ends with poweroff -f.
+
+/bin/busybox mkdir -p /bin /proc /sys /dev /mnt /tmp
+/bin/busybox --install -s /bin
+export PATH=/bin
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+
+RUN=
+for arg in $(cat /proc/cmdline); do
+    case "$arg" in verbs.run=*) RUN=${arg#verbs.run=} ;; esac
+done
+
+# Stops the VM; the host reads the status files. Never returns.
+halt_vm() {
+    sync
+    poweroff -f
+    while true; do sleep 60; done
+}
+
+# Reports a guest-side failure on the console and, once the share is mounted, in guest-error.
+guest_fail() {
+    echo "verbs-vm: $*" >/dev/console
+    [ -n "$RUN" ] && [ -d "/mnt$RUN" ] && echo "$*" >"/mnt$RUN/guest-error"
+    halt_vm
+}
+
+[ -n "$RUN" ] || guest_fail "no verbs.run=DIR on the kernel command line"
+
+for m in $(cat /modules.order); do
+    insmod "/modules/$m.ko" || guest_fail "insmod $m failed (see console.log)"
+done
+
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=mmap hostroot /mnt \
+    || guest_fail "mounting the host root over 9p failed"
+[ -f "/mnt$RUN/guest.sh" ] || guest_fail "/mnt$RUN/guest.sh is missing on the shared root"
+
+# Fresh kernel filesystems for the chroot; the host's own /proc etc. are not ours to use.
+mount -t proc proc /mnt/proc || guest_fail "mount proc in chroot failed"
+mount -t sysfs sysfs /mnt/sys || guest_fail "mount sysfs in chroot failed"
+mount -t devtmpfs devtmpfs /mnt/dev || guest_fail "mount devtmpfs in chroot failed"
+mkdir -p /mnt/dev/pts /mnt/dev/shm
+mount -t devpts devpts /mnt/dev/pts
+mount -t tmpfs tmpfs /mnt/dev/shm
+
+ip link set lo up
+ip link set eth0 up || guest_fail "no eth0 (virtio_net not working?)"
+ip addr add 10.0.2.15/24 dev eth0
+ip route add default via 10.0.2.2 2>/dev/null
+# rdma (iproute2) comes from the host root; busybox has none.
+chroot /mnt rdma link add rxe0 type rxe netdev eth0 \
+    || guest_fail "rdma link add rxe0 type rxe netdev eth0 failed (see console.log)"
+
+echo "verbs-vm: rxe0 up, running the command" >/dev/console
+chroot /mnt /bin/sh "$RUN/guest.sh"
+echo "$?" >"/mnt$RUN/guest-exit"
+halt_vm

@@ -1,0 +1,116 @@
+# Prepares, once per kernel version, the SoftRoCE VM's kernel and initramfs in the cache:
+#   $VERBS_CACHE/vm/<kernel version>/vmlinuz, initrd.gz, extracted/ (dpkg -x of the kernel package)
+# Source it (needs common.sh); call vm_prepare, which sets VM_DIR. The kernel package is
+# downloaded with apt-get download and unpacked, never installed.
+# shellcheck shell=bash
+
+# Modules the guest needs beyond their dependencies. crc32_generic is not a declared dependency
+# of rdma_rxe but rxe asks the crypto API for crc32 at `rdma link add` and fails without it.
+VM_WANTED_MODULES=(virtio_pci 9pnet_virtio 9p virtio_net ib_core ib_uverbs crc32_generic rdma_rxe)
+
+# Prints the versioned kernel package linux-image-amd64 depends on, e.g. linux-image-6.1.0-56-amd64.
+vm_kernel_package() {
+    apt-cache depends linux-image-amd64 2>/dev/null \
+        | sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n1
+}
+
+# Resolves the kernel package, running apt-get update once if the package lists are empty.
+vm_resolve_kernel_package() {
+    local pkg
+    pkg=$(vm_kernel_package)
+    if [ -z "$pkg" ] && [ "$(id -u)" -eq 0 ]; then
+        say "apt-get update (package lists do not know linux-image-amd64)"
+        apt-get update -qq >&2 || die "apt-get update failed"
+        pkg=$(vm_kernel_package)
+    fi
+    printf '%s\n' "$pkg"
+}
+
+# Prints the module names (no .ko) needed for $VM_WANTED_MODULES, dependencies first,
+# from modules.dep of the extracted kernel ($1 = lib/modules/<version>).
+vm_module_order() {
+    local moddir=$1 seen=" " m
+    visit() {
+        local name=$1 line deps d
+        case "$seen" in *" $name "*) return ;; esac
+        line=$(grep -E "(^|/)${name}\.ko(\.[a-z]+)?:" "$moddir/modules.dep" | head -n1)
+        [ -n "$line" ] || die "kernel module $name not found in $moddir/modules.dep"
+        deps=${line#*:}
+        for d in $deps; do
+            d=${d##*/}
+            visit "${d%%.ko*}"
+        done
+        seen="$seen$name "
+        printf '%s\n' "$name"
+    }
+    for m in "${VM_WANTED_MODULES[@]}"; do visit "$m"; done
+}
+
+# Copies one module (uncompressing .ko.xz/.ko.zst: busybox insmod reads plain ELF) to $3/$1.ko.
+vm_copy_module() {
+    local name=$1 moddir=$2 dest=$3 rel
+    rel=$(grep -E "(^|/)${name}\.ko(\.[a-z]+)?:" "$moddir/modules.dep" | head -n1 | cut -d: -f1)
+    case "$rel" in
+        *.ko)     cp "$moddir/$rel" "$dest/$name.ko" ;;
+        *.ko.xz)  xz -dc "$moddir/$rel" >"$dest/$name.ko" ;;
+        *.ko.zst) zstd -qdc "$moddir/$rel" >"$dest/$name.ko" ;;
+        *.ko.gz)  gzip -dc "$moddir/$rel" >"$dest/$name.ko" ;;
+        *) die "unexpected module file $rel" ;;
+    esac
+}
+
+# Builds initrd.gz in $1 from the extracted kernel of version $2.
+vm_build_initramfs() {
+    local dir=$1 kver=$2 moddir staging m
+    moddir=$dir/extracted/lib/modules/$kver
+    staging=$dir/initramfs
+    rm -rf "$staging"
+    mkdir -p "$staging/bin" "$staging/modules" "$staging/proc" "$staging/sys" "$staging/dev" \
+        "$staging/mnt" "$staging/tmp"
+    cp /bin/busybox "$staging/bin/busybox"
+    install -m 0755 "$VERBS_ROOT/scripts/vm/init.sh" "$staging/init"
+    vm_module_order "$moddir" >"$staging/modules.order"
+    while read -r m; do vm_copy_module "$m" "$moddir" "$staging/modules"; done <"$staging/modules.order"
+    (cd "$staging" && find . -print0 | cpio --null -o -H newc --quiet | gzip -1) >"$dir/initrd.gz.tmp"
+    mv "$dir/initrd.gz.tmp" "$dir/initrd.gz"
+    rm -rf "$staging"
+}
+
+# Sets VM_DIR to a ready cache folder (vmlinuz + initrd.gz), preparing it if needed.
+vm_prepare() {
+    local pkg kver dir deb
+    pkg=$(vm_resolve_kernel_package)
+    if [ -z "$pkg" ]; then
+        # Offline or not root: a cache prepared earlier still does.
+        dir=$(find "$VERBS_CACHE/vm" -mindepth 2 -maxdepth 2 -name .ready -printf '%h\n' 2>/dev/null | sort | tail -n1)
+        [ -n "$dir" ] || die "cannot resolve the kernel package: apt-cache depends linux-image-amd64 gave nothing (run apt-get update as root)"
+        VM_DIR=$dir
+        return 0
+    fi
+    kver=${pkg#linux-image-}
+    dir=$VERBS_CACHE/vm/$kver
+    # The initramfs also depends on init.sh: rebuild it when init.sh is newer.
+    if [ -f "$dir/.ready" ] && [ "$dir/initrd.gz" -nt "$VERBS_ROOT/scripts/vm/init.sh" ] \
+        && [ "$dir/initrd.gz" -nt "$VERBS_ROOT/scripts/vm/prepare.sh" ]; then
+        VM_DIR=$dir
+        return 0
+    fi
+    mkdir -p "$dir"
+    if [ ! -f "$dir/extracted/boot/vmlinuz-$kver" ]; then
+        say "downloading $pkg (unpacked into the cache, not installed)"
+        rm -f "$dir"/*.deb
+        (cd "$dir" && apt-get download -q "$pkg" >&2) || die "apt-get download $pkg failed"
+        deb=$(ls "$dir"/"${pkg}"_*.deb 2>/dev/null | head -n1)
+        [ -n "$deb" ] || die "apt-get download $pkg left no .deb in $dir"
+        rm -rf "$dir/extracted"
+        dpkg -x "$deb" "$dir/extracted" || die "dpkg -x $deb failed"
+        rm -f "$deb"
+        [ -f "$dir/extracted/boot/vmlinuz-$kver" ] || die "$pkg has no boot/vmlinuz-$kver"
+        depmod -b "$dir/extracted" "$kver" || die "depmod -b $dir/extracted $kver failed"
+    fi
+    say "building the initramfs for $kver"
+    cp "$dir/extracted/boot/vmlinuz-$kver" "$dir/vmlinuz"
+    vm_build_initramfs "$dir" "$kver"
+    touch "$dir/.ready"
+    VM_DIR=$dir
+}

@@ -1,0 +1,43 @@
+package dev.panamaverbs;
+
+import static dev.panamaverbs.ffm.VerbsConstants.*;
+
+/** Queue pair transport type (C {@code enum ibv_qp_type}). */
+public enum QpType implements NativeEnum {
+    /** {@code IBV_QPT_RC}. */
+    RC(IBV_QPT_RC),
+    /** {@code IBV_QPT_UC}. */
+    UC(IBV_QPT_UC),
+    /** {@code IBV_QPT_UD}. */
+    UD(IBV_QPT_UD),
+    /** {@code IBV_QPT_RAW_PACKET}. */
+    RAW_PACKET(IBV_QPT_RAW_PACKET),
+    /** {@code IBV_QPT_XRC_SEND}. */
+    XRC_SEND(IBV_QPT_XRC_SEND),
+    /** {@code IBV_QPT_XRC_RECV}. */
+    XRC_RECV(IBV_QPT_XRC_RECV),
+    /** {@code IBV_QPT_DRIVER}. */
+    DRIVER(IBV_QPT_DRIVER);
+
+    private static final Table<QpType> TABLE = new Table<>(QpType.class, "ibv_qp_type");
+    private final int value;
+
+    QpType(int value) {
+        this.value = value;
+    }
+
+    @Override
+    public int value() {
+        return value;
+    }
+
+    /** The constant for a C value; an unknown value is an {@link IllegalArgumentException}. */
+    public static QpType of(int value) {
+        return TABLE.of(value);
+    }
+
+    /** The constant for a C value, or {@code null} when this version does not know it. */
+    public static QpType orNull(int value) {
+        return TABLE.orNull(value);
+    }
+}

@@ -1,0 +1,241 @@
+package dev.panamaverbs;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A verbs object owned by the JVM: a node of the resource tree (Context -> PD/CQ/channel ->
+ * MR/QP/SRQ/AH/MW).
+ *
+ * <h2>The rules</h2>
+ * <ul>
+ *   <li>Each resource holds its parent (and whatever else it depends on, such as a QP's CQs) and
+ *       registers with it as a dependent. {@link #close()} closes live dependents first, newest
+ *       first, then frees the native object. A second {@code close()} does nothing.</li>
+ *   <li>Every use of the native object runs between {@link #acquire()} and {@link #release()}.
+ *       After close has begun, {@code acquire()} throws {@link IllegalStateException} naming the
+ *       resource: the native pointer is never touched again, so misuse cannot crash the JVM.</li>
+ *   <li>Concurrent close during use: {@code close()} marks the resource closed at once (new uses
+ *       fail), then waits until the uses already running have returned, and only then frees the
+ *       native object. Uses are short (blocking waits, such as a completion channel's, park in
+ *       Java between short native calls), so the wait is bounded.</li>
+ * </ul>
+ */
+public abstract class VerbsResource implements AutoCloseable {
+    private static final long CLOSED = 1L << 62;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(VerbsResource.class, "state", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Closed bit and the number of uses under way. */
+    @SuppressWarnings("unused") // through STATE
+    private volatile long state;
+
+    private final String kind;
+    private final MemorySegment handle;
+    private final List<VerbsResource> dependencies;
+    private final Set<VerbsResource> dependents = new LinkedHashSet<>();
+
+    /**
+     * A resource of the given kind (e.g. "QueuePair") over the native object at {@code handle}
+     * (sized to its C struct), depending on {@code dependencies}, its parent first. Nothing is
+     * registered until {@link #register()}.
+     */
+    VerbsResource(String kind, MemorySegment handle, VerbsResource... dependencies) {
+        this.kind = kind;
+        this.handle = handle;
+        this.dependencies = List.of(dependencies);
+    }
+
+    /**
+     * The native object (e.g. the {@code struct ibv_qp}) for callers of the generated layer.
+     * Valid only while this resource is open: do not keep it past {@link #close()}.
+     *
+     * @throws IllegalStateException if closed
+     */
+    public final MemorySegment handle() {
+        if (isClosed()) {
+            throw closedException();
+        }
+        return handle;
+    }
+
+    /** The native object without the closed check, for code already inside acquire/release. */
+    final MemorySegment segment() {
+        return handle;
+    }
+
+    /** The native object's address, for the data path inside acquire/release. */
+    final long address() {
+        return handle.address();
+    }
+
+    /**
+     * Registers this resource with its dependencies. Called by subclasses once the native object
+     * exists, inside the parent's acquire/release. If a dependency closed meanwhile, the native
+     * object is destroyed again and the dependency's closed exception is thrown, so nothing leaks.
+     */
+    final void register() {
+        List<VerbsResource> done = new ArrayList<>();
+        try {
+            for (VerbsResource dependency : dependencies) {
+                dependency.addDependent(this);
+                done.add(dependency);
+            }
+        } catch (IllegalStateException closed) {
+            for (VerbsResource dependency : done) {
+                dependency.removeDependent(this);
+            }
+            STATE.getAndAdd(this, CLOSED);
+            try {
+                destroy();
+            } catch (RuntimeException e) {
+                closed.addSuppressed(e);
+            }
+            throw closed;
+        }
+    }
+
+    /** The resources this one depends on, its parent first. */
+    final List<VerbsResource> dependencies() {
+        return dependencies;
+    }
+
+    /**
+     * Checks that every dependency is open, before a create verb runs: creating a child of a
+     * closed parent is an {@link IllegalStateException}, not a native call.
+     */
+    static void requireOpen(VerbsResource... resources) {
+        for (VerbsResource resource : resources) {
+            if (resource.isClosed()) {
+                throw resource.closedException();
+            }
+        }
+    }
+
+    private synchronized void addDependent(VerbsResource dependent) {
+        if (isClosed()) {
+            throw closedException();
+        }
+        dependents.add(dependent);
+    }
+
+    private synchronized void removeDependent(VerbsResource dependent) {
+        dependents.remove(dependent);
+    }
+
+    /** Starts a use of the native object; pair with {@link #release()} in a finally block. */
+    final void acquire() {
+        long previous = (long) STATE.getAndAdd(this, 1L);
+        if ((previous & CLOSED) != 0) {
+            STATE.getAndAdd(this, -1L);
+            throw closedException();
+        }
+    }
+
+    /** Ends a use started by {@link #acquire()}. */
+    final void release() {
+        STATE.getAndAdd(this, -1L);
+    }
+
+    /** True once {@link #close()} has begun. */
+    public final boolean isClosed() {
+        return ((long) STATE.getVolatile(this) & CLOSED) != 0;
+    }
+
+    /** The exception every use after close throws. */
+    final IllegalStateException closedException() {
+        return new IllegalStateException(this + " is closed");
+    }
+
+    /**
+     * Closes live dependents (newest first), waits for uses under way to return, then frees the
+     * native object. Idempotent. If freeing fails, the resource stays closed (its handle is
+     * never used again) and the failure is thrown.
+     */
+    @Override
+    public final void close() {
+        long previous;
+        do {
+            previous = (long) STATE.getVolatile(this);
+            if ((previous & CLOSED) != 0) {
+                return;
+            }
+        } while (!STATE.compareAndSet(this, previous, previous | CLOSED));
+
+        RuntimeException failure = null;
+        for (VerbsResource dependent : snapshotDependentsNewestFirst()) {
+            try {
+                dependent.close();
+            } catch (RuntimeException e) {
+                failure = addFailure(failure, e);
+            }
+        }
+        awaitUsesDone();
+        try {
+            destroy();
+        } catch (RuntimeException e) {
+            failure = addFailure(failure, e);
+        }
+        for (VerbsResource dependency : dependencies) {
+            dependency.removeDependent(this);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private synchronized List<VerbsResource> snapshotDependentsNewestFirst() {
+        List<VerbsResource> snapshot = new ArrayList<>(dependents);
+        java.util.Collections.reverse(snapshot);
+        return snapshot;
+    }
+
+    private static RuntimeException addFailure(RuntimeException first, RuntimeException next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
+    }
+
+    private void awaitUsesDone() {
+        int spins = 0;
+        while (((long) STATE.getVolatile(this) & ~CLOSED) != 0) {
+            if (++spins < 1_000) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(50_000);
+            }
+        }
+    }
+
+    /** The live dependents (children and users), for tests and diagnostics. */
+    final synchronized List<VerbsResource> liveDependents() {
+        return List.copyOf(dependents);
+    }
+
+    /** Frees the native object; runs once, after every dependent is closed and no use is under way. */
+    abstract void destroy();
+
+    /** A short description naming the kind and the native identity, e.g. {@code QueuePair[qpn=17]}. */
+    @Override
+    public String toString() {
+        return kind + "[" + describe() + "]";
+    }
+
+    /** The identifying part of {@link #toString()}. */
+    abstract String describe();
+}
