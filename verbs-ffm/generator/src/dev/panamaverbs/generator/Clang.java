@@ -102,8 +102,25 @@ final class Clang {
 
     static final Arena ARENA = Arena.ofShared();
     private static final Linker LINKER = Linker.nativeLinker();
-    private static final SymbolLookup LIB = SymbolLookup.libraryLookup(
-            System.getProperty("panamaverbs.libclang", DEFAULT_LIBRARY), ARENA);
+    private static final SymbolLookup LIB = load();
+
+    private static SymbolLookup load() {
+        // libclang's crash recovery installs signal handlers that take the JVM's own SIGSEGV
+        // (implicit null checks, safepoints) and kill it: switch it off before the first index.
+        MethodHandle setenv = LINKER.downcallHandle(LINKER.defaultLookup().find("setenv").orElseThrow(),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+        try (Arena a = Arena.ofConfined()) {
+            int rc = (int) setenv.invokeExact(a.allocateFrom("LIBCLANG_DISABLE_CRASH_RECOVERY"), a.allocateFrom("1"), 1);
+            if (rc != 0) {
+                throw new IllegalStateException("setenv failed");
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        return SymbolLookup.libraryLookup(System.getProperty("panamaverbs.libclang", DEFAULT_LIBRARY), ARENA);
+    }
 
     private static MethodHandle bind(String name, FunctionDescriptor fd) {
         return LINKER.downcallHandle(LIB.find(name).orElseThrow(

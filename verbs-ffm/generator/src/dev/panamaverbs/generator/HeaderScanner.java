@@ -1,0 +1,342 @@
+package dev.panamaverbs.generator;
+
+import dev.panamaverbs.generator.Clang.Cursor;
+import dev.panamaverbs.generator.Clang.Type;
+import dev.panamaverbs.generator.Model.AnonymousMember;
+import dev.panamaverbs.generator.Model.Array;
+import dev.panamaverbs.generator.Model.CType;
+import dev.panamaverbs.generator.Model.Carrier;
+import dev.panamaverbs.generator.Model.EnumConstant;
+import dev.panamaverbs.generator.Model.Field;
+import dev.panamaverbs.generator.Model.Function;
+import dev.panamaverbs.generator.Model.FunctionPointer;
+import dev.panamaverbs.generator.Model.Member;
+import dev.panamaverbs.generator.Model.Pointer;
+import dev.panamaverbs.generator.Model.Record;
+import dev.panamaverbs.generator.Model.RecordRef;
+import dev.panamaverbs.generator.Model.Scalar;
+import dev.panamaverbs.generator.Model.Signature;
+import dev.panamaverbs.generator.Model.Skipped;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Walks the translation unit of verbs.h and collects what the emitters need: records
+ * (structs and unions), enum constants, functions, macro names. Only declarations whose
+ * expansion location is in one of the verbs headers count; records from other headers
+ * embedded by value (pthread_mutex_t, ...) are kept as opaque layouts.
+ */
+final class HeaderScanner {
+    /** Headers whose declarations are generated. */
+    static boolean isVerbsHeader(String file) {
+        return file.endsWith("/infiniband/verbs.h") || file.endsWith("/infiniband/verbs_api.h")
+                || file.equals("infiniband/verbs.h") || file.equals("infiniband/verbs_api.h");
+    }
+
+    final Map<String, Record> records = new TreeMap<>();
+    final Map<String, Record> foreignRecords = new TreeMap<>();
+    final List<EnumConstant> enumConstants = new ArrayList<>();
+    final List<String> enums = new ArrayList<>();
+    final Map<String, Function> functions = new LinkedHashMap<>();
+    final List<String> objectMacros = new ArrayList<>();
+    final List<String> functionMacros = new ArrayList<>();
+    final List<Skipped> skipped = new ArrayList<>();
+    int structsFound;
+    int unionsFound;
+
+    void scan(Cursor translationUnit) {
+        for (Cursor c : translationUnit.children()) {
+            int kind = c.kind();
+            if (kind == Clang.CURSOR_MACRO_DEFINITION) {
+                if (isVerbsHeader(c.fileName())) {
+                    (c.isMacroFunctionLike() ? functionMacros : objectMacros).add(c.spelling());
+                }
+                continue;
+            }
+            String file = c.fileName();
+            if (!isVerbsHeader(file)) {
+                continue;
+            }
+            switch (kind) {
+                case Clang.CURSOR_STRUCT_DECL, Clang.CURSOR_UNION_DECL -> topLevelRecord(c, file);
+                case Clang.CURSOR_ENUM_DECL -> enumDecl(c);
+                case Clang.CURSOR_FUNCTION_DECL -> functionDecl(c);
+                default -> { }
+            }
+        }
+    }
+
+    private void topLevelRecord(Cursor decl, String file) {
+        if (!decl.isDefinition()) {
+            return;
+        }
+        boolean union = decl.kind() == Clang.CURSOR_UNION_DECL;
+        if (decl.isAnonymous()) {
+            skipped.add(new Skipped((union ? "union" : "struct") + " (anonymous, top level)",
+                    "no tag and no typedef name to call it by"));
+            return;
+        }
+        String tag = decl.spelling();
+        if (records.containsKey(tag)) {
+            return;
+        }
+        if (union) {
+            unionsFound++;
+        } else {
+            structsFound++;
+        }
+        String cName = (union ? "union " : "struct ") + tag;
+        records.put(tag, buildRecord(decl, Names.javaIdentifier(tag), Names.javaIdentifier(tag), cName,
+                Names.headerName(file)));
+    }
+
+    private Record buildRecord(Cursor decl, String javaName, String javaPath, String cName, String header) {
+        Type type = decl.type().canonical();
+        boolean union = decl.kind() == Clang.CURSOR_UNION_DECL;
+        List<Member> members = new ArrayList<>();
+        List<Record> nested = new ArrayList<>();
+        int anonymousCount = 0;
+        for (Cursor child : decl.children()) {
+            switch (child.kind()) {
+                case Clang.CURSOR_STRUCT_DECL, Clang.CURSOR_UNION_DECL -> {
+                    if (child.isAnonymousRecordDecl()) {
+                        Record anon = buildRecord(child, "$anon" + anonymousCount++, javaPath, null, header);
+                        nested.addAll(anon.nested());
+                        members.add(new AnonymousMember(anon, anonymousOffset(type, child)));
+                    } else if (!child.isAnonymous()) {
+                        // C hoists a tagged definition inside a struct to file scope.
+                        topLevelRecord(child, child.fileName());
+                    }
+                    // Otherwise an anonymous type of a named field: the field handles it.
+                }
+                case Clang.CURSOR_FIELD_DECL -> {
+                    String name = child.spelling();
+                    if (child.isBitField()) {
+                        throw new IllegalStateException("bit-field " + cName + "." + name + " is not supported");
+                    }
+                    CType ctype = map(child.type(), javaPath, javaName, name, nested);
+                    members.add(new Field(Names.javaIdentifier(name), name,
+                            Names.portableSpelling(child.type().spelling()), ctype, child.offsetOfFieldBits() / 8));
+                }
+                default -> { }
+            }
+        }
+        return new Record(javaName, javaPath, cName, union, type.size(), type.align(), members, nested, false, header);
+    }
+
+    /** Offset of an anonymous member: where its first named leaf field lands in the parent. */
+    private static long anonymousOffset(Type parent, Cursor anonymous) {
+        String leaf = firstNamedField(anonymous);
+        if (leaf == null) {
+            throw new IllegalStateException("empty anonymous member in " + parent.spelling());
+        }
+        long inParent = parent.offsetOfBits(leaf);
+        long inAnonymous = anonymous.type().canonical().offsetOfBits(leaf);
+        if (inParent < 0 || inAnonymous < 0) {
+            throw new IllegalStateException("cannot place anonymous member holding " + leaf);
+        }
+        return (inParent - inAnonymous) / 8;
+    }
+
+    private static String firstNamedField(Cursor record) {
+        for (Cursor child : record.children()) {
+            if (child.kind() == Clang.CURSOR_FIELD_DECL) {
+                return child.spelling();
+            }
+            if ((child.kind() == Clang.CURSOR_STRUCT_DECL || child.kind() == Clang.CURSOR_UNION_DECL)
+                    && child.isAnonymousRecordDecl()) {
+                String inner = firstNamedField(child);
+                if (inner != null) {
+                    return inner;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Maps a field or parameter type. An anonymous struct/union type of a named field becomes a
+     * nested record named after the field, added to {@code nestedSink}.
+     */
+    private CType map(Type type, String ownerPath, String ownerName, String fieldName, List<Record> nestedSink) {
+        Type c = type.canonical();
+        int kind = c.kind();
+        switch (kind) {
+            case Clang.TYPE_POINTER -> {
+                Type pointee = c.pointee().canonical();
+                if (pointee.kind() == Clang.TYPE_FUNCTION_PROTO || pointee.kind() == Clang.TYPE_FUNCTION_NO_PROTO) {
+                    return new FunctionPointer(signature(pointee));
+                }
+                return new Pointer();
+            }
+            case Clang.TYPE_CONSTANT_ARRAY -> {
+                return new Array(map(c.elementType(), ownerPath, ownerName, fieldName, nestedSink), c.arraySize());
+            }
+            case Clang.TYPE_INCOMPLETE_ARRAY -> {
+                return new Array(map(c.elementType(), ownerPath, ownerName, fieldName, nestedSink), 0);
+            }
+            case Clang.TYPE_RECORD -> {
+                return recordRef(type, c, ownerPath, ownerName, fieldName, nestedSink);
+            }
+            case Clang.TYPE_FLOAT -> {
+                return new Scalar(Carrier.FLOAT);
+            }
+            case Clang.TYPE_DOUBLE -> {
+                return new Scalar(Carrier.DOUBLE);
+            }
+            default -> {
+                if (isInteger(kind)) {
+                    return new Scalar(switch ((int) c.size()) {
+                        case 1 -> Carrier.BYTE;
+                        case 2 -> Carrier.SHORT;
+                        case 4 -> Carrier.INT;
+                        case 8 -> Carrier.LONG;
+                        default -> throw new IllegalStateException("unsupported integer size " + c.spelling());
+                    });
+                }
+                throw new IllegalStateException("unsupported type " + Names.portableSpelling(c.spelling())
+                        + " (CXTypeKind " + kind + ")");
+            }
+        }
+    }
+
+    static boolean isInteger(int kind) {
+        return kind == Clang.TYPE_ENUM || (kind >= Clang.TYPE_BOOL && kind <= Clang.TYPE_LONGLONG
+                && kind != Clang.TYPE_UINT128 && kind != 15 /* wchar */ && kind != 6 && kind != 7);
+    }
+
+    static boolean isUnsigned(int kind) {
+        return kind >= Clang.TYPE_BOOL && kind <= Clang.TYPE_UINT128 || kind == Clang.TYPE_CHAR_U;
+    }
+
+    private CType recordRef(Type written, Type canonical, String ownerPath, String ownerName, String fieldName,
+                            List<Record> nestedSink) {
+        Cursor decl = canonical.declaration();
+        boolean union = decl.kind() == Clang.CURSOR_UNION_DECL;
+        long size = canonical.size();
+        long align = canonical.align();
+        String file = decl.fileName();
+        if (decl.isAnonymous()) {
+            if (fieldName == null) {
+                throw new IllegalStateException("anonymous record type outside a field");
+            }
+            String name = Names.javaIdentifier(fieldName);
+            if (name.equals(ownerName)) {
+                name = name + "$"; // a Java class cannot nest a class of its own name
+            }
+            String path = ownerPath + "." + name;
+            for (Record r : nestedSink) {
+                if (r.javaPath().equals(path)) {
+                    return new RecordRef(path, size, align);
+                }
+            }
+            nestedSink.add(buildRecord(decl, name, path, null, Names.headerName(file)));
+            return new RecordRef(path, size, align);
+        }
+        String tag = decl.spelling();
+        if (isVerbsHeader(file)) {
+            return new RecordRef(Names.javaIdentifier(tag), size, align);
+        }
+        // From another header (pthread types): an opaque layout of the right size and alignment.
+        String typedefName = innermostTypedefName(written);
+        boolean tagged = !tag.isEmpty() && !tag.contains(" ") && !tag.contains("(");
+        String javaName = tagged ? tag : typedefName;
+        if (javaName == null) {
+            throw new IllegalStateException("cannot name record type " + written.spelling());
+        }
+        String cName = tagged ? (union ? "union " : "struct ") + tag : typedefName;
+        if (!foreignRecords.containsKey(javaName)) {
+            // A tagged struct (struct timespec) is simple enough to generate in full; the typedef'd
+            // anonymous unions of glibc (pthread_mutex_t) are private: size and alignment only.
+            foreignRecords.put(javaName, tagged
+                    ? buildRecord(decl, javaName, javaName, cName, Names.headerName(file))
+                    : new Record(javaName, javaName, cName, union, size, align, List.of(), List.of(), true,
+                            Names.headerName(file)));
+        }
+        return new RecordRef(javaName, size, align);
+    }
+
+    private static String innermostTypedefName(Type type) {
+        String name = null;
+        Type t = type;
+        for (int guard = 0; guard < 16; guard++) {
+            if (t.kind() == Clang.TYPE_TYPEDEF) {
+                name = t.spelling();
+                t = t.declaration().typedefUnderlyingType();
+            } else if (t.kind() == Clang.TYPE_ELABORATED) {
+                t = t.namedType();
+            } else {
+                break;
+            }
+        }
+        return name;
+    }
+
+    Signature signature(Type function) {
+        Type result = function.result().canonical();
+        CType res = result.kind() == Clang.TYPE_VOID ? null : param(result);
+        List<CType> params = new ArrayList<>();
+        if (function.kind() == Clang.TYPE_FUNCTION_PROTO) {
+            for (int i = 0, n = function.argCount(); i < n; i++) {
+                params.add(param(function.arg(i)));
+            }
+        }
+        return new Signature(res, params, function.kind() == Clang.TYPE_FUNCTION_PROTO && function.isVariadic());
+    }
+
+    /** Parameters and results: arrays decay to pointers. */
+    private CType param(Type type) {
+        Type c = type.canonical();
+        if (c.kind() == Clang.TYPE_CONSTANT_ARRAY || c.kind() == Clang.TYPE_INCOMPLETE_ARRAY) {
+            return new Pointer();
+        }
+        return map(type, "", "", null, new ArrayList<>());
+    }
+
+    private void enumDecl(Cursor decl) {
+        if (!decl.isDefinition()) {
+            return;
+        }
+        String name = decl.isAnonymous() ? "enum (anonymous)" : "enum " + decl.spelling();
+        enums.add(name);
+        boolean unsigned = isUnsigned(decl.enumIntegerType().canonical().kind());
+        for (Cursor c : decl.children()) {
+            if (c.kind() == Clang.CURSOR_ENUM_CONSTANT_DECL) {
+                enumConstants.add(new EnumConstant(name, c.spelling(),
+                        unsigned ? c.enumUnsignedValue() : c.enumValue(), unsigned));
+            }
+        }
+    }
+
+    private void functionDecl(Cursor decl) {
+        String name = decl.spelling();
+        if (functions.containsKey(name)) {
+            return;
+        }
+        boolean inline = decl.storageClass() == Clang.STORAGE_STATIC || decl.isFunctionInlined();
+        Type type = decl.type();
+        List<String> params = new ArrayList<>();
+        for (Cursor c : decl.children()) {
+            if (c.kind() == Clang.CURSOR_PARM_DECL) {
+                String pname = c.spelling();
+                params.add(Names.portableSpelling(c.type().spelling()) + (pname.isEmpty() ? "" : " " + pname));
+            }
+        }
+        String prototype = Names.portableSpelling(type.result().spelling()) + " " + name + "("
+                + (params.isEmpty() ? "void" : String.join(", ", params)) + ")";
+        Signature signature = null;
+        if (!inline) {
+            try {
+                signature = signature(type);
+            } catch (IllegalStateException e) {
+                skipped.add(new Skipped("function " + name, e.getMessage()));
+                return;
+            }
+        }
+        functions.put(name, new Function(name, prototype, signature, inline));
+    }
+}

@@ -1,0 +1,38 @@
+package dev.panamaverbs.generator;
+
+import java.util.Set;
+
+/** Java spelling of C names. */
+final class Names {
+    private Names() {}
+
+    private static final Set<String> JAVA_KEYWORDS = Set.of(
+            "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const",
+            "continue", "default", "do", "double", "else", "enum", "extends", "final", "finally", "float",
+            "for", "goto", "if", "implements", "import", "instanceof", "int", "interface", "long", "native",
+            "new", "package", "private", "protected", "public", "return", "short", "static", "strictfp",
+            "super", "switch", "synchronized", "this", "throw", "throws", "transient", "try", "void",
+            "volatile", "while", "true", "false", "null", "_", "var", "yield", "record");
+
+    /** A C identifier usable as a Java identifier: keywords get a trailing underscore. */
+    static String javaIdentifier(String cName) {
+        return JAVA_KEYWORDS.contains(cName) ? cName + "_" : cName;
+    }
+
+    /** Removes host-specific paths from clang's spelling of anonymous types. */
+    static String portableSpelling(String clangSpelling) {
+        return clangSpelling.replaceAll("\\((?:unnamed|anonymous)[^)]*\\)", "(anonymous)");
+    }
+
+    /** "infiniband/verbs.h" for "/usr/include/infiniband/verbs.h". */
+    static String headerName(String path) {
+        int i = path.lastIndexOf("infiniband/");
+        return i >= 0 ? path.substring(i) : path.substring(path.lastIndexOf('/') + 1);
+    }
+
+    /** Escapes text for a Java string literal or a javadoc comment. */
+    static String javadoc(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                .replace("*/", "*&#47;").replace("@", "&#64;").replace("{", "&#123;").replace("}", "&#125;");
+    }
+}

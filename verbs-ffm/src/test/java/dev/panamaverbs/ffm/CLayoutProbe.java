@@ -1,0 +1,118 @@
+package dev.panamaverbs.ffm;
+
+import java.io.IOException;
+import java.lang.foreign.GroupLayout;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.PaddingLayout;
+import java.lang.foreign.SequenceLayout;
+import java.lang.foreign.UnionLayout;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Turns generated layouts into facts, each keyed by the C expression that states it
+ * ({@code sizeof(struct ibv_qp)}, {@code offsetof(struct ibv_send_wr, wr.rdma.rkey)} ...), and
+ * asks gcc for the values of the same expressions.
+ */
+final class CLayoutProbe {
+    private CLayoutProbe() {}
+
+    static final Path HEADER = Path.of("/usr/include/infiniband/verbs.h");
+
+    /** Every fact the generated layouts state, keyed by the C expression that checks it. */
+    static Map<String, Long> javaFacts(Map<String, GroupLayout> layouts) {
+        Map<String, Long> facts = new LinkedHashMap<>();
+        layouts.forEach((cType, layout) -> {
+            facts.put("sizeof(" + cType + ")", layout.byteSize());
+            facts.put("_Alignof(" + cType + ")", layout.byteAlignment());
+            members(cType, layout, "", 0, facts);
+        });
+        return facts;
+    }
+
+    /**
+     * Offsets and sizes of every named member, nested ones by their C path (wr.rdma.rkey);
+     * members of anonymous structs/unions ($anonN) are addressed as C does, without a name.
+     */
+    private static void members(String cType, GroupLayout group, String prefix, long base, Map<String, Long> facts) {
+        long offset = 0;
+        for (MemoryLayout m : group.memberLayouts()) {
+            long at = base + (group instanceof UnionLayout ? 0 : offset);
+            offset += m.byteSize();
+            if (m instanceof PaddingLayout) {
+                continue;
+            }
+            String name = m.name().orElseThrow(() -> new AssertionError("unnamed member in " + cType));
+            if (name.startsWith("$anon")) {
+                members(cType, (GroupLayout) m, prefix, at, facts);
+                continue;
+            }
+            if (name.startsWith("$")) {
+                continue; // $opaque: the bytes of a type whose members are private to its header
+            }
+            String path = prefix + name;
+            facts.put("offsetof(" + cType + ", " + path + ")", at);
+            MemoryLayout element = m;
+            String elementPath = path;
+            boolean flexible = false;
+            while (element instanceof SequenceLayout s) {
+                flexible |= s.elementCount() == 0;
+                element = s.elementLayout();
+                elementPath += "[0]";
+            }
+            if (!flexible) {
+                facts.put("sizeof(((" + cType + " *) 0)->" + path + ")", m.byteSize());
+            }
+            if (element instanceof GroupLayout g) {
+                members(cType, g, elementPath + ".", at, facts);
+            }
+        }
+    }
+
+    /** Compiles and runs a C program printing every fact's C value, in order. */
+    static Map<String, Long> cFacts(List<String> expressions, Path workDir) throws IOException, InterruptedException {
+        StringBuilder c = new StringBuilder("#include <stddef.h>\n#include <stdio.h>\n#include <infiniband/verbs.h>\n\n")
+                .append("int main(void) {\n");
+        for (String e : expressions) {
+            c.append("    printf(\"%zu\\n\", (size_t) ").append(e).append(");\n");
+        }
+        c.append("    return 0;\n}\n");
+        Path source = workDir.resolve("layouts.c");
+        Path exe = workDir.resolve("layouts");
+        Files.writeString(source, c);
+        run(List.of("gcc", "-std=gnu11", "-o", exe.toString(), source.toString()), workDir);
+        List<String> lines = run(List.of(exe.toString()), workDir).lines().toList();
+        if (lines.size() != expressions.size()) {
+            throw new AssertionError("expected " + expressions.size() + " values from the C probe, got " + lines.size());
+        }
+        Map<String, Long> facts = new LinkedHashMap<>();
+        for (int i = 0; i < lines.size(); i++) {
+            facts.put(expressions.get(i), Long.parseLong(lines.get(i).trim()));
+        }
+        return facts;
+    }
+
+    private static String run(List<String> command, Path dir) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {
+            throw new AssertionError(String.join(" ", command) + " failed:\n" + out);
+        }
+        return out;
+    }
+
+    static boolean gccAvailable() {
+        try {
+            Process p = new ProcessBuilder("gcc", "--version").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor() == 0;
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+}
