@@ -1,5 +1,9 @@
 package dev.panamaverbs.error;
 
+import dev.panamaverbs.loader.CallState;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.Map;
 
 /**
@@ -77,5 +81,15 @@ public final class Errno {
     /** True for the answers providers give when an operation is not implemented. */
     public static boolean meansUnsupported(int errno) {
         return errno == EOPNOTSUPP || errno == ENOSYS;
+    }
+
+    /** A capture-state segment for a {@code captureCallState("errno")} downcall; see {@link CallState}. */
+    public static MemorySegment capture(Arena arena) {
+        return CallState.allocate(arena);
+    }
+
+    /** The errno a downcall captured into {@code state}. */
+    public static int read(MemorySegment state) {
+        return CallState.errno(state);
     }
 }

@@ -34,6 +34,14 @@ public class VerbsException extends RuntimeException {
         this.errno = errno;
     }
 
+    /**
+     * The exception for {@code verb} failing with {@code errno}: a {@link VerbsUnsupportedException}
+     * when the errno means "not supported" ({@link Errno#meansUnsupported(int)}), else a plain one.
+     */
+    public static VerbsException of(String verb, int errno) {
+        return Errno.meansUnsupported(errno) ? new VerbsUnsupportedException(verb, errno) : new VerbsException(verb, errno);
+    }
+
     /** The C verb that failed, e.g. {@code ibv_create_qp}. */
     public String verb() {
         return verb;

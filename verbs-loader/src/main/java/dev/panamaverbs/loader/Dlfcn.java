@@ -19,6 +19,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * <p>Callers serialise use (the probe holds a lock) because {@code dlerror} state is per thread
  * and must be read right after the failing call.
  */
+@SuppressWarnings("restricted") // native access is granted to this module on purpose
 final class Dlfcn {
     /** {@code RTLD_NOW}: resolve the library's own undefined symbols now, so failures show at open. */
     static final int RTLD_NOW = 0x2;

@@ -1,0 +1,68 @@
+package dev.panamaverbs.loader;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The process-wide library with no override: the host's real libibverbs. Runs in its own JVM
+ * (Surefire forks per test class) so no other test has fixed the global result first.
+ */
+class LibIbverbsRealLibraryTest {
+
+    @BeforeAll
+    static void hostHasLibibverbs() {
+        assumeTrue(System.getProperty(LibraryProbe.LIBRARY_PROPERTY) == null
+                && System.getenv(LibraryProbe.LIBRARY_ENVIRONMENT) == null, "an override is configured");
+        boolean installed = Stream.of("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib/x86_64-linux-gnu")
+                .anyMatch(dir -> Files.exists(Path.of(dir, "libibverbs.so.1")));
+        assumeTrue(installed, "libibverbs.so.1 is not installed on this host");
+    }
+
+    @Test
+    void theRealLibraryIsAvailable() {
+        assertTrue(LibIbverbs.isAvailable(), () -> LibIbverbs.unavailabilityCause().orElse(""));
+        assertDoesNotThrow(LibIbverbs::ensureAvailable);
+        assertEquals(LibraryProbe.DEFAULT_LIBRARY, LibIbverbs.libraryPath());
+        // rdma-core 44 exports everything up to IBVERBS_1.14.
+        assertTrue(LibIbverbs.has(Capability.REG_MR_IOVA2));
+        assertTrue(LibIbverbs.has(Capability.REG_DMABUF_MR));
+        assertTrue(LibIbverbs.has(Capability.QUERY_QP_DATA_IN_ORDER));
+    }
+
+    @Test
+    void theDeviceListOfAHostWithoutRdmaIsEmpty() throws Throwable {
+        MethodHandle getDeviceList = Natives.downcall("ibv_get_device_list");
+        MethodHandle freeDeviceList = Natives.downcall("ibv_free_device_list");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            MemorySegment count = arena.allocate(JAVA_INT);
+            count.set(JAVA_INT, 0, -1);
+            MemorySegment list = (MemorySegment) getDeviceList.invokeExact(state, count);
+            if (!list.equals(MemorySegment.NULL)) {
+                freeDeviceList.invokeExact(state, list);
+                assertEquals(0, count.get(JAVA_INT, 0), "this host has no RDMA device");
+            } else {
+                // libibverbs answers NULL (errno set) when the kernel has no verbs support at all.
+                assertTrue(CallState.errno(state) != 0, "NULL without errno");
+            }
+        }
+    }
+
+    @Test
+    void optionalFunctionsOfTheRealLibraryBind() {
+        assertTrue(Natives.optionalDowncall("ibv_reg_mr_iova2").isPresent());
+    }
+}

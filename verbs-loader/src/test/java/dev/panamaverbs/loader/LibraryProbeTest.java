@@ -1,0 +1,110 @@
+package dev.panamaverbs.loader;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Probing fake libraries built with gcc: all required symbols or none, capabilities as found. */
+class LibraryProbeTest {
+
+    @Test
+    void aMissingFileIsUnavailableWithThePathAndDlerror() {
+        Path missing = Path.of(System.getProperty("basedir", "."), "target", "no-such-dir", "libibverbs-missing.so");
+        LoadResult result = LibraryProbe.probe(missing);
+
+        assertFalse(result.isAvailable());
+        String cause = result.unavailabilityCause().orElseThrow();
+        assertTrue(cause.contains(missing.toString()), cause);
+        assertTrue(cause.contains("No such file or directory"), cause); // dlerror's text
+        assertTrue(result.resolvedSymbols().isEmpty());
+        assertTrue(result.capabilities().isEmpty());
+    }
+
+    @Test
+    void aCompleteLibraryIsAvailableWithEveryCapability() {
+        Path library = FakeProvider.standardLibrary();
+        LoadResult result = LibraryProbe.probe(library);
+
+        assertTrue(result.isAvailable(), result::toString);
+        assertEquals(library.toString(), result.libraryPath());
+        assertTrue(result.unavailabilityCause().isEmpty());
+        assertTrue(result.resolvedSymbols().containsAll(RequiredSymbols.NAMES));
+        assertEquals(EnumSet.allOf(Capability.class), result.capabilities());
+    }
+
+    @Test
+    void aMissingRequiredSymbolMakesItUnavailableWithNothingResolved() throws IOException {
+        Path library = FakeLibrary.named("fakeverbs-no-query-gid").omit("ibv_query_gid").build();
+
+        LoadResult first = LibraryProbe.probe(library);
+        assertFalse(first.isAvailable());
+        String cause = first.unavailabilityCause().orElseThrow();
+        assertTrue(cause.contains("ibv_query_gid@IBVERBS_1.1"), cause);
+        assertTrue(cause.contains(library.toString()), cause);
+        assertTrue(first.resolvedSymbols().isEmpty(), "no symbol may stay resolved");
+        assertTrue(first.capabilities().isEmpty());
+        // dlclose really ran: the failed library is no longer mapped into the process.
+        assertFalse(Files.readString(Path.of("/proc/self/maps")).contains(library.toString()),
+                "a library that failed the probe must be closed");
+
+        LoadResult second = LibraryProbe.probe(library);
+        assertFalse(second.isAvailable());
+        assertEquals(cause, second.unavailabilityCause().orElseThrow(), "a second probe gives the same answer");
+        assertTrue(second.resolvedSymbols().isEmpty());
+    }
+
+    @Test
+    void everyMissingRequiredSymbolIsNamed() {
+        Path library = FakeLibrary.named("fakeverbs-no-pd").omit("ibv_alloc_pd").omit("ibv_dealloc_pd").build();
+        String cause = LibraryProbe.probe(library).unavailabilityCause().orElseThrow();
+        assertTrue(cause.contains("ibv_alloc_pd@IBVERBS_1.1") && cause.contains("ibv_dealloc_pd@IBVERBS_1.1"), cause);
+    }
+
+    @Test
+    void aRequiredSymbolAtTheWrongVersionMakesItUnavailable() {
+        Path library = FakeLibrary.named("fakeverbs-old-alloc-pd").version("ibv_alloc_pd", "IBVERBS_1.0").build();
+        LoadResult result = LibraryProbe.probe(library);
+
+        assertFalse(result.isAvailable());
+        String cause = result.unavailabilityCause().orElseThrow();
+        assertTrue(cause.contains("ibv_alloc_pd@IBVERBS_1.1"), cause);
+        assertFalse(cause.contains("ibv_dealloc_pd"), "only the mis-versioned symbol is missing: " + cause);
+        assertTrue(result.resolvedSymbols().isEmpty());
+    }
+
+    @Test
+    void missingOptionalSymbolsOnlyRemoveCapabilities() {
+        LoadResult result = LibraryProbe.probe(FakeLibrary.named("fakeverbs-no-optional").omitAllOptional().build());
+
+        assertTrue(result.isAvailable(), result::toString);
+        assertEquals(Set.of(), result.capabilities());
+        assertFalse(result.resolvedSymbols().contains("ibv_reg_mr_iova2"));
+    }
+
+    @Test
+    void aCapabilityNeedsAllItsSymbols() {
+        LoadResult result = LibraryProbe.probe(FakeLibrary.named("fakeverbs-half-ece").omit("ibv_set_ece").build());
+
+        assertTrue(result.isAvailable(), result::toString);
+        assertFalse(result.has(Capability.ECE));
+        assertFalse(result.resolvedSymbols().contains("ibv_query_ece"), "a partial capability resolves nothing");
+        assertEquals(EnumSet.complementOf(EnumSet.of(Capability.ECE)), result.capabilities());
+    }
+
+    @Test
+    void anOptionalSymbolAtTooOldAVersionDoesNotCount() {
+        LoadResult result = LibraryProbe.probe(
+                FakeLibrary.named("fakeverbs-old-iova2").version("ibv_reg_mr_iova2", "IBVERBS_1.1").build());
+        assertTrue(result.isAvailable());
+        assertFalse(result.has(Capability.REG_MR_IOVA2));
+        assertTrue(result.has(Capability.REG_DMABUF_MR));
+    }
+}
