@@ -69,5 +69,11 @@ Run as root to let ./verbs install them, or: sudo apt-get install ${missing[*]}"
 # Maven, batch mode, on the JDK found above.
 mvn_run() {
     command -v mvn >/dev/null || die "mvn not found (Debian package maven)"
-    (cd "$VERBS_ROOT" && mvn -B -ntp "$@")
+    local opts=${MAVEN_OPTS:-}
+    # Maven 3.8's bundled Guava uses sun.misc.Unsafe; JDK 23+ warns about it on every build.
+    # That is Maven's own noise, not ours: allow it for Maven's JVM only.
+    if [ "$(java_major "$JAVA_HOME/bin/java")" -ge 23 ]; then
+        opts="$opts --sun-misc-unsafe-memory-access=allow"
+    fi
+    (cd "$VERBS_ROOT" && MAVEN_OPTS="$opts" mvn -B -ntp "$@")
 }

@@ -17,6 +17,11 @@ VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 [ "${1:-}" = "--" ] && shift
 [ $# -gt 0 ] || die "usage: ./verbs vm -- CMD [ARGS...]"
 
+# Already inside the VM (e.g. a script that calls ./verbs vm itself): just run the command.
+if [ "${VERBS_IN_VM:-0}" = 1 ]; then
+    exec "$@"
+fi
+
 TIMEOUT=${VERBS_VM_TIMEOUT:-2400}
 MEMORY=${VERBS_VM_MEMORY:-4096}
 
@@ -56,6 +61,9 @@ write_guest_script() {
             case "$name" in VERBS_IN_VM|VERBS_TEST_DEVICE) continue ;; esac
             [ -n "${!name+x}" ] && echo "export $name=$(printf '%q' "${!name}")"
         done
+        # The host's /tmp is shared: a guest JVM would take the host JVMs' perf-data files for
+        # stale ones (their pids do not exist in the guest) and delete them. Hide them.
+        echo 'mkdir -p /tmp/hsperfdata_root && mount -t tmpfs tmpfs /tmp/hsperfdata_root'
         echo "cd $(printf '%q' "$PWD") || exit 125"
         printf 'exec'
         printf ' %q' "$@"
@@ -85,9 +93,19 @@ kill "$tail_pid" 2>/dev/null || true
 wait "$tail_pid" 2>/dev/null || true
 elapsed=$(( $(date +%s) - started ))
 
+# Keeps the last 5 finished runs for inspection. Never touches a run without its `finished`
+# mark unless it is older than a day: other VMs may be running from this cache right now.
+prune_runs() {
+    local runs=$VERBS_CACHE/vm/runs
+    { ls -1t "$runs"/*/finished 2>/dev/null || true; } | tail -n +6 | xargs -r -n1 dirname | xargs -r rm -rf
+    find "$runs" -mindepth 1 -maxdepth 1 -type d -mmin +1440 -exec rm -rf {} + 2>/dev/null || true
+}
+
 show_console() {
+    touch "$RUN_DIR/finished"
     echo "---- last lines of the VM console ($RUN_DIR/console.log) ----" >&2
-    tail -n 30 "$RUN_DIR/console.log" >&2 2>/dev/null || true
+    # Strip the firmware's terminal escapes and carriage returns from the serial log.
+    tail -n 30 "$RUN_DIR/console.log" 2>/dev/null | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g; s/\x1b[()][0-9A-Za-z]//g; s/\r//g' >&2 || true
     if [ -s "$RUN_DIR/qemu.log" ]; then
         echo "---- qemu ($RUN_DIR/qemu.log) ----" >&2
         tail -n 10 "$RUN_DIR/qemu.log" >&2
@@ -110,9 +128,9 @@ status=$(cat "$RUN_DIR/guest-exit")
 case "$status" in ''|*[!0-9]*) show_console; die "unreadable exit status '$status' in $RUN_DIR/guest-exit" ;; esac
 say "VM run finished in ${elapsed}s: exit status $status"
 
+touch "$RUN_DIR/finished"
 if [ "$status" -eq 0 ] && [ "${VERBS_VM_KEEP:-0}" != 1 ]; then
     rm -rf "$RUN_DIR"
 fi
-# Old failed runs are kept for inspection, but only the last few.
-{ ls -1dt "$VERBS_CACHE"/vm/runs/*/ 2>/dev/null || true; } | tail -n +6 | xargs -r rm -rf
+prune_runs
 exit "$status"

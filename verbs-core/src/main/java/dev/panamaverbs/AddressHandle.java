@@ -1,0 +1,116 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.ffm.ibv_ah_attr;
+import dev.panamaverbs.ffm.ibv_ah;
+import dev.panamaverbs.loader.CallState;
+import dev.panamaverbs.loader.Natives;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.util.Objects;
+
+/**
+ * An address handle (C {@code struct ibv_ah}): a resolved destination that unreliable datagram
+ * sends name in their work requests. Created by
+ * {@link ProtectionDomain#createAddressHandle(AddressHandleAttributes)} ({@code ibv_create_ah});
+ * closing it destroys it ({@code ibv_destroy_ah}).
+ */
+public final class AddressHandle extends VerbsResource {
+    private final ProtectionDomain protectionDomain;
+    private final AddressHandleAttributes attributes;
+
+    private AddressHandle(ProtectionDomain protectionDomain, MemorySegment handle, AddressHandleAttributes attributes) {
+        super("AddressHandle", handle, protectionDomain);
+        this.protectionDomain = protectionDomain;
+        this.attributes = attributes;
+    }
+
+    private static final class Native {
+        static final MethodHandle IBV_CREATE_AH = Natives.downcall("ibv_create_ah");
+        static final MethodHandle IBV_DESTROY_AH = Natives.downcall("ibv_destroy_ah");
+    }
+
+    /**
+     * {@code ibv_create_ah}: the factory hook behind {@link ProtectionDomain#createAddressHandle}.
+     * Checks first what the port implies: the port exists, a port that needs a GRH (every RoCE
+     * port) gets one, and the source GID index lies in the port's GID table.
+     */
+    static AddressHandle create(ProtectionDomain pd, AddressHandleAttributes attributes) {
+        String verb = "ibv_create_ah";
+        Objects.requireNonNull(pd, verb + ": protection domain is null");
+        Objects.requireNonNull(attributes, verb + ": attributes are null");
+        pd.acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            checkAgainstPort(pd.parentContext(), attributes);
+            MemorySegment attr = arena.allocate(ibv_ah_attr.LAYOUT);
+            attributes.writeTo(attr);
+            MemorySegment state = CallState.allocate(arena);
+            MemorySegment ah;
+            try {
+                ah = (MemorySegment) Native.IBV_CREATE_AH.invokeExact(state, pd.segment(), attr);
+            } catch (Throwable t) {
+                throw NativeCalls.propagate(verb, t);
+            }
+            NativeCalls.checkPointer(verb, ah, CallState.errno(state));
+            AddressHandle handle = new AddressHandle(pd, ah.reinterpret(ibv_ah.SIZE), attributes);
+            handle.register();
+            return handle;
+        } finally {
+            pd.release();
+        }
+    }
+
+    /** The checks that need the device: port range, GRH on RoCE, GID index in the table. */
+    private static void checkAgainstPort(Context context, AddressHandleAttributes attributes) {
+        int port = attributes.portNumber();
+        Context.checkPortRange("ibv_create_ah", port, context.portCount());
+        PortAttributes portAttributes = context.queryPort(port);
+        checkAgainstPort(attributes, portAttributes);
+    }
+
+    /** The port checks on already queried attributes (a separate step so that tests need no device). */
+    static void checkAgainstPort(AddressHandleAttributes attributes, PortAttributes port) {
+        if (port.grhRequired() && !attributes.isGlobal()) {
+            throw new IllegalArgumentException("ibv_create_ah: port " + port.port() + " has link layer "
+                    + port.linkLayer() + " and needs a GRH (RoCE addresses are GIDs): give a GlobalRoute,"
+                    + " e.g. AddressHandleAttributes.roce(sourceGidEntry, destinationGid)");
+        }
+        if (attributes.isGlobal() && attributes.globalRoute().sourceGidIndex() >= port.gidTableLength()) {
+            throw new IllegalArgumentException("ibv_create_ah: grh.sgid_index " + attributes.globalRoute().sourceGidIndex()
+                    + " is outside port " + port.port() + "'s GID table of " + port.gidTableLength() + " entries");
+        }
+    }
+
+    /** {@code ibv_destroy_ah}. */
+    @Override
+    void destroy() {
+        try (Arena arena = Arena.ofConfined()) {
+            int rc;
+            try {
+                rc = (int) Native.IBV_DESTROY_AH.invokeExact(CallState.allocate(arena), segment());
+            } catch (Throwable t) {
+                throw NativeCalls.propagate("ibv_destroy_ah", t);
+            }
+            NativeCalls.checkReturnedErrno("ibv_destroy_ah", rc);
+        }
+    }
+
+    @Override
+    String describe() {
+        return "port=" + attributes.portNumber()
+                + (attributes.isGlobal() ? ", dgid=" + attributes.globalRoute().destinationGid().toAddressString()
+                        : ", dlid=" + attributes.destinationLid());
+    }
+
+    /** The protection domain the handle belongs to ({@code ibv_ah.pd}). */
+    public ProtectionDomain protectionDomain() {
+        requireOpen(this);
+        return protectionDomain;
+    }
+
+    /** The attributes the handle was created with. */
+    public AddressHandleAttributes attributes() {
+        requireOpen(this);
+        return attributes;
+    }
+}

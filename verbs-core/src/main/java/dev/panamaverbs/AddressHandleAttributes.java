@@ -1,0 +1,95 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.ffm.ibv_ah_attr;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * Where an address handle sends to (C {@code struct ibv_ah_attr}): the local port, the
+ * destination LID and service level, and, for RoCE and inter-subnet InfiniBand, a
+ * {@link GlobalRoute}. Every field is checked against its C width when the record is built.
+ *
+ * @param portNumber  the local port to send from ({@code port_num}), from 1
+ * @param destinationLid the destination LID ({@code dlid}); 0 on RoCE
+ * @param serviceLevel   {@code sl}, 0..15
+ * @param sourcePathBits {@code src_path_bits}, 0..127 (the low LID bits when the port's LMC is set)
+ * @param staticRate     {@code static_rate}, an {@code enum ibv_rate} value (0 = port rate)
+ * @param globalRoute    the GRH ({@code grh}, {@code is_global = 1}), or {@code null} for none
+ */
+public record AddressHandleAttributes(int portNumber, int destinationLid, int serviceLevel, int sourcePathBits,
+                                      int staticRate, GlobalRoute globalRoute) {
+
+    /** Checks every field against its C width. */
+    public AddressHandleAttributes {
+        requireRange("port_num", portNumber, 1, 255);
+        requireRange("dlid", destinationLid, 0, 0xFFFF);
+        requireRange("sl", serviceLevel, 0, 15);
+        requireRange("src_path_bits", sourcePathBits, 0, 127);
+        requireRange("static_rate", staticRate, 0, 255);
+    }
+
+    /**
+     * A RoCE destination: send from the local GID {@code source} (its port and index; pick a
+     * {@link GidType#ROCE_V2} entry for RoCE v2) to {@code destination}.
+     */
+    public static AddressHandleAttributes roce(GidEntry source, Gid destination) {
+        Objects.requireNonNull(source, "ibv_create_ah: source GID entry is null");
+        return new AddressHandleAttributes(source.port(), 0, 0, 0, 0, GlobalRoute.to(destination, source.index()));
+    }
+
+    /** A destination through a GRH: port {@code portNumber}, local GID {@code sourceGidIndex}, to {@code destination}. */
+    public static AddressHandleAttributes global(int portNumber, int sourceGidIndex, Gid destination) {
+        return new AddressHandleAttributes(portNumber, 0, 0, 0, 0, GlobalRoute.to(destination, sourceGidIndex));
+    }
+
+    /** An InfiniBand destination in the local subnet, by LID alone (no GRH; not valid on RoCE ports). */
+    public static AddressHandleAttributes local(int portNumber, int destinationLid) {
+        return new AddressHandleAttributes(portNumber, destinationLid, 0, 0, 0, null);
+    }
+
+    /** Whether a GRH is sent ({@code is_global}). */
+    public boolean isGlobal() {
+        return globalRoute != null;
+    }
+
+    /** These attributes with another service level. */
+    public AddressHandleAttributes withServiceLevel(int serviceLevel) {
+        return new AddressHandleAttributes(portNumber, destinationLid, serviceLevel, sourcePathBits, staticRate, globalRoute);
+    }
+
+    /** These attributes with another static rate ({@code enum ibv_rate}). */
+    public AddressHandleAttributes withStaticRate(int staticRate) {
+        return new AddressHandleAttributes(portNumber, destinationLid, serviceLevel, sourcePathBits, staticRate, globalRoute);
+    }
+
+    /** These attributes with another source path bits value. */
+    public AddressHandleAttributes withSourcePathBits(int sourcePathBits) {
+        return new AddressHandleAttributes(portNumber, destinationLid, serviceLevel, sourcePathBits, staticRate, globalRoute);
+    }
+
+    /** These attributes with another GRH ({@code null}: none). */
+    public AddressHandleAttributes withGlobalRoute(GlobalRoute globalRoute) {
+        return new AddressHandleAttributes(portNumber, destinationLid, serviceLevel, sourcePathBits, staticRate, globalRoute);
+    }
+
+    /** Writes every field into a zeroed {@code struct ibv_ah_attr}. */
+    void writeTo(MemorySegment ahAttr) {
+        ibv_ah_attr.dlid(ahAttr, (short) destinationLid);
+        ibv_ah_attr.sl(ahAttr, (byte) serviceLevel);
+        ibv_ah_attr.src_path_bits(ahAttr, (byte) sourcePathBits);
+        ibv_ah_attr.static_rate(ahAttr, (byte) staticRate);
+        ibv_ah_attr.port_num(ahAttr, (byte) portNumber);
+        ibv_ah_attr.is_global(ahAttr, (byte) (globalRoute != null ? 1 : 0));
+        if (globalRoute != null) {
+            globalRoute.writeTo(ibv_ah_attr.grh(ahAttr));
+        }
+    }
+
+    /** The check every field goes through: an {@link IllegalArgumentException} naming {@code ibv_create_ah} and the field. */
+    static void requireRange(String field, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException("ibv_create_ah: " + field + " must be in " + min + ".." + max
+                    + ", got " + value);
+        }
+    }
+}

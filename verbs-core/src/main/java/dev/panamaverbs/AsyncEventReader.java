@@ -1,0 +1,298 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.error.Errno;
+import dev.panamaverbs.ffm.ibv_async_event;
+import dev.panamaverbs.ffm.ibv_qp;
+import dev.panamaverbs.ffm.ibv_wq;
+import dev.panamaverbs.loader.CallState;
+import dev.panamaverbs.loader.Natives;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/**
+ * Reads a context's asynchronous events ({@code ibv_get_async_event}) without ever blocking in
+ * native code: the async fd is made non-blocking on first use, readiness is asked with
+ * {@code poll(2)} (timeout 0 on virtual threads, which then park in Java with a backoff; short
+ * slices on platform threads), and each event is copied and acknowledged
+ * ({@code ibv_ack_async_event}) at once, before anyone can destroy the object it names.
+ *
+ * <p>Also runs the optional listener: one daemon virtual thread per context, stopped when the
+ * listener is removed or the context closes.
+ */
+final class AsyncEventReader {
+    private static final Logger LOG = LoggerFactory.getLogger(AsyncEventReader.class);
+
+    static final long FIRST_PARK_NANOS = 20_000;
+    static final long MAX_PARK_NANOS = 5_000_000;
+    static final int PLATFORM_SLICE_MILLIS = 50;
+    /** How long closing the context waits for the listener thread to finish its current callback. */
+    private static final long LISTENER_JOIN_MILLIS = 2_000;
+
+    private static final class Native {
+        static final MethodHandle IBV_GET_ASYNC_EVENT = Natives.downcall("ibv_get_async_event");
+        static final MethodHandle IBV_ACK_ASYNC_EVENT = Natives.downcall("ibv_ack_async_event");
+    }
+
+    private final Context context;
+    private final int fd;
+    private volatile boolean nonBlocking;
+    private Thread listenerThread;
+    private volatile Consumer<? super AsyncEvent> listener;
+
+    AsyncEventReader(Context context, int fd) {
+        this.context = context;
+        this.fd = fd;
+    }
+
+    /** The timeout in nanoseconds, saturated; a null or negative timeout is rejected naming the verb. */
+    static long timeoutNanos(Duration timeout) {
+        if (timeout == null) {
+            throw new IllegalArgumentException("ibv_get_async_event: timeout is null");
+        }
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("ibv_get_async_event: timeout must not be negative, got " + timeout);
+        }
+        try {
+            return timeout.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /** The next event within {@code timeoutNanos}, or null. Called by the user and by the listener thread. */
+    AsyncEvent await(long timeoutNanos) throws InterruptedException {
+        ensureNonBlocking();
+        long start = System.nanoTime();
+        boolean virtual = Thread.currentThread().isVirtual();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment pollState = Libc.allocatePollState(arena);
+            MemorySegment event = arena.allocate(ibv_async_event.LAYOUT);
+            MemorySegment callState = CallState.allocate(arena);
+            long park = 0;
+            while (true) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("ibv_get_async_event: interrupted while waiting on " + context);
+                }
+                long remaining = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE
+                        : timeoutNanos - (System.nanoTime() - start);
+                int pollMillis = virtual || remaining <= 0 ? 0
+                        : (int) Math.min(PLATFORM_SLICE_MILLIS, Math.max(1, remaining / 1_000_000));
+                AsyncEvent read = tryRead(pollState, event, callState, pollMillis);
+                if (read != null) {
+                    return read;
+                }
+                if (remaining <= 0) {
+                    return null;
+                }
+                if (virtual) {
+                    park = park == 0 ? FIRST_PARK_NANOS : Math.min(MAX_PARK_NANOS, park * 2);
+                    LockSupport.parkNanos(Math.min(park, remaining));
+                }
+            }
+        }
+    }
+
+    private void ensureNonBlocking() {
+        if (!nonBlocking) {
+            context.acquire();
+            try {
+                Libc.setNonBlocking(fd);
+                nonBlocking = true;
+            } finally {
+                context.release();
+            }
+        }
+    }
+
+    /**
+     * One attempt: is the fd readable (within {@code pollMillis})? If so, take one event, copy it,
+     * find the Java object it names, and acknowledge it. Null when there was nothing (EAGAIN: none
+     * yet, or another reader took it).
+     */
+    private AsyncEvent tryRead(MemorySegment pollState, MemorySegment event, MemorySegment callState, int pollMillis) {
+        context.acquire();
+        try {
+            if (!Libc.pollReadable(pollState, fd, pollMillis)) {
+                return null;
+            }
+            int rc = (int) Native.IBV_GET_ASYNC_EVENT.invokeExact(callState, context.segment(), event);
+            if (rc != 0) {
+                int errno = CallState.errno(callState);
+                if (errno == Errno.EAGAIN || errno == Errno.EINTR) {
+                    return null;
+                }
+                throw NativeCalls.failure("ibv_get_async_event", errno);
+            }
+            try {
+                return copy(event);
+            } finally {
+                // Always acknowledge, even if copying failed: ibv_destroy_qp/cq/srq wait for it.
+                Native.IBV_ACK_ASYNC_EVENT.invokeExact(callState, event);
+            }
+        } catch (Throwable t) {
+            throw NativeCalls.propagate("ibv_get_async_event", t);
+        } finally {
+            context.release();
+        }
+    }
+
+    /** Copies the event's fields while its element is still alive (it is, until acknowledged). */
+    private AsyncEvent copy(MemorySegment event) {
+        int typeValue = ibv_async_event.event_type(event);
+        MemorySegment element = ibv_async_event.element(event);
+        AsyncEvent.Element kind = AsyncEvent.elementOf(typeValue);
+        return switch (kind) {
+            case PORT -> new AsyncEvent(context, typeValue, element.get(JAVA_INT, 0), null);
+            case QUEUE_PAIR -> {
+                MemorySegment qp = element.get(ADDRESS, 0);
+                int qpn = qp.equals(MemorySegment.NULL) ? 0 : ibv_qp.qp_num(qp.reinterpret(ibv_qp.SIZE));
+                yield new AsyncEvent(context, typeValue, qpn, findResource(qp.address()));
+            }
+            case WORK_QUEUE -> {
+                MemorySegment wq = element.get(ADDRESS, 0);
+                int wqn = wq.equals(MemorySegment.NULL) ? 0 : ibv_wq.wq_num(wq.reinterpret(ibv_wq.SIZE));
+                yield new AsyncEvent(context, typeValue, wqn, findResource(wq.address()));
+            }
+            case COMPLETION_QUEUE, SHARED_RECEIVE_QUEUE ->
+                    new AsyncEvent(context, typeValue, 0, findResource(element.get(ADDRESS, 0).address()));
+            case DEVICE -> new AsyncEvent(context, typeValue, 0, null);
+        };
+    }
+
+    /**
+     * The live resource of this context's tree whose native object is at {@code address}, or null.
+     * A walk, not a map: events are rare, and the tree already knows every live object.
+     */
+    private VerbsResource findResource(long address) {
+        if (address == 0) {
+            return null;
+        }
+        ArrayDeque<VerbsResource> pending = new ArrayDeque<>(context.liveDependents());
+        Set<VerbsResource> seen = new HashSet<>();
+        while (!pending.isEmpty()) {
+            VerbsResource resource = pending.poll();
+            if (!seen.add(resource)) {
+                continue; // a QP is a dependent of its PD, its CQs and its SRQ
+            }
+            if (resource.segment().address() == address) {
+                return resource;
+            }
+            pending.addAll(resource.liveDependents());
+        }
+        return null;
+    }
+
+    /**
+     * Installs {@code newListener} (null removes it). The first listener starts the delivery
+     * thread; removing the listener stops it. Events are delivered on that thread, one at a time.
+     */
+    void setListener(Consumer<? super AsyncEvent> newListener) {
+        Thread stopping = null;
+        synchronized (this) {
+            listener = newListener;
+            if (newListener != null && listenerThread == null) {
+                ensureNonBlocking();
+                listenerThread = Thread.ofVirtual()
+                        .name("panamaverbs-async-events-" + context.device().name())
+                        .unstarted(this::deliverUntilStopped);
+                listenerThread.start();
+            } else if (newListener == null && listenerThread != null) {
+                stopping = listenerThread;
+                listenerThread = null;
+            }
+        }
+        if (stopping != null) {
+            // Outside the lock: the thread takes it to see that it was stopped.
+            stopping.interrupt();
+            joinUnlessSelf(stopping);
+        }
+    }
+
+    /** Whether a listener is installed (then {@code pollAsyncEvent} would race it for events). */
+    boolean hasListener() {
+        return listener != null;
+    }
+
+    /** Stops the listener thread; called by {@link Context#destroy()} before {@code ibv_close_device}. */
+    void stop() {
+        Thread stopping;
+        synchronized (this) {
+            listener = null;
+            stopping = listenerThread;
+            listenerThread = null;
+        }
+        if (stopping != null) {
+            stopping.interrupt();
+            joinUnlessSelf(stopping);
+        }
+    }
+
+    private static void joinUnlessSelf(Thread thread) {
+        if (thread == Thread.currentThread()) {
+            return; // the listener itself closed the context or removed itself: it ends on return
+        }
+        try {
+            if (!thread.join(Duration.ofMillis(LISTENER_JOIN_MILLIS))) {
+                // Still inside the user's callback; it touches no native state of ours, and its next
+                // read fails the context's acquire(), so the device can be closed regardless.
+                LOG.warn("async event listener {} did not return within {} ms", thread.getName(), LISTENER_JOIN_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void deliverUntilStopped() {
+        Thread self = Thread.currentThread();
+        while (true) {
+            synchronized (this) {
+                if (listenerThread != self) {
+                    return;
+                }
+            }
+            AsyncEvent event;
+            try {
+                event = await(TimeUnit.MILLISECONDS.toNanos(PLATFORM_SLICE_MILLIS * 4L));
+            } catch (InterruptedException e) {
+                continue; // re-check whether we were stopped
+            } catch (IllegalStateException closed) {
+                return; // the context is closing
+            } catch (RuntimeException e) {
+                LOG.warn("reading async events of {} failed; listener stops", context, e);
+                return;
+            }
+            Consumer<? super AsyncEvent> current = listener;
+            if (event != null && current != null) {
+                try {
+                    current.accept(event);
+                } catch (RuntimeException e) {
+                    LOG.warn("async event listener threw on {}", event, e);
+                }
+            }
+        }
+    }
+
+    /** For diagnostics: the fd events are read from. */
+    int fd() {
+        return fd;
+    }
+
+    @Override
+    public String toString() {
+        return "AsyncEventReader[" + Objects.toString(context) + ", fd=" + fd + "]";
+    }
+}

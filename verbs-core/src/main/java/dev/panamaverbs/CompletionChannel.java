@@ -1,0 +1,252 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.error.Errno;
+import dev.panamaverbs.ffm.ibv_comp_channel;
+import dev.panamaverbs.loader.CallState;
+import dev.panamaverbs.loader.Natives;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * A completion event channel ({@code struct ibv_comp_channel}): CQs created with it signal
+ * "a completion arrived" here once armed with {@link CompletionQueue#requestNotification}, and a
+ * thread sleeps in {@link #awaitEvent} instead of spinning on {@code ibv_poll_cq}.
+ *
+ * <h2>How waiting works, and why</h2>
+ * The channel's fd is made non-blocking at creation ({@code fcntl O_NONBLOCK}), so
+ * {@code ibv_get_cq_event} (a {@code read} of that fd) never blocks. A waiter asks
+ * {@code poll(2)} whether the fd is readable and only then calls {@code ibv_get_cq_event}.
+ * The JDK offers no public way to register a foreign fd with its poller, and a virtual thread
+ * inside a native call holds its carrier thread for the whole call. So:
+ * <ul>
+ *   <li>on a <b>virtual thread</b> the fd is polled with timeout 0 and the thread parks in Java
+ *       between polls, with a backoff from {@value #FIRST_PARK_NANOS} ns doubling up to
+ *       {@value #MAX_PARK_NANOS} ns: the carrier is never held, at the cost of up to that much
+ *       wake-up latency and a poll per backoff step while idle;</li>
+ *   <li>on a <b>platform thread</b> {@code poll(2)} itself blocks, in slices of at most
+ *       {@value #PLATFORM_SLICE_MILLIS} ms, so the wake-up is immediate and interrupts and
+ *       {@link #close()} are noticed between slices.</li>
+ * </ul>
+ * Latency-critical code polls the CQ instead ({@link CompletionQueue#poll}).
+ *
+ * <p>Each event is acknowledged through its CQ in batches ({@link CompletionQueue#setEventAckBatch});
+ * a CQ acknowledges everything outstanding before it is destroyed. CQs using this channel depend
+ * on it: closing the channel closes them first ({@code ibv_destroy_comp_channel} fails with EBUSY
+ * while a CQ uses it).
+ */
+public final class CompletionChannel extends VerbsResource {
+    static final long FIRST_PARK_NANOS = 10_000;
+    static final long MAX_PARK_NANOS = 1_000_000;
+    static final int PLATFORM_SLICE_MILLIS = 50;
+    /** Timeout-0 polls (with a {@link Thread#yield}) before a virtual thread starts parking. */
+    private static final int YIELD_ROUNDS = 8;
+
+    private final Context context;
+    private final int fd;
+    /** The CQs created on this channel, by {@code ibv_cq*} address, to map events back. */
+    private final Map<Long, CompletionQueue> queues = new ConcurrentHashMap<>();
+
+    private static final class Native {
+        static final MethodHandle IBV_CREATE_COMP_CHANNEL = Natives.downcall("ibv_create_comp_channel");
+        static final MethodHandle IBV_DESTROY_COMP_CHANNEL = Natives.downcall("ibv_destroy_comp_channel");
+        static final MethodHandle IBV_GET_CQ_EVENT = Natives.downcall("ibv_get_cq_event");
+    }
+
+    private CompletionChannel(Context context, MemorySegment handle, int fd) {
+        super("CompletionChannel", handle, context);
+        this.context = context;
+        this.fd = fd;
+    }
+
+    /** {@code ibv_create_comp_channel}, then the fd made non-blocking. Hook of {@code Context.createCompletionChannel()}. */
+    static CompletionChannel create(Context context) {
+        Objects.requireNonNull(context, "context");
+        context.acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            MemorySegment created = (MemorySegment) Native.IBV_CREATE_COMP_CHANNEL.invokeExact(state, context.segment());
+            created = NativeCalls.checkPointer("ibv_create_comp_channel", created, CallState.errno(state))
+                    .reinterpret(ibv_comp_channel.LAYOUT.byteSize());
+            int fd = ibv_comp_channel.fd(created);
+            CompletionChannel channel = new CompletionChannel(context, created, fd);
+            try {
+                Libc.setNonBlocking(fd);
+            } catch (RuntimeException e) {
+                try {
+                    channel.destroy();
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
+            channel.register();
+            return channel;
+        } catch (Throwable t) {
+            throw NativeCalls.propagate("ibv_create_comp_channel", t);
+        } finally {
+            context.release();
+        }
+    }
+
+    /** The context this channel belongs to. */
+    public Context context() {
+        return context;
+    }
+
+    /** The channel's file descriptor ({@code ibv_comp_channel.fd}), non-blocking. */
+    public int fd() {
+        return fd;
+    }
+
+    /**
+     * Waits up to {@code timeout} for a completion event and returns the CQ it is for
+     * ({@code ibv_get_cq_event}, called only once the fd is readable, so it never blocks). The
+     * event is counted for acknowledgement on that CQ; re-arm it with
+     * {@link CompletionQueue#requestNotification} before polling it empty, or later completions
+     * raise no event. A zero timeout checks once.
+     *
+     * @return the CQ, or empty when the timeout passed without an event
+     * @throws InterruptedException if the thread is interrupted while waiting
+     * @throws IllegalStateException if the channel is (or gets) closed
+     */
+    public Optional<CompletionQueue> awaitEvent(Duration timeout) throws InterruptedException {
+        long timeoutNanos = checkTimeout(timeout);
+        return Optional.ofNullable(await(timeoutNanos));
+    }
+
+    /**
+     * Waits without a time limit for a completion event ({@code ibv_get_cq_event}); see
+     * {@link #awaitEvent(Duration)}.
+     *
+     * @throws InterruptedException if the thread is interrupted while waiting
+     * @throws IllegalStateException if the channel is (or gets) closed
+     */
+    public CompletionQueue awaitEvent() throws InterruptedException {
+        return await(Long.MAX_VALUE);
+    }
+
+    /** The timeout in nanoseconds (saturated), after checking it is not negative. */
+    static long checkTimeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("ibv_get_cq_event: timeout must not be negative, got " + timeout);
+        }
+        try {
+            return timeout.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    private CompletionQueue await(long timeoutNanos) throws InterruptedException {
+        long start = System.nanoTime();
+        boolean virtual = Thread.currentThread().isVirtual();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment pollState = Libc.allocatePollState(arena);
+            MemorySegment eventSlots = arena.allocate(ADDRESS, 2); // struct ibv_cq **, void **cq_context
+            MemorySegment callState = CallState.allocate(arena);
+            long park = 0;
+            int round = 0;
+            while (true) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("ibv_get_cq_event: interrupted while waiting on " + this);
+                }
+                long remaining = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE
+                        : timeoutNanos - (System.nanoTime() - start);
+                int pollMillis = virtual || remaining <= 0 ? 0
+                        : (int) Math.min(PLATFORM_SLICE_MILLIS, Math.max(1, remaining / 1_000_000));
+                CompletionQueue queue = tryGetEvent(pollState, eventSlots, callState, pollMillis);
+                if (queue != null) {
+                    return queue;
+                }
+                if (remaining <= 0) {
+                    return null;
+                }
+                if (virtual) {
+                    if (round++ < YIELD_ROUNDS) {
+                        Thread.yield();
+                    } else {
+                        park = park == 0 ? FIRST_PARK_NANOS : Math.min(MAX_PARK_NANOS, park * 2);
+                        LockSupport.parkNanos(Math.min(park, remaining));
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * One attempt: poll the fd (up to {@code pollMillis}), and if readable take one event.
+     * Returns the CQ or null (nothing readable, or another thread took the event: EAGAIN).
+     */
+    private CompletionQueue tryGetEvent(MemorySegment pollState, MemorySegment eventSlots,
+                                        MemorySegment callState, int pollMillis) {
+        long cqAddress;
+        acquire();
+        try {
+            if (!Libc.pollReadable(pollState, fd, pollMillis)) {
+                return null;
+            }
+            int rc = (int) Native.IBV_GET_CQ_EVENT.invokeExact(callState, segment(),
+                    eventSlots, eventSlots.asSlice(ADDRESS.byteSize()));
+            if (rc != 0) {
+                int errno = CallState.errno(callState);
+                if (errno == Errno.EAGAIN || errno == Errno.EINTR) {
+                    return null;
+                }
+                throw NativeCalls.failure("ibv_get_cq_event", errno);
+            }
+            cqAddress = eventSlots.get(JAVA_LONG, 0);
+        } catch (Throwable t) {
+            throw NativeCalls.propagate("ibv_get_cq_event", t);
+        } finally {
+            release();
+        }
+        CompletionQueue queue = queues.get(cqAddress);
+        if (queue == null) {
+            // Not one of ours (cannot happen through this API): acknowledge at once so that
+            // whoever destroys that CQ is not left waiting for the acknowledgement.
+            CompletionQueue.acknowledgeRaw(cqAddress, 1);
+            return null;
+        }
+        queue.recordEvent();
+        return queue;
+    }
+
+    /** Called by a CQ created on this channel, once it is registered. */
+    void attach(CompletionQueue queue) {
+        queues.put(queue.address(), queue);
+    }
+
+    /** Called by a CQ after {@code ibv_destroy_cq} returned: no event can name it any more. */
+    void detach(CompletionQueue queue, long address) {
+        queues.remove(address, queue);
+    }
+
+    /** {@code ibv_destroy_comp_channel}; every CQ using the channel is already closed. */
+    @Override
+    void destroy() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            int rc = (int) Native.IBV_DESTROY_COMP_CHANNEL.invokeExact(state, segment());
+            // Returns the errno itself (EBUSY while a CQ still uses the channel).
+            NativeCalls.checkReturnedErrno("ibv_destroy_comp_channel", rc);
+        } catch (Throwable t) {
+            throw NativeCalls.propagate("ibv_destroy_comp_channel", t);
+        }
+    }
+
+    @Override
+    String describe() {
+        return "fd=" + fd;
+    }
+}

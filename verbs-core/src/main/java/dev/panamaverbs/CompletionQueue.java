@@ -1,0 +1,411 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.ffm.ibv_cq;
+import dev.panamaverbs.loader.CallState;
+import dev.panamaverbs.loader.Natives;
+import dev.panamaverbs.loader.OpsTable;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A completion queue ({@code struct ibv_cq}, or {@code struct ibv_cq_ex} when created with
+ * {@link CompletionQueueOptions}): where the device reports finished work requests. Created by
+ * {@code Context.createCompletionQueue(...)}; QPs using it depend on it, and it depends on its
+ * {@link CompletionChannel} if it has one.
+ *
+ * <p>The data path is {@link #poll(Completions)}: one provider call into a preallocated
+ * {@link Completions} batch, no allocation. Event-driven use: {@link #requestNotification},
+ * then {@link CompletionChannel#awaitEvent}, then poll; events are acknowledged automatically in
+ * batches ({@link #setEventAckBatch}), and all outstanding ones before {@code ibv_destroy_cq}
+ * (which otherwise waits for them forever).
+ */
+public final class CompletionQueue extends VerbsResource {
+    private final Context context;
+    private final CompletionChannel channel;
+    private final ExtendedCompletions extended;
+    private final UnackedEvents unackedEvents;
+    /** {@code ibv_cq.handle}, the kernel's id, copied while the native object is alive (for toString). */
+    private final int kernelHandle;
+
+    private static final class Native {
+        static final MethodHandle IBV_CREATE_CQ = Natives.downcall("ibv_create_cq");
+        static final MethodHandle IBV_RESIZE_CQ = Natives.downcall("ibv_resize_cq");
+        static final MethodHandle IBV_DESTROY_CQ = Natives.downcall("ibv_destroy_cq");
+        /** {@code void ibv_ack_cq_events(struct ibv_cq *, unsigned int)} with the CQ as a raw address. */
+        static final MethodHandle IBV_ACK_CQ_EVENTS = Natives.downcall("ibv_ack_cq_events",
+                Natives.withRawAddresses(Natives.descriptor("ibv_ack_cq_events")));
+        /**
+         * errno capture for the void ack call, whose errno nobody reads: one global segment that
+         * concurrent acks may all scribble on, so acknowledging allocates nothing.
+         */
+        static final MemorySegment ACK_CALL_STATE = CallState.allocate(Arena.global());
+    }
+
+    private CompletionQueue(Context context, CompletionChannel channel, MemorySegment handle,
+                            ExtendedCompletions extended, int eventAckBatch) {
+        super("CompletionQueue", handle, channel == null ? new VerbsResource[] {context}
+                : new VerbsResource[] {context, channel});
+        this.context = context;
+        this.channel = channel;
+        this.extended = extended;
+        this.unackedEvents = new UnackedEvents(eventAckBatch);
+        this.kernelHandle = ibv_cq.handle(handle);
+    }
+
+    // ---- factory hooks ----
+
+    /**
+     * {@code ibv_create_cq(context, cqe, NULL, channel, comp_vector)}: hook of
+     * {@code Context.createCompletionQueue(int)} and {@code (int, CompletionChannel, int)}.
+     */
+    static CompletionQueue create(Context context, int cqe, CompletionChannel channel, int compVector) {
+        String verb = "ibv_create_cq";
+        checkOwners(verb, context, channel);
+        acquireAll(context, channel);
+        try (Arena arena = Arena.ofConfined()) {
+            checkCqe(verb, cqe, context.maxAttributes().maxCqe());
+            checkCompletionVector(verb, compVector, context.completionVectorCount());
+            MemorySegment state = CallState.allocate(arena);
+            // A local, not a conditional expression: invokeExact would see the conditional as Object.
+            MemorySegment channelSegment = channel == null ? MemorySegment.NULL : channel.segment();
+            MemorySegment created;
+            try {
+                created = (MemorySegment) Native.IBV_CREATE_CQ.invokeExact(state, context.segment(), cqe,
+                        MemorySegment.NULL, channelSegment, compVector);
+            } catch (Throwable t) {
+                throw NativeCalls.propagate(verb, t);
+            }
+            NativeCalls.checkPointer(verb, created, CallState.errno(state));
+            return publish(new CompletionQueue(context, channel, created.reinterpret(ibv_cq.LAYOUT.byteSize()),
+                    null, UnackedEvents.DEFAULT_BATCH));
+        } finally {
+            releaseAll(context, channel);
+        }
+    }
+
+    /**
+     * {@code ibv_create_cq_ex}: hook of {@code Context.createCompletionQueue(CompletionQueueOptions)}.
+     *
+     * @throws dev.panamaverbs.error.VerbsUnsupportedException if the provider has no {@code create_cq_ex}
+     */
+    static CompletionQueue createExtended(Context context, CompletionQueueOptions options) {
+        String verb = "ibv_create_cq_ex";
+        Objects.requireNonNull(options, verb + ": options is null");
+        CompletionChannel channel = options.channel();
+        checkOwners(verb, context, channel);
+        acquireAll(context, channel);
+        try {
+            checkCqe(verb, options.cqe(), context.maxAttributes().maxCqe());
+            checkCompletionVector(verb, options.completionVector(), context.completionVectorCount());
+            ExtendedCompletions created = ExtendedCompletions.create(context, options);
+            return publish(new CompletionQueue(context, channel, created.segment(), created, options.eventAckBatch()));
+        } finally {
+            releaseAll(context, channel);
+        }
+    }
+
+    private static CompletionQueue publish(CompletionQueue queue) {
+        queue.register();
+        if (queue.channel != null) {
+            queue.channel.attach(queue);
+        }
+        return queue;
+    }
+
+    private static void checkOwners(String verb, Context context, CompletionChannel channel) {
+        Objects.requireNonNull(context, verb + ": context is null");
+        if (channel != null && channel.context() != context) {
+            throw new IllegalArgumentException(verb + ": " + channel + " belongs to another context than " + context);
+        }
+    }
+
+    private static void acquireAll(Context context, CompletionChannel channel) {
+        context.acquire();
+        if (channel != null) {
+            try {
+                channel.acquire();
+            } catch (RuntimeException closed) {
+                context.release();
+                throw closed;
+            }
+        }
+    }
+
+    private static void releaseAll(Context context, CompletionChannel channel) {
+        if (channel != null) {
+            channel.release();
+        }
+        context.release();
+    }
+
+    /** Checks {@code cqe} against the device's {@code max_cqe}. */
+    static void checkCqe(String verb, int cqe, int maxCqe) {
+        if (cqe < 1 || cqe > maxCqe) {
+            throw new IllegalArgumentException(verb + ": cqe must be in 1.." + maxCqe + " (device max_cqe), got " + cqe);
+        }
+    }
+
+    /** Checks {@code vector} against the context's {@code num_comp_vectors}. */
+    static void checkCompletionVector(String verb, int vector, int numCompVectors) {
+        if (vector < 0 || vector >= numCompVectors) {
+            throw new IllegalArgumentException(verb + ": comp_vector must be in 0.." + (numCompVectors - 1)
+                    + " (context num_comp_vectors " + numCompVectors + "), got " + vector);
+        }
+    }
+
+    // ---- accessors ----
+
+    /** The context the CQ belongs to. */
+    public Context context() {
+        requireOpen(this);
+        return context;
+    }
+
+    /** The completion channel events go to, if any. */
+    public Optional<CompletionChannel> channel() {
+        requireOpen(this);
+        return Optional.ofNullable(channel);
+    }
+
+    /** True for a CQ created through {@code ibv_create_cq_ex}. */
+    public boolean isExtended() {
+        return extended != null;
+    }
+
+    /** The fields an extended CQ reports (its {@code wc_flags}); {@link CompletionField#STANDARD} for a plain CQ. */
+    public java.util.Set<CompletionField> fields() {
+        return extended == null ? CompletionField.STANDARD : extended.fields();
+    }
+
+    /** {@code ibv_cq.cqe}: the number of entries the provider actually gave (at least what was asked). */
+    public int capacity() {
+        acquire();
+        try {
+            return ibv_cq.cqe(segment());
+        } finally {
+            release();
+        }
+    }
+
+    // ---- data path ----
+
+    /**
+     * {@code ibv_poll_cq(cq, batch.capacity(), wc)}: moves up to {@code batch.capacity()}
+     * completions into {@code batch}, allocation-free. On an extended CQ the same result comes
+     * from {@code ibv_start_poll}/{@code ibv_end_poll} plus one {@code ibv_wc_read_*} call per
+     * requested field, per completion (about ten downcalls per completion instead of one per
+     * batch: poll a plain CQ where that matters).
+     *
+     * @return how many entries of {@code batch} were filled, 0 when the CQ is empty
+     */
+    public int poll(Completions batch) {
+        return poll(batch, batch.capacity());
+    }
+
+    /**
+     * As {@link #poll(Completions)}, taking at most {@code max} completions.
+     *
+     * @throws IllegalArgumentException if {@code max} is not in {@code 1..batch.capacity()}
+     */
+    public int poll(Completions batch, int max) {
+        if (max < 1 || max > batch.capacity()) {
+            throw new IllegalArgumentException("ibv_poll_cq: num_entries must be in 1.." + batch.capacity()
+                    + " (the batch's capacity), got " + max);
+        }
+        acquire();
+        try {
+            if (extended != null) {
+                return extended.poll(batch, max);
+            }
+            return OpsTable.pollCq(address(), max, batch.address());
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * {@code ibv_req_notify_cq}: arms the CQ so that the next completion (the next solicited
+     * one, with {@code solicitedOnly}) raises an event on its channel. One-shot: re-arm after each
+     * event, then poll the CQ empty, so no completion slips between poll and arm.
+     */
+    public void requestNotification(boolean solicitedOnly) {
+        acquire();
+        try {
+            OpsTable.reqNotifyCq(address(), solicitedOnly);
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * Waits for completions with the channel: polls; if empty arms the CQ
+     * ({@code ibv_req_notify_cq}), polls again (closing the race with completions that came
+     * meanwhile), then waits for an event ({@code ibv_get_cq_event}) and polls once more.
+     * Meant for a CQ that has its channel to itself: an event for another CQ of the channel is
+     * acknowledged and otherwise dropped here.
+     *
+     * @return how many entries of {@code batch} were filled; 0 if the timeout passed
+     * @throws IllegalStateException if the CQ has no channel, or is closed
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    public int awaitCompletions(Completions batch, Duration timeout) throws InterruptedException {
+        if (channel == null) {
+            throw new IllegalStateException("ibv_get_cq_event: " + this + " has no completion channel");
+        }
+        long deadline = System.nanoTime() + Math.min(CompletionChannel.checkTimeout(timeout), Long.MAX_VALUE / 2);
+        while (true) {
+            int polled = poll(batch);
+            if (polled > 0) {
+                return polled;
+            }
+            requestNotification(false);
+            polled = poll(batch);
+            if (polled > 0) {
+                return polled;
+            }
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                return 0;
+            }
+            Optional<CompletionQueue> signalled = channel.awaitEvent(Duration.ofNanos(remaining));
+            if (signalled.isEmpty()) {
+                return poll(batch);
+            }
+        }
+    }
+
+    // ---- completion events ----
+
+    /**
+     * Acknowledges every event {@link CompletionChannel#awaitEvent} returned for this CQ and not
+     * yet acknowledged ({@code ibv_ack_cq_events}). Optional: events are acknowledged in batches
+     * anyway, and all of them before the CQ is destroyed.
+     *
+     * @return how many were acknowledged
+     */
+    public int acknowledgeEvents() {
+        acquire();
+        try {
+            int count = unackedEvents.takeAll();
+            if (count > 0) {
+                acknowledgeRaw(address(), count);
+            }
+            return count;
+        } finally {
+            release();
+        }
+    }
+
+    /** Events returned for this CQ and not yet acknowledged. */
+    public int unacknowledgedEvents() {
+        return unackedEvents.outstanding();
+    }
+
+    /** How many events are acknowledged per {@code ibv_ack_cq_events} call (default {@value UnackedEvents#DEFAULT_BATCH}). */
+    public int eventAckBatch() {
+        return unackedEvents.batch();
+    }
+
+    /** Sets how many events are acknowledged per {@code ibv_ack_cq_events} call; 1 acknowledges each at once. */
+    public void setEventAckBatch(int batch) {
+        unackedEvents.batch(batch);
+    }
+
+    /**
+     * Counts one event the channel returned for this CQ, acknowledging a batch when one is full.
+     * If the CQ is closing, acknowledges at once: its {@code ibv_destroy_cq} may be waiting for
+     * exactly this event (the native CQ stays valid until it is acknowledged).
+     */
+    void recordEvent() {
+        try {
+            acquire();
+        } catch (IllegalStateException closing) {
+            acknowledgeRaw(address(), 1);
+            return;
+        }
+        try {
+            int due = unackedEvents.record();
+            if (due > 0) {
+                acknowledgeRaw(address(), due);
+            }
+        } finally {
+            release();
+        }
+    }
+
+    /** {@code ibv_ack_cq_events(cq, count)} on a raw {@code struct ibv_cq *}. */
+    static void acknowledgeRaw(long cqAddress, int count) {
+        try {
+            Native.IBV_ACK_CQ_EVENTS.invokeExact(Native.ACK_CALL_STATE, cqAddress, count);
+        } catch (Throwable t) {
+            throw NativeCalls.propagate("ibv_ack_cq_events", t);
+        }
+    }
+
+    // ---- control path ----
+
+    /**
+     * {@code ibv_resize_cq}: changes the number of entries to at least {@code cqe}; see
+     * {@link #capacity()} for what the provider gave.
+     *
+     * @throws IllegalArgumentException if {@code cqe} is not in {@code 1..max_cqe}
+     */
+    public void resize(int cqe) {
+        acquire();
+        try {
+            checkCqe("ibv_resize_cq", cqe, context.maxAttributes().maxCqe());
+            int rc;
+            try (Arena arena = Arena.ofConfined()) {
+                rc = (int) Native.IBV_RESIZE_CQ.invokeExact(CallState.allocate(arena), segment(), cqe);
+            } catch (Throwable t) {
+                throw NativeCalls.propagate("ibv_resize_cq", t);
+            }
+            NativeCalls.checkReturnedErrno("ibv_resize_cq", rc);
+        } finally {
+            release();
+        }
+    }
+
+    /** Acknowledges outstanding events, then {@code ibv_destroy_cq}. */
+    @Override
+    void destroy() {
+        long address = address();
+        try {
+            int outstanding = unackedEvents.takeAll();
+            if (outstanding > 0) {
+                acknowledgeRaw(address, outstanding);
+            }
+            int rc;
+            try (Arena arena = Arena.ofConfined()) {
+                rc = (int) Native.IBV_DESTROY_CQ.invokeExact(CallState.allocate(arena), segment());
+            } catch (Throwable t) {
+                throw NativeCalls.propagate("ibv_destroy_cq", t);
+            }
+            NativeCalls.checkReturnedErrno("ibv_destroy_cq", rc);
+        } finally {
+            if (channel != null) {
+                channel.detach(this, address);
+            }
+        }
+    }
+
+    /** {@code ibv_destroy_cq} on a CQ that never became a {@code CompletionQueue}; failures are suppressed into {@code cause}. */
+    static void destroyRaw(MemorySegment cq, RuntimeException cause) {
+        try (Arena arena = Arena.ofConfined()) {
+            int rc = (int) Native.IBV_DESTROY_CQ.invokeExact(CallState.allocate(arena), cq);
+            NativeCalls.checkReturnedErrno("ibv_destroy_cq", rc);
+        } catch (Throwable t) {
+            cause.addSuppressed(t);
+        }
+    }
+
+    @Override
+    String describe() {
+        return "handle=" + Integer.toUnsignedString(kernelHandle)
+                + (extended != null ? ", extended" : "");
+    }
+}

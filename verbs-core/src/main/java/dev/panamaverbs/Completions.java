@@ -1,0 +1,201 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.ffm.ibv_wc;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+/**
+ * A preallocated native array of {@code struct ibv_wc} that {@link CompletionQueue#poll(Completions)}
+ * fills, read by index without allocating: the data path's completion buffer.
+ *
+ * <p>Memory: {@link #allocate(int)} takes it from an automatic arena (freed by the GC once this
+ * object is unreachable, usable from any thread); {@link #allocate(Arena, int)} from the
+ * caller's arena, which decides lifetime and thread access (a confined arena is the fastest to
+ * read, but only its owner thread may poll into it). Entries past the count the last poll
+ * returned hold stale data from earlier polls. Not thread-safe: one poller per instance.
+ *
+ * <p>Per {@code verbs.h}, only {@link #wrId}, {@link #status}, {@link #vendorError} and
+ * {@link #qpNumber} are defined for a failed completion; the other fields are meaningful only
+ * when {@link #isSuccess} is true.
+ */
+public final class Completions {
+    private static final long WC_SIZE = ibv_wc.LAYOUT.byteSize();
+
+    private final MemorySegment entries;
+    private final MemorySegment timestamps;
+    private final int capacity;
+
+    private Completions(Arena arena, int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("ibv_poll_cq: a completion batch needs at least 1 entry, got " + capacity);
+        }
+        this.capacity = capacity;
+        this.entries = arena.allocate(ibv_wc.LAYOUT, capacity);
+        this.timestamps = arena.allocate(JAVA_LONG, capacity);
+    }
+
+    /** A batch of {@code capacity} zeroed entries in an automatic (GC-managed) arena. */
+    public static Completions allocate(int capacity) {
+        return new Completions(Arena.ofAuto(), capacity);
+    }
+
+    /** A batch of {@code capacity} zeroed entries in {@code arena}; it lives as long as the arena. */
+    public static Completions allocate(Arena arena, int capacity) {
+        return new Completions(Objects.requireNonNull(arena, "arena"), capacity);
+    }
+
+    /** How many entries one poll can return. */
+    public int capacity() {
+        return capacity;
+    }
+
+    /** The {@code ibv_wc} array, for callers of the generated layer. */
+    public MemorySegment segment() {
+        return entries;
+    }
+
+    /** The array's address, passed to {@code ibv_poll_cq}. */
+    long address() {
+        return entries.address();
+    }
+
+    /** The entry {@code index} as its own segment, for the extended-CQ copy path and tests. */
+    MemorySegment entry(int index) {
+        return entries.asSlice(offset(index), WC_SIZE);
+    }
+
+    /** The completion-timestamp slots that extended CQs fill (a parallel {@code uint64_t} array). */
+    MemorySegment timestampSlots() {
+        return timestamps;
+    }
+
+    private long offset(int index) {
+        return Objects.checkIndex(index, capacity) * WC_SIZE;
+    }
+
+    /** {@code wc.wr_id}: the work request id the poster chose. */
+    public long wrId(int index) {
+        return entries.get(JAVA_LONG, offset(index) + ibv_wc.wr_id$OFFSET);
+    }
+
+    /** {@code wc.status} as its C value. */
+    public int statusValue(int index) {
+        return entries.get(JAVA_INT, offset(index) + ibv_wc.status$OFFSET);
+    }
+
+    /** {@code wc.status}; decoded through a table, no allocation. */
+    public CompletionStatus status(int index) {
+        return CompletionStatus.of(statusValue(index));
+    }
+
+    /** True when {@code wc.status == IBV_WC_SUCCESS}. */
+    public boolean isSuccess(int index) {
+        return statusValue(index) == CompletionStatus.SUCCESS.value();
+    }
+
+    /** {@code wc.opcode} as its C value (undefined for failed completions). */
+    public int opcodeValue(int index) {
+        return entries.get(JAVA_INT, offset(index) + ibv_wc.opcode$OFFSET);
+    }
+
+    /**
+     * {@code wc.opcode}, or {@code null} when the value is not a known opcode (a failed
+     * completion leaves it undefined).
+     */
+    public CompletionOpcode opcode(int index) {
+        return CompletionOpcode.orNull(opcodeValue(index));
+    }
+
+    /** {@code wc.vendor_err}: the provider's own error code for a failed completion. */
+    public int vendorError(int index) {
+        return entries.get(JAVA_INT, offset(index) + ibv_wc.vendor_err$OFFSET);
+    }
+
+    /** {@code wc.byte_len}: bytes received (receive completions) or transferred. Unsigned in C. */
+    public int byteLength(int index) {
+        return entries.get(JAVA_INT, offset(index) + ibv_wc.byte_len$OFFSET);
+    }
+
+    /**
+     * {@code wc.imm_data}, valid with {@link CompletionFlag#WITH_IMM}: the 32 bits exactly as C
+     * sees them, i.e. in network byte order ({@code Integer.reverseBytes} on little-endian hosts
+     * gives the sender's value if the sender wrote it with {@code htonl}).
+     */
+    public int immediateData(int index) {
+        return entries.get(JAVA_INT, offset(index) + ibv_wc.imm_data$OFFSET);
+    }
+
+    /** {@code wc.invalidated_rkey}, valid with {@link CompletionFlag#WITH_INV} (shares imm_data's slot). */
+    public int invalidatedRkey(int index) {
+        return entries.get(JAVA_INT, offset(index) + ibv_wc.invalidated_rkey$OFFSET);
+    }
+
+    /** {@code wc.qp_num}: the local QP this completion belongs to. */
+    public int qpNumber(int index) {
+        return entries.get(JAVA_INT, offset(index) + ibv_wc.qp_num$OFFSET);
+    }
+
+    /** {@code wc.src_qp}: the remote QP number (UD receive completions). */
+    public int sourceQp(int index) {
+        return entries.get(JAVA_INT, offset(index) + ibv_wc.src_qp$OFFSET);
+    }
+
+    /** {@code wc.wc_flags}: bits of {@link CompletionFlag}. */
+    public int flags(int index) {
+        return entries.get(JAVA_INT, offset(index) + ibv_wc.wc_flags$OFFSET);
+    }
+
+    /** True when {@code flag} is set in {@code wc.wc_flags}. */
+    public boolean hasFlag(int index, CompletionFlag flag) {
+        return (flags(index) & flag.bit()) != 0;
+    }
+
+    /** {@code wc.pkey_index} (UD/GSI), 0..65535. */
+    public int pkeyIndex(int index) {
+        return Short.toUnsignedInt(entries.get(JAVA_SHORT, offset(index) + ibv_wc.pkey_index$OFFSET));
+    }
+
+    /** {@code wc.slid}: the source LID (UD on InfiniBand), 0..65535. */
+    public int slid(int index) {
+        return Short.toUnsignedInt(entries.get(JAVA_SHORT, offset(index) + ibv_wc.slid$OFFSET));
+    }
+
+    /** {@code wc.sl}: the service level (UD on InfiniBand), 0..255. */
+    public int sl(int index) {
+        return Byte.toUnsignedInt(entries.get(JAVA_BYTE, offset(index) + ibv_wc.sl$OFFSET));
+    }
+
+    /** {@code wc.dlid_path_bits} (UD on InfiniBand), 0..255. */
+    public int dlidPathBits(int index) {
+        return Byte.toUnsignedInt(entries.get(JAVA_BYTE, offset(index) + ibv_wc.dlid_path_bits$OFFSET));
+    }
+
+    /**
+     * {@code ibv_wc_read_completion_ts}: the completion's timestamp in device clock ticks. Filled
+     * only by an extended CQ created with {@link CompletionField#COMPLETION_TIMESTAMP}; 0 otherwise.
+     */
+    public long completionTimestamp(int index) {
+        return timestamps.get(JAVA_LONG, (long) Objects.checkIndex(index, capacity) * Long.BYTES);
+    }
+
+    /**
+     * Throws {@link CompletionFailedException} (naming status, wr_id, vendor error and QP) when
+     * entry {@code index} did not succeed; returns normally otherwise. Allocates only when it throws.
+     */
+    public void throwIfFailed(int index) {
+        if (!isSuccess(index)) {
+            throw new CompletionFailedException(statusValue(index), wrId(index), vendorError(index), qpNumber(index));
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Completions[capacity=" + capacity + "]";
+    }
+}

@@ -1,0 +1,280 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.ffm.ibv_context;
+import dev.panamaverbs.loader.CallState;
+import dev.panamaverbs.loader.Natives;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * An open RDMA device (C {@code struct ibv_context}, from {@code ibv_open_device}): the root of
+ * the resource tree. It answers the device, port, GID and P_Key queries, delivers asynchronous
+ * events, and creates protection domains, completion channels and completion queues.
+ *
+ * <p>{@link #close()} closes everything created from it (QPs before CQs and PDs...), stops the
+ * async event listener, then calls {@code ibv_close_device}. Thread-safe.
+ */
+public final class Context extends VerbsResource {
+    private final Device device;
+    private final int asyncFd;
+    private final int completionVectors;
+    private final AsyncEventReader asyncEvents;
+    /** {@code ibv_query_device} result cached for capability checks; limits never change. */
+    private volatile DeviceAttributes maxAttributes;
+
+    private static final class Native {
+        static final MethodHandle IBV_CLOSE_DEVICE = Natives.downcall("ibv_close_device");
+    }
+
+    /** Wraps an opened {@code ibv_context*} (sized to {@code ibv_context.SIZE}); called by {@link DeviceList#open}. */
+    Context(Device device, MemorySegment context) {
+        super("Context", context);
+        this.device = device;
+        this.asyncFd = ibv_context.async_fd(context);
+        this.completionVectors = ibv_context.num_comp_vectors(context);
+        this.asyncEvents = new AsyncEventReader(this, asyncFd);
+        register();
+    }
+
+    /** The device this context was opened from. */
+    public Device device() {
+        return device;
+    }
+
+    /** {@code num_comp_vectors}: completion vectors a CQ may choose from ({@code 0..count-1}). */
+    public int completionVectorCount() {
+        return completionVectors;
+    }
+
+    /**
+     * Queries the device's attributes ({@code ibv_query_device_ex}, or {@code ibv_query_device}
+     * where the provider has no extended query; {@link DeviceAttributes#extended()} tells which).
+     */
+    public DeviceAttributes queryDevice() {
+        acquire();
+        try {
+            DeviceAttributes attributes = ContextQueries.queryDevice(segment());
+            if (maxAttributes == null) {
+                maxAttributes = attributes; // limits do not change: the first answer stays the cached one
+            }
+            return attributes;
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * The device attributes, queried once ({@code ibv_query_device_ex}) and cached: the limits
+     * (max_qp_wr, max_sge, max_cqe...) that creating objects is checked against.
+     */
+    public DeviceAttributes maxAttributes() {
+        DeviceAttributes cached = maxAttributes;
+        return cached != null ? cached : queryDevice();
+    }
+
+    /** The number of physical ports; they are numbered {@code 1..portCount()}. */
+    public int portCount() {
+        return maxAttributes().portCount();
+    }
+
+    /**
+     * Queries a port ({@code ibv_query_port}, the full query through the provider's
+     * {@code query_port} op with the structure size, not the compatibility prefix).
+     *
+     * @throws IllegalArgumentException when {@code port} is not in {@code 1..portCount()}
+     */
+    public PortAttributes queryPort(int port) {
+        checkPort("ibv_query_port", port);
+        acquire();
+        try {
+            return ContextQueries.queryPort(segment(), port);
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * The valid entries of a port's GID table, by index ({@code ibv_query_gid_table}; with an
+     * older libibverbs {@code ibv_query_gid} per index plus sysfs for type and netdev). Unused
+     * (all-zero) slots are left out.
+     *
+     * @throws IllegalArgumentException when {@code port} is not in {@code 1..portCount()}
+     */
+    public List<GidEntry> gidTable(int port) {
+        checkPort("ibv_query_gid_table", port);
+        acquire();
+        try {
+            PortAttributes attributes = ContextQueries.queryPort(segment(), port);
+            long allSlots = 0;
+            for (int p = 1; p <= portCount(); p++) {
+                allSlots += p == port ? attributes.gidTableLength()
+                        : ContextQueries.queryPort(segment(), p).gidTableLength();
+            }
+            return ContextQueries.gidTable(segment(), device.name(), attributes, allSlots);
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * One GID table entry ({@code ibv_query_gid_ex}; with an older libibverbs {@code ibv_query_gid}
+     * plus sysfs). Empty when the slot is unused.
+     *
+     * @throws IllegalArgumentException when {@code port} is not a port or {@code index} is not in
+     *         {@code 0..gid_tbl_len-1}
+     */
+    public Optional<GidEntry> queryGid(int port, int index) {
+        checkPort("ibv_query_gid_ex", port);
+        acquire();
+        try {
+            PortAttributes attributes = ContextQueries.queryPort(segment(), port);
+            if (index < 0 || index >= attributes.gidTableLength()) {
+                throw new IllegalArgumentException("ibv_query_gid_ex: index must be in 0.."
+                        + (attributes.gidTableLength() - 1) + " (gid_tbl_len of port " + port + "), got " + index);
+            }
+            return ContextQueries.queryGid(segment(), device.name(), attributes, index);
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * The RoCE v2 GID holding an IPv4-mapped address ({@code ::ffff:a.b.c.d}), lowest index first:
+     * the source GID to use for RoCE v2 over IPv4. Chosen by type and address, never by a fixed
+     * index. Empty on InfiniBand ports or when the interface has no IPv4 address.
+     */
+    public Optional<GidEntry> roceV2Ipv4Gid(int port) {
+        return gidTable(port).stream().filter(GidEntry::isRoceV2Ipv4).findFirst();
+    }
+
+    /**
+     * A P_Key table entry ({@code ibv_query_pkey}), as an unsigned 16-bit value in host order
+     * (0xffff is the default full-membership key).
+     *
+     * @throws IllegalArgumentException when {@code port} is not a port or {@code index} is not in
+     *         {@code 0..pkey_tbl_len-1}
+     */
+    public int queryPkey(int port, int index) {
+        checkPort("ibv_query_pkey", port);
+        acquire();
+        try {
+            int length = ContextQueries.queryPort(segment(), port).pkeyTableLength();
+            if (index < 0 || index >= length) {
+                throw new IllegalArgumentException("ibv_query_pkey: index must be in 0.." + (length - 1)
+                        + " (pkey_tbl_len of port " + port + "), got " + index);
+            }
+            return ContextQueries.queryPkey(segment(), port, index);
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * Waits up to {@code timeout} for the next asynchronous event ({@code ibv_get_async_event}),
+     * acknowledges it ({@code ibv_ack_async_event}) and returns its copy. Never blocks inside
+     * native code: a virtual thread parks between checks, a platform thread waits in
+     * {@code poll(2)} slices. {@link Duration#ZERO} checks once.
+     *
+     * @throws IllegalArgumentException when {@code timeout} is null or negative
+     * @throws IllegalStateException when an async event listener is installed (it takes the
+     *         events), or the context is closed (also when it closes during the wait)
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    public Optional<AsyncEvent> pollAsyncEvent(Duration timeout) throws InterruptedException {
+        long nanos = AsyncEventReader.timeoutNanos(timeout);
+        if (isClosed()) {
+            throw closedException();
+        }
+        if (asyncEvents.hasListener()) {
+            throw new IllegalStateException("ibv_get_async_event: " + this
+                    + " has an async event listener, which receives the events; remove it to poll");
+        }
+        return Optional.ofNullable(asyncEvents.await(nanos));
+    }
+
+    /**
+     * Delivers every asynchronous event to {@code listener} on a daemon virtual thread
+     * ({@code panamaverbs-async-events-<device>}), one at a time, each already acknowledged,
+     * until the listener is removed ({@code null}) or the context closes. Replacing the listener
+     * keeps the thread. An exception thrown by the listener is logged and delivery goes on.
+     *
+     * @throws IllegalStateException when the context is closed
+     */
+    public void setAsyncEventListener(Consumer<? super AsyncEvent> listener) {
+        if (isClosed()) {
+            throw closedException();
+        }
+        asyncEvents.setListener(listener);
+    }
+
+    /** {@code ibv_alloc_pd}: a new protection domain. */
+    public ProtectionDomain allocateProtectionDomain() {
+        return ProtectionDomain.allocate(this);
+    }
+
+    /** {@code ibv_create_comp_channel}: a channel that CQs signal completions through. */
+    public CompletionChannel createCompletionChannel() {
+        return CompletionChannel.create(this);
+    }
+
+    /** {@code ibv_create_cq} with at least {@code cqe} entries, no channel, vector 0. */
+    public CompletionQueue createCompletionQueue(int cqe) {
+        return CompletionQueue.create(this, cqe, null, 0);
+    }
+
+    /** {@code ibv_create_cq} with at least {@code cqe} entries, signalling through {@code channel} on {@code vector}. */
+    public CompletionQueue createCompletionQueue(int cqe, CompletionChannel channel, int vector) {
+        return CompletionQueue.create(this, cqe, channel, vector);
+    }
+
+    /** {@code ibv_create_cq_ex}: an extended CQ (completion timestamps and other fields, as {@code options} asks). */
+    public CompletionQueue createCompletionQueue(CompletionQueueOptions options) {
+        return CompletionQueue.createExtended(this, options);
+    }
+
+    /** Rejects a port number outside {@code 1..portCount()}, naming the verb; 0 and below without a query. */
+    private void checkPort(String verb, int port) {
+        checkPortRange(verb, port, port < 1 ? -1 : portCount());
+    }
+
+    /** Rejects a port number outside {@code 1..portCount} ({@code -1}: count not known); static for unit tests. */
+    static void checkPortRange(String verb, int port, int portCount) {
+        if (port < 1) {
+            throw new IllegalArgumentException(verb + ": port must be at least 1 (ports are numbered from 1), got " + port);
+        }
+        if (portCount >= 0 && port > portCount) {
+            throw new IllegalArgumentException(verb + ": port must be in 1.." + portCount + ", got " + port);
+        }
+    }
+
+    @Override
+    void destroy() {
+        asyncEvents.stop();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            int rc = (int) Native.IBV_CLOSE_DEVICE.invokeExact(state, segment());
+            NativeCalls.checkErrno("ibv_close_device", rc, CallState.errno(state));
+        } catch (Throwable t) {
+            throw NativeCalls.propagate("ibv_close_device", t);
+        }
+    }
+
+    /** Closes a just-opened context whose Java wrapper could not be built, keeping the first failure. */
+    static void closeDeviceQuietly(MemorySegment context, Throwable failure) {
+        try (Arena arena = Arena.ofConfined()) {
+            int ignored = (int) Native.IBV_CLOSE_DEVICE.invokeExact(CallState.allocate(arena), context);
+        } catch (Throwable t) {
+            failure.addSuppressed(t);
+        }
+    }
+
+    @Override
+    String describe() {
+        return device.name();
+    }
+}

@@ -1,0 +1,44 @@
+package dev.panamaverbs;
+
+import java.util.Objects;
+
+/**
+ * An RDMA device as {@link Verbs#devices()} listed it (C {@code struct ibv_device}), read eagerly:
+ * holding a {@code Device} holds no native memory. {@link #open()} finds the device again by
+ * name, so a {@code Device} stays usable after the list it came from is freed.
+ *
+ * @param name          the kernel device name ({@code ibv_get_device_name}), e.g. {@code rxe0}
+ * @param nodeGuid      the node GUID ({@code ibv_get_device_guid}) in host order
+ * @param nodeType      {@code ibv_device.node_type}
+ * @param transportType {@code ibv_device.transport_type}
+ */
+public record Device(String name, long nodeGuid, NodeType nodeType, TransportType transportType) {
+    public Device {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(nodeType, "nodeType");
+        Objects.requireNonNull(transportType, "transportType");
+    }
+
+    /** The node GUID as {@code ibv_devices} prints it: {@code xxxx:xxxx:xxxx:xxxx}. */
+    public String nodeGuidString() {
+        return Guids.format(nodeGuid);
+    }
+
+    /**
+     * Opens the device ({@code ibv_open_device}): lists the devices again, finds this one by name,
+     * opens it and frees the list.
+     *
+     * @throws dev.panamaverbs.error.VerbsException with errno {@code ENODEV} when the device is no
+     *         longer listed, or the errno of a failed {@code ibv_open_device}
+     * @throws dev.panamaverbs.error.VerbsUnavailableException when libibverbs is unavailable
+     */
+    public Context open() {
+        return DeviceList.open(this);
+    }
+
+    /** e.g. {@code Device[rxe0, guid=5054:00ff:fe12:3456, RNIC/IB]}... */
+    @Override
+    public String toString() {
+        return "Device[" + name + ", guid=" + nodeGuidString() + ", " + nodeType + "/" + transportType + "]";
+    }
+}

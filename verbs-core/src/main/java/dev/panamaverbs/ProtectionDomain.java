@@ -1,0 +1,169 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.ffm.ibv_pd;
+import dev.panamaverbs.loader.CallState;
+import dev.panamaverbs.loader.Natives;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A protection domain (C {@code struct ibv_pd}): the scope that ties memory regions, windows,
+ * address handles, shared receive queues and queue pairs together; a queue pair can only use
+ * memory registered in its own domain. Allocated by {@link Context#allocateProtectionDomain()}
+ * ({@code ibv_alloc_pd}); {@link #close()} closes everything created from it, newest first, then
+ * frees it ({@code ibv_dealloc_pd}).
+ */
+public final class ProtectionDomain extends VerbsResource {
+    private final Context context;
+    /** {@code ibv_pd.handle}, the kernel's id, copied while the native object is alive (for toString). */
+    private final int kernelHandle;
+
+    private ProtectionDomain(Context context, MemorySegment handle) {
+        super("ProtectionDomain", handle, context);
+        this.context = context;
+        this.kernelHandle = ibv_pd.handle(handle);
+    }
+
+    private static final class Native {
+        static final MethodHandle IBV_ALLOC_PD = Natives.downcall("ibv_alloc_pd");
+        static final MethodHandle IBV_DEALLOC_PD = Natives.downcall("ibv_dealloc_pd");
+    }
+
+    /** {@code ibv_alloc_pd}: the factory hook behind {@link Context#allocateProtectionDomain()}. */
+    static ProtectionDomain allocate(Context context) {
+        Objects.requireNonNull(context, "ibv_alloc_pd: context is null");
+        context.acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            MemorySegment pd;
+            try {
+                pd = (MemorySegment) Native.IBV_ALLOC_PD.invokeExact(state, context.segment());
+            } catch (Throwable t) {
+                throw NativeCalls.propagate("ibv_alloc_pd", t);
+            }
+            NativeCalls.checkPointer("ibv_alloc_pd", pd, CallState.errno(state));
+            ProtectionDomain domain = new ProtectionDomain(context, pd.reinterpret(ibv_pd.SIZE));
+            domain.register();
+            return domain;
+        } finally {
+            context.release();
+        }
+    }
+
+    /** {@code ibv_dealloc_pd}. */
+    @Override
+    void destroy() {
+        try (Arena arena = Arena.ofConfined()) {
+            int rc;
+            try {
+                rc = (int) Native.IBV_DEALLOC_PD.invokeExact(CallState.allocate(arena), segment());
+            } catch (Throwable t) {
+                throw NativeCalls.propagate("ibv_dealloc_pd", t);
+            }
+            NativeCalls.checkReturnedErrno("ibv_dealloc_pd", rc);
+        }
+    }
+
+    @Override
+    String describe() {
+        return "handle=" + kernelHandle;
+    }
+
+    /** The context the domain was allocated on ({@code ibv_pd.context}). */
+    public Context context() {
+        requireOpen(this);
+        return context;
+    }
+
+    /** The parent without the closed check, for children that still need it while the domain closes. */
+    Context parentContext() {
+        return context;
+    }
+
+    /**
+     * {@code ibv_reg_mr}: registers {@code memory}, a native segment (e.g. from
+     * {@code Arena.allocate}), so the device may access it with {@code access}. Access flags from
+     * the optional range, such as {@link AccessFlag#RELAXED_ORDERING}, follow the header macro:
+     * they go through {@code ibv_reg_mr_iova2}, which masks them where the kernel lacks them.
+     *
+     * <p>The region keeps {@code memory} referenced while registered. Closing its arena before
+     * closing the region is a bug (see {@link MemoryRegion}): the kernel keeps the pages pinned
+     * until {@code ibv_dereg_mr}, but the device may still write into them. Prefer
+     * {@link #allocateMemoryRegion(long, Set)} when the region can own its memory.
+     *
+     * @throws IllegalArgumentException for a heap or empty segment, a closed arena, a read-only
+     *         segment with write access, or remote write/atomic access without local write
+     * @throws dev.panamaverbs.error.VerbsUnsupportedException for {@link AccessFlag#ON_DEMAND}
+     *         on a device without on-demand paging, or optional-range flags without
+     *         {@code ibv_reg_mr_iova2} in libibverbs
+     * @throws IllegalStateException if this domain is closed
+     * @throws dev.panamaverbs.error.VerbsException when the verb fails (e.g. ENOMEM: the locked
+     *         memory limit, {@code ulimit -l}, is too low)
+     */
+    public MemoryRegion register(MemorySegment memory, Set<AccessFlag> access) {
+        return MemoryRegion.register(this, memory, access);
+    }
+
+    /**
+     * {@code ibv_reg_mr} over {@code byteSize} bytes of new zeroed, page-aligned native memory
+     * owned by the region ({@link MemoryRegion#memory()}): closing the region deregisters it and
+     * only then frees the memory, so the memory can never be freed while the device may use it.
+     *
+     * @throws IllegalArgumentException for a size not above 0 or forbidden access combinations
+     */
+    public MemoryRegion allocateMemoryRegion(long byteSize, Set<AccessFlag> access) {
+        return MemoryRegion.allocate(this, byteSize, access);
+    }
+
+    /**
+     * {@code ibv_reg_mr_iova2}: as {@link #register(MemorySegment, Set)}, but the device sees the
+     * memory at {@code iova} (work requests and the remote side address it from there).
+     *
+     * @throws dev.panamaverbs.error.VerbsUnsupportedException when libibverbs lacks
+     *         {@code ibv_reg_mr_iova2} (older than IBVERBS_1.8)
+     */
+    public MemoryRegion register(MemorySegment memory, Set<AccessFlag> access, long iova) {
+        return MemoryRegion.register(this, memory, access, iova);
+    }
+
+    /**
+     * {@code ibv_reg_dmabuf_mr}: registers {@code length} bytes at {@code offset} of the dma-buf
+     * behind {@code fd} (e.g. GPU memory exported by its driver), seen by the device at {@code iova}.
+     *
+     * @throws dev.panamaverbs.error.VerbsUnsupportedException when libibverbs lacks the symbol or
+     *         the provider does not support dma-buf (SoftRoCE does not)
+     */
+    public MemoryRegion registerDmabuf(long offset, long length, long iova, int fd, Set<AccessFlag> access) {
+        return MemoryRegion.registerDmabuf(this, offset, length, iova, fd, access);
+    }
+
+    /**
+     * {@code ibv_alloc_mw}: a memory window of {@code type}.
+     *
+     * @throws dev.panamaverbs.error.VerbsUnsupportedException when the device has no windows of that type
+     */
+    public MemoryWindow allocateMemoryWindow(MemoryWindowType type) {
+        return MemoryWindow.allocate(this, type);
+    }
+
+    /**
+     * {@code ibv_create_ah}: an address handle for sending to {@code attributes}' destination over
+     * unreliable datagram queue pairs. On RoCE ports the attributes must carry a GRH.
+     */
+    public AddressHandle createAddressHandle(AddressHandleAttributes attributes) {
+        return AddressHandle.create(this, attributes);
+    }
+
+    /** {@code ibv_create_qp}: a queue pair in this domain, see {@link QueuePairOptions}. */
+    public QueuePair createQueuePair(QueuePairOptions options) {
+        return QueuePair.create(this, options);
+    }
+
+    /** {@code ibv_create_srq}: a shared receive queue in this domain, see {@link SharedReceiveQueueOptions}. */
+    public SharedReceiveQueue createSharedReceiveQueue(SharedReceiveQueueOptions options) {
+        return SharedReceiveQueue.create(this, options);
+    }
+}

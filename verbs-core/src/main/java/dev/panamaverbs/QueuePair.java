@@ -1,0 +1,485 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.error.Errno;
+import dev.panamaverbs.error.VerbsException;
+import dev.panamaverbs.error.VerbsUnsupportedException;
+import dev.panamaverbs.ffm.ibv_qp;
+import dev.panamaverbs.ffm.ibv_qp_attr;
+import dev.panamaverbs.ffm.ibv_qp_init_attr;
+import dev.panamaverbs.loader.CallState;
+import dev.panamaverbs.loader.Natives;
+import dev.panamaverbs.loader.OpsTable;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A queue pair (C {@code struct ibv_qp}): a send queue and a receive queue bound to one transport
+ * (RC, UC or UD). Created by {@link ProtectionDomain#createQueuePair(QueuePairOptions)}; depends on
+ * its protection domain, its completion queues and its shared receive queue, so closing any of
+ * them closes the queue pair first ({@code ibv_destroy_qp}).
+ *
+ * <h2>State machine</h2>
+ * A new queue pair is in RESET. The typed transitions {@link #toInit}, {@link #toRtr},
+ * {@link #toRts}, {@link #toError()} and {@link #toReset()} pass {@code ibv_modify_qp} exactly
+ * the attribute mask the verbs require for the transport ({@link QpTransitions}); a transition
+ * not allowed from the current state is an {@link IllegalStateException} before any native call.
+ * {@link #state()} is the state after the last transition made through this object (the device
+ * may move a queue pair to ERROR on its own: {@link #query()} reads the real one).
+ * {@link #modify(MemorySegment, Set)} is the raw escape hatch.
+ *
+ * <h2>Data path</h2>
+ * {@link #postSend(SendWorkRequest)} and {@link #postReceive(ReceiveWorkRequest)} are one
+ * provider call through the context's ops table on preallocated requests: no allocation.
+ */
+public final class QueuePair extends VerbsResource {
+    private static final String MODIFY = QpTransitionAttributes.MODIFY;
+    /** Every attribute {@code ibv_query_qp} can report (rate limit left out: few providers answer it). */
+    private static final int QUERY_MASK = BitFlag.toBits(EnumSet.complementOf(EnumSet.of(QpAttributeMask.RATE_LIMIT)));
+
+    private final ProtectionDomain protectionDomain;
+    private final Context context;
+    private final QpType type;
+    private final int number;
+    private final CompletionQueue sendCompletionQueue;
+    private final CompletionQueue receiveCompletionQueue;
+    private final SharedReceiveQueue sharedReceiveQueue;
+    private final QueuePairCapabilities capabilities;
+    private final boolean extended;
+    // Post-time limits, copied to plain fields so the data path reads no record or native memory.
+    private final int allowedOpcodes;
+    private final int maxSendSge;
+    private final int maxReceiveSge;
+    private final int maxInlineData;
+    private volatile QpState state = QpState.RESET;
+    /** The port given to the last INIT transition (0: unknown), the default for the RTR address vector. */
+    private int port;
+
+    private static final class Native {
+        static final MethodHandle IBV_DESTROY_QP = Natives.downcall("ibv_destroy_qp");
+        static final MethodHandle IBV_MODIFY_QP = Natives.downcall("ibv_modify_qp");
+        static final MethodHandle IBV_QUERY_QP = Natives.downcall("ibv_query_qp");
+    }
+
+    /** Over a created {@code ibv_qp}; {@link QueuePairCreation} calls it, then {@link #register()}. */
+    QueuePair(ProtectionDomain pd, QueuePairOptions options, MemorySegment handle,
+              QueuePairCapabilities granted, boolean extended) {
+        super("QueuePair", handle, QueuePairCreation.dependencies(pd, options));
+        this.protectionDomain = pd;
+        this.context = pd.context();
+        this.type = options.type();
+        this.number = ibv_qp.qp_num(handle);
+        this.sendCompletionQueue = options.sendCompletionQueue();
+        this.receiveCompletionQueue = options.receiveCompletionQueue();
+        this.sharedReceiveQueue = options.sharedReceiveQueue().orElse(null);
+        this.capabilities = granted;
+        this.extended = extended;
+        this.allowedOpcodes = SendOperations.allowedBits(type);
+        this.maxSendSge = granted.maxSendSge();
+        this.maxReceiveSge = granted.maxReceiveSge();
+        this.maxInlineData = granted.maxInlineData();
+    }
+
+    // ---- creation (hook of ProtectionDomain.createQueuePair) ----
+
+    /**
+     * {@code ibv_create_qp}, or {@code ibv_create_qp_ex} when {@link QueuePairOptions#needsExtendedCreate()}.
+     * Sizes are checked against the device first; the provider may grant more than asked
+     * ({@link #capabilities()}).
+     *
+     * @throws IllegalArgumentException if a size exceeds the device's limits or a queue belongs elsewhere
+     * @throws VerbsUnsupportedException if extended creation is needed and the provider lacks it
+     * @throws VerbsException if the verb fails
+     */
+    static QueuePair create(ProtectionDomain pd, QueuePairOptions options) {
+        return QueuePairCreation.create(pd, options);
+    }
+
+    /** {@code ibv_destroy_qp}. */
+    @Override
+    void destroy() {
+        try (Arena arena = Arena.ofConfined()) {
+            int rc;
+            try {
+                rc = (int) Native.IBV_DESTROY_QP.invokeExact(CallState.allocate(arena), segment());
+            } catch (Throwable t) {
+                throw NativeCalls.propagate("ibv_destroy_qp", t);
+            }
+            NativeCalls.checkReturnedErrno("ibv_destroy_qp", rc);
+        }
+    }
+
+    @Override
+    String describe() {
+        return "qpn=" + number + ", " + type;
+    }
+
+    // ---- identity ----
+
+    /** {@code qp_num}: the number the peer addresses this queue pair by. */
+    public int number() {
+        return number;
+    }
+
+    /** {@code qp_type}. */
+    public QpType type() {
+        return type;
+    }
+
+    /** The state after the last transition made through this object; {@link #query()} reads the device's. */
+    public QpState state() {
+        return state;
+    }
+
+    /** The protection domain ({@code ibv_qp.pd}). */
+    public ProtectionDomain protectionDomain() {
+        return protectionDomain;
+    }
+
+    /** The queue send completions go to ({@code send_cq}). */
+    public CompletionQueue sendCompletionQueue() {
+        return sendCompletionQueue;
+    }
+
+    /** The queue receive completions go to ({@code recv_cq}). */
+    public CompletionQueue receiveCompletionQueue() {
+        return receiveCompletionQueue;
+    }
+
+    /** The shared receive queue receives come from ({@code srq}), if any. */
+    public Optional<SharedReceiveQueue> sharedReceiveQueue() {
+        return Optional.ofNullable(sharedReceiveQueue);
+    }
+
+    /** The queue sizes the provider granted at creation (at least what was asked). */
+    public QueuePairCapabilities capabilities() {
+        return capabilities;
+    }
+
+    /** True when created through {@code ibv_create_qp_ex} (the handle is then a {@code struct ibv_qp_ex}). */
+    public boolean isExtended() {
+        return extended;
+    }
+
+    // ---- typed transitions ----
+
+    /**
+     * RESET (or INIT) -> INIT for RC and UC: {@code ibv_modify_qp} with
+     * {@code STATE | PKEY_INDEX | PORT | ACCESS_FLAGS}.
+     *
+     * @param port       the local port, from 1
+     * @param pkeyIndex  the P_Key table index (0 for the default partition)
+     * @param access     what the remote side may do: {@link AccessFlag#REMOTE_WRITE},
+     *                   {@link AccessFlag#REMOTE_READ}, {@link AccessFlag#REMOTE_ATOMIC} (RC only for the last two)
+     * @throws IllegalArgumentException for UD (use {@link #toInit(int, int, int)}) or a bad argument
+     * @throws IllegalStateException if the queue pair is not in RESET or INIT, or closed
+     */
+    public synchronized void toInit(int port, int pkeyIndex, Set<AccessFlag> access) {
+        int accessBits = QpTransitionAttributes.accessBits(type, access);
+        transitionToInit(port, pkeyIndex, attr -> ibv_qp_attr.qp_access_flags(attr, accessBits));
+    }
+
+    /** {@link #toInit(int, int, Set)} with P_Key index 0. */
+    public void toInit(int port, Set<AccessFlag> access) {
+        toInit(port, 0, access);
+    }
+
+    /**
+     * RESET (or INIT) -> INIT for UD: {@code ibv_modify_qp} with {@code STATE | PKEY_INDEX | PORT | QKEY}.
+     *
+     * @param qkey the Q_Key datagrams to this queue pair must carry (unsigned 32 bits)
+     * @throws IllegalArgumentException for RC/UC (use {@link #toInit(int, int, Set)}) or a bad argument
+     * @throws IllegalStateException if the queue pair is not in RESET or INIT, or closed
+     */
+    public synchronized void toInit(int port, int pkeyIndex, int qkey) {
+        if (type != QpType.UD) {
+            throw new IllegalArgumentException(MODIFY + ": a Q_Key at INIT is for UD queue pairs; " + type
+                    + " takes access flags: use toInit(port, pkeyIndex, access)");
+        }
+        transitionToInit(port, pkeyIndex, attr -> ibv_qp_attr.qkey(attr, qkey));
+    }
+
+    private void transitionToInit(int port, int pkeyIndex, java.util.function.Consumer<MemorySegment> transportPart) {
+        QpTransitionAttributes.checkInit(port, pkeyIndex, context.maxAttributes().physicalPortCount());
+        QpTransitions.requireTypedTransition(this, state, QpState.INIT);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            QpTransitionAttributes.writeInit(attr, port, pkeyIndex);
+            transportPart.accept(attr);
+            modifyNative(arena, attr, QpTransitions.maskFor(type, QpState.INIT));
+        }
+        this.port = port;
+        state = QpState.INIT;
+    }
+
+    /** {@link #toRtr(RemoteEndpoint, ReadyToReceiveOptions)} with {@link ReadyToReceiveOptions#defaults()}. */
+    public void toRtr(RemoteEndpoint remote) {
+        toRtr(remote, ReadyToReceiveOptions.defaults());
+    }
+
+    /**
+     * INIT -> RTR for RC and UC: {@code ibv_modify_qp} with {@code STATE | AV | PATH_MTU |
+     * DEST_QPN | RQ_PSN}, plus {@code MAX_DEST_RD_ATOMIC | MIN_RNR_TIMER} for RC. The address
+     * vector uses the INIT port unless {@code remote} names one.
+     *
+     * @throws IllegalArgumentException for UD (use {@link #toRtr()}), a RoCE port without a remote
+     *         GID, a path MTU above the port's active MTU, or a read/atomic depth above the device's
+     * @throws IllegalStateException if the queue pair is not in INIT, or closed
+     */
+    public synchronized void toRtr(RemoteEndpoint remote, ReadyToReceiveOptions options) {
+        Objects.requireNonNull(remote, MODIFY + ": remote endpoint");
+        Objects.requireNonNull(options, MODIFY + ": options");
+        if (type == QpType.UD) {
+            throw new IllegalArgumentException(MODIFY + ": a UD queue pair has no remote endpoint: use toRtr()");
+        }
+        QpTransitions.requireTypedTransition(this, state, QpState.RTR);
+        int avPort = remote.port() != 0 ? remote.port() : port != 0 ? port : query().port();
+        QpTransitionAttributes.checkRemote(remote, avPort, context.queryPort(avPort));
+        int maxDestReadAtomic = QpTransitionAttributes.readAtomicDepth("max_dest_rd_atomic",
+                options.maxDestReadAtomic(), "max_qp_rd_atom", context.maxAttributes().maxQpRdAtom());
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            QpTransitionAttributes.writeRtr(attr, type, remote, avPort, maxDestReadAtomic, options.minRnrTimer());
+            modifyNative(arena, attr, QpTransitions.maskFor(type, QpState.RTR));
+        }
+        state = QpState.RTR;
+    }
+
+    /**
+     * INIT -> RTR for UD: {@code ibv_modify_qp} with {@code STATE} only.
+     *
+     * @throws IllegalArgumentException for RC/UC (use {@link #toRtr(RemoteEndpoint)})
+     * @throws IllegalStateException if the queue pair is not in INIT, or closed
+     */
+    public synchronized void toRtr() {
+        if (type != QpType.UD) {
+            throw new IllegalArgumentException(MODIFY + ": a " + type + " queue pair needs its remote endpoint: use toRtr(remote)");
+        }
+        transitionStateOnly(QpState.RTR);
+    }
+
+    /** {@link #toRts(ReadyToSendOptions)} with {@link ReadyToSendOptions#defaults()} (send PSN 0). */
+    public void toRts() {
+        toRts(ReadyToSendOptions.defaults());
+    }
+
+    /** {@link #toRts(ReadyToSendOptions)} with the defaults and send PSN {@code sqPsn}. */
+    public void toRts(int sqPsn) {
+        toRts(ReadyToSendOptions.withPsn(sqPsn));
+    }
+
+    /**
+     * RTR -> RTS: {@code ibv_modify_qp} with {@code STATE | SQ_PSN}, plus {@code TIMEOUT |
+     * RETRY_CNT | RNR_RETRY | MAX_QP_RD_ATOMIC} for RC.
+     *
+     * @throws IllegalArgumentException if the read/atomic depth exceeds the device's {@code max_qp_init_rd_atom}
+     * @throws IllegalStateException if the queue pair is not in RTR, or closed
+     */
+    public synchronized void toRts(ReadyToSendOptions options) {
+        Objects.requireNonNull(options, MODIFY + ": options");
+        QpTransitions.requireTypedTransition(this, state, QpState.RTS);
+        int maxReadAtomic = QpTransitionAttributes.readAtomicDepth("max_rd_atomic", options.maxReadAtomic(),
+                "max_qp_init_rd_atom", context.maxAttributes().maxQpInitRdAtom());
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            QpTransitionAttributes.writeRts(attr, type, options, maxReadAtomic);
+            modifyNative(arena, attr, QpTransitions.maskFor(type, QpState.RTS));
+        }
+        state = QpState.RTS;
+    }
+
+    /**
+     * Any state but RESET -> ERROR: {@code ibv_modify_qp} with {@code STATE}. Outstanding work
+     * requests complete with a flush error.
+     *
+     * @throws IllegalStateException in RESET (the verbs do not allow RESET -> ERROR), or closed
+     */
+    public synchronized void toError() {
+        transitionStateOnly(QpState.ERROR);
+    }
+
+    /**
+     * Any state -> RESET: {@code ibv_modify_qp} with {@code STATE}. Both queues are emptied
+     * without completions; the queue pair can go through INIT again.
+     *
+     * @throws IllegalStateException if closed
+     */
+    public synchronized void toReset() {
+        transitionStateOnly(QpState.RESET);
+        port = 0;
+    }
+
+    private void transitionStateOnly(QpState target) {
+        QpTransitions.requireTypedTransport(type);
+        QpTransitions.requireTypedTransition(this, state, target);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            ibv_qp_attr.qp_state(attr, target.value());
+            modifyNative(arena, attr, QpTransitions.maskFor(type, target));
+        }
+        state = target;
+    }
+
+    // ---- raw modify and query ----
+
+    /**
+     * {@code ibv_modify_qp(qp, attr, mask)} with a caller-filled {@code struct ibv_qp_attr}: the
+     * escape hatch for what the typed transitions do not cover (SQD, alternate paths, rate
+     * limits, RTS -> RTS changes). No state-machine checks; when {@code mask} has
+     * {@link QpAttributeMask#STATE}, {@link #state()} follows {@code attr.qp_state} on success.
+     *
+     * @throws IllegalArgumentException if {@code attr} is smaller than {@code struct ibv_qp_attr} or the mask is empty
+     * @throws VerbsException if the verb fails
+     */
+    public synchronized void modify(MemorySegment attr, Set<QpAttributeMask> mask) {
+        Objects.requireNonNull(attr, MODIFY + ": attr");
+        int bits = BitFlag.toBits(Objects.requireNonNull(mask, MODIFY + ": mask"));
+        if (attr.byteSize() < ibv_qp_attr.LAYOUT.byteSize()) {
+            throw new IllegalArgumentException(MODIFY + ": attr must be a struct ibv_qp_attr of "
+                    + ibv_qp_attr.LAYOUT.byteSize() + " bytes, got " + attr.byteSize());
+        }
+        if (bits == 0) {
+            throw new IllegalArgumentException(MODIFY + ": the attribute mask is empty");
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            modifyNative(arena, attr, bits);
+        }
+        if (mask.contains(QpAttributeMask.STATE)) {
+            state = QpState.orNull(ibv_qp_attr.qp_state(attr));
+            if (state == null) {
+                state = QpState.UNKNOWN;
+            }
+        }
+        if (mask.contains(QpAttributeMask.PORT)) {
+            port = Byte.toUnsignedInt(ibv_qp_attr.port_num(attr));
+        }
+    }
+
+    private void modifyNative(Arena arena, MemorySegment attr, int mask) {
+        acquire();
+        try {
+            MemorySegment callState = CallState.allocate(arena);
+            int rc;
+            try {
+                rc = (int) Native.IBV_MODIFY_QP.invokeExact(callState, segment(), attr, mask);
+            } catch (Throwable t) {
+                throw NativeCalls.propagate(MODIFY, t);
+            }
+            NativeCalls.checkReturnedErrno(MODIFY, rc);
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * {@code ibv_query_qp} with every attribute: the device's view of this queue pair. Also
+     * refreshes {@link #state()}.
+     *
+     * @throws VerbsException if the verb fails
+     * @throws IllegalStateException if closed
+     */
+    public synchronized QueuePairAttributes query() {
+        acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            MemorySegment initAttr = arena.allocate(ibv_qp_init_attr.LAYOUT);
+            MemorySegment callState = CallState.allocate(arena);
+            int rc;
+            try {
+                rc = (int) Native.IBV_QUERY_QP.invokeExact(callState, segment(), attr, QUERY_MASK, initAttr);
+            } catch (Throwable t) {
+                throw NativeCalls.propagate("ibv_query_qp", t);
+            }
+            NativeCalls.checkReturnedErrno("ibv_query_qp", rc);
+            QueuePairAttributes attributes = QueuePairAttributes.read(attr, initAttr);
+            if (attributes.state() != null) {
+                state = attributes.state();
+            }
+            return attributes;
+        } finally {
+            release();
+        }
+    }
+
+    // ---- data path ----
+
+    /**
+     * {@code ibv_post_send}: posts {@code request} and every request chained after it. One
+     * provider call, no allocation; the checks before it are a few int compares per request.
+     *
+     * @throws IllegalArgumentException naming {@code ibv_post_send} and the wr_id when a request
+     *         does not fit this queue pair (opcode vs transport, entries, inline size, atomics)
+     * @throws IllegalStateException if this queue pair, a request's arena or its address handle is closed
+     * @throws VerbsException naming the refused request's wr_id when the provider refuses
+     *         (e.g. ENOMEM: send queue full)
+     */
+    public void postSend(SendWorkRequest request) {
+        acquire();
+        int heldHandles = 0;
+        try {
+            SendChain.check(request, type, allowedOpcodes, maxSendSge, maxInlineData);
+            if (type == QpType.UD) {
+                heldHandles = SendChain.acquireAddressHandles(request);
+            }
+            request.clearBadRequest();
+            int rc = OpsTable.postSend(address(), request.address(), request.badRequestSlotAddress());
+            if (rc != 0) {
+                throw postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
+            }
+        } finally {
+            if (heldHandles != 0) {
+                SendChain.releaseAddressHandles(request, heldHandles);
+            }
+            release();
+        }
+    }
+
+    /**
+     * {@code ibv_post_recv}: posts {@code request} and every request chained after it to this
+     * queue pair's receive queue. One provider call, no allocation.
+     *
+     * @throws IllegalStateException if the queue pair uses a shared receive queue (post there), or
+     *         this queue pair or a request's arena is closed
+     * @throws IllegalArgumentException if a request has more entries than {@code max_recv_sge}
+     * @throws VerbsException naming the refused request's wr_id when the provider refuses
+     */
+    public void postReceive(ReceiveWorkRequest request) {
+        if (sharedReceiveQueue != null) {
+            throw new IllegalStateException(ReceiveWorkRequest.VERB + ": " + this
+                    + " receives from " + sharedReceiveQueue + ": post receive requests there");
+        }
+        acquire();
+        try {
+            for (ReceiveWorkRequest r = request; r != null; r = r.next()) {
+                if (!r.segment().scope().isAlive()) {
+                    throw new IllegalStateException(ReceiveWorkRequest.VERB + ": the arena of the request with wr_id="
+                            + r.wrId() + " is closed");
+                }
+                if (r.sgeCount() > maxReceiveSge) {
+                    throw new IllegalArgumentException(ReceiveWorkRequest.VERB + ": wr_id=" + r.wrId() + ": "
+                            + r.sgeCount() + " entries exceed the queue pair's max_recv_sge " + maxReceiveSge);
+                }
+            }
+            request.clearBadRequest();
+            int rc = OpsTable.postRecv(address(), request.address(), request.badRequestSlotAddress());
+            if (rc != 0) {
+                throw postFailure(ReceiveWorkRequest.VERB, rc, request.describeBadRequest());
+            }
+        } finally {
+            release();
+        }
+    }
+
+    /** A post's failure: providers return a positive or negative errno. */
+    private static VerbsException postFailure(String verb, int rc, String badRequest) {
+        int errno = Math.abs(rc);
+        if (Errno.meansUnsupported(errno)) {
+            return new VerbsUnsupportedException(verb, errno);
+        }
+        return new VerbsException(verb, errno, badRequest);
+    }
+}

@@ -1,0 +1,159 @@
+package dev.panamaverbs;
+
+import static dev.panamaverbs.ffm.VerbsConstants.IBV_QP_INIT_ATTR_PD;
+import static dev.panamaverbs.ffm.VerbsConstants.IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+
+import dev.panamaverbs.ffm.ibv_qp;
+import dev.panamaverbs.ffm.ibv_qp_cap;
+import dev.panamaverbs.ffm.ibv_qp_init_attr;
+import dev.panamaverbs.ffm.ibv_qp_init_attr_ex;
+import dev.panamaverbs.loader.CallState;
+import dev.panamaverbs.loader.ExtendedOps;
+import dev.panamaverbs.loader.Natives;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The create-time half of {@link QueuePair}: checks {@link QueuePairOptions} against the device
+ * and the resources involved, fills {@code struct ibv_qp_init_attr} /
+ * {@code struct ibv_qp_init_attr_ex}, and calls {@code ibv_create_qp} / {@code ibv_create_qp_ex}.
+ */
+final class QueuePairCreation {
+    private QueuePairCreation() {}
+
+    private static final class Native {
+        static final MethodHandle IBV_CREATE_QP = Natives.downcall("ibv_create_qp");
+    }
+
+    /** The protection domain first, then each distinct queue the queue pair uses. */
+    static VerbsResource[] dependencies(ProtectionDomain pd, QueuePairOptions options) {
+        List<VerbsResource> list = new ArrayList<>(4);
+        list.add(pd);
+        list.add(options.sendCompletionQueue());
+        if (options.receiveCompletionQueue() != options.sendCompletionQueue()) {
+            list.add(options.receiveCompletionQueue());
+        }
+        options.sharedReceiveQueue().ifPresent(list::add);
+        return list.toArray(VerbsResource[]::new);
+    }
+
+    /** The body of {@link QueuePair#create}: every resource involved is held open around the verb. */
+    static QueuePair create(ProtectionDomain pd, QueuePairOptions options) {
+        Objects.requireNonNull(pd, "ibv_create_qp: protection domain is null");
+        Objects.requireNonNull(options, "ibv_create_qp: options is null");
+        boolean useExtended = options.needsExtendedCreate();
+        String verb = useExtended ? "ibv_create_qp_ex" : "ibv_create_qp";
+        VerbsResource[] used = dependencies(pd, options);
+        VerbsResource.requireOpen(used);
+        int held = 0;
+        try (Arena arena = Arena.ofConfined()) {
+            for (VerbsResource resource : used) {
+                resource.acquire();
+                held++;
+            }
+            check(verb, pd, options, pd.context().maxAttributes());
+            MemorySegment handle;
+            MemorySegment attr;
+            if (useExtended) {
+                attr = arena.allocate(ibv_qp_init_attr_ex.LAYOUT);
+                writeInitAttrEx(attr, options, pd);
+                handle = MemorySegment.ofAddress(ExtendedOps.createQpEx(pd.context().address(), attr.address()));
+            } else {
+                attr = arena.allocate(ibv_qp_init_attr.LAYOUT);
+                writeInitAttr(attr, options);
+                MemorySegment callState = CallState.allocate(arena);
+                try {
+                    handle = (MemorySegment) Native.IBV_CREATE_QP.invokeExact(callState, pd.segment(), attr);
+                } catch (Throwable t) {
+                    throw NativeCalls.propagate(verb, t);
+                }
+                NativeCalls.checkPointer(verb, handle, CallState.errno(callState));
+            }
+            // The provider writes the sizes it granted back into cap (the prefix both structs share).
+            QueuePairCapabilities granted = QueuePairAttributes.readCapabilities(ibv_qp_init_attr.cap(attr));
+            QueuePair qp = new QueuePair(pd, options, handle.reinterpret(ibv_qp.LAYOUT.byteSize()), granted, useExtended);
+            qp.register();
+            return qp;
+        } finally {
+            for (int i = 0; i < held; i++) {
+                used[i].release();
+            }
+        }
+    }
+
+    /**
+     * Every check that can be made before {@code ibv_create_qp}: queue sizes against the
+     * device's {@code max_qp_wr} / {@code max_sge}, and that the queues and the SRQ belong to the
+     * protection domain's device.
+     *
+     * @throws IllegalArgumentException naming the verb and the limit
+     */
+    static void check(String verb, ProtectionDomain pd, QueuePairOptions options, DeviceAttributes device) {
+        QueuePairCapabilities caps = options.capabilities();
+        requireAtMost(verb, "max_send_wr", caps.maxSendWorkRequests(), "max_qp_wr", device.maxQpWr());
+        requireAtMost(verb, "max_recv_wr", caps.maxReceiveWorkRequests(), "max_qp_wr", device.maxQpWr());
+        requireAtMost(verb, "max_send_sge", caps.maxSendSge(), "max_sge", device.maxSge());
+        requireAtMost(verb, "max_recv_sge", caps.maxReceiveSge(), "max_sge", device.maxSge());
+        Context context = pd.context();
+        requireSameContext(verb, "send_cq", options.sendCompletionQueue().context(), context);
+        requireSameContext(verb, "recv_cq", options.receiveCompletionQueue().context(), context);
+        options.sharedReceiveQueue().ifPresent(srq -> {
+            if (srq.protectionDomain() != pd) {
+                throw new IllegalArgumentException(verb + ": " + srq + " belongs to another protection domain than " + pd);
+            }
+        });
+    }
+
+    private static void requireAtMost(String verb, String field, int value, String limitName, int limit) {
+        if (Integer.toUnsignedLong(value) > Integer.toUnsignedLong(limit)) {
+            throw new IllegalArgumentException(verb + ": " + field + " must be at most " + Integer.toUnsignedLong(limit)
+                    + " (device " + limitName + "), got " + value);
+        }
+    }
+
+    private static void requireSameContext(String verb, String what, Context owner, Context expected) {
+        if (owner != expected) {
+            throw new IllegalArgumentException(verb + ": " + what + " belongs to another device context than the protection domain");
+        }
+    }
+
+    /**
+     * Fills a zeroed {@code struct ibv_qp_init_attr} (also the prefix of
+     * {@code ibv_qp_init_attr_ex}) from the options. Call inside the acquire of every resource
+     * whose address it writes.
+     */
+    static void writeInitAttr(MemorySegment attr, QueuePairOptions options) {
+        ibv_qp_init_attr.send_cq(attr, options.sendCompletionQueue().segment());
+        ibv_qp_init_attr.recv_cq(attr, options.receiveCompletionQueue().segment());
+        options.sharedReceiveQueue().ifPresent(srq -> ibv_qp_init_attr.srq(attr, srq.segment()));
+        MemorySegment cap = ibv_qp_init_attr.cap(attr);
+        QueuePairCapabilities caps = options.capabilities();
+        ibv_qp_cap.max_send_wr(cap, caps.maxSendWorkRequests());
+        ibv_qp_cap.max_recv_wr(cap, caps.maxReceiveWorkRequests());
+        ibv_qp_cap.max_send_sge(cap, caps.maxSendSge());
+        ibv_qp_cap.max_recv_sge(cap, caps.maxReceiveSge());
+        ibv_qp_cap.max_inline_data(cap, caps.maxInlineData());
+        ibv_qp_init_attr.qp_type(attr, options.type().value());
+        ibv_qp_init_attr.sq_sig_all(attr, options.signalAll() ? 1 : 0);
+    }
+
+    /**
+     * Fills a zeroed {@code struct ibv_qp_init_attr_ex}: the common prefix, {@code pd}, and
+     * {@code send_ops_flags} with its {@code comp_mask} bit when extended operations are asked for.
+     */
+    static void writeInitAttrEx(MemorySegment attr, QueuePairOptions options, ProtectionDomain pd) {
+        writeInitAttr(attr, options);
+        int compMask = IBV_QP_INIT_ATTR_PD;
+        ibv_qp_init_attr_ex.pd(attr, pd.segment());
+        long sendOps = options.sendOpsFlags();
+        if (sendOps != 0) {
+            compMask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+            ibv_qp_init_attr_ex.send_ops_flags(attr, sendOps);
+        }
+        ibv_qp_init_attr_ex.comp_mask(attr, compMask);
+    }
+}

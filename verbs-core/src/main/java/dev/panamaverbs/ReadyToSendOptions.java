@@ -1,0 +1,63 @@
+package dev.panamaverbs;
+
+/**
+ * The send-side attributes {@link QueuePair#toRts(ReadyToSendOptions)} writes. UC and UD use only
+ * {@code sqPsn}; RC uses all of them.
+ *
+ * @param sqPsn         {@code sq_psn}: the first packet sequence number this side sends (24 bits);
+ *                      must equal the {@code rq_psn} the peer's RTR transition was given
+ * @param timeout       {@code timeout}: local ACK timeout, 4.096 us * 2^timeout (0..31, 0 = infinite)
+ * @param retryCount    {@code retry_cnt}: retries on ACK timeout (0..7)
+ * @param rnrRetry      {@code rnr_retry}: retries on receiver-not-ready (0..7, 7 = forever)
+ * @param maxReadAtomic {@code max_rd_atomic}: RDMA READ/atomic operations in flight as initiator,
+ *                      or {@link #FROM_DEVICE} for the device's {@code max_qp_init_rd_atom} (at least 1)
+ */
+public record ReadyToSendOptions(int sqPsn, int timeout, int retryCount, int rnrRetry, int maxReadAtomic) {
+    /** {@code maxReadAtomic} value meaning "the device's maximum". */
+    public static final int FROM_DEVICE = -1;
+
+    /** Checks each field against its width in the verbs. */
+    public ReadyToSendOptions {
+        requireRange("sq_psn", sqPsn, 0, 0xFF_FFFF);
+        requireRange("timeout", timeout, 0, 31);
+        requireRange("retry_cnt", retryCount, 0, 7);
+        requireRange("rnr_retry", rnrRetry, 0, 7);
+        requireRange("max_rd_atomic", maxReadAtomic, FROM_DEVICE, 255);
+    }
+
+    /** PSN 0, timeout 14 (about 67 ms), 7 retries, RNR retry forever, device's read/atomic depth. */
+    public static ReadyToSendOptions defaults() {
+        return withPsn(0);
+    }
+
+    /** The defaults with {@code sq_psn = sqPsn}. */
+    public static ReadyToSendOptions withPsn(int sqPsn) {
+        return new ReadyToSendOptions(sqPsn, 14, 7, 7, FROM_DEVICE);
+    }
+
+    /** These options with another ACK timeout. */
+    public ReadyToSendOptions withTimeout(int timeout) {
+        return new ReadyToSendOptions(sqPsn, timeout, retryCount, rnrRetry, maxReadAtomic);
+    }
+
+    /** These options with another retry count. */
+    public ReadyToSendOptions withRetryCount(int retryCount) {
+        return new ReadyToSendOptions(sqPsn, timeout, retryCount, rnrRetry, maxReadAtomic);
+    }
+
+    /** These options with another RNR retry count. */
+    public ReadyToSendOptions withRnrRetry(int rnrRetry) {
+        return new ReadyToSendOptions(sqPsn, timeout, retryCount, rnrRetry, maxReadAtomic);
+    }
+
+    /** These options with another initiator read/atomic depth. */
+    public ReadyToSendOptions withMaxReadAtomic(int maxReadAtomic) {
+        return new ReadyToSendOptions(sqPsn, timeout, retryCount, rnrRetry, maxReadAtomic);
+    }
+
+    static void requireRange(String field, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException("ibv_modify_qp: " + field + " must be in " + min + ".." + max + ", got " + value);
+        }
+    }
+}

@@ -1,0 +1,196 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.ffm.ibv_recv_wr;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * A reusable receive work request: a preallocated native {@code struct ibv_recv_wr}, its
+ * {@code ibv_sge} array and the {@code bad_wr} out slot, posted with
+ * {@link SharedReceiveQueue#postReceive} or {@code QueuePair.postReceive}. Posting copies the
+ * request into the queue, so the same object can be changed and posted again at once; the
+ * buffers its entries point to belong to the device until the receive completes.
+ *
+ * <p>Setters return {@code this} and allocate nothing. Requests chain through {@link #next}
+ * (one post call for the whole chain, as C's {@code wr->next}). Not thread-safe.
+ *
+ * <p>Memory: {@link #allocate(int)} uses an automatic (GC-managed) arena;
+ * {@link #allocate(Arena, int)} the caller's.
+ */
+public final class ReceiveWorkRequest {
+    static final String VERB = "ibv_post_recv";
+
+    private final MemorySegment request;
+    private final MemorySegment entries;
+    private final MemorySegment badRequestSlot;
+    private final int maxSge;
+    private int sgeCount;
+    private ReceiveWorkRequest next;
+
+    private ReceiveWorkRequest(Arena arena, int maxSge) {
+        if (maxSge < 0) {
+            throw new IllegalArgumentException(VERB + ": maxSge must be >= 0, got " + maxSge);
+        }
+        this.maxSge = maxSge;
+        this.request = arena.allocate(ibv_recv_wr.LAYOUT);
+        this.entries = ScatterGatherEntries.allocate(arena, Math.max(1, maxSge));
+        this.badRequestSlot = arena.allocate(ADDRESS);
+        request.set(JAVA_LONG, ibv_recv_wr.sg_list$OFFSET, entries.address());
+    }
+
+    /** A request with room for {@code maxSge} scatter/gather entries, in an automatic arena. */
+    public static ReceiveWorkRequest allocate(int maxSge) {
+        return new ReceiveWorkRequest(Arena.ofAuto(), maxSge);
+    }
+
+    /** A request with room for {@code maxSge} scatter/gather entries, in {@code arena}. */
+    public static ReceiveWorkRequest allocate(Arena arena, int maxSge) {
+        return new ReceiveWorkRequest(Objects.requireNonNull(arena, "arena"), maxSge);
+    }
+
+    /** Sets {@code wr_id}: the id the receive's completion carries ({@link Completions#wrId}). */
+    public ReceiveWorkRequest wrId(long wrId) {
+        request.set(JAVA_LONG, ibv_recv_wr.wr_id$OFFSET, wrId);
+        return this;
+    }
+
+    /** {@code wr_id}. */
+    public long wrId() {
+        return request.get(JAVA_LONG, ibv_recv_wr.wr_id$OFFSET);
+    }
+
+    /**
+     * Sets scatter/gather entry {@code index} to {@code [offset, offset + length)} of
+     * {@code region} (address and lkey from the region). The entry count grows to cover
+     * {@code index}; {@link #sgeCount(int)} sets it explicitly.
+     *
+     * @throws IllegalArgumentException if {@code index} is not in {@code 0..maxSge-1} or the range
+     *         is not inside the region
+     * @throws IllegalStateException if the region is deregistered
+     */
+    public ReceiveWorkRequest sge(int index, MemoryRegion region, long offset, int length) {
+        if (index < 0 || index >= maxSge) {
+            throw new IllegalArgumentException(VERB + ": sge index must be in 0.." + (maxSge - 1)
+                    + " (this request's maxSge " + maxSge + "), got " + index);
+        }
+        ScatterGatherEntries.write(VERB, entries, index, region, offset, length);
+        if (index >= sgeCount) {
+            setCount(index + 1);
+        }
+        return this;
+    }
+
+    /**
+     * Sets {@code num_sge}: how many of the entries the device fills, in order.
+     *
+     * @throws IllegalArgumentException if {@code count} is not in {@code 0..maxSge}
+     */
+    public ReceiveWorkRequest sgeCount(int count) {
+        if (count < 0 || count > maxSge) {
+            throw new IllegalArgumentException(VERB + ": sge count must be in 0.." + maxSge + ", got " + count);
+        }
+        setCount(count);
+        return this;
+    }
+
+    private void setCount(int count) {
+        sgeCount = count;
+        request.set(JAVA_INT, ibv_recv_wr.num_sge$OFFSET, count);
+    }
+
+    /** {@code num_sge}. */
+    public int sgeCount() {
+        return sgeCount;
+    }
+
+    /** The number of entries this request has room for. */
+    public int maxSge() {
+        return maxSge;
+    }
+
+    /** Entry {@code index}'s device address ({@code sg_list[index].addr}). */
+    public long sgeAddress(int index) {
+        return ScatterGatherEntries.address(entries, Objects.checkIndex(index, maxSge));
+    }
+
+    /** Entry {@code index}'s length ({@code sg_list[index].length}). */
+    public int sgeLength(int index) {
+        return ScatterGatherEntries.length(entries, Objects.checkIndex(index, maxSge));
+    }
+
+    /** Entry {@code index}'s lkey ({@code sg_list[index].lkey}). */
+    public int sgeLkey(int index) {
+        return ScatterGatherEntries.lkey(entries, Objects.checkIndex(index, maxSge));
+    }
+
+    /**
+     * Chains {@code following} after this request ({@code wr->next}), or ends the chain here with
+     * {@code null}. Posting this request then posts the whole chain in one call.
+     *
+     * @throws IllegalArgumentException if the chain would loop back to this request
+     */
+    public ReceiveWorkRequest next(ReceiveWorkRequest following) {
+        for (ReceiveWorkRequest r = following; r != null; r = r.next) {
+            if (r == this) {
+                throw new IllegalArgumentException(VERB + ": chaining would make a loop through wr_id=" + wrId());
+            }
+        }
+        next = following;
+        request.set(JAVA_LONG, ibv_recv_wr.next$OFFSET, following == null ? 0L : following.address());
+        return this;
+    }
+
+    /** The request chained after this one, or {@code null}. */
+    public ReceiveWorkRequest next() {
+        return next;
+    }
+
+    /** The native {@code struct ibv_recv_wr}, for callers of the generated layer. */
+    public MemorySegment segment() {
+        return request;
+    }
+
+    /** The request's address, passed to the post verb. */
+    long address() {
+        return request.address();
+    }
+
+    /** The address of the {@code struct ibv_recv_wr **bad_wr} slot the post verb fills on failure. */
+    long badRequestSlotAddress() {
+        return badRequestSlot.address();
+    }
+
+    /** Clears the bad_wr slot before a post, so a stale value is never reported. */
+    void clearBadRequest() {
+        badRequestSlot.set(JAVA_LONG, 0, 0L);
+    }
+
+    /**
+     * After a failed post: which request of this chain the provider reported in {@code bad_wr},
+     * as {@code "wr_id=N (request K of the chain)"}, for the exception message.
+     */
+    String describeBadRequest() {
+        long bad = badRequestSlot.get(JAVA_LONG, 0);
+        if (bad == 0) {
+            return "bad_wr not set";
+        }
+        int position = 0;
+        for (ReceiveWorkRequest r = this; r != null; r = r.next, position++) {
+            if (r.address() == bad) {
+                return "bad_wr wr_id=" + r.wrId() + " (request " + position + " of the chain)";
+            }
+        }
+        return "bad_wr 0x" + Long.toHexString(bad) + " is not in the chain";
+    }
+
+    @Override
+    public String toString() {
+        return "ReceiveWorkRequest[wr_id=" + wrId() + ", num_sge=" + sgeCount + "/" + maxSge
+                + (next == null ? "" : ", chained") + "]";
+    }
+}

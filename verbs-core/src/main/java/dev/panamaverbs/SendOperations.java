@@ -1,0 +1,55 @@
+package dev.panamaverbs;
+
+/**
+ * Which send opcodes each transport accepts (the table in {@code man ibv_post_send}), as an int
+ * bit set indexed by the C opcode value so that {@link QueuePair#postSend} checks a request with
+ * one shift and one AND.
+ */
+final class SendOperations {
+    private SendOperations() {}
+
+    private static final int RC = bits(
+            WorkRequestOpcode.SEND, WorkRequestOpcode.SEND_WITH_IMM,
+            WorkRequestOpcode.RDMA_WRITE, WorkRequestOpcode.RDMA_WRITE_WITH_IMM, WorkRequestOpcode.RDMA_READ,
+            WorkRequestOpcode.ATOMIC_CMP_AND_SWP, WorkRequestOpcode.ATOMIC_FETCH_AND_ADD, WorkRequestOpcode.ATOMIC_WRITE,
+            WorkRequestOpcode.LOCAL_INV, WorkRequestOpcode.BIND_MW, WorkRequestOpcode.SEND_WITH_INV);
+    private static final int UC = bits(
+            WorkRequestOpcode.SEND, WorkRequestOpcode.SEND_WITH_IMM,
+            WorkRequestOpcode.RDMA_WRITE, WorkRequestOpcode.RDMA_WRITE_WITH_IMM,
+            WorkRequestOpcode.LOCAL_INV, WorkRequestOpcode.BIND_MW, WorkRequestOpcode.SEND_WITH_INV);
+    // TSO on UD needs the tso header fields, which SendWorkRequest does not expose.
+    private static final int UD = bits(WorkRequestOpcode.SEND, WorkRequestOpcode.SEND_WITH_IMM);
+
+    /** The opcode bit set of a transport (0 for transports the typed API does not post on). */
+    static int allowedBits(QpType type) {
+        return switch (type) {
+            case RC -> RC;
+            case UC -> UC;
+            case UD -> UD;
+            default -> 0;
+        };
+    }
+
+    /** Whether {@code type} accepts {@code opcode}. */
+    static boolean isAllowed(QpType type, WorkRequestOpcode opcode) {
+        return (allowedBits(type) & bit(opcode.value())) != 0;
+    }
+
+    /** The bit of a C opcode value in the sets above (0 for values outside 0..31). */
+    static int bit(int opcodeValue) {
+        return opcodeValue >= 0 && opcodeValue < 32 ? 1 << opcodeValue : 0;
+    }
+
+    /** True for the two 8-byte atomics, which need one 8-byte local SGE and an 8-byte aligned remote address. */
+    static boolean isAtomic(WorkRequestOpcode opcode) {
+        return opcode == WorkRequestOpcode.ATOMIC_CMP_AND_SWP || opcode == WorkRequestOpcode.ATOMIC_FETCH_AND_ADD;
+    }
+
+    private static int bits(WorkRequestOpcode... opcodes) {
+        int bits = 0;
+        for (WorkRequestOpcode opcode : opcodes) {
+            bits |= bit(opcode.value());
+        }
+        return bits;
+    }
+}

@@ -1,0 +1,253 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.error.VerbsException;
+import dev.panamaverbs.error.VerbsUnsupportedException;
+import dev.panamaverbs.ffm.VerbsConstants;
+import dev.panamaverbs.ffm.ibv_srq;
+import dev.panamaverbs.ffm.ibv_srq_attr;
+import dev.panamaverbs.ffm.ibv_srq_init_attr;
+import dev.panamaverbs.loader.CallState;
+import dev.panamaverbs.loader.Natives;
+import dev.panamaverbs.loader.OpsTable;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.util.Objects;
+
+/**
+ * A shared receive queue ({@code struct ibv_srq}): one pool of posted receive buffers that many
+ * QPs of the same protection domain consume. Created by
+ * {@code ProtectionDomain.createSharedReceiveQueue}; QPs created with it depend on it.
+ * {@link #postReceive} is the data path: one provider call, no allocation.
+ */
+public final class SharedReceiveQueue extends VerbsResource {
+    private final ProtectionDomain protectionDomain;
+    private final Context context;
+    /** {@code ibv_srq.handle}, the kernel's id, copied while the native object is alive (for toString). */
+    private final int kernelHandle;
+    /** The actual {@code max_sge} (checked on every post without a native call). */
+    private final int maxSge;
+    private volatile int maxWorkRequests;
+
+    private static final class Native {
+        static final MethodHandle IBV_CREATE_SRQ = Natives.downcall("ibv_create_srq");
+        static final MethodHandle IBV_MODIFY_SRQ = Natives.downcall("ibv_modify_srq");
+        static final MethodHandle IBV_QUERY_SRQ = Natives.downcall("ibv_query_srq");
+        static final MethodHandle IBV_DESTROY_SRQ = Natives.downcall("ibv_destroy_srq");
+    }
+
+    private SharedReceiveQueue(ProtectionDomain protectionDomain, Context context, MemorySegment handle,
+                               int maxWorkRequests, int maxSge) {
+        super("SharedReceiveQueue", handle, protectionDomain);
+        this.protectionDomain = protectionDomain;
+        this.context = context;
+        this.kernelHandle = ibv_srq.handle(handle);
+        this.maxWorkRequests = maxWorkRequests;
+        this.maxSge = maxSge;
+    }
+
+    /**
+     * {@code ibv_create_srq(pd, &init_attr)}, then {@code ibv_modify_srq(IBV_SRQ_LIMIT)} when
+     * {@code options.limit() > 0}: hook of {@code ProtectionDomain.createSharedReceiveQueue}.
+     *
+     * @throws IllegalArgumentException if max_wr or max_sge exceed the device's max_srq_wr/max_srq_sge
+     * @throws VerbsUnsupportedException if the device has no SRQs (max_srq 0)
+     */
+    static SharedReceiveQueue create(ProtectionDomain pd, SharedReceiveQueueOptions options) {
+        String verb = "ibv_create_srq";
+        Objects.requireNonNull(pd, verb + ": pd is null");
+        Objects.requireNonNull(options, verb + ": options is null");
+        Context context = pd.context();
+        SharedReceiveQueue queue;
+        pd.acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            DeviceAttributes device = context.maxAttributes();
+            if (device.maxSrq() == 0 || device.maxSrqWr() == 0) {
+                throw new VerbsUnsupportedException(verb, "the device reports max_srq " + device.maxSrq()
+                        + ", max_srq_wr " + device.maxSrqWr());
+            }
+            checkLimits(verb, options, device.maxSrqWr(), device.maxSrqSge());
+            MemorySegment initAttr = arena.allocate(ibv_srq_init_attr.LAYOUT);
+            MemorySegment attr = ibv_srq_init_attr.attr(initAttr);
+            ibv_srq_attr.max_wr(attr, options.maxWorkRequests());
+            ibv_srq_attr.max_sge(attr, options.maxSge());
+            MemorySegment state = CallState.allocate(arena);
+            MemorySegment created;
+            try {
+                created = (MemorySegment) Native.IBV_CREATE_SRQ.invokeExact(state, pd.segment(), initAttr);
+            } catch (Throwable t) {
+                throw NativeCalls.propagate(verb, t);
+            }
+            NativeCalls.checkPointer(verb, created, CallState.errno(state));
+            // The provider writes back what it actually allocated (at least what was asked).
+            queue = new SharedReceiveQueue(pd, context, created.reinterpret(ibv_srq.LAYOUT.byteSize()),
+                    ibv_srq_attr.max_wr(attr), ibv_srq_attr.max_sge(attr));
+            queue.register();
+        } finally {
+            pd.release();
+        }
+        if (options.limit() > 0) {
+            try {
+                queue.setLimit(options.limit());
+            } catch (RuntimeException e) {
+                try {
+                    queue.close();
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
+        }
+        return queue;
+    }
+
+    /** Checks the requested sizes against the device limits. */
+    static void checkLimits(String verb, SharedReceiveQueueOptions options, int maxSrqWr, int maxSrqSge) {
+        if (options.maxWorkRequests() > maxSrqWr) {
+            throw new IllegalArgumentException(verb + ": max_wr must be in 1.." + maxSrqWr + " (device max_srq_wr), got "
+                    + options.maxWorkRequests());
+        }
+        if (options.maxSge() > maxSrqSge) {
+            throw new IllegalArgumentException(verb + ": max_sge must be in 1.." + maxSrqSge + " (device max_srq_sge), got "
+                    + options.maxSge());
+        }
+    }
+
+    /** The protection domain the queue belongs to. */
+    public ProtectionDomain protectionDomain() {
+        requireOpen(this);
+        return protectionDomain;
+    }
+
+    /** The actual {@code max_sge}: the most entries a posted request may use. */
+    public int maxSge() {
+        return maxSge;
+    }
+
+    /** The actual {@code max_wr} as of creation or the last {@link #resize}/{@link #query}. */
+    public int maxWorkRequests() {
+        return maxWorkRequests;
+    }
+
+    /**
+     * {@code ibv_post_srq_recv}: posts {@code request} and every request chained after it,
+     * allocation-free. Posting copies the requests, so they may be reused at once.
+     *
+     * @throws IllegalArgumentException if a request uses more entries than {@link #maxSge()}
+     * @throws VerbsException naming the refused request (from {@code bad_wr}), e.g. ENOMEM when full
+     */
+    public void postReceive(ReceiveWorkRequest request) {
+        for (ReceiveWorkRequest r = request; r != null; r = r.next()) {
+            if (r.sgeCount() > maxSge) {
+                throw new IllegalArgumentException("ibv_post_srq_recv: request wr_id=" + r.wrId() + " has "
+                        + r.sgeCount() + " sges, the queue's max_sge is " + maxSge);
+            }
+        }
+        int rc;
+        acquire();
+        try {
+            request.clearBadRequest();
+            rc = OpsTable.postSrqRecv(address(), request.address(), request.badRequestSlotAddress());
+        } finally {
+            release();
+        }
+        if (rc != 0) {
+            throw new VerbsException("ibv_post_srq_recv", Math.abs(rc), request.describeBadRequest());
+        }
+    }
+
+    /**
+     * {@code ibv_modify_srq} with {@code IBV_SRQ_LIMIT}: arms the queue to raise the async event
+     * {@code IBV_EVENT_SRQ_LIMIT_REACHED} once fewer than {@code limit} requests remain posted.
+     * The event disarms it; arm again to be told again.
+     *
+     * @throws IllegalArgumentException if {@code limit} is not in {@code 0..maxWorkRequests()}
+     */
+    public void setLimit(int limit) {
+        int capacity = maxWorkRequests;
+        if (limit < 0 || limit > capacity) {
+            throw new IllegalArgumentException("ibv_modify_srq: srq_limit must be in 0.." + capacity
+                    + " (the queue's max_wr), got " + limit);
+        }
+        modify(0, limit, VerbsConstants.IBV_SRQ_LIMIT);
+    }
+
+    /**
+     * {@code ibv_modify_srq} with {@code IBV_SRQ_MAX_WR}: changes the queue's capacity. Not every
+     * provider can (an unsupported answer throws {@link VerbsUnsupportedException}).
+     *
+     * @throws IllegalArgumentException if {@code maxWorkRequests} is not in {@code 1..max_srq_wr}
+     */
+    public void resize(int maxWorkRequests) {
+        acquire();
+        try {
+            int deviceMax = context.maxAttributes().maxSrqWr();
+            if (maxWorkRequests < 1 || maxWorkRequests > deviceMax) {
+                throw new IllegalArgumentException("ibv_modify_srq: max_wr must be in 1.." + deviceMax
+                        + " (device max_srq_wr), got " + maxWorkRequests);
+            }
+        } finally {
+            release();
+        }
+        modify(maxWorkRequests, 0, VerbsConstants.IBV_SRQ_MAX_WR);
+        query();
+    }
+
+    private void modify(int maxWr, int limit, int mask) {
+        acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_srq_attr.LAYOUT);
+            ibv_srq_attr.max_wr(attr, maxWr);
+            ibv_srq_attr.srq_limit(attr, limit);
+            int rc;
+            try {
+                rc = (int) Native.IBV_MODIFY_SRQ.invokeExact(CallState.allocate(arena), segment(), attr, mask);
+            } catch (Throwable t) {
+                throw NativeCalls.propagate("ibv_modify_srq", t);
+            }
+            NativeCalls.checkReturnedErrno("ibv_modify_srq", rc);
+        } finally {
+            release();
+        }
+    }
+
+    /** {@code ibv_query_srq}: the queue's current capacity, entries per request and armed limit. */
+    public SharedReceiveQueueAttributes query() {
+        acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_srq_attr.LAYOUT);
+            int rc;
+            try {
+                rc = (int) Native.IBV_QUERY_SRQ.invokeExact(CallState.allocate(arena), segment(), attr);
+            } catch (Throwable t) {
+                throw NativeCalls.propagate("ibv_query_srq", t);
+            }
+            NativeCalls.checkReturnedErrno("ibv_query_srq", rc);
+            SharedReceiveQueueAttributes result = new SharedReceiveQueueAttributes(
+                    ibv_srq_attr.max_wr(attr), ibv_srq_attr.max_sge(attr), ibv_srq_attr.srq_limit(attr));
+            maxWorkRequests = result.maxWorkRequests();
+            return result;
+        } finally {
+            release();
+        }
+    }
+
+    /** {@code ibv_destroy_srq}; every QP using the queue is already closed. */
+    @Override
+    void destroy() {
+        try (Arena arena = Arena.ofConfined()) {
+            int rc;
+            try {
+                rc = (int) Native.IBV_DESTROY_SRQ.invokeExact(CallState.allocate(arena), segment());
+            } catch (Throwable t) {
+                throw NativeCalls.propagate("ibv_destroy_srq", t);
+            }
+            NativeCalls.checkReturnedErrno("ibv_destroy_srq", rc);
+        }
+    }
+
+    @Override
+    String describe() {
+        return "handle=" + Integer.toUnsignedString(kernelHandle);
+    }
+}

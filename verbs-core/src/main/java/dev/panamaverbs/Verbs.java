@@ -1,0 +1,75 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.loader.Capability;
+import dev.panamaverbs.loader.LibIbverbs;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The entry point: whether libibverbs is usable here, and the RDMA devices it lists.
+ *
+ * <pre>{@code
+ * if (Verbs.isAvailable()) {
+ *     for (Device device : Verbs.devices()) {
+ *         try (Context context = device.open()) {
+ *             System.out.println(device.name() + " " + context.queryPort(1).state());
+ *         }
+ *     }
+ * }
+ * }</pre>
+ */
+public final class Verbs {
+    private Verbs() {}
+
+    /** True when libibverbs was loaded and every required symbol resolved. Never throws. */
+    public static boolean isAvailable() {
+        return LibIbverbs.isAvailable();
+    }
+
+    /**
+     * Why libibverbs is unavailable (library not found, symbol missing, native access not
+     * enabled, turned off); empty when available.
+     */
+    public static Optional<String> unavailabilityCause() {
+        return LibIbverbs.unavailabilityCause();
+    }
+
+    /**
+     * Returns normally when libibverbs is available.
+     *
+     * @throws dev.panamaverbs.error.VerbsUnavailableException with the cause otherwise
+     */
+    public static void ensureAvailable() {
+        LibIbverbs.ensureAvailable();
+    }
+
+    /** The optional libibverbs functions found (newer verbs); empty when unavailable. */
+    public static Set<Capability> capabilities() {
+        return LibIbverbs.capabilities();
+    }
+
+    /** The libibverbs file or soname that was (or would have been) opened. */
+    public static String libraryPath() {
+        return LibIbverbs.libraryPath();
+    }
+
+    /**
+     * The RDMA devices on this host ({@code ibv_get_device_list}, read eagerly, then
+     * {@code ibv_free_device_list}). Empty when the kernel has no RDMA support.
+     *
+     * @throws dev.panamaverbs.error.VerbsUnavailableException when libibverbs is unavailable
+     * @throws dev.panamaverbs.error.VerbsException when listing fails for another reason (e.g. EPERM)
+     */
+    public static List<Device> devices() {
+        return DeviceList.list();
+    }
+
+    /** The device named {@code name} (e.g. {@code rxe0}), if listed. */
+    public static Optional<Device> device(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("ibv_get_device_list: device name must not be empty");
+        }
+        return devices().stream().filter(device -> device.name().equals(name)).findFirst();
+    }
+}

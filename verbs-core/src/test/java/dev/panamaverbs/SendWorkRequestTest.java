@@ -1,0 +1,201 @@
+package dev.panamaverbs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.panamaverbs.ffm.ibv_send_wr;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.EnumSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/** The native layout a send request writes and every check made before ibv_post_send; no device needed. */
+class SendWorkRequestTest {
+    private static final int RC = SendOperations.allowedBits(QpType.RC);
+    private static final int UC = SendOperations.allowedBits(QpType.UC);
+    private static final int UD = SendOperations.allowedBits(QpType.UD);
+
+    private static void assertRejected(String text, Executable call) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+        assertTrue(e.getMessage().startsWith("ibv_post_send"), e.getMessage());
+        assertTrue(e.getMessage().contains(text), e.getMessage());
+    }
+
+    @Test
+    void settersWriteTheCStruct() {
+        SendWorkRequest wr = SendWorkRequest.allocate(2)
+                .wrId(0x1122334455L).opcode(WorkRequestOpcode.RDMA_WRITE_WITH_IMM)
+                .flags(EnumSet.of(SendFlag.SIGNALED, SendFlag.FENCE)).immediateData(0xCAFEBABE)
+                .rdma(0x7000_0000_1000L, 0x42);
+        MemorySegment s = wr.segment();
+        assertEquals(0x1122334455L, ibv_send_wr.wr_id(s));
+        assertEquals(WorkRequestOpcode.RDMA_WRITE_WITH_IMM.value(), ibv_send_wr.opcode(s));
+        assertEquals(SendFlag.SIGNALED.bit() | SendFlag.FENCE.bit(), ibv_send_wr.send_flags(s));
+        assertEquals(0xCAFEBABE, ibv_send_wr.imm_data(s));
+        MemorySegment rdma = ibv_send_wr.wr.rdma(ibv_send_wr.wr(s));
+        assertEquals(0x7000_0000_1000L, ibv_send_wr.wr.rdma.remote_addr(rdma));
+        assertEquals(0x42, ibv_send_wr.wr.rdma.rkey(rdma));
+        assertEquals(0, ibv_send_wr.num_sge(s));
+        assertTrue(ibv_send_wr.sg_list(s).address() != 0);
+        assertEquals(EnumSet.of(SendFlag.SIGNALED, SendFlag.FENCE), wr.flags());
+        wr.signaled(false);
+        assertEquals(EnumSet.of(SendFlag.FENCE), wr.flags());
+        wr.signaled(true).inline(true).inline(false);
+        assertEquals(SendFlag.SIGNALED.bit() | SendFlag.FENCE.bit(), ibv_send_wr.send_flags(s));
+        wr.invalidateRkey(0x99);
+        assertEquals(0x99, ibv_send_wr.invalidate_rkey(s));
+    }
+
+    @Test
+    void atomicsWriteTheirUnionMemberAndNeedAlignedRemoteAddresses() {
+        SendWorkRequest wr = SendWorkRequest.allocate(1).atomicCompareAndSwap(0x1000, 7, 11, 22);
+        assertEquals(WorkRequestOpcode.ATOMIC_CMP_AND_SWP, wr.opcode());
+        MemorySegment atomic = ibv_send_wr.wr.atomic(ibv_send_wr.wr(wr.segment()));
+        assertEquals(0x1000, ibv_send_wr.wr.atomic.remote_addr(atomic));
+        assertEquals(11, ibv_send_wr.wr.atomic.compare_add(atomic));
+        assertEquals(22, ibv_send_wr.wr.atomic.swap(atomic));
+        assertEquals(7, ibv_send_wr.wr.atomic.rkey(atomic));
+        wr.atomicFetchAndAdd(0x2008, 8, 5);
+        assertEquals(WorkRequestOpcode.ATOMIC_FETCH_AND_ADD, wr.opcode());
+        assertEquals(5, ibv_send_wr.wr.atomic.compare_add(atomic));
+        assertEquals(0, ibv_send_wr.wr.atomic.swap(atomic));
+        assertRejected("8-byte aligned", () -> wr.atomicFetchAndAdd(0x2004, 8, 1));
+        assertRejected("8-byte aligned", () -> wr.atomicCompareAndSwap(0x2001, 8, 1, 2));
+    }
+
+    @Test
+    void entryIndexAndCountStayInsideTheArray() {
+        assertRejected("maxSge must be >= 0", () -> SendWorkRequest.allocate(-1));
+        SendWorkRequest wr = SendWorkRequest.allocate(2);
+        assertRejected("sge index must be in 0..1", () -> wr.sge(2, null, 0, 8));
+        assertRejected("sge index must be in 0..1", () -> wr.sge(-1, null, 0, 8));
+        assertRejected("sge count must be in 0..2", () -> wr.sgeCount(3));
+        assertRejected("sge count must be in 0..2", () -> wr.sgeCount(-1));
+        assertRejected("needs a memory region", () -> wr.sge(0, null, 0, 8));
+        assertRejected("sge index must be in 0..-1", () -> SendWorkRequest.allocate(0).inlineData(MemorySegment.NULL));
+    }
+
+    @Test
+    void inlineDataIsCheckedAndWrittenWithoutAKey() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment data = arena.allocate(24);
+            SendWorkRequest wr = SendWorkRequest.allocate(arena, 2).inlineData(data);
+            assertEquals(1, wr.sgeCount());
+            assertEquals(data.address(), wr.sgeAddress(0));
+            assertEquals(24, wr.sgeLength(0));
+            assertEquals(0, wr.sgeLkey(0));
+            assertEquals(24, wr.totalLength());
+            assertTrue(wr.flags().contains(SendFlag.INLINE));
+            assertEquals(1, ibv_send_wr.num_sge(wr.segment()));
+            assertRejected("native memory", () -> wr.inlineData(0, MemorySegment.ofArray(new byte[4])));
+        }
+        Arena closed = Arena.ofConfined();
+        MemorySegment gone = closed.allocate(8);
+        closed.close();
+        assertRejected("arena is closed", () -> SendWorkRequest.allocate(1).inlineData(gone));
+    }
+
+    @Test
+    void chainsLinkNativelyAndNeverLoop() {
+        SendWorkRequest a = SendWorkRequest.allocate(1).wrId(1);
+        SendWorkRequest b = SendWorkRequest.allocate(1).wrId(2);
+        SendWorkRequest c = SendWorkRequest.allocate(1).wrId(3);
+        a.next(b);
+        b.next(c);
+        assertEquals(b.segment().address(), ibv_send_wr.next(a.segment()).address());
+        assertSame(c, b.next());
+        assertRejected("loop", () -> c.next(a));
+        assertRejected("loop", () -> a.next(a));
+        b.next(null);
+        assertEquals(0, ibv_send_wr.next(b.segment()).address());
+        assertNull(b.next());
+    }
+
+    @Test
+    void opcodesAreCheckedAgainstTheTransportAtPostTime() {
+        SendWorkRequest read = SendWorkRequest.allocate(1).wrId(5).opcode(WorkRequestOpcode.RDMA_READ).rdma(0x1000, 1);
+        SendChain.check(read, QpType.RC, RC, 1, 0);
+        assertRejected("wr_id=5: RDMA_READ is not a UC operation", () -> SendChain.check(read, QpType.UC, UC, 1, 0));
+        SendWorkRequest atomic = SendWorkRequest.allocate(1).atomicFetchAndAdd(0x1000, 1, 1);
+        assertRejected("not a UC operation", () -> SendChain.check(atomic, QpType.UC, UC, 1, 0));
+        SendWorkRequest send = SendWorkRequest.allocate(1).wrId(6);
+        SendChain.check(send, QpType.RC, RC, 1, 0);
+        assertRejected("wr_id=6: a UD send needs ud(", () -> SendChain.check(send, QpType.UD, UD, 1, 0));
+        SendWorkRequest write = SendWorkRequest.allocate(1).opcode(WorkRequestOpcode.RDMA_WRITE);
+        assertRejected("RDMA_WRITE needs rdma(remoteAddress, rkey)", () -> SendChain.check(write, QpType.RC, RC, 1, 0));
+        // An atomic's remote part is not an RDMA one: switching the opcode back needs rdma() again.
+        atomic.opcode(WorkRequestOpcode.RDMA_READ);
+        assertRejected("RDMA_READ needs rdma(", () -> SendChain.check(atomic, QpType.RC, RC, 1, 0));
+    }
+
+    @Test
+    void atomicsNeedOneEightByteEntry() {
+        try (Arena arena = Arena.ofConfined()) {
+            SendWorkRequest atomic = SendWorkRequest.allocate(arena, 2).atomicFetchAndAdd(0x1000, 1, 1);
+            assertRejected("exactly one 8-byte local entry, got 0 entries", () -> SendChain.check(atomic, QpType.RC, RC, 2, 0));
+            atomic.inlineData(arena.allocate(16)).inline(false);
+            assertRejected("exactly one 8-byte local entry, got 1 entries of 16 bytes",
+                    () -> SendChain.check(atomic, QpType.RC, RC, 2, 0));
+        }
+    }
+
+    @Test
+    void entryCountAndInlineSizeAreCheckedAgainstTheQueuePair() {
+        try (Arena arena = Arena.ofConfined()) {
+            SendWorkRequest wr = SendWorkRequest.allocate(arena, 3).wrId(9)
+                    .inlineData(0, arena.allocate(40)).inlineData(1, arena.allocate(30));
+            SendChain.check(wr, QpType.RC, RC, 2, 70);
+            assertRejected("2 entries exceed the queue pair's max_send_sge 1", () -> SendChain.check(wr, QpType.RC, RC, 1, 70));
+            assertRejected("70 inline bytes exceed the queue pair's max_inline_data 64", () -> SendChain.check(wr, QpType.RC, RC, 2, 64));
+            wr.inline(false);
+            assertRejected("entry 0 holds inline data but the INLINE flag is cleared", () -> SendChain.check(wr, QpType.RC, RC, 2, 70));
+            wr.inline(true).opcode(WorkRequestOpcode.RDMA_READ).rdma(0x1000, 1);
+            assertRejected("INLINE is only for SEND and RDMA WRITE", () -> SendChain.check(wr, QpType.RC, RC, 2, 70));
+        }
+    }
+
+    @Test
+    void everyRequestOfAChainIsChecked() {
+        SendWorkRequest first = SendWorkRequest.allocate(1).wrId(1);
+        SendWorkRequest second = SendWorkRequest.allocate(1).wrId(2).opcode(WorkRequestOpcode.RDMA_READ).rdma(0x1000, 1);
+        first.next(second);
+        SendChain.check(first, QpType.RC, RC, 1, 0);
+        assertRejected("wr_id=2: RDMA_READ is not a UC operation", () -> SendChain.check(first, QpType.UC, UC, 1, 0));
+    }
+
+    @Test
+    void closedMemoryIsRefusedBeforeThePost() {
+        Arena arena = Arena.ofConfined();
+        SendWorkRequest wr = SendWorkRequest.allocate(arena, 1).wrId(4);
+        MemorySegment data = Arena.ofAuto().allocate(8);
+        SendWorkRequest withInline = SendWorkRequest.allocate(1).inlineData(data);
+        SendChain.check(withInline, QpType.RC, RC, 1, 8);
+        arena.close();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> SendChain.check(wr, QpType.RC, RC, 1, 0));
+        assertTrue(e.getMessage().contains("wr_id=4"), e.getMessage());
+    }
+
+    @Test
+    void badRequestIsFoundInTheChain() {
+        SendWorkRequest first = SendWorkRequest.allocate(1).wrId(10);
+        SendWorkRequest second = SendWorkRequest.allocate(1).wrId(20);
+        first.next(second);
+        first.clearBadRequest();
+        assertEquals("bad_wr not set", first.describeBadRequest());
+        MemorySegment.ofAddress(first.badRequestSlotAddress()).reinterpret(8)
+                .set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, second.segment().address());
+        assertEquals("bad_wr wr_id=20 (request 1 of the chain)", first.describeBadRequest());
+    }
+
+    @Test
+    void flagsRoundTrip() {
+        SendWorkRequest wr = SendWorkRequest.allocate(0).flags(Set.of(SendFlag.SOLICITED));
+        assertEquals(EnumSet.of(SendFlag.SOLICITED), wr.flags());
+        assertTrue(wr.toString().contains("SEND"));
+    }
+}

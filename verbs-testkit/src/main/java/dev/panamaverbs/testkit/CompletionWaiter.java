@@ -1,0 +1,60 @@
+package dev.panamaverbs.testkit;
+
+import dev.panamaverbs.CompletionQueue;
+import dev.panamaverbs.Completions;
+import java.time.Duration;
+import org.junit.jupiter.api.Assertions;
+
+/**
+ * Busy-polls a completion queue for tests, with a deadline so a lost completion fails the test
+ * instead of hanging it.
+ */
+public final class CompletionWaiter {
+    /** How long a test waits for a completion by default (generous: the rxe VM runs under TCG). */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(20);
+
+    private CompletionWaiter() {}
+
+    /**
+     * Polls {@code cq} into {@code batch} until {@code count} completions arrived (each must
+     * fit in the batch), failing the test after {@code timeout}. Returns how many are in the batch.
+     */
+    public static int await(CompletionQueue cq, Completions batch, int count, Duration timeout) {
+        if (count < 1 || count > batch.capacity()) {
+            throw new IllegalArgumentException("count must be in 1.." + batch.capacity() + ", got " + count);
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int got = 0;
+        // Poll into a scratch batch so earlier entries are not overwritten, then copy in.
+        Completions scratch = Completions.allocate(count);
+        while (got < count) {
+            int polled = cq.poll(scratch, count - got);
+            for (int i = 0; i < polled; i++) {
+                java.lang.foreign.MemorySegment.copy(scratch.segment(), i * entrySize(), batch.segment(),
+                        (got + i) * entrySize(), entrySize());
+            }
+            got += polled;
+            if (got < count) {
+                if (System.nanoTime() > deadline) {
+                    Assertions.fail("waited " + timeout + " for " + count + " completions on " + cq + ", got " + got);
+                }
+                Thread.onSpinWait();
+            }
+        }
+        return got;
+    }
+
+    /** Waits for one completion, asserts it succeeded, and returns its index (0) in {@code batch}. */
+    public static int awaitSuccess(CompletionQueue cq, Completions batch) {
+        await(cq, batch, 1, DEFAULT_TIMEOUT);
+        if (!batch.isSuccess(0)) {
+            Assertions.fail("completion wr_id=" + batch.wrId(0) + " failed: " + batch.status(0)
+                    + " (vendor error " + batch.vendorError(0) + ")");
+        }
+        return 0;
+    }
+
+    private static long entrySize() {
+        return dev.panamaverbs.ffm.ibv_wc.LAYOUT.byteSize();
+    }
+}

@@ -1,0 +1,126 @@
+package dev.panamaverbs.testkit;
+
+import dev.panamaverbs.error.VerbsUnsupportedException;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
+import org.opentest4j.TestAbortedException;
+
+import java.util.Optional;
+
+/**
+ * JUnit 5 support for device tests (used through {@link DeviceTest}, or {@code @ExtendWith} on a
+ * class):
+ * <ul>
+ *   <li>decides once per run which device to use ({@link DeviceChoice}) and disables the tests,
+ *       with the exact reason, when there is none;</li>
+ *   <li>resolves {@link TestDevice} parameters;</li>
+ *   <li>turns a {@link VerbsUnsupportedException} (thrown by the test or a lifecycle method)
+ *       into an aborted (skipped) test that names the verb.</li>
+ * </ul>
+ */
+public class RdmaDeviceExtension implements ExecutionCondition, ParameterResolver,
+        TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
+
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(RdmaDeviceExtension.class);
+
+    private final DeviceInventory inventory;
+    private final DeviceSettings settings;
+
+    /** The extension for this machine and this JVM's settings (what {@link DeviceTest} uses). */
+    public RdmaDeviceExtension() {
+        this(DeviceInventory.system(), null);
+    }
+
+    /** An extension over a given inventory and settings (null: read them when first needed). */
+    RdmaDeviceExtension(DeviceInventory inventory, DeviceSettings settings) {
+        this.inventory = inventory;
+        this.settings = settings;
+    }
+
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        return switch (choice(context)) {
+            case DeviceChoice.Use use -> ConditionEvaluationResult.enabled("RDMA device " + use.device());
+            case DeviceChoice.Skip skip -> ConditionEvaluationResult.disabled(skip.reason());
+        };
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        return parameter.getParameter().getType() == TestDevice.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        return switch (choice(context)) {
+            case DeviceChoice.Use use -> use.device();
+            case DeviceChoice.Skip skip -> throw new ParameterResolutionException(
+                    "no TestDevice to inject: " + skip.reason());
+        };
+    }
+
+    @Override
+    public void handleTestExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
+        throw asSkipIfUnsupported(deviceName(context), thrown);
+    }
+
+    @Override
+    public void handleBeforeAllMethodExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
+        throw asSkipIfUnsupported(deviceName(context), thrown);
+    }
+
+    @Override
+    public void handleBeforeEachMethodExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
+        throw asSkipIfUnsupported(deviceName(context), thrown);
+    }
+
+    /** {@code thrown} itself, or a {@link TestAbortedException} when it (or a cause) says "unsupported". */
+    static Throwable asSkipIfUnsupported(String deviceName, Throwable thrown) {
+        return unsupportedIn(thrown)
+                .<Throwable>map(unsupported -> new TestAbortedException(skipReason(deviceName, unsupported), thrown))
+                .orElse(thrown);
+    }
+
+    /** The skip message for an unsupported verb: names the verb and the device. */
+    static String skipReason(String deviceName, VerbsUnsupportedException unsupported) {
+        return unsupported.verb() + " is not supported on " + deviceName + ": " + unsupported.getMessage();
+    }
+
+    private static Optional<VerbsUnsupportedException> unsupportedIn(Throwable thrown) {
+        for (Throwable t = thrown; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof VerbsUnsupportedException unsupported) {
+                return Optional.of(unsupported);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String deviceName(ExtensionContext context) {
+        Object choice = context.getRoot().getStore(NAMESPACE).get(DeviceChoice.class);
+        return choice instanceof DeviceChoice.Use use ? use.device().name() : "this device";
+    }
+
+    /** The run's decision, made once and kept in the root store. */
+    private DeviceChoice choice(ExtensionContext context) {
+        return context.getRoot().getStore(NAMESPACE)
+                .getOrComputeIfAbsent(DeviceChoice.class, key -> decide(), DeviceChoice.class);
+    }
+
+    private DeviceChoice decide() {
+        DeviceSettings effective;
+        try {
+            effective = settings != null ? settings : DeviceSettings.fromSystem();
+        } catch (IllegalArgumentException e) {
+            throw new ExtensionConfigurationException("device test settings: " + e.getMessage(), e);
+        }
+        return DeviceChoice.decide(inventory, effective);
+    }
+}

@@ -1,0 +1,23 @@
+package dev.panamaverbs.testkit;
+
+import java.util.Objects;
+
+/**
+ * The RDMA device a device test runs against, as configured for this run.
+ *
+ * @param name     the libibverbs device name, e.g. {@code rxe0}
+ * @param port     the port number (1-based, as in verbs)
+ * @param gidIndex the GID table index for RoCE addressing: on SoftRoCE index 1 is the RoCE v2
+ *                 IPv4-mapped GID (index 0 is the link-local IPv6 one)
+ */
+public record TestDevice(String name, int port, int gidIndex) {
+    public TestDevice {
+        Objects.requireNonNull(name, "name");
+        if (port < 1 || port > 255) {
+            throw new IllegalArgumentException("port must be 1..255, was " + port);
+        }
+        if (gidIndex < 0) {
+            throw new IllegalArgumentException("gidIndex must be >= 0, was " + gidIndex);
+        }
+    }
+}

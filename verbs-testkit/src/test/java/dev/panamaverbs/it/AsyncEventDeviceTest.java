@@ -1,0 +1,220 @@
+package dev.panamaverbs.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.AsyncEvent;
+import dev.panamaverbs.AsyncEventType;
+import dev.panamaverbs.CompletionQueue;
+import dev.panamaverbs.Context;
+import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.MemoryRegion;
+import dev.panamaverbs.ProtectionDomain;
+import dev.panamaverbs.QpAttributeMask;
+import dev.panamaverbs.QpState;
+import dev.panamaverbs.QpType;
+import dev.panamaverbs.QueuePair;
+import dev.panamaverbs.QueuePairOptions;
+import dev.panamaverbs.ReceiveWorkRequest;
+import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.SendWorkRequest;
+import dev.panamaverbs.SharedReceiveQueue;
+import dev.panamaverbs.SharedReceiveQueueOptions;
+import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.ffm.ibv_qp_attr;
+import dev.panamaverbs.testkit.DeviceTest;
+import dev.panamaverbs.testkit.TestDevice;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** Asynchronous events: waiting without blocking native code, delivery, identity of the element (issue 4). */
+class AsyncEventDeviceTest {
+    /** Receive buffers posted to the SRQ up front. */
+    private static final int SRQ_POSTED = 6;
+
+    @DeviceTest
+    void quietDeviceTimesOutWithoutEvents(TestDevice device) throws Exception {
+        try (Context context = ContextDeviceTest.open(device)) {
+            long start = System.nanoTime();
+            assertEquals(Optional.empty(), context.pollAsyncEvent(Duration.ofMillis(200)));
+            long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(waitedMillis >= 190, "waited the timeout: " + waitedMillis + " ms");
+            assertEquals(Optional.empty(), context.pollAsyncEvent(Duration.ZERO));
+            assertThrows(IllegalArgumentException.class, () -> context.pollAsyncEvent(Duration.ofMillis(-1)));
+            assertThrows(IllegalArgumentException.class, () -> context.pollAsyncEvent(null));
+        }
+    }
+
+    @DeviceTest
+    void virtualThreadWaitsAndInterruptStopsTheWait(TestDevice device) throws Exception {
+        try (Context context = ContextDeviceTest.open(device)) {
+            AtomicReference<Object> outcome = new AtomicReference<>();
+            Thread waiter = Thread.ofVirtual().start(() -> {
+                try {
+                    outcome.set(context.pollAsyncEvent(Duration.ofSeconds(30)));
+                } catch (Throwable t) {
+                    outcome.set(t);
+                }
+            });
+            Thread.sleep(300);
+            assertTrue(waiter.isAlive(), "still waiting");
+            waiter.interrupt();
+            assertTrue(waiter.join(Duration.ofSeconds(5)), "an interrupt ends the wait");
+            assertTrue(outcome.get() instanceof InterruptedException, String.valueOf(outcome.get()));
+        }
+    }
+
+    @DeviceTest
+    void listenerTakesTheEventsAndStopsOnClose(TestDevice device) throws Exception {
+        Context context = ContextDeviceTest.open(device);
+        try {
+            context.setAsyncEventListener(event -> { });
+            IllegalStateException taken = assertThrows(IllegalStateException.class,
+                    () -> context.pollAsyncEvent(Duration.ZERO));
+            assertTrue(taken.getMessage().contains("listener"), taken.getMessage());
+            context.setAsyncEventListener(null);
+            assertEquals(Optional.empty(), context.pollAsyncEvent(Duration.ZERO), "polling works again");
+            context.setAsyncEventListener(event -> { });
+        } finally {
+            long start = System.nanoTime();
+            context.close();
+            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3), "close stops the listener promptly");
+        }
+        assertThrows(IllegalStateException.class, () -> context.setAsyncEventListener(event -> { }));
+    }
+
+    /**
+     * An SRQ armed with a limit raises SRQ_LIMIT_REACHED once a receive consumes it below the
+     * limit (rxe does this in its responder). The event names the SRQ object, found through the
+     * context's resource tree, and arrives through both the poll and the listener path.
+     */
+    @DeviceTest
+    void srqLimitEventNamesTheSharedReceiveQueue(TestDevice device) throws Exception {
+        try (Context context = ContextDeviceTest.open(device); Arena arena = Arena.ofConfined()) {
+            Loopback loopback = Loopback.connect(context, device, arena);
+            loopback.srq.setLimit(SRQ_POSTED);
+            loopback.sendOne(arena, 1);
+
+            AsyncEvent event = context.pollAsyncEvent(Duration.ofSeconds(20))
+                    .orElseThrow(() -> new AssertionError("no async event within 20 s"));
+            assertEquals(AsyncEventType.SRQ_LIMIT_REACHED, event.type());
+            assertEquals(AsyncEvent.Element.SHARED_RECEIVE_QUEUE, event.element());
+            assertSame(loopback.srq, event.resource(SharedReceiveQueue.class).orElseThrow(), event.toString());
+            assertSame(context, event.context());
+            assertTrue(event.queuePairNumber().isEmpty());
+
+            // The limit disarms itself; arm again and take the next one through a listener.
+            BlockingQueue<AsyncEvent> delivered = new ArrayBlockingQueue<>(8);
+            context.setAsyncEventListener(delivered::add);
+            loopback.srq.setLimit(SRQ_POSTED - 1);
+            loopback.sendOne(arena, 2);
+            AsyncEvent second = delivered.poll(20, TimeUnit.SECONDS);
+            assertTrue(second != null, "listener got no event within 20 s");
+            assertEquals(AsyncEventType.SRQ_LIMIT_REACHED, second.type());
+            assertSame(loopback.srq, second.resource().orElseThrow());
+            context.setAsyncEventListener(null);
+            // Every event was acknowledged: destroying the SRQ and QPs (closing the context) cannot hang.
+        }
+    }
+
+    /**
+     * A QP on an SRQ moved to ERROR gets QP_LAST_WQE_REACHED where the provider raises it (rxe in
+     * newer kernels does, from its responder's flush). The event must carry the QP number and the
+     * QueuePair object. Skipped, not passed, when the kernel raises nothing.
+     */
+    @DeviceTest
+    void qpEventNamesTheQueuePair(TestDevice device) throws Exception {
+        try (Context context = ContextDeviceTest.open(device); Arena arena = Arena.ofConfined()) {
+            Loopback loopback = Loopback.connect(context, device, arena);
+            loopback.receiver.toError();
+            Optional<AsyncEvent> event = context.pollAsyncEvent(Duration.ofSeconds(5));
+            assumeTrue(event.isPresent(), "this kernel's rxe raised no QP_LAST_WQE_REACHED for an SRQ-attached QP in ERROR");
+            AsyncEvent lastWqe = event.orElseThrow();
+            assertEquals(AsyncEventType.QP_LAST_WQE_REACHED, lastWqe.type(), lastWqe.toString());
+            assertEquals(AsyncEvent.Element.QUEUE_PAIR, lastWqe.element());
+            assertEquals(loopback.receiver.number(), lastWqe.queuePairNumber().orElseThrow());
+            assertSame(loopback.receiver, lastWqe.resource(QueuePair.class).orElseThrow());
+            // Acknowledged already: destroying the QP (ibv_destroy_qp waits for acks) returns.
+            loopback.receiver.close();
+        }
+    }
+
+    /**
+     * RTS -> SQD with {@code en_sqd_async_notify} while RDMA writes are in flight: once the send
+     * queue drains the provider raises SQ_DRAINED for that QP. The event must carry the sender's
+     * QP number (read from the native {@code ibv_qp} before the acknowledgement) and the object.
+     */
+    @DeviceTest
+    void sqDrainedEventNamesTheQueuePair(TestDevice device) throws Exception {
+        try (Context context = ContextDeviceTest.open(device); Arena arena = Arena.ofConfined()) {
+            Loopback loopback = Loopback.connect(context, device, arena);
+            int writes = 64;
+            int size = 64 * 1024;
+            MemorySegment target = arena.allocate(size, 4096);
+            MemoryRegion targetRegion = loopback.pd.register(target,
+                    EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
+            MemorySegment source = arena.allocate(size, 4096);
+            MemoryRegion sourceRegion = loopback.pd.register(source, EnumSet.of(AccessFlag.LOCAL_WRITE));
+            for (int i = 0; i < writes; i++) {
+                loopback.sender.postSend(SendWorkRequest.allocate(arena, 1).wrId(1000 + i)
+                        .opcode(WorkRequestOpcode.RDMA_WRITE).sge(sourceRegion, 0, size)
+                        .rdma(targetRegion.memoryAddress(), targetRegion.rkey()).signaled(i == writes - 1));
+            }
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            ibv_qp_attr.qp_state(attr, QpState.SQD.value());
+            ibv_qp_attr.en_sqd_async_notify(attr, (byte) 1);
+            loopback.sender.modify(attr, EnumSet.of(QpAttributeMask.STATE, QpAttributeMask.SQD_ASYNC_NOTIFY));
+
+            Optional<AsyncEvent> event = context.pollAsyncEvent(Duration.ofSeconds(30));
+            assumeTrue(event.isPresent(), "no SQ_DRAINED within 30 s (the writes may have finished before SQD)");
+            AsyncEvent drained = event.orElseThrow();
+            assertEquals(AsyncEventType.SQ_DRAINED, drained.type(), drained.toString());
+            assertEquals(AsyncEvent.Element.QUEUE_PAIR, drained.element());
+            assertEquals(loopback.sender.number(), drained.queuePairNumber().orElseThrow());
+            assertSame(loopback.sender, drained.resource(QueuePair.class).orElseThrow());
+            assertTrue(drained.toString().contains("qpn=" + loopback.sender.number()), drained.toString());
+        }
+    }
+
+    /** Two RC queue pairs on one port connected to each other; the receiver takes its buffers from an SRQ. */
+    private record Loopback(ProtectionDomain pd, CompletionQueue cq, SharedReceiveQueue srq, QueuePair sender,
+                            QueuePair receiver, MemoryRegion region) {
+        static Loopback connect(Context context, TestDevice device, Arena arena) {
+            ProtectionDomain pd = context.allocateProtectionDomain();
+            CompletionQueue cq = context.createCompletionQueue(32);
+            SharedReceiveQueue srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(16, 1));
+            MemorySegment buffer = arena.allocate(4096, 4096);
+            MemoryRegion region = pd.register(buffer, EnumSet.of(AccessFlag.LOCAL_WRITE));
+            for (int i = 0; i < SRQ_POSTED; i++) {
+                srq.postReceive(ReceiveWorkRequest.allocate(arena, 1).wrId(100 + i).sge(0, region, 1024 + i * 64L, 64));
+            }
+            QueuePair sender = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
+            QueuePair receiver = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).sharedReceiveQueue(srq).build());
+            GidEntry gid = context.roceV2Ipv4Gid(device.port()).orElseThrow();
+            var mtu = context.queryPort(device.port()).activeMtu();
+            for (QueuePair[] pair : new QueuePair[][] {{sender, receiver}, {receiver, sender}}) {
+                pair[0].toInit(device.port(), EnumSet.of(AccessFlag.LOCAL_WRITE));
+                pair[0].toRtr(RemoteEndpoint.global(pair[1].number(), 0, gid.gid(), gid.index(), mtu));
+                pair[0].toRts(0);
+            }
+            return new Loopback(pd, cq, srq, sender, receiver, region);
+        }
+
+        /** Each send consumes one SRQ buffer: the first leaves SRQ_POSTED-1 (below a limit of SRQ_POSTED), the second SRQ_POSTED-2. */
+        void sendOne(Arena arena, long wrId) {
+            sender.postSend(SendWorkRequest.allocate(arena, 1).wrId(wrId).opcode(WorkRequestOpcode.SEND)
+                    .sge(region, 0, 64).signaled(true));
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.panamaverbs.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.CompletionOpcode;
+import dev.panamaverbs.CompletionQueue;
+import dev.panamaverbs.CompletionStatus;
+import dev.panamaverbs.Completions;
+import dev.panamaverbs.Context;
+import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.MemoryRegion;
+import dev.panamaverbs.MemoryWindow;
+import dev.panamaverbs.MemoryWindowType;
+import dev.panamaverbs.Mtu;
+import dev.panamaverbs.ProtectionDomain;
+import dev.panamaverbs.QpType;
+import dev.panamaverbs.QueuePair;
+import dev.panamaverbs.QueuePairOptions;
+import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.SendFlag;
+import dev.panamaverbs.SendWorkRequest;
+import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.testkit.DeviceTest;
+import dev.panamaverbs.testkit.TestDevice;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.EnumSet;
+
+/**
+ * Type 1 memory windows bound with {@code ibv_bind_mw} on an RC queue pair connected to itself:
+ * the window's rkey grants exactly the bound range, and unbinding revokes it.
+ */
+class MemoryWindowDeviceTest {
+    private static final long POLL_TIMEOUT_NANOS = 30_000_000_000L; // TCG emulation is slow
+
+    /** Waits for the next completion; fails after the timeout instead of hanging. */
+    private static void awaitOne(CompletionQueue cq, Completions batch) throws InterruptedException {
+        long deadline = System.nanoTime() + POLL_TIMEOUT_NANOS;
+        while (cq.poll(batch, 1) == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no completion within 30 s");
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    @DeviceTest
+    void boundWindowGrantsItsRangeAndUnbindRevokesIt(TestDevice device) throws InterruptedException {
+        try (Context context = ProtectionDomainDeviceTest.open(device);
+                ProtectionDomain pd = context.allocateProtectionDomain();
+                Arena arena = Arena.ofConfined()) {
+            CompletionQueue cq = context.createCompletionQueue(16);
+            QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
+            GidEntry gid = ProtectionDomainDeviceTest.sourceGid(context, device);
+            qp.toInit(device.port(), EnumSet.of(AccessFlag.REMOTE_READ, AccessFlag.REMOTE_WRITE));
+            qp.toRtr(RemoteEndpoint.global(qp.number(), 0, gid.gid(), gid.index(), Mtu.MTU_1024));
+            qp.toRts();
+
+            MemorySegment exposedMemory = arena.allocate(4096, 4096);
+            for (int i = 0; i < 4096; i++) {
+                exposedMemory.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 7));
+            }
+            MemoryRegion exposed = pd.register(exposedMemory, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.MW_BIND));
+            MemoryRegion sink = pd.register(arena.allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
+            MemoryWindow window = pd.allocateMemoryWindow(MemoryWindowType.TYPE_1);
+            Completions batch = Completions.allocate(arena, 4);
+
+            int allocatedRkey = window.rkey();
+            int rkey = window.bind(qp, exposed, 1024, 2048, EnumSet.of(AccessFlag.REMOTE_READ), 11,
+                    EnumSet.of(SendFlag.SIGNALED));
+            assertNotEquals(allocatedRkey, rkey, "binding moves the rkey on (ibv_inc_rkey)");
+            assertEquals(rkey, window.rkey());
+            awaitOne(cq, batch);
+            assertEquals(11, batch.wrId(0));
+            assertEquals(CompletionStatus.SUCCESS, batch.status(0), "bind completion");
+            assertEquals(CompletionOpcode.BIND_MW, batch.opcode(0));
+
+            // RDMA READ through the window: the bytes of the bound range arrive.
+            SendWorkRequest read = SendWorkRequest.allocate(arena, 1).wrId(12).opcode(WorkRequestOpcode.RDMA_READ)
+                    .signaled(true).sge(sink, 0, 2048).rdma(exposed.addressAt(1024, 2048), rkey);
+            qp.postSend(read);
+            awaitOne(cq, batch);
+            assertEquals(CompletionStatus.SUCCESS, batch.status(0), "RDMA READ through the window");
+            assertEquals(-1L, sink.memory().asSlice(0, 2048).mismatch(exposedMemory.asSlice(1024, 2048)),
+                    "the read returned the window's bytes");
+
+            // Bad window use, rejected before the verb.
+            assertThrows(IllegalArgumentException.class, () -> window.bind(qp, exposed, 3072, 2048,
+                    EnumSet.of(AccessFlag.REMOTE_READ), 13, EnumSet.of(SendFlag.SIGNALED)), "range past the region");
+            assertThrows(IllegalArgumentException.class, () -> window.bind(qp, sink, 0, 64,
+                    EnumSet.of(AccessFlag.REMOTE_READ), 13, EnumSet.of(SendFlag.SIGNALED)), "region without MW_BIND");
+            assertThrows(IllegalArgumentException.class, () -> window.bind(qp, exposed, 0, 64,
+                    EnumSet.of(AccessFlag.LOCAL_WRITE), 13, EnumSet.of(SendFlag.SIGNALED)), "LOCAL_WRITE on a window");
+            try (MemoryWindow type2 = pd.allocateMemoryWindow(MemoryWindowType.TYPE_2)) {
+                assertThrows(IllegalArgumentException.class, () -> type2.bind(qp, exposed, 0, 64,
+                        EnumSet.of(AccessFlag.REMOTE_READ), 13, EnumSet.of(SendFlag.SIGNALED)), "type 2 via ibv_bind_mw");
+            }
+
+            // Unbind: the old rkey grants nothing any more; the read fails remotely.
+            int unboundRkey = window.unbind(qp, 14, EnumSet.of(SendFlag.SIGNALED));
+            assertNotEquals(rkey, unboundRkey);
+            awaitOne(cq, batch);
+            assertEquals(CompletionStatus.SUCCESS, batch.status(0), "unbind completion");
+            qp.postSend(read.wrId(15));
+            awaitOne(cq, batch);
+            assertEquals(15, batch.wrId(0));
+            assertTrue(batch.status(0) != CompletionStatus.SUCCESS,
+                    "a read with a revoked window rkey must fail, got " + batch.status(0));
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package dev.panamaverbs.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.Context;
+import dev.panamaverbs.MemoryRegion;
+import dev.panamaverbs.ProtectionDomain;
+import dev.panamaverbs.ReceiveWorkRequest;
+import dev.panamaverbs.SharedReceiveQueue;
+import dev.panamaverbs.SharedReceiveQueueAttributes;
+import dev.panamaverbs.SharedReceiveQueueOptions;
+import dev.panamaverbs.error.VerbsException;
+import dev.panamaverbs.testkit.DeviceTest;
+import dev.panamaverbs.testkit.TestDevice;
+import java.lang.foreign.Arena;
+import java.util.EnumSet;
+
+/** Shared receive queues on a real device: create, query, modify, post, overflow, close (issue 4). */
+class SharedReceiveQueueDeviceTest {
+
+    @DeviceTest
+    void createsQueriesAndArmsTheLimit(TestDevice device) {
+        try (Context context = ProtectionDomainDeviceTest.open(device);
+                ProtectionDomain pd = context.allocateProtectionDomain()) {
+            SharedReceiveQueue srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(64, 2).withLimit(8));
+            assertSame(pd, srq.protectionDomain());
+            SharedReceiveQueueAttributes attributes = srq.query();
+            assertTrue(attributes.maxWorkRequests() >= 64, attributes.toString());
+            assertTrue(attributes.maxSge() >= 2, attributes.toString());
+            assertEquals(8, attributes.limit(), "armed at creation");
+            assertEquals(attributes.maxWorkRequests(), srq.maxWorkRequests());
+            assertTrue(srq.maxSge() >= 2);
+
+            srq.setLimit(4);
+            assertEquals(4, srq.query().limit());
+            assertThrows(IllegalArgumentException.class, () -> srq.setLimit(srq.maxWorkRequests() + 1));
+            assertThrows(IllegalArgumentException.class, () -> srq.setLimit(-1));
+        }
+    }
+
+    @DeviceTest
+    void resizesWhereTheProviderCan(TestDevice device) {
+        try (Context context = ProtectionDomainDeviceTest.open(device);
+                ProtectionDomain pd = context.allocateProtectionDomain()) {
+            SharedReceiveQueue srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(16, 1));
+            srq.resize(256); // VerbsUnsupportedException -> skipped by the testkit
+            assertTrue(srq.maxWorkRequests() >= 256, "max_wr after resize " + srq.maxWorkRequests());
+            assertEquals(srq.maxWorkRequests(), srq.query().maxWorkRequests());
+            int deviceMax = context.maxAttributes().maxSrqWr();
+            IllegalArgumentException tooBig = assertThrows(IllegalArgumentException.class, () -> srq.resize(deviceMax + 1));
+            assertTrue(tooBig.getMessage().startsWith("ibv_modify_srq: max_wr must be in 1.." + deviceMax),
+                    tooBig.getMessage());
+        }
+    }
+
+    @DeviceTest
+    void rejectsSizesBeyondTheDevice(TestDevice device) {
+        try (Context context = ProtectionDomainDeviceTest.open(device);
+                ProtectionDomain pd = context.allocateProtectionDomain()) {
+            int maxWr = context.maxAttributes().maxSrqWr();
+            int maxSge = context.maxAttributes().maxSrqSge();
+            IllegalArgumentException wr = assertThrows(IllegalArgumentException.class,
+                    () -> pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(maxWr + 1, 1)));
+            assertEquals("ibv_create_srq: max_wr must be in 1.." + maxWr + " (device max_srq_wr), got " + (maxWr + 1),
+                    wr.getMessage());
+            assertThrows(IllegalArgumentException.class,
+                    () -> pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(4, maxSge + 1)));
+        }
+    }
+
+    @DeviceTest
+    void postsUntilFullAndNamesTheRefusedRequest(TestDevice device) {
+        try (Context context = ProtectionDomainDeviceTest.open(device);
+                ProtectionDomain pd = context.allocateProtectionDomain();
+                Arena arena = Arena.ofConfined()) {
+            MemoryRegion mr = pd.register(arena.allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
+            SharedReceiveQueue srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(8, 1));
+            int capacity = srq.maxWorkRequests();
+
+            ReceiveWorkRequest request = ReceiveWorkRequest.allocate(arena, 2);
+            request.sge(0, mr, 0, 256);
+            assertEquals(1, request.sgeCount());
+            assertThrows(IllegalArgumentException.class, () -> request.sge(0, mr, 4000, 200), "range past the MR");
+
+            ReceiveWorkRequest twoEntries = ReceiveWorkRequest.allocate(arena, 2).sge(0, mr, 0, 8).sge(1, mr, 8, 8);
+            if (srq.maxSge() < 2) {
+                IllegalArgumentException tooMany = assertThrows(IllegalArgumentException.class,
+                        () -> srq.postReceive(twoEntries));
+                assertTrue(tooMany.getMessage().startsWith("ibv_post_srq_recv: "), tooMany.getMessage());
+            }
+
+            // One chained post of two, then singles until the provider refuses (queue full).
+            ReceiveWorkRequest second = ReceiveWorkRequest.allocate(arena, 1).wrId(1).sge(0, mr, 256, 256);
+            request.wrId(0).next(second);
+            srq.postReceive(request);
+            request.next(null);
+            int posted = 2;
+            VerbsException full = null;
+            while (posted <= 4 * capacity + 16) { // providers may round the ring up
+                request.wrId(1000 + posted);
+                try {
+                    srq.postReceive(request);
+                    posted++;
+                } catch (VerbsException e) {
+                    full = e;
+                    break;
+                }
+            }
+            if (full == null) {
+                fail("posted " + posted + " receives to an SRQ of max_wr " + capacity + " without refusal");
+            }
+            assertTrue(posted >= capacity, "posted " + posted + " of max_wr " + capacity);
+            assertEquals("ibv_post_srq_recv", full.verb());
+            assertTrue(full.getMessage().contains("bad_wr wr_id=" + (1000 + posted)), full.getMessage());
+
+            srq.close();
+            IllegalStateException closed = assertThrows(IllegalStateException.class, () -> srq.postReceive(request));
+            assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+            assertThrows(IllegalStateException.class, srq::query);
+        }
+    }
+
+    @DeviceTest
+    void closingTheProtectionDomainClosesTheQueue(TestDevice device) {
+        try (Context context = ProtectionDomainDeviceTest.open(device)) {
+            ProtectionDomain pd = context.allocateProtectionDomain();
+            SharedReceiveQueue srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(4, 1));
+            pd.close(); // ibv_dealloc_pd would fail with EBUSY if the SRQ were left
+            assertTrue(srq.isClosed());
+            assertThrows(IllegalStateException.class, () -> srq.setLimit(1));
+        }
+    }
+}

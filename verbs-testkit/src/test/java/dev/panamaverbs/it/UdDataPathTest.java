@@ -1,0 +1,61 @@
+package dev.panamaverbs.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.panamaverbs.CompletionOpcode;
+import dev.panamaverbs.Completions;
+import dev.panamaverbs.ReceiveWorkRequest;
+import dev.panamaverbs.SendWorkRequest;
+import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.testkit.CompletionWaiter;
+import dev.panamaverbs.testkit.DeviceTest;
+import dev.panamaverbs.testkit.TestDevice;
+import dev.panamaverbs.testkit.UdPair;
+
+/** UD datagrams through an address handle on one device, verified byte for byte. */
+class UdDataPathTest {
+
+    @DeviceTest
+    void datagramArrivesAfterTheGrhWithTheSendersQpn(TestDevice device) {
+        try (UdPair pair = UdPair.open(device)) {
+            Completions wc = pair.completions();
+            pair.firstBuffer().fillPattern(9, 0, 512);
+            pair.second().postReceive(ReceiveWorkRequest.allocate(1).wrId(90)
+                    .sge(0, pair.secondBuffer().region(), 0, UdPair.GRH_BYTES + 512));
+            pair.first().postSend(SendWorkRequest.allocate(1).wrId(9).signaled(true)
+                    .sge(pair.firstBuffer().region(), 0, 512)
+                    .ud(pair.addressHandle(), pair.second().number(), UdPair.QKEY));
+            CompletionWaiter.awaitSuccess(pair.firstQueue(), wc);
+            assertEquals(9, wc.wrId(0));
+            assertEquals(CompletionOpcode.SEND, wc.opcode(0));
+            CompletionWaiter.awaitSuccess(pair.secondQueue(), wc);
+            assertEquals(90, wc.wrId(0));
+            assertEquals(CompletionOpcode.RECV, wc.opcode(0));
+            assertEquals(UdPair.GRH_BYTES + 512, wc.byteLength(0));
+            assertEquals(pair.first().number(), wc.sourceQp(0));
+            pair.secondBuffer().assertPattern(9, UdPair.GRH_BYTES, 512);
+        }
+    }
+
+    @DeviceTest
+    void udRequestsAreCheckedAtPost(TestDevice device) {
+        try (UdPair pair = UdPair.open(device)) {
+            SendWorkRequest noDestination = SendWorkRequest.allocate(1).sge(pair.firstBuffer().region(), 0, 8);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> pair.first().postSend(noDestination));
+            assertTrue(e.getMessage().contains("ud("), e.getMessage());
+            SendWorkRequest write = SendWorkRequest.allocate(1).opcode(WorkRequestOpcode.RDMA_WRITE)
+                    .sge(pair.firstBuffer().region(), 0, 8).ud(pair.addressHandle(), pair.second().number(), UdPair.QKEY);
+            assertThrows(IllegalArgumentException.class, () -> pair.first().postSend(write));
+            assertThrows(IllegalArgumentException.class, () -> SendWorkRequest.allocate(1)
+                    .ud(pair.addressHandle(), 1 << 24, UdPair.QKEY));
+
+            SendWorkRequest send = SendWorkRequest.allocate(1).sge(pair.firstBuffer().region(), 0, 8)
+                    .ud(pair.addressHandle(), pair.second().number(), UdPair.QKEY);
+            pair.addressHandle().close();
+            IllegalStateException closed = assertThrows(IllegalStateException.class, () -> pair.first().postSend(send));
+            assertTrue(closed.getMessage().contains("AddressHandle"), closed.getMessage());
+        }
+    }
+}

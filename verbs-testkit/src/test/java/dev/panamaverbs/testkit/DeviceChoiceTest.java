@@ -1,0 +1,98 @@
+package dev.panamaverbs.testkit;
+
+import dev.panamaverbs.error.VerbsException;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The skip reasons and the chosen device, from fake inventories: no device needed. */
+class DeviceChoiceTest {
+
+    private static DeviceInventory unavailable(String cause) {
+        return inventory(Optional.of(cause), () -> {
+            throw new AssertionError("devices listed although libibverbs is unavailable");
+        });
+    }
+
+    private static DeviceInventory listing(String... names) {
+        return inventory(Optional.empty(), () -> List.of(names));
+    }
+
+    private static DeviceInventory inventory(Optional<String> cause, java.util.function.Supplier<List<String>> names) {
+        return new DeviceInventory() {
+            @Override
+            public Optional<String> unavailabilityCause() {
+                return cause;
+            }
+
+            @Override
+            public List<String> deviceNames() {
+                return names.get();
+            }
+        };
+    }
+
+    private static DeviceSettings settings(Map<String, String> properties, Map<String, String> environment) {
+        return DeviceSettings.read(properties::get, environment::get);
+    }
+
+    private static final DeviceSettings DEFAULTS = settings(Map.of(), Map.of());
+
+    @Test
+    void unavailableLibraryQuotesTheLoadersCause() {
+        DeviceChoice choice = DeviceChoice.decide(
+                unavailable("libibverbs.so.1: cannot open shared object file: No such file or directory"), DEFAULTS);
+        assertEquals(new DeviceChoice.Skip("libibverbs is unavailable: libibverbs.so.1: cannot open shared"
+                + " object file: No such file or directory"), choice);
+    }
+
+    @Test
+    void noDeviceSaysSoAndHowToGetOne() {
+        assertEquals(new DeviceChoice.Skip("no RDMA device: libibverbs lists none (./verbs test runs device"
+                        + " tests in a SoftRoCE VM; on a kernel with rdma_rxe: rdma link add rxe0 type rxe netdev <iface>)"),
+                DeviceChoice.decide(listing(), DEFAULTS));
+    }
+
+    @Test
+    void failedListingQuotesTheVerbAndErrno() {
+        DeviceInventory failing = inventory(Optional.empty(), () -> {
+            throw new VerbsException("ibv_get_device_list", 38);
+        });
+        assertEquals(new DeviceChoice.Skip("no RDMA device: listing devices failed: ibv_get_device_list failed:"
+                + " errno 38 (ENOSYS: Function not implemented) (./verbs test runs device tests in a SoftRoCE VM;"
+                + " on a kernel with rdma_rxe: rdma link add rxe0 type rxe netdev <iface>)"),
+                DeviceChoice.decide(failing, DEFAULTS));
+    }
+
+    @Test
+    void absentNamedDeviceNamesWhereTheNameCameFromAndWhatExists() {
+        DeviceSettings wanted = settings(Map.of(), Map.of("VERBS_TEST_DEVICE", "mlx5_0"));
+        assertEquals(new DeviceChoice.Skip("RDMA device 'mlx5_0' (from environment variable VERBS_TEST_DEVICE)"
+                        + " is absent; libibverbs lists: rxe0, rxe1"),
+                DeviceChoice.decide(listing("rxe0", "rxe1"), wanted));
+    }
+
+    @Test
+    void propertyWinsOverEnvironment() {
+        DeviceSettings wanted = settings(Map.of("panamaverbs.test.device", "rxe1"), Map.of("VERBS_TEST_DEVICE", "rxe0"));
+        assertEquals(new DeviceChoice.Use(new TestDevice("rxe1", 1, 1)),
+                DeviceChoice.decide(listing("rxe0", "rxe1"), wanted));
+    }
+
+    @Test
+    void withoutANameTheFirstDeviceIsUsed() {
+        assertEquals(new DeviceChoice.Use(new TestDevice("mlx5_0", 1, 0)),
+                DeviceChoice.decide(listing("mlx5_0", "rxe0"), DEFAULTS));
+    }
+
+    @Test
+    void portAndGidIndexComeFromTheSettings() {
+        DeviceSettings wanted = settings(Map.of("panamaverbs.test.port", "2"), Map.of("VERBS_TEST_GID_INDEX", "3"));
+        assertEquals(new DeviceChoice.Use(new TestDevice("rxe0", 2, 3)),
+                DeviceChoice.decide(listing("rxe0"), wanted));
+    }
+}
