@@ -50,7 +50,7 @@ fi
 write_guest_script() {
     local name
     {
-        echo '#!/bin/sh'
+        echo '#!/bin/bash'
         echo "# Written by scripts/vm.sh for one run; executed by the VM's /init in a chroot."
         echo "export PATH=$(printf '%q' "${JAVA_HOME:+$JAVA_HOME/bin:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")"
         [ -n "${JAVA_HOME:-}" ] && echo "export JAVA_HOME=$(printf '%q' "$JAVA_HOME")"

@@ -59,6 +59,6 @@ chroot /mnt rdma link add rxe0 type rxe netdev eth0 \
     || guest_fail "rdma link add rxe0 type rxe netdev eth0 failed (see console.log)"
 
 echo "verbs-vm: rxe0 up, running the command" >/dev/console
-chroot /mnt /bin/sh "$RUN/guest.sh"
+chroot /mnt /bin/bash "$RUN/guest.sh"
 echo "$?" >"/mnt$RUN/guest-exit"
 halt_vm

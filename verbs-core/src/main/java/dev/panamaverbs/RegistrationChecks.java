@@ -26,6 +26,9 @@ final class RegistrationChecks {
                     + " Arena.allocate(...) (or another native segment): the garbage collector moves heap"
                     + " arrays while the device reads and writes them");
         }
+        if (memory.address() == 0) {
+            throw new IllegalArgumentException(verb + ": the segment starts at address 0 (NULL)");
+        }
         if (memory.byteSize() == 0) {
             throw new IllegalArgumentException(verb + ": length must be > 0, got an empty segment");
         }

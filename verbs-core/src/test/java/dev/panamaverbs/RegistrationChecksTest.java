@@ -35,6 +35,14 @@ class RegistrationChecksTest {
     }
 
     @Test
+    void nullAddressIsRejected() {
+        MemorySegment atNull = MemorySegment.NULL.reinterpret(4096);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> RegistrationChecks.checkMemory(VERB, atNull, Set.of()));
+        assertTrue(e.getMessage().contains("address 0"), e.getMessage());
+    }
+
+    @Test
     void segmentOfClosedArenaIsRejected() {
         Arena arena = Arena.ofConfined();
         MemorySegment memory = arena.allocate(4096);
