@@ -75,5 +75,5 @@ mvn_run() {
     if [ "$(java_major "$JAVA_HOME/bin/java")" -ge 23 ]; then
         opts="$opts --sun-misc-unsafe-memory-access=allow"
     fi
-    (cd "$VERBS_ROOT" && MAVEN_OPTS="$opts" mvn -B -ntp "$@")
+    (cd "$VERBS_ROOT" && MAVEN_OPTS="$opts" mvn -B -ntp -Dstyle.color=never "$@")
 }
