@@ -55,7 +55,7 @@ write_guest_script() {
         echo "export PATH=$(printf '%q' "${JAVA_HOME:+$JAVA_HOME/bin:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")"
         [ -n "${JAVA_HOME:-}" ] && echo "export JAVA_HOME=$(printf '%q' "$JAVA_HOME")"
         echo "export HOME=$(printf '%q' "${HOME:-/root}") LANG=C.UTF-8"
-        echo "export VERBS_IN_VM=1 VERBS_TEST_DEVICE=rxe0 VERBS_TEST_GID_INDEX=\${VERBS_TEST_GID_INDEX:-1}"
+        echo "export VERBS_IN_VM=1 VERBS_TEST_DEVICE=rxe0"
         # Pass through the caller's CI flag and every VERBS_*/MAVEN_* setting.
         for name in CI MAVEN_OPTS MAVEN_ARGS $(compgen -e | grep -E '^(VERBS|MAVEN)_' || true); do
             case "$name" in VERBS_IN_VM|VERBS_TEST_DEVICE) continue ;; esac

@@ -40,6 +40,10 @@ public sealed interface DeviceChoice {
             return new Skip("RDMA device '" + name + "' (from " + settings.deviceFrom()
                     + ") is absent; libibverbs lists: " + String.join(", ", names));
         }
-        return new Use(new TestDevice(name, settings.port(), settings.gidIndexFor(name)));
+        // A GID index asked for wins; otherwise the RoCE v2 IPv4 entry, found by type; otherwise 0
+        // (InfiniBand ports address by LID, and their GID 0 is the port GID).
+        int gidIndex = settings.gidIndex().orElseGet(
+                () -> inventory.roceV2Ipv4GidIndex(name, settings.port()).orElse(0));
+        return new Use(new TestDevice(name, settings.port(), gidIndex));
     }
 }

@@ -2,6 +2,7 @@ package dev.panamaverbs.testkit;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * What the device-test extension asks the machine: is libibverbs usable, and which devices does
@@ -18,6 +19,15 @@ public interface DeviceInventory {
      * @throws dev.panamaverbs.error.VerbsException when listing fails (e.g. ENOSYS: no kernel support)
      */
     List<String> deviceNames();
+
+    /**
+     * The index of the port's RoCE v2 GID that maps an IPv4 address (what RoCE traffic between
+     * two endpoints over IPv4 wants), chosen by GID type, never by a fixed index; empty when the
+     * port has none (InfiniBand, or RoCE without IPv4).
+     */
+    default OptionalInt roceV2Ipv4GidIndex(String deviceName, int port) {
+        return OptionalInt.empty();
+    }
 
     /** The inventory of this machine, through libibverbs. */
     static DeviceInventory system() {

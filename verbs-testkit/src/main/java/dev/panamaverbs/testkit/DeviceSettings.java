@@ -49,12 +49,6 @@ public record DeviceSettings(Optional<String> device, String deviceFrom, int por
                 port, gidIndex);
     }
 
-    /** The GID index to use on {@code deviceName}: the requested one, else the SoftRoCE default. */
-    public int gidIndexFor(String deviceName) {
-        // rxe's table: 0 = link-local IPv6, 1 = RoCE v2 IPv4-mapped (docs: rxe-vm.md). Other
-        // devices differ; pass the index until core can choose the GID by type.
-        return gidIndex.orElse(deviceName.startsWith("rxe") ? 1 : 0);
-    }
 
     private static Optional<Found> find(UnaryOperator<String> properties, String property,
                                         UnaryOperator<String> environment, String variable) {

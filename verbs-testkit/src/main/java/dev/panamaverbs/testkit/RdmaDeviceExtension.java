@@ -1,5 +1,7 @@
 package dev.panamaverbs.testkit;
 
+import dev.panamaverbs.Context;
+import dev.panamaverbs.Verbs;
 import dev.panamaverbs.error.VerbsUnsupportedException;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
@@ -20,7 +22,9 @@ import java.util.Optional;
  * <ul>
  *   <li>decides once per run which device to use ({@link DeviceChoice}) and disables the tests,
  *       with the exact reason, when there is none;</li>
- *   <li>resolves {@link TestDevice} parameters;</li>
+ *   <li>resolves {@link TestDevice} parameters, and {@link Context} parameters: the chosen
+ *       device opened for that test (or lifecycle method) and closed after it, with everything
+ *       the test created from it;</li>
  *   <li>turns a {@link VerbsUnsupportedException} (thrown by the test or a lifecycle method)
  *       into an aborted (skipped) test that names the verb.</li>
  * </ul>
@@ -55,17 +59,35 @@ public class RdmaDeviceExtension implements ExecutionCondition, ParameterResolve
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-        return parameter.getParameter().getType() == TestDevice.class;
+        Class<?> type = parameter.getParameter().getType();
+        return type == TestDevice.class || type == Context.class;
     }
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return switch (choice(context)) {
+        TestDevice device = switch (choice(context)) {
             case DeviceChoice.Use use -> use.device();
             case DeviceChoice.Skip skip -> throw new ParameterResolutionException(
-                    "no TestDevice to inject: " + skip.reason());
+                    "no " + parameter.getParameter().getType().getSimpleName() + " to inject: " + skip.reason());
         };
+        if (parameter.getParameter().getType() == TestDevice.class) {
+            return device;
+        }
+        return openFor(context, parameter, device);
     }
+
+    /** Opens the device; the context's store closes it when the test (or lifecycle method) ends. */
+    private static Context openFor(ExtensionContext context, ParameterContext parameter, TestDevice device) {
+        Context opened = Verbs.device(device.name())
+                .orElseThrow(() -> new ParameterResolutionException("RDMA device " + device.name() + " vanished"))
+                .open();
+        context.getStore(NAMESPACE).put(new OpenedContextKey(parameter.getIndex()),
+                (ExtensionContext.Store.CloseableResource) opened::close);
+        return opened;
+    }
+
+    /** Store key of a Context opened for one parameter of one test. */
+    private record OpenedContextKey(int parameterIndex) {}
 
     @Override
     public void handleTestExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {

@@ -7,8 +7,9 @@ import java.util.Objects;
  *
  * @param name     the libibverbs device name, e.g. {@code rxe0}
  * @param port     the port number (1-based, as in verbs)
- * @param gidIndex the GID table index for RoCE addressing: on SoftRoCE index 1 is the RoCE v2
- *                 IPv4-mapped GID (index 0 is the link-local IPv6 one)
+ * @param gidIndex the GID table index for RoCE addressing: the one configured, else the port's
+ *                 RoCE v2 IPv4-mapped GID chosen by type (index 1 on SoftRoCE, where index 0 is
+ *                 the link-local IPv6 one), else 0
  */
 public record TestDevice(String name, int port, int gidIndex) {
     public TestDevice {

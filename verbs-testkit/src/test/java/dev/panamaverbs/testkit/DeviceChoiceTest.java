@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -41,6 +42,45 @@ class DeviceChoiceTest {
     }
 
     private static final DeviceSettings DEFAULTS = settings(Map.of(), Map.of());
+
+    /** A device list whose port 1 has its RoCE v2 IPv4 GID at {@code roceIndex} (none if negative). */
+    private static DeviceInventory withRoceGid(int roceIndex, String... names) {
+        DeviceInventory listing = listing(names);
+        return new DeviceInventory() {
+            @Override
+            public Optional<String> unavailabilityCause() {
+                return listing.unavailabilityCause();
+            }
+
+            @Override
+            public List<String> deviceNames() {
+                return listing.deviceNames();
+            }
+
+            @Override
+            public OptionalInt roceV2Ipv4GidIndex(String deviceName, int port) {
+                return roceIndex < 0 ? OptionalInt.empty() : OptionalInt.of(roceIndex);
+            }
+        };
+    }
+
+    @Test
+    void gidIndexIsChosenByTypeWhenNotAskedFor() {
+        assertEquals(new DeviceChoice.Use(new TestDevice("rxe0", 1, 3)),
+                DeviceChoice.decide(withRoceGid(3, "rxe0"), DEFAULTS));
+    }
+
+    @Test
+    void gidIndexFallsBackToZeroWithoutARoceV2Ipv4Gid() {
+        assertEquals(new DeviceChoice.Use(new TestDevice("mlx5_0", 1, 0)),
+                DeviceChoice.decide(withRoceGid(-1, "mlx5_0"), DEFAULTS));
+    }
+
+    @Test
+    void gidIndexAskedForWinsOverTheTypedChoice() {
+        assertEquals(new DeviceChoice.Use(new TestDevice("rxe0", 1, 4)),
+                DeviceChoice.decide(withRoceGid(3, "rxe0"), settings(Map.of(), Map.of("VERBS_TEST_GID_INDEX", "4"))));
+    }
 
     @Test
     void unavailableLibraryQuotesTheLoadersCause() {
@@ -80,7 +120,7 @@ class DeviceChoiceTest {
     void propertyWinsOverEnvironment() {
         DeviceSettings wanted = settings(Map.of("panamaverbs.test.device", "rxe1"), Map.of("VERBS_TEST_DEVICE", "rxe0"));
         assertEquals(new DeviceChoice.Use(new TestDevice("rxe1", 1, 1)),
-                DeviceChoice.decide(listing("rxe0", "rxe1"), wanted));
+                DeviceChoice.decide(withRoceGid(1, "rxe0", "rxe1"), wanted));
     }
 
     @Test

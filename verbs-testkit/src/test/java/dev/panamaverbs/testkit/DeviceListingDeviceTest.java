@@ -1,10 +1,15 @@
 package dev.panamaverbs.testkit;
 
+import dev.panamaverbs.Context;
+import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.GidType;
+import dev.panamaverbs.LinkLayer;
 import org.junit.jupiter.api.Assumptions;
 
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The testkit against a real device: listing through libibverbs finds the configured device. */
@@ -21,5 +26,18 @@ class DeviceListingDeviceTest {
         Assumptions.assumeTrue("1".equals(System.getenv("VERBS_IN_VM")), "only inside ./verbs vm");
         assertEquals(List.of("rxe0"), DeviceInventory.system().deviceNames());
         assertEquals(new TestDevice("rxe0", 1, 1), device);
+    }
+
+    @DeviceTest
+    void theInjectedContextIsTheChosenDeviceAndItsGidWasChosenByType(TestDevice device, Context context) {
+        assertEquals(device.name(), context.device().name());
+        assertFalse(context.isClosed());
+        Assumptions.assumeTrue(System.getenv("VERBS_TEST_GID_INDEX") == null
+                && System.getProperty("panamaverbs.test.gidIndex") == null, "a GID index was configured");
+        Assumptions.assumeTrue(context.queryPort(device.port()).linkLayer() == LinkLayer.ETHERNET,
+                "InfiniBand port: addressed by LID, GID 0 is the port GID");
+        GidEntry chosen = context.queryGid(device.port(), device.gidIndex()).orElseThrow();
+        assertEquals(GidType.ROCE_V2, chosen.type());
+        assertTrue(chosen.isRoceV2Ipv4(), () -> "not an IPv4-mapped GID: " + chosen);
     }
 }

@@ -27,11 +27,9 @@ class DeviceSettingsTest {
     }
 
     @Test
-    void softRoceDefaultsToTheIpv4GidOthersToIndexZero() {
-        DeviceSettings settings = read(Map.of(), Map.of());
-        assertEquals(1, settings.gidIndexFor("rxe0"));
-        assertEquals(0, settings.gidIndexFor("mlx5_0"));
-        assertEquals(4, read(Map.of("panamaverbs.test.gidIndex", "4"), Map.of()).gidIndexFor("rxe0"));
+    void gidIndexIsReadWhenGivenAndEmptyOtherwise() {
+        assertEquals(OptionalInt.empty(), read(Map.of(), Map.of()).gidIndex());
+        assertEquals(OptionalInt.of(4), read(Map.of("panamaverbs.test.gidIndex", "4"), Map.of()).gidIndex());
     }
 
     @Test
