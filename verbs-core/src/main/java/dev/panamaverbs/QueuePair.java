@@ -34,7 +34,9 @@ import java.util.Set;
  *
  * <h2>Data path</h2>
  * {@link #postSend(SendWorkRequest)} and {@link #postReceive(ReceiveWorkRequest)} are one
- * provider call through the context's ops table on preallocated requests: no allocation.
+ * provider call through the context's ops table on preallocated requests: no allocation. Several
+ * threads may post to one queue pair at once (the provider serialises them), each with its own
+ * requests; transitions and {@link #query()} are serialised on the queue pair.
  */
 public final class QueuePair extends VerbsResource {
     private static final String MODIFY = QpTransitionAttributes.MODIFY;

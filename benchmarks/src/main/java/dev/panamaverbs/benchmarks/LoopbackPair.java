@@ -1,0 +1,217 @@
+package dev.panamaverbs.benchmarks;
+
+import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.CompletionQueue;
+import dev.panamaverbs.Completions;
+import dev.panamaverbs.Context;
+import dev.panamaverbs.Device;
+import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.MemoryRegion;
+import dev.panamaverbs.Mtu;
+import dev.panamaverbs.PortAttributes;
+import dev.panamaverbs.ProtectionDomain;
+import dev.panamaverbs.QpType;
+import dev.panamaverbs.QueuePair;
+import dev.panamaverbs.QueuePairOptions;
+import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.Verbs;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Two RC queue pairs on one device, connected to each other and in RTS, built through the
+ * public core API only (the same setup as the testkit's {@code RcLoopbackPair}, which the
+ * benchmarks cannot use: the testkit depends on JUnit). Side A and side B each have their own
+ * completion queue (sends and receives of a side complete there) and their own registered
+ * buffer with local write, remote write and remote read access.
+ *
+ * <p>The device is chosen like the device tests choose theirs: the system property
+ * {@value #DEVICE_PROPERTY}, else the environment variable {@value #DEVICE_ENV} (the rxe VM sets
+ * it to {@code rxe0}), else the first device listed. Port: {@value #PORT_PROPERTY} /
+ * {@value #PORT_ENV}, default 1. GID index (RoCE): {@value #GID_INDEX_PROPERTY} /
+ * {@value #GID_INDEX_ENV}, else the port's RoCE v2 IPv4-mapped GID (chosen by type), else 0.
+ */
+final class LoopbackPair implements AutoCloseable {
+    static final String DEVICE_PROPERTY = "panamaverbs.bench.device";
+    static final String DEVICE_ENV = "VERBS_TEST_DEVICE";
+    static final String PORT_PROPERTY = "panamaverbs.bench.port";
+    static final String PORT_ENV = "VERBS_TEST_PORT";
+    static final String GID_INDEX_PROPERTY = "panamaverbs.bench.gidIndex";
+    static final String GID_INDEX_ENV = "VERBS_TEST_GID_INDEX";
+
+    /** The first PSN of each side. */
+    private static final int FIRST_PSN = 0x1234;
+
+    final Context context;
+    final ProtectionDomain protectionDomain;
+    final CompletionQueue queueA;
+    final CompletionQueue queueB;
+    final QueuePair a;
+    final QueuePair b;
+    final MemoryRegion bufferA;
+    final MemoryRegion bufferB;
+    final String description;
+
+    private LoopbackPair(Context context, ProtectionDomain pd, CompletionQueue queueA, CompletionQueue queueB,
+                         QueuePair a, QueuePair b, MemoryRegion bufferA, MemoryRegion bufferB, String description) {
+        this.context = context;
+        this.protectionDomain = pd;
+        this.queueA = queueA;
+        this.queueB = queueB;
+        this.a = a;
+        this.b = b;
+        this.bufferA = bufferA;
+        this.bufferB = bufferB;
+        this.description = description;
+    }
+
+    /**
+     * Opens the configured device and connects the pair.
+     *
+     * @param workRequests send and receive queue depth of each queue pair
+     * @param bufferSize   bytes of each side's registered buffer
+     * @throws NoDeviceException when libibverbs is unavailable or there is no (such) device
+     */
+    static LoopbackPair open(int workRequests, int bufferSize) {
+        Device device = chooseDevice();
+        int port = setting(PORT_PROPERTY, PORT_ENV).map(Integer::parseInt).orElse(1);
+        Context context = device.open();
+        try {
+            PortAttributes attributes = context.queryPort(port);
+            if (!attributes.isActive()) {
+                throw new NoDeviceException("port " + port + " of " + device.name() + " is "
+                        + attributes.state() + ", not ACTIVE");
+            }
+            GidEntry gid = null;
+            if (attributes.grhRequired()) {
+                gid = chooseGid(context, port);
+            }
+            ProtectionDomain pd = context.allocateProtectionDomain();
+            CompletionQueue queueA = context.createCompletionQueue(4 * workRequests);
+            CompletionQueue queueB = context.createCompletionQueue(4 * workRequests);
+            QueuePair a = pd.createQueuePair(options(queueA, workRequests));
+            QueuePair b = pd.createQueuePair(options(queueB, workRequests));
+            Set<AccessFlag> remoteAccess = EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ);
+            Mtu mtu = attributes.activeMtu();
+            for (QueuePair local : List.of(a, b)) {
+                QueuePair remote = local == a ? b : a;
+                local.toInit(port, 0, remoteAccess);
+                RemoteEndpoint peer = gid != null
+                        ? RemoteEndpoint.global(remote.number(), FIRST_PSN, gid.gid(), gid.index(), mtu)
+                        : RemoteEndpoint.local(remote.number(), FIRST_PSN, attributes.lid(), mtu);
+                local.toRtr(peer);
+            }
+            a.toRts(FIRST_PSN);
+            b.toRts(FIRST_PSN);
+            Set<AccessFlag> access = EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ);
+            MemoryRegion bufferA = pd.allocateMemoryRegion(bufferSize, access);
+            MemoryRegion bufferB = pd.allocateMemoryRegion(bufferSize, access);
+            String description = device.name() + " port " + port + ", "
+                    + (gid != null ? "GID index " + gid.index() + " (" + gid.gid().toAddressString() + ")" : "LID " + attributes.lid())
+                    + ", MTU " + mtu + ", RC qpn " + a.number() + " <-> " + b.number();
+            return new LoopbackPair(context, pd, queueA, queueB, a, b, bufferA, bufferB, description);
+        } catch (RuntimeException e) {
+            context.close();
+            throw e;
+        }
+    }
+
+    private static QueuePairOptions options(CompletionQueue queue, int workRequests) {
+        return QueuePairOptions.builder(QpType.RC, queue)
+                .maxSendWorkRequests(workRequests).maxReceiveWorkRequests(workRequests)
+                .maxSendSge(1).maxReceiveSge(1)
+                .build();
+    }
+
+    private static Device chooseDevice() {
+        if (!Verbs.isAvailable()) {
+            throw new NoDeviceException("libibverbs is unavailable: " + Verbs.unavailabilityCause().orElse("?"));
+        }
+        Optional<String> wanted = setting(DEVICE_PROPERTY, DEVICE_ENV);
+        if (wanted.isPresent()) {
+            return Verbs.device(wanted.get()).orElseThrow(() -> new NoDeviceException(
+                    "no RDMA device named " + wanted.get() + " (asked for by -D" + DEVICE_PROPERTY
+                            + " or " + DEVICE_ENV + "); devices: " + Verbs.devices()));
+        }
+        List<Device> devices = Verbs.devices();
+        if (devices.isEmpty()) {
+            throw new NoDeviceException("no RDMA device on this host (ibv_get_device_list is empty)");
+        }
+        return devices.getFirst();
+    }
+
+    private static GidEntry chooseGid(Context context, int port) {
+        Optional<Integer> index = setting(GID_INDEX_PROPERTY, GID_INDEX_ENV).map(Integer::parseInt);
+        if (index.isPresent()) {
+            return context.queryGid(port, index.get()).orElseThrow(() -> new NoDeviceException(
+                    "GID index " + index.get() + " of port " + port + " is empty"));
+        }
+        return context.roceV2Ipv4Gid(port)
+                .or(() -> context.queryGid(port, 0))
+                .orElseThrow(() -> new NoDeviceException("port " + port + " has no usable GID"));
+    }
+
+    private static Optional<String> setting(String property, String variable) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            value = System.getenv(variable);
+        }
+        return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.strip());
+    }
+
+    /**
+     * Polls {@code queue} into {@code completions} until it returns at least one completion, and
+     * checks each returned entry succeeded; gives up after {@code timeoutNanos} (a lost completion
+     * fails the benchmark instead of hanging it). Allocation-free unless it throws.
+     *
+     * @return how many entries were polled (at least 1)
+     */
+    static int pollSome(CompletionQueue queue, Completions completions, long timeoutNanos) {
+        int n = queue.poll(completions);
+        if (n == 0) {
+            n = pollSlow(queue, completions, timeoutNanos);
+        }
+        for (int i = 0; i < n; i++) {
+            completions.throwIfFailed(i);
+        }
+        return n;
+    }
+
+    private static int pollSlow(CompletionQueue queue, Completions completions, long timeoutNanos) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        int spins = 0;
+        while (true) {
+            int n = queue.poll(completions);
+            if (n != 0) {
+                return n;
+            }
+            if ((++spins & 0xFFF) == 0 && System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("no completion on " + queue + " within "
+                        + timeoutNanos / 1_000_000 + " ms");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Deregisters the buffers and closes the context (which closes everything else first). */
+    @Override
+    public void close() {
+        context.close();
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+
+    /** No device to benchmark on: libibverbs missing, no device, or the configured one absent. */
+    static final class NoDeviceException extends IllegalStateException {
+        NoDeviceException(String message) {
+            super(message + ". The device benchmarks (RcLoopbackBench) need an RDMA device: run them with"
+                    + " `./verbs bench --vm` (SoftRoCE in a VM), or on a host with one"
+                    + " (e.g. `sudo rdma link add rxe0 type rxe netdev eth0`).");
+        }
+    }
+}
