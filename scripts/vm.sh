@@ -77,6 +77,8 @@ started=$(date +%s)
 # Streams CMD's output as the guest appends it; stops once qemu is gone and the file is drained.
 tail -n +1 -F "$RUN_DIR/output" 2>/dev/null &
 tail_pid=$!
+# Whatever ends this script (a signal, a closed pipe, an error), the streaming tail goes too.
+trap 'kill "$tail_pid" 2>/dev/null || true' EXIT
 
 set +e
 timeout -k 15 "$TIMEOUT" qemu-system-x86_64 -accel tcg -m "$MEMORY" -smp 2 \
