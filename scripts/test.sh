@@ -2,6 +2,9 @@
 # the device tests through the JUnit Platform launcher, on this host's RDMA device if it has
 # one, else inside the SoftRoCE VM (scripts/vm.sh, one boot per run). Prints one summary; exits
 # non-zero if a test failed, the build or the VM failed, or, with CI=true, no device test ran.
+# The device step (scripts/device-run.sh) also runs a deliberately failing canary test (tag
+# harness-canary) after the device tests, in the same VM boot; the run goes red unless it failed
+# exactly as planned and its failing exit status reached this script (the harness self-check).
 # VERBS_SKIP_BUILD=1 with --device reuses what is already built (quick iteration on device tests).
 set -euo pipefail
 VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -20,6 +23,10 @@ esac
 
 STAGE_DIR=$VERBS_ROOT/target/device-tests
 REPORTS_DIR=$VERBS_ROOT/target/device-reports
+CANARY_DIR=$REPORTS_DIR/harness-canary
+# The canary's class and the start of its failure message (verbs-testkit HarnessCanaryTest).
+CANARY_CLASS=dev.panamaverbs.testkit.HarnessCanaryTest
+CANARY_MARKER="harness canary: deliberate failure"
 
 # Where device tests can run: a device on this host (or we are the VM), else the rxe VM.
 has_host_device() {
@@ -66,7 +73,45 @@ count_reports() {
     printf -v "${prefix}_passed" '%s' "$(( total - failed - skipped ))"
 }
 
-build_status=0 device_status=0 device_note=""
+build_status=0 device_status=0 step_status=0 device_note=""
+
+# The harness self-check, after a device step: prints one line; returns 1 unless the canary run
+# exited 1 with exactly the canary's deliberate failure(s) in its report and the step's exit
+# status as seen here (through the VM) is the one the guest computed from the recorded statuses.
+harness_self_check() {
+    local red="harness self-check: a failing device test did not turn the run red"
+    local canary_status expected report="$CANARY_DIR/TEST-junit-jupiter.xml" marked others
+    local canary_total canary_failed canary_skipped canary_passed
+    if [ ! -f "$REPORTS_DIR/launcher-exit" ]; then
+        echo "harness self-check: not run (the device step did not get past the device tests)"
+        return 1
+    fi
+    if [ ! -f "$CANARY_DIR/launcher-exit" ]; then
+        echo "harness self-check: FAILED: the canary run did not finish (device step exit $step_status; see ${CANARY_DIR#"$VERBS_ROOT"/}/launcher.log)"
+        return 1
+    fi
+    canary_status=$(cat "$CANARY_DIR/launcher-exit")
+    expected=$device_status
+    [ "$expected" -ne 0 ] || expected=$canary_status
+    if [ "$step_status" -ne "$expected" ]; then
+        echo "harness self-check: FAILED: the device step exited $expected where it ran (device launcher $device_status, canary $canary_status) but this script got $step_status: its exit status was not honoured"
+        return 1
+    fi
+    count_reports canary "$report"
+    marked=$({ grep -o "<failure message=\"$CANARY_MARKER" "$report" 2>/dev/null || true; } | wc -l)
+    others=$(grep -o '<testcase [^>]*' "$report" 2>/dev/null | grep -vc "classname=\"$CANARY_CLASS\"" || true)
+    if [ "$canary_total" -gt 0 ] && [ "$canary_skipped" -eq "$canary_total" ] \
+        && [ $(( device_passed + device_failed )) -eq 0 ]; then
+        echo "harness self-check: not possible: the canary was skipped like every device test (no device)"
+        return 0
+    fi
+    if [ "$canary_status" -ne 1 ] || [ "$canary_total" -lt 1 ] || [ "$canary_failed" -ne "$canary_total" ] \
+        || [ "$marked" -ne "$canary_total" ] || [ "$others" -ne 0 ]; then
+        echo "$red: the deliberately failing canary run exited $canary_status (1 expected); its report: $canary_total run, $canary_failed failed, $canary_skipped skipped, $marked with the canary's message, $others other tests (${CANARY_DIR#"$VERBS_ROOT"/})"
+        return 1
+    fi
+    echo "harness self-check: a deliberately failing device test was reported as failed (exit $canary_status$([ "$device_where" = "rxe VM" ] && echo ", seen by the host through the VM's exit status"))"
+}
 started=$(date +%s)
 
 if [ "$run_unit" = 1 ]; then
@@ -87,18 +132,17 @@ if [ "$run_device" = 1 ] && [ "$build_status" -eq 0 ]; then
     rm -rf "$REPORTS_DIR"
     mkdir -p "$REPORTS_DIR"
     (stage_device_tests "$STAGE_DIR") || die "staging the device tests failed (see above)"
-    mapfile -t scan_args <"$STAGE_DIR/scan.args"
-    # A native crash report goes with the test reports, not into the working tree.
-    launcher=("$JAVA_HOME/bin/java" "@$STAGE_DIR/java.args" "-XX:ErrorFile=$REPORTS_DIR/hs_err_pid%p.log"
-        -m org.junit.platform.console/org.junit.platform.console.ConsoleLauncher
-        execute --disable-banner --disable-ansi-colors --details=testfeed
-        --include-tag device "${scan_args[@]}" --reports-dir "$REPORTS_DIR")
+    # The launcher on tag device, then on the canary; each records its exit status. The step
+    # exits with the device run's status, or the canary's (1) when that is 0.
+    step=(bash "$VERBS_ROOT/scripts/device-run.sh" "$STAGE_DIR" "$REPORTS_DIR" "$CANARY_DIR")
     say "device tests on the $device_where"
     if [ "$device_where" = "rxe VM" ]; then
-        (cd "$VERBS_ROOT" && bash "$VERBS_ROOT/scripts/vm.sh" -- "${launcher[@]}") || device_status=$?
+        (cd "$VERBS_ROOT" && bash "$VERBS_ROOT/scripts/vm.sh" -- "${step[@]}") || step_status=$?
     else
-        (cd "$VERBS_ROOT" && "${launcher[@]}") || device_status=$?
+        (cd "$VERBS_ROOT" && "${step[@]}") || step_status=$?
     fi
+    # The device launcher's own status, as recorded where it ran; else what the step returned.
+    device_status=$(cat "$REPORTS_DIR/launcher-exit" 2>/dev/null || echo "$step_status")
     device_seconds=$(( $(date +%s) - device_started ))
 fi
 
@@ -141,6 +185,9 @@ if [ "$run_device" = 1 ]; then
     echo "device: $device_total run, $device_failed failed, $device_skipped skipped on the $device_where (${device_seconds:-0}s; reports in ${REPORTS_DIR#"$VERBS_ROOT"/})"
     [ -n "$device_note" ] && echo "device run: $device_note"
     [ "$device_failed" -eq 0 ] || failed=1
+    if [ "$build_status" -eq 0 ]; then
+        harness_self_check || failed=1
+    fi
     if [ "${CI:-}" = true ] && [ $(( device_passed + device_failed )) -eq 0 ]; then
         echo "CI=true and no device test ran (all skipped or none found): failing"
         failed=1

@@ -34,6 +34,6 @@ class HarnessCanaryTest {
         PortAttributes port = context.queryPort(device.port());
         assertTrue(port.port() == device.port(), "queried port " + port.port());
         // The deliberate failure. Turn it into a pass and ./verbs test must go red.
-        //FLIPPED fail(MARKER + " after querying " + device.name() + " port " + device.port() + " (" + port.state() + ")");
+        fail(MARKER + " after querying " + device.name() + " port " + device.port() + " (" + port.state() + ")");
     }
 }
