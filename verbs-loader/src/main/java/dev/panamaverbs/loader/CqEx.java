@@ -19,12 +19,23 @@ import java.lang.invoke.MethodHandle;
  *
  * <p>Usage: {@code if (startPoll(cq, attr)) { do { read...; } while (nextPoll(cq)); endPoll(cq); }}
  * (no {@code endPoll} when {@code startPoll} found nothing, as the man page requires).
+ *
+ * <p>rxe (rdma-core 44, and later releases) breaks that loop when it runs dry: a {@code next_poll}
+ * that answers ENOENT already stores the advanced consumer index (and unlocks), and
+ * {@code end_poll} advances and stores it once more, past the producer, so a later poll reports
+ * a stale entry again (linux-rdma/rdma-core pull requests 1512 and 1617). Code that must work on
+ * rxe uses one {@code startPoll}/{@code endPoll} pair per completion instead.
  */
 public final class CqEx {
     private static final Linker.Option CRITICAL = Linker.Option.critical(false);
 
-    // Polling reads the CQ in user memory under a short provider lock, like poll_cq: critical.
-    private static final MethodHandle INT_C_P = FunctionPointers.invoker(ibv_cq_ex.start_poll$DESC, CRITICAL);
+    /*
+     * start_poll takes the provider's CQ lock (rxe: a spinlock) and end_poll releases it, so the
+     * lock is held across the caller's Java code in between. A critical start_poll spinning on it
+     * would keep the VM from reaching a safepoint that the lock's holder is waiting in: deadlock.
+     * Not critical, then. The rest only read the CQ in user memory, or release, and never wait.
+     */
+    private static final MethodHandle INT_C_P = FunctionPointers.invoker(ibv_cq_ex.start_poll$DESC);
     private static final MethodHandle INT_C = FunctionPointers.invoker(ibv_cq_ex.next_poll$DESC, CRITICAL);
     private static final MethodHandle VOID_C = FunctionPointers.invoker(ibv_cq_ex.end_poll$DESC, CRITICAL);
     private static final MethodHandle BYTE_C = FunctionPointers.invoker(ibv_cq_ex.read_sl$DESC, CRITICAL);
@@ -77,7 +88,7 @@ public final class CqEx {
         if (rc == Errno.ENOENT) {
             return false;
         }
-        throw VerbsException.of(verb, rc);
+        throw VerbsException.of(verb, Math.abs(rc)); // some providers answer -errno
     }
 
     /** {@code ibv_end_poll}: {@code cq->end_poll(cq);} */

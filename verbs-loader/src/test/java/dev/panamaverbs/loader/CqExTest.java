@@ -54,6 +54,10 @@ class CqExTest {
         VerbsException failed = assertThrows(VerbsException.class, () -> CqEx.startPoll(cqx, attr.address()));
         assertEquals("ibv_start_poll", failed.verb());
         assertEquals(Errno.EIO, failed.errno());
+
+        fake.nextReturn(-Errno.EIO); // some providers answer -errno
+        VerbsException negative = assertThrows(VerbsException.class, () -> CqEx.startPoll(cqx, attr.address()));
+        assertEquals(Errno.EIO, negative.errno());
     }
 
     @Test
