@@ -47,7 +47,7 @@ public final class AddressHandle extends VerbsResource {
             MemorySegment state = CallState.allocate(arena);
             MemorySegment ah;
             try {
-                ah = (MemorySegment) Native.IBV_CREATE_AH.invokeExact(state, pd.segment(), attr);
+                ah = (MemorySegment) Native.IBV_CREATE_AH.invokeExact(state, pd.handleSegment(), attr);
             } catch (Throwable t) {
                 throw NativeCalls.propagate(verb, t);
             }
@@ -87,7 +87,7 @@ public final class AddressHandle extends VerbsResource {
         try (Arena arena = Arena.ofConfined()) {
             int rc;
             try {
-                rc = (int) Native.IBV_DESTROY_AH.invokeExact(CallState.allocate(arena), segment());
+                rc = (int) Native.IBV_DESTROY_AH.invokeExact(CallState.allocate(arena), handleSegment());
             } catch (Throwable t) {
                 throw NativeCalls.propagate("ibv_destroy_ah", t);
             }

@@ -129,7 +129,7 @@ final class AsyncEventReader {
             if (!Libc.pollReadable(pollState, fd, pollMillis)) {
                 return null;
             }
-            int rc = (int) Native.IBV_GET_ASYNC_EVENT.invokeExact(callState, context.segment(), event);
+            int rc = (int) Native.IBV_GET_ASYNC_EVENT.invokeExact(callState, context.handleSegment(), event);
             if (rc != 0) {
                 int errno = CallState.errno(callState);
                 if (errno == Errno.EAGAIN || errno == Errno.EINTR) {
@@ -188,7 +188,7 @@ final class AsyncEventReader {
             if (!seen.add(resource)) {
                 continue; // a QP is a dependent of its PD, its CQs and its SRQ
             }
-            if (resource.segment().address() == address) {
+            if (resource.handleSegment().address() == address) {
                 return resource;
             }
             pending.addAll(resource.liveDependents());

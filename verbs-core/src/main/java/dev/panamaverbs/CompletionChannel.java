@@ -74,7 +74,8 @@ public final class CompletionChannel extends VerbsResource {
         context.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            MemorySegment created = (MemorySegment) Native.IBV_CREATE_COMP_CHANNEL.invokeExact(state, context.segment());
+            MemorySegment created = (MemorySegment) Native.IBV_CREATE_COMP_CHANNEL.invokeExact(state,
+                    context.handleSegment());
             created = NativeCalls.checkPointer("ibv_create_comp_channel", created, CallState.errno(state))
                     .reinterpret(ibv_comp_channel.LAYOUT.byteSize());
             int fd = ibv_comp_channel.fd(created);
@@ -196,7 +197,7 @@ public final class CompletionChannel extends VerbsResource {
             if (!Libc.pollReadable(pollState, fd, pollMillis)) {
                 return null;
             }
-            int rc = (int) Native.IBV_GET_CQ_EVENT.invokeExact(callState, segment(),
+            int rc = (int) Native.IBV_GET_CQ_EVENT.invokeExact(callState, handleSegment(),
                     eventSlots, eventSlots.asSlice(ADDRESS.byteSize()));
             if (rc != 0) {
                 int errno = CallState.errno(callState);
@@ -224,7 +225,7 @@ public final class CompletionChannel extends VerbsResource {
 
     /** Called by a CQ created on this channel, once it is registered. */
     void attach(CompletionQueue queue) {
-        queues.put(queue.address(), queue);
+        queues.put(queue.handleAddress(), queue);
     }
 
     /** Called by a CQ after {@code ibv_destroy_cq} returned: no event can name it any more. */
@@ -237,7 +238,7 @@ public final class CompletionChannel extends VerbsResource {
     void destroy() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            int rc = (int) Native.IBV_DESTROY_COMP_CHANNEL.invokeExact(state, segment());
+            int rc = (int) Native.IBV_DESTROY_COMP_CHANNEL.invokeExact(state, handleSegment());
             // Returns the errno itself (EBUSY while a CQ still uses the channel).
             NativeCalls.checkReturnedErrno("ibv_destroy_comp_channel", rc);
         } catch (Throwable t) {

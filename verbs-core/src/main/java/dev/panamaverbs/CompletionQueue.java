@@ -71,10 +71,10 @@ public final class CompletionQueue extends VerbsResource {
             checkCompletionVector(verb, compVector, context.completionVectorCount());
             MemorySegment state = CallState.allocate(arena);
             // A local, not a conditional expression: invokeExact would see the conditional as Object.
-            MemorySegment channelSegment = channel == null ? MemorySegment.NULL : channel.segment();
+            MemorySegment channelSegment = channel == null ? MemorySegment.NULL : channel.handleSegment();
             MemorySegment created;
             try {
-                created = (MemorySegment) Native.IBV_CREATE_CQ.invokeExact(state, context.segment(), cqe,
+                created = (MemorySegment) Native.IBV_CREATE_CQ.invokeExact(state, context.handleSegment(), cqe,
                         MemorySegment.NULL, channelSegment, compVector);
             } catch (Throwable t) {
                 throw NativeCalls.propagate(verb, t);
@@ -185,7 +185,7 @@ public final class CompletionQueue extends VerbsResource {
     public int capacity() {
         acquire();
         try {
-            return ibv_cq.cqe(segment());
+            return ibv_cq.cqe(handleSegment());
         } finally {
             release();
         }
@@ -221,7 +221,7 @@ public final class CompletionQueue extends VerbsResource {
             if (extended != null) {
                 return extended.poll(batch, max);
             }
-            return OpsTable.pollCq(address(), max, batch.address());
+            return OpsTable.pollCq(handleAddress(), max, batch.address());
         } finally {
             release();
         }
@@ -235,7 +235,7 @@ public final class CompletionQueue extends VerbsResource {
     public void requestNotification(boolean solicitedOnly) {
         acquire();
         try {
-            OpsTable.reqNotifyCq(address(), solicitedOnly);
+            OpsTable.reqNotifyCq(handleAddress(), solicitedOnly);
         } finally {
             release();
         }
@@ -292,7 +292,7 @@ public final class CompletionQueue extends VerbsResource {
         try {
             int count = unackedEvents.takeAll();
             if (count > 0) {
-                acknowledgeRaw(address(), count);
+                acknowledgeRaw(handleAddress(), count);
             }
             return count;
         } finally {
@@ -324,13 +324,13 @@ public final class CompletionQueue extends VerbsResource {
         try {
             acquire();
         } catch (IllegalStateException closing) {
-            acknowledgeRaw(address(), 1);
+            acknowledgeRaw(handleAddress(), 1);
             return;
         }
         try {
             int due = unackedEvents.record();
             if (due > 0) {
-                acknowledgeRaw(address(), due);
+                acknowledgeRaw(handleAddress(), due);
             }
         } finally {
             release();
@@ -360,7 +360,7 @@ public final class CompletionQueue extends VerbsResource {
             checkCqe("ibv_resize_cq", cqe, context.maxAttributes().maxCqe());
             int rc;
             try (Arena arena = Arena.ofConfined()) {
-                rc = (int) Native.IBV_RESIZE_CQ.invokeExact(CallState.allocate(arena), segment(), cqe);
+                rc = (int) Native.IBV_RESIZE_CQ.invokeExact(CallState.allocate(arena), handleSegment(), cqe);
             } catch (Throwable t) {
                 throw NativeCalls.propagate("ibv_resize_cq", t);
             }
@@ -373,7 +373,7 @@ public final class CompletionQueue extends VerbsResource {
     /** Acknowledges outstanding events, then {@code ibv_destroy_cq}. */
     @Override
     void destroy() {
-        long address = address();
+        long address = handleAddress();
         try {
             int outstanding = unackedEvents.takeAll();
             if (outstanding > 0) {
@@ -381,7 +381,7 @@ public final class CompletionQueue extends VerbsResource {
             }
             int rc;
             try (Arena arena = Arena.ofConfined()) {
-                rc = (int) Native.IBV_DESTROY_CQ.invokeExact(CallState.allocate(arena), segment());
+                rc = (int) Native.IBV_DESTROY_CQ.invokeExact(CallState.allocate(arena), handleSegment());
             } catch (Throwable t) {
                 throw NativeCalls.propagate("ibv_destroy_cq", t);
             }

@@ -58,7 +58,7 @@ public final class Context extends VerbsResource {
     public DeviceAttributes queryDevice() {
         acquire();
         try {
-            DeviceAttributes attributes = ContextQueries.queryDevice(segment());
+            DeviceAttributes attributes = ContextQueries.queryDevice(handleSegment());
             if (maxAttributes == null) {
                 maxAttributes = attributes; // limits do not change: the first answer stays the cached one
             }
@@ -92,7 +92,7 @@ public final class Context extends VerbsResource {
         checkPort("ibv_query_port", port);
         acquire();
         try {
-            return ContextQueries.queryPort(segment(), port);
+            return ContextQueries.queryPort(handleSegment(), port);
         } finally {
             release();
         }
@@ -109,13 +109,13 @@ public final class Context extends VerbsResource {
         checkPort("ibv_query_gid_table", port);
         acquire();
         try {
-            PortAttributes attributes = ContextQueries.queryPort(segment(), port);
+            PortAttributes attributes = ContextQueries.queryPort(handleSegment(), port);
             long allSlots = 0;
             for (int p = 1; p <= portCount(); p++) {
                 allSlots += p == port ? attributes.gidTableLength()
-                        : ContextQueries.queryPort(segment(), p).gidTableLength();
+                        : ContextQueries.queryPort(handleSegment(), p).gidTableLength();
             }
-            return ContextQueries.gidTable(segment(), device.name(), attributes, allSlots);
+            return ContextQueries.gidTable(handleSegment(), device.name(), attributes, allSlots);
         } finally {
             release();
         }
@@ -132,12 +132,12 @@ public final class Context extends VerbsResource {
         checkPort("ibv_query_gid_ex", port);
         acquire();
         try {
-            PortAttributes attributes = ContextQueries.queryPort(segment(), port);
+            PortAttributes attributes = ContextQueries.queryPort(handleSegment(), port);
             if (index < 0 || index >= attributes.gidTableLength()) {
                 throw new IllegalArgumentException("ibv_query_gid_ex: index must be in 0.."
                         + (attributes.gidTableLength() - 1) + " (gid_tbl_len of port " + port + "), got " + index);
             }
-            return ContextQueries.queryGid(segment(), device.name(), attributes, index);
+            return ContextQueries.queryGid(handleSegment(), device.name(), attributes, index);
         } finally {
             release();
         }
@@ -163,12 +163,12 @@ public final class Context extends VerbsResource {
         checkPort("ibv_query_pkey", port);
         acquire();
         try {
-            int length = ContextQueries.queryPort(segment(), port).pkeyTableLength();
+            int length = ContextQueries.queryPort(handleSegment(), port).pkeyTableLength();
             if (index < 0 || index >= length) {
                 throw new IllegalArgumentException("ibv_query_pkey: index must be in 0.." + (length - 1)
                         + " (pkey_tbl_len of port " + port + "), got " + index);
             }
-            return ContextQueries.queryPkey(segment(), port, index);
+            return ContextQueries.queryPkey(handleSegment(), port, index);
         } finally {
             release();
         }
@@ -257,7 +257,7 @@ public final class Context extends VerbsResource {
         asyncEvents.stop();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            int rc = (int) Native.IBV_CLOSE_DEVICE.invokeExact(state, segment());
+            int rc = (int) Native.IBV_CLOSE_DEVICE.invokeExact(state, handleSegment());
             NativeCalls.checkErrno("ibv_close_device", rc, CallState.errno(state));
         } catch (Throwable t) {
             throw NativeCalls.propagate("ibv_close_device", t);

@@ -86,7 +86,8 @@ final class ExtendedCompletions {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_cq_init_attr_ex.LAYOUT);
             ibv_cq_init_attr_ex.cqe(attr, options.cqe());
-            ibv_cq_init_attr_ex.channel(attr, options.channel() == null ? MemorySegment.NULL : options.channel().segment());
+            ibv_cq_init_attr_ex.channel(attr,
+                    options.channel() == null ? MemorySegment.NULL : options.channel().handleSegment());
             ibv_cq_init_attr_ex.comp_vector(attr, options.completionVector());
             ibv_cq_init_attr_ex.wc_flags(attr, options.wcFlags());
             int flags = options.createFlags();
@@ -94,7 +95,7 @@ final class ExtendedCompletions {
                 ibv_cq_init_attr_ex.comp_mask(attr, VerbsConstants.IBV_CQ_INIT_ATTR_MASK_FLAGS);
                 ibv_cq_init_attr_ex.flags(attr, flags);
             }
-            created = ExtendedOps.createCqEx(context.address(), attr.address());
+            created = ExtendedOps.createCqEx(context.handleAddress(), attr.address());
         }
         MemorySegment cq = MemorySegment.ofAddress(created).reinterpret(ibv_cq_ex.LAYOUT.byteSize());
         try {

@@ -92,7 +92,7 @@ public final class MemoryRegion extends VerbsResource {
         pd.acquire();
         try {
             checkOnDemandPaging(verb, pd, flags);
-            long mr = InlineVerbs.regMr(pd.address(), memory.address(), memory.byteSize(), BitFlag.toBits(flags));
+            long mr = InlineVerbs.regMr(pd.handleAddress(), memory.address(), memory.byteSize(), BitFlag.toBits(flags));
             return publish(pd, MemorySegment.ofAddress(mr), memory, null, flags, memory.address());
         } finally {
             pd.release();
@@ -120,7 +120,7 @@ public final class MemoryRegion extends VerbsResource {
             pd.acquire();
             try {
                 checkOnDemandPaging(verb, pd, flags);
-                long mr = InlineVerbs.regMr(pd.address(), memory.address(), byteSize, BitFlag.toBits(flags));
+                long mr = InlineVerbs.regMr(pd.handleAddress(), memory.address(), byteSize, BitFlag.toBits(flags));
                 MemoryRegion region = publish(pd, MemorySegment.ofAddress(mr), memory, arena, flags, memory.address());
                 registered = true;
                 return region;
@@ -149,7 +149,7 @@ public final class MemoryRegion extends VerbsResource {
         try (Arena arena = Arena.ofConfined()) {
             checkOnDemandPaging(verb, pd, flags);
             MemorySegment state = CallState.allocate(arena);
-            MemorySegment mr = OptionalRegistration.regMrIova2(state, pd.segment(), memory.address(),
+            MemorySegment mr = OptionalRegistration.regMrIova2(state, pd.handleSegment(), memory.address(),
                     memory.byteSize(), iova, BitFlag.toBits(flags));
             NativeCalls.checkPointer("ibv_reg_mr_iova2", mr, CallState.errno(state));
             return publish(pd, mr, memory, null, flags, iova);
@@ -174,7 +174,7 @@ public final class MemoryRegion extends VerbsResource {
         pd.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            MemorySegment mr = OptionalRegistration.regDmabufMr(state, pd.segment(), offset, length, iova, fd,
+            MemorySegment mr = OptionalRegistration.regDmabufMr(state, pd.handleSegment(), offset, length, iova, fd,
                     BitFlag.toBits(flags));
             NativeCalls.checkPointer(verb, mr, CallState.errno(state));
             return publish(pd, mr, null, null, flags, iova);
@@ -212,7 +212,7 @@ public final class MemoryRegion extends VerbsResource {
     void destroy() {
         int rc;
         try (Arena arena = Arena.ofConfined()) {
-            rc = (int) Native.IBV_DEREG_MR.invokeExact(CallState.allocate(arena), segment());
+            rc = (int) Native.IBV_DEREG_MR.invokeExact(CallState.allocate(arena), handleSegment());
         } catch (Throwable t) {
             throw NativeCalls.propagate("ibv_dereg_mr", t);
         }

@@ -52,7 +52,7 @@ public final class MemoryWindow extends VerbsResource {
         Objects.requireNonNull(type, "ibv_alloc_mw: window type is null");
         pd.acquire();
         try {
-            long mw = OpsTable.allocMw(pd.address(), type.value());
+            long mw = OpsTable.allocMw(pd.handleAddress(), type.value());
             MemoryWindow window = new MemoryWindow(pd, MemorySegment.ofAddress(mw).reinterpret(ibv_mw.SIZE), type);
             window.register();
             return window;
@@ -64,7 +64,7 @@ public final class MemoryWindow extends VerbsResource {
     /** {@code ibv_dealloc_mw}. */
     @Override
     void destroy() {
-        OpsTable.deallocMw(address());
+        OpsTable.deallocMw(handleAddress());
     }
 
     @Override
@@ -145,7 +145,7 @@ public final class MemoryWindow extends VerbsResource {
             try {
                 queuePair.acquire();
                 try {
-                    int newRkey = postBind(queuePair, region.addressAt(offset, length), length, region.segment(),
+                    int newRkey = postBind(queuePair, region.addressAt(offset, length), length, region.handleSegment(),
                             BitFlag.toBits(flags), wrId, BitFlag.toBits(sendFlags));
                     boundRegion = region;
                     return newRkey;
@@ -186,7 +186,8 @@ public final class MemoryWindow extends VerbsResource {
             try {
                 queuePair.acquire();
                 try {
-                    return postBind(queuePair, region.iova(), 0, region.segment(), 0, wrId, BitFlag.toBits(sendFlags));
+                    return postBind(queuePair, region.iova(), 0, region.handleSegment(), 0, wrId,
+                            BitFlag.toBits(sendFlags));
                 } finally {
                     queuePair.release();
                 }
@@ -202,7 +203,7 @@ public final class MemoryWindow extends VerbsResource {
     private int postBind(QueuePair queuePair, long address, long length, MemorySegment mr, int access, long wrId,
             int sendFlags) {
         String verb = "ibv_bind_mw";
-        MemorySegment function = WindowOps.bindMwPointer(context.segment());
+        MemorySegment function = WindowOps.bindMwPointer(context.handleSegment());
         if (function.equals(MemorySegment.NULL)) {
             throw new VerbsUnsupportedException(verb, "the provider has no bind_mw operation");
         }
@@ -216,10 +217,10 @@ public final class MemoryWindow extends VerbsResource {
             ibv_mw_bind_info.length(info, length);
             ibv_mw_bind_info.mw_access_flags(info, access);
             MemorySegment state = CallState.allocate(arena);
-            int rc = WindowOps.bindMw(function, state, queuePair.segment(), segment(), bind);
+            int rc = WindowOps.bindMw(function, state, queuePair.handleSegment(), handleSegment(), bind);
             // Providers return the errno (some also set errno); either way non-zero is failure.
             NativeCalls.checkErrno(verb, rc, rc > 0 ? rc : CallState.errno(state));
-            rkey = ibv_mw.rkey(segment());
+            rkey = ibv_mw.rkey(handleSegment());
             return rkey;
         }
     }

@@ -40,7 +40,7 @@ public final class ProtectionDomain extends VerbsResource {
             MemorySegment state = CallState.allocate(arena);
             MemorySegment pd;
             try {
-                pd = (MemorySegment) Native.IBV_ALLOC_PD.invokeExact(state, context.segment());
+                pd = (MemorySegment) Native.IBV_ALLOC_PD.invokeExact(state, context.handleSegment());
             } catch (Throwable t) {
                 throw NativeCalls.propagate("ibv_alloc_pd", t);
             }
@@ -59,7 +59,7 @@ public final class ProtectionDomain extends VerbsResource {
         try (Arena arena = Arena.ofConfined()) {
             int rc;
             try {
-                rc = (int) Native.IBV_DEALLOC_PD.invokeExact(CallState.allocate(arena), segment());
+                rc = (int) Native.IBV_DEALLOC_PD.invokeExact(CallState.allocate(arena), handleSegment());
             } catch (Throwable t) {
                 throw NativeCalls.propagate("ibv_dealloc_pd", t);
             }

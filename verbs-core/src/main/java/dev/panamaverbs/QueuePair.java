@@ -107,7 +107,7 @@ public final class QueuePair extends VerbsResource {
         try (Arena arena = Arena.ofConfined()) {
             int rc;
             try {
-                rc = (int) Native.IBV_DESTROY_QP.invokeExact(CallState.allocate(arena), segment());
+                rc = (int) Native.IBV_DESTROY_QP.invokeExact(CallState.allocate(arena), handleSegment());
             } catch (Throwable t) {
                 throw NativeCalls.propagate("ibv_destroy_qp", t);
             }
@@ -367,7 +367,7 @@ public final class QueuePair extends VerbsResource {
             MemorySegment callState = CallState.allocate(arena);
             int rc;
             try {
-                rc = (int) Native.IBV_MODIFY_QP.invokeExact(callState, segment(), attr, mask);
+                rc = (int) Native.IBV_MODIFY_QP.invokeExact(callState, handleSegment(), attr, mask);
             } catch (Throwable t) {
                 throw NativeCalls.propagate(MODIFY, t);
             }
@@ -392,7 +392,7 @@ public final class QueuePair extends VerbsResource {
             MemorySegment callState = CallState.allocate(arena);
             int rc;
             try {
-                rc = (int) Native.IBV_QUERY_QP.invokeExact(callState, segment(), attr, QUERY_MASK, initAttr);
+                rc = (int) Native.IBV_QUERY_QP.invokeExact(callState, handleSegment(), attr, QUERY_MASK, initAttr);
             } catch (Throwable t) {
                 throw NativeCalls.propagate("ibv_query_qp", t);
             }
@@ -428,7 +428,7 @@ public final class QueuePair extends VerbsResource {
                 heldHandles = SendChain.acquireAddressHandles(request);
             }
             request.clearBadRequest();
-            int rc = OpsTable.postSend(address(), request.address(), request.badRequestSlotAddress());
+            int rc = OpsTable.postSend(handleAddress(), request.address(), request.badRequestSlotAddress());
             if (rc != 0) {
                 throw postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
             }
@@ -467,7 +467,7 @@ public final class QueuePair extends VerbsResource {
                 }
             }
             request.clearBadRequest();
-            int rc = OpsTable.postRecv(address(), request.address(), request.badRequestSlotAddress());
+            int rc = OpsTable.postRecv(handleAddress(), request.address(), request.badRequestSlotAddress());
             if (rc != 0) {
                 throw postFailure(ReceiveWorkRequest.VERB, rc, request.describeBadRequest());
             }

@@ -61,13 +61,13 @@ final class QueuePairCreation {
             if (useExtended) {
                 attr = arena.allocate(ibv_qp_init_attr_ex.LAYOUT);
                 writeInitAttrEx(attr, options, pd);
-                handle = MemorySegment.ofAddress(ExtendedOps.createQpEx(pd.context().address(), attr.address()));
+                handle = MemorySegment.ofAddress(ExtendedOps.createQpEx(pd.context().handleAddress(), attr.address()));
             } else {
                 attr = arena.allocate(ibv_qp_init_attr.LAYOUT);
                 writeInitAttr(attr, options);
                 MemorySegment callState = CallState.allocate(arena);
                 try {
-                    handle = (MemorySegment) Native.IBV_CREATE_QP.invokeExact(callState, pd.segment(), attr);
+                    handle = (MemorySegment) Native.IBV_CREATE_QP.invokeExact(callState, pd.handleSegment(), attr);
                 } catch (Throwable t) {
                     throw NativeCalls.propagate(verb, t);
                 }
@@ -127,9 +127,9 @@ final class QueuePairCreation {
      * whose address it writes.
      */
     static void writeInitAttr(MemorySegment attr, QueuePairOptions options) {
-        ibv_qp_init_attr.send_cq(attr, options.sendCompletionQueue().segment());
-        ibv_qp_init_attr.recv_cq(attr, options.receiveCompletionQueue().segment());
-        options.sharedReceiveQueue().ifPresent(srq -> ibv_qp_init_attr.srq(attr, srq.segment()));
+        ibv_qp_init_attr.send_cq(attr, options.sendCompletionQueue().handleSegment());
+        ibv_qp_init_attr.recv_cq(attr, options.receiveCompletionQueue().handleSegment());
+        options.sharedReceiveQueue().ifPresent(srq -> ibv_qp_init_attr.srq(attr, srq.handleSegment()));
         MemorySegment cap = ibv_qp_init_attr.cap(attr);
         QueuePairCapabilities caps = options.capabilities();
         ibv_qp_cap.max_send_wr(cap, caps.maxSendWorkRequests());
@@ -148,7 +148,7 @@ final class QueuePairCreation {
     static void writeInitAttrEx(MemorySegment attr, QueuePairOptions options, ProtectionDomain pd) {
         writeInitAttr(attr, options);
         int compMask = IBV_QP_INIT_ATTR_PD;
-        ibv_qp_init_attr_ex.pd(attr, pd.segment());
+        ibv_qp_init_attr_ex.pd(attr, pd.handleSegment());
         long sendOps = options.sendOpsFlags();
         if (sendOps != 0) {
             compMask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;

@@ -367,7 +367,7 @@ public final class SendWorkRequest {
             throw addressHandle.closedException();
         }
         clearUnion();
-        request.set(JAVA_LONG, UD_AH, addressHandle.address());
+        request.set(JAVA_LONG, UD_AH, addressHandle.handleAddress());
         request.set(JAVA_INT, UD_REMOTE_QPN, remoteQpn);
         request.set(JAVA_INT, UD_REMOTE_QKEY, remoteQkey);
         this.addressHandle = addressHandle;

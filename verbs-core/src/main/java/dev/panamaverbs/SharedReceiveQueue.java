@@ -74,7 +74,7 @@ public final class SharedReceiveQueue extends VerbsResource {
             MemorySegment state = CallState.allocate(arena);
             MemorySegment created;
             try {
-                created = (MemorySegment) Native.IBV_CREATE_SRQ.invokeExact(state, pd.segment(), initAttr);
+                created = (MemorySegment) Native.IBV_CREATE_SRQ.invokeExact(state, pd.handleSegment(), initAttr);
             } catch (Throwable t) {
                 throw NativeCalls.propagate(verb, t);
             }
@@ -147,7 +147,7 @@ public final class SharedReceiveQueue extends VerbsResource {
         acquire();
         try {
             request.clearBadRequest();
-            rc = OpsTable.postSrqRecv(address(), request.address(), request.badRequestSlotAddress());
+            rc = OpsTable.postSrqRecv(handleAddress(), request.address(), request.badRequestSlotAddress());
         } finally {
             release();
         }
@@ -201,7 +201,7 @@ public final class SharedReceiveQueue extends VerbsResource {
             ibv_srq_attr.srq_limit(attr, limit);
             int rc;
             try {
-                rc = (int) Native.IBV_MODIFY_SRQ.invokeExact(CallState.allocate(arena), segment(), attr, mask);
+                rc = (int) Native.IBV_MODIFY_SRQ.invokeExact(CallState.allocate(arena), handleSegment(), attr, mask);
             } catch (Throwable t) {
                 throw NativeCalls.propagate("ibv_modify_srq", t);
             }
@@ -218,7 +218,7 @@ public final class SharedReceiveQueue extends VerbsResource {
             MemorySegment attr = arena.allocate(ibv_srq_attr.LAYOUT);
             int rc;
             try {
-                rc = (int) Native.IBV_QUERY_SRQ.invokeExact(CallState.allocate(arena), segment(), attr);
+                rc = (int) Native.IBV_QUERY_SRQ.invokeExact(CallState.allocate(arena), handleSegment(), attr);
             } catch (Throwable t) {
                 throw NativeCalls.propagate("ibv_query_srq", t);
             }
@@ -238,7 +238,7 @@ public final class SharedReceiveQueue extends VerbsResource {
         try (Arena arena = Arena.ofConfined()) {
             int rc;
             try {
-                rc = (int) Native.IBV_DESTROY_SRQ.invokeExact(CallState.allocate(arena), segment());
+                rc = (int) Native.IBV_DESTROY_SRQ.invokeExact(CallState.allocate(arena), handleSegment());
             } catch (Throwable t) {
                 throw NativeCalls.propagate("ibv_destroy_srq", t);
             }

@@ -73,12 +73,12 @@ public abstract class VerbsResource implements AutoCloseable {
     }
 
     /** The native object without the closed check, for code already inside acquire/release. */
-    final MemorySegment segment() {
+    final MemorySegment handleSegment() {
         return handle;
     }
 
     /** The native object's address, for the data path inside acquire/release. */
-    final long address() {
+    final long handleAddress() {
         return handle.address();
     }
 
