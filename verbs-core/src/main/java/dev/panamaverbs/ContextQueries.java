@@ -40,16 +40,13 @@ final class ContextQueries {
 
     /**
      * {@code ibv_query_device_ex} (the loader falls back to {@code ibv_query_device} when the
-     * provider lacks it); the extended part is reported only when the provider has the op.
+     * provider lacks or declines it); the extended part is reported only when the extended query ran.
      */
     static DeviceAttributes queryDevice(MemorySegment context) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_device_attr_ex.LAYOUT);
-            ExtendedOps.queryDeviceEx(context.address(), 0L, attr.address());
-            ExtendedDeviceAttributes extended = ExtendedOps.hasOp(context.address(), ExtendedOps.QUERY_DEVICE_EX)
-                    ? ExtendedDeviceAttributes.read(attr)
-                    : null;
-            return DeviceAttributes.read(ibv_device_attr_ex.orig_attr(attr), extended);
+            boolean extendedQueryRan = ExtendedOps.queryDeviceEx(context.address(), 0L, attr.address());
+            return DeviceAttributes.readEx(attr, extendedQueryRan);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_device_attr;
+import dev.panamaverbs.ffm.ibv_device_attr_ex;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import java.util.Optional;
@@ -55,7 +56,8 @@ import java.util.Set;
  * @param maxPkeys              {@code max_pkeys}
  * @param localCaAckDelay       {@code local_ca_ack_delay}
  * @param physicalPortCount     {@code phys_port_cnt}
- * @param extended              the {@code ibv_query_device_ex} part, empty when the provider lacks it
+ * @param extended              the {@code ibv_query_device_ex} part, empty when the provider lacks that
+ *                              query or declines it (EOPNOTSUPP/ENOSYS)
  */
 public record DeviceAttributes(
         String firmwareVersion,
@@ -125,6 +127,16 @@ public record DeviceAttributes(
     /** The node GUID as {@code ibv_devinfo} prints it ({@code xxxx:xxxx:xxxx:xxxx}). */
     public String nodeGuidString() {
         return Guids.format(nodeGuid);
+    }
+
+    /**
+     * Decodes the {@code struct ibv_device_attr_ex} that {@code ibv_query_device_ex} filled: the
+     * extended part only when {@code extendedQueryRan} (the provider answered it), never the zeros
+     * left where the legacy {@code ibv_query_device} stood in and filled only {@code orig_attr}.
+     */
+    static DeviceAttributes readEx(MemorySegment attrEx, boolean extendedQueryRan) {
+        ExtendedDeviceAttributes extended = extendedQueryRan ? ExtendedDeviceAttributes.read(attrEx) : null;
+        return read(ibv_device_attr_ex.orig_attr(attrEx), extended);
     }
 
     /**

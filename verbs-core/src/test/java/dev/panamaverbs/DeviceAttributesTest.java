@@ -102,6 +102,35 @@ class DeviceAttributesTest {
     }
 
     @Test
+    void theExtendedPartCountsOnlyWhenTheExtendedQueryRan() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_device_attr_ex.LAYOUT);
+            MemorySegment basic = ibv_device_attr_ex.orig_attr(attr);
+            ibv_device_attr.phys_port_cnt(basic, (byte) 2);
+            ibv_device_attr.max_qp(basic, 1000);
+
+            // The legacy query stood in: the rest of ibv_device_attr_ex is zeros, not values.
+            DeviceAttributes legacy = DeviceAttributes.readEx(attr, false);
+            assertEquals(1000, legacy.maxQp());
+            assertTrue(legacy.extended().isEmpty(), "no extended part from a legacy query");
+
+            ibv_device_attr_ex.device_cap_flags_ex(attr, 1L << 34);
+            ibv_device_attr_ex.max_dm_size(attr, 131_072);
+            ibv_device_attr_ex.phys_port_cnt_ex(attr, 300);
+            DeviceAttributes notRan = DeviceAttributes.readEx(attr, false);
+            assertTrue(notRan.extended().isEmpty(), "memory past orig_attr is not read unless the query ran");
+            assertFalse(notRan.has(DeviceCapability.RAW_SCATTER_FCS));
+            assertEquals(2, notRan.portCount());
+
+            DeviceAttributes ran = DeviceAttributes.readEx(attr, true);
+            assertEquals(1000, ran.maxQp());
+            assertEquals(131_072, ran.extended().orElseThrow().maxDeviceMemorySize());
+            assertTrue(ran.has(DeviceCapability.RAW_SCATTER_FCS));
+            assertEquals(300, ran.portCount());
+        }
+    }
+
+    @Test
     void unknownAtomicCapabilityReadsAsNone() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_device_attr.LAYOUT);

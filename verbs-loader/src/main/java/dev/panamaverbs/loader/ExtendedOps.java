@@ -217,8 +217,10 @@ public final class ExtendedOps {
      *
      * @param input 0 or a {@code struct ibv_query_device_ex_input}
      * @param attr  a {@code struct ibv_device_attr_ex} of {@code ibv_device_attr_ex.SIZE} bytes
+     * @return true when the provider's {@code query_device_ex} filled all of {@code attr}; false
+     *         when the legacy query filled only {@code attr->orig_attr} (the rest is zeros, not values)
      */
-    public static void queryDeviceEx(long context, long input, long attr) {
+    public static boolean queryDeviceEx(long context, long input, long attr) {
         Memory.requireNonNull(context, "ibv_query_device_ex", "context");
         Memory.requireNonNull(attr, "ibv_query_device_ex", "attr");
         if (input != 0 && Memory.readInt(input + ibv_query_device_ex_input.comp_mask$OFFSET) != 0) {
@@ -234,7 +236,7 @@ public final class ExtendedOps {
                     if (rc != 0) {
                         throw VerbsException.of("ibv_query_device_ex", rc);
                     }
-                    return;
+                    return true;
                 }
             }
             Memory.zero(attr, ibv_device_attr_ex.SIZE);
@@ -251,6 +253,7 @@ public final class ExtendedOps {
         if (rc != 0) {
             throw VerbsException.of("ibv_query_device_ex", rc);
         }
+        return false;
     }
 
     /** Verbs that "return errno" sometimes return -1 with errno set instead; take the real errno then. */

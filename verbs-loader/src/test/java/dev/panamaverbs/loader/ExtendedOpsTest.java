@@ -188,7 +188,7 @@ class ExtendedOpsTest {
     @Test
     void queryDeviceExUsesTheProvider() {
         MemorySegment attr = arena.allocate(ibv_device_attr_ex.LAYOUT);
-        ExtendedOps.queryDeviceEx(context, 0, attr.address());
+        assertTrue(ExtendedOps.queryDeviceEx(context, 0, attr.address()), "the extended query ran");
         assertEquals("query_device_ex", fake.lastOp());
         assertEquals(context, fake.arg(0));
         assertEquals(0, fake.arg(1));
@@ -201,14 +201,15 @@ class ExtendedOpsTest {
     void queryDeviceExFallsBackToTheLegacyQueryOnEopnotsupp() {
         MemorySegment attr = arena.allocate(ibv_device_attr_ex.LAYOUT);
         fake.nextReturn(Errno.EOPNOTSUPP);
-        ExtendedOps.queryDeviceEx(context, 0, attr.address());
+        assertFalse(ExtendedOps.queryDeviceEx(context, 0, attr.address()), "only the legacy query ran");
         assertEquals("ibv_query_device", fake.lastOp());
         assertEquals(attr.address() + ibv_device_attr_ex.orig_attr$OFFSET, fake.arg(1));
         assertEquals(55, ibv_device_attr.max_qp(ibv_device_attr_ex.orig_attr(attr)));
         assertEquals(0, ibv_device_attr_ex.max_dm_size(attr), "zeroed before the legacy query");
 
         fake.reset();
-        ExtendedOps.queryDeviceEx(contextReaching(ExtendedOps.QUERY_DEVICE_EX, false), 0, attr.address());
+        assertFalse(ExtendedOps.queryDeviceEx(contextReaching(ExtendedOps.QUERY_DEVICE_EX, false), 0, attr.address()),
+                "no query_device_ex op: only the legacy query ran");
         assertEquals("ibv_query_device", fake.lastOp());
     }
 
