@@ -24,6 +24,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 public final class ReceiveWorkRequest {
     static final String VERB = "ibv_post_recv";
+    private static final WorkRequestChain<ReceiveWorkRequest> CHAIN = new WorkRequestChain<>(VERB,
+            ReceiveWorkRequest::next, ReceiveWorkRequest::address, ReceiveWorkRequest::wrId);
 
     private final MemorySegment request;
     private final MemorySegment entries;
@@ -135,13 +137,9 @@ public final class ReceiveWorkRequest {
      * @throws IllegalArgumentException if the chain would loop back to this request
      */
     public ReceiveWorkRequest next(ReceiveWorkRequest following) {
-        for (ReceiveWorkRequest r = following; r != null; r = r.next) {
-            if (r == this) {
-                throw new IllegalArgumentException(VERB + ": chaining would make a loop through wr_id=" + wrId());
-            }
-        }
+        CHAIN.checkNoLoop(this, following);
         next = following;
-        request.set(JAVA_LONG, ibv_recv_wr.next$OFFSET, following == null ? 0L : following.address());
+        request.set(JAVA_LONG, ibv_recv_wr.next$OFFSET, CHAIN.nextAddress(following));
         return this;
     }
 
@@ -175,17 +173,7 @@ public final class ReceiveWorkRequest {
      * as {@code "wr_id=N (request K of the chain)"}, for the exception message.
      */
     String describeBadRequest() {
-        long bad = badRequestSlot.get(JAVA_LONG, 0);
-        if (bad == 0) {
-            return "bad_wr not set";
-        }
-        int position = 0;
-        for (ReceiveWorkRequest r = this; r != null; r = r.next, position++) {
-            if (r.address() == bad) {
-                return "bad_wr wr_id=" + r.wrId() + " (request " + position + " of the chain)";
-            }
-        }
-        return "bad_wr 0x" + Long.toHexString(bad) + " is not in the chain";
+        return CHAIN.describeBadRequest(this, badRequestSlot.get(JAVA_LONG, 0));
     }
 
     @Override

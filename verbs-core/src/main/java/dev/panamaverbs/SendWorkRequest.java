@@ -30,6 +30,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 public final class SendWorkRequest {
     static final String VERB = "ibv_post_send";
+    private static final WorkRequestChain<SendWorkRequest> CHAIN = new WorkRequestChain<>(VERB,
+            SendWorkRequest::next, SendWorkRequest::address, SendWorkRequest::wrId);
 
     private static final long WR_UNION = ibv_send_wr.LAYOUT.byteOffset(groupElement("wr"));
     private static final long RDMA_REMOTE_ADDR = unionOffset("rdma", "remote_addr");
@@ -395,13 +397,9 @@ public final class SendWorkRequest {
      * @throws IllegalArgumentException if the chain would loop back to this request
      */
     public SendWorkRequest next(SendWorkRequest following) {
-        for (SendWorkRequest r = following; r != null; r = r.next) {
-            if (r == this) {
-                throw new IllegalArgumentException(VERB + ": chaining would make a loop through wr_id=" + wrId);
-            }
-        }
+        CHAIN.checkNoLoop(this, following);
         next = following;
-        request.set(JAVA_LONG, ibv_send_wr.next$OFFSET, following == null ? 0L : following.address());
+        request.set(JAVA_LONG, ibv_send_wr.next$OFFSET, CHAIN.nextAddress(following));
         return this;
     }
 
@@ -464,17 +462,7 @@ public final class SendWorkRequest {
      * as {@code "bad_wr wr_id=N (request K of the chain)"}, for the exception message.
      */
     String describeBadRequest() {
-        long bad = badRequestSlot.get(JAVA_LONG, 0);
-        if (bad == 0) {
-            return "bad_wr not set";
-        }
-        int position = 0;
-        for (SendWorkRequest r = this; r != null; r = r.next, position++) {
-            if (r.address() == bad) {
-                return "bad_wr wr_id=" + r.wrId + " (request " + position + " of the chain)";
-            }
-        }
-        return "bad_wr 0x" + Long.toHexString(bad) + " is not in the chain";
+        return CHAIN.describeBadRequest(this, badRequestSlot.get(JAVA_LONG, 0));
     }
 
     @Override
