@@ -16,8 +16,10 @@ import java.util.function.Function;
  * side and a completion batch; created in that order, closed again if a step fails, and the
  * accessors. The subclass says how its queue pairs are created and brought to RTS.
  *
- * <p>Closing closes the buffers, then the context (which closes everything else in the order the
- * kernel accepts).
+ * <p>A fixture either opens its own context (closing the fixture closes it, which closes
+ * everything else in the order the kernel accepts) or is built on a caller's context, such as the
+ * one the {@link RdmaDeviceExtension} injects: then closing the fixture closes what it created and
+ * leaves the context open to its owner.
  */
 abstract class LoopbackFixture implements AutoCloseable {
     /** Entries of each side's completion queue. */
@@ -32,6 +34,7 @@ abstract class LoopbackFixture implements AutoCloseable {
     }
 
     private final Context context;
+    private final boolean ownsContext;
     private final LoopbackEndpoints endpoints;
     private final ProtectionDomain protectionDomain;
     private final CompletionQueue firstQueue;
@@ -45,29 +48,52 @@ abstract class LoopbackFixture implements AutoCloseable {
     /**
      * Creates everything on {@code context} (the port and GID index of {@code device}): queue
      * pairs with {@code options(queue)}, activated by {@code activation}, then buffers of
-     * {@code bufferSize} bytes. If a step fails, closes what was created and the context.
+     * {@code bufferSize} bytes. If a step fails, closes what was created as {@link #close()} does.
+     *
+     * @param ownsContext whether the fixture opened {@code context} (and closes it)
      */
-    LoopbackFixture(Context context, TestDevice device, Function<CompletionQueue, QueuePairOptions> options,
-                    Activation activation, int bufferSize) {
+    LoopbackFixture(Context context, boolean ownsContext, TestDevice device,
+                    Function<CompletionQueue, QueuePairOptions> options, Activation activation, int bufferSize) {
         this.context = context;
-        RegisteredBuffer createdFirstBuffer = null;
-        RegisteredBuffer createdSecondBuffer = null;
+        this.ownsContext = ownsContext;
+        ProtectionDomain pd = null;
+        CompletionQueue queue1 = null;
+        CompletionQueue queue2 = null;
+        RegisteredBuffer buffer1 = null;
+        RegisteredBuffer buffer2 = null;
         try {
             endpoints = LoopbackEndpoints.of(context, device.port(), device.gidIndex());
-            protectionDomain = context.allocateProtectionDomain();
-            firstQueue = context.createCompletionQueue(QUEUE_ENTRIES);
-            secondQueue = context.createCompletionQueue(QUEUE_ENTRIES);
-            first = protectionDomain.createQueuePair(options.apply(firstQueue));
-            second = protectionDomain.createQueuePair(options.apply(secondQueue));
+            pd = context.allocateProtectionDomain();
+            queue1 = context.createCompletionQueue(QUEUE_ENTRIES);
+            queue2 = context.createCompletionQueue(QUEUE_ENTRIES);
+            first = pd.createQueuePair(options.apply(queue1));
+            second = pd.createQueuePair(options.apply(queue2));
             activation.activate(first, second, endpoints);
-            createdFirstBuffer = RegisteredBuffer.allocate(protectionDomain, bufferSize);
-            createdSecondBuffer = RegisteredBuffer.allocate(protectionDomain, bufferSize);
+            buffer1 = RegisteredBuffer.allocate(pd, bufferSize);
+            buffer2 = RegisteredBuffer.allocate(pd, bufferSize);
         } catch (RuntimeException e) {
-            closeAll(context, createdFirstBuffer, createdSecondBuffer);
+            closeAll(context, ownsContext, pd, queue1, queue2, buffer1, buffer2);
             throw e;
         }
-        firstBuffer = createdFirstBuffer;
-        secondBuffer = createdSecondBuffer;
+        protectionDomain = pd;
+        firstQueue = queue1;
+        secondQueue = queue2;
+        firstBuffer = buffer1;
+        secondBuffer = buffer2;
+    }
+
+    /**
+     * Checks that the caller's {@code context} is open on {@code device}.
+     *
+     * @throws IllegalArgumentException if it belongs to another device
+     */
+    static Context requireContextOf(TestDevice device, Context context) {
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(device, "device");
+        if (!context.device().name().equals(device.name())) {
+            throw new IllegalArgumentException(context + " is not a context of the test device " + device.name());
+        }
+        return context;
     }
 
     /** Opens the context of {@code device} (by name). */
@@ -83,7 +109,7 @@ abstract class LoopbackFixture implements AutoCloseable {
         return endpoints;
     }
 
-    /** The device context (closing it closes everything). */
+    /** The device context (closing it closes everything); the caller's, if the fixture was built on one. */
     public Context context() {
         return context;
     }
@@ -128,23 +154,47 @@ abstract class LoopbackFixture implements AutoCloseable {
         return completions;
     }
 
-    /** Closes the buffers and the context (which closes queue pairs, queues and the domain first). */
+    /**
+     * Closes the buffers, then the context the fixture opened (which closes queue pairs, queues and
+     * the domain first). On a caller's context, closes the domain (its queue pairs and whatever
+     * else the fixture made in it go first) and the queues instead, and leaves the context open.
+     */
     @Override
     public void close() {
-        closeAll(context, firstBuffer, secondBuffer);
+        closeAll(context, ownsContext, protectionDomain, firstQueue, secondQueue, firstBuffer, secondBuffer);
     }
 
-    /** Closes the buffers that exist, then the context. */
-    private static void closeAll(Context context, RegisteredBuffer firstBuffer, RegisteredBuffer secondBuffer) {
+    /** {@link #close()} for the resources that exist ({@code null} for those not yet created). */
+    private static void closeAll(Context context, boolean ownsContext, ProtectionDomain pd, CompletionQueue queue1,
+                                 CompletionQueue queue2, RegisteredBuffer buffer1, RegisteredBuffer buffer2) {
         try {
-            if (firstBuffer != null) {
-                firstBuffer.close();
+            if (buffer1 != null) {
+                buffer1.close();
             }
-            if (secondBuffer != null) {
-                secondBuffer.close();
+            if (buffer2 != null) {
+                buffer2.close();
             }
         } finally {
-            context.close();
+            if (ownsContext) {
+                context.close();
+            } else {
+                closeCreatedOn(pd, queue1, queue2);
+            }
+        }
+    }
+
+    private static void closeCreatedOn(ProtectionDomain pd, CompletionQueue queue1, CompletionQueue queue2) {
+        try {
+            if (pd != null) {
+                pd.close();
+            }
+        } finally {
+            if (queue1 != null) {
+                queue1.close();
+            }
+            if (queue2 != null) {
+                queue2.close();
+            }
         }
     }
 }

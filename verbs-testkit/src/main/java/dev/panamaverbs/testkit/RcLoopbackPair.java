@@ -23,7 +23,8 @@ import java.util.Objects;
  *     CompletionWaiter.awaitSuccess(pair.firstQueue(), pair.completions());
  * }
  * }</pre>
- * Closing closes the context, which closes everything else in the order the kernel accepts.
+ * Closing closes the context, which closes everything else in the order the kernel accepts; a pair
+ * opened on a caller's context ({@link #open(Context, TestDevice)}) closes only what it created.
  */
 public final class RcLoopbackPair extends LoopbackFixture {
     /** Buffer size of each side unless asked otherwise. */
@@ -31,8 +32,9 @@ public final class RcLoopbackPair extends LoopbackFixture {
     /** The first send PSN of each side (the peer's receive PSN). */
     static final int FIRST_PSN = 0x1234;
 
-    private RcLoopbackPair(Context context, TestDevice device, QpType type, int bufferSize, int maxInlineData) {
-        super(context, device, queue -> options(type, queue, maxInlineData), connection(type), bufferSize);
+    private RcLoopbackPair(Context context, boolean ownsContext, TestDevice device, QpType type, int bufferSize,
+                           int maxInlineData) {
+        super(context, ownsContext, device, queue -> options(type, queue, maxInlineData), connection(type), bufferSize);
     }
 
     /** An RC pair on the test device with the default sizes. */
@@ -47,7 +49,31 @@ public final class RcLoopbackPair extends LoopbackFixture {
     public static RcLoopbackPair open(TestDevice device, QpType type, int bufferSize, int maxInlineData) {
         Objects.requireNonNull(device, "device");
         checkType(type);
-        return new RcLoopbackPair(openContext(device), device, type, bufferSize, maxInlineData);
+        return new RcLoopbackPair(openContext(device), true, device, type, bufferSize, maxInlineData);
+    }
+
+    /**
+     * An RC pair with the default sizes on the caller's {@code context} of {@code device} (e.g.
+     * the one a device test gets injected). Closing the pair closes what it created and leaves
+     * the context open.
+     *
+     * @throws IllegalArgumentException if {@code context} is not open on {@code device}
+     */
+    public static RcLoopbackPair open(Context context, TestDevice device) {
+        return open(context, device, QpType.RC, DEFAULT_BUFFER_SIZE, 0);
+    }
+
+    /**
+     * As {@link #open(TestDevice, QpType, int, int)}, on the caller's {@code context} of
+     * {@code device}, which closing the pair leaves open.
+     *
+     * @throws IllegalArgumentException if {@code context} is not open on {@code device}
+     */
+    public static RcLoopbackPair open(Context context, TestDevice device, QpType type, int bufferSize,
+                                      int maxInlineData) {
+        requireContextOf(device, context);
+        checkType(type);
+        return new RcLoopbackPair(context, false, device, type, bufferSize, maxInlineData);
     }
 
     private static void checkType(QpType type) {

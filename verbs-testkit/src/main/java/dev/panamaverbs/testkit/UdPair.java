@@ -14,6 +14,7 @@ import dev.panamaverbs.QueuePairOptions;
  * other with {@code ud(addressHandle(), peer.number(), QKEY)}. Each side has its own completion
  * queue and {@link RegisteredBuffer}. Receive buffers need {@link #GRH_BYTES} in front of the
  * payload: UD receives start with the 40-byte GRH (filled on RoCE, undefined otherwise).
+ * Closing closes the context; a pair opened on a caller's context closes only what it created.
  */
 public final class UdPair extends LoopbackFixture {
     /** The Q_Key of both queue pairs. */
@@ -23,8 +24,8 @@ public final class UdPair extends LoopbackFixture {
 
     private final AddressHandle addressHandle;
 
-    private UdPair(Context context, TestDevice device, int bufferSize) {
-        super(context, device, UdPair::options, UdPair::toRts, bufferSize);
+    private UdPair(Context context, boolean ownsContext, TestDevice device, int bufferSize) {
+        super(context, ownsContext, device, UdPair::options, UdPair::toRts, bufferSize);
         try {
             addressHandle = protectionDomain().createAddressHandle(routeToThePort(endpoints()));
         } catch (RuntimeException e) {
@@ -40,7 +41,22 @@ public final class UdPair extends LoopbackFixture {
 
     /** A UD pair on {@code device} with buffers of {@code bufferSize} bytes. */
     public static UdPair open(TestDevice device, int bufferSize) {
-        return new UdPair(openContext(device), device, bufferSize);
+        return new UdPair(openContext(device), true, device, bufferSize);
+    }
+
+    /**
+     * A UD pair with 16 KiB buffers on the caller's {@code context} of {@code device} (e.g. the one
+     * a device test gets injected). Closing the pair closes what it created and leaves the context open.
+     *
+     * @throws IllegalArgumentException if {@code context} is not open on {@code device}
+     */
+    public static UdPair open(Context context, TestDevice device) {
+        return open(context, device, 16 * 1024);
+    }
+
+    /** As {@link #open(Context, TestDevice)}, with buffers of {@code bufferSize} bytes. */
+    public static UdPair open(Context context, TestDevice device, int bufferSize) {
+        return new UdPair(requireContextOf(device, context), false, device, bufferSize);
     }
 
     private static QueuePairOptions options(CompletionQueue queue) {

@@ -1,12 +1,15 @@
 package dev.panamaverbs.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.panamaverbs.CompletionFlag;
 import dev.panamaverbs.CompletionOpcode;
 import dev.panamaverbs.Completions;
+import dev.panamaverbs.Context;
 import dev.panamaverbs.QpType;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
@@ -65,6 +68,27 @@ class RcDataPathTest {
             pair.secondBuffer().assertSameBytes(0, pair.firstBuffer(), 0, 50);
             pair.secondBuffer().assertSameBytes(1000, pair.firstBuffer(), 50, 50);
         }
+    }
+
+    @DeviceTest
+    void aPairOnTheInjectedContextMovesDataAndLeavesTheContextOpen(Context context, TestDevice device) {
+        RcLoopbackPair pair = RcLoopbackPair.open(context, device);
+        try (pair) {
+            assertSame(context, pair.context());
+            pair.firstBuffer().fillPattern(5, 0, 256);
+            pair.second().postReceive(ReceiveWorkRequest.allocate(1).wrId(50).sge(0, pair.secondBuffer().region(), 0, 256));
+            pair.first().postSend(SendWorkRequest.allocate(1).wrId(5).signaled(true)
+                    .sge(pair.firstBuffer().region(), 0, 256));
+            CompletionWaiter.awaitSuccess(pair.firstQueue(), pair.completions());
+            CompletionWaiter.awaitSuccess(pair.secondQueue(), pair.completions());
+            assertEquals(50, pair.completions().wrId(0));
+            pair.secondBuffer().assertPattern(5, 0, 256);
+        }
+        assertTrue(pair.first().isClosed() && pair.second().isClosed(), "the pair's queue pairs are closed");
+        assertTrue(pair.firstQueue().isClosed() && pair.secondQueue().isClosed(), "the pair's queues are closed");
+        assertTrue(pair.protectionDomain().isClosed(), "the pair's protection domain is closed");
+        assertFalse(context.isClosed(), "the injected context stays open for its owner");
+        context.allocateProtectionDomain().close();
     }
 
     @DeviceTest

@@ -1,11 +1,14 @@
 package dev.panamaverbs.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.panamaverbs.CompletionOpcode;
 import dev.panamaverbs.Completions;
+import dev.panamaverbs.Context;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.WorkRequestOpcode;
@@ -37,6 +40,28 @@ class UdDataPathTest {
             assertEquals(pair.first().number(), wc.sourceQp(0));
             pair.secondBuffer().assertPattern(9, UdPair.GRH_BYTES, 512);
         }
+    }
+
+    @DeviceTest
+    void aPairOnTheInjectedContextSendsADatagramAndLeavesTheContextOpen(Context context, TestDevice device) {
+        UdPair pair = UdPair.open(context, device);
+        try (pair) {
+            assertSame(context, pair.context());
+            pair.firstBuffer().fillPattern(8, 0, 128);
+            pair.second().postReceive(ReceiveWorkRequest.allocate(1).wrId(80)
+                    .sge(0, pair.secondBuffer().region(), 0, UdPair.GRH_BYTES + 128));
+            pair.first().postSend(SendWorkRequest.allocate(1).wrId(8).signaled(true)
+                    .sge(pair.firstBuffer().region(), 0, 128)
+                    .ud(pair.addressHandle(), pair.second().number(), UdPair.QKEY));
+            CompletionWaiter.awaitSuccess(pair.firstQueue(), pair.completions());
+            CompletionWaiter.awaitSuccess(pair.secondQueue(), pair.completions());
+            assertEquals(80, pair.completions().wrId(0));
+            pair.secondBuffer().assertPattern(8, UdPair.GRH_BYTES, 128);
+        }
+        assertTrue(pair.addressHandle().isClosed(), "the pair's address handle is closed");
+        assertTrue(pair.first().isClosed() && pair.firstQueue().isClosed() && pair.protectionDomain().isClosed(),
+                "the pair's queue pairs, queues and protection domain are closed");
+        assertFalse(context.isClosed(), "the injected context stays open for its owner");
     }
 
     @DeviceTest
