@@ -26,6 +26,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * The core data path on a real device, through the public API only: an RC loopback pair (two
@@ -36,10 +37,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@link #writeSignaled}: post one signaled RDMA WRITE, busy-poll its completion. On RC a
  *       write completes when the responder's ACK is back: one full round trip plus post/poll.</li>
- *   <li>{@link #writePingPong}: what {@code ib_write_lat} measures. A writes into B's buffer and
- *       polls its send completion; B spins on the last word of its buffer until the write has
- *       landed, then writes back the same way; A spins on its own buffer. Reported per one-way
- *       write (two per invocation), i.e. round trip / 2, as perftest reports it.</li>
+ *   <li>{@link #writePingPong}: what {@code ib_write_lat} measures. A writes into B's buffer; B
+ *       spins on the last word of its buffer until the write has landed, then writes back; A spins
+ *       on its own buffer; then both send completions are reaped (perftest's two processes poll
+ *       theirs while the other side answers; one thread polls them after the round trip).
+ *       Reported per one-way write (two per invocation), i.e. round trip / 2, as perftest
+ *       reports it.</li>
  *   <li>{@link #sendPingPong}: what {@code ib_send_lat} measures. A SENDs to B, B busy-polls its
  *       CQ for the receive completion, reposts the receive, SENDs back; A does the same.
  *       Reported per one-way message (round trip / 2).</li>
@@ -49,7 +52,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *       {@code ib_write_bw -s 64 -l 16 -t 16 --cq-mod 16}.</li>
  * </ul>
  *
- * Run with {@code -prof gc}: every benchmark should allocate 0 B/op. Without an RDMA device the
+ * Allocation: after measuring, {@link #tearDown} runs the benchmark's method a few thousand times
+ * more while counting the bytes this thread allocates ({@code ThreadMXBean}); it prints
+ * {@code # allocation check: ... 0 bytes ...}. JMH's {@code -prof gc} counts every thread of the
+ * JVM, JMH's sample buffers included, so with operations of microseconds it shows a few B/op of
+ * noise in sample-time mode (use {@code -bm avgt -prof gc} to see it near 0 there). Without an RDMA device the
  * setup fails with a message saying so ({@code ./verbs bench} leaves these benchmarks out on such
  * a host; {@code ./verbs bench --vm} runs them on SoftRoCE). Sample-time mode: the score is the
  * mean, the percentiles (p0.50 is perftest's "typical") come with it.
@@ -66,6 +73,8 @@ public class RcLoopbackBench {
     static final int BATCH = 16;
     private static final int QUEUE_DEPTH = 64;
     private static final int RECEIVES_POSTED = 16;
+    /** Invocations of the allocation check after the measurement (a quarter of it for the batch). */
+    private static final int ALLOCATION_CHECK_INVOCATIONS = 4000;
     private static final long TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     // Buffer layout (both sides): each benchmark uses its own 64-byte slots.
@@ -155,14 +164,52 @@ public class RcLoopbackBench {
                 .sge(from, fromOffset, SIZE).rdma(to.addressAt(toOffset, SIZE), to.rkey());
     }
 
+    /**
+     * After the measurement: the allocation check (the benchmark's method again, on this thread,
+     * counting this thread's allocated bytes), then closes everything.
+     */
     @TearDown(Level.Trial)
-    public void tearDown() {
-        if (pair != null) {
-            pair.close();
+    public void tearDown(BenchmarkParams params) {
+        try {
+            if (pair != null && ThreadAllocation.isSupported()) {
+                String benchmark = params.getBenchmark();
+                checkAllocation(benchmark.substring(benchmark.lastIndexOf('.') + 1));
+            }
+        } finally {
+            if (pair != null) {
+                pair.close();
+            }
+            if (arena != null) {
+                arena.close();
+            }
         }
-        if (arena != null) {
-            arena.close();
+    }
+
+    private void checkAllocation(String method) {
+        int which = switch (method) {
+            case "writeSignaled" -> 0;
+            case "writePingPong" -> 1;
+            case "sendPingPong" -> 2;
+            case "writeBatch16" -> 3;
+            default -> -1;
+        };
+        if (which < 0) {
+            return;
         }
+        int invocations = which == 3 ? ALLOCATION_CHECK_INVOCATIONS / 4 : ALLOCATION_CHECK_INVOCATIONS;
+        long calibration = ThreadAllocation.calibration();
+        long before = ThreadAllocation.current();
+        for (int i = 0; i < invocations; i++) {
+            // Native calls with side effects: nothing here can be optimised away.
+            switch (which) {
+                case 0 -> writeSignaled();
+                case 1 -> writePingPong();
+                case 2 -> sendPingPong();
+                default -> writeBatch16();
+            }
+        }
+        long bytes = ThreadAllocation.current() - before - calibration;
+        ThreadAllocation.report(method, bytes, invocations);
     }
 
     /** (a) One signaled 64-byte RDMA WRITE A -> B: post, then busy-poll A's CQ for its completion. */
@@ -180,12 +227,14 @@ public class RcLoopbackBench {
         long seq = ++sequence;
         LONG.setVolatile(memoryA, PING_SOURCE + SEQUENCE_WORD, seq);
         pair.a.postSend(pingA);
-        LoopbackPair.pollSome(pair.queueA, completions, TIMEOUT_NANOS);
         awaitWord(memoryB, PING_TARGET + SEQUENCE_WORD, seq);
         LONG.setVolatile(memoryB, PING_SOURCE + SEQUENCE_WORD, seq);
         pair.b.postSend(pingB);
-        LoopbackPair.pollSome(pair.queueB, completions, TIMEOUT_NANOS);
         awaitWord(memoryA, PING_TARGET + SEQUENCE_WORD, seq);
+        // Each side's send completion, reaped after the round trip: in ib_write_lat the other
+        // process answers while this one polls its CQ; one thread cannot, so it polls afterwards.
+        LoopbackPair.pollSome(pair.queueA, completions, TIMEOUT_NANOS);
+        LoopbackPair.pollSome(pair.queueB, completions, TIMEOUT_NANOS);
         return seq;
     }
 

@@ -1,0 +1,92 @@
+package dev.panamaverbs.benchmarks;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Bytes allocated by the current thread ({@code com.sun.management.ThreadMXBean
+ * #getCurrentThreadAllocatedBytes}): the exact form of JMH's {@code gc.alloc.rate.norm}, which
+ * sums every thread of the JVM (JMH's own infrastructure included: sample-time mode allocates a
+ * new sample buffer per iteration on the benchmark thread, so with operations of microseconds its
+ * noise shows as a few B/op there).
+ *
+ * <p>Reached reflectively, because the benchmarks run on the class path (JMH forks) and the
+ * benchmarks module does not read {@code jdk.management}; {@link #isSupported()} is false where
+ * that fails.
+ */
+final class ThreadAllocation {
+    /** System property: a file each allocation check appends one line to. */
+    static final String REPORT_PROPERTY = "panamaverbs.bench.allocationReport";
+
+    private static final MethodHandle CURRENT_THREAD_ALLOCATED_BYTES = find();
+
+    private ThreadAllocation() {}
+
+    private static MethodHandle find() {
+        try {
+            Class<?> factory = Class.forName("java.lang.management.ManagementFactory");
+            Object bean = factory.getMethod("getThreadMXBean").invoke(null);
+            Class<?> hotspotBean = Class.forName("com.sun.management.ThreadMXBean");
+            if (!hotspotBean.isInstance(bean)) {
+                return null;
+            }
+            MethodHandle handle = MethodHandles.publicLookup()
+                    .findVirtual(hotspotBean, "getCurrentThreadAllocatedBytes", MethodType.methodType(long.class))
+                    .bindTo(bean);
+            long probe = (long) handle.invokeExact();
+            return probe < 0 ? null : handle;
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+
+    static boolean isSupported() {
+        return CURRENT_THREAD_ALLOCATED_BYTES != null;
+    }
+
+    /** Bytes the current thread has allocated so far. */
+    static long current() {
+        try {
+            return (long) CURRENT_THREAD_ALLOCATED_BYTES.invokeExact();
+        } catch (Throwable t) {
+            throw new IllegalStateException("getCurrentThreadAllocatedBytes failed", t);
+        }
+    }
+
+    /** What reading the counter twice in a row reports (its own cost, usually 0), to subtract. */
+    static long calibration() {
+        long least = Long.MAX_VALUE;
+        for (int i = 0; i < 16; i++) {
+            long before = current();
+            long after = current();
+            least = Math.min(least, after - before);
+        }
+        return least;
+    }
+
+    /**
+     * Prints the result of an allocation check and, when {@value #REPORT_PROPERTY} names a file,
+     * appends {@code benchmark bytes invocations} to it.
+     */
+    static void report(String benchmark, long bytes, long invocations) {
+        System.out.printf("# allocation check: %s allocated %d bytes on the benchmark thread in %d invocations"
+                + " after measurement (%.3f B/invocation)%s%n", benchmark, bytes, invocations,
+                (double) bytes / invocations, bytes == 0 ? "" : "  <-- the data path allocates");
+        String file = System.getProperty(REPORT_PROPERTY);
+        if (file != null && !file.isBlank()) {
+            try {
+                Files.writeString(Path.of(file), benchmark + " " + bytes + " " + invocations + "\n",
+                        StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}
