@@ -24,6 +24,10 @@ has_device() {
 say "building benchmarks"
 mvn_run -q -pl benchmarks -am install -DskipTests
 jar="$VERBS_ROOT/benchmarks/target/benchmarks.jar"
+# Benchmarks in the VM keep QEMU's multi-threaded TCG (two host threads, the numbers in
+# benchmarks/README.md) and run their JVMs with -XX:-TieredCompilation, which avoids the JIT
+# crashes multi-threaded TCG causes (scripts/vm.sh explains). Tests use single-threaded TCG.
+export VERBS_VM_TCG_THREAD=${VERBS_VM_TCG_THREAD:-multi}
 
 if [ "$mode" = perftest ]; then
     if has_device; then

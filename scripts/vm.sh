@@ -5,6 +5,11 @@
 # Environment:
 #   VERBS_VM_TIMEOUT   seconds before the VM is killed and the run fails (default 2400)
 #   VERBS_VM_MEMORY    guest memory in MiB (default 4096)
+#   VERBS_VM_TCG_THREAD  single (default) or multi: QEMU's TCG threading. Multi-threaded TCG
+#                      runs the two vCPUs on two host threads, but HotSpot's patching of freshly
+#                      compiled code then crashed JVMs at random in the guest (SIGSEGV at C1
+#                      method entries, about 1 fork in 3 in long JMH runs, never with one vCPU).
+#                      Tests must not flake, so they run single-threaded; benchmarks may choose.
 #   VERBS_VM_KEEP=1    keep the run folder ($VERBS_CACHE/vm/runs/<id>) even on success
 # CMD's output (stdout and stderr merged) is streamed to this script's stdout.
 set -euo pipefail
@@ -24,6 +29,8 @@ fi
 
 TIMEOUT=${VERBS_VM_TIMEOUT:-2400}
 MEMORY=${VERBS_VM_MEMORY:-4096}
+TCG_THREAD=${VERBS_VM_TCG_THREAD:-single}
+case "$TCG_THREAD" in single|multi) ;; *) die "VERBS_VM_TCG_THREAD must be single or multi, not $TCG_THREAD" ;; esac
 
 ensure_packages "${PKGS_VM[@]}" "${PKGS_VERBS[@]}"
 
@@ -81,7 +88,7 @@ tail_pid=$!
 trap 'kill "$tail_pid" 2>/dev/null || true' EXIT
 
 set +e
-timeout -k 15 "$TIMEOUT" qemu-system-x86_64 -accel tcg -m "$MEMORY" -smp 2 \
+timeout -k 15 "$TIMEOUT" qemu-system-x86_64 -accel "tcg,thread=$TCG_THREAD" -m "$MEMORY" -smp 2 \
     -nographic -no-reboot -monitor none -serial "file:$RUN_DIR/console.log" \
     -kernel "$VM_DIR/vmlinuz" -initrd "$VM_DIR/initrd.gz" \
     -append "console=ttyS0 quiet panic=-1 verbs.run=$RUN_DIR" \
