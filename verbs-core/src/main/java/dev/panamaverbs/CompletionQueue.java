@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.error.VerbsUnsupportedException;
 import dev.panamaverbs.ffm.ibv_cq;
 import dev.panamaverbs.loader.CallState;
 import dev.panamaverbs.loader.Natives;
@@ -10,6 +11,7 @@ import java.lang.invoke.MethodHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.LongFunction;
 
 /**
  * A completion queue ({@code struct ibv_cq}, or {@code struct ibv_cq_ex} when created with
@@ -30,6 +32,14 @@ public final class CompletionQueue extends VerbsResource {
     private final UnackedEvents unackedEvents;
     /** {@code ibv_cq.handle}, the kernel's id, copied while the native object is alive (for toString). */
     private final int kernelHandle;
+    /**
+     * {@code cq->context->ops.poll_cq} (plain CQs only: an extended one polls through
+     * {@code ibv_start_poll}) and {@code .req_notify_cq}, read once at creation (a context's ops
+     * never change), so the data path reads no native memory and allocates nothing; null when
+     * the provider left the op NULL.
+     */
+    private final MemorySegment pollFunction;
+    private final MemorySegment reqNotifyFunction;
 
     private static final class Native {
         static final MethodHandle IBV_CREATE_CQ = Natives.downcall("ibv_create_cq");
@@ -54,6 +64,21 @@ public final class CompletionQueue extends VerbsResource {
         this.extended = extended;
         this.unackedEvents = new UnackedEvents(eventAckBatch);
         this.kernelHandle = ibv_cq.handle(handle);
+        // struct ibv_cq_ex starts like struct ibv_cq: its context is at the same offset.
+        this.pollFunction = extended == null ? resolveOrNull(OpsTable::resolvePollCq, handle.address()) : null;
+        this.reqNotifyFunction = resolveOrNull(OpsTable::resolveReqNotifyCq, handle.address());
+    }
+
+    /**
+     * {@code resolve(object)}, or null when the provider left the op NULL: creation does not fail
+     * for it; the verb, when used, resolves again and throws {@link VerbsUnsupportedException} as before.
+     */
+    private static MemorySegment resolveOrNull(LongFunction<MemorySegment> resolve, long object) {
+        try {
+            return resolve.apply(object);
+        } catch (VerbsUnsupportedException missing) {
+            return null;
+        }
     }
 
     // ---- factory hooks ----
@@ -221,7 +246,9 @@ public final class CompletionQueue extends VerbsResource {
             if (extended != null) {
                 return extended.poll(batch, max);
             }
-            return OpsTable.pollCq(handleAddress(), max, batch.address());
+            MemorySegment function = pollFunction != null ? pollFunction
+                    : OpsTable.resolvePollCq(handleAddress()); // throws: the provider has no poll_cq
+            return OpsTable.pollCq(function, handleAddress(), max, batch.address());
         } finally {
             release();
         }
@@ -235,7 +262,9 @@ public final class CompletionQueue extends VerbsResource {
     public void requestNotification(boolean solicitedOnly) {
         acquire();
         try {
-            OpsTable.reqNotifyCq(handleAddress(), solicitedOnly);
+            MemorySegment function = reqNotifyFunction != null ? reqNotifyFunction
+                    : OpsTable.resolveReqNotifyCq(handleAddress()); // throws: the provider has no req_notify_cq
+            OpsTable.reqNotifyCq(function, handleAddress(), solicitedOnly);
         } finally {
             release();
         }

@@ -16,6 +16,7 @@ import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongFunction;
 
 /**
  * A queue pair (C {@code struct ibv_qp}): a send queue and a receive queue bound to one transport
@@ -57,6 +58,13 @@ public final class QueuePair extends VerbsResource {
     private final int maxSendSge;
     private final int maxReceiveSge;
     private final int maxInlineData;
+    /**
+     * {@code qp->context->ops.post_send} and {@code .post_recv}, read once at creation (a context's
+     * ops never change), so a post reads no native memory and allocates nothing; null when the
+     * provider left the op NULL.
+     */
+    private final MemorySegment postSendFunction;
+    private final MemorySegment postRecvFunction;
     private volatile QpState state = QpState.RESET;
     /** The port given to the last INIT transition (0: unknown), the default for the RTR address vector. */
     private int port;
@@ -84,6 +92,20 @@ public final class QueuePair extends VerbsResource {
         this.maxSendSge = granted.maxSendSge();
         this.maxReceiveSge = granted.maxReceiveSge();
         this.maxInlineData = granted.maxInlineData();
+        this.postSendFunction = resolveOrNull(OpsTable::resolvePostSend, handle.address());
+        this.postRecvFunction = resolveOrNull(OpsTable::resolvePostRecv, handle.address());
+    }
+
+    /**
+     * {@code resolve(object)}, or null when the provider left the op NULL: creation does not fail
+     * for it; the verb, when used, resolves again and throws {@link VerbsUnsupportedException} as before.
+     */
+    private static MemorySegment resolveOrNull(LongFunction<MemorySegment> resolve, long object) {
+        try {
+            return resolve.apply(object);
+        } catch (VerbsUnsupportedException missing) {
+            return null;
+        }
     }
 
     // ---- creation (hook of ProtectionDomain.createQueuePair) ----
@@ -428,7 +450,9 @@ public final class QueuePair extends VerbsResource {
                 heldHandles = SendChain.acquireAddressHandles(request);
             }
             request.clearBadRequest();
-            int rc = OpsTable.postSend(handleAddress(), request.address(), request.badRequestSlotAddress());
+            MemorySegment function = postSendFunction != null ? postSendFunction
+                    : OpsTable.resolvePostSend(handleAddress()); // throws: the provider has no post_send
+            int rc = OpsTable.postSend(function, handleAddress(), request.address(), request.badRequestSlotAddress());
             if (rc != 0) {
                 throw postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
             }
@@ -467,7 +491,9 @@ public final class QueuePair extends VerbsResource {
                 }
             }
             request.clearBadRequest();
-            int rc = OpsTable.postRecv(handleAddress(), request.address(), request.badRequestSlotAddress());
+            MemorySegment function = postRecvFunction != null ? postRecvFunction
+                    : OpsTable.resolvePostRecv(handleAddress()); // throws: the provider has no post_recv
+            int rc = OpsTable.postRecv(function, handleAddress(), request.address(), request.badRequestSlotAddress());
             if (rc != 0) {
                 throw postFailure(ReceiveWorkRequest.VERB, rc, request.describeBadRequest());
             }

@@ -13,6 +13,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.Objects;
+import java.util.function.LongFunction;
 
 /**
  * A shared receive queue ({@code struct ibv_srq}): one pool of posted receive buffers that many
@@ -27,6 +28,12 @@ public final class SharedReceiveQueue extends VerbsResource {
     private final int kernelHandle;
     /** The actual {@code max_sge} (checked on every post without a native call). */
     private final int maxSge;
+    /**
+     * {@code srq->context->ops.post_srq_recv}, read once at creation (a context's ops never
+     * change), so a post reads no native memory and allocates nothing; null when the provider
+     * left the op NULL.
+     */
+    private final MemorySegment postSrqRecvFunction;
     private volatile int maxWorkRequests;
 
     private static final class Native {
@@ -44,6 +51,19 @@ public final class SharedReceiveQueue extends VerbsResource {
         this.kernelHandle = ibv_srq.handle(handle);
         this.maxWorkRequests = maxWorkRequests;
         this.maxSge = maxSge;
+        this.postSrqRecvFunction = resolveOrNull(OpsTable::resolvePostSrqRecv, handle.address());
+    }
+
+    /**
+     * {@code resolve(object)}, or null when the provider left the op NULL: creation does not fail
+     * for it; the verb, when used, resolves again and throws {@link VerbsUnsupportedException} as before.
+     */
+    private static MemorySegment resolveOrNull(LongFunction<MemorySegment> resolve, long object) {
+        try {
+            return resolve.apply(object);
+        } catch (VerbsUnsupportedException missing) {
+            return null;
+        }
     }
 
     /**
@@ -147,7 +167,9 @@ public final class SharedReceiveQueue extends VerbsResource {
         acquire();
         try {
             request.clearBadRequest();
-            rc = OpsTable.postSrqRecv(handleAddress(), request.address(), request.badRequestSlotAddress());
+            MemorySegment function = postSrqRecvFunction != null ? postSrqRecvFunction
+                    : OpsTable.resolvePostSrqRecv(handleAddress()); // throws: the provider has no post_srq_recv
+            rc = OpsTable.postSrqRecv(function, handleAddress(), request.address(), request.badRequestSlotAddress());
         } finally {
             release();
         }

@@ -35,8 +35,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * The data-path invokers of {@link OpsTable} against a fake provider (src/main/c/bench_provider.c,
  * compiled with gcc at setup): the cost of dispatching {@code ibv_post_send} and
- * {@code ibv_poll_cq} through {@code ctx->ops} from Java. Run with {@code -prof gc}: every
- * benchmark should show 0 B/op.
+ * {@code ibv_poll_cq} through {@code ctx->ops} from Java, the way core does it: each op is
+ * resolved once at setup ({@code OpsTable.resolvePostSend(qp)} etc.), as a queue pair or CQ
+ * resolves it at creation, and each benchmark call goes through the resolved function. Run with
+ * {@code -prof gc}: every benchmark should show 0 B/op.
  *
  * <p>The provider source is found at {@code -Dpanamaverbs.bench.providerSource=...}, else under
  * {@code benchmarks/src/main/c} or {@code src/main/c} of the working directory.
@@ -57,6 +59,9 @@ public class OpsTableBench {
     private long badWr;
     private long wcs;
     private MemorySegment wcArray;
+    private MemorySegment postSendFunction;
+    private MemorySegment pollCqFunction;
+    private MemorySegment reqNotifyCqFunction;
 
     @Setup(Level.Trial)
     public void setUp() throws Throwable {
@@ -73,6 +78,10 @@ public class OpsTableBench {
         long ctx = (long) context.invokeExact();
         qp = (long) newQp.invokeExact(ctx);
         cq = (long) newCq.invokeExact(ctx);
+        // Read from the ops table once, as QueuePair and CompletionQueue do at creation.
+        postSendFunction = OpsTable.resolvePostSend(qp);
+        pollCqFunction = OpsTable.resolvePollCq(cq);
+        reqNotifyCqFunction = OpsTable.resolveReqNotifyCq(cq);
 
         // One pre-filled request, reused: the pattern the data path is built for.
         MemorySegment wr = arena.allocate(ibv_send_wr.LAYOUT);
@@ -107,29 +116,29 @@ public class OpsTableBench {
         return out;
     }
 
-    /** {@code ibv_post_send} of one pre-filled request through {@code qp->context->ops.post_send}. */
+    /** {@code ibv_post_send} of one pre-filled request through the resolved {@code qp->context->ops.post_send}. */
     @Benchmark
     public int postSend() {
-        return OpsTable.postSend(qp, sendWr, badWr);
+        return OpsTable.postSend(postSendFunction, qp, sendWr, badWr);
     }
 
     /** {@code ibv_poll_cq} for up to 16 completions (the fake returns one) through {@code ops.poll_cq}. */
     @Benchmark
     public int pollCq() {
-        return OpsTable.pollCq(cq, POLL_BATCH, wcs);
+        return OpsTable.pollCq(pollCqFunction, cq, POLL_BATCH, wcs);
     }
 
     /** Post, poll, and read the completion's wr_id: one send round trip of the data path. */
     @Benchmark
     public long postSendPollAndRead() {
-        OpsTable.postSend(qp, sendWr, badWr);
-        int polled = OpsTable.pollCq(cq, POLL_BATCH, wcs);
+        OpsTable.postSend(postSendFunction, qp, sendWr, badWr);
+        int polled = OpsTable.pollCq(pollCqFunction, cq, POLL_BATCH, wcs);
         return polled == 0 ? -1 : wcArray.get(JAVA_LONG, ibv_wc.wr_id$OFFSET);
     }
 
     /** {@code ibv_req_notify_cq} through {@code ops.req_notify_cq}. */
     @Benchmark
     public void reqNotifyCq() {
-        OpsTable.reqNotifyCq(cq, false);
+        OpsTable.reqNotifyCq(reqNotifyCqFunction, cq, false);
     }
 }

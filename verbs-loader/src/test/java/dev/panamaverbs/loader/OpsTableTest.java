@@ -57,9 +57,29 @@ class OpsTableTest {
     }
 
     @Test
-    void postSendDeliversExactlyItsArguments() {
+    void resolvingReadsTheContextsOpsOnce() {
+        MemorySegment postSend = OpsTable.resolvePostSend(qp);
+        assertTrue(postSend.address() != 0);
+        assertEquals(postSend.address(), OpsTable.resolvePostSend(fake.qp(context)).address(),
+                "QPs of one context share its ops table");
+        assertTrue(postSend.address() != OpsTable.resolvePostRecv(qp).address());
+        assertTrue(OpsTable.resolvePollCq(cq).address() != OpsTable.resolveReqNotifyCq(cq).address());
+        assertTrue(OpsTable.resolvePostSrqRecv(srq).address() != 0);
         long before = fake.calls();
-        assertEquals(0, OpsTable.postSend(qp, sendWr.address(), badWr.address()));
+        OpsTable.resolvePostSend(qp);
+        OpsTable.resolvePostRecv(qp);
+        OpsTable.resolvePostSrqRecv(srq);
+        OpsTable.resolvePollCq(cq);
+        OpsTable.resolveReqNotifyCq(cq);
+        assertEquals(before, fake.calls(), "resolving calls nothing");
+        assertEquals("", fake.lastOp());
+    }
+
+    @Test
+    void postSendDeliversExactlyItsArguments() {
+        MemorySegment postSend = OpsTable.resolvePostSend(qp);
+        long before = fake.calls();
+        assertEquals(0, OpsTable.postSend(postSend, qp, sendWr.address(), badWr.address()));
         assertEquals("post_send", fake.lastOp());
         assertEquals(qp, fake.arg(0));
         assertEquals(sendWr.address(), fake.arg(1));
@@ -69,38 +89,46 @@ class OpsTableTest {
 
     @Test
     void postSendReturnsTheProvidersErrnoAndBadWr() {
+        MemorySegment postSend = OpsTable.resolvePostSend(qp);
         fake.nextReturn(Errno.ENOMEM);
-        assertEquals(Errno.ENOMEM, OpsTable.postSend(qp, sendWr.address(), badWr.address()));
+        assertEquals(Errno.ENOMEM, OpsTable.postSend(postSend, qp, sendWr.address(), badWr.address()));
         assertEquals(sendWr.address(), badWr.get(JAVA_LONG, 0), "the provider's bad_wr reaches the caller");
     }
 
     @Test
     void postRecvDeliversExactlyItsArguments() {
-        assertEquals(0, OpsTable.postRecv(qp, recvWr.address(), badWr.address()));
+        MemorySegment postRecv = OpsTable.resolvePostRecv(qp);
+        assertEquals(0, OpsTable.postRecv(postRecv, qp, recvWr.address(), badWr.address()));
         assertEquals("post_recv", fake.lastOp());
         assertEquals(qp, fake.arg(0));
         assertEquals(recvWr.address(), fake.arg(1));
         assertEquals(badWr.address(), fake.arg(2));
 
         fake.nextReturn(Errno.EINVAL);
-        assertEquals(Errno.EINVAL, OpsTable.postRecv(qp, recvWr.address(), badWr.address()));
+        assertEquals(Errno.EINVAL, OpsTable.postRecv(postRecv, qp, recvWr.address(), badWr.address()));
         assertEquals(recvWr.address(), badWr.get(JAVA_LONG, 0));
     }
 
     @Test
     void postSrqRecvGoesThroughTheSrqsContext() {
-        assertEquals(0, OpsTable.postSrqRecv(srq, recvWr.address(), badWr.address()));
+        MemorySegment postSrqRecv = OpsTable.resolvePostSrqRecv(srq);
+        assertEquals(0, OpsTable.postSrqRecv(postSrqRecv, srq, recvWr.address(), badWr.address()));
         assertEquals("post_srq_recv", fake.lastOp());
         assertEquals(srq, fake.arg(0));
         assertEquals(recvWr.address(), fake.arg(1));
         assertEquals(badWr.address(), fake.arg(2));
+
+        fake.nextReturn(Errno.ENOMEM);
+        assertEquals(Errno.ENOMEM, OpsTable.postSrqRecv(postSrqRecv, srq, recvWr.address(), badWr.address()));
+        assertEquals(recvWr.address(), badWr.get(JAVA_LONG, 0));
     }
 
     @Test
     void pollCqDeliversItsArgumentsAndReturnsTheCount() {
+        MemorySegment pollCq = OpsTable.resolvePollCq(cq);
         MemorySegment wcs = arena.allocate(ibv_wc.LAYOUT, 16);
         fake.nextReturn(3);
-        assertEquals(3, OpsTable.pollCq(cq, 16, wcs.address()));
+        assertEquals(3, OpsTable.pollCq(pollCq, cq, 16, wcs.address()));
         assertEquals("poll_cq", fake.lastOp());
         assertEquals(cq, fake.arg(0));
         assertEquals(16, fake.arg(1));
@@ -108,72 +136,111 @@ class OpsTableTest {
         assertEquals(1002, wcs.get(JAVA_LONG, 2 * ibv_wc.SIZE + ibv_wc.wr_id$OFFSET));
 
         fake.nextReturn(0);
-        assertEquals(0, OpsTable.pollCq(cq, 16, wcs.address()));
+        assertEquals(0, OpsTable.pollCq(pollCq, cq, 16, wcs.address()));
+        // num_entries 0 needs no array, as in C.
+        assertEquals(0, OpsTable.pollCq(pollCq, cq, 0, 0));
+        assertEquals(0, fake.arg(1));
     }
 
     @Test
     void aNegativePollIsAnException() {
+        MemorySegment pollCq = OpsTable.resolvePollCq(cq);
         MemorySegment wcs = arena.allocate(ibv_wc.LAYOUT, 4);
         fake.nextReturn(-2);
-        VerbsException thrown = assertThrows(VerbsException.class, () -> OpsTable.pollCq(cq, 4, wcs.address()));
+        VerbsException thrown = assertThrows(VerbsException.class,
+                () -> OpsTable.pollCq(pollCq, cq, 4, wcs.address()));
         assertEquals("ibv_poll_cq", thrown.verb());
         assertTrue(thrown.getMessage().contains("-2"), thrown.getMessage());
     }
 
     @Test
     void reqNotifyCqPassesSolicitedOnlyAndMapsErrors() {
-        OpsTable.reqNotifyCq(cq, true);
+        MemorySegment reqNotifyCq = OpsTable.resolveReqNotifyCq(cq);
+        OpsTable.reqNotifyCq(reqNotifyCq, cq, true);
         assertEquals("req_notify_cq", fake.lastOp());
         assertEquals(cq, fake.arg(0));
         assertEquals(1, fake.arg(1));
-        OpsTable.reqNotifyCq(cq, false);
+        OpsTable.reqNotifyCq(reqNotifyCq, cq, false);
         assertEquals(0, fake.arg(1));
 
         fake.nextReturn(Errno.EINVAL);
-        VerbsException failed = assertThrows(VerbsException.class, () -> OpsTable.reqNotifyCq(cq, false));
+        VerbsException failed = assertThrows(VerbsException.class, () -> OpsTable.reqNotifyCq(reqNotifyCq, cq, false));
         assertEquals(Errno.EINVAL, failed.errno());
         assertEquals("ibv_req_notify_cq", failed.verb());
 
         fake.nextReturn(Errno.EOPNOTSUPP);
-        assertThrows(VerbsUnsupportedException.class, () -> OpsTable.reqNotifyCq(cq, false));
+        assertThrows(VerbsUnsupportedException.class, () -> OpsTable.reqNotifyCq(reqNotifyCq, cq, false));
     }
 
     @Test
-    void nullOpsAreUnsupportedAndNeverCalled() {
+    void nullOpsAreUnsupportedWhenResolvedAndNeverCalled() {
         long bare = fake.context(true, fake.verbsContextSize(), false);
         long bareQp = fake.qp(bare);
         long bareCq = fake.cq(bare);
         long bareSrq = fake.srq(bare);
         long before = fake.calls();
 
-        VerbsUnsupportedException send = assertThrows(VerbsUnsupportedException.class,
-                () -> OpsTable.postSend(bareQp, sendWr.address(), badWr.address()));
-        assertEquals("ibv_post_send", send.verb());
-        assertTrue(send.getMessage().contains("post_send"), send.getMessage());
-        assertThrows(VerbsUnsupportedException.class, () -> OpsTable.postRecv(bareQp, recvWr.address(), badWr.address()));
-        assertThrows(VerbsUnsupportedException.class, () -> OpsTable.postSrqRecv(bareSrq, recvWr.address(), badWr.address()));
-        assertThrows(VerbsUnsupportedException.class, () -> OpsTable.pollCq(bareCq, 1, sendWr.address()));
-        assertThrows(VerbsUnsupportedException.class, () -> OpsTable.reqNotifyCq(bareCq, false));
-        assertThrows(VerbsUnsupportedException.class, () -> OpsTable.allocMw(fake.pd(bare), 2));
+        assertUnsupported("ibv_post_send", "post_send", () -> OpsTable.resolvePostSend(bareQp));
+        assertUnsupported("ibv_post_recv", "post_recv", () -> OpsTable.resolvePostRecv(bareQp));
+        assertUnsupported("ibv_post_srq_recv", "post_srq_recv", () -> OpsTable.resolvePostSrqRecv(bareSrq));
+        assertUnsupported("ibv_poll_cq", "poll_cq", () -> OpsTable.resolvePollCq(bareCq));
+        assertUnsupported("ibv_req_notify_cq", "req_notify_cq", () -> OpsTable.resolveReqNotifyCq(bareCq));
+        assertUnsupported("ibv_alloc_mw", "alloc_mw", () -> OpsTable.allocMw(fake.pd(bare), 2));
         assertEquals(before, fake.calls(), "nothing was called");
+    }
+
+    private static void assertUnsupported(String verb, String op, org.junit.jupiter.api.function.Executable call) {
+        VerbsUnsupportedException thrown = assertThrows(VerbsUnsupportedException.class, call);
+        assertEquals(verb, thrown.verb());
+        assertTrue(thrown.getMessage().contains("ibv_context.ops." + op + " is NULL"), thrown.getMessage());
     }
 
     @Test
     void nullArgumentsAreRejectedBeforeAnyCall() {
+        MemorySegment postSend = OpsTable.resolvePostSend(qp);
+        MemorySegment postRecv = OpsTable.resolvePostRecv(qp);
+        MemorySegment postSrqRecv = OpsTable.resolvePostSrqRecv(srq);
+        MemorySegment pollCq = OpsTable.resolvePollCq(cq);
+        MemorySegment reqNotifyCq = OpsTable.resolveReqNotifyCq(cq);
         long before = fake.calls();
         IllegalArgumentException noQp = assertThrows(IllegalArgumentException.class,
-                () -> OpsTable.postSend(0, sendWr.address(), badWr.address()));
+                () -> OpsTable.postSend(postSend, 0, sendWr.address(), badWr.address()));
         assertTrue(noQp.getMessage().startsWith("ibv_post_send"), noQp.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSend(qp, 0, badWr.address()));
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSend(qp, sendWr.address(), 0));
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.postRecv(qp, 0, badWr.address()));
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSrqRecv(0, recvWr.address(), badWr.address()));
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.pollCq(cq, 4, 0));
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.pollCq(cq, -1, sendWr.address()));
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.reqNotifyCq(0, false));
-        // An object whose context pointer is NULL.
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSend(postSend, qp, 0, badWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSend(postSend, qp, sendWr.address(), 0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postRecv(postRecv, 0, recvWr.address(), badWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postRecv(postRecv, qp, 0, badWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postRecv(postRecv, qp, recvWr.address(), 0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSrqRecv(postSrqRecv, 0, recvWr.address(), badWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSrqRecv(postSrqRecv, srq, 0, badWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSrqRecv(postSrqRecv, srq, recvWr.address(), 0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.pollCq(pollCq, 0, 4, sendWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.pollCq(pollCq, cq, 4, 0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.pollCq(pollCq, cq, -1, sendWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.reqNotifyCq(reqNotifyCq, 0, false));
+        // Resolving a NULL object, or one whose context pointer is NULL.
+        IllegalArgumentException noObject = assertThrows(IllegalArgumentException.class, () -> OpsTable.resolvePostSend(0));
+        assertTrue(noObject.getMessage().startsWith("ibv_post_send: qp"), noObject.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.resolvePostRecv(0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.resolvePostSrqRecv(0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.resolvePollCq(0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.resolveReqNotifyCq(0));
         long orphan = fake.qp(0);
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSend(orphan, sendWr.address(), badWr.address()));
+        IllegalArgumentException noContext = assertThrows(IllegalArgumentException.class,
+                () -> OpsTable.resolvePostSend(orphan));
+        assertTrue(noContext.getMessage().contains("context pointer is NULL"), noContext.getMessage());
+        assertEquals(before, fake.calls());
+    }
+
+    @Test
+    void nothingCallsThroughANullFunction() {
+        long before = fake.calls();
+        assertThrows(IllegalArgumentException.class,
+                () -> OpsTable.postSend(MemorySegment.NULL, qp, sendWr.address(), badWr.address()));
+        assertThrows(IllegalArgumentException.class,
+                () -> OpsTable.pollCq(MemorySegment.NULL, cq, 1, sendWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.reqNotifyCq(MemorySegment.NULL, cq, false));
+        assertThrows(NullPointerException.class, () -> OpsTable.postRecv(null, qp, recvWr.address(), badWr.address()));
         assertEquals(before, fake.calls());
     }
 
