@@ -208,6 +208,8 @@ final class LoopbackPair implements AutoCloseable {
 
     /** No device to benchmark on: libibverbs missing, no device, or the configured one absent. */
     static final class NoDeviceException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
         NoDeviceException(String message) {
             super(message + ". The device benchmarks (RcLoopbackBench) need an RDMA device: run them with"
                     + " `./verbs bench --vm` (SoftRoCE in a VM), or on a host with one"

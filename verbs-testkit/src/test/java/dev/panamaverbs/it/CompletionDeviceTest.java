@@ -185,6 +185,7 @@ class CompletionDeviceTest {
         }
     }
 
+    @SuppressWarnings("try") // closes inside its own try on purpose: closing twice must be harmless
     @DeviceTest
     void extendedQueuePollsEmptyAndClosesWithItsChannel(TestDevice device) {
         try (Context context = ProtectionDomainDeviceTest.open(device);

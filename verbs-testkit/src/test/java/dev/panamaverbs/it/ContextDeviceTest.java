@@ -136,6 +136,7 @@ class ContextDeviceTest {
         }
     }
 
+    @SuppressWarnings("try") // closes inside its own try on purpose: closing twice must be harmless
     @DeviceTest
     void twoContextsOnOneDeviceAreIndependent(TestDevice device) {
         try (Context first = open(device); Context second = open(device)) {

@@ -217,6 +217,7 @@ class ProtectionDomainDeviceTest {
         }
     }
 
+    @SuppressWarnings("try") // closes inside its own try on purpose: closing twice must be harmless
     @DeviceTest
     void closingTheDomainClosesItsChildrenFirst(TestDevice device) {
         try (Context context = open(device); Arena arena = Arena.ofConfined()) {
