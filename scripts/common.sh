@@ -3,6 +3,9 @@
 
 VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 VERBS_CACHE=${VERBS_CACHE:-$VERBS_ROOT/.cache}
+# depmod, ip, rdma live in /sbin and /usr/sbin, which a non-root PATH may lack.
+case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH="$PATH:/usr/sbin:/sbin" ;; esac
+export PATH
 
 # Debian packages, by what needs them.
 PKGS_BUILD=(maven gcc libc6-dev)
@@ -45,6 +48,10 @@ Install one (e.g. Temurin 25) and set JAVA_HOME to it."
     export JAVA_HOME=$best PATH="$best/bin:$PATH"
 }
 
+apt_install() {
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2
+}
+
 # Installs missing Debian packages when root; otherwise names what is missing and fails.
 ensure_packages() {
     local missing=() p
@@ -54,12 +61,16 @@ ensure_packages() {
     [ ${#missing[@]} -eq 0 ] && return 0
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
         say "installing Debian packages: ${missing[*]}"
-        if [ ! -f "$VERBS_CACHE/.apt-updated" ]; then
+        # Package lists: fetch them when the machine has none; if an install still fails (stale
+        # lists), refresh once and try again.
+        if ! compgen -G '/var/lib/apt/lists/*_Packages' >/dev/null; then
             apt-get update -qq >&2 || die "apt-get update failed"
-            mkdir -p "$VERBS_CACHE" && touch "$VERBS_CACHE/.apt-updated"
         fi
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
-            || die "apt-get install ${missing[*]} failed"
+        if ! apt_install "${missing[@]}"; then
+            say "apt-get install failed; refreshing the package lists and trying once more"
+            apt-get update -qq >&2 || die "apt-get update failed"
+            apt_install "${missing[@]}" || die "apt-get install ${missing[*]} failed"
+        fi
     else
         die "missing Debian packages: ${missing[*]}
 Run as root to let ./verbs install them, or: sudo apt-get install ${missing[*]}"
