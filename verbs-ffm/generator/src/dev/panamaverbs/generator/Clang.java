@@ -30,7 +30,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 final class Clang {
     private Clang() {}
 
-    static final String DEFAULT_LIBRARY = "/usr/lib/x86_64-linux-gnu/libclang-14.so.1";
+    /** libclang-14 in this machine's multiarch library directory. */
+    static String defaultLibrary() {
+        return "/usr/lib/" + Multiarch.triplet() + "/libclang-14.so.1";
+    }
 
     /** struct CXCursor { enum CXCursorKind kind; int xdata; const void *data[3]; } */
     static final StructLayout CX_CURSOR = MemoryLayout.structLayout(
@@ -47,6 +50,10 @@ final class Clang {
     static final StructLayout CX_SOURCE_LOCATION = MemoryLayout.structLayout(
             MemoryLayout.sequenceLayout(2, ADDRESS).withName("ptr_data"), JAVA_INT.withName("int_data"),
             MemoryLayout.paddingLayout(4));
+    /** struct CXSourceRange { const void *ptr_data[2]; unsigned begin_int_data, end_int_data; } */
+    static final StructLayout CX_SOURCE_RANGE = MemoryLayout.structLayout(
+            MemoryLayout.sequenceLayout(2, ADDRESS).withName("ptr_data"), JAVA_INT.withName("begin_int_data"),
+            JAVA_INT.withName("end_int_data"));
     /** struct CXUnsavedFile { const char *Filename; const char *Contents; unsigned long Length; } */
     static final StructLayout CX_UNSAVED_FILE = MemoryLayout.structLayout(
             ADDRESS.withName("Filename"), ADDRESS.withName("Contents"), JAVA_LONG.withName("Length"));
@@ -119,7 +126,7 @@ final class Clang {
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
-        return SymbolLookup.libraryLookup(System.getProperty("panamaverbs.libclang", DEFAULT_LIBRARY), ARENA);
+        return SymbolLookup.libraryLookup(System.getProperty("panamaverbs.libclang", defaultLibrary()), ARENA);
     }
 
     private static MethodHandle bind(String name, FunctionDescriptor fd) {
@@ -186,6 +193,12 @@ final class Clang {
     private static final MethodHandle cursorIsFunctionInlined = bind("clang_Cursor_isFunctionInlined", fd(JAVA_INT, CX_CURSOR));
     private static final MethodHandle getTypedefDeclUnderlyingType = bind("clang_getTypedefDeclUnderlyingType", fd(CX_TYPE, CX_CURSOR));
     private static final MethodHandle typeGetNamedType = bind("clang_Type_getNamedType", fd(CX_TYPE, CX_TYPE));
+    private static final MethodHandle getAllSkippedRanges = bind("clang_getAllSkippedRanges", fd(ADDRESS, ADDRESS));
+    private static final MethodHandle disposeSourceRangeList = bind("clang_disposeSourceRangeList", fv(ADDRESS));
+    private static final MethodHandle getRangeStart = bind("clang_getRangeStart", fd(CX_SOURCE_LOCATION, CX_SOURCE_RANGE));
+    private static final MethodHandle getRangeEnd = bind("clang_getRangeEnd", fd(CX_SOURCE_LOCATION, CX_SOURCE_RANGE));
+    private static final MethodHandle getSpellingLocation = bind("clang_getSpellingLocation",
+            fv(CX_SOURCE_LOCATION, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle cursorIsNull = bind("clang_Cursor_isNull", fd(JAVA_INT, CX_CURSOR));
 
     /** The visitor upcall appends a copy of each child to {@link #collected}. */
@@ -292,10 +305,50 @@ final class Clang {
         private static Type ofCall(NativeCall c) { return new Type((MemorySegment) call(c)); }
     }
 
+    /** Lines {@code first..last} (1-based, inclusive) of {@code file} were skipped by the preprocessor. */
+    record SkippedRange(String file, int first, int last) {}
+
     /** A parsed translation unit; errors in it are collected, not thrown. */
     record TranslationUnit(MemorySegment handle) {
         Cursor cursor() {
             return new Cursor((MemorySegment) call(() -> (MemorySegment) getTranslationUnitCursor.invokeExact(ARENA_ALLOC, handle)));
+        }
+
+        /**
+         * The preprocessor's skipped (inactive) regions, as file name and first / last line;
+         * needs {@link #PARSE_DETAILED_PREPROCESSING_RECORD}.
+         */
+        List<SkippedRange> skippedRanges() {
+            List<SkippedRange> out = new ArrayList<>();
+            MemorySegment list = (MemorySegment) call(() -> (MemorySegment) getAllSkippedRanges.invokeExact(handle));
+            if (list.equals(MemorySegment.NULL)) {
+                return out;
+            }
+            MemorySegment l = list.reinterpret(16);
+            int count = l.get(JAVA_INT, 0);
+            MemorySegment ranges = l.get(ADDRESS, 8).reinterpret(CX_SOURCE_RANGE.byteSize() * count);
+            for (int i = 0; i < count; i++) {
+                MemorySegment range = ranges.asSlice(i * CX_SOURCE_RANGE.byteSize(), CX_SOURCE_RANGE);
+                MemorySegment start = (MemorySegment) call(() -> (MemorySegment) getRangeStart.invokeExact(ARENA_ALLOC, range));
+                MemorySegment end = (MemorySegment) call(() -> (MemorySegment) getRangeEnd.invokeExact(ARENA_ALLOC, range));
+                MemorySegment file = ARENA.allocate(ADDRESS);
+                MemorySegment first = ARENA.allocate(JAVA_INT);
+                MemorySegment last = ARENA.allocate(JAVA_INT);
+                call(() -> {
+                    getSpellingLocation.invokeExact(start, file, first, MemorySegment.NULL, MemorySegment.NULL);
+                    getSpellingLocation.invokeExact(end, MemorySegment.NULL, last, MemorySegment.NULL, MemorySegment.NULL);
+                    return null;
+                });
+                MemorySegment f = file.get(ADDRESS, 0);
+                String name = f.equals(MemorySegment.NULL) ? ""
+                        : string(alloc -> (MemorySegment) getFileName.invokeExact(alloc, f));
+                out.add(new SkippedRange(name, first.get(JAVA_INT, 0), last.get(JAVA_INT, 0)));
+            }
+            call(() -> {
+                disposeSourceRangeList.invokeExact(list);
+                return null;
+            });
+            return out;
         }
 
         List<String> errors() {

@@ -3,14 +3,27 @@ package dev.panamaverbs.generator;
 import dev.panamaverbs.generator.Model.EnumConstant;
 import dev.panamaverbs.generator.Model.MacroConstant;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** VerbsConstants: every enum constant and integer #define, int when it fits, else long. */
 final class ConstantsEmitter {
     private ConstantsEmitter() {}
 
-    static String emit(List<EnumConstant> enumConstants, List<MacroConstant> macros, Set<String> names) {
+    /** What {@link #emit} wrote: the coverage report's "emitted" side. */
+    static final class Written {
+        final List<String> enums = new ArrayList<>();
+        final List<String> enumConstants = new ArrayList<>();
+        final List<String> macros = new ArrayList<>();
+        /** Constants not written, with the reason. */
+        final Map<String, String> notWritten = new LinkedHashMap<>();
+    }
+
+    static String emit(List<EnumConstant> enumConstants, List<MacroConstant> macros, Set<String> names,
+                       Written written) {
         StringBuilder out = new StringBuilder(Main.BANNER);
         out.append("package ").append(Main.PACKAGE).append(";\n\n");
         out.append("/**\n * The enum constants and integer {@code #define}s of infiniband/verbs.h. Values are the C\n")
@@ -18,25 +31,34 @@ final class ConstantsEmitter {
                 .append(" * (unsigned values are never wrapped into a negative {@code int}).\n */\n");
         out.append("public final class VerbsConstants {\n");
         out.append("    private VerbsConstants() {}\n");
-        String currentEnum = null;
+        int currentEnum = -1;
         for (EnumConstant e : enumConstants) {
-            if (!e.enumName().equals(currentEnum)) {
-                currentEnum = e.enumName();
-                out.append("\n    // ").append(currentEnum).append('\n');
+            if (e.enumIndex() != currentEnum) {
+                currentEnum = e.enumIndex();
+                out.append("\n    // ").append(e.enumName()).append('\n');
+                written.enums.add(HeaderScanner.enumLabel(e.enumName(), e.name()));
             }
-            constant(out, e.name(), e.value(), e.unsigned(), names);
+            if (constant(out, e.name(), e.value(), e.unsigned(), names)) {
+                written.enumConstants.add(e.name());
+            } else {
+                written.notWritten.put(e.name(), "a constant of this name is already emitted");
+            }
         }
         out.append("\n    // #define\n");
         for (MacroConstant m : macros) {
-            constant(out, m.name(), m.value(), m.unsigned(), names);
+            if (constant(out, m.name(), m.value(), m.unsigned(), names)) {
+                written.macros.add(m.name());
+            } else {
+                written.notWritten.put(m.name(), "same name as an enum constant, emitted once");
+            }
         }
         out.append("}\n");
         return out.toString();
     }
 
-    private static void constant(StringBuilder out, String name, long value, boolean unsigned, Set<String> names) {
+    private static boolean constant(StringBuilder out, String name, long value, boolean unsigned, Set<String> names) {
         if (!names.add(name)) {
-            return; // already emitted (a #define repeating an enum name, say)
+            return false; // already emitted (a #define repeating an enum name, say)
         }
         boolean fitsInt = unsigned ? value >= 0 && value <= Integer.MAX_VALUE
                 : value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE;
@@ -48,5 +70,6 @@ final class ConstantsEmitter {
         } else {
             out.append("long ").append(name).append(" = ").append(value).append("L;\n");
         }
+        return true;
     }
 }

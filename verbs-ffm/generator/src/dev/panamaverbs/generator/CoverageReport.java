@@ -1,52 +1,145 @@
 package dev.panamaverbs.generator;
 
 import dev.panamaverbs.generator.Model.Record;
-import dev.panamaverbs.generator.Model.Skipped;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
-/** What the header holds versus what was emitted, and why anything was left out. */
+/**
+ * What the header holds versus what was emitted, and why anything was left out. Every category
+ * pairs "found" (what libclang's scan of the header, or the text of its inactive preprocessor
+ * branches, saw) with "emitted" (what the emitters report they wrote). A name found but not
+ * emitted needs a reason; one without (or one emitted but never found) is a coverage error and
+ * the generator exits non-zero.
+ *
+ * <p>The report starts with a summary block (title, one line per category, the verdict) that
+ * ends at the first empty line; ./verbs generate --check and GeneratorDriftTest print that block.
+ */
 final class CoverageReport {
     private CoverageReport() {}
 
-    record Counts(int structsFound, long structsEmitted, int unionsFound, long unionsEmitted,
-                  int foreignRecords, int enums, int enumConstants,
-                  int objectMacros, int integerMacros, int constantsEmitted,
-                  int functionsDeclared, int functionsExported, int staticInline, int functionMacros) {}
+    /** One kind of declaration: the names found, the names emitted, reasons for the difference. */
+    static final class Category {
+        final String title;
+        /** Print the emitted names in the report (exported functions, structs, unions). */
+        final boolean listEmitted;
+        final Set<String> found = new LinkedHashSet<>();
+        final Set<String> emitted = new LinkedHashSet<>();
+        final Map<String, String> reasons = new LinkedHashMap<>();
 
-    static String render(String header, String library, Counts c, List<Skipped> skipped,
-                         List<String> undeclared, Collection<Record> foreign) {
+        Category(String title, boolean listEmitted) {
+            this.title = title;
+            this.listEmitted = listEmitted;
+        }
+
+        Category found(Collection<String> names) {
+            found.addAll(names);
+            return this;
+        }
+
+        Category emitted(Collection<String> names) {
+            emitted.addAll(names);
+            return this;
+        }
+
+        Category skip(String name, String reason) {
+            reasons.putIfAbsent(name, reason);
+            return this;
+        }
+
+        /** Found, not emitted, with a reason. */
+        List<String> skipped() {
+            return found.stream().filter(n -> !emitted.contains(n) && reasons.containsKey(n)).toList();
+        }
+
+        /** Found, not emitted, and no reason: silently dropped. */
+        List<String> unexplained() {
+            return found.stream().filter(n -> !emitted.contains(n) && !reasons.containsKey(n)).toList();
+        }
+
+        /** Emitted but not found by the scan: the two sides disagree. */
+        List<String> unfound() {
+            return emitted.stream().filter(n -> !found.contains(n)).toList();
+        }
+    }
+
+    /** Every coverage error: names dropped without a reason, names emitted without being found. */
+    static List<String> problems(List<Category> categories) {
+        List<String> out = new ArrayList<>();
+        for (Category c : categories) {
+            for (String n : c.unexplained()) {
+                out.add(c.title + ": " + n + " found but not emitted, and no reason recorded");
+            }
+            for (String n : c.unfound()) {
+                out.add(c.title + ": " + n + " emitted but not found by the header scan");
+            }
+        }
+        return out;
+    }
+
+    static String render(String header, String library, List<Category> categories, List<String> undeclared,
+                         Collection<Record> foreign) {
         StringBuilder r = new StringBuilder();
         r.append("panama-verbs generator coverage: ").append(Names.headerName(header))
                 .append(" against ").append(library.substring(library.lastIndexOf('/') + 1)).append('\n');
-        line(r, "structs (found / emitted)", c.structsFound() + " / " + c.structsEmitted());
-        line(r, "unions (found / emitted)", c.unionsFound() + " / " + c.unionsEmitted());
-        line(r, "records from other headers, embedded by value", String.valueOf(c.foreignRecords()));
-        line(r, "enums", String.valueOf(c.enums()));
-        line(r, "enum constants (found / emitted)", c.enumConstants() + " / " + c.enumConstants());
-        line(r, "object-like #defines (found / integer, emitted)", c.objectMacros() + " / " + c.integerMacros());
-        line(r, "VerbsConstants fields", String.valueOf(c.constantsEmitted()));
-        line(r, "functions declared non-inline / exported, emitted", c.functionsDeclared() + " / " + c.functionsExported());
-        line(r, "static inline functions (listed in INLINE)", String.valueOf(c.staticInline()));
-        line(r, "function-like macros (listed in INLINE)", String.valueOf(c.functionMacros()));
+        r.append(String.format("  %-44s %6s %8s %8s%n", "category", "found", "emitted", "skipped"));
+        for (Category c : categories) {
+            r.append(String.format("  %-44s %6d %8d %8d%n", c.title, c.found.size(), c.emitted.size(),
+                    c.skipped().size()));
+        }
+        List<String> problems = problems(categories);
+        r.append(problems.isEmpty()
+                ? "  OK: found = emitted + skipped (with a reason) in every category\n"
+                : "  FAILED: " + problems.size() + " coverage error(s), listed at the end\n");
+        r.append('\n');
+
+        for (Category c : categories) {
+            if (c.listEmitted) {
+                r.append(c.title).append(", emitted (").append(c.emitted.size()).append("):\n");
+                wrap(r, c.emitted);
+            }
+        }
+        r.append("records from other headers, details:\n");
         for (Record f : foreign) {
             r.append("  ").append(f.cName()).append(" from ").append(f.header()).append(" (size ")
                     .append(f.size()).append(", align ").append(f.align()).append(f.opaque() ? ", opaque" : "")
                     .append(")\n");
         }
-        r.append("skipped (").append(skipped.size()).append("):\n");
-        for (Skipped s : skipped) {
-            r.append("  ").append(s.what()).append(": ").append(s.reason()).append('\n');
+        int skippedTotal = categories.stream().mapToInt(c -> c.skipped().size()).sum();
+        r.append("not emitted, with the reason (").append(skippedTotal).append("):\n");
+        for (Category c : categories) {
+            for (String n : c.skipped()) {
+                r.append("  ").append(c.title).append(": ").append(n).append(": ").append(c.reasons.get(n)).append('\n');
+            }
         }
         r.append("exported ibv_* symbols verbs.h does not declare (").append(undeclared.size()).append("):\n");
-        for (String u : undeclared) {
-            r.append("  ").append(u).append('\n');
+        wrap(r, undeclared);
+        if (!problems.isEmpty()) {
+            r.append("coverage errors (").append(problems.size()).append("):\n");
+            for (String p : problems) {
+                r.append("  ").append(p).append('\n');
+            }
         }
         return r.toString();
     }
 
-    private static void line(StringBuilder r, String what, String value) {
-        r.append(String.format("  %-52s %s%n", what, value));
+    /** Names separated by spaces, in lines of at most about 100 characters. */
+    private static void wrap(StringBuilder r, Collection<String> names) {
+        StringBuilder line = new StringBuilder(" ");
+        for (String n : names) {
+            if (line.length() > 1 && line.length() + 1 + n.length() > 100) {
+                r.append(line).append('\n');
+                line = new StringBuilder(" ");
+            }
+            line.append(' ').append(n);
+        }
+        if (line.length() > 1) {
+            r.append(line).append('\n');
+        }
     }
 }

@@ -16,7 +16,14 @@ final class FunctionsEmitter {
     /** A function-like macro or static inline function name and its kind. */
     record Inline(String name, boolean macro) {}
 
-    static String emit(List<Function> exported, Map<String, String> versions, List<Inline> inline) {
+    /** What {@link #emit} wrote into EXPORTED and INLINE: the coverage report's "emitted" side. */
+    record Written(List<String> exported, List<String> staticInline, List<String> macros) {
+        Written() {
+            this(new java.util.ArrayList<>(), new java.util.ArrayList<>(), new java.util.ArrayList<>());
+        }
+    }
+
+    static String emit(List<Function> exported, Map<String, String> versions, List<Inline> inline, Written written) {
         StringBuilder out = new StringBuilder(Main.BANNER);
         out.append("package ").append(Main.PACKAGE).append(";\n\n");
         out.append("import java.lang.foreign.FunctionDescriptor;\n");
@@ -51,6 +58,7 @@ final class FunctionsEmitter {
             String n = exported.get(i).name();
             out.append(sep).append("new ExportedFunction(\"").append(n).append("\", ").append(n).append("$VERSION, ")
                     .append(n).append("$DESC)");
+            written.exported().add(n);
             sep = ",\n            ";
         }
         out.append(");\n");
@@ -60,6 +68,7 @@ final class FunctionsEmitter {
         for (Inline i : inline) {
             out.append(sep).append("new InlineFunction(\"").append(i.name()).append("\", InlineFunction.Kind.")
                     .append(i.macro() ? "FUNCTION_LIKE_MACRO" : "STATIC_INLINE").append(")");
+            (i.macro() ? written.macros() : written.staticInline()).add(i.name());
             sep = ",\n            ";
         }
         out.append(");\n}\n");

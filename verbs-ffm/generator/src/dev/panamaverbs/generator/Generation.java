@@ -1,5 +1,6 @@
 package dev.panamaverbs.generator;
 
+import dev.panamaverbs.generator.CoverageReport.Category;
 import dev.panamaverbs.generator.Model.Function;
 import dev.panamaverbs.generator.Model.Record;
 import dev.panamaverbs.generator.Model.Skipped;
@@ -21,11 +22,17 @@ final class Generation {
 
     private final SortedMap<String, String> files = new TreeMap<>();
     private final StringBuilder report = new StringBuilder();
+    private final List<String> problems = new ArrayList<>();
 
     private Generation() {}
 
     SortedMap<String, String> files() {
         return files;
+    }
+
+    /** Coverage errors: found but neither emitted nor skipped with a reason (or the reverse). */
+    List<String> problems() {
+        return problems;
     }
 
     String report() {
@@ -46,6 +53,7 @@ final class Generation {
         }
         HeaderScanner scan = new HeaderScanner();
         scan.scan(tu.cursor());
+        scan.scanInactive(tu.skippedRanges());
         MacroEvaluator macros = new MacroEvaluator();
         macros.evaluate(header.toString(), scan.objectMacros, args);
 
@@ -54,13 +62,13 @@ final class Generation {
         List<Function> exported = new ArrayList<>();
         List<FunctionsEmitter.Inline> inline = new ArrayList<>();
         Map<String, String> versions = new TreeMap<>();
-        int declared = 0;
+        List<String> inlineFound = new ArrayList<>();
         for (Function f : scan.functions.values()) {
             if (f.inline()) {
                 inline.add(new FunctionsEmitter.Inline(f.name(), false));
+                inlineFound.add(f.name());
                 continue;
             }
-            declared++;
             String version = elf.versionOf(f.name());
             if (version == null) {
                 skipped.add(new Skipped("function " + f.name(), "declared but not exported by " + library.getFileName()));
@@ -78,14 +86,26 @@ final class Generation {
         List<Record> all = new ArrayList<>(scan.records.values());
         all.addAll(scan.foreignRecords.values());
         g.files.put("module-info.java", IndexEmitter.moduleInfo());
+        List<String> structsEmitted = new ArrayList<>();
+        List<String> unionsEmitted = new ArrayList<>();
+        List<String> foreignEmitted = new ArrayList<>();
         for (Record r : all) {
-            g.files.put(DIR + r.javaName() + ".java", RecordEmitter.emit(r));
+            String source = RecordEmitter.emit(r);
+            g.files.put(DIR + r.javaName() + ".java", source);
+            if (source.contains(" LAYOUT = ")) {
+                if (scan.foreignRecords.containsValue(r)) {
+                    foreignEmitted.add(r.cName());
+                } else {
+                    (r.union() ? unionsEmitted : structsEmitted).add(r.cName().substring(r.cName().indexOf(' ') + 1));
+                }
+            }
         }
         g.files.put(DIR + "VerbsLayouts.java", IndexEmitter.layouts(all));
-        HashSet<String> constantNames = new HashSet<>();
+        ConstantsEmitter.Written constants = new ConstantsEmitter.Written();
         g.files.put(DIR + "VerbsConstants.java",
-                ConstantsEmitter.emit(scan.enumConstants, macros.constants, constantNames));
-        g.files.put(DIR + "VerbsFunctions.java", FunctionsEmitter.emit(exported, versions, inline));
+                ConstantsEmitter.emit(scan.enumConstants, macros.constants, new HashSet<>(), constants));
+        FunctionsEmitter.Written functions = new FunctionsEmitter.Written();
+        g.files.put(DIR + "VerbsFunctions.java", FunctionsEmitter.emit(exported, versions, inline, functions));
         g.files.put(DIR + "ExportedFunction.java", FunctionsEmitter.exportedFunctionRecord());
         g.files.put(DIR + "InlineFunction.java", FunctionsEmitter.inlineFunctionRecord());
 
@@ -96,13 +116,68 @@ final class Generation {
             }
         }
 
-        long unions = scan.records.values().stream().filter(Record::union).count();
-        CoverageReport.Counts counts = new CoverageReport.Counts(
-                scan.structsFound, scan.records.size() - unions, scan.unionsFound, unions,
-                scan.foreignRecords.size(), scan.enums.size(), scan.enumConstants.size(),
-                scan.objectMacros.size(), macros.constants.size(), constantNames.size(),
-                declared, exported.size(), inline.size() - scan.functionMacros.size(), scan.functionMacros.size());
-        g.report.append(CoverageReport.render(header.toString(), library.toString(), counts, skipped, undeclared,
+        // found: what libclang (and the text of inactive branches) showed; emitted: what the emitters wrote.
+        Category structs = new Category("structs", true);
+        Category unions = new Category("unions", true);
+        for (Map.Entry<String, Record> e : scan.records.entrySet()) {
+            (e.getValue().union() ? unions : structs).found.add(e.getKey());
+        }
+        structs.emitted(structsEmitted);
+        unions.emitted(unionsEmitted);
+        Category foreign = new Category("records from other headers, by value", false)
+                .found(scan.foreignRecords.values().stream().map(Record::cName).toList()).emitted(foreignEmitted);
+        Category enums = new Category("enums", false).found(scan.enums).emitted(constants.enums);
+        Category enumConstants = new Category("enum constants", false)
+                .found(scan.enumConstants.stream().map(Model.EnumConstant::name).toList())
+                .emitted(constants.enumConstants);
+        Category defines = new Category("object-like #defines", false).found(scan.objectMacros)
+                .emitted(constants.macros);
+        Category functionsCategory = new Category("exported functions (non-inline declarations)", true)
+                .found(scan.declaredFunctions).emitted(functions.exported());
+        Category staticInline = new Category("static inline functions (in INLINE)", false).found(inlineFound)
+                .emitted(functions.staticInline());
+        Category functionMacros = new Category("function-like macros (in INLINE)", false).found(scan.functionMacros)
+                .emitted(functions.macros());
+        Category variables = new Category("variables", false).found(scan.variables);
+        for (String v : scan.variables) {
+            variables.skip(v, "variables are not generated");
+        }
+        constants.notWritten.forEach((n, reason) -> {
+            enumConstants.skip(n, reason);
+            defines.skip(n, reason);
+        });
+        for (Skipped s : skipped) {
+            String what = s.what();
+            String name = what.substring(what.indexOf(' ') + 1);
+            if (what.startsWith("#define ")) {
+                defines.skip(name, s.reason());
+            } else if (what.startsWith("function ")) {
+                functionsCategory.skip(name, s.reason());
+            } else if (what.startsWith("struct ")) {
+                structs.found.add(name);
+                structs.skip(name, s.reason());
+            } else if (what.startsWith("union ")) {
+                unions.found.add(name);
+                unions.skip(name, s.reason());
+            } else {
+                throw new IllegalStateException("skipped declaration of no category: " + what);
+            }
+        }
+        for (HeaderScanner.Inactive i : scan.inactive) {
+            Category c = switch (i.kind()) {
+                case OBJECT_MACRO -> defines;
+                case FUNCTION_MACRO -> functionMacros;
+                case FUNCTION -> functionsCategory;
+                case STATIC_INLINE -> staticInline;
+                case VARIABLE -> variables;
+            };
+            c.found.add(i.name());
+            c.skip(i.name(), "inactive preprocessor branch (" + i.where() + ")");
+        }
+        List<Category> categories = List.of(structs, unions, foreign, enums, enumConstants, defines,
+                functionsCategory, staticInline, functionMacros, variables);
+        g.problems.addAll(CoverageReport.problems(categories));
+        g.report.append(CoverageReport.render(header.toString(), library.toString(), categories, undeclared,
                 scan.foreignRecords.values()));
         return g;
     }

@@ -18,7 +18,14 @@ import dev.panamaverbs.generator.Model.Scalar;
 import dev.panamaverbs.generator.Model.Signature;
 import dev.panamaverbs.generator.Model.Skipped;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +52,12 @@ final class HeaderScanner {
     final List<String> objectMacros = new ArrayList<>();
     final List<String> functionMacros = new ArrayList<>();
     final List<Skipped> skipped = new ArrayList<>();
+    /** Every non-inline function declaration seen, including ones skipped for their signature. */
+    final List<String> declaredFunctions = new ArrayList<>();
+    /** File-scope variables declared in the verbs headers. */
+    final List<String> variables = new ArrayList<>();
+    /** Declarations in preprocessor branches that are not compiled (#ifdef RDMA_STATIC_PROVIDERS ...). */
+    final List<Inactive> inactive = new ArrayList<>();
     int structsFound;
     int unionsFound;
 
@@ -65,6 +78,11 @@ final class HeaderScanner {
                 case Clang.CURSOR_STRUCT_DECL, Clang.CURSOR_UNION_DECL -> topLevelRecord(c, file);
                 case Clang.CURSOR_ENUM_DECL -> enumDecl(c);
                 case Clang.CURSOR_FUNCTION_DECL -> functionDecl(c);
+                case Clang.CURSOR_VAR_DECL -> {
+                    if (!variables.contains(c.spelling())) {
+                        variables.add(c.spelling());
+                    }
+                }
                 default -> { }
             }
         }
@@ -302,14 +320,26 @@ final class HeaderScanner {
             return;
         }
         String name = decl.isAnonymous() ? "enum (anonymous)" : "enum " + decl.spelling();
-        enums.add(name);
         boolean unsigned = isUnsigned(decl.enumIntegerType().canonical().kind());
+        boolean first = true;
         for (Cursor c : decl.children()) {
             if (c.kind() == Clang.CURSOR_ENUM_CONSTANT_DECL) {
-                enumConstants.add(new EnumConstant(name, c.spelling(),
+                if (first) {
+                    enums.add(enumLabel(name, c.spelling()));
+                    first = false;
+                }
+                enumConstants.add(new EnumConstant(enums.size() - 1, name, c.spelling(),
                         unsigned ? c.enumUnsignedValue() : c.enumValue(), unsigned));
             }
         }
+        if (first) {
+            enums.add(enumLabel(name, null)); // no constants: nothing to emit
+        }
+    }
+
+    /** How the coverage report names an enum: anonymous ones by their first constant. */
+    static String enumLabel(String name, String firstConstant) {
+        return name.equals("enum (anonymous)") ? "enum (anonymous, " + firstConstant + " ...)" : name;
     }
 
     private void functionDecl(Cursor decl) {
@@ -318,6 +348,9 @@ final class HeaderScanner {
             return;
         }
         boolean inline = decl.storageClass() == Clang.STORAGE_STATIC || decl.isFunctionInlined();
+        if (!inline) {
+            declaredFunctions.add(name);
+        }
         Type type = decl.type();
         List<String> params = new ArrayList<>();
         for (Cursor c : decl.children()) {
@@ -338,5 +371,62 @@ final class HeaderScanner {
             }
         }
         functions.put(name, new Function(name, prototype, signature, inline));
+    }
+
+    /** What an inactive declaration is: a category of the coverage report. */
+    enum InactiveKind { OBJECT_MACRO, FUNCTION_MACRO, FUNCTION, STATIC_INLINE, VARIABLE }
+
+    record Inactive(InactiveKind kind, String name, String where) {}
+
+    private static final Pattern DEFINE = Pattern.compile("^\\s*#\\s*define\\s+(\\w+)(\\()?");
+    private static final Pattern FUNCTION = Pattern.compile(
+            "^(static\\s+inline\\s+)?(?:extern\\s+)?[A-Za-z_][\\w\\s*]*?\\b(\\w+)\\s*\\(");
+    private static final Pattern VARIABLE = Pattern.compile("^extern\\s+[^(;]*?\\b(\\w+)\\s*;");
+
+    /**
+     * Reads the lines libclang's preprocessor skipped in the verbs headers and records the
+     * macros, functions and variables declared there that are not also declared in an active
+     * branch (libclang's preprocessing record shows active macros only). Line-based: one
+     * declaration starts at column 0 of a line, as in verbs.h.
+     */
+    void scanInactive(List<Clang.SkippedRange> ranges) throws IOException {
+        Set<String> activeMacros = new HashSet<>(objectMacros);
+        activeMacros.addAll(functionMacros);
+        Set<String> seen = new HashSet<>();
+        for (Clang.SkippedRange r : ranges) {
+            if (!isVerbsHeader(r.file())) {
+                continue;
+            }
+            List<String> lines = Files.readAllLines(Path.of(r.file()));
+            for (int n = r.first(); n <= r.last() && n <= lines.size(); n++) {
+                String line = lines.get(n - 1);
+                String where = Names.headerName(r.file()) + ":" + n;
+                Matcher d = DEFINE.matcher(line);
+                if (d.find()) {
+                    String name = d.group(1);
+                    if (!activeMacros.contains(name) && seen.add("#" + name)) {
+                        inactive.add(new Inactive(d.group(2) != null ? InactiveKind.FUNCTION_MACRO
+                                : InactiveKind.OBJECT_MACRO, name, where));
+                    }
+                    continue;
+                }
+                if (line.isEmpty() || !Character.isLetter(line.charAt(0)) && line.charAt(0) != '_') {
+                    continue; // indented (bodies, continuations), comments, braces, directives
+                }
+                Matcher f = FUNCTION.matcher(line);
+                if (f.find()) {
+                    String name = f.group(2);
+                    if (!functions.containsKey(name) && !declaredFunctions.contains(name) && seen.add(name)) {
+                        inactive.add(new Inactive(f.group(1) != null ? InactiveKind.STATIC_INLINE
+                                : InactiveKind.FUNCTION, name, where));
+                    }
+                    continue;
+                }
+                Matcher v = VARIABLE.matcher(line);
+                if (v.find() && !variables.contains(v.group(1)) && seen.add(v.group(1))) {
+                    inactive.add(new Inactive(InactiveKind.VARIABLE, v.group(1), where));
+                }
+            }
+        }
     }
 }

@@ -18,9 +18,12 @@ import java.util.stream.Stream;
  *   --out DIR              write the generated tree into DIR (stale .java files there are removed)
  *   --check DIR            compare the generated tree with DIR byte for byte; exit 1 on drift
  *   --report FILE          also write the coverage report to FILE (it always goes to stdout)
+ * exit 3 (nothing written but the report) if a category's found and emitted names differ
+ * without a recorded reason
  *   --header PATH          default /usr/include/infiniband/verbs.h
- *   --library PATH         default /usr/lib/x86_64-linux-gnu/libibverbs.so.1
- *   --libclang PATH        default /usr/lib/x86_64-linux-gnu/libclang-14.so.1
+ *   --library PATH         default /usr/lib/MULTIARCH/libibverbs.so.1
+ *   --libclang PATH        default /usr/lib/MULTIARCH/libclang-14.so.1
+ *                          (MULTIARCH: gcc -print-multiarch, else x86_64-linux-gnu)
  *   --builtin-include DIR  compiler builtin headers (stddef.h ...); default: gcc's, else clang's
  *   --elf-versions PATH    print "name version" for every exported function of PATH and exit
  * </pre>
@@ -49,6 +52,11 @@ public final class Main {
                 Files.createDirectories(r.getParent());
             }
             Files.writeString(r, report, StandardCharsets.UTF_8);
+        }
+        if (!g.problems().isEmpty()) {
+            System.err.println("coverage: found != emitted without a recorded reason (" + g.problems().size() + "):");
+            g.problems().forEach(p -> System.err.println("  " + p));
+            System.exit(3);
         }
         if (o.out != null) {
             write(g.files(), Path.of(o.out));
@@ -113,8 +121,8 @@ public final class Main {
         String check;
         String report;
         String header = "/usr/include/infiniband/verbs.h";
-        String library = "/usr/lib/x86_64-linux-gnu/libibverbs.so.1";
-        String libclang = Clang.DEFAULT_LIBRARY;
+        String library = "/usr/lib/" + Multiarch.triplet() + "/libibverbs.so.1";
+        String libclang = Clang.defaultLibrary();
         String builtinInclude;
         String elfVersions;
 

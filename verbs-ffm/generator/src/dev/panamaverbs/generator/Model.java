@@ -75,7 +75,8 @@ final class Model {
     record Record(String javaName, String javaPath, String cName, boolean union, long size, long align,
                   List<Member> members, List<Record> nested, boolean opaque, String header) {}
 
-    record EnumConstant(String enumName, String name, long value, boolean unsigned) {}
+    /** {@code enumIndex}: which enum declaration of the header, counting from 0. */
+    record EnumConstant(int enumIndex, String enumName, String name, long value, boolean unsigned) {}
 
     record MacroConstant(String name, long value, boolean unsigned) {}
 

@@ -256,6 +256,8 @@ public final class VerbsConstants {
 
     // enum (anonymous)
     public static final int IBV_WC_STANDARD_FLAGS = 127;
+
+    // enum (anonymous)
     public static final int IBV_CREATE_CQ_SUP_WC_FLAGS = 4095;
 
     // enum ibv_wc_flags

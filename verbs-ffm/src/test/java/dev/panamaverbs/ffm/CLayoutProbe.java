@@ -97,6 +97,58 @@ final class CLayoutProbe {
         return facts;
     }
 
+    /**
+     * Every public static int / long field of {@link VerbsConstants} (enum constants and integer
+     * #defines) as a 64-bit pattern: an int is sign-extended, as C converts it to long long.
+     */
+    static Map<String, Long> javaConstants() throws IllegalAccessException {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (java.lang.reflect.Field f : VerbsConstants.class.getFields()) {
+            if (f.getType() == int.class) {
+                out.put(f.getName(), (long) f.getInt(null));
+            } else if (f.getType() == long.class) {
+                out.put(f.getName(), f.getLong(null));
+            } else {
+                throw new AssertionError("VerbsConstants." + f.getName() + " is a " + f.getType());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * gcc's value of every named constant, as the 64-bit pattern of {@code (unsigned long long)
+     * (NAME)}: printed with %llu so values above INT_MAX / LLONG_MAX (unsigned enums, 1ULL << 63
+     * flags) survive, and negative ones wrap exactly as Java's long does. Plus whether C sees the
+     * value as negative, so a positive C value stored as a negative Java int is caught too.
+     */
+    static Map<String, Long> cConstants(List<String> names, Path workDir, Map<String, Boolean> negative)
+            throws IOException, InterruptedException {
+        StringBuilder c = new StringBuilder("#include <stdio.h>\n#include <infiniband/verbs.h>\n\n")
+                .append("#pragma GCC diagnostic ignored \"-Wtype-limits\"\n")
+                .append("#pragma GCC diagnostic ignored \"-Wsign-compare\"\n")
+                .append("int main(void) {\n");
+        for (String n : names) {
+            c.append("    printf(\"%d %llu\\n\", (").append(n).append(") < 0, (unsigned long long) (").append(n)
+                    .append("));\n");
+        }
+        c.append("    return 0;\n}\n");
+        Path source = workDir.resolve("constants.c");
+        Path exe = workDir.resolve("constants");
+        Files.writeString(source, c);
+        run(List.of("gcc", "-std=gnu11", "-o", exe.toString(), source.toString()), workDir);
+        List<String> lines = run(List.of(exe.toString()), workDir).lines().toList();
+        if (lines.size() != names.size()) {
+            throw new AssertionError("expected " + names.size() + " values from the C probe, got " + lines.size());
+        }
+        Map<String, Long> values = new LinkedHashMap<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String[] parts = lines.get(i).trim().split(" ");
+            negative.put(names.get(i), parts[0].equals("1"));
+            values.put(names.get(i), Long.parseUnsignedLong(parts[1]));
+        }
+        return values;
+    }
+
     private static String run(List<String> command, Path dir) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

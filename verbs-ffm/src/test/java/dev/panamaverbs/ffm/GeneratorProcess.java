@@ -15,8 +15,25 @@ final class GeneratorProcess {
     static final Path MODULE_DIR = Path.of(System.getProperty("basedir", System.getProperty("user.dir")));
     static final Path MAIN = MODULE_DIR.resolve("generator/src/dev/panamaverbs/generator/Main.java");
     static final Path GENERATED_TREE = MODULE_DIR.resolve("src/main/java");
-    static final Path LIBCLANG = Path.of("/usr/lib/x86_64-linux-gnu/libclang-14.so.1");
-    static final Path LIBIBVERBS = Path.of("/usr/lib/x86_64-linux-gnu/libibverbs.so.1");
+    /** Debian multiarch triplet: {@code gcc -print-multiarch}, else x86_64-linux-gnu (as the generator). */
+    static final String MULTIARCH = multiarch();
+    static final Path LIBCLANG = Path.of("/usr/lib", MULTIARCH, "libclang-14.so.1");
+    static final Path LIBIBVERBS = Path.of("/usr/lib", MULTIARCH, "libibverbs.so.1");
+
+    private static String multiarch() {
+        try {
+            Process p = new ProcessBuilder("gcc", "-print-multiarch").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (p.waitFor() == 0 && out.matches("[A-Za-z0-9_.-]+")) {
+                return out;
+            }
+        } catch (IOException e) {
+            // no gcc
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return "x86_64-linux-gnu";
+    }
 
     record Result(int exitCode, String output) {}
 
