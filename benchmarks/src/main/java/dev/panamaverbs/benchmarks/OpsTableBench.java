@@ -1,9 +1,12 @@
 package dev.panamaverbs.benchmarks;
 
 import dev.panamaverbs.ffm.VerbsConstants;
+import dev.panamaverbs.ffm.ibv_poll_cq_attr;
 import dev.panamaverbs.ffm.ibv_send_wr;
 import dev.panamaverbs.ffm.ibv_wc;
+import dev.panamaverbs.loader.CqEx;
 import dev.panamaverbs.loader.OpsTable;
+import dev.panamaverbs.loader.QpEx;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -37,8 +40,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * compiled with gcc at setup): the cost of dispatching {@code ibv_post_send} and
  * {@code ibv_poll_cq} through {@code ctx->ops} from Java, the way core does it: each op is
  * resolved once at setup ({@code OpsTable.resolvePostSend(qp)} etc.), as a queue pair or CQ
- * resolves it at creation, and each benchmark call goes through the resolved function. Run with
- * {@code -prof gc}: every benchmark should show 0 B/op.
+ * resolves it at creation, and each benchmark call goes through the resolved function. The same
+ * for the extended verbs: {@code CqEx.resolve(cqx)} and {@code QpEx.resolve(qpx)} once, then the
+ * {@code ibv_start_poll}/{@code ibv_wc_read_*} and {@code ibv_wr_*} invokers through the
+ * resolved {@code Functions} (the fake ibv_cq_ex/ibv_qp_ex are {@link #EXTENDED_PROVIDER},
+ * compiled with bench_provider.c). Run with {@code -prof gc}: every benchmark should show 0 B/op.
  *
  * <p>The provider source is found at {@code -Dpanamaverbs.bench.providerSource=...}, else under
  * {@code benchmarks/src/main/c} or {@code src/main/c} of the working directory.
@@ -52,6 +58,56 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 public class OpsTableBench {
     private static final int POLL_BATCH = 16;
 
+    /** A fake ibv_cq_ex and ibv_qp_ex doing as little as bench_provider.c's ops: compiled with it. */
+    static final String EXTENDED_PROVIDER = """
+            #include <infiniband/verbs.h>
+            #include <stdlib.h>
+
+            extern uint64_t bench_posted;
+
+            static int cqx_start_poll(struct ibv_cq_ex *cq, struct ibv_poll_cq_attr *attr)
+            {
+            	cq->wr_id = bench_posted;
+            	cq->status = IBV_WC_SUCCESS;
+            	return 0;
+            }
+            static int cqx_next_poll(struct ibv_cq_ex *cq) { return ENOENT; }
+            static void cqx_end_poll(struct ibv_cq_ex *cq) { }
+            static enum ibv_wc_opcode cqx_read_opcode(struct ibv_cq_ex *cq) { return IBV_WC_SEND; }
+            static uint32_t cqx_read_byte_len(struct ibv_cq_ex *cq) { return 64; }
+
+            static void qpx_wr_start(struct ibv_qp_ex *qp) { }
+            static int qpx_wr_complete(struct ibv_qp_ex *qp) { return 0; }
+            static void qpx_wr_abort(struct ibv_qp_ex *qp) { }
+            static void qpx_wr_send(struct ibv_qp_ex *qp) { bench_posted += qp->wr_id; }
+            static void qpx_wr_set_sge(struct ibv_qp_ex *qp, uint32_t lkey, uint64_t addr, uint32_t length)
+            { bench_posted += length; }
+
+            struct ibv_cq_ex *bench_cq_ex(struct ibv_context *ctx)
+            {
+            	struct ibv_cq_ex *cq = calloc(1, sizeof(*cq));
+            	cq->context = ctx;
+            	cq->start_poll = cqx_start_poll;
+            	cq->next_poll = cqx_next_poll;
+            	cq->end_poll = cqx_end_poll;
+            	cq->read_opcode = cqx_read_opcode;
+            	cq->read_byte_len = cqx_read_byte_len;
+            	return cq;
+            }
+
+            struct ibv_qp_ex *bench_qp_ex(struct ibv_context *ctx)
+            {
+            	struct ibv_qp_ex *qp = calloc(1, sizeof(*qp));
+            	qp->qp_base.context = ctx;
+            	qp->wr_start = qpx_wr_start;
+            	qp->wr_complete = qpx_wr_complete;
+            	qp->wr_abort = qpx_wr_abort;
+            	qp->wr_send = qpx_wr_send;
+            	qp->wr_set_sge = qpx_wr_set_sge;
+            	return qp;
+            }
+            """;
+
     private Arena arena;
     private long qp;
     private long cq;
@@ -62,6 +118,12 @@ public class OpsTableBench {
     private MemorySegment postSendFunction;
     private MemorySegment pollCqFunction;
     private MemorySegment reqNotifyCqFunction;
+    private long cqx;
+    private long qpx;
+    private long pollAttr;
+    private long buffer;
+    private CqEx.Functions cqExFunctions;
+    private QpEx.Functions qpExFunctions;
 
     @Setup(Level.Trial)
     public void setUp() throws Throwable {
@@ -82,6 +144,17 @@ public class OpsTableBench {
         postSendFunction = OpsTable.resolvePostSend(qp);
         pollCqFunction = OpsTable.resolvePollCq(cq);
         reqNotifyCqFunction = OpsTable.resolveReqNotifyCq(cq);
+        MethodHandle newCqEx = linker.downcallHandle(provider.find("bench_cq_ex").orElseThrow(),
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
+        MethodHandle newQpEx = linker.downcallHandle(provider.find("bench_qp_ex").orElseThrow(),
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
+        cqx = (long) newCqEx.invokeExact(ctx);
+        qpx = (long) newQpEx.invokeExact(ctx);
+        // The extended CQ and QP: their function pointers read once, as at creation.
+        cqExFunctions = CqEx.resolve(cqx);
+        qpExFunctions = QpEx.resolve(qpx);
+        pollAttr = arena.allocate(ibv_poll_cq_attr.LAYOUT).address();
+        buffer = arena.allocate(64).address();
 
         // One pre-filled request, reused: the pattern the data path is built for.
         MemorySegment wr = arena.allocate(ibv_send_wr.LAYOUT);
@@ -106,8 +179,11 @@ public class OpsTableBench {
                         .stream().filter(Files::exists).findFirst()
                         .orElseThrow(() -> new IllegalStateException(
                                 "bench_provider.c not found; set -Dpanamaverbs.bench.providerSource"));
-        Path out = Files.createTempDirectory("opstable-bench").resolve("libbenchprovider.so");
-        Process gcc = new ProcessBuilder("gcc", "-shared", "-fPIC", "-O2", "-o", out.toString(), source.toString())
+        Path dir = Files.createTempDirectory("opstable-bench");
+        Path extended = Files.writeString(dir.resolve("bench_extended.c"), EXTENDED_PROVIDER, StandardCharsets.UTF_8);
+        Path out = dir.resolve("libbenchprovider.so");
+        Process gcc = new ProcessBuilder("gcc", "-shared", "-fPIC", "-O2", "-o", out.toString(), source.toString(),
+                extended.toString())
                 .redirectErrorStream(true).start();
         String output = new String(gcc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (gcc.waitFor() != 0) {
@@ -140,5 +216,38 @@ public class OpsTableBench {
     @Benchmark
     public void reqNotifyCq() {
         OpsTable.reqNotifyCq(reqNotifyCqFunction, cq, false);
+    }
+
+    /** One extended-CQ poll of one completion: {@code ibv_start_poll}, {@code wr_id}, {@code ibv_end_poll}. */
+    @Benchmark
+    public long cqExPollOne() {
+        if (!CqEx.startPoll(cqExFunctions, cqx, pollAttr)) {
+            return -1;
+        }
+        long wrId = CqEx.wrId(cqx);
+        CqEx.endPoll(cqExFunctions, cqx);
+        return wrId;
+    }
+
+    /** {@code ibv_wc_read_byte_len} through the resolved {@code cq->read_byte_len}: one reader downcall. */
+    @Benchmark
+    public int cqExReadByteLen() {
+        return CqEx.readByteLen(cqExFunctions, cqx);
+    }
+
+    /** {@code ibv_wr_set_sge} through the resolved {@code qp->wr_set_sge}: one fill downcall. */
+    @Benchmark
+    public void qpExWrSetSge() {
+        QpEx.wrSetSge(qpExFunctions, qpx, 1, buffer, 64);
+    }
+
+    /** A one-request batch: {@code ibv_wr_start}, wr_id, {@code ibv_wr_send}, {@code ibv_wr_set_sge}, {@code ibv_wr_complete}. */
+    @Benchmark
+    public int qpExSendBatch() {
+        QpEx.wrStart(qpExFunctions, qpx);
+        QpEx.setWrId(qpx, 1L);
+        QpEx.wrSend(qpExFunctions, qpx);
+        QpEx.wrSetSge(qpExFunctions, qpx, 1, buffer, 64);
+        return QpEx.wrComplete(qpExFunctions, qpx);
     }
 }

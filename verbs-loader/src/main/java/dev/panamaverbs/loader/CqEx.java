@@ -25,6 +25,13 @@ import java.lang.invoke.MethodHandle;
  * {@code end_poll} advances and stores it once more, past the producer, so a later poll reports
  * a stale entry again (linux-rdma/rdma-core pull requests 1512 and 1617). Code that must work on
  * rxe uses one {@code startPoll}/{@code endPoll} pair per completion instead.
+ *
+ * <p>Data path: {@link #resolve(long)} once per CQ, at creation, into an immutable
+ * {@link Functions}; then the invokers taking it ({@code startPoll(fns, cqx, attr)},
+ * {@code readByteLen(fns, cqx)}...), which read no pointer and allocate nothing, even interpreted.
+ * The {@code (long cqx)} forms read the pointer and wrap it in a new {@link MemorySegment} on every
+ * call (40 bytes until C2's escape analysis removes it); they are deprecated for removal and stay
+ * only until verbs-core's ExtendedCompletions has moved to {@link Functions}.
  */
 public final class CqEx {
     private static final Linker.Option CRITICAL = Linker.Option.critical(false);
@@ -47,12 +54,242 @@ public final class CqEx {
     private CqEx() {}
 
     /**
+     * The function pointers of one {@code struct ibv_cq_ex}, read once by {@link #resolve(long)}
+     * when the CQ is created: a provider never changes them afterwards. Each is the segment a
+     * downcall takes as its target; a reader the provider left NULL (not requested in
+     * {@code wc_flags}) is {@link MemorySegment#NULL} and its invoker raises
+     * {@link VerbsUnsupportedException}. Immutable; share it between threads freely.
+     */
+    public record Functions(MemorySegment startPoll, MemorySegment nextPoll, MemorySegment endPoll,
+                            MemorySegment readOpcode, MemorySegment readVendorErr, MemorySegment readByteLen,
+                            MemorySegment readImmData, MemorySegment readQpNum, MemorySegment readSrcQp,
+                            MemorySegment readWcFlags, MemorySegment readSlid, MemorySegment readSl,
+                            MemorySegment readDlidPathBits, MemorySegment readCompletionTs,
+                            MemorySegment readCvlan, MemorySegment readFlowTag,
+                            MemorySegment readCompletionWallclockNs) {
+        public Functions {
+            java.util.Objects.requireNonNull(startPoll, "startPoll");
+            java.util.Objects.requireNonNull(nextPoll, "nextPoll");
+            java.util.Objects.requireNonNull(endPoll, "endPoll");
+            java.util.Objects.requireNonNull(readOpcode, "readOpcode");
+            java.util.Objects.requireNonNull(readVendorErr, "readVendorErr");
+            java.util.Objects.requireNonNull(readByteLen, "readByteLen");
+            java.util.Objects.requireNonNull(readImmData, "readImmData");
+            java.util.Objects.requireNonNull(readQpNum, "readQpNum");
+            java.util.Objects.requireNonNull(readSrcQp, "readSrcQp");
+            java.util.Objects.requireNonNull(readWcFlags, "readWcFlags");
+            java.util.Objects.requireNonNull(readSlid, "readSlid");
+            java.util.Objects.requireNonNull(readSl, "readSl");
+            java.util.Objects.requireNonNull(readDlidPathBits, "readDlidPathBits");
+            java.util.Objects.requireNonNull(readCompletionTs, "readCompletionTs");
+            java.util.Objects.requireNonNull(readCvlan, "readCvlan");
+            java.util.Objects.requireNonNull(readFlowTag, "readFlowTag");
+            java.util.Objects.requireNonNull(readCompletionWallclockNs, "readCompletionWallclockNs");
+        }
+    }
+
+    /**
+     * Reads every function pointer of {@code cqx} once, for the {@code Functions} invokers below
+     * ({@link #startPoll(Functions, long, long)} etc.), which then read no pointer and allocate
+     * nothing per call, even interpreted.
+     *
+     * @param cqx {@code struct ibv_cq_ex *}
+     * @throws VerbsUnsupportedException when the provider left {@code start_poll},
+     *         {@code next_poll} or {@code end_poll} NULL
+     * @throws IllegalArgumentException if {@code cqx} is NULL
+     */
+    public static Functions resolve(long cqx) {
+        return new Functions(
+                MemorySegment.ofAddress(FunctionPointers.read(cqx, ibv_cq_ex.start_poll$OFFSET, "ibv_start_poll", STRUCT, "start_poll")),
+                MemorySegment.ofAddress(FunctionPointers.read(cqx, ibv_cq_ex.next_poll$OFFSET, "ibv_next_poll", STRUCT, "next_poll")),
+                MemorySegment.ofAddress(FunctionPointers.read(cqx, ibv_cq_ex.end_poll$OFFSET, "ibv_end_poll", STRUCT, "end_poll")),
+                optional(cqx, ibv_cq_ex.read_opcode$OFFSET),
+                optional(cqx, ibv_cq_ex.read_vendor_err$OFFSET),
+                optional(cqx, ibv_cq_ex.read_byte_len$OFFSET),
+                optional(cqx, ibv_cq_ex.read_imm_data$OFFSET),
+                optional(cqx, ibv_cq_ex.read_qp_num$OFFSET),
+                optional(cqx, ibv_cq_ex.read_src_qp$OFFSET),
+                optional(cqx, ibv_cq_ex.read_wc_flags$OFFSET),
+                optional(cqx, ibv_cq_ex.read_slid$OFFSET),
+                optional(cqx, ibv_cq_ex.read_sl$OFFSET),
+                optional(cqx, ibv_cq_ex.read_dlid_path_bits$OFFSET),
+                optional(cqx, ibv_cq_ex.read_completion_ts$OFFSET),
+                optional(cqx, ibv_cq_ex.read_cvlan$OFFSET),
+                optional(cqx, ibv_cq_ex.read_flow_tag$OFFSET),
+                optional(cqx, ibv_cq_ex.read_completion_wallclock_ns$OFFSET));
+    }
+
+    private static MemorySegment optional(long cqx, long offset) {
+        long f = Memory.readLong(cqx + offset);
+        return f == 0 ? MemorySegment.NULL : MemorySegment.ofAddress(f);
+    }
+
+    /** {@code f}, unless the provider left it NULL. */
+    private static MemorySegment present(MemorySegment f, String verb, String field) {
+        if (f.address() == 0) {
+            throw new VerbsUnsupportedException(verb, "the provider's " + STRUCT + "." + field + " is NULL");
+        }
+        return f;
+    }
+
+    // ---- the data path: through resolved functions, allocation-free ----
+
+    /**
+     * {@code ibv_start_poll} through {@code fns.startPoll()}.
+     *
+     * @param fns  what {@link #resolve(long)} returned for this {@code cqx}
+     * @param attr a {@code struct ibv_poll_cq_attr} ({@code comp_mask} 0)
+     * @return true when a completion is current; false when the CQ was empty (ENOENT)
+     * @throws VerbsException for any other answer
+     */
+    public static boolean startPoll(Functions fns, long cqx, long attr) {
+        Memory.requireNonNull(cqx, "ibv_start_poll", "cq");
+        Memory.requireNonNull(attr, "ibv_start_poll", "attr");
+        int rc;
+        try {
+            rc = (int) INT_C_P.invokeExact(fns.startPoll(), cqx, attr);
+        } catch (Throwable t) {
+            throw Invoke.rethrow(t);
+        }
+        return found(rc, "ibv_start_poll");
+    }
+
+    /** {@code ibv_next_poll} through {@code fns.nextPoll()}: false when none is left (ENOENT). */
+    public static boolean nextPoll(Functions fns, long cqx) {
+        Memory.requireNonNull(cqx, "ibv_next_poll", "cq");
+        int rc;
+        try {
+            rc = (int) INT_C.invokeExact(fns.nextPoll(), cqx);
+        } catch (Throwable t) {
+            throw Invoke.rethrow(t);
+        }
+        return found(rc, "ibv_next_poll");
+    }
+
+    /** {@code ibv_end_poll} through {@code fns.endPoll()}. */
+    public static void endPoll(Functions fns, long cqx) {
+        Memory.requireNonNull(cqx, "ibv_end_poll", "cq");
+        try {
+            VOID_C.invokeExact(fns.endPoll(), cqx);
+        } catch (Throwable t) {
+            throw Invoke.rethrow(t);
+        }
+    }
+
+    /** {@code ibv_wc_read_opcode} through {@code fns.readOpcode()} ({@code enum ibv_wc_opcode}). */
+    public static int readOpcode(Functions fns, long cqx) {
+        return readInt(present(fns.readOpcode(), "ibv_wc_read_opcode", "read_opcode"), cqx);
+    }
+
+    /** {@code ibv_wc_read_vendor_err} through {@code fns.readVendorErr()} (uint32_t). */
+    public static int readVendorErr(Functions fns, long cqx) {
+        return readInt(present(fns.readVendorErr(), "ibv_wc_read_vendor_err", "read_vendor_err"), cqx);
+    }
+
+    /** {@code ibv_wc_read_byte_len} through {@code fns.readByteLen()} (uint32_t: mask with 0xFFFFFFFFL). */
+    public static int readByteLen(Functions fns, long cqx) {
+        return readInt(present(fns.readByteLen(), "ibv_wc_read_byte_len", "read_byte_len"), cqx);
+    }
+
+    /** {@code ibv_wc_read_imm_data} through {@code fns.readImmData()} (__be32, as delivered). */
+    public static int readImmData(Functions fns, long cqx) {
+        return readInt(present(fns.readImmData(), "ibv_wc_read_imm_data", "read_imm_data"), cqx);
+    }
+
+    /** {@code ibv_wc_read_qp_num} through {@code fns.readQpNum()}. */
+    public static int readQpNum(Functions fns, long cqx) {
+        return readInt(present(fns.readQpNum(), "ibv_wc_read_qp_num", "read_qp_num"), cqx);
+    }
+
+    /** {@code ibv_wc_read_src_qp} through {@code fns.readSrcQp()}. */
+    public static int readSrcQp(Functions fns, long cqx) {
+        return readInt(present(fns.readSrcQp(), "ibv_wc_read_src_qp", "read_src_qp"), cqx);
+    }
+
+    /** {@code ibv_wc_read_wc_flags} through {@code fns.readWcFlags()} ({@code enum ibv_wc_flags} bits). */
+    public static int readWcFlags(Functions fns, long cqx) {
+        return readInt(present(fns.readWcFlags(), "ibv_wc_read_wc_flags", "read_wc_flags"), cqx);
+    }
+
+    /** {@code ibv_wc_read_slid} through {@code fns.readSlid()}. */
+    public static int readSlid(Functions fns, long cqx) {
+        return readInt(present(fns.readSlid(), "ibv_wc_read_slid", "read_slid"), cqx);
+    }
+
+    /** {@code ibv_wc_read_flow_tag} through {@code fns.readFlowTag()}. */
+    public static int readFlowTag(Functions fns, long cqx) {
+        return readInt(present(fns.readFlowTag(), "ibv_wc_read_flow_tag", "read_flow_tag"), cqx);
+    }
+
+    /** {@code ibv_wc_read_sl} through {@code fns.readSl()} (uint8_t, widened unsigned). */
+    public static int readSl(Functions fns, long cqx) {
+        return readByte(present(fns.readSl(), "ibv_wc_read_sl", "read_sl"), cqx);
+    }
+
+    /** {@code ibv_wc_read_dlid_path_bits} through {@code fns.readDlidPathBits()} (uint8_t, widened unsigned). */
+    public static int readDlidPathBits(Functions fns, long cqx) {
+        return readByte(present(fns.readDlidPathBits(), "ibv_wc_read_dlid_path_bits", "read_dlid_path_bits"), cqx);
+    }
+
+    /** {@code ibv_wc_read_cvlan} through {@code fns.readCvlan()} (uint16_t, widened unsigned). */
+    public static int readCvlan(Functions fns, long cqx) {
+        MemorySegment f = present(fns.readCvlan(), "ibv_wc_read_cvlan", "read_cvlan");
+        Memory.requireNonNull(cqx, "ibv_wc_read_cvlan", "cq");
+        try {
+            return Short.toUnsignedInt((short) SHORT_C.invokeExact(f, cqx));
+        } catch (Throwable t) {
+            throw Invoke.rethrow(t);
+        }
+    }
+
+    /** {@code ibv_wc_read_completion_ts} through {@code fns.readCompletionTs()} (uint64_t). */
+    public static long readCompletionTs(Functions fns, long cqx) {
+        return readLong(present(fns.readCompletionTs(), "ibv_wc_read_completion_ts", "read_completion_ts"), cqx);
+    }
+
+    /** {@code ibv_wc_read_completion_wallclock_ns} through {@code fns.readCompletionWallclockNs()}. */
+    public static long readCompletionWallclockNs(Functions fns, long cqx) {
+        return readLong(present(fns.readCompletionWallclockNs(), "ibv_wc_read_completion_wallclock_ns",
+                "read_completion_wallclock_ns"), cqx);
+    }
+
+    private static int readInt(MemorySegment f, long cqx) {
+        Memory.requireNonNull(cqx, "ibv_cq_ex", "cq");
+        try {
+            return (int) INT_C.invokeExact(f, cqx);
+        } catch (Throwable t) {
+            throw Invoke.rethrow(t);
+        }
+    }
+
+    private static int readByte(MemorySegment f, long cqx) {
+        Memory.requireNonNull(cqx, "ibv_cq_ex", "cq");
+        try {
+            return Byte.toUnsignedInt((byte) BYTE_C.invokeExact(f, cqx));
+        } catch (Throwable t) {
+            throw Invoke.rethrow(t);
+        }
+    }
+
+    private static long readLong(MemorySegment f, long cqx) {
+        Memory.requireNonNull(cqx, "ibv_cq_ex", "cq");
+        try {
+            return (long) LONG_C.invokeExact(f, cqx);
+        } catch (Throwable t) {
+            throw Invoke.rethrow(t);
+        }
+    }
+
+    // ---- deprecated: read the pointer and wrap it in a new segment on every call ----
+
+    /**
      * {@code ibv_start_poll}: {@code return cq->start_poll(cq, attr);}
      *
      * @param attr a {@code struct ibv_poll_cq_attr} ({@code comp_mask} 0)
      * @return true when a completion is current; false when the CQ was empty (ENOENT)
      * @throws VerbsException for any other answer
      */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static boolean startPoll(long cqx, long attr) {
         long f = FunctionPointers.read(cqx, ibv_cq_ex.start_poll$OFFSET, "ibv_start_poll", STRUCT, "start_poll");
         Memory.requireNonNull(attr, "ibv_start_poll", "attr");
@@ -70,6 +307,7 @@ public final class CqEx {
      *
      * @return true when another completion is current; false when none is left (ENOENT)
      */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static boolean nextPoll(long cqx) {
         long f = FunctionPointers.read(cqx, ibv_cq_ex.next_poll$OFFSET, "ibv_next_poll", STRUCT, "next_poll");
         int rc;
@@ -92,6 +330,7 @@ public final class CqEx {
     }
 
     /** {@code ibv_end_poll}: {@code cq->end_poll(cq);} */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static void endPoll(long cqx) {
         long f = FunctionPointers.read(cqx, ibv_cq_ex.end_poll$OFFSET, "ibv_end_poll", STRUCT, "end_poll");
         try {
@@ -114,61 +353,73 @@ public final class CqEx {
     }
 
     /** {@code ibv_wc_read_opcode}: {@code return cq->read_opcode(cq);} ({@code enum ibv_wc_opcode}) */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static int readOpcode(long cqx) {
         return readInt(cqx, ibv_cq_ex.read_opcode$OFFSET, "ibv_wc_read_opcode", "read_opcode");
     }
 
     /** {@code ibv_wc_read_vendor_err}: {@code return cq->read_vendor_err(cq);} (uint32_t) */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static int readVendorErr(long cqx) {
         return readInt(cqx, ibv_cq_ex.read_vendor_err$OFFSET, "ibv_wc_read_vendor_err", "read_vendor_err");
     }
 
     /** {@code ibv_wc_read_byte_len}: {@code return cq->read_byte_len(cq);} (uint32_t: mask with 0xFFFFFFFFL) */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static int readByteLen(long cqx) {
         return readInt(cqx, ibv_cq_ex.read_byte_len$OFFSET, "ibv_wc_read_byte_len", "read_byte_len");
     }
 
     /** {@code ibv_wc_read_imm_data}: {@code return cq->read_imm_data(cq);} (__be32, as delivered) */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static int readImmData(long cqx) {
         return readInt(cqx, ibv_cq_ex.read_imm_data$OFFSET, "ibv_wc_read_imm_data", "read_imm_data");
     }
 
     /** {@code ibv_wc_read_qp_num}: {@code return cq->read_qp_num(cq);} */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static int readQpNum(long cqx) {
         return readInt(cqx, ibv_cq_ex.read_qp_num$OFFSET, "ibv_wc_read_qp_num", "read_qp_num");
     }
 
     /** {@code ibv_wc_read_src_qp}: {@code return cq->read_src_qp(cq);} */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static int readSrcQp(long cqx) {
         return readInt(cqx, ibv_cq_ex.read_src_qp$OFFSET, "ibv_wc_read_src_qp", "read_src_qp");
     }
 
     /** {@code ibv_wc_read_wc_flags}: {@code return cq->read_wc_flags(cq);} ({@code enum ibv_wc_flags} bits) */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static int readWcFlags(long cqx) {
         return readInt(cqx, ibv_cq_ex.read_wc_flags$OFFSET, "ibv_wc_read_wc_flags", "read_wc_flags");
     }
 
     /** {@code ibv_wc_read_slid}: {@code return cq->read_slid(cq);} */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static int readSlid(long cqx) {
         return readInt(cqx, ibv_cq_ex.read_slid$OFFSET, "ibv_wc_read_slid", "read_slid");
     }
 
     /** {@code ibv_wc_read_flow_tag}: {@code return cq->read_flow_tag(cq);} */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static int readFlowTag(long cqx) {
         return readInt(cqx, ibv_cq_ex.read_flow_tag$OFFSET, "ibv_wc_read_flow_tag", "read_flow_tag");
     }
 
     /** {@code ibv_wc_read_sl}: {@code return cq->read_sl(cq);} (uint8_t, widened unsigned) */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static int readSl(long cqx) {
         return readByte(cqx, ibv_cq_ex.read_sl$OFFSET, "ibv_wc_read_sl", "read_sl");
     }
 
     /** {@code ibv_wc_read_dlid_path_bits}: {@code return cq->read_dlid_path_bits(cq);} (uint8_t, widened unsigned) */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static int readDlidPathBits(long cqx) {
         return readByte(cqx, ibv_cq_ex.read_dlid_path_bits$OFFSET, "ibv_wc_read_dlid_path_bits", "read_dlid_path_bits");
     }
 
     /** {@code ibv_wc_read_cvlan}: {@code return cq->read_cvlan(cq);} (uint16_t, widened unsigned) */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static int readCvlan(long cqx) {
         long f = FunctionPointers.read(cqx, ibv_cq_ex.read_cvlan$OFFSET, "ibv_wc_read_cvlan", STRUCT, "read_cvlan");
         try {
@@ -179,11 +430,13 @@ public final class CqEx {
     }
 
     /** {@code ibv_wc_read_completion_ts}: {@code return cq->read_completion_ts(cq);} (uint64_t) */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static long readCompletionTs(long cqx) {
         return readLong(cqx, ibv_cq_ex.read_completion_ts$OFFSET, "ibv_wc_read_completion_ts", "read_completion_ts");
     }
 
     /** {@code ibv_wc_read_completion_wallclock_ns}: {@code return cq->read_completion_wallclock_ns(cq);} */
+    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
     public static long readCompletionWallclockNs(long cqx) {
         return readLong(cqx, ibv_cq_ex.read_completion_wallclock_ns$OFFSET, "ibv_wc_read_completion_wallclock_ns",
                 "read_completion_wallclock_ns");

@@ -5,14 +5,16 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
+import java.io.IOException;
 import java.lang.invoke.MethodHandle;
+import java.nio.file.Path;
 import java.util.Optional;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /**
- * glibc's {@code dlopen}, {@code dlvsym}, {@code dlerror} and {@code dlclose}, called through FFM
+ * glibc's {@code dlopen}, {@code dlvsym}, {@code dlerror}, {@code dlclose} and {@code dladdr}, called through FFM
  * so that libibverbs is opened at run time and never linked. Only initialise this class after
  * {@link NativeAccess#isEnabled()} said yes: creating the handles is a restricted operation.
  *
@@ -30,6 +32,10 @@ final class Dlfcn {
     private static final MethodHandle DLVSYM;
     private static final MethodHandle DLERROR;
     private static final MethodHandle DLCLOSE;
+    /** {@code dladdr}, or null when libc lacks it (then the loaded file is not reported). */
+    private static final MethodHandle DLADDR;
+    /** {@code sizeof(Dl_info)}: four pointers ({@code dli_fname}, {@code dli_fbase}, {@code dli_sname}, {@code dli_saddr}). */
+    private static final long DL_INFO_SIZE = 4 * ADDRESS.byteSize();
     /** Why the libc functions could not be bound, or null when they were. */
     private static final String BIND_FAILURE;
 
@@ -53,6 +59,16 @@ final class Dlfcn {
         DLERROR = error;
         DLCLOSE = close;
         BIND_FAILURE = failure;
+        MethodHandle addr = null;
+        try {
+            Linker linker = Linker.nativeLinker();
+            addr = linker.defaultLookup().find("dladdr")
+                    .map(f -> linker.downcallHandle(f, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS)))
+                    .orElse(null);
+        } catch (RuntimeException | LinkageError e) {
+            addr = null; // optional: only the report of the loaded file depends on it
+        }
+        DLADDR = addr;
     }
 
     private Dlfcn() {}
@@ -91,6 +107,38 @@ final class Dlfcn {
             return text.equals(MemorySegment.NULL) ? "" : text.reinterpret(Integer.MAX_VALUE).getString(0);
         } catch (Throwable t) {
             throw rethrow(t);
+        }
+    }
+
+    /**
+     * The file of the shared object containing {@code address}: {@code dladdr}'s
+     * {@code dli_fname} (the path the dynamic linker found, e.g. {@code /lib/x86_64-linux-gnu/libibverbs.so.1}),
+     * with its symbolic links resolved ({@code libibverbs.so.1.14.44.0}). Empty when libc has no
+     * {@code dladdr} or it does not know the address.
+     */
+    static Optional<String> fileContaining(MemorySegment address) {
+        if (DLADDR == null) {
+            return Optional.empty();
+        }
+        String name;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment info = arena.allocate(DL_INFO_SIZE, ADDRESS.byteAlignment());
+            int found = (int) DLADDR.invokeExact(address, info);
+            MemorySegment fname = info.get(ADDRESS, 0);
+            if (found == 0 || fname.equals(MemorySegment.NULL)) {
+                return Optional.empty();
+            }
+            name = fname.reinterpret(Integer.MAX_VALUE).getString(0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (name.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Path.of(name).toRealPath().toString());
+        } catch (IOException | RuntimeException e) {
+            return Optional.of(name); // the file went away or is not a path: report what the linker said
         }
     }
 

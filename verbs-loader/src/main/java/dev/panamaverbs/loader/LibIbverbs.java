@@ -68,9 +68,18 @@ public final class LibIbverbs {
         }
     }
 
-    /** The library file or soname that was (or would have been) opened. */
+    /**
+     * The libibverbs file actually loaded, symbolic links resolved (e.g.
+     * {@code /usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0}); when unavailable, the name that
+     * was (or would have been) handed to {@code dlopen}. See {@link LoadResult#libraryPath()}.
+     */
     public static String libraryPath() {
         return result().libraryPath();
+    }
+
+    /** The soname or path handed to {@code dlopen} ({@code libibverbs.so.1} unless overridden). */
+    public static String requestedLibrary() {
+        return result().requestedLibrary();
     }
 
     /** The optional capabilities found; empty when unavailable. */

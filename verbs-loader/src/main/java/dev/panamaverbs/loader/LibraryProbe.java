@@ -125,8 +125,11 @@ public final class LibraryProbe {
                 }
             }
             Dlfcn.lastError(); // optional misses leave text behind; do not let it leak to a later probe
+            // The file the soname led to: dladdr on one of its symbols, links resolved.
+            String loadedFile = resolved.isEmpty() ? null
+                    : Dlfcn.fileContaining(resolved.values().iterator().next()).orElse(null);
             keepOpen = true;
-            return LoadResult.available(library, resolved, capabilities);
+            return LoadResult.available(library, loadedFile, resolved, capabilities);
         } finally {
             if (!keepOpen) {
                 // The resolved addresses die with this frame: an unavailable result holds none.

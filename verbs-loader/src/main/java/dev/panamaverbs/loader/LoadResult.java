@@ -14,13 +14,15 @@ import java.util.Collections;
  * There is no half-way state: an unavailable result holds no symbol and no library handle.
  */
 public final class LoadResult {
+    private final String requestedLibrary;
     private final String libraryPath;
     private final String cause;
     private final Map<String, MemorySegment> symbols;
     private final Set<Capability> capabilities;
 
-    private LoadResult(String libraryPath, String cause, Map<String, MemorySegment> symbols,
+    private LoadResult(String requestedLibrary, String libraryPath, String cause, Map<String, MemorySegment> symbols,
                        Collection<Capability> capabilities) {
+        this.requestedLibrary = requestedLibrary;
         this.libraryPath = libraryPath;
         this.cause = cause;
         this.symbols = Map.copyOf(symbols);
@@ -29,13 +31,19 @@ public final class LoadResult {
         this.capabilities = Collections.unmodifiableSet(set);
     }
 
-    static LoadResult available(String libraryPath, Map<String, MemorySegment> symbols,
+    /**
+     * @param requestedLibrary what was handed to {@code dlopen}
+     * @param loadedFile       the file actually mapped (symbolic links resolved), or null when
+     *                         unknown: {@link #libraryPath()} then reports {@code requestedLibrary}
+     */
+    static LoadResult available(String requestedLibrary, String loadedFile, Map<String, MemorySegment> symbols,
                                 Collection<Capability> capabilities) {
-        return new LoadResult(libraryPath, null, symbols, capabilities);
+        return new LoadResult(requestedLibrary, loadedFile != null ? loadedFile : requestedLibrary, null,
+                symbols, capabilities);
     }
 
-    static LoadResult unavailable(String libraryPath, String cause) {
-        return new LoadResult(libraryPath, cause, Map.of(), Set.of());
+    static LoadResult unavailable(String requestedLibrary, String cause) {
+        return new LoadResult(requestedLibrary, requestedLibrary, cause, Map.of(), Set.of());
     }
 
     /** True when every required symbol resolved. */
@@ -48,9 +56,19 @@ public final class LoadResult {
         return Optional.ofNullable(cause);
     }
 
-    /** The file name or path handed to {@code dlopen}. */
+    /**
+     * The file actually loaded, symbolic links resolved (for the default soname, something like
+     * {@code /usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0}), found with {@code dladdr} on a
+     * resolved symbol. When unavailable, or if libc could not say, the name handed to
+     * {@code dlopen} ({@link #requestedLibrary()}).
+     */
     public String libraryPath() {
         return libraryPath;
+    }
+
+    /** The file name or path handed to {@code dlopen} (a soname such as {@code libibverbs.so.1}, or a path). */
+    public String requestedLibrary() {
+        return requestedLibrary;
     }
 
     /** The optional capabilities found; empty when unavailable. */
@@ -76,7 +94,9 @@ public final class LoadResult {
     @Override
     public String toString() {
         return isAvailable()
-                ? "libibverbs available from " + libraryPath + ", capabilities " + capabilities
+                ? "libibverbs available from " + libraryPath
+                        + (libraryPath.equals(requestedLibrary) ? "" : " (dlopen(\"" + requestedLibrary + "\"))")
+                        + ", capabilities " + capabilities
                 : "libibverbs unavailable: " + cause;
     }
 }

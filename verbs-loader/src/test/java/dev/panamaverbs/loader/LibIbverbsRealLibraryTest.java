@@ -3,6 +3,7 @@ package dev.panamaverbs.loader;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
@@ -35,15 +36,25 @@ class LibIbverbsRealLibraryTest {
     void theRealLibraryIsAvailable() {
         assertTrue(LibIbverbs.isAvailable(), () -> LibIbverbs.unavailabilityCause().orElse(""));
         assertDoesNotThrow(LibIbverbs::ensureAvailable);
-        assertEquals(LibraryProbe.DEFAULT_LIBRARY, LibIbverbs.libraryPath());
+        assertEquals(LibraryProbe.DEFAULT_LIBRARY, LibIbverbs.requestedLibrary());
+        // The file the soname led to, links resolved: .../libibverbs.so.1.14.44.0 on rdma-core 44.
+        String loaded = LibIbverbs.libraryPath();
+        assertTrue(Path.of(loaded).isAbsolute(), loaded);
+        assertTrue(Path.of(loaded).getFileName().toString().matches("libibverbs\\.so\\.1(\\.\\d+)*"), loaded);
+        assertEquals(loaded, realPath(Path.of(loaded)), "no symbolic link left in " + loaded);
         // rdma-core 44 exports everything up to IBVERBS_1.14.
         assertTrue(LibIbverbs.has(Capability.REG_MR_IOVA2));
         assertTrue(LibIbverbs.has(Capability.REG_DMABUF_MR));
         assertTrue(LibIbverbs.has(Capability.QUERY_QP_DATA_IN_ORDER));
     }
 
+    /**
+     * ibv_get_device_list sees the RDMA devices the kernel shows in /sys/class/infiniband: none
+     * when the directory is absent or empty (a host without RDMA), else the same number.
+     */
     @Test
-    void theDeviceListOfAHostWithoutRdmaIsEmpty() throws Throwable {
+    void theDeviceListMatchesSysClassInfiniband() throws Throwable {
+        int expected = sysfsDevices();
         MethodHandle getDeviceList = Natives.downcall("ibv_get_device_list");
         MethodHandle freeDeviceList = Natives.downcall("ibv_free_device_list");
         try (Arena arena = Arena.ofConfined()) {
@@ -53,11 +64,32 @@ class LibIbverbsRealLibraryTest {
             MemorySegment list = (MemorySegment) getDeviceList.invokeExact(state, count);
             if (!list.equals(MemorySegment.NULL)) {
                 freeDeviceList.invokeExact(state, list);
-                assertEquals(0, count.get(JAVA_INT, 0), "this host has no RDMA device");
+                assertEquals(expected, count.get(JAVA_INT, 0), "devices in " + SYS_CLASS_INFINIBAND);
             } else {
                 // libibverbs answers NULL (errno set) when the kernel has no verbs support at all.
+                assertEquals(0, expected, "NULL device list while " + SYS_CLASS_INFINIBAND + " lists devices");
                 assertTrue(CallState.errno(state) != 0, "NULL without errno");
             }
+        }
+    }
+
+    private static final Path SYS_CLASS_INFINIBAND = Path.of("/sys/class/infiniband");
+
+    /** The entries of /sys/class/infiniband; 0 when it does not exist. */
+    private static int sysfsDevices() throws IOException {
+        if (!Files.isDirectory(SYS_CLASS_INFINIBAND)) {
+            return 0;
+        }
+        try (Stream<Path> entries = Files.list(SYS_CLASS_INFINIBAND)) {
+            return (int) entries.count();
+        }
+    }
+
+    private static String realPath(Path path) {
+        try {
+            return path.toRealPath().toString();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

@@ -29,15 +29,33 @@ class LibraryProbeTest {
     }
 
     @Test
-    void aCompleteLibraryIsAvailableWithEveryCapability() {
+    void aCompleteLibraryIsAvailableWithEveryCapability() throws IOException {
         Path library = FakeProvider.standardLibrary();
         LoadResult result = LibraryProbe.probe(library);
 
         assertTrue(result.isAvailable(), result::toString);
-        assertEquals(library.toString(), result.libraryPath());
+        assertEquals(library.toRealPath().toString(), result.libraryPath());
+        assertEquals(library.toString(), result.requestedLibrary());
         assertTrue(result.unavailabilityCause().isEmpty());
         assertTrue(result.resolvedSymbols().containsAll(RequiredSymbols.NAMES));
         assertEquals(EnumSet.allOf(Capability.class), result.capabilities());
+    }
+
+    /** libraryPath() is the file dlopen mapped, found through dladdr, not the name it was given. */
+    @Test
+    void theLibraryPathIsTheFileLoadedNotTheNameRequested() throws IOException {
+        Path target = FakeProvider.standardLibrary().toRealPath();
+        Path link = Files.createTempDirectory(target.getParent(), "link-").resolve("libfakeverbs-link.so.1");
+        Files.createSymbolicLink(link, target);
+        LoadResult result = LibraryProbe.probe(link);
+
+        assertTrue(result.isAvailable(), result::toString);
+        assertEquals(link.toString(), result.requestedLibrary());
+        assertEquals(target.toString(), result.libraryPath());
+        assertTrue(result.toString().contains(target.toString()), result::toString);
+
+        LoadResult missing = LibraryProbe.probe(link.resolveSibling("absent.so"));
+        assertEquals(missing.requestedLibrary(), missing.libraryPath(), "nothing loaded: the requested name");
     }
 
     @Test

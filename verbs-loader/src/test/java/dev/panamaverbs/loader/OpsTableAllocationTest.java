@@ -1,5 +1,6 @@
 package dev.panamaverbs.loader;
 
+import dev.panamaverbs.ffm.ibv_poll_cq_attr;
 import dev.panamaverbs.ffm.ibv_recv_wr;
 import dev.panamaverbs.ffm.ibv_send_wr;
 import dev.panamaverbs.ffm.ibv_wc;
@@ -17,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * "The data path allocates nothing": the resolved-function invokers of {@link OpsTable}, called in
+ * "The data path allocates nothing": the resolved-function invokers of {@link OpsTable}, and of
+ * {@link CqEx} and {@link QpEx} through their {@code Functions}, called in
  * a loop against the fake provider, with the thread's allocated bytes read before and after. Not a
  * timing test. Surefire runs this class twice: in the ordinary JIT-enabled fork, and in a fork
  * with {@code -Xint} (verbs-loader/pom.xml), where escape analysis cannot hide an allocation.
@@ -38,6 +40,11 @@ class OpsTableAllocationTest {
     private static long recvWr;
     private static long badWr;
     private static long wcs;
+    private static long cqx;
+    private static long qpx;
+    private static long pollAttr;
+    private static long sge;
+    private static long ah;
 
     /** Written by the control loop so its segments escape (no escape analysis can remove them). */
     static volatile Object sink;
@@ -56,6 +63,11 @@ class OpsTableAllocationTest {
         recvWr = arena.allocate(ibv_recv_wr.LAYOUT).address();
         badWr = arena.allocate(JAVA_LONG).address();
         wcs = arena.allocate(ibv_wc.LAYOUT, 16).address();
+        cqx = fake.cqEx(context, true);
+        qpx = fake.qpEx(context, true);
+        pollAttr = arena.allocate(ibv_poll_cq_attr.LAYOUT).address();
+        sge = arena.allocate(64).address();
+        ah = arena.allocate(64).address();
     }
 
     @AfterAll
@@ -92,6 +104,71 @@ class OpsTableAllocationTest {
         MemorySegment reqNotifyCq = OpsTable.resolveReqNotifyCq(cq);
         assertNoAllocation("reqNotifyCq", () -> {
             OpsTable.reqNotifyCq(reqNotifyCq, cq, false);
+            return 0;
+        });
+    }
+
+    // ---- CqEx and QpEx: resolved once into a Functions record, then called through it ----
+
+    @Test
+    void cqExPollingAllocatesNothing() {
+        CqEx.Functions fns = CqEx.resolve(cqx);
+        assertNoAllocation("CqEx.startPoll", () -> CqEx.startPoll(fns, cqx, pollAttr) ? 1 : 0);
+        assertNoAllocation("CqEx.nextPoll", () -> CqEx.nextPoll(fns, cqx) ? 1 : 0);
+        assertNoAllocation("CqEx.endPoll", () -> {
+            CqEx.endPoll(fns, cqx);
+            return 0;
+        });
+    }
+
+    @Test
+    void cqExReadersAllocateNothing() {
+        CqEx.Functions fns = CqEx.resolve(cqx);
+        assertNoAllocation("CqEx.readOpcode", () -> CqEx.readOpcode(fns, cqx));
+        assertNoAllocation("CqEx.readByteLen", () -> CqEx.readByteLen(fns, cqx));
+        assertNoAllocation("CqEx.readSl", () -> CqEx.readSl(fns, cqx));
+        assertNoAllocation("CqEx.readCompletionTs", () -> (int) CqEx.readCompletionTs(fns, cqx));
+    }
+
+    @Test
+    void qpExBatchAllocatesNothing() {
+        QpEx.Functions fns = QpEx.resolve(qpx);
+        assertNoAllocation("QpEx.wrStart", () -> {
+            QpEx.wrStart(fns, qpx);
+            return 0;
+        });
+        assertNoAllocation("QpEx.wrSend", () -> {
+            QpEx.wrSend(fns, qpx);
+            return 0;
+        });
+        assertNoAllocation("QpEx.wrSetSge", () -> {
+            QpEx.wrSetSge(fns, qpx, 1, sge, 64);
+            return 0;
+        });
+        assertNoAllocation("QpEx.wrComplete", () -> QpEx.wrComplete(fns, qpx));
+    }
+
+    @Test
+    void qpExOpcodesAllocateNothing() {
+        QpEx.Functions fns = QpEx.resolve(qpx);
+        assertNoAllocation("QpEx.wrRdmaWrite", () -> {
+            QpEx.wrRdmaWrite(fns, qpx, 7, 0x1000);
+            return 0;
+        });
+        assertNoAllocation("QpEx.wrSendImm", () -> {
+            QpEx.wrSendImm(fns, qpx, 5);
+            return 0;
+        });
+        assertNoAllocation("QpEx.wrAtomicCmpSwp", () -> {
+            QpEx.wrAtomicCmpSwp(fns, qpx, 7, 0x1000, 1, 2);
+            return 0;
+        });
+        assertNoAllocation("QpEx.wrSetInlineData", () -> {
+            QpEx.wrSetInlineData(fns, qpx, sge, 16);
+            return 0;
+        });
+        assertNoAllocation("QpEx.wrSetUdAddr", () -> {
+            QpEx.wrSetUdAddr(fns, qpx, ah, 3, 4);
             return 0;
         });
     }

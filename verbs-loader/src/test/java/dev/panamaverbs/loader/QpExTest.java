@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** The ibv_wr_* calls through a fake ibv_qp_ex whose pointers record their arguments (own JVM). */
+@SuppressWarnings("removal") // the per-call (long qpx) forms are still tested until they are removed
 class QpExTest {
     private static FakeProvider fake;
     private static long qpx;
@@ -130,5 +131,66 @@ class QpExTest {
         assertEquals("ibv_qp_to_qp_ex", fake.lastOp());
         fake.nextReturn(1);
         assertThrows(VerbsUnsupportedException.class, () -> QpEx.fromQp(qpx));
+    }
+
+    @Test
+    void resolvedFunctionsDeliverEveryArgument() {
+        QpEx.Functions fns = QpEx.resolve(qpx);
+        QpEx.wrStart(fns, qpx);
+        assertEquals("wr_start", fake.lastOp());
+        assertEquals(qpx, fake.arg(0));
+        QpEx.setWrId(qpx, 77);
+        QpEx.wrSend(fns, qpx);
+        assertEquals("wr_send", fake.lastOp());
+        assertEquals(77, fake.arg(1));
+        QpEx.wrSetSge(fns, qpx, 0xdead, 0x7f00_0000_1000L, 0x8000_0000);
+        assertEquals("wr_set_sge", fake.lastOp());
+        assertEquals(0x8000_0000L, fake.arg(3), "uint32_t length arrives unsigned");
+        QpEx.wrRdmaWrite(fns, qpx, 7, 0x1000);
+        assertEquals("wr_rdma_write", fake.lastOp());
+        assertEquals(0x1000, fake.arg(2));
+        QpEx.wrRdmaRead(fns, qpx, 8, 0x2000);
+        assertEquals("wr_rdma_read", fake.lastOp());
+        QpEx.wrRdmaWriteImm(fns, qpx, 9, 0x3000, 0x0a0b0c0d);
+        assertEquals(0x0a0b0c0d, fake.arg(3));
+        QpEx.wrAtomicFetchAdd(fns, qpx, 10, 0x4000, -1L);
+        assertEquals(-1L, fake.arg(3));
+        QpEx.wrAtomicCmpSwp(fns, qpx, 11, 0x5000, 42, 43);
+        assertEquals(43, fake.arg(4));
+        QpEx.wrSendImm(fns, qpx, 99);
+        assertEquals("wr_send_imm", fake.lastOp());
+        QpEx.wrSendInv(fns, qpx, 100);
+        assertEquals("wr_send_inv", fake.lastOp());
+        QpEx.wrLocalInv(fns, qpx, 101);
+        assertEquals(101, fake.arg(1));
+        QpEx.wrSetSgeList(fns, qpx, 3, 0x6000);
+        assertEquals("wr_set_sge_list", fake.lastOp());
+        QpEx.wrSetInlineData(fns, qpx, 0x7000, 16);
+        assertEquals("wr_set_inline_data", fake.lastOp());
+        QpEx.wrSetUdAddr(fns, qpx, 0x8000, 0x11, 0x22);
+        assertEquals(0x22, fake.arg(3));
+        fake.nextReturn(Errno.ENOMEM);
+        assertEquals(Errno.ENOMEM, QpEx.wrComplete(fns, qpx));
+        QpEx.wrAbort(fns, qpx);
+        assertEquals("wr_abort", fake.lastOp());
+    }
+
+    @Test
+    void resolvingRejectsABareQpAndMissingOpcodesFailWithoutCalling() {
+        long bare = fake.qpEx(fake.context(), false);
+        assertEquals("ibv_wr_start", assertThrows(VerbsUnsupportedException.class, () -> QpEx.resolve(bare)).verb());
+        assertThrows(IllegalArgumentException.class, () -> QpEx.resolve(0));
+
+        QpEx.Functions fns = QpEx.resolve(qpx);
+        long calls = fake.calls();
+        // The fake leaves these NULL, like a provider without the opcode.
+        assertEquals("ibv_wr_atomic_write",
+                assertThrows(VerbsUnsupportedException.class, () -> QpEx.wrAtomicWrite(fns, qpx, 1, 2, 3)).verb());
+        assertThrows(VerbsUnsupportedException.class, () -> QpEx.wrBindMw(fns, qpx, 1, 2, 3));
+        assertThrows(VerbsUnsupportedException.class, () -> QpEx.wrSetXrcSrqn(fns, qpx, 1));
+        assertThrows(VerbsUnsupportedException.class, () -> QpEx.wrSetInlineDataList(fns, qpx, 1, 2));
+        assertThrows(IllegalArgumentException.class, () -> QpEx.wrSend(fns, 0));
+        assertThrows(IllegalArgumentException.class, () -> QpEx.wrSetSgeList(fns, qpx, 2, 0));
+        assertEquals(calls, fake.calls());
     }
 }
