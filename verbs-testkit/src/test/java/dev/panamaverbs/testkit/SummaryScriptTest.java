@@ -1,0 +1,248 @@
+package dev.panamaverbs.testkit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The summary and verdict of {@code ./verbs test} (scripts/summary.sh, sourced by scripts/test.sh)
+ * over fake Surefire and launcher reports in a temporary directory: what it prints and its exit
+ * status, for green runs, failed device tests, the CI=true "no device test ran" rule and the
+ * harness self-check. Needs bash only; no build, no device.
+ */
+class SummaryScriptTest {
+    private static final String CANARY_CLASS = "dev.panamaverbs.testkit.HarnessCanaryTest";
+
+    @TempDir
+    Path root;
+    Path reports;
+    Path canary;
+
+    @BeforeEach
+    void layout() throws IOException {
+        reports = Files.createDirectories(root.resolve("target/device-reports"));
+        canary = Files.createDirectories(reports.resolve("harness-canary"));
+    }
+
+    record Result(int status, List<String> lines) {
+        boolean has(String line) {
+            return lines.contains(line);
+        }
+    }
+
+    // ---- fake reports ----
+
+    private void unitReport(String module, String suite, int tests, int failures, int skipped) throws IOException {
+        Path dir = Files.createDirectories(root.resolve(module).resolve("target/surefire-reports"));
+        Files.writeString(dir.resolve("TEST-" + suite + ".xml"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<testsuite xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" version=\"3.0.2\" name=\"" + suite
+                + "\" time=\"0.1\" tests=\"" + tests + "\" errors=\"0\" skipped=\"" + skipped + "\" failures=\"" + failures + "\">\n"
+                + "  <testcase name=\"t\" classname=\"" + suite + "\" time=\"0.01\"/>\n</testsuite>\n");
+    }
+
+    /** A launcher report (TEST-junit-jupiter.xml) in {@code dir} and its recorded exit status. */
+    private static void launcherRun(Path dir, int exit, int tests, int failures, int skipped, String testcases)
+            throws IOException {
+        Files.writeString(dir.resolve("TEST-junit-jupiter.xml"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<testsuite name=\"JUnit Jupiter\" tests=\"" + tests + "\" skipped=\"" + skipped + "\" failures=\""
+                + failures + "\" errors=\"0\" time=\"2.5\" hostname=\"vm\" timestamp=\"2025-01-01T00:00:00\">\n"
+                + testcases + "</testsuite>\n");
+        Files.writeString(dir.resolve("launcher-exit"), exit + "\n");
+    }
+
+    private void deviceRun(int exit, int tests, int failures, int skipped) throws IOException {
+        launcherRun(reports, exit, tests, failures, skipped,
+                "  <testcase name=\"works()\" classname=\"dev.panamaverbs.it.QuickStartDeviceTest\" time=\"0.2\"/>\n");
+    }
+
+    /** The canary run as planned: one test, failed with the canary's message, launcher exit 1. */
+    private void canaryFails() throws IOException {
+        launcherRun(canary, 1, 1, 1, 0, "  <testcase name=\"failsOnTheDeviceOnPurpose(TestDevice, Context)\" classname=\""
+                + CANARY_CLASS + "\" time=\"0.1\">\n    <failure message=\"harness canary: deliberate failure after"
+                + " querying rxe0 port 1 (ACTIVE)\" type=\"org.opentest4j.AssertionFailedError\">trace</failure>\n"
+                + "  </testcase>\n");
+    }
+
+    // ---- running the script ----
+
+    private static Path repoRoot() {
+        for (Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve("scripts/summary.sh"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("scripts/summary.sh not found above " + System.getProperty("user.dir"));
+    }
+
+    /** Runs summary.sh over {@link #root} with {@code args}; {@code ci} sets CI=true, else CI is unset. */
+    private Result summary(boolean ci, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("bash", repoRoot().resolve("scripts/summary.sh").toString(),
+                "--root", root.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true);
+        builder.environment().keySet().removeIf(name -> name.equals("CI") || name.startsWith("VERBS_"));
+        if (ci) {
+            builder.environment().put("CI", "true");
+        }
+        Process process = builder.start();
+        process.getOutputStream().close();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            fail("summary.sh did not finish in 30 s; output:\n" + output);
+        }
+        return new Result(process.exitValue(), output.lines().toList());
+    }
+
+    private static void assertStatus(int expected, Result result) {
+        assertEquals(expected, result.status(), () -> "exit status; output:\n" + String.join("\n", result.lines()));
+    }
+
+    private static void assertLine(Result result, String line) {
+        assertTrue(result.has(line), () -> "no line '" + line + "' in:\n" + String.join("\n", result.lines()));
+    }
+
+    private static final String HEADER = "==================== panama-verbs test summary ====================";
+    private static final String SELF_CHECK_OK = "harness self-check: a deliberately failing device test was reported"
+            + " as failed (exit 1, seen by the host through the VM's exit status)";
+    private static final String CI_NO_DEVICE_TEST = "CI=true and no device test ran (all skipped or none found): failing";
+    private static final String NOT_RED = "harness self-check: a failing device test did not turn the run red";
+
+    // ---- the cases ----
+
+    @Test
+    void greenRunPassesEvenUnderCi() throws Exception {
+        unitReport("verbs-core", "dev.panamaverbs.CoreTest", 10, 0, 1);
+        unitReport("verbs-loader", "dev.panamaverbs.loader.LoaderTest", 4, 0, 0);
+        deviceRun(0, 5, 0, 1);
+        canaryFails();
+        // The device step exits with the canary's 1 when the device tests passed.
+        Result result = summary(true, "--unit", "--device", "--step-status", "1", "--unit-seconds", "12", "--device-seconds", "34");
+        assertStatus(0, result);
+        assertEquals(List.of("", HEADER,
+                "unit tests: 14 run, 0 failed, 1 skipped (Surefire, 12s)",
+                "device: 5 run, 0 failed, 1 skipped on the rxe VM (34s; reports in target/device-reports)",
+                SELF_CHECK_OK,
+                "====================================================================",
+                "device tests: 4 passed, 0 failed, 1 skipped"), result.lines());
+    }
+
+    @Test
+    void localDeviceRunSaysSoInTheSelfCheck() throws Exception {
+        deviceRun(0, 2, 0, 0);
+        canaryFails();
+        Result result = summary(false, "--device", "--step-status", "1", "--where", "local device (rxe0)");
+        assertStatus(0, result);
+        assertLine(result, "harness self-check: a deliberately failing device test was reported as failed (exit 1)");
+        assertLine(result, "device: 2 run, 0 failed, 0 skipped on the local device (rxe0) (0s; reports in target/device-reports)");
+    }
+
+    @Test
+    void noDeviceTestRanFailsUnderCiOnly() throws Exception {
+        // No device: every device test and the canary skipped, both launchers exit 0.
+        deviceRun(0, 3, 0, 3);
+        launcherRun(canary, 0, 1, 0, 1, "  <testcase name=\"failsOnTheDeviceOnPurpose(TestDevice, Context)\" classname=\""
+                + CANARY_CLASS + "\"><skipped/></testcase>\n");
+        Result ci = summary(true, "--device", "--step-status", "0");
+        assertStatus(1, ci);
+        assertLine(ci, CI_NO_DEVICE_TEST);
+        assertLine(ci, "harness self-check: not possible: the canary was skipped like every device test (no device)");
+        assertLine(ci, "device tests: 0 passed, 0 failed, 3 skipped");
+
+        Result local = summary(false, "--device", "--step-status", "0");
+        assertStatus(0, local);
+        assertTrue(!local.has(CI_NO_DEVICE_TEST), () -> String.join("\n", local.lines()));
+    }
+
+    @Test
+    void noDeviceReportUnderCiFails() throws Exception {
+        Result result = summary(true, "--device", "--step-status", "0");
+        assertStatus(1, result);
+        assertLine(result, "device run: no launcher report (exit 0): the VM or the JVM died before the end of the run");
+        assertLine(result, "harness self-check: not run (the device step did not get past the device tests)");
+        assertLine(result, CI_NO_DEVICE_TEST);
+    }
+
+    @Test
+    void failedDeviceTestFailsTheRun() throws Exception {
+        deviceRun(1, 5, 1, 0);
+        canaryFails();
+        Result result = summary(true, "--device", "--step-status", "1");
+        assertStatus(1, result);
+        assertLine(result, "device: 5 run, 1 failed, 0 skipped on the rxe VM (0s; reports in target/device-reports)");
+        assertLine(result, SELF_CHECK_OK);
+        assertLine(result, "device tests: 4 passed, 1 failed, 0 skipped");
+    }
+
+    @Test
+    void failedUnitTestFailsTheRun() throws Exception {
+        unitReport("verbs-core", "dev.panamaverbs.CoreTest", 10, 2, 0);
+        Result result = summary(false, "--unit");
+        assertStatus(1, result);
+        assertEquals(List.of("", HEADER, "unit tests: 10 run, 2 failed, 0 skipped (Surefire, 0s)",
+                "===================================================================="), result.lines());
+    }
+
+    @Test
+    void canaryThatDoesNotFailTurnsTheRunRed() throws Exception {
+        deviceRun(0, 5, 0, 0);
+        launcherRun(canary, 0, 1, 0, 0, "  <testcase name=\"failsOnTheDeviceOnPurpose(TestDevice, Context)\" classname=\""
+                + CANARY_CLASS + "\"/>\n");
+        Result result = summary(true, "--device", "--step-status", "0");
+        assertStatus(1, result);
+        assertLine(result, NOT_RED + ": the deliberately failing canary run exited 0 (1 expected); its report: 1 run,"
+                + " 0 failed, 0 skipped, 0 with the canary's message, 0 other tests (target/device-reports/harness-canary)");
+    }
+
+    @Test
+    void canaryFailingForAnotherReasonTurnsTheRunRed() throws Exception {
+        deviceRun(0, 5, 0, 0);
+        launcherRun(canary, 1, 1, 1, 0, "  <testcase name=\"failsOnTheDeviceOnPurpose(TestDevice, Context)\" classname=\""
+                + CANARY_CLASS + "\">\n    <failure message=\"port 1 is DOWN\" type=\"java.lang.IllegalStateException\"/>\n"
+                + "  </testcase>\n");
+        Result result = summary(false, "--device", "--step-status", "1");
+        assertStatus(1, result);
+        assertTrue(result.lines().stream().anyMatch(line -> line.startsWith(NOT_RED) && line.contains("0 with the canary's message")),
+                () -> String.join("\n", result.lines()));
+    }
+
+    @Test
+    void failingStatusLostOnTheWayTurnsTheRunRed() throws Exception {
+        deviceRun(0, 5, 0, 0);
+        canaryFails();
+        // The guest's step exited 1 (the canary), but the host got 0: the VM dropped it.
+        Result result = summary(false, "--device", "--step-status", "0");
+        assertStatus(1, result);
+        assertLine(result, "harness self-check: FAILED: the device step exited 1 where it ran (device launcher 0,"
+                + " canary 1) but this script got 0: its exit status was not honoured");
+    }
+
+    @Test
+    void canaryRunThatDidNotFinishTurnsTheRunRed() throws Exception {
+        deviceRun(0, 5, 0, 0);
+        Result result = summary(false, "--device", "--step-status", "137");
+        assertStatus(1, result);
+        assertLine(result, "harness self-check: FAILED: the canary run did not finish (device step exit 137;"
+                + " see target/device-reports/harness-canary/launcher.log)");
+    }
+
+    @Test
+    void buildFailureSkipsTheDeviceRun() throws Exception {
+        Result result = summary(true, "--unit", "--device", "--build-status", "1");
+        assertStatus(1, result);
+        assertLine(result, "build: FAILED (mvn exit 1); see the Maven output above");
+        assertLine(result, "device run: not run: the build failed");
+    }
+}
