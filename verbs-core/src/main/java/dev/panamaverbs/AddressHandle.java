@@ -108,6 +108,24 @@ public final class AddressHandle extends VerbsResource {
         return protectionDomain;
     }
 
+    /**
+     * The protection domain without the closed check, for the send path that already holds the
+     * handle (acquired): a UD send may only name an address handle of its queue pair's domain.
+     */
+    ProtectionDomain parentDomain() {
+        return protectionDomain;
+    }
+
+    /**
+     * Checks that this handle belongs to {@code domain}, the protection domain of the queue pair
+     * that posts a UD send naming it ({@code ibv_post_send}: {@code wr.ud.ah->pd == qp->pd}).
+     *
+     * @throws IllegalArgumentException naming {@code verb} otherwise
+     */
+    void checkDomain(String verb, ProtectionDomain domain) {
+        RegistrationChecks.checkSameDomain(verb, "the queue pair", domain, this, protectionDomain);
+    }
+
     /** The attributes the handle was created with. */
     public AddressHandleAttributes attributes() {
         requireOpen(this);

@@ -108,10 +108,8 @@ public final class MemoryRegion extends VerbsResource {
         String verb = "ibv_reg_mr";
         Objects.requireNonNull(pd, verb + ": protection domain is null");
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
-        if (byteSize <= 0) {
-            throw new IllegalArgumentException(verb + ": length must be > 0, got " + byteSize);
-        }
         VerbsResource.requireOpen(pd);
+        RegistrationChecks.checkRegionSize(verb, byteSize, () -> pd.parentContext().maxAttributes().maxMrSize());
         // Shared: the region may be closed from any thread, and closing it closes this arena.
         Arena arena = Arena.ofShared();
         boolean registered = false;

@@ -20,12 +20,21 @@ import java.util.Set;
  *
  * <p>Type 1 windows are bound with {@link #bind} ({@code ibv_bind_mw}); type 2 windows are bound by
  * a {@code BIND_MW} send work request on a queue pair. A window without a binding grants nothing.
+ * The queue pair, the region and the window must belong to the same protection domain.
+ *
+ * <h2>Closing a bound region</h2>
+ * A provider may refuse to deregister a region while a window is bound to it (SoftRoCE does,
+ * {@code ibv_dereg_mr} fails with EINVAL). So, from a {@link #bind} until the window is unbound,
+ * bound to another region or closed, the window is a dependent of the region: <b>closing the
+ * region closes the window first</b> ({@code ibv_dealloc_mw}, which ends the binding), then
+ * deregisters the region. A window whose region is closed is therefore closed as well, never left
+ * bound to freed memory. The same holds when the protection domain closes, whatever the order in
+ * which window and region were created. After {@link #unbind}, or a bind to another region,
+ * closing the earlier region leaves the window open; wait for that bind's completion first, since
+ * the provider releases the region only once the bind has executed. The binding followed here is
+ * the one last posted: a bind that later completes with an error is not noticed.
  */
 public final class MemoryWindow extends VerbsResource {
-    /** The window access rights a bind may grant; everything else belongs to regions or queue pairs. */
-    private static final Set<AccessFlag> BINDABLE_ACCESS = EnumSet.of(
-            AccessFlag.REMOTE_READ, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_ATOMIC, AccessFlag.ZERO_BASED);
-
     private final ProtectionDomain protectionDomain;
     /** Whose ops table holds bind_mw. */
     private final Context context;
@@ -35,8 +44,13 @@ public final class MemoryWindow extends VerbsResource {
      * never reads native memory, which is freed once the window is closed.
      */
     private volatile int rkey;
-    /** The region of the last bind, which {@link #unbind} names again (never NULL, see there). */
+    /**
+     * The region of the last bind, which {@link #unbind} names again (never NULL, see there). While
+     * bound (not unbound since), this window is registered with it as a user ({@link VerbsResource#addUser}).
+     */
     private volatile MemoryRegion boundRegion;
+    /** True from a bind until an unbind: whether this window is registered with {@link #boundRegion}. */
+    private volatile boolean bound;
 
     private MemoryWindow(ProtectionDomain protectionDomain, MemorySegment handle, MemoryWindowType type) {
         super("MemoryWindow", handle, protectionDomain);
@@ -61,10 +75,18 @@ public final class MemoryWindow extends VerbsResource {
         }
     }
 
-    /** {@code ibv_dealloc_mw}. */
+    /** {@code ibv_dealloc_mw}, then stops being a dependent of the bound region (see the class comment). */
     @Override
     void destroy() {
-        OpsTable.deallocMw(handleAddress());
+        try {
+            OpsTable.deallocMw(handleAddress());
+        } finally {
+            // No bind is under way any more (close waited for uses), so boundRegion is final here.
+            MemoryRegion region = boundRegion;
+            if (region != null) {
+                region.removeUser(this);
+            }
+        }
     }
 
     @Override
@@ -100,12 +122,16 @@ public final class MemoryWindow extends VerbsResource {
      * before it and reports a completion with {@code wrId} when {@code sendFlags} holds
      * {@link SendFlag#SIGNALED}.
      *
-     * <p>Requirements checked here: a type 1 window; a region of the same protection domain,
-     * registered with {@link AccessFlag#MW_BIND}; a range inside the region; window access made of
-     * {@link AccessFlag#REMOTE_READ}, {@link AccessFlag#REMOTE_WRITE}, {@link AccessFlag#REMOTE_ATOMIC}
+     * <p>Requirements checked here: a type 1 window; a queue pair and a region of the window's
+     * protection domain, the region registered with {@link AccessFlag#MW_BIND}; a range inside the
+     * region; window access made of {@link AccessFlag#REMOTE_READ}, {@link AccessFlag#REMOTE_WRITE}, {@link AccessFlag#REMOTE_ATOMIC}
      * and {@link AccessFlag#ZERO_BASED}, where remote write or atomic needs a region with local write.
      *
+     * <p>From now on closing {@code region} closes this window first (see the class comment).
+     *
      * @return the window's new {@link #rkey()}, valid once the bind has executed
+     * @throws IllegalArgumentException for a queue pair or region of another protection domain, or
+     *         any other requirement above not met
      */
     public int bind(QueuePair queuePair, MemoryRegion region, long offset, long length, Set<AccessFlag> access,
             long wrId, Set<SendFlag> sendFlags) {
@@ -114,41 +140,36 @@ public final class MemoryWindow extends VerbsResource {
         Objects.requireNonNull(region, verb + ": memory region is null");
         Objects.requireNonNull(sendFlags, verb + ": send flags are null");
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
-        if (type != MemoryWindowType.TYPE_1) {
-            throw new IllegalArgumentException(verb + ": only type 1 windows are bound with ibv_bind_mw; bind "
-                    + this + " with a BIND_MW send work request");
-        }
-        for (AccessFlag flag : flags) {
-            if (!BINDABLE_ACCESS.contains(flag)) {
-                throw new IllegalArgumentException(verb + ": a window cannot grant " + flag + "; allowed: " + BINDABLE_ACCESS);
-            }
-        }
-        if (region.protectionDomain() != protectionDomain) {
-            throw new IllegalArgumentException(verb + ": " + region + " belongs to another protection domain than " + this);
-        }
-        EnumSet<AccessFlag> regionAccess = region.access();
-        if (!regionAccess.contains(AccessFlag.MW_BIND)) {
-            throw new IllegalArgumentException(verb + ": " + region + " was not registered with MW_BIND access");
-        }
-        if ((flags.contains(AccessFlag.REMOTE_WRITE) || flags.contains(AccessFlag.REMOTE_ATOMIC))
-                && !regionAccess.contains(AccessFlag.LOCAL_WRITE)) {
-            throw new IllegalArgumentException(verb + ": remote write or atomic access through a window needs a region"
-                    + " registered with LOCAL_WRITE");
-        }
-        if (offset < 0 || length <= 0 || offset > region.length() - length) {
-            throw new IllegalArgumentException(verb + ": range offset=" + offset + ", length=" + length
-                    + " is not inside " + region);
-        }
+        RegistrationChecks.checkSameDomain(verb, this, protectionDomain, queuePair, queuePair.protectionDomain());
+        RegistrationChecks.checkSameDomain(verb, this, protectionDomain, region, region.protectionDomain());
+        RegistrationChecks.checkBind(verb, this, type, flags, region, region.access(), region.length(), offset, length);
         acquire();
         try {
             region.acquire();
             try {
                 queuePair.acquire();
                 try {
-                    int newRkey = postBind(queuePair, region.addressAt(offset, length), length, region.handleSegment(),
-                            BitFlag.toBits(flags), wrId, BitFlag.toBits(sendFlags));
-                    boundRegion = region;
-                    return newRkey;
+                    MemoryRegion previous = boundRegion;
+                    boolean alreadyUser = bound && previous == region;
+                    // Before posting: a closing region throws here and nothing is posted; once
+                    // added, the region's close closes this window (after this bind returns).
+                    region.addUser(this);
+                    boolean posted = false;
+                    try {
+                        int newRkey = postBind(queuePair, region.addressAt(offset, length), length,
+                                region.handleSegment(), BitFlag.toBits(flags), wrId, BitFlag.toBits(sendFlags));
+                        posted = true;
+                        boundRegion = region;
+                        bound = true;
+                        if (previous != null && previous != region) {
+                            previous.removeUser(this); // rebinding releases the earlier region
+                        }
+                        return newRkey;
+                    } finally {
+                        if (!posted && !alreadyUser) {
+                            region.removeUser(this);
+                        }
+                    }
                 } finally {
                     queuePair.release();
                 }
@@ -165,6 +186,8 @@ public final class MemoryWindow extends VerbsResource {
      * grants anything any more. The zero-length bind names the region of the last {@link #bind}
      * rather than none ({@code mr = NULL}, which the header allows): SoftRoCE's provider
      * dereferences {@code bind_info->mr} unconditionally and would crash the process.
+     *
+     * <p>Afterwards closing that region no longer closes this window (see the class comment).
      *
      * @return the window's new {@link #rkey()}
      * @throws IllegalStateException if the window was never bound, or that region is closed
@@ -186,8 +209,11 @@ public final class MemoryWindow extends VerbsResource {
             try {
                 queuePair.acquire();
                 try {
-                    return postBind(queuePair, region.iova(), 0, region.handleSegment(), 0, wrId,
+                    int newRkey = postBind(queuePair, region.iova(), 0, region.handleSegment(), 0, wrId,
                             BitFlag.toBits(sendFlags));
+                    bound = false;
+                    region.removeUser(this); // a zero-length bind releases the region
+                    return newRkey;
                 } finally {
                     queuePair.release();
                 }

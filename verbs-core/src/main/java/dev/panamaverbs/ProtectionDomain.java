@@ -112,7 +112,8 @@ public final class ProtectionDomain extends VerbsResource {
      * owned by the region ({@link MemoryRegion#memory()}): closing the region deregisters it and
      * only then frees the memory, so the memory can never be freed while the device may use it.
      *
-     * @throws IllegalArgumentException for a size not above 0 or forbidden access combinations
+     * @throws IllegalArgumentException for a size not above 0 or above the device's
+     *         {@code max_mr_size} ({@link DeviceAttributes#maxMrSize()}), or forbidden access combinations
      */
     public MemoryRegion allocateMemoryRegion(long byteSize, Set<AccessFlag> access) {
         return MemoryRegion.allocate(this, byteSize, access);

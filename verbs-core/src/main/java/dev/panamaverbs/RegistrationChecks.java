@@ -1,9 +1,11 @@
 package dev.panamaverbs;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * Argument checks for memory registration ({@code ibv_reg_mr}, {@code ibv_reg_mr_iova2},
@@ -68,6 +70,72 @@ final class RegistrationChecks {
         }
         if (fd < 0) {
             throw new IllegalArgumentException(verb + ": fd must be an open dma-buf file descriptor (>= 0), got " + fd);
+        }
+    }
+
+    /**
+     * The size of a region the binding allocates itself ({@code ibv_reg_mr} over new memory):
+     * above 0 and at most the device's {@code max_mr_size}, an unsigned value (-1 means no limit).
+     * The limit is asked for only once the size is positive, so a bad size needs no device.
+     */
+    static void checkRegionSize(String verb, long byteSize, LongSupplier maxMrSizeQuery) {
+        if (byteSize <= 0) {
+            throw new IllegalArgumentException(verb + ": length must be > 0, got " + byteSize);
+        }
+        long maxMrSize = maxMrSizeQuery.getAsLong();
+        if (Long.compareUnsigned(byteSize, maxMrSize) > 0) {
+            throw new IllegalArgumentException(verb + ": length " + byteSize + " exceeds the device's max_mr_size of "
+                    + Long.toUnsignedString(maxMrSize) + " bytes");
+        }
+    }
+
+    /** The window access rights a bind may grant; everything else belongs to regions or queue pairs. */
+    static final Set<AccessFlag> BINDABLE_ACCESS = Collections.unmodifiableSet(EnumSet.of(
+            AccessFlag.REMOTE_READ, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_ATOMIC, AccessFlag.ZERO_BASED));
+
+    /**
+     * The checks of {@code ibv_bind_mw} on plain values: a type 1 window; window access (already
+     * through {@link #checkAccess}) made of {@link #BINDABLE_ACCESS}; a region registered with
+     * {@link AccessFlag#MW_BIND}, and with {@link AccessFlag#LOCAL_WRITE} when the window grants
+     * remote write or atomics; {@code [offset, offset + length)} non-empty and inside the region.
+     * {@code window} and {@code region} only name the objects in messages.
+     */
+    static void checkBind(String verb, Object window, MemoryWindowType type, Set<AccessFlag> windowAccess,
+            Object region, Set<AccessFlag> regionAccess, long regionLength, long offset, long length) {
+        if (type != MemoryWindowType.TYPE_1) {
+            throw new IllegalArgumentException(verb + ": only type 1 windows are bound with ibv_bind_mw; bind "
+                    + window + " with a BIND_MW send work request");
+        }
+        for (AccessFlag flag : windowAccess) {
+            if (!BINDABLE_ACCESS.contains(flag)) {
+                throw new IllegalArgumentException(verb + ": a window cannot grant " + flag + "; allowed: "
+                        + BINDABLE_ACCESS);
+            }
+        }
+        if (!regionAccess.contains(AccessFlag.MW_BIND)) {
+            throw new IllegalArgumentException(verb + ": " + region + " was not registered with MW_BIND access");
+        }
+        if ((windowAccess.contains(AccessFlag.REMOTE_WRITE) || windowAccess.contains(AccessFlag.REMOTE_ATOMIC))
+                && !regionAccess.contains(AccessFlag.LOCAL_WRITE)) {
+            throw new IllegalArgumentException(verb + ": remote write or atomic access through a window needs a region"
+                    + " registered with LOCAL_WRITE");
+        }
+        if (offset < 0 || length <= 0 || offset > regionLength - length) {
+            throw new IllegalArgumentException(verb + ": range offset=" + offset + ", length=" + length
+                    + " is not inside " + region);
+        }
+    }
+
+    /**
+     * That {@code resource} (a queue pair, region or address handle) lives in {@code domain}, the
+     * protection domain of {@code user}: verbs objects of different domains cannot be combined.
+     *
+     * @param resourceDomain the protection domain of {@code resource}
+     */
+    static void checkSameDomain(String verb, Object user, Object domain, Object resource, Object resourceDomain) {
+        if (resourceDomain != domain) {
+            throw new IllegalArgumentException(verb + ": " + resource + " belongs to " + resourceDomain
+                    + ", not to " + domain + " of " + user);
         }
     }
 

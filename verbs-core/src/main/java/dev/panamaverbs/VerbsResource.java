@@ -125,6 +125,25 @@ public abstract class VerbsResource implements AutoCloseable {
         }
     }
 
+    /**
+     * Makes {@code user} a dependent of this resource after creation, for relations that come and
+     * go (a memory window while bound to a region): from now on {@link #close()} closes
+     * {@code user} before freeing this resource, newest first with the other dependents. Same
+     * atomicity as creation-time registration: either this resource is still open and
+     * {@code user} will be closed by its close, or {@link IllegalStateException} is thrown and
+     * nothing changed. Adding an already registered dependent does nothing. The caller must
+     * {@link #removeUser} it when the relation ends, at the latest when {@code user} is destroyed
+     * (its close only unregisters it from its fixed {@link #dependencies()}).
+     */
+    final void addUser(VerbsResource user) {
+        addDependent(user);
+    }
+
+    /** Ends a relation made by {@link #addUser}; does nothing if {@code user} is not registered. */
+    final void removeUser(VerbsResource user) {
+        removeDependent(user);
+    }
+
     private synchronized void addDependent(VerbsResource dependent) {
         if (isClosed()) {
             throw closedException();

@@ -1,6 +1,7 @@
 package dev.panamaverbs.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -46,6 +47,114 @@ class MemoryWindowDeviceTest {
                 throw new AssertionError("no completion within 30 s");
             }
             Thread.sleep(1);
+        }
+    }
+
+    /** An RC queue pair of {@code pd} connected to itself, ready to post binds. */
+    private static QueuePair loopback(Context context, ProtectionDomain pd, CompletionQueue cq, TestDevice device) {
+        QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
+        GidEntry gid = ProtectionDomainDeviceTest.sourceGid(context, device);
+        qp.toInit(device.port(), EnumSet.of(AccessFlag.REMOTE_READ, AccessFlag.REMOTE_WRITE));
+        qp.toRtr(RemoteEndpoint.global(qp.number(), 0, gid.gid(), gid.index(), Mtu.MTU_1024));
+        qp.toRts();
+        return qp;
+    }
+
+    /** Binds {@code window} to the start of {@code region} and waits for the bind's completion. */
+    private static void bindAndWait(MemoryWindow window, QueuePair qp, MemoryRegion region, CompletionQueue cq,
+            Completions batch, long wrId) throws InterruptedException {
+        window.bind(qp, region, 0, 256, EnumSet.of(AccessFlag.REMOTE_READ), wrId, EnumSet.of(SendFlag.SIGNALED));
+        awaitOne(cq, batch);
+        assertEquals(wrId, batch.wrId(0));
+        assertEquals(CompletionStatus.SUCCESS, batch.status(0), "bind completion");
+    }
+
+    @DeviceTest
+    void closingTheDomainClosesABoundWindowBeforeItsNewerRegion(TestDevice device) throws InterruptedException {
+        try (Context context = ProtectionDomainDeviceTest.open(device);
+                Arena arena = Arena.ofConfined()) {
+            CompletionQueue cq = context.createCompletionQueue(16);
+            Completions batch = Completions.allocate(arena, 4);
+            ProtectionDomain pd = context.allocateProtectionDomain();
+            QueuePair qp = loopback(context, pd, cq, device);
+            // Window before region: the domain closes the region first (newest first), which
+            // SoftRoCE refuses while the window is bound, unless the region closes the window first.
+            MemoryWindow window = pd.allocateMemoryWindow(MemoryWindowType.TYPE_1);
+            MemoryRegion region = pd.allocateMemoryRegion(4096, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.MW_BIND));
+            bindAndWait(window, qp, region, cq, batch, 21);
+
+            pd.close(); // must not throw (ibv_dereg_mr EINVAL would leak the region and the domain)
+            assertTrue(window.isClosed(), "window closed");
+            assertTrue(region.isClosed(), "region closed");
+            assertTrue(qp.isClosed(), "queue pair closed");
+            assertTrue(pd.isClosed(), "domain closed");
+            // The context is still usable: nothing leaked into a failed state.
+            try (ProtectionDomain again = context.allocateProtectionDomain()) {
+                again.allocateMemoryRegion(4096, EnumSet.of(AccessFlag.LOCAL_WRITE)).close();
+            }
+        }
+    }
+
+    @DeviceTest
+    void closingABoundRegionClosesTheWindowButNotAnUnboundOne(TestDevice device) throws InterruptedException {
+        try (Context context = ProtectionDomainDeviceTest.open(device);
+                ProtectionDomain pd = context.allocateProtectionDomain();
+                Arena arena = Arena.ofConfined()) {
+            CompletionQueue cq = context.createCompletionQueue(16);
+            Completions batch = Completions.allocate(arena, 4);
+            QueuePair qp = loopback(context, pd, cq, device);
+            EnumSet<AccessFlag> bindable = EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.MW_BIND);
+
+            // Bound: closing the region closes the window first, and the region deregisters.
+            MemoryWindow bound = pd.allocateMemoryWindow(MemoryWindowType.TYPE_1);
+            MemoryRegion first = pd.allocateMemoryRegion(4096, bindable);
+            bindAndWait(bound, qp, first, cq, batch, 31);
+            first.close();
+            assertTrue(first.isClosed());
+            assertTrue(bound.isClosed(), "a window bound to a closed region is closed with it");
+            assertThrows(IllegalStateException.class, bound::rkey);
+
+            // Unbound (after the unbind completed): closing the region leaves the window open and
+            // usable; rebinding it elsewhere works.
+            MemoryWindow window = pd.allocateMemoryWindow(MemoryWindowType.TYPE_1);
+            MemoryRegion second = pd.allocateMemoryRegion(4096, bindable);
+            bindAndWait(window, qp, second, cq, batch, 32);
+            window.unbind(qp, 33, EnumSet.of(SendFlag.SIGNALED));
+            awaitOne(cq, batch);
+            assertEquals(CompletionStatus.SUCCESS, batch.status(0), "unbind completion");
+            second.close();
+            assertFalse(window.isClosed(), "an unbound window outlives the region");
+            MemoryRegion third = pd.allocateMemoryRegion(4096, bindable);
+            bindAndWait(window, qp, third, cq, batch, 34);
+
+            // Rebound to another region: the earlier one no longer takes the window with it.
+            MemoryRegion fourth = pd.allocateMemoryRegion(4096, bindable);
+            bindAndWait(window, qp, fourth, cq, batch, 35);
+            third.close();
+            assertFalse(window.isClosed(), "a window rebound elsewhere outlives its earlier region");
+            fourth.close();
+            assertTrue(window.isClosed());
+        }
+    }
+
+    @DeviceTest
+    void bindRefusesAQueuePairOrRegionOfAnotherDomain(TestDevice device) {
+        try (Context context = ProtectionDomainDeviceTest.open(device);
+                ProtectionDomain pd = context.allocateProtectionDomain();
+                ProtectionDomain other = context.allocateProtectionDomain()) {
+            CompletionQueue cq = context.createCompletionQueue(16);
+            EnumSet<AccessFlag> bindable = EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.MW_BIND);
+            QueuePair qp = loopback(context, pd, cq, device);
+            QueuePair foreignQp = loopback(context, other, cq, device);
+            MemoryRegion region = pd.allocateMemoryRegion(4096, bindable);
+            MemoryRegion foreignRegion = other.allocateMemoryRegion(4096, bindable);
+            MemoryWindow window = pd.allocateMemoryWindow(MemoryWindowType.TYPE_1);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> window.bind(foreignQp,
+                    region, 0, 64, EnumSet.of(AccessFlag.REMOTE_READ), 1, EnumSet.of(SendFlag.SIGNALED)));
+            assertTrue(e.getMessage().startsWith("ibv_bind_mw: QueuePair"), e.getMessage());
+            e = assertThrows(IllegalArgumentException.class, () -> window.bind(qp, foreignRegion, 0, 64,
+                    EnumSet.of(AccessFlag.REMOTE_READ), 1, EnumSet.of(SendFlag.SIGNALED)));
+            assertTrue(e.getMessage().startsWith("ibv_bind_mw: MemoryRegion"), e.getMessage());
         }
     }
 
