@@ -235,11 +235,16 @@ public final class CompletionQueue extends VerbsResource {
      * As {@link #poll(Completions)}, taking at most {@code max} completions.
      *
      * @throws IllegalArgumentException if {@code max} is not in {@code 1..batch.capacity()}
+     * @throws IllegalStateException if this CQ or the arena of {@code batch} is closed
      */
     public int poll(Completions batch, int max) {
         if (max < 1 || max > batch.capacity()) {
             throw new IllegalArgumentException("ibv_poll_cq: num_entries must be in 1.." + batch.capacity()
                     + " (the batch's capacity), got " + max);
+        }
+        if (!batch.isAlive()) {
+            // The provider (or the extended-CQ copy) would write the completions into freed memory.
+            throw new IllegalStateException("ibv_poll_cq: the arena of " + batch + " is closed");
         }
         acquire();
         try {

@@ -60,6 +60,11 @@ public final class Completions {
         return entries;
     }
 
+    /** False once the arena holding the entries is closed: polling into it would write freed memory. */
+    boolean isAlive() {
+        return entries.scope().isAlive();
+    }
+
     /** The array's address, passed to {@code ibv_poll_cq}. */
     long address() {
         return entries.address();

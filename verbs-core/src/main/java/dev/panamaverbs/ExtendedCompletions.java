@@ -126,6 +126,10 @@ final class ExtendedCompletions {
      * every provider. {@code end_poll} runs only after a {@code start_poll} that found one.
      */
     int poll(Completions batch, int max) {
+        if (!batch.isAlive()) {
+            // Checked before start_poll: a completion consumed and then not copied would be lost.
+            throw new IllegalStateException("ibv_start_poll: the arena of " + batch + " is closed");
+        }
         int count = 0;
         while (count < max) {
             boolean found;

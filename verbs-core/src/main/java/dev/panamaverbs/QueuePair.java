@@ -436,8 +436,11 @@ public final class QueuePair extends VerbsResource {
      * provider call, no allocation; the checks before it are a few int compares per request.
      *
      * @throws IllegalArgumentException naming {@code ibv_post_send} and the wr_id when a request
-     *         does not fit this queue pair (opcode vs transport, entries, inline size, atomics)
-     * @throws IllegalStateException if this queue pair, a request's arena or its address handle is closed
+     *         does not fit this queue pair (opcode vs transport, entries, inline size, atomics, an
+     *         opcode SendWorkRequest cannot fill such as BIND_MW, a region of another protection
+     *         domain, an INLINE entry from a region registered at a distinct iova)
+     * @throws IllegalStateException if this queue pair, a request's arena, an entry's memory region
+     *         (or for INLINE its memory) or its address handle is closed
      * @throws VerbsException naming the refused request's wr_id when the provider refuses
      *         (e.g. ENOMEM: send queue full)
      */
@@ -445,9 +448,8 @@ public final class QueuePair extends VerbsResource {
         acquire();
         int heldHandles = 0;
         try {
-            SendChain.check(request, type, allowedOpcodes, maxSendSge, maxInlineData);
-            if (type == QpType.UD) {
-                heldHandles = SendChain.acquireAddressHandles(request);
+            if (SendChain.check(request, type, allowedOpcodes, maxSendSge, maxInlineData, protectionDomain)) {
+                heldHandles = SendChain.acquire(request);
             }
             request.clearBadRequest();
             MemorySegment function = postSendFunction != null ? postSendFunction
@@ -458,7 +460,7 @@ public final class QueuePair extends VerbsResource {
             }
         } finally {
             if (heldHandles != 0) {
-                SendChain.releaseAddressHandles(request, heldHandles);
+                SendChain.release(request, heldHandles);
             }
             release();
         }
@@ -469,8 +471,9 @@ public final class QueuePair extends VerbsResource {
      * queue pair's receive queue. One provider call, no allocation.
      *
      * @throws IllegalStateException if the queue pair uses a shared receive queue (post there), or
-     *         this queue pair or a request's arena is closed
-     * @throws IllegalArgumentException if a request has more entries than {@code max_recv_sge}
+     *         this queue pair, a request's arena or an entry's memory region is closed
+     * @throws IllegalArgumentException if a request has more entries than {@code max_recv_sge}, or
+     *         an entry's region belongs to another protection domain
      * @throws VerbsException naming the refused request's wr_id when the provider refuses
      */
     public void postReceive(ReceiveWorkRequest request) {
@@ -480,16 +483,8 @@ public final class QueuePair extends VerbsResource {
         }
         acquire();
         try {
-            for (ReceiveWorkRequest r = request; r != null; r = r.next()) {
-                if (!r.segment().scope().isAlive()) {
-                    throw new IllegalStateException(ReceiveWorkRequest.VERB + ": the arena of the request with wr_id="
-                            + r.wrId() + " is closed");
-                }
-                if (r.sgeCount() > maxReceiveSge) {
-                    throw new IllegalArgumentException(ReceiveWorkRequest.VERB + ": wr_id=" + r.wrId() + ": "
-                            + r.sgeCount() + " entries exceed the queue pair's max_recv_sge " + maxReceiveSge);
-                }
-            }
+            WorkRequestChecks.checkReceiveChain(ReceiveWorkRequest.VERB, request, maxReceiveSge,
+                    "the queue pair's max_recv_sge", protectionDomain);
             request.clearBadRequest();
             MemorySegment function = postRecvFunction != null ? postRecvFunction
                     : OpsTable.resolvePostRecv(handleAddress()); // throws: the provider has no post_recv

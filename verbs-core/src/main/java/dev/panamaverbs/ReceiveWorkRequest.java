@@ -28,7 +28,12 @@ public final class ReceiveWorkRequest {
             ReceiveWorkRequest::next, ReceiveWorkRequest::address, ReceiveWorkRequest::wrId);
 
     private final MemorySegment request;
+    /** The read-only view {@link #segment()} hands out, made once. */
+    private final MemorySegment readOnlyRequest;
     private final MemorySegment entries;
+    /** The region behind each entry (checked open and of the queue's protection domain at post). */
+    private final MemoryRegion[] regions;
+    private long wrId;
     private final MemorySegment badRequestSlot;
     private final int maxSge;
     private int sgeCount;
@@ -40,6 +45,8 @@ public final class ReceiveWorkRequest {
         }
         this.maxSge = maxSge;
         this.request = arena.allocate(ibv_recv_wr.LAYOUT);
+        this.readOnlyRequest = request.asReadOnly();
+        this.regions = new MemoryRegion[maxSge];
         this.entries = ScatterGatherEntries.allocate(arena, Math.max(1, maxSge));
         this.badRequestSlot = arena.allocate(ADDRESS);
         request.set(JAVA_LONG, ibv_recv_wr.sg_list$OFFSET, entries.address());
@@ -57,13 +64,14 @@ public final class ReceiveWorkRequest {
 
     /** Sets {@code wr_id}: the id the receive's completion carries ({@link Completions#wrId}). */
     public ReceiveWorkRequest wrId(long wrId) {
+        this.wrId = wrId;
         request.set(JAVA_LONG, ibv_recv_wr.wr_id$OFFSET, wrId);
         return this;
     }
 
     /** {@code wr_id}. */
     public long wrId() {
-        return request.get(JAVA_LONG, ibv_recv_wr.wr_id$OFFSET);
+        return wrId;
     }
 
     /**
@@ -81,6 +89,7 @@ public final class ReceiveWorkRequest {
                     + " (this request's maxSge " + maxSge + "), got " + index);
         }
         ScatterGatherEntries.write(VERB, entries, index, region, offset, length);
+        regions[index] = region;
         if (index >= sgeCount) {
             setCount(index + 1);
         }
@@ -148,9 +157,23 @@ public final class ReceiveWorkRequest {
         return next;
     }
 
-    /** The native {@code struct ibv_recv_wr}, for callers of the generated layer. */
+    /**
+     * The native {@code struct ibv_recv_wr}, read-only, for callers of the generated layer that
+     * inspect it. Read-only so that no caller can plant {@code sg_list} or {@code next} pointers
+     * the provider would follow: change the request through its setters.
+     */
     public MemorySegment segment() {
-        return request;
+        return readOnlyRequest;
+    }
+
+    /** False once the arena holding the native request is closed. */
+    boolean isAlive() {
+        return request.scope().isAlive();
+    }
+
+    /** The region behind entry {@code index}, or {@code null} if the entry was never set. */
+    MemoryRegion region(int index) {
+        return regions[index];
     }
 
     /** The request's address, passed to the post verb. */

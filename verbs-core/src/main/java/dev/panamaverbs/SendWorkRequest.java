@@ -58,11 +58,25 @@ public final class SendWorkRequest {
             | SendOperations.bit(WorkRequestOpcode.RDMA_WRITE_WITH_IMM.value());
     static final int RDMA_OPCODES = SendOperations.bit(WorkRequestOpcode.RDMA_WRITE.value())
             | SendOperations.bit(WorkRequestOpcode.RDMA_WRITE_WITH_IMM.value())
-            | SendOperations.bit(WorkRequestOpcode.RDMA_READ.value());
+            | SendOperations.bit(WorkRequestOpcode.RDMA_READ.value())
+            | SendOperations.bit(WorkRequestOpcode.ATOMIC_WRITE.value());
+    /** Opcodes whose {@code invalidate_rkey} must come from {@link #invalidateRkey(int)}. */
+    static final int INVALIDATE_OPCODES = SendOperations.bit(WorkRequestOpcode.LOCAL_INV.value())
+            | SendOperations.bit(WorkRequestOpcode.SEND_WITH_INV.value());
+    /**
+     * Opcodes that need {@code wr} union members this class never fills ({@code bind_mw},
+     * {@code tso}) or provider-private semantics: refused at post, the provider would follow
+     * garbage pointers. Type 1 windows bind through {@link MemoryWindow#bind}.
+     */
+    static final int UNFILLED_OPCODES = SendOperations.bit(WorkRequestOpcode.BIND_MW.value())
+            | SendOperations.bit(WorkRequestOpcode.TSO.value())
+            | SendOperations.bit(WorkRequestOpcode.DRIVER1.value());
     static final int ATOMIC_OPCODES = SendOperations.bit(WorkRequestOpcode.ATOMIC_CMP_AND_SWP.value())
             | SendOperations.bit(WorkRequestOpcode.ATOMIC_FETCH_AND_ADD.value());
 
     private final MemorySegment request;
+    /** The read-only view {@link #segment()} hands out, made once. */
+    private final MemorySegment readOnlyRequest;
     private final MemorySegment entries;
     private final MemorySegment badRequestSlot;
     private final int maxSge;
@@ -70,6 +84,10 @@ public final class SendWorkRequest {
     private final int[] lengths;
     /** Inline-data entries keep their memory referenced (and checked alive at post). */
     private final MemorySegment[] inlineMemory;
+    /** The region behind each region entry (checked open, of the QP's domain, and for INLINE readable at post). */
+    private final MemoryRegion[] regions;
+    /** Whether {@code imm_data} holds an rkey from {@link #invalidateRkey(int)}. */
+    private boolean invalidateRkeySet;
     private long wrId;
     private int sgeCount;
     private int opcode = WorkRequestOpcode.SEND.value();
@@ -84,10 +102,12 @@ public final class SendWorkRequest {
         }
         this.maxSge = maxSge;
         this.request = arena.allocate(ibv_send_wr.LAYOUT);
+        this.readOnlyRequest = request.asReadOnly();
         this.entries = ScatterGatherEntries.allocate(arena, Math.max(1, maxSge));
         this.badRequestSlot = arena.allocate(ADDRESS);
         this.lengths = new int[maxSge];
         this.inlineMemory = new MemorySegment[maxSge];
+        this.regions = new MemoryRegion[maxSge];
         request.set(JAVA_LONG, ibv_send_wr.sg_list$OFFSET, entries.address());
         request.set(JAVA_INT, ibv_send_wr.opcode$OFFSET, opcode);
     }
@@ -173,12 +193,14 @@ public final class SendWorkRequest {
      */
     public SendWorkRequest immediateData(int immediate) {
         request.set(JAVA_INT, ibv_send_wr.imm_data$OFFSET, immediate);
+        invalidateRkeySet = false;
         return this;
     }
 
     /** Sets {@code invalidate_rkey} for SEND_WITH_INV and LOCAL_INV (shares imm_data's slot). */
     public SendWorkRequest invalidateRkey(int rkey) {
         request.set(JAVA_INT, ibv_send_wr.imm_data$OFFSET, rkey);
+        invalidateRkeySet = true;
         return this;
     }
 
@@ -197,6 +219,7 @@ public final class SendWorkRequest {
         ScatterGatherEntries.write(VERB, entries, index, region, offset, length);
         lengths[index] = length;
         inlineMemory[index] = null;
+        regions[index] = region;
         if (index >= sgeCount) {
             setCount(index + 1);
         }
@@ -231,6 +254,7 @@ public final class SendWorkRequest {
         ScatterGatherEntries.write(entries, index, data.address(), (int) data.byteSize(), 0);
         lengths[index] = (int) data.byteSize();
         inlineMemory[index] = data;
+        regions[index] = null;
         if (index >= sgeCount) {
             setCount(index + 1);
         }
@@ -410,9 +434,13 @@ public final class SendWorkRequest {
 
     // ---- for QueuePair ----
 
-    /** The native {@code struct ibv_send_wr}, for callers of the generated layer. */
+    /**
+     * The native {@code struct ibv_send_wr}, read-only, for callers of the generated layer that
+     * inspect it. Read-only so that no caller can plant {@code sg_list}, {@code next} or
+     * {@code wr.ud.ah} pointers the provider would follow: change the request through its setters.
+     */
     public MemorySegment segment() {
-        return request;
+        return readOnlyRequest;
     }
 
     long address() {
@@ -450,6 +478,16 @@ public final class SendWorkRequest {
     /** Entry {@code index}'s length, from the Java mirror. */
     int entryLength(int index) {
         return lengths[index];
+    }
+
+    /** The region behind entry {@code index}, or {@code null} for an inline or never-set entry. */
+    MemoryRegion region(int index) {
+        return regions[index];
+    }
+
+    /** Whether {@link #invalidateRkey(int)} set {@code invalidate_rkey} (and nothing overwrote it since). */
+    boolean hasInvalidateRkey() {
+        return invalidateRkeySet;
     }
 
     /** The memory of inline entry {@code index}, or {@code null} for a region entry. */

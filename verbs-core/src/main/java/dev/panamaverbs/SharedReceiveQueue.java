@@ -153,16 +153,14 @@ public final class SharedReceiveQueue extends VerbsResource {
      * {@code ibv_post_srq_recv}: posts {@code request} and every request chained after it,
      * allocation-free. Posting copies the requests, so they may be reused at once.
      *
-     * @throws IllegalArgumentException if a request uses more entries than {@link #maxSge()}
+     * @throws IllegalArgumentException if a request uses more entries than {@link #maxSge()}, or an
+     *         entry's memory region belongs to another protection domain
+     * @throws IllegalStateException if this queue, a request's arena or an entry's region is closed
      * @throws VerbsException naming the refused request (from {@code bad_wr}), e.g. ENOMEM when full
      */
     public void postReceive(ReceiveWorkRequest request) {
-        for (ReceiveWorkRequest r = request; r != null; r = r.next()) {
-            if (r.sgeCount() > maxSge) {
-                throw new IllegalArgumentException("ibv_post_srq_recv: request wr_id=" + r.wrId() + " has "
-                        + r.sgeCount() + " sges, the queue's max_sge is " + maxSge);
-            }
-        }
+        WorkRequestChecks.checkReceiveChain("ibv_post_srq_recv", request, maxSge, "the queue's max_sge",
+                protectionDomain);
         int rc;
         acquire();
         try {

@@ -16,7 +16,6 @@ import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.WorkRequestOpcode;
 import dev.panamaverbs.error.Errno;
 import dev.panamaverbs.error.VerbsException;
-import dev.panamaverbs.ffm.ibv_send_wr;
 import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.RcLoopbackPair;
@@ -241,20 +240,26 @@ class RcDataPathTest {
     @DeviceTest
     void aRefusedPostNamesTheRequest(TestDevice device) {
         try (RcLoopbackPair pair = RcLoopbackPair.open(device)) {
-            int maxSge = pair.first().capabilities().maxSendSge();
-            SendWorkRequest fine = SendWorkRequest.allocate(1).wrId(41).sge(pair.firstBuffer().region(), 0, 8);
-            SendWorkRequest bad = SendWorkRequest.allocate(maxSge + 1).wrId(42);
-            for (int i = 0; i < maxSge; i++) {
-                bad.sge(i, pair.firstBuffer().region(), 8L * i, 8);
+            // One chain longer than the send queue: every request passes the Java checks, the
+            // provider itself refuses the first one that does not fit (ENOMEM, queue full).
+            int capacity = pair.first().capabilities().maxSendWorkRequests();
+            SendWorkRequest head = null;
+            for (int i = 4 * capacity + 4; i >= 0; i--) { // room for a provider rounding the queue up
+                head = SendWorkRequest.allocate(1).wrId(1000 + i).opcode(WorkRequestOpcode.RDMA_WRITE)
+                        .sge(pair.firstBuffer().region(), 0, 8)
+                        .rdma(pair.secondBuffer().deviceAddress(0), pair.secondBuffer().region().rkey())
+                        .next(head);
             }
-            bad.sge(maxSge, pair.firstBuffer().region(), 0, 8).sgeCount(maxSge);
-            // Bypass the Java-side check through the raw struct, so the provider itself refuses.
-            ibv_send_wr.num_sge(bad.segment(), maxSge + 1);
-            fine.next(bad);
-            VerbsException e = assertThrows(VerbsException.class, () -> pair.first().postSend(fine));
+            SendWorkRequest chain = head;
+            VerbsException e = assertThrows(VerbsException.class, () -> pair.first().postSend(chain));
             assertEquals("ibv_post_send", e.verb());
-            assertEquals(Errno.EINVAL, e.errno());
-            assertTrue(e.getMessage().contains("wr_id=42"), e.getMessage());
+            assertEquals(Errno.ENOMEM, e.errno());
+            java.util.regex.Matcher named = java.util.regex.Pattern
+                    .compile("bad_wr wr_id=(\\d+) \\(request (\\d+) of the chain\\)").matcher(e.getMessage());
+            assertTrue(named.find(), e.getMessage());
+            int position = Integer.parseInt(named.group(2));
+            assertEquals(1000 + position, Long.parseLong(named.group(1)), e.getMessage());
+            assertTrue(position >= capacity, "refused inside the queue's capacity " + capacity + ": " + e.getMessage());
         }
     }
 

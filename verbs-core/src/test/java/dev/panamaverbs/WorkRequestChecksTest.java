@@ -1,0 +1,125 @@
+package dev.panamaverbs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.panamaverbs.ffm.ibv_recv_wr;
+import dev.panamaverbs.ffm.ibv_send_wr;
+import java.lang.foreign.Arena;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * The post-time checks that keep misuse from reaching the provider as a crash: opcodes whose
+ * {@code wr} union SendWorkRequest cannot fill, read-only raw structs, closed arenas anywhere in a
+ * receive chain, closed completion batches. No device needed (region checks: WorkRequestSafetyDeviceTest).
+ */
+class WorkRequestChecksTest {
+    private static final int RC = SendOperations.allowedBits(QpType.RC);
+    private static final int UC = SendOperations.allowedBits(QpType.UC);
+    private static final int UD = SendOperations.allowedBits(QpType.UD);
+
+    private static void assertRejected(String text, Executable call) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+        assertTrue(e.getMessage().startsWith("ibv_post_send"), e.getMessage());
+        assertTrue(e.getMessage().contains(text), e.getMessage());
+    }
+
+    @Test
+    void bindMwTsoAndDriver1AreRefusedOnEveryTransport() {
+        for (WorkRequestOpcode opcode : new WorkRequestOpcode[] {
+                WorkRequestOpcode.BIND_MW, WorkRequestOpcode.TSO, WorkRequestOpcode.DRIVER1}) {
+            SendWorkRequest wr = SendWorkRequest.allocate(1).wrId(7).opcode(opcode);
+            assertRejected("wr_id=7: " + opcode + " is not posted through SendWorkRequest",
+                    () -> SendChain.check(wr, QpType.RC, RC, 1, 0, null));
+            assertRejected("wr_id=7: " + opcode, () -> SendChain.check(wr, QpType.UC, UC, 1, 0, null));
+            assertRejected("wr_id=7: " + opcode, () -> SendChain.check(wr, QpType.UD, UD, 1, 0, null));
+        }
+    }
+
+    @Test
+    void bindMwIsRefusedAnywhereInAChain() {
+        SendWorkRequest first = SendWorkRequest.allocate(1).wrId(1);
+        SendWorkRequest bind = SendWorkRequest.allocate(1).wrId(2).opcode(WorkRequestOpcode.BIND_MW);
+        first.next(bind);
+        assertRejected("wr_id=2: BIND_MW", () -> SendChain.check(first, QpType.RC, RC, 1, 0, null));
+    }
+
+    @Test
+    void invalidatingOpcodesNeedInvalidateRkey() {
+        for (WorkRequestOpcode opcode : new WorkRequestOpcode[] {
+                WorkRequestOpcode.LOCAL_INV, WorkRequestOpcode.SEND_WITH_INV}) {
+            SendWorkRequest wr = SendWorkRequest.allocate(1).wrId(3).opcode(opcode);
+            assertRejected("wr_id=3: " + opcode + " needs invalidateRkey(rkey)",
+                    () -> SendChain.check(wr, QpType.RC, RC, 1, 0, null));
+            wr.invalidateRkey(0x1234);
+            SendChain.check(wr, QpType.RC, RC, 1, 0, null);
+            wr.immediateData(5); // shares the slot: the rkey is gone again
+            assertRejected("needs invalidateRkey", () -> SendChain.check(wr, QpType.RC, RC, 1, 0, null));
+        }
+    }
+
+    @Test
+    void atomicWriteNeedsTheRemoteAddress() {
+        SendWorkRequest wr = SendWorkRequest.allocate(1).wrId(9).opcode(WorkRequestOpcode.ATOMIC_WRITE);
+        assertRejected("wr_id=9: ATOMIC_WRITE needs rdma(remoteAddress, rkey)",
+                () -> SendChain.check(wr, QpType.RC, RC, 1, 0, null));
+        wr.rdma(0x1000, 1);
+        SendChain.check(wr, QpType.RC, RC, 1, 0, null);
+    }
+
+    @Test
+    void rawStructsAreReadOnly() {
+        SendWorkRequest send = SendWorkRequest.allocate(1).wrId(5);
+        assertTrue(send.segment().isReadOnly());
+        assertEquals(5, ibv_send_wr.wr_id(send.segment()));
+        assertThrows(IllegalArgumentException.class, () -> ibv_send_wr.num_sge(send.segment(), 9));
+        assertThrows(IllegalArgumentException.class, () -> ibv_send_wr.next(send.segment(), java.lang.foreign.MemorySegment.ofAddress(64)));
+        assertTrue(send.segment() == send.segment(), "made once, not per call");
+
+        ReceiveWorkRequest receive = ReceiveWorkRequest.allocate(1).wrId(6);
+        assertTrue(receive.segment().isReadOnly());
+        assertEquals(6, ibv_recv_wr.wr_id(receive.segment()));
+        assertThrows(IllegalArgumentException.class, () -> ibv_recv_wr.num_sge(receive.segment(), 9));
+        assertTrue(receive.segment() == receive.segment(), "made once, not per call");
+    }
+
+    @Test
+    void aClosedArenaAnywhereInAReceiveChainIsRefused() {
+        Arena arena = Arena.ofConfined();
+        ReceiveWorkRequest first = ReceiveWorkRequest.allocate(1).wrId(1);
+        ReceiveWorkRequest second = ReceiveWorkRequest.allocate(arena, 1).wrId(2);
+        first.next(second);
+        WorkRequestChecks.checkReceiveChain("ibv_post_srq_recv", first, 1, "the queue's max_sge", null);
+        arena.close();
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> WorkRequestChecks.checkReceiveChain("ibv_post_srq_recv", first, 1, "the queue's max_sge", null));
+        assertEquals("ibv_post_srq_recv: the arena of the request with wr_id=2 is closed", e.getMessage());
+    }
+
+    @Test
+    void tooManyReceiveEntriesAreRefused() {
+        ReceiveWorkRequest wr = ReceiveWorkRequest.allocate(3).wrId(4).sgeCount(3);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> WorkRequestChecks.checkReceiveChain("ibv_post_recv", wr, 2, "the queue pair's max_recv_sge", null));
+        assertEquals("ibv_post_recv: wr_id=4: 3 entries exceed the queue pair's max_recv_sge 2", e.getMessage());
+    }
+
+    @Test
+    void entriesNotFromARegionNeedNoRegionCheck() {
+        WorkRequestChecks.checkRegion("ibv_post_recv", null, 0, 1, null);
+        ReceiveWorkRequest wr = ReceiveWorkRequest.allocate(2).sgeCount(2);
+        WorkRequestChecks.checkReceiveChain("ibv_post_recv", wr, 2, "the queue pair's max_recv_sge", null);
+    }
+
+    @Test
+    void aCompletionBatchKnowsWhenItsArenaIsClosed() {
+        Arena arena = Arena.ofConfined();
+        Completions batch = Completions.allocate(arena, 2);
+        assertTrue(batch.isAlive());
+        arena.close();
+        assertFalse(batch.isAlive());
+    }
+}
