@@ -18,8 +18,10 @@ import java.util.Set;
  * re-registering memory. Allocated by {@link ProtectionDomain#allocateMemoryWindow(MemoryWindowType)}
  * ({@code ibv_alloc_mw}); closing it frees it ({@code ibv_dealloc_mw}).
  *
- * <p>Type 1 windows are bound with {@link #bind} ({@code ibv_bind_mw}); type 2 windows are bound by
- * a {@code BIND_MW} send work request on a queue pair. A window without a binding grants nothing.
+ * <p>Type 1 windows are bound with {@link #bind} ({@code ibv_bind_mw}). Type 2 windows can be
+ * allocated, but are bound only by a {@code BIND_MW} work request, which this version does not build
+ * yet ({@link SendWorkRequest} refuses the bare opcode, whose provider fields would be unset). A
+ * window without a binding grants nothing.
  * The queue pair, the region and the window must belong to the same protection domain.
  *
  * <h2>Closing a bound region</h2>

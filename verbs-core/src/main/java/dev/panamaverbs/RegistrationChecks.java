@@ -103,8 +103,9 @@ final class RegistrationChecks {
     static void checkBind(String verb, Object window, MemoryWindowType type, Set<AccessFlag> windowAccess,
             Object region, Set<AccessFlag> regionAccess, long regionLength, long offset, long length) {
         if (type != MemoryWindowType.TYPE_1) {
-            throw new IllegalArgumentException(verb + ": only type 1 windows are bound with ibv_bind_mw; bind "
-                    + window + " with a BIND_MW send work request");
+            throw new IllegalArgumentException(verb + ": only type 1 windows are bound with ibv_bind_mw; "
+                    + window + " is type 2, bound only by a BIND_MW work request, which this version does"
+                    + " not build yet (allocate a type 1 window to bind it here)");
         }
         for (AccessFlag flag : windowAccess) {
             if (!BINDABLE_ACCESS.contains(flag)) {
