@@ -93,11 +93,7 @@ final class QueuePairCreation {
      * @throws IllegalArgumentException naming the verb and the limit
      */
     static void check(String verb, ProtectionDomain pd, QueuePairOptions options, DeviceAttributes device) {
-        QueuePairCapabilities caps = options.capabilities();
-        requireAtMost(verb, "max_send_wr", caps.maxSendWorkRequests(), "max_qp_wr", device.maxQpWr());
-        requireAtMost(verb, "max_recv_wr", caps.maxReceiveWorkRequests(), "max_qp_wr", device.maxQpWr());
-        requireAtMost(verb, "max_send_sge", caps.maxSendSge(), "max_sge", device.maxSge());
-        requireAtMost(verb, "max_recv_sge", caps.maxReceiveSge(), "max_sge", device.maxSge());
+        checkCapabilities(verb, options.capabilities(), device);
         Context context = pd.context();
         requireSameContext(verb, "send_cq", options.sendCompletionQueue().context(), context);
         requireSameContext(verb, "recv_cq", options.receiveCompletionQueue().context(), context);
@@ -106,6 +102,19 @@ final class QueuePairCreation {
                 throw new IllegalArgumentException(verb + ": " + srq + " belongs to another protection domain than " + pd);
             }
         });
+    }
+
+    /**
+     * The queue sizes of {@link #check} against the device's {@code max_qp_wr} / {@code max_sge}
+     * (compared unsigned, as the C fields are).
+     *
+     * @throws IllegalArgumentException naming the verb, the field and the device limit
+     */
+    static void checkCapabilities(String verb, QueuePairCapabilities caps, DeviceAttributes device) {
+        requireAtMost(verb, "max_send_wr", caps.maxSendWorkRequests(), "max_qp_wr", device.maxQpWr());
+        requireAtMost(verb, "max_recv_wr", caps.maxReceiveWorkRequests(), "max_qp_wr", device.maxQpWr());
+        requireAtMost(verb, "max_send_sge", caps.maxSendSge(), "max_sge", device.maxSge());
+        requireAtMost(verb, "max_recv_sge", caps.maxReceiveSge(), "max_sge", device.maxSge());
     }
 
     private static void requireAtMost(String verb, String field, int value, String limitName, int limit) {

@@ -10,6 +10,8 @@ import dev.panamaverbs.AccessFlag;
 import dev.panamaverbs.AsyncEvent;
 import dev.panamaverbs.AsyncEventType;
 import dev.panamaverbs.CompletionQueue;
+import dev.panamaverbs.CompletionStatus;
+import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.GidEntry;
 import dev.panamaverbs.MemoryRegion;
@@ -33,7 +35,9 @@ import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -226,6 +230,131 @@ class AsyncEventDeviceTest {
             assertEquals(AsyncEventType.CQ_ERR, event.type(), event.toString());
             assertEquals(AsyncEvent.Element.COMPLETION_QUEUE, event.element());
             assertSame(tiny, event.resource(CompletionQueue.class).orElseThrow(), event.toString());
+        }
+    }
+
+    /**
+     * QP-level events from a remote access error. An RC RDMA WRITE to a wrong rkey, then one past
+     * the end of the target region, each on a fresh connected pair: the requester must complete
+     * with REM_ACCESS_ERR (asserted: rxe's responder answers a NAK for both), and any QP event
+     * the provider raises for it (QP_ACCESS_ERR / QP_REQ_ERR / QP_FATAL, or LAST_WQE_REACHED)
+     * must name the QueuePair object of that QP number. Debian's 6.1 rxe raises none: its
+     * responder only NAKs (do_class_ac_error) and both sides go to ERROR through rxe_qp_error,
+     * which dispatches no ib_event; then the test is aborted with the events it did see.
+     */
+    @DeviceTest
+    void remoteAccessErrorQpEventsNameTheQueuePair(TestDevice device) throws Exception {
+        try (Context context = ContextDeviceTest.open(device); Arena arena = Arena.ofConfined()) {
+            BlockingQueue<AsyncEvent> delivered = new ArrayBlockingQueue<>(64);
+            context.setAsyncEventListener(delivered::add);
+            ProtectionDomain pd = context.allocateProtectionDomain();
+            MemorySegment buffer = arena.allocate(8192, 4096);
+            MemoryRegion target = pd.register(buffer.asSlice(4096, 4096),
+                    EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
+            MemoryRegion source = pd.register(buffer.asSlice(0, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
+            List<String> seen = new ArrayList<>();
+            int qpEvents = 0;
+            long[][] cases = {
+                {target.memoryAddress(), target.rkey() ^ 0x5a}, // wrong key byte: no such MR
+                {target.memoryAddress() + 4096 - 8, target.rkey()}, // 64 bytes from 8 before the end
+            };
+            for (long[] bad : cases) {
+                CompletionQueue cq = context.createCompletionQueue(8);
+                QueuePair requester = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
+                QueuePair responder = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
+                connect(context, device, requester, responder, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
+                requester.postSend(SendWorkRequest.allocate(arena, 1).wrId(77).opcode(WorkRequestOpcode.RDMA_WRITE)
+                        .sge(source, 0, 64).rdma(bad[0], (int) bad[1]).signaled(true));
+                Completions wc = Completions.allocate(arena, 4);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                int n;
+                while ((n = cq.poll(wc)) == 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
+                }
+                assertEquals(1, n, "one completion for the bad write");
+                assertEquals(77, wc.wrId(0));
+                assertEquals(CompletionStatus.REM_ACCESS_ERR, wc.status(0), wc.toString());
+                AsyncEvent event;
+                while ((event = delivered.poll(3, TimeUnit.SECONDS)) != null) {
+                    seen.add(event.toString());
+                    if (event.element() == AsyncEvent.Element.QUEUE_PAIR) {
+                        qpEvents++;
+                        int qpn = event.queuePairNumber().orElseThrow();
+                        QueuePair expected = qpn == requester.number() ? requester : responder;
+                        assertEquals(expected.number(), qpn, event.toString());
+                        assertSame(expected, event.resource(QueuePair.class).orElseThrow(), event.toString());
+                        assertTrue(EnumSet.of(AsyncEventType.QP_ACCESS_ERR, AsyncEventType.QP_REQ_ERR,
+                                AsyncEventType.QP_FATAL, AsyncEventType.QP_LAST_WQE_REACHED).contains(event.type()),
+                                event.toString());
+                    }
+                }
+                requester.close(); // every event was acknowledged on delivery: destroy cannot hang
+                responder.close();
+                cq.close();
+            }
+            context.setAsyncEventListener(null);
+            assumeTrue(qpEvents > 0, "this kernel's rxe raised no QP async event for an RC RDMA WRITE to a bad rkey "
+                    + "or past the end of the region (both completed REM_ACCESS_ERR); events seen: " + seen);
+        }
+    }
+
+    /**
+     * More receive completions than the receiver's receive CQ holds: rxe's responder cannot post
+     * the completion and raises CQ_ERR on that CQ (rxe_cq_post). The event names the receive
+     * CompletionQueue object, not the send CQ; a QP event, if any, names the receiving QueuePair.
+     */
+    @DeviceTest
+    void receiveCqOverrunEventNamesTheReceiveQueue(TestDevice device) throws Exception {
+        try (Context context = ContextDeviceTest.open(device); Arena arena = Arena.ofConfined()) {
+            ProtectionDomain pd = context.allocateProtectionDomain();
+            CompletionQueue sendCq = context.createCompletionQueue(64);
+            CompletionQueue tinyReceiveCq = context.createCompletionQueue(1);
+            QueuePair sender = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, sendCq).build());
+            QueuePair receiver = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, sendCq, tinyReceiveCq).build());
+            connect(context, device, sender, receiver, EnumSet.of(AccessFlag.LOCAL_WRITE));
+            MemoryRegion region = pd.register(arena.allocate(8192, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
+            int sends = tinyReceiveCq.capacity() + 4;
+            for (int i = 0; i < sends; i++) {
+                receiver.postReceive(ReceiveWorkRequest.allocate(arena, 1).wrId(500 + i).sge(0, region, 4096 + i * 64L, 64));
+            }
+            for (int i = 0; i < sends; i++) {
+                sender.postSend(SendWorkRequest.allocate(arena, 1).wrId(i).opcode(WorkRequestOpcode.SEND)
+                        .sge(region, 0, 16).signaled(false));
+            }
+            List<AsyncEvent> events = new ArrayList<>();
+            AsyncEvent cqError = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (cqError == null && System.nanoTime() < deadline) {
+                Optional<AsyncEvent> next = context.pollAsyncEvent(Duration.ofSeconds(1));
+                if (next.isPresent()) {
+                    events.add(next.get());
+                    if (next.get().type() == AsyncEventType.CQ_ERR) {
+                        cqError = next.get();
+                    }
+                }
+            }
+            assertTrue(cqError != null, "no CQ_ERR after " + sends + " receives into a CQ of " + tinyReceiveCq.capacity()
+                    + "; events: " + events);
+            assertEquals(AsyncEvent.Element.COMPLETION_QUEUE, cqError.element());
+            assertSame(tinyReceiveCq, cqError.resource(CompletionQueue.class).orElseThrow(), cqError.toString());
+            context.pollAsyncEvent(Duration.ofSeconds(2)).ifPresent(events::add);
+            for (AsyncEvent event : events) {
+                if (event.element() == AsyncEvent.Element.QUEUE_PAIR) {
+                    assertEquals(receiver.number(), event.queuePairNumber().orElseThrow(), event.toString());
+                    assertSame(receiver, event.resource(QueuePair.class).orElseThrow(), event.toString());
+                }
+            }
+            System.out.println("receive CQ overrun: async events " + events);
+        }
+    }
+
+    private static void connect(Context context, TestDevice device, QueuePair a, QueuePair b, EnumSet<AccessFlag> access) {
+        GidEntry gid = context.roceV2Ipv4Gid(device.port()).orElseThrow();
+        var mtu = context.queryPort(device.port()).activeMtu();
+        for (QueuePair[] pair : new QueuePair[][] {{a, b}, {b, a}}) {
+            pair[0].toInit(device.port(), access);
+            pair[0].toRtr(RemoteEndpoint.global(pair[1].number(), 0, gid.gid(), gid.index(), mtu));
+            pair[0].toRts(0);
         }
     }
 

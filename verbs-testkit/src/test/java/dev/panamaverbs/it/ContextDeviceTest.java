@@ -7,17 +7,30 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.CompletionChannel;
+import dev.panamaverbs.CompletionQueue;
+import dev.panamaverbs.CompletionQueueOptions;
+import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Device;
 import dev.panamaverbs.DeviceAttributes;
+import dev.panamaverbs.ExtendedDeviceAttributes;
 import dev.panamaverbs.GidEntry;
 import dev.panamaverbs.GidType;
 import dev.panamaverbs.LinkLayer;
+import dev.panamaverbs.NodeType;
 import dev.panamaverbs.PortAttributes;
 import dev.panamaverbs.PortState;
+import dev.panamaverbs.ProtectionDomain;
+import dev.panamaverbs.SharedReceiveQueueOptions;
+import dev.panamaverbs.TransportType;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
+import java.lang.foreign.Arena;
+import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.function.Executable;
 
@@ -37,6 +50,34 @@ class ContextDeviceTest {
             assertSame(device, context.device());
             assertEquals(device.nodeGuid(), context.queryDevice().nodeGuid(),
                     "ibv_get_device_guid and ibv_query_device agree once both are in host order");
+        }
+    }
+
+    /** rxe registers as an InfiniBand channel adapter (RoCE is IB transport over Ethernet). */
+    @DeviceTest
+    void softRoceIsAnInfiniBandChannelAdapter(TestDevice testDevice) {
+        Device device = Verbs.device(testDevice.name()).orElseThrow();
+        assertEquals(NodeType.CA, device.nodeType(), device.toString());
+        assertEquals(TransportType.IB, device.transportType(), device.toString());
+        assertTrue(device.toString().contains("CA/IB"), device.toString());
+    }
+
+    /**
+     * ibv_query_device_ex runs on rxe (rdma-core's rxe provider implements query_device_ex through
+     * the generic ibv_cmd_query_device_any), so the extended part is present, and agrees with the
+     * basic part. rxe emulates no hardware clock: no completion timestamps, core clock 0.
+     */
+    @DeviceTest
+    void extendedDeviceAttributesArePresentOnSoftRoce(TestDevice device) {
+        try (Context context = open(device)) {
+            DeviceAttributes attributes = context.queryDevice();
+            ExtendedDeviceAttributes extended = attributes.extended().orElseThrow(() -> new AssertionError(
+                    "ibv_query_device_ex did not run on " + device.name() + ": " + attributes));
+            System.out.println(device.name() + " extended attributes: " + extended);
+            assertEquals(0L, extended.completionTimestampMask(), "rxe has no completion timestamps");
+            assertEquals(0L, extended.hcaCoreClockKhz(), "rxe has no HCA clock");
+            assertEquals(attributes.capabilities(), context.queryDevice().capabilities(), "stable across queries");
+            assertEquals(1, attributes.portCount(), "rxe has one port");
         }
     }
 
@@ -164,6 +205,40 @@ class ContextDeviceTest {
         assertClosed("allocateProtectionDomain", context::allocateProtectionDomain);
         assertClosed("createCompletionChannel", context::createCompletionChannel);
         assertClosed("handle", context::handle);
+        assertClosed("queryGid", () -> context.queryGid(device.port(), 0));
+        assertClosed("roceV2Ipv4Gid", () -> context.roceV2Ipv4Gid(device.port()));
+        assertClosed("createCompletionQueue", () -> context.createCompletionQueue(4));
+        assertClosed("createCompletionQueue(options)", () -> context.createCompletionQueue(CompletionQueueOptions.of(4)));
+    }
+
+    /** What hung off a closed context is closed with it and throws naming itself, not the context. */
+    @DeviceTest
+    void childrenOfAClosedContextThrowNamingThemselves(TestDevice device) {
+        Context context = open(device);
+        CompletionChannel channel = context.createCompletionChannel();
+        CompletionQueue cq = context.createCompletionQueue(4, channel, 0);
+        ProtectionDomain pd = context.allocateProtectionDomain();
+        String cqName = cq.toString();
+        String channelName = channel.toString();
+        String pdName = pd.toString();
+        context.close();
+        assertTrue(cq.isClosed() && channel.isClosed() && pd.isClosed());
+        try (Arena arena = Arena.ofConfined()) {
+            Completions wc = Completions.allocate(arena, 1);
+            assertClosedNamed(cqName, "poll", () -> cq.poll(wc));
+            assertClosedNamed(cqName, "requestNotification", () -> cq.requestNotification(false));
+            assertClosedNamed(cqName, "resize", () -> cq.resize(8));
+            assertClosedNamed(channelName, "awaitEvent", () -> channel.awaitEvent(Duration.ZERO));
+            assertClosedNamed(pdName, "register", () -> pd.register(arena.allocate(4096, 4096),
+                    EnumSet.of(AccessFlag.LOCAL_WRITE)));
+            assertClosedNamed(pdName, "createSharedReceiveQueue",
+                    () -> pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(4, 1)));
+        }
+    }
+
+    private static void assertClosedNamed(String name, String what, Executable use) {
+        IllegalStateException e = assertThrows(IllegalStateException.class, use, what);
+        assertEquals(name + " is closed", e.getMessage(), what);
     }
 
     private static void assertClosed(String what, Executable use) {

@@ -1,15 +1,19 @@
 package dev.panamaverbs.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;
+import dev.panamaverbs.QpType;
+import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SharedReceiveQueue;
 import dev.panamaverbs.SharedReceiveQueueAttributes;
@@ -19,6 +23,7 @@ import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.Arena;
 import java.util.EnumSet;
+import org.junit.jupiter.api.function.Executable;
 
 /** Shared receive queues on a real device: create, query, modify, post, overflow, close (issue 4). */
 class SharedReceiveQueueDeviceTest {
@@ -134,5 +139,45 @@ class SharedReceiveQueueDeviceTest {
             assertTrue(srq.isClosed());
             assertThrows(IllegalStateException.class, () -> srq.setLimit(1));
         }
+    }
+
+    /**
+     * Every SRQ method after close throws IllegalStateException naming the SRQ, before any native
+     * call (a destroyed ibv_srq would be a use-after-free in the provider); close stays idempotent
+     * and a closed SRQ cannot be attached to a new queue pair.
+     */
+    @SuppressWarnings("try") // closes inside its own try on purpose
+    @DeviceTest
+    void everyUseAfterCloseThrowsBeforeNativeCode(TestDevice device) {
+        try (Context context = ProtectionDomainDeviceTest.open(device);
+                ProtectionDomain pd = context.allocateProtectionDomain();
+                Arena arena = Arena.ofConfined()) {
+            MemoryRegion mr = pd.register(arena.allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
+            SharedReceiveQueue srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(8, 1));
+            ReceiveWorkRequest request = ReceiveWorkRequest.allocate(arena, 1).wrId(7).sge(0, mr, 0, 64);
+            srq.postReceive(request); // works while open
+            String name = srq.toString();
+            srq.close();
+            srq.close();
+            assertTrue(srq.isClosed());
+            assertFalse(pd.isClosed(), "closing the SRQ leaves its PD");
+            assertClosedSrq(name, "postReceive", () -> srq.postReceive(request));
+            assertClosedSrq(name, "query", srq::query);
+            assertClosedSrq(name, "resize", () -> srq.resize(16));
+            assertClosedSrq(name, "setLimit", () -> srq.setLimit(1));
+            assertClosedSrq(name, "handle", srq::handle);
+            CompletionQueue cq = context.createCompletionQueue(4);
+            assertClosedSrq(name, "createQueuePair with the SRQ", () -> pd.createQueuePair(
+                    QueuePairOptions.builder(QpType.RC, cq).sharedReceiveQueue(srq).build()));
+            // The PD is still usable: a fresh SRQ works.
+            SharedReceiveQueue fresh = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(8, 1));
+            fresh.postReceive(request);
+            assertTrue(fresh.query().maxWorkRequests() >= 8);
+        }
+    }
+
+    private static void assertClosedSrq(String name, String what, Executable use) {
+        IllegalStateException e = assertThrows(IllegalStateException.class, use, what);
+        assertEquals(name + " is closed", e.getMessage(), what);
     }
 }
