@@ -53,12 +53,13 @@ class ResourceLeakDeviceTest {
     /**
      * Allowed growth of the resident set over all cycles, after the warm-up. Measured in the rxe
      * VM over eight runs: 0.4 to 18.3 MiB (JVM heap, code cache and malloc arenas move by
-     * megabytes, not in step with the cycles); 24 MiB leaves room above the worst seen. A real
+     * megabytes, not in step with the cycles); 32 MiB leaves room above the worst seen, so that
+     * CI's single-threaded TCG (slower, with other GC and JIT timing) cannot flake it. A real
      * leak does not stay under it: a lost context, registration or queue costs kilobytes per
      * cycle (a QP's rings alone are several pages), tens of megabytes over the run, and the exact
      * checks (kernel counts, pinned pages, open files) catch those anyway.
      */
-    private static final long RSS_GROWTH_LIMIT_KB = 24 * 1024;
+    private static final long RSS_GROWTH_LIMIT_KB = 32 * 1024;
 
     @DeviceTest
     void kernelCountsReturnToTheirStartAfterClose(TestDevice device) {
