@@ -26,8 +26,9 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * loader's {@link CqEx}), copying each completion into a {@link Completions} entry so both CQ
  * kinds are read the same way. Polling allocates nothing.
  *
- * <p>Creation checks that the provider set every function pointer polling will call (the fixed
- * ones and those of the requested fields), so a CQ that could not be polled is never handed out.
+ * <p>Creation resolves the CQ's function pointers once ({@link CqEx#resolve}) and checks that the
+ * provider set every one polling will call (start/next/end and the fixed readers, and those of the
+ * requested fields), so a CQ that could not be polled is never handed out.
  */
 final class ExtendedCompletions {
     private static final long WC_SIZE = ibv_wc.LAYOUT.byteSize();
@@ -38,6 +39,8 @@ final class ExtendedCompletions {
     private final int fieldBits;
     /** {@code struct ibv_poll_cq_attr}, comp_mask 0, kept for every start_poll (and alive as long as this). */
     private final MemorySegment pollAttr;
+    /** The function pointers of {@code cq}, read once here: polling reads none and allocates nothing. */
+    private final CqEx.Functions fns;
 
     private ExtendedCompletions(MemorySegment cq, Set<CompletionField> fields) {
         this.cq = cq;
@@ -45,24 +48,27 @@ final class ExtendedCompletions {
         this.fields = fields.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(fields));
         this.fieldBits = BitFlag.toBits(fields);
         this.pollAttr = Arena.ofAuto().allocate(ibv_poll_cq_attr.LAYOUT);
+        // Checked here first so a NULL one is reported against the creating verb (resolve would
+        // name ibv_start_poll etc.).
         required(ibv_cq_ex.start_poll(cq), "start_poll");
+        required(ibv_cq_ex.next_poll(cq), "next_poll");
         required(ibv_cq_ex.end_poll(cq), "end_poll");
-        required(ibv_cq_ex.read_opcode(cq), "read_opcode");
-        required(ibv_cq_ex.read_vendor_err(cq), "read_vendor_err");
-        required(ibv_cq_ex.read_wc_flags(cq), "read_wc_flags");
-        requiredIfRequested(CompletionField.BYTE_LEN, ibv_cq_ex.read_byte_len(cq), "read_byte_len");
-        requiredIfRequested(CompletionField.IMM, ibv_cq_ex.read_imm_data(cq), "read_imm_data");
-        requiredIfRequested(CompletionField.QP_NUM, ibv_cq_ex.read_qp_num(cq), "read_qp_num");
-        requiredIfRequested(CompletionField.SRC_QP, ibv_cq_ex.read_src_qp(cq), "read_src_qp");
-        requiredIfRequested(CompletionField.SLID, ibv_cq_ex.read_slid(cq), "read_slid");
-        requiredIfRequested(CompletionField.SL, ibv_cq_ex.read_sl(cq), "read_sl");
-        requiredIfRequested(CompletionField.DLID_PATH_BITS, ibv_cq_ex.read_dlid_path_bits(cq), "read_dlid_path_bits");
-        requiredIfRequested(CompletionField.COMPLETION_TIMESTAMP, ibv_cq_ex.read_completion_ts(cq),
-                "read_completion_ts");
+        this.fns = CqEx.resolve(cqAddress);
+        required(fns.readOpcode(), "read_opcode");
+        required(fns.readVendorErr(), "read_vendor_err");
+        required(fns.readWcFlags(), "read_wc_flags");
+        requiredIfRequested(CompletionField.BYTE_LEN, fns.readByteLen(), "read_byte_len");
+        requiredIfRequested(CompletionField.IMM, fns.readImmData(), "read_imm_data");
+        requiredIfRequested(CompletionField.QP_NUM, fns.readQpNum(), "read_qp_num");
+        requiredIfRequested(CompletionField.SRC_QP, fns.readSrcQp(), "read_src_qp");
+        requiredIfRequested(CompletionField.SLID, fns.readSlid(), "read_slid");
+        requiredIfRequested(CompletionField.SL, fns.readSl(), "read_sl");
+        requiredIfRequested(CompletionField.DLID_PATH_BITS, fns.readDlidPathBits(), "read_dlid_path_bits");
+        requiredIfRequested(CompletionField.COMPLETION_TIMESTAMP, fns.readCompletionTs(), "read_completion_ts");
     }
 
     private static void required(MemorySegment pointer, String op) {
-        if (pointer.equals(MemorySegment.NULL)) {
+        if (pointer.address() == 0) {
             throw new VerbsUnsupportedException("ibv_create_cq_ex", "the provider left ibv_cq_ex." + op + " NULL");
         }
     }
@@ -134,7 +140,7 @@ final class ExtendedCompletions {
         while (count < max) {
             boolean found;
             try {
-                found = CqEx.startPoll(cqAddress, pollAttr.address());
+                found = CqEx.startPoll(fns, cqAddress, pollAttr.address());
             } catch (VerbsException failed) {
                 if (count > 0) {
                     break; // hand over what was consumed; the next poll reports the failure
@@ -147,7 +153,7 @@ final class ExtendedCompletions {
             try {
                 copyCurrent(batch, count++);
             } finally {
-                CqEx.endPoll(cqAddress);
+                CqEx.endPoll(fns, cqAddress);
             }
         }
         return count;
@@ -160,27 +166,27 @@ final class ExtendedCompletions {
         int status = CqEx.status(cqAddress);
         entries.set(JAVA_LONG, base + ibv_wc.wr_id$OFFSET, CqEx.wrId(cqAddress));
         entries.set(JAVA_INT, base + ibv_wc.status$OFFSET, status);
-        entries.set(JAVA_INT, base + ibv_wc.opcode$OFFSET, CqEx.readOpcode(cqAddress));
-        entries.set(JAVA_INT, base + ibv_wc.vendor_err$OFFSET, CqEx.readVendorErr(cqAddress));
+        entries.set(JAVA_INT, base + ibv_wc.opcode$OFFSET, CqEx.readOpcode(fns, cqAddress));
+        entries.set(JAVA_INT, base + ibv_wc.vendor_err$OFFSET, CqEx.readVendorErr(fns, cqAddress));
         entries.set(JAVA_INT, base + ibv_wc.qp_num$OFFSET,
-                requested(CompletionField.QP_NUM) ? CqEx.readQpNum(cqAddress) : 0);
+                requested(CompletionField.QP_NUM) ? CqEx.readQpNum(fns, cqAddress) : 0);
         boolean success = status == VerbsConstants.IBV_WC_SUCCESS;
         // Per verbs.h only wr_id, status, opcode, vendor_err and qp_num mean anything for a failure.
-        entries.set(JAVA_INT, base + ibv_wc.wc_flags$OFFSET, success ? CqEx.readWcFlags(cqAddress) : 0);
+        entries.set(JAVA_INT, base + ibv_wc.wc_flags$OFFSET, success ? CqEx.readWcFlags(fns, cqAddress) : 0);
         entries.set(JAVA_INT, base + ibv_wc.byte_len$OFFSET,
-                success && requested(CompletionField.BYTE_LEN) ? CqEx.readByteLen(cqAddress) : 0);
+                success && requested(CompletionField.BYTE_LEN) ? CqEx.readByteLen(fns, cqAddress) : 0);
         entries.set(JAVA_INT, base + ibv_wc.imm_data$OFFSET,
-                success && requested(CompletionField.IMM) ? CqEx.readImmData(cqAddress) : 0);
+                success && requested(CompletionField.IMM) ? CqEx.readImmData(fns, cqAddress) : 0);
         entries.set(JAVA_INT, base + ibv_wc.src_qp$OFFSET,
-                success && requested(CompletionField.SRC_QP) ? CqEx.readSrcQp(cqAddress) : 0);
+                success && requested(CompletionField.SRC_QP) ? CqEx.readSrcQp(fns, cqAddress) : 0);
         entries.set(JAVA_SHORT, base + ibv_wc.pkey_index$OFFSET, (short) 0);
         entries.set(JAVA_SHORT, base + ibv_wc.slid$OFFSET,
-                (short) (success && requested(CompletionField.SLID) ? CqEx.readSlid(cqAddress) : 0));
+                (short) (success && requested(CompletionField.SLID) ? CqEx.readSlid(fns, cqAddress) : 0));
         entries.set(JAVA_BYTE, base + ibv_wc.sl$OFFSET,
-                (byte) (success && requested(CompletionField.SL) ? CqEx.readSl(cqAddress) : 0));
+                (byte) (success && requested(CompletionField.SL) ? CqEx.readSl(fns, cqAddress) : 0));
         entries.set(JAVA_BYTE, base + ibv_wc.dlid_path_bits$OFFSET,
-                (byte) (success && requested(CompletionField.DLID_PATH_BITS) ? CqEx.readDlidPathBits(cqAddress) : 0));
+                (byte) (success && requested(CompletionField.DLID_PATH_BITS) ? CqEx.readDlidPathBits(fns, cqAddress) : 0));
         batch.timestampSlots().set(JAVA_LONG, (long) index * Long.BYTES,
-                requested(CompletionField.COMPLETION_TIMESTAMP) ? CqEx.readCompletionTs(cqAddress) : 0L);
+                requested(CompletionField.COMPLETION_TIMESTAMP) ? CqEx.readCompletionTs(fns, cqAddress) : 0L);
     }
 }

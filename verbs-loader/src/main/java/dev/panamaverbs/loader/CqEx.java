@@ -17,7 +17,8 @@ import java.lang.invoke.MethodHandle;
  * {@code read_*} not requested in {@code wc_flags} at creation, say) raises
  * {@link VerbsUnsupportedException}.
  *
- * <p>Usage: {@code if (startPoll(cq, attr)) { do { read...; } while (nextPoll(cq)); endPoll(cq); }}
+ * <p>Usage: {@code fns = resolve(cq)} once; then
+ * {@code if (startPoll(fns, cq, attr)) { do { read...(fns, cq); } while (nextPoll(fns, cq)); endPoll(fns, cq); }}
  * (no {@code endPoll} when {@code startPoll} found nothing, as the man page requires).
  *
  * <p>rxe (rdma-core 44, and later releases) breaks that loop when it runs dry: a {@code next_poll}
@@ -29,9 +30,9 @@ import java.lang.invoke.MethodHandle;
  * <p>Data path: {@link #resolve(long)} once per CQ, at creation, into an immutable
  * {@link Functions}; then the invokers taking it ({@code startPoll(fns, cqx, attr)},
  * {@code readByteLen(fns, cqx)}...), which read no pointer and allocate nothing, even interpreted.
- * The {@code (long cqx)} forms read the pointer and wrap it in a new {@link MemorySegment} on every
- * call (40 bytes until C2's escape analysis removes it); they are deprecated for removal and stay
- * only until verbs-core's ExtendedCompletions has moved to {@link Functions}.
+ * There are no per-call {@code (long cqx)} forms of the function-pointer calls: reading the pointer
+ * and wrapping it in a new {@link MemorySegment} on every call allocated on the data path. Only the
+ * plain fields ({@link #wrId(long)}, {@link #status(long)}) are read straight from {@code cqx}.
  */
 public final class CqEx {
     private static final Linker.Option CRITICAL = Linker.Option.critical(false);
@@ -280,44 +281,7 @@ public final class CqEx {
         }
     }
 
-    // ---- deprecated: read the pointer and wrap it in a new segment on every call ----
-
-    /**
-     * {@code ibv_start_poll}: {@code return cq->start_poll(cq, attr);}
-     *
-     * @param attr a {@code struct ibv_poll_cq_attr} ({@code comp_mask} 0)
-     * @return true when a completion is current; false when the CQ was empty (ENOENT)
-     * @throws VerbsException for any other answer
-     */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static boolean startPoll(long cqx, long attr) {
-        long f = FunctionPointers.read(cqx, ibv_cq_ex.start_poll$OFFSET, "ibv_start_poll", STRUCT, "start_poll");
-        Memory.requireNonNull(attr, "ibv_start_poll", "attr");
-        int rc;
-        try {
-            rc = (int) INT_C_P.invokeExact(MemorySegment.ofAddress(f), cqx, attr);
-        } catch (Throwable t) {
-            throw Invoke.rethrow(t);
-        }
-        return found(rc, "ibv_start_poll");
-    }
-
-    /**
-     * {@code ibv_next_poll}: {@code return cq->next_poll(cq);}
-     *
-     * @return true when another completion is current; false when none is left (ENOENT)
-     */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static boolean nextPoll(long cqx) {
-        long f = FunctionPointers.read(cqx, ibv_cq_ex.next_poll$OFFSET, "ibv_next_poll", STRUCT, "next_poll");
-        int rc;
-        try {
-            rc = (int) INT_C.invokeExact(MemorySegment.ofAddress(f), cqx);
-        } catch (Throwable t) {
-            throw Invoke.rethrow(t);
-        }
-        return found(rc, "ibv_next_poll");
-    }
+    // ---- plain fields, no function pointer ----
 
     private static boolean found(int rc, String verb) {
         if (rc == 0) {
@@ -327,17 +291,6 @@ public final class CqEx {
             return false;
         }
         throw VerbsException.of(verb, Math.abs(rc)); // some providers answer -errno
-    }
-
-    /** {@code ibv_end_poll}: {@code cq->end_poll(cq);} */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static void endPoll(long cqx) {
-        long f = FunctionPointers.read(cqx, ibv_cq_ex.end_poll$OFFSET, "ibv_end_poll", STRUCT, "end_poll");
-        try {
-            VOID_C.invokeExact(MemorySegment.ofAddress(f), cqx);
-        } catch (Throwable t) {
-            throw Invoke.rethrow(t);
-        }
     }
 
     /** {@code cq->wr_id} of the current completion. */
@@ -350,122 +303,5 @@ public final class CqEx {
     public static int status(long cqx) {
         Memory.requireNonNull(cqx, "ibv_cq_ex.status", "cq");
         return Memory.readInt(cqx + ibv_cq_ex.status$OFFSET);
-    }
-
-    /** {@code ibv_wc_read_opcode}: {@code return cq->read_opcode(cq);} ({@code enum ibv_wc_opcode}) */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static int readOpcode(long cqx) {
-        return readInt(cqx, ibv_cq_ex.read_opcode$OFFSET, "ibv_wc_read_opcode", "read_opcode");
-    }
-
-    /** {@code ibv_wc_read_vendor_err}: {@code return cq->read_vendor_err(cq);} (uint32_t) */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static int readVendorErr(long cqx) {
-        return readInt(cqx, ibv_cq_ex.read_vendor_err$OFFSET, "ibv_wc_read_vendor_err", "read_vendor_err");
-    }
-
-    /** {@code ibv_wc_read_byte_len}: {@code return cq->read_byte_len(cq);} (uint32_t: mask with 0xFFFFFFFFL) */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static int readByteLen(long cqx) {
-        return readInt(cqx, ibv_cq_ex.read_byte_len$OFFSET, "ibv_wc_read_byte_len", "read_byte_len");
-    }
-
-    /** {@code ibv_wc_read_imm_data}: {@code return cq->read_imm_data(cq);} (__be32, as delivered) */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static int readImmData(long cqx) {
-        return readInt(cqx, ibv_cq_ex.read_imm_data$OFFSET, "ibv_wc_read_imm_data", "read_imm_data");
-    }
-
-    /** {@code ibv_wc_read_qp_num}: {@code return cq->read_qp_num(cq);} */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static int readQpNum(long cqx) {
-        return readInt(cqx, ibv_cq_ex.read_qp_num$OFFSET, "ibv_wc_read_qp_num", "read_qp_num");
-    }
-
-    /** {@code ibv_wc_read_src_qp}: {@code return cq->read_src_qp(cq);} */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static int readSrcQp(long cqx) {
-        return readInt(cqx, ibv_cq_ex.read_src_qp$OFFSET, "ibv_wc_read_src_qp", "read_src_qp");
-    }
-
-    /** {@code ibv_wc_read_wc_flags}: {@code return cq->read_wc_flags(cq);} ({@code enum ibv_wc_flags} bits) */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static int readWcFlags(long cqx) {
-        return readInt(cqx, ibv_cq_ex.read_wc_flags$OFFSET, "ibv_wc_read_wc_flags", "read_wc_flags");
-    }
-
-    /** {@code ibv_wc_read_slid}: {@code return cq->read_slid(cq);} */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static int readSlid(long cqx) {
-        return readInt(cqx, ibv_cq_ex.read_slid$OFFSET, "ibv_wc_read_slid", "read_slid");
-    }
-
-    /** {@code ibv_wc_read_flow_tag}: {@code return cq->read_flow_tag(cq);} */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static int readFlowTag(long cqx) {
-        return readInt(cqx, ibv_cq_ex.read_flow_tag$OFFSET, "ibv_wc_read_flow_tag", "read_flow_tag");
-    }
-
-    /** {@code ibv_wc_read_sl}: {@code return cq->read_sl(cq);} (uint8_t, widened unsigned) */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static int readSl(long cqx) {
-        return readByte(cqx, ibv_cq_ex.read_sl$OFFSET, "ibv_wc_read_sl", "read_sl");
-    }
-
-    /** {@code ibv_wc_read_dlid_path_bits}: {@code return cq->read_dlid_path_bits(cq);} (uint8_t, widened unsigned) */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static int readDlidPathBits(long cqx) {
-        return readByte(cqx, ibv_cq_ex.read_dlid_path_bits$OFFSET, "ibv_wc_read_dlid_path_bits", "read_dlid_path_bits");
-    }
-
-    /** {@code ibv_wc_read_cvlan}: {@code return cq->read_cvlan(cq);} (uint16_t, widened unsigned) */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static int readCvlan(long cqx) {
-        long f = FunctionPointers.read(cqx, ibv_cq_ex.read_cvlan$OFFSET, "ibv_wc_read_cvlan", STRUCT, "read_cvlan");
-        try {
-            return Short.toUnsignedInt((short) SHORT_C.invokeExact(MemorySegment.ofAddress(f), cqx));
-        } catch (Throwable t) {
-            throw Invoke.rethrow(t);
-        }
-    }
-
-    /** {@code ibv_wc_read_completion_ts}: {@code return cq->read_completion_ts(cq);} (uint64_t) */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static long readCompletionTs(long cqx) {
-        return readLong(cqx, ibv_cq_ex.read_completion_ts$OFFSET, "ibv_wc_read_completion_ts", "read_completion_ts");
-    }
-
-    /** {@code ibv_wc_read_completion_wallclock_ns}: {@code return cq->read_completion_wallclock_ns(cq);} */
-    @Deprecated(since = "0.1.0", forRemoval = true) // reads the pointer and wraps it per call: use the Functions overload
-    public static long readCompletionWallclockNs(long cqx) {
-        return readLong(cqx, ibv_cq_ex.read_completion_wallclock_ns$OFFSET, "ibv_wc_read_completion_wallclock_ns",
-                "read_completion_wallclock_ns");
-    }
-
-    private static int readInt(long cqx, long offset, String verb, String field) {
-        long f = FunctionPointers.read(cqx, offset, verb, STRUCT, field);
-        try {
-            return (int) INT_C.invokeExact(MemorySegment.ofAddress(f), cqx);
-        } catch (Throwable t) {
-            throw Invoke.rethrow(t);
-        }
-    }
-
-    private static int readByte(long cqx, long offset, String verb, String field) {
-        long f = FunctionPointers.read(cqx, offset, verb, STRUCT, field);
-        try {
-            return Byte.toUnsignedInt((byte) BYTE_C.invokeExact(MemorySegment.ofAddress(f), cqx));
-        } catch (Throwable t) {
-            throw Invoke.rethrow(t);
-        }
-    }
-
-    private static long readLong(long cqx, long offset, String verb, String field) {
-        long f = FunctionPointers.read(cqx, offset, verb, STRUCT, field);
-        try {
-            return (long) LONG_C.invokeExact(MemorySegment.ofAddress(f), cqx);
-        } catch (Throwable t) {
-            throw Invoke.rethrow(t);
-        }
     }
 }
