@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -45,6 +46,9 @@ public abstract class VerbsResource implements AutoCloseable {
 
     private final String kind;
     private final MemorySegment handle;
+    /** The scope of the segment {@link #handle()} hands out; created on first use, closed on close. */
+    private Arena handleArena;
+    private MemorySegment scopedHandle;
     private final List<VerbsResource> dependencies;
     private final Set<VerbsResource> dependents = new LinkedHashSet<>();
 
@@ -61,15 +65,41 @@ public abstract class VerbsResource implements AutoCloseable {
 
     /**
      * The native object (e.g. the {@code struct ibv_qp}) for callers of the generated layer.
-     * Valid only while this resource is open: do not keep it past {@link #close()}.
+     * The segment's scope ends when this resource closes: a handle kept past {@link #close()}
+     * throws {@link IllegalStateException} on access instead of reading freed memory.
      *
      * @throws IllegalStateException if closed
      */
     public final MemorySegment handle() {
-        if (isClosed()) {
-            throw closedException();
+        acquire();
+        try {
+            synchronized (this) {
+                if (scopedHandle == null) {
+                    // Made on first request only: most resources never hand out their handle.
+                    handleArena = Arena.ofShared();
+                    scopedHandle = handle.reinterpret(handleArena, null);
+                }
+                return scopedHandle;
+            }
+        } finally {
+            release();
         }
-        return handle;
+    }
+
+    /**
+     * Ends the scope of segments {@link #handle()} gave out, before the native object is freed:
+     * a kept handle then fails with {@link IllegalStateException} instead of reading freed memory.
+     * If a caller's own downcall holds the segment at this very moment, the scope cannot close;
+     * the native object is freed all the same (the caller raced its own close).
+     */
+    private synchronized void closeHandedOutScope() {
+        if (handleArena != null) {
+            try {
+                handleArena.close();
+            } catch (IllegalStateException inUse) {
+                // see above: nothing else to do
+            }
+        }
     }
 
     /** The native object without the closed check, for code already inside acquire/release. */
@@ -203,6 +233,7 @@ public abstract class VerbsResource implements AutoCloseable {
             }
         }
         awaitUsesDone();
+        closeHandedOutScope();
         try {
             destroy();
         } catch (RuntimeException e) {

@@ -200,7 +200,30 @@ class VerbsResourceTest {
     void toStringNamesKindAndIdentity() {
         Fake fake = Fake.open("qpn=17", new ArrayList<>());
         assertEquals("Fake[qpn=17]", fake.toString());
-        assertSame(MemorySegment.NULL, fake.handle());
+        assertEquals(0, fake.handle().address());
+        assertSame(fake.handle(), fake.handle(), "one scoped handle per resource, made once");
+    }
+
+    @Test
+    void aHandleKeptPastCloseFailsInsteadOfReadingFreedMemory() {
+        MemorySegment nativeObject = java.lang.foreign.Arena.global().allocate(16);
+        // A resource over real memory: the handle reads it while open, refuses after close.
+        VerbsResource resource = new VerbsResource("Fake", nativeObject) {
+            @Override
+            void destroy() {}
+
+            @Override
+            String describe() {
+                return "mem";
+            }
+        };
+        resource.register();
+        MemorySegment kept = resource.handle();
+        kept.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, 42L);
+        assertEquals(42L, kept.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0));
+        resource.close();
+        assertThrows(IllegalStateException.class, () -> kept.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0));
+        assertThrows(IllegalStateException.class, resource::handle);
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
