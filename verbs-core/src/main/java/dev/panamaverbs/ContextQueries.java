@@ -7,7 +7,7 @@ import dev.panamaverbs.ffm.ibv_device_attr_ex;
 import dev.panamaverbs.ffm.ibv_gid_entry;
 import dev.panamaverbs.ffm.ibv_port_attr;
 import dev.panamaverbs.loader.CallState;
-import dev.panamaverbs.loader.Capability;
+import dev.panamaverbs.library.Capability;
 import dev.panamaverbs.loader.ExtendedOps;
 import dev.panamaverbs.loader.InlineVerbs;
 import dev.panamaverbs.loader.LibIbverbs;

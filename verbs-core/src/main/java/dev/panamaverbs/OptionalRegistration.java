@@ -1,7 +1,7 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.error.VerbsUnsupportedException;
-import dev.panamaverbs.loader.Capability;
+import dev.panamaverbs.library.Capability;
 import dev.panamaverbs.loader.LibIbverbs;
 import dev.panamaverbs.loader.Natives;
 import java.lang.foreign.MemorySegment;

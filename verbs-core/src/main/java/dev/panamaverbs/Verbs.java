@@ -1,6 +1,6 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.loader.Capability;
+import dev.panamaverbs.library.Capability;
 import dev.panamaverbs.loader.LibIbverbs;
 import java.util.List;
 import java.util.Optional;

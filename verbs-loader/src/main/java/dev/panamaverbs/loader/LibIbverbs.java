@@ -1,5 +1,6 @@
 package dev.panamaverbs.loader;
 
+import dev.panamaverbs.library.Capability;
 import dev.panamaverbs.error.VerbsUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,5 +1,6 @@
 package dev.panamaverbs.loader;
 
+import dev.panamaverbs.library.Capability;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.panamaverbs.loader;
 
+import dev.panamaverbs.library.Capability;
 import java.lang.foreign.MemorySegment;
 import java.util.Collection;
 import java.util.EnumSet;

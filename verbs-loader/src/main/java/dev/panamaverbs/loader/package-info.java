@@ -3,7 +3,7 @@
  *
  * <ul>
  *   <li>{@link dev.panamaverbs.loader.LibIbverbs}: the process-wide library, probed once;
- *       availability, its cause, the {@link dev.panamaverbs.loader.Capability capabilities}.</li>
+ *       availability, its cause, the {@link dev.panamaverbs.library.Capability capabilities}.</li>
  *   <li>{@link dev.panamaverbs.loader.LibraryProbe}: probe any file into an immutable
  *       {@link dev.panamaverbs.loader.LoadResult} (tests, diagnostics).</li>
  *   <li>{@link dev.panamaverbs.loader.Natives}: errno-capturing handles for exported functions;

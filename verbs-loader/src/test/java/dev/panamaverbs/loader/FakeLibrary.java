@@ -1,5 +1,6 @@
 package dev.panamaverbs.loader;
 
+import dev.panamaverbs.library.Capability;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

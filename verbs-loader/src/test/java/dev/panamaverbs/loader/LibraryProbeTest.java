@@ -1,5 +1,6 @@
 package dev.panamaverbs.loader;
 
+import dev.panamaverbs.library.Capability;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

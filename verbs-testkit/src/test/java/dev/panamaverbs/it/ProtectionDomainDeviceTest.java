@@ -19,7 +19,7 @@ import dev.panamaverbs.MemoryWindowType;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.error.VerbsUnsupportedException;
-import dev.panamaverbs.loader.Capability;
+import dev.panamaverbs.library.Capability;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.Arena;

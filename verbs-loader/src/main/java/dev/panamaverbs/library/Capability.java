@@ -1,4 +1,4 @@
-package dev.panamaverbs.loader;
+package dev.panamaverbs.library;
 
 import java.util.List;
 
@@ -48,7 +48,7 @@ public enum Capability {
     }
 
     /** The capability that provides {@code symbol}, or null when no capability lists it. */
-    static Capability providing(String symbol) {
+    public static Capability providing(String symbol) {
         for (Capability capability : values()) {
             if (capability.symbols.contains(symbol)) {
                 return capability;
