@@ -8,6 +8,7 @@
  * panama-verbs that guard those addresses; applications use {@code dev.panamaverbs.Verbs}.
  * Exceptions and the capability set are for everyone.
  */
+@SuppressWarnings("module") // the qualified exports name modules built after this one
 module dev.panamaverbs.loader {
     requires transitive dev.panamaverbs.ffm;
     requires org.slf4j;
