@@ -61,9 +61,9 @@ public final class Demo {
 
     private static void describe(Context context) {
         DeviceAttributes attributes = context.queryDevice();
-        System.out.printf("%s: firmware %s, %d port(s), max QPs %d, max CQE %d, max MR size %d, atomics %s%n",
+        System.out.printf("%s: firmware %s, %d port(s), max QPs %d, max CQE %d, max MR size %s, atomics %s%n",
                 context.device().name(), attributes.firmwareVersion(), context.portCount(), attributes.maxQp(),
-                attributes.maxCqe(), attributes.maxMrSize(), attributes.atomicCapability());
+                attributes.maxCqe(), Long.toUnsignedString(attributes.maxMrSize()), attributes.atomicCapability());
         PortAttributes port = context.queryPort(1);
         System.out.printf("port 1: %s, link layer %s, active MTU %s, GID table %d entries%n",
                 port.state(), port.linkLayer(), port.activeMtu(), port.gidTableLength());
