@@ -18,10 +18,13 @@ import java.util.Set;
  * re-registering memory. Allocated by {@link ProtectionDomain#allocateMemoryWindow(MemoryWindowType)}
  * ({@code ibv_alloc_mw}); closing it frees it ({@code ibv_dealloc_mw}).
  *
- * <p>Type 1 windows are bound with {@link #bind} ({@code ibv_bind_mw}). Type 2 windows can be
- * allocated, but are bound only by a {@code BIND_MW} work request, which this version does not build
- * yet ({@link SendWorkRequest} refuses the bare opcode, whose provider fields would be unset). A
- * window without a binding grants nothing.
+ * <p>Type 1 windows are bound with {@link #bind} ({@code ibv_bind_mw}). Type 2 windows are bound
+ * by a {@code BIND_MW} work request built with {@link SendWorkRequest#bindMemoryWindow} and posted
+ * with {@link QueuePair#postSend} (RC or UC); their rkey is the one the consumer chose there
+ * ({@link #incrementRkey}), which {@link #rkey()} reports once that post succeeds. A type 2 window
+ * is unbound by a {@code LOCAL_INV} or {@code SEND_WITH_INV} of its rkey; this class does not
+ * follow invalidations (the rkey stays, and the window stays a dependent of its last region until
+ * it is closed, see below). A window without a binding grants nothing.
  * The queue pair, the region and the window must belong to the same protection domain.
  *
  * <h2>Closing a bound region</h2>
@@ -29,7 +32,8 @@ import java.util.Set;
  * {@code ibv_dereg_mr} fails with EINVAL). So, from a {@link #bind} until the window is unbound,
  * bound to another region or closed, the window is a dependent of the region: <b>closing the
  * region closes the window first</b> ({@code ibv_dealloc_mw}, which ends the binding), then
- * deregisters the region. A window whose region is closed is therefore closed as well, never left
+ * deregisters the region (type 2 windows: from the successful post of their {@code BIND_MW}
+ * request). A window whose region is closed is therefore closed as well, never left
  * bound to freed memory. The same holds when the protection domain closes, whatever the order in
  * which window and region were created. After {@link #unbind}, or a bind to another region,
  * closing the earlier region leaves the window open; wait for that bind's completion first, since
@@ -111,10 +115,44 @@ public final class MemoryWindow extends VerbsResource {
     /**
      * The window's current remote key ({@code ibv_mw.rkey}). Binding a type 1 window changes it
      * (the provider increments its low 8 bits, {@code ibv_inc_rkey}), so read it after each bind.
+     * A type 2 window reports the rkey of its last successfully posted
+     * {@link SendWorkRequest#bindMemoryWindow BIND_MW} request (valid once that bind has executed).
      */
     public int rkey() {
         requireOpen(this);
         return rkey;
+    }
+
+    /**
+     * C's {@code ibv_inc_rkey} (a static inline in {@code verbs.h}): {@code rkey} with its low 8
+     * bits, the consumer's key, incremented modulo 256 and its upper 24 bits unchanged. The usual
+     * new rkey of a type 2 window bind: {@code incrementRkey(window.rkey())}.
+     */
+    public static int incrementRkey(int rkey) {
+        return (rkey & ~0xFF) | ((rkey + 1) & 0xFF);
+    }
+
+    /** Whether the last bind posted (and not unbound since) names {@code region}. */
+    boolean isBoundTo(MemoryRegion region) {
+        return bound && boundRegion == region;
+    }
+
+    /**
+     * After a {@code BIND_MW} request for this type 2 window was posted (window and region held
+     * open by the post): records the new rkey (also in {@code ibv_mw.rkey}, which providers read as
+     * the window's current key when the next bind is posted) and makes the window a dependent of
+     * {@code region} (registered by {@code SendChain.acquire} before the post), released from the
+     * earlier one.
+     */
+    void boundByRequest(MemoryRegion region, int newRkey) {
+        MemoryRegion previous = boundRegion;
+        ibv_mw.rkey(handleSegment(), newRkey);
+        rkey = newRkey;
+        boundRegion = region;
+        bound = true;
+        if (previous != null && previous != region) {
+            previous.removeUser(this);
+        }
     }
 
     /**

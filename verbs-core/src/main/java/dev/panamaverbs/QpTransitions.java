@@ -24,10 +24,12 @@ public final class QpTransitions {
 
     /**
      * The attribute mask {@code ibv_modify_qp} requires to move a {@code type} queue pair to
-     * {@code target} along RESET -> INIT -> RTR -> RTS, or to ERROR / RESET from anywhere.
+     * {@code target} along RESET -> INIT -> RTR -> RTS, RTS -> SQD, or to ERROR / RESET from
+     * anywhere. For RTS the mask of RTR -> RTS; see {@link #maskFor(QpType, QpState, QpState)}
+     * for RTS -> RTS, SQD -> RTS and SQE -> RTS.
      *
      * @throws IllegalArgumentException for a transport other than RC, UC, UD, or a target state
-     *         that has no typed transition (SQD, SQE, UNKNOWN)
+     *         that has no typed transition (SQE, UNKNOWN)
      */
     static int maskFor(QpType type, QpState target) {
         requireTypedTransport(type);
@@ -39,10 +41,57 @@ public final class QpTransitions {
                 default -> IBV_QP_STATE;
             };
             case RTS -> type == QpType.RC ? RTS_RC : RTS_UNRELIABLE;
-            case ERROR, RESET -> IBV_QP_STATE;
+            case SQD, ERROR, RESET -> IBV_QP_STATE;
             default -> throw new IllegalArgumentException(
                     "ibv_modify_qp: no typed transition to " + target + "; use QueuePair.modify");
         };
+    }
+
+    /**
+     * The attribute mask {@code ibv_modify_qp} requires for {@code from -> target}: as
+     * {@link #maskFor(QpType, QpState)}, except that RTS -> RTS, SQD -> RTS and SQE -> RTS
+     * require {@code STATE} only (their other attributes are optional,
+     * {@link #optionalMaskFor}).
+     *
+     * @throws IllegalArgumentException as {@link #maskFor(QpType, QpState)}, and for SQE -> RTS
+     *         of an RC queue pair (RC has no SQE state: a send error moves it to ERROR)
+     */
+    static int maskFor(QpType type, QpState from, QpState target) {
+        if (target == QpState.RTS && from != QpState.RTR) {
+            optionalMaskFor(type, from, target); // checks the transport and the pair
+            return IBV_QP_STATE;
+        }
+        return maskFor(type, target);
+    }
+
+    /**
+     * The optional attributes {@code ibv_modify_qp} accepts besides the required ones for the
+     * typed moves RTS -> RTS, SQD -> RTS, SQE -> RTS and RTS -> SQD (the kernel's
+     * {@code qp_state_table}, IBA 11.2.4.2): RTS -> RTS and SQD -> RTS take {@code CUR_STATE},
+     * {@code ACCESS_FLAGS}, {@code ALT_PATH}, {@code PATH_MIG_STATE} (+ {@code MIN_RNR_TIMER} for
+     * RC) on RC/UC and {@code CUR_STATE | QKEY} on UD; SQE -> RTS takes {@code CUR_STATE} plus
+     * {@code ACCESS_FLAGS} (UC) or {@code QKEY} (UD); RTS -> SQD takes {@code EN_SQD_ASYNC_NOTIFY}.
+     *
+     * @throws IllegalArgumentException for another transport or pair, or SQE -> RTS on RC
+     */
+    static int optionalMaskFor(QpType type, QpState from, QpState target) {
+        requireTypedTransport(type);
+        if (target == QpState.SQD && from == QpState.RTS) {
+            return IBV_QP_EN_SQD_ASYNC_NOTIFY;
+        }
+        if (target == QpState.RTS && (from == QpState.RTS || from == QpState.SQD)) {
+            return switch (type) {
+                case RC -> IBV_QP_CUR_STATE | IBV_QP_ACCESS_FLAGS | IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE
+                        | IBV_QP_MIN_RNR_TIMER;
+                case UC -> IBV_QP_CUR_STATE | IBV_QP_ACCESS_FLAGS | IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE;
+                default -> IBV_QP_CUR_STATE | IBV_QP_QKEY;
+            };
+        }
+        if (target == QpState.RTS && from == QpState.SQE && type != QpType.RC) {
+            return IBV_QP_CUR_STATE | (type == QpType.UC ? IBV_QP_ACCESS_FLAGS : IBV_QP_QKEY);
+        }
+        throw new IllegalArgumentException("ibv_modify_qp: no typed " + type + " transition " + from + " -> " + target
+                + " with optional attributes; use QueuePair.modify");
     }
 
     /** {@link #maskFor} as a set of {@link QpAttributeMask}, for callers of {@link QueuePair#modify}. */
@@ -52,14 +101,15 @@ public final class QpTransitions {
 
     /**
      * Whether the typed transition to {@code target} may start in {@code from}: INIT from RESET
-     * or INIT, RTR from INIT, RTS from RTR, ERROR from any state but RESET (the kernel refuses
+     * or INIT, RTR from INIT, RTS from RTR, RTS, SQD or SQE, SQD from RTS, ERROR from any state but RESET (the kernel refuses
      * RESET -> ERROR), RESET from any state.
      */
     public static boolean isTypedTransition(QpState from, QpState target) {
         return switch (target) {
             case INIT -> from == QpState.RESET || from == QpState.INIT;
             case RTR -> from == QpState.INIT;
-            case RTS -> from == QpState.RTR;
+            case RTS -> from == QpState.RTR || from == QpState.RTS || from == QpState.SQD || from == QpState.SQE;
+            case SQD -> from == QpState.RTS;
             case ERROR -> from != QpState.RESET && from != QpState.UNKNOWN;
             case RESET -> true;
             default -> false;
@@ -70,7 +120,7 @@ public final class QpTransitions {
     static void requireTypedTransition(Object qp, QpState from, QpState target) {
         if (!isTypedTransition(from, target)) {
             throw new IllegalStateException("ibv_modify_qp: " + qp + " cannot go from " + from + " to " + target
-                    + " (the path is RESET -> INIT -> RTR -> RTS; ERROR from any state but RESET; RESET from any)");
+                    + " (the path is RESET -> INIT -> RTR -> RTS; RTS <-> SQD; SQE -> RTS; ERROR from any state but RESET; RESET from any)");
         }
     }
 

@@ -26,7 +26,7 @@ import java.util.function.LongFunction;
  *
  * <h2>State machine</h2>
  * A new queue pair is in RESET. The typed transitions {@link #toInit}, {@link #toRtr},
- * {@link #toRts}, {@link #toError()} and {@link #toReset()} pass {@code ibv_modify_qp} exactly
+ * {@link #toRts}, {@link #toSqd}, {@link #resumeRts}, {@link #toError()} and {@link #toReset()} pass {@code ibv_modify_qp} exactly
  * the attribute mask the verbs require for the transport ({@link QpTransitions}); a transition
  * not allowed from the current state is an {@link IllegalStateException} before any native call.
  * {@link #state()} is the state after the last transition made through this object (the device
@@ -301,11 +301,16 @@ public final class QueuePair extends VerbsResource {
      * RETRY_CNT | RNR_RETRY | MAX_QP_RD_ATOMIC} for RC.
      *
      * @throws IllegalArgumentException if the read/atomic depth exceeds the device's {@code max_qp_init_rd_atom}
-     * @throws IllegalStateException if the queue pair is not in RTR, or closed
+     * @throws IllegalStateException if the queue pair is not in RTR (from RTS, SQD or SQE use
+     *         {@link #resumeRts()}: those moves take none of these attributes), or closed
      */
     public synchronized void toRts(ReadyToSendOptions options) {
         Objects.requireNonNull(options, MODIFY + ": options");
         QpTransitions.requireTypedTransition(this, state, QpState.RTS);
+        if (state != QpState.RTR) {
+            throw new IllegalStateException(MODIFY + ": " + this + " is in " + state + "; " + state
+                    + " -> RTS takes none of sq_psn, timeout, retry_cnt, rnr_retry, max_rd_atomic: use resumeRts()");
+        }
         int maxReadAtomic = QpTransitionAttributes.readAtomicDepth("max_rd_atomic", options.maxReadAtomic(),
                 "max_qp_init_rd_atom", context.maxAttributes().maxQpInitRdAtom());
         try (Arena arena = Arena.ofConfined()) {
@@ -314,6 +319,88 @@ public final class QueuePair extends VerbsResource {
             modifyNative(arena, attr, QpTransitions.maskFor(type, QpState.RTS));
         }
         state = QpState.RTS;
+    }
+
+    /**
+     * RTS -> SQD: {@code ibv_modify_qp} with {@code STATE}, plus {@code EN_SQD_ASYNC_NOTIFY} when
+     * {@code asyncNotify} (the device then raises {@code IBV_EVENT_SQ_DRAINED} once the send queue
+     * has drained). Not every provider implements SQD (rxe answers EINVAL).
+     *
+     * @throws IllegalStateException if the queue pair is not in RTS, or closed
+     * @throws VerbsException if the provider refuses
+     */
+    public synchronized void toSqd(boolean asyncNotify) {
+        QpTransitions.requireTypedTransport(type);
+        QpTransitions.requireTypedTransition(this, state, QpState.SQD);
+        int mask = QpTransitions.maskFor(type, state, QpState.SQD);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            ibv_qp_attr.qp_state(attr, QpState.SQD.value());
+            if (asyncNotify) {
+                ibv_qp_attr.en_sqd_async_notify(attr, (byte) 1);
+                mask |= QpAttributeMask.SQD_ASYNC_NOTIFY.bit();
+            }
+            modifyNative(arena, attr, mask);
+        }
+        state = QpState.SQD;
+    }
+
+    /** {@link #toSqd(boolean)} without the drained event. */
+    public void toSqd() {
+        toSqd(false);
+    }
+
+    /**
+     * RTS -> RTS, SQD -> RTS or SQE -> RTS: {@code ibv_modify_qp} with {@code STATE} only (the
+     * send queue resumes). {@link #state()} only knows the states this object moved to: a queue
+     * pair the device put in SQE reads RTS here, which this call accepts as well.
+     *
+     * @throws IllegalStateException if the queue pair is not in RTS, SQD or SQE, or closed
+     */
+    public synchronized void resumeRts() {
+        QpTransitions.requireTypedTransport(type);
+        requireResumable();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            ibv_qp_attr.qp_state(attr, QpState.RTS.value());
+            modifyNative(arena, attr, QpTransitions.maskFor(type, state, QpState.RTS));
+        }
+        state = QpState.RTS;
+    }
+
+    /**
+     * RC, RTS -> RTS or SQD -> RTS changing {@code min_rnr_timer} (the RNR NAK delay code this
+     * side asks for): {@code ibv_modify_qp} with {@code STATE | MIN_RNR_TIMER}, the optional
+     * attribute those moves allow.
+     *
+     * @throws IllegalArgumentException for UC/UD, or {@code minRnrTimer} not in 0..31
+     * @throws IllegalStateException if the queue pair is not in RTS or SQD, or closed
+     */
+    public synchronized void resumeRts(int minRnrTimer) {
+        if (type != QpType.RC) {
+            throw new IllegalArgumentException(MODIFY + ": min_rnr_timer is an RC attribute, not " + type);
+        }
+        ReadyToSendOptions.requireRange("min_rnr_timer", minRnrTimer, 0, 31);
+        requireResumable();
+        if (state == QpState.SQE) {
+            throw new IllegalStateException(MODIFY + ": " + this + " is in SQE, which RC does not have");
+        }
+        int mask = QpTransitions.maskFor(type, state, QpState.RTS)
+                | (QpTransitions.optionalMaskFor(type, state, QpState.RTS) & QpAttributeMask.MIN_RNR_TIMER.bit());
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            ibv_qp_attr.qp_state(attr, QpState.RTS.value());
+            ibv_qp_attr.min_rnr_timer(attr, (byte) minRnrTimer);
+            modifyNative(arena, attr, mask);
+        }
+        state = QpState.RTS;
+    }
+
+    private void requireResumable() {
+        if (state != QpState.RTS && state != QpState.SQD && state != QpState.SQE) {
+            throw new IllegalStateException(MODIFY + ": " + this + " cannot resume RTS from " + state
+                    + " (resumeRts runs from RTS, SQD or SQE; from RTR use toRts)");
+        }
     }
 
     /**
@@ -352,8 +439,8 @@ public final class QueuePair extends VerbsResource {
 
     /**
      * {@code ibv_modify_qp(qp, attr, mask)} with a caller-filled {@code struct ibv_qp_attr}: the
-     * escape hatch for what the typed transitions do not cover (SQD, alternate paths, rate
-     * limits, RTS -> RTS changes). No state-machine checks; when {@code mask} has
+     * escape hatch for what the typed transitions do not cover (SQD -> SQD, alternate paths,
+     * rate limits, RTS -> RTS changes other than min_rnr_timer). No state-machine checks; when {@code mask} has
      * {@link QpAttributeMask#STATE}, {@link #state()} follows {@code attr.qp_state} on success.
      *
      * @throws IllegalArgumentException if {@code attr} is smaller than {@code struct ibv_qp_attr} or the mask is empty
@@ -437,7 +524,8 @@ public final class QueuePair extends VerbsResource {
      *
      * @throws IllegalArgumentException naming {@code ibv_post_send} and the wr_id when a request
      *         does not fit this queue pair (opcode vs transport, entries, inline size, atomics, an
-     *         opcode SendWorkRequest cannot fill such as BIND_MW, a region of another protection
+     *         opcode SendWorkRequest cannot fill, a BIND_MW not built by
+     *         {@link SendWorkRequest#bindMemoryWindow}, a region of another protection
      *         domain, an INLINE entry from a region registered at a distinct iova)
      * @throws IllegalStateException if this queue pair, a request's arena, an entry's memory region
      *         (or for INLINE its memory) or its address handle is closed
@@ -455,6 +543,9 @@ public final class QueuePair extends VerbsResource {
             MemorySegment function = postSendFunction != null ? postSendFunction
                     : OpsTable.resolvePostSend(handleAddress()); // throws: the provider has no post_send
             int rc = OpsTable.postSend(function, handleAddress(), request.address(), request.badRequestSlotAddress());
+            if (heldHandles != 0) {
+                SendChain.afterPost(request, rc == 0, request.badRequestAddress()); // BIND_MW bookkeeping
+            }
             if (rc != 0) {
                 throw postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
             }
@@ -497,8 +588,13 @@ public final class QueuePair extends VerbsResource {
         }
     }
 
-    /** A post's failure: providers return a positive or negative errno. */
-    private static VerbsException postFailure(String verb, int rc, String badRequest) {
+    /**
+     * A post's failure ({@code ibv_post_send}, {@code ibv_post_recv}, {@code ibv_post_srq_recv}):
+     * providers return a positive or negative errno; an errno meaning "not supported" becomes a
+     * {@link VerbsUnsupportedException}, any other a {@link VerbsException} whose message ends with
+     * {@code badRequest} (the refused request from {@code bad_wr}).
+     */
+    static VerbsException postFailure(String verb, int rc, String badRequest) {
         int errno = Math.abs(rc);
         if (Errno.meansUnsupported(errno)) {
             return new VerbsUnsupportedException(verb, errno);

@@ -94,19 +94,28 @@ final class RegistrationChecks {
             AccessFlag.REMOTE_READ, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_ATOMIC, AccessFlag.ZERO_BASED));
 
     /**
-     * The checks of {@code ibv_bind_mw} on plain values: a type 1 window; window access (already
-     * through {@link #checkAccess}) made of {@link #BINDABLE_ACCESS}; a region registered with
-     * {@link AccessFlag#MW_BIND}, and with {@link AccessFlag#LOCAL_WRITE} when the window grants
-     * remote write or atomics; {@code [offset, offset + length)} non-empty and inside the region.
-     * {@code window} and {@code region} only name the objects in messages.
+     * The checks of {@code ibv_bind_mw} on plain values: a type 1 window, then
+     * {@link #checkBindRange}. {@code window} and {@code region} only name the objects in messages.
      */
     static void checkBind(String verb, Object window, MemoryWindowType type, Set<AccessFlag> windowAccess,
             Object region, Set<AccessFlag> regionAccess, long regionLength, long offset, long length) {
         if (type != MemoryWindowType.TYPE_1) {
             throw new IllegalArgumentException(verb + ": only type 1 windows are bound with ibv_bind_mw; "
-                    + window + " is type 2, bound only by a BIND_MW work request, which this version does"
-                    + " not build yet (allocate a type 1 window to bind it here)");
+                    + window + " is type 2, bound by a BIND_MW work request: post"
+                    + " SendWorkRequest.bindMemoryWindow(...) with QueuePair.postSend");
         }
+        checkBindRange(verb, windowAccess, region, regionAccess, regionLength, offset, length);
+    }
+
+    /**
+     * The checks every window bind shares (type 1 through {@code ibv_bind_mw}, type 2 through a
+     * {@code BIND_MW} work request): window access (already through {@link #checkAccess}) made of
+     * {@link #BINDABLE_ACCESS}; a region registered with {@link AccessFlag#MW_BIND}, and with
+     * {@link AccessFlag#LOCAL_WRITE} when the window grants remote write or atomics;
+     * {@code [offset, offset + length)} non-empty and inside the region.
+     */
+    static void checkBindRange(String verb, Set<AccessFlag> windowAccess, Object region, Set<AccessFlag> regionAccess,
+            long regionLength, long offset, long length) {
         for (AccessFlag flag : windowAccess) {
             if (!BINDABLE_ACCESS.contains(flag)) {
                 throw new IllegalArgumentException(verb + ": a window cannot grant " + flag + "; allowed: "

@@ -16,7 +16,8 @@ final class SendChain {
      * memory, memory regions (open, of {@code pd}; for INLINE readable by the CPU) and address handle.
      *
      * @return true if some request holds resources that {@link #acquire} must hold open during
-     *         the post (an address handle, or a region an INLINE request copies from)
+     *         the post (an address handle, a region an INLINE request copies from, or the window
+     *         and region of a BIND_MW request)
      * @throws IllegalArgumentException naming {@code ibv_post_send} and the request's wr_id
      * @throws IllegalStateException if a request's arena, memory region or address handle is closed
      */
@@ -35,10 +36,19 @@ final class SendChain {
         int opcodeBit = SendOperations.bit(r.opcodeValue());
         if ((opcodeBit & SendWorkRequest.UNFILLED_OPCODES) != 0) {
             throw invalid(r, opcodeName(r) + " is not posted through SendWorkRequest (it cannot fill what the provider"
-                    + " reads for it); bind type 1 memory windows with MemoryWindow.bind(...)");
+                    + " reads for it)");
         }
         if ((allowedOpcodes & opcodeBit) == 0) {
             throw invalid(r, opcodeName(r) + " is not a " + type + " operation");
+        }
+        if (r.opcodeValue() == WorkRequestOpcode.BIND_MW.value()) {
+            // rxe (and others) dereference bind_mw.mw and bind_info.mr: only a filled request goes out.
+            if (r.remoteKind() != SendWorkRequest.REMOTE_BIND) {
+                throw invalid(r, "BIND_MW needs bindMemoryWindow(window, newRkey, region, offset, length, access)"
+                        + " (type 2 windows); bind type 1 windows with MemoryWindow.bind(...)");
+            }
+            checkBind(r, pd);
+            return true;
         }
         if ((opcodeBit & SendWorkRequest.INVALIDATE_OPCODES) != 0 && !r.hasInvalidateRkey()) {
             throw invalid(r, opcodeName(r) + " needs invalidateRkey(rkey)");
@@ -101,6 +111,30 @@ final class SendChain {
         return holds;
     }
 
+    /** A BIND_MW request's window and region: open and of the queue pair's protection domain. */
+    private static void checkBind(SendWorkRequest r, ProtectionDomain pd) {
+        MemoryWindow window = r.bindWindow();
+        MemoryRegion region = r.bindRegion();
+        ProtectionDomain windowPd;
+        ProtectionDomain regionPd;
+        try {
+            windowPd = window.protectionDomain();
+        } catch (IllegalStateException closed) {
+            throw new IllegalStateException(SendWorkRequest.VERB + ": wr_id=" + r.wrId() + ": BIND_MW names " + window
+                    + ", which is closed", closed);
+        }
+        try {
+            regionPd = region.protectionDomain();
+        } catch (IllegalStateException closed) {
+            throw new IllegalStateException(SendWorkRequest.VERB + ": wr_id=" + r.wrId() + ": BIND_MW names " + region
+                    + ", which is closed", closed);
+        }
+        if (windowPd != pd || regionPd != pd) {
+            throw invalid(r, "BIND_MW names " + (windowPd != pd ? window + ", which belongs to " + windowPd
+                    : region + ", which belongs to " + regionPd) + ", not to " + pd + " of the queue pair");
+        }
+    }
+
     /**
      * An INLINE request's region entry: the provider's CPU copies {@code sge.addr}, so the entry
      * must hold a CPU address (not a distinct iova) of memory that is still mapped.
@@ -153,6 +187,17 @@ final class SendChain {
                     r.addressHandle().acquire();
                     acquired++;
                 }
+                if (r.bindWindow() != null) {
+                    r.bindWindow().acquire();
+                    acquired++;
+                    r.bindRegion().acquire();
+                    acquired++;
+                    // Before posting, as MemoryWindow.bind does: a closing region throws here and
+                    // nothing is posted; once added, the region's close closes the window first.
+                    boolean added = !r.bindWindow().isBoundTo(r.bindRegion());
+                    r.bindRegion().addUser(r.bindWindow());
+                    r.bindAddedUser(added);
+                }
                 if ((r.flagBits() & SendWorkRequest.INLINE) != 0) {
                     for (int i = 0; i < r.sgeCount(); i++) {
                         if (r.region(i) != null) {
@@ -163,10 +208,35 @@ final class SendChain {
                 }
             }
         } catch (IllegalStateException closed) {
+            afterPost(head, false, head.address());
             release(head, acquired);
             throw closed;
         }
         return acquired;
+    }
+
+    /**
+     * After a post, while {@link #acquire} still holds everything: the BIND_MW requests the
+     * provider took (all on success, those before {@code bad_wr} on failure) make their window
+     * bound to the region with the new rkey; the others undo the dependency {@link #acquire} added.
+     *
+     * @param badAddress on failure, the address of the first request not posted (0: none was)
+     */
+    static void afterPost(SendWorkRequest head, boolean success, long badAddress) {
+        boolean posted = success || badAddress != 0;
+        for (SendWorkRequest r = head; r != null; r = r.next()) {
+            if (!success && r.address() == badAddress) {
+                posted = false;
+            }
+            if (r.bindWindow() != null) {
+                if (posted) {
+                    r.bindWindow().boundByRequest(r.bindRegion(), r.bindRkey());
+                } else if (r.bindAddedUser()) {
+                    r.bindRegion().removeUser(r.bindWindow());
+                }
+                r.bindAddedUser(false);
+            }
+        }
     }
 
     /** Releases the first {@code count} resources {@link #acquire} held. */
@@ -175,6 +245,14 @@ final class SendChain {
             if (r.addressHandle() != null) {
                 r.addressHandle().release();
                 count--;
+            }
+            if (r.bindWindow() != null && count > 0) {
+                r.bindWindow().release();
+                count--;
+                if (count > 0) {
+                    r.bindRegion().release();
+                    count--;
+                }
             }
             if ((r.flagBits() & SendWorkRequest.INLINE) != 0) {
                 for (int i = 0; i < r.sgeCount() && count > 0; i++) {

@@ -1,8 +1,10 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.ffm.ibv_mw_bind_info;
 import dev.panamaverbs.ffm.ibv_send_wr;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
 
@@ -43,12 +45,17 @@ public final class SendWorkRequest {
     private static final long UD_AH = unionOffset("ud", "ah");
     private static final long UD_REMOTE_QPN = unionOffset("ud", "remote_qpn");
     private static final long UD_REMOTE_QKEY = unionOffset("ud", "remote_qkey");
+    private static final long BIND_MW = ibv_send_wr.bind_mw$OFFSET;
+    private static final long BIND_MW_MW = BIND_MW + ibv_send_wr.bind_mw.mw$OFFSET;
+    private static final long BIND_MW_RKEY = BIND_MW + ibv_send_wr.bind_mw.rkey$OFFSET;
+    private static final long BIND_INFO = BIND_MW + ibv_send_wr.bind_mw.bind_info$OFFSET;
 
     /** What the {@code wr} union holds, so a post can tell an RDMA request from an atomic one. */
     static final int REMOTE_NONE = 0;
     static final int REMOTE_RDMA = 1;
     static final int REMOTE_ATOMIC = 2;
     static final int REMOTE_UD = 3;
+    static final int REMOTE_BIND = 4;
 
     static final int INLINE = SendFlag.INLINE.bit();
     private static final int SIGNALED = SendFlag.SIGNALED.bit();
@@ -64,12 +71,11 @@ public final class SendWorkRequest {
     static final int INVALIDATE_OPCODES = SendOperations.bit(WorkRequestOpcode.LOCAL_INV.value())
             | SendOperations.bit(WorkRequestOpcode.SEND_WITH_INV.value());
     /**
-     * Opcodes that need {@code wr} union members this class never fills ({@code bind_mw},
-     * {@code tso}) or provider-private semantics: refused at post, the provider would follow
-     * garbage pointers. Type 1 windows bind through {@link MemoryWindow#bind}.
+     * Opcodes that need {@code wr} union members this class never fills ({@code tso}) or
+     * provider-private semantics: refused at post, the provider would follow garbage pointers.
+     * BIND_MW is posted only as filled by {@link #bindMemoryWindow} (checked at post).
      */
-    static final int UNFILLED_OPCODES = SendOperations.bit(WorkRequestOpcode.BIND_MW.value())
-            | SendOperations.bit(WorkRequestOpcode.TSO.value())
+    static final int UNFILLED_OPCODES = SendOperations.bit(WorkRequestOpcode.TSO.value())
             | SendOperations.bit(WorkRequestOpcode.DRIVER1.value());
     static final int ATOMIC_OPCODES = SendOperations.bit(WorkRequestOpcode.ATOMIC_CMP_AND_SWP.value())
             | SendOperations.bit(WorkRequestOpcode.ATOMIC_FETCH_AND_ADD.value());
@@ -94,6 +100,12 @@ public final class SendWorkRequest {
     private int flags;
     private int remoteKind = REMOTE_NONE;
     private AddressHandle addressHandle;
+    /** The window and region of {@link #bindMemoryWindow}, and the rkey it asks for. */
+    private MemoryWindow bindWindow;
+    private MemoryRegion bindRegion;
+    private int bindRkey;
+    /** During a post: whether acquiring made the window a dependent of the region (undone if not posted). */
+    private boolean bindAddedUser;
     private SendWorkRequest next;
 
     private SendWorkRequest(Arena arena, int maxSge) {
@@ -401,10 +413,95 @@ public final class SendWorkRequest {
         return this;
     }
 
+    /**
+     * A {@code BIND_MW} request binding the <b>type 2</b> window {@code window} to
+     * {@code [offset, offset + length)} of {@code region}: sets the opcode to
+     * {@link WorkRequestOpcode#BIND_MW} and fills {@code wr.bind_mw} ({@code mw}, {@code rkey},
+     * {@code bind_info.mr}, {@code addr}, {@code length}, {@code mw_access_flags}). Window and
+     * region stay referenced by this request; posting it holds them open during the post. Type 1
+     * windows bind with {@link MemoryWindow#bind} instead.
+     *
+     * <p>{@code newRkey}: a type 2 window's rkey is its index (upper 24 bits, fixed by the device)
+     * and a key the consumer chooses (low 8 bits). Pass {@link MemoryWindow#incrementRkey
+     * MemoryWindow.incrementRkey(window.rkey())} (C's {@code ibv_inc_rkey}) or any value with the
+     * window's upper 24 bits. Once the post succeeds the window's {@link MemoryWindow#rkey()} is
+     * {@code newRkey}, and the window becomes a dependent of {@code region} as a type 1 bind
+     * makes it (closing the region closes the window first). A type 2 window must be unbound
+     * (freshly allocated, or invalidated by a {@code LOCAL_INV} / {@code SEND_WITH_INV} of its
+     * rkey) before it is bound again; the binding cannot be zero length.
+     *
+     * <p>Checked here: a type 2 window and a region, both open and of the same protection domain,
+     * the region registered with {@link AccessFlag#MW_BIND}; a non-empty range inside it; window
+     * access made of {@link AccessFlag#REMOTE_READ}, {@link AccessFlag#REMOTE_WRITE},
+     * {@link AccessFlag#REMOTE_ATOMIC} and {@link AccessFlag#ZERO_BASED} (remote write or atomic
+     * needing a region with local write). At post: both still open and of the queue pair's
+     * protection domain, and an RC or UC queue pair.
+     *
+     * @throws IllegalArgumentException if a requirement above is not met
+     * @throws IllegalStateException if the window or region is closed
+     */
+    public SendWorkRequest bindMemoryWindow(MemoryWindow window, int newRkey, MemoryRegion region, long offset,
+            long length, Set<AccessFlag> access) {
+        String verb = VERB + " BIND_MW";
+        Objects.requireNonNull(window, verb + ": memory window is null");
+        Objects.requireNonNull(region, verb + ": memory region is null");
+        EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
+        if (window.type() != MemoryWindowType.TYPE_2) {
+            throw new IllegalArgumentException(verb + ": " + window + " is type 1: bind it with MemoryWindow.bind(...)"
+                    + " (ibv_bind_mw); BIND_MW work requests bind type 2 windows");
+        }
+        RegistrationChecks.checkSameDomain(verb, window, window.protectionDomain(), region, region.protectionDomain());
+        RegistrationChecks.checkBindRange(verb, flags, region, region.access(), region.length(), offset, length);
+        int current = window.rkey();
+        if ((newRkey >>> 8) != (current >>> 8)) {
+            throw new IllegalArgumentException(verb + ": new rkey 0x" + Integer.toHexString(newRkey)
+                    + " does not keep the upper 24 bits (the window index) of " + window
+                    + "; only the low 8 bits are the consumer's key: use MemoryWindow.incrementRkey(window.rkey())");
+        }
+        long address = region.addressAt(offset, length);
+        clearUnion();
+        request.set(ADDRESS, BIND_MW_MW, window.handleSegment());
+        request.set(JAVA_INT, BIND_MW_RKEY, newRkey);
+        request.set(ADDRESS, BIND_INFO + ibv_mw_bind_info.mr$OFFSET, region.handleSegment());
+        request.set(JAVA_LONG, BIND_INFO + ibv_mw_bind_info.addr$OFFSET, address);
+        request.set(JAVA_LONG, BIND_INFO + ibv_mw_bind_info.length$OFFSET, length);
+        request.set(JAVA_INT, BIND_INFO + ibv_mw_bind_info.mw_access_flags$OFFSET, BitFlag.toBits(flags));
+        bindWindow = window;
+        bindRegion = region;
+        bindRkey = newRkey;
+        remoteKind = REMOTE_BIND;
+        return opcode(WorkRequestOpcode.BIND_MW);
+    }
+
     private void clearUnion() {
         request.asSlice(WR_UNION, ibv_send_wr.LAYOUT.select(groupElement("wr")).byteSize()).fill((byte) 0);
         addressHandle = null;
+        bindWindow = null;
+        bindRegion = null;
         remoteKind = REMOTE_NONE;
+    }
+
+    /** The window of {@link #bindMemoryWindow}, or {@code null}. */
+    MemoryWindow bindWindow() {
+        return bindWindow;
+    }
+
+    /** The region of {@link #bindMemoryWindow}, or {@code null}. */
+    MemoryRegion bindRegion() {
+        return bindRegion;
+    }
+
+    /** The rkey {@link #bindMemoryWindow} asks for. */
+    int bindRkey() {
+        return bindRkey;
+    }
+
+    boolean bindAddedUser() {
+        return bindAddedUser;
+    }
+
+    void bindAddedUser(boolean added) {
+        bindAddedUser = added;
     }
 
     /** The address handle of {@link #ud}, or {@code null}. */
@@ -449,6 +546,11 @@ public final class SendWorkRequest {
 
     long badRequestSlotAddress() {
         return badRequestSlot.address();
+    }
+
+    /** After a failed post: the {@code bad_wr} the provider reported (0 if none). */
+    long badRequestAddress() {
+        return badRequestSlot.get(JAVA_LONG, 0);
     }
 
     void clearBadRequest() {

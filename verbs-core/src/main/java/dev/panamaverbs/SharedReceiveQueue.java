@@ -172,7 +172,7 @@ public final class SharedReceiveQueue extends VerbsResource {
             release();
         }
         if (rc != 0) {
-            throw new VerbsException("ibv_post_srq_recv", Math.abs(rc), request.describeBadRequest());
+            throw QueuePair.postFailure("ibv_post_srq_recv", rc, request.describeBadRequest());
         }
     }
 

@@ -18,18 +18,21 @@ class QpTransitionsTest {
                     QpState.INIT, EnumSet.of(STATE, PKEY_INDEX, PORT, ACCESS_FLAGS),
                     QpState.RTR, EnumSet.of(STATE, ADDRESS_VECTOR, PATH_MTU, DEST_QPN, RQ_PSN, MAX_DEST_READ_ATOMIC, MIN_RNR_TIMER),
                     QpState.RTS, EnumSet.of(STATE, SQ_PSN, TIMEOUT, RETRY_COUNT, RNR_RETRY, MAX_READ_ATOMIC),
+                    QpState.SQD, EnumSet.of(STATE),
                     QpState.ERROR, EnumSet.of(STATE),
                     QpState.RESET, EnumSet.of(STATE)),
             QpType.UC, Map.of(
                     QpState.INIT, EnumSet.of(STATE, PKEY_INDEX, PORT, ACCESS_FLAGS),
                     QpState.RTR, EnumSet.of(STATE, ADDRESS_VECTOR, PATH_MTU, DEST_QPN, RQ_PSN),
                     QpState.RTS, EnumSet.of(STATE, SQ_PSN),
+                    QpState.SQD, EnumSet.of(STATE),
                     QpState.ERROR, EnumSet.of(STATE),
                     QpState.RESET, EnumSet.of(STATE)),
             QpType.UD, Map.of(
                     QpState.INIT, EnumSet.of(STATE, PKEY_INDEX, PORT, QKEY),
                     QpState.RTR, EnumSet.of(STATE),
                     QpState.RTS, EnumSet.of(STATE, SQ_PSN),
+                    QpState.SQD, EnumSet.of(STATE),
                     QpState.ERROR, EnumSet.of(STATE),
                     QpState.RESET, EnumSet.of(STATE)));
 
@@ -73,7 +76,8 @@ class QpTransitionsTest {
         Map<QpState, Set<QpState>> allowedFrom = Map.of(
                 QpState.INIT, EnumSet.of(QpState.RESET, QpState.INIT),
                 QpState.RTR, EnumSet.of(QpState.INIT),
-                QpState.RTS, EnumSet.of(QpState.RTR),
+                QpState.RTS, EnumSet.of(QpState.RTR, QpState.RTS, QpState.SQD, QpState.SQE),
+                QpState.SQD, EnumSet.of(QpState.RTS),
                 QpState.ERROR, EnumSet.of(QpState.INIT, QpState.RTR, QpState.RTS, QpState.SQD, QpState.SQE, QpState.ERROR),
                 QpState.RESET, EnumSet.allOf(QpState.class));
         for (QpState target : QpState.values()) {
@@ -82,6 +86,47 @@ class QpTransitionsTest {
                 assertEquals(expected, QpTransitions.isTypedTransition(from, target), from + " -> " + target);
             }
         }
+    }
+
+    /** The optional attributes of the kernel's qp_state_table (IBA 11.2.4.2), written out independently. */
+    private static final Map<QpState, Map<QpType, Set<QpAttributeMask>>> OPTIONAL_TO_RTS = Map.of(
+            QpState.RTS, Map.of(
+                    QpType.RC, EnumSet.of(CURRENT_STATE, ACCESS_FLAGS, ALTERNATE_PATH, PATH_MIGRATION_STATE, MIN_RNR_TIMER),
+                    QpType.UC, EnumSet.of(CURRENT_STATE, ACCESS_FLAGS, ALTERNATE_PATH, PATH_MIGRATION_STATE),
+                    QpType.UD, EnumSet.of(CURRENT_STATE, QKEY)),
+            QpState.SQD, Map.of(
+                    QpType.RC, EnumSet.of(CURRENT_STATE, ACCESS_FLAGS, ALTERNATE_PATH, PATH_MIGRATION_STATE, MIN_RNR_TIMER),
+                    QpType.UC, EnumSet.of(CURRENT_STATE, ACCESS_FLAGS, ALTERNATE_PATH, PATH_MIGRATION_STATE),
+                    QpType.UD, EnumSet.of(CURRENT_STATE, QKEY)),
+            QpState.SQE, Map.of(
+                    QpType.UC, EnumSet.of(CURRENT_STATE, ACCESS_FLAGS),
+                    QpType.UD, EnumSet.of(CURRENT_STATE, QKEY)));
+
+    @Test
+    void resumingRtsRequiresStateOnlyAndAllowsTheTableOptionals() {
+        for (QpType type : EnumSet.of(QpType.RC, QpType.UC, QpType.UD)) {
+            assertEquals(BitFlag.toBits(REQUIRED.get(type).get(QpState.RTS)), QpTransitions.maskFor(type, QpState.RTR, QpState.RTS));
+            for (QpState from : QpState.values()) {
+                Set<QpAttributeMask> optional = OPTIONAL_TO_RTS.getOrDefault(from, Map.of()).get(type);
+                if (optional == null) {
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                            () -> QpTransitions.optionalMaskFor(type, from, QpState.RTS), type + " " + from + " -> RTS");
+                    assertTrue(e.getMessage().startsWith("ibv_modify_qp"), e.getMessage());
+                } else {
+                    assertEquals(BitFlag.toBits(optional), QpTransitions.optionalMaskFor(type, from, QpState.RTS),
+                            type + " " + from + " -> RTS");
+                    assertEquals(STATE.bit(), QpTransitions.maskFor(type, from, QpState.RTS), type + " " + from + " -> RTS");
+                }
+            }
+            assertEquals(SQD_ASYNC_NOTIFY.bit(), QpTransitions.optionalMaskFor(type, QpState.RTS, QpState.SQD));
+            assertEquals(STATE.bit(), QpTransitions.maskFor(type, QpState.RTS, QpState.SQD));
+            assertThrows(IllegalArgumentException.class, () -> QpTransitions.optionalMaskFor(type, QpState.INIT, QpState.SQD));
+            assertThrows(IllegalArgumentException.class, () -> QpTransitions.optionalMaskFor(type, QpState.RTR, QpState.RTR));
+        }
+        IllegalArgumentException rcSqe = assertThrows(IllegalArgumentException.class,
+                () -> QpTransitions.maskFor(QpType.RC, QpState.SQE, QpState.RTS));
+        assertTrue(rcSqe.getMessage().contains("SQE"), rcSqe.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> QpTransitions.optionalMaskFor(QpType.XRC_SEND, QpState.RTS, QpState.RTS));
     }
 
     @Test

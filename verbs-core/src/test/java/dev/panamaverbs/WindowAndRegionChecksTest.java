@@ -117,8 +117,25 @@ class WindowAndRegionChecksTest {
 
     @Test
     void onlyType1WindowsAreBoundWithBindMw() {
-        assertTrue(refused(MemoryWindowType.TYPE_2, READ, REGION, 4096, 0, 64)
-                .contains("only type 1 windows are bound with ibv_bind_mw"));
+        String message = refused(MemoryWindowType.TYPE_2, READ, REGION, 4096, 0, 64);
+        assertTrue(message.contains("only type 1 windows are bound with ibv_bind_mw"), message);
+        assertTrue(message.contains("SendWorkRequest.bindMemoryWindow"), message);
+    }
+
+    @Test
+    void type2BindsShareTheRangeAndAccessChecks() {
+        String verb = "ibv_post_send BIND_MW";
+        RegistrationChecks.checkBindRange(verb, READ, "region", REGION, 4096, 1024, 2048);
+        for (Runnable bad : new Runnable[] {
+                () -> RegistrationChecks.checkBindRange(verb, READ, "region", REGION, 4096, 3072, 2048),
+                () -> RegistrationChecks.checkBindRange(verb, READ, "region", REGION, 4096, 0, 0),
+                () -> RegistrationChecks.checkBindRange(verb, READ, "region", EnumSet.of(AccessFlag.LOCAL_WRITE), 4096, 0, 64),
+                () -> RegistrationChecks.checkBindRange(verb, EnumSet.of(AccessFlag.LOCAL_WRITE), "region", REGION, 4096, 0, 64),
+                () -> RegistrationChecks.checkBindRange(verb, EnumSet.of(AccessFlag.REMOTE_WRITE), "region",
+                        EnumSet.of(AccessFlag.MW_BIND), 4096, 0, 64)}) {
+            String message = assertThrows(IllegalArgumentException.class, bad::run).getMessage();
+            assertTrue(message.startsWith(verb + ": "), message);
+        }
     }
 
     @Test

@@ -28,9 +28,8 @@ class WorkRequestChecksTest {
     }
 
     @Test
-    void bindMwTsoAndDriver1AreRefusedOnEveryTransport() {
-        for (WorkRequestOpcode opcode : new WorkRequestOpcode[] {
-                WorkRequestOpcode.BIND_MW, WorkRequestOpcode.TSO, WorkRequestOpcode.DRIVER1}) {
+    void tsoAndDriver1AreRefusedOnEveryTransport() {
+        for (WorkRequestOpcode opcode : new WorkRequestOpcode[] {WorkRequestOpcode.TSO, WorkRequestOpcode.DRIVER1}) {
             SendWorkRequest wr = SendWorkRequest.allocate(1).wrId(7).opcode(opcode);
             assertRejected("wr_id=7: " + opcode + " is not posted through SendWorkRequest",
                     () -> SendChain.check(wr, QpType.RC, RC, 1, 0, null));
@@ -40,11 +39,36 @@ class WorkRequestChecksTest {
     }
 
     @Test
+    void aBareBindMwIsRefusedOnEveryTransport() {
+        // rxe dereferences wr->bind_mw.mw: only a request filled by bindMemoryWindow(...) may go out.
+        SendWorkRequest wr = SendWorkRequest.allocate(1).wrId(7).opcode(WorkRequestOpcode.BIND_MW);
+        assertRejected("wr_id=7: BIND_MW needs bindMemoryWindow(", () -> SendChain.check(wr, QpType.RC, RC, 1, 0, null));
+        assertRejected("wr_id=7: BIND_MW needs bindMemoryWindow(", () -> SendChain.check(wr, QpType.UC, UC, 1, 0, null));
+        assertRejected("wr_id=7: BIND_MW is not a UD operation", () -> SendChain.check(wr, QpType.UD, UD, 1, 0, null));
+        wr.rdma(0x1000, 5); // another union member does not make it a bind
+        assertRejected("wr_id=7: BIND_MW needs bindMemoryWindow(", () -> SendChain.check(wr, QpType.RC, RC, 1, 0, null));
+    }
+
+    @Test
+    void bindMemoryWindowNeedsAWindowAndARegion() {
+        SendWorkRequest wr = SendWorkRequest.allocate(1).wrId(8);
+        assertThrows(NullPointerException.class, () -> wr.bindMemoryWindow(null, 0, null, 0, 64, java.util.Set.of()));
+        assertEquals(WorkRequestOpcode.SEND, wr.opcode(), "a refused bind leaves the request as it was");
+    }
+
+    @Test
+    void incrementRkeyMirrorsIbvIncRkey() {
+        assertEquals(0x1234_5601, MemoryWindow.incrementRkey(0x1234_5600));
+        assertEquals(0x1234_5600, MemoryWindow.incrementRkey(0x1234_56FF), "the key wraps, the index stays");
+        assertEquals(0xFFFF_FF00, MemoryWindow.incrementRkey(0xFFFF_FFFF));
+    }
+
+    @Test
     void bindMwIsRefusedAnywhereInAChain() {
         SendWorkRequest first = SendWorkRequest.allocate(1).wrId(1);
         SendWorkRequest bind = SendWorkRequest.allocate(1).wrId(2).opcode(WorkRequestOpcode.BIND_MW);
         first.next(bind);
-        assertRejected("wr_id=2: BIND_MW", () -> SendChain.check(first, QpType.RC, RC, 1, 0, null));
+        assertRejected("wr_id=2: BIND_MW needs bindMemoryWindow(", () -> SendChain.check(first, QpType.RC, RC, 1, 0, null));
     }
 
     @Test

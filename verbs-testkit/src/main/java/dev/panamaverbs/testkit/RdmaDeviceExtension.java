@@ -25,8 +25,13 @@ import java.util.Optional;
  *   <li>resolves {@link TestDevice} parameters, and {@link Context} parameters: the chosen
  *       device opened for that test (or lifecycle method) and closed after it, with everything
  *       the test created from it;</li>
- *   <li>turns a {@link VerbsUnsupportedException} (thrown by the test or a lifecycle method)
- *       into an aborted (skipped) test that names the verb.</li>
+ *   <li>turns a {@link VerbsUnsupportedException} (thrown by the test or a lifecycle method:
+ *       {@code @BeforeAll}, {@code @BeforeEach}, {@code @AfterEach}, {@code @AfterAll}) into an
+ *       aborted (skipped) test that names the verb. From clean-up this is deliberate: a test whose
+ *       body passed but whose {@code @AfterEach} met an unsupported verb is reported aborted,
+ *       with the reason, not failed (and an unsupported verb in {@code @AfterAll} aborts the
+ *       class container). A test that already failed stays failed: JUnit keeps the first
+ *       exception and adds the later abort as suppressed.</li>
  * </ul>
  */
 public class RdmaDeviceExtension implements ExecutionCondition, ParameterResolver,
@@ -101,6 +106,16 @@ public class RdmaDeviceExtension implements ExecutionCondition, ParameterResolve
 
     @Override
     public void handleBeforeEachMethodExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
+        throw asSkipIfUnsupported(deviceName(context), thrown);
+    }
+
+    @Override
+    public void handleAfterEachMethodExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
+        throw asSkipIfUnsupported(deviceName(context), thrown);
+    }
+
+    @Override
+    public void handleAfterAllMethodExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
         throw asSkipIfUnsupported(deviceName(context), thrown);
     }
 

@@ -26,6 +26,7 @@ import dev.panamaverbs.SendFlag;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.WorkRequestOpcode;
 import dev.panamaverbs.testkit.DeviceTest;
+import dev.panamaverbs.testkit.RcLoopbackPair;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -220,6 +221,71 @@ class MemoryWindowDeviceTest {
             assertEquals(15, batch.wrId(0));
             assertTrue(batch.status(0) != CompletionStatus.SUCCESS,
                     "a read with a revoked window rkey must fail, got " + batch.status(0));
+        }
+    }
+
+    @DeviceTest
+    void type2WindowBindsThroughABindMwRequestAndLocalInvRevokesIt(TestDevice device) throws InterruptedException {
+        try (RcLoopbackPair pair = RcLoopbackPair.open(device);
+                Arena arena = Arena.ofConfined()) {
+            ProtectionDomain pd = pair.protectionDomain();
+            Completions batch = Completions.allocate(arena, 4);
+            MemorySegment exposedMemory = arena.allocate(4096, 4096);
+            for (int i = 0; i < 4096; i++) {
+                exposedMemory.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 5 + 1));
+            }
+            MemoryRegion exposed = pd.register(exposedMemory, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.MW_BIND));
+            MemoryRegion sink = pd.register(arena.allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
+            MemoryWindow window = pd.allocateMemoryWindow(MemoryWindowType.TYPE_2);
+            int newRkey = MemoryWindow.incrementRkey(window.rkey());
+
+            // Setter checks, before any post.
+            SendWorkRequest bind = SendWorkRequest.allocate(arena, 1).wrId(41).signaled(true);
+            try (MemoryWindow type1 = pd.allocateMemoryWindow(MemoryWindowType.TYPE_1)) {
+                assertThrows(IllegalArgumentException.class, () -> bind.bindMemoryWindow(type1, type1.rkey(), exposed,
+                        0, 64, EnumSet.of(AccessFlag.REMOTE_READ)), "type 1 window");
+            }
+            assertThrows(IllegalArgumentException.class, () -> bind.bindMemoryWindow(window, newRkey ^ 0x100, exposed,
+                    0, 64, EnumSet.of(AccessFlag.REMOTE_READ)), "upper 24 bits changed");
+            assertThrows(IllegalArgumentException.class, () -> bind.bindMemoryWindow(window, newRkey, sink, 0, 64,
+                    EnumSet.of(AccessFlag.REMOTE_READ)), "region without MW_BIND");
+            assertThrows(IllegalArgumentException.class, () -> bind.bindMemoryWindow(window, newRkey, exposed, 3072,
+                    2048, EnumSet.of(AccessFlag.REMOTE_READ)), "range past the region");
+
+            // Bind on the first QP: remote accesses through it arrive from the second.
+            bind.bindMemoryWindow(window, newRkey, exposed, 1024, 2048, EnumSet.of(AccessFlag.REMOTE_READ));
+            assertEquals(WorkRequestOpcode.BIND_MW, bind.opcode());
+            pair.first().postSend(bind);
+            assertEquals(newRkey, window.rkey(), "the window reports the rkey chosen for the bind");
+            awaitOne(pair.firstQueue(), batch);
+            assertEquals(41, batch.wrId(0));
+            assertEquals(CompletionStatus.SUCCESS, batch.status(0), "BIND_MW completion");
+            assertEquals(CompletionOpcode.BIND_MW, batch.opcode(0));
+
+            SendWorkRequest read = SendWorkRequest.allocate(arena, 1).wrId(42).opcode(WorkRequestOpcode.RDMA_READ)
+                    .signaled(true).sge(sink, 0, 2048).rdma(exposed.addressAt(1024, 2048), newRkey);
+            pair.second().postSend(read);
+            awaitOne(pair.secondQueue(), batch);
+            assertEquals(CompletionStatus.SUCCESS, batch.status(0), "RDMA READ through the type 2 window");
+            assertEquals(-1L, sink.memory().asSlice(0, 2048).mismatch(exposedMemory.asSlice(1024, 2048)),
+                    "the read returned the window's bytes");
+
+            // LOCAL_INV of the window's rkey unbinds it: the old rkey grants nothing any more.
+            SendWorkRequest invalidate = SendWorkRequest.allocate(arena, 1).wrId(43).signaled(true)
+                    .opcode(WorkRequestOpcode.LOCAL_INV).invalidateRkey(newRkey);
+            pair.first().postSend(invalidate);
+            awaitOne(pair.firstQueue(), batch);
+            assertEquals(43, batch.wrId(0));
+            assertEquals(CompletionStatus.SUCCESS, batch.status(0), "LOCAL_INV completion");
+            pair.second().postSend(read.wrId(44));
+            awaitOne(pair.secondQueue(), batch);
+            assertEquals(44, batch.wrId(0));
+            assertEquals(CompletionStatus.REM_ACCESS_ERR, batch.status(0),
+                    "a read with an invalidated window rkey must fail remotely");
+
+            // The window stays a dependent of its last region: closing the region closes it first.
+            exposed.close();
+            assertTrue(window.isClosed(), "closing the bound region closes the type 2 window");
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.panamaverbs.AccessFlag;
 import dev.panamaverbs.CompletionQueue;
@@ -27,6 +28,8 @@ import dev.panamaverbs.SharedReceiveQueue;
 import dev.panamaverbs.SharedReceiveQueueOptions;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.error.Errno;
+import dev.panamaverbs.error.VerbsException;
 import dev.panamaverbs.ffm.ibv_qp_attr;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
@@ -125,6 +128,66 @@ class QueuePairLifecycleTest {
                     assertEquals(QpState.RESET, qp.state());
                 }
             }
+        }
+    }
+
+    /** An RC queue pair connected to itself, in RTS with send PSN 0x222. */
+    private static QueuePair rcInRts(Context context, TestDevice device, ProtectionDomain pd, CompletionQueue cq) {
+        QueuePair qp = pd.createQueuePair(options(QpType.RC, cq));
+        qp.toInit(device.port(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE));
+        qp.toRtr(self(context, device, qp, 0x111));
+        qp.toRts(0x222);
+        return qp;
+    }
+
+    @DeviceTest
+    void rtsToRtsChangesMinRnrTimerOnly(TestDevice device) {
+        try (Context context = open(device)) {
+            ProtectionDomain pd = context.allocateProtectionDomain();
+            CompletionQueue cq = context.createCompletionQueue(64);
+            QueuePair qp = rcInRts(context, device, pd, cq);
+            assertEquals(12, qp.query().minRnrTimer());
+
+            qp.resumeRts(20); // RTS -> RTS with STATE | MIN_RNR_TIMER
+            QueuePairAttributes changed = qp.query();
+            assertEquals(QpState.RTS, changed.state(), changed.toString());
+            assertEquals(20, changed.minRnrTimer());
+            assertEquals(0x222, changed.sqPsn(), "RTS -> RTS must leave the send PSN alone");
+            assertEquals(14, changed.timeout());
+
+            qp.resumeRts(); // RTS -> RTS with STATE only
+            assertEquals(QpState.RTS, qp.query().state());
+            assertEquals(20, qp.query().minRnrTimer());
+
+            IllegalStateException rtrAttributes = assertThrows(IllegalStateException.class, () -> qp.toRts(5));
+            assertTrue(rtrAttributes.getMessage().contains("resumeRts"), rtrAttributes.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> qp.resumeRts(32));
+            QueuePair ud = pd.createQueuePair(options(QpType.UD, cq));
+            assertThrows(IllegalArgumentException.class, () -> ud.resumeRts(12), "min_rnr_timer is RC only");
+            assertThrows(IllegalStateException.class, ud::resumeRts, "RESET cannot resume RTS");
+            assertThrows(IllegalStateException.class, ud::toSqd, "RESET -> SQD");
+        }
+    }
+
+    @DeviceTest
+    void rtsToSqdAndBack(TestDevice device) {
+        try (Context context = open(device)) {
+            ProtectionDomain pd = context.allocateProtectionDomain();
+            CompletionQueue cq = context.createCompletionQueue(64);
+            QueuePair qp = rcInRts(context, device, pd, cq);
+            try {
+                qp.toSqd();
+            } catch (VerbsException e) {
+                // rxe before Linux 6.x answers EINVAL for RTS -> SQD.
+                assumeTrue(e.errno() != Errno.EINVAL, "the provider rejects RTS -> SQD: " + e.getMessage());
+                throw e;
+            }
+            assertEquals(QpState.SQD, qp.state());
+            assertEquals(QpState.SQD, qp.query().state());
+            qp.resumeRts(13); // SQD -> RTS with MIN_RNR_TIMER
+            QueuePairAttributes back = qp.query();
+            assertEquals(QpState.RTS, back.state(), back.toString());
+            assertEquals(13, back.minRnrTimer());
         }
     }
 

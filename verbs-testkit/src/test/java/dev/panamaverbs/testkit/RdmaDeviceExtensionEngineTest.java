@@ -2,6 +2,8 @@ package dev.panamaverbs.testkit;
 
 import dev.panamaverbs.error.VerbsException;
 import dev.panamaverbs.error.VerbsUnsupportedException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -160,6 +162,48 @@ class RdmaDeviceExtensionEngineTest {
         }
     }
 
+    @Tag(FIXTURE_TAG)
+    static class UnsupportedInAfterEach {
+        @AfterEach
+        void tearDown() {
+            throw new VerbsUnsupportedException("ibv_dealloc_mw", 95);
+        }
+
+        @Test
+        @ExtendWith(RxeExtension.class)
+        void passes() {
+        }
+    }
+
+    static final AssertionError BODY_FAILURE = new AssertionError("the body failed");
+
+    @Tag(FIXTURE_TAG)
+    static class UnsupportedInAfterEachAfterAFailure {
+        @AfterEach
+        void tearDown() {
+            throw new VerbsUnsupportedException("ibv_dealloc_mw", 95);
+        }
+
+        @Test
+        @ExtendWith(RxeExtension.class)
+        void fails() {
+            throw BODY_FAILURE;
+        }
+    }
+
+    @Tag(FIXTURE_TAG)
+    @ExtendWith(RxeExtension.class)
+    static class UnsupportedInAfterAll {
+        @AfterAll
+        static void tearDownAll() {
+            throw new VerbsUnsupportedException("ibv_destroy_srq", 95);
+        }
+
+        @Test
+        void passes() {
+        }
+    }
+
     static final VerbsException VERB_FAILURE = new VerbsException("ibv_create_qp", 22);
     static final AssertionError ASSERTION_FAILURE = new AssertionError("wrong value");
 
@@ -274,6 +318,35 @@ class RdmaDeviceExtensionEngineTest {
         Throwable aborted = thrown(only(results.containerEvents().aborted()));
         assertInstanceOf(TestAbortedException.class, aborted);
         assertEquals("ibv_alloc_mw is not supported on rxe0: ibv_alloc_mw is not supported: errno 95"
+                + " (EOPNOTSUPP: Operation not supported)", aborted.getMessage());
+    }
+
+    @Test
+    void unsupportedVerbInAfterEachAbortsAPassedTest() {
+        Events tests = run(UnsupportedInAfterEach.class).testEvents();
+        assertTests(tests, 0, 0, 1, 0);
+        Throwable aborted = thrown(only(tests.aborted()));
+        assertInstanceOf(TestAbortedException.class, aborted);
+        assertEquals("ibv_dealloc_mw is not supported on rxe0: ibv_dealloc_mw is not supported: errno 95"
+                + " (EOPNOTSUPP: Operation not supported)", aborted.getMessage());
+    }
+
+    @Test
+    void unsupportedVerbInAfterEachLeavesAFailedTestFailed() {
+        Events tests = run(UnsupportedInAfterEachAfterAFailure.class).testEvents();
+        assertTests(tests, 0, 0, 0, 1);
+        Throwable failure = thrown(only(tests.failed()));
+        assertSame(BODY_FAILURE, failure);
+        assertInstanceOf(TestAbortedException.class, failure.getSuppressed()[failure.getSuppressed().length - 1]);
+    }
+
+    @Test
+    void unsupportedVerbInAfterAllAbortsTheClass() {
+        EngineExecutionResults results = run(UnsupportedInAfterAll.class);
+        assertTests(results.testEvents(), 0, 1, 0, 0);
+        Throwable aborted = thrown(only(results.containerEvents().aborted()));
+        assertInstanceOf(TestAbortedException.class, aborted);
+        assertEquals("ibv_destroy_srq is not supported on rxe0: ibv_destroy_srq is not supported: errno 95"
                 + " (EOPNOTSUPP: Operation not supported)", aborted.getMessage());
     }
 
