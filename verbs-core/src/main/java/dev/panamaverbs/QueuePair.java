@@ -4,16 +4,12 @@ import dev.panamaverbs.error.Errno;
 import dev.panamaverbs.error.VerbsException;
 import dev.panamaverbs.error.VerbsUnsupportedException;
 import dev.panamaverbs.ffm.ibv_qp;
-import dev.panamaverbs.ffm.ibv_qp_attr;
-import dev.panamaverbs.ffm.ibv_qp_init_attr;
 import dev.panamaverbs.loader.CallState;
 import dev.panamaverbs.loader.Natives;
 import dev.panamaverbs.loader.OpsTable;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.util.EnumSet;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.LongFunction;
@@ -40,12 +36,7 @@ import java.util.function.LongFunction;
  * requests; transitions and {@link #query()} are serialised on the queue pair.
  */
 public final class QueuePair extends VerbsResource {
-    private static final String MODIFY = QpTransitionAttributes.MODIFY;
-    /** Every attribute {@code ibv_query_qp} can report (rate limit left out: few providers answer it). */
-    private static final int QUERY_MASK = BitFlag.toBits(EnumSet.complementOf(EnumSet.of(QpAttributeMask.RATE_LIMIT)));
-
     private final ProtectionDomain protectionDomain;
-    private final Context context;
     private final QpType type;
     private final int number;
     private final CompletionQueue sendCompletionQueue;
@@ -65,14 +56,11 @@ public final class QueuePair extends VerbsResource {
      */
     private final MemorySegment postSendFunction;
     private final MemorySegment postRecvFunction;
-    private volatile QpState state = QpState.RESET;
-    /** The port given to the last INIT transition (0: unknown), the default for the RTR address vector. */
-    private int port;
+    /** Transitions, raw modify and query, and the state they leave behind. */
+    private final QueuePairStateMachine stateMachine;
 
     private static final class Native {
         static final MethodHandle IBV_DESTROY_QP = Natives.downcall("ibv_destroy_qp");
-        static final MethodHandle IBV_MODIFY_QP = Natives.downcall("ibv_modify_qp");
-        static final MethodHandle IBV_QUERY_QP = Natives.downcall("ibv_query_qp");
     }
 
     /** Over a created {@code ibv_qp}; {@link QueuePairCreation} calls it, then {@link #register()}. */
@@ -80,7 +68,6 @@ public final class QueuePair extends VerbsResource {
               QueuePairCapabilities granted, boolean extended) {
         super("QueuePair", handle, QueuePairCreation.dependencies(pd, options));
         this.protectionDomain = pd;
-        this.context = pd.context();
         this.type = options.type();
         this.number = ibv_qp.qp_num(handle);
         this.sendCompletionQueue = options.sendCompletionQueue();
@@ -94,6 +81,7 @@ public final class QueuePair extends VerbsResource {
         this.maxInlineData = granted.maxInlineData();
         this.postSendFunction = resolveOrNull(OpsTable::resolvePostSend, handle.address());
         this.postRecvFunction = resolveOrNull(OpsTable::resolvePostRecv, handle.address());
+        this.stateMachine = new QueuePairStateMachine(this, pd.context(), type);
     }
 
     /**
@@ -156,7 +144,7 @@ public final class QueuePair extends VerbsResource {
 
     /** The state after the last transition made through this object; {@link #query()} reads the device's. */
     public QpState state() {
-        return state;
+        return stateMachine.state();
     }
 
     /** The protection domain ({@code ibv_qp.pd}). */
@@ -203,8 +191,7 @@ public final class QueuePair extends VerbsResource {
      * @throws IllegalStateException if the queue pair is not in RESET or INIT, or closed
      */
     public synchronized void toInit(int port, int pkeyIndex, Set<AccessFlag> access) {
-        int accessBits = QpTransitionAttributes.accessBits(type, access);
-        transitionToInit(port, pkeyIndex, attr -> ibv_qp_attr.qp_access_flags(attr, accessBits));
+        stateMachine.toInit(port, pkeyIndex, access);
     }
 
     /** {@link #toInit(int, int, Set)} with P_Key index 0. */
@@ -220,24 +207,7 @@ public final class QueuePair extends VerbsResource {
      * @throws IllegalStateException if the queue pair is not in RESET or INIT, or closed
      */
     public synchronized void toInit(int port, int pkeyIndex, int qkey) {
-        if (type != QpType.UD) {
-            throw new IllegalArgumentException(MODIFY + ": a Q_Key at INIT is for UD queue pairs; " + type
-                    + " takes access flags: use toInit(port, pkeyIndex, access)");
-        }
-        transitionToInit(port, pkeyIndex, attr -> ibv_qp_attr.qkey(attr, qkey));
-    }
-
-    private void transitionToInit(int port, int pkeyIndex, java.util.function.Consumer<MemorySegment> transportPart) {
-        QpTransitionAttributes.checkInit(port, pkeyIndex, context.maxAttributes().physicalPortCount());
-        QpTransitions.requireTypedTransition(this, state, QpState.INIT);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            QpTransitionAttributes.writeInit(attr, port, pkeyIndex);
-            transportPart.accept(attr);
-            modifyNative(arena, attr, QpTransitions.maskFor(type, QpState.INIT));
-        }
-        this.port = port;
-        state = QpState.INIT;
+        stateMachine.toInit(port, pkeyIndex, qkey);
     }
 
     /** {@link #toRtr(RemoteEndpoint, ReadyToReceiveOptions)} with {@link ReadyToReceiveOptions#defaults()}. */
@@ -255,22 +225,7 @@ public final class QueuePair extends VerbsResource {
      * @throws IllegalStateException if the queue pair is not in INIT, or closed
      */
     public synchronized void toRtr(RemoteEndpoint remote, ReadyToReceiveOptions options) {
-        Objects.requireNonNull(remote, MODIFY + ": remote endpoint");
-        Objects.requireNonNull(options, MODIFY + ": options");
-        if (type == QpType.UD) {
-            throw new IllegalArgumentException(MODIFY + ": a UD queue pair has no remote endpoint: use toRtr()");
-        }
-        QpTransitions.requireTypedTransition(this, state, QpState.RTR);
-        int avPort = remote.port() != 0 ? remote.port() : port != 0 ? port : query().port();
-        QpTransitionAttributes.checkRemote(remote, avPort, context.queryPort(avPort));
-        int maxDestReadAtomic = QpTransitionAttributes.readAtomicDepth("max_dest_rd_atomic",
-                options.maxDestReadAtomic(), "max_qp_rd_atom", context.maxAttributes().maxQpRdAtom());
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            QpTransitionAttributes.writeRtr(attr, type, remote, avPort, maxDestReadAtomic, options.minRnrTimer());
-            modifyNative(arena, attr, QpTransitions.maskFor(type, QpState.RTR));
-        }
-        state = QpState.RTR;
+        stateMachine.toRtr(remote, options);
     }
 
     /**
@@ -280,10 +235,7 @@ public final class QueuePair extends VerbsResource {
      * @throws IllegalStateException if the queue pair is not in INIT, or closed
      */
     public synchronized void toRtr() {
-        if (type != QpType.UD) {
-            throw new IllegalArgumentException(MODIFY + ": a " + type + " queue pair needs its remote endpoint: use toRtr(remote)");
-        }
-        transitionStateOnly(QpState.RTR);
+        stateMachine.toRtr();
     }
 
     /** {@link #toRts(ReadyToSendOptions)} with {@link ReadyToSendOptions#defaults()} (send PSN 0). */
@@ -305,20 +257,7 @@ public final class QueuePair extends VerbsResource {
      *         {@link #resumeRts()}: those moves take none of these attributes), or closed
      */
     public synchronized void toRts(ReadyToSendOptions options) {
-        Objects.requireNonNull(options, MODIFY + ": options");
-        QpTransitions.requireTypedTransition(this, state, QpState.RTS);
-        if (state != QpState.RTR) {
-            throw new IllegalStateException(MODIFY + ": " + this + " is in " + state + "; " + state
-                    + " -> RTS takes none of sq_psn, timeout, retry_cnt, rnr_retry, max_rd_atomic: use resumeRts()");
-        }
-        int maxReadAtomic = QpTransitionAttributes.readAtomicDepth("max_rd_atomic", options.maxReadAtomic(),
-                "max_qp_init_rd_atom", context.maxAttributes().maxQpInitRdAtom());
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            QpTransitionAttributes.writeRts(attr, type, options, maxReadAtomic);
-            modifyNative(arena, attr, QpTransitions.maskFor(type, QpState.RTS));
-        }
-        state = QpState.RTS;
+        stateMachine.toRts(options);
     }
 
     /**
@@ -330,19 +269,7 @@ public final class QueuePair extends VerbsResource {
      * @throws VerbsException if the provider refuses
      */
     public synchronized void toSqd(boolean asyncNotify) {
-        QpTransitions.requireTypedTransport(type);
-        QpTransitions.requireTypedTransition(this, state, QpState.SQD);
-        int mask = QpTransitions.maskFor(type, state, QpState.SQD);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            ibv_qp_attr.qp_state(attr, QpState.SQD.value());
-            if (asyncNotify) {
-                ibv_qp_attr.en_sqd_async_notify(attr, (byte) 1);
-                mask |= QpAttributeMask.SQD_ASYNC_NOTIFY.bit();
-            }
-            modifyNative(arena, attr, mask);
-        }
-        state = QpState.SQD;
+        stateMachine.toSqd(asyncNotify);
     }
 
     /** {@link #toSqd(boolean)} without the drained event. */
@@ -358,14 +285,7 @@ public final class QueuePair extends VerbsResource {
      * @throws IllegalStateException if the queue pair is not in RTS, SQD or SQE, or closed
      */
     public synchronized void resumeRts() {
-        QpTransitions.requireTypedTransport(type);
-        requireResumable();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            ibv_qp_attr.qp_state(attr, QpState.RTS.value());
-            modifyNative(arena, attr, QpTransitions.maskFor(type, state, QpState.RTS));
-        }
-        state = QpState.RTS;
+        stateMachine.resumeRts();
     }
 
     /**
@@ -377,30 +297,7 @@ public final class QueuePair extends VerbsResource {
      * @throws IllegalStateException if the queue pair is not in RTS or SQD, or closed
      */
     public synchronized void resumeRts(int minRnrTimer) {
-        if (type != QpType.RC) {
-            throw new IllegalArgumentException(MODIFY + ": min_rnr_timer is an RC attribute, not " + type);
-        }
-        ReadyToSendOptions.requireRange("min_rnr_timer", minRnrTimer, 0, 31);
-        requireResumable();
-        if (state == QpState.SQE) {
-            throw new IllegalStateException(MODIFY + ": " + this + " is in SQE, which RC does not have");
-        }
-        int mask = QpTransitions.maskFor(type, state, QpState.RTS)
-                | (QpTransitions.optionalMaskFor(type, state, QpState.RTS) & QpAttributeMask.MIN_RNR_TIMER.bit());
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            ibv_qp_attr.qp_state(attr, QpState.RTS.value());
-            ibv_qp_attr.min_rnr_timer(attr, (byte) minRnrTimer);
-            modifyNative(arena, attr, mask);
-        }
-        state = QpState.RTS;
-    }
-
-    private void requireResumable() {
-        if (state != QpState.RTS && state != QpState.SQD && state != QpState.SQE) {
-            throw new IllegalStateException(MODIFY + ": " + this + " cannot resume RTS from " + state
-                    + " (resumeRts runs from RTS, SQD or SQE; from RTR use toRts)");
-        }
+        stateMachine.resumeRts(minRnrTimer);
     }
 
     /**
@@ -410,7 +307,7 @@ public final class QueuePair extends VerbsResource {
      * @throws IllegalStateException in RESET (the verbs do not allow RESET -> ERROR), or closed
      */
     public synchronized void toError() {
-        transitionStateOnly(QpState.ERROR);
+        stateMachine.toError();
     }
 
     /**
@@ -420,19 +317,7 @@ public final class QueuePair extends VerbsResource {
      * @throws IllegalStateException if closed
      */
     public synchronized void toReset() {
-        transitionStateOnly(QpState.RESET);
-        port = 0;
-    }
-
-    private void transitionStateOnly(QpState target) {
-        QpTransitions.requireTypedTransport(type);
-        QpTransitions.requireTypedTransition(this, state, target);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            ibv_qp_attr.qp_state(attr, target.value());
-            modifyNative(arena, attr, QpTransitions.maskFor(type, target));
-        }
-        state = target;
+        stateMachine.toReset();
     }
 
     // ---- raw modify and query ----
@@ -447,43 +332,7 @@ public final class QueuePair extends VerbsResource {
      * @throws VerbsException if the verb fails
      */
     public synchronized void modify(MemorySegment attr, Set<QpAttributeMask> mask) {
-        Objects.requireNonNull(attr, MODIFY + ": attr");
-        int bits = BitFlag.toBits(Objects.requireNonNull(mask, MODIFY + ": mask"));
-        if (attr.byteSize() < ibv_qp_attr.LAYOUT.byteSize()) {
-            throw new IllegalArgumentException(MODIFY + ": attr must be a struct ibv_qp_attr of "
-                    + ibv_qp_attr.LAYOUT.byteSize() + " bytes, got " + attr.byteSize());
-        }
-        if (bits == 0) {
-            throw new IllegalArgumentException(MODIFY + ": the attribute mask is empty");
-        }
-        try (Arena arena = Arena.ofConfined()) {
-            modifyNative(arena, attr, bits);
-        }
-        if (mask.contains(QpAttributeMask.STATE)) {
-            state = QpState.orNull(ibv_qp_attr.qp_state(attr));
-            if (state == null) {
-                state = QpState.UNKNOWN;
-            }
-        }
-        if (mask.contains(QpAttributeMask.PORT)) {
-            port = Byte.toUnsignedInt(ibv_qp_attr.port_num(attr));
-        }
-    }
-
-    private void modifyNative(Arena arena, MemorySegment attr, int mask) {
-        acquire();
-        try {
-            MemorySegment callState = CallState.allocate(arena);
-            int rc;
-            try {
-                rc = (int) Native.IBV_MODIFY_QP.invokeExact(callState, handleSegment(), attr, mask);
-            } catch (Throwable t) {
-                throw NativeCalls.propagate(MODIFY, t);
-            }
-            NativeCalls.checkReturnedErrno(MODIFY, rc);
-        } finally {
-            release();
-        }
+        stateMachine.modify(attr, mask);
     }
 
     /**
@@ -494,26 +343,7 @@ public final class QueuePair extends VerbsResource {
      * @throws IllegalStateException if closed
      */
     public synchronized QueuePairAttributes query() {
-        acquire();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            MemorySegment initAttr = arena.allocate(ibv_qp_init_attr.LAYOUT);
-            MemorySegment callState = CallState.allocate(arena);
-            int rc;
-            try {
-                rc = (int) Native.IBV_QUERY_QP.invokeExact(callState, handleSegment(), attr, QUERY_MASK, initAttr);
-            } catch (Throwable t) {
-                throw NativeCalls.propagate("ibv_query_qp", t);
-            }
-            NativeCalls.checkReturnedErrno("ibv_query_qp", rc);
-            QueuePairAttributes attributes = QueuePairAttributes.read(attr, initAttr);
-            if (attributes.state() != null) {
-                state = attributes.state();
-            }
-            return attributes;
-        } finally {
-            release();
-        }
+        return stateMachine.query();
     }
 
     // ---- data path ----

@@ -34,7 +34,7 @@ final class SendChain {
             int maxInlineData, ProtectionDomain pd) {
         WorkRequestChecks.requireAlive(SendWorkRequest.VERB, r.isAlive(), r.wrId());
         int opcodeBit = SendOperations.bit(r.opcodeValue());
-        if ((opcodeBit & SendWorkRequest.UNFILLED_OPCODES) != 0) {
+        if ((opcodeBit & SendOperations.UNFILLED_OPCODES) != 0) {
             throw invalid(r, opcodeName(r) + " is not posted through SendWorkRequest (it cannot fill what the provider"
                     + " reads for it)");
         }
@@ -43,29 +43,29 @@ final class SendChain {
         }
         if (r.opcodeValue() == WorkRequestOpcode.BIND_MW.value()) {
             // rxe (and others) dereference bind_mw.mw and bind_info.mr: only a filled request goes out.
-            if (r.remoteKind() != SendWorkRequest.REMOTE_BIND) {
+            if (r.union().kind() != SendWrUnion.REMOTE_BIND) {
                 throw invalid(r, "BIND_MW needs bindMemoryWindow(window, newRkey, region, offset, length, access)"
                         + " (type 2 windows); bind type 1 windows with MemoryWindow.bind(...)");
             }
             checkBind(r, pd);
             return true;
         }
-        if ((opcodeBit & SendWorkRequest.INVALIDATE_OPCODES) != 0 && !r.hasInvalidateRkey()) {
+        if ((opcodeBit & SendOperations.INVALIDATE_OPCODES) != 0 && !r.hasInvalidateRkey()) {
             throw invalid(r, opcodeName(r) + " needs invalidateRkey(rkey)");
         }
         boolean datagram = type == QpType.UD;
-        if (datagram != (r.remoteKind() == SendWorkRequest.REMOTE_UD)) {
+        if (datagram != (r.union().kind() == SendWrUnion.REMOTE_UD)) {
             throw invalid(r, datagram ? "a UD send needs ud(addressHandle, remoteQpn, remoteQkey)"
                     : "ud(...) is only for UD queue pairs, this one is " + type);
         }
         if (datagram && r.addressHandle().isClosed()) {
             throw r.addressHandle().closedException();
         }
-        if ((opcodeBit & SendWorkRequest.RDMA_OPCODES) != 0 && r.remoteKind() != SendWorkRequest.REMOTE_RDMA) {
+        if ((opcodeBit & SendOperations.RDMA_OPCODES) != 0 && r.union().kind() != SendWrUnion.REMOTE_RDMA) {
             throw invalid(r, opcodeName(r) + " needs rdma(remoteAddress, rkey)");
         }
-        if ((opcodeBit & SendWorkRequest.ATOMIC_OPCODES) != 0) {
-            if (r.remoteKind() != SendWorkRequest.REMOTE_ATOMIC) {
+        if ((opcodeBit & SendOperations.ATOMIC_OPCODES) != 0) {
+            if (r.union().kind() != SendWrUnion.REMOTE_ATOMIC) {
                 throw invalid(r, "atomics need atomicCompareAndSwap(...) or atomicFetchAndAdd(...)");
             }
             if (r.sgeCount() != 1 || r.entryLength(0) != 8) {
@@ -78,7 +78,7 @@ final class SendChain {
         }
         boolean inline = (r.flagBits() & SendWorkRequest.INLINE) != 0;
         if (inline) {
-            if ((opcodeBit & SendWorkRequest.INLINE_OPCODES) == 0) {
+            if ((opcodeBit & SendOperations.INLINE_OPCODES) == 0) {
                 throw invalid(r, "INLINE is only for SEND and RDMA WRITE, not " + opcodeName(r));
             }
             if (r.totalLength() > maxInlineData) {
@@ -113,8 +113,8 @@ final class SendChain {
 
     /** A BIND_MW request's window and region: open and of the queue pair's protection domain. */
     private static void checkBind(SendWorkRequest r, ProtectionDomain pd) {
-        MemoryWindow window = r.bindWindow();
-        MemoryRegion region = r.bindRegion();
+        MemoryWindow window = r.union().bindWindow();
+        MemoryRegion region = r.union().bindRegion();
         ProtectionDomain windowPd;
         ProtectionDomain regionPd;
         try {
@@ -187,16 +187,16 @@ final class SendChain {
                     r.addressHandle().acquire();
                     acquired++;
                 }
-                if (r.bindWindow() != null) {
-                    r.bindWindow().acquire();
+                if (r.union().bindWindow() != null) {
+                    r.union().bindWindow().acquire();
                     acquired++;
-                    r.bindRegion().acquire();
+                    r.union().bindRegion().acquire();
                     acquired++;
                     // Before posting, as MemoryWindow.bind does: a closing region throws here and
                     // nothing is posted; once added, the region's close closes the window first.
-                    boolean added = !r.bindWindow().isBoundTo(r.bindRegion());
-                    r.bindRegion().addUser(r.bindWindow());
-                    r.bindAddedUser(added);
+                    boolean added = !r.union().bindWindow().isBoundTo(r.union().bindRegion());
+                    r.union().bindRegion().addUser(r.union().bindWindow());
+                    r.union().bindAddedUser(added);
                 }
                 if ((r.flagBits() & SendWorkRequest.INLINE) != 0) {
                     for (int i = 0; i < r.sgeCount(); i++) {
@@ -228,13 +228,13 @@ final class SendChain {
             if (!success && r.address() == badAddress) {
                 posted = false;
             }
-            if (r.bindWindow() != null) {
+            if (r.union().bindWindow() != null) {
                 if (posted) {
-                    r.bindWindow().boundByRequest(r.bindRegion(), r.bindRkey());
-                } else if (r.bindAddedUser()) {
-                    r.bindRegion().removeUser(r.bindWindow());
+                    r.union().bindWindow().boundByRequest(r.union().bindRegion(), r.union().bindRkey());
+                } else if (r.union().bindAddedUser()) {
+                    r.union().bindRegion().removeUser(r.union().bindWindow());
                 }
-                r.bindAddedUser(false);
+                r.union().bindAddedUser(false);
             }
         }
     }
@@ -246,11 +246,11 @@ final class SendChain {
                 r.addressHandle().release();
                 count--;
             }
-            if (r.bindWindow() != null && count > 0) {
-                r.bindWindow().release();
+            if (r.union().bindWindow() != null && count > 0) {
+                r.union().bindWindow().release();
                 count--;
                 if (count > 0) {
-                    r.bindRegion().release();
+                    r.union().bindRegion().release();
                     count--;
                 }
             }

@@ -20,6 +20,27 @@ final class SendOperations {
     // TSO on UD needs the tso header fields, which SendWorkRequest does not expose.
     private static final int UD = bits(WorkRequestOpcode.SEND, WorkRequestOpcode.SEND_WITH_IMM);
 
+    static final int INLINE_OPCODES = bit(WorkRequestOpcode.SEND.value())
+            | bit(WorkRequestOpcode.SEND_WITH_IMM.value())
+            | bit(WorkRequestOpcode.RDMA_WRITE.value())
+            | bit(WorkRequestOpcode.RDMA_WRITE_WITH_IMM.value());
+    static final int RDMA_OPCODES = bit(WorkRequestOpcode.RDMA_WRITE.value())
+            | bit(WorkRequestOpcode.RDMA_WRITE_WITH_IMM.value())
+            | bit(WorkRequestOpcode.RDMA_READ.value())
+            | bit(WorkRequestOpcode.ATOMIC_WRITE.value());
+    /** Opcodes whose {@code invalidate_rkey} must come from {@link SendWorkRequest#invalidateRkey(int)}. */
+    static final int INVALIDATE_OPCODES = bit(WorkRequestOpcode.LOCAL_INV.value())
+            | bit(WorkRequestOpcode.SEND_WITH_INV.value());
+    /**
+     * Opcodes that need {@code wr} union members SendWorkRequest never fills ({@code tso}) or
+     * provider-private semantics: refused at post, the provider would follow garbage pointers.
+     * BIND_MW is posted only as filled by {@link SendWorkRequest#bindMemoryWindow} (checked at post).
+     */
+    static final int UNFILLED_OPCODES = bit(WorkRequestOpcode.TSO.value())
+            | bit(WorkRequestOpcode.DRIVER1.value());
+    static final int ATOMIC_OPCODES = bit(WorkRequestOpcode.ATOMIC_CMP_AND_SWP.value())
+            | bit(WorkRequestOpcode.ATOMIC_FETCH_AND_ADD.value());
+
     /** The opcode bit set of a transport (0 for transports the typed API does not post on). */
     static int allowedBits(QpType type) {
         return switch (type) {

@@ -1,14 +1,11 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.ffm.ibv_mw_bind_info;
 import dev.panamaverbs.ffm.ibv_send_wr;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
 
-import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -35,92 +32,33 @@ public final class SendWorkRequest {
     private static final WorkRequestChain<SendWorkRequest> CHAIN = new WorkRequestChain<>(VERB,
             SendWorkRequest::next, SendWorkRequest::address, SendWorkRequest::wrId);
 
-    private static final long WR_UNION = ibv_send_wr.LAYOUT.byteOffset(groupElement("wr"));
-    private static final long RDMA_REMOTE_ADDR = unionOffset("rdma", "remote_addr");
-    private static final long RDMA_RKEY = unionOffset("rdma", "rkey");
-    private static final long ATOMIC_REMOTE_ADDR = unionOffset("atomic", "remote_addr");
-    private static final long ATOMIC_COMPARE_ADD = unionOffset("atomic", "compare_add");
-    private static final long ATOMIC_SWAP = unionOffset("atomic", "swap");
-    private static final long ATOMIC_RKEY = unionOffset("atomic", "rkey");
-    private static final long UD_AH = unionOffset("ud", "ah");
-    private static final long UD_REMOTE_QPN = unionOffset("ud", "remote_qpn");
-    private static final long UD_REMOTE_QKEY = unionOffset("ud", "remote_qkey");
-    private static final long BIND_MW = ibv_send_wr.bind_mw$OFFSET;
-    private static final long BIND_MW_MW = BIND_MW + ibv_send_wr.bind_mw.mw$OFFSET;
-    private static final long BIND_MW_RKEY = BIND_MW + ibv_send_wr.bind_mw.rkey$OFFSET;
-    private static final long BIND_INFO = BIND_MW + ibv_send_wr.bind_mw.bind_info$OFFSET;
-
-    /** What the {@code wr} union holds, so a post can tell an RDMA request from an atomic one. */
-    static final int REMOTE_NONE = 0;
-    static final int REMOTE_RDMA = 1;
-    static final int REMOTE_ATOMIC = 2;
-    static final int REMOTE_UD = 3;
-    static final int REMOTE_BIND = 4;
-
     static final int INLINE = SendFlag.INLINE.bit();
     private static final int SIGNALED = SendFlag.SIGNALED.bit();
-    static final int INLINE_OPCODES = SendOperations.bit(WorkRequestOpcode.SEND.value())
-            | SendOperations.bit(WorkRequestOpcode.SEND_WITH_IMM.value())
-            | SendOperations.bit(WorkRequestOpcode.RDMA_WRITE.value())
-            | SendOperations.bit(WorkRequestOpcode.RDMA_WRITE_WITH_IMM.value());
-    static final int RDMA_OPCODES = SendOperations.bit(WorkRequestOpcode.RDMA_WRITE.value())
-            | SendOperations.bit(WorkRequestOpcode.RDMA_WRITE_WITH_IMM.value())
-            | SendOperations.bit(WorkRequestOpcode.RDMA_READ.value())
-            | SendOperations.bit(WorkRequestOpcode.ATOMIC_WRITE.value());
-    /** Opcodes whose {@code invalidate_rkey} must come from {@link #invalidateRkey(int)}. */
-    static final int INVALIDATE_OPCODES = SendOperations.bit(WorkRequestOpcode.LOCAL_INV.value())
-            | SendOperations.bit(WorkRequestOpcode.SEND_WITH_INV.value());
-    /**
-     * Opcodes that need {@code wr} union members this class never fills ({@code tso}) or
-     * provider-private semantics: refused at post, the provider would follow garbage pointers.
-     * BIND_MW is posted only as filled by {@link #bindMemoryWindow} (checked at post).
-     */
-    static final int UNFILLED_OPCODES = SendOperations.bit(WorkRequestOpcode.TSO.value())
-            | SendOperations.bit(WorkRequestOpcode.DRIVER1.value());
-    static final int ATOMIC_OPCODES = SendOperations.bit(WorkRequestOpcode.ATOMIC_CMP_AND_SWP.value())
-            | SendOperations.bit(WorkRequestOpcode.ATOMIC_FETCH_AND_ADD.value());
 
     private final MemorySegment request;
     /** The read-only view {@link #segment()} hands out, made once. */
     private final MemorySegment readOnlyRequest;
-    private final MemorySegment entries;
+    /** The scatter/gather list: {@code sg_list}, {@code num_sge} and their Java mirrors. */
+    private final SendEntries entries;
     private final MemorySegment badRequestSlot;
-    private final int maxSge;
-    /** Java mirrors of native fields the post-time checks read, so they read no native memory. */
-    private final int[] lengths;
-    /** Inline-data entries keep their memory referenced (and checked alive at post). */
-    private final MemorySegment[] inlineMemory;
-    /** The region behind each region entry (checked open, of the QP's domain, and for INLINE readable at post). */
-    private final MemoryRegion[] regions;
     /** Whether {@code imm_data} holds an rkey from {@link #invalidateRkey(int)}. */
     private boolean invalidateRkeySet;
     private long wrId;
-    private int sgeCount;
     private int opcode = WorkRequestOpcode.SEND.value();
     private int flags;
-    private int remoteKind = REMOTE_NONE;
-    private AddressHandle addressHandle;
-    /** The window and region of {@link #bindMemoryWindow}, and the rkey it asks for. */
-    private MemoryWindow bindWindow;
-    private MemoryRegion bindRegion;
-    private int bindRkey;
-    /** During a post: whether acquiring made the window a dependent of the region (undone if not posted). */
-    private boolean bindAddedUser;
+    /** The {@code wr} union and {@code bind_mw}: what the remote side is. */
+    private final SendWrUnion union;
     private SendWorkRequest next;
 
     private SendWorkRequest(Arena arena, int maxSge) {
         if (maxSge < 0) {
             throw new IllegalArgumentException(VERB + ": maxSge must be >= 0, got " + maxSge);
         }
-        this.maxSge = maxSge;
         this.request = arena.allocate(ibv_send_wr.LAYOUT);
         this.readOnlyRequest = request.asReadOnly();
-        this.entries = ScatterGatherEntries.allocate(arena, Math.max(1, maxSge));
+        this.union = new SendWrUnion(request);
+        this.entries = new SendEntries(arena, request, maxSge);
         this.badRequestSlot = arena.allocate(ADDRESS);
-        this.lengths = new int[maxSge];
-        this.inlineMemory = new MemorySegment[maxSge];
-        this.regions = new MemoryRegion[maxSge];
-        request.set(JAVA_LONG, ibv_send_wr.sg_list$OFFSET, entries.address());
         request.set(JAVA_INT, ibv_send_wr.opcode$OFFSET, opcode);
     }
 
@@ -132,11 +70,6 @@ public final class SendWorkRequest {
     /** A SEND request with room for {@code maxSge} scatter/gather entries, in {@code arena}. */
     public static SendWorkRequest allocate(Arena arena, int maxSge) {
         return new SendWorkRequest(Objects.requireNonNull(arena, "arena"), maxSge);
-    }
-
-    private static long unionOffset(String member, String field) {
-        return WR_UNION + ibv_send_wr.LAYOUT.select(groupElement("wr"))
-                .byteOffset(groupElement(member), groupElement(field));
     }
 
     // ---- common fields ----
@@ -227,14 +160,7 @@ public final class SendWorkRequest {
      * @throws IllegalStateException if the region is deregistered
      */
     public SendWorkRequest sge(int index, MemoryRegion region, long offset, int length) {
-        checkIndex(index);
-        ScatterGatherEntries.write(VERB, entries, index, region, offset, length);
-        lengths[index] = length;
-        inlineMemory[index] = null;
-        regions[index] = region;
-        if (index >= sgeCount) {
-            setCount(index + 1);
-        }
+        entries.setRegion(index, region, offset, length);
         return this;
     }
 
@@ -252,24 +178,7 @@ public final class SendWorkRequest {
      * @throws IllegalArgumentException for heap or closed memory, or more than 2^31-1 bytes
      */
     public SendWorkRequest inlineData(int index, MemorySegment data) {
-        checkIndex(index);
-        Objects.requireNonNull(data, VERB + ": inline data");
-        if (!data.isNative()) {
-            throw new IllegalArgumentException(VERB + ": inline data must be native memory, not a heap segment");
-        }
-        if (!data.scope().isAlive()) {
-            throw new IllegalArgumentException(VERB + ": the inline data's arena is closed");
-        }
-        if (data.byteSize() > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException(VERB + ": inline data of " + data.byteSize() + " bytes is too long");
-        }
-        ScatterGatherEntries.write(entries, index, data.address(), (int) data.byteSize(), 0);
-        lengths[index] = (int) data.byteSize();
-        inlineMemory[index] = data;
-        regions[index] = null;
-        if (index >= sgeCount) {
-            setCount(index + 1);
-        }
+        entries.setInline(index, data);
         return inline(true);
     }
 
@@ -285,57 +194,38 @@ public final class SendWorkRequest {
      * @throws IllegalArgumentException if {@code count} is not in {@code 0..maxSge}
      */
     public SendWorkRequest sgeCount(int count) {
-        if (count < 0 || count > maxSge) {
-            throw new IllegalArgumentException(VERB + ": sge count must be in 0.." + maxSge + ", got " + count);
-        }
-        setCount(count);
+        entries.count(count);
         return this;
-    }
-
-    private void setCount(int count) {
-        sgeCount = count;
-        request.set(JAVA_INT, ibv_send_wr.num_sge$OFFSET, count);
-    }
-
-    private void checkIndex(int index) {
-        if (index < 0 || index >= maxSge) {
-            throw new IllegalArgumentException(VERB + ": sge index must be in 0.." + (maxSge - 1)
-                    + " (this request's maxSge " + maxSge + "), got " + index);
-        }
     }
 
     /** {@code num_sge}. */
     public int sgeCount() {
-        return sgeCount;
+        return entries.count();
     }
 
     /** The number of entries this request has room for. */
     public int maxSge() {
-        return maxSge;
+        return entries.maxSge();
     }
 
     /** Entry {@code index}'s device address ({@code sg_list[index].addr}). */
     public long sgeAddress(int index) {
-        return ScatterGatherEntries.address(entries, Objects.checkIndex(index, maxSge));
+        return entries.address(index);
     }
 
     /** Entry {@code index}'s length ({@code sg_list[index].length}). */
     public int sgeLength(int index) {
-        return ScatterGatherEntries.length(entries, Objects.checkIndex(index, maxSge));
+        return entries.length(index);
     }
 
     /** Entry {@code index}'s lkey ({@code sg_list[index].lkey}). */
     public int sgeLkey(int index) {
-        return ScatterGatherEntries.lkey(entries, Objects.checkIndex(index, maxSge));
+        return entries.lkey(index);
     }
 
     /** The bytes the entries in use cover ({@code num_sge} entries). */
     public long totalLength() {
-        long total = 0;
-        for (int i = 0; i < sgeCount; i++) {
-            total += Integer.toUnsignedLong(lengths[i]);
-        }
-        return total;
+        return entries.totalLength();
     }
 
     // ---- the wr union: remote side ----
@@ -346,10 +236,7 @@ public final class SendWorkRequest {
      * Choose the opcode with {@link #opcode(WorkRequestOpcode)}.
      */
     public SendWorkRequest rdma(long remoteAddress, int rkey) {
-        clearUnion();
-        request.set(JAVA_LONG, RDMA_REMOTE_ADDR, remoteAddress);
-        request.set(JAVA_INT, RDMA_RKEY, rkey);
-        remoteKind = REMOTE_RDMA;
+        union.rdma(remoteAddress, rkey);
         return this;
     }
 
@@ -376,16 +263,7 @@ public final class SendWorkRequest {
     }
 
     private SendWorkRequest atomic(WorkRequestOpcode atomicOpcode, long remoteAddress, int rkey, long compareAdd, long swap) {
-        if ((remoteAddress & 7) != 0) {
-            throw new IllegalArgumentException(VERB + ": " + atomicOpcode
-                    + " needs an 8-byte aligned remote address, got 0x" + Long.toHexString(remoteAddress));
-        }
-        clearUnion();
-        request.set(JAVA_LONG, ATOMIC_REMOTE_ADDR, remoteAddress);
-        request.set(JAVA_LONG, ATOMIC_COMPARE_ADD, compareAdd);
-        request.set(JAVA_LONG, ATOMIC_SWAP, swap);
-        request.set(JAVA_INT, ATOMIC_RKEY, rkey);
-        remoteKind = REMOTE_ATOMIC;
+        union.atomic(atomicOpcode, remoteAddress, rkey, compareAdd, swap);
         return opcode(atomicOpcode);
     }
 
@@ -397,19 +275,7 @@ public final class SendWorkRequest {
      * @throws IllegalArgumentException if {@code remoteQpn} is not a 24-bit QP number
      */
     public SendWorkRequest ud(AddressHandle addressHandle, int remoteQpn, int remoteQkey) {
-        Objects.requireNonNull(addressHandle, VERB + ": address handle");
-        if (remoteQpn < 0 || remoteQpn > 0xFF_FFFF) {
-            throw new IllegalArgumentException(VERB + ": remote_qpn must be in 0..16777215, got " + remoteQpn);
-        }
-        if (addressHandle.isClosed()) {
-            throw addressHandle.closedException();
-        }
-        clearUnion();
-        request.set(JAVA_LONG, UD_AH, addressHandle.handleAddress());
-        request.set(JAVA_INT, UD_REMOTE_QPN, remoteQpn);
-        request.set(JAVA_INT, UD_REMOTE_QKEY, remoteQkey);
-        this.addressHandle = addressHandle;
-        remoteKind = REMOTE_UD;
+        union.ud(addressHandle, remoteQpn, remoteQkey);
         return this;
     }
 
@@ -442,71 +308,18 @@ public final class SendWorkRequest {
      */
     public SendWorkRequest bindMemoryWindow(MemoryWindow window, int newRkey, MemoryRegion region, long offset,
             long length, Set<AccessFlag> access) {
-        String verb = VERB + " BIND_MW";
-        Objects.requireNonNull(window, verb + ": memory window is null");
-        Objects.requireNonNull(region, verb + ": memory region is null");
-        EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
-        if (window.type() != MemoryWindowType.TYPE_2) {
-            throw new IllegalArgumentException(verb + ": " + window + " is type 1: bind it with MemoryWindow.bind(...)"
-                    + " (ibv_bind_mw); BIND_MW work requests bind type 2 windows");
-        }
-        RegistrationChecks.checkSameDomain(verb, window, window.protectionDomain(), region, region.protectionDomain());
-        RegistrationChecks.checkBindRange(verb, flags, region, region.access(), region.length(), offset, length);
-        int current = window.rkey();
-        if ((newRkey >>> 8) != (current >>> 8)) {
-            throw new IllegalArgumentException(verb + ": new rkey 0x" + Integer.toHexString(newRkey)
-                    + " does not keep the upper 24 bits (the window index) of " + window
-                    + "; only the low 8 bits are the consumer's key: use MemoryWindow.incrementRkey(window.rkey())");
-        }
-        long address = region.addressAt(offset, length);
-        clearUnion();
-        request.set(ADDRESS, BIND_MW_MW, window.handleSegment());
-        request.set(JAVA_INT, BIND_MW_RKEY, newRkey);
-        request.set(ADDRESS, BIND_INFO + ibv_mw_bind_info.mr$OFFSET, region.handleSegment());
-        request.set(JAVA_LONG, BIND_INFO + ibv_mw_bind_info.addr$OFFSET, address);
-        request.set(JAVA_LONG, BIND_INFO + ibv_mw_bind_info.length$OFFSET, length);
-        request.set(JAVA_INT, BIND_INFO + ibv_mw_bind_info.mw_access_flags$OFFSET, BitFlag.toBits(flags));
-        bindWindow = window;
-        bindRegion = region;
-        bindRkey = newRkey;
-        remoteKind = REMOTE_BIND;
+        union.bindMemoryWindow(window, newRkey, region, offset, length, access);
         return opcode(WorkRequestOpcode.BIND_MW);
     }
 
-    private void clearUnion() {
-        request.asSlice(WR_UNION, ibv_send_wr.LAYOUT.select(groupElement("wr")).byteSize()).fill((byte) 0);
-        addressHandle = null;
-        bindWindow = null;
-        bindRegion = null;
-        remoteKind = REMOTE_NONE;
-    }
-
-    /** The window of {@link #bindMemoryWindow}, or {@code null}. */
-    MemoryWindow bindWindow() {
-        return bindWindow;
-    }
-
-    /** The region of {@link #bindMemoryWindow}, or {@code null}. */
-    MemoryRegion bindRegion() {
-        return bindRegion;
-    }
-
-    /** The rkey {@link #bindMemoryWindow} asks for. */
-    int bindRkey() {
-        return bindRkey;
-    }
-
-    boolean bindAddedUser() {
-        return bindAddedUser;
-    }
-
-    void bindAddedUser(boolean added) {
-        bindAddedUser = added;
+    /** The {@code wr} union's writer and what it holds, for the post-time checks. */
+    SendWrUnion union() {
+        return union;
     }
 
     /** The address handle of {@link #ud}, or {@code null}. */
     public AddressHandle addressHandle() {
-        return addressHandle;
+        return union.addressHandle();
     }
 
     // ---- chaining ----
@@ -572,19 +385,14 @@ public final class SendWorkRequest {
         return flags;
     }
 
-    /** What the {@code wr} union holds: one of the {@code REMOTE_*} constants. */
-    int remoteKind() {
-        return remoteKind;
-    }
-
     /** Entry {@code index}'s length, from the Java mirror. */
     int entryLength(int index) {
-        return lengths[index];
+        return entries.mirroredLength(index);
     }
 
     /** The region behind entry {@code index}, or {@code null} for an inline or never-set entry. */
     MemoryRegion region(int index) {
-        return regions[index];
+        return entries.region(index);
     }
 
     /** Whether {@link #invalidateRkey(int)} set {@code invalidate_rkey} (and nothing overwrote it since). */
@@ -594,7 +402,7 @@ public final class SendWorkRequest {
 
     /** The memory of inline entry {@code index}, or {@code null} for a region entry. */
     MemorySegment inlineMemory(int index) {
-        return inlineMemory[index];
+        return entries.inlineMemory(index);
     }
 
     /**
@@ -608,7 +416,7 @@ public final class SendWorkRequest {
     @Override
     public String toString() {
         return "SendWorkRequest[wr_id=" + wrId + ", " + WorkRequestOpcode.orNull(opcode)
-                + ", flags=" + flags() + ", num_sge=" + sgeCount + "/" + maxSge
+                + ", flags=" + flags() + ", num_sge=" + entries.count() + "/" + entries.maxSge()
                 + (next == null ? "" : ", chained") + "]";
     }
 }

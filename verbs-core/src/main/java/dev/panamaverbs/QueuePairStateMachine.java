@@ -1,0 +1,255 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.ffm.ibv_qp_attr;
+import dev.panamaverbs.ffm.ibv_qp_init_attr;
+import dev.panamaverbs.loader.CallState;
+import dev.panamaverbs.loader.Natives;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The state machine of one {@link QueuePair}: the typed transitions, the raw {@code ibv_modify_qp}
+ * and {@code ibv_query_qp}, and the state and INIT port they leave behind. Builds each
+ * {@code struct ibv_qp_attr} and its mask ({@link QpTransitionAttributes}, {@link QpTransitions}).
+ * Not synchronised itself: {@link QueuePair}'s public methods call it holding the queue pair's lock.
+ */
+final class QueuePairStateMachine {
+    private static final String MODIFY = QpTransitionAttributes.MODIFY;
+    /** Every attribute {@code ibv_query_qp} can report (rate limit left out: few providers answer it). */
+    private static final int QUERY_MASK = BitFlag.toBits(EnumSet.complementOf(EnumSet.of(QpAttributeMask.RATE_LIMIT)));
+
+    private final QueuePair qp;
+    private final Context context;
+    private final QpType type;
+    private volatile QpState state = QpState.RESET;
+    /** The port given to the last INIT transition (0: unknown), the default for the RTR address vector. */
+    private int port;
+
+    private static final class Native {
+        static final MethodHandle IBV_MODIFY_QP = Natives.downcall("ibv_modify_qp");
+        static final MethodHandle IBV_QUERY_QP = Natives.downcall("ibv_query_qp");
+    }
+
+    QueuePairStateMachine(QueuePair qp, Context context, QpType type) {
+        this.qp = qp;
+        this.context = context;
+        this.type = type;
+    }
+
+    QpState state() {
+        return state;
+    }
+
+    // ---- typed transitions ----
+
+    void toInit(int port, int pkeyIndex, Set<AccessFlag> access) {
+        int accessBits = QpTransitionAttributes.accessBits(type, access);
+        transitionToInit(port, pkeyIndex, attr -> ibv_qp_attr.qp_access_flags(attr, accessBits));
+    }
+
+    void toInit(int port, int pkeyIndex, int qkey) {
+        if (type != QpType.UD) {
+            throw new IllegalArgumentException(MODIFY + ": a Q_Key at INIT is for UD queue pairs; " + type
+                    + " takes access flags: use toInit(port, pkeyIndex, access)");
+        }
+        transitionToInit(port, pkeyIndex, attr -> ibv_qp_attr.qkey(attr, qkey));
+    }
+
+    private void transitionToInit(int port, int pkeyIndex, Consumer<MemorySegment> transportPart) {
+        QpTransitionAttributes.checkInit(port, pkeyIndex, context.maxAttributes().physicalPortCount());
+        QpTransitions.requireTypedTransition(qp, state, QpState.INIT);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            QpTransitionAttributes.writeInit(attr, port, pkeyIndex);
+            transportPart.accept(attr);
+            modifyNative(arena, attr, QpTransitions.maskFor(type, QpState.INIT));
+        }
+        this.port = port;
+        state = QpState.INIT;
+    }
+
+    void toRtr(RemoteEndpoint remote, ReadyToReceiveOptions options) {
+        Objects.requireNonNull(remote, MODIFY + ": remote endpoint");
+        Objects.requireNonNull(options, MODIFY + ": options");
+        if (type == QpType.UD) {
+            throw new IllegalArgumentException(MODIFY + ": a UD queue pair has no remote endpoint: use toRtr()");
+        }
+        QpTransitions.requireTypedTransition(qp, state, QpState.RTR);
+        int avPort = remote.port() != 0 ? remote.port() : port != 0 ? port : query().port();
+        QpTransitionAttributes.checkRemote(remote, avPort, context.queryPort(avPort));
+        int maxDestReadAtomic = QpTransitionAttributes.readAtomicDepth("max_dest_rd_atomic",
+                options.maxDestReadAtomic(), "max_qp_rd_atom", context.maxAttributes().maxQpRdAtom());
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            QpTransitionAttributes.writeRtr(attr, type, remote, avPort, maxDestReadAtomic, options.minRnrTimer());
+            modifyNative(arena, attr, QpTransitions.maskFor(type, QpState.RTR));
+        }
+        state = QpState.RTR;
+    }
+
+    void toRtr() {
+        if (type != QpType.UD) {
+            throw new IllegalArgumentException(MODIFY + ": a " + type + " queue pair needs its remote endpoint: use toRtr(remote)");
+        }
+        transitionStateOnly(QpState.RTR);
+    }
+
+    void toRts(ReadyToSendOptions options) {
+        Objects.requireNonNull(options, MODIFY + ": options");
+        QpTransitions.requireTypedTransition(qp, state, QpState.RTS);
+        if (state != QpState.RTR) {
+            throw new IllegalStateException(MODIFY + ": " + qp + " is in " + state + "; " + state
+                    + " -> RTS takes none of sq_psn, timeout, retry_cnt, rnr_retry, max_rd_atomic: use resumeRts()");
+        }
+        int maxReadAtomic = QpTransitionAttributes.readAtomicDepth("max_rd_atomic", options.maxReadAtomic(),
+                "max_qp_init_rd_atom", context.maxAttributes().maxQpInitRdAtom());
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            QpTransitionAttributes.writeRts(attr, type, options, maxReadAtomic);
+            modifyNative(arena, attr, QpTransitions.maskFor(type, QpState.RTS));
+        }
+        state = QpState.RTS;
+    }
+
+    void toSqd(boolean asyncNotify) {
+        QpTransitions.requireTypedTransport(type);
+        QpTransitions.requireTypedTransition(qp, state, QpState.SQD);
+        int mask = QpTransitions.maskFor(type, state, QpState.SQD);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            ibv_qp_attr.qp_state(attr, QpState.SQD.value());
+            if (asyncNotify) {
+                ibv_qp_attr.en_sqd_async_notify(attr, (byte) 1);
+                mask |= QpAttributeMask.SQD_ASYNC_NOTIFY.bit();
+            }
+            modifyNative(arena, attr, mask);
+        }
+        state = QpState.SQD;
+    }
+
+    void resumeRts() {
+        QpTransitions.requireTypedTransport(type);
+        requireResumable();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            ibv_qp_attr.qp_state(attr, QpState.RTS.value());
+            modifyNative(arena, attr, QpTransitions.maskFor(type, state, QpState.RTS));
+        }
+        state = QpState.RTS;
+    }
+
+    void resumeRts(int minRnrTimer) {
+        if (type != QpType.RC) {
+            throw new IllegalArgumentException(MODIFY + ": min_rnr_timer is an RC attribute, not " + type);
+        }
+        ReadyToSendOptions.requireRange("min_rnr_timer", minRnrTimer, 0, 31);
+        requireResumable();
+        if (state == QpState.SQE) {
+            throw new IllegalStateException(MODIFY + ": " + qp + " is in SQE, which RC does not have");
+        }
+        int mask = QpTransitions.maskFor(type, state, QpState.RTS)
+                | (QpTransitions.optionalMaskFor(type, state, QpState.RTS) & QpAttributeMask.MIN_RNR_TIMER.bit());
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            ibv_qp_attr.qp_state(attr, QpState.RTS.value());
+            ibv_qp_attr.min_rnr_timer(attr, (byte) minRnrTimer);
+            modifyNative(arena, attr, mask);
+        }
+        state = QpState.RTS;
+    }
+
+    private void requireResumable() {
+        if (state != QpState.RTS && state != QpState.SQD && state != QpState.SQE) {
+            throw new IllegalStateException(MODIFY + ": " + qp + " cannot resume RTS from " + state
+                    + " (resumeRts runs from RTS, SQD or SQE; from RTR use toRts)");
+        }
+    }
+
+    void toError() {
+        transitionStateOnly(QpState.ERROR);
+    }
+
+    void toReset() {
+        transitionStateOnly(QpState.RESET);
+        port = 0;
+    }
+
+    private void transitionStateOnly(QpState target) {
+        QpTransitions.requireTypedTransport(type);
+        QpTransitions.requireTypedTransition(qp, state, target);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            ibv_qp_attr.qp_state(attr, target.value());
+            modifyNative(arena, attr, QpTransitions.maskFor(type, target));
+        }
+        state = target;
+    }
+
+    // ---- raw modify and query ----
+
+    void modify(MemorySegment attr, Set<QpAttributeMask> mask) {
+        Objects.requireNonNull(attr, MODIFY + ": attr");
+        int bits = BitFlag.toBits(Objects.requireNonNull(mask, MODIFY + ": mask"));
+        if (attr.byteSize() < ibv_qp_attr.LAYOUT.byteSize()) {
+            throw new IllegalArgumentException(MODIFY + ": attr must be a struct ibv_qp_attr of "
+                    + ibv_qp_attr.LAYOUT.byteSize() + " bytes, got " + attr.byteSize());
+        }
+        if (bits == 0) {
+            throw new IllegalArgumentException(MODIFY + ": the attribute mask is empty");
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            modifyNative(arena, attr, bits);
+        }
+        if (mask.contains(QpAttributeMask.STATE)) {
+            QpState newState = QpState.orNull(ibv_qp_attr.qp_state(attr));
+            state = newState != null ? newState : QpState.UNKNOWN;
+        }
+        if (mask.contains(QpAttributeMask.PORT)) {
+            port = Byte.toUnsignedInt(ibv_qp_attr.port_num(attr));
+        }
+    }
+
+    private void modifyNative(Arena arena, MemorySegment attr, int mask) {
+        qp.acquire();
+        try {
+            MemorySegment callState = CallState.allocate(arena);
+            int rc;
+            try {
+                rc = (int) Native.IBV_MODIFY_QP.invokeExact(callState, qp.handleSegment(), attr, mask);
+            } catch (Throwable t) {
+                throw NativeCalls.propagate(MODIFY, t);
+            }
+            NativeCalls.checkReturnedErrno(MODIFY, rc);
+        } finally {
+            qp.release();
+        }
+    }
+
+    QueuePairAttributes query() {
+        qp.acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            MemorySegment initAttr = arena.allocate(ibv_qp_init_attr.LAYOUT);
+            MemorySegment callState = CallState.allocate(arena);
+            int rc;
+            try {
+                rc = (int) Native.IBV_QUERY_QP.invokeExact(callState, qp.handleSegment(), attr, QUERY_MASK, initAttr);
+            } catch (Throwable t) {
+                throw NativeCalls.propagate("ibv_query_qp", t);
+            }
+            NativeCalls.checkReturnedErrno("ibv_query_qp", rc);
+            QueuePairAttributes attributes = QueuePairAttributes.read(attr, initAttr);
+            if (attributes.state() != null) {
+                state = attributes.state();
+            }
+            return attributes;
+        } finally {
+            qp.release();
+        }
+    }
+}
