@@ -11,7 +11,6 @@ import java.lang.invoke.MethodHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.LongFunction;
 
 /**
  * A completion queue ({@code struct ibv_cq}, or {@code struct ibv_cq_ex} when created with
@@ -65,20 +64,8 @@ public final class CompletionQueue extends VerbsResource {
         this.unackedEvents = new UnackedEvents(eventAckBatch);
         this.kernelHandle = ibv_cq.handle(handle);
         // struct ibv_cq_ex starts like struct ibv_cq: its context is at the same offset.
-        this.pollFunction = extended == null ? resolveOrNull(OpsTable::resolvePollCq, handle.address()) : null;
-        this.reqNotifyFunction = resolveOrNull(OpsTable::resolveReqNotifyCq, handle.address());
-    }
-
-    /**
-     * {@code resolve(object)}, or null when the provider left the op NULL: creation does not fail
-     * for it; the verb, when used, resolves again and throws {@link VerbsUnsupportedException} as before.
-     */
-    private static MemorySegment resolveOrNull(LongFunction<MemorySegment> resolve, long object) {
-        try {
-            return resolve.apply(object);
-        } catch (VerbsUnsupportedException missing) {
-            return null;
-        }
+        this.pollFunction = extended == null ? NativeCalls.resolveOrNull(OpsTable::resolvePollCq, handle.address()) : null;
+        this.reqNotifyFunction = NativeCalls.resolveOrNull(OpsTable::resolveReqNotifyCq, handle.address());
     }
 
     // ---- factory hooks ----

@@ -4,6 +4,7 @@ import dev.panamaverbs.error.Errno;
 import dev.panamaverbs.error.VerbsException;
 import dev.panamaverbs.error.VerbsUnsupportedException;
 import java.lang.foreign.MemorySegment;
+import java.util.function.LongFunction;
 
 /**
  * How core turns C return conventions into Java exceptions. The verbs use three conventions:
@@ -52,5 +53,18 @@ final class NativeCalls {
             throw error;
         }
         throw new IllegalStateException("calling " + verb + " failed", thrown);
+    }
+
+    /**
+     * {@code resolve(object)} (an ops-table function resolved once, at creation), or null when the
+     * provider left the op NULL: creation does not fail for it; the verb, when used, resolves
+     * again and throws {@link VerbsUnsupportedException} naming it.
+     */
+    static MemorySegment resolveOrNull(LongFunction<MemorySegment> resolve, long object) {
+        try {
+            return resolve.apply(object);
+        } catch (VerbsUnsupportedException missing) {
+            return null;
+        }
     }
 }

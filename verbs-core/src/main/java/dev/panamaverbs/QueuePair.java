@@ -12,7 +12,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.LongFunction;
 
 /**
  * A queue pair (C {@code struct ibv_qp}): a send queue and a receive queue bound to one transport
@@ -79,21 +78,9 @@ public final class QueuePair extends VerbsResource {
         this.maxSendSge = granted.maxSendSge();
         this.maxReceiveSge = granted.maxReceiveSge();
         this.maxInlineData = granted.maxInlineData();
-        this.postSendFunction = resolveOrNull(OpsTable::resolvePostSend, handle.address());
-        this.postRecvFunction = resolveOrNull(OpsTable::resolvePostRecv, handle.address());
+        this.postSendFunction = NativeCalls.resolveOrNull(OpsTable::resolvePostSend, handle.address());
+        this.postRecvFunction = NativeCalls.resolveOrNull(OpsTable::resolvePostRecv, handle.address());
         this.stateMachine = new QueuePairStateMachine(this, pd.context(), type);
-    }
-
-    /**
-     * {@code resolve(object)}, or null when the provider left the op NULL: creation does not fail
-     * for it; the verb, when used, resolves again and throws {@link VerbsUnsupportedException} as before.
-     */
-    private static MemorySegment resolveOrNull(LongFunction<MemorySegment> resolve, long object) {
-        try {
-            return resolve.apply(object);
-        } catch (VerbsUnsupportedException missing) {
-            return null;
-        }
     }
 
     // ---- creation (hook of ProtectionDomain.createQueuePair) ----

@@ -13,7 +13,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.Objects;
-import java.util.function.LongFunction;
 
 /**
  * A shared receive queue ({@code struct ibv_srq}): one pool of posted receive buffers that many
@@ -51,19 +50,7 @@ public final class SharedReceiveQueue extends VerbsResource {
         this.kernelHandle = ibv_srq.handle(handle);
         this.maxWorkRequests = maxWorkRequests;
         this.maxSge = maxSge;
-        this.postSrqRecvFunction = resolveOrNull(OpsTable::resolvePostSrqRecv, handle.address());
-    }
-
-    /**
-     * {@code resolve(object)}, or null when the provider left the op NULL: creation does not fail
-     * for it; the verb, when used, resolves again and throws {@link VerbsUnsupportedException} as before.
-     */
-    private static MemorySegment resolveOrNull(LongFunction<MemorySegment> resolve, long object) {
-        try {
-            return resolve.apply(object);
-        } catch (VerbsUnsupportedException missing) {
-            return null;
-        }
+        this.postSrqRecvFunction = NativeCalls.resolveOrNull(OpsTable::resolvePostSrqRecv, handle.address());
     }
 
     /**
