@@ -121,16 +121,12 @@ public final class CqEx {
     }
 
     private static MemorySegment optional(long cqx, long offset) {
-        long f = Memory.readLong(cqx + offset);
-        return f == 0 ? MemorySegment.NULL : MemorySegment.ofAddress(f);
+        return FunctionPointers.readOptional(cqx, offset);
     }
 
     /** {@code f}, unless the provider left it NULL. */
     private static MemorySegment present(MemorySegment f, String verb, String field) {
-        if (f.address() == 0) {
-            throw new VerbsUnsupportedException(verb, "the provider's " + STRUCT + "." + field + " is NULL");
-        }
-        return f;
+        return FunctionPointers.present(f, verb, STRUCT, field);
     }
 
     // ---- the data path: through resolved functions, allocation-free ----

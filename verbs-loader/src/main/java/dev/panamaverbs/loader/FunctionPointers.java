@@ -4,6 +4,7 @@ import dev.panamaverbs.error.VerbsUnsupportedException;
 
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 /** Shared pieces of the invokers that call provider function pointers stored in structs. */
@@ -21,6 +22,20 @@ final class FunctionPointers {
         Memory.requireNonNull(object, verb, struct.substring(struct.indexOf(' ') + 1));
         long function = Memory.readLong(object + offset);
         if (function == 0) {
+            throw new VerbsUnsupportedException(verb, "the provider's " + struct + "." + field + " is NULL");
+        }
+        return function;
+    }
+
+    /** The function pointer at {@code object + offset} as a call target, or NULL when the provider left it unset. */
+    static MemorySegment readOptional(long object, long offset) {
+        long function = Memory.readLong(object + offset);
+        return function == 0 ? MemorySegment.NULL : MemorySegment.ofAddress(function);
+    }
+
+    /** {@code function}, a target read by {@link #readOptional}, unless the provider left it NULL. */
+    static MemorySegment present(MemorySegment function, String verb, String struct, String field) {
+        if (function.address() == 0) {
             throw new VerbsUnsupportedException(verb, "the provider's " + struct + "." + field + " is NULL");
         }
         return function;

@@ -135,16 +135,12 @@ public final class QpEx {
     }
 
     private static MemorySegment optional(long qpx, long offset) {
-        long f = Memory.readLong(qpx + offset);
-        return f == 0 ? MemorySegment.NULL : MemorySegment.ofAddress(f);
+        return FunctionPointers.readOptional(qpx, offset);
     }
 
     /** {@code f}, unless the provider left it NULL. */
     private static MemorySegment present(MemorySegment f, String verb, String field) {
-        if (f.address() == 0) {
-            throw new VerbsUnsupportedException(verb, "the provider's " + STRUCT + "." + field + " is NULL");
-        }
-        return f;
+        return FunctionPointers.present(f, verb, STRUCT, field);
     }
 
     // ---- the data path: through resolved functions, allocation-free ----
