@@ -1,19 +1,16 @@
 /**
- * Loads {@code libibverbs.so.1} at run time (never linked), resolves every required symbol or
- * none, reports availability with its cause, and reaches the {@code static inline} verbs through
- * the {@code ibv_context} ops table and {@code verbs_context}.
+ * The native gateway's hand-written half: opens libibverbs at run time (never linked), resolves
+ * every required symbol at its pinned version or none, binds the generated invokers to what it
+ * resolved, and reimplements the {@code static inline} verbs through the provider's ops tables.
  *
- * <p>{@code dev.panamaverbs.loader} takes raw native addresses (post, poll, ops-table reads) and
- * runs them under this module's native access, so it is exported only to the modules of
- * panama-verbs that guard those addresses; applications use {@code dev.panamaverbs.Verbs}.
- * Exceptions and the capability set are for everyone.
+ * <p>Everything here is internal. Its one package takes raw native addresses and runs them under
+ * this module's native access, so it is exported only to the panama-verbs modules that guard
+ * those addresses. Applications use {@code dev.panamaverbs} (module {@code dev.panamaverbs.core}).
  */
 @SuppressWarnings("module") // the qualified exports name modules built after this one
 module dev.panamaverbs.loader {
     requires transitive dev.panamaverbs.ffm;
     requires org.slf4j;
 
-    exports dev.panamaverbs.error;
-    exports dev.panamaverbs.library;
-    exports dev.panamaverbs.loader to dev.panamaverbs.core, dev.panamaverbs.benchmarks;
+    exports dev.panamaverbs.loader.internal to dev.panamaverbs.core, dev.panamaverbs.benchmarks;
 }

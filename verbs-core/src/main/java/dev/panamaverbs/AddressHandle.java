@@ -1,12 +1,12 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_ah_attr;
 import dev.panamaverbs.ffm.ibv_ah;
-import dev.panamaverbs.loader.CallState;
-import dev.panamaverbs.loader.Natives;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.verbs_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.Objects;
 
 /**
@@ -25,10 +25,6 @@ public final class AddressHandle extends VerbsResource {
         this.attributes = attributes;
     }
 
-    private static final class Native {
-        static final MethodHandle IBV_CREATE_AH = Natives.downcall("ibv_create_ah");
-        static final MethodHandle IBV_DESTROY_AH = Natives.downcall("ibv_destroy_ah");
-    }
 
     /**
      * {@code ibv_create_ah}: the factory hook behind {@link ProtectionDomain#createAddressHandle}.
@@ -45,14 +41,9 @@ public final class AddressHandle extends VerbsResource {
             MemorySegment attr = arena.allocate(ibv_ah_attr.LAYOUT);
             attributes.writeTo(attr);
             MemorySegment state = CallState.allocate(arena);
-            MemorySegment ah;
-            try {
-                ah = (MemorySegment) Native.IBV_CREATE_AH.invokeExact(state, pd.handleSegment(), attr);
-            } catch (Throwable t) {
-                throw NativeCalls.propagate(verb, t);
-            }
+            MemorySegment ah = verbs_h.ibv_create_ah(state, pd.handleSegment(), attr);
             NativeCalls.checkPointer(verb, ah, CallState.errno(state));
-            AddressHandle handle = new AddressHandle(pd, ah.reinterpret(ibv_ah.SIZE), attributes);
+            AddressHandle handle = new AddressHandle(pd, Pointers.sized(ah, ibv_ah.SIZE), attributes);
             handle.register();
             return handle;
         } finally {
@@ -85,12 +76,7 @@ public final class AddressHandle extends VerbsResource {
     @Override
     void destroy() {
         try (Arena arena = Arena.ofConfined()) {
-            int rc;
-            try {
-                rc = (int) Native.IBV_DESTROY_AH.invokeExact(CallState.allocate(arena), handleSegment());
-            } catch (Throwable t) {
-                throw NativeCalls.propagate("ibv_destroy_ah", t);
-            }
+            int rc = verbs_h.ibv_destroy_ah(CallState.allocate(arena), handleSegment());
             NativeCalls.checkReturnedErrno("ibv_destroy_ah", rc);
         }
     }

@@ -1,14 +1,13 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.error.Errno;
+import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_async_event;
 import dev.panamaverbs.ffm.ibv_qp;
 import dev.panamaverbs.ffm.ibv_wq;
-import dev.panamaverbs.loader.CallState;
-import dev.panamaverbs.loader.Natives;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.verbs_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashSet;
@@ -42,10 +41,6 @@ final class AsyncEventReader {
     /** How long closing the context waits for the listener thread to finish its current callback. */
     private static final long LISTENER_JOIN_MILLIS = 2_000;
 
-    private static final class Native {
-        static final MethodHandle IBV_GET_ASYNC_EVENT = Natives.downcall("ibv_get_async_event");
-        static final MethodHandle IBV_ACK_ASYNC_EVENT = Natives.downcall("ibv_ack_async_event");
-    }
 
     private final Context context;
     private final int fd;
@@ -79,7 +74,7 @@ final class AsyncEventReader {
         long start = System.nanoTime();
         boolean virtual = Thread.currentThread().isVirtual();
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment pollState = Libc.allocatePollState(arena);
+            MemorySegment pollState = EventFiles.allocatePollState(arena);
             MemorySegment event = arena.allocate(ibv_async_event.LAYOUT);
             MemorySegment callState = CallState.allocate(arena);
             long park = 0;
@@ -110,7 +105,7 @@ final class AsyncEventReader {
         if (!nonBlocking) {
             context.acquire();
             try {
-                Libc.setNonBlocking(fd);
+                EventFiles.setNonBlocking(fd);
                 nonBlocking = true;
             } finally {
                 context.release();
@@ -126,25 +121,23 @@ final class AsyncEventReader {
     private AsyncEvent tryRead(MemorySegment pollState, MemorySegment event, MemorySegment callState, int pollMillis) {
         context.acquire();
         try {
-            if (!Libc.pollReadable(pollState, fd, pollMillis)) {
+            if (!EventFiles.pollReadable(pollState, fd, pollMillis)) {
                 return null;
             }
-            int rc = (int) Native.IBV_GET_ASYNC_EVENT.invokeExact(callState, context.handleSegment(), event);
+            int rc = verbs_h.ibv_get_async_event(callState, context.handleSegment(), event);
             if (rc != 0) {
                 int errno = CallState.errno(callState);
                 if (errno == Errno.EAGAIN || errno == Errno.EINTR) {
                     return null;
                 }
-                throw NativeCalls.failure("ibv_get_async_event", errno);
+                throw VerbsException.of("ibv_get_async_event", errno);
             }
             try {
                 return copy(event);
             } finally {
                 // Always acknowledge, even if copying failed: ibv_destroy_qp/cq/srq wait for it.
-                Native.IBV_ACK_ASYNC_EVENT.invokeExact(callState, event);
+                verbs_h.ibv_ack_async_event(callState, event);
             }
-        } catch (Throwable t) {
-            throw NativeCalls.propagate("ibv_get_async_event", t);
         } finally {
             context.release();
         }
@@ -159,12 +152,12 @@ final class AsyncEventReader {
             case PORT -> new AsyncEvent(context, typeValue, element.get(JAVA_INT, 0), null);
             case QUEUE_PAIR -> {
                 MemorySegment qp = element.get(ADDRESS, 0);
-                int qpn = qp.equals(MemorySegment.NULL) ? 0 : ibv_qp.qp_num(qp.reinterpret(ibv_qp.SIZE));
+                int qpn = qp.equals(MemorySegment.NULL) ? 0 : ibv_qp.qp_num(Pointers.sized(qp, ibv_qp.SIZE));
                 yield new AsyncEvent(context, typeValue, qpn, findResource(qp.address()));
             }
             case WORK_QUEUE -> {
                 MemorySegment wq = element.get(ADDRESS, 0);
-                int wqn = wq.equals(MemorySegment.NULL) ? 0 : ibv_wq.wq_num(wq.reinterpret(ibv_wq.SIZE));
+                int wqn = wq.equals(MemorySegment.NULL) ? 0 : ibv_wq.wq_num(Pointers.sized(wq, ibv_wq.SIZE));
                 yield new AsyncEvent(context, typeValue, wqn, findResource(wq.address()));
             }
             case COMPLETION_QUEUE, SHARED_RECEIVE_QUEUE ->

@@ -1,12 +1,11 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.error.Errno;
+import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_comp_channel;
-import dev.panamaverbs.loader.CallState;
-import dev.panamaverbs.loader.Natives;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.verbs_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -56,11 +55,6 @@ public final class CompletionChannel extends VerbsResource {
     /** The CQs created on this channel, by {@code ibv_cq*} address, to map events back. */
     private final Map<Long, CompletionQueue> queues = new ConcurrentHashMap<>();
 
-    private static final class Native {
-        static final MethodHandle IBV_CREATE_COMP_CHANNEL = Natives.downcall("ibv_create_comp_channel");
-        static final MethodHandle IBV_DESTROY_COMP_CHANNEL = Natives.downcall("ibv_destroy_comp_channel");
-        static final MethodHandle IBV_GET_CQ_EVENT = Natives.downcall("ibv_get_cq_event");
-    }
 
     private CompletionChannel(Context context, MemorySegment handle, int fd) {
         super("CompletionChannel", handle, context);
@@ -74,14 +68,14 @@ public final class CompletionChannel extends VerbsResource {
         context.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            MemorySegment created = (MemorySegment) Native.IBV_CREATE_COMP_CHANNEL.invokeExact(state,
+            MemorySegment created = verbs_h.ibv_create_comp_channel(state,
                     context.handleSegment());
-            created = NativeCalls.checkPointer("ibv_create_comp_channel", created, CallState.errno(state))
-                    .reinterpret(ibv_comp_channel.LAYOUT.byteSize());
+            created = Pointers.sized(NativeCalls.checkPointer("ibv_create_comp_channel", created, CallState.errno(state)),
+                    ibv_comp_channel.LAYOUT.byteSize());
             int fd = ibv_comp_channel.fd(created);
             CompletionChannel channel = new CompletionChannel(context, created, fd);
             try {
-                Libc.setNonBlocking(fd);
+                EventFiles.setNonBlocking(fd);
             } catch (RuntimeException e) {
                 try {
                     channel.destroy();
@@ -92,8 +86,6 @@ public final class CompletionChannel extends VerbsResource {
             }
             channel.register();
             return channel;
-        } catch (Throwable t) {
-            throw NativeCalls.propagate("ibv_create_comp_channel", t);
         } finally {
             context.release();
         }
@@ -153,7 +145,7 @@ public final class CompletionChannel extends VerbsResource {
         long start = System.nanoTime();
         boolean virtual = Thread.currentThread().isVirtual();
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment pollState = Libc.allocatePollState(arena);
+            MemorySegment pollState = EventFiles.allocatePollState(arena);
             MemorySegment eventSlots = arena.allocate(ADDRESS, 2); // struct ibv_cq **, void **cq_context
             MemorySegment callState = CallState.allocate(arena);
             long park = 0;
@@ -194,21 +186,19 @@ public final class CompletionChannel extends VerbsResource {
         long cqAddress;
         acquire();
         try {
-            if (!Libc.pollReadable(pollState, fd, pollMillis)) {
+            if (!EventFiles.pollReadable(pollState, fd, pollMillis)) {
                 return null;
             }
-            int rc = (int) Native.IBV_GET_CQ_EVENT.invokeExact(callState, handleSegment(),
+            int rc = verbs_h.ibv_get_cq_event(callState, handleSegment(),
                     eventSlots, eventSlots.asSlice(ADDRESS.byteSize()));
             if (rc != 0) {
                 int errno = CallState.errno(callState);
                 if (errno == Errno.EAGAIN || errno == Errno.EINTR) {
                     return null;
                 }
-                throw NativeCalls.failure("ibv_get_cq_event", errno);
+                throw VerbsException.of("ibv_get_cq_event", errno);
             }
             cqAddress = eventSlots.get(JAVA_LONG, 0);
-        } catch (Throwable t) {
-            throw NativeCalls.propagate("ibv_get_cq_event", t);
         } finally {
             release();
         }
@@ -238,11 +228,9 @@ public final class CompletionChannel extends VerbsResource {
     void destroy() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            int rc = (int) Native.IBV_DESTROY_COMP_CHANNEL.invokeExact(state, handleSegment());
+            int rc = verbs_h.ibv_destroy_comp_channel(state, handleSegment());
             // Returns the errno itself (EBUSY while a CQ still uses the channel).
             NativeCalls.checkReturnedErrno("ibv_destroy_comp_channel", rc);
-        } catch (Throwable t) {
-            throw NativeCalls.propagate("ibv_destroy_comp_channel", t);
         }
     }
 

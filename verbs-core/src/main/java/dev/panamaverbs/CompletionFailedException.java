@@ -1,6 +1,5 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.error.VerbsException;
 
 /**
  * A work completion came back with a status other than {@code IBV_WC_SUCCESS}. The verb is

@@ -1,13 +1,12 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.error.VerbsUnsupportedException;
+import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_cq;
-import dev.panamaverbs.loader.CallState;
-import dev.panamaverbs.loader.Natives;
-import dev.panamaverbs.loader.OpsTable;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.loader.internal.OpsTable;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,19 +39,11 @@ public final class CompletionQueue extends VerbsResource {
     private final MemorySegment pollFunction;
     private final MemorySegment reqNotifyFunction;
 
-    private static final class Native {
-        static final MethodHandle IBV_CREATE_CQ = Natives.downcall("ibv_create_cq");
-        static final MethodHandle IBV_RESIZE_CQ = Natives.downcall("ibv_resize_cq");
-        static final MethodHandle IBV_DESTROY_CQ = Natives.downcall("ibv_destroy_cq");
-        /** {@code void ibv_ack_cq_events(struct ibv_cq *, unsigned int)} with the CQ as a raw address. */
-        static final MethodHandle IBV_ACK_CQ_EVENTS = Natives.downcall("ibv_ack_cq_events",
-                Natives.withRawAddresses(Natives.descriptor("ibv_ack_cq_events")));
-        /**
-         * errno capture for the void ack call, whose errno nobody reads: one global segment that
-         * concurrent acks may all scribble on, so acknowledging allocates nothing.
-         */
-        static final MemorySegment ACK_CALL_STATE = CallState.allocate(Arena.global());
-    }
+    /**
+     * errno capture for the void ack call, whose errno nobody reads: one global segment that
+     * concurrent acks may all scribble on, so acknowledging allocates no capture segment.
+     */
+    private static final MemorySegment ACK_CALL_STATE = CallState.allocate(Arena.global());
 
     private CompletionQueue(Context context, CompletionChannel channel, MemorySegment handle,
                             ExtendedCompletions extended, int eventAckBatch) {
@@ -84,15 +75,10 @@ public final class CompletionQueue extends VerbsResource {
             MemorySegment state = CallState.allocate(arena);
             // A local, not a conditional expression: invokeExact would see the conditional as Object.
             MemorySegment channelSegment = channel == null ? MemorySegment.NULL : channel.handleSegment();
-            MemorySegment created;
-            try {
-                created = (MemorySegment) Native.IBV_CREATE_CQ.invokeExact(state, context.handleSegment(), cqe,
+            MemorySegment created = verbs_h.ibv_create_cq(state, context.handleSegment(), cqe,
                         MemorySegment.NULL, channelSegment, compVector);
-            } catch (Throwable t) {
-                throw NativeCalls.propagate(verb, t);
-            }
             NativeCalls.checkPointer(verb, created, CallState.errno(state));
-            return publish(new CompletionQueue(context, channel, created.reinterpret(ibv_cq.LAYOUT.byteSize()),
+            return publish(new CompletionQueue(context, channel, Pointers.sized(created, ibv_cq.LAYOUT.byteSize()),
                     null, UnackedEvents.DEFAULT_BATCH));
         } finally {
             releaseAll(context, channel);
@@ -102,7 +88,7 @@ public final class CompletionQueue extends VerbsResource {
     /**
      * {@code ibv_create_cq_ex}: hook of {@code Context.createCompletionQueue(CompletionQueueOptions)}.
      *
-     * @throws dev.panamaverbs.error.VerbsUnsupportedException if the provider has no {@code create_cq_ex}
+     * @throws dev.panamaverbs.VerbsUnsupportedException if the provider has no {@code create_cq_ex}
      */
     static CompletionQueue createExtended(Context context, CompletionQueueOptions options) {
         String verb = "ibv_create_cq_ex";
@@ -238,9 +224,15 @@ public final class CompletionQueue extends VerbsResource {
             if (extended != null) {
                 return extended.poll(batch, max);
             }
-            MemorySegment function = pollFunction != null ? pollFunction
-                    : OpsTable.resolvePollCq(handleAddress()); // throws: the provider has no poll_cq
-            return OpsTable.pollCq(function, handleAddress(), max, batch.address());
+            if (pollFunction == null) {
+                throw NativeCalls.missingOp("ibv_poll_cq", "poll_cq");
+            }
+            int polled = OpsTable.pollCq(pollFunction, handleAddress(), max, batch.address());
+            if (polled < 0) {
+                // poll_cq reports failure as a negative count, not an errno; keep the provider's value.
+                throw new VerbsException("ibv_poll_cq", 0, "the provider's poll_cq returned " + polled);
+            }
+            return polled;
         } finally {
             release();
         }
@@ -254,9 +246,11 @@ public final class CompletionQueue extends VerbsResource {
     public void requestNotification(boolean solicitedOnly) {
         acquire();
         try {
-            MemorySegment function = reqNotifyFunction != null ? reqNotifyFunction
-                    : OpsTable.resolveReqNotifyCq(handleAddress()); // throws: the provider has no req_notify_cq
-            OpsTable.reqNotifyCq(function, handleAddress(), solicitedOnly);
+            if (reqNotifyFunction == null) {
+                throw NativeCalls.missingOp("ibv_req_notify_cq", "req_notify_cq");
+            }
+            NativeCalls.checkReturnedErrno("ibv_req_notify_cq",
+                    OpsTable.reqNotifyCq(reqNotifyFunction, handleAddress(), solicitedOnly));
         } finally {
             release();
         }
@@ -360,11 +354,7 @@ public final class CompletionQueue extends VerbsResource {
 
     /** {@code ibv_ack_cq_events(cq, count)} on a raw {@code struct ibv_cq *}. */
     static void acknowledgeRaw(long cqAddress, int count) {
-        try {
-            Native.IBV_ACK_CQ_EVENTS.invokeExact(Native.ACK_CALL_STATE, cqAddress, count);
-        } catch (Throwable t) {
-            throw NativeCalls.propagate("ibv_ack_cq_events", t);
-        }
+        verbs_h.ibv_ack_cq_events(ACK_CALL_STATE, MemorySegment.ofAddress(cqAddress), count);
     }
 
     // ---- control path ----
@@ -381,9 +371,7 @@ public final class CompletionQueue extends VerbsResource {
             checkCqe("ibv_resize_cq", cqe, context.maxAttributes().maxCqe());
             int rc;
             try (Arena arena = Arena.ofConfined()) {
-                rc = (int) Native.IBV_RESIZE_CQ.invokeExact(CallState.allocate(arena), handleSegment(), cqe);
-            } catch (Throwable t) {
-                throw NativeCalls.propagate("ibv_resize_cq", t);
+                rc = verbs_h.ibv_resize_cq(CallState.allocate(arena), handleSegment(), cqe);
             }
             NativeCalls.checkReturnedErrno("ibv_resize_cq", rc);
         } finally {
@@ -402,9 +390,7 @@ public final class CompletionQueue extends VerbsResource {
             }
             int rc;
             try (Arena arena = Arena.ofConfined()) {
-                rc = (int) Native.IBV_DESTROY_CQ.invokeExact(CallState.allocate(arena), handleSegment());
-            } catch (Throwable t) {
-                throw NativeCalls.propagate("ibv_destroy_cq", t);
+                rc = verbs_h.ibv_destroy_cq(CallState.allocate(arena), handleSegment());
             }
             NativeCalls.checkReturnedErrno("ibv_destroy_cq", rc);
         } finally {
@@ -417,10 +403,10 @@ public final class CompletionQueue extends VerbsResource {
     /** {@code ibv_destroy_cq} on a CQ that never became a {@code CompletionQueue}; failures are suppressed into {@code cause}. */
     static void destroyRaw(MemorySegment cq, RuntimeException cause) {
         try (Arena arena = Arena.ofConfined()) {
-            int rc = (int) Native.IBV_DESTROY_CQ.invokeExact(CallState.allocate(arena), cq);
+            int rc = verbs_h.ibv_destroy_cq(CallState.allocate(arena), cq);
             NativeCalls.checkReturnedErrno("ibv_destroy_cq", rc);
-        } catch (Throwable t) {
-            cause.addSuppressed(t);
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
         }
     }
 

@@ -1,11 +1,10 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_context;
-import dev.panamaverbs.loader.CallState;
-import dev.panamaverbs.loader.Natives;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.verbs_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -27,9 +26,6 @@ public final class Context extends VerbsResource {
     /** {@code ibv_query_device} result cached for capability checks; limits never change. */
     private volatile DeviceAttributes maxAttributes;
 
-    private static final class Native {
-        static final MethodHandle IBV_CLOSE_DEVICE = Natives.downcall("ibv_close_device");
-    }
 
     /** Wraps an opened {@code ibv_context*} (sized to {@code ibv_context.SIZE}); called by {@link DeviceList#open}. */
     Context(Device device, MemorySegment context) {
@@ -257,19 +253,17 @@ public final class Context extends VerbsResource {
         asyncEvents.stop();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            int rc = (int) Native.IBV_CLOSE_DEVICE.invokeExact(state, handleSegment());
+            int rc = verbs_h.ibv_close_device(state, handleSegment());
             NativeCalls.checkErrno("ibv_close_device", rc, CallState.errno(state));
-        } catch (Throwable t) {
-            throw NativeCalls.propagate("ibv_close_device", t);
         }
     }
 
     /** Closes a just-opened context whose Java wrapper could not be built, keeping the first failure. */
     static void closeDeviceQuietly(MemorySegment context, Throwable failure) {
         try (Arena arena = Arena.ofConfined()) {
-            int ignored = (int) Native.IBV_CLOSE_DEVICE.invokeExact(CallState.allocate(arena), context);
-        } catch (Throwable t) {
-            failure.addSuppressed(t);
+            int ignored = verbs_h.ibv_close_device(CallState.allocate(arena), context);
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
         }
     }
 

@@ -1,20 +1,14 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.error.Errno;
-import dev.panamaverbs.error.VerbsException;
-import dev.panamaverbs.error.VerbsUnsupportedException;
 import dev.panamaverbs.ffm.ibv_device_attr_ex;
 import dev.panamaverbs.ffm.ibv_gid_entry;
 import dev.panamaverbs.ffm.ibv_port_attr;
-import dev.panamaverbs.loader.CallState;
-import dev.panamaverbs.library.Capability;
-import dev.panamaverbs.loader.ExtendedOps;
-import dev.panamaverbs.loader.InlineVerbs;
-import dev.panamaverbs.loader.LibIbverbs;
-import dev.panamaverbs.loader.Natives;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.loader.internal.ExtendedOps;
+import dev.panamaverbs.loader.internal.InlineVerbs;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.net.NetworkInterface;
 import java.nio.ByteOrder;
 import java.net.SocketException;
@@ -33,10 +27,6 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 final class ContextQueries {
     private ContextQueries() {}
 
-    private static final class Native {
-        static final MethodHandle IBV_QUERY_GID = Natives.downcall("ibv_query_gid");
-        static final MethodHandle IBV_QUERY_PKEY = Natives.downcall("ibv_query_pkey");
-    }
 
     /**
      * {@code ibv_query_device_ex} (the loader falls back to {@code ibv_query_device} when the
@@ -45,8 +35,11 @@ final class ContextQueries {
     static DeviceAttributes queryDevice(MemorySegment context) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_device_attr_ex.LAYOUT);
-            boolean extendedQueryRan = ExtendedOps.queryDeviceEx(context.address(), 0L, attr.address());
-            return DeviceAttributes.readEx(attr, extendedQueryRan);
+            int rc = ExtendedOps.queryDeviceEx(context.address(), 0L, attr.address());
+            if (rc != ExtendedOps.LEGACY_ATTRIBUTES_ONLY) {
+                NativeCalls.checkReturnedErrno("ibv_query_device_ex", rc);
+            }
+            return DeviceAttributes.readEx(attr, rc == 0);
         }
     }
 
@@ -54,7 +47,7 @@ final class ContextQueries {
     static PortAttributes queryPort(MemorySegment context, int port) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_port_attr.LAYOUT);
-            ExtendedOps.queryPort(context.address(), port, attr.address());
+            NativeCalls.checkReturnedErrno("ibv_query_port", ExtendedOps.queryPort(context.address(), port, attr.address()));
             return PortAttributes.read(port, attr);
         }
     }
@@ -66,7 +59,7 @@ final class ContextQueries {
      * @param allPortsGidSlots the sum of every port's {@code gid_tbl_len}: the table call returns all ports at once
      */
     static List<GidEntry> gidTable(MemorySegment context, String device, PortAttributes port, long allPortsGidSlots) {
-        if (LibIbverbs.has(Capability.QUERY_GID_TABLE)) {
+        if (Capability.QUERY_GID_TABLE.isPresent()) {
             try {
                 return gidTableAtOnce(context, port.port(), allPortsGidSlots);
             } catch (VerbsUnsupportedException providerLacksIt) {
@@ -85,6 +78,9 @@ final class ContextQueries {
             long capacity = Math.max(1, slots);
             MemorySegment entries = arena.allocate(ibv_gid_entry.LAYOUT, capacity);
             long count = InlineVerbs.queryGidTable(context.address(), entries.address(), capacity, 0);
+            if (count < 0) {
+                throw VerbsException.of("ibv_query_gid_table", (int) -count); // it returns -errno
+            }
             List<GidEntry> result = new ArrayList<>();
             for (long i = 0; i < count; i++) {
                 MemorySegment entry = entries.asSlice(i * ibv_gid_entry.SIZE, ibv_gid_entry.SIZE);
@@ -102,10 +98,11 @@ final class ContextQueries {
      * plus sysfs. Empty when the slot is unused (ENODATA, or an all-zero GID).
      */
     static Optional<GidEntry> queryGid(MemorySegment context, String device, PortAttributes port, int index) {
-        if (LibIbverbs.has(Capability.QUERY_GID_EX)) {
+        if (Capability.QUERY_GID_EX.isPresent()) {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment entry = arena.allocate(ibv_gid_entry.LAYOUT);
-                InlineVerbs.queryGidEx(context.address(), port.port(), index, entry.address(), 0);
+                NativeCalls.checkReturnedErrno("ibv_query_gid_ex",
+                        InlineVerbs.queryGidEx(context.address(), port.port(), index, entry.address(), 0));
                 return readEntry(entry);
             } catch (VerbsUnsupportedException providerLacksIt) {
                 // fall through to the legacy path
@@ -139,18 +136,16 @@ final class ContextQueries {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
             MemorySegment raw = arena.allocate(Gid.SIZE, 8);
-            int rc = (int) Native.IBV_QUERY_GID.invokeExact(state, context, (byte) port.port(), index, raw);
+            int rc = verbs_h.ibv_query_gid(state, context, (byte) port.port(), index, raw);
             if (rc != 0) {
                 int errno = CallState.errno(state);
                 // Unused slots of a RoCE table answer EINVAL/ENODATA through sysfs: just empty.
                 if (errno == Errno.EINVAL || errno == Errno.ENODATA) {
                     return Optional.empty();
                 }
-                throw NativeCalls.failure("ibv_query_gid", errno != 0 ? errno : Math.abs(rc));
+                throw VerbsException.of("ibv_query_gid", errno != 0 ? errno : Math.abs(rc));
             }
             gid = Gid.read(raw);
-        } catch (Throwable t) {
-            throw NativeCalls.propagate("ibv_query_gid", t);
         }
         if (gid.isZero()) {
             return Optional.empty();
@@ -167,11 +162,9 @@ final class ContextQueries {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
             MemorySegment pkey = arena.allocate(JAVA_SHORT);
-            int rc = (int) Native.IBV_QUERY_PKEY.invokeExact(state, context, (byte) port, index, pkey);
+            int rc = verbs_h.ibv_query_pkey(state, context, (byte) port, index, pkey);
             NativeCalls.checkErrno("ibv_query_pkey", rc, CallState.errno(state));
             return Short.toUnsignedInt(pkey.get(JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN), 0));
-        } catch (Throwable t) {
-            throw NativeCalls.propagate("ibv_query_pkey", t);
         }
     }
 

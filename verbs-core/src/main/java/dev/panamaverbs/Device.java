@@ -28,9 +28,9 @@ public record Device(String name, long nodeGuid, NodeType nodeType, TransportTyp
      * Opens the device ({@code ibv_open_device}): lists the devices again, finds this one by name,
      * opens it and frees the list.
      *
-     * @throws dev.panamaverbs.error.VerbsException with errno {@code ENODEV} when the device is no
+     * @throws dev.panamaverbs.VerbsException with errno {@code ENODEV} when the device is no
      *         longer listed, or the errno of a failed {@code ibv_open_device}
-     * @throws dev.panamaverbs.error.VerbsUnavailableException when libibverbs is unavailable
+     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
      */
     public Context open() {
         return DeviceList.open(this);

@@ -1,15 +1,13 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.error.Errno;
-import dev.panamaverbs.error.VerbsException;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_context;
 import dev.panamaverbs.ffm.ibv_device;
-import dev.panamaverbs.loader.LibIbverbs;
-import dev.panamaverbs.loader.Natives;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,12 +18,6 @@ import java.util.List;
 final class DeviceList {
     private DeviceList() {}
 
-    private static final class Native {
-        static final MethodHandle IBV_GET_DEVICE_LIST = Natives.downcall("ibv_get_device_list");
-        static final MethodHandle IBV_FREE_DEVICE_LIST = Natives.downcall("ibv_free_device_list");
-        static final MethodHandle IBV_GET_DEVICE_GUID = Natives.downcall("ibv_get_device_guid");
-        static final MethodHandle IBV_OPEN_DEVICE = Natives.downcall("ibv_open_device");
-    }
 
     /** Every listed device, read eagerly. */
     static List<Device> list() {
@@ -58,27 +50,17 @@ final class DeviceList {
     }
 
     private static MemorySegment openDevice(MemorySegment device, Arena arena, String name) {
-        MemorySegment state = Errno.capture(arena);
-        MemorySegment context;
-        try {
-            context = (MemorySegment) Native.IBV_OPEN_DEVICE.invokeExact(state, device);
-        } catch (Throwable t) {
-            throw NativeCalls.propagate("ibv_open_device", t);
-        }
+        MemorySegment state = CallState.allocate(arena);
+        MemorySegment context = verbs_h.ibv_open_device(state, device);
         if (context.equals(MemorySegment.NULL)) {
-            int errno = Errno.read(state);
+            int errno = CallState.errno(state);
             throw new VerbsException("ibv_open_device", errno != 0 ? errno : Errno.ENODEV, "device " + name);
         }
-        return context.reinterpret(ibv_context.SIZE);
+        return Pointers.sized(context, ibv_context.SIZE);
     }
 
     private static Device read(MemorySegment device, Arena arena) {
-        long rawGuid;
-        try {
-            rawGuid = (long) Native.IBV_GET_DEVICE_GUID.invokeExact(Errno.capture(arena), device);
-        } catch (Throwable t) {
-            throw NativeCalls.propagate("ibv_get_device_guid", t);
-        }
+        long rawGuid = verbs_h.ibv_get_device_guid(CallState.allocate(arena), device);
         NodeType nodeType = NodeType.orNull(ibv_device.node_type(device));
         TransportType transportType = TransportType.orNull(ibv_device.transport_type(device));
         return new Device(
@@ -90,38 +72,29 @@ final class DeviceList {
 
     /** Lists the devices, applies {@code body} to them (each sized to {@code ibv_device}), frees the list. */
     private static <T> T withList(ListBody<T> body) {
-        LibIbverbs.ensureAvailable();
+        Verbs.ensureAvailable();
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = Errno.capture(arena);
+            MemorySegment state = CallState.allocate(arena);
             MemorySegment count = arena.allocate(ValueLayout.JAVA_INT);
-            MemorySegment list;
-            try {
-                list = (MemorySegment) Native.IBV_GET_DEVICE_LIST.invokeExact(state, count);
-            } catch (Throwable t) {
-                throw NativeCalls.propagate("ibv_get_device_list", t);
-            }
+            MemorySegment list = verbs_h.ibv_get_device_list(state, count);
             if (list.equals(MemorySegment.NULL)) {
-                int errno = Errno.read(state);
+                int errno = CallState.errno(state);
                 // ENOSYS: the kernel has no RDMA support at all, which is "no devices", not a failure.
                 if (errno == Errno.ENOSYS) {
                     return body.apply(List.of(), arena);
                 }
-                throw NativeCalls.failure("ibv_get_device_list", errno != 0 ? errno : Errno.ENOMEM);
+                throw VerbsException.of("ibv_get_device_list", errno != 0 ? errno : Errno.ENOMEM);
             }
             try {
                 int n = count.get(ValueLayout.JAVA_INT, 0);
-                MemorySegment pointers = list.reinterpret((long) n * ValueLayout.ADDRESS.byteSize());
+                MemorySegment pointers = Pointers.array(list, n, ValueLayout.ADDRESS);
                 List<MemorySegment> devices = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
-                    devices.add(pointers.getAtIndex(ValueLayout.ADDRESS, i).reinterpret(ibv_device.SIZE));
+                    devices.add(Pointers.sized(pointers.getAtIndex(ValueLayout.ADDRESS, i), ibv_device.SIZE));
                 }
                 return body.apply(devices, arena);
             } finally {
-                try {
-                    Native.IBV_FREE_DEVICE_LIST.invokeExact(state, list);
-                } catch (Throwable t) {
-                    throw NativeCalls.propagate("ibv_free_device_list", t);
-                }
+                verbs_h.ibv_free_device_list(state, list);
             }
         }
     }

@@ -1,14 +1,14 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.error.VerbsException;
-import dev.panamaverbs.error.VerbsUnsupportedException;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_cq_ex;
 import dev.panamaverbs.ffm.ibv_cq_init_attr_ex;
 import dev.panamaverbs.ffm.ibv_poll_cq_attr;
 import dev.panamaverbs.ffm.ibv_wc;
-import dev.panamaverbs.loader.CqEx;
-import dev.panamaverbs.loader.ExtendedOps;
+import dev.panamaverbs.loader.internal.CqEx;
+import dev.panamaverbs.loader.internal.ExtendedOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
@@ -51,7 +51,6 @@ final class ExtendedCompletions {
         // Checked here first so a NULL one is reported against the creating verb (resolve would
         // name ibv_start_poll etc.).
         required(ibv_cq_ex.start_poll(cq), "start_poll");
-        required(ibv_cq_ex.next_poll(cq), "next_poll");
         required(ibv_cq_ex.end_poll(cq), "end_poll");
         this.fns = CqEx.resolve(cqAddress);
         required(fns.readOpcode(), "read_opcode");
@@ -88,7 +87,7 @@ final class ExtendedCompletions {
      * caller has validated cqe and comp_vector and holds the context (and channel).
      */
     static ExtendedCompletions create(Context context, CompletionQueueOptions options) {
-        long created;
+        MemorySegment created;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_cq_init_attr_ex.LAYOUT);
             ibv_cq_init_attr_ex.cqe(attr, options.cqe());
@@ -101,9 +100,12 @@ final class ExtendedCompletions {
                 ibv_cq_init_attr_ex.comp_mask(attr, VerbsConstants.IBV_CQ_INIT_ATTR_MASK_FLAGS);
                 ibv_cq_init_attr_ex.flags(attr, flags);
             }
-            created = ExtendedOps.createCqEx(context.handleAddress(), attr.address());
+            MemorySegment state = CallState.allocate(arena);
+            created = NativeCalls.checkPointer("ibv_create_cq_ex",
+                    MemorySegment.ofAddress(ExtendedOps.createCqEx(state, context.handleAddress(), attr.address())),
+                    CallState.errno(state));
         }
-        MemorySegment cq = MemorySegment.ofAddress(created).reinterpret(ibv_cq_ex.LAYOUT.byteSize());
+        MemorySegment cq = Pointers.sized(created, ibv_cq_ex.LAYOUT.byteSize());
         try {
             return new ExtendedCompletions(cq, options.fields());
         } catch (RuntimeException unusable) {
@@ -138,17 +140,15 @@ final class ExtendedCompletions {
         }
         int count = 0;
         while (count < max) {
-            boolean found;
-            try {
-                found = CqEx.startPoll(fns, cqAddress, pollAttr.address());
-            } catch (VerbsException failed) {
+            int rc = CqEx.startPoll(fns, cqAddress, pollAttr.address());
+            if (rc == Errno.ENOENT) {
+                break;
+            }
+            if (rc != 0) {
                 if (count > 0) {
                     break; // hand over what was consumed; the next poll reports the failure
                 }
-                throw failed;
-            }
-            if (!found) {
-                break;
+                throw VerbsException.of("ibv_start_poll", Math.abs(rc)); // some providers answer -errno
             }
             try {
                 copyCurrent(batch, count++);

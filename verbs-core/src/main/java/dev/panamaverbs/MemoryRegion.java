@@ -1,13 +1,12 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.error.VerbsUnsupportedException;
+import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_mr;
-import dev.panamaverbs.loader.CallState;
-import dev.panamaverbs.loader.InlineVerbs;
-import dev.panamaverbs.loader.Natives;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.loader.internal.InlineVerbs;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
@@ -73,9 +72,6 @@ public final class MemoryRegion extends VerbsResource {
         this.rkey = ibv_mr.rkey(handle);
     }
 
-    private static final class Native {
-        static final MethodHandle IBV_DEREG_MR = Natives.downcall("ibv_dereg_mr");
-    }
 
     // ---- factory hooks (ProtectionDomain's public methods delegate here) ----
 
@@ -92,10 +88,26 @@ public final class MemoryRegion extends VerbsResource {
         pd.acquire();
         try {
             checkOnDemandPaging(verb, pd, flags);
-            long mr = InlineVerbs.regMr(pd.handleAddress(), memory.address(), memory.byteSize(), BitFlag.toBits(flags));
-            return publish(pd, MemorySegment.ofAddress(mr), memory, null, flags, memory.address());
+            MemorySegment mr = regMr(pd, memory.address(), memory.byteSize(), flags);
+            return publish(pd, mr, memory, null, flags, memory.address());
         } finally {
             pd.release();
+        }
+    }
+
+    /**
+     * The {@code ibv_reg_mr} macro over {@code length} bytes at {@code address}: optional-range
+     * flags need {@code ibv_reg_mr_iova2}, reported by name when libibverbs lacks it.
+     */
+    private static MemorySegment regMr(ProtectionDomain pd, long address, long length, Set<AccessFlag> flags) {
+        int bits = BitFlag.toBits(flags);
+        if ((bits & InlineVerbs.ACCESS_OPTIONAL_RANGE) != 0) {
+            Capability.REG_MR_IOVA2.require("ibv_reg_mr");
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            long mr = InlineVerbs.regMr(state, pd.handleAddress(), address, length, bits);
+            return NativeCalls.checkPointer("ibv_reg_mr", MemorySegment.ofAddress(mr), CallState.errno(state));
         }
     }
 
@@ -118,8 +130,8 @@ public final class MemoryRegion extends VerbsResource {
             pd.acquire();
             try {
                 checkOnDemandPaging(verb, pd, flags);
-                long mr = InlineVerbs.regMr(pd.handleAddress(), memory.address(), byteSize, BitFlag.toBits(flags));
-                MemoryRegion region = publish(pd, MemorySegment.ofAddress(mr), memory, arena, flags, memory.address());
+                MemorySegment mr = regMr(pd, memory.address(), byteSize, flags);
+                MemoryRegion region = publish(pd, mr, memory, arena, flags, memory.address());
                 registered = true;
                 return region;
             } finally {
@@ -142,12 +154,12 @@ public final class MemoryRegion extends VerbsResource {
         Objects.requireNonNull(pd, verb + ": protection domain is null");
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
         RegistrationChecks.checkMemory(verb, memory, flags);
-        OptionalRegistration.requireIova2();
+        Capability.REG_MR_IOVA2.require(verb);
         pd.acquire();
         try (Arena arena = Arena.ofConfined()) {
             checkOnDemandPaging(verb, pd, flags);
             MemorySegment state = CallState.allocate(arena);
-            MemorySegment mr = OptionalRegistration.regMrIova2(state, pd.handleSegment(), memory.address(),
+            MemorySegment mr = verbs_h.ibv_reg_mr_iova2(state, pd.handleSegment(), memory,
                     memory.byteSize(), iova, BitFlag.toBits(flags));
             NativeCalls.checkPointer("ibv_reg_mr_iova2", mr, CallState.errno(state));
             return publish(pd, mr, memory, null, flags, iova);
@@ -160,7 +172,7 @@ public final class MemoryRegion extends VerbsResource {
      * {@code ibv_reg_dmabuf_mr}: registers {@code length} bytes at {@code offset} of the dma-buf
      * {@code fd} (e.g. GPU memory), seen by the device at {@code iova}. Needs the symbol
      * (IBVERBS_1.12) and a provider that implements it (SoftRoCE does not): otherwise
-     * {@link dev.panamaverbs.error.VerbsUnsupportedException}.
+     * {@link dev.panamaverbs.VerbsUnsupportedException}.
      */
     static MemoryRegion registerDmabuf(ProtectionDomain pd, long offset, long length, long iova, int fd,
             Set<AccessFlag> access) {
@@ -168,11 +180,11 @@ public final class MemoryRegion extends VerbsResource {
         Objects.requireNonNull(pd, verb + ": protection domain is null");
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
         RegistrationChecks.checkDmabuf(verb, offset, length, fd);
-        OptionalRegistration.requireDmabuf();
+        Capability.REG_DMABUF_MR.require(verb);
         pd.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            MemorySegment mr = OptionalRegistration.regDmabufMr(state, pd.handleSegment(), offset, length, iova, fd,
+            MemorySegment mr = verbs_h.ibv_reg_dmabuf_mr(state, pd.handleSegment(), offset, length, iova, fd,
                     BitFlag.toBits(flags));
             NativeCalls.checkPointer(verb, mr, CallState.errno(state));
             return publish(pd, mr, null, null, flags, iova);
@@ -200,7 +212,7 @@ public final class MemoryRegion extends VerbsResource {
 
     private static MemoryRegion publish(ProtectionDomain pd, MemorySegment mr, MemorySegment memory, Arena ownedArena,
             EnumSet<AccessFlag> flags, long iova) {
-        MemoryRegion region = new MemoryRegion(pd, mr.reinterpret(ibv_mr.SIZE), memory, ownedArena, flags, iova);
+        MemoryRegion region = new MemoryRegion(pd, Pointers.sized(mr, ibv_mr.SIZE), memory, ownedArena, flags, iova);
         region.register();
         return region;
     }
@@ -210,9 +222,7 @@ public final class MemoryRegion extends VerbsResource {
     void destroy() {
         int rc;
         try (Arena arena = Arena.ofConfined()) {
-            rc = (int) Native.IBV_DEREG_MR.invokeExact(CallState.allocate(arena), handleSegment());
-        } catch (Throwable t) {
-            throw NativeCalls.propagate("ibv_dereg_mr", t);
+            rc = verbs_h.ibv_dereg_mr(CallState.allocate(arena), handleSegment());
         }
         // On failure the registration may still stand: leaking the owned memory is the safe choice.
         NativeCalls.checkReturnedErrno("ibv_dereg_mr", rc);

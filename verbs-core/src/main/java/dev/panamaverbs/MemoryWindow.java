@@ -1,11 +1,12 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.error.VerbsUnsupportedException;
+import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_mw;
 import dev.panamaverbs.ffm.ibv_mw_bind;
 import dev.panamaverbs.ffm.ibv_mw_bind_info;
-import dev.panamaverbs.loader.CallState;
-import dev.panamaverbs.loader.OpsTable;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.loader.internal.OpsTable;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
@@ -71,9 +72,11 @@ public final class MemoryWindow extends VerbsResource {
         Objects.requireNonNull(pd, "ibv_alloc_mw: protection domain is null");
         Objects.requireNonNull(type, "ibv_alloc_mw: window type is null");
         pd.acquire();
-        try {
-            long mw = OpsTable.allocMw(pd.handleAddress(), type.value());
-            MemoryWindow window = new MemoryWindow(pd, MemorySegment.ofAddress(mw).reinterpret(ibv_mw.SIZE), type);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            long mw = OpsTable.allocMw(state, pd.handleAddress(), type.value());
+            NativeCalls.checkPointer("ibv_alloc_mw", MemorySegment.ofAddress(mw), CallState.errno(state));
+            MemoryWindow window = new MemoryWindow(pd, Pointers.sized(mw, ibv_mw.SIZE), type);
             window.register();
             return window;
         } finally {
@@ -85,7 +88,7 @@ public final class MemoryWindow extends VerbsResource {
     @Override
     void destroy() {
         try {
-            OpsTable.deallocMw(handleAddress());
+            NativeCalls.checkReturnedErrno("ibv_dealloc_mw", OpsTable.deallocMw(handleAddress()));
         } finally {
             // No bind is under way any more (close waited for uses), so boundRegion is final here.
             MemoryRegion region = boundRegion;
@@ -269,10 +272,6 @@ public final class MemoryWindow extends VerbsResource {
     private int postBind(QueuePair queuePair, long address, long length, MemorySegment mr, int access, long wrId,
             int sendFlags) {
         String verb = "ibv_bind_mw";
-        MemorySegment function = WindowOps.bindMwPointer(context.handleSegment());
-        if (function.equals(MemorySegment.NULL)) {
-            throw new VerbsUnsupportedException(verb, "the provider has no bind_mw operation");
-        }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment bind = arena.allocate(ibv_mw_bind.LAYOUT);
             ibv_mw_bind.wr_id(bind, wrId);
@@ -282,10 +281,12 @@ public final class MemoryWindow extends VerbsResource {
             ibv_mw_bind_info.addr(info, address);
             ibv_mw_bind_info.length(info, length);
             ibv_mw_bind_info.mw_access_flags(info, access);
-            MemorySegment state = CallState.allocate(arena);
-            int rc = WindowOps.bindMw(function, state, queuePair.handleSegment(), handleSegment(), bind);
-            // Providers return the errno (some also set errno); either way non-zero is failure.
-            NativeCalls.checkErrno(verb, rc, rc > 0 ? rc : CallState.errno(state));
+            int rc = OpsTable.bindMw(queuePair.handleAddress(), handleAddress(), bind.address());
+            if (rc == OpsTable.EOPNOTSUPP) {
+                throw new VerbsUnsupportedException(verb, "the provider has no bind_mw operation");
+            }
+            // Providers return the errno (some -errno); either way non-zero is failure.
+            NativeCalls.checkReturnedErrno(verb, rc);
             rkey = ibv_mw.rkey(handleSegment());
             return rkey;
         }

@@ -1,11 +1,11 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_pd;
-import dev.panamaverbs.loader.CallState;
-import dev.panamaverbs.loader.Natives;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.loader.internal.Pointers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.Objects;
 import java.util.Set;
 
@@ -27,25 +27,15 @@ public final class ProtectionDomain extends VerbsResource {
         this.kernelHandle = ibv_pd.handle(handle);
     }
 
-    private static final class Native {
-        static final MethodHandle IBV_ALLOC_PD = Natives.downcall("ibv_alloc_pd");
-        static final MethodHandle IBV_DEALLOC_PD = Natives.downcall("ibv_dealloc_pd");
-    }
-
     /** {@code ibv_alloc_pd}: the factory hook behind {@link Context#allocateProtectionDomain()}. */
     static ProtectionDomain allocate(Context context) {
         Objects.requireNonNull(context, "ibv_alloc_pd: context is null");
         context.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            MemorySegment pd;
-            try {
-                pd = (MemorySegment) Native.IBV_ALLOC_PD.invokeExact(state, context.handleSegment());
-            } catch (Throwable t) {
-                throw NativeCalls.propagate("ibv_alloc_pd", t);
-            }
+            MemorySegment pd = verbs_h.ibv_alloc_pd(state, context.handleSegment());
             NativeCalls.checkPointer("ibv_alloc_pd", pd, CallState.errno(state));
-            ProtectionDomain domain = new ProtectionDomain(context, pd.reinterpret(ibv_pd.SIZE));
+            ProtectionDomain domain = new ProtectionDomain(context, Pointers.sized(pd, ibv_pd.SIZE));
             domain.register();
             return domain;
         } finally {
@@ -57,13 +47,7 @@ public final class ProtectionDomain extends VerbsResource {
     @Override
     void destroy() {
         try (Arena arena = Arena.ofConfined()) {
-            int rc;
-            try {
-                rc = (int) Native.IBV_DEALLOC_PD.invokeExact(CallState.allocate(arena), handleSegment());
-            } catch (Throwable t) {
-                throw NativeCalls.propagate("ibv_dealloc_pd", t);
-            }
-            NativeCalls.checkReturnedErrno("ibv_dealloc_pd", rc);
+            NativeCalls.checkReturnedErrno("ibv_dealloc_pd", verbs_h.ibv_dealloc_pd(CallState.allocate(arena), handleSegment()));
         }
     }
 
@@ -96,11 +80,11 @@ public final class ProtectionDomain extends VerbsResource {
      *
      * @throws IllegalArgumentException for a heap or empty segment, a closed arena, a read-only
      *         segment with write access, or remote write/atomic access without local write
-     * @throws dev.panamaverbs.error.VerbsUnsupportedException for {@link AccessFlag#ON_DEMAND}
+     * @throws dev.panamaverbs.VerbsUnsupportedException for {@link AccessFlag#ON_DEMAND}
      *         on a device without on-demand paging, or optional-range flags without
      *         {@code ibv_reg_mr_iova2} in libibverbs
      * @throws IllegalStateException if this domain is closed
-     * @throws dev.panamaverbs.error.VerbsException when the verb fails (e.g. ENOMEM: the locked
+     * @throws dev.panamaverbs.VerbsException when the verb fails (e.g. ENOMEM: the locked
      *         memory limit, {@code ulimit -l}, is too low)
      */
     public MemoryRegion register(MemorySegment memory, Set<AccessFlag> access) {
@@ -123,7 +107,7 @@ public final class ProtectionDomain extends VerbsResource {
      * {@code ibv_reg_mr_iova2}: as {@link #register(MemorySegment, Set)}, but the device sees the
      * memory at {@code iova} (work requests and the remote side address it from there).
      *
-     * @throws dev.panamaverbs.error.VerbsUnsupportedException when libibverbs lacks
+     * @throws dev.panamaverbs.VerbsUnsupportedException when libibverbs lacks
      *         {@code ibv_reg_mr_iova2} (older than IBVERBS_1.8)
      */
     public MemoryRegion register(MemorySegment memory, Set<AccessFlag> access, long iova) {
@@ -134,7 +118,7 @@ public final class ProtectionDomain extends VerbsResource {
      * {@code ibv_reg_dmabuf_mr}: registers {@code length} bytes at {@code offset} of the dma-buf
      * behind {@code fd} (e.g. GPU memory exported by its driver), seen by the device at {@code iova}.
      *
-     * @throws dev.panamaverbs.error.VerbsUnsupportedException when libibverbs lacks the symbol or
+     * @throws dev.panamaverbs.VerbsUnsupportedException when libibverbs lacks the symbol or
      *         the provider does not support dma-buf (SoftRoCE does not)
      */
     public MemoryRegion registerDmabuf(long offset, long length, long iova, int fd, Set<AccessFlag> access) {
@@ -144,7 +128,7 @@ public final class ProtectionDomain extends VerbsResource {
     /**
      * {@code ibv_alloc_mw}: a memory window of {@code type}.
      *
-     * @throws dev.panamaverbs.error.VerbsUnsupportedException when the device has no windows of that type
+     * @throws dev.panamaverbs.VerbsUnsupportedException when the device has no windows of that type
      */
     public MemoryWindow allocateMemoryWindow(MemoryWindowType type) {
         return MemoryWindow.allocate(this, type);

@@ -1,15 +1,11 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.error.Errno;
-import dev.panamaverbs.error.VerbsException;
-import dev.panamaverbs.error.VerbsUnsupportedException;
 import dev.panamaverbs.ffm.ibv_qp;
-import dev.panamaverbs.loader.CallState;
-import dev.panamaverbs.loader.Natives;
-import dev.panamaverbs.loader.OpsTable;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.loader.internal.OpsTable;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.Optional;
 import java.util.Set;
 
@@ -58,9 +54,6 @@ public final class QueuePair extends VerbsResource {
     /** Transitions, raw modify and query, and the state they leave behind. */
     private final QueuePairStateMachine stateMachine;
 
-    private static final class Native {
-        static final MethodHandle IBV_DESTROY_QP = Natives.downcall("ibv_destroy_qp");
-    }
 
     /** Over a created {@code ibv_qp}; {@link QueuePairCreation} calls it, then {@link #register()}. */
     QueuePair(ProtectionDomain pd, QueuePairOptions options, MemorySegment handle,
@@ -102,12 +95,7 @@ public final class QueuePair extends VerbsResource {
     @Override
     void destroy() {
         try (Arena arena = Arena.ofConfined()) {
-            int rc;
-            try {
-                rc = (int) Native.IBV_DESTROY_QP.invokeExact(CallState.allocate(arena), handleSegment());
-            } catch (Throwable t) {
-                throw NativeCalls.propagate("ibv_destroy_qp", t);
-            }
+            int rc = verbs_h.ibv_destroy_qp(CallState.allocate(arena), handleSegment());
             NativeCalls.checkReturnedErrno("ibv_destroy_qp", rc);
         }
     }
@@ -357,9 +345,10 @@ public final class QueuePair extends VerbsResource {
                 heldHandles = SendChain.acquire(request);
             }
             request.clearBadRequest();
-            MemorySegment function = postSendFunction != null ? postSendFunction
-                    : OpsTable.resolvePostSend(handleAddress()); // throws: the provider has no post_send
-            int rc = OpsTable.postSend(function, handleAddress(), request.address(), request.badRequestSlotAddress());
+            if (postSendFunction == null) {
+                throw NativeCalls.missingOp("ibv_post_send", "post_send");
+            }
+            int rc = OpsTable.postSend(postSendFunction, handleAddress(), request.address(), request.badRequestSlotAddress());
             if (heldHandles != 0) {
                 SendChain.afterPost(request, rc == 0, request.badRequestAddress()); // BIND_MW bookkeeping
             }
@@ -394,9 +383,10 @@ public final class QueuePair extends VerbsResource {
             WorkRequestChecks.checkReceiveChain(ReceiveWorkRequest.VERB, request, maxReceiveSge,
                     "the queue pair's max_recv_sge", protectionDomain);
             request.clearBadRequest();
-            MemorySegment function = postRecvFunction != null ? postRecvFunction
-                    : OpsTable.resolvePostRecv(handleAddress()); // throws: the provider has no post_recv
-            int rc = OpsTable.postRecv(function, handleAddress(), request.address(), request.badRequestSlotAddress());
+            if (postRecvFunction == null) {
+                throw NativeCalls.missingOp("ibv_post_recv", "post_recv");
+            }
+            int rc = OpsTable.postRecv(postRecvFunction, handleAddress(), request.address(), request.badRequestSlotAddress());
             if (rc != 0) {
                 throw postFailure(ReceiveWorkRequest.VERB, rc, request.describeBadRequest());
             }

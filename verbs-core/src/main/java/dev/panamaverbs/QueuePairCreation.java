@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.loader.internal.Pointers;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_QP_INIT_ATTR_PD;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 
@@ -7,12 +8,11 @@ import dev.panamaverbs.ffm.ibv_qp;
 import dev.panamaverbs.ffm.ibv_qp_cap;
 import dev.panamaverbs.ffm.ibv_qp_init_attr;
 import dev.panamaverbs.ffm.ibv_qp_init_attr_ex;
-import dev.panamaverbs.loader.CallState;
-import dev.panamaverbs.loader.ExtendedOps;
-import dev.panamaverbs.loader.Natives;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.loader.internal.ExtendedOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -25,9 +25,6 @@ import java.util.Objects;
 final class QueuePairCreation {
     private QueuePairCreation() {}
 
-    private static final class Native {
-        static final MethodHandle IBV_CREATE_QP = Natives.downcall("ibv_create_qp");
-    }
 
     /** The protection domain first, then each distinct queue the queue pair uses. */
     static VerbsResource[] dependencies(ProtectionDomain pd, QueuePairOptions options) {
@@ -61,21 +58,20 @@ final class QueuePairCreation {
             if (useExtended) {
                 attr = arena.allocate(ibv_qp_init_attr_ex.LAYOUT);
                 writeInitAttrEx(attr, options, pd);
-                handle = MemorySegment.ofAddress(ExtendedOps.createQpEx(pd.context().handleAddress(), attr.address()));
+                MemorySegment callState = CallState.allocate(arena);
+                handle = MemorySegment.ofAddress(ExtendedOps.createQpEx(callState, pd.context().handleAddress(),
+                        attr.address()));
+                NativeCalls.checkPointer("ibv_create_qp_ex", handle, CallState.errno(callState));
             } else {
                 attr = arena.allocate(ibv_qp_init_attr.LAYOUT);
                 writeInitAttr(attr, options);
                 MemorySegment callState = CallState.allocate(arena);
-                try {
-                    handle = (MemorySegment) Native.IBV_CREATE_QP.invokeExact(callState, pd.handleSegment(), attr);
-                } catch (Throwable t) {
-                    throw NativeCalls.propagate(verb, t);
-                }
+                handle = verbs_h.ibv_create_qp(callState, pd.handleSegment(), attr);
                 NativeCalls.checkPointer(verb, handle, CallState.errno(callState));
             }
             // The provider writes the sizes it granted back into cap (the prefix both structs share).
             QueuePairCapabilities granted = QueuePairAttributes.readCapabilities(ibv_qp_init_attr.cap(attr));
-            QueuePair qp = new QueuePair(pd, options, handle.reinterpret(ibv_qp.LAYOUT.byteSize()), granted, useExtended);
+            QueuePair qp = new QueuePair(pd, options, Pointers.sized(handle, ibv_qp.LAYOUT.byteSize()), granted, useExtended);
             qp.register();
             return qp;
         } finally {

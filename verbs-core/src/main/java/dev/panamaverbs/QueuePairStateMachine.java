@@ -2,11 +2,10 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_qp_attr;
 import dev.panamaverbs.ffm.ibv_qp_init_attr;
-import dev.panamaverbs.loader.CallState;
-import dev.panamaverbs.loader.Natives;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.verbs_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
@@ -30,10 +29,6 @@ final class QueuePairStateMachine {
     /** The port given to the last INIT transition (0: unknown), the default for the RTR address vector. */
     private int port;
 
-    private static final class Native {
-        static final MethodHandle IBV_MODIFY_QP = Natives.downcall("ibv_modify_qp");
-        static final MethodHandle IBV_QUERY_QP = Natives.downcall("ibv_query_qp");
-    }
 
     QueuePairStateMachine(QueuePair qp, Context context, QpType type) {
         this.qp = qp;
@@ -218,12 +213,7 @@ final class QueuePairStateMachine {
         qp.acquire();
         try {
             MemorySegment callState = CallState.allocate(arena);
-            int rc;
-            try {
-                rc = (int) Native.IBV_MODIFY_QP.invokeExact(callState, qp.handleSegment(), attr, mask);
-            } catch (Throwable t) {
-                throw NativeCalls.propagate(MODIFY, t);
-            }
+            int rc = verbs_h.ibv_modify_qp(callState, qp.handleSegment(), attr, mask);
             NativeCalls.checkReturnedErrno(MODIFY, rc);
         } finally {
             qp.release();
@@ -236,12 +226,7 @@ final class QueuePairStateMachine {
             MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
             MemorySegment initAttr = arena.allocate(ibv_qp_init_attr.LAYOUT);
             MemorySegment callState = CallState.allocate(arena);
-            int rc;
-            try {
-                rc = (int) Native.IBV_QUERY_QP.invokeExact(callState, qp.handleSegment(), attr, QUERY_MASK, initAttr);
-            } catch (Throwable t) {
-                throw NativeCalls.propagate("ibv_query_qp", t);
-            }
+            int rc = verbs_h.ibv_query_qp(callState, qp.handleSegment(), attr, QUERY_MASK, initAttr);
             NativeCalls.checkReturnedErrno("ibv_query_qp", rc);
             QueuePairAttributes attributes = QueuePairAttributes.read(attr, initAttr);
             if (attributes.state() != null) {

@@ -1,17 +1,15 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.error.VerbsException;
-import dev.panamaverbs.error.VerbsUnsupportedException;
+import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_srq;
 import dev.panamaverbs.ffm.ibv_srq_attr;
 import dev.panamaverbs.ffm.ibv_srq_init_attr;
-import dev.panamaverbs.loader.CallState;
-import dev.panamaverbs.loader.Natives;
-import dev.panamaverbs.loader.OpsTable;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.loader.internal.OpsTable;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.Objects;
 
 /**
@@ -35,12 +33,6 @@ public final class SharedReceiveQueue extends VerbsResource {
     private final MemorySegment postSrqRecvFunction;
     private volatile int maxWorkRequests;
 
-    private static final class Native {
-        static final MethodHandle IBV_CREATE_SRQ = Natives.downcall("ibv_create_srq");
-        static final MethodHandle IBV_MODIFY_SRQ = Natives.downcall("ibv_modify_srq");
-        static final MethodHandle IBV_QUERY_SRQ = Natives.downcall("ibv_query_srq");
-        static final MethodHandle IBV_DESTROY_SRQ = Natives.downcall("ibv_destroy_srq");
-    }
 
     private SharedReceiveQueue(ProtectionDomain protectionDomain, Context context, MemorySegment handle,
                                int maxWorkRequests, int maxSge) {
@@ -79,15 +71,10 @@ public final class SharedReceiveQueue extends VerbsResource {
             ibv_srq_attr.max_wr(attr, options.maxWorkRequests());
             ibv_srq_attr.max_sge(attr, options.maxSge());
             MemorySegment state = CallState.allocate(arena);
-            MemorySegment created;
-            try {
-                created = (MemorySegment) Native.IBV_CREATE_SRQ.invokeExact(state, pd.handleSegment(), initAttr);
-            } catch (Throwable t) {
-                throw NativeCalls.propagate(verb, t);
-            }
+            MemorySegment created = verbs_h.ibv_create_srq(state, pd.handleSegment(), initAttr);
             NativeCalls.checkPointer(verb, created, CallState.errno(state));
             // The provider writes back what it actually allocated (at least what was asked).
-            queue = new SharedReceiveQueue(pd, context, created.reinterpret(ibv_srq.LAYOUT.byteSize()),
+            queue = new SharedReceiveQueue(pd, context, Pointers.sized(created, ibv_srq.LAYOUT.byteSize()),
                     ibv_srq_attr.max_wr(attr), ibv_srq_attr.max_sge(attr));
             queue.register();
         } finally {
@@ -152,9 +139,11 @@ public final class SharedReceiveQueue extends VerbsResource {
         acquire();
         try {
             request.clearBadRequest();
-            MemorySegment function = postSrqRecvFunction != null ? postSrqRecvFunction
-                    : OpsTable.resolvePostSrqRecv(handleAddress()); // throws: the provider has no post_srq_recv
-            rc = OpsTable.postSrqRecv(function, handleAddress(), request.address(), request.badRequestSlotAddress());
+            if (postSrqRecvFunction == null) {
+                throw NativeCalls.missingOp("ibv_post_srq_recv", "post_srq_recv");
+            }
+            rc = OpsTable.postSrqRecv(postSrqRecvFunction, handleAddress(), request.address(),
+                    request.badRequestSlotAddress());
         } finally {
             release();
         }
@@ -206,12 +195,7 @@ public final class SharedReceiveQueue extends VerbsResource {
             MemorySegment attr = arena.allocate(ibv_srq_attr.LAYOUT);
             ibv_srq_attr.max_wr(attr, maxWr);
             ibv_srq_attr.srq_limit(attr, limit);
-            int rc;
-            try {
-                rc = (int) Native.IBV_MODIFY_SRQ.invokeExact(CallState.allocate(arena), handleSegment(), attr, mask);
-            } catch (Throwable t) {
-                throw NativeCalls.propagate("ibv_modify_srq", t);
-            }
+            int rc = verbs_h.ibv_modify_srq(CallState.allocate(arena), handleSegment(), attr, mask);
             NativeCalls.checkReturnedErrno("ibv_modify_srq", rc);
         } finally {
             release();
@@ -223,12 +207,7 @@ public final class SharedReceiveQueue extends VerbsResource {
         acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_srq_attr.LAYOUT);
-            int rc;
-            try {
-                rc = (int) Native.IBV_QUERY_SRQ.invokeExact(CallState.allocate(arena), handleSegment(), attr);
-            } catch (Throwable t) {
-                throw NativeCalls.propagate("ibv_query_srq", t);
-            }
+            int rc = verbs_h.ibv_query_srq(CallState.allocate(arena), handleSegment(), attr);
             NativeCalls.checkReturnedErrno("ibv_query_srq", rc);
             SharedReceiveQueueAttributes result = new SharedReceiveQueueAttributes(
                     ibv_srq_attr.max_wr(attr), ibv_srq_attr.max_sge(attr), ibv_srq_attr.srq_limit(attr));
@@ -243,12 +222,7 @@ public final class SharedReceiveQueue extends VerbsResource {
     @Override
     void destroy() {
         try (Arena arena = Arena.ofConfined()) {
-            int rc;
-            try {
-                rc = (int) Native.IBV_DESTROY_SRQ.invokeExact(CallState.allocate(arena), handleSegment());
-            } catch (Throwable t) {
-                throw NativeCalls.propagate("ibv_destroy_srq", t);
-            }
+            int rc = verbs_h.ibv_destroy_srq(CallState.allocate(arena), handleSegment());
             NativeCalls.checkReturnedErrno("ibv_destroy_srq", rc);
         }
     }

@@ -1,7 +1,8 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.library.Capability;
-import dev.panamaverbs.loader.LibIbverbs;
+import dev.panamaverbs.loader.internal.LibIbverbs;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -38,15 +39,23 @@ public final class Verbs {
     /**
      * Returns normally when libibverbs is available.
      *
-     * @throws dev.panamaverbs.error.VerbsUnavailableException with the cause otherwise
+     * @throws dev.panamaverbs.VerbsUnavailableException with the cause otherwise
      */
     public static void ensureAvailable() {
-        LibIbverbs.ensureAvailable();
+        if (!LibIbverbs.isAvailable()) {
+            throw new VerbsUnavailableException(LibIbverbs.unavailabilityCause().orElseThrow());
+        }
     }
 
     /** The optional libibverbs functions found (newer verbs); empty when unavailable. */
     public static Set<Capability> capabilities() {
-        return LibIbverbs.capabilities();
+        EnumSet<Capability> found = EnumSet.noneOf(Capability.class);
+        for (Capability capability : Capability.values()) {
+            if (capability.isPresent()) {
+                found.add(capability);
+            }
+        }
+        return Collections.unmodifiableSet(found);
     }
 
     /** The libibverbs file or soname that was (or would have been) opened. */
@@ -58,8 +67,8 @@ public final class Verbs {
      * The RDMA devices on this host ({@code ibv_get_device_list}, read eagerly, then
      * {@code ibv_free_device_list}). Empty when the kernel has no RDMA support.
      *
-     * @throws dev.panamaverbs.error.VerbsUnavailableException when libibverbs is unavailable
-     * @throws dev.panamaverbs.error.VerbsException when listing fails for another reason (e.g. EPERM)
+     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
+     * @throws dev.panamaverbs.VerbsException when listing fails for another reason (e.g. EPERM)
      */
     public static List<Device> devices() {
         return DeviceList.list();

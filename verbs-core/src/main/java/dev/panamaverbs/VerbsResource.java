@@ -1,9 +1,9 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.loader.internal.Pointers;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,18 +30,10 @@ import java.util.concurrent.locks.LockSupport;
  */
 public abstract class VerbsResource implements AutoCloseable {
     private static final long CLOSED = 1L << 62;
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(VerbsResource.class, "state", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final AtomicLongFieldUpdater<VerbsResource> STATE =
+            AtomicLongFieldUpdater.newUpdater(VerbsResource.class, "state");
 
     /** Closed bit and the number of uses under way. */
-    @SuppressWarnings("unused") // through STATE
     private volatile long state;
 
     private final String kind;
@@ -77,7 +69,7 @@ public abstract class VerbsResource implements AutoCloseable {
                 if (scopedHandle == null) {
                     // Made on first request only: most resources never hand out their handle.
                     handleArena = Arena.ofShared();
-                    scopedHandle = handle.reinterpret(handleArena, null);
+                    scopedHandle = Pointers.scoped(handle, handleArena);
                 }
                 return scopedHandle;
             }
@@ -187,7 +179,7 @@ public abstract class VerbsResource implements AutoCloseable {
 
     /** Starts a use of the native object; pair with {@link #release()} in a finally block. */
     final void acquire() {
-        long previous = (long) STATE.getAndAdd(this, 1L);
+        long previous = STATE.getAndAdd(this, 1L);
         if ((previous & CLOSED) != 0) {
             STATE.getAndAdd(this, -1L);
             throw closedException();
@@ -201,7 +193,7 @@ public abstract class VerbsResource implements AutoCloseable {
 
     /** True once {@link #close()} has begun. */
     public final boolean isClosed() {
-        return ((long) STATE.getVolatile(this) & CLOSED) != 0;
+        return (STATE.get(this) & CLOSED) != 0;
     }
 
     /** The exception every use after close throws. */
@@ -218,7 +210,7 @@ public abstract class VerbsResource implements AutoCloseable {
     public final void close() {
         long previous;
         do {
-            previous = (long) STATE.getVolatile(this);
+            previous = STATE.get(this);
             if ((previous & CLOSED) != 0) {
                 return;
             }
@@ -263,7 +255,7 @@ public abstract class VerbsResource implements AutoCloseable {
 
     private void awaitUsesDone() {
         int spins = 0;
-        while (((long) STATE.getVolatile(this) & ~CLOSED) != 0) {
+        while ((STATE.get(this) & ~CLOSED) != 0) {
             if (++spins < 1_000) {
                 Thread.onSpinWait();
             } else {

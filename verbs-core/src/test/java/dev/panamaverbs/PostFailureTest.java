@@ -1,13 +1,11 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.loader.internal.Pointers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.error.Errno;
-import dev.panamaverbs.error.VerbsException;
-import dev.panamaverbs.error.VerbsUnsupportedException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -37,7 +35,7 @@ class PostFailureTest {
             ReceiveWorkRequest second = ReceiveWorkRequest.allocate(arena, 1).wrId(0xBEEF);
             ReceiveWorkRequest head = ReceiveWorkRequest.allocate(arena, 1).wrId(7).next(second);
             head.clearBadRequest();
-            MemorySegment.ofAddress(head.badRequestSlotAddress()).reinterpret(8)
+            Pointers.sized(head.badRequestSlotAddress(), 8)
                     .set(ValueLayout.JAVA_LONG, 0, second.address()); // what the provider writes to *bad_wr
             for (String verb : VERBS) {
                 for (int rc : new int[] {Errno.ENOMEM, -Errno.ENOMEM}) {

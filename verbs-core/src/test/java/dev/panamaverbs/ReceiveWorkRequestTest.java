@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.loader.internal.Pointers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -27,7 +28,7 @@ class ReceiveWorkRequestTest {
             long sgList = ibv_recv_wr.sg_list(wr).address();
             assertTrue(sgList != 0);
 
-            MemorySegment entries = MemorySegment.ofAddress(sgList).reinterpret(2 * ibv_sge.LAYOUT.byteSize());
+            MemorySegment entries = Pointers.sized(sgList, 2 * ibv_sge.LAYOUT.byteSize());
             ScatterGatherEntries.write(entries, 1, 0x1000, 64, 0x77);
             assertEquals(0x1000, request.sgeAddress(1));
             assertEquals(64, request.sgeLength(1));
@@ -99,7 +100,7 @@ class ReceiveWorkRequestTest {
         first.next(second);
         first.clearBadRequest();
         assertEquals("bad_wr not set", first.describeBadRequest());
-        MemorySegment slot = MemorySegment.ofAddress(first.badRequestSlotAddress()).reinterpret(8);
+        MemorySegment slot = Pointers.sized(first.badRequestSlotAddress(), 8);
         slot.set(ValueLayout.JAVA_LONG, 0, second.segment().address());
         assertEquals("bad_wr wr_id=20 (request 1 of the chain)", first.describeBadRequest());
         first.clearBadRequest();

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.loader.internal.Pointers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -187,7 +188,7 @@ class SendWorkRequestTest {
         first.next(second);
         first.clearBadRequest();
         assertEquals("bad_wr not set", first.describeBadRequest());
-        MemorySegment.ofAddress(first.badRequestSlotAddress()).reinterpret(8)
+        Pointers.sized(first.badRequestSlotAddress(), 8)
                 .set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, second.segment().address());
         assertEquals("bad_wr wr_id=20 (request 1 of the chain)", first.describeBadRequest());
     }

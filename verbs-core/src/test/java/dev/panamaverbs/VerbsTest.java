@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.panamaverbs.error.VerbsUnavailableException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -56,10 +55,10 @@ class VerbsTest {
     void openingADeviceThatIsNotListedFailsClearly() {
         assumeTrue(Verbs.isAvailable());
         Device ghost = new Device("no-such-device-42", 0, NodeType.CA, TransportType.IB);
-        dev.panamaverbs.error.VerbsException failure =
-                assertThrows(dev.panamaverbs.error.VerbsException.class, ghost::open);
+        dev.panamaverbs.VerbsException failure =
+                assertThrows(dev.panamaverbs.VerbsException.class, ghost::open);
         assertEquals("ibv_open_device", failure.verb());
-        assertEquals(dev.panamaverbs.error.Errno.ENODEV, failure.errno());
+        assertEquals(dev.panamaverbs.Errno.ENODEV, failure.errno());
         assertTrue(failure.getMessage().contains("no-such-device-42"), failure.getMessage());
     }
 }

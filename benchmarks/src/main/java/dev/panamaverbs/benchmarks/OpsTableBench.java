@@ -4,9 +4,10 @@ import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_poll_cq_attr;
 import dev.panamaverbs.ffm.ibv_send_wr;
 import dev.panamaverbs.ffm.ibv_wc;
-import dev.panamaverbs.loader.CqEx;
-import dev.panamaverbs.loader.OpsTable;
-import dev.panamaverbs.loader.QpEx;
+import dev.panamaverbs.loader.internal.CqEx;
+import dev.panamaverbs.loader.internal.OpsTable;
+import dev.panamaverbs.ffm.ibv_qp_ex;
+import dev.panamaverbs.ffm.invoke.ibv_qp_ex$calls;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -41,9 +42,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * {@code ibv_poll_cq} through {@code ctx->ops} from Java, the way core does it: each op is
  * resolved once at setup ({@code OpsTable.resolvePostSend(qp)} etc.), as a queue pair or CQ
  * resolves it at creation, and each benchmark call goes through the resolved function. The same
- * for the extended verbs: {@code CqEx.resolve(cqx)} and {@code QpEx.resolve(qpx)} once, then the
- * {@code ibv_start_poll}/{@code ibv_wc_read_*} and {@code ibv_wr_*} invokers through the
- * resolved {@code Functions} (the fake ibv_cq_ex/ibv_qp_ex are {@link #EXTENDED_PROVIDER},
+ * for the extended verbs: {@code CqEx.resolve(cqx)} and the {@code ibv_qp_ex} pointers once, then the
+ * {@code ibv_start_poll}/{@code ibv_wc_read_*} and the generated {@code ibv_wr_*} invokers through the
+ * resolved functions (the fake ibv_cq_ex/ibv_qp_ex are {@link #EXTENDED_PROVIDER},
  * compiled with bench_provider.c). Run with {@code -prof gc}: every benchmark should show 0 B/op.
  *
  * <p>The provider source is found at {@code -Dpanamaverbs.bench.providerSource=...}, else under
@@ -123,7 +124,11 @@ public class OpsTableBench {
     private long pollAttr;
     private long buffer;
     private CqEx.Functions cqExFunctions;
-    private QpEx.Functions qpExFunctions;
+    private MemorySegment qpExSegment;
+    private MemorySegment wrStart;
+    private MemorySegment wrSend;
+    private MemorySegment wrSetSge;
+    private MemorySegment wrComplete;
 
     @Setup(Level.Trial)
     public void setUp() throws Throwable {
@@ -152,7 +157,11 @@ public class OpsTableBench {
         qpx = (long) newQpEx.invokeExact(ctx);
         // The extended CQ and QP: their function pointers read once, as at creation.
         cqExFunctions = CqEx.resolve(cqx);
-        qpExFunctions = QpEx.resolve(qpx);
+        qpExSegment = MemorySegment.ofAddress(qpx).reinterpret(ibv_qp_ex.SIZE);
+        wrStart = ibv_qp_ex.wr_start(qpExSegment);
+        wrSend = ibv_qp_ex.wr_send(qpExSegment);
+        wrSetSge = ibv_qp_ex.wr_set_sge(qpExSegment);
+        wrComplete = ibv_qp_ex.wr_complete(qpExSegment);
         pollAttr = arena.allocate(ibv_poll_cq_attr.LAYOUT).address();
         buffer = arena.allocate(64).address();
 
@@ -221,7 +230,7 @@ public class OpsTableBench {
     /** One extended-CQ poll of one completion: {@code ibv_start_poll}, {@code wr_id}, {@code ibv_end_poll}. */
     @Benchmark
     public long cqExPollOne() {
-        if (!CqEx.startPoll(cqExFunctions, cqx, pollAttr)) {
+        if (CqEx.startPoll(cqExFunctions, cqx, pollAttr) != 0) {
             return -1;
         }
         long wrId = CqEx.wrId(cqx);
@@ -238,16 +247,16 @@ public class OpsTableBench {
     /** {@code ibv_wr_set_sge} through the resolved {@code qp->wr_set_sge}: one fill downcall. */
     @Benchmark
     public void qpExWrSetSge() {
-        QpEx.wrSetSge(qpExFunctions, qpx, 1, buffer, 64);
+        ibv_qp_ex$calls.wr_set_sge$raw(wrSetSge, qpx, 1, buffer, 64);
     }
 
     /** A one-request batch: {@code ibv_wr_start}, wr_id, {@code ibv_wr_send}, {@code ibv_wr_set_sge}, {@code ibv_wr_complete}. */
     @Benchmark
     public int qpExSendBatch() {
-        QpEx.wrStart(qpExFunctions, qpx);
-        QpEx.setWrId(qpx, 1L);
-        QpEx.wrSend(qpExFunctions, qpx);
-        QpEx.wrSetSge(qpExFunctions, qpx, 1, buffer, 64);
-        return QpEx.wrComplete(qpExFunctions, qpx);
+        ibv_qp_ex$calls.wr_start$raw(wrStart, qpx);
+        ibv_qp_ex.wr_id(qpExSegment, 1L);
+        ibv_qp_ex$calls.wr_send$raw(wrSend, qpx);
+        ibv_qp_ex$calls.wr_set_sge$raw(wrSetSge, qpx, 1, buffer, 64);
+        return ibv_qp_ex$calls.wr_complete$raw(wrComplete, qpx);
     }
 }

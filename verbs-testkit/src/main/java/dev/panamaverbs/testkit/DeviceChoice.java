@@ -1,6 +1,6 @@
 package dev.panamaverbs.testkit;
 
-import dev.panamaverbs.error.VerbsException;
+import dev.panamaverbs.VerbsException;
 
 import java.util.List;
 import java.util.Optional;

@@ -16,7 +16,7 @@ public interface DeviceInventory {
      * The names of the devices libibverbs lists, in its order. Only called when
      * {@link #unavailabilityCause()} is empty.
      *
-     * @throws dev.panamaverbs.error.VerbsException when listing fails (e.g. ENOSYS: no kernel support)
+     * @throws dev.panamaverbs.VerbsException when listing fails (e.g. ENOSYS: no kernel support)
      */
     List<String> deviceNames();
 

@@ -2,7 +2,7 @@ package dev.panamaverbs.testkit;
 
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Verbs;
-import dev.panamaverbs.error.VerbsUnsupportedException;
+import dev.panamaverbs.VerbsUnsupportedException;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;

@@ -28,8 +28,8 @@ import dev.panamaverbs.SharedReceiveQueue;
 import dev.panamaverbs.SharedReceiveQueueOptions;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.WorkRequestOpcode;
-import dev.panamaverbs.error.Errno;
-import dev.panamaverbs.error.VerbsException;
+import dev.panamaverbs.Errno;
+import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.ffm.ibv_qp_attr;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
@@ -329,7 +329,7 @@ class QueuePairLifecycleTest {
             assertEquals(QKEY, qp.query().qkey());
             // Missing the Q_Key the verbs require for UD INIT: the device refuses (EINVAL).
             QueuePair other = pd.createQueuePair(options(QpType.UD, cq));
-            assertThrows(dev.panamaverbs.error.VerbsException.class,
+            assertThrows(dev.panamaverbs.VerbsException.class,
                     () -> other.modify(attr, EnumSet.of(QpAttributeMask.STATE, QpAttributeMask.PORT)));
             assertEquals(QpState.RESET, other.state());
         }

@@ -18,7 +18,7 @@ import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SharedReceiveQueue;
 import dev.panamaverbs.SharedReceiveQueueAttributes;
 import dev.panamaverbs.SharedReceiveQueueOptions;
-import dev.panamaverbs.error.VerbsException;
+import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.Arena;

@@ -1,6 +1,6 @@
 package dev.panamaverbs.testkit;
 
-import dev.panamaverbs.error.VerbsException;
+import dev.panamaverbs.VerbsException;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

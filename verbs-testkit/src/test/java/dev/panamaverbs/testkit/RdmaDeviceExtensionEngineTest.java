@@ -1,7 +1,7 @@
 package dev.panamaverbs.testkit;
 
-import dev.panamaverbs.error.VerbsException;
-import dev.panamaverbs.error.VerbsUnsupportedException;
+import dev.panamaverbs.VerbsException;
+import dev.panamaverbs.VerbsUnsupportedException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,7 +1,7 @@
 package dev.panamaverbs.testkit;
 
-import dev.panamaverbs.error.VerbsException;
-import dev.panamaverbs.error.VerbsUnsupportedException;
+import dev.panamaverbs.VerbsException;
+import dev.panamaverbs.VerbsUnsupportedException;
 import org.junit.jupiter.api.Test;
 import org.opentest4j.TestAbortedException;
 

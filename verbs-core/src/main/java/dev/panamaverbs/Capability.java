@@ -1,0 +1,84 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.loader.internal.LibIbverbs;
+
+import java.util.List;
+
+/**
+ * Optional libibverbs functions, newer than the required set. Each capability is present when
+ * every one of its symbols resolved at its pinned version; its absence never makes the library
+ * unavailable, it only makes the verbs that need it throw
+ * {@link VerbsUnsupportedException}. Which functions are optional is not kept here: the
+ * generator marks each exported function required or not by its symbol version, and a unit test
+ * checks that every optional one belongs to exactly one capability.
+ */
+public enum Capability {
+    /** {@code ibv_get_pkey_index} (IBVERBS_1.5): P_Key value to table index. */
+    GET_PKEY_INDEX("ibv_get_pkey_index"),
+    /** {@code ibv_qp_to_qp_ex} (IBVERBS_1.6): the {@code ibv_wr_*} work-request API. */
+    QP_EX("ibv_qp_to_qp_ex"),
+    /** {@code ibv_reg_mr_iova} (IBVERBS_1.7): register memory at a chosen I/O virtual address. */
+    REG_MR_IOVA("ibv_reg_mr_iova"),
+    /** {@code ibv_reg_mr_iova2} (IBVERBS_1.8): registration with the optional access flags. */
+    REG_MR_IOVA2("ibv_reg_mr_iova2"),
+    /** {@code ibv_get_device_index} (IBVERBS_1.9): the kernel's device index. */
+    GET_DEVICE_INDEX("ibv_get_device_index"),
+    /** {@code ibv_import_*}/{@code ibv_unimport_*} (IBVERBS_1.10): share a context, PD and MRs across processes. */
+    IMPORT("ibv_import_device", "ibv_import_pd", "ibv_unimport_pd", "ibv_import_mr", "ibv_unimport_mr"),
+    /** {@code ibv_query_ece}/{@code ibv_set_ece} (IBVERBS_1.10): enhanced connection establishment. */
+    ECE("ibv_query_ece", "ibv_set_ece"),
+    /** {@code _ibv_query_gid_ex} (IBVERBS_1.11): one GID entry with its type and netdev. */
+    QUERY_GID_EX("_ibv_query_gid_ex"),
+    /** {@code _ibv_query_gid_table} (IBVERBS_1.11): the whole GID table at once. */
+    QUERY_GID_TABLE("_ibv_query_gid_table"),
+    /** {@code ibv_reg_dmabuf_mr} (IBVERBS_1.12): register a dma-buf (GPU memory). */
+    REG_DMABUF_MR("ibv_reg_dmabuf_mr"),
+    /** {@code ibv_import_dm}/{@code ibv_unimport_dm} (IBVERBS_1.13): share device memory. */
+    IMPORT_DM("ibv_import_dm", "ibv_unimport_dm"),
+    /** {@code ibv_is_fork_initialized} (IBVERBS_1.13): whether fork protection is on. */
+    IS_FORK_INITIALIZED("ibv_is_fork_initialized"),
+    /** {@code ibv_query_qp_data_in_order} (IBVERBS_1.14): whether RDMA writes land in order. */
+    QUERY_QP_DATA_IN_ORDER("ibv_query_qp_data_in_order");
+
+    private final List<String> symbols;
+
+    Capability(String... symbols) {
+        this.symbols = List.of(symbols);
+    }
+
+    /** The exported functions this capability needs, all of them. */
+    public List<String> symbols() {
+        return symbols;
+    }
+
+    /**
+     * Whether the loaded libibverbs exports every function of this capability, each at its
+     * pinned version; false when libibverbs is unavailable.
+     */
+    public boolean isPresent() {
+        return symbols.stream().allMatch(LibIbverbs::has);
+    }
+
+    /**
+     * Returns when {@link #isPresent()}; else throws for {@code verb}, naming the library loaded
+     * and the functions it lacks.
+     *
+     * @throws VerbsUnsupportedException when the capability is absent
+     */
+    void require(String verb) {
+        if (!isPresent()) {
+            throw new VerbsUnsupportedException(verb, "the loaded libibverbs (" + LibIbverbs.libraryPath()
+                    + ") does not export " + String.join(", ", symbols) + " (Capability." + name() + ")");
+        }
+    }
+
+    /** The capability that provides {@code symbol}, or null when no capability lists it. */
+    public static Capability providing(String symbol) {
+        for (Capability capability : values()) {
+            if (capability.symbols.contains(symbol)) {
+                return capability;
+            }
+        }
+        return null;
+    }
+}

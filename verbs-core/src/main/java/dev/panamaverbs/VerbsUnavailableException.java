@@ -1,0 +1,20 @@
+package dev.panamaverbs;
+
+/**
+ * libibverbs could not be used on this machine: not installed, a required symbol missing, native
+ * access denied, or turned off with {@code panamaverbs.disable=true}. The message is the full
+ * cause, as {@code Verbs.unavailabilityCause()} reports it.
+ */
+public class VerbsUnavailableException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    /** Unavailable for the reason given. */
+    public VerbsUnavailableException(String cause) {
+        super("libibverbs is not available: " + cause);
+    }
+
+    /** Unavailable because of a throwable met while loading. */
+    public VerbsUnavailableException(String cause, Throwable throwable) {
+        super("libibverbs is not available: " + cause, throwable);
+    }
+}

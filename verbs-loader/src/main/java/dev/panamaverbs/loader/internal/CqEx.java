@@ -1,0 +1,152 @@
+package dev.panamaverbs.loader.internal;
+
+import dev.panamaverbs.ffm.ibv_cq_ex;
+import dev.panamaverbs.ffm.invoke.ibv_cq_ex$calls;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The extended completion API: each {@code static inline} of verbs.h ({@code ibv_start_poll},
+ * {@code ibv_end_poll}, {@code ibv_wc_read_*}) is a call through a function pointer of
+ * {@code struct ibv_cq_ex}; {@code status} and {@code wr_id} are plain fields. Arguments are raw
+ * addresses; C's return conventions; nothing allocates.
+ *
+ * <p>Usage: {@code fns = resolve(cq)} once, when the CQ is created; then, per completion,
+ * {@code if (startPoll(fns, cq, attr) == 0) { read...(fns, cq); endPoll(fns, cq); }}.
+ *
+ * <p>One {@code start_poll}/{@code end_poll} pair per completion, never {@code next_poll}: rxe
+ * (rdma-core 44, and later releases) breaks the loop when it runs dry: a {@code next_poll} that
+ * answers ENOENT already stores the advanced consumer index, and {@code end_poll} advances and
+ * stores it once more, past the producer, so a later poll reports a stale entry again
+ * (linux-rdma/rdma-core pull requests 1512 and 1617).
+ */
+public final class CqEx {
+    private CqEx() {}
+
+    /**
+     * The function pointers of one {@code struct ibv_cq_ex}, read once by {@link #resolve(long)}:
+     * a provider never changes them afterwards. A reader the provider left NULL (not requested in
+     * {@code wc_flags}) is {@link MemorySegment#NULL}; callers check {@link #has} before use.
+     */
+    public record Functions(MemorySegment startPoll, MemorySegment endPoll,
+                            MemorySegment readOpcode, MemorySegment readVendorErr, MemorySegment readByteLen,
+                            MemorySegment readImmData, MemorySegment readQpNum, MemorySegment readSrcQp,
+                            MemorySegment readWcFlags, MemorySegment readSlid, MemorySegment readSl,
+                            MemorySegment readDlidPathBits, MemorySegment readCompletionTs) {
+        /** Whether the provider set {@code function}. */
+        public static boolean has(MemorySegment function) {
+            return function.address() != 0;
+        }
+    }
+
+    /**
+     * Reads every function pointer of {@code cqx} once.
+     *
+     * @param cqx {@code struct ibv_cq_ex *}
+     * @throws IllegalArgumentException if {@code cqx} is NULL
+     */
+    public static Functions resolve(long cqx) {
+        Memory.requireNonNull(cqx, "ibv_create_cq_ex", "cq");
+        return new Functions(
+                pointer(cqx, ibv_cq_ex.start_poll$OFFSET), pointer(cqx, ibv_cq_ex.end_poll$OFFSET),
+                pointer(cqx, ibv_cq_ex.read_opcode$OFFSET), pointer(cqx, ibv_cq_ex.read_vendor_err$OFFSET),
+                pointer(cqx, ibv_cq_ex.read_byte_len$OFFSET), pointer(cqx, ibv_cq_ex.read_imm_data$OFFSET),
+                pointer(cqx, ibv_cq_ex.read_qp_num$OFFSET), pointer(cqx, ibv_cq_ex.read_src_qp$OFFSET),
+                pointer(cqx, ibv_cq_ex.read_wc_flags$OFFSET), pointer(cqx, ibv_cq_ex.read_slid$OFFSET),
+                pointer(cqx, ibv_cq_ex.read_sl$OFFSET), pointer(cqx, ibv_cq_ex.read_dlid_path_bits$OFFSET),
+                pointer(cqx, ibv_cq_ex.read_completion_ts$OFFSET));
+    }
+
+    private static MemorySegment pointer(long cqx, long offset) {
+        long function = Memory.readLong(cqx + offset);
+        return function == 0 ? MemorySegment.NULL : MemorySegment.ofAddress(function);
+    }
+
+    /**
+     * {@code ibv_start_poll(cq, attr)}: 0 when a completion is current, ENOENT when the CQ is
+     * empty, else the provider's error (some answer {@code -errno}).
+     *
+     * @param attr a {@code struct ibv_poll_cq_attr} ({@code comp_mask} 0)
+     */
+    public static int startPoll(Functions fns, long cqx, long attr) {
+        Memory.requireNonNull(cqx, "ibv_start_poll", "cq");
+        Memory.requireNonNull(attr, "ibv_start_poll", "attr");
+        return ibv_cq_ex$calls.start_poll$raw(fns.startPoll(), cqx, attr);
+    }
+
+    /** {@code ibv_end_poll(cq)}: releases the current completion (and the provider's CQ lock). */
+    public static void endPoll(Functions fns, long cqx) {
+        Memory.requireNonNull(cqx, "ibv_end_poll", "cq");
+        ibv_cq_ex$calls.end_poll$raw(fns.endPoll(), cqx);
+    }
+
+    /** {@code ibv_wc_read_opcode} ({@code enum ibv_wc_opcode}). */
+    public static int readOpcode(Functions fns, long cqx) {
+        return ibv_cq_ex$calls.read_opcode$raw(fns.readOpcode(), cq(cqx));
+    }
+
+    /** {@code ibv_wc_read_vendor_err} (uint32_t). */
+    public static int readVendorErr(Functions fns, long cqx) {
+        return ibv_cq_ex$calls.read_vendor_err$raw(fns.readVendorErr(), cq(cqx));
+    }
+
+    /** {@code ibv_wc_read_byte_len} (uint32_t: mask with 0xFFFFFFFFL). */
+    public static int readByteLen(Functions fns, long cqx) {
+        return ibv_cq_ex$calls.read_byte_len$raw(fns.readByteLen(), cq(cqx));
+    }
+
+    /** {@code ibv_wc_read_imm_data} (__be32, as delivered). */
+    public static int readImmData(Functions fns, long cqx) {
+        return ibv_cq_ex$calls.read_imm_data$raw(fns.readImmData(), cq(cqx));
+    }
+
+    /** {@code ibv_wc_read_qp_num}. */
+    public static int readQpNum(Functions fns, long cqx) {
+        return ibv_cq_ex$calls.read_qp_num$raw(fns.readQpNum(), cq(cqx));
+    }
+
+    /** {@code ibv_wc_read_src_qp}. */
+    public static int readSrcQp(Functions fns, long cqx) {
+        return ibv_cq_ex$calls.read_src_qp$raw(fns.readSrcQp(), cq(cqx));
+    }
+
+    /** {@code ibv_wc_read_wc_flags} ({@code enum ibv_wc_flags} bits). */
+    public static int readWcFlags(Functions fns, long cqx) {
+        return ibv_cq_ex$calls.read_wc_flags$raw(fns.readWcFlags(), cq(cqx));
+    }
+
+    /** {@code ibv_wc_read_slid}. */
+    public static int readSlid(Functions fns, long cqx) {
+        return ibv_cq_ex$calls.read_slid$raw(fns.readSlid(), cq(cqx));
+    }
+
+    /** {@code ibv_wc_read_sl} (uint8_t, widened unsigned). */
+    public static int readSl(Functions fns, long cqx) {
+        return Byte.toUnsignedInt(ibv_cq_ex$calls.read_sl$raw(fns.readSl(), cq(cqx)));
+    }
+
+    /** {@code ibv_wc_read_dlid_path_bits} (uint8_t, widened unsigned). */
+    public static int readDlidPathBits(Functions fns, long cqx) {
+        return Byte.toUnsignedInt(ibv_cq_ex$calls.read_dlid_path_bits$raw(fns.readDlidPathBits(), cq(cqx)));
+    }
+
+    /** {@code ibv_wc_read_completion_ts} (uint64_t). */
+    public static long readCompletionTs(Functions fns, long cqx) {
+        return ibv_cq_ex$calls.read_completion_ts$raw(fns.readCompletionTs(), cq(cqx));
+    }
+
+    /** {@code cq->wr_id} of the current completion. */
+    public static long wrId(long cqx) {
+        return Memory.readLong(cq(cqx) + ibv_cq_ex.wr_id$OFFSET);
+    }
+
+    /** {@code cq->status} of the current completion ({@code enum ibv_wc_status}). */
+    public static int status(long cqx) {
+        return Memory.readInt(cq(cqx) + ibv_cq_ex.status$OFFSET);
+    }
+
+    private static long cq(long cqx) {
+        Memory.requireNonNull(cqx, "ibv_wc_read", "cq");
+        return cqx;
+    }
+}

@@ -1,0 +1,87 @@
+package dev.panamaverbs.loader.internal;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The immutable outcome of one probe of a library file: available with every required symbol
+ * resolved and the optional ones that were found, or unavailable with a cause and nothing resolved.
+ * There is no half-way state: an unavailable result holds no symbol and no library handle.
+ */
+public final class LoadResult {
+    private final String requestedLibrary;
+    private final String libraryPath;
+    private final String cause;
+    private final Map<String, MemorySegment> symbols;
+
+    private LoadResult(String requestedLibrary, String libraryPath, String cause, Map<String, MemorySegment> symbols) {
+        this.requestedLibrary = requestedLibrary;
+        this.libraryPath = libraryPath;
+        this.cause = cause;
+        this.symbols = Map.copyOf(symbols);
+    }
+
+    /**
+     * @param requestedLibrary what was handed to {@code dlopen}
+     * @param loadedFile       the file actually mapped (symbolic links resolved), or null when
+     *                         unknown: {@link #libraryPath()} then reports {@code requestedLibrary}
+     */
+    static LoadResult available(String requestedLibrary, String loadedFile, Map<String, MemorySegment> symbols) {
+        return new LoadResult(requestedLibrary, loadedFile != null ? loadedFile : requestedLibrary, null, symbols);
+    }
+
+    static LoadResult unavailable(String requestedLibrary, String cause) {
+        return new LoadResult(requestedLibrary, requestedLibrary, cause, Map.of());
+    }
+
+    /** True when every required symbol resolved. */
+    public boolean isAvailable() {
+        return cause == null;
+    }
+
+    /** Why the library is unavailable; empty when it is available. */
+    public Optional<String> unavailabilityCause() {
+        return Optional.ofNullable(cause);
+    }
+
+    /**
+     * The file actually loaded, symbolic links resolved (for the default soname, something like
+     * {@code /usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0}), found with {@code dladdr} on a
+     * resolved symbol. When unavailable, or if libc could not say, the name handed to
+     * {@code dlopen} ({@link #requestedLibrary()}).
+     */
+    public String libraryPath() {
+        return libraryPath;
+    }
+
+    /** The file name or path handed to {@code dlopen} (a soname such as {@code libibverbs.so.1}, or a path). */
+    public String requestedLibrary() {
+        return requestedLibrary;
+    }
+
+    /** Whether the function {@code name} (required or optional) was resolved; false when unavailable. */
+    public boolean has(String name) {
+        return symbols.containsKey(name);
+    }
+
+    /** Names of every symbol resolved (required and optional); empty when unavailable. */
+    public Set<String> resolvedSymbols() {
+        return symbols.keySet();
+    }
+
+    /** Every resolved function's address by name, for binding the generated invokers. */
+    Map<String, MemorySegment> addresses() {
+        return symbols;
+    }
+
+    @Override
+    public String toString() {
+        return isAvailable()
+                ? "available from " + libraryPath
+                        + (libraryPath.equals(requestedLibrary) ? "" : " (dlopen(\"" + requestedLibrary + "\"))")
+                        + ", " + symbols.size() + " functions resolved"
+                : "unavailable: " + cause;
+    }
+}

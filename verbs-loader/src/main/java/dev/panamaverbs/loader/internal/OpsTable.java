@@ -1,0 +1,194 @@
+package dev.panamaverbs.loader.internal;
+
+import dev.panamaverbs.ffm.ibv_context;
+import dev.panamaverbs.ffm.ibv_context_ops;
+import dev.panamaverbs.ffm.ibv_cq;
+import dev.panamaverbs.ffm.ibv_mw;
+import dev.panamaverbs.ffm.ibv_pd;
+import dev.panamaverbs.ffm.ibv_qp;
+import dev.panamaverbs.ffm.ibv_srq;
+import dev.panamaverbs.ffm.invoke.ibv_context_ops$calls;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The {@code static inline} verbs of verbs.h that dispatch through {@code ibv_context.ops}:
+ * libibverbs does not export them, so each reads the provider's function pointer from the ops
+ * table, as the C body does, and calls it through the generated invoker. C's return conventions
+ * are kept (0 or an errno; a count, negative on failure; a pointer, 0 with errno): the API maps
+ * them to exceptions in one place.
+ *
+ * <p>A provider's ops table never changes, so the data-path verbs come in two halves: a
+ * {@code resolveX(object)} method, called once when the object is created, reads
+ * {@code object->context->ops.x}; the invoker {@code x(function, object, ...)} takes that function
+ * on every call, reads no native memory and allocates nothing, even interpreted. Memory windows
+ * are control path and read their op per call.
+ *
+ * <p>Arguments are raw addresses of the C objects and of caller-owned request/completion memory:
+ * only pass objects the provider created and that are still alive. NULL pointers are refused with
+ * {@link IllegalArgumentException} before any native call.
+ */
+public final class OpsTable {
+    /** {@code EOPNOTSUPP}: what the header's inline verbs answer for an op the provider left NULL. */
+    public static final int EOPNOTSUPP = 95;
+
+    private static final long QP_CONTEXT = ibv_qp.context$OFFSET;
+    private static final long CQ_CONTEXT = ibv_cq.context$OFFSET;
+    private static final long SRQ_CONTEXT = ibv_srq.context$OFFSET;
+    private static final long PD_CONTEXT = ibv_pd.context$OFFSET;
+    private static final long MW_CONTEXT = ibv_mw.context$OFFSET;
+    private static final long OPS = ibv_context.ops$OFFSET;
+    private static final long POST_SEND = OPS + ibv_context_ops.post_send$OFFSET;
+    private static final long POST_RECV = OPS + ibv_context_ops.post_recv$OFFSET;
+    private static final long POST_SRQ_RECV = OPS + ibv_context_ops.post_srq_recv$OFFSET;
+    private static final long POLL_CQ = OPS + ibv_context_ops.poll_cq$OFFSET;
+    private static final long REQ_NOTIFY_CQ = OPS + ibv_context_ops.req_notify_cq$OFFSET;
+    private static final long ALLOC_MW = OPS + ibv_context_ops.alloc_mw$OFFSET;
+    private static final long DEALLOC_MW = OPS + ibv_context_ops.dealloc_mw$OFFSET;
+    private static final long BIND_MW = OPS + ibv_context_ops.bind_mw$OFFSET;
+
+    private OpsTable() {}
+
+    // ---- resolving: once per object, at creation ----
+
+    /** {@code qp->context->ops.post_send}, or {@link MemorySegment#NULL} when the provider has none. */
+    public static MemorySegment resolvePostSend(long qp) {
+        return op(qp, QP_CONTEXT, POST_SEND, "ibv_post_send", "qp");
+    }
+
+    /** {@code qp->context->ops.post_recv}, or NULL. */
+    public static MemorySegment resolvePostRecv(long qp) {
+        return op(qp, QP_CONTEXT, POST_RECV, "ibv_post_recv", "qp");
+    }
+
+    /** {@code srq->context->ops.post_srq_recv}, or NULL. */
+    public static MemorySegment resolvePostSrqRecv(long srq) {
+        return op(srq, SRQ_CONTEXT, POST_SRQ_RECV, "ibv_post_srq_recv", "srq");
+    }
+
+    /** {@code cq->context->ops.poll_cq}, or NULL; also valid for a {@code struct ibv_cq_ex}. */
+    public static MemorySegment resolvePollCq(long cq) {
+        return op(cq, CQ_CONTEXT, POLL_CQ, "ibv_poll_cq", "cq");
+    }
+
+    /** {@code cq->context->ops.req_notify_cq}, or NULL. */
+    public static MemorySegment resolveReqNotifyCq(long cq) {
+        return op(cq, CQ_CONTEXT, REQ_NOTIFY_CQ, "ibv_req_notify_cq", "cq");
+    }
+
+    // ---- the data path: through a resolved function, allocation-free ----
+
+    /**
+     * {@code ibv_post_send}: {@code qp->context->ops.post_send(qp, wr, bad_wr)} through the
+     * function {@link #resolvePostSend(long)} returned.
+     *
+     * @return 0 when every request was posted, else the errno (ENOMEM: send queue full, EINVAL:
+     *         a bad request) with {@code *badWrOut} set
+     */
+    public static int postSend(MemorySegment postSend, long qp, long wr, long badWrOut) {
+        requireNonNull(qp, wr, badWrOut, "ibv_post_send");
+        return ibv_context_ops$calls.post_send$raw(postSend, qp, wr, badWrOut);
+    }
+
+    /** {@code ibv_post_recv}, as {@link #postSend}. */
+    public static int postRecv(MemorySegment postRecv, long qp, long wr, long badWrOut) {
+        requireNonNull(qp, wr, badWrOut, "ibv_post_recv");
+        return ibv_context_ops$calls.post_recv$raw(postRecv, qp, wr, badWrOut);
+    }
+
+    /** {@code ibv_post_srq_recv}, as {@link #postSend}. */
+    public static int postSrqRecv(MemorySegment postSrqRecv, long srq, long wr, long badWrOut) {
+        requireNonNull(srq, wr, badWrOut, "ibv_post_srq_recv");
+        return ibv_context_ops$calls.post_srq_recv$raw(postSrqRecv, srq, wr, badWrOut);
+    }
+
+    /**
+     * {@code ibv_poll_cq}: {@code cq->context->ops.poll_cq(cq, num_entries, wc)}.
+     *
+     * @param wcArray room for {@code numEntries} {@code struct ibv_wc}
+     * @return the number of completions written, 0 when the CQ is empty, negative on failure
+     * @throws IllegalArgumentException for a NULL {@code cq}, a negative {@code numEntries}, or
+     *         a NULL {@code wcArray} while {@code numEntries > 0}
+     */
+    public static int pollCq(MemorySegment pollCq, long cq, int numEntries, long wcArray) {
+        Memory.requireNonNull(cq, "ibv_poll_cq", "cq");
+        if (numEntries < 0) {
+            throw new IllegalArgumentException("ibv_poll_cq: num_entries " + numEntries + " is negative");
+        }
+        if (numEntries > 0) {
+            Memory.requireNonNull(wcArray, "ibv_poll_cq", "wc");
+        }
+        return ibv_context_ops$calls.poll_cq$raw(pollCq, cq, numEntries, wcArray);
+    }
+
+    /** {@code ibv_req_notify_cq}: {@code cq->context->ops.req_notify_cq(cq, solicited_only)}: 0 or an errno. */
+    public static int reqNotifyCq(MemorySegment reqNotifyCq, long cq, boolean solicitedOnly) {
+        Memory.requireNonNull(cq, "ibv_req_notify_cq", "cq");
+        return ibv_context_ops$calls.req_notify_cq$raw(reqNotifyCq, cq, solicitedOnly ? 1 : 0);
+    }
+
+    // ---- control path: resolved per call ----
+
+    /**
+     * {@code ibv_alloc_mw}: {@code pd->context->ops.alloc_mw(pd, type)}.
+     *
+     * @param errno a {@code CallState} segment: the errno on failure
+     * @return the {@code struct ibv_mw *}, or 0 with the errno in {@code errno} (EOPNOTSUPP, as
+     *         the header sets it, when the provider has no alloc_mw)
+     */
+    public static long allocMw(MemorySegment errno, long pd, int type) {
+        MemorySegment function = op(pd, PD_CONTEXT, ALLOC_MW, "ibv_alloc_mw", "pd");
+        if (function.address() == 0) {
+            Errnos.set(errno, EOPNOTSUPP);
+            return 0;
+        }
+        return ibv_context_ops$calls.alloc_mw(function, errno, MemorySegment.ofAddress(pd), type).address();
+    }
+
+    /** {@code ibv_dealloc_mw}: {@code mw->context->ops.dealloc_mw(mw)}: 0 or an errno. */
+    public static int deallocMw(long mw) {
+        MemorySegment function = op(mw, MW_CONTEXT, DEALLOC_MW, "ibv_dealloc_mw", "mw");
+        if (function.address() == 0) {
+            return EOPNOTSUPP;
+        }
+        return ibv_context_ops$calls.dealloc_mw$raw(function, mw);
+    }
+
+    /**
+     * {@code ibv_bind_mw}: {@code mw->context->ops.bind_mw(qp, mw, mw_bind)}: 0 or an errno
+     * (EOPNOTSUPP when the provider has no bind_mw).
+     */
+    public static int bindMw(long qp, long mw, long mwBind) {
+        Memory.requireNonNull(qp, "ibv_bind_mw", "qp");
+        Memory.requireNonNull(mwBind, "ibv_bind_mw", "mw_bind");
+        MemorySegment function = op(mw, MW_CONTEXT, BIND_MW, "ibv_bind_mw", "mw");
+        if (function.address() == 0) {
+            return EOPNOTSUPP;
+        }
+        return ibv_context_ops$calls.bind_mw$raw(function, qp, mw, mwBind);
+    }
+
+    /**
+     * {@code object->context->ops.<op>}: the provider's function, or {@link MemorySegment#NULL}
+     * when it left the op unset.
+     *
+     * @param contextOffset where the object keeps its {@code struct ibv_context *}
+     * @param opOffset      the op's offset inside {@code struct ibv_context}
+     * @param argument      the object's parameter name in the verb, for the NULL message
+     */
+    private static MemorySegment op(long object, long contextOffset, long opOffset, String verb, String argument) {
+        Memory.requireNonNull(object, verb, argument);
+        long context = Memory.readLong(object + contextOffset);
+        if (context == 0) {
+            throw new IllegalArgumentException(verb + ": the object's context pointer is NULL");
+        }
+        long function = Memory.readLong(context + opOffset);
+        return function == 0 ? MemorySegment.NULL : MemorySegment.ofAddress(function);
+    }
+
+    private static void requireNonNull(long object, long wr, long badWrOut, String verb) {
+        Memory.requireNonNull(object, verb, verb.equals("ibv_post_srq_recv") ? "srq" : "qp");
+        Memory.requireNonNull(wr, verb, "wr");
+        Memory.requireNonNull(badWrOut, verb, "bad_wr");
+    }
+}

@@ -1,0 +1,97 @@
+package dev.panamaverbs.loader.internal;
+
+import dev.panamaverbs.ffm.VerbsConstants;
+import dev.panamaverbs.ffm.ibv_poll_cq_attr;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The extended completion calls through a fake ibv_cq_ex: C's return values, the arguments as passed. */
+class CqExTest {
+    private static FakeProvider fake;
+    private static long cqx;
+    private static MemorySegment attr;
+    private static CqEx.Functions fns;
+
+    @BeforeAll
+    static void provider() {
+        fake = FakeProvider.standard();
+        cqx = fake.cqEx(fake.context(), true);
+        attr = Arena.global().allocate(ibv_poll_cq_attr.LAYOUT);
+        fns = CqEx.resolve(cqx);
+    }
+
+    @BeforeEach
+    void reset() {
+        fake.reset();
+    }
+
+    @Test
+    void pollingReportsFoundEmptyAndErrorsAsC() {
+        assertEquals(0, CqEx.startPoll(fns, cqx, attr.address()));
+        assertEquals("start_poll", fake.lastOp());
+        assertEquals(cqx, fake.arg(0));
+        assertEquals(attr.address(), fake.arg(1));
+        assertEquals(4242, CqEx.wrId(cqx));
+        assertEquals(VerbsConstants.IBV_WC_SUCCESS, CqEx.status(cqx));
+        CqEx.endPoll(fns, cqx);
+        assertEquals("end_poll", fake.lastOp());
+        assertEquals(cqx, fake.arg(0));
+
+        fake.nextReturn(TestErrno.ENOENT);
+        assertEquals(TestErrno.ENOENT, CqEx.startPoll(fns, cqx, attr.address()), "empty");
+        fake.nextReturn(-TestErrno.EIO); // some providers answer -errno: passed on as is
+        assertEquals(-TestErrno.EIO, CqEx.startPoll(fns, cqx, attr.address()));
+    }
+
+    @Test
+    void readersReturnTheProvidersValuesUnsignedWhereCIsUnsigned() {
+        assertEquals(VerbsConstants.IBV_WC_RDMA_WRITE, CqEx.readOpcode(fns, cqx));
+        assertEquals("read_opcode", fake.lastOp());
+        assertEquals(0x11, CqEx.readVendorErr(fns, cqx));
+        assertEquals(0xFFFFFFF0L, Integer.toUnsignedLong(CqEx.readByteLen(fns, cqx)));
+        assertEquals(0x01020304, CqEx.readImmData(fns, cqx));
+        assertEquals(0x123456, CqEx.readQpNum(fns, cqx));
+        assertEquals(0x654321, CqEx.readSrcQp(fns, cqx));
+        assertEquals(VerbsConstants.IBV_WC_WITH_IMM, CqEx.readWcFlags(fns, cqx));
+        assertEquals(7, CqEx.readSlid(fns, cqx));
+        assertEquals(0xF3, CqEx.readSl(fns, cqx));
+        assertEquals(5, CqEx.readDlidPathBits(fns, cqx));
+        assertEquals(0x8000000000000001L, CqEx.readCompletionTs(fns, cqx));
+        assertEquals("read_completion_ts", fake.lastOp());
+        assertEquals(cqx, fake.arg(0));
+    }
+
+    @Test
+    void aBareCqResolvesToNullFunctionsThatAreNeverCalled() {
+        long bare = fake.cqEx(fake.context(), false);
+        CqEx.Functions bareFns = CqEx.resolve(bare);
+        assertFalse(CqEx.Functions.has(bareFns.startPoll()));
+        assertFalse(CqEx.Functions.has(bareFns.readOpcode()));
+        assertTrue(CqEx.Functions.has(fns.readOpcode()));
+        long calls = fake.calls();
+        // The linker refuses a NULL target: an exception, never a call through NULL.
+        assertThrows(IllegalArgumentException.class, () -> CqEx.readOpcode(bareFns, bare));
+        assertThrows(IllegalArgumentException.class, () -> CqEx.startPoll(bareFns, bare, attr.address()));
+        assertEquals(calls, fake.calls());
+    }
+
+    @Test
+    void nullArgumentsAreRejectedBeforeAnyCall() {
+        long calls = fake.calls();
+        assertThrows(IllegalArgumentException.class, () -> CqEx.resolve(0));
+        assertThrows(IllegalArgumentException.class, () -> CqEx.startPoll(fns, cqx, 0));
+        assertThrows(IllegalArgumentException.class, () -> CqEx.startPoll(fns, 0, attr.address()));
+        assertThrows(IllegalArgumentException.class, () -> CqEx.readOpcode(fns, 0));
+        assertThrows(IllegalArgumentException.class, () -> CqEx.wrId(0));
+        assertEquals(calls, fake.calls());
+    }
+}

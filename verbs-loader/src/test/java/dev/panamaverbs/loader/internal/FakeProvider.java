@@ -1,0 +1,123 @@
+package dev.panamaverbs.loader.internal;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Path;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * The fake provider objects of fake_provider.c, opened directly (not through the probe), and
+ * what its recorders saw: the last operation's name, its arguments, the call count.
+ */
+@SuppressWarnings("restricted") // native access is granted to this module on purpose
+final class FakeProvider {
+    private final SymbolLookup lookup;
+    private final MemorySegment lastOp;
+    private final MemorySegment args;
+    private final MemorySegment calls;
+    private final MemorySegment nextReturn;
+
+    FakeProvider(Path library) {
+        lookup = SymbolLookup.libraryLookup(library, Arena.global());
+        lastOp = data("fake_last_op", 64);
+        args = data("fake_args", 64);
+        calls = data("fake_calls", 8);
+        nextReturn = data("fake_next_return", 8);
+    }
+
+    /** The fake library with everything exported, shared by the tests of one JVM. */
+    static FakeProvider standard() {
+        return new FakeProvider(standardLibrary());
+    }
+
+    static Path standardLibrary() {
+        return FakeLibrary.named("fakeverbs-standard").build();
+    }
+
+    private MemorySegment data(String name, long size) {
+        return lookup.find(name).orElseThrow().reinterpret(size);
+    }
+
+    private long call(String name, FunctionDescriptor descriptor, Object... arguments) {
+        MethodHandle handle = Linker.nativeLinker().downcallHandle(lookup.find(name).orElseThrow(), descriptor);
+        try {
+            return (long) handle.invokeWithArguments(arguments);
+        } catch (Throwable t) {
+            throw new IllegalStateException(name, t);
+        }
+    }
+
+    /** A provider context; {@code sz} is the size its verbs_context claims. */
+    long context(boolean extended, long sz, boolean withOps) {
+        return call("fake_context", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT),
+                extended ? 1 : 0, sz, withOps ? 1 : 0);
+    }
+
+    /** A full extended context with every op. */
+    long context() {
+        return context(true, verbsContextSize(), true);
+    }
+
+    long verbsContextSize() {
+        return call("fake_verbs_context_size", FunctionDescriptor.of(JAVA_LONG));
+    }
+
+    /** offsetof(struct verbs_context, op) as gcc computed it. */
+    long offsetInVerbsContext(String op) {
+        return call("fake_offset_" + op, FunctionDescriptor.of(JAVA_LONG));
+    }
+
+    long qp(long context) {
+        return call("fake_qp", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), context);
+    }
+
+    long cq(long context) {
+        return call("fake_cq", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), context);
+    }
+
+    long srq(long context) {
+        return call("fake_srq", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), context);
+    }
+
+    long pd(long context) {
+        return call("fake_pd", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), context);
+    }
+
+    long qpEx(long context, boolean withOps) {
+        return call("fake_qp_ex", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT), context, withOps ? 1 : 0);
+    }
+
+    long cqEx(long context, boolean withOps) {
+        return call("fake_cq_ex", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT), context, withOps ? 1 : 0);
+    }
+
+    /** What the next recorded call returns (or, for pointer-returning ones, the errno it fails with). */
+    void nextReturn(long value) {
+        nextReturn.set(JAVA_LONG, 0, value);
+    }
+
+    /** Clears the record: no operation, zero arguments, next return 0. */
+    void reset() {
+        lastOp.fill((byte) 0);
+        args.fill((byte) 0);
+        nextReturn(0);
+    }
+
+    String lastOp() {
+        return lastOp.getString(0);
+    }
+
+    long arg(int index) {
+        return args.getAtIndex(JAVA_LONG, index);
+    }
+
+    long calls() {
+        return calls.get(JAVA_LONG, 0);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.panamaverbs.loader.internal;
+
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.verbs_h;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The process-wide library with no override: the host's real libibverbs. Runs in its own JVM
+ * (Surefire forks per test class) so no other test has fixed the global result first.
+ */
+class LibIbverbsRealLibraryTest {
+
+    @BeforeAll
+    static void hostHasLibibverbs() {
+        assumeTrue(System.getProperty(LibraryProbe.LIBRARY_PROPERTY) == null
+                && System.getenv(LibraryProbe.LIBRARY_ENVIRONMENT) == null, "an override is configured");
+        boolean installed = Stream.of("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib/x86_64-linux-gnu")
+                .anyMatch(dir -> Files.exists(Path.of(dir, "libibverbs.so.1")));
+        assumeTrue(installed, "libibverbs.so.1 is not installed on this host");
+    }
+
+    @Test
+    void theRealLibraryIsAvailable() {
+        assertTrue(LibIbverbs.isAvailable(), () -> LibIbverbs.unavailabilityCause().orElse(""));
+        assertEquals(LibraryProbe.DEFAULT_LIBRARY, LibIbverbs.requestedLibrary());
+        // The file the soname led to, links resolved: .../libibverbs.so.1.14.44.0 on rdma-core 44.
+        String loaded = LibIbverbs.libraryPath();
+        assertTrue(Path.of(loaded).isAbsolute(), loaded);
+        assertTrue(Path.of(loaded).getFileName().toString().matches("libibverbs\\.so\\.1(\\.\\d+)*"), loaded);
+        assertEquals(loaded, realPath(Path.of(loaded)), "no symbolic link left in " + loaded);
+        // rdma-core 44 exports everything up to IBVERBS_1.14.
+        assertTrue(LibIbverbs.has("ibv_reg_mr_iova2"));
+        assertTrue(LibIbverbs.has("ibv_reg_dmabuf_mr"));
+        assertTrue(LibIbverbs.has("ibv_query_qp_data_in_order"));
+    }
+
+    /**
+     * ibv_get_device_list sees the RDMA devices the kernel shows in /sys/class/infiniband: none
+     * when the directory is absent or empty (a host without RDMA), else the same number.
+     */
+    @Test
+    void theDeviceListMatchesSysClassInfiniband() throws Throwable {
+        int expected = sysfsDevices();
+        assertTrue(LibIbverbs.isAvailable());
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            MemorySegment count = arena.allocate(JAVA_INT);
+            count.set(JAVA_INT, 0, -1);
+            MemorySegment list = verbs_h.ibv_get_device_list(state, count);
+            if (!list.equals(MemorySegment.NULL)) {
+                verbs_h.ibv_free_device_list(state, list);
+                assertEquals(expected, count.get(JAVA_INT, 0), "devices in " + SYS_CLASS_INFINIBAND);
+            } else {
+                // libibverbs answers NULL (errno set) when the kernel has no verbs support at all.
+                assertEquals(0, expected, "NULL device list while " + SYS_CLASS_INFINIBAND + " lists devices");
+                assertTrue(CallState.errno(state) != 0, "NULL without errno");
+            }
+        }
+    }
+
+    private static final Path SYS_CLASS_INFINIBAND = Path.of("/sys/class/infiniband");
+
+    /** The entries of /sys/class/infiniband; 0 when it does not exist. */
+    private static int sysfsDevices() throws IOException {
+        if (!Files.isDirectory(SYS_CLASS_INFINIBAND)) {
+            return 0;
+        }
+        try (Stream<Path> entries = Files.list(SYS_CLASS_INFINIBAND)) {
+            return (int) entries.count();
+        }
+    }
+
+    private static String realPath(Path path) {
+        try {
+            return path.toRealPath().toString();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void optionalFunctionsOfTheRealLibraryBind() {
+        assertTrue(LibIbverbs.isAvailable());
+        assertTrue(verbs_h.LIBRARY.has("ibv_reg_mr_iova2"));
+    }
+}

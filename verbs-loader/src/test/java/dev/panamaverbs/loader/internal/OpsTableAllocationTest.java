@@ -1,0 +1,223 @@
+package dev.panamaverbs.loader.internal;
+
+import dev.panamaverbs.ffm.ibv_poll_cq_attr;
+import dev.panamaverbs.ffm.ibv_qp_ex;
+import dev.panamaverbs.ffm.invoke.ibv_qp_ex$calls;
+import dev.panamaverbs.ffm.ibv_recv_wr;
+import dev.panamaverbs.ffm.ibv_send_wr;
+import dev.panamaverbs.ffm.ibv_wc;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
+import java.util.function.IntSupplier;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * "The data path allocates nothing": the resolved-function invokers of {@link OpsTable} and
+ * {@link CqEx}, and the generated {@code ibv_qp_ex} invokers through functions read once, called in
+ * a loop against the fake provider, with the thread's allocated bytes read before and after. Not a
+ * timing test. Surefire runs this class twice: in the ordinary JIT-enabled fork, and in a fork
+ * with {@code -Xint} (verbs-loader/pom.xml), where escape analysis cannot hide an allocation.
+ */
+class OpsTableAllocationTest {
+    private static final int WARM_UP = 2_000;
+    private static final int CALLS = 10_000;
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    private static FakeProvider fake;
+    private static Arena arena;
+    private static long qp;
+    private static long cq;
+    private static long srq;
+    private static long sendWr;
+    private static long recvWr;
+    private static long badWr;
+    private static long wcs;
+    private static long cqx;
+    private static long qpx;
+    private static long pollAttr;
+    private static long sge;
+    private static long ah;
+
+    /** Written by the control loop so its segments escape (no escape analysis can remove them). */
+    static volatile Object sink;
+
+    @BeforeAll
+    static void provider() {
+        assertTrue(THREADS.isThreadAllocatedMemorySupported(), "this JVM cannot count allocated bytes");
+        THREADS.setThreadAllocatedMemoryEnabled(true);
+        fake = FakeProvider.standard();
+        long context = fake.context();
+        qp = fake.qp(context);
+        cq = fake.cq(context);
+        srq = fake.srq(context);
+        arena = Arena.ofShared();
+        sendWr = arena.allocate(ibv_send_wr.LAYOUT).address();
+        recvWr = arena.allocate(ibv_recv_wr.LAYOUT).address();
+        badWr = arena.allocate(JAVA_LONG).address();
+        wcs = arena.allocate(ibv_wc.LAYOUT, 16).address();
+        cqx = fake.cqEx(context, true);
+        qpx = fake.qpEx(context, true);
+        pollAttr = arena.allocate(ibv_poll_cq_attr.LAYOUT).address();
+        sge = arena.allocate(64).address();
+        ah = arena.allocate(64).address();
+    }
+
+    @AfterAll
+    static void close() {
+        arena.close();
+    }
+
+    @Test
+    void postSendAllocatesNothing() {
+        MemorySegment postSend = OpsTable.resolvePostSend(qp);
+        assertNoAllocation("postSend", () -> OpsTable.postSend(postSend, qp, sendWr, badWr));
+    }
+
+    @Test
+    void postRecvAllocatesNothing() {
+        MemorySegment postRecv = OpsTable.resolvePostRecv(qp);
+        assertNoAllocation("postRecv", () -> OpsTable.postRecv(postRecv, qp, recvWr, badWr));
+    }
+
+    @Test
+    void postSrqRecvAllocatesNothing() {
+        MemorySegment postSrqRecv = OpsTable.resolvePostSrqRecv(srq);
+        assertNoAllocation("postSrqRecv", () -> OpsTable.postSrqRecv(postSrqRecv, srq, recvWr, badWr));
+    }
+
+    @Test
+    void pollCqAllocatesNothing() {
+        MemorySegment pollCq = OpsTable.resolvePollCq(cq);
+        assertNoAllocation("pollCq", () -> OpsTable.pollCq(pollCq, cq, 16, wcs));
+    }
+
+    @Test
+    void reqNotifyCqAllocatesNothing() {
+        MemorySegment reqNotifyCq = OpsTable.resolveReqNotifyCq(cq);
+        assertNoAllocation("reqNotifyCq", () -> {
+            OpsTable.reqNotifyCq(reqNotifyCq, cq, false);
+            return 0;
+        });
+    }
+
+    // ---- CqEx, and the generated ibv_qp_ex invokers: functions read once, then called through ----
+
+    @Test
+    void cqExPollingAllocatesNothing() {
+        CqEx.Functions fns = CqEx.resolve(cqx);
+        assertNoAllocation("CqEx.startPoll", () -> CqEx.startPoll(fns, cqx, pollAttr));
+        assertNoAllocation("CqEx.endPoll", () -> {
+            CqEx.endPoll(fns, cqx);
+            return 0;
+        });
+    }
+
+    @Test
+    void cqExReadersAllocateNothing() {
+        CqEx.Functions fns = CqEx.resolve(cqx);
+        assertNoAllocation("CqEx.readOpcode", () -> CqEx.readOpcode(fns, cqx));
+        assertNoAllocation("CqEx.readByteLen", () -> CqEx.readByteLen(fns, cqx));
+        assertNoAllocation("CqEx.readSl", () -> CqEx.readSl(fns, cqx));
+        assertNoAllocation("CqEx.readCompletionTs", () -> (int) CqEx.readCompletionTs(fns, cqx));
+    }
+
+    @Test
+    void qpExBatchAllocatesNothing() {
+        MemorySegment start = qpExFunction(ibv_qp_ex.wr_start$OFFSET);
+        MemorySegment send = qpExFunction(ibv_qp_ex.wr_send$OFFSET);
+        MemorySegment setSge = qpExFunction(ibv_qp_ex.wr_set_sge$OFFSET);
+        MemorySegment complete = qpExFunction(ibv_qp_ex.wr_complete$OFFSET);
+        assertNoAllocation("wr_start", () -> {
+            ibv_qp_ex$calls.wr_start$raw(start, qpx);
+            return 0;
+        });
+        assertNoAllocation("wr_send", () -> {
+            ibv_qp_ex$calls.wr_send$raw(send, qpx);
+            return 0;
+        });
+        assertNoAllocation("wr_set_sge", () -> {
+            ibv_qp_ex$calls.wr_set_sge$raw(setSge, qpx, 1, sge, 64);
+            return 0;
+        });
+        assertNoAllocation("wr_complete", () -> ibv_qp_ex$calls.wr_complete$raw(complete, qpx));
+    }
+
+    @Test
+    void qpExOpcodesAllocateNothing() {
+        MemorySegment write = qpExFunction(ibv_qp_ex.wr_rdma_write$OFFSET);
+        MemorySegment sendImm = qpExFunction(ibv_qp_ex.wr_send_imm$OFFSET);
+        MemorySegment cmpSwp = qpExFunction(ibv_qp_ex.wr_atomic_cmp_swp$OFFSET);
+        MemorySegment inline = qpExFunction(ibv_qp_ex.wr_set_inline_data$OFFSET);
+        MemorySegment udAddr = qpExFunction(ibv_qp_ex.wr_set_ud_addr$OFFSET);
+        assertNoAllocation("wr_rdma_write", () -> {
+            ibv_qp_ex$calls.wr_rdma_write$raw(write, qpx, 7, 0x1000);
+            return 0;
+        });
+        assertNoAllocation("wr_send_imm", () -> {
+            ibv_qp_ex$calls.wr_send_imm$raw(sendImm, qpx, 5);
+            return 0;
+        });
+        assertNoAllocation("wr_atomic_cmp_swp", () -> {
+            ibv_qp_ex$calls.wr_atomic_cmp_swp$raw(cmpSwp, qpx, 7, 0x1000, 1, 2);
+            return 0;
+        });
+        assertNoAllocation("wr_set_inline_data", () -> {
+            ibv_qp_ex$calls.wr_set_inline_data$raw(inline, qpx, sge, 16);
+            return 0;
+        });
+        assertNoAllocation("wr_set_ud_addr", () -> {
+            ibv_qp_ex$calls.wr_set_ud_addr$raw(udAddr, qpx, ah, 3, 4);
+            return 0;
+        });
+    }
+
+    /** The fake {@code ibv_qp_ex}'s function at {@code offset}, read once, as an API would at creation. */
+    private static MemorySegment qpExFunction(long offset) {
+        return MemorySegment.ofAddress(Memory.readLong(qpx + offset));
+    }
+
+    /** The meter works: wrapping the function per call, as the invokers used to, is counted. */
+    @Test
+    void theMeterSeesAPerCallSegment() {
+        long function = OpsTable.resolvePollCq(cq).address();
+        long bytes = allocatedBy(() -> {
+            MemorySegment wrapped = MemorySegment.ofAddress(function);
+            sink = wrapped;
+            return (int) wrapped.byteSize();
+        });
+        assertTrue(bytes >= 16L * CALLS, "a segment per call should be counted, got " + bytes + " B for " + CALLS);
+    }
+
+    private static void assertNoAllocation(String what, IntSupplier call) {
+        long calls = fake.calls();
+        long bytes = allocatedBy(call);
+        assertEquals(calls + WARM_UP + CALLS, fake.calls(), "every call reached the provider");
+        // Less than one byte per call: a stray allocation would be tens of bytes each time.
+        assertTrue(bytes < CALLS, what + " allocated " + bytes + " B over " + CALLS + " calls");
+    }
+
+    /** Bytes this thread allocated over {@link #CALLS} calls, after {@link #WARM_UP} of the same. */
+    private static long allocatedBy(IntSupplier call) {
+        int sum = 0;
+        for (int i = 0; i < WARM_UP; i++) {
+            sum += call.getAsInt();
+        }
+        long before = THREADS.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < CALLS; i++) {
+            sum += call.getAsInt();
+        }
+        long after = THREADS.getCurrentThreadAllocatedBytes();
+        sink = sum; // after the measurement: boxing here is not counted
+        return after - before;
+    }
+}

@@ -1,0 +1,252 @@
+package dev.panamaverbs.loader.internal;
+
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.ibv_recv_wr;
+import dev.panamaverbs.ffm.ibv_send_wr;
+import dev.panamaverbs.ffm.ibv_wc;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The ops-table verbs against a fake provider whose ops record the arguments they receive. */
+class OpsTableTest {
+    private static FakeProvider fake;
+    private static long context;
+    private static long qp;
+    private static long cq;
+    private static long srq;
+    private static Arena arena;
+
+    private MemorySegment sendWr;
+    private MemorySegment recvWr;
+    private MemorySegment badWr;
+
+    @BeforeAll
+    static void provider() {
+        fake = FakeProvider.standard();
+        context = fake.context();
+        qp = fake.qp(context);
+        cq = fake.cq(context);
+        srq = fake.srq(context);
+        arena = Arena.ofShared();
+    }
+
+    @AfterAll
+    static void close() {
+        arena.close();
+    }
+
+    @BeforeEach
+    void requests() {
+        fake.reset();
+        sendWr = arena.allocate(ibv_send_wr.LAYOUT);
+        recvWr = arena.allocate(ibv_recv_wr.LAYOUT);
+        badWr = arena.allocate(JAVA_LONG);
+    }
+
+    @Test
+    void resolvingReadsTheContextsOpsOnce() {
+        MemorySegment postSend = OpsTable.resolvePostSend(qp);
+        assertTrue(postSend.address() != 0);
+        assertEquals(postSend.address(), OpsTable.resolvePostSend(fake.qp(context)).address(),
+                "QPs of one context share its ops table");
+        assertTrue(postSend.address() != OpsTable.resolvePostRecv(qp).address());
+        assertTrue(OpsTable.resolvePollCq(cq).address() != OpsTable.resolveReqNotifyCq(cq).address());
+        assertTrue(OpsTable.resolvePostSrqRecv(srq).address() != 0);
+        long before = fake.calls();
+        OpsTable.resolvePostSend(qp);
+        OpsTable.resolvePostRecv(qp);
+        OpsTable.resolvePostSrqRecv(srq);
+        OpsTable.resolvePollCq(cq);
+        OpsTable.resolveReqNotifyCq(cq);
+        assertEquals(before, fake.calls(), "resolving calls nothing");
+        assertEquals("", fake.lastOp());
+    }
+
+    @Test
+    void postSendDeliversExactlyItsArguments() {
+        MemorySegment postSend = OpsTable.resolvePostSend(qp);
+        long before = fake.calls();
+        assertEquals(0, OpsTable.postSend(postSend, qp, sendWr.address(), badWr.address()));
+        assertEquals("post_send", fake.lastOp());
+        assertEquals(qp, fake.arg(0));
+        assertEquals(sendWr.address(), fake.arg(1));
+        assertEquals(badWr.address(), fake.arg(2));
+        assertEquals(before + 1, fake.calls());
+    }
+
+    @Test
+    void postSendReturnsTheProvidersErrnoAndBadWr() {
+        MemorySegment postSend = OpsTable.resolvePostSend(qp);
+        fake.nextReturn(TestErrno.ENOMEM);
+        assertEquals(TestErrno.ENOMEM, OpsTable.postSend(postSend, qp, sendWr.address(), badWr.address()));
+        assertEquals(sendWr.address(), badWr.get(JAVA_LONG, 0), "the provider's bad_wr reaches the caller");
+    }
+
+    @Test
+    void postRecvDeliversExactlyItsArguments() {
+        MemorySegment postRecv = OpsTable.resolvePostRecv(qp);
+        assertEquals(0, OpsTable.postRecv(postRecv, qp, recvWr.address(), badWr.address()));
+        assertEquals("post_recv", fake.lastOp());
+        assertEquals(qp, fake.arg(0));
+        assertEquals(recvWr.address(), fake.arg(1));
+        assertEquals(badWr.address(), fake.arg(2));
+
+        fake.nextReturn(TestErrno.EINVAL);
+        assertEquals(TestErrno.EINVAL, OpsTable.postRecv(postRecv, qp, recvWr.address(), badWr.address()));
+        assertEquals(recvWr.address(), badWr.get(JAVA_LONG, 0));
+    }
+
+    @Test
+    void postSrqRecvGoesThroughTheSrqsContext() {
+        MemorySegment postSrqRecv = OpsTable.resolvePostSrqRecv(srq);
+        assertEquals(0, OpsTable.postSrqRecv(postSrqRecv, srq, recvWr.address(), badWr.address()));
+        assertEquals("post_srq_recv", fake.lastOp());
+        assertEquals(srq, fake.arg(0));
+        assertEquals(recvWr.address(), fake.arg(1));
+        assertEquals(badWr.address(), fake.arg(2));
+
+        fake.nextReturn(TestErrno.ENOMEM);
+        assertEquals(TestErrno.ENOMEM, OpsTable.postSrqRecv(postSrqRecv, srq, recvWr.address(), badWr.address()));
+        assertEquals(recvWr.address(), badWr.get(JAVA_LONG, 0));
+    }
+
+    @Test
+    void pollCqDeliversItsArgumentsAndReturnsTheCount() {
+        MemorySegment pollCq = OpsTable.resolvePollCq(cq);
+        MemorySegment wcs = arena.allocate(ibv_wc.LAYOUT, 16);
+        fake.nextReturn(3);
+        assertEquals(3, OpsTable.pollCq(pollCq, cq, 16, wcs.address()));
+        assertEquals("poll_cq", fake.lastOp());
+        assertEquals(cq, fake.arg(0));
+        assertEquals(16, fake.arg(1));
+        assertEquals(wcs.address(), fake.arg(2));
+        assertEquals(1002, wcs.get(JAVA_LONG, 2 * ibv_wc.SIZE + ibv_wc.wr_id$OFFSET));
+
+        fake.nextReturn(0);
+        assertEquals(0, OpsTable.pollCq(pollCq, cq, 16, wcs.address()));
+        // num_entries 0 needs no array, as in C.
+        assertEquals(0, OpsTable.pollCq(pollCq, cq, 0, 0));
+        assertEquals(0, fake.arg(1));
+    }
+
+    @Test
+    void aNegativePollIsReturnedAsIs() {
+        MemorySegment pollCq = OpsTable.resolvePollCq(cq);
+        MemorySegment wcs = arena.allocate(ibv_wc.LAYOUT, 4);
+        fake.nextReturn(-2);
+        assertEquals(-2, OpsTable.pollCq(pollCq, cq, 4, wcs.address()));
+    }
+
+    @Test
+    void reqNotifyCqPassesSolicitedOnlyAndMapsErrors() {
+        MemorySegment reqNotifyCq = OpsTable.resolveReqNotifyCq(cq);
+        assertEquals(0, OpsTable.reqNotifyCq(reqNotifyCq, cq, true));
+        assertEquals("req_notify_cq", fake.lastOp());
+        assertEquals(cq, fake.arg(0));
+        assertEquals(1, fake.arg(1));
+        assertEquals(0, OpsTable.reqNotifyCq(reqNotifyCq, cq, false));
+        assertEquals(0, fake.arg(1));
+
+        fake.nextReturn(TestErrno.EINVAL);
+        assertEquals(TestErrno.EINVAL, OpsTable.reqNotifyCq(reqNotifyCq, cq, false));
+    }
+
+    @Test
+    void nullOpsResolveToNullAndAreNeverCalled() {
+        long bare = fake.context(true, fake.verbsContextSize(), false);
+        long bareQp = fake.qp(bare);
+        long bareCq = fake.cq(bare);
+        long bareSrq = fake.srq(bare);
+        long before = fake.calls();
+
+        assertEquals(MemorySegment.NULL, OpsTable.resolvePostSend(bareQp));
+        assertEquals(MemorySegment.NULL, OpsTable.resolvePostRecv(bareQp));
+        assertEquals(MemorySegment.NULL, OpsTable.resolvePostSrqRecv(bareSrq));
+        assertEquals(MemorySegment.NULL, OpsTable.resolvePollCq(bareCq));
+        assertEquals(MemorySegment.NULL, OpsTable.resolveReqNotifyCq(bareCq));
+        MemorySegment state = CallState.allocate(arena);
+        assertEquals(0, OpsTable.allocMw(state, fake.pd(bare), 2), "the header's answer: NULL");
+        assertEquals(TestErrno.EOPNOTSUPP, CallState.errno(state), "with errno EOPNOTSUPP");
+        assertEquals(TestErrno.EOPNOTSUPP, OpsTable.bindMw(bareQp, fake.pd(bare), arena.allocate(64).address()),
+                "bind_mw of a provider without it (read through the object's context, like mw->context)");
+        assertEquals(before, fake.calls(), "nothing was called");
+    }
+
+    @Test
+    void nullArgumentsAreRejectedBeforeAnyCall() {
+        MemorySegment postSend = OpsTable.resolvePostSend(qp);
+        MemorySegment postRecv = OpsTable.resolvePostRecv(qp);
+        MemorySegment postSrqRecv = OpsTable.resolvePostSrqRecv(srq);
+        MemorySegment pollCq = OpsTable.resolvePollCq(cq);
+        MemorySegment reqNotifyCq = OpsTable.resolveReqNotifyCq(cq);
+        long before = fake.calls();
+        IllegalArgumentException noQp = assertThrows(IllegalArgumentException.class,
+                () -> OpsTable.postSend(postSend, 0, sendWr.address(), badWr.address()));
+        assertTrue(noQp.getMessage().startsWith("ibv_post_send"), noQp.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSend(postSend, qp, 0, badWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSend(postSend, qp, sendWr.address(), 0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postRecv(postRecv, 0, recvWr.address(), badWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postRecv(postRecv, qp, 0, badWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postRecv(postRecv, qp, recvWr.address(), 0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSrqRecv(postSrqRecv, 0, recvWr.address(), badWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSrqRecv(postSrqRecv, srq, 0, badWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSrqRecv(postSrqRecv, srq, recvWr.address(), 0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.pollCq(pollCq, 0, 4, sendWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.pollCq(pollCq, cq, 4, 0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.pollCq(pollCq, cq, -1, sendWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.reqNotifyCq(reqNotifyCq, 0, false));
+        // Resolving a NULL object, or one whose context pointer is NULL.
+        IllegalArgumentException noObject = assertThrows(IllegalArgumentException.class, () -> OpsTable.resolvePostSend(0));
+        assertTrue(noObject.getMessage().startsWith("ibv_post_send: qp"), noObject.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.resolvePostRecv(0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.resolvePostSrqRecv(0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.resolvePollCq(0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.resolveReqNotifyCq(0));
+        long orphan = fake.qp(0);
+        IllegalArgumentException noContext = assertThrows(IllegalArgumentException.class,
+                () -> OpsTable.resolvePostSend(orphan));
+        assertTrue(noContext.getMessage().contains("context pointer is NULL"), noContext.getMessage());
+        assertEquals(before, fake.calls());
+    }
+
+    @Test
+    void nothingCallsThroughANullFunction() {
+        long before = fake.calls();
+        assertThrows(IllegalArgumentException.class,
+                () -> OpsTable.postSend(MemorySegment.NULL, qp, sendWr.address(), badWr.address()));
+        assertThrows(IllegalArgumentException.class,
+                () -> OpsTable.pollCq(MemorySegment.NULL, cq, 1, sendWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.reqNotifyCq(MemorySegment.NULL, cq, false));
+        assertThrows(NullPointerException.class, () -> OpsTable.postRecv(null, qp, recvWr.address(), badWr.address()));
+        assertEquals(before, fake.calls());
+    }
+
+    @Test
+    void memoryWindowsGoThroughTheOpsTable() {
+        long pd = fake.pd(context);
+        MemorySegment state = CallState.allocate(arena);
+        long mw = OpsTable.allocMw(state, pd, 2);
+        assertTrue(mw != 0);
+        assertEquals("alloc_mw", fake.lastOp());
+        assertEquals(pd, fake.arg(0));
+        assertEquals(2, fake.arg(1));
+
+        assertEquals(0, OpsTable.deallocMw(mw));
+        assertEquals("dealloc_mw", fake.lastOp());
+        assertEquals(mw, fake.arg(0));
+
+        fake.nextReturn(TestErrno.ENOMEM);
+        assertEquals(0, OpsTable.allocMw(state, pd, 2));
+        assertEquals(TestErrno.ENOMEM, CallState.errno(state), "errno captured right after the call");
+    }
+}

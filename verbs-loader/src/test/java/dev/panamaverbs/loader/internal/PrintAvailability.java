@@ -1,0 +1,11 @@
+package dev.panamaverbs.loader.internal;
+
+/** Run in a child JVM by {@link NativeAccessDeniedTest}: prints what the process-wide probe says. */
+public final class PrintAvailability {
+    private PrintAvailability() {}
+
+    public static void main(String[] args) {
+        System.out.println("available=" + LibIbverbs.isAvailable());
+        System.out.println("cause=" + LibIbverbs.unavailabilityCause().orElse(""));
+    }
+}
