@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# ./verbs generate [--check]: regenerates verbs-ffm/src/main/java from infiniband/verbs.h with
-# the project's libclang-based generator (verbs-ffm/generator). --check regenerates in memory and
-# fails (exit 1, differing files listed) if the committed tree differs. Both fail if the coverage
-# report finds a declaration of verbs.h neither emitted nor skipped with a reason (generator exit 3).
+# ./verbs generate [--check]: regenerates verbs-ffm/src/main/java from infiniband/verbs.h and
+# rdma/rdma_cma.h with the project's libclang-based generator (verbs-ffm/generator). --check
+# regenerates in memory and fails (exit 1, differing files listed) if the committed tree differs.
+# Both fail on a coverage error (generator exit 3): a declaration neither emitted nor skipped with
+# a reason, an exported function or function-pointer field without an invoker, a header in which
+# nothing is found.
 set -euo pipefail
 VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 # shellcheck source=scripts/common.sh
@@ -30,13 +32,13 @@ if $check; then
     rm -f "$report"
     status=0
     java --enable-native-access=ALL-UNNAMED "$generator" --check "$tree" --report "$report" >/dev/null || status=$?
-    # The report's summary block (one found / emitted / skipped line per category) ends at its
-    # first empty line; the full report stays in $report.
+    # The report's summary block (per header: one found / emitted / skipped line per category,
+    # the invoker lines) ends at its first empty line; the full report stays in $report.
     [[ -f $report ]] && sed '/^$/q' "$report"
     case $status in
         0) ;;
-        3) die "generator coverage error: something found in verbs.h was neither emitted nor skipped with a reason (report: $report)" ;;
-        *) die "generated sources drifted from infiniband/verbs.h: run ./verbs generate (report: $report)" ;;
+        3) die "generator coverage error: see the end of the report ($report)" ;;
+        *) die "generated sources drifted from the headers: run ./verbs generate (report: $report)" ;;
     esac
 else
     say "generating $tree (coverage report: $report)"

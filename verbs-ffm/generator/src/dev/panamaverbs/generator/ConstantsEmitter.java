@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** VerbsConstants: every enum constant and integer #define, int when it fits, else long. */
+/** VerbsConstants (RdmaCmConstants ...): every enum constant and integer #define, int when it fits, else long. */
 final class ConstantsEmitter {
     private ConstantsEmitter() {}
 
@@ -22,15 +22,17 @@ final class ConstantsEmitter {
         final Map<String, String> notWritten = new LinkedHashMap<>();
     }
 
-    static String emit(List<EnumConstant> enumConstants, List<MacroConstant> macros, Set<String> names,
+    static String emit(Target target, List<EnumConstant> enumConstants, List<MacroConstant> macros, Set<String> names,
                        Written written) {
-        StringBuilder out = new StringBuilder(Main.BANNER);
-        out.append("package ").append(Main.PACKAGE).append(";\n\n");
-        out.append("/**\n * The enum constants and integer {@code #define}s of infiniband/verbs.h. Values are the C\n")
+        StringBuilder out = new StringBuilder(target.banner());
+        out.append("package ").append(target.packageName()).append(";\n\n");
+        out.append("/**\n * The enum constants and integer {@code #define}s of ").append(target.headerName())
+                .append(". Values are the C\n")
                 .append(" * values; a constant is an {@code int} when its value fits one, else a {@code long}\n")
                 .append(" * (unsigned values are never wrapped into a negative {@code int}).\n */\n");
-        out.append("public final class VerbsConstants {\n");
-        out.append("    private VerbsConstants() {}\n");
+        String name = target.classPrefix() + "Constants";
+        out.append("public final class ").append(name).append(" {\n");
+        out.append("    private ").append(name).append("() {}\n");
         int currentEnum = -1;
         for (EnumConstant e : enumConstants) {
             if (e.enumIndex() != currentEnum) {

@@ -82,22 +82,38 @@ final class CoverageReport {
         return out;
     }
 
-    static String render(String header, String library, List<Category> categories, List<String> undeclared,
-                         Collection<Record> foreign) {
+    /**
+     * The summary block of one run: title, one line per category, the invoker lines, the verdict.
+     * No empty line: the blocks of all runs form the report's first block.
+     */
+    static String summary(Target target, List<Category> categories, Generation.Coverage invokers,
+                          List<String> problems) {
         StringBuilder r = new StringBuilder();
-        r.append("panama-verbs generator coverage: ").append(Names.headerName(header))
-                .append(" against ").append(library.substring(library.lastIndexOf('/') + 1)).append('\n');
+        r.append("panama-verbs generator coverage: ").append(target.headerName())
+                .append(" against ").append(target.soname()).append(" (package ").append(target.packageName())
+                .append(")\n");
         r.append(String.format("  %-44s %6s %8s %8s%n", "category", "found", "emitted", "skipped"));
         for (Category c : categories) {
             r.append(String.format("  %-44s %6d %8d %8d%n", c.title, c.found.size(), c.emitted.size(),
                     c.skipped().size()));
         }
-        List<String> problems = problems(categories);
+        r.append("  exported functions with an invoker: ").append(invokers.exportedInvoked()).append(" of ")
+                .append(invokers.exported()).append(" (").append(Target.INVOKE_PACKAGE).append('.')
+                .append(target.invokerClass()).append(")\n");
+        r.append("  function-pointer fields with an invoker: ").append(invokers.pointerFieldsInvoked())
+                .append(" of ").append(invokers.pointerFields()).append(" (").append(Target.INVOKE_PACKAGE)
+                .append(".<struct>$calls)\n");
         r.append(problems.isEmpty()
                 ? "  OK: found = emitted + skipped (with a reason) in every category\n"
                 : "  FAILED: " + problems.size() + " coverage error(s), listed at the end\n");
-        r.append('\n');
+        return r.toString();
+    }
 
+    /** The details of one run: names emitted, records from elsewhere, skips with reasons, errors. */
+    static String details(Target target, List<Category> categories, List<String> undeclared,
+                          Collection<Record> foreign, Map<String, String> referenced, List<String> problems) {
+        StringBuilder r = new StringBuilder();
+        r.append("details: ").append(target.headerName()).append('\n');
         for (Category c : categories) {
             if (c.listEmitted) {
                 r.append(c.title).append(", emitted (").append(c.emitted.size()).append("):\n");
@@ -110,6 +126,9 @@ final class CoverageReport {
                     .append(f.size()).append(", align ").append(f.align()).append(f.opaque() ? ", opaque" : "")
                     .append(")\n");
         }
+        r.append("records of other runs' headers embedded by value, referenced (").append(referenced.size())
+                .append("):\n");
+        referenced.forEach((c, java) -> r.append("  ").append(c).append(" -> ").append(java).append('\n'));
         int skippedTotal = categories.stream().mapToInt(c -> c.skipped().size()).sum();
         r.append("not emitted, with the reason (").append(skippedTotal).append("):\n");
         for (Category c : categories) {
@@ -117,7 +136,8 @@ final class CoverageReport {
                 r.append("  ").append(c.title).append(": ").append(n).append(": ").append(c.reasons.get(n)).append('\n');
             }
         }
-        r.append("exported ibv_* symbols verbs.h does not declare (").append(undeclared.size()).append("):\n");
+        r.append("exported ").append(target.symbolPrefix()).append("* symbols ").append(target.headerName())
+                .append(" does not declare (").append(undeclared.size()).append("):\n");
         wrap(r, undeclared);
         if (!problems.isEmpty()) {
             r.append("coverage errors (").append(problems.size()).append("):\n");

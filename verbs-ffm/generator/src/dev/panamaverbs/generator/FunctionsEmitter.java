@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * VerbsFunctions: descriptor and default symbol version of every exported function declared
- * in verbs.h, and the list of static inline functions and function-like macros, which are never
- * symbols. Plus the two record types those lists hold.
+ * VerbsFunctions (RdmaCmFunctions ...): descriptor and default symbol version of every exported
+ * function the header declares, and the list of static inline functions and function-like macros,
+ * which are never symbols. Plus the two record types those lists hold, shared by every run.
  */
 final class FunctionsEmitter {
     private FunctionsEmitter() {}
@@ -23,25 +23,30 @@ final class FunctionsEmitter {
         }
     }
 
-    static String emit(List<Function> exported, Map<String, String> versions, List<Inline> inline, Written written) {
-        StringBuilder out = new StringBuilder(Main.BANNER);
-        out.append("package ").append(Main.PACKAGE).append(";\n\n");
+    static String emit(Target target, List<Function> exported, Map<String, String> versions, List<Inline> inline,
+                       Written written) {
+        String file = target.header().getFileName().toString();
+        StringBuilder out = new StringBuilder(target.banner());
+        out.append("package ").append(target.packageName()).append(";\n\n");
+        if (!target.packageName().equals(Target.BASE_PACKAGE)) {
+            out.append("import ").append(Target.BASE_PACKAGE).append(".ExportedFunction;\n");
+            out.append("import ").append(Target.BASE_PACKAGE).append(".InlineFunction;\n\n");
+        }
         out.append("import java.lang.foreign.FunctionDescriptor;\n");
         out.append("import java.lang.foreign.ValueLayout;\n");
         out.append("import java.util.List;\n\n");
         out.append("/**\n")
-                .append(" * The functions of infiniband/verbs.h. {@link #EXPORTED}: declared as functions and exported\n")
-                .append(" * by libibverbs.so.1, each with its descriptor ({@code NAME$DESC}) and the default\n")
+                .append(" * The functions of ").append(target.headerName())
+                .append(". {@link #EXPORTED}: declared as functions and exported\n")
+                .append(" * by ").append(target.soname())
+                .append(", each with its descriptor ({@code NAME$DESC}) and the default\n")
                 .append(" * ({@code @@}) symbol version ({@code NAME$VERSION}). {@link #INLINE}: {@code static inline}\n")
                 .append(" * functions and function-like macros, which are not symbols and must be reimplemented.\n")
-                .append(" *\n")
-                .append(" * <p>{@code ibv_reg_mr} and {@code ibv_query_port} are both: the header declares an exported\n")
-                .append(" * function and then hides it behind a function-like macro of the same name (the macro adds\n")
-                .append(" * optional behaviour: {@code IBV_ACCESS_OPTIONAL_RANGE} handling, the extended port query).\n")
-                .append(" * They appear in both lists.\n")
+                .append(target.functionsNote())
                 .append(" */\n");
-        out.append("public final class VerbsFunctions {\n");
-        out.append("    private VerbsFunctions() {}\n");
+        String name = target.classPrefix() + "Functions";
+        out.append("public final class ").append(name).append(" {\n");
+        out.append("    private ").append(name).append("() {}\n");
         for (Function f : exported) {
             String n = f.name();
             out.append("\n    /** {@code ").append(Names.javadoc(f.prototype())).append("} */\n");
@@ -51,18 +56,22 @@ final class FunctionsEmitter {
             out.append("    public static final String ").append(n).append("$VERSION = \"")
                     .append(versions.get(n)).append("\";\n");
         }
-        out.append("\n    /** Every exported function declared in verbs.h, in header order. */\n");
+        out.append("\n    /**\n")
+                .append("     * Every exported function declared in ").append(file).append(", in header order; required\n")
+                .append("     * when its version is one of ").append(String.join(", ", new java.util.TreeSet<>(target.baseVersions())))
+                .append(".\n     */\n");
         out.append("    public static final List<ExportedFunction> EXPORTED = List.of(");
         String sep = "\n            ";
         for (int i = 0; i < exported.size(); i++) {
             String n = exported.get(i).name();
             out.append(sep).append("new ExportedFunction(\"").append(n).append("\", ").append(n).append("$VERSION, ")
-                    .append(n).append("$DESC)");
+                    .append(n).append("$DESC, ").append(target.baseVersions().contains(versions.get(n))).append(")");
             written.exported().add(n);
             sep = ",\n            ";
         }
         out.append(");\n");
-        out.append("\n    /** Static inline functions and function-like macros of verbs.h: never resolved as symbols. */\n");
+        out.append("\n    /** Static inline functions and function-like macros of ").append(file)
+                .append(": never resolved as symbols. */\n");
         out.append("    public static final List<InlineFunction> INLINE = List.of(");
         sep = "\n            ";
         for (Inline i : inline) {
@@ -76,22 +85,28 @@ final class FunctionsEmitter {
     }
 
     static String exportedFunctionRecord() {
-        return Main.BANNER + "package " + Main.PACKAGE + ";\n\n"
+        return Main.BANNER + "package " + Target.BASE_PACKAGE + ";\n\n"
                 + "import java.lang.foreign.FunctionDescriptor;\n\n"
                 + "/**\n"
-                + " * A function exported by libibverbs.so.1 and declared in infiniband/verbs.h.\n"
+                + " * A function a shared library exports and its header declares (VerbsFunctions.EXPORTED:\n"
+                + " * libibverbs.so.1 and infiniband/verbs.h; RdmaCmFunctions.EXPORTED: librdmacm.so.1 and\n"
+                + " * rdma/rdma_cma.h).\n"
                 + " *\n"
                 + " * @param name       the C name, which is the symbol name\n"
                 + " * @param version    the default ({@code @@}) symbol version, e.g. {@code IBVERBS_1.1}\n"
                 + " * @param descriptor the function's descriptor (pointers as {@code ValueLayout.ADDRESS})\n"
+                + " * @param required   true when {@code version} is a base version of the library (IBVERBS_1.0,\n"
+                + " *                   IBVERBS_1.1, RDMACM_1.0), which every supported library exports: the\n"
+                + " *                   library is unusable without it. Optional functions may be missing.\n"
                 + " */\n"
-                + "public record ExportedFunction(String name, String version, FunctionDescriptor descriptor) {}\n";
+                + "public record ExportedFunction(String name, String version, FunctionDescriptor descriptor,\n"
+                + "                               boolean required) {}\n";
     }
 
     static String inlineFunctionRecord() {
-        return Main.BANNER + "package " + Main.PACKAGE + ";\n\n"
+        return Main.BANNER + "package " + Target.BASE_PACKAGE + ";\n\n"
                 + "/**\n"
-                + " * A verbs.h function that is not a symbol of libibverbs: callers reimplement it.\n"
+                + " * A function of a header that is not a symbol of its library: callers reimplement it.\n"
                 + " *\n"
                 + " * @param name the C name\n"
                 + " * @param kind how the header defines it\n"

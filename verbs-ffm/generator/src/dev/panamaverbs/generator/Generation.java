@@ -16,13 +16,12 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
-/** One generator run: parse, evaluate macros, match symbols, render every file in memory. */
+/** One generator run (one {@link Target}): parse, evaluate macros, match symbols, render its files in memory. */
 final class Generation {
-    private static final String DIR = "dev/panamaverbs/ffm/";
-
     private final SortedMap<String, String> files = new TreeMap<>();
-    private final StringBuilder report = new StringBuilder();
     private final List<String> problems = new ArrayList<>();
+    private String summary = "";
+    private String details = "";
 
     private Generation() {}
 
@@ -30,17 +29,29 @@ final class Generation {
         return files;
     }
 
-    /** Coverage errors: found but neither emitted nor skipped with a reason (or the reverse). */
+    /** Coverage errors: found but neither emitted nor skipped with a reason (or the reverse), nothing found. */
     List<String> problems() {
         return problems;
     }
 
-    String report() {
-        return report.toString();
+    /** The report's summary block: no empty line in it. */
+    String summary() {
+        return summary;
     }
 
-    static Generation run(Path header, Path library, String builtinInclude) throws IOException {
+    String details() {
+        return details;
+    }
+
+    /**
+     * @param elsewhere headers of the other runs ("infiniband/verbs.h") to their package: records
+     *                  of those headers embedded by value are referenced there, not generated here
+     */
+    static Generation run(Target target, Map<String, String> elsewhere, String builtinInclude) throws IOException {
         Generation g = new Generation();
+        Path header = target.header();
+        Path library = target.library();
+        String dir = target.dir();
         ElfSymbolVersions elf = ElfSymbolVersions.read(library);
         List<String> args = clangArgs(builtinInclude);
 
@@ -51,7 +62,7 @@ final class Generation {
             throw new IllegalStateException("libclang reported errors parsing " + header + " with " + args
                     + ":\n  " + String.join("\n  ", errors));
         }
-        HeaderScanner scan = new HeaderScanner();
+        HeaderScanner scan = new HeaderScanner(target, elsewhere);
         scan.scan(tu.cursor());
         scan.scanInactive(tu.skippedRanges());
         MacroEvaluator macros = new MacroEvaluator();
@@ -85,13 +96,12 @@ final class Generation {
 
         List<Record> all = new ArrayList<>(scan.records.values());
         all.addAll(scan.foreignRecords.values());
-        g.files.put("module-info.java", IndexEmitter.moduleInfo());
         List<String> structsEmitted = new ArrayList<>();
         List<String> unionsEmitted = new ArrayList<>();
         List<String> foreignEmitted = new ArrayList<>();
         for (Record r : all) {
-            String source = RecordEmitter.emit(r);
-            g.files.put(DIR + r.javaName() + ".java", source);
+            String source = RecordEmitter.emit(r, target);
+            g.files.put(dir + r.javaName() + ".java", source);
             if (source.contains(" LAYOUT = ")) {
                 if (scan.foreignRecords.containsValue(r)) {
                     foreignEmitted.add(r.cName());
@@ -100,22 +110,37 @@ final class Generation {
                 }
             }
         }
-        g.files.put(DIR + "VerbsLayouts.java", IndexEmitter.layouts(all));
+        g.files.put(dir + target.classPrefix() + "Layouts.java", IndexEmitter.layouts(target, all));
         ConstantsEmitter.Written constants = new ConstantsEmitter.Written();
-        g.files.put(DIR + "VerbsConstants.java",
-                ConstantsEmitter.emit(scan.enumConstants, macros.constants, new HashSet<>(), constants));
+        g.files.put(dir + target.classPrefix() + "Constants.java",
+                ConstantsEmitter.emit(target, scan.enumConstants, macros.constants, new HashSet<>(), constants));
         FunctionsEmitter.Written functions = new FunctionsEmitter.Written();
-        g.files.put(DIR + "VerbsFunctions.java", FunctionsEmitter.emit(exported, versions, inline, functions));
-        g.files.put(DIR + "ExportedFunction.java", FunctionsEmitter.exportedFunctionRecord());
-        g.files.put(DIR + "InlineFunction.java", FunctionsEmitter.inlineFunctionRecord());
+        g.files.put(dir + target.classPrefix() + "Functions.java",
+                FunctionsEmitter.emit(target, exported, versions, inline, functions));
+
+        String invokeDir = Target.INVOKE_PACKAGE.replace('.', '/') + "/";
+        List<String> invoked = new ArrayList<>();
+        g.files.put(invokeDir + target.invokerClass() + ".java",
+                ExportedInvokerEmitter.emit(target, exported, versions, invoked));
+        List<String> pointersFound = new ArrayList<>();
+        List<String> pointersInvoked = new ArrayList<>();
+        scan.functionPointerFields.forEach((record, fields) -> {
+            fields.forEach(f -> pointersFound.add(record + "." + f.cName()));
+            g.files.put(invokeDir + FunctionPointerInvokerEmitter.className(record) + ".java",
+                    FunctionPointerInvokerEmitter.emit(target, record, fields, pointersInvoked));
+        });
 
         List<String> undeclared = new ArrayList<>();
+        String prefix = target.symbolPrefix();
+        boolean prefixSeen = false;
         for (String symbol : elf.defaultVersions().keySet()) {
-            if ((symbol.startsWith("ibv_") || symbol.startsWith("_ibv_")) && !scan.functions.containsKey(symbol)) {
-                undeclared.add(symbol + "@@" + elf.versionOf(symbol));
+            if (symbol.startsWith(prefix) || symbol.startsWith("_" + prefix)) {
+                prefixSeen = true;
+                if (!scan.functions.containsKey(symbol)) {
+                    undeclared.add(symbol + "@@" + elf.versionOf(symbol));
+                }
             }
         }
-
         // found: what libclang (and the text of inactive branches) showed; emitted: what the emitters wrote.
         Category structs = new Category("structs", true);
         Category unions = new Category("unions", true);
@@ -177,9 +202,37 @@ final class Generation {
         List<Category> categories = List.of(structs, unions, foreign, enums, enumConstants, defines,
                 functionsCategory, staticInline, functionMacros, variables);
         g.problems.addAll(CoverageReport.problems(categories));
-        g.report.append(CoverageReport.render(header.toString(), library.toString(), categories, undeclared,
-                scan.foreignRecords.values()));
+        if (categories.stream().allMatch(c -> c.found.isEmpty())) {
+            g.problems.add("nothing found in " + target.headerName() + ": no struct, union, enum, #define,"
+                    + " function or variable declared in it (wrong header, or a header that only includes others?)");
+        }
+        if (!prefixSeen) {
+            g.problems.add(target.soname() + " exports no function named " + prefix + "* (wrong library or prefix?)");
+        }
+        if (exported.isEmpty() && !scan.declaredFunctions.isEmpty()) {
+            g.problems.add("none of the " + scan.declaredFunctions.size() + " functions " + target.headerName()
+                    + " declares is exported by " + target.soname() + " (wrong library?)");
+        }
+        Coverage invokers = new Coverage(exported.size(), invoked.size(), pointersFound.size(), pointersInvoked.size());
+        if (!invoked.equals(functions.exported())) {
+            g.problems.add("exported functions without an invoker: " + missing(functions.exported(), invoked));
+        }
+        if (!pointersInvoked.equals(pointersFound)) {
+            g.problems.add("function-pointer fields without an invoker: " + missing(pointersFound, pointersInvoked));
+        }
+        g.summary = CoverageReport.summary(target, categories, invokers, g.problems);
+        g.details = CoverageReport.details(target, categories, undeclared, scan.foreignRecords.values(),
+                scan.referenced, g.problems);
         return g;
+    }
+
+    /** The invoker lines of the report's summary. */
+    record Coverage(int exported, int exportedInvoked, int pointerFields, int pointerFieldsInvoked) {}
+
+    private static List<String> missing(List<String> all, List<String> present) {
+        List<String> out = new ArrayList<>(all);
+        out.removeAll(present);
+        return out;
     }
 
     /** C dialect of the headers and where the compiler's builtin headers (stddef.h) are. */

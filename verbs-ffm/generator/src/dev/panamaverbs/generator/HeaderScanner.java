@@ -32,16 +32,35 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Walks the translation unit of verbs.h and collects what the emitters need: records
+ * Walks the translation unit of a run's header and collects what the emitters need: records
  * (structs and unions), enum constants, functions, macro names. Only declarations whose
- * expansion location is in one of the verbs headers count; records from other headers
- * embedded by value (pthread_mutex_t, ...) are kept as opaque layouts.
+ * expansion location is in a header the run owns count. Records from other headers embedded by
+ * value are either another run's (referenced in that run's package) or foreign: generated in this
+ * run's package, in full when tagged (struct timespec, struct sockaddr_in6), else as opaque
+ * layouts (pthread_mutex_t).
  */
 final class HeaderScanner {
-    /** Headers whose declarations are generated. */
-    static boolean isVerbsHeader(String file) {
-        return file.endsWith("/infiniband/verbs.h") || file.endsWith("/infiniband/verbs_api.h")
-                || file.equals("infiniband/verbs.h") || file.equals("infiniband/verbs_api.h");
+    private final Target target;
+    /** Headers of the other runs ("infiniband/verbs.h") to the package their records are generated in. */
+    private final Map<String, String> elsewhere;
+
+    HeaderScanner(Target target, Map<String, String> elsewhere) {
+        this.target = target;
+        this.elsewhere = elsewhere;
+    }
+
+    private boolean owns(String file) {
+        return target.owns(file);
+    }
+
+    /** The package another run generates the records of {@code file} in, or null. */
+    private String packageElsewhere(String file) {
+        for (Map.Entry<String, String> e : elsewhere.entrySet()) {
+            if (file.equals(e.getKey()) || file.endsWith("/" + e.getKey())) {
+                return e.getValue();
+            }
+        }
+        return null;
     }
 
     final Map<String, Record> records = new TreeMap<>();
@@ -58,6 +77,10 @@ final class HeaderScanner {
     final List<String> variables = new ArrayList<>();
     /** Declarations in preprocessor branches that are not compiled (#ifdef RDMA_STATIC_PROVIDERS ...). */
     final List<Inactive> inactive = new ArrayList<>();
+    /** Records of other runs' headers embedded by value: C name to the Java class referenced. */
+    final Map<String, String> referenced = new TreeMap<>();
+    /** Every function-pointer field of the owned records: record's Java path to its fields. */
+    final Map<String, List<Field>> functionPointerFields = new TreeMap<>();
     int structsFound;
     int unionsFound;
 
@@ -65,13 +88,13 @@ final class HeaderScanner {
         for (Cursor c : translationUnit.children()) {
             int kind = c.kind();
             if (kind == Clang.CURSOR_MACRO_DEFINITION) {
-                if (isVerbsHeader(c.fileName())) {
+                if (owns(c.fileName())) {
                     (c.isMacroFunctionLike() ? functionMacros : objectMacros).add(c.spelling());
                 }
                 continue;
             }
             String file = c.fileName();
-            if (!isVerbsHeader(file)) {
+            if (!owns(file)) {
                 continue;
             }
             switch (kind) {
@@ -137,13 +160,45 @@ final class HeaderScanner {
                         throw new IllegalStateException("bit-field " + cName + "." + name + " is not supported");
                     }
                     CType ctype = map(child.type(), javaPath, javaName, name, nested);
+                    if (ctype instanceof FunctionPointer fp) {
+                        ctype = new FunctionPointer(fp.signature(), parameterNames(child));
+                    }
                     members.add(new Field(Names.javaIdentifier(name), name,
                             Names.portableSpelling(child.type().spelling()), ctype, child.offsetOfFieldBits() / 8));
                 }
                 default -> { }
             }
         }
-        return new Record(javaName, javaPath, cName, union, type.size(), type.align(), members, nested, false, header);
+        Record record = new Record(javaName, javaPath, cName, union, type.size(), type.align(), members, nested,
+                false, header);
+        // An anonymous member's fields are collected with its parent's (flattened, like the accessors).
+        if (owns(decl.fileName()) && !javaName.startsWith("$anon")) {
+            collectFunctionPointers(record.javaPath(), members);
+        }
+        return record;
+    }
+
+    /** Function-pointer fields, anonymous members flattened into their parent as the accessors are. */
+    private void collectFunctionPointers(String javaPath, List<Member> members) {
+        for (Member m : members) {
+            switch (m) {
+                case Field f when f.type() instanceof FunctionPointer ->
+                        functionPointerFields.computeIfAbsent(javaPath, k -> new ArrayList<>()).add(f);
+                case Field f -> { }
+                case AnonymousMember a -> collectFunctionPointers(javaPath, a.record().members());
+            }
+        }
+    }
+
+    /** The names of a declaration's parameters (PARM_DECL children), "" where C names none. */
+    private static List<String> parameterNames(Cursor decl) {
+        List<String> names = new ArrayList<>();
+        for (Cursor c : decl.children()) {
+            if (c.kind() == Clang.CURSOR_PARM_DECL) {
+                names.add(c.spelling());
+            }
+        }
+        return names;
     }
 
     /** Offset of an anonymous member: where its first named leaf field lands in the parent. */
@@ -256,8 +311,14 @@ final class HeaderScanner {
             return new RecordRef(path, size, align);
         }
         String tag = decl.spelling();
-        if (isVerbsHeader(file)) {
+        if (owns(file)) {
             return new RecordRef(Names.javaIdentifier(tag), size, align);
+        }
+        String otherPackage = packageElsewhere(file);
+        if (otherPackage != null) {
+            String javaPath = otherPackage + "." + Names.javaIdentifier(tag);
+            referenced.put((union ? "union " : "struct ") + tag, javaPath);
+            return new RecordRef(javaPath, size, align);
         }
         // From another header (pthread types): an opaque layout of the right size and alignment.
         String typedefName = innermostTypedefName(written);
@@ -370,7 +431,7 @@ final class HeaderScanner {
                 return;
             }
         }
-        functions.put(name, new Function(name, prototype, signature, inline));
+        functions.put(name, new Function(name, prototype, signature, inline, parameterNames(decl)));
     }
 
     /** What an inactive declaration is: a category of the coverage report. */
@@ -394,7 +455,7 @@ final class HeaderScanner {
         activeMacros.addAll(functionMacros);
         Set<String> seen = new HashSet<>();
         for (Clang.SkippedRange r : ranges) {
-            if (!isVerbsHeader(r.file())) {
+            if (!owns(r.file())) {
                 continue;
             }
             List<String> lines = Files.readAllLines(Path.of(r.file()));

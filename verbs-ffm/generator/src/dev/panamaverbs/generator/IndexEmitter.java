@@ -3,35 +3,54 @@ package dev.panamaverbs.generator;
 import dev.panamaverbs.generator.Model.Record;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
-/** module-info.java and VerbsLayouts, the index of every generated record layout. */
+/** module-info.java and VerbsLayouts (RdmaCmLayouts ...), the index of every generated record layout. */
 final class IndexEmitter {
     private IndexEmitter() {}
 
-    static String moduleInfo() {
-        return Main.BANNER
-                + "/** Layouts, constants and function descriptors generated from infiniband/verbs.h. */\n"
-                + "module dev.panamaverbs.ffm {\n"
-                + "    exports dev.panamaverbs.ffm;\n"
-                + "}\n";
+    /** Modules the invokers are exported to: the loader, core and the benchmarks, no one else. */
+    static final List<String> INVOKE_READERS = List.of("dev.panamaverbs.loader", "dev.panamaverbs.core",
+            "dev.panamaverbs.benchmarks");
+
+    static String moduleInfo(List<Target> targets) {
+        StringBuilder out = new StringBuilder(Main.BANNER);
+        List<String> headers = targets.stream().map(Target::headerName).toList();
+        out.append("/**\n")
+                .append(" * Layouts, constants, function descriptors and invokers generated from ")
+                .append(String.join(", ", headers)).append(".\n")
+                .append(" * The invokers make downcall handles: this module needs native access.\n")
+                .append(" */\n");
+        // "module": a qualified export may name a module absent from the build (the benchmarks).
+        out.append("@SuppressWarnings(\"module\")\n");
+        out.append("module dev.panamaverbs.ffm {\n");
+        for (String p : new TreeSet<>(targets.stream().map(Target::packageName).toList())) {
+            out.append("    exports ").append(p).append(";\n");
+        }
+        out.append("    exports ").append(Target.INVOKE_PACKAGE).append(" to\n        ")
+                .append(String.join(",\n        ", INVOKE_READERS)).append(";\n");
+        out.append("}\n");
+        return out.toString();
     }
 
-    static String layouts(Collection<Record> records) {
+    static String layouts(Target target, Collection<Record> records) {
         Map<String, String> byCName = new TreeMap<>();
         for (Record r : records) {
             byCName.put(r.cName(), r.javaName());
         }
-        StringBuilder out = new StringBuilder(Main.BANNER);
-        out.append("package ").append(Main.PACKAGE).append(";\n\n");
+        StringBuilder out = new StringBuilder(target.banner());
+        out.append("package ").append(target.packageName()).append(";\n\n");
         out.append("import java.lang.foreign.GroupLayout;\n");
         out.append("import java.util.Collections;\n");
         out.append("import java.util.Map;\n");
         out.append("import java.util.TreeMap;\n\n");
         out.append("/** Every generated struct and union layout, by the C spelling of its type. */\n");
-        out.append("public final class VerbsLayouts {\n");
-        out.append("    private VerbsLayouts() {}\n\n");
+        String name = target.classPrefix() + "Layouts";
+        out.append("public final class ").append(name).append(" {\n");
+        out.append("    private ").append(name).append("() {}\n\n");
         out.append("    /**\n")
                 .append("     * C type as written in C ({@code \"struct ibv_qp\"}, {@code \"union ibv_gid\"},\n")
                 .append("     * {@code \"pthread_mutex_t\"}) to the {@code LAYOUT} of its generated class, sorted by name.\n")

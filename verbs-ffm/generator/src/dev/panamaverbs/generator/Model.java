@@ -38,8 +38,15 @@ final class Model {
         public long align() { return 8; }
     }
 
-    /** A pointer to a function; {@code signature} gives its descriptor. */
-    record FunctionPointer(Signature signature) implements CType {
+    /**
+     * A pointer to a function; {@code signature} gives its descriptor, {@code paramNames} the
+     * parameter names of the declarator where C gives them (else empty strings, or an empty list).
+     */
+    record FunctionPointer(Signature signature, List<String> paramNames) implements CType {
+        FunctionPointer(Signature signature) {
+            this(signature, List.of());
+        }
+
         public long size() { return 8; }
         public long align() { return 8; }
     }
@@ -80,8 +87,11 @@ final class Model {
 
     record MacroConstant(String name, long value, boolean unsigned) {}
 
-    /** A function declared in the header; {@code inline} for static inline ones. */
-    record Function(String name, String prototype, Signature signature, boolean inline) {}
+    /**
+     * A function declared in the header; {@code inline} for static inline ones; {@code paramNames}
+     * as declared (empty strings where the prototype names none).
+     */
+    record Function(String name, String prototype, Signature signature, boolean inline, List<String> paramNames) {}
 
     record Skipped(String what, String reason) {}
 }

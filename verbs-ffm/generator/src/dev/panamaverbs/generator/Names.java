@@ -24,10 +24,15 @@ final class Names {
         return clangSpelling.replaceAll("\\((?:unnamed|anonymous)[^)]*\\)", "(anonymous)");
     }
 
-    /** "infiniband/verbs.h" for "/usr/include/infiniband/verbs.h". */
+    /** "infiniband/verbs.h" for "/usr/include/infiniband/verbs.h", "rdma/rdma_cma.h" likewise. */
     static String headerName(String path) {
-        int i = path.lastIndexOf("infiniband/");
-        return i >= 0 ? path.substring(i) : path.substring(path.lastIndexOf('/') + 1);
+        for (String dir : new String[] {"infiniband/", "rdma/"}) {
+            int i = path.lastIndexOf(dir);
+            if (i >= 0 && (i == 0 || path.charAt(i - 1) == '/')) {
+                return path.substring(i);
+            }
+        }
+        return path.substring(path.lastIndexOf('/') + 1);
     }
 
     /** Escapes text for a Java string literal or a javadoc comment. */

@@ -17,27 +17,27 @@ import java.util.List;
 final class RecordEmitter {
     private RecordEmitter() {}
 
-    static String emit(Record r) {
-        StringBuilder out = new StringBuilder(Main.BANNER);
-        out.append("package ").append(Main.PACKAGE).append(";\n\n");
+    static String emit(Record r, Target target) {
+        StringBuilder out = new StringBuilder(target.banner());
+        out.append("package ").append(target.packageName()).append(";\n\n");
         out.append("import java.lang.foreign.FunctionDescriptor;\n");
         out.append("import java.lang.foreign.GroupLayout;\n");
         out.append("import java.lang.foreign.MemoryLayout;\n");
         out.append("import java.lang.foreign.MemorySegment;\n");
         out.append("import java.lang.foreign.SegmentAllocator;\n");
         out.append("import java.lang.foreign.ValueLayout;\n\n");
-        emitClass(out, r, "", true);
+        emitClass(out, r, "", true, target.shortName());
         return out.toString();
     }
 
-    private static void emitClass(StringBuilder out, Record r, String indent, boolean topLevel) {
+    private static void emitClass(StringBuilder out, Record r, String indent, boolean topLevel, String embedder) {
         String in = indent + "    ";
         out.append(indent).append("/**\n").append(indent).append(" * ");
         if (r.opaque()) {
             out.append("{@code ").append(r.cName()).append("} from ").append(r.header())
                     .append(", opaque: only its size (").append(r.size()).append(") and alignment (")
                     .append(r.align()).append(") are known,\n").append(indent)
-                    .append(" * because verbs structs embed it by value.\n");
+                    .append(" * because ").append(embedder).append(" structs embed it by value.\n");
         } else if (r.cName() != null) {
             out.append("{@code ").append(r.cName()).append("} from ").append(r.header()).append(": ")
                     .append(r.size()).append(" bytes, aligned to ").append(r.align()).append(".\n");
@@ -73,7 +73,7 @@ final class RecordEmitter {
         }
         for (Record nested : r.nested()) {
             out.append('\n');
-            emitClass(out, nested, in, false);
+            emitClass(out, nested, in, false, embedder);
         }
         out.append(indent).append("}\n");
     }

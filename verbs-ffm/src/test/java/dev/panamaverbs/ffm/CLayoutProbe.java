@@ -23,6 +23,7 @@ final class CLayoutProbe {
     private CLayoutProbe() {}
 
     static final Path HEADER = Path.of("/usr/include/infiniband/verbs.h");
+    static final Path RDMA_CMA_HEADER = Path.of("/usr/include/rdma/rdma_cma.h");
 
     /** Every fact the generated layouts state, keyed by the C expression that checks it. */
     static Map<String, Long> javaFacts(Map<String, GroupLayout> layouts) {
@@ -74,9 +75,10 @@ final class CLayoutProbe {
         }
     }
 
-    /** Compiles and runs a C program printing every fact's C value, in order. */
-    static Map<String, Long> cFacts(List<String> expressions, Path workDir) throws IOException, InterruptedException {
-        StringBuilder c = new StringBuilder("#include <stddef.h>\n#include <stdio.h>\n#include <infiniband/verbs.h>\n\n")
+    /** Compiles and runs a C program including {@code <include>} and printing every fact's C value, in order. */
+    static Map<String, Long> cFacts(String include, List<String> expressions, Path workDir)
+            throws IOException, InterruptedException {
+        StringBuilder c = new StringBuilder("#include <stddef.h>\n#include <stdio.h>\n#include <" + include + ">\n\n")
                 .append("int main(void) {\n");
         for (String e : expressions) {
             c.append("    printf(\"%zu\\n\", (size_t) ").append(e).append(");\n");
@@ -98,18 +100,19 @@ final class CLayoutProbe {
     }
 
     /**
-     * Every public static int / long field of {@link VerbsConstants} (enum constants and integer
-     * #defines) as a 64-bit pattern: an int is sign-extended, as C converts it to long long.
+     * Every public static int / long field of {@code constants} ({@link VerbsConstants}: enum
+     * constants and integer #defines) as a 64-bit pattern: an int is sign-extended, as C converts
+     * it to long long.
      */
-    static Map<String, Long> javaConstants() throws IllegalAccessException {
+    static Map<String, Long> javaConstants(Class<?> constants) throws IllegalAccessException {
         Map<String, Long> out = new LinkedHashMap<>();
-        for (java.lang.reflect.Field f : VerbsConstants.class.getFields()) {
+        for (java.lang.reflect.Field f : constants.getFields()) {
             if (f.getType() == int.class) {
                 out.put(f.getName(), (long) f.getInt(null));
             } else if (f.getType() == long.class) {
                 out.put(f.getName(), f.getLong(null));
             } else {
-                throw new AssertionError("VerbsConstants." + f.getName() + " is a " + f.getType());
+                throw new AssertionError(constants.getSimpleName() + "." + f.getName() + " is a " + f.getType());
             }
         }
         return out;
@@ -121,9 +124,9 @@ final class CLayoutProbe {
      * flags) survive, and negative ones wrap exactly as Java's long does. Plus whether C sees the
      * value as negative, so a positive C value stored as a negative Java int is caught too.
      */
-    static Map<String, Long> cConstants(List<String> names, Path workDir, Map<String, Boolean> negative)
+    static Map<String, Long> cConstants(String include, List<String> names, Path workDir, Map<String, Boolean> negative)
             throws IOException, InterruptedException {
-        StringBuilder c = new StringBuilder("#include <stdio.h>\n#include <infiniband/verbs.h>\n\n")
+        StringBuilder c = new StringBuilder("#include <stdio.h>\n#include <" + include + ">\n\n")
                 .append("#pragma GCC diagnostic ignored \"-Wtype-limits\"\n")
                 .append("#pragma GCC diagnostic ignored \"-Wsign-compare\"\n")
                 .append("int main(void) {\n");

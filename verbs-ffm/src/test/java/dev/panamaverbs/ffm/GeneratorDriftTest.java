@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** src/main/java is exactly what the generator makes of this machine's verbs.h. */
+/** src/main/java is exactly what the generator makes of this machine's verbs.h and rdma_cma.h. */
 class GeneratorDriftTest {
 
     @Test
@@ -26,6 +26,8 @@ class GeneratorDriftTest {
         assumeTrue(Files.isRegularFile(GeneratorProcess.LIBCLANG), "no " + GeneratorProcess.LIBCLANG);
         assumeTrue(Files.isRegularFile(CLayoutProbe.HEADER), "no " + CLayoutProbe.HEADER);
         assumeTrue(Files.isRegularFile(GeneratorProcess.LIBIBVERBS), "no " + GeneratorProcess.LIBIBVERBS);
+        assumeTrue(Files.isRegularFile(CLayoutProbe.RDMA_CMA_HEADER), "no " + CLayoutProbe.RDMA_CMA_HEADER);
+        assumeTrue(Files.isRegularFile(GeneratorProcess.LIBRDMACM), "no " + GeneratorProcess.LIBRDMACM);
 
         GeneratorProcess.Result r = GeneratorProcess.run("--out", out.toString());
         // The coverage summary (first block of the report, up to the first empty line) goes to
@@ -33,7 +35,13 @@ class GeneratorDriftTest {
         String summary = r.output().lines().takeWhile(l -> !l.isEmpty()).collect(Collectors.joining("\n"));
         System.out.println(summary);
         assertEquals(0, r.exitCode(), "generator failed (exit 3: coverage error, found != emitted):\n" + r.output());
-        assertTrue(summary.contains("OK: found = emitted + skipped"), "coverage summary:\n" + summary);
+        // One block per header, each OK and with every function and function pointer invoked.
+        assertEquals(2, summary.lines().filter(l -> l.contains("OK: found = emitted + skipped")).count(),
+                "coverage summary:\n" + summary);
+        assertEquals(2, summary.lines().filter(l -> l.matches("  exported functions with an invoker: (\\d+) of \\1 .*")
+                && !l.contains(": 0 of 0")).count(), "coverage summary:\n" + summary);
+        assertEquals(2, summary.lines().filter(l -> l.matches("  function-pointer fields with an invoker: (\\d+) of \\1 .*"))
+                .count(), "coverage summary:\n" + summary);
         assertTrue(!r.output().contains("WARNING"), "the generator warned:\n" + r.output());
 
         TreeSet<String> generated = javaFiles(out);

@@ -19,6 +19,7 @@ final class GeneratorProcess {
     static final String MULTIARCH = multiarch();
     static final Path LIBCLANG = Path.of("/usr/lib", MULTIARCH, "libclang-14.so.1");
     static final Path LIBIBVERBS = Path.of("/usr/lib", MULTIARCH, "libibverbs.so.1");
+    static final Path LIBRDMACM = Path.of("/usr/lib", MULTIARCH, "librdmacm.so.1");
 
     private static String multiarch() {
         try {

@@ -1,7 +1,10 @@
 package dev.panamaverbs.ffm;
 
-import org.junit.jupiter.api.Test;
+import dev.panamaverbs.ffm.rdmacm.RdmaCmConstants;
+import dev.panamaverbs.ffm.rdmacm.RdmaCmLayouts;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.lang.foreign.GroupLayout;
 import java.nio.file.Files;
@@ -19,22 +22,52 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** The generated layouts against gcc's view of infiniband/verbs.h, member by member. */
+/** The generated layouts and constants of each header against gcc's view of it, member by member. */
 class LayoutsMatchCTest {
 
-    @Test
-    void everyLayoutMatchesGcc(@TempDir Path work) throws Exception {
-        assumeTrue(Files.isRegularFile(CLayoutProbe.HEADER), "no " + CLayoutProbe.HEADER);
+    /**
+     * One generated header: how C includes it, its files (the ones whose structs it declares), its
+     * generated index, constants and package, a few facts the walk must reach, and lower bounds
+     * that catch an empty generation.
+     */
+    record Header(String include, Path path, List<String> declaring, Map<String, GroupLayout> layouts,
+                  Class<?> constants, String packageName, List<String> mustReach, int minRecords, int minConstants) {
+        @Override
+        public String toString() {
+            return include;
+        }
+    }
+
+    static Stream<Header> headers() {
+        return Stream.of(
+                new Header("infiniband/verbs.h", CLayoutProbe.HEADER, List.of("verbs.h", "verbs_api.h"),
+                        VerbsLayouts.ALL, VerbsConstants.class, "dev.panamaverbs.ffm",
+                        List.of("offsetof(struct ibv_send_wr, wr.rdma.remote_addr)", "offsetof(struct ibv_wc, imm_data)",
+                                "offsetof(union ibv_gid, global.interface_id)", "offsetof(struct ibv_context, mutex)"),
+                        50, 400),
+                new Header("rdma/rdma_cma.h", CLayoutProbe.RDMA_CMA_HEADER, List.of("rdma_cma.h"),
+                        RdmaCmLayouts.ALL, RdmaCmConstants.class, "dev.panamaverbs.ffm.rdmacm",
+                        // through anonymous unions, a nested named one, and a verbs.h union embedded by value
+                        List.of("offsetof(struct rdma_addr, dst_sin6.sin6_addr)",
+                                "offsetof(struct rdma_addr, addr.ibaddr.dgid.global.interface_id)",
+                                "offsetof(struct rdma_cm_event, param.ud.ah_attr.grh.dgid)",
+                                "offsetof(struct sockaddr_storage, __ss_align)"),
+                        8, 30));
+    }
+
+    @ParameterizedTest
+    @MethodSource("headers")
+    void everyLayoutMatchesGcc(Header h, @TempDir Path work) throws Exception {
+        assumeTrue(Files.isRegularFile(h.path()), "no " + h.path());
         assumeTrue(CLayoutProbe.gccAvailable(), "no gcc");
 
-        Map<String, Long> expected = CLayoutProbe.javaFacts(VerbsLayouts.ALL);
+        Map<String, Long> expected = CLayoutProbe.javaFacts(h.layouts());
         // The walk must reach nested anonymous members, or the comparison proves little.
-        assertTrue(expected.containsKey("offsetof(struct ibv_send_wr, wr.rdma.remote_addr)"));
-        assertTrue(expected.containsKey("offsetof(struct ibv_wc, imm_data)"));
-        assertTrue(expected.containsKey("offsetof(union ibv_gid, global.interface_id)"));
-        assertTrue(expected.containsKey("offsetof(struct ibv_context, mutex)"));
+        for (String fact : h.mustReach()) {
+            assertTrue(expected.containsKey(fact), fact);
+        }
 
-        Map<String, Long> actual = CLayoutProbe.cFacts(new ArrayList<>(expected.keySet()), work);
+        Map<String, Long> actual = CLayoutProbe.cFacts(h.include(), new ArrayList<>(expected.keySet()), work);
         List<String> mismatches = new ArrayList<>();
         expected.forEach((expr, value) -> {
             if (!value.equals(actual.get(expr))) {
@@ -45,13 +78,14 @@ class LayoutsMatchCTest {
                 + " layout facts differ from gcc:\n  " + String.join("\n  ", mismatches));
     }
 
-    @Test
-    void everyStructAndUnionOfTheHeadersHasALayout() throws Exception {
-        assumeTrue(Files.isRegularFile(CLayoutProbe.HEADER), "no " + CLayoutProbe.HEADER);
+    @ParameterizedTest
+    @MethodSource("headers")
+    void everyStructAndUnionOfTheHeadersHasALayout(Header h) throws Exception {
+        assumeTrue(Files.isRegularFile(h.path()), "no " + h.path());
         Pattern definition = Pattern.compile("^\\s*(struct|union)\\s+(\\w+)\\s*\\{", Pattern.MULTILINE);
         TreeSet<String> declared = new TreeSet<>();
-        for (String header : List.of("verbs.h", "verbs_api.h")) {
-            Path p = CLayoutProbe.HEADER.resolveSibling(header);
+        for (String header : h.declaring()) {
+            Path p = h.path().resolveSibling(header);
             if (Files.isRegularFile(p)) {
                 Matcher m = definition.matcher(Files.readString(p));
                 while (m.find()) {
@@ -59,28 +93,29 @@ class LayoutsMatchCTest {
                 }
             }
         }
-        assertTrue(declared.size() > 50, "the header scan found only " + declared);
+        assertTrue(declared.size() > h.minRecords(), "the header scan found only " + declared);
         TreeSet<String> missing = new TreeSet<>(declared);
-        missing.removeAll(VerbsLayouts.ALL.keySet());
+        missing.removeAll(h.layouts().keySet());
         assertTrue(missing.isEmpty(), "no generated layout for " + missing);
     }
 
-    @Test
-    void everyConstantMatchesGcc(@TempDir Path work) throws Exception {
-        assumeTrue(Files.isRegularFile(CLayoutProbe.HEADER), "no " + CLayoutProbe.HEADER);
+    @ParameterizedTest
+    @MethodSource("headers")
+    void everyConstantMatchesGcc(Header h, @TempDir Path work) throws Exception {
+        assumeTrue(Files.isRegularFile(h.path()), "no " + h.path());
         assumeTrue(CLayoutProbe.gccAvailable(), "no gcc");
 
-        Map<String, Long> java = CLayoutProbe.javaConstants();
-        assertTrue(java.size() > 400, "only " + java.size() + " constants in VerbsConstants");
+        Map<String, Long> java = CLayoutProbe.javaConstants(h.constants());
+        assertTrue(java.size() > h.minConstants(), "only " + java.size() + " constants in " + h.constants());
         Map<String, Boolean> negative = new HashMap<>();
-        Map<String, Long> c = CLayoutProbe.cConstants(new ArrayList<>(java.keySet()), work, negative);
+        Map<String, Long> c = CLayoutProbe.cConstants(h.include(), new ArrayList<>(java.keySet()), work, negative);
         List<String> mismatches = new ArrayList<>();
         java.forEach((name, value) -> {
             Long cValue = c.get(name);
             boolean cNegative = negative.get(name);
             // A Java value below zero is either a negative C value or (long only) an unsigned one above
             // Long.MAX_VALUE; a negative Java int is always a negative C value.
-            boolean javaInt = isInt(name);
+            boolean javaInt = isInt(h.constants(), name);
             if (!value.equals(cValue) || (javaInt && (value < 0) != cNegative) || (!javaInt && value >= 0 && cNegative)) {
                 mismatches.add(name + ": generated " + value + ", gcc " + (cNegative ? cValue : Long.toUnsignedString(cValue)));
             }
@@ -89,27 +124,28 @@ class LayoutsMatchCTest {
                 + " constants differ from gcc:\n  " + String.join("\n  ", mismatches));
     }
 
-    private static boolean isInt(String constant) {
+    private static boolean isInt(Class<?> constants, String constant) {
         try {
-            return VerbsConstants.class.getField(constant).getType() == int.class;
+            return constants.getField(constant).getType() == int.class;
         } catch (NoSuchFieldException e) {
             throw new AssertionError(e);
         }
     }
 
-    @Test
-    void everyGeneratedRecordClassIsInVerbsLayoutsAll() throws Exception {
-        assumeTrue(Files.isDirectory(GeneratorProcess.GENERATED_TREE.resolve("dev/panamaverbs/ffm")),
-                "no generated sources at " + GeneratorProcess.GENERATED_TREE);
+    @ParameterizedTest
+    @MethodSource("headers")
+    void everyGeneratedRecordClassIsInTheLayoutIndex(Header h) throws Exception {
+        Path dir = GeneratorProcess.GENERATED_TREE.resolve(h.packageName().replace('.', '/'));
+        assumeTrue(Files.isDirectory(dir), "no generated sources at " + dir);
         TreeSet<String> missing = new TreeSet<>();
         int records = 0;
-        try (Stream<Path> files = Files.list(GeneratorProcess.GENERATED_TREE.resolve("dev/panamaverbs/ffm"))) {
+        try (Stream<Path> files = Files.list(dir)) {
             for (Path p : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
                 String name = p.getFileName().toString().replace(".java", "");
                 if (name.equals("module-info") || name.equals("package-info")) {
                     continue;
                 }
-                Class<?> type = Class.forName("dev.panamaverbs.ffm." + name);
+                Class<?> type = Class.forName(h.packageName() + "." + name);
                 java.lang.reflect.Field layout;
                 try {
                     layout = type.getField("LAYOUT");
@@ -117,20 +153,21 @@ class LayoutsMatchCTest {
                     continue; // VerbsConstants, VerbsFunctions ...
                 }
                 records++;
-                if (!VerbsLayouts.ALL.containsValue((GroupLayout) layout.get(null))) {
+                if (!h.layouts().containsValue((GroupLayout) layout.get(null))) {
                     missing.add(name);
                 }
             }
         }
-        assertEquals(VerbsLayouts.ALL.size(), records, "record classes vs VerbsLayouts.ALL entries");
-        assertTrue(missing.isEmpty(), "record classes whose LAYOUT is not in VerbsLayouts.ALL: " + missing);
+        assertEquals(h.layouts().size(), records, "record classes vs the layout index's entries");
+        assertTrue(missing.isEmpty(), "record classes whose LAYOUT is not in the layout index: " + missing);
     }
 
-    @Test
-    void sizeAndAlignmentConstantsAgreeWithLayouts() throws Exception {
-        for (Map.Entry<String, GroupLayout> e : VerbsLayouts.ALL.entrySet()) {
+    @ParameterizedTest
+    @MethodSource("headers")
+    void sizeAndAlignmentConstantsAgreeWithLayouts(Header h) throws Exception {
+        for (Map.Entry<String, GroupLayout> e : h.layouts().entrySet()) {
             GroupLayout layout = e.getValue();
-            Class<?> type = Class.forName("dev.panamaverbs.ffm." + layout.name().orElseThrow());
+            Class<?> type = Class.forName(h.packageName() + "." + layout.name().orElseThrow());
             assertEquals(layout, type.getField("LAYOUT").get(null), e.getKey());
             assertEquals(layout.byteSize(), type.getField("SIZE").getLong(null), e.getKey());
             assertEquals(layout.byteAlignment(), type.getField("ALIGNMENT").getLong(null), e.getKey());

@@ -1,0 +1,70 @@
+package dev.panamaverbs.generator;
+
+import dev.panamaverbs.generator.Invokers.Param;
+import dev.panamaverbs.generator.Model.Field;
+import dev.panamaverbs.generator.Model.FunctionPointer;
+
+import java.util.List;
+
+/**
+ * {@code <struct>$calls}: for each function-pointer field of a record, a typed invoker taking
+ * the function's address (read from the field) and errno's capture segment, and a {@code $raw}
+ * one with pointers as {@code long} and no errno capture, for the data path; the {@code $raw}
+ * handle is critical only where the target lists the field.
+ */
+final class FunctionPointerInvokerEmitter {
+    private FunctionPointerInvokerEmitter() {}
+
+    /** "ibv_context_ops$calls"; a nested record's path (a.b) becomes a$b$calls. */
+    static String className(String recordPath) {
+        return recordPath.replace('.', '$') + "$calls";
+    }
+
+    /** {@code written} receives "record.field" for every field given its two invokers. */
+    static String emit(Target target, String recordPath, List<Field> fields, List<String> written) {
+        String top = recordPath.contains(".") ? recordPath.substring(0, recordPath.indexOf('.')) : recordPath;
+        String name = className(recordPath);
+        StringBuilder out = new StringBuilder(target.banner());
+        out.append("package ").append(Target.INVOKE_PACKAGE).append(";\n\n");
+        out.append("import ").append(target.packageName()).append('.').append(top).append(";\n\n");
+        out.append("import java.lang.foreign.MemorySegment;\n");
+        out.append("import java.lang.invoke.MethodHandle;\n\n");
+        out.append("/**\n")
+                .append(" * Invokers of the function pointers of {@code ").append(recordPath)
+                .append("}: {@code function} is the pointer read from the field.\n")
+                .append(" * {@code NAME}: errno captured into a {@link CallState} segment. {@code NAME$raw}: pointers\n")
+                .append(" * as {@code long}, no errno capture.\n")
+                .append(" */\n");
+        out.append("public final class ").append(name).append(" {\n");
+        out.append("    private ").append(name).append("() {}\n");
+        for (Field f : fields) {
+            FunctionPointer fp = (FunctionPointer) f.type();
+            String desc = recordPath + "." + f.name() + "$DESC";
+            String declaration = "{@code " + Names.javadoc(declarator(f)) + "}";
+            boolean critical = target.isCritical(recordPath, f.cName());
+            String label = recordPath + "." + f.cName();
+            Invokers.emit(out, new Invokers.Spec(declaration + ": errno captured.", f.name(),
+                    List.of(new Param("MemorySegment", "function"), new Param("MemorySegment", "errno")),
+                    fp.signature(), fp.paramNames(), false, "function", true,
+                    "Downcalls.handle(" + desc + ", Downcalls.CAPTURE_ERRNO)", label));
+            Invokers.emit(out, new Invokers.Spec(declaration + ": raw, pointers as long, no errno capture"
+                            + (critical ? ", critical (no thread-state transition)." : "."),
+                    f.name() + "$raw", List.of(new Param("MemorySegment", "function")), fp.signature(),
+                    fp.paramNames(), true, "function", false,
+                    "Downcalls.handle(Downcalls.rawAddresses(" + desc + ")"
+                            + (critical ? ", Downcalls.CRITICAL)" : ")"), label));
+            written.add(recordPath + "." + f.cName());
+        }
+        out.append("}\n");
+        return out.toString();
+    }
+
+    /** "int (*post_send)(struct ibv_qp *, ...)" from the field's type spelling "int (*)(...)". */
+    private static String declarator(Field f) {
+        String spelling = f.cSpelling();
+        int star = spelling.indexOf("(*)");
+        return star >= 0
+                ? spelling.substring(0, star) + "(*" + f.cName() + ")" + spelling.substring(star + 3)
+                : spelling + " " + f.cName();
+    }
+}
