@@ -37,7 +37,7 @@ stage_launcher_jars "$demo_dir/launcher"
 cp "$demo_dir/launcher"/slf4j-*.jar "$demo_dir/modules/"
 
 cmd=("$JAVA_HOME/bin/java" --module-path "$demo_dir/modules"
-     --enable-native-access=dev.panamaverbs.loader,dev.panamaverbs.core
+     --enable-native-access=dev.panamaverbs.ffm,dev.panamaverbs.loader
      -m dev.panamaverbs.core/dev.panamaverbs.demo.Demo "$@")
 if [ "$where" = vm ]; then
     say "no RDMA device on this host: running the demo inside the SoftRoCE VM (rxe0)"

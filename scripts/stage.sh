@@ -12,7 +12,7 @@
 # Reactor modules whose jars and test classes take part in device tests (benchmarks does not).
 STAGE_MODULE_DIRS=(verbs-ffm verbs-loader verbs-core verbs-testkit)
 # Modules allowed to call restricted FFM methods (the test classes patched into them included).
-STAGE_NATIVE_ACCESS=dev.panamaverbs.loader,dev.panamaverbs.core,dev.panamaverbs.testkit
+STAGE_NATIVE_ACCESS=dev.panamaverbs.ffm,dev.panamaverbs.loader
 
 # Copies JUnit (platform console, launcher, jupiter) and slf4j into $1, cached per launcher pom.
 stage_launcher_jars() {

@@ -7,6 +7,7 @@
  * to those two instead: {@code --enable-native-access=dev.panamaverbs.ffm,dev.panamaverbs.loader}.
  */
 module dev.panamaverbs.core {
+    requires transitive dev.panamaverbs.ffm; // the layouts, for the raw escape hatches (QueuePair.modify)
     requires dev.panamaverbs.loader;
     requires org.slf4j;
 

@@ -30,8 +30,8 @@ public final class CompletionWaiter {
         while (got < count) {
             int polled = cq.poll(scratch, count - got);
             for (int i = 0; i < polled; i++) {
-                java.lang.foreign.MemorySegment.copy(scratch.segment(), i * entrySize(), batch.segment(),
-                        (got + i) * entrySize(), entrySize());
+                long entry = scratch.segment().byteSize() / scratch.capacity();
+                java.lang.foreign.MemorySegment.copy(scratch.segment(), i * entry, batch.segment(), (got + i) * entry, entry);
             }
             got += polled;
             if (got < count) {
@@ -52,9 +52,5 @@ public final class CompletionWaiter {
                     + " (vendor error " + batch.vendorError(0) + ")");
         }
         return 0;
-    }
-
-    private static long entrySize() {
-        return dev.panamaverbs.ffm.ibv_wc.LAYOUT.byteSize();
     }
 }

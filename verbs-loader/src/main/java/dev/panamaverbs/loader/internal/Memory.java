@@ -37,10 +37,25 @@ final class Memory {
         ALL.asSlice(address, size).fill((byte) 0);
     }
 
-    /** Rejects a NULL pointer argument before it reaches C, naming the verb and the argument. */
+    /**
+     * The lowest address a Linux process can map ({@code vm.mmap_min_addr}'s default, 64 KiB):
+     * nothing below it, nor above the user half of the address space (a negative {@code long}),
+     * can be a pointer a provider handed out.
+     */
+    static final long LOWEST_USER_ADDRESS = 0x10000;
+
+    /**
+     * Rejects a pointer argument that cannot point at anything, before it reaches C: NULL, an
+     * address below {@link #LOWEST_USER_ADDRESS}, or one in the kernel's half. A cheap check,
+     * not a proof: only pointers the provider handed out are valid.
+     */
     static void requireNonNull(long address, String verb, String argument) {
         if (address == 0) {
             throw new IllegalArgumentException(verb + ": " + argument + " is NULL");
+        }
+        if (address < LOWEST_USER_ADDRESS) { // signed: the kernel's half is negative
+            throw new IllegalArgumentException(verb + ": " + argument + " 0x" + Long.toHexString(address)
+                    + " is not a user-space pointer");
         }
     }
 }

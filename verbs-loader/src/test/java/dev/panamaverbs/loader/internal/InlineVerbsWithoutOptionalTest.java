@@ -52,7 +52,7 @@ class InlineVerbsWithoutOptionalTest {
 
     @Test
     void gidQueriesAreUnsupported() {
-        assertEquals(OpsTable.EOPNOTSUPP, InlineVerbs.queryGidEx(context, 1, 0, 0x1000, 0));
-        assertEquals(-OpsTable.EOPNOTSUPP, InlineVerbs.queryGidTable(context, 0x1000, 1, 0));
+        assertEquals(OpsTable.EOPNOTSUPP, InlineVerbs.queryGidEx(context, 1, 0, 0x100000, 0));
+        assertEquals(-OpsTable.EOPNOTSUPP, InlineVerbs.queryGidTable(context, 0x100000, 1, 0));
     }
 }

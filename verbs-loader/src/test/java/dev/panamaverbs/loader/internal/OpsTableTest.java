@@ -219,6 +219,23 @@ class OpsTableTest {
         assertEquals(before, fake.calls());
     }
 
+    /** The class-path crash of issue 8: a made-up address is refused, not dereferenced. */
+    @Test
+    void addressesNoProviderHandsOutAreRefusedBeforeAnyRead() {
+        long before = fake.calls();
+        for (long bogus : new long[] {16, 0xFFFF, -8, Long.MIN_VALUE}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> OpsTable.resolvePostSend(bogus));
+            assertTrue(e.getMessage().contains("is not a user-space pointer"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> OpsTable.resolvePollCq(bogus));
+            assertThrows(IllegalArgumentException.class, () -> CqEx.resolve(bogus));
+            assertThrows(IllegalArgumentException.class, () -> ExtendedOps.verbsContext(bogus));
+        }
+        MemorySegment postSend = OpsTable.resolvePostSend(qp);
+        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSend(postSend, qp, 16, badWr.address()));
+        assertEquals(before, fake.calls());
+    }
+
     @Test
     void nothingCallsThroughANullFunction() {
         long before = fake.calls();
