@@ -93,6 +93,7 @@ stage_device_tests() {
         echo "--add-modules"
         echo "ALL-MODULE-PATH"
         echo "--enable-native-access=$STAGE_NATIVE_ACCESS"
+        echo "--illegal-native-access=deny"
         printf '%s\n' "${patches[@]}"
     } >"$dir/java.args"
     : >"$dir/scan.args"
