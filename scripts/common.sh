@@ -88,3 +88,11 @@ mvn_run() {
     fi
     (cd "$VERBS_ROOT" && MAVEN_OPTS="$opts" mvn -B -ntp -Dstyle.color=never "$@")
 }
+
+# The harness (harness/, built by mvn install): staging and the test summary, in Java.
+#   harness stage-tests DIR | stage-examples DIR | summary [options]   (see Harness.java)
+harness() {
+    local jar=$VERBS_ROOT/harness/target/harness.jar
+    [ -f "$jar" ] || die "no $jar: build first (mvn install)"
+    "$JAVA_HOME/bin/java" -jar "$jar" --root "$VERBS_ROOT" "$@"
+}

@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
-# ./verbs demo [--host|--vm] [DEVICE]: the main job. Builds the library, then runs
-# dev.panamaverbs.demo.Demo on this host when it has an RDMA device (or --host), else inside the
-# SoftRoCE VM (or --vm): availability, devices, and an RC exchange verified byte for byte.
+# ./verbs demo [--host|--vm] [--quick-start | DEVICE]: the main job. Builds the library and the
+# examples module, then runs dev.panamaverbs.examples.Demo on this host when it has an RDMA device
+# (or --host), else inside the SoftRoCE VM (or --vm): availability, devices, and an RC exchange
+# verified byte for byte. --quick-start runs the README's quick start (examples' QuickStart)
+# instead. The harness stages the module path and native access (target/demo/java.args).
 set -euo pipefail
 VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+# shellcheck source=scripts/common.sh
 . "$VERBS_ROOT/scripts/common.sh"
-. "$VERBS_ROOT/scripts/stage.sh"
 
 where=auto
 case "${1:-}" in
     --host) where=host; shift ;;
     --vm) where=vm; shift ;;
 esac
+main=Demo
+if [ "${1:-}" = --quick-start ]; then
+    main=QuickStart
+    shift
+fi
 if [ "$where" = auto ]; then
     if [ "${VERBS_IN_VM:-0}" = 1 ] || [ -n "$(ls -A /sys/class/infiniband 2>/dev/null)" ]; then
         where=host
@@ -25,20 +32,12 @@ ensure_packages "${PKGS_BUILD[@]}" "${PKGS_VERBS[@]}"
 [ "$where" = vm ] && ensure_packages "${PKGS_VM[@]}"
 
 say "building (mvn install -DskipTests)"
-mvn_run -q -pl verbs-core -am install -DskipTests
+mvn_run -q -pl harness,examples -am install -DskipTests
 
-# The module path: our three library modules and SLF4J (API + a simple provider for the demo).
 demo_dir=$VERBS_ROOT/target/demo
-rm -rf "$demo_dir" && mkdir -p "$demo_dir/modules" "$demo_dir/launcher"
-for m in verbs-ffm verbs-loader verbs-core; do
-    cp "$VERBS_ROOT/$m/target/$m"-*[0-9T].jar "$demo_dir/modules/"
-done
-stage_launcher_jars "$demo_dir/launcher"
-cp "$demo_dir/launcher"/slf4j-*.jar "$demo_dir/modules/"
+harness stage-examples "$demo_dir"
 
-cmd=("$JAVA_HOME/bin/java" --module-path "$demo_dir/modules"
-     --enable-native-access=dev.panamaverbs.ffm,dev.panamaverbs.loader
-     -m dev.panamaverbs.core/dev.panamaverbs.demo.Demo "$@")
+cmd=("$JAVA_HOME/bin/java" "@$demo_dir/java.args" -m "dev.panamaverbs.examples/dev.panamaverbs.examples.$main" "$@")
 if [ "$where" = vm ]; then
     say "no RDMA device on this host: running the demo inside the SoftRoCE VM (rxe0)"
     exec bash "$VERBS_ROOT/scripts/vm.sh" -- "${cmd[@]}"

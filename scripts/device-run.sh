@@ -8,7 +8,8 @@
 # Each launcher's exit status goes into <its reports dir>/launcher-exit. This script exits with
 # the device run's status when that is non-zero, else with the canary's (1 when the harness
 # works): so on a green run a failing launcher's status has to cross the VM for scripts/test.sh
-# to accept it. test.sh checks that what it got is what was recorded here.
+# to accept it. The harness's summary (HarnessSelfCheck) checks that what test.sh got is what was
+# recorded here.
 # Needs JAVA_HOME (a JDK >= 22; vm.sh and test.sh export it).
 set -uo pipefail
 

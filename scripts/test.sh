@@ -5,15 +5,13 @@
 # The device step (scripts/device-run.sh) also runs a deliberately failing canary test (tag
 # harness-canary) after the device tests, in the same VM boot; the run goes red unless it failed
 # exactly as planned and its failing exit status reached this script (the harness self-check).
+# Staging and the summary with its checks are Java (harness/, Harness.java); this script starts
+# mvn, the harness, and the device step (in the VM or here).
 # VERBS_SKIP_BUILD=1 with --device reuses what is already built (quick iteration on device tests).
 set -euo pipefail
 VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 # shellcheck source=scripts/common.sh
 . "$VERBS_ROOT/scripts/common.sh"
-# shellcheck source=scripts/stage.sh
-. "$VERBS_ROOT/scripts/stage.sh"
-# shellcheck source=scripts/summary.sh
-. "$VERBS_ROOT/scripts/summary.sh"
 
 run_unit=1 run_device=1
 case "${1:-}" in
@@ -46,7 +44,7 @@ if [ "$run_device" = 1 ]; then
     fi
 fi
 
-build_status=0 device_status=0 step_status=0 device_note=""
+build_status=0 step_status=0 device_seconds=0
 
 started=$(date +%s)
 
@@ -67,7 +65,7 @@ if [ "$run_device" = 1 ] && [ "$build_status" -eq 0 ]; then
     device_started=$(date +%s)
     rm -rf "$REPORTS_DIR"
     mkdir -p "$REPORTS_DIR"
-    (stage_device_tests "$STAGE_DIR") || die "staging the device tests failed (see above)"
+    harness stage-tests "$STAGE_DIR" || die "staging the device tests failed (see above)"
     # The launcher on tag device, then on the canary; each records its exit status. The step
     # exits with the device run's status, or the canary's (1) when that is 0.
     step=(bash "$VERBS_ROOT/scripts/device-run.sh" "$STAGE_DIR" "$REPORTS_DIR" "$CANARY_DIR")
@@ -77,10 +75,14 @@ if [ "$run_device" = 1 ] && [ "$build_status" -eq 0 ]; then
     else
         (cd "$VERBS_ROOT" && "${step[@]}") || step_status=$?
     fi
-    # The device launcher's own status, as recorded where it ran; else what the step returned.
-    device_status=$(cat "$REPORTS_DIR/launcher-exit" 2>/dev/null || echo "$step_status")
     device_seconds=$(( $(date +%s) - device_started ))
 fi
 
-# ---- summary ---- (scripts/summary.sh: counts the reports, runs the self-check, exits)
-print_summary_and_exit
+# ---- summary ---- (the harness counts the reports, runs the self-check and decides)
+summary=(--build-status "$build_status" --step-status "$step_status" --where "$device_where"
+         --unit-seconds "$unit_seconds" --device-seconds "$device_seconds" --reports "$REPORTS_DIR")
+[ "$run_unit" = 1 ] && summary+=(--unit)
+[ "$run_device" = 1 ] && summary+=(--device)
+# A build that failed before the harness was built cannot be summarised by it.
+[ -f "$VERBS_ROOT/harness/target/harness.jar" ] || die "build: FAILED (mvn exit $build_status) before the harness was built"
+harness summary "${summary[@]}" || exit $?

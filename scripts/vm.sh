@@ -1,5 +1,5 @@
 # ./verbs vm -- CMD [ARGS...]: runs CMD inside a SoftRoCE (rxe) VM, in the current directory,
-# with rxe0 up, and exits with CMD's status. See /work/shared/docs/rxe-vm.md for why it is a
+# with rxe0 up, and exits with CMD's status. See docs/rxe-vm.md for why it is a
 # TCG VM sharing the host's root over 9p.
 #
 # Environment:

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 class HarnessCanaryTest {
     /** The JUnit tag the canary run selects (scripts/device-run.sh). */
     static final String TAG = "harness-canary";
-    /** Starts the failure message; scripts/test.sh looks for it in the canary's report. */
+    /** Starts the failure message; HarnessSelfCheck (harness module) looks for it in the canary's report. */
     static final String MARKER = "harness canary: deliberate failure";
 
     @Test

@@ -9,21 +9,36 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-/** The README's quick start is the code QuickStartDeviceTest runs on a device: keep them equal. */
+/**
+ * The README's quick start is the code QuickStartDeviceTest runs on a device and the runnable
+ * example (examples' QuickStart) runs: keep the three equal.
+ */
 class ReadmeQuickStartTest {
+    private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
 
     @Test
     void readmeQuickStartIsTheCodeTheDeviceTestRuns() throws IOException {
-        Path root = Path.of("").toAbsolutePath().getParent();
-        List<String> readme = Files.readAllLines(root.resolve("README.md"));
-        List<String> test = Files.readAllLines(
-                root.resolve("verbs-testkit/src/test/java/dev/panamaverbs/it/QuickStartDeviceTest.java"));
-        List<String> snippet = between(readme, "```java", "```");
-        List<String> tested = between(test, "// ---- README quick start ----", "// ---- end of quick start ----")
+        assertEquals(marked("verbs-testkit/src/test/java/dev/panamaverbs/it/QuickStartDeviceTest.java"), readmeSnippet());
+    }
+
+    @Test
+    void readmeQuickStartIsTheRunnableExample() throws IOException {
+        assertEquals(marked("examples/src/main/java/dev/panamaverbs/examples/QuickStart.java"), readmeSnippet());
+    }
+
+    /** The README's java block, without the line that closes the try block (the sources keep it open). */
+    private static List<String> readmeSnippet() throws IOException {
+        List<String> snippet = between(Files.readAllLines(ROOT.resolve("README.md")), "```java", "```");
+        return snippet.subList(0, snippet.size() - 1);
+    }
+
+    /** The lines between a source's quick start markers, without the method body's indentation. */
+    private static List<String> marked(String source) throws IOException {
+        List<String> lines = between(Files.readAllLines(ROOT.resolve(source)), "// ---- README quick start ----",
+                "// ---- end of quick start ----")
                 .stream().map(line -> line.length() >= 8 ? line.substring(8) : line.strip()).toList();
-        assertFalse(tested.isEmpty());
-        // The README closes the try block the test keeps open for its own check.
-        assertEquals(tested, snippet.subList(0, snippet.size() - 1));
+        assertFalse(lines.isEmpty(), source);
+        return lines;
     }
 
     private static List<String> between(List<String> lines, String start, String end) {

@@ -1,4 +1,4 @@
-package dev.panamaverbs.demo;
+package dev.panamaverbs.examples;
 
 import dev.panamaverbs.AccessFlag;
 import dev.panamaverbs.CompletionQueue;

@@ -1,29 +1,29 @@
-package dev.panamaverbs.testkit;
-
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+package dev.panamaverbs.harness;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The summary and verdict of {@code ./verbs test} (scripts/summary.sh, sourced by scripts/test.sh)
- * over fake Surefire and launcher reports in a temporary directory: what it prints and its exit
- * status, for green runs, failed device tests, the CI=true "no device test ran" rule and the
- * harness self-check. Needs bash only; no build, no device.
+ * The summary and verdict of ./verbs test over fake Surefire and launcher reports in a temporary
+ * folder: what it prints and its exit status, for green runs, failed device tests, the CI=true
+ * "no device test ran" rule and the harness self-check.
  */
-class SummaryScriptTest {
-    private static final String CANARY_CLASS = "dev.panamaverbs.testkit.HarnessCanaryTest";
+class TestSummaryTest {
+    private static final String CANARY_CLASS = HarnessSelfCheck.CANARY_CLASS;
+    private static final String SELF_CHECK_OK = "harness self-check: a deliberately failing device test was reported"
+            + " as failed (exit 1, seen by the host through the VM's exit status)";
+    private static final String CI_NO_DEVICE_TEST = "CI=true and no device test ran (all skipped or none found): failing";
+    private static final String NOT_RED = "harness self-check: a failing device test did not turn the run red";
 
     @TempDir
     Path root;
@@ -34,12 +34,6 @@ class SummaryScriptTest {
     void layout() throws IOException {
         reports = Files.createDirectories(root.resolve("target/device-reports"));
         canary = Files.createDirectories(reports.resolve("harness-canary"));
-    }
-
-    record Result(int status, List<String> lines) {
-        boolean has(String line) {
-            return lines.contains(line);
-        }
     }
 
     // ---- fake reports ----
@@ -75,50 +69,20 @@ class SummaryScriptTest {
                 + "  </testcase>\n");
     }
 
-    // ---- running the script ----
+    // ---- running the summary ----
 
-    private static Path repoRoot() {
-        for (Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve("scripts/summary.sh"))) {
-                return dir;
-            }
-        }
-        throw new IllegalStateException("scripts/summary.sh not found above " + System.getProperty("user.dir"));
+    /** The summary over {@link #root} with the options of ./verbs test's summary; {@code ci}: CI=true. */
+    private TestSummary.Result summary(boolean ci, String... args) throws IOException {
+        return TestSummary.of(SummaryOptions.parse(root, List.of(args), ci));
     }
 
-    /** Runs summary.sh over {@link #root} with {@code args}; {@code ci} sets CI=true, else CI is unset. */
-    private Result summary(boolean ci, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("bash", repoRoot().resolve("scripts/summary.sh").toString(),
-                "--root", root.toString()));
-        command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true);
-        builder.environment().keySet().removeIf(name -> name.equals("CI") || name.startsWith("VERBS_"));
-        if (ci) {
-            builder.environment().put("CI", "true");
-        }
-        Process process = builder.start();
-        process.getOutputStream().close();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            fail("summary.sh did not finish in 30 s; output:\n" + output);
-        }
-        return new Result(process.exitValue(), output.lines().toList());
-    }
-
-    private static void assertStatus(int expected, Result result) {
+    private static void assertStatus(int expected, TestSummary.Result result) {
         assertEquals(expected, result.status(), () -> "exit status; output:\n" + String.join("\n", result.lines()));
     }
 
-    private static void assertLine(Result result, String line) {
-        assertTrue(result.has(line), () -> "no line '" + line + "' in:\n" + String.join("\n", result.lines()));
+    private static void assertLine(TestSummary.Result result, String line) {
+        assertTrue(result.lines().contains(line), () -> "no line '" + line + "' in:\n" + String.join("\n", result.lines()));
     }
-
-    private static final String HEADER = "==================== panama-verbs test summary ====================";
-    private static final String SELF_CHECK_OK = "harness self-check: a deliberately failing device test was reported"
-            + " as failed (exit 1, seen by the host through the VM's exit status)";
-    private static final String CI_NO_DEVICE_TEST = "CI=true and no device test ran (all skipped or none found): failing";
-    private static final String NOT_RED = "harness self-check: a failing device test did not turn the run red";
 
     // ---- the cases ----
 
@@ -129,13 +93,14 @@ class SummaryScriptTest {
         deviceRun(0, 5, 0, 1);
         canaryFails();
         // The device step exits with the canary's 1 when the device tests passed.
-        Result result = summary(true, "--unit", "--device", "--step-status", "1", "--unit-seconds", "12", "--device-seconds", "34");
+        TestSummary.Result result = summary(true, "--unit", "--device", "--step-status", "1", "--unit-seconds", "12",
+                "--device-seconds", "34");
         assertStatus(0, result);
-        assertEquals(List.of("", HEADER,
+        assertEquals(List.of("", TestSummary.HEADER,
                 "unit tests: 14 run, 0 failed, 1 skipped (Surefire, 12s)",
                 "device: 5 run, 0 failed, 1 skipped on the rxe VM (34s; reports in target/device-reports)",
                 SELF_CHECK_OK,
-                "====================================================================",
+                TestSummary.FOOTER,
                 "device tests: 4 passed, 0 failed, 1 skipped"), result.lines());
     }
 
@@ -143,7 +108,7 @@ class SummaryScriptTest {
     void localDeviceRunSaysSoInTheSelfCheck() throws Exception {
         deviceRun(0, 2, 0, 0);
         canaryFails();
-        Result result = summary(false, "--device", "--step-status", "1", "--where", "local device (rxe0)");
+        TestSummary.Result result = summary(false, "--device", "--step-status", "1", "--where", "local device (rxe0)");
         assertStatus(0, result);
         assertLine(result, "harness self-check: a deliberately failing device test was reported as failed (exit 1)");
         assertLine(result, "device: 2 run, 0 failed, 0 skipped on the local device (rxe0) (0s; reports in target/device-reports)");
@@ -155,20 +120,31 @@ class SummaryScriptTest {
         deviceRun(0, 3, 0, 3);
         launcherRun(canary, 0, 1, 0, 1, "  <testcase name=\"failsOnTheDeviceOnPurpose(TestDevice, Context)\" classname=\""
                 + CANARY_CLASS + "\"><skipped/></testcase>\n");
-        Result ci = summary(true, "--device", "--step-status", "0");
+        TestSummary.Result ci = summary(true, "--device", "--step-status", "0");
         assertStatus(1, ci);
         assertLine(ci, CI_NO_DEVICE_TEST);
         assertLine(ci, "harness self-check: not possible: the canary was skipped like every device test (no device)");
         assertLine(ci, "device tests: 0 passed, 0 failed, 3 skipped");
 
-        Result local = summary(false, "--device", "--step-status", "0");
+        TestSummary.Result local = summary(false, "--device", "--step-status", "0");
         assertStatus(0, local);
-        assertTrue(!local.has(CI_NO_DEVICE_TEST), () -> String.join("\n", local.lines()));
+        assertFalse(local.lines().contains(CI_NO_DEVICE_TEST), () -> String.join("\n", local.lines()));
+    }
+
+    @Test
+    void noDeviceTestFoundFailsUnderCi() throws Exception {
+        // A run that found no device test at all (e.g. every one excluded): nothing ran.
+        deviceRun(0, 0, 0, 0);
+        canaryFails();
+        TestSummary.Result result = summary(true, "--device", "--step-status", "1");
+        assertStatus(1, result);
+        assertLine(result, CI_NO_DEVICE_TEST);
+        assertLine(result, SELF_CHECK_OK);
     }
 
     @Test
     void noDeviceReportUnderCiFails() throws Exception {
-        Result result = summary(true, "--device", "--step-status", "0");
+        TestSummary.Result result = summary(true, "--device", "--step-status", "0");
         assertStatus(1, result);
         assertLine(result, "device run: no launcher report (exit 0): the VM or the JVM died before the end of the run");
         assertLine(result, "harness self-check: not run (the device step did not get past the device tests)");
@@ -176,10 +152,19 @@ class SummaryScriptTest {
     }
 
     @Test
+    void nativeCrashIsNamed() throws Exception {
+        Files.writeString(reports.resolve("hs_err_pid42.log"), "SIGSEGV\n");
+        TestSummary.Result result = summary(false, "--device", "--step-status", "134");
+        assertStatus(1, result);
+        assertLine(result, "device run: no launcher report (exit 134): the VM or the JVM died before the end of the run;"
+                + " the JVM crashed in native code: " + reports.resolve("hs_err_pid42.log"));
+    }
+
+    @Test
     void failedDeviceTestFailsTheRun() throws Exception {
         deviceRun(1, 5, 1, 0);
         canaryFails();
-        Result result = summary(true, "--device", "--step-status", "1");
+        TestSummary.Result result = summary(true, "--device", "--step-status", "1");
         assertStatus(1, result);
         assertLine(result, "device: 5 run, 1 failed, 0 skipped on the rxe VM (0s; reports in target/device-reports)");
         assertLine(result, SELF_CHECK_OK);
@@ -187,12 +172,21 @@ class SummaryScriptTest {
     }
 
     @Test
+    void deviceRunExitingNonZeroWithoutFailureFailsTheRun() throws Exception {
+        deviceRun(3, 5, 0, 0);
+        canaryFails();
+        TestSummary.Result result = summary(false, "--device", "--step-status", "3");
+        assertStatus(1, result);
+        assertLine(result, "device run: the device run exited with 3 although no test failed");
+    }
+
+    @Test
     void failedUnitTestFailsTheRun() throws Exception {
         unitReport("verbs-core", "dev.panamaverbs.CoreTest", 10, 2, 0);
-        Result result = summary(false, "--unit");
+        TestSummary.Result result = summary(false, "--unit");
         assertStatus(1, result);
-        assertEquals(List.of("", HEADER, "unit tests: 10 run, 2 failed, 0 skipped (Surefire, 0s)",
-                "===================================================================="), result.lines());
+        assertEquals(List.of("", TestSummary.HEADER, "unit tests: 10 run, 2 failed, 0 skipped (Surefire, 0s)",
+                TestSummary.FOOTER), result.lines());
     }
 
     @Test
@@ -200,7 +194,7 @@ class SummaryScriptTest {
         deviceRun(0, 5, 0, 0);
         launcherRun(canary, 0, 1, 0, 0, "  <testcase name=\"failsOnTheDeviceOnPurpose(TestDevice, Context)\" classname=\""
                 + CANARY_CLASS + "\"/>\n");
-        Result result = summary(true, "--device", "--step-status", "0");
+        TestSummary.Result result = summary(true, "--device", "--step-status", "0");
         assertStatus(1, result);
         assertLine(result, NOT_RED + ": the deliberately failing canary run exited 0 (1 expected); its report: 1 run,"
                 + " 0 failed, 0 skipped, 0 with the canary's message, 0 other tests (target/device-reports/harness-canary)");
@@ -212,9 +206,24 @@ class SummaryScriptTest {
         launcherRun(canary, 1, 1, 1, 0, "  <testcase name=\"failsOnTheDeviceOnPurpose(TestDevice, Context)\" classname=\""
                 + CANARY_CLASS + "\">\n    <failure message=\"port 1 is DOWN\" type=\"java.lang.IllegalStateException\"/>\n"
                 + "  </testcase>\n");
-        Result result = summary(false, "--device", "--step-status", "1");
+        TestSummary.Result result = summary(false, "--device", "--step-status", "1");
         assertStatus(1, result);
         assertTrue(result.lines().stream().anyMatch(line -> line.startsWith(NOT_RED) && line.contains("0 with the canary's message")),
+                () -> String.join("\n", result.lines()));
+    }
+
+    @Test
+    void canaryReportWithOtherTestsTurnsTheRunRed() throws Exception {
+        deviceRun(0, 5, 0, 0);
+        List<String> cases = new ArrayList<>();
+        cases.add("  <testcase name=\"failsOnTheDeviceOnPurpose(TestDevice, Context)\" classname=\"" + CANARY_CLASS
+                + "\">\n    <failure message=\"harness canary: deliberate failure\"/>\n  </testcase>\n");
+        cases.add("  <testcase name=\"works()\" classname=\"dev.panamaverbs.it.QuickStartDeviceTest\">\n"
+                + "    <failure message=\"harness canary: deliberate failure\"/>\n  </testcase>\n");
+        launcherRun(canary, 1, 2, 2, 0, String.join("", cases));
+        TestSummary.Result result = summary(false, "--device", "--step-status", "1");
+        assertStatus(1, result);
+        assertTrue(result.lines().stream().anyMatch(line -> line.startsWith(NOT_RED) && line.contains("1 other tests")),
                 () -> String.join("\n", result.lines()));
     }
 
@@ -223,16 +232,16 @@ class SummaryScriptTest {
         deviceRun(0, 5, 0, 0);
         canaryFails();
         // The guest's step exited 1 (the canary), but the host got 0: the VM dropped it.
-        Result result = summary(false, "--device", "--step-status", "0");
+        TestSummary.Result result = summary(false, "--device", "--step-status", "0");
         assertStatus(1, result);
         assertLine(result, "harness self-check: FAILED: the device step exited 1 where it ran (device launcher 0,"
-                + " canary 1) but this script got 0: its exit status was not honoured");
+                + " canary 1) but ./verbs test got 0: its exit status was not honoured");
     }
 
     @Test
     void canaryRunThatDidNotFinishTurnsTheRunRed() throws Exception {
         deviceRun(0, 5, 0, 0);
-        Result result = summary(false, "--device", "--step-status", "137");
+        TestSummary.Result result = summary(false, "--device", "--step-status", "137");
         assertStatus(1, result);
         assertLine(result, "harness self-check: FAILED: the canary run did not finish (device step exit 137;"
                 + " see target/device-reports/harness-canary/launcher.log)");
@@ -240,7 +249,7 @@ class SummaryScriptTest {
 
     @Test
     void buildFailureSkipsTheDeviceRun() throws Exception {
-        Result result = summary(true, "--unit", "--device", "--build-status", "1");
+        TestSummary.Result result = summary(true, "--unit", "--device", "--build-status", "1");
         assertStatus(1, result);
         assertLine(result, "build: FAILED (mvn exit 1); see the Maven output above");
         assertLine(result, "device run: not run: the build failed");

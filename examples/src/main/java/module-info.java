@@ -1,0 +1,4 @@
+/** Runnable examples of panama-verbs: the README quick start and ./verbs demo. */
+module dev.panamaverbs.examples {
+    requires dev.panamaverbs.core;
+}

@@ -1,0 +1,89 @@
+package dev.panamaverbs.harness;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Stages what the JUnit Platform ConsoleLauncher needs to run the device tests outside Maven,
+ * after a build ({@code mvn install}, tests run or skipped). It writes, under its folder:
+ * <ul>
+ * <li>{@code modules/}: our module jars, JUnit and slf4j (all real modules, for --module-path);
+ * <li>{@code java.args}: a java @argfile with the module path, class path, patches and native access;
+ * <li>{@code scan.args}: the --scan-class-path roots for the ConsoleLauncher.
+ * </ul>
+ * Each module's test classes go on the class path (so the ConsoleLauncher finds them) and are
+ * also patched into their module (so tests in a module's own package see package-private API and
+ * load in the module, as under Surefire; tests in other packages are added to the module).
+ */
+final class DeviceTestStaging {
+    /** Reactor modules whose jars and test classes take part in device tests (benchmarks does not). */
+    static final List<String> MODULE_DIRS = List.of("verbs-ffm", "verbs-loader", "verbs-core", "verbs-testkit");
+    /** Where the harness's build copied its runtime dependencies: the JUnit launcher and slf4j. */
+    static final String LAUNCHER_JARS = "harness/target/junit-launcher";
+    /** What test code reads besides its module: JUnit, and anything on the class path. */
+    private static final String TEST_READS = "org.junit.jupiter.api,org.junit.jupiter.params,ALL-UNNAMED";
+
+    private final Path root;
+
+    DeviceTestStaging(Path root) {
+        this.root = root;
+    }
+
+    void stage(Path dir) throws IOException {
+        Files.createDirectories(Paths.clean(dir));
+        Path modules = Files.createDirectories(dir.resolve("modules"));
+        Paths.copyJars(root.resolve(LAUNCHER_JARS), modules);
+        List<ModuleJar> jars = MODULE_DIRS.stream().map(moduleDir -> ModuleJar.of(root, moduleDir)).toList();
+        // package -> module: a package in two modules (main or patched tests) breaks the boot
+        // layer, so say which instead of letting java fail with a split-package error.
+        Map<String, String> owner = new HashMap<>();
+        for (ModuleJar jar : jars) {
+            Files.copy(jar.jar(), modules.resolve(jar.jar().getFileName()));
+            jar.packages().forEach(pkg -> owner.put(pkg, jar.name()));
+        }
+        List<Path> scan = new ArrayList<>();
+        List<String> patches = new ArrayList<>();
+        for (ModuleJar jar : jars) {
+            Path tests = root.resolve(jar.moduleDir()).resolve("target/test-classes");
+            if (!Files.isDirectory(tests)) {
+                continue;
+            }
+            scan.add(tests);
+            patches.addAll(List.of("--patch-module", jar.name() + "=" + tests, "--add-reads", jar.name() + "=" + TEST_READS));
+            for (String pkg : Paths.classPackages(tests)) {
+                String other = owner.putIfAbsent(pkg, jar.name());
+                if (other != null && !other.equals(jar.name())) {
+                    throw new HarnessException("test package " + pkg + " of " + jar.moduleDir() + " is also in module "
+                            + other + ": give " + jar.moduleDir() + "'s tests a package of their own (e.g. " + pkg + "."
+                            + jar.moduleDir().replaceFirst("^verbs-", "") + "test)");
+                }
+                // JUnit reflects into every test package.
+                patches.addAll(List.of("--add-opens", jar.name() + "/" + pkg + "=org.junit.platform.commons"));
+            }
+        }
+        Files.write(dir.resolve("java.args"), javaArgs(modules, scan, patches));
+        Files.write(dir.resolve("scan.args"), scanArgs(scan));
+    }
+
+    private static List<String> javaArgs(Path modules, List<Path> scan, List<String> patches) {
+        List<String> args = new ArrayList<>(List.of("--module-path", modules.toString()));
+        if (!scan.isEmpty()) {
+            args.addAll(List.of("--class-path", Paths.join(scan)));
+        }
+        args.addAll(List.of("--add-modules", "ALL-MODULE-PATH"));
+        args.addAll(NativeAccess.options());
+        args.addAll(patches);
+        return args;
+    }
+
+    private static List<String> scanArgs(List<Path> scan) {
+        List<String> args = new ArrayList<>();
+        scan.forEach(tests -> args.addAll(List.of("--scan-class-path", tests.toString())));
+        return args;
+    }
+}
