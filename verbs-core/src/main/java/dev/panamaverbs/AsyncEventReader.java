@@ -14,7 +14,6 @@ import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,33 +70,12 @@ final class AsyncEventReader {
     /** The next event within {@code timeoutNanos}, or null. Called by the user and by the listener thread. */
     AsyncEvent await(long timeoutNanos) throws InterruptedException {
         ensureNonBlocking();
-        long start = System.nanoTime();
-        boolean virtual = Thread.currentThread().isVirtual();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pollState = EventFiles.allocatePollState(arena);
             MemorySegment event = arena.allocate(ibv_async_event.LAYOUT);
             MemorySegment callState = CallState.allocate(arena);
-            long park = 0;
-            while (true) {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException("ibv_get_async_event: interrupted while waiting on " + context);
-                }
-                long remaining = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE
-                        : timeoutNanos - (System.nanoTime() - start);
-                int pollMillis = virtual || remaining <= 0 ? 0
-                        : (int) Math.min(PLATFORM_SLICE_MILLIS, Math.max(1, remaining / 1_000_000));
-                AsyncEvent read = tryRead(pollState, event, callState, pollMillis);
-                if (read != null) {
-                    return read;
-                }
-                if (remaining <= 0) {
-                    return null;
-                }
-                if (virtual) {
-                    park = park == 0 ? FIRST_PARK_NANOS : Math.min(MAX_PARK_NANOS, park * 2);
-                    LockSupport.parkNanos(Math.min(park, remaining));
-                }
-            }
+            return EventFiles.await(timeoutNanos, "ibv_get_async_event", context, PLATFORM_SLICE_MILLIS, 0,
+                    FIRST_PARK_NANOS, MAX_PARK_NANOS, pollMillis -> tryRead(pollState, event, callState, pollMillis));
         }
     }
 

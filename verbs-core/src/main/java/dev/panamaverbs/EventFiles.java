@@ -3,6 +3,7 @@ package dev.panamaverbs;
 import dev.panamaverbs.loader.internal.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The file descriptors libibverbs hands out (a completion channel's, a context's async fd), made
@@ -41,5 +42,53 @@ final class EventFiles {
             throw new VerbsException("poll", -rc, "fd " + fd);
         }
         return rc > 0;
+    }
+
+    /** One attempt of {@link #await}: poll the fd for up to {@code pollMillis} and take an event, or null. */
+    interface Attempt<T> {
+        T tryOnce(int pollMillis);
+    }
+
+    /**
+     * The wait loop both event readers share (one place for the timeout arithmetic): attempts until
+     * one returns an event or {@code timeoutNanos} ({@code Long.MAX_VALUE}: none) has passed. A
+     * platform thread polls in slices of at most {@code sliceMillis}; a virtual thread polls with
+     * timeout 0, yields {@code yieldRounds} times, then parks from {@code firstParkNanos}, doubling
+     * up to {@code maxParkNanos}.
+     *
+     * @return the event, or null on timeout
+     * @throws InterruptedException naming {@code verb} and {@code waitedOn}, when interrupted
+     */
+    static <T> T await(long timeoutNanos, String verb, Object waitedOn, int sliceMillis, int yieldRounds,
+                       long firstParkNanos, long maxParkNanos, Attempt<T> attempt) throws InterruptedException {
+        long start = System.nanoTime();
+        boolean virtual = Thread.currentThread().isVirtual();
+        long park = 0;
+        int round = 0;
+        while (true) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException(verb + ": interrupted while waiting on " + waitedOn);
+            }
+            long remaining = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE
+                    : timeoutNanos - (System.nanoTime() - start);
+            int pollMillis = virtual || remaining <= 0 ? 0
+                    : (int) Math.min(sliceMillis, Math.max(1, remaining / 1_000_000));
+            T event = attempt.tryOnce(pollMillis);
+            if (event != null) {
+                return event;
+            }
+            if (remaining <= 0) {
+                return null;
+            }
+            if (virtual) {
+                if (round < yieldRounds) {
+                    round++;
+                    Thread.yield();
+                } else {
+                    park = park == 0 ? firstParkNanos : Math.min(maxParkNanos, park * 2);
+                    LockSupport.parkNanos(Math.min(park, remaining));
+                }
+            }
+        }
     }
 }

@@ -81,16 +81,8 @@ public final class SharedReceiveQueue extends VerbsResource {
             pd.release();
         }
         if (options.limit() > 0) {
-            try {
-                queue.setLimit(options.limit());
-            } catch (RuntimeException e) {
-                try {
-                    queue.close();
-                } catch (RuntimeException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-                throw e;
-            }
+            SharedReceiveQueue created = queue;
+            orUndo(() -> created.setLimit(options.limit()), created::close);
         }
         return queue;
     }
