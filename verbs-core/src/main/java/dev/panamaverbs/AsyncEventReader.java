@@ -34,9 +34,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 final class AsyncEventReader {
     private static final Logger LOG = LoggerFactory.getLogger(AsyncEventReader.class);
 
-    static final long FIRST_PARK_NANOS = 20_000;
-    static final long MAX_PARK_NANOS = 5_000_000;
-    static final int PLATFORM_SLICE_MILLIS = 50;
+    /** 50 ms poll slices on platform threads; on virtual threads parks from 20 µs doubling up to 5 ms. */
+    static final EventFiles.Backoff BACKOFF = new EventFiles.Backoff(50, 0, 20_000, 5_000_000);
     /** How long closing the context waits for the listener thread to finish its current callback. */
     private static final long LISTENER_JOIN_MILLIS = 2_000;
 
@@ -74,8 +73,8 @@ final class AsyncEventReader {
             MemorySegment pollState = EventFiles.allocatePollState(arena);
             MemorySegment event = arena.allocate(ibv_async_event.LAYOUT);
             MemorySegment callState = CallState.allocate(arena);
-            return EventFiles.await(timeoutNanos, "ibv_get_async_event", context, PLATFORM_SLICE_MILLIS, 0,
-                    FIRST_PARK_NANOS, MAX_PARK_NANOS, pollMillis -> tryRead(pollState, event, callState, pollMillis));
+            return EventFiles.await(timeoutNanos, "ibv_get_async_event", context, BACKOFF,
+                    pollMillis -> tryRead(pollState, event, callState, pollMillis));
         }
     }
 
@@ -237,7 +236,7 @@ final class AsyncEventReader {
             }
             AsyncEvent event;
             try {
-                event = await(TimeUnit.MILLISECONDS.toNanos(PLATFORM_SLICE_MILLIS * 4L));
+                event = await(TimeUnit.MILLISECONDS.toNanos(BACKOFF.sliceMillis() * 4L));
             } catch (InterruptedException e) {
                 continue; // re-check whether we were stopped
             } catch (IllegalStateException closed) {

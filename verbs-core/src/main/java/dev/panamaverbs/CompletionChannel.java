@@ -48,6 +48,8 @@ public final class CompletionChannel extends VerbsResource {
     static final int PLATFORM_SLICE_MILLIS = 50;
     /** Timeout-0 polls (with a {@link Thread#yield}) before a virtual thread starts parking. */
     private static final int YIELD_ROUNDS = 8;
+    private static final EventFiles.Backoff BACKOFF =
+            new EventFiles.Backoff(PLATFORM_SLICE_MILLIS, YIELD_ROUNDS, FIRST_PARK_NANOS, MAX_PARK_NANOS);
 
     private final Context context;
     private final int fd;
@@ -136,8 +138,7 @@ public final class CompletionChannel extends VerbsResource {
             MemorySegment pollState = EventFiles.allocatePollState(arena);
             MemorySegment eventSlots = arena.allocate(ADDRESS, 2); // struct ibv_cq **, void **cq_context
             MemorySegment callState = CallState.allocate(arena);
-            return EventFiles.await(timeoutNanos, "ibv_get_cq_event", this, PLATFORM_SLICE_MILLIS, YIELD_ROUNDS,
-                    FIRST_PARK_NANOS, MAX_PARK_NANOS,
+            return EventFiles.await(timeoutNanos, "ibv_get_cq_event", this, BACKOFF,
                     pollMillis -> tryGetEvent(pollState, eventSlots, callState, pollMillis));
         }
     }
@@ -191,12 +192,8 @@ public final class CompletionChannel extends VerbsResource {
     /** {@code ibv_destroy_comp_channel}; every CQ using the channel is already closed. */
     @Override
     void destroy() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = CallState.allocate(arena);
-            int rc = verbs_h.ibv_destroy_comp_channel(state, handleSegment());
-            // Returns the errno itself (EBUSY while a CQ still uses the channel).
-            NativeCalls.checkReturnedErrno("ibv_destroy_comp_channel", rc);
-        }
+        // Returns the errno itself (EBUSY while a CQ still uses the channel).
+        NativeCalls.destroy("ibv_destroy_comp_channel", verbs_h::ibv_destroy_comp_channel, handleSegment());
     }
 
     @Override

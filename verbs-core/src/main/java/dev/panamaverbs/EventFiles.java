@@ -44,6 +44,13 @@ final class EventFiles {
         return rc > 0;
     }
 
+    /**
+     * How {@link #await} waits between attempts: a platform thread polls in slices of at most
+     * {@code sliceMillis}; a virtual thread polls with timeout 0, yields {@code yieldRounds} times,
+     * then parks from {@code firstParkNanos}, doubling up to {@code maxParkNanos}.
+     */
+    record Backoff(int sliceMillis, int yieldRounds, long firstParkNanos, long maxParkNanos) {}
+
     /** One attempt of {@link #await}: poll the fd for up to {@code pollMillis} and take an event, or null. */
     interface Attempt<T> {
         T tryOnce(int pollMillis);
@@ -51,16 +58,14 @@ final class EventFiles {
 
     /**
      * The wait loop both event readers share (one place for the timeout arithmetic): attempts until
-     * one returns an event or {@code timeoutNanos} ({@code Long.MAX_VALUE}: none) has passed. A
-     * platform thread polls in slices of at most {@code sliceMillis}; a virtual thread polls with
-     * timeout 0, yields {@code yieldRounds} times, then parks from {@code firstParkNanos}, doubling
-     * up to {@code maxParkNanos}.
+     * one returns an event or {@code timeoutNanos} ({@code Long.MAX_VALUE}: none) has passed,
+     * waiting between attempts as {@code backoff} says.
      *
      * @return the event, or null on timeout
      * @throws InterruptedException naming {@code verb} and {@code waitedOn}, when interrupted
      */
-    static <T> T await(long timeoutNanos, String verb, Object waitedOn, int sliceMillis, int yieldRounds,
-                       long firstParkNanos, long maxParkNanos, Attempt<T> attempt) throws InterruptedException {
+    static <T> T await(long timeoutNanos, String verb, Object waitedOn, Backoff backoff, Attempt<T> attempt)
+            throws InterruptedException {
         long start = System.nanoTime();
         boolean virtual = Thread.currentThread().isVirtual();
         long park = 0;
@@ -72,7 +77,7 @@ final class EventFiles {
             long remaining = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE
                     : timeoutNanos - (System.nanoTime() - start);
             int pollMillis = virtual || remaining <= 0 ? 0
-                    : (int) Math.min(sliceMillis, Math.max(1, remaining / 1_000_000));
+                    : (int) Math.min(backoff.sliceMillis(), Math.max(1, remaining / 1_000_000));
             T event = attempt.tryOnce(pollMillis);
             if (event != null) {
                 return event;
@@ -81,11 +86,11 @@ final class EventFiles {
                 return null;
             }
             if (virtual) {
-                if (round < yieldRounds) {
+                if (round < backoff.yieldRounds()) {
                     round++;
                     Thread.yield();
                 } else {
-                    park = park == 0 ? firstParkNanos : Math.min(maxParkNanos, park * 2);
+                    park = park == 0 ? backoff.firstParkNanos() : Math.min(backoff.maxParkNanos(), park * 2);
                     LockSupport.parkNanos(Math.min(park, remaining));
                 }
             }
