@@ -56,14 +56,7 @@ final class AsyncEventReader {
         if (timeout == null) {
             throw new IllegalArgumentException("ibv_get_async_event: timeout is null");
         }
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("ibv_get_async_event: timeout must not be negative, got " + timeout);
-        }
-        try {
-            return timeout.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE;
-        }
+        return EventFiles.timeoutNanos("ibv_get_async_event", timeout);
     }
 
     /** The next event within {@code timeoutNanos}, or null. Called by the user and by the listener thread. */

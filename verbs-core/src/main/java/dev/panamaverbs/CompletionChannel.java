@@ -123,14 +123,7 @@ public final class CompletionChannel extends VerbsResource {
     /** The timeout in nanoseconds (saturated), after checking it is not negative. */
     static long checkTimeout(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("ibv_get_cq_event: timeout must not be negative, got " + timeout);
-        }
-        try {
-            return timeout.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE;
-        }
+        return EventFiles.timeoutNanos("ibv_get_cq_event", timeout);
     }
 
     private CompletionQueue await(long timeoutNanos) throws InterruptedException {

@@ -3,6 +3,7 @@ package dev.panamaverbs;
 import dev.panamaverbs.loader.internal.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -42,6 +43,18 @@ final class EventFiles {
             throw new VerbsException("poll", -rc, "fd " + fd);
         }
         return rc > 0;
+    }
+
+    /** {@code timeout} (not null) in nanoseconds, saturated; a negative one is rejected naming {@code verb}. */
+    static long timeoutNanos(String verb, Duration timeout) {
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException(verb + ": timeout must not be negative, got " + timeout);
+        }
+        try {
+            return timeout.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /**
