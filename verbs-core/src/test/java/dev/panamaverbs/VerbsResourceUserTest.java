@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,34 +45,35 @@ class VerbsResourceUserTest {
         assertTrue(pd.liveDependents().isEmpty());
     }
 
-    @Test
-    void removedUserIsLeftOpen() {
-        FakeResource region = FakeResource.open("region", destroyed);
-        FakeResource window = FakeResource.open("window", destroyed);
-        region.addUser(window);
-        region.removeUser(window);
-        region.removeUser(window); // does nothing
-        region.close();
-        assertEquals(List.of("region"), destroyed);
-        assertFalse(window.isClosed());
-    }
+    /** A region and a window in no protection domain, fresh for each test. */
+    @Nested
+    class WithoutAParent {
+        private final FakeResource region = FakeResource.open("region", destroyed);
+        private final FakeResource window = FakeResource.open("window", destroyed);
 
-    @Test
-    void closedResourceRefusesNewUsers() {
-        FakeResource region = FakeResource.open("region", destroyed);
-        FakeResource window = FakeResource.open("window", destroyed);
-        region.close();
-        assertThrows(IllegalStateException.class, () -> region.addUser(window));
-        assertTrue(region.liveDependents().isEmpty());
-    }
+        @Test
+        void removedUserIsLeftOpen() {
+            region.addUser(window);
+            region.removeUser(window);
+            region.removeUser(window); // does nothing
+            region.close();
+            assertEquals(List.of("region"), destroyed);
+            assertFalse(window.isClosed());
+        }
 
-    @Test
-    void closedUserLeavesTheResource() {
-        FakeResource region = FakeResource.open("region", destroyed);
-        FakeResource window = FakeResource.open("window", destroyed);
-        region.addUser(window);
-        window.usedResource = region;
-        window.close();
-        assertTrue(region.liveDependents().isEmpty());
+        @Test
+        void closedResourceRefusesNewUsers() {
+            region.close();
+            assertThrows(IllegalStateException.class, () -> region.addUser(window));
+            assertTrue(region.liveDependents().isEmpty());
+        }
+
+        @Test
+        void closedUserLeavesTheResource() {
+            region.addUser(window);
+            window.usedResource = region;
+            window.close();
+            assertTrue(region.liveDependents().isEmpty());
+        }
     }
 }
