@@ -122,24 +122,26 @@ static int ext_query_port(struct ibv_context *context, uint8_t port_num,
 static struct ibv_cq_ex fake_cq_ex_for_create;
 static struct ibv_qp fake_qp_for_create;
 
-static struct ibv_cq_ex *ext_create_cq_ex(struct ibv_context *context, struct ibv_cq_init_attr_ex *attr)
+/* A creating op's answer: NULL with errno = fake_next_return when the test asked for a failure, else object. */
+static void *or_errno(void *object)
 {
-	record("create_cq_ex", R(context), R(attr), 0, 0, 0, 0);
 	if (fake_next_return != 0) {
 		errno = (int)fake_next_return;
 		return NULL;
 	}
-	return &fake_cq_ex_for_create;
+	return object;
+}
+
+static struct ibv_cq_ex *ext_create_cq_ex(struct ibv_context *context, struct ibv_cq_init_attr_ex *attr)
+{
+	record("create_cq_ex", R(context), R(attr), 0, 0, 0, 0);
+	return or_errno(&fake_cq_ex_for_create);
 }
 
 static struct ibv_qp *ext_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_attr_ex *attr)
 {
 	record("create_qp_ex", R(context), R(attr), 0, 0, 0, 0);
-	if (fake_next_return != 0) {
-		errno = (int)fake_next_return;
-		return NULL;
-	}
-	return &fake_qp_for_create;
+	return or_errno(&fake_qp_for_create);
 }
 
 static int ext_query_device_ex(struct ibv_context *context, const struct ibv_query_device_ex_input *input,
@@ -164,11 +166,7 @@ int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat
 struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 {
 	record("ibv_create_qp", R(pd), R(attr), 0, 0, 0, 0);
-	if (fake_next_return != 0) {
-		errno = (int)fake_next_return;
-		return NULL;
-	}
-	return &fake_qp_for_create;
+	return or_errno(&fake_qp_for_create);
 }
 
 int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *attr)
@@ -180,31 +178,22 @@ int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *attr)
 
 static struct ibv_mr fake_mr;
 
-static struct ibv_mr *mr_or_errno(void)
-{
-	if (fake_next_return != 0) {
-		errno = (int)fake_next_return;
-		return NULL;
-	}
-	return &fake_mr;
-}
-
 struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)
 {
 	record("ibv_reg_mr", R(pd), R(addr), (int64_t)length, access, 0, 0);
-	return mr_or_errno();
+	return or_errno(&fake_mr);
 }
 
 struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, int access)
 {
 	record("ibv_reg_mr_iova", R(pd), R(addr), (int64_t)length, (int64_t)iova, access, 0);
-	return mr_or_errno();
+	return or_errno(&fake_mr);
 }
 
 struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, unsigned int access)
 {
 	record("ibv_reg_mr_iova2", R(pd), R(addr), (int64_t)length, (int64_t)iova, access, 0);
-	return mr_or_errno();
+	return or_errno(&fake_mr);
 }
 
 int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t gid_index,
@@ -315,33 +304,19 @@ int64_t fake_offset_create_cq_ex(void) { return offsetof(struct verbs_context, c
 int64_t fake_offset_query_device_ex(void) { return offsetof(struct verbs_context, query_device_ex); }
 int64_t fake_offset_create_qp_ex(void) { return offsetof(struct verbs_context, create_qp_ex); }
 
-struct ibv_qp *fake_qp(struct ibv_context *ctx)
-{
-	struct ibv_qp *qp = calloc(1, sizeof(*qp));
-	qp->context = ctx;
-	return qp;
-}
+/* fake_qp, fake_cq, fake_srq, fake_pd: a zeroed object whose only field set is its context. */
+#define FAKE_OBJECT(type)                                         \
+	struct ibv_##type *fake_##type(struct ibv_context *ctx)   \
+	{                                                         \
+		struct ibv_##type *obj = calloc(1, sizeof(*obj)); \
+		obj->context = ctx;                               \
+		return obj;                                       \
+	}
 
-struct ibv_cq *fake_cq(struct ibv_context *ctx)
-{
-	struct ibv_cq *cq = calloc(1, sizeof(*cq));
-	cq->context = ctx;
-	return cq;
-}
-
-struct ibv_srq *fake_srq(struct ibv_context *ctx)
-{
-	struct ibv_srq *srq = calloc(1, sizeof(*srq));
-	srq->context = ctx;
-	return srq;
-}
-
-struct ibv_pd *fake_pd(struct ibv_context *ctx)
-{
-	struct ibv_pd *pd = calloc(1, sizeof(*pd));
-	pd->context = ctx;
-	return pd;
-}
+FAKE_OBJECT(qp)
+FAKE_OBJECT(cq)
+FAKE_OBJECT(srq)
+FAKE_OBJECT(pd)
 
 struct ibv_qp_ex *fake_qp_ex(struct ibv_context *ctx, int with_ops)
 {

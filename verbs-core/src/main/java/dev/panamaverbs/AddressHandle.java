@@ -75,10 +75,7 @@ public final class AddressHandle extends VerbsResource {
     /** {@code ibv_destroy_ah}. */
     @Override
     void destroy() {
-        try (Arena arena = Arena.ofConfined()) {
-            int rc = verbs_h.ibv_destroy_ah(CallState.allocate(arena), handleSegment());
-            NativeCalls.checkReturnedErrno("ibv_destroy_ah", rc);
-        }
+        NativeCalls.destroy("ibv_destroy_ah", verbs_h::ibv_destroy_ah, handleSegment());
     }
 
     @Override

@@ -14,7 +14,6 @@ import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,9 +34,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 final class AsyncEventReader {
     private static final Logger LOG = LoggerFactory.getLogger(AsyncEventReader.class);
 
-    static final long FIRST_PARK_NANOS = 20_000;
-    static final long MAX_PARK_NANOS = 5_000_000;
-    static final int PLATFORM_SLICE_MILLIS = 50;
+    /** 50 ms poll slices on platform threads; on virtual threads parks from 20 µs doubling up to 5 ms. */
+    static final EventFiles.Backoff BACKOFF = new EventFiles.Backoff(50, 0, 20_000, 5_000_000);
     /** How long closing the context waits for the listener thread to finish its current callback. */
     private static final long LISTENER_JOIN_MILLIS = 2_000;
 
@@ -58,46 +56,18 @@ final class AsyncEventReader {
         if (timeout == null) {
             throw new IllegalArgumentException("ibv_get_async_event: timeout is null");
         }
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("ibv_get_async_event: timeout must not be negative, got " + timeout);
-        }
-        try {
-            return timeout.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE;
-        }
+        return EventFiles.timeoutNanos("ibv_get_async_event", timeout);
     }
 
     /** The next event within {@code timeoutNanos}, or null. Called by the user and by the listener thread. */
     AsyncEvent await(long timeoutNanos) throws InterruptedException {
         ensureNonBlocking();
-        long start = System.nanoTime();
-        boolean virtual = Thread.currentThread().isVirtual();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pollState = EventFiles.allocatePollState(arena);
             MemorySegment event = arena.allocate(ibv_async_event.LAYOUT);
             MemorySegment callState = CallState.allocate(arena);
-            long park = 0;
-            while (true) {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException("ibv_get_async_event: interrupted while waiting on " + context);
-                }
-                long remaining = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE
-                        : timeoutNanos - (System.nanoTime() - start);
-                int pollMillis = virtual || remaining <= 0 ? 0
-                        : (int) Math.min(PLATFORM_SLICE_MILLIS, Math.max(1, remaining / 1_000_000));
-                AsyncEvent read = tryRead(pollState, event, callState, pollMillis);
-                if (read != null) {
-                    return read;
-                }
-                if (remaining <= 0) {
-                    return null;
-                }
-                if (virtual) {
-                    park = park == 0 ? FIRST_PARK_NANOS : Math.min(MAX_PARK_NANOS, park * 2);
-                    LockSupport.parkNanos(Math.min(park, remaining));
-                }
-            }
+            return EventFiles.await(timeoutNanos, "ibv_get_async_event", context, BACKOFF,
+                    pollMillis -> tryRead(pollState, event, callState, pollMillis));
         }
     }
 
@@ -259,7 +229,7 @@ final class AsyncEventReader {
             }
             AsyncEvent event;
             try {
-                event = await(TimeUnit.MILLISECONDS.toNanos(PLATFORM_SLICE_MILLIS * 4L));
+                event = await(TimeUnit.MILLISECONDS.toNanos(BACKOFF.sliceMillis() * 4L));
             } catch (InterruptedException e) {
                 continue; // re-check whether we were stopped
             } catch (IllegalStateException closed) {

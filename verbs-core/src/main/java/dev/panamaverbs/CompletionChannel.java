@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.LockSupport;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -49,6 +48,8 @@ public final class CompletionChannel extends VerbsResource {
     static final int PLATFORM_SLICE_MILLIS = 50;
     /** Timeout-0 polls (with a {@link Thread#yield}) before a virtual thread starts parking. */
     private static final int YIELD_ROUNDS = 8;
+    private static final EventFiles.Backoff BACKOFF =
+            new EventFiles.Backoff(PLATFORM_SLICE_MILLIS, YIELD_ROUNDS, FIRST_PARK_NANOS, MAX_PARK_NANOS);
 
     private final Context context;
     private final int fd;
@@ -74,16 +75,7 @@ public final class CompletionChannel extends VerbsResource {
                     ibv_comp_channel.LAYOUT.byteSize());
             int fd = ibv_comp_channel.fd(created);
             CompletionChannel channel = new CompletionChannel(context, created, fd);
-            try {
-                EventFiles.setNonBlocking(fd);
-            } catch (RuntimeException e) {
-                try {
-                    channel.destroy();
-                } catch (RuntimeException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-                throw e;
-            }
+            orUndo(() -> EventFiles.setNonBlocking(fd), channel::destroy);
             channel.register();
             return channel;
         } finally {
@@ -131,49 +123,16 @@ public final class CompletionChannel extends VerbsResource {
     /** The timeout in nanoseconds (saturated), after checking it is not negative. */
     static long checkTimeout(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("ibv_get_cq_event: timeout must not be negative, got " + timeout);
-        }
-        try {
-            return timeout.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE;
-        }
+        return EventFiles.timeoutNanos("ibv_get_cq_event", timeout);
     }
 
     private CompletionQueue await(long timeoutNanos) throws InterruptedException {
-        long start = System.nanoTime();
-        boolean virtual = Thread.currentThread().isVirtual();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pollState = EventFiles.allocatePollState(arena);
             MemorySegment eventSlots = arena.allocate(ADDRESS, 2); // struct ibv_cq **, void **cq_context
             MemorySegment callState = CallState.allocate(arena);
-            long park = 0;
-            int round = 0;
-            while (true) {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException("ibv_get_cq_event: interrupted while waiting on " + this);
-                }
-                long remaining = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE
-                        : timeoutNanos - (System.nanoTime() - start);
-                int pollMillis = virtual || remaining <= 0 ? 0
-                        : (int) Math.min(PLATFORM_SLICE_MILLIS, Math.max(1, remaining / 1_000_000));
-                CompletionQueue queue = tryGetEvent(pollState, eventSlots, callState, pollMillis);
-                if (queue != null) {
-                    return queue;
-                }
-                if (remaining <= 0) {
-                    return null;
-                }
-                if (virtual) {
-                    if (round++ < YIELD_ROUNDS) {
-                        Thread.yield();
-                    } else {
-                        park = park == 0 ? FIRST_PARK_NANOS : Math.min(MAX_PARK_NANOS, park * 2);
-                        LockSupport.parkNanos(Math.min(park, remaining));
-                    }
-                }
-            }
+            return EventFiles.await(timeoutNanos, "ibv_get_cq_event", this, BACKOFF,
+                    pollMillis -> tryGetEvent(pollState, eventSlots, callState, pollMillis));
         }
     }
 
@@ -226,12 +185,8 @@ public final class CompletionChannel extends VerbsResource {
     /** {@code ibv_destroy_comp_channel}; every CQ using the channel is already closed. */
     @Override
     void destroy() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = CallState.allocate(arena);
-            int rc = verbs_h.ibv_destroy_comp_channel(state, handleSegment());
-            // Returns the errno itself (EBUSY while a CQ still uses the channel).
-            NativeCalls.checkReturnedErrno("ibv_destroy_comp_channel", rc);
-        }
+        // Returns the errno itself (EBUSY while a CQ still uses the channel).
+        NativeCalls.destroy("ibv_destroy_comp_channel", verbs_h::ibv_destroy_comp_channel, handleSegment());
     }
 
     @Override

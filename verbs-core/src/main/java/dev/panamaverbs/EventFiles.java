@@ -3,6 +3,8 @@ package dev.panamaverbs;
 import dev.panamaverbs.loader.internal.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The file descriptors libibverbs hands out (a completion channel's, a context's async fd), made
@@ -41,5 +43,70 @@ final class EventFiles {
             throw new VerbsException("poll", -rc, "fd " + fd);
         }
         return rc > 0;
+    }
+
+    /** {@code timeout} (not null) in nanoseconds, saturated; a negative one is rejected naming {@code verb}. */
+    static long timeoutNanos(String verb, Duration timeout) {
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException(verb + ": timeout must not be negative, got " + timeout);
+        }
+        try {
+            return timeout.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * How {@link #await} waits between attempts: a platform thread polls in slices of at most
+     * {@code sliceMillis}; a virtual thread polls with timeout 0, yields {@code yieldRounds} times,
+     * then parks from {@code firstParkNanos}, doubling up to {@code maxParkNanos}.
+     */
+    record Backoff(int sliceMillis, int yieldRounds, long firstParkNanos, long maxParkNanos) {}
+
+    /** One attempt of {@link #await}: poll the fd for up to {@code pollMillis} and take an event, or null. */
+    interface Attempt<T> {
+        T tryOnce(int pollMillis);
+    }
+
+    /**
+     * The wait loop both event readers share (one place for the timeout arithmetic): attempts until
+     * one returns an event or {@code timeoutNanos} ({@code Long.MAX_VALUE}: none) has passed,
+     * waiting between attempts as {@code backoff} says.
+     *
+     * @return the event, or null on timeout
+     * @throws InterruptedException naming {@code verb} and {@code waitedOn}, when interrupted
+     */
+    static <T> T await(long timeoutNanos, String verb, Object waitedOn, Backoff backoff, Attempt<T> attempt)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        boolean virtual = Thread.currentThread().isVirtual();
+        long park = 0;
+        int round = 0;
+        while (true) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException(verb + ": interrupted while waiting on " + waitedOn);
+            }
+            long remaining = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE
+                    : timeoutNanos - (System.nanoTime() - start);
+            int pollMillis = virtual || remaining <= 0 ? 0
+                    : (int) Math.min(backoff.sliceMillis(), Math.max(1, remaining / 1_000_000));
+            T event = attempt.tryOnce(pollMillis);
+            if (event != null) {
+                return event;
+            }
+            if (remaining <= 0) {
+                return null;
+            }
+            if (virtual) {
+                if (round < backoff.yieldRounds()) {
+                    round++;
+                    Thread.yield();
+                } else {
+                    park = park == 0 ? backoff.firstParkNanos() : Math.min(backoff.maxParkNanos(), park * 2);
+                    LockSupport.parkNanos(Math.min(park, remaining));
+                }
+            }
+        }
     }
 }

@@ -12,6 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.IntSupplier;
 
 /**
  * A memory window (C {@code struct ibv_mw}): a remote-access view onto part of a
@@ -186,42 +187,29 @@ public final class MemoryWindow extends VerbsResource {
         RegistrationChecks.checkSameDomain(verb, this, protectionDomain, queuePair, queuePair.protectionDomain());
         RegistrationChecks.checkSameDomain(verb, this, protectionDomain, region, region.protectionDomain());
         RegistrationChecks.checkBind(verb, this, type, flags, region, region.access(), region.length(), offset, length);
-        acquire();
-        try {
-            region.acquire();
+        return whileHeld(region, queuePair, () -> {
+            MemoryRegion previous = boundRegion;
+            boolean alreadyUser = bound && previous == region;
+            // Before posting: a closing region throws here and nothing is posted; once
+            // added, the region's close closes this window (after this bind returns).
+            region.addUser(this);
+            boolean posted = false;
             try {
-                queuePair.acquire();
-                try {
-                    MemoryRegion previous = boundRegion;
-                    boolean alreadyUser = bound && previous == region;
-                    // Before posting: a closing region throws here and nothing is posted; once
-                    // added, the region's close closes this window (after this bind returns).
-                    region.addUser(this);
-                    boolean posted = false;
-                    try {
-                        int newRkey = postBind(queuePair, region.addressAt(offset, length), length,
-                                region.handleSegment(), BitFlag.toBits(flags), wrId, BitFlag.toBits(sendFlags));
-                        posted = true;
-                        boundRegion = region;
-                        bound = true;
-                        if (previous != null && previous != region) {
-                            previous.removeUser(this); // rebinding releases the earlier region
-                        }
-                        return newRkey;
-                    } finally {
-                        if (!posted && !alreadyUser) {
-                            region.removeUser(this);
-                        }
-                    }
-                } finally {
-                    queuePair.release();
+                int newRkey = postBind(queuePair, region.addressAt(offset, length), length,
+                        region.handleSegment(), BitFlag.toBits(flags), wrId, BitFlag.toBits(sendFlags));
+                posted = true;
+                boundRegion = region;
+                bound = true;
+                if (previous != null && previous != region) {
+                    previous.removeUser(this); // rebinding releases the earlier region
                 }
+                return newRkey;
             } finally {
-                region.release();
+                if (!posted && !alreadyUser) {
+                    region.removeUser(this);
+                }
             }
-        } finally {
-            release();
-        }
+        });
     }
 
     /**
@@ -246,17 +234,24 @@ public final class MemoryWindow extends VerbsResource {
         if (region == null) {
             throw new IllegalStateException(verb + ": " + this + " was never bound");
         }
+        return whileHeld(region, queuePair, () -> {
+            int newRkey = postBind(queuePair, region.iova(), 0, region.handleSegment(), 0, wrId,
+                    BitFlag.toBits(sendFlags));
+            bound = false;
+            region.removeUser(this); // a zero-length bind releases the region
+            return newRkey;
+        });
+    }
+
+    /** Bind and unbind both hold this window, the region and the queue pair open across the post. */
+    private int whileHeld(MemoryRegion region, QueuePair queuePair, IntSupplier post) {
         acquire();
         try {
             region.acquire();
             try {
                 queuePair.acquire();
                 try {
-                    int newRkey = postBind(queuePair, region.iova(), 0, region.handleSegment(), 0, wrId,
-                            BitFlag.toBits(sendFlags));
-                    bound = false;
-                    region.removeUser(this); // a zero-length bind releases the region
-                    return newRkey;
+                    return post.getAsInt();
                 } finally {
                     queuePair.release();
                 }

@@ -1,7 +1,10 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.ffm.invoke.CallState;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.function.LongFunction;
+import java.util.function.ToIntBiFunction;
 
 /**
  * How core turns C return conventions into Java exceptions. The verbs use three conventions:
@@ -15,6 +18,17 @@ final class NativeCalls {
     static void checkReturnedErrno(String verb, int rc) {
         if (rc != 0) {
             throw VerbsException.of(verb, Math.abs(rc));
+        }
+    }
+
+    /**
+     * Calls a destroy verb of the first convention ({@code ibv_destroy_qp}, {@code ibv_dealloc_pd},
+     * ...) on {@code handle} with a fresh call state, and checks its answer: the shape of most
+     * resources' {@code destroy()}.
+     */
+    static void destroy(String verb, ToIntBiFunction<MemorySegment, MemorySegment> call, MemorySegment handle) {
+        try (Arena arena = Arena.ofConfined()) {
+            checkReturnedErrno(verb, call.applyAsInt(CallState.allocate(arena), handle));
         }
     }
 

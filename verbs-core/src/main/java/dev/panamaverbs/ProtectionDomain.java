@@ -46,9 +46,7 @@ public final class ProtectionDomain extends VerbsResource {
     /** {@code ibv_dealloc_pd}. */
     @Override
     void destroy() {
-        try (Arena arena = Arena.ofConfined()) {
-            NativeCalls.checkReturnedErrno("ibv_dealloc_pd", verbs_h.ibv_dealloc_pd(CallState.allocate(arena), handleSegment()));
-        }
+        NativeCalls.destroy("ibv_dealloc_pd", verbs_h::ibv_dealloc_pd, handleSegment());
     }
 
     @Override

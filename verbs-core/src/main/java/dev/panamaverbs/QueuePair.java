@@ -1,10 +1,8 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_qp;
-import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 import dev.panamaverbs.loader.internal.OpsTable;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Optional;
 import java.util.Set;
@@ -94,10 +92,7 @@ public final class QueuePair extends VerbsResource {
     /** {@code ibv_destroy_qp}. */
     @Override
     void destroy() {
-        try (Arena arena = Arena.ofConfined()) {
-            int rc = verbs_h.ibv_destroy_qp(CallState.allocate(arena), handleSegment());
-            NativeCalls.checkReturnedErrno("ibv_destroy_qp", rc);
-        }
+        NativeCalls.destroy("ibv_destroy_qp", verbs_h::ibv_destroy_qp, handleSegment());
     }
 
     @Override

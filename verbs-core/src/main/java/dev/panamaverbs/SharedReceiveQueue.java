@@ -81,16 +81,8 @@ public final class SharedReceiveQueue extends VerbsResource {
             pd.release();
         }
         if (options.limit() > 0) {
-            try {
-                queue.setLimit(options.limit());
-            } catch (RuntimeException e) {
-                try {
-                    queue.close();
-                } catch (RuntimeException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-                throw e;
-            }
+            SharedReceiveQueue created = queue;
+            orUndo(() -> created.setLimit(options.limit()), created::close);
         }
         return queue;
     }
@@ -221,10 +213,7 @@ public final class SharedReceiveQueue extends VerbsResource {
     /** {@code ibv_destroy_srq}; every QP using the queue is already closed. */
     @Override
     void destroy() {
-        try (Arena arena = Arena.ofConfined()) {
-            int rc = verbs_h.ibv_destroy_srq(CallState.allocate(arena), handleSegment());
-            NativeCalls.checkReturnedErrno("ibv_destroy_srq", rc);
-        }
+        NativeCalls.destroy("ibv_destroy_srq", verbs_h::ibv_destroy_srq, handleSegment());
     }
 
     @Override

@@ -245,6 +245,23 @@ public abstract class VerbsResource implements AutoCloseable {
         return snapshot;
     }
 
+    /**
+     * Runs {@code step} on a just-created resource; when it fails, runs {@code undo} (destroying
+     * what was created) and throws the step's failure with the undo's suppressed into it.
+     */
+    static void orUndo(Runnable step, Runnable undo) {
+        try {
+            step.run();
+        } catch (RuntimeException e) {
+            try {
+                undo.run();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
     private static RuntimeException addFailure(RuntimeException first, RuntimeException next) {
         if (first == null) {
             return next;

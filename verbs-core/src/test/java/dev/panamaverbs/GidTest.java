@@ -10,33 +10,37 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
+import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class GidTest {
     private static final byte[] MAPPED = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, 10, 0, 2, 15};
 
-    @Test
-    void ipv4MappedGidIsDetectedAndPrinted() {
-        Gid gid = Gid.of(MAPPED);
-        assertTrue(gid.isIpv4Mapped());
-        assertEquals("10.0.2.15", gid.ipv4Address().orElseThrow().getHostAddress());
-        assertEquals("::ffff:10.0.2.15", gid.toAddressString());
-        assertEquals("0000:0000:0000:0000:0000:ffff:0a00:020f", gid.toString());
-        assertEquals(0L, gid.subnetPrefix());
-        assertEquals(0x0000ffff0a00020fL, gid.interfaceId());
+    static Stream<Arguments> printedGids() {
+        return Stream.of(
+                Arguments.of(Gid.of(MAPPED), "10.0.2.15", "::ffff:10.0.2.15",
+                        "0000:0000:0000:0000:0000:ffff:0a00:020f", 0L, 0x0000ffff0a00020fL),
+                // link-local: not IPv4-mapped
+                Arguments.of(Gid.parse("fe80::5054:ff:fe12:3456"), null, "fe80::5054:ff:fe12:3456",
+                        "fe80:0000:0000:0000:5054:00ff:fe12:3456", 0xfe80000000000000L, 0x505400fffe123456L));
     }
 
-    @Test
-    void linkLocalGidIsNotIpv4Mapped() {
-        Gid gid = Gid.parse("fe80::5054:ff:fe12:3456");
-        assertFalse(gid.isIpv4Mapped());
-        assertTrue(gid.ipv4Address().isEmpty());
-        assertEquals("fe80::5054:ff:fe12:3456", gid.toAddressString());
-        assertEquals("fe80:0000:0000:0000:5054:00ff:fe12:3456", gid.toString());
-        assertEquals(0xfe80000000000000L, gid.subnetPrefix());
-        assertEquals(0x505400fffe123456L, gid.interfaceId());
+    /** {@code ipv4} is the mapped address, or null when the GID is not IPv4-mapped. */
+    @ParameterizedTest(name = "{2}")
+    @MethodSource("printedGids")
+    void ipv4MappingIsDetectedAndEveryFormPrinted(Gid gid, String ipv4, String addressString, String full,
+                                                  long subnetPrefix, long interfaceId) {
+        assertEquals(ipv4 != null, gid.isIpv4Mapped());
+        assertEquals(Optional.ofNullable(ipv4), gid.ipv4Address().map(InetAddress::getHostAddress));
+        assertEquals(addressString, gid.toAddressString());
+        assertEquals(full, gid.toString());
+        assertEquals(subnetPrefix, gid.subnetPrefix());
+        assertEquals(interfaceId, gid.interfaceId());
     }
 
     @Test

@@ -17,8 +17,7 @@ import org.junit.jupiter.api.function.Executable;
 class QueuePairOptionsTest {
 
     private static void assertRejected(String text, Executable call) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
-        assertTrue(e.getMessage().startsWith(text), e.getMessage());
+        Rejections.assertRejectedWith(text, call);
     }
 
     @Test

@@ -1,5 +1,9 @@
 package dev.panamaverbs;
 
+import static dev.panamaverbs.Rejections.RC;
+import static dev.panamaverbs.Rejections.UC;
+import static dev.panamaverbs.Rejections.UD;
+import static dev.panamaverbs.Rejections.assertPostSendRejected;
 import dev.panamaverbs.loader.internal.Pointers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -13,20 +17,9 @@ import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 
 /** The native layout a send request writes and every check made before ibv_post_send; no device needed. */
 class SendWorkRequestTest {
-    private static final int RC = SendOperations.allowedBits(QpType.RC);
-    private static final int UC = SendOperations.allowedBits(QpType.UC);
-    private static final int UD = SendOperations.allowedBits(QpType.UD);
-
-    private static void assertRejected(String text, Executable call) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
-        assertTrue(e.getMessage().startsWith("ibv_post_send"), e.getMessage());
-        assertTrue(e.getMessage().contains(text), e.getMessage());
-    }
-
     @Test
     void settersWriteTheCStruct() {
         SendWorkRequest wr = SendWorkRequest.allocate(2)
@@ -65,20 +58,20 @@ class SendWorkRequestTest {
         assertEquals(WorkRequestOpcode.ATOMIC_FETCH_AND_ADD, wr.opcode());
         assertEquals(5, ibv_send_wr.wr.atomic.compare_add(atomic));
         assertEquals(0, ibv_send_wr.wr.atomic.swap(atomic));
-        assertRejected("8-byte aligned", () -> wr.atomicFetchAndAdd(0x2004, 8, 1));
-        assertRejected("8-byte aligned", () -> wr.atomicCompareAndSwap(0x2001, 8, 1, 2));
+        assertPostSendRejected("8-byte aligned", () -> wr.atomicFetchAndAdd(0x2004, 8, 1));
+        assertPostSendRejected("8-byte aligned", () -> wr.atomicCompareAndSwap(0x2001, 8, 1, 2));
     }
 
     @Test
     void entryIndexAndCountStayInsideTheArray() {
-        assertRejected("maxSge must be >= 0", () -> SendWorkRequest.allocate(-1));
+        assertPostSendRejected("maxSge must be >= 0", () -> SendWorkRequest.allocate(-1));
         SendWorkRequest wr = SendWorkRequest.allocate(2);
-        assertRejected("sge index must be in 0..1", () -> wr.sge(2, null, 0, 8));
-        assertRejected("sge index must be in 0..1", () -> wr.sge(-1, null, 0, 8));
-        assertRejected("sge count must be in 0..2", () -> wr.sgeCount(3));
-        assertRejected("sge count must be in 0..2", () -> wr.sgeCount(-1));
-        assertRejected("needs a memory region", () -> wr.sge(0, null, 0, 8));
-        assertRejected("sge index must be in 0..-1", () -> SendWorkRequest.allocate(0).inlineData(MemorySegment.NULL));
+        assertPostSendRejected("sge index must be in 0..1", () -> wr.sge(2, null, 0, 8));
+        assertPostSendRejected("sge index must be in 0..1", () -> wr.sge(-1, null, 0, 8));
+        assertPostSendRejected("sge count must be in 0..2", () -> wr.sgeCount(3));
+        assertPostSendRejected("sge count must be in 0..2", () -> wr.sgeCount(-1));
+        assertPostSendRejected("needs a memory region", () -> wr.sge(0, null, 0, 8));
+        assertPostSendRejected("sge index must be in 0..-1", () -> SendWorkRequest.allocate(0).inlineData(MemorySegment.NULL));
     }
 
     @Test
@@ -93,12 +86,12 @@ class SendWorkRequestTest {
             assertEquals(24, wr.totalLength());
             assertTrue(wr.flags().contains(SendFlag.INLINE));
             assertEquals(1, ibv_send_wr.num_sge(wr.segment()));
-            assertRejected("native memory", () -> wr.inlineData(0, MemorySegment.ofArray(new byte[4])));
+            assertPostSendRejected("native memory", () -> wr.inlineData(0, MemorySegment.ofArray(new byte[4])));
         }
         Arena closed = Arena.ofConfined();
         MemorySegment gone = closed.allocate(8);
         closed.close();
-        assertRejected("arena is closed", () -> SendWorkRequest.allocate(1).inlineData(gone));
+        assertPostSendRejected("arena is closed", () -> SendWorkRequest.allocate(1).inlineData(gone));
     }
 
     @Test
@@ -110,8 +103,8 @@ class SendWorkRequestTest {
         b.next(c);
         assertEquals(b.segment().address(), ibv_send_wr.next(a.segment()).address());
         assertSame(c, b.next());
-        assertRejected("loop", () -> c.next(a));
-        assertRejected("loop", () -> a.next(a));
+        assertPostSendRejected("loop", () -> c.next(a));
+        assertPostSendRejected("loop", () -> a.next(a));
         b.next(null);
         assertEquals(0, ibv_send_wr.next(b.segment()).address());
         assertNull(b.next());
@@ -121,26 +114,26 @@ class SendWorkRequestTest {
     void opcodesAreCheckedAgainstTheTransportAtPostTime() {
         SendWorkRequest read = SendWorkRequest.allocate(1).wrId(5).opcode(WorkRequestOpcode.RDMA_READ).rdma(0x1000, 1);
         SendChain.check(read, QpType.RC, RC, 1, 0, null);
-        assertRejected("wr_id=5: RDMA_READ is not a UC operation", () -> SendChain.check(read, QpType.UC, UC, 1, 0, null));
+        assertPostSendRejected("wr_id=5: RDMA_READ is not a UC operation", () -> SendChain.check(read, QpType.UC, UC, 1, 0, null));
         SendWorkRequest atomic = SendWorkRequest.allocate(1).atomicFetchAndAdd(0x1000, 1, 1);
-        assertRejected("not a UC operation", () -> SendChain.check(atomic, QpType.UC, UC, 1, 0, null));
+        assertPostSendRejected("not a UC operation", () -> SendChain.check(atomic, QpType.UC, UC, 1, 0, null));
         SendWorkRequest send = SendWorkRequest.allocate(1).wrId(6);
         SendChain.check(send, QpType.RC, RC, 1, 0, null);
-        assertRejected("wr_id=6: a UD send needs ud(", () -> SendChain.check(send, QpType.UD, UD, 1, 0, null));
+        assertPostSendRejected("wr_id=6: a UD send needs ud(", () -> SendChain.check(send, QpType.UD, UD, 1, 0, null));
         SendWorkRequest write = SendWorkRequest.allocate(1).opcode(WorkRequestOpcode.RDMA_WRITE);
-        assertRejected("RDMA_WRITE needs rdma(remoteAddress, rkey)", () -> SendChain.check(write, QpType.RC, RC, 1, 0, null));
+        assertPostSendRejected("RDMA_WRITE needs rdma(remoteAddress, rkey)", () -> SendChain.check(write, QpType.RC, RC, 1, 0, null));
         // An atomic's remote part is not an RDMA one: switching the opcode back needs rdma() again.
         atomic.opcode(WorkRequestOpcode.RDMA_READ);
-        assertRejected("RDMA_READ needs rdma(", () -> SendChain.check(atomic, QpType.RC, RC, 1, 0, null));
+        assertPostSendRejected("RDMA_READ needs rdma(", () -> SendChain.check(atomic, QpType.RC, RC, 1, 0, null));
     }
 
     @Test
     void atomicsNeedOneEightByteEntry() {
         try (Arena arena = Arena.ofConfined()) {
             SendWorkRequest atomic = SendWorkRequest.allocate(arena, 2).atomicFetchAndAdd(0x1000, 1, 1);
-            assertRejected("exactly one 8-byte local entry, got 0 entries", () -> SendChain.check(atomic, QpType.RC, RC, 2, 0, null));
+            assertPostSendRejected("exactly one 8-byte local entry, got 0 entries", () -> SendChain.check(atomic, QpType.RC, RC, 2, 0, null));
             atomic.inlineData(arena.allocate(16)).inline(false);
-            assertRejected("exactly one 8-byte local entry, got 1 entries of 16 bytes",
+            assertPostSendRejected("exactly one 8-byte local entry, got 1 entries of 16 bytes",
                     () -> SendChain.check(atomic, QpType.RC, RC, 2, 0, null));
         }
     }
@@ -151,12 +144,12 @@ class SendWorkRequestTest {
             SendWorkRequest wr = SendWorkRequest.allocate(arena, 3).wrId(9)
                     .inlineData(0, arena.allocate(40)).inlineData(1, arena.allocate(30));
             SendChain.check(wr, QpType.RC, RC, 2, 70, null);
-            assertRejected("2 entries exceed the queue pair's max_send_sge 1", () -> SendChain.check(wr, QpType.RC, RC, 1, 70, null));
-            assertRejected("70 inline bytes exceed the queue pair's max_inline_data 64", () -> SendChain.check(wr, QpType.RC, RC, 2, 64, null));
+            assertPostSendRejected("2 entries exceed the queue pair's max_send_sge 1", () -> SendChain.check(wr, QpType.RC, RC, 1, 70, null));
+            assertPostSendRejected("70 inline bytes exceed the queue pair's max_inline_data 64", () -> SendChain.check(wr, QpType.RC, RC, 2, 64, null));
             wr.inline(false);
-            assertRejected("entry 0 holds inline data but the INLINE flag is cleared", () -> SendChain.check(wr, QpType.RC, RC, 2, 70, null));
+            assertPostSendRejected("entry 0 holds inline data but the INLINE flag is cleared", () -> SendChain.check(wr, QpType.RC, RC, 2, 70, null));
             wr.inline(true).opcode(WorkRequestOpcode.RDMA_READ).rdma(0x1000, 1);
-            assertRejected("INLINE is only for SEND and RDMA WRITE", () -> SendChain.check(wr, QpType.RC, RC, 2, 70, null));
+            assertPostSendRejected("INLINE is only for SEND and RDMA WRITE", () -> SendChain.check(wr, QpType.RC, RC, 2, 70, null));
         }
     }
 
@@ -166,7 +159,7 @@ class SendWorkRequestTest {
         SendWorkRequest second = SendWorkRequest.allocate(1).wrId(2).opcode(WorkRequestOpcode.RDMA_READ).rdma(0x1000, 1);
         first.next(second);
         SendChain.check(first, QpType.RC, RC, 1, 0, null);
-        assertRejected("wr_id=2: RDMA_READ is not a UC operation", () -> SendChain.check(first, QpType.UC, UC, 1, 0, null));
+        assertPostSendRejected("wr_id=2: RDMA_READ is not a UC operation", () -> SendChain.check(first, QpType.UC, UC, 1, 0, null));
     }
 
     @Test

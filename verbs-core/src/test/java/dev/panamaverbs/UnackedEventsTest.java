@@ -9,29 +9,32 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The completion-event acknowledgement batching, the pure Java part of ibv_ack_cq_events. */
 class UnackedEventsTest {
 
-    @Test
-    void acknowledgesAWholeBatchWhenItFills() {
-        UnackedEvents events = new UnackedEvents(3);
-        assertEquals(0, events.record());
-        assertEquals(0, events.record());
-        assertEquals(2, events.outstanding());
-        assertEquals(3, events.record());
-        assertEquals(0, events.outstanding());
-        assertEquals(0, events.record());
-        assertEquals(1, events.outstanding());
+    static Stream<Arguments> batches() {
+        return Stream.of(
+                // a batch of 3: the third event acknowledges all three
+                Arguments.of(3, new int[] {0, 0, 3, 0}, new int[] {1, 2, 0, 1}),
+                // a batch of 1 acknowledges each event
+                Arguments.of(1, new int[] {1, 1}, new int[] {0, 0}));
     }
 
-    @Test
-    void batchOfOneAcknowledgesEachEvent() {
-        UnackedEvents events = new UnackedEvents(1);
-        assertEquals(1, events.record());
-        assertEquals(1, events.record());
-        assertEquals(0, events.outstanding());
+    /** One event recorded per entry of {@code acknowledged}: what each acknowledges, and what is then outstanding. */
+    @ParameterizedTest(name = "batch of {0}")
+    @MethodSource("batches")
+    void acknowledgesAWholeBatchWhenItFills(int batch, int[] acknowledged, int[] outstanding) {
+        UnackedEvents events = new UnackedEvents(batch);
+        for (int i = 0; i < acknowledged.length; i++) {
+            assertEquals(acknowledged[i], events.record(), "event " + i);
+            assertEquals(outstanding[i], events.outstanding(), "after event " + i);
+        }
     }
 
     @Test

@@ -5,8 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -22,60 +20,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * uses under way, so a native object is never freed while a call is using it.
  */
 class VerbsResourceTest {
-
-    /** A resource whose "native object" is a flag; destroy records the order and checks no use is live. */
-    private static final class Fake extends VerbsResource {
-        final String name;
-        final List<String> destroyed;
-        final AtomicInteger usesInFlight = new AtomicInteger();
-        final AtomicBoolean destroyedDuringUse = new AtomicBoolean();
-        final AtomicInteger destroyCount = new AtomicInteger();
-
-        Fake(String name, List<String> destroyed, VerbsResource... dependencies) {
-            super("Fake", MemorySegment.NULL, dependencies);
-            this.name = name;
-            this.destroyed = destroyed;
-        }
-
-        static Fake open(String name, List<String> destroyed, VerbsResource... dependencies) {
-            Fake fake = new Fake(name, destroyed, dependencies);
-            fake.register();
-            return fake;
-        }
-
-        /** A "native call": acquire, mark in use, work, release. */
-        void use(Runnable work) {
-            acquire();
-            try {
-                usesInFlight.incrementAndGet();
-                work.run();
-            } finally {
-                usesInFlight.decrementAndGet();
-                release();
-            }
-        }
-
-        @Override
-        void destroy() {
-            if (usesInFlight.get() != 0) {
-                destroyedDuringUse.set(true);
-            }
-            destroyCount.incrementAndGet();
-            synchronized (destroyed) {
-                destroyed.add(name);
-            }
-        }
-
-        @Override
-        String describe() {
-            return name;
-        }
-    }
+    /** What the test's fakes destroyed, in order (a fresh list per test). */
+    private final List<String> destroyed = new ArrayList<>();
 
     @Test
     void closeIsIdempotent() {
-        List<String> destroyed = new ArrayList<>();
-        Fake fake = Fake.open("a", destroyed);
+        FakeResource fake = FakeResource.open("a", destroyed);
         fake.close();
         fake.close();
         assertEquals(List.of("a"), destroyed);
@@ -84,7 +34,7 @@ class VerbsResourceTest {
 
     @Test
     void useAfterCloseNamesTheResource() {
-        Fake fake = Fake.open("qp7", new ArrayList<>());
+        FakeResource fake = FakeResource.open("qp7", new ArrayList<>());
         fake.close();
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> fake.use(() -> {}));
         assertEquals("Fake[qp7] is closed", e.getMessage());
@@ -93,12 +43,11 @@ class VerbsResourceTest {
 
     @Test
     void parentClosesLiveDependentsFirstNewestFirst() {
-        List<String> destroyed = new ArrayList<>();
-        Fake context = Fake.open("context", destroyed);
-        Fake pd = Fake.open("pd", destroyed, context);
-        Fake cq = Fake.open("cq", destroyed, context);
-        Fake mr = Fake.open("mr", destroyed, pd);
-        Fake qp = Fake.open("qp", destroyed, pd, cq);
+        FakeResource context = FakeResource.open("context", destroyed);
+        FakeResource pd = FakeResource.open("pd", destroyed, context);
+        FakeResource cq = FakeResource.open("cq", destroyed, context);
+        FakeResource mr = FakeResource.open("mr", destroyed, pd);
+        FakeResource qp = FakeResource.open("qp", destroyed, pd, cq);
         context.close();
         // cq (newest child of context) first: it closes the qp that uses it; then pd closes mr.
         assertEquals(List.of("qp", "cq", "mr", "pd", "context"), destroyed);
@@ -107,11 +56,10 @@ class VerbsResourceTest {
 
     @Test
     void closingADependencyClosesItsUsersButNotItsParent() {
-        List<String> destroyed = new ArrayList<>();
-        Fake context = Fake.open("context", destroyed);
-        Fake pd = Fake.open("pd", destroyed, context);
-        Fake cq = Fake.open("cq", destroyed, context);
-        Fake qp = Fake.open("qp", destroyed, pd, cq);
+        FakeResource context = FakeResource.open("context", destroyed);
+        FakeResource pd = FakeResource.open("pd", destroyed, context);
+        FakeResource cq = FakeResource.open("cq", destroyed, context);
+        FakeResource qp = FakeResource.open("qp", destroyed, pd, cq);
         cq.close();
         assertEquals(List.of("qp", "cq"), destroyed);
         assertFalse(pd.isClosed());
@@ -122,10 +70,9 @@ class VerbsResourceTest {
 
     @Test
     void creatingUnderAClosedParentDestroysTheNewObjectAndFails() {
-        List<String> destroyed = new ArrayList<>();
-        Fake context = Fake.open("context", destroyed);
+        FakeResource context = FakeResource.open("context", destroyed);
         context.close();
-        Fake child = new Fake("pd", destroyed, context);
+        FakeResource child = new FakeResource("pd", destroyed, context);
         IllegalStateException e = assertThrows(IllegalStateException.class, child::register);
         assertEquals("Fake[context] is closed", e.getMessage());
         assertEquals(List.of("context", "pd"), destroyed, "the orphan native object is destroyed, not leaked");
@@ -134,7 +81,7 @@ class VerbsResourceTest {
 
     @Test
     void requireOpenRefusesAClosedResource() {
-        Fake fake = Fake.open("cq", new ArrayList<>());
+        FakeResource fake = FakeResource.open("cq", new ArrayList<>());
         VerbsResource.requireOpen(fake);
         fake.close();
         assertThrows(IllegalStateException.class, () -> VerbsResource.requireOpen(fake));
@@ -142,7 +89,7 @@ class VerbsResourceTest {
 
     @Test
     void closeWaitsForAUseUnderWayThenRefusesNewOnes() throws Exception {
-        Fake fake = Fake.open("qp", new ArrayList<>());
+        FakeResource fake = FakeResource.open("qp", new ArrayList<>());
         CountDownLatch inUse = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);
         Thread user = Thread.ofPlatform().start(() -> fake.use(() -> {
@@ -168,7 +115,7 @@ class VerbsResourceTest {
     @Test
     void concurrentUsesAndCloseNeverOverlapAndDestroyOnce() throws Exception {
         for (int round = 0; round < 50; round++) {
-            Fake fake = Fake.open("qp", new ArrayList<>());
+            FakeResource fake = FakeResource.open("qp", new ArrayList<>());
             AtomicLong completedUses = new AtomicLong();
             AtomicLong refusedUses = new AtomicLong();
             List<Thread> users = new ArrayList<>();
@@ -198,7 +145,7 @@ class VerbsResourceTest {
 
     @Test
     void toStringNamesKindAndIdentity() {
-        Fake fake = Fake.open("qpn=17", new ArrayList<>());
+        FakeResource fake = FakeResource.open("qpn=17", new ArrayList<>());
         assertEquals("Fake[qpn=17]", fake.toString());
         assertEquals(0, fake.handle().address());
         assertSame(fake.handle(), fake.handle(), "one scoped handle per resource, made once");

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,40 +15,14 @@ import org.junit.jupiter.api.Test;
  * its region: closed before the resource they use, whatever their creation order.
  */
 class VerbsResourceUserTest {
-
-    private static final class Fake extends VerbsResource {
-        final String name;
-        final List<String> destroyed;
-        /** The resource this one was added to as a user; it leaves it when destroyed. */
-        VerbsResource usedResource;
-
-        Fake(String name, List<String> destroyed, VerbsResource... dependencies) {
-            super("Fake", MemorySegment.NULL, dependencies);
-            this.name = name;
-            this.destroyed = destroyed;
-            register();
-        }
-
-        @Override
-        void destroy() {
-            destroyed.add(name);
-            if (usedResource != null) {
-                usedResource.removeUser(this);
-            }
-        }
-
-        @Override
-        String describe() {
-            return name;
-        }
-    }
+    /** What the test's fakes destroyed, in order (a fresh list per test). */
+    private final List<String> destroyed = new ArrayList<>();
 
     @Test
     void anOlderUserIsClosedBeforeTheResourceItUses() {
-        List<String> destroyed = new ArrayList<>();
-        Fake pd = new Fake("pd", destroyed);
-        Fake window = new Fake("window", destroyed, pd); // older than the region
-        Fake region = new Fake("region", destroyed, pd);
+        FakeResource pd = FakeResource.open("pd", destroyed);
+        FakeResource window = FakeResource.open("window", destroyed, pd); // older than the region
+        FakeResource region = FakeResource.open("region", destroyed, pd);
         region.addUser(window);
         window.usedResource = region;
         region.addUser(window); // idempotent
@@ -60,10 +34,9 @@ class VerbsResourceUserTest {
 
     @Test
     void closingTheUsedResourceClosesTheUserOnly() {
-        List<String> destroyed = new ArrayList<>();
-        Fake pd = new Fake("pd", destroyed);
-        Fake window = new Fake("window", destroyed, pd);
-        Fake region = new Fake("region", destroyed, pd);
+        FakeResource pd = FakeResource.open("pd", destroyed);
+        FakeResource window = FakeResource.open("window", destroyed, pd);
+        FakeResource region = FakeResource.open("region", destroyed, pd);
         region.addUser(window);
         window.usedResource = region;
         region.close();
@@ -72,37 +45,35 @@ class VerbsResourceUserTest {
         assertTrue(pd.liveDependents().isEmpty());
     }
 
-    @Test
-    void removedUserIsLeftOpen() {
-        List<String> destroyed = new ArrayList<>();
-        Fake region = new Fake("region", destroyed);
-        Fake window = new Fake("window", destroyed);
-        region.addUser(window);
-        region.removeUser(window);
-        region.removeUser(window); // does nothing
-        region.close();
-        assertEquals(List.of("region"), destroyed);
-        assertFalse(window.isClosed());
-    }
+    /** A region and a window in no protection domain, fresh for each test. */
+    @Nested
+    class WithoutAParent {
+        private final FakeResource region = FakeResource.open("region", destroyed);
+        private final FakeResource window = FakeResource.open("window", destroyed);
 
-    @Test
-    void closedResourceRefusesNewUsers() {
-        List<String> destroyed = new ArrayList<>();
-        Fake region = new Fake("region", destroyed);
-        Fake window = new Fake("window", destroyed);
-        region.close();
-        assertThrows(IllegalStateException.class, () -> region.addUser(window));
-        assertTrue(region.liveDependents().isEmpty());
-    }
+        @Test
+        void removedUserIsLeftOpen() {
+            region.addUser(window);
+            region.removeUser(window);
+            region.removeUser(window); // does nothing
+            region.close();
+            assertEquals(List.of("region"), destroyed);
+            assertFalse(window.isClosed());
+        }
 
-    @Test
-    void closedUserLeavesTheResource() {
-        List<String> destroyed = new ArrayList<>();
-        Fake region = new Fake("region", destroyed);
-        Fake window = new Fake("window", destroyed);
-        region.addUser(window);
-        window.usedResource = region;
-        window.close();
-        assertTrue(region.liveDependents().isEmpty());
+        @Test
+        void closedResourceRefusesNewUsers() {
+            region.close();
+            assertThrows(IllegalStateException.class, () -> region.addUser(window));
+            assertTrue(region.liveDependents().isEmpty());
+        }
+
+        @Test
+        void closedUserLeavesTheResource() {
+            region.addUser(window);
+            window.usedResource = region;
+            window.close();
+            assertTrue(region.liveDependents().isEmpty());
+        }
     }
 }

@@ -1,5 +1,9 @@
 package dev.panamaverbs;
 
+import static dev.panamaverbs.Rejections.RC;
+import static dev.panamaverbs.Rejections.UC;
+import static dev.panamaverbs.Rejections.UD;
+import static dev.panamaverbs.Rejections.assertPostSendRejected;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +13,6 @@ import dev.panamaverbs.ffm.ibv_recv_wr;
 import dev.panamaverbs.ffm.ibv_send_wr;
 import java.lang.foreign.Arena;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 
 /**
  * The post-time checks that keep misuse from reaching the provider as a crash: opcodes whose
@@ -17,24 +20,14 @@ import org.junit.jupiter.api.function.Executable;
  * receive chain, closed completion batches. No device needed (region checks: WorkRequestSafetyDeviceTest).
  */
 class WorkRequestChecksTest {
-    private static final int RC = SendOperations.allowedBits(QpType.RC);
-    private static final int UC = SendOperations.allowedBits(QpType.UC);
-    private static final int UD = SendOperations.allowedBits(QpType.UD);
-
-    private static void assertRejected(String text, Executable call) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
-        assertTrue(e.getMessage().startsWith("ibv_post_send"), e.getMessage());
-        assertTrue(e.getMessage().contains(text), e.getMessage());
-    }
-
     @Test
     void tsoAndDriver1AreRefusedOnEveryTransport() {
         for (WorkRequestOpcode opcode : new WorkRequestOpcode[] {WorkRequestOpcode.TSO, WorkRequestOpcode.DRIVER1}) {
             SendWorkRequest wr = SendWorkRequest.allocate(1).wrId(7).opcode(opcode);
-            assertRejected("wr_id=7: " + opcode + " is not posted through SendWorkRequest",
+            assertPostSendRejected("wr_id=7: " + opcode + " is not posted through SendWorkRequest",
                     () -> SendChain.check(wr, QpType.RC, RC, 1, 0, null));
-            assertRejected("wr_id=7: " + opcode, () -> SendChain.check(wr, QpType.UC, UC, 1, 0, null));
-            assertRejected("wr_id=7: " + opcode, () -> SendChain.check(wr, QpType.UD, UD, 1, 0, null));
+            assertPostSendRejected("wr_id=7: " + opcode, () -> SendChain.check(wr, QpType.UC, UC, 1, 0, null));
+            assertPostSendRejected("wr_id=7: " + opcode, () -> SendChain.check(wr, QpType.UD, UD, 1, 0, null));
         }
     }
 
@@ -42,11 +35,11 @@ class WorkRequestChecksTest {
     void aBareBindMwIsRefusedOnEveryTransport() {
         // rxe dereferences wr->bind_mw.mw: only a request filled by bindMemoryWindow(...) may go out.
         SendWorkRequest wr = SendWorkRequest.allocate(1).wrId(7).opcode(WorkRequestOpcode.BIND_MW);
-        assertRejected("wr_id=7: BIND_MW needs bindMemoryWindow(", () -> SendChain.check(wr, QpType.RC, RC, 1, 0, null));
-        assertRejected("wr_id=7: BIND_MW needs bindMemoryWindow(", () -> SendChain.check(wr, QpType.UC, UC, 1, 0, null));
-        assertRejected("wr_id=7: BIND_MW is not a UD operation", () -> SendChain.check(wr, QpType.UD, UD, 1, 0, null));
+        assertPostSendRejected("wr_id=7: BIND_MW needs bindMemoryWindow(", () -> SendChain.check(wr, QpType.RC, RC, 1, 0, null));
+        assertPostSendRejected("wr_id=7: BIND_MW needs bindMemoryWindow(", () -> SendChain.check(wr, QpType.UC, UC, 1, 0, null));
+        assertPostSendRejected("wr_id=7: BIND_MW is not a UD operation", () -> SendChain.check(wr, QpType.UD, UD, 1, 0, null));
         wr.rdma(0x1000, 5); // another union member does not make it a bind
-        assertRejected("wr_id=7: BIND_MW needs bindMemoryWindow(", () -> SendChain.check(wr, QpType.RC, RC, 1, 0, null));
+        assertPostSendRejected("wr_id=7: BIND_MW needs bindMemoryWindow(", () -> SendChain.check(wr, QpType.RC, RC, 1, 0, null));
     }
 
     @Test
@@ -68,7 +61,7 @@ class WorkRequestChecksTest {
         SendWorkRequest first = SendWorkRequest.allocate(1).wrId(1);
         SendWorkRequest bind = SendWorkRequest.allocate(1).wrId(2).opcode(WorkRequestOpcode.BIND_MW);
         first.next(bind);
-        assertRejected("wr_id=2: BIND_MW needs bindMemoryWindow(", () -> SendChain.check(first, QpType.RC, RC, 1, 0, null));
+        assertPostSendRejected("wr_id=2: BIND_MW needs bindMemoryWindow(", () -> SendChain.check(first, QpType.RC, RC, 1, 0, null));
     }
 
     @Test
@@ -76,19 +69,19 @@ class WorkRequestChecksTest {
         for (WorkRequestOpcode opcode : new WorkRequestOpcode[] {
                 WorkRequestOpcode.LOCAL_INV, WorkRequestOpcode.SEND_WITH_INV}) {
             SendWorkRequest wr = SendWorkRequest.allocate(1).wrId(3).opcode(opcode);
-            assertRejected("wr_id=3: " + opcode + " needs invalidateRkey(rkey)",
+            assertPostSendRejected("wr_id=3: " + opcode + " needs invalidateRkey(rkey)",
                     () -> SendChain.check(wr, QpType.RC, RC, 1, 0, null));
             wr.invalidateRkey(0x1234);
             SendChain.check(wr, QpType.RC, RC, 1, 0, null);
             wr.immediateData(5); // shares the slot: the rkey is gone again
-            assertRejected("needs invalidateRkey", () -> SendChain.check(wr, QpType.RC, RC, 1, 0, null));
+            assertPostSendRejected("needs invalidateRkey", () -> SendChain.check(wr, QpType.RC, RC, 1, 0, null));
         }
     }
 
     @Test
     void atomicWriteNeedsTheRemoteAddress() {
         SendWorkRequest wr = SendWorkRequest.allocate(1).wrId(9).opcode(WorkRequestOpcode.ATOMIC_WRITE);
-        assertRejected("wr_id=9: ATOMIC_WRITE needs rdma(remoteAddress, rkey)",
+        assertPostSendRejected("wr_id=9: ATOMIC_WRITE needs rdma(remoteAddress, rkey)",
                 () -> SendChain.check(wr, QpType.RC, RC, 1, 0, null));
         wr.rdma(0x1000, 1);
         SendChain.check(wr, QpType.RC, RC, 1, 0, null);

@@ -83,15 +83,7 @@ final class CLayoutProbe {
         for (String e : expressions) {
             c.append("    printf(\"%zu\\n\", (size_t) ").append(e).append(");\n");
         }
-        c.append("    return 0;\n}\n");
-        Path source = workDir.resolve("layouts.c");
-        Path exe = workDir.resolve("layouts");
-        Files.writeString(source, c);
-        run(List.of("gcc", "-std=gnu11", "-o", exe.toString(), source.toString()), workDir);
-        List<String> lines = run(List.of(exe.toString()), workDir).lines().toList();
-        if (lines.size() != expressions.size()) {
-            throw new AssertionError("expected " + expressions.size() + " values from the C probe, got " + lines.size());
-        }
+        List<String> lines = compileAndRun(c, "layouts", expressions.size(), workDir);
         Map<String, Long> facts = new LinkedHashMap<>();
         for (int i = 0; i < lines.size(); i++) {
             facts.put(expressions.get(i), Long.parseLong(lines.get(i).trim()));
@@ -134,15 +126,7 @@ final class CLayoutProbe {
             c.append("    printf(\"%d %llu\\n\", (").append(n).append(") < 0, (unsigned long long) (").append(n)
                     .append("));\n");
         }
-        c.append("    return 0;\n}\n");
-        Path source = workDir.resolve("constants.c");
-        Path exe = workDir.resolve("constants");
-        Files.writeString(source, c);
-        run(List.of("gcc", "-std=gnu11", "-o", exe.toString(), source.toString()), workDir);
-        List<String> lines = run(List.of(exe.toString()), workDir).lines().toList();
-        if (lines.size() != names.size()) {
-            throw new AssertionError("expected " + names.size() + " values from the C probe, got " + lines.size());
-        }
+        List<String> lines = compileAndRun(c, "constants", names.size(), workDir);
         Map<String, Long> values = new LinkedHashMap<>();
         for (int i = 0; i < lines.size(); i++) {
             String[] parts = lines.get(i).trim().split(" ");
@@ -150,6 +134,24 @@ final class CLayoutProbe {
             values.put(names.get(i), Long.parseUnsignedLong(parts[1]));
         }
         return values;
+    }
+
+    /**
+     * Ends {@code main} in {@code c}, builds it as {@code name} in {@code workDir} with gcc, runs it,
+     * and returns its output lines, checked to be {@code expectedLines} (one per value asked).
+     */
+    private static List<String> compileAndRun(StringBuilder c, String name, int expectedLines, Path workDir)
+            throws IOException, InterruptedException {
+        c.append("    return 0;\n}\n");
+        Path source = workDir.resolve(name + ".c");
+        Path exe = workDir.resolve(name);
+        Files.writeString(source, c);
+        run(List.of("gcc", "-std=gnu11", "-o", exe.toString(), source.toString()), workDir);
+        List<String> lines = run(List.of(exe.toString()), workDir).lines().toList();
+        if (lines.size() != expectedLines) {
+            throw new AssertionError("expected " + expectedLines + " values from the C probe, got " + lines.size());
+        }
+        return lines;
     }
 
     private static String run(List<String> command, Path dir) throws IOException, InterruptedException {

@@ -55,11 +55,16 @@ class LayoutsMatchCTest {
                         8, 30));
     }
 
+    /** The comparisons with gcc need the installed header and gcc itself; skipped without them. */
+    private static void assumeHeaderAndGcc(Header h) {
+        assumeTrue(Files.isRegularFile(h.path()), "no " + h.path());
+        assumeTrue(CLayoutProbe.gccAvailable(), "no gcc");
+    }
+
     @ParameterizedTest
     @MethodSource("headers")
     void everyLayoutMatchesGcc(Header h, @TempDir Path work) throws Exception {
-        assumeTrue(Files.isRegularFile(h.path()), "no " + h.path());
-        assumeTrue(CLayoutProbe.gccAvailable(), "no gcc");
+        assumeHeaderAndGcc(h);
 
         Map<String, Long> expected = CLayoutProbe.javaFacts(h.layouts());
         // The walk must reach nested anonymous members, or the comparison proves little.
@@ -102,8 +107,7 @@ class LayoutsMatchCTest {
     @ParameterizedTest
     @MethodSource("headers")
     void everyConstantMatchesGcc(Header h, @TempDir Path work) throws Exception {
-        assumeTrue(Files.isRegularFile(h.path()), "no " + h.path());
-        assumeTrue(CLayoutProbe.gccAvailable(), "no gcc");
+        assumeHeaderAndGcc(h);
 
         Map<String, Long> java = CLayoutProbe.javaConstants(h.constants());
         assertTrue(java.size() > h.minConstants(), "only " + java.size() + " constants in " + h.constants());

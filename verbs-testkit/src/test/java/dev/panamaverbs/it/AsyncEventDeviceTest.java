@@ -134,6 +134,14 @@ class AsyncEventDeviceTest {
         }
     }
 
+    /** A QP event of {@code type}: it must carry the QP's number and the QueuePair object. */
+    private static void assertQueuePairEvent(AsyncEventType type, QueuePair qp, AsyncEvent event) {
+        assertEquals(type, event.type(), event.toString());
+        assertEquals(AsyncEvent.Element.QUEUE_PAIR, event.element());
+        assertEquals(qp.number(), event.queuePairNumber().orElseThrow());
+        assertSame(qp, event.resource(QueuePair.class).orElseThrow());
+    }
+
     /**
      * A QP on an SRQ moved to ERROR gets QP_LAST_WQE_REACHED where the provider raises it (rxe in
      * newer kernels does, from its responder's flush). The event must carry the QP number and the
@@ -146,11 +154,7 @@ class AsyncEventDeviceTest {
             loopback.receiver.toError();
             Optional<AsyncEvent> event = context.pollAsyncEvent(Duration.ofSeconds(5));
             assumeTrue(event.isPresent(), "this kernel's rxe raised no QP_LAST_WQE_REACHED for an SRQ-attached QP in ERROR");
-            AsyncEvent lastWqe = event.orElseThrow();
-            assertEquals(AsyncEventType.QP_LAST_WQE_REACHED, lastWqe.type(), lastWqe.toString());
-            assertEquals(AsyncEvent.Element.QUEUE_PAIR, lastWqe.element());
-            assertEquals(loopback.receiver.number(), lastWqe.queuePairNumber().orElseThrow());
-            assertSame(loopback.receiver, lastWqe.resource(QueuePair.class).orElseThrow());
+            assertQueuePairEvent(AsyncEventType.QP_LAST_WQE_REACHED, loopback.receiver, event.orElseThrow());
             // Acknowledged already: destroying the QP (ibv_destroy_qp waits for acks) returns.
             loopback.receiver.close();
         }
@@ -191,10 +195,7 @@ class AsyncEventDeviceTest {
             Optional<AsyncEvent> event = context.pollAsyncEvent(Duration.ofSeconds(30));
             assumeTrue(event.isPresent(), "no SQ_DRAINED within 30 s (the writes may have finished before SQD)");
             AsyncEvent drained = event.orElseThrow();
-            assertEquals(AsyncEventType.SQ_DRAINED, drained.type(), drained.toString());
-            assertEquals(AsyncEvent.Element.QUEUE_PAIR, drained.element());
-            assertEquals(loopback.sender.number(), drained.queuePairNumber().orElseThrow());
-            assertSame(loopback.sender, drained.resource(QueuePair.class).orElseThrow());
+            assertQueuePairEvent(AsyncEventType.SQ_DRAINED, loopback.sender, drained);
             assertTrue(drained.toString().contains("qpn=" + loopback.sender.number()), drained.toString());
         }
     }

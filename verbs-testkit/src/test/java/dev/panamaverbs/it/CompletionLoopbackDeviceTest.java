@@ -30,7 +30,6 @@ import dev.panamaverbs.SharedReceiveQueueOptions;
 import dev.panamaverbs.WorkRequestOpcode;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
@@ -45,6 +44,7 @@ import org.junit.jupiter.api.Timeout;
  * with immediate data; the receiver takes the buffer from a shared receive queue and a virtual
  * thread wakes up through the completion channel (issue 4).
  */
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CompletionLoopbackDeviceTest {
     private static final int IMMEDIATE = 0x0A0B0C0D;
     private static final int MESSAGE = 64;
@@ -52,8 +52,10 @@ class CompletionLoopbackDeviceTest {
     /** Two connected RC queue pairs, the receiver on an SRQ, and their buffers. */
     private record Pair(QueuePair sender, QueuePair receiver, MemoryRegion sendMr, MemoryRegion recvMr) {}
 
-    private static Pair connect(Context context, ProtectionDomain pd, Arena arena, TestDevice device,
+    private static Pair connect(DeviceScope scope, TestDevice device,
                                 CompletionQueue sendCq, CompletionQueue recvCq, SharedReceiveQueue srq) {
+        Context context = scope.context();
+        ProtectionDomain pd = scope.pd();
         QueuePair sender = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, sendCq, sendCq).build());
         QueuePair receiver = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, sendCq, recvCq)
                 .sharedReceiveQueue(srq).build());
@@ -65,8 +67,8 @@ class CompletionLoopbackDeviceTest {
         receiver.toRtr(RemoteEndpoint.global(sender.number(), 0, gid.gid(), gid.index(), mtu));
         sender.toRts();
         receiver.toRts();
-        MemoryRegion sendMr = pd.register(arena.allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
-        MemoryRegion recvMr = pd.register(arena.allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
+        MemoryRegion sendMr = pd.register(scope.arena().allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
+        MemoryRegion recvMr = pd.register(scope.arena().allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
         return new Pair(sender, receiver, sendMr, recvMr);
     }
 
@@ -92,17 +94,23 @@ class CompletionLoopbackDeviceTest {
                 .immediateData(IMMEDIATE).signaled(true).sge(pair.sendMr(), 0, MESSAGE));
     }
 
+    /** The first of {@code received} is what {@link #send} sent: RECV of the message and its immediate data. */
+    private static void assertReceivedMessage(Pair pair, Completions received) {
+        assertEquals(CompletionOpcode.RECV, received.opcode(0));
+        assertEquals(MESSAGE, received.byteLength(0));
+        assertTrue(received.hasFlag(0, CompletionFlag.WITH_IMM));
+        assertEquals(IMMEDIATE, received.immediateData(0), "imm_data arrives as the sender wrote it");
+        assertEquals(pair.receiver().number(), received.qpNumber(0));
+    }
+
     @DeviceTest
-    @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void virtualThreadWakesUpOnTheChannelForAReceiveFromTheSrq(TestDevice device) throws Exception {
-        try (Context context = ProtectionDomainDeviceTest.open(device);
-                ProtectionDomain pd = context.allocateProtectionDomain();
-                CompletionChannel channel = context.createCompletionChannel();
-                Arena arena = Arena.ofShared()) {
-            CompletionQueue sendCq = context.createCompletionQueue(16);
-            CompletionQueue recvCq = context.createCompletionQueue(16, channel, 0);
-            SharedReceiveQueue srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(16, 1));
-            Pair pair = connect(context, pd, arena, device, sendCq, recvCq, srq);
+        try (DeviceScope scope = DeviceScope.openShared(device);
+                CompletionChannel channel = scope.context().createCompletionChannel()) {
+            CompletionQueue sendCq = scope.context().createCompletionQueue(16);
+            CompletionQueue recvCq = scope.context().createCompletionQueue(16, channel, 0);
+            SharedReceiveQueue srq = scope.pd().createSharedReceiveQueue(SharedReceiveQueueOptions.of(16, 1));
+            Pair pair = connect(scope, device, sendCq, recvCq, srq);
 
             srq.postReceive(ReceiveWorkRequest.allocate(1).wrId(77).sge(0, pair.recvMr(), 128, 1024));
             recvCq.requestNotification(false);
@@ -132,11 +140,7 @@ class CompletionLoopbackDeviceTest {
             assertEquals(1, waiter.get(60, TimeUnit.SECONDS), "the woken virtual thread polled one receive");
             assertEquals(CompletionStatus.SUCCESS, received.status(0));
             assertEquals(77, received.wrId(0), "wr_id of the SRQ receive");
-            assertEquals(CompletionOpcode.RECV, received.opcode(0));
-            assertEquals(MESSAGE, received.byteLength(0));
-            assertTrue(received.hasFlag(0, CompletionFlag.WITH_IMM));
-            assertEquals(IMMEDIATE, received.immediateData(0), "imm_data arrives as the sender wrote it");
-            assertEquals(pair.receiver().number(), received.qpNumber(0));
+            assertReceivedMessage(pair, received);
             byte[] expected = new byte[MESSAGE];
             MemorySegment.copy(pair.sendMr().memory(), ValueLayout.JAVA_BYTE, 0, expected, 0, MESSAGE);
             byte[] actual = new byte[MESSAGE];
@@ -149,17 +153,15 @@ class CompletionLoopbackDeviceTest {
     }
 
     @DeviceTest
-    @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void extendedQueueReportsTheSameCompletionAndAwaitCompletionsRearms(TestDevice device) throws Exception {
-        try (Context context = ProtectionDomainDeviceTest.open(device);
-                ProtectionDomain pd = context.allocateProtectionDomain();
-                CompletionChannel channel = context.createCompletionChannel();
-                Arena arena = Arena.ofShared()) {
-            CompletionQueue sendCq = context.createCompletionQueue(16);
-            CompletionQueue recvCq = context.createCompletionQueue(CompletionQueueOptions.of(16).withChannel(channel)
+        try (DeviceScope scope = DeviceScope.openShared(device);
+                CompletionChannel channel = scope.context().createCompletionChannel()) {
+            CompletionQueue sendCq = scope.context().createCompletionQueue(16);
+            CompletionQueue recvCq = scope.context().createCompletionQueue(CompletionQueueOptions.of(16)
+                    .withChannel(channel)
                     .withFields(CompletionField.STANDARD).withEventAckBatch(1));
-            SharedReceiveQueue srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(16, 1));
-            Pair pair = connect(context, pd, arena, device, sendCq, recvCq, srq);
+            SharedReceiveQueue srq = scope.pd().createSharedReceiveQueue(SharedReceiveQueueOptions.of(16, 1));
+            Pair pair = connect(scope, device, sendCq, recvCq, srq);
             ReceiveWorkRequest receive = ReceiveWorkRequest.allocate(1).sge(0, pair.recvMr(), 0, 1024);
             srq.postReceive(receive.wrId(1));
             srq.postReceive(receive.wrId(2));
@@ -182,11 +184,7 @@ class CompletionLoopbackDeviceTest {
                 assertEquals(1, waiter.get(60, TimeUnit.SECONDS), "message " + id);
                 received.throwIfFailed(0);
                 assertEquals(id, received.wrId(0));
-                assertEquals(CompletionOpcode.RECV, received.opcode(0));
-                assertEquals(MESSAGE, received.byteLength(0));
-                assertTrue(received.hasFlag(0, CompletionFlag.WITH_IMM));
-                assertEquals(IMMEDIATE, received.immediateData(0));
-                assertEquals(pair.receiver().number(), received.qpNumber(0));
+                assertReceivedMessage(pair, received);
                 assertEquals(0, recvCq.unacknowledgedEvents(), "batch of 1 acknowledges at once");
             }
             assertEquals(0, recvCq.poll(received), "every completion was reported exactly once");

@@ -98,17 +98,15 @@ class MemoryWindowDeviceTest {
 
     @DeviceTest
     void closingABoundRegionClosesTheWindowButNotAnUnboundOne(TestDevice device) throws InterruptedException {
-        try (Context context = ProtectionDomainDeviceTest.open(device);
-                ProtectionDomain pd = context.allocateProtectionDomain();
-                Arena arena = Arena.ofConfined()) {
-            CompletionQueue cq = context.createCompletionQueue(16);
-            Completions batch = Completions.allocate(arena, 4);
-            QueuePair qp = loopback(context, pd, cq, device);
+        try (DeviceScope scope = DeviceScope.open(device)) {
+            CompletionQueue cq = scope.context().createCompletionQueue(16);
+            Completions batch = Completions.allocate(scope.arena(), 4);
+            QueuePair qp = loopback(scope.context(), scope.pd(), cq, device);
             EnumSet<AccessFlag> bindable = EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.MW_BIND);
 
             // Bound: closing the region closes the window first, and the region deregisters.
-            MemoryWindow bound = pd.allocateMemoryWindow(MemoryWindowType.TYPE_1);
-            MemoryRegion first = pd.allocateMemoryRegion(4096, bindable);
+            MemoryWindow bound = scope.pd().allocateMemoryWindow(MemoryWindowType.TYPE_1);
+            MemoryRegion first = scope.pd().allocateMemoryRegion(4096, bindable);
             bindAndWait(bound, qp, first, cq, batch, 31);
             first.close();
             assertTrue(first.isClosed());
@@ -117,19 +115,19 @@ class MemoryWindowDeviceTest {
 
             // Unbound (after the unbind completed): closing the region leaves the window open and
             // usable; rebinding it elsewhere works.
-            MemoryWindow window = pd.allocateMemoryWindow(MemoryWindowType.TYPE_1);
-            MemoryRegion second = pd.allocateMemoryRegion(4096, bindable);
+            MemoryWindow window = scope.pd().allocateMemoryWindow(MemoryWindowType.TYPE_1);
+            MemoryRegion second = scope.pd().allocateMemoryRegion(4096, bindable);
             bindAndWait(window, qp, second, cq, batch, 32);
             window.unbind(qp, 33, EnumSet.of(SendFlag.SIGNALED));
             awaitOne(cq, batch);
             assertEquals(CompletionStatus.SUCCESS, batch.status(0), "unbind completion");
             second.close();
             assertFalse(window.isClosed(), "an unbound window outlives the region");
-            MemoryRegion third = pd.allocateMemoryRegion(4096, bindable);
+            MemoryRegion third = scope.pd().allocateMemoryRegion(4096, bindable);
             bindAndWait(window, qp, third, cq, batch, 34);
 
             // Rebound to another region: the earlier one no longer takes the window with it.
-            MemoryRegion fourth = pd.allocateMemoryRegion(4096, bindable);
+            MemoryRegion fourth = scope.pd().allocateMemoryRegion(4096, bindable);
             bindAndWait(window, qp, fourth, cq, batch, 35);
             third.close();
             assertFalse(window.isClosed(), "a window rebound elsewhere outlives its earlier region");
@@ -161,24 +159,22 @@ class MemoryWindowDeviceTest {
 
     @DeviceTest
     void boundWindowGrantsItsRangeAndUnbindRevokesIt(TestDevice device) throws InterruptedException {
-        try (Context context = ProtectionDomainDeviceTest.open(device);
-                ProtectionDomain pd = context.allocateProtectionDomain();
-                Arena arena = Arena.ofConfined()) {
-            CompletionQueue cq = context.createCompletionQueue(16);
-            QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
-            GidEntry gid = ProtectionDomainDeviceTest.sourceGid(context, device);
+        try (DeviceScope scope = DeviceScope.open(device)) {
+            CompletionQueue cq = scope.context().createCompletionQueue(16);
+            QueuePair qp = scope.pd().createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
+            GidEntry gid = ProtectionDomainDeviceTest.sourceGid(scope.context(), device);
             qp.toInit(device.port(), EnumSet.of(AccessFlag.REMOTE_READ, AccessFlag.REMOTE_WRITE));
             qp.toRtr(RemoteEndpoint.global(qp.number(), 0, gid.gid(), gid.index(), Mtu.MTU_1024));
             qp.toRts();
 
-            MemorySegment exposedMemory = arena.allocate(4096, 4096);
+            MemorySegment exposedMemory = scope.arena().allocate(4096, 4096);
             for (int i = 0; i < 4096; i++) {
                 exposedMemory.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 7));
             }
-            MemoryRegion exposed = pd.register(exposedMemory, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.MW_BIND));
-            MemoryRegion sink = pd.register(arena.allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
-            MemoryWindow window = pd.allocateMemoryWindow(MemoryWindowType.TYPE_1);
-            Completions batch = Completions.allocate(arena, 4);
+            MemoryRegion exposed = scope.pd().register(exposedMemory, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.MW_BIND));
+            MemoryRegion sink = scope.pd().register(scope.arena().allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
+            MemoryWindow window = scope.pd().allocateMemoryWindow(MemoryWindowType.TYPE_1);
+            Completions batch = Completions.allocate(scope.arena(), 4);
 
             int allocatedRkey = window.rkey();
             int rkey = window.bind(qp, exposed, 1024, 2048, EnumSet.of(AccessFlag.REMOTE_READ), 11,
@@ -191,7 +187,7 @@ class MemoryWindowDeviceTest {
             assertEquals(CompletionOpcode.BIND_MW, batch.opcode(0));
 
             // RDMA READ through the window: the bytes of the bound range arrive.
-            SendWorkRequest read = SendWorkRequest.allocate(arena, 1).wrId(12).opcode(WorkRequestOpcode.RDMA_READ)
+            SendWorkRequest read = SendWorkRequest.allocate(scope.arena(), 1).wrId(12).opcode(WorkRequestOpcode.RDMA_READ)
                     .signaled(true).sge(sink, 0, 2048).rdma(exposed.addressAt(1024, 2048), rkey);
             qp.postSend(read);
             awaitOne(cq, batch);
@@ -206,7 +202,7 @@ class MemoryWindowDeviceTest {
                     EnumSet.of(AccessFlag.REMOTE_READ), 13, EnumSet.of(SendFlag.SIGNALED)), "region without MW_BIND");
             assertThrows(IllegalArgumentException.class, () -> window.bind(qp, exposed, 0, 64,
                     EnumSet.of(AccessFlag.LOCAL_WRITE), 13, EnumSet.of(SendFlag.SIGNALED)), "LOCAL_WRITE on a window");
-            try (MemoryWindow type2 = pd.allocateMemoryWindow(MemoryWindowType.TYPE_2)) {
+            try (MemoryWindow type2 = scope.pd().allocateMemoryWindow(MemoryWindowType.TYPE_2)) {
                 assertThrows(IllegalArgumentException.class, () -> type2.bind(qp, exposed, 0, 64,
                         EnumSet.of(AccessFlag.REMOTE_READ), 13, EnumSet.of(SendFlag.SIGNALED)), "type 2 via ibv_bind_mw");
             }

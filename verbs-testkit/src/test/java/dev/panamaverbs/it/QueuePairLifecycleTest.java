@@ -51,6 +51,41 @@ class QueuePairLifecycleTest {
                 .maxSendSge(2).maxReceiveSge(1).build();
     }
 
+    /**
+     * What most tests here start from: a context on the device, a protection domain, and one
+     * completion queue of 64 for sends and receives. Closing closes the context, and with it the rest.
+     */
+    private record Setup(Context context, ProtectionDomain pd, CompletionQueue cq) implements AutoCloseable {
+        static Setup open(TestDevice device) {
+            Context context = QueuePairLifecycleTest.open(device);
+            try {
+                return new Setup(context, context.allocateProtectionDomain(), context.createCompletionQueue(64));
+            } catch (Throwable t) {
+                DeviceScope.closeAfterFailure(context, t);
+                throw t;
+            }
+        }
+
+        /** A queue pair of {@code type} on this setup's queue, with the sizes of {@link #options}. */
+        QueuePair createQueuePair(QpType type) {
+            return pd.createQueuePair(options(type, cq));
+        }
+
+        /** An RC queue pair connected to itself, in RTS with send PSN 0x222. */
+        QueuePair rcInRts(TestDevice device) {
+            QueuePair qp = createQueuePair(QpType.RC);
+            qp.toInit(device.port(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE));
+            qp.toRtr(self(context, device, qp, 0x111));
+            qp.toRts(0x222);
+            return qp;
+        }
+
+        @Override
+        public void close() {
+            context.close();
+        }
+    }
+
     /** A remote endpoint that is {@code qp} itself: a queue pair may be connected to itself. */
     private static RemoteEndpoint self(Context context, TestDevice device, QueuePair qp, int psn) {
         PortAttributes port = context.queryPort(device.port());
@@ -63,11 +98,9 @@ class QueuePairLifecycleTest {
 
     @DeviceTest
     void createsEveryTransportInResetWithAtLeastTheAskedSizes(TestDevice device) {
-        try (Context context = open(device)) {
-            ProtectionDomain pd = context.allocateProtectionDomain();
-            CompletionQueue cq = context.createCompletionQueue(64);
+        try (Setup setup = Setup.open(device)) {
             for (QpType type : EnumSet.of(QpType.RC, QpType.UC, QpType.UD)) {
-                QueuePair qp = pd.createQueuePair(options(type, cq));
+                QueuePair qp = setup.createQueuePair(type);
                 assertEquals(type, qp.type());
                 assertTrue(qp.number() > 0 && qp.number() <= 0xFF_FFFF, "qpn " + qp.number());
                 assertEquals(QpState.RESET, qp.state());
@@ -81,18 +114,17 @@ class QueuePairLifecycleTest {
                 qp.close();
                 assertTrue(qp.isClosed());
             }
-            QueuePair signalAll = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).signalAll(true).build());
+            QueuePair signalAll = setup.pd().createQueuePair(
+                    QueuePairOptions.builder(QpType.RC, setup.cq()).signalAll(true).build());
             assertTrue(signalAll.query().signalAll());
         }
     }
 
     @DeviceTest
     void rcAndUcGoThroughTheWholeStateMachine(TestDevice device) {
-        try (Context context = open(device)) {
-            ProtectionDomain pd = context.allocateProtectionDomain();
-            CompletionQueue cq = context.createCompletionQueue(64);
+        try (Setup setup = Setup.open(device)) {
             for (QpType type : EnumSet.of(QpType.RC, QpType.UC)) {
-                QueuePair qp = pd.createQueuePair(options(type, cq));
+                QueuePair qp = setup.createQueuePair(type);
                 Set<AccessFlag> access = type == QpType.RC
                         ? EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ, AccessFlag.REMOTE_ATOMIC)
                         : EnumSet.of(AccessFlag.REMOTE_WRITE);
@@ -103,7 +135,7 @@ class QueuePairLifecycleTest {
                     assertEquals(device.port(), init.port());
                     assertTrue(init.accessFlags().containsAll(access), init.accessFlags().toString());
 
-                    qp.toRtr(self(context, device, qp, 0x111));
+                    qp.toRtr(self(setup.context(), device, qp, 0x111));
                     QueuePairAttributes rtr = qp.query();
                     assertEquals(QpState.RTR, rtr.state(), type + " " + rtr);
                     assertEquals(qp.number(), rtr.destQpn());
@@ -131,21 +163,10 @@ class QueuePairLifecycleTest {
         }
     }
 
-    /** An RC queue pair connected to itself, in RTS with send PSN 0x222. */
-    private static QueuePair rcInRts(Context context, TestDevice device, ProtectionDomain pd, CompletionQueue cq) {
-        QueuePair qp = pd.createQueuePair(options(QpType.RC, cq));
-        qp.toInit(device.port(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE));
-        qp.toRtr(self(context, device, qp, 0x111));
-        qp.toRts(0x222);
-        return qp;
-    }
-
     @DeviceTest
     void rtsToRtsChangesMinRnrTimerOnly(TestDevice device) {
-        try (Context context = open(device)) {
-            ProtectionDomain pd = context.allocateProtectionDomain();
-            CompletionQueue cq = context.createCompletionQueue(64);
-            QueuePair qp = rcInRts(context, device, pd, cq);
+        try (Setup setup = Setup.open(device)) {
+            QueuePair qp = setup.rcInRts(device);
             assertEquals(12, qp.query().minRnrTimer());
 
             qp.resumeRts(20); // RTS -> RTS with STATE | MIN_RNR_TIMER
@@ -162,7 +183,7 @@ class QueuePairLifecycleTest {
             IllegalStateException rtrAttributes = assertThrows(IllegalStateException.class, () -> qp.toRts(5));
             assertTrue(rtrAttributes.getMessage().contains("resumeRts"), rtrAttributes.getMessage());
             assertThrows(IllegalArgumentException.class, () -> qp.resumeRts(32));
-            QueuePair ud = pd.createQueuePair(options(QpType.UD, cq));
+            QueuePair ud = setup.createQueuePair(QpType.UD);
             assertThrows(IllegalArgumentException.class, () -> ud.resumeRts(12), "min_rnr_timer is RC only");
             assertThrows(IllegalStateException.class, ud::resumeRts, "RESET cannot resume RTS");
             assertThrows(IllegalStateException.class, ud::toSqd, "RESET -> SQD");
@@ -171,10 +192,8 @@ class QueuePairLifecycleTest {
 
     @DeviceTest
     void rtsToSqdAndBack(TestDevice device) {
-        try (Context context = open(device)) {
-            ProtectionDomain pd = context.allocateProtectionDomain();
-            CompletionQueue cq = context.createCompletionQueue(64);
-            QueuePair qp = rcInRts(context, device, pd, cq);
+        try (Setup setup = Setup.open(device)) {
+            QueuePair qp = setup.rcInRts(device);
             try {
                 qp.toSqd();
             } catch (VerbsException e) {
@@ -193,10 +212,8 @@ class QueuePairLifecycleTest {
 
     @DeviceTest
     void udGoesThroughTheWholeStateMachine(TestDevice device) {
-        try (Context context = open(device)) {
-            ProtectionDomain pd = context.allocateProtectionDomain();
-            CompletionQueue cq = context.createCompletionQueue(64);
-            QueuePair qp = pd.createQueuePair(options(QpType.UD, cq));
+        try (Setup setup = Setup.open(device)) {
+            QueuePair qp = setup.createQueuePair(QpType.UD);
             qp.toInit(device.port(), 0, QKEY);
             QueuePairAttributes init = qp.query();
             assertEquals(QpState.INIT, init.state());
@@ -216,11 +233,9 @@ class QueuePairLifecycleTest {
 
     @DeviceTest
     void illegalTransitionsFailBeforeTheNativeCall(TestDevice device) {
-        try (Context context = open(device)) {
-            ProtectionDomain pd = context.allocateProtectionDomain();
-            CompletionQueue cq = context.createCompletionQueue(64);
-            QueuePair rc = pd.createQueuePair(options(QpType.RC, cq));
-            RemoteEndpoint remote = self(context, device, rc, 0);
+        try (Setup setup = Setup.open(device)) {
+            QueuePair rc = setup.createQueuePair(QpType.RC);
+            RemoteEndpoint remote = self(setup.context(), device, rc, 0);
             assertThrows(IllegalStateException.class, () -> rc.toRtr(remote));
             assertThrows(IllegalStateException.class, rc::toRts);
             assertThrows(IllegalStateException.class, rc::toError, "RESET -> ERROR is not a verbs transition");
@@ -233,22 +248,22 @@ class QueuePairLifecycleTest {
             assertThrows(IllegalArgumentException.class, () -> rc.toInit(0, EnumSet.noneOf(AccessFlag.class)));
             assertThrows(IllegalArgumentException.class, () -> rc.toInit(device.port(), EnumSet.of(AccessFlag.MW_BIND)));
 
-            QueuePair uc = pd.createQueuePair(options(QpType.UC, cq));
+            QueuePair uc = setup.createQueuePair(QpType.UC);
             assertThrows(IllegalArgumentException.class, () -> uc.toInit(device.port(), EnumSet.of(AccessFlag.REMOTE_READ)));
 
-            QueuePair ud = pd.createQueuePair(options(QpType.UD, cq));
+            QueuePair ud = setup.createQueuePair(QpType.UD);
             assertThrows(IllegalArgumentException.class, () -> ud.toInit(device.port(), EnumSet.noneOf(AccessFlag.class)));
             ud.toInit(device.port(), 0, QKEY);
             assertThrows(IllegalArgumentException.class, () -> ud.toRtr(remote));
 
-            if (context.queryPort(device.port()).isEthernet()) {
+            if (setup.context().queryPort(device.port()).isEthernet()) {
                 RemoteEndpoint withoutGid = RemoteEndpoint.local(rc.number(), 0, 0, Mtu.MTU_1024);
                 IllegalArgumentException roce = assertThrows(IllegalArgumentException.class, () -> rc.toRtr(withoutGid));
                 assertTrue(roce.getMessage().contains("GID"), roce.getMessage());
             }
             RemoteEndpoint tooLarge = new RemoteEndpoint(remote.qpn(), 0, remote.lid(), remote.gid(), Mtu.MTU_4096, 0,
                     remote.sgidIndex(), 64, 0, 0, 0);
-            if (context.queryPort(device.port()).activeMtu().value() < Mtu.MTU_4096.value()) {
+            if (setup.context().queryPort(device.port()).activeMtu().value() < Mtu.MTU_4096.value()) {
                 assertThrows(IllegalArgumentException.class, () -> rc.toRtr(tooLarge));
             }
         }
@@ -298,10 +313,8 @@ class QueuePairLifecycleTest {
 
     @DeviceTest
     void useAfterCloseIsAnIllegalStateNotACrash(TestDevice device) {
-        try (Context context = open(device)) {
-            ProtectionDomain pd = context.allocateProtectionDomain();
-            CompletionQueue cq = context.createCompletionQueue(64);
-            QueuePair qp = pd.createQueuePair(options(QpType.RC, cq));
+        try (Setup setup = Setup.open(device)) {
+            QueuePair qp = setup.createQueuePair(QpType.RC);
             qp.close();
             qp.close(); // idempotent
             IllegalStateException query = assertThrows(IllegalStateException.class, qp::query);
@@ -337,10 +350,8 @@ class QueuePairLifecycleTest {
 
     @DeviceTest
     void extendedCreationGoesThroughCreateQpEx(TestDevice device) {
-        try (Context context = open(device)) {
-            ProtectionDomain pd = context.allocateProtectionDomain();
-            CompletionQueue cq = context.createCompletionQueue(64);
-            QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq)
+        try (Setup setup = Setup.open(device)) {
+            QueuePair qp = setup.pd().createQueuePair(QueuePairOptions.builder(QpType.RC, setup.cq())
                     .extendedSendOperations(EnumSet.of(WorkRequestOpcode.SEND, WorkRequestOpcode.RDMA_WRITE)).build());
             assertTrue(qp.isExtended());
             assertEquals(QpState.RESET, qp.query().state());
@@ -351,11 +362,10 @@ class QueuePairLifecycleTest {
 
     @DeviceTest
     void aQueuePairWithASharedReceiveQueueTakesNoReceives(TestDevice device) {
-        try (Context context = open(device)) {
-            ProtectionDomain pd = context.allocateProtectionDomain();
-            CompletionQueue cq = context.createCompletionQueue(64);
-            SharedReceiveQueue srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(16, 1));
-            QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).sharedReceiveQueue(srq).build());
+        try (Setup setup = Setup.open(device)) {
+            SharedReceiveQueue srq = setup.pd().createSharedReceiveQueue(SharedReceiveQueueOptions.of(16, 1));
+            QueuePair qp = setup.pd().createQueuePair(
+                    QueuePairOptions.builder(QpType.RC, setup.cq()).sharedReceiveQueue(srq).build());
             assertEquals(srq, qp.sharedReceiveQueue().orElseThrow());
             IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> qp.postReceive(ReceiveWorkRequest.allocate(1)));

@@ -21,7 +21,6 @@ import dev.panamaverbs.SharedReceiveQueueOptions;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
-import java.lang.foreign.Arena;
 import java.util.EnumSet;
 import org.junit.jupiter.api.function.Executable;
 
@@ -80,19 +79,17 @@ class SharedReceiveQueueDeviceTest {
 
     @DeviceTest
     void postsUntilFullAndNamesTheRefusedRequest(TestDevice device) {
-        try (Context context = ProtectionDomainDeviceTest.open(device);
-                ProtectionDomain pd = context.allocateProtectionDomain();
-                Arena arena = Arena.ofConfined()) {
-            MemoryRegion mr = pd.register(arena.allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
-            SharedReceiveQueue srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(8, 1));
+        try (DeviceScope scope = DeviceScope.open(device)) {
+            MemoryRegion mr = scope.pd().register(scope.arena().allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
+            SharedReceiveQueue srq = scope.pd().createSharedReceiveQueue(SharedReceiveQueueOptions.of(8, 1));
             int capacity = srq.maxWorkRequests();
 
-            ReceiveWorkRequest request = ReceiveWorkRequest.allocate(arena, 2);
+            ReceiveWorkRequest request = ReceiveWorkRequest.allocate(scope.arena(), 2);
             request.sge(0, mr, 0, 256);
             assertEquals(1, request.sgeCount());
             assertThrows(IllegalArgumentException.class, () -> request.sge(0, mr, 4000, 200), "range past the MR");
 
-            ReceiveWorkRequest twoEntries = ReceiveWorkRequest.allocate(arena, 2).sge(0, mr, 0, 8).sge(1, mr, 8, 8);
+            ReceiveWorkRequest twoEntries = ReceiveWorkRequest.allocate(scope.arena(), 2).sge(0, mr, 0, 8).sge(1, mr, 8, 8);
             if (srq.maxSge() < 2) {
                 IllegalArgumentException tooMany = assertThrows(IllegalArgumentException.class,
                         () -> srq.postReceive(twoEntries));
@@ -100,7 +97,7 @@ class SharedReceiveQueueDeviceTest {
             }
 
             // One chained post of two, then singles until the provider refuses (queue full).
-            ReceiveWorkRequest second = ReceiveWorkRequest.allocate(arena, 1).wrId(1).sge(0, mr, 256, 256);
+            ReceiveWorkRequest second = ReceiveWorkRequest.allocate(scope.arena(), 1).wrId(1).sge(0, mr, 256, 256);
             request.wrId(0).next(second);
             srq.postReceive(request);
             request.next(null);
@@ -149,28 +146,26 @@ class SharedReceiveQueueDeviceTest {
     @SuppressWarnings("try") // closes inside its own try on purpose
     @DeviceTest
     void everyUseAfterCloseThrowsBeforeNativeCode(TestDevice device) {
-        try (Context context = ProtectionDomainDeviceTest.open(device);
-                ProtectionDomain pd = context.allocateProtectionDomain();
-                Arena arena = Arena.ofConfined()) {
-            MemoryRegion mr = pd.register(arena.allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
-            SharedReceiveQueue srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(8, 1));
-            ReceiveWorkRequest request = ReceiveWorkRequest.allocate(arena, 1).wrId(7).sge(0, mr, 0, 64);
+        try (DeviceScope scope = DeviceScope.open(device)) {
+            MemoryRegion mr = scope.pd().register(scope.arena().allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
+            SharedReceiveQueue srq = scope.pd().createSharedReceiveQueue(SharedReceiveQueueOptions.of(8, 1));
+            ReceiveWorkRequest request = ReceiveWorkRequest.allocate(scope.arena(), 1).wrId(7).sge(0, mr, 0, 64);
             srq.postReceive(request); // works while open
             String name = srq.toString();
             srq.close();
             srq.close();
             assertTrue(srq.isClosed());
-            assertFalse(pd.isClosed(), "closing the SRQ leaves its PD");
+            assertFalse(scope.pd().isClosed(), "closing the SRQ leaves its PD");
             assertClosedSrq(name, "postReceive", () -> srq.postReceive(request));
             assertClosedSrq(name, "query", srq::query);
             assertClosedSrq(name, "resize", () -> srq.resize(16));
             assertClosedSrq(name, "setLimit", () -> srq.setLimit(1));
             assertClosedSrq(name, "handle", srq::handle);
-            CompletionQueue cq = context.createCompletionQueue(4);
-            assertClosedSrq(name, "createQueuePair with the SRQ", () -> pd.createQueuePair(
+            CompletionQueue cq = scope.context().createCompletionQueue(4);
+            assertClosedSrq(name, "createQueuePair with the SRQ", () -> scope.pd().createQueuePair(
                     QueuePairOptions.builder(QpType.RC, cq).sharedReceiveQueue(srq).build()));
             // The PD is still usable: a fresh SRQ works.
-            SharedReceiveQueue fresh = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(8, 1));
+            SharedReceiveQueue fresh = scope.pd().createSharedReceiveQueue(SharedReceiveQueueOptions.of(8, 1));
             fresh.postReceive(request);
             assertTrue(fresh.query().maxWorkRequests() >= 8);
         }

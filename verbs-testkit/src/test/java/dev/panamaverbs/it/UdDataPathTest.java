@@ -20,16 +20,25 @@ import dev.panamaverbs.testkit.UdPair;
 /** UD datagrams through an address handle on one device, verified byte for byte. */
 class UdDataPathTest {
 
+    /**
+     * Fills the first buffer's first {@code length} bytes with {@code pattern}, posts a receive
+     * ({@code receiveWrId}) with room for the GRH and those bytes, and sends them as one signaled
+     * datagram ({@code sendWrId}) from the first queue pair to the second.
+     */
+    private static void sendPatternDatagram(UdPair pair, int pattern, int length, long sendWrId, long receiveWrId) {
+        pair.firstBuffer().fillPattern(pattern, 0, length);
+        pair.second().postReceive(ReceiveWorkRequest.allocate(1).wrId(receiveWrId)
+                .sge(0, pair.secondBuffer().region(), 0, UdPair.GRH_BYTES + length));
+        pair.first().postSend(SendWorkRequest.allocate(1).wrId(sendWrId).signaled(true)
+                .sge(pair.firstBuffer().region(), 0, length)
+                .ud(pair.addressHandle(), pair.second().number(), UdPair.QKEY));
+    }
+
     @DeviceTest
     void datagramArrivesAfterTheGrhWithTheSendersQpn(TestDevice device) {
         try (UdPair pair = UdPair.open(device)) {
             Completions wc = pair.completions();
-            pair.firstBuffer().fillPattern(9, 0, 512);
-            pair.second().postReceive(ReceiveWorkRequest.allocate(1).wrId(90)
-                    .sge(0, pair.secondBuffer().region(), 0, UdPair.GRH_BYTES + 512));
-            pair.first().postSend(SendWorkRequest.allocate(1).wrId(9).signaled(true)
-                    .sge(pair.firstBuffer().region(), 0, 512)
-                    .ud(pair.addressHandle(), pair.second().number(), UdPair.QKEY));
+            sendPatternDatagram(pair, 9, 512, 9, 90);
             CompletionWaiter.awaitSuccess(pair.firstQueue(), wc);
             assertEquals(9, wc.wrId(0));
             assertEquals(CompletionOpcode.SEND, wc.opcode(0));
@@ -47,12 +56,7 @@ class UdDataPathTest {
         UdPair pair = UdPair.open(context, device);
         try (pair) {
             assertSame(context, pair.context());
-            pair.firstBuffer().fillPattern(8, 0, 128);
-            pair.second().postReceive(ReceiveWorkRequest.allocate(1).wrId(80)
-                    .sge(0, pair.secondBuffer().region(), 0, UdPair.GRH_BYTES + 128));
-            pair.first().postSend(SendWorkRequest.allocate(1).wrId(8).signaled(true)
-                    .sge(pair.firstBuffer().region(), 0, 128)
-                    .ud(pair.addressHandle(), pair.second().number(), UdPair.QKEY));
+            sendPatternDatagram(pair, 8, 128, 8, 80);
             CompletionWaiter.awaitSuccess(pair.firstQueue(), pair.completions());
             CompletionWaiter.awaitSuccess(pair.secondQueue(), pair.completions());
             assertEquals(80, pair.completions().wrId(0));

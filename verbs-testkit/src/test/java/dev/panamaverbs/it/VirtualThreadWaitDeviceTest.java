@@ -46,6 +46,36 @@ class VirtualThreadWaitDeviceTest {
     /** Generous deadline for a step to finish: a pinned scheduler never finishes it. */
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
+    /** One waiter's wait on its target: a channel's awaitEvent or a context's pollAsyncEvent. */
+    private interface Wait<T> {
+        Object on(T target) throws Exception;
+    }
+
+    /**
+     * Starts a virtual thread named {@code name + i} waiting on each target, its outcome (what the
+     * wait returned or threw) in {@code outcomes}; returns the threads once every one has started.
+     */
+    private static <T> List<Thread> startWaiters(String name, List<T> targets, Wait<T> wait,
+                                                 List<AtomicReference<Object>> outcomes) throws InterruptedException {
+        List<Thread> waiters = new ArrayList<>();
+        CountDownLatch started = new CountDownLatch(targets.size());
+        for (int i = 0; i < targets.size(); i++) {
+            T target = targets.get(i);
+            AtomicReference<Object> outcome = new AtomicReference<>();
+            outcomes.add(outcome);
+            waiters.add(Thread.ofVirtual().name(name + i).start(() -> {
+                started.countDown();
+                try {
+                    outcome.set(wait.on(target));
+                } catch (Throwable t) {
+                    outcome.set(t);
+                }
+            }));
+        }
+        assertTrue(started.await(DEADLINE.toSeconds(), TimeUnit.SECONDS), "every waiter started");
+        return waiters;
+    }
+
     @DeviceTest
     void completionChannelWaitersLeaveCarriersFree(TestDevice device) throws Exception {
         try (Context context = ContextDeviceTest.open(device); Arena arena = Arena.ofConfined()) {
@@ -59,22 +89,7 @@ class VirtualThreadWaitDeviceTest {
                 queues.add(cq);
             }
             List<AtomicReference<Object>> outcomes = new ArrayList<>();
-            List<Thread> waiters = new ArrayList<>();
-            CountDownLatch started = new CountDownLatch(WAITERS);
-            for (int i = 0; i < WAITERS; i++) {
-                CompletionChannel channel = channels.get(i);
-                AtomicReference<Object> outcome = new AtomicReference<>();
-                outcomes.add(outcome);
-                waiters.add(Thread.ofVirtual().name("channel-waiter-" + i).start(() -> {
-                    started.countDown();
-                    try {
-                        outcome.set(channel.awaitEvent(Duration.ofMinutes(5)));
-                    } catch (Throwable t) {
-                        outcome.set(t);
-                    }
-                }));
-            }
-            assertTrue(started.await(DEADLINE.toSeconds(), TimeUnit.SECONDS), "every waiter started");
+            List<Thread> waiters = startWaiters("channel-waiter-", channels, channel -> channel.awaitEvent(Duration.ofMinutes(5)), outcomes);
 
             assertAnotherVirtualThreadProgresses(waiters, outcomes);
 
@@ -119,22 +134,7 @@ class VirtualThreadWaitDeviceTest {
                 contexts.add(ContextDeviceTest.open(device));
             }
             List<AtomicReference<Object>> outcomes = new ArrayList<>();
-            List<Thread> waiters = new ArrayList<>();
-            CountDownLatch started = new CountDownLatch(WAITERS);
-            for (int i = 0; i < WAITERS; i++) {
-                Context context = contexts.get(i);
-                AtomicReference<Object> outcome = new AtomicReference<>();
-                outcomes.add(outcome);
-                waiters.add(Thread.ofVirtual().name("async-event-waiter-" + i).start(() -> {
-                    started.countDown();
-                    try {
-                        outcome.set(context.pollAsyncEvent(Duration.ofMinutes(5)));
-                    } catch (Throwable t) {
-                        outcome.set(t);
-                    }
-                }));
-            }
-            assertTrue(started.await(DEADLINE.toSeconds(), TimeUnit.SECONDS), "every waiter started");
+            List<Thread> waiters = startWaiters("async-event-waiter-", contexts, context -> context.pollAsyncEvent(Duration.ofMinutes(5)), outcomes);
 
             assertAnotherVirtualThreadProgresses(waiters, outcomes);
 

@@ -24,17 +24,7 @@ class DeviceChoiceTest {
     }
 
     private static DeviceInventory inventory(Optional<String> cause, java.util.function.Supplier<List<String>> names) {
-        return new DeviceInventory() {
-            @Override
-            public Optional<String> unavailabilityCause() {
-                return cause;
-            }
-
-            @Override
-            public List<String> deviceNames() {
-                return names.get();
-            }
-        };
+        return new FakeInventory(cause, names, OptionalInt.empty()); // the interface's default: no typed GID
     }
 
     private static DeviceSettings settings(Map<String, String> properties, Map<String, String> environment) {
@@ -45,23 +35,8 @@ class DeviceChoiceTest {
 
     /** A device list whose port 1 has its RoCE v2 IPv4 GID at {@code roceIndex} (none if negative). */
     private static DeviceInventory withRoceGid(int roceIndex, String... names) {
-        DeviceInventory listing = listing(names);
-        return new DeviceInventory() {
-            @Override
-            public Optional<String> unavailabilityCause() {
-                return listing.unavailabilityCause();
-            }
-
-            @Override
-            public List<String> deviceNames() {
-                return listing.deviceNames();
-            }
-
-            @Override
-            public OptionalInt roceV2Ipv4GidIndex(String deviceName, int port) {
-                return roceIndex < 0 ? OptionalInt.empty() : OptionalInt.of(roceIndex);
-            }
-        };
+        return new FakeInventory(Optional.empty(), () -> List.of(names),
+                roceIndex < 0 ? OptionalInt.empty() : OptionalInt.of(roceIndex));
     }
 
     @Test

@@ -46,22 +46,7 @@ class RdmaDeviceExtensionEngineTest {
     static final DeviceSettings DEFAULTS = new DeviceSettings(Optional.empty(), "default", 1, OptionalInt.empty());
 
     static DeviceInventory inventory(Optional<String> cause, List<String> names, OptionalInt roceGid) {
-        return new DeviceInventory() {
-            @Override
-            public Optional<String> unavailabilityCause() {
-                return cause;
-            }
-
-            @Override
-            public List<String> deviceNames() {
-                return names;
-            }
-
-            @Override
-            public OptionalInt roceV2Ipv4GidIndex(String deviceName, int port) {
-                return roceGid;
-            }
-        };
+        return new FakeInventory(cause, () -> names, roceGid);
     }
 
     static final DeviceInventory NO_DEVICE = inventory(Optional.empty(), List.of(), OptionalInt.empty());
@@ -291,44 +276,42 @@ class RdmaDeviceExtensionEngineTest {
                 skipped.getRequiredPayload(String.class));
     }
 
+    /** What an unsupported verb on the fake rxe0 becomes: a TestAbortedException naming the verb and the device. */
+    private static TestAbortedException assertAbortedAsUnsupported(String verb, Event event) {
+        TestAbortedException aborted = assertInstanceOf(TestAbortedException.class, thrown(event));
+        assertEquals(verb + " is not supported on rxe0: " + verb + " is not supported: errno 95"
+                + " (EOPNOTSUPP: Operation not supported)", aborted.getMessage());
+        return aborted;
+    }
+
+    /** {@code fixture}'s one test ran and was aborted by an unsupported {@code verb}. */
+    private static TestAbortedException assertTheTestAbortedAsUnsupported(Class<?> fixture, String verb) {
+        Events tests = run(fixture).testEvents();
+        assertTests(tests, 0, 0, 1, 0);
+        return assertAbortedAsUnsupported(verb, only(tests.aborted()));
+    }
+
     @Test
     void unsupportedVerbAbortsNamingTheVerbAndDevice() {
-        Events tests = run(Unsupported.class).testEvents();
-        assertTests(tests, 0, 0, 1, 0);
-        TestAbortedException aborted = assertInstanceOf(TestAbortedException.class, thrown(only(tests.aborted())));
-        assertEquals("ibv_alloc_dm is not supported on rxe0: ibv_alloc_dm is not supported: errno 95"
-                + " (EOPNOTSUPP: Operation not supported)", aborted.getMessage());
+        TestAbortedException aborted = assertTheTestAbortedAsUnsupported(Unsupported.class, "ibv_alloc_dm");
         assertInstanceOf(VerbsUnsupportedException.class, aborted.getCause());
     }
 
     @Test
     void unsupportedVerbInBeforeEachAbortsToo() {
-        Events tests = run(UnsupportedInBeforeEach.class).testEvents();
-        assertTests(tests, 0, 0, 1, 0);
-        Throwable aborted = thrown(only(tests.aborted()));
-        assertInstanceOf(TestAbortedException.class, aborted);
-        assertEquals("ibv_create_srq is not supported on rxe0: ibv_create_srq is not supported: errno 95"
-                + " (EOPNOTSUPP: Operation not supported)", aborted.getMessage());
+        assertTheTestAbortedAsUnsupported(UnsupportedInBeforeEach.class, "ibv_create_srq");
     }
 
     @Test
     void unsupportedVerbInBeforeAllAbortsTheClass() {
         EngineExecutionResults results = run(UnsupportedInBeforeAll.class);
         assertEquals(0, results.testEvents().started().count());
-        Throwable aborted = thrown(only(results.containerEvents().aborted()));
-        assertInstanceOf(TestAbortedException.class, aborted);
-        assertEquals("ibv_alloc_mw is not supported on rxe0: ibv_alloc_mw is not supported: errno 95"
-                + " (EOPNOTSUPP: Operation not supported)", aborted.getMessage());
+        assertAbortedAsUnsupported("ibv_alloc_mw", only(results.containerEvents().aborted()));
     }
 
     @Test
     void unsupportedVerbInAfterEachAbortsAPassedTest() {
-        Events tests = run(UnsupportedInAfterEach.class).testEvents();
-        assertTests(tests, 0, 0, 1, 0);
-        Throwable aborted = thrown(only(tests.aborted()));
-        assertInstanceOf(TestAbortedException.class, aborted);
-        assertEquals("ibv_dealloc_mw is not supported on rxe0: ibv_dealloc_mw is not supported: errno 95"
-                + " (EOPNOTSUPP: Operation not supported)", aborted.getMessage());
+        assertTheTestAbortedAsUnsupported(UnsupportedInAfterEach.class, "ibv_dealloc_mw");
     }
 
     @Test
@@ -344,10 +327,7 @@ class RdmaDeviceExtensionEngineTest {
     void unsupportedVerbInAfterAllAbortsTheClass() {
         EngineExecutionResults results = run(UnsupportedInAfterAll.class);
         assertTests(results.testEvents(), 0, 1, 0, 0);
-        Throwable aborted = thrown(only(results.containerEvents().aborted()));
-        assertInstanceOf(TestAbortedException.class, aborted);
-        assertEquals("ibv_destroy_srq is not supported on rxe0: ibv_destroy_srq is not supported: errno 95"
-                + " (EOPNOTSUPP: Operation not supported)", aborted.getMessage());
+        assertAbortedAsUnsupported("ibv_destroy_srq", only(results.containerEvents().aborted()));
     }
 
     @Test

@@ -69,6 +69,19 @@ public final class ExtendedOps {
         return op(context, opOffset) != 0;
     }
 
+    /**
+     * The op at {@code opOffset}, or null with EOPNOTSUPP in {@code errno}: how every extended
+     * create verb answers when the provider lacks the op.
+     */
+    private static MemorySegment opOrUnsupported(MemorySegment errno, long context, long opOffset) {
+        long function = op(context, opOffset);
+        if (function == 0) {
+            Errnos.set(errno, OpsTable.EOPNOTSUPP);
+            return null;
+        }
+        return MemorySegment.ofAddress(function);
+    }
+
     /** The op's function pointer when {@code verbs_get_ctx_op} would find it, else 0. */
     static long op(long context, long opOffset) {
         long verbsContext = verbsContext(context);
@@ -121,12 +134,8 @@ public final class ExtendedOps {
     public static long createCqEx(MemorySegment errno, long context, long cqInitAttrEx) {
         Memory.requireNonNull(context, "ibv_create_cq_ex", "context");
         Memory.requireNonNull(cqInitAttrEx, "ibv_create_cq_ex", "cq_attr");
-        long function = op(context, CREATE_CQ_EX);
-        if (function == 0) {
-            Errnos.set(errno, OpsTable.EOPNOTSUPP);
-            return 0;
-        }
-        return verbs_context$calls.create_cq_ex(MemorySegment.ofAddress(function), errno,
+        MemorySegment function = opOrUnsupported(errno, context, CREATE_CQ_EX);
+        return function == null ? 0 : verbs_context$calls.create_cq_ex(function, errno,
                 MemorySegment.ofAddress(context), MemorySegment.ofAddress(cqInitAttrEx)).address();
     }
 
@@ -149,12 +158,8 @@ public final class ExtendedOps {
             return verbs_h.ibv_create_qp(errno, MemorySegment.ofAddress(pd), MemorySegment.ofAddress(qpInitAttrEx))
                     .address();
         }
-        long function = op(context, CREATE_QP_EX);
-        if (function == 0) {
-            Errnos.set(errno, OpsTable.EOPNOTSUPP);
-            return 0;
-        }
-        return verbs_context$calls.create_qp_ex(MemorySegment.ofAddress(function), errno,
+        MemorySegment function = opOrUnsupported(errno, context, CREATE_QP_EX);
+        return function == null ? 0 : verbs_context$calls.create_qp_ex(function, errno,
                 MemorySegment.ofAddress(context), MemorySegment.ofAddress(qpInitAttrEx)).address();
     }
 

@@ -100,12 +100,7 @@ public final class InlineVerbs {
      */
     public static long queryGidTable(long context, long entries, long maxEntries, int flags) {
         Memory.requireNonNull(context, "ibv_query_gid_table", "context");
-        if (maxEntries < 0) {
-            throw new IllegalArgumentException("ibv_query_gid_table: max_entries " + maxEntries + " is negative");
-        }
-        if (maxEntries > 0) {
-            Memory.requireNonNull(entries, "ibv_query_gid_table", "entries");
-        }
+        Memory.requireArray(entries, maxEntries, "ibv_query_gid_table", "entries", "max_entries");
         if (!LibIbverbs.has("_ibv_query_gid_table")) {
             return -OpsTable.EOPNOTSUPP;
         }

@@ -58,4 +58,17 @@ final class Memory {
                     + " is not a user-space pointer");
         }
     }
+
+    /**
+     * Checks an output array argument: {@code count} is not negative and, when it is positive,
+     * {@code array} is a user-space pointer (several verbs take such a count and array pair).
+     */
+    static void requireArray(long array, long count, String verb, String arrayName, String countName) {
+        if (count < 0) {
+            throw new IllegalArgumentException(verb + ": " + countName + " " + count + " is negative");
+        }
+        if (count > 0) {
+            requireNonNull(array, verb, arrayName);
+        }
+    }
 }

@@ -112,12 +112,7 @@ public final class OpsTable {
      */
     public static int pollCq(MemorySegment pollCq, long cq, int numEntries, long wcArray) {
         Memory.requireNonNull(cq, "ibv_poll_cq", "cq");
-        if (numEntries < 0) {
-            throw new IllegalArgumentException("ibv_poll_cq: num_entries " + numEntries + " is negative");
-        }
-        if (numEntries > 0) {
-            Memory.requireNonNull(wcArray, "ibv_poll_cq", "wc");
-        }
+        Memory.requireArray(wcArray, numEntries, "ibv_poll_cq", "wc", "num_entries");
         return ibv_context_ops$calls.poll_cq$raw(pollCq, cq, numEntries, wcArray);
     }
 

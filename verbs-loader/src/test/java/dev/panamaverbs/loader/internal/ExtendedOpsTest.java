@@ -35,9 +35,7 @@ class ExtendedOpsTest {
 
     @BeforeAll
     static void useTheFakeLibrary() {
-        System.setProperty(LibraryProbe.LIBRARY_PROPERTY, FakeProvider.standardLibrary().toString());
-        assertTrue(LibIbverbs.isAvailable(), () -> LibIbverbs.unavailabilityCause().orElse(""));
-        fake = FakeProvider.standard();
+        fake = FakeProvider.standardAsProcessLibrary();
         context = fake.context();
         fullSize = fake.verbsContextSize();
         arena = Arena.ofShared();

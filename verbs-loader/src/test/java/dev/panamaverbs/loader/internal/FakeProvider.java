@@ -10,6 +10,7 @@ import java.nio.file.Path;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The fake provider objects of fake_provider.c, opened directly (not through the probe), and
@@ -34,6 +35,16 @@ final class FakeProvider {
     /** The fake library with everything exported, shared by the tests of one JVM. */
     static FakeProvider standard() {
         return new FakeProvider(standardLibrary());
+    }
+
+    /**
+     * Makes the standard fake the process-wide library (call before the first use of
+     * {@link LibIbverbs}, in a test class with its own JVM), checks it loaded, and opens it.
+     */
+    static FakeProvider standardAsProcessLibrary() {
+        System.setProperty(LibraryProbe.LIBRARY_PROPERTY, standardLibrary().toString());
+        assertTrue(LibIbverbs.isAvailable(), () -> LibIbverbs.unavailabilityCause().orElse(""));
+        return standard();
     }
 
     static Path standardLibrary() {

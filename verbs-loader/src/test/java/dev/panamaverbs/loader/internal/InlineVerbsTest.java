@@ -22,9 +22,7 @@ class InlineVerbsTest {
 
     @BeforeAll
     static void useTheFakeLibrary() {
-        System.setProperty(LibraryProbe.LIBRARY_PROPERTY, FakeProvider.standardLibrary().toString());
-        assertTrue(LibIbverbs.isAvailable(), () -> LibIbverbs.unavailabilityCause().orElse(""));
-        fake = FakeProvider.standard();
+        fake = FakeProvider.standardAsProcessLibrary();
         context = fake.context();
         pd = fake.pd(context);
     }

@@ -9,11 +9,16 @@ import dev.panamaverbs.ffm.ibv_wc;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
+import java.util.stream.Stream;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -77,40 +82,81 @@ class OpsTableAllocationTest {
         arena.close();
     }
 
-    @Test
-    void postSendAllocatesNothing() {
-        MemorySegment postSend = OpsTable.resolvePostSend(qp);
-        assertNoAllocation("postSend", () -> OpsTable.postSend(postSend, qp, sendWr, badWr));
+    /** A data-path call: its function resolved once (as core does at creation), then called through it. */
+    record ResolvedCall(String name, Supplier<MemorySegment> resolve, ToIntFunction<MemorySegment> call) {
+        @Override
+        public String toString() {
+            return name;
+        }
     }
 
-    @Test
-    void postRecvAllocatesNothing() {
-        MemorySegment postRecv = OpsTable.resolvePostRecv(qp);
-        assertNoAllocation("postRecv", () -> OpsTable.postRecv(postRecv, qp, recvWr, badWr));
+    /** The resolved-function invokers of {@link OpsTable}. */
+    static Stream<ResolvedCall> opsTableCalls() {
+        return Stream.of(
+                new ResolvedCall("postSend", () -> OpsTable.resolvePostSend(qp),
+                        f -> OpsTable.postSend(f, qp, sendWr, badWr)),
+                new ResolvedCall("postRecv", () -> OpsTable.resolvePostRecv(qp),
+                        f -> OpsTable.postRecv(f, qp, recvWr, badWr)),
+                new ResolvedCall("postSrqRecv", () -> OpsTable.resolvePostSrqRecv(srq),
+                        f -> OpsTable.postSrqRecv(f, srq, recvWr, badWr)),
+                new ResolvedCall("pollCq", () -> OpsTable.resolvePollCq(cq),
+                        f -> OpsTable.pollCq(f, cq, 16, wcs)),
+                new ResolvedCall("reqNotifyCq", () -> OpsTable.resolveReqNotifyCq(cq), f -> {
+                    OpsTable.reqNotifyCq(f, cq, false);
+                    return 0;
+                }));
     }
 
-    @Test
-    void postSrqRecvAllocatesNothing() {
-        MemorySegment postSrqRecv = OpsTable.resolvePostSrqRecv(srq);
-        assertNoAllocation("postSrqRecv", () -> OpsTable.postSrqRecv(postSrqRecv, srq, recvWr, badWr));
+    /** The generated {@code ibv_qp_ex} invokers, through functions read once from the fake {@code ibv_qp_ex}. */
+    static Stream<ResolvedCall> qpExCalls() {
+        return Stream.of(
+                qpExCall("wr_start", ibv_qp_ex.wr_start$OFFSET, f -> {
+                    ibv_qp_ex$calls.wr_start$raw(f, qpx);
+                    return 0;
+                }),
+                qpExCall("wr_send", ibv_qp_ex.wr_send$OFFSET, f -> {
+                    ibv_qp_ex$calls.wr_send$raw(f, qpx);
+                    return 0;
+                }),
+                qpExCall("wr_set_sge", ibv_qp_ex.wr_set_sge$OFFSET, f -> {
+                    ibv_qp_ex$calls.wr_set_sge$raw(f, qpx, 1, sge, 64);
+                    return 0;
+                }),
+                qpExCall("wr_complete", ibv_qp_ex.wr_complete$OFFSET, f -> ibv_qp_ex$calls.wr_complete$raw(f, qpx)),
+                qpExCall("wr_rdma_write", ibv_qp_ex.wr_rdma_write$OFFSET, f -> {
+                    ibv_qp_ex$calls.wr_rdma_write$raw(f, qpx, 7, 0x1000);
+                    return 0;
+                }),
+                qpExCall("wr_send_imm", ibv_qp_ex.wr_send_imm$OFFSET, f -> {
+                    ibv_qp_ex$calls.wr_send_imm$raw(f, qpx, 5);
+                    return 0;
+                }),
+                qpExCall("wr_atomic_cmp_swp", ibv_qp_ex.wr_atomic_cmp_swp$OFFSET, f -> {
+                    ibv_qp_ex$calls.wr_atomic_cmp_swp$raw(f, qpx, 7, 0x1000, 1, 2);
+                    return 0;
+                }),
+                qpExCall("wr_set_inline_data", ibv_qp_ex.wr_set_inline_data$OFFSET, f -> {
+                    ibv_qp_ex$calls.wr_set_inline_data$raw(f, qpx, sge, 16);
+                    return 0;
+                }),
+                qpExCall("wr_set_ud_addr", ibv_qp_ex.wr_set_ud_addr$OFFSET, f -> {
+                    ibv_qp_ex$calls.wr_set_ud_addr$raw(f, qpx, ah, 3, 4);
+                    return 0;
+                }));
     }
 
-    @Test
-    void pollCqAllocatesNothing() {
-        MemorySegment pollCq = OpsTable.resolvePollCq(cq);
-        assertNoAllocation("pollCq", () -> OpsTable.pollCq(pollCq, cq, 16, wcs));
+    private static ResolvedCall qpExCall(String name, long offset, ToIntFunction<MemorySegment> call) {
+        return new ResolvedCall(name, () -> qpExFunction(offset), call);
     }
 
-    @Test
-    void reqNotifyCqAllocatesNothing() {
-        MemorySegment reqNotifyCq = OpsTable.resolveReqNotifyCq(cq);
-        assertNoAllocation("reqNotifyCq", () -> {
-            OpsTable.reqNotifyCq(reqNotifyCq, cq, false);
-            return 0;
-        });
+    @ParameterizedTest(name = "{0}")
+    @MethodSource({"opsTableCalls", "qpExCalls"})
+    void dataPathCallsAllocateNothing(ResolvedCall verb) {
+        MemorySegment function = verb.resolve().get();
+        assertNoAllocation(verb.name(), () -> verb.call().applyAsInt(function));
     }
 
-    // ---- CqEx, and the generated ibv_qp_ex invokers: functions read once, then called through ----
+    // ---- CqEx: functions read once, then called through ----
 
     @Test
     void cqExPollingAllocatesNothing() {
@@ -129,56 +175,6 @@ class OpsTableAllocationTest {
         assertNoAllocation("CqEx.readByteLen", () -> CqEx.readByteLen(fns, cqx));
         assertNoAllocation("CqEx.readSl", () -> CqEx.readSl(fns, cqx));
         assertNoAllocation("CqEx.readCompletionTs", () -> (int) CqEx.readCompletionTs(fns, cqx));
-    }
-
-    @Test
-    void qpExBatchAllocatesNothing() {
-        MemorySegment start = qpExFunction(ibv_qp_ex.wr_start$OFFSET);
-        MemorySegment send = qpExFunction(ibv_qp_ex.wr_send$OFFSET);
-        MemorySegment setSge = qpExFunction(ibv_qp_ex.wr_set_sge$OFFSET);
-        MemorySegment complete = qpExFunction(ibv_qp_ex.wr_complete$OFFSET);
-        assertNoAllocation("wr_start", () -> {
-            ibv_qp_ex$calls.wr_start$raw(start, qpx);
-            return 0;
-        });
-        assertNoAllocation("wr_send", () -> {
-            ibv_qp_ex$calls.wr_send$raw(send, qpx);
-            return 0;
-        });
-        assertNoAllocation("wr_set_sge", () -> {
-            ibv_qp_ex$calls.wr_set_sge$raw(setSge, qpx, 1, sge, 64);
-            return 0;
-        });
-        assertNoAllocation("wr_complete", () -> ibv_qp_ex$calls.wr_complete$raw(complete, qpx));
-    }
-
-    @Test
-    void qpExOpcodesAllocateNothing() {
-        MemorySegment write = qpExFunction(ibv_qp_ex.wr_rdma_write$OFFSET);
-        MemorySegment sendImm = qpExFunction(ibv_qp_ex.wr_send_imm$OFFSET);
-        MemorySegment cmpSwp = qpExFunction(ibv_qp_ex.wr_atomic_cmp_swp$OFFSET);
-        MemorySegment inline = qpExFunction(ibv_qp_ex.wr_set_inline_data$OFFSET);
-        MemorySegment udAddr = qpExFunction(ibv_qp_ex.wr_set_ud_addr$OFFSET);
-        assertNoAllocation("wr_rdma_write", () -> {
-            ibv_qp_ex$calls.wr_rdma_write$raw(write, qpx, 7, 0x1000);
-            return 0;
-        });
-        assertNoAllocation("wr_send_imm", () -> {
-            ibv_qp_ex$calls.wr_send_imm$raw(sendImm, qpx, 5);
-            return 0;
-        });
-        assertNoAllocation("wr_atomic_cmp_swp", () -> {
-            ibv_qp_ex$calls.wr_atomic_cmp_swp$raw(cmpSwp, qpx, 7, 0x1000, 1, 2);
-            return 0;
-        });
-        assertNoAllocation("wr_set_inline_data", () -> {
-            ibv_qp_ex$calls.wr_set_inline_data$raw(inline, qpx, sge, 16);
-            return 0;
-        });
-        assertNoAllocation("wr_set_ud_addr", () -> {
-            ibv_qp_ex$calls.wr_set_ud_addr$raw(udAddr, qpx, ah, 3, 4);
-            return 0;
-        });
     }
 
     /** The fake {@code ibv_qp_ex}'s function at {@code offset}, read once, as an API would at creation. */

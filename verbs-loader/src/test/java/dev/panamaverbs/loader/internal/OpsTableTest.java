@@ -94,29 +94,30 @@ class OpsTableTest {
 
     @Test
     void postRecvDeliversExactlyItsArguments() {
-        MemorySegment postRecv = OpsTable.resolvePostRecv(qp);
-        assertEquals(0, OpsTable.postRecv(postRecv, qp, recvWr.address(), badWr.address()));
-        assertEquals("post_recv", fake.lastOp());
-        assertEquals(qp, fake.arg(0));
-        assertEquals(recvWr.address(), fake.arg(1));
-        assertEquals(badWr.address(), fake.arg(2));
-
-        fake.nextReturn(TestErrno.EINVAL);
-        assertEquals(TestErrno.EINVAL, OpsTable.postRecv(postRecv, qp, recvWr.address(), badWr.address()));
-        assertEquals(recvWr.address(), badWr.get(JAVA_LONG, 0));
+        assertPostsReceives("post_recv", qp, OpsTable.resolvePostRecv(qp), OpsTable::postRecv, TestErrno.EINVAL);
     }
 
     @Test
     void postSrqRecvGoesThroughTheSrqsContext() {
-        MemorySegment postSrqRecv = OpsTable.resolvePostSrqRecv(srq);
-        assertEquals(0, OpsTable.postSrqRecv(postSrqRecv, srq, recvWr.address(), badWr.address()));
-        assertEquals("post_srq_recv", fake.lastOp());
-        assertEquals(srq, fake.arg(0));
+        assertPostsReceives("post_srq_recv", srq, OpsTable.resolvePostSrqRecv(srq), OpsTable::postSrqRecv,
+                TestErrno.ENOMEM);
+    }
+
+    /** {@link OpsTable#postRecv} and {@link OpsTable#postSrqRecv}: same arguments, same answer. */
+    private interface ReceivePost {
+        int post(MemorySegment function, long queue, long wr, long badWrOut);
+    }
+
+    /** Both receive verbs deliver exactly their arguments, and hand back the provider's errno and bad_wr. */
+    private void assertPostsReceives(String op, long queue, MemorySegment function, ReceivePost verb, int errno) {
+        assertEquals(0, verb.post(function, queue, recvWr.address(), badWr.address()));
+        assertEquals(op, fake.lastOp());
+        assertEquals(queue, fake.arg(0));
         assertEquals(recvWr.address(), fake.arg(1));
         assertEquals(badWr.address(), fake.arg(2));
 
-        fake.nextReturn(TestErrno.ENOMEM);
-        assertEquals(TestErrno.ENOMEM, OpsTable.postSrqRecv(postSrqRecv, srq, recvWr.address(), badWr.address()));
+        fake.nextReturn(errno);
+        assertEquals(errno, verb.post(function, queue, recvWr.address(), badWr.address()));
         assertEquals(recvWr.address(), badWr.get(JAVA_LONG, 0));
     }
 
