@@ -118,22 +118,24 @@ final class LoopbackExchange {
             bufferA.memory().set(ValueLayout.JAVA_BYTE, i, (byte) (i * 7 + 3));
         }
         bufferB.memory().fill((byte) 0);
-        send.wrId(3).opcode(WorkRequestOpcode.RDMA_WRITE).signaled(true).sge(0, bufferA, 0, SIZE)
-                .rdma(bufferB.iova(), bufferB.rkey());
-        a.postSend(send);
-        awaitOne(cqA, "RDMA WRITE");
-        check(bufferA.memory().mismatch(bufferB.memory()) == -1, "RDMA WRITE: B's buffer differs from A's");
-        out.println("RDMA WRITE: " + SIZE + " bytes from A landed in B's buffer, identical");
+        oneSidedBetweenTheBuffers(3, WorkRequestOpcode.RDMA_WRITE, "B's buffer differs from A's",
+                SIZE + " bytes from A landed in B's buffer, identical");
     }
 
     private void rdmaRead() {
         bufferA.memory().fill((byte) 0);
-        send.wrId(4).opcode(WorkRequestOpcode.RDMA_READ).signaled(true).sge(0, bufferA, 0, SIZE)
-                .rdma(bufferB.iova(), bufferB.rkey());
+        oneSidedBetweenTheBuffers(4, WorkRequestOpcode.RDMA_READ, "A's buffer differs from B's",
+                "A read " + SIZE + " bytes back from B, identical");
+    }
+
+    /** A posts one signaled {@code opcode} between its buffer and B's, waits, and checks both buffers are equal. */
+    private void oneSidedBetweenTheBuffers(long wrId, WorkRequestOpcode opcode, String differs, String done) {
+        String what = opcode == WorkRequestOpcode.RDMA_WRITE ? "RDMA WRITE" : "RDMA READ";
+        send.wrId(wrId).opcode(opcode).signaled(true).sge(0, bufferA, 0, SIZE).rdma(bufferB.iova(), bufferB.rkey());
         a.postSend(send);
-        awaitOne(cqA, "RDMA READ");
-        check(bufferA.memory().mismatch(bufferB.memory()) == -1, "RDMA READ: A's buffer differs from B's");
-        out.println("RDMA READ: A read " + SIZE + " bytes back from B, identical");
+        awaitOne(cqA, what);
+        check(bufferA.memory().mismatch(bufferB.memory()) == -1, what + ": " + differs);
+        out.println(what + ": " + done);
     }
 
     private void atomics() {

@@ -76,6 +76,38 @@ class TestSummaryTest {
         return TestSummary.of(SummaryOptions.parse(root, List.of(args), ci));
     }
 
+    /**
+     * A clean device run, then a canary report of {@code tests} failing {@code testcases}: the
+     * self-check must turn the run red with a "not red" line that mentions {@code why}.
+     */
+    private void assertCanaryRunIsRed(String why, int tests, String testcases) throws IOException {
+        deviceRun(0, 5, 0, 0);
+        launcherRun(canary, 1, tests, tests, 0, testcases);
+        TestSummary.Result result = summary(false, "--device", "--step-status", "1");
+        assertStatus(1, result);
+        assertTrue(result.lines().stream().anyMatch(line -> line.startsWith(NOT_RED) && line.contains(why)),
+                () -> String.join("\n", result.lines()));
+    }
+
+    /**
+     * The summary of a device run ({@code exit}, {@code tests} run, {@code failures} failed, none
+     * skipped) followed by the canary failing as planned, the device step exiting {@code stepStatus}.
+     */
+    private TestSummary.Result withFailingCanary(boolean ci, int exit, int tests, int failures, String stepStatus,
+            String... more) throws IOException {
+        deviceRun(exit, tests, failures, 0);
+        canaryFails();
+        List<String> args = new ArrayList<>(List.of("--device", "--step-status", stepStatus));
+        args.addAll(List.of(more));
+        return summary(ci, args.toArray(String[]::new));
+    }
+
+    /** The canary's testcase element of a launcher report, holding {@code inner} (a skip or a failure, or nothing). */
+    private static String canaryTestcase(String inner) {
+        return "  <testcase name=\"failsOnTheDeviceOnPurpose(TestDevice, Context)\" classname=\"" + CANARY_CLASS + "\">"
+                + inner + "</testcase>\n";
+    }
+
     private static void assertStatus(int expected, TestSummary.Result result) {
         assertEquals(expected, result.status(), () -> "exit status; output:\n" + String.join("\n", result.lines()));
     }
@@ -106,9 +138,7 @@ class TestSummaryTest {
 
     @Test
     void localDeviceRunSaysSoInTheSelfCheck() throws Exception {
-        deviceRun(0, 2, 0, 0);
-        canaryFails();
-        TestSummary.Result result = summary(false, "--device", "--step-status", "1", "--where", "local device (rxe0)");
+        TestSummary.Result result = withFailingCanary(false, 0, 2, 0, "1", "--where", "local device (rxe0)");
         assertStatus(0, result);
         assertLine(result, "harness self-check: a deliberately failing device test was reported as failed (exit 1)");
         assertLine(result, "device: 2 run, 0 failed, 0 skipped on the local device (rxe0) (0s; reports in target/device-reports)");
@@ -118,8 +148,7 @@ class TestSummaryTest {
     void noDeviceTestRanFailsUnderCiOnly() throws Exception {
         // No device: every device test and the canary skipped, both launchers exit 0.
         deviceRun(0, 3, 0, 3);
-        launcherRun(canary, 0, 1, 0, 1, "  <testcase name=\"failsOnTheDeviceOnPurpose(TestDevice, Context)\" classname=\""
-                + CANARY_CLASS + "\"><skipped/></testcase>\n");
+        launcherRun(canary, 0, 1, 0, 1, canaryTestcase("<skipped/>"));
         TestSummary.Result ci = summary(true, "--device", "--step-status", "0");
         assertStatus(1, ci);
         assertLine(ci, CI_NO_DEVICE_TEST);
@@ -134,9 +163,7 @@ class TestSummaryTest {
     @Test
     void noDeviceTestFoundFailsUnderCi() throws Exception {
         // A run that found no device test at all (e.g. every one excluded): nothing ran.
-        deviceRun(0, 0, 0, 0);
-        canaryFails();
-        TestSummary.Result result = summary(true, "--device", "--step-status", "1");
+        TestSummary.Result result = withFailingCanary(true, 0, 0, 0, "1");
         assertStatus(1, result);
         assertLine(result, CI_NO_DEVICE_TEST);
         assertLine(result, SELF_CHECK_OK);
@@ -162,9 +189,7 @@ class TestSummaryTest {
 
     @Test
     void failedDeviceTestFailsTheRun() throws Exception {
-        deviceRun(1, 5, 1, 0);
-        canaryFails();
-        TestSummary.Result result = summary(true, "--device", "--step-status", "1");
+        TestSummary.Result result = withFailingCanary(true, 1, 5, 1, "1");
         assertStatus(1, result);
         assertLine(result, "device: 5 run, 1 failed, 0 skipped on the rxe VM (0s; reports in target/device-reports)");
         assertLine(result, SELF_CHECK_OK);
@@ -173,9 +198,7 @@ class TestSummaryTest {
 
     @Test
     void deviceRunExitingNonZeroWithoutFailureFailsTheRun() throws Exception {
-        deviceRun(3, 5, 0, 0);
-        canaryFails();
-        TestSummary.Result result = summary(false, "--device", "--step-status", "3");
+        TestSummary.Result result = withFailingCanary(false, 3, 5, 0, "3");
         assertStatus(1, result);
         assertLine(result, "device run: the device run exited with 3 although no test failed");
     }
@@ -192,8 +215,7 @@ class TestSummaryTest {
     @Test
     void canaryThatDoesNotFailTurnsTheRunRed() throws Exception {
         deviceRun(0, 5, 0, 0);
-        launcherRun(canary, 0, 1, 0, 0, "  <testcase name=\"failsOnTheDeviceOnPurpose(TestDevice, Context)\" classname=\""
-                + CANARY_CLASS + "\"/>\n");
+        launcherRun(canary, 0, 1, 0, 0, canaryTestcase(""));
         TestSummary.Result result = summary(true, "--device", "--step-status", "0");
         assertStatus(1, result);
         assertLine(result, NOT_RED + ": the deliberately failing canary run exited 0 (1 expected); its report: 1 run,"
@@ -202,37 +224,25 @@ class TestSummaryTest {
 
     @Test
     void canaryFailingForAnotherReasonTurnsTheRunRed() throws Exception {
-        deviceRun(0, 5, 0, 0);
-        launcherRun(canary, 1, 1, 1, 0, "  <testcase name=\"failsOnTheDeviceOnPurpose(TestDevice, Context)\" classname=\""
-                + CANARY_CLASS + "\">\n    <failure message=\"port 1 is DOWN\" type=\"java.lang.IllegalStateException\"/>\n"
-                + "  </testcase>\n");
-        TestSummary.Result result = summary(false, "--device", "--step-status", "1");
-        assertStatus(1, result);
-        assertTrue(result.lines().stream().anyMatch(line -> line.startsWith(NOT_RED) && line.contains("0 with the canary's message")),
-                () -> String.join("\n", result.lines()));
+        assertCanaryRunIsRed("0 with the canary's message", 1, "  <testcase name=\"failsOnTheDeviceOnPurpose(TestDevice, Context)\""
+                + " classname=\"" + CANARY_CLASS + "\">\n    <failure message=\"port 1 is DOWN\""
+                + " type=\"java.lang.IllegalStateException\"/>\n  </testcase>\n");
     }
 
     @Test
     void canaryReportWithOtherTestsTurnsTheRunRed() throws Exception {
-        deviceRun(0, 5, 0, 0);
         List<String> cases = new ArrayList<>();
         cases.add("  <testcase name=\"failsOnTheDeviceOnPurpose(TestDevice, Context)\" classname=\"" + CANARY_CLASS
                 + "\">\n    <failure message=\"harness canary: deliberate failure\"/>\n  </testcase>\n");
         cases.add("  <testcase name=\"works()\" classname=\"dev.panamaverbs.it.QuickStartDeviceTest\">\n"
                 + "    <failure message=\"harness canary: deliberate failure\"/>\n  </testcase>\n");
-        launcherRun(canary, 1, 2, 2, 0, String.join("", cases));
-        TestSummary.Result result = summary(false, "--device", "--step-status", "1");
-        assertStatus(1, result);
-        assertTrue(result.lines().stream().anyMatch(line -> line.startsWith(NOT_RED) && line.contains("1 other tests")),
-                () -> String.join("\n", result.lines()));
+        assertCanaryRunIsRed("1 other tests", 2, String.join("", cases));
     }
 
     @Test
     void failingStatusLostOnTheWayTurnsTheRunRed() throws Exception {
-        deviceRun(0, 5, 0, 0);
-        canaryFails();
         // The guest's step exited 1 (the canary), but the host got 0: the VM dropped it.
-        TestSummary.Result result = summary(false, "--device", "--step-status", "0");
+        TestSummary.Result result = withFailingCanary(false, 0, 5, 0, "0");
         assertStatus(1, result);
         assertLine(result, "harness self-check: FAILED: the device step exited 1 where it ran (device launcher 0,"
                 + " canary 1) but ./verbs test got 0: its exit status was not honoured");
