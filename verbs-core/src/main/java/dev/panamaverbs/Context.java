@@ -23,6 +23,8 @@ public final class Context extends VerbsResource {
     private final int asyncFd;
     private final int completionVectors;
     private final AsyncEventReader asyncEvents;
+    /** The identifier whose librdmacm-owned device context this wraps; null when opened here. */
+    private final ConnectionId borrowedFrom;
     /** {@code ibv_query_device} result cached for capability checks; limits never change. */
     private volatile DeviceAttributes maxAttributes;
 
@@ -34,7 +36,32 @@ public final class Context extends VerbsResource {
         this.asyncFd = ibv_context.async_fd(context);
         this.completionVectors = ibv_context.num_comp_vectors(context);
         this.asyncEvents = new AsyncEventReader(this, asyncFd);
+        this.borrowedFrom = null;
         register();
+    }
+
+    /**
+     * Wraps the device context librdmacm opened and owns ({@code rdma_cm_id.verbs}) for one
+     * identifier: a child of {@code owner} in the tree, so closing the identifier closes what was
+     * created here first. Closing it never calls {@code ibv_close_device} (librdmacm keeps the
+     * device open for every identifier of the process); the caller registers it.
+     */
+    Context(Device device, MemorySegment context, ConnectionId owner) {
+        super("Context", context, owner);
+        this.device = device;
+        this.asyncFd = ibv_context.async_fd(context);
+        this.completionVectors = ibv_context.num_comp_vectors(context);
+        this.asyncEvents = new AsyncEventReader(this, asyncFd);
+        this.borrowedFrom = owner;
+    }
+
+    /**
+     * True when this context is librdmacm's ({@link ConnectionId#context()}): shared by every
+     * rdma_cm identifier on the device, never closed by this object, and its async events go to
+     * whichever wrapper asks first.
+     */
+    public boolean isOwnedByConnectionManager() {
+        return borrowedFrom != null;
     }
 
     /** The device this context was opened from. */
@@ -251,6 +278,9 @@ public final class Context extends VerbsResource {
     @Override
     void destroy() {
         asyncEvents.stop();
+        if (borrowedFrom != null) {
+            return; // librdmacm's: it closes the device itself
+        }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
             int rc = verbs_h.ibv_close_device(state, handleSegment());
@@ -269,6 +299,6 @@ public final class Context extends VerbsResource {
 
     @Override
     String describe() {
-        return device.name();
+        return borrowedFrom != null ? device.name() + ", rdma_cm" : device.name();
     }
 }

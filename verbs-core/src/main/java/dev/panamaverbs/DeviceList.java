@@ -59,6 +59,13 @@ final class DeviceList {
         return Pointers.sized(context, ibv_context.SIZE);
     }
 
+    /** The {@link Device} record of a {@code struct ibv_device*} (sized) someone else handed out (librdmacm). */
+    static Device describe(MemorySegment device) {
+        try (Arena arena = Arena.ofConfined()) {
+            return read(device, arena);
+        }
+    }
+
     private static Device read(MemorySegment device, Arena arena) {
         long rawGuid = verbs_h.ibv_get_device_guid(CallState.allocate(arena), device);
         NodeType nodeType = NodeType.orNull(ibv_device.node_type(device));

@@ -28,7 +28,11 @@ public final class Errno {
     public static final int EPROTO = 71;
     public static final int EOVERFLOW = 75;
     public static final int EOPNOTSUPP = 95;
+    public static final int ENETUNREACH = 101;
+    public static final int ECONNRESET = 104;
     public static final int ETIMEDOUT = 110;
+    public static final int ECONNREFUSED = 111;
+    public static final int EHOSTUNREACH = 113;
 
     private static final Map<Integer, String[]> TABLE = Map.ofEntries(
             Map.entry(EPERM, new String[] {"EPERM", "Operation not permitted"}),
@@ -57,8 +61,12 @@ public final class Errno {
             Map.entry(EOVERFLOW, new String[] {"EOVERFLOW", "Value too large for defined data type"}),
             Map.entry(EOPNOTSUPP, new String[] {"EOPNOTSUPP", "Operation not supported"}),
             Map.entry(97, new String[] {"EAFNOSUPPORT", "Address family not supported by protocol"}),
+            Map.entry(99, new String[] {"EADDRNOTAVAIL", "Cannot assign requested address"}),
+            Map.entry(ENETUNREACH, new String[] {"ENETUNREACH", "Network is unreachable"}),
+            Map.entry(ECONNRESET, new String[] {"ECONNRESET", "Connection reset by peer"}),
             Map.entry(ETIMEDOUT, new String[] {"ETIMEDOUT", "Connection timed out"}),
-            Map.entry(111, new String[] {"ECONNREFUSED", "Connection refused"}));
+            Map.entry(ECONNREFUSED, new String[] {"ECONNREFUSED", "Connection refused"}),
+            Map.entry(EHOSTUNREACH, new String[] {"EHOSTUNREACH", "No route to host"}));
 
     private Errno() {}
 

@@ -51,11 +51,22 @@ public final class QueuePair extends VerbsResource {
     private final MemorySegment postRecvFunction;
     /** Transitions, raw modify and query, and the state they leave behind. */
     private final QueuePairStateMachine stateMachine;
+    /** The rdma_cm identifier the queue pair was created on ({@code rdma_create_qp}), else null. */
+    private final ConnectionId connectionId;
 
 
     /** Over a created {@code ibv_qp}; {@link QueuePairCreation} calls it, then {@link #register()}. */
     QueuePair(ProtectionDomain pd, QueuePairOptions options, MemorySegment handle,
               QueuePairCapabilities granted, boolean extended) {
+        this(pd, options, handle, granted, extended, null);
+    }
+
+    /**
+     * Over a queue pair {@code rdma_create_qp} created on {@code connectionId} (null: an ordinary
+     * one): destroyed through {@code rdma_destroy_qp}, so librdmacm forgets it too.
+     */
+    QueuePair(ProtectionDomain pd, QueuePairOptions options, MemorySegment handle,
+              QueuePairCapabilities granted, boolean extended, ConnectionId connectionId) {
         super("QueuePair", handle, QueuePairCreation.dependencies(pd, options));
         this.protectionDomain = pd;
         this.type = options.type();
@@ -72,6 +83,7 @@ public final class QueuePair extends VerbsResource {
         this.postSendFunction = NativeCalls.resolveOrNull(OpsTable::resolvePostSend, handle.address());
         this.postRecvFunction = NativeCalls.resolveOrNull(OpsTable::resolvePostRecv, handle.address());
         this.stateMachine = new QueuePairStateMachine(this, pd.context(), type);
+        this.connectionId = connectionId;
     }
 
     // ---- creation (hook of ProtectionDomain.createQueuePair) ----
@@ -89,9 +101,13 @@ public final class QueuePair extends VerbsResource {
         return QueuePairCreation.create(pd, options);
     }
 
-    /** {@code ibv_destroy_qp}. */
+    /** {@code ibv_destroy_qp}, or {@code rdma_destroy_qp} for a queue pair of an rdma_cm identifier. */
     @Override
     void destroy() {
+        if (connectionId != null) {
+            connectionId.destroyQueuePair();
+            return;
+        }
         NativeCalls.destroy("ibv_destroy_qp", verbs_h::ibv_destroy_qp, handleSegment());
     }
 
@@ -112,9 +128,23 @@ public final class QueuePair extends VerbsResource {
         return type;
     }
 
-    /** The state after the last transition made through this object; {@link #query()} reads the device's. */
+    /**
+     * The state after the last transition made through this object (or, for a queue pair of an
+     * rdma_cm identifier, the one librdmacm moved it to: INIT at creation, RTS once established,
+     * ERROR after a disconnect); {@link #query()} reads the device's.
+     */
     public QpState state() {
         return stateMachine.state();
+    }
+
+    /** The rdma_cm identifier this queue pair was created on, if any. */
+    public Optional<ConnectionId> connectionId() {
+        return Optional.ofNullable(connectionId);
+    }
+
+    /** Records a state librdmacm moved the queue pair to (rdma_cm drives its transitions). */
+    void assumeState(QpState state) {
+        stateMachine.assume(state);
     }
 
     /** The protection domain ({@code ibv_qp.pd}). */

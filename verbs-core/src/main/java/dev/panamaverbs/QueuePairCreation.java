@@ -82,6 +82,40 @@ final class QueuePairCreation {
     }
 
     /**
+     * {@code rdma_create_qp(id, pd, attr)}: a queue pair librdmacm knows and drives (INIT at once
+     * for RC, RTS for UD; RTR/RTS on connect). Same checks as {@link #create}; the caller holds
+     * {@code id} and checked that {@code pd} is on the identifier's context.
+     */
+    static QueuePair createOnIdentifier(ConnectionId id, MemorySegment idHandle, ProtectionDomain pd,
+                                        QueuePairOptions options) {
+        VerbsResource[] used = dependencies(pd, options);
+        VerbsResource.requireOpen(used);
+        int held = 0;
+        try (Arena arena = Arena.ofConfined()) {
+            for (VerbsResource resource : used) {
+                resource.acquire();
+                held++;
+            }
+            check("rdma_create_qp", pd, options, pd.context().maxAttributes());
+            MemorySegment attr = arena.allocate(ibv_qp_init_attr.LAYOUT);
+            writeInitAttr(attr, options);
+            MemorySegment callState = CallState.allocate(arena);
+            int rc = dev.panamaverbs.ffm.invoke.rdma_cma_h.rdma_create_qp(callState, idHandle, pd.handleSegment(), attr);
+            NativeCalls.checkErrno("rdma_create_qp", rc, CallState.errno(callState));
+            MemorySegment handle = dev.panamaverbs.ffm.rdmacm.rdma_cm_id.qp(idHandle);
+            QueuePairCapabilities granted = QueuePairAttributes.readCapabilities(ibv_qp_init_attr.cap(attr));
+            QueuePair qp = new QueuePair(pd, options, Pointers.sized(handle, ibv_qp.LAYOUT.byteSize()), granted, false, id);
+            qp.assumeState(options.type() == QpType.UD ? QpState.RTS : QpState.INIT);
+            qp.register();
+            return qp;
+        } finally {
+            for (int i = 0; i < held; i++) {
+                used[i].release();
+            }
+        }
+    }
+
+    /**
      * Every check that can be made before {@code ibv_create_qp}: queue sizes against the
      * device's {@code max_qp_wr} / {@code max_sge}, and that the queues and the SRQ belong to the
      * protection domain's device.

@@ -40,6 +40,11 @@ final class QueuePairStateMachine {
         return state;
     }
 
+    /** Records a state reached outside this object (librdmacm's own {@code ibv_modify_qp}). */
+    void assume(QpState reached) {
+        state = reached;
+    }
+
     // ---- typed transitions ----
 
     void toInit(int port, int pkeyIndex, Set<AccessFlag> access) {

@@ -37,25 +37,34 @@ public final class LibraryProbe {
 
     /** The library the configuration names: the property, else the environment, else the default. */
     public static String configuredLibrary() {
-        String property = System.getProperty(LIBRARY_PROPERTY);
-        if (property != null && !property.isBlank()) {
-            return property.strip();
+        return configuredLibrary(LIBRARY_PROPERTY, LIBRARY_ENVIRONMENT, DEFAULT_LIBRARY);
+    }
+
+    /** The library {@code property} names, else {@code environment}, else {@code fallback} (blanks ignored). */
+    static String configuredLibrary(String property, String environment, String fallback) {
+        String fromProperty = System.getProperty(property);
+        if (fromProperty != null && !fromProperty.isBlank()) {
+            return fromProperty.strip();
         }
-        String environment = System.getenv(LIBRARY_ENVIRONMENT);
-        if (environment != null && !environment.isBlank()) {
-            return environment.strip();
+        String fromEnvironment = System.getenv(environment);
+        if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+            return fromEnvironment.strip();
         }
-        return DEFAULT_LIBRARY;
+        return fallback;
     }
 
     /** Probes what the system properties and environment configure (see the constants above). */
     public static LoadResult probeConfigured() {
-        String library = configuredLibrary();
+        return probeConfigured(configuredLibrary(), verbs_h.LIBRARY);
+    }
+
+    /** Probes {@code library} for {@code functions}, unless {@link #DISABLE_PROPERTY} turns native access off. */
+    static LoadResult probeConfigured(String library, NativeLibrary functions) {
         if (Boolean.parseBoolean(System.getProperty(DISABLE_PROPERTY))) {
             return LoadResult.unavailable(library,
                     "native access turned off by -D" + DISABLE_PROPERTY + "=true; " + library + " was not opened");
         }
-        return probe(library);
+        return probe(library, functions);
     }
 
     /** Probes the library file at {@code library} for libibverbs' functions. */

@@ -7,6 +7,8 @@
  *   <li>{@link dev.panamaverbs.loader.internal.LibIbverbs}: the process-wide library, probed
  *       once, which binds the generated invokers ({@code dev.panamaverbs.ffm.invoke.verbs_h}) to
  *       the addresses it resolved.</li>
+ *   <li>{@link dev.panamaverbs.loader.internal.LibRdmacm}: the process-wide librdmacm, probed on
+ *       its own (verbs work without it), which binds {@code rdma_cma_h}.</li>
  *   <li>{@link dev.panamaverbs.loader.internal.LibraryProbe}: probe any file for a generated
  *       {@code NativeLibrary}'s functions into an immutable
  *       {@link dev.panamaverbs.loader.internal.LoadResult} (tests, diagnostics).</li>

@@ -1,0 +1,47 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.loader.internal.LibRdmacm;
+import java.util.Optional;
+
+/**
+ * Whether rdma_cm, the connection manager (librdmacm), can be used here. It needs libibverbs
+ * ({@link Verbs}) and librdmacm, reported apart: a host without librdmacm still has verbs. At run
+ * time it also needs {@code /dev/infiniband/rdma_cm} (the {@code rdma_ucm} kernel module).
+ *
+ * <p>Where to start: {@link RdmaConnection#connect} (client), {@link RdmaListener#listen}
+ * (server), {@link DatagramEndpoint} (UD); below them {@link ConnectionEventChannel} and
+ * {@link ConnectionId}, the C API's objects.
+ */
+public final class RdmaCm {
+    private RdmaCm() {}
+
+    /** True when libibverbs and librdmacm both loaded with every required symbol. Never throws. */
+    public static boolean isAvailable() {
+        return Verbs.isAvailable() && LibRdmacm.isAvailable();
+    }
+
+    /** Why rdma_cm is unavailable (libibverbs' cause first, else librdmacm's); empty when available. */
+    public static Optional<String> unavailabilityCause() {
+        if (!Verbs.isAvailable()) {
+            return Verbs.unavailabilityCause();
+        }
+        return LibRdmacm.unavailabilityCause();
+    }
+
+    /** The librdmacm file loaded (links resolved), or the name that was tried. */
+    public static String libraryPath() {
+        return LibRdmacm.libraryPath();
+    }
+
+    /**
+     * Returns normally when rdma_cm is available.
+     *
+     * @throws VerbsUnavailableException with the cause otherwise
+     */
+    public static void ensureAvailable() {
+        Verbs.ensureAvailable();
+        if (!LibRdmacm.isAvailable()) {
+            throw new VerbsUnavailableException(LibRdmacm.unavailabilityCause().orElseThrow());
+        }
+    }
+}

@@ -1,0 +1,198 @@
+package dev.panamaverbs;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A connected RC queue pair made by rdma_cm, ready to post: {@link #connect} on the client,
+ * {@link RdmaListener#accept} on the server. Holds the identifier, a protection domain, one
+ * completion queue (send and receive) and the queue pair, all on the device rdma_cm chose;
+ * register memory with {@link #protectionDomain()} and use the whole data-path API
+ * ({@link QueuePair#postSend}, {@link QueuePair#postReceive}, {@link CompletionQueue#poll}).
+ *
+ * <pre>{@code
+ * try (RdmaConnection connection = RdmaConnection.connect(new InetSocketAddress("10.0.2.15", 7471),
+ *         ConnectionOptions.defaults())) {
+ *     MemoryRegion mr = connection.protectionDomain().allocateMemoryRegion(4096, EnumSet.of(AccessFlag.LOCAL_WRITE));
+ *     connection.queuePair().postSend(...);
+ * }   // closes queue pair, CQ, PD, identifier (the peer sees DISCONNECTED) and channel, in order
+ * }</pre>
+ *
+ * {@link #close()} frees every kernel object; the peer is disconnected by it. A dead peer shows
+ * as work requests completing with {@code RETRY_EXC_ERR} and DISCONNECTED after about
+ * (retry count + 1) ACK timeouts ({@link ConnectionOptions}).
+ */
+public final class RdmaConnection implements AutoCloseable {
+    private final ConnectionId id;
+    private final boolean ownsChannel;
+    private final ProtectionDomain protectionDomain;
+    private final CompletionQueue completionQueue;
+    private final QueuePair queuePair;
+    private final ConnectionEvent established;
+
+    private RdmaConnection(ConnectionId id, boolean ownsChannel, ProtectionDomain pd, CompletionQueue cq,
+                           QueuePair qp, ConnectionEvent established) {
+        this.id = id;
+        this.ownsChannel = ownsChannel;
+        this.protectionDomain = pd;
+        this.completionQueue = cq;
+        this.queuePair = qp;
+        this.established = established;
+    }
+
+    /**
+     * Connects to {@code remote}: a new event channel and identifier, address and route
+     * resolution ({@link ConnectionOptions#resolveTimeout()} each), protection domain, completion
+     * queue and RC queue pair, {@code rdma_connect} and ESTABLISHED
+     * ({@link ConnectionOptions#connectTimeout()}). On any failure everything made is closed.
+     *
+     * @throws ConnectionRejectedException when rejected, or nothing listens on that port
+     * @throws ConnectionException naming {@code remote} when resolution fails or times out, the
+     *         peer is unreachable, or no answer came in time
+     * @throws VerbsUnavailableException when libibverbs or librdmacm is missing
+     */
+    public static RdmaConnection connect(InetSocketAddress remote, ConnectionOptions options) {
+        SocketAddresses.check("rdma_connect", remote);
+        Objects.requireNonNull(options, "rdma_connect: options is null");
+        ConnectionOptions.checkPrivateData("rdma_connect", options.privateDataUnsafe(), ConnectionOptions.MAX_CONNECT_PRIVATE_DATA);
+        ConnectionEventChannel channel = ConnectionEventChannel.create();
+        try {
+            ConnectionId id = channel.createIdentifier(PortSpace.TCP);
+            id.resolveAddress(remote, options.resolveTimeout());
+            id.resolveRoute(options.resolveTimeout());
+            return establish(id, options, true);
+        } catch (RuntimeException e) {
+            closeQuietly(channel, e);
+            throw e;
+        }
+    }
+
+    /**
+     * Makes PD, CQ and QP on {@code id}, then connects ({@code active}) or accepts. Closes the
+     * identifier (and its channel when it owns one of its own) on failure.
+     */
+    static RdmaConnection establish(ConnectionId id, ConnectionOptions options, boolean active) {
+        try {
+            Context context = id.context();
+            ProtectionDomain pd = context.allocateProtectionDomain();
+            CompletionQueue cq = context.createCompletionQueue(options.completionQueueSize());
+            QueuePair qp = id.createQueuePair(pd, QueuePairOptions.builder(QpType.RC, cq)
+                    .maxSendWorkRequests(options.maxSendWorkRequests())
+                    .maxReceiveWorkRequests(options.maxReceiveWorkRequests())
+                    .maxSendSge(options.maxSge()).maxReceiveSge(options.maxSge())
+                    .maxInlineData(options.maxInlineData()).build());
+            ConnectionEvent established;
+            if (active) {
+                established = id.connect(options, options.connectTimeout());
+            } else {
+                id.accept(options, options.connectTimeout());
+                established = null;
+            }
+            return new RdmaConnection(id, ownsItsChannel(id), pd, cq, qp, established);
+        } catch (RuntimeException e) {
+            try {
+                closeIdentifier(id);
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /** Whether {@code id} is the only identifier of its channel's tree that we made for it. */
+    private static boolean ownsItsChannel(ConnectionId id) {
+        return id.channel().liveDependents().size() == 1;
+    }
+
+    /** Closes {@code id}, and its channel too when the channel serves only it. */
+    static void closeIdentifier(ConnectionId id) {
+        if (ownsItsChannel(id)) {
+            id.channel().close();
+        } else {
+            id.close();
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable resource, RuntimeException failure) {
+        try {
+            resource.close();
+        } catch (Exception e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    /** The RC queue pair, connected (RTS). */
+    public QueuePair queuePair() {
+        return queuePair;
+    }
+
+    /** The completion queue of both send and receive completions. */
+    public CompletionQueue completionQueue() {
+        return completionQueue;
+    }
+
+    /** The protection domain to register memory in. */
+    public ProtectionDomain protectionDomain() {
+        return protectionDomain;
+    }
+
+    /** The device context rdma_cm chose (librdmacm's; see {@link ConnectionId#context()}). */
+    public Context context() {
+        return id.context();
+    }
+
+    /** The rdma_cm identifier. */
+    public ConnectionId identifier() {
+        return id;
+    }
+
+    /** The peer's address. */
+    public InetSocketAddress remoteAddress() {
+        return id.remoteAddress();
+    }
+
+    /** The local address. */
+    public InetSocketAddress localAddress() {
+        return id.localAddress();
+    }
+
+    /** The private data the server sent with its accept (client side; padded by the CM), else empty. */
+    public byte[] acceptPrivateData() {
+        return established != null ? established.privateData() : new byte[0];
+    }
+
+    /**
+     * {@code rdma_disconnect} and wait up to {@code timeout} for DISCONNECTED: the queue pair goes
+     * to ERROR (outstanding and later requests complete with a flush error), the peer sees
+     * DISCONNECTED. Close afterwards.
+     */
+    public boolean disconnect(Duration timeout) {
+        return id.disconnect(timeout);
+    }
+
+    /** Waits up to {@code timeout} for the peer to disconnect (or to be declared dead); true once disconnected. */
+    public boolean awaitDisconnect(Duration timeout) {
+        return id.awaitDisconnect(timeout);
+    }
+
+    /** True once closed. */
+    public boolean isClosed() {
+        return id.isClosed();
+    }
+
+    /** Closes queue pair, CQ, PD, identifier (disconnecting) and its own channel, in that order. Idempotent. */
+    @Override
+    public void close() {
+        if (ownsChannel) {
+            id.channel().close();
+        } else {
+            id.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RdmaConnection[" + id + ", " + queuePair + "]";
+    }
+}

@@ -1,0 +1,141 @@
+package dev.panamaverbs;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.panamaverbs.ffm.rdmacm.RdmaCmConstants;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** rdma_cm without a device: options, limits, event types, addresses, checks before any native call. */
+class RdmaCmValidationTest {
+
+    @Test
+    void defaultsAreBoundedAndDocumented() {
+        ConnectionOptions defaults = ConnectionOptions.defaults();
+        assertEquals(6, defaults.retryCount(), "bounded: 7 retries for ever on rxe");
+        assertTrue(defaults.retryCount() <= 6);
+        assertEquals(7, defaults.rnrRetryCount());
+        assertEquals(0, defaults.privateData().length);
+        assertEquals(Duration.ofSeconds(2), defaults.resolveTimeout());
+    }
+
+    @Test
+    void theBuilderSetsEveryFieldAndCopiesPrivateData() {
+        byte[] data = {1, 2, 3};
+        ConnectionOptions options = ConnectionOptions.builder().privateData(data).responderResources(4).initiatorDepth(2)
+                .retryCount(3).rnrRetryCount(0).resolveTimeout(Duration.ofMillis(500)).connectTimeout(Duration.ofSeconds(1))
+                .queueDepth(8, 16).maxSge(2).maxInlineData(64).completionQueueSize(32).backlog(4).build();
+        data[0] = 9;
+        assertArrayEquals(new byte[] {1, 2, 3}, options.privateData(), "copied in");
+        options.privateData()[1] = 9;
+        assertArrayEquals(new byte[] {1, 2, 3}, options.privateData(), "copied out");
+        assertEquals(4, options.responderResources());
+        assertEquals(2, options.initiatorDepth());
+        assertEquals(3, options.retryCount());
+        assertEquals(0, options.rnrRetryCount());
+        assertEquals(8, options.maxSendWorkRequests());
+        assertEquals(16, options.maxReceiveWorkRequests());
+        assertEquals(options, options.toBuilder().build());
+        assertEquals(options.hashCode(), options.toBuilder().build().hashCode());
+    }
+
+    @Test
+    void outOfRangeOptionsAreRejected() {
+        assertThrows(IllegalArgumentException.class, () -> ConnectionOptions.builder().retryCount(8).build());
+        assertThrows(IllegalArgumentException.class, () -> ConnectionOptions.builder().rnrRetryCount(-1).build());
+        assertThrows(IllegalArgumentException.class, () -> ConnectionOptions.builder().responderResources(256).build());
+        assertThrows(IllegalArgumentException.class, () -> ConnectionOptions.builder().resolveTimeout(Duration.ZERO).build());
+        assertThrows(IllegalArgumentException.class, () -> ConnectionOptions.builder().queueDepth(0, 1).build());
+        IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
+                () -> ConnectionOptions.builder().privateData(new byte[256]).build());
+        assertTrue(tooLong.getMessage().contains("255"), tooLong.getMessage());
+    }
+
+    @Test
+    void privateDataLimitsFollowTheCm() {
+        assertEquals(56, ConnectionOptions.MAX_CONNECT_PRIVATE_DATA);
+        assertEquals(196, ConnectionOptions.MAX_ACCEPT_PRIVATE_DATA);
+        assertEquals(148, ConnectionOptions.MAX_REJECT_PRIVATE_DATA);
+        assertEquals(180, ConnectionOptions.MAX_DATAGRAM_REQUEST_PRIVATE_DATA);
+        assertEquals(136, ConnectionOptions.MAX_DATAGRAM_REPLY_PRIVATE_DATA);
+        ConnectionOptions.checkPrivateData("rdma_connect", new byte[56], 56);
+        IllegalArgumentException over = assertThrows(IllegalArgumentException.class,
+                () -> ConnectionOptions.checkPrivateData("rdma_connect", new byte[57], 56));
+        assertTrue(over.getMessage().startsWith("rdma_connect: private data must be at most 56 bytes"), over.getMessage());
+    }
+
+    @Test
+    void highLevelCallsCheckArgumentsBeforeAnyNativeCall() {
+        InetSocketAddress somewhere = new InetSocketAddress(InetAddress.getLoopbackAddress(), 7471);
+        IllegalArgumentException tooMuch = assertThrows(IllegalArgumentException.class, () -> RdmaConnection.connect(
+                somewhere, ConnectionOptions.builder().privateData(new byte[57]).build()));
+        assertTrue(tooMuch.getMessage().contains("rdma_connect"), tooMuch.getMessage());
+        IllegalArgumentException unresolved = assertThrows(IllegalArgumentException.class, () -> RdmaConnection.connect(
+                InetSocketAddress.createUnresolved("no.such.host", 1), ConnectionOptions.defaults()));
+        assertTrue(unresolved.getMessage().contains("unresolved"), unresolved.getMessage());
+        assertThrows(NullPointerException.class, () -> RdmaListener.listen(null, ConnectionOptions.defaults()));
+        assertThrows(NullPointerException.class, () -> RdmaConnection.connect(somewhere, null));
+        assertThrows(IllegalArgumentException.class, () -> DatagramEndpoint.connect(somewhere,
+                ConnectionOptions.builder().privateData(new byte[181]).build()));
+        assertThrows(IllegalArgumentException.class, () -> ConnectionId.timeoutMillis("rdma_resolve_addr", Duration.ofNanos(10)));
+        assertThrows(IllegalArgumentException.class, () -> ConnectionId.timeoutMillis("rdma_resolve_addr", Duration.ofSeconds(-1)));
+    }
+
+    @Test
+    void eventTypesMapToTheCValues() {
+        assertEquals(16, ConnectionEventType.values().length);
+        for (ConnectionEventType type : ConnectionEventType.values()) {
+            assertEquals(type, ConnectionEventType.orNull(type.value()));
+        }
+        assertEquals(RdmaCmConstants.RDMA_CM_EVENT_ESTABLISHED, ConnectionEventType.ESTABLISHED.value());
+        assertEquals(ConnectionEventType.TIMEWAIT_EXIT, ConnectionEventType.orNull(15));
+        assertNull(ConnectionEventType.orNull(99));
+        assertTrue(ConnectionEventType.REJECTED.isFailure());
+        assertTrue(ConnectionEventType.ADDR_ERROR.isFailure());
+        assertFalse(ConnectionEventType.DISCONNECTED.isFailure());
+        assertEquals(PortSpace.UDP, PortSpace.orNull(RdmaCmConstants.RDMA_PS_UDP));
+        assertEquals(QpType.UD, PortSpace.UDP.queuePairType());
+        assertEquals(QpType.RC, PortSpace.TCP.queuePairType());
+    }
+
+    @Test
+    void statusesAreDescribed() {
+        assertTrue(ConnectionEvent.describeStatus(ConnectionEventType.REJECTED, 8).contains("nothing listens"));
+        assertTrue(ConnectionEvent.describeStatus(ConnectionEventType.REJECTED, 28).contains("rejected by the peer"));
+        assertTrue(ConnectionEvent.describeStatus(ConnectionEventType.ADDR_ERROR, -110).contains("ETIMEDOUT"));
+        ConnectionEvent rejected = new ConnectionEvent(8, 28, new byte[] {7, 8}, 0, 0, 0, null, 0, 0);
+        ConnectionRejectedException exception = new ConnectionRejectedException("rdma_connect", "to 10.0.2.15:1", rejected);
+        assertEquals(Errno.ECONNREFUSED, exception.errno());
+        assertTrue(exception.rejectedByPeer());
+        assertArrayEquals(new byte[] {7, 8}, exception.privateData());
+        assertTrue(exception.getMessage().startsWith("rdma_connect to 10.0.2.15:1 failed: REJECTED, status 28"),
+                exception.getMessage());
+        ConnectionException timeout = new ConnectionException("rdma_resolve_addr", "to 198.18.255.254:7471",
+                Errno.ETIMEDOUT, null, "no ADDR_RESOLVED within 1000 ms");
+        assertTrue(timeout.getMessage().contains("198.18.255.254") && timeout.getMessage().contains("ETIMEDOUT"),
+                timeout.getMessage());
+    }
+
+    @Test
+    void socketAddressesRoundTripThroughSockaddr() throws Exception {
+        try (Arena arena = Arena.ofConfined()) {
+            InetSocketAddress v4 = new InetSocketAddress(InetAddress.getByName("10.0.2.15"), 7471);
+            MemorySegment storage = SocketAddresses.write(arena, v4);
+            assertEquals(SocketAddresses.AF_INET, storage.get(java.lang.foreign.ValueLayout.JAVA_SHORT, 0));
+            assertEquals((byte) (7471 >> 8), storage.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 2), "network order");
+            assertEquals(v4, SocketAddresses.read(storage));
+            InetSocketAddress v6 = new InetSocketAddress(InetAddress.getByName("fe80::1"), 1);
+            assertEquals(v6.getPort(), SocketAddresses.read(SocketAddresses.write(arena, v6)).getPort());
+            assertEquals("10.0.2.15:7471", SocketAddresses.format(v4));
+        }
+    }
+}
