@@ -44,6 +44,8 @@ public final class ConnectionId extends VerbsResource {
     private volatile Context context;
     private volatile QueuePair queuePair;
     private volatile boolean disconnected;
+    /** rdma_disconnect was called on this identifier (by the user, or in answer to the peer's). */
+    private volatile boolean disconnectSent;
     /** The peer's address as asked for ({@link #resolveAddress}), for messages. */
     private volatile InetSocketAddress target;
 
@@ -306,6 +308,7 @@ public final class ConnectionId extends VerbsResource {
     public boolean disconnect(Duration timeout) {
         long nanos = CompletionChannel.checkTimeout(timeout);
         String where = "from " + SocketAddresses.format(remoteAddress());
+        disconnectSent = true;
         call("rdma_disconnect", where, (state, arena) -> rdma_cma_h.rdma_disconnect(state, handleSegment()));
         queuePair().ifPresent(qp -> qp.assumeState(QpState.ERROR));
         return awaitDisconnect(Duration.ofNanos(nanos));
@@ -417,11 +420,22 @@ public final class ConnectionId extends VerbsResource {
         }
     }
 
-    /** Notes what an event means for this identifier's state. */
+    /**
+     * Notes what an event means for this identifier's state. The peer's DISCONNECTED is answered
+     * with our own rdma_disconnect at once (the DREP its rdma_disconnect waits for), so the peer
+     * learns within a round trip instead of after the CM's DREQ timeout.
+     */
     private ConnectionEvent observe(ConnectionEvent event) {
         if (event != null && event.type() == ConnectionEventType.DISCONNECTED) {
             disconnected = true;
             queuePair().ifPresent(qp -> qp.assumeState(QpState.ERROR));
+            if (!disconnectSent) {
+                disconnectSent = true;
+                try (Arena arena = Arena.ofConfined()) {
+                    // Best effort: the connection is over either way; EINVAL here only means the CM already answered.
+                    int ignored = rdma_cma_h.rdma_disconnect(CallState.allocate(arena), handleSegment());
+                }
+            }
         }
         return event;
     }

@@ -146,8 +146,10 @@ class RdmaCmFailureDeviceTest {
             RdmaConnection client = RdmaConnection.connect(listener.localAddress(), ConnectionOptions.defaults());
             try (RdmaConnection server = accepted.get(60, TimeUnit.SECONDS)) {
                 MemoryRegion mr = client.protectionDomain().allocateMemoryRegion(64, EnumSet.of(AccessFlag.LOCAL_WRITE));
-                assertTrue(client.disconnect(WAIT));
-                assertTrue(server.awaitDisconnect(WAIT), "the server sees DISCONNECTED");
+                // The server waits on its own thread, as a server does: its answer ends the client's wait.
+                CompletableFuture<Boolean> serverSaw = CompletableFuture.supplyAsync(() -> server.awaitDisconnect(WAIT));
+                assertTrue(client.disconnect(WAIT), "the client's disconnect completes");
+                assertTrue(serverSaw.get(30, TimeUnit.SECONDS), "the server sees DISCONNECTED");
                 Completions wc = Completions.allocate(4);
                 try {
                     client.queuePair().postSend(SendWorkRequest.allocate(1).signaled(true).sge(mr, 0, 8));
