@@ -61,6 +61,7 @@ public abstract class VerbsResource implements AutoCloseable {
      * throws {@link IllegalStateException} on access instead of reading freed memory.
      *
      * @throws IllegalStateException if closed
+     * @return the native object
      */
     public final MemorySegment handle() {
         acquire();
@@ -191,7 +192,11 @@ public abstract class VerbsResource implements AutoCloseable {
         STATE.getAndAdd(this, -1L);
     }
 
-    /** True once {@link #close()} has begun. */
+    /**
+     * True once {@link #close()} has begun.
+     *
+     * @return true once {@link #close()} has begun
+     */
     public final boolean isClosed() {
         return (STATE.get(this) & CLOSED) != 0;
     }

@@ -29,7 +29,11 @@ public record DeviceSettings(Optional<String> device, String deviceFrom, int por
     public static final String GID_INDEX_PROPERTY = "panamaverbs.test.gidIndex";
     public static final String GID_INDEX_ENV = "VERBS_TEST_GID_INDEX";
 
-    /** The settings of this JVM: system properties, then the environment. */
+    /**
+     * The settings of this JVM: system properties, then the environment.
+     *
+     * @return the settings of this JVM: system properties, then the environment
+     */
     public static DeviceSettings fromSystem() {
         return read(System::getProperty, System::getenv);
     }
@@ -38,6 +42,9 @@ public record DeviceSettings(Optional<String> device, String deviceFrom, int por
      * The settings found through the given lookups (null or blank = unset).
      *
      * @throws IllegalArgumentException when a port or GID index is not a number in range
+     * @param properties the system properties
+     * @param environment the environment variables
+     * @return the settings found through the given lookups (null or blank = unset)
      */
     public static DeviceSettings read(UnaryOperator<String> properties, UnaryOperator<String> environment) {
         Optional<Found> device = find(properties, DEVICE_PROPERTY, environment, DEVICE_ENV);

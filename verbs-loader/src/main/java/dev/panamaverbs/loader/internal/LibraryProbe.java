@@ -35,7 +35,11 @@ public final class LibraryProbe {
 
     private LibraryProbe() {}
 
-    /** The library the configuration names: the property, else the environment, else the default. */
+    /**
+     * The library the configuration names: the property, else the environment, else the default.
+     *
+     * @return the library the configuration names: the property, else the environment, else the default
+     */
     public static String configuredLibrary() {
         String property = System.getProperty(LIBRARY_PROPERTY);
         if (property != null && !property.isBlank()) {
@@ -48,7 +52,11 @@ public final class LibraryProbe {
         return DEFAULT_LIBRARY;
     }
 
-    /** Probes what the system properties and environment configure (see the constants above). */
+    /**
+     * Probes what the system properties and environment configure (see the constants above).
+     *
+     * @return the load result
+     */
     public static LoadResult probeConfigured() {
         String library = configuredLibrary();
         if (Boolean.parseBoolean(System.getProperty(DISABLE_PROPERTY))) {
@@ -58,12 +66,22 @@ public final class LibraryProbe {
         return probe(library);
     }
 
-    /** Probes the library file at {@code library} for libibverbs' functions. */
+    /**
+     * Probes the library file at {@code library} for libibverbs' functions.
+     *
+     * @param library the library file or soname
+     * @return the load result
+     */
     public static LoadResult probe(Path library) {
         return probe(library.toString());
     }
 
-    /** Probes {@code library} for libibverbs' functions, see {@link #probe(String, NativeLibrary)}. */
+    /**
+     * Probes {@code library} for libibverbs' functions, see {@link #probe(String, NativeLibrary)}.
+     *
+     * @param library the library file or soname
+     * @return the load result
+     */
     public static LoadResult probe(String library) {
         return probe(library, verbs_h.LIBRARY);
     }
@@ -73,6 +91,10 @@ public final class LibraryProbe {
      * functions of {@code functions} (a generated {@link NativeLibrary}): each at its pinned
      * version, every required one or none. Never throws: every failure becomes an unavailable
      * result whose cause names the library and the reason. Nothing global changes.
+     *
+     * @param library the library file or soname
+     * @param functions the functions
+     * @return the load result
      */
     public static LoadResult probe(String library, NativeLibrary functions) {
         try {
