@@ -175,6 +175,21 @@ public final class Context extends VerbsResource {
     }
 
     /**
+     * {@link #roceV2Ipv4Gid(int)}, or an exception that says why there is none and what to do:
+     * the port's GIDs, and whether the interface lacks an IPv4 address or the port is not RoCE.
+     *
+     * @param port the port number (1-based)
+     * @return the RoCE v2 IPv4-mapped GID of {@code port}
+     * @throws IllegalArgumentException when {@code port} is not in {@code 1..portCount()}
+     * @throws VerbsSetupException when the port has no such GID
+     */
+    public GidEntry requireRoceV2Ipv4Gid(int port) {
+        List<GidEntry> gids = gidTable(port);
+        return gids.stream().filter(GidEntry::isRoceV2Ipv4).findFirst()
+                .orElseThrow(() -> VerbsSetupException.noRoceV2Ipv4Gid(device.name(), port, queryPort(port), gids));
+    }
+
+    /**
      * A P_Key table entry ({@code ibv_query_pkey}), as an unsigned 16-bit value in host order
      * (0xffff is the default full-membership key).
      *

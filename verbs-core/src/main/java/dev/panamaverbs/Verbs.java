@@ -90,6 +90,35 @@ public final class Verbs {
     }
 
     /**
+     * The first device {@code ibv_get_device_list} lists: what a program that just wants "the RDMA
+     * device of this host" opens. Unlike {@code devices().getFirst()}, it says what is missing.
+     *
+     * @return the first device listed
+     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable (the cause
+     *         says why: not installed, native access not granted, turned off)
+     * @throws dev.panamaverbs.VerbsSetupException when libibverbs lists no device (the message says
+     *         how devices are usually made to appear)
+     */
+    public static Device firstDevice() {
+        List<Device> devices = devices();
+        if (devices.isEmpty()) {
+            throw VerbsSetupException.noDevice();
+        }
+        return devices.getFirst();
+    }
+
+    /**
+     * The panama-verbs version, from the {@code Implementation-Version} of the verbs-core jar's
+     * manifest (e.g. {@code 0.1.0}); {@code "unknown (not run from the verbs-core jar)"} when the
+     * classes do not come from a jar, as in an IDE or a build tree.
+     *
+     * @return the library's version
+     */
+    public static String version() {
+        return BuildInfo.version();
+    }
+
+    /**
      * The device named {@code name} (e.g. {@code rxe0}), if listed.
      *
      * @param name the name
