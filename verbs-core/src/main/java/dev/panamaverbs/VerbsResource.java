@@ -9,6 +9,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A verbs object owned by the JVM: a node of the resource tree (Context -> PD/CQ/channel ->
@@ -29,6 +31,8 @@ import java.util.concurrent.locks.LockSupport;
  * </ul>
  */
 public abstract class VerbsResource implements AutoCloseable {
+    /** DEBUG: one line per resource created and closed, for users chasing a leak. */
+    private static final Logger LOG = LoggerFactory.getLogger(VerbsResource.class);
     private static final long CLOSED = 1L << 62;
     private static final AtomicLongFieldUpdater<VerbsResource> STATE =
             AtomicLongFieldUpdater.newUpdater(VerbsResource.class, "state");
@@ -128,6 +132,9 @@ public abstract class VerbsResource implements AutoCloseable {
                 closed.addSuppressed(e);
             }
             throw closed;
+        }
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("created {}", this);
         }
     }
 
@@ -238,6 +245,9 @@ public abstract class VerbsResource implements AutoCloseable {
         }
         for (VerbsResource dependency : dependencies) {
             dependency.removeDependent(this);
+        }
+        if (LOG.isDebugEnabled()) {
+            LOG.debug(failure == null ? "closed {}" : "closed {} (freeing it failed)", this);
         }
         if (failure != null) {
             throw failure;
