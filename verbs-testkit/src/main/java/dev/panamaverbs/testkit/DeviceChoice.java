@@ -25,8 +25,9 @@ public sealed interface DeviceChoice {
     record Skip(String reason) implements DeviceChoice {}
 
     /** The hint every "no device" reason ends with. */
-    String HOW_TO_GET_ONE = " (./verbs test runs device tests in a SoftRoCE VM; on a kernel with"
-            + " rdma_rxe: rdma link add rxe0 type rxe netdev <iface>)";
+    String HOW_TO_GET_ONE = " (a SoftRoCE device works: on a kernel with rdma_rxe, as root,"
+            + " rdma link add rxe0 type rxe netdev <iface>; set panamaverbs.test.requireDevice=true"
+            + " to fail instead of skipping)";
 
     /**
      * Decides from what {@code inventory} reports and what {@code settings} ask for.
