@@ -85,7 +85,11 @@ public final class AddressHandle extends VerbsResource {
                         : ", dlid=" + attributes.destinationLid());
     }
 
-    /** The protection domain the handle belongs to ({@code ibv_ah.pd}). */
+    /**
+     * The protection domain the handle belongs to ({@code ibv_ah.pd}).
+     *
+     * @return the protection domain the handle belongs to ({@code ibv_ah.pd})
+     */
     public ProtectionDomain protectionDomain() {
         requireOpen(this);
         return protectionDomain;
@@ -109,7 +113,11 @@ public final class AddressHandle extends VerbsResource {
         RegistrationChecks.checkSameDomain(verb, "the queue pair", domain, this, protectionDomain);
     }
 
-    /** The attributes the handle was created with. */
+    /**
+     * The attributes the handle was created with.
+     *
+     * @return the attributes the handle was created with
+     */
     public AddressHandleAttributes attributes() {
         requireOpen(this);
         return attributes;

@@ -31,43 +31,84 @@ public record AddressHandleAttributes(int portNumber, int destinationLid, int se
     /**
      * A RoCE destination: send from the local GID {@code source} (its port and index; pick a
      * {@link GidType#ROCE_V2} entry for RoCE v2) to {@code destination}.
+     *
+     * @param source the source
+     * @param destination the destination
+     * @return a RoCE destination: send from the local GID {@code source}
      */
     public static AddressHandleAttributes roce(GidEntry source, Gid destination) {
         Objects.requireNonNull(source, "ibv_create_ah: source GID entry is null");
         return new AddressHandleAttributes(source.port(), 0, 0, 0, 0, GlobalRoute.to(destination, source.index()));
     }
 
-    /** A destination through a GRH: port {@code portNumber}, local GID {@code sourceGidIndex}, to {@code destination}. */
+    /**
+     * A destination through a GRH: port {@code portNumber}, local GID {@code sourceGidIndex}, to {@code destination}.
+     *
+     * @param portNumber the port number (1-based)
+     * @param sourceGidIndex the index of the local (source) GID
+     * @param destination the destination
+     * @return a destination through a GRH: port {@code portNumber}, local GID {@code sourceGidIndex}, to {@code destination}
+     */
     public static AddressHandleAttributes global(int portNumber, int sourceGidIndex, Gid destination) {
         return new AddressHandleAttributes(portNumber, 0, 0, 0, 0, GlobalRoute.to(destination, sourceGidIndex));
     }
 
-    /** An InfiniBand destination in the local subnet, by LID alone (no GRH; not valid on RoCE ports). */
+    /**
+     * An InfiniBand destination in the local subnet, by LID alone (no GRH; not valid on RoCE ports).
+     *
+     * @param portNumber the port number (1-based)
+     * @param destinationLid the destination LID
+     * @return an InfiniBand destination in the local subnet, by LID alone
+     */
     public static AddressHandleAttributes local(int portNumber, int destinationLid) {
         return new AddressHandleAttributes(portNumber, destinationLid, 0, 0, 0, null);
     }
 
-    /** Whether a GRH is sent ({@code is_global}). */
+    /**
+     * Whether a GRH is sent ({@code is_global}).
+     *
+     * @return whether a GRH is sent ({@code is_global})
+     */
     public boolean isGlobal() {
         return globalRoute != null;
     }
 
-    /** These attributes with another service level. */
+    /**
+     * These attributes with another service level.
+     *
+     * @param serviceLevel the service level
+     * @return this address handle attributes
+     */
     public AddressHandleAttributes withServiceLevel(int serviceLevel) {
         return new AddressHandleAttributes(portNumber, destinationLid, serviceLevel, sourcePathBits, staticRate, globalRoute);
     }
 
-    /** These attributes with another static rate ({@code enum ibv_rate}). */
+    /**
+     * These attributes with another static rate ({@code enum ibv_rate}).
+     *
+     * @param staticRate the static rate
+     * @return this address handle attributes
+     */
     public AddressHandleAttributes withStaticRate(int staticRate) {
         return new AddressHandleAttributes(portNumber, destinationLid, serviceLevel, sourcePathBits, staticRate, globalRoute);
     }
 
-    /** These attributes with another source path bits value. */
+    /**
+     * These attributes with another source path bits value.
+     *
+     * @param sourcePathBits the source path bits
+     * @return this address handle attributes
+     */
     public AddressHandleAttributes withSourcePathBits(int sourcePathBits) {
         return new AddressHandleAttributes(portNumber, destinationLid, serviceLevel, sourcePathBits, staticRate, globalRoute);
     }
 
-    /** These attributes with another GRH ({@code null}: none). */
+    /**
+     * These attributes with another GRH ({@code null}: none).
+     *
+     * @param globalRoute the global route
+     * @return this address handle attributes
+     */
     public AddressHandleAttributes withGlobalRoute(GlobalRoute globalRoute) {
         return new AddressHandleAttributes(portNumber, destinationLid, serviceLevel, sourcePathBits, staticRate, globalRoute);
     }

@@ -65,37 +65,65 @@ public final class AsyncEvent {
         };
     }
 
-    /** The context (device) that reported the event. */
+    /**
+     * The context (device) that reported the event.
+     *
+     * @return the context (device) that reported the event
+     */
     public Context context() {
         return context;
     }
 
-    /** The event type, or {@code null} for a C value this version does not know (see {@link #typeValue()}). */
+    /**
+     * The event type, or {@code null} for a C value this version does not know (see {@link #typeValue()}).
+     *
+     * @return the event type, or {@code null} for a C value this version does not know (see {@link #typeValue()})
+     */
     public AsyncEventType type() {
         return type;
     }
 
-    /** The C value of {@code event_type}. */
+    /**
+     * The C value of {@code event_type}.
+     *
+     * @return the C value of {@code event_type}
+     */
     public int typeValue() {
         return typeValue;
     }
 
-    /** What the event is about. */
+    /**
+     * What the event is about.
+     *
+     * @return what the event is about
+     */
     public Element element() {
         return element;
     }
 
-    /** The port number, for {@link Element#PORT} events. */
+    /**
+     * The port number, for {@link Element#PORT} events.
+     *
+     * @return the port number, for {@link Element#PORT} events
+     */
     public OptionalInt portNumber() {
         return element == Element.PORT ? OptionalInt.of(number) : OptionalInt.empty();
     }
 
-    /** The QP number ({@code ibv_qp.qp_num}), for {@link Element#QUEUE_PAIR} events. */
+    /**
+     * The QP number ({@code ibv_qp.qp_num}), for {@link Element#QUEUE_PAIR} events.
+     *
+     * @return the QP number ({@code ibv_qp.qp_num}), for {@link Element#QUEUE_PAIR} events
+     */
     public OptionalInt queuePairNumber() {
         return element == Element.QUEUE_PAIR ? OptionalInt.of(number) : OptionalInt.empty();
     }
 
-    /** The WQ number ({@code ibv_wq.wq_num}), for {@link Element#WORK_QUEUE} events. */
+    /**
+     * The WQ number ({@code ibv_wq.wq_num}), for {@link Element#WORK_QUEUE} events.
+     *
+     * @return the WQ number ({@code ibv_wq.wq_num}), for {@link Element#WORK_QUEUE} events
+     */
     public OptionalInt workQueueNumber() {
         return element == Element.WORK_QUEUE ? OptionalInt.of(number) : OptionalInt.empty();
     }
@@ -104,12 +132,20 @@ public final class AsyncEvent {
      * The Java object the event is about (a {@code QueuePair}, {@code CompletionQueue} or
      * {@code SharedReceiveQueue}), when it was created through this API and was still open when
      * the event was read.
+     *
+     * @return the Java object the event is about (a {@code QueuePair}, {@code CompletionQueue} or {@code SharedReceiveQueue}), when it was created through this API and was still open when the event was read
      */
     public Optional<VerbsResource> resource() {
         return Optional.ofNullable(resource);
     }
 
-    /** {@link #resource()} when it is of {@code type}, e.g. {@code event.resource(QueuePair.class)}. */
+    /**
+     * {@link #resource()} when it is of {@code type}, e.g. {@code event.resource(QueuePair.class)}.
+     *
+     * @param <T> the type
+     * @param type the type
+     * @return the resource, or empty when it is not a {@code type}
+     */
     public <T extends VerbsResource> Optional<T> resource(Class<T> type) {
         return type.isInstance(resource) ? Optional.of(type.cast(resource)) : Optional.empty();
     }

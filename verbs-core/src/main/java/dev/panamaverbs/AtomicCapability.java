@@ -23,12 +23,22 @@ public enum AtomicCapability implements NativeEnum {
         return value;
     }
 
-    /** The constant for a C value; an unknown value is an {@link IllegalArgumentException}. */
+    /**
+     * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
+     *
+     * @param value the value
+     * @return the constant for a C value
+     */
     public static AtomicCapability of(int value) {
         return TABLE.of(value);
     }
 
-    /** The constant for a C value, or {@code null} when this version does not know it. */
+    /**
+     * The constant for a C value, or {@code null} when this version does not know it.
+     *
+     * @param value the value
+     * @return the constant for a C value, or {@code null} when this version does not know it
+     */
     public static AtomicCapability orNull(int value) {
         return TABLE.orNull(value);
     }

@@ -46,7 +46,11 @@ public enum Capability {
         this.symbols = List.of(symbols);
     }
 
-    /** The exported functions this capability needs, all of them. */
+    /**
+     * The exported functions this capability needs, all of them.
+     *
+     * @return the exported functions this capability needs, all of them
+     */
     public List<String> symbols() {
         return symbols;
     }
@@ -54,6 +58,8 @@ public enum Capability {
     /**
      * Whether the loaded libibverbs exports every function of this capability, each at its
      * pinned version; false when libibverbs is unavailable.
+     *
+     * @return whether the loaded libibverbs exports every function of this capability, each at its pinned version
      */
     public boolean isPresent() {
         return symbols.stream().allMatch(LibIbverbs::has);
@@ -72,7 +78,12 @@ public enum Capability {
         }
     }
 
-    /** The capability that provides {@code symbol}, or null when no capability lists it. */
+    /**
+     * The capability that provides {@code symbol}, or null when no capability lists it.
+     *
+     * @param symbol the symbol name
+     * @return the capability that provides {@code symbol}, or null when no capability lists it
+     */
     public static Capability providing(String symbol) {
         for (Capability capability : values()) {
             if (capability.symbols.contains(symbol)) {

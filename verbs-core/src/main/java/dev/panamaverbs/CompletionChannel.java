@@ -83,12 +83,20 @@ public final class CompletionChannel extends VerbsResource {
         }
     }
 
-    /** The context this channel belongs to. */
+    /**
+     * The context this channel belongs to.
+     *
+     * @return the context this channel belongs to
+     */
     public Context context() {
         return context;
     }
 
-    /** The channel's file descriptor ({@code ibv_comp_channel.fd}), non-blocking. */
+    /**
+     * The channel's file descriptor ({@code ibv_comp_channel.fd}), non-blocking.
+     *
+     * @return the channel's file descriptor ({@code ibv_comp_channel.fd}), non-blocking
+     */
     public int fd() {
         return fd;
     }
@@ -103,6 +111,7 @@ public final class CompletionChannel extends VerbsResource {
      * @return the CQ, or empty when the timeout passed without an event
      * @throws InterruptedException if the thread is interrupted while waiting
      * @throws IllegalStateException if the channel is (or gets) closed
+     * @param timeout how long to wait at most
      */
     public Optional<CompletionQueue> awaitEvent(Duration timeout) throws InterruptedException {
         long timeoutNanos = checkTimeout(timeout);
@@ -115,6 +124,7 @@ public final class CompletionChannel extends VerbsResource {
      *
      * @throws InterruptedException if the thread is interrupted while waiting
      * @throws IllegalStateException if the channel is (or gets) closed
+     * @return the completion queue
      */
     public CompletionQueue awaitEvent() throws InterruptedException {
         return await(Long.MAX_VALUE);

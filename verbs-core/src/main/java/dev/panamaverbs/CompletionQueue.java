@@ -157,29 +157,49 @@ public final class CompletionQueue extends VerbsResource {
 
     // ---- accessors ----
 
-    /** The context the CQ belongs to. */
+    /**
+     * The context the CQ belongs to.
+     *
+     * @return the context the CQ belongs to
+     */
     public Context context() {
         requireOpen(this);
         return context;
     }
 
-    /** The completion channel events go to, if any. */
+    /**
+     * The completion channel events go to, if any.
+     *
+     * @return the completion channel events go to, if any
+     */
     public Optional<CompletionChannel> channel() {
         requireOpen(this);
         return Optional.ofNullable(channel);
     }
 
-    /** True for a CQ created through {@code ibv_create_cq_ex}. */
+    /**
+     * True for a CQ created through {@code ibv_create_cq_ex}.
+     *
+     * @return true for a CQ created through {@code ibv_create_cq_ex}
+     */
     public boolean isExtended() {
         return extended != null;
     }
 
-    /** The fields an extended CQ reports (its {@code wc_flags}); {@link CompletionField#STANDARD} for a plain CQ. */
+    /**
+     * The fields an extended CQ reports (its {@code wc_flags}); {@link CompletionField#STANDARD} for a plain CQ.
+     *
+     * @return the fields an extended CQ reports (its {@code wc_flags})
+     */
     public java.util.Set<CompletionField> fields() {
         return extended == null ? CompletionField.STANDARD : extended.fields();
     }
 
-    /** {@code ibv_cq.cqe}: the number of entries the provider actually gave (at least what was asked). */
+    /**
+     * {@code ibv_cq.cqe}: the number of entries the provider actually gave (at least what was asked).
+     *
+     * @return {@code ibv_cq.cqe}: the number of entries the provider actually gave (at least what was asked)
+     */
     public int capacity() {
         acquire();
         try {
@@ -199,6 +219,7 @@ public final class CompletionQueue extends VerbsResource {
      * batch: poll a plain CQ where that matters).
      *
      * @return how many entries of {@code batch} were filled, 0 when the CQ is empty
+     * @param batch how many in one batch
      */
     public int poll(Completions batch) {
         return poll(batch, batch.capacity());
@@ -209,6 +230,9 @@ public final class CompletionQueue extends VerbsResource {
      *
      * @throws IllegalArgumentException if {@code max} is not in {@code 1..batch.capacity()}
      * @throws IllegalStateException if this CQ or the arena of {@code batch} is closed
+     * @param batch how many in one batch
+     * @param max the maximum
+     * @return how many completions were written into {@code batch}, 0 when the queue was empty
      */
     public int poll(Completions batch, int max) {
         if (max < 1 || max > batch.capacity()) {
@@ -242,6 +266,8 @@ public final class CompletionQueue extends VerbsResource {
      * {@code ibv_req_notify_cq}: arms the CQ so that the next completion (the next solicited
      * one, with {@code solicitedOnly}) raises an event on its channel. One-shot: re-arm after each
      * event, then poll the CQ empty, so no completion slips between poll and arm.
+     *
+     * @param solicitedOnly true to be notified of solicited completions only
      */
     public void requestNotification(boolean solicitedOnly) {
         acquire();
@@ -266,6 +292,8 @@ public final class CompletionQueue extends VerbsResource {
      * @return how many entries of {@code batch} were filled; 0 if the timeout passed
      * @throws IllegalStateException if the CQ has no channel, or is closed
      * @throws InterruptedException if the thread is interrupted while waiting
+     * @param batch how many in one batch
+     * @param timeout how long to wait at most
      */
     public int awaitCompletions(Completions batch, Duration timeout) throws InterruptedException {
         if (channel == null) {
@@ -315,17 +343,29 @@ public final class CompletionQueue extends VerbsResource {
         }
     }
 
-    /** Events returned for this CQ and not yet acknowledged. */
+    /**
+     * Events returned for this CQ and not yet acknowledged.
+     *
+     * @return how many events are not yet acknowledged
+     */
     public int unacknowledgedEvents() {
         return unackedEvents.outstanding();
     }
 
-    /** How many events are acknowledged per {@code ibv_ack_cq_events} call (default {@value UnackedEvents#DEFAULT_BATCH}). */
+    /**
+     * How many events are acknowledged per {@code ibv_ack_cq_events} call (default {@value UnackedEvents#DEFAULT_BATCH}).
+     *
+     * @return how many events are acknowledged per {@code ibv_ack_cq_events} call (default {@value UnackedEvents#DEFAULT_BATCH})
+     */
     public int eventAckBatch() {
         return unackedEvents.batch();
     }
 
-    /** Sets how many events are acknowledged per {@code ibv_ack_cq_events} call; 1 acknowledges each at once. */
+    /**
+     * Sets how many events are acknowledged per {@code ibv_ack_cq_events} call; 1 acknowledges each at once.
+     *
+     * @param batch how many in one batch
+     */
     public void setEventAckBatch(int batch) {
         unackedEvents.batch(batch);
     }
@@ -364,6 +404,7 @@ public final class CompletionQueue extends VerbsResource {
      * {@link #capacity()} for what the provider gave.
      *
      * @throws IllegalArgumentException if {@code cqe} is not in {@code 1..max_cqe}
+     * @param cqe the number of completion queue entries
      */
     public void resize(int cqe) {
         acquire();

@@ -28,43 +28,79 @@ public record CompletionQueueOptions(
         boolean ignoreOverrun,
         int eventAckBatch) {
 
+    /** Checks the components. */
     public CompletionQueueOptions {
         Objects.requireNonNull(fields, "fields");
         fields = Collections.unmodifiableSet(fields.isEmpty() ? EnumSet.noneOf(CompletionField.class) : EnumSet.copyOf(fields));
         UnackedEvents.checkBatch(eventAckBatch);
     }
 
-    /** {@code cqe} entries, no channel, vector 0, the standard fields, default flags and ack batch. */
+    /**
+     * {@code cqe} entries, no channel, vector 0, the standard fields, default flags and ack batch.
+     *
+     * @param cqe the number of completion queue entries
+     * @return {@code cqe} entries, no channel, vector 0, the standard fields, default flags and ack batch
+     */
     public static CompletionQueueOptions of(int cqe) {
         return new CompletionQueueOptions(cqe, null, 0, CompletionField.STANDARD, false, false, UnackedEvents.DEFAULT_BATCH);
     }
 
-    /** These options with completion events going to {@code newChannel} ({@code null}: none). */
+    /**
+     * These options with completion events going to {@code newChannel} ({@code null}: none).
+     *
+     * @param newChannel the new completion channel
+     * @return this completion queue options
+     */
     public CompletionQueueOptions withChannel(CompletionChannel newChannel) {
         return new CompletionQueueOptions(cqe, newChannel, completionVector, fields, singleThreaded, ignoreOverrun, eventAckBatch);
     }
 
-    /** These options with completion vector {@code vector}. */
+    /**
+     * These options with completion vector {@code vector}.
+     *
+     * @param vector the completion vector
+     * @return this completion queue options
+     */
     public CompletionQueueOptions withCompletionVector(int vector) {
         return new CompletionQueueOptions(cqe, channel, vector, fields, singleThreaded, ignoreOverrun, eventAckBatch);
     }
 
-    /** These options reporting {@code newFields}. */
+    /**
+     * These options reporting {@code newFields}.
+     *
+     * @param newFields the fields to modify
+     * @return this completion queue options
+     */
     public CompletionQueueOptions withFields(Set<CompletionField> newFields) {
         return new CompletionQueueOptions(cqe, channel, completionVector, newFields, singleThreaded, ignoreOverrun, eventAckBatch);
     }
 
-    /** These options with {@code IBV_CREATE_CQ_ATTR_SINGLE_THREADED} set or not. */
+    /**
+     * These options with {@code IBV_CREATE_CQ_ATTR_SINGLE_THREADED} set or not.
+     *
+     * @param value the value
+     * @return this completion queue options
+     */
     public CompletionQueueOptions withSingleThreaded(boolean value) {
         return new CompletionQueueOptions(cqe, channel, completionVector, fields, value, ignoreOverrun, eventAckBatch);
     }
 
-    /** These options with {@code IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN} set or not. */
+    /**
+     * These options with {@code IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN} set or not.
+     *
+     * @param value the value
+     * @return this completion queue options
+     */
     public CompletionQueueOptions withIgnoreOverrun(boolean value) {
         return new CompletionQueueOptions(cqe, channel, completionVector, fields, singleThreaded, value, eventAckBatch);
     }
 
-    /** These options acknowledging completion events {@code batch} at a time. */
+    /**
+     * These options acknowledging completion events {@code batch} at a time.
+     *
+     * @param batch how many in one batch
+     * @return this completion queue options
+     */
     public CompletionQueueOptions withEventAckBatch(int batch) {
         return new CompletionQueueOptions(cqe, channel, completionVector, fields, singleThreaded, ignoreOverrun, batch);
     }

@@ -40,22 +40,41 @@ public final class Completions {
         this.timestamps = arena.allocate(JAVA_LONG, capacity);
     }
 
-    /** A batch of {@code capacity} zeroed entries in an automatic (GC-managed) arena. */
+    /**
+     * A batch of {@code capacity} zeroed entries in an automatic (GC-managed) arena.
+     *
+     * @param capacity the number of entries
+     * @return a batch of {@code capacity} zeroed entries in an automatic (GC-managed) arena
+     */
     public static Completions allocate(int capacity) {
         return new Completions(Arena.ofAuto(), capacity);
     }
 
-    /** A batch of {@code capacity} zeroed entries in {@code arena}; it lives as long as the arena. */
+    /**
+     * A batch of {@code capacity} zeroed entries in {@code arena}; it lives as long as the arena.
+     *
+     * @param arena the arena that owns the allocated memory
+     * @param capacity the number of entries
+     * @return a batch of {@code capacity} zeroed entries in {@code arena}
+     */
     public static Completions allocate(Arena arena, int capacity) {
         return new Completions(Objects.requireNonNull(arena, "arena"), capacity);
     }
 
-    /** How many entries one poll can return. */
+    /**
+     * How many entries one poll can return.
+     *
+     * @return how many entries one poll can return
+     */
     public int capacity() {
         return capacity;
     }
 
-    /** The {@code ibv_wc} array, for callers of the generated layer. */
+    /**
+     * The {@code ibv_wc} array, for callers of the generated layer.
+     *
+     * @return the {@code ibv_wc} array, for callers of the generated layer
+     */
     public MemorySegment segment() {
         return entries;
     }
@@ -84,27 +103,52 @@ public final class Completions {
         return Objects.checkIndex(index, capacity) * WC_SIZE;
     }
 
-    /** {@code wc.wr_id}: the work request id the poster chose. */
+    /**
+     * {@code wc.wr_id}: the work request id the poster chose.
+     *
+     * @param index the index
+     * @return {@code wc.wr_id}: the work request id the poster chose
+     */
     public long wrId(int index) {
         return entries.get(JAVA_LONG, offset(index) + ibv_wc.wr_id$OFFSET);
     }
 
-    /** {@code wc.status} as its C value. */
+    /**
+     * {@code wc.status} as its C value.
+     *
+     * @param index the index
+     * @return {@code wc.status} as its C value
+     */
     public int statusValue(int index) {
         return entries.get(JAVA_INT, offset(index) + ibv_wc.status$OFFSET);
     }
 
-    /** {@code wc.status}; decoded through a table, no allocation. */
+    /**
+     * {@code wc.status}; decoded through a table, no allocation.
+     *
+     * @param index the index
+     * @return {@code wc.status}
+     */
     public CompletionStatus status(int index) {
         return CompletionStatus.of(statusValue(index));
     }
 
-    /** True when {@code wc.status == IBV_WC_SUCCESS}. */
+    /**
+     * True when {@code wc.status == IBV_WC_SUCCESS}.
+     *
+     * @param index the index
+     * @return true when {@code wc.status == IBV_WC_SUCCESS}
+     */
     public boolean isSuccess(int index) {
         return statusValue(index) == CompletionStatus.SUCCESS.value();
     }
 
-    /** {@code wc.opcode} as its C value (undefined for failed completions). */
+    /**
+     * {@code wc.opcode} as its C value (undefined for failed completions).
+     *
+     * @param index the index
+     * @return {@code wc.opcode} as its C value (undefined for failed completions)
+     */
     public int opcodeValue(int index) {
         return entries.get(JAVA_INT, offset(index) + ibv_wc.opcode$OFFSET);
     }
@@ -112,17 +156,30 @@ public final class Completions {
     /**
      * {@code wc.opcode}, or {@code null} when the value is not a known opcode (a failed
      * completion leaves it undefined).
+     *
+     * @param index the index
+     * @return {@code wc.opcode}, or {@code null} when the value is not a known opcode (a failed completion leaves it undefined)
      */
     public CompletionOpcode opcode(int index) {
         return CompletionOpcode.orNull(opcodeValue(index));
     }
 
-    /** {@code wc.vendor_err}: the provider's own error code for a failed completion. */
+    /**
+     * {@code wc.vendor_err}: the provider's own error code for a failed completion.
+     *
+     * @param index the index
+     * @return {@code wc.vendor_err}: the provider's own error code for a failed completion
+     */
     public int vendorError(int index) {
         return entries.get(JAVA_INT, offset(index) + ibv_wc.vendor_err$OFFSET);
     }
 
-    /** {@code wc.byte_len}: bytes received (receive completions) or transferred. Unsigned in C. */
+    /**
+     * {@code wc.byte_len}: bytes received (receive completions) or transferred. Unsigned in C.
+     *
+     * @param index the index
+     * @return {@code wc.byte_len}: bytes received (receive completions) or transferred
+     */
     public int byteLength(int index) {
         return entries.get(JAVA_INT, offset(index) + ibv_wc.byte_len$OFFSET);
     }
@@ -131,52 +188,101 @@ public final class Completions {
      * {@code wc.imm_data}, valid with {@link CompletionFlag#WITH_IMM}: the 32 bits exactly as C
      * sees them, i.e. in network byte order ({@code Integer.reverseBytes} on little-endian hosts
      * gives the sender's value if the sender wrote it with {@code htonl}).
+     *
+     * @param index the index
+     * @return {@code wc.imm_data}, valid with {@link CompletionFlag#WITH_IMM}: the 32 bits exactly as C sees them, i.e
      */
     public int immediateData(int index) {
         return entries.get(JAVA_INT, offset(index) + ibv_wc.imm_data$OFFSET);
     }
 
-    /** {@code wc.invalidated_rkey}, valid with {@link CompletionFlag#WITH_INV} (shares imm_data's slot). */
+    /**
+     * {@code wc.invalidated_rkey}, valid with {@link CompletionFlag#WITH_INV} (shares imm_data's slot).
+     *
+     * @param index the index
+     * @return {@code wc.invalidated_rkey}, valid with {@link CompletionFlag#WITH_INV} (shares imm_data's slot)
+     */
     public int invalidatedRkey(int index) {
         return entries.get(JAVA_INT, offset(index) + ibv_wc.invalidated_rkey$OFFSET);
     }
 
-    /** {@code wc.qp_num}: the local QP this completion belongs to. */
+    /**
+     * {@code wc.qp_num}: the local QP this completion belongs to.
+     *
+     * @param index the index
+     * @return {@code wc.qp_num}: the local QP this completion belongs to
+     */
     public int qpNumber(int index) {
         return entries.get(JAVA_INT, offset(index) + ibv_wc.qp_num$OFFSET);
     }
 
-    /** {@code wc.src_qp}: the remote QP number (UD receive completions). */
+    /**
+     * {@code wc.src_qp}: the remote QP number (UD receive completions).
+     *
+     * @param index the index
+     * @return {@code wc.src_qp}: the remote QP number (UD receive completions)
+     */
     public int sourceQp(int index) {
         return entries.get(JAVA_INT, offset(index) + ibv_wc.src_qp$OFFSET);
     }
 
-    /** {@code wc.wc_flags}: bits of {@link CompletionFlag}. */
+    /**
+     * {@code wc.wc_flags}: bits of {@link CompletionFlag}.
+     *
+     * @param index the index
+     * @return {@code wc.wc_flags}: bits of {@link CompletionFlag}
+     */
     public int flags(int index) {
         return entries.get(JAVA_INT, offset(index) + ibv_wc.wc_flags$OFFSET);
     }
 
-    /** True when {@code flag} is set in {@code wc.wc_flags}. */
+    /**
+     * True when {@code flag} is set in {@code wc.wc_flags}.
+     *
+     * @param index the index
+     * @param flag the flag
+     * @return true when {@code flag} is set in {@code wc.wc_flags}
+     */
     public boolean hasFlag(int index, CompletionFlag flag) {
         return (flags(index) & flag.bit()) != 0;
     }
 
-    /** {@code wc.pkey_index} (UD/GSI), 0..65535. */
+    /**
+     * {@code wc.pkey_index} (UD/GSI), 0..65535.
+     *
+     * @param index the index
+     * @return {@code wc.pkey_index} (UD/GSI), 0..65535
+     */
     public int pkeyIndex(int index) {
         return Short.toUnsignedInt(entries.get(JAVA_SHORT, offset(index) + ibv_wc.pkey_index$OFFSET));
     }
 
-    /** {@code wc.slid}: the source LID (UD on InfiniBand), 0..65535. */
+    /**
+     * {@code wc.slid}: the source LID (UD on InfiniBand), 0..65535.
+     *
+     * @param index the index
+     * @return {@code wc.slid}: the source LID (UD on InfiniBand), 0..65535
+     */
     public int slid(int index) {
         return Short.toUnsignedInt(entries.get(JAVA_SHORT, offset(index) + ibv_wc.slid$OFFSET));
     }
 
-    /** {@code wc.sl}: the service level (UD on InfiniBand), 0..255. */
+    /**
+     * {@code wc.sl}: the service level (UD on InfiniBand), 0..255.
+     *
+     * @param index the index
+     * @return {@code wc.sl}: the service level (UD on InfiniBand), 0..255
+     */
     public int sl(int index) {
         return Byte.toUnsignedInt(entries.get(JAVA_BYTE, offset(index) + ibv_wc.sl$OFFSET));
     }
 
-    /** {@code wc.dlid_path_bits} (UD on InfiniBand), 0..255. */
+    /**
+     * {@code wc.dlid_path_bits} (UD on InfiniBand), 0..255.
+     *
+     * @param index the index
+     * @return {@code wc.dlid_path_bits} (UD on InfiniBand), 0..255
+     */
     public int dlidPathBits(int index) {
         return Byte.toUnsignedInt(entries.get(JAVA_BYTE, offset(index) + ibv_wc.dlid_path_bits$OFFSET));
     }
@@ -184,6 +290,9 @@ public final class Completions {
     /**
      * {@code ibv_wc_read_completion_ts}: the completion's timestamp in device clock ticks. Filled
      * only by an extended CQ created with {@link CompletionField#COMPLETION_TIMESTAMP}; 0 otherwise.
+     *
+     * @param index the index
+     * @return {@code ibv_wc_read_completion_ts}: the completion's timestamp in device clock ticks
      */
     public long completionTimestamp(int index) {
         return timestamps.get(JAVA_LONG, (long) Objects.checkIndex(index, capacity) * Long.BYTES);
@@ -192,6 +301,8 @@ public final class Completions {
     /**
      * Throws {@link CompletionFailedException} (naming status, wr_id, vendor error and QP) when
      * entry {@code index} did not succeed; returns normally otherwise. Allocates only when it throws.
+     *
+     * @param index the index
      */
     public void throwIfFailed(int index) {
         if (!isSuccess(index)) {

@@ -39,52 +39,93 @@ public final class ConnectionEvent {
         this.listenIdAddress = listenIdAddress;
     }
 
-    /** The event type; null only for a value this library does not know ({@link #rawType()}). */
+    /**
+     * The event type; null only for a value this library does not know ({@link #rawType()}).
+     *
+     * @return the event type; null only for a value this library does not know ({@link #rawType()}).
+     */
     public ConnectionEventType type() {
         return type;
     }
 
-    /** {@code event}, the C value. */
+    /**
+     * {@code event}, the C value.
+     *
+     * @return {@code event}, the C value.
+     */
     public int rawType() {
         return rawType;
     }
 
-    /** {@code status}: 0, a negative errno, or for REJECTED the CM's reject reason. */
+    /**
+     * {@code status}: 0, a negative errno, or for REJECTED the CM's reject reason.
+     *
+     * @return {@code status}: 0, a negative errno, or for REJECTED the CM's reject reason.
+     */
     public int status() {
         return status;
     }
 
-    /** The private data the peer sent (a copy; the CM may have padded it with zeros). */
+    /**
+     * The private data the peer sent (a copy; the CM may have padded it with zeros).
+     *
+     * @return the private data the peer sent (a copy; the CM may have padded it with zeros).
+     */
     public byte[] privateData() {
         return privateData.clone();
     }
 
-    /** The first {@code length} bytes of the private data (fewer if fewer arrived). */
+    /**
+     * The first {@code length} bytes of the private data (fewer if fewer arrived).
+     *
+     * @param length the length
+     * @return the first {@code length} bytes of the private data (fewer if fewer arrived).
+     */
     public byte[] privateData(int length) {
         return Arrays.copyOf(privateData, Math.min(length, privateData.length));
     }
 
-    /** {@code param.conn.responder_resources} (connected spaces). */
+    /**
+     * {@code param.conn.responder_resources} (connected spaces).
+     *
+     * @return {@code param.conn.responder_resources} (connected spaces).
+     */
     public int responderResources() {
         return responderResources;
     }
 
-    /** {@code param.conn.initiator_depth} (connected spaces). */
+    /**
+     * {@code param.conn.initiator_depth} (connected spaces).
+     *
+     * @return {@code param.conn.initiator_depth} (connected spaces).
+     */
     public int initiatorDepth() {
         return initiatorDepth;
     }
 
-    /** {@code param.conn.qp_num}: the peer's QP number where the event carries it, else 0. */
+    /**
+     * {@code param.conn.qp_num}: the peer's QP number where the event carries it, else 0.
+     *
+     * @return {@code param.conn.qp_num}: the peer's QP number where the event carries it, else 0.
+     */
     public int remoteQueuePairNumber() {
         return remoteQueuePairNumber;
     }
 
-    /** {@code param.ud}: for datagram identifiers, the peer's QPN, Q_Key and address. */
+    /**
+     * {@code param.ud}: for datagram identifiers, the peer's QPN, Q_Key and address.
+     *
+     * @return {@code param.ud}: for datagram identifiers, the peer's QPN, Q_Key and address.
+     */
     public Optional<DatagramParameters> datagram() {
         return Optional.ofNullable(datagram);
     }
 
-    /** The status described: errno text for negative ones, the CM reject reason for REJECTED. */
+    /**
+     * The status described: errno text for negative ones, the CM reject reason for REJECTED.
+     *
+     * @return the status described: errno text for negative ones, the CM reject reason for REJECTED.
+     */
     public String statusDescription() {
         return describeStatus(type, status);
     }

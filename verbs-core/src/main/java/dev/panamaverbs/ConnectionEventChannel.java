@@ -58,6 +58,7 @@ public final class ConnectionEventChannel extends VerbsResource {
      * @throws VerbsUnavailableException when libibverbs or librdmacm is unavailable
      * @throws VerbsException when the call fails (ENODEV: no {@code /dev/infiniband/rdma_cm}, the
      *         {@code rdma_ucm} kernel module is not loaded)
+     * @return {@code rdma_create_event_channel}, its fd made non-blocking.
      */
     public static ConnectionEventChannel create() {
         RdmaCm.ensureAvailable();
@@ -84,12 +85,21 @@ public final class ConnectionEventChannel extends VerbsResource {
         }
     }
 
-    /** The channel's file descriptor ({@code rdma_event_channel.fd}), non-blocking. */
+    /**
+     * The channel's file descriptor ({@code rdma_event_channel.fd}), non-blocking.
+     *
+     * @return the channel's file descriptor ({@code rdma_event_channel.fd}), non-blocking.
+     */
     public int fd() {
         return fd;
     }
 
-    /** {@code rdma_create_id}: a new identifier on this channel in {@code space}. */
+    /**
+     * {@code rdma_create_id}: a new identifier on this channel in {@code space}.
+     *
+     * @param space the space
+     * @return {@code rdma_create_id}: a new identifier on this channel in {@code space}.
+     */
     public ConnectionId createIdentifier(PortSpace space) {
         return ConnectionId.create(this, space);
     }
@@ -102,6 +112,7 @@ public final class ConnectionEventChannel extends VerbsResource {
      *
      * @return the event, or empty when none came in time
      * @throws IllegalStateException when the channel is (or gets) closed
+     * @param timeout the timeout
      */
     public Optional<ConnectionEvent> awaitEvent(Duration timeout) {
         long nanos = CompletionChannel.checkTimeout(timeout);

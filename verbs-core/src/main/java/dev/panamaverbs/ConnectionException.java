@@ -11,7 +11,15 @@ public class ConnectionException extends VerbsException {
 
     private final transient ConnectionEvent event;
 
-    /** A failure of {@code verb} about {@code target}, with {@code errno}, ended by {@code event} (or none). */
+    /**
+     * A failure of {@code verb} about {@code target}, with {@code errno}, ended by {@code event} (or none).
+     *
+     * @param verb the verb
+     * @param target the target
+     * @param errno the errno
+     * @param event the event
+     * @param detail the detail
+     */
     public ConnectionException(String verb, String target, int errno, ConnectionEvent event, String detail) {
         super(verb, errno, verb + " " + target + " failed: " + (event != null
                 ? event.type() + ", " + event.statusDescription() : "errno " + errno + " (" + Errno.describe(errno) + ")")
@@ -19,12 +27,20 @@ public class ConnectionException extends VerbsException {
         this.event = event;
     }
 
-    /** The event that ended the operation, if one did (none for a timeout or a failed call). */
+    /**
+     * The event that ended the operation, if one did (none for a timeout or a failed call).
+     *
+     * @return the event that ended the operation, if one did (none for a timeout or a failed call).
+     */
     public java.util.Optional<ConnectionEvent> event() {
         return java.util.Optional.ofNullable(event);
     }
 
-    /** The event's status (0 when there was no event). */
+    /**
+     * The event's status (0 when there was no event).
+     *
+     * @return the event's status (0 when there was no event).
+     */
     public int status() {
         return event != null ? event.status() : 0;
     }

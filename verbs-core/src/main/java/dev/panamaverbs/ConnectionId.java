@@ -89,12 +89,20 @@ public final class ConnectionId extends VerbsResource {
         }
     }
 
-    /** The channel this identifier reports on. */
+    /**
+     * The channel this identifier reports on.
+     *
+     * @return the channel this identifier reports on.
+     */
     public ConnectionEventChannel channel() {
         return channel;
     }
 
-    /** The port space ({@code rdma_cm_id.ps}). */
+    /**
+     * The port space ({@code rdma_cm_id.ps}).
+     *
+     * @return the port space ({@code rdma_cm_id.ps}).
+     */
     public PortSpace portSpace() {
         return portSpace;
     }
@@ -104,6 +112,7 @@ public final class ConnectionId extends VerbsResource {
      * RDMA device's address also picks that device ({@link #context()}).
      *
      * @throws VerbsException when the call fails (EADDRINUSE, EADDRNOTAVAIL: not a local address...)
+     * @param local the local
      */
     public void bind(InetSocketAddress local) {
         SocketAddresses.check("rdma_bind_addr", local);
@@ -111,7 +120,11 @@ public final class ConnectionId extends VerbsResource {
                 rdma_cma_h.rdma_bind_addr(state, handleSegment(), SocketAddresses.write(arena, local)));
     }
 
-    /** {@code rdma_listen}: accepts connection requests (see {@link #awaitRequest}), {@code backlog} queued. */
+    /**
+     * {@code rdma_listen}: accepts connection requests (see {@link #awaitRequest}), {@code backlog} queued.
+     *
+     * @param backlog the backlog
+     */
     public void listen(int backlog) {
         if (backlog < 0) {
             throw new IllegalArgumentException("rdma_listen: backlog must not be negative, got " + backlog);
@@ -125,6 +138,8 @@ public final class ConnectionId extends VerbsResource {
      *
      * @throws ConnectionException naming {@code remote}: ADDR_ERROR with its status (e.g. -110:
      *         timed out, -113: no route), or ETIMEDOUT when no event came
+     * @param remote the remote
+     * @param timeout the timeout
      */
     public void resolveAddress(InetSocketAddress remote, Duration timeout) {
         SocketAddresses.check("rdma_resolve_addr", remote);
@@ -140,6 +155,7 @@ public final class ConnectionId extends VerbsResource {
      * {@code rdma_resolve_route}: finds the path to the resolved address, waiting for ROUTE_RESOLVED.
      *
      * @throws ConnectionException ROUTE_ERROR with its status, or ETIMEDOUT when no event came
+     * @param timeout the timeout
      */
     public void resolveRoute(Duration timeout) {
         int millis = timeoutMillis("rdma_resolve_route", timeout);
@@ -154,6 +170,7 @@ public final class ConnectionId extends VerbsResource {
      * the wrapper is this identifier's child and closing it frees only what was created on it.
      *
      * @throws IllegalStateException when no device is chosen yet, or the identifier is closed
+     * @return the device context rdma_cm chose ({@code rdma_cm_id.verbs}), known once the identifier is bound to a device address, resolved, or came with a connection request.
      */
     public Context context() {
         Context current = context;
@@ -191,6 +208,9 @@ public final class ConnectionId extends VerbsResource {
      * @throws IllegalArgumentException when {@code pd} is not on this identifier's context, the
      *         type does not match the port space, or a size exceeds the device's
      * @throws IllegalStateException when the identifier already has a queue pair, or is closed
+     * @param pd the pd
+     * @param options the options
+     * @return {@code rdma_create_qp}: the identifier's queue pair, of its port space's type (RC for TCP, UD for UDP), on {@code pd} (allocated on {@link #context()}).
      */
     public QueuePair createQueuePair(ProtectionDomain pd, QueuePairOptions options) {
         Objects.requireNonNull(pd, "rdma_create_qp: protection domain is null");
@@ -217,7 +237,11 @@ public final class ConnectionId extends VerbsResource {
         }
     }
 
-    /** The queue pair made by {@link #createQueuePair}, while open. */
+    /**
+     * The queue pair made by {@link #createQueuePair}, while open.
+     *
+     * @return the queue pair made by {@link #createQueuePair}, while open.
+     */
     public Optional<QueuePair> queuePair() {
         QueuePair qp = queuePair;
         return qp != null && !qp.isClosed() ? Optional.of(qp) : Optional.empty();
@@ -239,6 +263,8 @@ public final class ConnectionId extends VerbsResource {
      * @throws IllegalArgumentException when the private data exceeds the CM's limit
      * @throws ConnectionRejectedException when rejected (by the peer, or nothing listens on the port)
      * @throws ConnectionException UNREACHABLE or CONNECT_ERROR with its status, or ETIMEDOUT
+     * @param options the options
+     * @param timeout the timeout
      */
     public ConnectionEvent connect(ConnectionOptions options, Duration timeout) {
         Objects.requireNonNull(options, "rdma_connect: options is null");
@@ -258,6 +284,8 @@ public final class ConnectionId extends VerbsResource {
      * {@code timeout} for ESTABLISHED (a datagram space answers at once: no wait).
      *
      * @throws ConnectionException when the accept fails or the connection is not established in time
+     * @param options the options
+     * @param timeout the timeout
      */
     public void accept(ConnectionOptions options, Duration timeout) {
         accept(options, timeout, 0);
@@ -287,6 +315,7 @@ public final class ConnectionId extends VerbsResource {
      * {@code rdma_reject} on a request's identifier, sending {@code privateData} (at most
      * {@value ConnectionOptions#MAX_REJECT_PRIVATE_DATA} bytes) to the peer, whose connect fails with
      * {@link ConnectionRejectedException}.
+     * @param privateData the private data
      */
     public void reject(byte[] privateData) {
         Objects.requireNonNull(privateData, "rdma_reject: private data is null");
@@ -304,6 +333,7 @@ public final class ConnectionId extends VerbsResource {
      * disconnected.
      *
      * @return true when DISCONNECTED arrived (or had), false when the timeout passed first
+     * @param timeout the timeout
      */
     public boolean disconnect(Duration timeout) {
         long nanos = CompletionChannel.checkTimeout(timeout);
@@ -320,6 +350,7 @@ public final class ConnectionId extends VerbsResource {
      * arrive meanwhile are dropped.
      *
      * @return true once disconnected
+     * @param timeout the timeout
      */
     public boolean awaitDisconnect(Duration timeout) {
         long deadline = System.nanoTime() + CompletionChannel.checkTimeout(timeout);
@@ -332,7 +363,12 @@ public final class ConnectionId extends VerbsResource {
         return true;
     }
 
-    /** The next event for this identifier within {@code timeout} (not connection requests: {@link #awaitRequest}). */
+    /**
+     * The next event for this identifier within {@code timeout} (not connection requests: {@link #awaitRequest}).
+     *
+     * @param timeout the timeout
+     * @return the next event for this identifier within {@code timeout} (not connection requests: {@link #awaitRequest}).
+     */
     public Optional<ConnectionEvent> awaitEvent(Duration timeout) {
         long nanos = CompletionChannel.checkTimeout(timeout);
         return Optional.ofNullable(observe(channel.await(this, false, nanos, "rdma_get_cm_event", "for " + this)));
@@ -341,6 +377,8 @@ public final class ConnectionId extends VerbsResource {
     /**
      * The next connection request to this listening identifier within {@code timeout}: a new
      * identifier on the same channel, to {@link #accept} or {@link #reject}.
+     * @param timeout the timeout
+     * @return the next connection request to this listening identifier within {@code timeout}: a new identifier on the same channel, to {@link #accept} or {@link #reject}.
      */
     public Optional<ConnectionRequest> awaitRequest(Duration timeout) {
         return awaitRequest(timeout, channel, ConnectionOptions.defaults());
@@ -372,7 +410,11 @@ public final class ConnectionId extends VerbsResource {
         return Optional.of(new ConnectionRequest(id, request, options));
     }
 
-    /** The local address ({@code route.addr.src_addr}), null before bind or resolution. */
+    /**
+     * The local address ({@code route.addr.src_addr}), null before bind or resolution.
+     *
+     * @return the local address ({@code route.addr.src_addr}), null before bind or resolution.
+     */
     public InetSocketAddress localAddress() {
         acquire();
         try {
@@ -382,7 +424,11 @@ public final class ConnectionId extends VerbsResource {
         }
     }
 
-    /** The peer's address ({@code route.addr.dst_addr}), null before resolution or a request. */
+    /**
+     * The peer's address ({@code route.addr.dst_addr}), null before resolution or a request.
+     *
+     * @return the peer's address ({@code route.addr.dst_addr}), null before resolution or a request.
+     */
     public InetSocketAddress remoteAddress() {
         acquire();
         try {

@@ -81,17 +81,29 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         }
     }
 
-    /** The defaults: no private data, 1 read/atomic each way, retry 6, RNR retry 7, 64-deep queues. */
+    /**
+     * The defaults: no private data, 1 read/atomic each way, retry 6, RNR retry 7, 64-deep queues.
+     *
+     * @return the defaults: no private data, 1 read/atomic each way, retry 6, RNR retry 7, 64-deep queues.
+     */
     public static ConnectionOptions defaults() {
         return DEFAULTS;
     }
 
-    /** A builder starting from the defaults. */
+    /**
+     * A builder starting from the defaults.
+     *
+     * @return a builder starting from the defaults.
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A builder starting from these options. */
+    /**
+     * A builder starting from these options.
+     *
+     * @return a builder starting from these options.
+     */
     public Builder toBuilder() {
         Builder builder = new Builder();
         builder.privateData = privateData;
@@ -110,12 +122,21 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         return builder;
     }
 
-    /** These options with other private data. */
+    /**
+     * These options with other private data.
+     *
+     * @param data the data
+     * @return these options with other private data.
+     */
     public ConnectionOptions withPrivateData(byte[] data) {
         return toBuilder().privateData(data).build();
     }
 
-    /** A copy of the private data. */
+    /**
+     * A copy of the private data.
+     *
+     * @return a copy of the private data.
+     */
     @Override
     public byte[] privateData() {
         return privateData.clone();
@@ -193,80 +214,145 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
 
         private Builder() {}
 
-        /** Bytes sent with the connect or accept (copied); limits in {@link ConnectionOptions}. */
+        /**
+         * Bytes sent with the connect or accept (copied); limits in {@link ConnectionOptions}.
+         *
+         * @param data the data
+         * @return bytes sent with the connect or accept (copied); limits in {@link ConnectionOptions}.
+         */
         public Builder privateData(byte[] data) {
             this.privateData = Objects.requireNonNull(data, "privateData").clone();
             return this;
         }
 
-        /** {@code responder_resources}, 0..255 (at most the device's {@code max_qp_rd_atom}). */
+        /**
+         * {@code responder_resources}, 0..255 (at most the device's {@code max_qp_rd_atom}).
+         *
+         * @param value the value
+         * @return {@code responder_resources}, 0..255 (at most the device's {@code max_qp_rd_atom}).
+         */
         public Builder responderResources(int value) {
             this.responderResources = value;
             return this;
         }
 
-        /** {@code initiator_depth}, 0..255 (at most the device's {@code max_qp_init_rd_atom}). */
+        /**
+         * {@code initiator_depth}, 0..255 (at most the device's {@code max_qp_init_rd_atom}).
+         *
+         * @param value the value
+         * @return {@code initiator_depth}, 0..255 (at most the device's {@code max_qp_init_rd_atom}).
+         */
         public Builder initiatorDepth(int value) {
             this.initiatorDepth = value;
             return this;
         }
 
-        /** {@code retry_count}, 0..7; 7 retries for ever on rxe (a dead peer is never detected). */
+        /**
+         * {@code retry_count}, 0..7; 7 retries for ever on rxe (a dead peer is never detected).
+         *
+         * @param value the value
+         * @return {@code retry_count}, 0..7; 7 retries for ever on rxe (a dead peer is never detected).
+         */
         public Builder retryCount(int value) {
             this.retryCount = value;
             return this;
         }
 
-        /** {@code rnr_retry_count}, 0..7; 7 retries for ever. */
+        /**
+         * {@code rnr_retry_count}, 0..7; 7 retries for ever.
+         *
+         * @param value the value
+         * @return {@code rnr_retry_count}, 0..7; 7 retries for ever.
+         */
         public Builder rnrRetryCount(int value) {
             this.rnrRetryCount = value;
             return this;
         }
 
-        /** Limit of address resolution and of route resolution, each (default 2 s). */
+        /**
+         * Limit of address resolution and of route resolution, each (default 2 s).
+         *
+         * @param value the value
+         * @return limit of address resolution and of route resolution, each (default 2 s).
+         */
         public Builder resolveTimeout(Duration value) {
             this.resolveTimeout = value;
             return this;
         }
 
-        /** Limit of a connect or accept until ESTABLISHED, and of a disconnect (default 10 s). */
+        /**
+         * Limit of a connect or accept until ESTABLISHED, and of a disconnect (default 10 s).
+         *
+         * @param value the value
+         * @return limit of a connect or accept until ESTABLISHED, and of a disconnect (default 10 s).
+         */
         public Builder connectTimeout(Duration value) {
             this.connectTimeout = value;
             return this;
         }
 
-        /** Send and receive queue depths of the created queue pair (default 64 each). */
+        /**
+         * Send and receive queue depths of the created queue pair (default 64 each).
+         *
+         * @param send the send
+         * @param receive the receive
+         * @return send and receive queue depths of the created queue pair (default 64 each).
+         */
         public Builder queueDepth(int send, int receive) {
             this.maxSendWorkRequests = send;
             this.maxReceiveWorkRequests = receive;
             return this;
         }
 
-        /** Scatter/gather entries per request (default 1). */
+        /**
+         * Scatter/gather entries per request (default 1).
+         *
+         * @param value the value
+         * @return scatter/gather entries per request (default 1).
+         */
         public Builder maxSge(int value) {
             this.maxSge = value;
             return this;
         }
 
-        /** Inline bytes per send (default 0). */
+        /**
+         * Inline bytes per send (default 0).
+         *
+         * @param value the value
+         * @return inline bytes per send (default 0).
+         */
         public Builder maxInlineData(int value) {
             this.maxInlineData = value;
             return this;
         }
 
-        /** Entries of the created completion queue (default 256). */
+        /**
+         * Entries of the created completion queue (default 256).
+         *
+         * @param value the value
+         * @return entries of the created completion queue (default 256).
+         */
         public Builder completionQueueSize(int value) {
             this.completionQueueSize = value;
             return this;
         }
 
-        /** Pending requests a listener queues (default 16). */
+        /**
+         * Pending requests a listener queues (default 16).
+         *
+         * @param value the value
+         * @return pending requests a listener queues (default 16).
+         */
         public Builder backlog(int value) {
             this.backlog = value;
             return this;
         }
 
-        /** The options, every field checked. */
+        /**
+         * The options, every field checked.
+         *
+         * @return the options, every field checked.
+         */
         public ConnectionOptions build() {
             return new ConnectionOptions(privateData, responderResources, initiatorDepth, retryCount, rnrRetryCount,
                     resolveTimeout, connectTimeout, maxSendWorkRequests, maxReceiveWorkRequests, maxSge,

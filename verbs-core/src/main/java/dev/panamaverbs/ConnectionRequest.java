@@ -21,27 +21,47 @@ public final class ConnectionRequest {
         this.options = options;
     }
 
-    /** The request's own identifier. */
+    /**
+     * The request's own identifier.
+     *
+     * @return the request's own identifier.
+     */
     public ConnectionId identifier() {
         return id;
     }
 
-    /** The CONNECT_REQUEST event (private data, the peer's responder resources and initiator depth). */
+    /**
+     * The CONNECT_REQUEST event (private data, the peer's responder resources and initiator depth).
+     *
+     * @return the CONNECT_REQUEST event (private data, the peer's responder resources and initiator depth).
+     */
     public ConnectionEvent event() {
         return event;
     }
 
-    /** The peer's private data (a copy; padded by the CM to 56 bytes). */
+    /**
+     * The peer's private data (a copy; padded by the CM to 56 bytes).
+     *
+     * @return the peer's private data (a copy; padded by the CM to 56 bytes).
+     */
     public byte[] privateData() {
         return event.privateData();
     }
 
-    /** The requesting peer's address. */
+    /**
+     * The requesting peer's address.
+     *
+     * @return the requesting peer's address.
+     */
     public InetSocketAddress remoteAddress() {
         return id.remoteAddress();
     }
 
-    /** {@link #accept(ConnectionOptions)} with the listener's options. */
+    /**
+     * {@link #accept(ConnectionOptions)} with the listener's options.
+     *
+     * @return {@link #accept(ConnectionOptions)} with the listener's options.
+     */
     public RdmaConnection accept() {
         return accept(options);
     }
@@ -51,6 +71,8 @@ public final class ConnectionRequest {
      * {@link ConnectionOptions#connectTimeout()}) after making a protection domain, a completion
      * queue and an RC queue pair on the request's device. On failure everything made is closed,
      * the identifier too.
+     * @param options the options
+     * @return accepts with {@code options} ({@code rdma_accept}, waiting for ESTABLISHED up to {@link ConnectionOptions#connectTimeout()}) after making a protection domain, a completion queue and an RC queue pair on the request's device.
      */
     public RdmaConnection accept(ConnectionOptions options) {
         Objects.requireNonNull(options, "rdma_accept: options is null");
@@ -60,6 +82,7 @@ public final class ConnectionRequest {
     /**
      * {@code rdma_reject} with {@code privateData} (at most
      * {@value ConnectionOptions#MAX_REJECT_PRIVATE_DATA} bytes), then closes the identifier.
+     * @param privateData the private data
      */
     public void reject(byte[] privateData) {
         try {

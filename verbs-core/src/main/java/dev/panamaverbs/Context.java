@@ -59,17 +59,27 @@ public final class Context extends VerbsResource {
      * True when this context is librdmacm's ({@link ConnectionId#context()}): shared by every
      * rdma_cm identifier on the device, never closed by this object, and its async events go to
      * whichever wrapper asks first.
+     *
+     * @return whether librdmacm owns this context
      */
     public boolean isOwnedByConnectionManager() {
         return borrowedFrom != null;
     }
 
-    /** The device this context was opened from. */
+    /**
+     * The device this context was opened from.
+     *
+     * @return the device this context was opened from
+     */
     public Device device() {
         return device;
     }
 
-    /** {@code num_comp_vectors}: completion vectors a CQ may choose from ({@code 0..count-1}). */
+    /**
+     * {@code num_comp_vectors}: completion vectors a CQ may choose from ({@code 0..count-1}).
+     *
+     * @return {@code num_comp_vectors}: completion vectors a CQ may choose from ({@code 0..count-1})
+     */
     public int completionVectorCount() {
         return completionVectors;
     }
@@ -77,6 +87,8 @@ public final class Context extends VerbsResource {
     /**
      * Queries the device's attributes ({@code ibv_query_device_ex}, or {@code ibv_query_device}
      * where the provider has no extended query; {@link DeviceAttributes#extended()} tells which).
+     *
+     * @return the device attributes
      */
     public DeviceAttributes queryDevice() {
         acquire();
@@ -94,13 +106,19 @@ public final class Context extends VerbsResource {
     /**
      * The device attributes, queried once ({@code ibv_query_device_ex}) and cached: the limits
      * (max_qp_wr, max_sge, max_cqe...) that creating objects is checked against.
+     *
+     * @return the device attributes, queried once ({@code ibv_query_device_ex}) and cached: the limits (max_qp_wr, max_sge, max_cqe...) that creating objects is checked against
      */
     public DeviceAttributes maxAttributes() {
         DeviceAttributes cached = maxAttributes;
         return cached != null ? cached : queryDevice();
     }
 
-    /** The number of physical ports; they are numbered {@code 1..portCount()}. */
+    /**
+     * The number of physical ports; they are numbered {@code 1..portCount()}.
+     *
+     * @return the number of physical ports
+     */
     public int portCount() {
         return maxAttributes().portCount();
     }
@@ -110,6 +128,8 @@ public final class Context extends VerbsResource {
      * {@code query_port} op with the structure size, not the compatibility prefix).
      *
      * @throws IllegalArgumentException when {@code port} is not in {@code 1..portCount()}
+     * @param port the port number (1-based)
+     * @return the port attributes
      */
     public PortAttributes queryPort(int port) {
         checkPort("ibv_query_port", port);
@@ -127,6 +147,8 @@ public final class Context extends VerbsResource {
      * (all-zero) slots are left out.
      *
      * @throws IllegalArgumentException when {@code port} is not in {@code 1..portCount()}
+     * @param port the port number (1-based)
+     * @return the valid entries of a port's GID table, by index
      */
     public List<GidEntry> gidTable(int port) {
         checkPort("ibv_query_gid_table", port);
@@ -150,6 +172,9 @@ public final class Context extends VerbsResource {
      *
      * @throws IllegalArgumentException when {@code port} is not a port or {@code index} is not in
      *         {@code 0..gid_tbl_len-1}
+     * @param port the port number (1-based)
+     * @param index the index
+     * @return one GID table entry
      */
     public Optional<GidEntry> queryGid(int port, int index) {
         checkPort("ibv_query_gid_ex", port);
@@ -170,9 +195,27 @@ public final class Context extends VerbsResource {
      * The RoCE v2 GID holding an IPv4-mapped address ({@code ::ffff:a.b.c.d}), lowest index first:
      * the source GID to use for RoCE v2 over IPv4. Chosen by type and address, never by a fixed
      * index. Empty on InfiniBand ports or when the interface has no IPv4 address.
+     *
+     * @param port the port number (1-based)
+     * @return the RoCE v2 GID holding an IPv4-mapped address ({@code ::ffff:a.b.c.d}), lowest index first: the source GID to use for RoCE v2 over IPv4
      */
     public Optional<GidEntry> roceV2Ipv4Gid(int port) {
         return gidTable(port).stream().filter(GidEntry::isRoceV2Ipv4).findFirst();
+    }
+
+    /**
+     * {@link #roceV2Ipv4Gid(int)}, or an exception that says why there is none and what to do:
+     * the port's GIDs, and whether the interface lacks an IPv4 address or the port is not RoCE.
+     *
+     * @param port the port number (1-based)
+     * @return the RoCE v2 IPv4-mapped GID of {@code port}
+     * @throws IllegalArgumentException when {@code port} is not in {@code 1..portCount()}
+     * @throws VerbsSetupException when the port has no such GID
+     */
+    public GidEntry requireRoceV2Ipv4Gid(int port) {
+        List<GidEntry> gids = gidTable(port);
+        return gids.stream().filter(GidEntry::isRoceV2Ipv4).findFirst()
+                .orElseThrow(() -> VerbsSetupException.noRoceV2Ipv4Gid(device.name(), port, queryPort(port), gids));
     }
 
     /**
@@ -181,6 +224,9 @@ public final class Context extends VerbsResource {
      *
      * @throws IllegalArgumentException when {@code port} is not a port or {@code index} is not in
      *         {@code 0..pkey_tbl_len-1}
+     * @param port the port number (1-based)
+     * @param index the index
+     * @return a P_Key table entry ({@code ibv_query_pkey}), as an unsigned 16-bit value in host order (0xffff is the default full-membership key)
      */
     public int queryPkey(int port, int index) {
         checkPort("ibv_query_pkey", port);
@@ -207,6 +253,8 @@ public final class Context extends VerbsResource {
      * @throws IllegalStateException when an async event listener is installed (it takes the
      *         events), or the context is closed (also when it closes during the wait)
      * @throws InterruptedException when the waiting thread is interrupted
+     * @param timeout how long to wait at most
+     * @return the event, or empty when none arrived within {@code timeout}
      */
     public Optional<AsyncEvent> pollAsyncEvent(Duration timeout) throws InterruptedException {
         long nanos = AsyncEventReader.timeoutNanos(timeout);
@@ -227,6 +275,7 @@ public final class Context extends VerbsResource {
      * keeps the thread. An exception thrown by the listener is logged and delivery goes on.
      *
      * @throws IllegalStateException when the context is closed
+     * @param listener the listener
      */
     public void setAsyncEventListener(Consumer<? super AsyncEvent> listener) {
         if (isClosed()) {
@@ -235,27 +284,52 @@ public final class Context extends VerbsResource {
         asyncEvents.setListener(listener);
     }
 
-    /** {@code ibv_alloc_pd}: a new protection domain. */
+    /**
+     * {@code ibv_alloc_pd}: a new protection domain.
+     *
+     * @return {@code ibv_alloc_pd}: a new protection domain
+     */
     public ProtectionDomain allocateProtectionDomain() {
         return ProtectionDomain.allocate(this);
     }
 
-    /** {@code ibv_create_comp_channel}: a channel that CQs signal completions through. */
+    /**
+     * {@code ibv_create_comp_channel}: a channel that CQs signal completions through.
+     *
+     * @return {@code ibv_create_comp_channel}: a channel that CQs signal completions through
+     */
     public CompletionChannel createCompletionChannel() {
         return CompletionChannel.create(this);
     }
 
-    /** {@code ibv_create_cq} with at least {@code cqe} entries, no channel, vector 0. */
+    /**
+     * {@code ibv_create_cq} with at least {@code cqe} entries, no channel, vector 0.
+     *
+     * @param cqe the number of completion queue entries
+     * @return {@code ibv_create_cq} with at least {@code cqe} entries, no channel, vector 0
+     */
     public CompletionQueue createCompletionQueue(int cqe) {
         return CompletionQueue.create(this, cqe, null, 0);
     }
 
-    /** {@code ibv_create_cq} with at least {@code cqe} entries, signalling through {@code channel} on {@code vector}. */
+    /**
+     * {@code ibv_create_cq} with at least {@code cqe} entries, signalling through {@code channel} on {@code vector}.
+     *
+     * @param cqe the number of completion queue entries
+     * @param channel the completion channel
+     * @param vector the completion vector
+     * @return {@code ibv_create_cq} with at least {@code cqe} entries, signalling through {@code channel} on {@code vector}
+     */
     public CompletionQueue createCompletionQueue(int cqe, CompletionChannel channel, int vector) {
         return CompletionQueue.create(this, cqe, channel, vector);
     }
 
-    /** {@code ibv_create_cq_ex}: an extended CQ (completion timestamps and other fields, as {@code options} asks). */
+    /**
+     * {@code ibv_create_cq_ex}: an extended CQ (completion timestamps and other fields, as {@code options} asks).
+     *
+     * @param options the options
+     * @return {@code ibv_create_cq_ex}: an extended CQ (completion timestamps and other fields, as {@code options} asks)
+     */
     public CompletionQueue createCompletionQueue(CompletionQueueOptions options) {
         return CompletionQueue.createExtended(this, options);
     }

@@ -36,6 +36,9 @@ public final class DatagramEndpoint implements AutoCloseable {
     /**
      * A datagram server on {@code local} (an RDMA device's address): {@code rdma_bind_addr},
      * {@code rdma_listen}, and a UD queue pair on the listening identifier.
+     * @param local the local
+     * @param options the options
+     * @return a datagram server on {@code local} (an RDMA device's address): {@code rdma_bind_addr}, {@code rdma_listen}, and a UD queue pair on the listening identifier.
      */
     public static DatagramEndpoint bind(InetSocketAddress local, ConnectionOptions options) {
         SocketAddresses.check("rdma_bind_addr", local);
@@ -58,6 +61,9 @@ public final class DatagramEndpoint implements AutoCloseable {
      *
      * @throws ConnectionRejectedException when nothing listens on that port
      * @throws ConnectionException when resolution fails or times out
+     * @param remote the remote
+     * @param options the options
+     * @return resolves the datagram server at {@code remote}: address, route, a UD queue pair, and {@code rdma_connect} (a service ID resolution, SIDR) whose answer gives {@link #peer()}.
      */
     public static DatagramEndpoint connect(InetSocketAddress remote, ConnectionOptions options) {
         SocketAddresses.check("rdma_connect", remote);
@@ -111,6 +117,7 @@ public final class DatagramEndpoint implements AutoCloseable {
      * endpoint's QPN and Q_Key ({@code rdma_accept} on the request's identifier, then closes it).
      *
      * @return the requester's private data (padded by the CM), or empty when none came in time
+     * @param timeout the timeout
      */
     public Optional<byte[]> answerResolution(Duration timeout) {
         Optional<ConnectionRequest> request = id.awaitRequest(timeout);
@@ -126,32 +133,56 @@ public final class DatagramEndpoint implements AutoCloseable {
         return Optional.of(request.get().privateData());
     }
 
-    /** Client side: the resolved server (QPN, Q_Key, address handle); empty on a server. */
+    /**
+     * Client side: the resolved server (QPN, Q_Key, address handle); empty on a server.
+     *
+     * @return client side: the resolved server (QPN, Q_Key, address handle); empty on a server.
+     */
     public Optional<DatagramPeer> peer() {
         return Optional.ofNullable(peer);
     }
 
-    /** The UD queue pair (RTS). */
+    /**
+     * The UD queue pair (RTS).
+     *
+     * @return the UD queue pair (RTS).
+     */
     public QueuePair queuePair() {
         return queuePair;
     }
 
-    /** The completion queue of both send and receive completions. */
+    /**
+     * The completion queue of both send and receive completions.
+     *
+     * @return the completion queue of both send and receive completions.
+     */
     public CompletionQueue completionQueue() {
         return completionQueue;
     }
 
-    /** The protection domain to register memory in. */
+    /**
+     * The protection domain to register memory in.
+     *
+     * @return the protection domain to register memory in.
+     */
     public ProtectionDomain protectionDomain() {
         return protectionDomain;
     }
 
-    /** The rdma_cm identifier (the listening one on a server). */
+    /**
+     * The rdma_cm identifier (the listening one on a server).
+     *
+     * @return the rdma_cm identifier (the listening one on a server).
+     */
     public ConnectionId identifier() {
         return id;
     }
 
-    /** The local address (a server's port chosen when 0 was asked). */
+    /**
+     * The local address (a server's port chosen when 0 was asked).
+     *
+     * @return the local address (a server's port chosen when 0 was asked).
+     */
     public InetSocketAddress localAddress() {
         return id.localAddress();
     }

@@ -13,13 +13,18 @@ import java.util.Objects;
  * @param transportType {@code ibv_device.transport_type}
  */
 public record Device(String name, long nodeGuid, NodeType nodeType, TransportType transportType) {
+    /** Checks the components. */
     public Device {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(nodeType, "nodeType");
         Objects.requireNonNull(transportType, "transportType");
     }
 
-    /** The node GUID as {@code ibv_devices} prints it: {@code xxxx:xxxx:xxxx:xxxx}. */
+    /**
+     * The node GUID as {@code ibv_devices} prints it: {@code xxxx:xxxx:xxxx:xxxx}.
+     *
+     * @return the node GUID as {@code ibv_devices} prints it: {@code xxxx:xxxx:xxxx:xxxx}
+     */
     public String nodeGuidString() {
         return Guids.format(nodeGuid);
     }
@@ -31,6 +36,7 @@ public record Device(String name, long nodeGuid, NodeType nodeType, TransportTyp
      * @throws dev.panamaverbs.VerbsException with errno {@code ENODEV} when the device is no
      *         longer listed, or the errno of a failed {@code ibv_open_device}
      * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
+     * @return the new context
      */
     public Context open() {
         return DeviceList.open(this);

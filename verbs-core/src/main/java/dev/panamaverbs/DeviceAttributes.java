@@ -102,29 +102,47 @@ public record DeviceAttributes(
         int physicalPortCount,
         Optional<ExtendedDeviceAttributes> extended) {
 
+    /** Checks the components. */
     public DeviceAttributes {
         Objects.requireNonNull(firmwareVersion, "firmwareVersion");
         Objects.requireNonNull(atomicCapability, "atomicCapability");
         Objects.requireNonNull(extended, "extended");
     }
 
-    /** The capability flags as a set ({@link #deviceCapFlags()} decoded). */
+    /**
+     * The capability flags as a set ({@link #deviceCapFlags()} decoded).
+     *
+     * @return the capability flags as a set ({@link #deviceCapFlags()} decoded)
+     */
     public Set<DeviceCapability> capabilities() {
         return DeviceCapability.fromBits(deviceCapFlags);
     }
 
-    /** Whether the device reports {@code capability}. */
+    /**
+     * Whether the device reports {@code capability}.
+     *
+     * @param capability the capability
+     * @return whether the device reports {@code capability}
+     */
     public boolean has(DeviceCapability capability) {
         return (deviceCapFlags & capability.bit()) != 0;
     }
 
-    /** The number of ports: {@code phys_port_cnt}, or {@code phys_port_cnt_ex} when the device has more than 255. */
+    /**
+     * The number of ports: {@code phys_port_cnt}, or {@code phys_port_cnt_ex} when the device has more than 255.
+     *
+     * @return the number of ports: {@code phys_port_cnt}, or {@code phys_port_cnt_ex} when the device has more than 255
+     */
     public int portCount() {
         long ex = extended.map(ExtendedDeviceAttributes::physicalPortCountEx).orElse(0L);
         return ex > physicalPortCount ? (int) ex : physicalPortCount;
     }
 
-    /** The node GUID as {@code ibv_devinfo} prints it ({@code xxxx:xxxx:xxxx:xxxx}). */
+    /**
+     * The node GUID as {@code ibv_devinfo} prints it ({@code xxxx:xxxx:xxxx:xxxx}).
+     *
+     * @return the node GUID as {@code ibv_devinfo} prints it ({@code xxxx:xxxx:xxxx:xxxx})
+     */
     public String nodeGuidString() {
         return Guids.format(nodeGuid);
     }

@@ -70,12 +70,21 @@ public enum DeviceCapability {
         this.bit = bit;
     }
 
-    /** The bit in the 64-bit flags word. */
+    /**
+     * The bit in the 64-bit flags word.
+     *
+     * @return the bit in the 64-bit flags word
+     */
     public long bit() {
         return bit;
     }
 
-    /** The capabilities set in {@code flags}; bits this version does not know are ignored. */
+    /**
+     * The capabilities set in {@code flags}; bits this version does not know are ignored.
+     *
+     * @param flags the flags
+     * @return the capabilities set in {@code flags}
+     */
     public static Set<DeviceCapability> fromBits(long flags) {
         EnumSet<DeviceCapability> set = EnumSet.noneOf(DeviceCapability.class);
         for (DeviceCapability capability : values()) {

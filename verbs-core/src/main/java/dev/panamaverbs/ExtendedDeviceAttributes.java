@@ -59,18 +59,31 @@ public record ExtendedDeviceAttributes(
      * @param udCaps      {@code per_transport_caps.ud_odp_caps}
      */
     public record OnDemandPaging(long generalCaps, int rcCaps, int ucCaps, int udCaps) {
-        /** Whether the device supports on-demand paging at all ({@code IBV_ODP_SUPPORT}). */
+        /**
+         * Whether the device supports on-demand paging at all ({@code IBV_ODP_SUPPORT}).
+         *
+         * @return whether the device supports on-demand paging at all ({@code IBV_ODP_SUPPORT})
+         */
         public boolean supported() {
             return (generalCaps & 1L) != 0;
         }
 
-        /** Whether implicit ODP (registering the whole address space) is supported. */
+        /**
+         * Whether implicit ODP (registering the whole address space) is supported.
+         *
+         * @return whether implicit ODP (registering the whole address space) is supported
+         */
         public boolean implicitSupported() {
             return (generalCaps & 2L) != 0;
         }
     }
 
-    /** TCP segmentation offload ({@code struct ibv_tso_caps}): {@code max_tso}, {@code supported_qpts} (bit per QP type). */
+    /**
+     * TCP segmentation offload ({@code struct ibv_tso_caps}): {@code max_tso}, {@code supported_qpts} (bit per QP type).
+     *
+     * @param maxTso the maximum TSO size
+     * @param supportedQpTypes the QP types the device supports
+     */
     public record TcpSegmentationOffload(long maxTso, int supportedQpTypes) {}
 
     /**
@@ -85,7 +98,13 @@ public record ExtendedDeviceAttributes(
     public record ReceiveSideScaling(int supportedQpTypes, long maxIndirectionTables, long maxIndirectionTableSize,
                                      long rxHashFieldsMask, int rxHashFunction) {}
 
-    /** Packet pacing ({@code struct ibv_packet_pacing_caps}): rate limits in kbit/s and the QP types (bits). */
+    /**
+     * Packet pacing ({@code struct ibv_packet_pacing_caps}): rate limits in kbit/s and the QP types (bits).
+     *
+     * @param qpRateLimitMinKbps the minimum rate limit in kbps
+     * @param qpRateLimitMaxKbps the maximum rate limit in kbps
+     * @param supportedQpTypes the QP types the device supports
+     */
     public record PacketPacing(long qpRateLimitMinKbps, long qpRateLimitMaxKbps, int supportedQpTypes) {}
 
     /**
@@ -99,12 +118,21 @@ public record ExtendedDeviceAttributes(
      */
     public record TagMatching(long maxRendezvousHeaderSize, long maxTags, int flags, long maxOperations, long maxSge) {}
 
-    /** CQ moderation ({@code struct ibv_cq_moderation_caps}): {@code max_cq_count}, {@code max_cq_period} in microseconds. */
+    /**
+     * CQ moderation ({@code struct ibv_cq_moderation_caps}): {@code max_cq_count}, {@code max_cq_period} in microseconds.
+     *
+     * @param maxCount the maximum count
+     * @param maxPeriodMicros the maximum period in microseconds
+     */
     public record CqModeration(int maxCount, int maxPeriodMicros) {}
 
     /**
      * Atomic operations from PCI peers ({@code struct ibv_pci_atomic_caps}), each a mask of
      * supported operand sizes ({@code IBV_PCI_ATOMIC_OPERATION_4/8/16_BYTE_SIZE_SUP}).
+     *
+     * @param fetchAdd true for fetch-and-add
+     * @param swap the value to swap in
+     * @param compareSwap true for compare-and-swap
      */
     public record PciAtomic(int fetchAdd, int swap, int compareSwap) {}
 

@@ -26,7 +26,12 @@ public final class Gid {
         this.raw = raw;
     }
 
-    /** The GID made of these 16 bytes (copied), network byte order. */
+    /**
+     * The GID made of these 16 bytes (copied), network byte order.
+     *
+     * @param raw the raw bytes
+     * @return the GID made of these 16 bytes (copied), network byte order
+     */
     public static Gid of(byte[] raw) {
         if (raw == null || raw.length != SIZE) {
             throw new IllegalArgumentException("a GID is 16 bytes, got "
@@ -49,6 +54,9 @@ public final class Gid {
      * Parses a GID written as eight groups of four hex digits ({@code fe80:0000:...:0001}, how
      * {@code ibv_devinfo} shows it) or as any IPv6 or IPv4 literal ({@code fe80::1},
      * {@code ::ffff:10.0.2.15}, {@code 10.0.2.15}: IPv4 is mapped into IPv6). No name lookup.
+     *
+     * @param text the text
+     * @return this gid
      */
     public static Gid parse(String text) {
         if (text == null || text.isBlank()) {
@@ -85,7 +93,12 @@ public final class Gid {
         return new Gid(mapped);
     }
 
-    /** The GID for an IP address: IPv6 as is, IPv4 mapped to {@code ::ffff:a.b.c.d}. */
+    /**
+     * The GID for an IP address: IPv6 as is, IPv4 mapped to {@code ::ffff:a.b.c.d}.
+     *
+     * @param address the address
+     * @return the GID for an IP address: IPv6 as is, IPv4 mapped to {@code ::ffff:a.b.c.d}
+     */
     public static Gid fromInetAddress(InetAddress address) {
         byte[] bytes = address.getAddress();
         if (address instanceof Inet4Address) {
@@ -98,17 +111,29 @@ public final class Gid {
         return new Gid(bytes);
     }
 
-    /** A copy of the 16 bytes, network byte order. */
+    /**
+     * A copy of the 16 bytes, network byte order.
+     *
+     * @return a copy of the 16 bytes, network byte order
+     */
     public byte[] toByteArray() {
         return raw.clone();
     }
 
-    /** The upper 64 bits ({@code global.subnet_prefix}) as a number. */
+    /**
+     * The upper 64 bits ({@code global.subnet_prefix}) as a number.
+     *
+     * @return the upper 64 bits ({@code global.subnet_prefix}) as a number
+     */
     public long subnetPrefix() {
         return toLong(0);
     }
 
-    /** The lower 64 bits ({@code global.interface_id}) as a number. */
+    /**
+     * The lower 64 bits ({@code global.interface_id}) as a number.
+     *
+     * @return the lower 64 bits ({@code global.interface_id}) as a number
+     */
     public long interfaceId() {
         return toLong(8);
     }
@@ -121,7 +146,11 @@ public final class Gid {
         return value;
     }
 
-    /** True when every byte is zero: an unused GID table slot. */
+    /**
+     * True when every byte is zero: an unused GID table slot.
+     *
+     * @return true when every byte is zero: an unused GID table slot
+     */
     public boolean isZero() {
         for (byte b : raw) {
             if (b != 0) {
@@ -131,7 +160,11 @@ public final class Gid {
         return true;
     }
 
-    /** True for an IPv4-mapped IPv6 address ({@code ::ffff:a.b.c.d}), what RoCE v2 over IPv4 uses. */
+    /**
+     * True for an IPv4-mapped IPv6 address ({@code ::ffff:a.b.c.d}), what RoCE v2 over IPv4 uses.
+     *
+     * @return true for an IPv4-mapped IPv6 address ({@code ::ffff:a.b.c.d}), what RoCE v2 over IPv4 uses
+     */
     public boolean isIpv4Mapped() {
         for (int i = 0; i < 10; i++) {
             if (raw[i] != 0) {
@@ -141,7 +174,11 @@ public final class Gid {
         return raw[10] == (byte) 0xff && raw[11] == (byte) 0xff;
     }
 
-    /** The IPv4 address when {@link #isIpv4Mapped()}, else empty. */
+    /**
+     * The IPv4 address when {@link #isIpv4Mapped()}, else empty.
+     *
+     * @return the IPv4 address when {@link #isIpv4Mapped()}, else empty
+     */
     public Optional<Inet4Address> ipv4Address() {
         if (!isIpv4Mapped()) {
             return Optional.empty();
@@ -153,7 +190,11 @@ public final class Gid {
         }
     }
 
-    /** This GID as an IPv6 address (never unwrapped to IPv4; see {@link #ipv4Address()}). */
+    /**
+     * This GID as an IPv6 address (never unwrapped to IPv4; see {@link #ipv4Address()}).
+     *
+     * @return this GID as an IPv6 address
+     */
     public Inet6Address toInet6Address() {
         try {
             return Inet6Address.getByAddress(null, raw.clone(), null);
@@ -165,6 +206,8 @@ public final class Gid {
     /**
      * The usual text of an address: {@code ::ffff:10.0.2.15} for IPv4-mapped GIDs, the compressed
      * IPv6 form otherwise ({@code fe80::5054:ff:fe12:3456}).
+     *
+     * @return the usual text of an address: {@code ::ffff:10.0.2.15} for IPv4-mapped GIDs, the compressed IPv6 form otherwise ({@code fe80::5054:ff:fe12:3456})
      */
     public String toAddressString() {
         if (isIpv4Mapped()) {

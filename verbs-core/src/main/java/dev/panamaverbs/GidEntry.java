@@ -15,13 +15,18 @@ import java.util.Optional;
  * @param netdevName  that interface's name (e.g. {@code eth0}), when known
  */
 public record GidEntry(int port, int index, Gid gid, GidType type, int netdevIndex, Optional<String> netdevName) {
+    /** Checks the components. */
     public GidEntry {
         Objects.requireNonNull(gid, "gid");
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(netdevName, "netdevName");
     }
 
-    /** True for a RoCE v2 GID holding an IPv4-mapped address: the one RoCE v2 over IPv4 uses. */
+    /**
+     * True for a RoCE v2 GID holding an IPv4-mapped address: the one RoCE v2 over IPv4 uses.
+     *
+     * @return true for a RoCE v2 GID holding an IPv4-mapped address: the one RoCE v2 over IPv4 uses
+     */
     public boolean isRoceV2Ipv4() {
         return type == GidType.ROCE_V2 && gid.isIpv4Mapped();
     }

@@ -29,7 +29,13 @@ public record GlobalRoute(Gid destinationGid, int flowLabel, int sourceGidIndex,
         AddressHandleAttributes.requireRange("grh.traffic_class", trafficClass, 0, 255);
     }
 
-    /** A route to {@code destinationGid} from local GID {@code sourceGidIndex}, hop limit 64, class and label 0. */
+    /**
+     * A route to {@code destinationGid} from local GID {@code sourceGidIndex}, hop limit 64, class and label 0.
+     *
+     * @param destinationGid the destination GID
+     * @param sourceGidIndex the index of the local (source) GID
+     * @return a route to {@code destinationGid} from local GID {@code sourceGidIndex}, hop limit 64, class and label 0
+     */
     public static GlobalRoute to(Gid destinationGid, int sourceGidIndex) {
         return new GlobalRoute(destinationGid, 0, sourceGidIndex, DEFAULT_HOP_LIMIT, 0);
     }
@@ -38,6 +44,9 @@ public record GlobalRoute(Gid destinationGid, int flowLabel, int sourceGidIndex,
      * As {@link #to(Gid, int)} from the GID's 16 bytes (network byte order).
      *
      * @throws IllegalArgumentException unless {@code destinationGid} has 16 bytes
+     * @param destinationGid the destination GID
+     * @param sourceGidIndex the index of the local (source) GID
+     * @return this global route
      */
     public static GlobalRoute to(byte[] destinationGid, int sourceGidIndex) {
         Objects.requireNonNull(destinationGid, "ibv_create_ah: grh.dgid is null");
@@ -48,17 +57,32 @@ public record GlobalRoute(Gid destinationGid, int flowLabel, int sourceGidIndex,
         return to(Gid.of(destinationGid), sourceGidIndex);
     }
 
-    /** This route with another hop limit. */
+    /**
+     * This route with another hop limit.
+     *
+     * @param hopLimit the hop limit
+     * @return this global route
+     */
     public GlobalRoute withHopLimit(int hopLimit) {
         return new GlobalRoute(destinationGid, flowLabel, sourceGidIndex, hopLimit, trafficClass);
     }
 
-    /** This route with another traffic class. */
+    /**
+     * This route with another traffic class.
+     *
+     * @param trafficClass the traffic class
+     * @return this global route
+     */
     public GlobalRoute withTrafficClass(int trafficClass) {
         return new GlobalRoute(destinationGid, flowLabel, sourceGidIndex, hopLimit, trafficClass);
     }
 
-    /** This route with another flow label. */
+    /**
+     * This route with another flow label.
+     *
+     * @param flowLabel the flow label
+     * @return this global route
+     */
     public GlobalRoute withFlowLabel(int flowLabel) {
         return new GlobalRoute(destinationGid, flowLabel, sourceGidIndex, hopLimit, trafficClass);
     }

@@ -15,7 +15,12 @@ public final class Guids {
         return ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? Long.reverseBytes(rawBigEndian) : rawBigEndian;
     }
 
-    /** {@code 0x0002c9030012abcdL} -> {@code "0002:c903:0012:abcd"}, the form {@code ibv_devinfo} prints. */
+    /**
+     * {@code 0x0002c9030012abcdL} -> {@code "0002:c903:0012:abcd"}, the form {@code ibv_devinfo} prints.
+     *
+     * @param guid the GUID
+     * @return {@code 0x0002c9030012abcdL} -> {@code "0002:c903:0012:abcd"}, the form {@code ibv_devinfo} prints
+     */
     public static String format(long guid) {
         String hex = String.format("%016x", guid);
         return hex.substring(0, 4) + ':' + hex.substring(4, 8) + ':' + hex.substring(8, 12) + ':' + hex.substring(12);
@@ -25,6 +30,8 @@ public final class Guids {
      * Parses {@code xxxx:xxxx:xxxx:xxxx} (or 16 hex digits without colons) into a host-order GUID.
      *
      * @throws IllegalArgumentException when the text is not 16 hex digits in that form
+     * @param text the text
+     * @return the GUID in host order
      */
     public static long parse(String text) {
         if (text == null) {

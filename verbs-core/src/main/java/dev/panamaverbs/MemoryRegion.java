@@ -245,31 +245,51 @@ public final class MemoryRegion extends VerbsResource {
         }
     }
 
-    /** The protection domain the region belongs to ({@code ibv_mr.pd}). */
+    /**
+     * The protection domain the region belongs to ({@code ibv_mr.pd}).
+     *
+     * @return the protection domain the region belongs to ({@code ibv_mr.pd})
+     */
     public ProtectionDomain protectionDomain() {
         requireOpen();
         return protectionDomain;
     }
 
-    /** The local key ({@code ibv_mr.lkey}): put it in scatter/gather entries that point into this region. */
+    /**
+     * The local key ({@code ibv_mr.lkey}): put it in scatter/gather entries that point into this region.
+     *
+     * @return the local key ({@code ibv_mr.lkey}): put it in scatter/gather entries that point into this region
+     */
     public int lkey() {
         requireOpen();
         return lkey;
     }
 
-    /** The remote key ({@code ibv_mr.rkey}): give it to the peer for RDMA read, write and atomics. */
+    /**
+     * The remote key ({@code ibv_mr.rkey}): give it to the peer for RDMA read, write and atomics.
+     *
+     * @return the remote key ({@code ibv_mr.rkey}): give it to the peer for RDMA read, write and atomics
+     */
     public int rkey() {
         requireOpen();
         return rkey;
     }
 
-    /** The start of the registered memory in this process ({@code ibv_mr.addr}). */
+    /**
+     * The start of the registered memory in this process ({@code ibv_mr.addr}).
+     *
+     * @return the start of the registered memory in this process ({@code ibv_mr.addr})
+     */
     public long memoryAddress() {
         requireOpen();
         return memoryAddress;
     }
 
-    /** The registered length in bytes ({@code ibv_mr.length}). */
+    /**
+     * The registered length in bytes ({@code ibv_mr.length}).
+     *
+     * @return the registered length in bytes ({@code ibv_mr.length})
+     */
     public long length() {
         requireOpen();
         return length;
@@ -278,19 +298,29 @@ public final class MemoryRegion extends VerbsResource {
     /**
      * The address at which the device sees the start of the region: the {@code iova} given to
      * {@code ibv_reg_mr_iova2}/{@code ibv_reg_dmabuf_mr}, else {@link #memoryAddress()}.
+     *
+     * @return the address at which the device sees the start of the region: the {@code iova} given to {@code ibv_reg_mr_iova2}/{@code ibv_reg_dmabuf_mr}, else {@link #memoryAddress()}
      */
     public long iova() {
         requireOpen();
         return iova;
     }
 
-    /** The access rights granted at registration (a copy). */
+    /**
+     * The access rights granted at registration (a copy).
+     *
+     * @return the access rights granted at registration (a copy)
+     */
     public EnumSet<AccessFlag> access() {
         requireOpen();
         return access.clone();
     }
 
-    /** True for a region over a dma-buf ({@code ibv_reg_dmabuf_mr}), which has no memory in this process. */
+    /**
+     * True for a region over a dma-buf ({@code ibv_reg_dmabuf_mr}), which has no memory in this process.
+     *
+     * @return true for a region over a dma-buf ({@code ibv_reg_dmabuf_mr}), which has no memory in this process
+     */
     public boolean isDmabuf() {
         requireOpen();
         return memory == null;
@@ -300,6 +330,7 @@ public final class MemoryRegion extends VerbsResource {
      * The registered memory: the segment given at registration.
      *
      * @throws UnsupportedOperationException for a dma-buf region
+     * @return the registered memory: the segment given at registration
      */
     public MemorySegment memory() {
         requireOpen();
@@ -314,6 +345,9 @@ public final class MemoryRegion extends VerbsResource {
      * before posting it.
      *
      * @throws IndexOutOfBoundsException if the range is not inside the region
+     * @param offset the offset in bytes
+     * @param length the length in bytes
+     * @return the part {@code [offset, offset + length)} of the registered memory
      */
     public MemorySegment slice(long offset, long length) {
         return memory().asSlice(offset, length);
@@ -323,6 +357,10 @@ public final class MemoryRegion extends VerbsResource {
      * Whether the device-side range {@code [address, address + length)} (the addresses work
      * requests carry, see the class comment) lies inside this region. An empty range counts when
      * its address is inside or at the end of the region.
+     *
+     * @param address the address
+     * @param length the length in bytes
+     * @return whether the device-side range {@code [address, address + length)} (the addresses work requests carry, see the class comment) lies inside this region
      */
     public boolean contains(long address, long length) {
         requireOpen();
@@ -336,6 +374,9 @@ public final class MemoryRegion extends VerbsResource {
      *
      * @throws IndexOutOfBoundsException if the range is not inside the region
      * @throws IllegalStateException if the region is deregistered
+     * @param offset the offset in bytes
+     * @param length the length in bytes
+     * @return the device-side address of byte {@code offset}, after checking that {@code [offset, offset + length)} lies inside the region: what a scatter/gather entry or a remote address for this part of the region must hold
      */
     public long addressAt(long offset, long length) {
         requireOpen();

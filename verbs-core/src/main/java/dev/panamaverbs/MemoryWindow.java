@@ -104,13 +104,21 @@ public final class MemoryWindow extends VerbsResource {
         return type + ", rkey=0x" + Integer.toHexString(rkey);
     }
 
-    /** The protection domain the window belongs to ({@code ibv_mw.pd}). */
+    /**
+     * The protection domain the window belongs to ({@code ibv_mw.pd}).
+     *
+     * @return the protection domain the window belongs to ({@code ibv_mw.pd})
+     */
     public ProtectionDomain protectionDomain() {
         requireOpen(this);
         return protectionDomain;
     }
 
-    /** The window type ({@code ibv_mw.type}). */
+    /**
+     * The window type ({@code ibv_mw.type}).
+     *
+     * @return the window type ({@code ibv_mw.type})
+     */
     public MemoryWindowType type() {
         requireOpen(this);
         return type;
@@ -121,6 +129,8 @@ public final class MemoryWindow extends VerbsResource {
      * (the provider increments its low 8 bits, {@code ibv_inc_rkey}), so read it after each bind.
      * A type 2 window reports the rkey of its last successfully posted
      * {@link SendWorkRequest#bindMemoryWindow BIND_MW} request (valid once that bind has executed).
+     *
+     * @return the window's current remote key ({@code ibv_mw.rkey})
      */
     public int rkey() {
         requireOpen(this);
@@ -131,6 +141,9 @@ public final class MemoryWindow extends VerbsResource {
      * C's {@code ibv_inc_rkey} (a static inline in {@code verbs.h}): {@code rkey} with its low 8
      * bits, the consumer's key, incremented modulo 256 and its upper 24 bits unchanged. The usual
      * new rkey of a type 2 window bind: {@code incrementRkey(window.rkey())}.
+     *
+     * @param rkey the remote key
+     * @return C's {@code ibv_inc_rkey} (a static inline in {@code verbs.h}): {@code rkey} with its low 8 bits, the consumer's key, incremented modulo 256 and its upper 24 bits unchanged
      */
     public static int incrementRkey(int rkey) {
         return (rkey & ~0xFF) | ((rkey + 1) & 0xFF);
@@ -176,6 +189,13 @@ public final class MemoryWindow extends VerbsResource {
      * @return the window's new {@link #rkey()}, valid once the bind has executed
      * @throws IllegalArgumentException for a queue pair or region of another protection domain, or
      *         any other requirement above not met
+     * @param queuePair the queue pair
+     * @param region the memory region
+     * @param offset the offset in bytes
+     * @param length the length in bytes
+     * @param access the access flags
+     * @param wrId the work request id, returned in its completion
+     * @param sendFlags the send flags
      */
     public int bind(QueuePair queuePair, MemoryRegion region, long offset, long length, Set<AccessFlag> access,
             long wrId, Set<SendFlag> sendFlags) {
@@ -222,6 +242,9 @@ public final class MemoryWindow extends VerbsResource {
      *
      * @return the window's new {@link #rkey()}
      * @throws IllegalStateException if the window was never bound, or that region is closed
+     * @param queuePair the queue pair
+     * @param wrId the work request id, returned in its completion
+     * @param sendFlags the send flags
      */
     public int unbind(QueuePair queuePair, long wrId, Set<SendFlag> sendFlags) {
         String verb = "ibv_bind_mw";

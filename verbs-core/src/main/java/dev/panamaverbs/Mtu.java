@@ -27,12 +27,22 @@ public enum Mtu implements NativeEnum {
         return value;
     }
 
-    /** The constant for a C value; an unknown value is an {@link IllegalArgumentException}. */
+    /**
+     * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
+     *
+     * @param value the value
+     * @return the constant for a C value
+     */
     public static Mtu of(int value) {
         return TABLE.of(value);
     }
 
-    /** The constant for a C value, or {@code null} when this version does not know it. */
+    /**
+     * The constant for a C value, or {@code null} when this version does not know it.
+     *
+     * @param value the value
+     * @return the constant for a C value, or {@code null} when this version does not know it
+     */
     public static Mtu orNull(int value) {
         return TABLE.orNull(value);
     }

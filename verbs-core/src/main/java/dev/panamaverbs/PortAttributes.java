@@ -61,6 +61,7 @@ public record PortAttributes(
     /** {@code IBV_QPF_GRH_REQUIRED}. */
     private static final int GRH_REQUIRED = 1;
 
+    /** Checks the components. */
     public PortAttributes {
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(maxMtu, "maxMtu");
@@ -68,22 +69,38 @@ public record PortAttributes(
         Objects.requireNonNull(linkLayer, "linkLayer");
     }
 
-    /** True when the port is {@link PortState#ACTIVE}: ready to carry traffic. */
+    /**
+     * True when the port is {@link PortState#ACTIVE}: ready to carry traffic.
+     *
+     * @return true when the port is {@link PortState#ACTIVE}: ready to carry traffic
+     */
     public boolean isActive() {
         return state == PortState.ACTIVE;
     }
 
-    /** True for RoCE ports ({@link LinkLayer#ETHERNET}): addressing needs a GRH and a GID, not a LID. */
+    /**
+     * True for RoCE ports ({@link LinkLayer#ETHERNET}): addressing needs a GRH and a GID, not a LID.
+     *
+     * @return true for RoCE ports ({@link LinkLayer#ETHERNET}): addressing needs a GRH and a GID, not a LID
+     */
     public boolean isEthernet() {
         return linkLayer == LinkLayer.ETHERNET;
     }
 
-    /** True when address handles on this port must carry a GRH (RoCE always; IB when the flag says so). */
+    /**
+     * True when address handles on this port must carry a GRH (RoCE always; IB when the flag says so).
+     *
+     * @return true when address handles on this port must carry a GRH
+     */
     public boolean grhRequired() {
         return isEthernet() || (flags & GRH_REQUIRED) != 0;
     }
 
-    /** The lane count of {@link #activeWidth()} (1, 2, 4, 8 or 12), 0 when the encoding is unknown. */
+    /**
+     * The lane count of {@link #activeWidth()} (1, 2, 4, 8 or 12), 0 when the encoding is unknown.
+     *
+     * @return the lane count of {@link #activeWidth()} (1, 2, 4, 8 or 12), 0 when the encoding is unknown
+     */
     public int activeWidthLanes() {
         return switch (activeWidth) {
             case 1 -> 1;
@@ -98,6 +115,8 @@ public record PortAttributes(
     /**
      * The per-lane signalling rate of {@link #activeSpeed()} in Gbit/s (SDR 2.5, DDR 5, QDR 10,
      * FDR10 10.3125, FDR 14.0625, EDR 25.78125, HDR 53.125, NDR 106.25), 0 when unknown.
+     *
+     * @return the per-lane signalling rate of {@link #activeSpeed()} in Gbit/s (SDR 2.5, DDR 5, QDR 10, FDR10 10.3125, FDR 14.0625, EDR 25.78125, HDR 53.125, NDR 106.25), 0 when unknown
      */
     public double activeSpeedGbps() {
         return switch (activeSpeed) {
@@ -113,7 +132,11 @@ public record PortAttributes(
         };
     }
 
-    /** The physical state's name, as {@code ibv_devinfo} prints it ({@code LINK_UP}...). */
+    /**
+     * The physical state's name, as {@code ibv_devinfo} prints it ({@code LINK_UP}...).
+     *
+     * @return the physical state's name, as {@code ibv_devinfo} prints it ({@code LINK_UP}...)
+     */
     public String physicalStateName() {
         return switch (physicalState) {
             case 1 -> "SLEEP";

@@ -29,12 +29,20 @@ public enum PortSpace implements NativeEnum {
         return value;
     }
 
-    /** The queue pair type rdma_cm gives identifiers of this space ({@code RC} or {@code UD}). */
+    /**
+     * The queue pair type rdma_cm gives identifiers of this space ({@code RC} or {@code UD}).
+     *
+     * @return the queue pair type rdma_cm gives identifiers of this space ({@code RC} or {@code UD}).
+     */
     public QpType queuePairType() {
         return queuePairType;
     }
 
-    /** True for the datagram spaces (UDP, IPoIB): "connect" is a service ID resolution (SIDR). */
+    /**
+     * True for the datagram spaces (UDP, IPoIB): "connect" is a service ID resolution (SIDR).
+     *
+     * @return true for the datagram spaces (UDP, IPoIB): "connect" is a service ID resolution (SIDR).
+     */
     public boolean isDatagram() {
         return queuePairType == QpType.UD;
     }

@@ -54,7 +54,11 @@ public final class ProtectionDomain extends VerbsResource {
         return "handle=" + kernelHandle;
     }
 
-    /** The context the domain was allocated on ({@code ibv_pd.context}). */
+    /**
+     * The context the domain was allocated on ({@code ibv_pd.context}).
+     *
+     * @return the context the domain was allocated on ({@code ibv_pd.context})
+     */
     public Context context() {
         requireOpen(this);
         return context;
@@ -84,6 +88,9 @@ public final class ProtectionDomain extends VerbsResource {
      * @throws IllegalStateException if this domain is closed
      * @throws dev.panamaverbs.VerbsException when the verb fails (e.g. ENOMEM: the locked
      *         memory limit, {@code ulimit -l}, is too low)
+     * @param memory the memory
+     * @param access the access flags
+     * @return {@code ibv_reg_mr}: registers {@code memory}, a native segment
      */
     public MemoryRegion register(MemorySegment memory, Set<AccessFlag> access) {
         return MemoryRegion.register(this, memory, access);
@@ -96,6 +103,9 @@ public final class ProtectionDomain extends VerbsResource {
      *
      * @throws IllegalArgumentException for a size not above 0 or above the device's
      *         {@code max_mr_size} ({@link DeviceAttributes#maxMrSize()}), or forbidden access combinations
+     * @param byteSize the size in bytes
+     * @param access the access flags
+     * @return {@code ibv_reg_mr} over {@code byteSize} bytes of new zeroed, page-aligned native memory owned by the region ({@link MemoryRegion#memory()}): closing the region deregisters it and only then frees the memory, so the memory can never be freed while the device may use it
      */
     public MemoryRegion allocateMemoryRegion(long byteSize, Set<AccessFlag> access) {
         return MemoryRegion.allocate(this, byteSize, access);
@@ -107,6 +117,10 @@ public final class ProtectionDomain extends VerbsResource {
      *
      * @throws dev.panamaverbs.VerbsUnsupportedException when libibverbs lacks
      *         {@code ibv_reg_mr_iova2} (older than IBVERBS_1.8)
+     * @param memory the memory
+     * @param access the access flags
+     * @param iova the I/O virtual address
+     * @return {@code ibv_reg_mr_iova2}: as {@link #register(MemorySegment, Set)}, but the device sees the memory at {@code iova} (work requests and the remote side address it from there)
      */
     public MemoryRegion register(MemorySegment memory, Set<AccessFlag> access, long iova) {
         return MemoryRegion.register(this, memory, access, iova);
@@ -118,6 +132,12 @@ public final class ProtectionDomain extends VerbsResource {
      *
      * @throws dev.panamaverbs.VerbsUnsupportedException when libibverbs lacks the symbol or
      *         the provider does not support dma-buf (SoftRoCE does not)
+     * @param offset the offset in bytes
+     * @param length the length in bytes
+     * @param iova the I/O virtual address
+     * @param fd the file descriptor
+     * @param access the access flags
+     * @return {@code ibv_reg_dmabuf_mr}: registers {@code length} bytes at {@code offset} of the dma-buf behind {@code fd}
      */
     public MemoryRegion registerDmabuf(long offset, long length, long iova, int fd, Set<AccessFlag> access) {
         return MemoryRegion.registerDmabuf(this, offset, length, iova, fd, access);
@@ -127,6 +147,8 @@ public final class ProtectionDomain extends VerbsResource {
      * {@code ibv_alloc_mw}: a memory window of {@code type}.
      *
      * @throws dev.panamaverbs.VerbsUnsupportedException when the device has no windows of that type
+     * @param type the type
+     * @return {@code ibv_alloc_mw}: a memory window of {@code type}
      */
     public MemoryWindow allocateMemoryWindow(MemoryWindowType type) {
         return MemoryWindow.allocate(this, type);
@@ -135,17 +157,30 @@ public final class ProtectionDomain extends VerbsResource {
     /**
      * {@code ibv_create_ah}: an address handle for sending to {@code attributes}' destination over
      * unreliable datagram queue pairs. On RoCE ports the attributes must carry a GRH.
+     *
+     * @param attributes the attributes
+     * @return {@code ibv_create_ah}: an address handle for sending to {@code attributes}' destination over unreliable datagram queue pairs
      */
     public AddressHandle createAddressHandle(AddressHandleAttributes attributes) {
         return AddressHandle.create(this, attributes);
     }
 
-    /** {@code ibv_create_qp}: a queue pair in this domain, see {@link QueuePairOptions}. */
+    /**
+     * {@code ibv_create_qp}: a queue pair in this domain, see {@link QueuePairOptions}.
+     *
+     * @param options the options
+     * @return {@code ibv_create_qp}: a queue pair in this domain, see {@link QueuePairOptions}
+     */
     public QueuePair createQueuePair(QueuePairOptions options) {
         return QueuePair.create(this, options);
     }
 
-    /** {@code ibv_create_srq}: a shared receive queue in this domain, see {@link SharedReceiveQueueOptions}. */
+    /**
+     * {@code ibv_create_srq}: a shared receive queue in this domain, see {@link SharedReceiveQueueOptions}.
+     *
+     * @param options the options
+     * @return {@code ibv_create_srq}: a shared receive queue in this domain, see {@link SharedReceiveQueueOptions}
+     */
     public SharedReceiveQueue createSharedReceiveQueue(SharedReceiveQueueOptions options) {
         return SharedReceiveQueue.create(this, options);
     }

@@ -94,7 +94,13 @@ public final class QpTransitions {
                 + " with optional attributes; use QueuePair.modify");
     }
 
-    /** {@link #maskFor} as a set of {@link QpAttributeMask}, for callers of {@link QueuePair#modify}. */
+    /**
+     * {@link #maskFor} as a set of {@link QpAttributeMask}, for callers of {@link QueuePair#modify}.
+     *
+     * @param type the type
+     * @param target the target
+     * @return the attributes the transition requires
+     */
     public static Set<QpAttributeMask> requiredAttributes(QpType type, QpState target) {
         return BitFlag.fromBits(QpAttributeMask.class, maskFor(type, target));
     }
@@ -103,6 +109,10 @@ public final class QpTransitions {
      * Whether the typed transition to {@code target} may start in {@code from}: INIT from RESET
      * or INIT, RTR from INIT, RTS from RTR, RTS, SQD or SQE, SQD from RTS, ERROR from any state but RESET (the kernel refuses
      * RESET -> ERROR), RESET from any state.
+     *
+     * @param from the first value
+     * @param target the target
+     * @return whether the typed transition to {@code target} may start in {@code from}: INIT from RESET or INIT, RTR from INIT, RTS from RTR, RTS, SQD or SQE, SQD from RTS, ERROR from any state but RESET (the kernel refuses RESET -> ERROR), RESET from any state
      */
     public static boolean isTypedTransition(QpState from, QpState target) {
         return switch (target) {

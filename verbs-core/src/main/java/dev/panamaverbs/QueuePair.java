@@ -118,12 +118,20 @@ public final class QueuePair extends VerbsResource {
 
     // ---- identity ----
 
-    /** {@code qp_num}: the number the peer addresses this queue pair by. */
+    /**
+     * {@code qp_num}: the number the peer addresses this queue pair by.
+     *
+     * @return {@code qp_num}: the number the peer addresses this queue pair by
+     */
     public int number() {
         return number;
     }
 
-    /** {@code qp_type}. */
+    /**
+     * {@code qp_type}.
+     *
+     * @return {@code qp_type}
+     */
     public QpType type() {
         return type;
     }
@@ -132,12 +140,18 @@ public final class QueuePair extends VerbsResource {
      * The state after the last transition made through this object (or, for a queue pair of an
      * rdma_cm identifier, the one librdmacm moved it to: INIT at creation, RTS once established,
      * ERROR after a disconnect); {@link #query()} reads the device's.
+     *
+     * @return the state after the last transition made through this object or by librdmacm
      */
     public QpState state() {
         return stateMachine.state();
     }
 
-    /** The rdma_cm identifier this queue pair was created on, if any. */
+    /**
+     * The rdma_cm identifier this queue pair was created on, if any.
+     *
+     * @return the identifier, or empty for a queue pair created on a protection domain
+     */
     public Optional<ConnectionId> connectionId() {
         return Optional.ofNullable(connectionId);
     }
@@ -147,32 +161,56 @@ public final class QueuePair extends VerbsResource {
         stateMachine.assume(state);
     }
 
-    /** The protection domain ({@code ibv_qp.pd}). */
+    /**
+     * The protection domain ({@code ibv_qp.pd}).
+     *
+     * @return the protection domain ({@code ibv_qp.pd})
+     */
     public ProtectionDomain protectionDomain() {
         return protectionDomain;
     }
 
-    /** The queue send completions go to ({@code send_cq}). */
+    /**
+     * The queue send completions go to ({@code send_cq}).
+     *
+     * @return the queue send completions go to ({@code send_cq})
+     */
     public CompletionQueue sendCompletionQueue() {
         return sendCompletionQueue;
     }
 
-    /** The queue receive completions go to ({@code recv_cq}). */
+    /**
+     * The queue receive completions go to ({@code recv_cq}).
+     *
+     * @return the queue receive completions go to ({@code recv_cq})
+     */
     public CompletionQueue receiveCompletionQueue() {
         return receiveCompletionQueue;
     }
 
-    /** The shared receive queue receives come from ({@code srq}), if any. */
+    /**
+     * The shared receive queue receives come from ({@code srq}), if any.
+     *
+     * @return the shared receive queue receives come from ({@code srq}), if any
+     */
     public Optional<SharedReceiveQueue> sharedReceiveQueue() {
         return Optional.ofNullable(sharedReceiveQueue);
     }
 
-    /** The queue sizes the provider granted at creation (at least what was asked). */
+    /**
+     * The queue sizes the provider granted at creation (at least what was asked).
+     *
+     * @return the queue sizes the provider granted at creation (at least what was asked)
+     */
     public QueuePairCapabilities capabilities() {
         return capabilities;
     }
 
-    /** True when created through {@code ibv_create_qp_ex} (the handle is then a {@code struct ibv_qp_ex}). */
+    /**
+     * True when created through {@code ibv_create_qp_ex} (the handle is then a {@code struct ibv_qp_ex}).
+     *
+     * @return true when created through {@code ibv_create_qp_ex} (the handle is then a {@code struct ibv_qp_ex})
+     */
     public boolean isExtended() {
         return extended;
     }
@@ -194,7 +232,12 @@ public final class QueuePair extends VerbsResource {
         stateMachine.toInit(port, pkeyIndex, access);
     }
 
-    /** {@link #toInit(int, int, Set)} with P_Key index 0. */
+    /**
+     * {@link #toInit(int, int, Set)} with P_Key index 0.
+     *
+     * @param port the port number (1-based)
+     * @param access the access flags
+     */
     public void toInit(int port, Set<AccessFlag> access) {
         toInit(port, 0, access);
     }
@@ -205,12 +248,18 @@ public final class QueuePair extends VerbsResource {
      * @param qkey the Q_Key datagrams to this queue pair must carry (unsigned 32 bits)
      * @throws IllegalArgumentException for RC/UC (use {@link #toInit(int, int, Set)}) or a bad argument
      * @throws IllegalStateException if the queue pair is not in RESET or INIT, or closed
+     * @param port the port number (1-based)
+     * @param pkeyIndex the P_Key index
      */
     public synchronized void toInit(int port, int pkeyIndex, int qkey) {
         stateMachine.toInit(port, pkeyIndex, qkey);
     }
 
-    /** {@link #toRtr(RemoteEndpoint, ReadyToReceiveOptions)} with {@link ReadyToReceiveOptions#defaults()}. */
+    /**
+     * {@link #toRtr(RemoteEndpoint, ReadyToReceiveOptions)} with {@link ReadyToReceiveOptions#defaults()}.
+     *
+     * @param remote the remote endpoint
+     */
     public void toRtr(RemoteEndpoint remote) {
         toRtr(remote, ReadyToReceiveOptions.defaults());
     }
@@ -223,6 +272,8 @@ public final class QueuePair extends VerbsResource {
      * @throws IllegalArgumentException for UD (use {@link #toRtr()}), a RoCE port without a remote
      *         GID, a path MTU above the port's active MTU, or a read/atomic depth above the device's
      * @throws IllegalStateException if the queue pair is not in INIT, or closed
+     * @param remote the remote endpoint
+     * @param options the options
      */
     public synchronized void toRtr(RemoteEndpoint remote, ReadyToReceiveOptions options) {
         stateMachine.toRtr(remote, options);
@@ -243,7 +294,11 @@ public final class QueuePair extends VerbsResource {
         toRts(ReadyToSendOptions.defaults());
     }
 
-    /** {@link #toRts(ReadyToSendOptions)} with the defaults and send PSN {@code sqPsn}. */
+    /**
+     * {@link #toRts(ReadyToSendOptions)} with the defaults and send PSN {@code sqPsn}.
+     *
+     * @param sqPsn the send queue's initial packet sequence number
+     */
     public void toRts(int sqPsn) {
         toRts(ReadyToSendOptions.withPsn(sqPsn));
     }
@@ -255,6 +310,7 @@ public final class QueuePair extends VerbsResource {
      * @throws IllegalArgumentException if the read/atomic depth exceeds the device's {@code max_qp_init_rd_atom}
      * @throws IllegalStateException if the queue pair is not in RTR (from RTS, SQD or SQE use
      *         {@link #resumeRts()}: those moves take none of these attributes), or closed
+     * @param options the options
      */
     public synchronized void toRts(ReadyToSendOptions options) {
         stateMachine.toRts(options);
@@ -267,6 +323,7 @@ public final class QueuePair extends VerbsResource {
      *
      * @throws IllegalStateException if the queue pair is not in RTS, or closed
      * @throws VerbsException if the provider refuses
+     * @param asyncNotify true to get an async event
      */
     public synchronized void toSqd(boolean asyncNotify) {
         stateMachine.toSqd(asyncNotify);
@@ -295,6 +352,7 @@ public final class QueuePair extends VerbsResource {
      *
      * @throws IllegalArgumentException for UC/UD, or {@code minRnrTimer} not in 0..31
      * @throws IllegalStateException if the queue pair is not in RTS or SQD, or closed
+     * @param minRnrTimer the minimum RNR NAK timer
      */
     public synchronized void resumeRts(int minRnrTimer) {
         stateMachine.resumeRts(minRnrTimer);
@@ -330,6 +388,8 @@ public final class QueuePair extends VerbsResource {
      *
      * @throws IllegalArgumentException if {@code attr} is smaller than {@code struct ibv_qp_attr} or the mask is empty
      * @throws VerbsException if the verb fails
+     * @param attr the attributes
+     * @param mask the mask
      */
     public synchronized void modify(MemorySegment attr, Set<QpAttributeMask> mask) {
         stateMachine.modify(attr, mask);
@@ -341,6 +401,7 @@ public final class QueuePair extends VerbsResource {
      *
      * @throws VerbsException if the verb fails
      * @throws IllegalStateException if closed
+     * @return {@code ibv_query_qp} with every attribute: the device's view of this queue pair
      */
     public synchronized QueuePairAttributes query() {
         return stateMachine.query();
@@ -361,6 +422,7 @@ public final class QueuePair extends VerbsResource {
      *         (or for INLINE its memory) or its address handle is closed
      * @throws VerbsException naming the refused request's wr_id when the provider refuses
      *         (e.g. ENOMEM: send queue full)
+     * @param request the work request
      */
     public void postSend(SendWorkRequest request) {
         acquire();
@@ -397,6 +459,7 @@ public final class QueuePair extends VerbsResource {
      * @throws IllegalArgumentException if a request has more entries than {@code max_recv_sge}, or
      *         an entry's region belongs to another protection domain
      * @throws VerbsException naming the refused request's wr_id when the provider refuses
+     * @param request the work request
      */
     public void postReceive(ReceiveWorkRequest request) {
         if (sharedReceiveQueue != null) {

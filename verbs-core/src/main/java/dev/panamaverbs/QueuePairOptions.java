@@ -48,47 +48,89 @@ public final class QueuePairOptions {
         this.forceExtendedCreate = builder.forceExtendedCreate;
     }
 
-    /** Options for a queue pair of {@code type} (RC, UC or UD) completing sends and receives on the given queues. */
+    /**
+     * Options for a queue pair of {@code type} (RC, UC or UD) completing sends and receives on the given queues.
+     *
+     * @param type the type
+     * @param sendCompletionQueue the send completion queue
+     * @param receiveCompletionQueue the receive completion queue
+     * @return this builder
+     */
     public static Builder builder(QpType type, CompletionQueue sendCompletionQueue, CompletionQueue receiveCompletionQueue) {
         return new Builder(type).sendCompletionQueue(sendCompletionQueue).receiveCompletionQueue(receiveCompletionQueue);
     }
 
-    /** Options for a queue pair of {@code type} whose sends and receives complete on one queue. */
+    /**
+     * Options for a queue pair of {@code type} whose sends and receives complete on one queue.
+     *
+     * @param type the type
+     * @param completionQueue the completion queue
+     * @return this builder
+     */
     public static Builder builder(QpType type, CompletionQueue completionQueue) {
         return builder(type, completionQueue, completionQueue);
     }
 
-    /** Options for a queue pair of {@code type}; set its completion queues before {@link Builder#build()}. */
+    /**
+     * Options for a queue pair of {@code type}; set its completion queues before {@link Builder#build()}.
+     *
+     * @param type the type
+     * @return this builder
+     */
     public static Builder builder(QpType type) {
         return new Builder(type);
     }
 
-    /** {@code qp_type}. */
+    /**
+     * {@code qp_type}.
+     *
+     * @return {@code qp_type}
+     */
     public QpType type() {
         return type;
     }
 
-    /** {@code send_cq}. */
+    /**
+     * {@code send_cq}.
+     *
+     * @return {@code send_cq}
+     */
     public CompletionQueue sendCompletionQueue() {
         return sendCompletionQueue;
     }
 
-    /** {@code recv_cq}. */
+    /**
+     * {@code recv_cq}.
+     *
+     * @return {@code recv_cq}
+     */
     public CompletionQueue receiveCompletionQueue() {
         return receiveCompletionQueue;
     }
 
-    /** {@code srq}, when receives come from a shared receive queue. */
+    /**
+     * {@code srq}, when receives come from a shared receive queue.
+     *
+     * @return {@code srq}, when receives come from a shared receive queue
+     */
     public Optional<SharedReceiveQueue> sharedReceiveQueue() {
         return Optional.ofNullable(sharedReceiveQueue);
     }
 
-    /** The requested {@code cap} (minimums; receive sizes are 0 with a shared receive queue). */
+    /**
+     * The requested {@code cap} (minimums; receive sizes are 0 with a shared receive queue).
+     *
+     * @return the requested {@code cap}
+     */
     public QueuePairCapabilities capabilities() {
         return capabilities;
     }
 
-    /** {@code sq_sig_all}: every send work request completes with a completion, signaled or not. */
+    /**
+     * {@code sq_sig_all}: every send work request completes with a completion, signaled or not.
+     *
+     * @return {@code true} if so
+     */
     public boolean signalAll() {
         return signalAll;
     }
@@ -96,12 +138,18 @@ public final class QueuePairOptions {
     /**
      * {@code send_ops_flags} of {@code ibv_create_qp_ex}: the operations the extended
      * ({@code ibv_wr_*}) post API of this queue pair may use. Empty for plain queue pairs.
+     *
+     * @return {@code send_ops_flags} of {@code ibv_create_qp_ex}: the operations the extended ({@code ibv_wr_*}) post API of this queue pair may use
      */
     public Set<WorkRequestOpcode> extendedSendOperations() {
         return extendedSendOperations;
     }
 
-    /** True when creation must go through {@code ibv_create_qp_ex} (extended send operations, or asked for). */
+    /**
+     * True when creation must go through {@code ibv_create_qp_ex} (extended send operations, or asked for).
+     *
+     * @return true when creation must go through {@code ibv_create_qp_ex} (extended send operations, or asked for)
+     */
     public boolean needsExtendedCreate() {
         return forceExtendedCreate || !extendedSendOperations.isEmpty();
     }
@@ -165,54 +213,99 @@ public final class QueuePairOptions {
             this.type = type;
         }
 
-        /** {@code send_cq}: where send completions go. */
+        /**
+         * {@code send_cq}: where send completions go.
+         *
+         * @param queue the queue
+         * @return this builder
+         */
         public Builder sendCompletionQueue(CompletionQueue queue) {
             this.sendCompletionQueue = Objects.requireNonNull(queue, "ibv_create_qp: send_cq");
             return this;
         }
 
-        /** {@code recv_cq}: where receive completions go. */
+        /**
+         * {@code recv_cq}: where receive completions go.
+         *
+         * @param queue the queue
+         * @return this builder
+         */
         public Builder receiveCompletionQueue(CompletionQueue queue) {
             this.receiveCompletionQueue = Objects.requireNonNull(queue, "ibv_create_qp: recv_cq");
             return this;
         }
 
-        /** One queue for both {@code send_cq} and {@code recv_cq}. */
+        /**
+         * One queue for both {@code send_cq} and {@code recv_cq}.
+         *
+         * @param queue the queue
+         * @return this builder
+         */
         public Builder completionQueue(CompletionQueue queue) {
             return sendCompletionQueue(queue).receiveCompletionQueue(queue);
         }
 
-        /** {@code cap.max_send_wr} (at least 1). */
+        /**
+         * {@code cap.max_send_wr} (at least 1).
+         *
+         * @param count how many
+         * @return this builder
+         */
         public Builder maxSendWorkRequests(int count) {
             this.maxSendWorkRequests = atLeast("max_send_wr", count, 1);
             return this;
         }
 
-        /** {@code cap.max_recv_wr} (at least 1; ignored with a shared receive queue). */
+        /**
+         * {@code cap.max_recv_wr} (at least 1; ignored with a shared receive queue).
+         *
+         * @param count how many
+         * @return this builder
+         */
         public Builder maxReceiveWorkRequests(int count) {
             this.maxReceiveWorkRequests = atLeast("max_recv_wr", count, 1);
             return this;
         }
 
-        /** {@code cap.max_send_sge} (at least 1). */
+        /**
+         * {@code cap.max_send_sge} (at least 1).
+         *
+         * @param count how many
+         * @return this builder
+         */
         public Builder maxSendSge(int count) {
             this.maxSendSge = atLeast("max_send_sge", count, 1);
             return this;
         }
 
-        /** {@code cap.max_recv_sge} (at least 1; ignored with a shared receive queue). */
+        /**
+         * {@code cap.max_recv_sge} (at least 1; ignored with a shared receive queue).
+         *
+         * @param count how many
+         * @return this builder
+         */
         public Builder maxReceiveSge(int count) {
             this.maxReceiveSge = atLeast("max_recv_sge", count, 1);
             return this;
         }
 
-        /** {@code cap.max_inline_data} in bytes (0: no inline sends). */
+        /**
+         * {@code cap.max_inline_data} in bytes (0: no inline sends).
+         *
+         * @param bytes the bytes
+         * @return this builder
+         */
         public Builder maxInlineData(int bytes) {
             this.maxInlineData = atLeast("max_inline_data", bytes, 0);
             return this;
         }
 
-        /** All five sizes at once. */
+        /**
+         * All five sizes at once.
+         *
+         * @param capabilities the capabilities
+         * @return this builder
+         */
         public Builder capabilities(QueuePairCapabilities capabilities) {
             maxSendWorkRequests(capabilities.maxSendWorkRequests());
             maxReceiveWorkRequests(Math.max(1, capabilities.maxReceiveWorkRequests()));
@@ -221,7 +314,12 @@ public final class QueuePairOptions {
             return maxInlineData(capabilities.maxInlineData());
         }
 
-        /** {@code srq}: receives come from this shared receive queue (RC and UD; UC cannot use one). */
+        /**
+         * {@code srq}: receives come from this shared receive queue (RC and UD; UC cannot use one).
+         *
+         * @param srq the shared receive queue
+         * @return this builder
+         */
         public Builder sharedReceiveQueue(SharedReceiveQueue srq) {
             Objects.requireNonNull(srq, "ibv_create_qp: srq");
             if (type == QpType.UC) {
@@ -231,7 +329,12 @@ public final class QueuePairOptions {
             return this;
         }
 
-        /** {@code sq_sig_all}: every send completes with a completion, whatever its flags say. */
+        /**
+         * {@code sq_sig_all}: every send completes with a completion, whatever its flags say.
+         *
+         * @param signalAll true to request a completion for every send
+         * @return this builder
+         */
         public Builder signalAll(boolean signalAll) {
             this.signalAll = signalAll;
             return this;
@@ -241,6 +344,9 @@ public final class QueuePairOptions {
          * Creates through {@code ibv_create_qp_ex} with {@code send_ops_flags} for these
          * operations, enabling the extended {@code ibv_wr_*} post API. Each must be valid for
          * the transport.
+         *
+         * @param operations the operations
+         * @return this builder
          */
         public Builder extendedSendOperations(Set<WorkRequestOpcode> operations) {
             for (WorkRequestOpcode opcode : operations) {
@@ -254,7 +360,12 @@ public final class QueuePairOptions {
             return this;
         }
 
-        /** Creates through {@code ibv_create_qp_ex} even without extended operations. */
+        /**
+         * Creates through {@code ibv_create_qp_ex} even without extended operations.
+         *
+         * @param force true to force it
+         * @return this builder
+         */
         public Builder extendedCreate(boolean force) {
             this.forceExtendedCreate = force;
             return this;
@@ -264,6 +375,7 @@ public final class QueuePairOptions {
          * The options.
          *
          * @throws IllegalStateException if a completion queue is not set
+         * @return the options
          */
         public QueuePairOptions build() {
             if (sendCompletionQueue == null || receiveCompletionQueue == null) {

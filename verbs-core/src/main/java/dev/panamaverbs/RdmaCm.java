@@ -15,12 +15,20 @@ import java.util.Optional;
 public final class RdmaCm {
     private RdmaCm() {}
 
-    /** True when libibverbs and librdmacm both loaded with every required symbol. Never throws. */
+    /**
+     * True when libibverbs and librdmacm both loaded with every required symbol. Never throws.
+     *
+     * @return true when libibverbs and librdmacm both loaded with every required symbol.
+     */
     public static boolean isAvailable() {
         return Verbs.isAvailable() && LibRdmacm.isAvailable();
     }
 
-    /** Why rdma_cm is unavailable (libibverbs' cause first, else librdmacm's); empty when available. */
+    /**
+     * Why rdma_cm is unavailable (libibverbs' cause first, else librdmacm's); empty when available.
+     *
+     * @return why rdma_cm is unavailable (libibverbs' cause first, else librdmacm's); empty when available.
+     */
     public static Optional<String> unavailabilityCause() {
         if (!Verbs.isAvailable()) {
             return Verbs.unavailabilityCause();
@@ -28,7 +36,11 @@ public final class RdmaCm {
         return LibRdmacm.unavailabilityCause();
     }
 
-    /** The librdmacm file loaded (links resolved), or the name that was tried. */
+    /**
+     * The librdmacm file loaded (links resolved), or the name that was tried.
+     *
+     * @return the librdmacm file loaded (links resolved), or the name that was tried.
+     */
     public static String libraryPath() {
         return LibRdmacm.libraryPath();
     }

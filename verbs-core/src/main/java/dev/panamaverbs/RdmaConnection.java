@@ -51,6 +51,9 @@ public final class RdmaConnection implements AutoCloseable {
      * @throws ConnectionException naming {@code remote} when resolution fails or times out, the
      *         peer is unreachable, or no answer came in time
      * @throws VerbsUnavailableException when libibverbs or librdmacm is missing
+     * @param remote the remote
+     * @param options the options
+     * @return connects to {@code remote}: a new event channel and identifier, address and route resolution ({@link ConnectionOptions#resolveTimeout()} each), protection domain, completion queue and RC queue pair, {@code rdma_connect} and ESTABLISHED ({@link ConnectionOptions#connectTimeout()}).
      */
     public static RdmaConnection connect(InetSocketAddress remote, ConnectionOptions options) {
         SocketAddresses.check("rdma_connect", remote);
@@ -122,42 +125,74 @@ public final class RdmaConnection implements AutoCloseable {
         }
     }
 
-    /** The RC queue pair, connected (RTS). */
+    /**
+     * The RC queue pair, connected (RTS).
+     *
+     * @return the RC queue pair, connected (RTS).
+     */
     public QueuePair queuePair() {
         return queuePair;
     }
 
-    /** The completion queue of both send and receive completions. */
+    /**
+     * The completion queue of both send and receive completions.
+     *
+     * @return the completion queue of both send and receive completions.
+     */
     public CompletionQueue completionQueue() {
         return completionQueue;
     }
 
-    /** The protection domain to register memory in. */
+    /**
+     * The protection domain to register memory in.
+     *
+     * @return the protection domain to register memory in.
+     */
     public ProtectionDomain protectionDomain() {
         return protectionDomain;
     }
 
-    /** The device context rdma_cm chose (librdmacm's; see {@link ConnectionId#context()}). */
+    /**
+     * The device context rdma_cm chose (librdmacm's; see {@link ConnectionId#context()}).
+     *
+     * @return the device context rdma_cm chose (librdmacm's; see {@link ConnectionId#context()}).
+     */
     public Context context() {
         return id.context();
     }
 
-    /** The rdma_cm identifier. */
+    /**
+     * The rdma_cm identifier.
+     *
+     * @return the rdma_cm identifier.
+     */
     public ConnectionId identifier() {
         return id;
     }
 
-    /** The peer's address. */
+    /**
+     * The peer's address.
+     *
+     * @return the peer's address.
+     */
     public InetSocketAddress remoteAddress() {
         return id.remoteAddress();
     }
 
-    /** The local address. */
+    /**
+     * The local address.
+     *
+     * @return the local address.
+     */
     public InetSocketAddress localAddress() {
         return id.localAddress();
     }
 
-    /** The private data the server sent with its accept (client side; padded by the CM), else empty. */
+    /**
+     * The private data the server sent with its accept (client side; padded by the CM), else empty.
+     *
+     * @return the private data the server sent with its accept (client side; padded by the CM), else empty.
+     */
     public byte[] acceptPrivateData() {
         return established != null ? established.privateData() : new byte[0];
     }
@@ -166,17 +201,28 @@ public final class RdmaConnection implements AutoCloseable {
      * {@code rdma_disconnect} and wait up to {@code timeout} for DISCONNECTED: the queue pair goes
      * to ERROR (outstanding and later requests complete with a flush error), the peer sees
      * DISCONNECTED. Close afterwards.
+     * @param timeout the timeout
+     * @return {@code rdma_disconnect} and wait up to {@code timeout} for DISCONNECTED: the queue pair goes to ERROR (outstanding and later requests complete with a flush error), the peer sees DISCONNECTED.
      */
     public boolean disconnect(Duration timeout) {
         return id.disconnect(timeout);
     }
 
-    /** Waits up to {@code timeout} for the peer to disconnect (or to be declared dead); true once disconnected. */
+    /**
+     * Waits up to {@code timeout} for the peer to disconnect (or to be declared dead); true once disconnected.
+     *
+     * @param timeout the timeout
+     * @return waits up to {@code timeout} for the peer to disconnect (or to be declared dead); true once disconnected.
+     */
     public boolean awaitDisconnect(Duration timeout) {
         return id.awaitDisconnect(timeout);
     }
 
-    /** True once closed. */
+    /**
+     * True once closed.
+     *
+     * @return true once closed.
+     */
     public boolean isClosed() {
         return id.isClosed();
     }

@@ -36,6 +36,9 @@ public final class RdmaListener implements AutoCloseable {
      * RDMA device (the wildcard address listens on every device).
      *
      * @throws ConnectionException when bind or listen fails (EADDRINUSE...)
+     * @param local the local
+     * @param options the options
+     * @return listens on {@code local} ({@code rdma_bind_addr}, {@code rdma_listen} with the options' backlog); port 0 picks a free port ({@link #localAddress()}).
      */
     public static RdmaListener listen(InetSocketAddress local, ConnectionOptions options) {
         SocketAddresses.check("rdma_bind_addr", local);
@@ -56,12 +59,20 @@ public final class RdmaListener implements AutoCloseable {
         }
     }
 
-    /** The address listened on (the port chosen when 0 was asked). */
+    /**
+     * The address listened on (the port chosen when 0 was asked).
+     *
+     * @return the address listened on (the port chosen when 0 was asked).
+     */
     public InetSocketAddress localAddress() {
         return id.localAddress();
     }
 
-    /** The listening identifier. */
+    /**
+     * The listening identifier.
+     *
+     * @return the listening identifier.
+     */
     public ConnectionId identifier() {
         return id;
     }
@@ -71,6 +82,8 @@ public final class RdmaListener implements AutoCloseable {
      * channel of its own; accept or reject it. Empty when none came in time.
      *
      * @throws IllegalStateException when the listener is (or gets) closed
+     * @param timeout the timeout
+     * @return the next connection request within {@code timeout}, its identifier moved to an event channel of its own; accept or reject it.
      */
     public Optional<ConnectionRequest> awaitRequest(Duration timeout) {
         ConnectionEventChannel own = ConnectionEventChannel.create();
@@ -96,6 +109,8 @@ public final class RdmaListener implements AutoCloseable {
      *
      * @throws ConnectionException with ETIMEDOUT when no request came in time, or when accepting failed
      * @throws IllegalStateException when the listener is (or gets) closed
+     * @param timeout the timeout
+     * @return waits up to {@code timeout} for a connection request and accepts it with the listener's options ({@link ConnectionRequest#accept()}).
      */
     public RdmaConnection accept(Duration timeout) {
         return awaitRequest(timeout).orElseThrow(() -> new ConnectionException("rdma_get_request",

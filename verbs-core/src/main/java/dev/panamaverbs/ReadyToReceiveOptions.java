@@ -19,7 +19,11 @@ public record ReadyToReceiveOptions(int maxDestReadAtomic, int minRnrTimer) {
         ReadyToSendOptions.requireRange("min_rnr_timer", minRnrTimer, 0, 31);
     }
 
-    /** The device's responder depth and an RNR timer of 12 (0.64 ms). */
+    /**
+     * The device's responder depth and an RNR timer of 12 (0.64 ms).
+     *
+     * @return the device's responder depth and an RNR timer of 12 (0.64 ms)
+     */
     public static ReadyToReceiveOptions defaults() {
         return new ReadyToReceiveOptions(FROM_DEVICE, 12);
     }

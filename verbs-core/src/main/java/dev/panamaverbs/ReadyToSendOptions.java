@@ -25,32 +25,61 @@ public record ReadyToSendOptions(int sqPsn, int timeout, int retryCount, int rnr
         requireRange("max_rd_atomic", maxReadAtomic, FROM_DEVICE, 255);
     }
 
-    /** PSN 0, timeout 14 (about 67 ms), 7 retries, RNR retry forever, device's read/atomic depth. */
+    /**
+     * PSN 0, timeout 14 (about 67 ms), 7 retries, RNR retry forever, device's read/atomic depth.
+     *
+     * @return this ready to send options
+     */
     public static ReadyToSendOptions defaults() {
         return withPsn(0);
     }
 
-    /** The defaults with {@code sq_psn = sqPsn}. */
+    /**
+     * The defaults with {@code sq_psn = sqPsn}.
+     *
+     * @param sqPsn the send queue's initial packet sequence number
+     * @return the defaults with {@code sq_psn = sqPsn}
+     */
     public static ReadyToSendOptions withPsn(int sqPsn) {
         return new ReadyToSendOptions(sqPsn, 14, 7, 7, FROM_DEVICE);
     }
 
-    /** These options with another ACK timeout. */
+    /**
+     * These options with another ACK timeout.
+     *
+     * @param timeout how long to wait at most
+     * @return this ready to send options
+     */
     public ReadyToSendOptions withTimeout(int timeout) {
         return new ReadyToSendOptions(sqPsn, timeout, retryCount, rnrRetry, maxReadAtomic);
     }
 
-    /** These options with another retry count. */
+    /**
+     * These options with another retry count.
+     *
+     * @param retryCount the retry count
+     * @return this ready to send options
+     */
     public ReadyToSendOptions withRetryCount(int retryCount) {
         return new ReadyToSendOptions(sqPsn, timeout, retryCount, rnrRetry, maxReadAtomic);
     }
 
-    /** These options with another RNR retry count. */
+    /**
+     * These options with another RNR retry count.
+     *
+     * @param rnrRetry the RNR retry count
+     * @return this ready to send options
+     */
     public ReadyToSendOptions withRnrRetry(int rnrRetry) {
         return new ReadyToSendOptions(sqPsn, timeout, retryCount, rnrRetry, maxReadAtomic);
     }
 
-    /** These options with another initiator read/atomic depth. */
+    /**
+     * These options with another initiator read/atomic depth.
+     *
+     * @param maxReadAtomic the maximum number of outstanding RDMA READ and atomic operations
+     * @return this ready to send options
+     */
     public ReadyToSendOptions withMaxReadAtomic(int maxReadAtomic) {
         return new ReadyToSendOptions(sqPsn, timeout, retryCount, rnrRetry, maxReadAtomic);
     }

@@ -52,24 +52,44 @@ public final class ReceiveWorkRequest {
         request.set(JAVA_LONG, ibv_recv_wr.sg_list$OFFSET, entries.address());
     }
 
-    /** A request with room for {@code maxSge} scatter/gather entries, in an automatic arena. */
+    /**
+     * A request with room for {@code maxSge} scatter/gather entries, in an automatic arena.
+     *
+     * @param maxSge the maximum number of scatter/gather entries per work request
+     * @return a request with room for {@code maxSge} scatter/gather entries, in an automatic arena
+     */
     public static ReceiveWorkRequest allocate(int maxSge) {
         return new ReceiveWorkRequest(Arena.ofAuto(), maxSge);
     }
 
-    /** A request with room for {@code maxSge} scatter/gather entries, in {@code arena}. */
+    /**
+     * A request with room for {@code maxSge} scatter/gather entries, in {@code arena}.
+     *
+     * @param arena the arena that owns the allocated memory
+     * @param maxSge the maximum number of scatter/gather entries per work request
+     * @return a request with room for {@code maxSge} scatter/gather entries, in {@code arena}
+     */
     public static ReceiveWorkRequest allocate(Arena arena, int maxSge) {
         return new ReceiveWorkRequest(Objects.requireNonNull(arena, "arena"), maxSge);
     }
 
-    /** Sets {@code wr_id}: the id the receive's completion carries ({@link Completions#wrId}). */
+    /**
+     * Sets {@code wr_id}: the id the receive's completion carries ({@link Completions#wrId}).
+     *
+     * @param wrId the work request id, returned in its completion
+     * @return this receive work request
+     */
     public ReceiveWorkRequest wrId(long wrId) {
         this.wrId = wrId;
         request.set(JAVA_LONG, ibv_recv_wr.wr_id$OFFSET, wrId);
         return this;
     }
 
-    /** {@code wr_id}. */
+    /**
+     * {@code wr_id}.
+     *
+     * @return {@code wr_id}
+     */
     public long wrId() {
         return wrId;
     }
@@ -82,6 +102,11 @@ public final class ReceiveWorkRequest {
      * @throws IllegalArgumentException if {@code index} is not in {@code 0..maxSge-1} or the range
      *         is not inside the region
      * @throws IllegalStateException if the region is deregistered
+     * @param index the index
+     * @param region the memory region
+     * @param offset the offset in bytes
+     * @param length the length in bytes
+     * @return this receive work request
      */
     public ReceiveWorkRequest sge(int index, MemoryRegion region, long offset, int length) {
         if (index < 0 || index >= maxSge) {
@@ -100,6 +125,8 @@ public final class ReceiveWorkRequest {
      * Sets {@code num_sge}: how many of the entries the device fills, in order.
      *
      * @throws IllegalArgumentException if {@code count} is not in {@code 0..maxSge}
+     * @param count how many
+     * @return this receive work request
      */
     public ReceiveWorkRequest sgeCount(int count) {
         if (count < 0 || count > maxSge) {
@@ -114,27 +141,50 @@ public final class ReceiveWorkRequest {
         request.set(JAVA_INT, ibv_recv_wr.num_sge$OFFSET, count);
     }
 
-    /** {@code num_sge}. */
+    /**
+     * {@code num_sge}.
+     *
+     * @return {@code num_sge}
+     */
     public int sgeCount() {
         return sgeCount;
     }
 
-    /** The number of entries this request has room for. */
+    /**
+     * The number of entries this request has room for.
+     *
+     * @return the number of entries this request has room for
+     */
     public int maxSge() {
         return maxSge;
     }
 
-    /** Entry {@code index}'s device address ({@code sg_list[index].addr}). */
+    /**
+     * Entry {@code index}'s device address ({@code sg_list[index].addr}).
+     *
+     * @param index the index
+     * @return entry {@code index}'s device address ({@code sg_list[index].addr})
+     */
     public long sgeAddress(int index) {
         return ScatterGatherEntries.address(entries, Objects.checkIndex(index, maxSge));
     }
 
-    /** Entry {@code index}'s length ({@code sg_list[index].length}). */
+    /**
+     * Entry {@code index}'s length ({@code sg_list[index].length}).
+     *
+     * @param index the index
+     * @return entry {@code index}'s length ({@code sg_list[index].length})
+     */
     public int sgeLength(int index) {
         return ScatterGatherEntries.length(entries, Objects.checkIndex(index, maxSge));
     }
 
-    /** Entry {@code index}'s lkey ({@code sg_list[index].lkey}). */
+    /**
+     * Entry {@code index}'s lkey ({@code sg_list[index].lkey}).
+     *
+     * @param index the index
+     * @return entry {@code index}'s lkey ({@code sg_list[index].lkey})
+     */
     public int sgeLkey(int index) {
         return ScatterGatherEntries.lkey(entries, Objects.checkIndex(index, maxSge));
     }
@@ -144,6 +194,8 @@ public final class ReceiveWorkRequest {
      * {@code null}. Posting this request then posts the whole chain in one call.
      *
      * @throws IllegalArgumentException if the chain would loop back to this request
+     * @param following the next resources
+     * @return this receive work request
      */
     public ReceiveWorkRequest next(ReceiveWorkRequest following) {
         CHAIN.checkNoLoop(this, following);
@@ -152,7 +204,11 @@ public final class ReceiveWorkRequest {
         return this;
     }
 
-    /** The request chained after this one, or {@code null}. */
+    /**
+     * The request chained after this one, or {@code null}.
+     *
+     * @return the request chained after this one, or {@code null}
+     */
     public ReceiveWorkRequest next() {
         return next;
     }
@@ -161,6 +217,8 @@ public final class ReceiveWorkRequest {
      * The native {@code struct ibv_recv_wr}, read-only, for callers of the generated layer that
      * inspect it. Read-only so that no caller can plant {@code sg_list} or {@code next} pointers
      * the provider would follow: change the request through its setters.
+     *
+     * @return the native {@code struct ibv_recv_wr}, read-only, for callers of the generated layer that inspect it
      */
     public MemorySegment segment() {
         return readOnlyRequest;

@@ -57,48 +57,97 @@ public record RemoteEndpoint(
      * An endpoint reached through a GRH: every RoCE endpoint, and InfiniBand endpoints across
      * subnets. {@code sgidIndex} is the local GID entry to send from (on SoftRoCE in the test VM,
      * index 1, the RoCE v2 IPv4-mapped GID).
+     *
+     * @param qpn the queue pair number
+     * @param psn the packet sequence number
+     * @param gid the GID
+     * @param sgidIndex the index of the local (source) GID
+     * @param mtu the path MTU
+     * @return an endpoint reached through a GRH: every RoCE endpoint, and InfiniBand endpoints across subnets
      */
     public static RemoteEndpoint global(int qpn, int psn, Gid gid, int sgidIndex, Mtu mtu) {
         Objects.requireNonNull(gid, "ibv_modify_qp: ah_attr.grh.dgid");
         return new RemoteEndpoint(qpn, psn, 0, gid, mtu, 0, sgidIndex, DEFAULT_HOP_LIMIT, 0, 0, 0);
     }
 
-    /** An InfiniBand endpoint in the same subnet, addressed by LID alone (no GRH). */
+    /**
+     * An InfiniBand endpoint in the same subnet, addressed by LID alone (no GRH).
+     *
+     * @param qpn the queue pair number
+     * @param psn the packet sequence number
+     * @param lid the local identifier (LID)
+     * @param mtu the path MTU
+     * @return an InfiniBand endpoint in the same subnet, addressed by LID alone (no GRH)
+     */
     public static RemoteEndpoint local(int qpn, int psn, int lid, Mtu mtu) {
         return new RemoteEndpoint(qpn, psn, lid, null, mtu, 0, 0, 0, 0, 0, 0);
     }
 
-    /** Whether the address vector carries a GRH ({@code is_global}). */
+    /**
+     * Whether the address vector carries a GRH ({@code is_global}).
+     *
+     * @return whether the address vector carries a GRH ({@code is_global})
+     */
     public boolean isGlobal() {
         return gid != null;
     }
 
-    /** This endpoint sending from local port {@code port}. */
+    /**
+     * This endpoint sending from local port {@code port}.
+     *
+     * @param port the port number (1-based)
+     * @return this remote endpoint
+     */
     public RemoteEndpoint withPort(int port) {
         return new RemoteEndpoint(qpn, psn, lid, gid, mtu, port, sgidIndex, hopLimit, trafficClass, serviceLevel, flowLabel);
     }
 
-    /** This endpoint with another LID. */
+    /**
+     * This endpoint with another LID.
+     *
+     * @param lid the local identifier (LID)
+     * @return this remote endpoint
+     */
     public RemoteEndpoint withLid(int lid) {
         return new RemoteEndpoint(qpn, psn, lid, gid, mtu, port, sgidIndex, hopLimit, trafficClass, serviceLevel, flowLabel);
     }
 
-    /** This endpoint with another hop limit. */
+    /**
+     * This endpoint with another hop limit.
+     *
+     * @param hopLimit the hop limit
+     * @return this remote endpoint
+     */
     public RemoteEndpoint withHopLimit(int hopLimit) {
         return new RemoteEndpoint(qpn, psn, lid, gid, mtu, port, sgidIndex, hopLimit, trafficClass, serviceLevel, flowLabel);
     }
 
-    /** This endpoint with another traffic class. */
+    /**
+     * This endpoint with another traffic class.
+     *
+     * @param trafficClass the traffic class
+     * @return this remote endpoint
+     */
     public RemoteEndpoint withTrafficClass(int trafficClass) {
         return new RemoteEndpoint(qpn, psn, lid, gid, mtu, port, sgidIndex, hopLimit, trafficClass, serviceLevel, flowLabel);
     }
 
-    /** This endpoint with another service level. */
+    /**
+     * This endpoint with another service level.
+     *
+     * @param serviceLevel the service level
+     * @return this remote endpoint
+     */
     public RemoteEndpoint withServiceLevel(int serviceLevel) {
         return new RemoteEndpoint(qpn, psn, lid, gid, mtu, port, sgidIndex, hopLimit, trafficClass, serviceLevel, flowLabel);
     }
 
-    /** This endpoint with another flow label. */
+    /**
+     * This endpoint with another flow label.
+     *
+     * @param flowLabel the flow label
+     * @return this remote endpoint
+     */
     public RemoteEndpoint withFlowLabel(int flowLabel) {
         return new RemoteEndpoint(qpn, psn, lid, gid, mtu, port, sgidIndex, hopLimit, trafficClass, serviceLevel, flowLabel);
     }

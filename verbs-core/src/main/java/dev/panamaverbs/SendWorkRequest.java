@@ -62,26 +62,46 @@ public final class SendWorkRequest {
         request.set(JAVA_INT, ibv_send_wr.opcode$OFFSET, opcode);
     }
 
-    /** A SEND request with room for {@code maxSge} scatter/gather entries, in an automatic arena. */
+    /**
+     * A SEND request with room for {@code maxSge} scatter/gather entries, in an automatic arena.
+     *
+     * @param maxSge the maximum number of scatter/gather entries per work request
+     * @return a SEND request with room for {@code maxSge} scatter/gather entries, in an automatic arena
+     */
     public static SendWorkRequest allocate(int maxSge) {
         return new SendWorkRequest(Arena.ofAuto(), maxSge);
     }
 
-    /** A SEND request with room for {@code maxSge} scatter/gather entries, in {@code arena}. */
+    /**
+     * A SEND request with room for {@code maxSge} scatter/gather entries, in {@code arena}.
+     *
+     * @param arena the arena that owns the allocated memory
+     * @param maxSge the maximum number of scatter/gather entries per work request
+     * @return a SEND request with room for {@code maxSge} scatter/gather entries, in {@code arena}
+     */
     public static SendWorkRequest allocate(Arena arena, int maxSge) {
         return new SendWorkRequest(Objects.requireNonNull(arena, "arena"), maxSge);
     }
 
     // ---- common fields ----
 
-    /** Sets {@code wr_id}: the id the request's completion carries ({@link Completions#wrId}). */
+    /**
+     * Sets {@code wr_id}: the id the request's completion carries ({@link Completions#wrId}).
+     *
+     * @param wrId the work request id, returned in its completion
+     * @return this send work request
+     */
     public SendWorkRequest wrId(long wrId) {
         this.wrId = wrId;
         request.set(JAVA_LONG, ibv_send_wr.wr_id$OFFSET, wrId);
         return this;
     }
 
-    /** {@code wr_id}. */
+    /**
+     * {@code wr_id}.
+     *
+     * @return {@code wr_id}
+     */
     public long wrId() {
         return wrId;
     }
@@ -89,6 +109,9 @@ public final class SendWorkRequest {
     /**
      * Sets {@code opcode}. Whether the queue pair's transport accepts it is checked at post time
      * (e.g. RDMA READ on UD is an {@link IllegalArgumentException} naming {@code ibv_post_send}).
+     *
+     * @param opcode the opcode
+     * @return this send work request
      */
     public SendWorkRequest opcode(WorkRequestOpcode opcode) {
         Objects.requireNonNull(opcode, VERB + ": opcode");
@@ -97,22 +120,40 @@ public final class SendWorkRequest {
         return this;
     }
 
-    /** {@code opcode}. */
+    /**
+     * {@code opcode}.
+     *
+     * @return {@code opcode}
+     */
     public WorkRequestOpcode opcode() {
         return WorkRequestOpcode.of(opcode);
     }
 
-    /** Sets {@code send_flags} to exactly these flags. */
+    /**
+     * Sets {@code send_flags} to exactly these flags.
+     *
+     * @param flags the flags
+     * @return this send work request
+     */
     public SendWorkRequest flags(Set<SendFlag> flags) {
         return writeFlags(BitFlag.toBits(flags));
     }
 
-    /** {@code send_flags}. */
+    /**
+     * {@code send_flags}.
+     *
+     * @return {@code send_flags}
+     */
     public Set<SendFlag> flags() {
         return BitFlag.fromBits(SendFlag.class, flags);
     }
 
-    /** Sets or clears {@link SendFlag#SIGNALED}: whether this request produces a completion. */
+    /**
+     * Sets or clears {@link SendFlag#SIGNALED}: whether this request produces a completion.
+     *
+     * @param signaled true to request a completion
+     * @return this send work request
+     */
     public SendWorkRequest signaled(boolean signaled) {
         return writeFlags(signaled ? flags | SIGNALED : flags & ~SIGNALED);
     }
@@ -121,6 +162,9 @@ public final class SendWorkRequest {
      * Sets or clears {@link SendFlag#INLINE}: the CPU copies the data into the request at post
      * time, lkeys are not checked. Up to the queue pair's {@code max_inline_data} bytes, SEND and
      * RDMA WRITE only (checked at post).
+     *
+     * @param inline true to send the data inline
+     * @return this send work request
      */
     public SendWorkRequest inline(boolean inline) {
         return writeFlags(inline ? flags | INLINE : flags & ~INLINE);
@@ -135,6 +179,9 @@ public final class SendWorkRequest {
     /**
      * Sets {@code imm_data} for {@code *_WITH_IMM} opcodes: the 32 bits go out as given (C's
      * {@code __be32}), so the receiver's {@link Completions#immediateData} reads the same int.
+     *
+     * @param immediate the immediate data
+     * @return this send work request
      */
     public SendWorkRequest immediateData(int immediate) {
         request.set(JAVA_INT, ibv_send_wr.imm_data$OFFSET, immediate);
@@ -142,7 +189,12 @@ public final class SendWorkRequest {
         return this;
     }
 
-    /** Sets {@code invalidate_rkey} for SEND_WITH_INV and LOCAL_INV (shares imm_data's slot). */
+    /**
+     * Sets {@code invalidate_rkey} for SEND_WITH_INV and LOCAL_INV (shares imm_data's slot).
+     *
+     * @param rkey the remote key
+     * @return this send work request
+     */
     public SendWorkRequest invalidateRkey(int rkey) {
         request.set(JAVA_INT, ibv_send_wr.imm_data$OFFSET, rkey);
         invalidateRkeySet = true;
@@ -158,13 +210,25 @@ public final class SendWorkRequest {
      * @throws IllegalArgumentException if {@code index} is not in {@code 0..maxSge-1} or the range
      *         is not inside the region
      * @throws IllegalStateException if the region is deregistered
+     * @param index the index
+     * @param region the memory region
+     * @param offset the offset in bytes
+     * @param length the length in bytes
+     * @return this send work request
      */
     public SendWorkRequest sge(int index, MemoryRegion region, long offset, int length) {
         entries.setRegion(index, region, offset, length);
         return this;
     }
 
-    /** One entry: {@code sge(0, region, offset, length)} and {@code sgeCount(1)}. */
+    /**
+     * One entry: {@code sge(0, region, offset, length)} and {@code sgeCount(1)}.
+     *
+     * @param region the memory region
+     * @param offset the offset in bytes
+     * @param length the length in bytes
+     * @return this send work request
+     */
     public SendWorkRequest sge(MemoryRegion region, long offset, int length) {
         sge(0, region, offset, length);
         return sgeCount(1);
@@ -176,13 +240,21 @@ public final class SendWorkRequest {
      * posted, so {@code data} may change right after the post returns.
      *
      * @throws IllegalArgumentException for heap or closed memory, or more than 2^31-1 bytes
+     * @param index the index
+     * @param data the data
+     * @return this send work request
      */
     public SendWorkRequest inlineData(int index, MemorySegment data) {
         entries.setInline(index, data);
         return inline(true);
     }
 
-    /** One inline entry: {@code inlineData(0, data)} and {@code sgeCount(1)}. */
+    /**
+     * One inline entry: {@code inlineData(0, data)} and {@code sgeCount(1)}.
+     *
+     * @param data the data
+     * @return this send work request
+     */
     public SendWorkRequest inlineData(MemorySegment data) {
         inlineData(0, data);
         return sgeCount(1);
@@ -192,38 +264,67 @@ public final class SendWorkRequest {
      * Sets {@code num_sge}: how many entries the device gathers, in order.
      *
      * @throws IllegalArgumentException if {@code count} is not in {@code 0..maxSge}
+     * @param count how many
+     * @return this send work request
      */
     public SendWorkRequest sgeCount(int count) {
         entries.count(count);
         return this;
     }
 
-    /** {@code num_sge}. */
+    /**
+     * {@code num_sge}.
+     *
+     * @return {@code num_sge}
+     */
     public int sgeCount() {
         return entries.count();
     }
 
-    /** The number of entries this request has room for. */
+    /**
+     * The number of entries this request has room for.
+     *
+     * @return the number of entries this request has room for
+     */
     public int maxSge() {
         return entries.maxSge();
     }
 
-    /** Entry {@code index}'s device address ({@code sg_list[index].addr}). */
+    /**
+     * Entry {@code index}'s device address ({@code sg_list[index].addr}).
+     *
+     * @param index the index
+     * @return entry {@code index}'s device address ({@code sg_list[index].addr})
+     */
     public long sgeAddress(int index) {
         return entries.address(index);
     }
 
-    /** Entry {@code index}'s length ({@code sg_list[index].length}). */
+    /**
+     * Entry {@code index}'s length ({@code sg_list[index].length}).
+     *
+     * @param index the index
+     * @return entry {@code index}'s length ({@code sg_list[index].length})
+     */
     public int sgeLength(int index) {
         return entries.length(index);
     }
 
-    /** Entry {@code index}'s lkey ({@code sg_list[index].lkey}). */
+    /**
+     * Entry {@code index}'s lkey ({@code sg_list[index].lkey}).
+     *
+     * @param index the index
+     * @return entry {@code index}'s lkey ({@code sg_list[index].lkey})
+     */
     public int sgeLkey(int index) {
         return entries.lkey(index);
     }
 
-    /** The bytes the entries in use cover ({@code num_sge} entries). */
+    /**
+     * The bytes the entries in use cover ({@code num_sge} entries).
+     *
+     * @return the bytes the entries in use cover ({@code num_sge} entries)
+     */
     public long totalLength() {
         return entries.totalLength();
     }
@@ -234,6 +335,10 @@ public final class SendWorkRequest {
      * Sets {@code wr.rdma}: the remote address and rkey of RDMA WRITE / READ (the remote range
      * is the peer's {@link MemoryRegion#addressAt(long, long)} and {@link MemoryRegion#rkey()}).
      * Choose the opcode with {@link #opcode(WorkRequestOpcode)}.
+     *
+     * @param remoteAddress the remote virtual address
+     * @param rkey the remote key
+     * @return this send work request
      */
     public SendWorkRequest rdma(long remoteAddress, int rkey) {
         union.rdma(remoteAddress, rkey);
@@ -246,6 +351,11 @@ public final class SendWorkRequest {
      * equals {@code compare}; its old value lands in the one 8-byte local entry.
      *
      * @throws IllegalArgumentException if {@code remoteAddress} is not 8-byte aligned
+     * @param remoteAddress the remote virtual address
+     * @param rkey the remote key
+     * @param compare the value to compare with
+     * @param swap the value to swap in
+     * @return an atomic compare-and-swap: sets the opcode to {@link WorkRequestOpcode#ATOMIC_CMP_AND_SWP} and {@code wr.atomic}
      */
     public SendWorkRequest atomicCompareAndSwap(long remoteAddress, int rkey, long compare, long swap) {
         return atomic(WorkRequestOpcode.ATOMIC_CMP_AND_SWP, remoteAddress, rkey, compare, swap);
@@ -257,6 +367,10 @@ public final class SendWorkRequest {
      * its old value lands in the one 8-byte local entry.
      *
      * @throws IllegalArgumentException if {@code remoteAddress} is not 8-byte aligned
+     * @param remoteAddress the remote virtual address
+     * @param rkey the remote key
+     * @param add the value to add
+     * @return an atomic fetch-and-add: sets the opcode to {@link WorkRequestOpcode#ATOMIC_FETCH_AND_ADD} and {@code wr.atomic}
      */
     public SendWorkRequest atomicFetchAndAdd(long remoteAddress, int rkey, long add) {
         return atomic(WorkRequestOpcode.ATOMIC_FETCH_AND_ADD, remoteAddress, rkey, add, 0);
@@ -273,6 +387,9 @@ public final class SendWorkRequest {
      *
      * @param remoteQkey the destination's Q_Key (unsigned 32 bits)
      * @throws IllegalArgumentException if {@code remoteQpn} is not a 24-bit QP number
+     * @param addressHandle the address handle
+     * @param remoteQpn the remote queue pair number
+     * @return this send work request
      */
     public SendWorkRequest ud(AddressHandle addressHandle, int remoteQpn, int remoteQkey) {
         union.ud(addressHandle, remoteQpn, remoteQkey);
@@ -305,6 +422,13 @@ public final class SendWorkRequest {
      *
      * @throws IllegalArgumentException if a requirement above is not met
      * @throws IllegalStateException if the window or region is closed
+     * @param window the memory window
+     * @param newRkey the new remote key
+     * @param region the memory region
+     * @param offset the offset in bytes
+     * @param length the length in bytes
+     * @param access the access flags
+     * @return a {@code BIND_MW} request binding the <b>type 2</b> window {@code window} to {@code [offset, offset + length)} of {@code region}: sets the opcode to {@link WorkRequestOpcode#BIND_MW} and fills {@code wr.bind_mw} ({@code mw}, {@code rkey}, {@code bind_info.mr}, {@code addr}, {@code length}, {@code mw_access_flags})
      */
     public SendWorkRequest bindMemoryWindow(MemoryWindow window, int newRkey, MemoryRegion region, long offset,
             long length, Set<AccessFlag> access) {
@@ -317,7 +441,11 @@ public final class SendWorkRequest {
         return union;
     }
 
-    /** The address handle of {@link #ud}, or {@code null}. */
+    /**
+     * The address handle of {@link #ud}, or {@code null}.
+     *
+     * @return the address handle of {@link #ud}, or {@code null}
+     */
     public AddressHandle addressHandle() {
         return union.addressHandle();
     }
@@ -329,6 +457,8 @@ public final class SendWorkRequest {
      * {@code null}. Posting this request then posts the whole chain in one call.
      *
      * @throws IllegalArgumentException if the chain would loop back to this request
+     * @param following the next resources
+     * @return this send work request
      */
     public SendWorkRequest next(SendWorkRequest following) {
         CHAIN.checkNoLoop(this, following);
@@ -337,7 +467,11 @@ public final class SendWorkRequest {
         return this;
     }
 
-    /** The request chained after this one, or {@code null}. */
+    /**
+     * The request chained after this one, or {@code null}.
+     *
+     * @return the request chained after this one, or {@code null}
+     */
     public SendWorkRequest next() {
         return next;
     }
@@ -348,6 +482,8 @@ public final class SendWorkRequest {
      * The native {@code struct ibv_send_wr}, read-only, for callers of the generated layer that
      * inspect it. Read-only so that no caller can plant {@code sg_list}, {@code next} or
      * {@code wr.ud.ah} pointers the provider would follow: change the request through its setters.
+     *
+     * @return the native {@code struct ibv_send_wr}, read-only, for callers of the generated layer that inspect it
      */
     public MemorySegment segment() {
         return readOnlyRequest;

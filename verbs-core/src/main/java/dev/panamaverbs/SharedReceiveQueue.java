@@ -99,18 +99,30 @@ public final class SharedReceiveQueue extends VerbsResource {
         }
     }
 
-    /** The protection domain the queue belongs to. */
+    /**
+     * The protection domain the queue belongs to.
+     *
+     * @return the protection domain the queue belongs to
+     */
     public ProtectionDomain protectionDomain() {
         requireOpen(this);
         return protectionDomain;
     }
 
-    /** The actual {@code max_sge}: the most entries a posted request may use. */
+    /**
+     * The actual {@code max_sge}: the most entries a posted request may use.
+     *
+     * @return the actual {@code max_sge}: the most entries a posted request may use
+     */
     public int maxSge() {
         return maxSge;
     }
 
-    /** The actual {@code max_wr} as of creation or the last {@link #resize}/{@link #query}. */
+    /**
+     * The actual {@code max_wr} as of creation or the last {@link #resize}/{@link #query}.
+     *
+     * @return the actual {@code max_wr} as of creation or the last {@link #resize}/{@link #query}
+     */
     public int maxWorkRequests() {
         return maxWorkRequests;
     }
@@ -123,6 +135,7 @@ public final class SharedReceiveQueue extends VerbsResource {
      *         entry's memory region belongs to another protection domain
      * @throws IllegalStateException if this queue, a request's arena or an entry's region is closed
      * @throws VerbsException naming the refused request (from {@code bad_wr}), e.g. ENOMEM when full
+     * @param request the work request
      */
     public void postReceive(ReceiveWorkRequest request) {
         WorkRequestChecks.checkReceiveChain("ibv_post_srq_recv", request, maxSge, "the queue's max_sge",
@@ -150,6 +163,7 @@ public final class SharedReceiveQueue extends VerbsResource {
      * The event disarms it; arm again to be told again.
      *
      * @throws IllegalArgumentException if {@code limit} is not in {@code 0..maxWorkRequests()}
+     * @param limit the limit
      */
     public void setLimit(int limit) {
         int capacity = maxWorkRequests;
@@ -165,6 +179,7 @@ public final class SharedReceiveQueue extends VerbsResource {
      * provider can (an unsupported answer throws {@link VerbsUnsupportedException}).
      *
      * @throws IllegalArgumentException if {@code maxWorkRequests} is not in {@code 1..max_srq_wr}
+     * @param maxWorkRequests the maximum number of outstanding work requests
      */
     public void resize(int maxWorkRequests) {
         acquire();
@@ -194,7 +209,11 @@ public final class SharedReceiveQueue extends VerbsResource {
         }
     }
 
-    /** {@code ibv_query_srq}: the queue's current capacity, entries per request and armed limit. */
+    /**
+     * {@code ibv_query_srq}: the queue's current capacity, entries per request and armed limit.
+     *
+     * @return {@code ibv_query_srq}: the queue's current capacity, entries per request and armed limit
+     */
     public SharedReceiveQueueAttributes query() {
         acquire();
         try (Arena arena = Arena.ofConfined()) {

@@ -13,6 +13,7 @@ package dev.panamaverbs;
  */
 public record SharedReceiveQueueOptions(int maxWorkRequests, int maxSge, int limit) {
 
+    /** Checks the components. */
     public SharedReceiveQueueOptions {
         if (maxWorkRequests < 1) {
             throw new IllegalArgumentException("ibv_create_srq: max_wr must be >= 1, got " + maxWorkRequests);
@@ -26,12 +27,23 @@ public record SharedReceiveQueueOptions(int maxWorkRequests, int maxSge, int lim
         }
     }
 
-    /** {@code maxWorkRequests} requests of {@code maxSge} entries, no limit armed. */
+    /**
+     * {@code maxWorkRequests} requests of {@code maxSge} entries, no limit armed.
+     *
+     * @param maxWorkRequests the maximum number of outstanding work requests
+     * @param maxSge the maximum number of scatter/gather entries per work request
+     * @return {@code maxWorkRequests} requests of {@code maxSge} entries, no limit armed
+     */
     public static SharedReceiveQueueOptions of(int maxWorkRequests, int maxSge) {
         return new SharedReceiveQueueOptions(maxWorkRequests, maxSge, 0);
     }
 
-    /** These options with the limit {@code newLimit} armed after creation. */
+    /**
+     * These options with the limit {@code newLimit} armed after creation.
+     *
+     * @param newLimit the new limit
+     * @return this shared receive queue options
+     */
     public SharedReceiveQueueOptions withLimit(int newLimit) {
         return new SharedReceiveQueueOptions(maxWorkRequests, maxSge, newLimit);
     }

@@ -23,7 +23,11 @@ import java.util.Set;
 public final class Verbs {
     private Verbs() {}
 
-    /** True when libibverbs was loaded and every required symbol resolved. Never throws. */
+    /**
+     * True when libibverbs was loaded and every required symbol resolved. Never throws.
+     *
+     * @return true when libibverbs was loaded and every required symbol resolved
+     */
     public static boolean isAvailable() {
         return LibIbverbs.isAvailable();
     }
@@ -31,6 +35,8 @@ public final class Verbs {
     /**
      * Why libibverbs is unavailable (library not found, symbol missing, native access not
      * enabled, turned off); empty when available.
+     *
+     * @return why libibverbs is unavailable (library not found, symbol missing, native access not enabled, turned off); empty when available
      */
     public static Optional<String> unavailabilityCause() {
         return LibIbverbs.unavailabilityCause();
@@ -47,7 +53,11 @@ public final class Verbs {
         }
     }
 
-    /** The optional libibverbs functions found (newer verbs); empty when unavailable. */
+    /**
+     * The optional libibverbs functions found (newer verbs); empty when unavailable.
+     *
+     * @return the optional libibverbs functions found (newer verbs)
+     */
     public static Set<Capability> capabilities() {
         EnumSet<Capability> found = EnumSet.noneOf(Capability.class);
         for (Capability capability : Capability.values()) {
@@ -58,7 +68,11 @@ public final class Verbs {
         return Collections.unmodifiableSet(found);
     }
 
-    /** The libibverbs file or soname that was (or would have been) opened. */
+    /**
+     * The libibverbs file or soname that was (or would have been) opened.
+     *
+     * @return the libibverbs file or soname that was (or would have been) opened
+     */
     public static String libraryPath() {
         return LibIbverbs.libraryPath();
     }
@@ -69,12 +83,47 @@ public final class Verbs {
      *
      * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
      * @throws dev.panamaverbs.VerbsException when listing fails for another reason (e.g. EPERM)
+     * @return the RDMA devices on this host ({@code ibv_get_device_list}, read eagerly, then {@code ibv_free_device_list})
      */
     public static List<Device> devices() {
         return DeviceList.list();
     }
 
-    /** The device named {@code name} (e.g. {@code rxe0}), if listed. */
+    /**
+     * The first device {@code ibv_get_device_list} lists: what a program that just wants "the RDMA
+     * device of this host" opens. Unlike {@code devices().getFirst()}, it says what is missing.
+     *
+     * @return the first device listed
+     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable (the cause
+     *         says why: not installed, native access not granted, turned off)
+     * @throws dev.panamaverbs.VerbsSetupException when libibverbs lists no device (the message says
+     *         how devices are usually made to appear)
+     */
+    public static Device firstDevice() {
+        List<Device> devices = devices();
+        if (devices.isEmpty()) {
+            throw VerbsSetupException.noDevice();
+        }
+        return devices.getFirst();
+    }
+
+    /**
+     * The panama-verbs version, from the {@code Implementation-Version} of the verbs-core jar's
+     * manifest (e.g. {@code 0.1.0}); {@code "unknown (not run from the verbs-core jar)"} when the
+     * classes do not come from a jar, as in an IDE or a build tree.
+     *
+     * @return the library's version
+     */
+    public static String version() {
+        return BuildInfo.version();
+    }
+
+    /**
+     * The device named {@code name} (e.g. {@code rxe0}), if listed.
+     *
+     * @param name the name
+     * @return the device named {@code name}
+     */
     public static Optional<Device> device(String name) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("ibv_get_device_list: device name must not be empty");

@@ -9,6 +9,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A verbs object owned by the JVM: a node of the resource tree (Context -> PD/CQ/channel ->
@@ -29,6 +31,8 @@ import java.util.concurrent.locks.LockSupport;
  * </ul>
  */
 public abstract class VerbsResource implements AutoCloseable {
+    /** DEBUG: one line per resource created and closed, for users chasing a leak. */
+    private static final Logger LOG = LoggerFactory.getLogger(VerbsResource.class);
     private static final long CLOSED = 1L << 62;
     private static final AtomicLongFieldUpdater<VerbsResource> STATE =
             AtomicLongFieldUpdater.newUpdater(VerbsResource.class, "state");
@@ -61,6 +65,7 @@ public abstract class VerbsResource implements AutoCloseable {
      * throws {@link IllegalStateException} on access instead of reading freed memory.
      *
      * @throws IllegalStateException if closed
+     * @return the native object
      */
     public final MemorySegment handle() {
         acquire();
@@ -128,6 +133,9 @@ public abstract class VerbsResource implements AutoCloseable {
             }
             throw closed;
         }
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("created {}", this);
+        }
     }
 
     /** The resources this one depends on, its parent first. */
@@ -191,7 +199,11 @@ public abstract class VerbsResource implements AutoCloseable {
         STATE.getAndAdd(this, -1L);
     }
 
-    /** True once {@link #close()} has begun. */
+    /**
+     * True once {@link #close()} has begun.
+     *
+     * @return true once {@link #close()} has begun
+     */
     public final boolean isClosed() {
         return (STATE.get(this) & CLOSED) != 0;
     }
@@ -233,6 +245,9 @@ public abstract class VerbsResource implements AutoCloseable {
         }
         for (VerbsResource dependency : dependencies) {
             dependency.removeDependent(this);
+        }
+        if (LOG.isDebugEnabled()) {
+            LOG.debug(failure == null ? "closed {}" : "closed {} (freeing it failed)", this);
         }
         if (failure != null) {
             throw failure;

@@ -8,12 +8,21 @@ package dev.panamaverbs;
 public class VerbsUnavailableException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
-    /** Unavailable for the reason given. */
+    /**
+     * Unavailable for the reason given.
+     *
+     * @param cause the cause
+     */
     public VerbsUnavailableException(String cause) {
         super("libibverbs is not available: " + cause);
     }
 
-    /** Unavailable because of a throwable met while loading. */
+    /**
+     * Unavailable because of a throwable met while loading.
+     *
+     * @param cause the cause
+     * @param throwable what was thrown
+     */
     public VerbsUnavailableException(String cause, Throwable throwable) {
         super("libibverbs is not available: " + cause, throwable);
     }

@@ -43,12 +43,22 @@ public enum WorkRequestOpcode implements NativeEnum {
         return value;
     }
 
-    /** The constant for a C value; an unknown value is an {@link IllegalArgumentException}. */
+    /**
+     * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
+     *
+     * @param value the value
+     * @return the constant for a C value
+     */
     public static WorkRequestOpcode of(int value) {
         return TABLE.of(value);
     }
 
-    /** The constant for a C value, or {@code null} when this version does not know it. */
+    /**
+     * The constant for a C value, or {@code null} when this version does not know it.
+     *
+     * @param value the value
+     * @return the constant for a C value, or {@code null} when this version does not know it
+     */
     public static WorkRequestOpcode orNull(int value) {
         return TABLE.orNull(value);
     }

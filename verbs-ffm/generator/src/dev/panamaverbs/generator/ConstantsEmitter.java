@@ -40,7 +40,8 @@ final class ConstantsEmitter {
                 out.append("\n    // ").append(e.enumName()).append('\n');
                 written.enums.add(HeaderScanner.enumLabel(e.enumName(), e.name()));
             }
-            if (constant(out, e.name(), e.value(), e.unsigned(), names)) {
+            String of = e.enumName().isEmpty() ? "an anonymous enum" : "{@code " + Names.javadoc(e.enumName()) + "}";
+            if (constant(out, e.name(), e.value(), e.unsigned(), names, "Enum constant {@code " + e.name() + "} of " + of + ".")) {
                 written.enumConstants.add(e.name());
             } else {
                 written.notWritten.put(e.name(), "a constant of this name is already emitted");
@@ -48,7 +49,7 @@ final class ConstantsEmitter {
         }
         out.append("\n    // #define\n");
         for (MacroConstant m : macros) {
-            if (constant(out, m.name(), m.value(), m.unsigned(), names)) {
+            if (constant(out, m.name(), m.value(), m.unsigned(), names, "{@code #define " + m.name() + "}.")) {
                 written.macros.add(m.name());
             } else {
                 written.notWritten.put(m.name(), "same name as an enum constant, emitted once");
@@ -58,12 +59,14 @@ final class ConstantsEmitter {
         return out.toString();
     }
 
-    private static boolean constant(StringBuilder out, String name, long value, boolean unsigned, Set<String> names) {
+    private static boolean constant(StringBuilder out, String name, long value, boolean unsigned, Set<String> names,
+                                    String doc) {
         if (!names.add(name)) {
             return false; // already emitted (a #define repeating an enum name, say)
         }
         boolean fitsInt = unsigned ? value >= 0 && value <= Integer.MAX_VALUE
                 : value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE;
+        out.append("    /** ").append(doc).append(" */\n");
         out.append("    public static final ");
         if (fitsInt) {
             out.append("int ").append(name).append(" = ").append(value).append(";\n");

@@ -40,7 +40,7 @@ final class ExportedInvokerEmitter {
             String doc = "{@code " + Names.javadoc(f.prototype()) + "} (" + version
                     + (target.baseVersions().contains(version) ? "" : ", optional")
                     + "). errno lands in {@code errno}.";
-            Invokers.emit(out, new Invokers.Spec(doc, f.name(), List.of(new Param("MemorySegment", "errno")),
+            Invokers.emit(out, new Invokers.Spec(doc, f.name(), List.of(new Param("MemorySegment", "errno", "a {@link CallState} segment that receives errno")),
                     f.signature(), f.paramNames(), false, "LIBRARY.address(" + i + ")", true,
                     "Downcalls.handle(" + functions + "." + f.name() + "$DESC, Downcalls.CAPTURE_ERRNO)", f.name()));
             written.add(f.name());

@@ -44,12 +44,12 @@ final class FunctionPointerInvokerEmitter {
             boolean critical = target.isCritical(recordPath, f.cName());
             String label = recordPath + "." + f.cName();
             Invokers.emit(out, new Invokers.Spec(declaration + ": errno captured.", f.name(),
-                    List.of(new Param("MemorySegment", "function"), new Param("MemorySegment", "errno")),
+                    List.of(new Param("MemorySegment", "function", "the function pointer read from the field"), new Param("MemorySegment", "errno", "a {@link CallState} segment that receives errno")),
                     fp.signature(), fp.paramNames(), false, "function", true,
                     "Downcalls.handle(" + desc + ", Downcalls.CAPTURE_ERRNO)", label));
             Invokers.emit(out, new Invokers.Spec(declaration + ": raw, pointers as long, no errno capture"
                             + (critical ? ", critical (no thread-state transition)." : "."),
-                    f.name() + "$raw", List.of(new Param("MemorySegment", "function")), fp.signature(),
+                    f.name() + "$raw", List.of(new Param("MemorySegment", "function", "the function pointer read from the field")), fp.signature(),
                     fp.paramNames(), true, "function", false,
                     "Downcalls.handle(Downcalls.rawAddresses(" + desc + ")"
                             + (critical ? ", Downcalls.CRITICAL)" : ")"), label));

@@ -20,7 +20,7 @@ final class Invokers {
     private Invokers() {}
 
     /** A parameter of the Java method. */
-    record Param(String type, String name) {}
+    record Param(String type, String name, String doc) {}
 
     /**
      * An invoker. {@code leading} comes before the C parameters; {@code target} is the expression
@@ -38,9 +38,11 @@ final class Invokers {
         Set<String> taken = new HashSet<>(List.of("t"));
         List<String> params = new ArrayList<>();
         List<String> args = new ArrayList<>(List.of(s.target()));
+        List<String> tags = new ArrayList<>();
         for (Param p : s.leading()) {
             taken.add(p.name());
             params.add(p.type() + " " + p.name());
+            tags.add("@param " + p.name() + " " + p.doc());
         }
         if (s.errno()) {
             args.add("errno");
@@ -53,10 +55,19 @@ final class Invokers {
             }
             params.add(javaType(sig.params().get(i), s.raw()) + " " + name);
             args.add(name);
+            tags.add("@param " + name + " " + (c.isEmpty() ? "the C function's argument " + (i + 1) : "the C argument {@code " + c + "}")
+                    + carrierNote(sig.params().get(i), s.raw()));
         }
         String result = sig.result() == null ? "void" : javaType(sig.result(), s.raw());
         String holder = s.method() + "$";
-        out.append("\n    /** ").append(s.doc()).append(" */\n");
+        if (sig.result() != null) {
+            tags.add("@return what the C function returns" + carrierNote(sig.result(), s.raw()));
+        }
+        out.append("\n    /**\n     * ").append(s.doc()).append("\n     *\n");
+        for (String tag : tags) {
+            out.append("     * ").append(tag).append('\n');
+        }
+        out.append("     */\n");
         out.append("    public static ").append(result).append(' ').append(s.method()).append('(')
                 .append(String.join(", ", params)).append(") {\n");
         out.append("        try {\n");
@@ -69,6 +80,15 @@ final class Invokers {
         out.append("    private static final class ").append(holder).append(" {\n");
         out.append("        static final MethodHandle HANDLE = ").append(s.handle()).append(";\n");
         out.append("    }\n");
+    }
+
+    /** How a pointer travels: as a raw address ({@code long}) or a zero-length segment. */
+    private static String carrierNote(CType type, boolean raw) {
+        return switch (type) {
+            case Pointer p -> raw ? " (a pointer, as its address)" : " (a pointer)";
+            case FunctionPointer f -> raw ? " (a function pointer, as its address)" : " (a function pointer)";
+            default -> "";
+        };
     }
 
     /** The Java carrier: primitives as in the descriptor, pointers MemorySegment (long when raw). */

@@ -60,7 +60,10 @@ final class RecordEmitter {
         out.append(in).append("public static final long SIZE = ").append(r.size()).append("L;\n");
         out.append(in).append("/** {@code alignof}. */\n");
         out.append(in).append("public static final long ALIGNMENT = ").append(r.align()).append("L;\n\n");
-        out.append(in).append("/** Allocates one zeroed instance. */\n");
+        out.append(in).append("/**\n").append(in).append(" * Allocates one zeroed instance.\n").append(in).append(" *\n")
+                .append(in).append(" * @param allocator where the memory comes from (an {@code Arena}, say)\n")
+                .append(in).append(" * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}\n")
+                .append(in).append(" */\n");
         out.append(in).append("public static MemorySegment allocate(SegmentAllocator allocator) {\n")
                 .append(in).append("    return allocator.allocate(LAYOUT);\n").append(in).append("}\n");
         // No reinterpret(address) helper: it is a restricted method, and this module stays free of
@@ -122,24 +125,34 @@ final class RecordEmitter {
     }
 
     private static void slice(StringBuilder out, String in, String c, String n, long size) {
-        out.append(in).append("/** The slice of {@code s} holding ").append(c).append(". */\n");
+        out.append(in).append("/**\n").append(in).append(" * The slice of {@code s} holding ").append(c).append(".\n")
+                .append(in).append(" *\n").append(in).append(" * @param s a segment holding this struct\n")
+                .append(in).append(" * @return the field's bytes, a view into {@code s}\n").append(in).append(" */\n");
         out.append(in).append("public static MemorySegment ").append(n).append("(MemorySegment s) {\n")
                 .append(in).append("    return s.asSlice(").append(n).append("$OFFSET, ").append(size).append("L);\n")
                 .append(in).append("}\n");
-        out.append(in).append("/** Copies {@code v} into ").append(c).append(". */\n");
+        out.append(in).append("/**\n").append(in).append(" * Copies {@code v} into ").append(c).append(".\n")
+                .append(in).append(" *\n").append(in).append(" * @param s a segment holding this struct\n")
+                .append(in).append(" * @param v the new bytes of the field (its size)\n").append(in).append(" */\n");
         out.append(in).append("public static void ").append(n).append("(MemorySegment s, MemorySegment v) {\n")
                 .append(in).append("    MemorySegment.copy(v, 0L, s, ").append(n).append("$OFFSET, ").append(size)
                 .append("L);\n").append(in).append("}\n");
     }
 
     private static void getter(StringBuilder out, String in, String c, String type, String n, String expr) {
-        out.append(in).append("/** Reads ").append(c).append(". */\n");
+        out.append(in).append("/**\n").append(in).append(" * Reads ").append(c).append(".\n")
+                .append(in).append(" *\n").append(in).append(" * @param s a segment holding this struct\n")
+                .append(in).append(" * @return the field's value").append(type.equals("MemorySegment") ? " (a zero-length segment at the pointer's address)" : "")
+                .append("\n").append(in).append(" */\n");
         out.append(in).append("public static ").append(type).append(' ').append(n).append("(MemorySegment s) {\n")
                 .append(in).append("    return ").append(expr).append(";\n").append(in).append("}\n");
     }
 
     private static void setter(StringBuilder out, String in, String c, String type, String n, String stmt) {
-        out.append(in).append("/** Writes ").append(c).append(". */\n");
+        out.append(in).append("/**\n").append(in).append(" * Writes ").append(c).append(".\n")
+                .append(in).append(" *\n").append(in).append(" * @param s a segment holding this struct\n")
+                .append(in).append(" * @param v the new value").append(type.equals("MemorySegment") ? " (its address is stored)" : "")
+                .append("\n").append(in).append(" */\n");
         out.append(in).append("public static void ").append(n).append("(MemorySegment s, ").append(type)
                 .append(" v) {\n").append(in).append("    ").append(stmt).append('\n').append(in).append("}\n");
     }

@@ -48,12 +48,23 @@ final class RuntimeEmitter {
                 /** No thread-state transition: only for short, non-blocking, lock-free calls (the poll loop). */
                 public static final Linker.Option CRITICAL = Linker.Option.critical(false);
 
-                /** Unbound handle: the target function (a MemorySegment) is its first argument. */
+                /**
+                 * Unbound handle: the target function (a MemorySegment) is its first argument.
+                 *
+                 * @param descriptor the C function's descriptor
+                 * @param options linker options ({@link #CAPTURE_ERRNO}, {@link #CRITICAL})
+                 * @return the downcall handle
+                 */
                 public static MethodHandle handle(FunctionDescriptor descriptor, Linker.Option... options) {
                     return LINKER.downcallHandle(descriptor, options);
                 }
 
-                /** Every ADDRESS argument/return replaced by JAVA_LONG. */
+                /**
+                 * Every ADDRESS argument/return replaced by JAVA_LONG.
+                 *
+                 * @param descriptor a C function's descriptor
+                 * @return the same descriptor with pointers passed as {@code long} addresses
+                 */
                 public static FunctionDescriptor rawAddresses(FunctionDescriptor descriptor) {
                     List<MemoryLayout> args = new ArrayList<>();
                     for (MemoryLayout a : descriptor.argumentLayouts()) {
@@ -69,7 +80,12 @@ final class RuntimeEmitter {
                     return layout instanceof AddressLayout ? ValueLayout.JAVA_LONG : layout;
                 }
 
-                /** A libc function (Linker.nativeLinker().defaultLookup()), IllegalStateException if absent. */
+                /**
+                 * A libc function (Linker.nativeLinker().defaultLookup()), IllegalStateException if absent.
+                 *
+                 * @param name the C name, e.g. {@code fcntl}
+                 * @return the function's address
+                 */
                 public static MemorySegment libc(String name) {
                     return LINKER.defaultLookup().find(name)
                             .orElseThrow(() -> new IllegalStateException("libc has no function " + name));
@@ -77,8 +93,12 @@ final class RuntimeEmitter {
 
                 /**
                  * RuntimeException/Error rethrown as is; anything else (never happens: a downcall
-                 * declares no checked exception) wrapped in IllegalStateException("calling <function>
-                 * failed"). Use as: {@code throw Downcalls.rethrow(fn, t)}.
+                 * declares no checked exception) wrapped in IllegalStateException
+                 * ({@code "calling <function> failed"}). Use as: {@code throw Downcalls.rethrow(fn, t)}.
+                 *
+                 * @param function the C function being called, named in a wrapped exception
+                 * @param thrown what the handle threw
+                 * @return the exception to throw
                  */
                 public static RuntimeException rethrow(String function, Throwable thrown) {
                     if (thrown instanceof RuntimeException e) {
@@ -112,17 +132,31 @@ final class RuntimeEmitter {
 
                 private CallState() {}
 
-                /** A capture segment allocated in {@code arena}. */
+                /**
+                 * A capture segment allocated in {@code arena}.
+                 *
+                 * @param arena the arena that owns the segment
+                 * @return a segment of {@link #layout()}
+                 */
                 public static MemorySegment allocate(Arena arena) {
                     return arena.allocate(LAYOUT);
                 }
 
-                /** The errno captured in {@code state} by the last call that used it. */
+                /**
+                 * The errno captured in {@code state} by the last call that used it.
+                 *
+                 * @param state a segment from {@link #allocate(Arena)}
+                 * @return the captured errno
+                 */
                 public static int errno(MemorySegment state) {
                     return (int) ERRNO.get(state, 0L);
                 }
 
-                /** The layout of the capture segment. */
+                /**
+                 * The layout of the capture segment.
+                 *
+                 * @return {@code Linker.Option.captureStateLayout()}
+                 */
                 public static StructLayout layout() {
                     return LAYOUT;
                 }
@@ -149,6 +183,12 @@ final class RuntimeEmitter {
                 /** null until bound; then one address per function, null where an optional one is missing. */
                 private volatile MemorySegment[] addresses;
 
+                /**
+                 * A library's function table, unbound.
+                 *
+                 * @param soname the library's soname, e.g. {@code libibverbs.so.1}
+                 * @param functions the functions it exports, in index order
+                 */
                 public NativeLibrary(String soname, List<ExportedFunction> functions) {
                     this.soname = soname;
                     this.functions = List.copyOf(functions);
@@ -157,10 +197,20 @@ final class RuntimeEmitter {
                     }
                 }
 
+                /**
+                 * The library's soname.
+                 *
+                 * @return e.g. {@code libibverbs.so.1}
+                 */
                 public String soname() {
                     return soname;
                 }
 
+                /**
+                 * The functions, in index order.
+                 *
+                 * @return an unmodifiable list
+                 */
                 public List<ExportedFunction> functions() {
                     return functions;
                 }
@@ -170,6 +220,8 @@ final class RuntimeEmitter {
                  * {@link #functions()} are ignored; a NULL address counts as missing). Throws
                  * IllegalStateException if already bound or a required function is missing; nothing is
                  * bound then.
+                 *
+                 * @param resolved the addresses the loader resolved, by function name
                  */
                 public synchronized void bind(Map<String, MemorySegment> resolved) {
                     if (addresses != null) {
@@ -189,11 +241,21 @@ final class RuntimeEmitter {
                     addresses = bound;
                 }
 
+                /**
+                 * Whether {@link #bind(Map)} has run.
+                 *
+                 * @return true once bound
+                 */
                 public boolean isBound() {
                     return addresses != null;
                 }
 
-                /** Bound, and this function (required or optional) was resolved. */
+                /**
+                 * Bound, and this function (required or optional) was resolved.
+                 *
+                 * @param name the C name
+                 * @return true when it can be called
+                 */
                 public boolean has(String name) {
                     MemorySegment[] a = addresses;
                     Integer index = indexes.get(name);
@@ -203,6 +265,9 @@ final class RuntimeEmitter {
                 /**
                  * Address of functions().get(index). IllegalStateException when unbound;
                  * UnsupportedOperationException when that optional function was not resolved.
+                 *
+                 * @param index the function's index in {@link #functions()}
+                 * @return the function's address
                  */
                 public MemorySegment address(int index) {
                     MemorySegment[] a = addresses;

@@ -14,6 +14,8 @@ import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.RemoteEndpoint;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.Verbs;
+import dev.panamaverbs.VerbsSetupException;
+import dev.panamaverbs.VerbsUnavailableException;
 import dev.panamaverbs.WorkRequestOpcode;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -23,20 +25,36 @@ import java.util.EnumSet;
  * The README's quick start as a program ({@code ./verbs demo --quick-start}): one RC queue pair
  * connected to itself writes 64 bytes into its own memory region with RDMA WRITE. The lines
  * between the markers are the README's, and QuickStartDeviceTest's (ReadmeQuickStartTest keeps
- * the three equal). Exit status 0 when the bytes arrived, 1 when they did not.
+ * the three equal). Exit status 0 when the bytes arrived, 1 when they did not, 2 when this host
+ * cannot run it (libibverbs unavailable, no RDMA device, no RoCE v2 GID): the message says what is
+ * missing.
  */
 public final class QuickStart {
     private QuickStart() {}
 
+    /**
+     * Runs the quick start on the first device.
+     *
+     * @param args ignored
+     */
     public static void main(String[] args) {
+        try {
+            System.exit(run() ? 0 : 1);
+        } catch (VerbsUnavailableException | VerbsSetupException e) {
+            System.err.println("quick start: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    private static boolean run() {
         boolean arrived;
         // ---- README quick start ----
-        try (Context ctx = Verbs.devices().getFirst().open(); Arena arena = Arena.ofConfined()) {
+        try (Context ctx = Verbs.firstDevice().open(); Arena arena = Arena.ofConfined()) {
             ProtectionDomain pd = ctx.allocateProtectionDomain();
             CompletionQueue cq = ctx.createCompletionQueue(64);
             MemoryRegion mr = pd.allocateMemoryRegion(4096, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
             QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
-            GidEntry gid = ctx.roceV2Ipv4Gid(1).orElseThrow();   // RoCE: pick the GID by type
+            GidEntry gid = ctx.requireRoceV2Ipv4Gid(1);          // RoCE v2: the GID picked by type
             qp.toInit(1, EnumSet.of(AccessFlag.REMOTE_WRITE));
             qp.toRtr(RemoteEndpoint.global(qp.number(), 0, gid.gid(), gid.index(), Mtu.MTU_1024)); qp.toRts(0);
             mr.memory().asSlice(0, 64).fill((byte) 42);
@@ -50,6 +68,6 @@ public final class QuickStart {
             System.out.println("quick start on " + ctx.device().name() + ": RDMA WRITE of 64 bytes "
                     + (arrived ? "arrived" : "did NOT arrive") + " at offset 2048");
         }                                             // closing the context frees everything under it
-        System.exit(arrived ? 0 : 1);
+        return arrived;
     }
 }

@@ -11,569 +11,1002 @@ public final class VerbsConstants {
     private VerbsConstants() {}
 
     // enum ibv_gid_type
+    /** Enum constant {@code IBV_GID_TYPE_IB} of {@code enum ibv_gid_type}. */
     public static final int IBV_GID_TYPE_IB = 0;
+    /** Enum constant {@code IBV_GID_TYPE_ROCE_V1} of {@code enum ibv_gid_type}. */
     public static final int IBV_GID_TYPE_ROCE_V1 = 1;
+    /** Enum constant {@code IBV_GID_TYPE_ROCE_V2} of {@code enum ibv_gid_type}. */
     public static final int IBV_GID_TYPE_ROCE_V2 = 2;
 
     // enum ibv_node_type
+    /** Enum constant {@code IBV_NODE_UNKNOWN} of {@code enum ibv_node_type}. */
     public static final int IBV_NODE_UNKNOWN = -1;
+    /** Enum constant {@code IBV_NODE_CA} of {@code enum ibv_node_type}. */
     public static final int IBV_NODE_CA = 1;
+    /** Enum constant {@code IBV_NODE_SWITCH} of {@code enum ibv_node_type}. */
     public static final int IBV_NODE_SWITCH = 2;
+    /** Enum constant {@code IBV_NODE_ROUTER} of {@code enum ibv_node_type}. */
     public static final int IBV_NODE_ROUTER = 3;
+    /** Enum constant {@code IBV_NODE_RNIC} of {@code enum ibv_node_type}. */
     public static final int IBV_NODE_RNIC = 4;
+    /** Enum constant {@code IBV_NODE_USNIC} of {@code enum ibv_node_type}. */
     public static final int IBV_NODE_USNIC = 5;
+    /** Enum constant {@code IBV_NODE_USNIC_UDP} of {@code enum ibv_node_type}. */
     public static final int IBV_NODE_USNIC_UDP = 6;
+    /** Enum constant {@code IBV_NODE_UNSPECIFIED} of {@code enum ibv_node_type}. */
     public static final int IBV_NODE_UNSPECIFIED = 7;
 
     // enum ibv_transport_type
+    /** Enum constant {@code IBV_TRANSPORT_UNKNOWN} of {@code enum ibv_transport_type}. */
     public static final int IBV_TRANSPORT_UNKNOWN = -1;
+    /** Enum constant {@code IBV_TRANSPORT_IB} of {@code enum ibv_transport_type}. */
     public static final int IBV_TRANSPORT_IB = 0;
+    /** Enum constant {@code IBV_TRANSPORT_IWARP} of {@code enum ibv_transport_type}. */
     public static final int IBV_TRANSPORT_IWARP = 1;
+    /** Enum constant {@code IBV_TRANSPORT_USNIC} of {@code enum ibv_transport_type}. */
     public static final int IBV_TRANSPORT_USNIC = 2;
+    /** Enum constant {@code IBV_TRANSPORT_USNIC_UDP} of {@code enum ibv_transport_type}. */
     public static final int IBV_TRANSPORT_USNIC_UDP = 3;
+    /** Enum constant {@code IBV_TRANSPORT_UNSPECIFIED} of {@code enum ibv_transport_type}. */
     public static final int IBV_TRANSPORT_UNSPECIFIED = 4;
 
     // enum ibv_device_cap_flags
+    /** Enum constant {@code IBV_DEVICE_RESIZE_MAX_WR} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_RESIZE_MAX_WR = 1;
+    /** Enum constant {@code IBV_DEVICE_BAD_PKEY_CNTR} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_BAD_PKEY_CNTR = 2;
+    /** Enum constant {@code IBV_DEVICE_BAD_QKEY_CNTR} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_BAD_QKEY_CNTR = 4;
+    /** Enum constant {@code IBV_DEVICE_RAW_MULTI} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_RAW_MULTI = 8;
+    /** Enum constant {@code IBV_DEVICE_AUTO_PATH_MIG} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_AUTO_PATH_MIG = 16;
+    /** Enum constant {@code IBV_DEVICE_CHANGE_PHY_PORT} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_CHANGE_PHY_PORT = 32;
+    /** Enum constant {@code IBV_DEVICE_UD_AV_PORT_ENFORCE} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_UD_AV_PORT_ENFORCE = 64;
+    /** Enum constant {@code IBV_DEVICE_CURR_QP_STATE_MOD} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_CURR_QP_STATE_MOD = 128;
+    /** Enum constant {@code IBV_DEVICE_SHUTDOWN_PORT} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_SHUTDOWN_PORT = 256;
+    /** Enum constant {@code IBV_DEVICE_INIT_TYPE} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_INIT_TYPE = 512;
+    /** Enum constant {@code IBV_DEVICE_PORT_ACTIVE_EVENT} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_PORT_ACTIVE_EVENT = 1024;
+    /** Enum constant {@code IBV_DEVICE_SYS_IMAGE_GUID} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_SYS_IMAGE_GUID = 2048;
+    /** Enum constant {@code IBV_DEVICE_RC_RNR_NAK_GEN} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_RC_RNR_NAK_GEN = 4096;
+    /** Enum constant {@code IBV_DEVICE_SRQ_RESIZE} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_SRQ_RESIZE = 8192;
+    /** Enum constant {@code IBV_DEVICE_N_NOTIFY_CQ} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_N_NOTIFY_CQ = 16384;
+    /** Enum constant {@code IBV_DEVICE_MEM_WINDOW} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_MEM_WINDOW = 131072;
+    /** Enum constant {@code IBV_DEVICE_UD_IP_CSUM} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_UD_IP_CSUM = 262144;
+    /** Enum constant {@code IBV_DEVICE_XRC} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_XRC = 1048576;
+    /** Enum constant {@code IBV_DEVICE_MEM_MGT_EXTENSIONS} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_MEM_MGT_EXTENSIONS = 2097152;
+    /** Enum constant {@code IBV_DEVICE_MEM_WINDOW_TYPE_2A} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_MEM_WINDOW_TYPE_2A = 8388608;
+    /** Enum constant {@code IBV_DEVICE_MEM_WINDOW_TYPE_2B} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_MEM_WINDOW_TYPE_2B = 16777216;
+    /** Enum constant {@code IBV_DEVICE_RC_IP_CSUM} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_RC_IP_CSUM = 33554432;
+    /** Enum constant {@code IBV_DEVICE_RAW_IP_CSUM} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_RAW_IP_CSUM = 67108864;
+    /** Enum constant {@code IBV_DEVICE_MANAGED_FLOW_STEERING} of {@code enum ibv_device_cap_flags}. */
     public static final int IBV_DEVICE_MANAGED_FLOW_STEERING = 536870912;
 
     // enum ibv_fork_status
+    /** Enum constant {@code IBV_FORK_DISABLED} of {@code enum ibv_fork_status}. */
     public static final int IBV_FORK_DISABLED = 0;
+    /** Enum constant {@code IBV_FORK_ENABLED} of {@code enum ibv_fork_status}. */
     public static final int IBV_FORK_ENABLED = 1;
+    /** Enum constant {@code IBV_FORK_UNNEEDED} of {@code enum ibv_fork_status}. */
     public static final int IBV_FORK_UNNEEDED = 2;
 
     // enum ibv_atomic_cap
+    /** Enum constant {@code IBV_ATOMIC_NONE} of {@code enum ibv_atomic_cap}. */
     public static final int IBV_ATOMIC_NONE = 0;
+    /** Enum constant {@code IBV_ATOMIC_HCA} of {@code enum ibv_atomic_cap}. */
     public static final int IBV_ATOMIC_HCA = 1;
+    /** Enum constant {@code IBV_ATOMIC_GLOB} of {@code enum ibv_atomic_cap}. */
     public static final int IBV_ATOMIC_GLOB = 2;
 
     // enum ibv_dm_mask
+    /** Enum constant {@code IBV_DM_MASK_HANDLE} of {@code enum ibv_dm_mask}. */
     public static final int IBV_DM_MASK_HANDLE = 1;
 
     // enum ibv_odp_transport_cap_bits
+    /** Enum constant {@code IBV_ODP_SUPPORT_SEND} of {@code enum ibv_odp_transport_cap_bits}. */
     public static final int IBV_ODP_SUPPORT_SEND = 1;
+    /** Enum constant {@code IBV_ODP_SUPPORT_RECV} of {@code enum ibv_odp_transport_cap_bits}. */
     public static final int IBV_ODP_SUPPORT_RECV = 2;
+    /** Enum constant {@code IBV_ODP_SUPPORT_WRITE} of {@code enum ibv_odp_transport_cap_bits}. */
     public static final int IBV_ODP_SUPPORT_WRITE = 4;
+    /** Enum constant {@code IBV_ODP_SUPPORT_READ} of {@code enum ibv_odp_transport_cap_bits}. */
     public static final int IBV_ODP_SUPPORT_READ = 8;
+    /** Enum constant {@code IBV_ODP_SUPPORT_ATOMIC} of {@code enum ibv_odp_transport_cap_bits}. */
     public static final int IBV_ODP_SUPPORT_ATOMIC = 16;
+    /** Enum constant {@code IBV_ODP_SUPPORT_SRQ_RECV} of {@code enum ibv_odp_transport_cap_bits}. */
     public static final int IBV_ODP_SUPPORT_SRQ_RECV = 32;
 
     // enum ibv_odp_general_caps
+    /** Enum constant {@code IBV_ODP_SUPPORT} of {@code enum ibv_odp_general_caps}. */
     public static final int IBV_ODP_SUPPORT = 1;
+    /** Enum constant {@code IBV_ODP_SUPPORT_IMPLICIT} of {@code enum ibv_odp_general_caps}. */
     public static final int IBV_ODP_SUPPORT_IMPLICIT = 2;
 
     // enum ibv_rx_hash_function_flags
+    /** Enum constant {@code IBV_RX_HASH_FUNC_TOEPLITZ} of {@code enum ibv_rx_hash_function_flags}. */
     public static final int IBV_RX_HASH_FUNC_TOEPLITZ = 1;
 
     // enum ibv_rx_hash_fields
+    /** Enum constant {@code IBV_RX_HASH_SRC_IPV4} of {@code enum ibv_rx_hash_fields}. */
     public static final int IBV_RX_HASH_SRC_IPV4 = 1;
+    /** Enum constant {@code IBV_RX_HASH_DST_IPV4} of {@code enum ibv_rx_hash_fields}. */
     public static final int IBV_RX_HASH_DST_IPV4 = 2;
+    /** Enum constant {@code IBV_RX_HASH_SRC_IPV6} of {@code enum ibv_rx_hash_fields}. */
     public static final int IBV_RX_HASH_SRC_IPV6 = 4;
+    /** Enum constant {@code IBV_RX_HASH_DST_IPV6} of {@code enum ibv_rx_hash_fields}. */
     public static final int IBV_RX_HASH_DST_IPV6 = 8;
+    /** Enum constant {@code IBV_RX_HASH_SRC_PORT_TCP} of {@code enum ibv_rx_hash_fields}. */
     public static final int IBV_RX_HASH_SRC_PORT_TCP = 16;
+    /** Enum constant {@code IBV_RX_HASH_DST_PORT_TCP} of {@code enum ibv_rx_hash_fields}. */
     public static final int IBV_RX_HASH_DST_PORT_TCP = 32;
+    /** Enum constant {@code IBV_RX_HASH_SRC_PORT_UDP} of {@code enum ibv_rx_hash_fields}. */
     public static final int IBV_RX_HASH_SRC_PORT_UDP = 64;
+    /** Enum constant {@code IBV_RX_HASH_DST_PORT_UDP} of {@code enum ibv_rx_hash_fields}. */
     public static final int IBV_RX_HASH_DST_PORT_UDP = 128;
+    /** Enum constant {@code IBV_RX_HASH_IPSEC_SPI} of {@code enum ibv_rx_hash_fields}. */
     public static final int IBV_RX_HASH_IPSEC_SPI = 256;
+    /** Enum constant {@code IBV_RX_HASH_INNER} of {@code enum ibv_rx_hash_fields}. */
     public static final long IBV_RX_HASH_INNER = 2147483648L;
 
     // enum ibv_raw_packet_caps
+    /** Enum constant {@code IBV_RAW_PACKET_CAP_CVLAN_STRIPPING} of {@code enum ibv_raw_packet_caps}. */
     public static final int IBV_RAW_PACKET_CAP_CVLAN_STRIPPING = 1;
+    /** Enum constant {@code IBV_RAW_PACKET_CAP_SCATTER_FCS} of {@code enum ibv_raw_packet_caps}. */
     public static final int IBV_RAW_PACKET_CAP_SCATTER_FCS = 2;
+    /** Enum constant {@code IBV_RAW_PACKET_CAP_IP_CSUM} of {@code enum ibv_raw_packet_caps}. */
     public static final int IBV_RAW_PACKET_CAP_IP_CSUM = 4;
+    /** Enum constant {@code IBV_RAW_PACKET_CAP_DELAY_DROP} of {@code enum ibv_raw_packet_caps}. */
     public static final int IBV_RAW_PACKET_CAP_DELAY_DROP = 8;
 
     // enum ibv_tm_cap_flags
+    /** Enum constant {@code IBV_TM_CAP_RC} of {@code enum ibv_tm_cap_flags}. */
     public static final int IBV_TM_CAP_RC = 1;
 
     // enum ibv_pci_atomic_op_size
+    /** Enum constant {@code IBV_PCI_ATOMIC_OPERATION_4_BYTE_SIZE_SUP} of {@code enum ibv_pci_atomic_op_size}. */
     public static final int IBV_PCI_ATOMIC_OPERATION_4_BYTE_SIZE_SUP = 1;
+    /** Enum constant {@code IBV_PCI_ATOMIC_OPERATION_8_BYTE_SIZE_SUP} of {@code enum ibv_pci_atomic_op_size}. */
     public static final int IBV_PCI_ATOMIC_OPERATION_8_BYTE_SIZE_SUP = 2;
+    /** Enum constant {@code IBV_PCI_ATOMIC_OPERATION_16_BYTE_SIZE_SUP} of {@code enum ibv_pci_atomic_op_size}. */
     public static final int IBV_PCI_ATOMIC_OPERATION_16_BYTE_SIZE_SUP = 4;
 
     // enum ibv_mtu
+    /** Enum constant {@code IBV_MTU_256} of {@code enum ibv_mtu}. */
     public static final int IBV_MTU_256 = 1;
+    /** Enum constant {@code IBV_MTU_512} of {@code enum ibv_mtu}. */
     public static final int IBV_MTU_512 = 2;
+    /** Enum constant {@code IBV_MTU_1024} of {@code enum ibv_mtu}. */
     public static final int IBV_MTU_1024 = 3;
+    /** Enum constant {@code IBV_MTU_2048} of {@code enum ibv_mtu}. */
     public static final int IBV_MTU_2048 = 4;
+    /** Enum constant {@code IBV_MTU_4096} of {@code enum ibv_mtu}. */
     public static final int IBV_MTU_4096 = 5;
 
     // enum ibv_port_state
+    /** Enum constant {@code IBV_PORT_NOP} of {@code enum ibv_port_state}. */
     public static final int IBV_PORT_NOP = 0;
+    /** Enum constant {@code IBV_PORT_DOWN} of {@code enum ibv_port_state}. */
     public static final int IBV_PORT_DOWN = 1;
+    /** Enum constant {@code IBV_PORT_INIT} of {@code enum ibv_port_state}. */
     public static final int IBV_PORT_INIT = 2;
+    /** Enum constant {@code IBV_PORT_ARMED} of {@code enum ibv_port_state}. */
     public static final int IBV_PORT_ARMED = 3;
+    /** Enum constant {@code IBV_PORT_ACTIVE} of {@code enum ibv_port_state}. */
     public static final int IBV_PORT_ACTIVE = 4;
+    /** Enum constant {@code IBV_PORT_ACTIVE_DEFER} of {@code enum ibv_port_state}. */
     public static final int IBV_PORT_ACTIVE_DEFER = 5;
 
     // enum (anonymous)
+    /** Enum constant {@code IBV_LINK_LAYER_UNSPECIFIED} of {@code enum (anonymous)}. */
     public static final int IBV_LINK_LAYER_UNSPECIFIED = 0;
+    /** Enum constant {@code IBV_LINK_LAYER_INFINIBAND} of {@code enum (anonymous)}. */
     public static final int IBV_LINK_LAYER_INFINIBAND = 1;
+    /** Enum constant {@code IBV_LINK_LAYER_ETHERNET} of {@code enum (anonymous)}. */
     public static final int IBV_LINK_LAYER_ETHERNET = 2;
 
     // enum ibv_port_cap_flags
+    /** Enum constant {@code IBV_PORT_SM} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_SM = 2;
+    /** Enum constant {@code IBV_PORT_NOTICE_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_NOTICE_SUP = 4;
+    /** Enum constant {@code IBV_PORT_TRAP_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_TRAP_SUP = 8;
+    /** Enum constant {@code IBV_PORT_OPT_IPD_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_OPT_IPD_SUP = 16;
+    /** Enum constant {@code IBV_PORT_AUTO_MIGR_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_AUTO_MIGR_SUP = 32;
+    /** Enum constant {@code IBV_PORT_SL_MAP_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_SL_MAP_SUP = 64;
+    /** Enum constant {@code IBV_PORT_MKEY_NVRAM} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_MKEY_NVRAM = 128;
+    /** Enum constant {@code IBV_PORT_PKEY_NVRAM} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_PKEY_NVRAM = 256;
+    /** Enum constant {@code IBV_PORT_LED_INFO_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_LED_INFO_SUP = 512;
+    /** Enum constant {@code IBV_PORT_SYS_IMAGE_GUID_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_SYS_IMAGE_GUID_SUP = 2048;
+    /** Enum constant {@code IBV_PORT_PKEY_SW_EXT_PORT_TRAP_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_PKEY_SW_EXT_PORT_TRAP_SUP = 4096;
+    /** Enum constant {@code IBV_PORT_EXTENDED_SPEEDS_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_EXTENDED_SPEEDS_SUP = 16384;
+    /** Enum constant {@code IBV_PORT_CAP_MASK2_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_CAP_MASK2_SUP = 32768;
+    /** Enum constant {@code IBV_PORT_CM_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_CM_SUP = 65536;
+    /** Enum constant {@code IBV_PORT_SNMP_TUNNEL_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_SNMP_TUNNEL_SUP = 131072;
+    /** Enum constant {@code IBV_PORT_REINIT_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_REINIT_SUP = 262144;
+    /** Enum constant {@code IBV_PORT_DEVICE_MGMT_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_DEVICE_MGMT_SUP = 524288;
+    /** Enum constant {@code IBV_PORT_VENDOR_CLASS_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_VENDOR_CLASS_SUP = 1048576;
+    /** Enum constant {@code IBV_PORT_DR_NOTICE_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_DR_NOTICE_SUP = 2097152;
+    /** Enum constant {@code IBV_PORT_CAP_MASK_NOTICE_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_CAP_MASK_NOTICE_SUP = 4194304;
+    /** Enum constant {@code IBV_PORT_BOOT_MGMT_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_BOOT_MGMT_SUP = 8388608;
+    /** Enum constant {@code IBV_PORT_LINK_LATENCY_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_LINK_LATENCY_SUP = 16777216;
+    /** Enum constant {@code IBV_PORT_CLIENT_REG_SUP} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_CLIENT_REG_SUP = 33554432;
+    /** Enum constant {@code IBV_PORT_IP_BASED_GIDS} of {@code enum ibv_port_cap_flags}. */
     public static final int IBV_PORT_IP_BASED_GIDS = 67108864;
 
     // enum ibv_port_cap_flags2
+    /** Enum constant {@code IBV_PORT_SET_NODE_DESC_SUP} of {@code enum ibv_port_cap_flags2}. */
     public static final int IBV_PORT_SET_NODE_DESC_SUP = 1;
+    /** Enum constant {@code IBV_PORT_INFO_EXT_SUP} of {@code enum ibv_port_cap_flags2}. */
     public static final int IBV_PORT_INFO_EXT_SUP = 2;
+    /** Enum constant {@code IBV_PORT_VIRT_SUP} of {@code enum ibv_port_cap_flags2}. */
     public static final int IBV_PORT_VIRT_SUP = 4;
+    /** Enum constant {@code IBV_PORT_SWITCH_PORT_STATE_TABLE_SUP} of {@code enum ibv_port_cap_flags2}. */
     public static final int IBV_PORT_SWITCH_PORT_STATE_TABLE_SUP = 8;
+    /** Enum constant {@code IBV_PORT_LINK_WIDTH_2X_SUP} of {@code enum ibv_port_cap_flags2}. */
     public static final int IBV_PORT_LINK_WIDTH_2X_SUP = 16;
+    /** Enum constant {@code IBV_PORT_LINK_SPEED_HDR_SUP} of {@code enum ibv_port_cap_flags2}. */
     public static final int IBV_PORT_LINK_SPEED_HDR_SUP = 32;
+    /** Enum constant {@code IBV_PORT_LINK_SPEED_NDR_SUP} of {@code enum ibv_port_cap_flags2}. */
     public static final int IBV_PORT_LINK_SPEED_NDR_SUP = 1024;
 
     // enum ibv_event_type
+    /** Enum constant {@code IBV_EVENT_CQ_ERR} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_CQ_ERR = 0;
+    /** Enum constant {@code IBV_EVENT_QP_FATAL} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_QP_FATAL = 1;
+    /** Enum constant {@code IBV_EVENT_QP_REQ_ERR} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_QP_REQ_ERR = 2;
+    /** Enum constant {@code IBV_EVENT_QP_ACCESS_ERR} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_QP_ACCESS_ERR = 3;
+    /** Enum constant {@code IBV_EVENT_COMM_EST} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_COMM_EST = 4;
+    /** Enum constant {@code IBV_EVENT_SQ_DRAINED} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_SQ_DRAINED = 5;
+    /** Enum constant {@code IBV_EVENT_PATH_MIG} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_PATH_MIG = 6;
+    /** Enum constant {@code IBV_EVENT_PATH_MIG_ERR} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_PATH_MIG_ERR = 7;
+    /** Enum constant {@code IBV_EVENT_DEVICE_FATAL} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_DEVICE_FATAL = 8;
+    /** Enum constant {@code IBV_EVENT_PORT_ACTIVE} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_PORT_ACTIVE = 9;
+    /** Enum constant {@code IBV_EVENT_PORT_ERR} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_PORT_ERR = 10;
+    /** Enum constant {@code IBV_EVENT_LID_CHANGE} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_LID_CHANGE = 11;
+    /** Enum constant {@code IBV_EVENT_PKEY_CHANGE} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_PKEY_CHANGE = 12;
+    /** Enum constant {@code IBV_EVENT_SM_CHANGE} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_SM_CHANGE = 13;
+    /** Enum constant {@code IBV_EVENT_SRQ_ERR} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_SRQ_ERR = 14;
+    /** Enum constant {@code IBV_EVENT_SRQ_LIMIT_REACHED} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_SRQ_LIMIT_REACHED = 15;
+    /** Enum constant {@code IBV_EVENT_QP_LAST_WQE_REACHED} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_QP_LAST_WQE_REACHED = 16;
+    /** Enum constant {@code IBV_EVENT_CLIENT_REREGISTER} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_CLIENT_REREGISTER = 17;
+    /** Enum constant {@code IBV_EVENT_GID_CHANGE} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_GID_CHANGE = 18;
+    /** Enum constant {@code IBV_EVENT_WQ_FATAL} of {@code enum ibv_event_type}. */
     public static final int IBV_EVENT_WQ_FATAL = 19;
 
     // enum ibv_wc_status
+    /** Enum constant {@code IBV_WC_SUCCESS} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_SUCCESS = 0;
+    /** Enum constant {@code IBV_WC_LOC_LEN_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_LOC_LEN_ERR = 1;
+    /** Enum constant {@code IBV_WC_LOC_QP_OP_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_LOC_QP_OP_ERR = 2;
+    /** Enum constant {@code IBV_WC_LOC_EEC_OP_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_LOC_EEC_OP_ERR = 3;
+    /** Enum constant {@code IBV_WC_LOC_PROT_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_LOC_PROT_ERR = 4;
+    /** Enum constant {@code IBV_WC_WR_FLUSH_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_WR_FLUSH_ERR = 5;
+    /** Enum constant {@code IBV_WC_MW_BIND_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_MW_BIND_ERR = 6;
+    /** Enum constant {@code IBV_WC_BAD_RESP_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_BAD_RESP_ERR = 7;
+    /** Enum constant {@code IBV_WC_LOC_ACCESS_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_LOC_ACCESS_ERR = 8;
+    /** Enum constant {@code IBV_WC_REM_INV_REQ_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_REM_INV_REQ_ERR = 9;
+    /** Enum constant {@code IBV_WC_REM_ACCESS_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_REM_ACCESS_ERR = 10;
+    /** Enum constant {@code IBV_WC_REM_OP_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_REM_OP_ERR = 11;
+    /** Enum constant {@code IBV_WC_RETRY_EXC_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_RETRY_EXC_ERR = 12;
+    /** Enum constant {@code IBV_WC_RNR_RETRY_EXC_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_RNR_RETRY_EXC_ERR = 13;
+    /** Enum constant {@code IBV_WC_LOC_RDD_VIOL_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_LOC_RDD_VIOL_ERR = 14;
+    /** Enum constant {@code IBV_WC_REM_INV_RD_REQ_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_REM_INV_RD_REQ_ERR = 15;
+    /** Enum constant {@code IBV_WC_REM_ABORT_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_REM_ABORT_ERR = 16;
+    /** Enum constant {@code IBV_WC_INV_EECN_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_INV_EECN_ERR = 17;
+    /** Enum constant {@code IBV_WC_INV_EEC_STATE_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_INV_EEC_STATE_ERR = 18;
+    /** Enum constant {@code IBV_WC_FATAL_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_FATAL_ERR = 19;
+    /** Enum constant {@code IBV_WC_RESP_TIMEOUT_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_RESP_TIMEOUT_ERR = 20;
+    /** Enum constant {@code IBV_WC_GENERAL_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_GENERAL_ERR = 21;
+    /** Enum constant {@code IBV_WC_TM_ERR} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_TM_ERR = 22;
+    /** Enum constant {@code IBV_WC_TM_RNDV_INCOMPLETE} of {@code enum ibv_wc_status}. */
     public static final int IBV_WC_TM_RNDV_INCOMPLETE = 23;
 
     // enum ibv_wc_opcode
+    /** Enum constant {@code IBV_WC_SEND} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_SEND = 0;
+    /** Enum constant {@code IBV_WC_RDMA_WRITE} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_RDMA_WRITE = 1;
+    /** Enum constant {@code IBV_WC_RDMA_READ} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_RDMA_READ = 2;
+    /** Enum constant {@code IBV_WC_COMP_SWAP} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_COMP_SWAP = 3;
+    /** Enum constant {@code IBV_WC_FETCH_ADD} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_FETCH_ADD = 4;
+    /** Enum constant {@code IBV_WC_BIND_MW} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_BIND_MW = 5;
+    /** Enum constant {@code IBV_WC_LOCAL_INV} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_LOCAL_INV = 6;
+    /** Enum constant {@code IBV_WC_TSO} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_TSO = 7;
+    /** Enum constant {@code IBV_WC_ATOMIC_WRITE} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_ATOMIC_WRITE = 9;
+    /** Enum constant {@code IBV_WC_RECV} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_RECV = 128;
+    /** Enum constant {@code IBV_WC_RECV_RDMA_WITH_IMM} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_RECV_RDMA_WITH_IMM = 129;
+    /** Enum constant {@code IBV_WC_TM_ADD} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_TM_ADD = 130;
+    /** Enum constant {@code IBV_WC_TM_DEL} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_TM_DEL = 131;
+    /** Enum constant {@code IBV_WC_TM_SYNC} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_TM_SYNC = 132;
+    /** Enum constant {@code IBV_WC_TM_RECV} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_TM_RECV = 133;
+    /** Enum constant {@code IBV_WC_TM_NO_TAG} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_TM_NO_TAG = 134;
+    /** Enum constant {@code IBV_WC_DRIVER1} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_DRIVER1 = 135;
+    /** Enum constant {@code IBV_WC_DRIVER2} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_DRIVER2 = 136;
+    /** Enum constant {@code IBV_WC_DRIVER3} of {@code enum ibv_wc_opcode}. */
     public static final int IBV_WC_DRIVER3 = 137;
 
     // enum (anonymous)
+    /** Enum constant {@code IBV_WC_IP_CSUM_OK_SHIFT} of {@code enum (anonymous)}. */
     public static final int IBV_WC_IP_CSUM_OK_SHIFT = 2;
 
     // enum ibv_create_cq_wc_flags
+    /** Enum constant {@code IBV_WC_EX_WITH_BYTE_LEN} of {@code enum ibv_create_cq_wc_flags}. */
     public static final int IBV_WC_EX_WITH_BYTE_LEN = 1;
+    /** Enum constant {@code IBV_WC_EX_WITH_IMM} of {@code enum ibv_create_cq_wc_flags}. */
     public static final int IBV_WC_EX_WITH_IMM = 2;
+    /** Enum constant {@code IBV_WC_EX_WITH_QP_NUM} of {@code enum ibv_create_cq_wc_flags}. */
     public static final int IBV_WC_EX_WITH_QP_NUM = 4;
+    /** Enum constant {@code IBV_WC_EX_WITH_SRC_QP} of {@code enum ibv_create_cq_wc_flags}. */
     public static final int IBV_WC_EX_WITH_SRC_QP = 8;
+    /** Enum constant {@code IBV_WC_EX_WITH_SLID} of {@code enum ibv_create_cq_wc_flags}. */
     public static final int IBV_WC_EX_WITH_SLID = 16;
+    /** Enum constant {@code IBV_WC_EX_WITH_SL} of {@code enum ibv_create_cq_wc_flags}. */
     public static final int IBV_WC_EX_WITH_SL = 32;
+    /** Enum constant {@code IBV_WC_EX_WITH_DLID_PATH_BITS} of {@code enum ibv_create_cq_wc_flags}. */
     public static final int IBV_WC_EX_WITH_DLID_PATH_BITS = 64;
+    /** Enum constant {@code IBV_WC_EX_WITH_COMPLETION_TIMESTAMP} of {@code enum ibv_create_cq_wc_flags}. */
     public static final int IBV_WC_EX_WITH_COMPLETION_TIMESTAMP = 128;
+    /** Enum constant {@code IBV_WC_EX_WITH_CVLAN} of {@code enum ibv_create_cq_wc_flags}. */
     public static final int IBV_WC_EX_WITH_CVLAN = 256;
+    /** Enum constant {@code IBV_WC_EX_WITH_FLOW_TAG} of {@code enum ibv_create_cq_wc_flags}. */
     public static final int IBV_WC_EX_WITH_FLOW_TAG = 512;
+    /** Enum constant {@code IBV_WC_EX_WITH_TM_INFO} of {@code enum ibv_create_cq_wc_flags}. */
     public static final int IBV_WC_EX_WITH_TM_INFO = 1024;
+    /** Enum constant {@code IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK} of {@code enum ibv_create_cq_wc_flags}. */
     public static final int IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK = 2048;
 
     // enum (anonymous)
+    /** Enum constant {@code IBV_WC_STANDARD_FLAGS} of {@code enum (anonymous)}. */
     public static final int IBV_WC_STANDARD_FLAGS = 127;
 
     // enum (anonymous)
+    /** Enum constant {@code IBV_CREATE_CQ_SUP_WC_FLAGS} of {@code enum (anonymous)}. */
     public static final int IBV_CREATE_CQ_SUP_WC_FLAGS = 4095;
 
     // enum ibv_wc_flags
+    /** Enum constant {@code IBV_WC_GRH} of {@code enum ibv_wc_flags}. */
     public static final int IBV_WC_GRH = 1;
+    /** Enum constant {@code IBV_WC_WITH_IMM} of {@code enum ibv_wc_flags}. */
     public static final int IBV_WC_WITH_IMM = 2;
+    /** Enum constant {@code IBV_WC_IP_CSUM_OK} of {@code enum ibv_wc_flags}. */
     public static final int IBV_WC_IP_CSUM_OK = 4;
+    /** Enum constant {@code IBV_WC_WITH_INV} of {@code enum ibv_wc_flags}. */
     public static final int IBV_WC_WITH_INV = 8;
+    /** Enum constant {@code IBV_WC_TM_SYNC_REQ} of {@code enum ibv_wc_flags}. */
     public static final int IBV_WC_TM_SYNC_REQ = 16;
+    /** Enum constant {@code IBV_WC_TM_MATCH} of {@code enum ibv_wc_flags}. */
     public static final int IBV_WC_TM_MATCH = 32;
+    /** Enum constant {@code IBV_WC_TM_DATA_VALID} of {@code enum ibv_wc_flags}. */
     public static final int IBV_WC_TM_DATA_VALID = 64;
 
     // enum ibv_access_flags
+    /** Enum constant {@code IBV_ACCESS_LOCAL_WRITE} of {@code enum ibv_access_flags}. */
     public static final int IBV_ACCESS_LOCAL_WRITE = 1;
+    /** Enum constant {@code IBV_ACCESS_REMOTE_WRITE} of {@code enum ibv_access_flags}. */
     public static final int IBV_ACCESS_REMOTE_WRITE = 2;
+    /** Enum constant {@code IBV_ACCESS_REMOTE_READ} of {@code enum ibv_access_flags}. */
     public static final int IBV_ACCESS_REMOTE_READ = 4;
+    /** Enum constant {@code IBV_ACCESS_REMOTE_ATOMIC} of {@code enum ibv_access_flags}. */
     public static final int IBV_ACCESS_REMOTE_ATOMIC = 8;
+    /** Enum constant {@code IBV_ACCESS_MW_BIND} of {@code enum ibv_access_flags}. */
     public static final int IBV_ACCESS_MW_BIND = 16;
+    /** Enum constant {@code IBV_ACCESS_ZERO_BASED} of {@code enum ibv_access_flags}. */
     public static final int IBV_ACCESS_ZERO_BASED = 32;
+    /** Enum constant {@code IBV_ACCESS_ON_DEMAND} of {@code enum ibv_access_flags}. */
     public static final int IBV_ACCESS_ON_DEMAND = 64;
+    /** Enum constant {@code IBV_ACCESS_HUGETLB} of {@code enum ibv_access_flags}. */
     public static final int IBV_ACCESS_HUGETLB = 128;
+    /** Enum constant {@code IBV_ACCESS_RELAXED_ORDERING} of {@code enum ibv_access_flags}. */
     public static final int IBV_ACCESS_RELAXED_ORDERING = 1048576;
 
     // enum ibv_xrcd_init_attr_mask
+    /** Enum constant {@code IBV_XRCD_INIT_ATTR_FD} of {@code enum ibv_xrcd_init_attr_mask}. */
     public static final int IBV_XRCD_INIT_ATTR_FD = 1;
+    /** Enum constant {@code IBV_XRCD_INIT_ATTR_OFLAGS} of {@code enum ibv_xrcd_init_attr_mask}. */
     public static final int IBV_XRCD_INIT_ATTR_OFLAGS = 2;
+    /** Enum constant {@code IBV_XRCD_INIT_ATTR_RESERVED} of {@code enum ibv_xrcd_init_attr_mask}. */
     public static final int IBV_XRCD_INIT_ATTR_RESERVED = 4;
 
     // enum ibv_rereg_mr_flags
+    /** Enum constant {@code IBV_REREG_MR_CHANGE_TRANSLATION} of {@code enum ibv_rereg_mr_flags}. */
     public static final int IBV_REREG_MR_CHANGE_TRANSLATION = 1;
+    /** Enum constant {@code IBV_REREG_MR_CHANGE_PD} of {@code enum ibv_rereg_mr_flags}. */
     public static final int IBV_REREG_MR_CHANGE_PD = 2;
+    /** Enum constant {@code IBV_REREG_MR_CHANGE_ACCESS} of {@code enum ibv_rereg_mr_flags}. */
     public static final int IBV_REREG_MR_CHANGE_ACCESS = 4;
+    /** Enum constant {@code IBV_REREG_MR_FLAGS_SUPPORTED} of {@code enum ibv_rereg_mr_flags}. */
     public static final int IBV_REREG_MR_FLAGS_SUPPORTED = 7;
 
     // enum ibv_mw_type
+    /** Enum constant {@code IBV_MW_TYPE_1} of {@code enum ibv_mw_type}. */
     public static final int IBV_MW_TYPE_1 = 1;
+    /** Enum constant {@code IBV_MW_TYPE_2} of {@code enum ibv_mw_type}. */
     public static final int IBV_MW_TYPE_2 = 2;
 
     // enum ibv_rate
+    /** Enum constant {@code IBV_RATE_MAX} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_MAX = 0;
+    /** Enum constant {@code IBV_RATE_2_5_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_2_5_GBPS = 2;
+    /** Enum constant {@code IBV_RATE_5_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_5_GBPS = 5;
+    /** Enum constant {@code IBV_RATE_10_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_10_GBPS = 3;
+    /** Enum constant {@code IBV_RATE_20_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_20_GBPS = 6;
+    /** Enum constant {@code IBV_RATE_30_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_30_GBPS = 4;
+    /** Enum constant {@code IBV_RATE_40_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_40_GBPS = 7;
+    /** Enum constant {@code IBV_RATE_60_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_60_GBPS = 8;
+    /** Enum constant {@code IBV_RATE_80_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_80_GBPS = 9;
+    /** Enum constant {@code IBV_RATE_120_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_120_GBPS = 10;
+    /** Enum constant {@code IBV_RATE_14_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_14_GBPS = 11;
+    /** Enum constant {@code IBV_RATE_56_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_56_GBPS = 12;
+    /** Enum constant {@code IBV_RATE_112_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_112_GBPS = 13;
+    /** Enum constant {@code IBV_RATE_168_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_168_GBPS = 14;
+    /** Enum constant {@code IBV_RATE_25_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_25_GBPS = 15;
+    /** Enum constant {@code IBV_RATE_100_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_100_GBPS = 16;
+    /** Enum constant {@code IBV_RATE_200_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_200_GBPS = 17;
+    /** Enum constant {@code IBV_RATE_300_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_300_GBPS = 18;
+    /** Enum constant {@code IBV_RATE_28_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_28_GBPS = 19;
+    /** Enum constant {@code IBV_RATE_50_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_50_GBPS = 20;
+    /** Enum constant {@code IBV_RATE_400_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_400_GBPS = 21;
+    /** Enum constant {@code IBV_RATE_600_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_600_GBPS = 22;
+    /** Enum constant {@code IBV_RATE_800_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_800_GBPS = 23;
+    /** Enum constant {@code IBV_RATE_1200_GBPS} of {@code enum ibv_rate}. */
     public static final int IBV_RATE_1200_GBPS = 24;
 
     // enum ibv_srq_attr_mask
+    /** Enum constant {@code IBV_SRQ_MAX_WR} of {@code enum ibv_srq_attr_mask}. */
     public static final int IBV_SRQ_MAX_WR = 1;
+    /** Enum constant {@code IBV_SRQ_LIMIT} of {@code enum ibv_srq_attr_mask}. */
     public static final int IBV_SRQ_LIMIT = 2;
 
     // enum ibv_srq_type
+    /** Enum constant {@code IBV_SRQT_BASIC} of {@code enum ibv_srq_type}. */
     public static final int IBV_SRQT_BASIC = 0;
+    /** Enum constant {@code IBV_SRQT_XRC} of {@code enum ibv_srq_type}. */
     public static final int IBV_SRQT_XRC = 1;
+    /** Enum constant {@code IBV_SRQT_TM} of {@code enum ibv_srq_type}. */
     public static final int IBV_SRQT_TM = 2;
 
     // enum ibv_srq_init_attr_mask
+    /** Enum constant {@code IBV_SRQ_INIT_ATTR_TYPE} of {@code enum ibv_srq_init_attr_mask}. */
     public static final int IBV_SRQ_INIT_ATTR_TYPE = 1;
+    /** Enum constant {@code IBV_SRQ_INIT_ATTR_PD} of {@code enum ibv_srq_init_attr_mask}. */
     public static final int IBV_SRQ_INIT_ATTR_PD = 2;
+    /** Enum constant {@code IBV_SRQ_INIT_ATTR_XRCD} of {@code enum ibv_srq_init_attr_mask}. */
     public static final int IBV_SRQ_INIT_ATTR_XRCD = 4;
+    /** Enum constant {@code IBV_SRQ_INIT_ATTR_CQ} of {@code enum ibv_srq_init_attr_mask}. */
     public static final int IBV_SRQ_INIT_ATTR_CQ = 8;
+    /** Enum constant {@code IBV_SRQ_INIT_ATTR_TM} of {@code enum ibv_srq_init_attr_mask}. */
     public static final int IBV_SRQ_INIT_ATTR_TM = 16;
+    /** Enum constant {@code IBV_SRQ_INIT_ATTR_RESERVED} of {@code enum ibv_srq_init_attr_mask}. */
     public static final int IBV_SRQ_INIT_ATTR_RESERVED = 32;
 
     // enum ibv_wq_type
+    /** Enum constant {@code IBV_WQT_RQ} of {@code enum ibv_wq_type}. */
     public static final int IBV_WQT_RQ = 0;
 
     // enum ibv_wq_init_attr_mask
+    /** Enum constant {@code IBV_WQ_INIT_ATTR_FLAGS} of {@code enum ibv_wq_init_attr_mask}. */
     public static final int IBV_WQ_INIT_ATTR_FLAGS = 1;
+    /** Enum constant {@code IBV_WQ_INIT_ATTR_RESERVED} of {@code enum ibv_wq_init_attr_mask}. */
     public static final int IBV_WQ_INIT_ATTR_RESERVED = 2;
 
     // enum ibv_wq_flags
+    /** Enum constant {@code IBV_WQ_FLAGS_CVLAN_STRIPPING} of {@code enum ibv_wq_flags}. */
     public static final int IBV_WQ_FLAGS_CVLAN_STRIPPING = 1;
+    /** Enum constant {@code IBV_WQ_FLAGS_SCATTER_FCS} of {@code enum ibv_wq_flags}. */
     public static final int IBV_WQ_FLAGS_SCATTER_FCS = 2;
+    /** Enum constant {@code IBV_WQ_FLAGS_DELAY_DROP} of {@code enum ibv_wq_flags}. */
     public static final int IBV_WQ_FLAGS_DELAY_DROP = 4;
+    /** Enum constant {@code IBV_WQ_FLAGS_PCI_WRITE_END_PADDING} of {@code enum ibv_wq_flags}. */
     public static final int IBV_WQ_FLAGS_PCI_WRITE_END_PADDING = 8;
+    /** Enum constant {@code IBV_WQ_FLAGS_RESERVED} of {@code enum ibv_wq_flags}. */
     public static final int IBV_WQ_FLAGS_RESERVED = 16;
 
     // enum ibv_wq_state
+    /** Enum constant {@code IBV_WQS_RESET} of {@code enum ibv_wq_state}. */
     public static final int IBV_WQS_RESET = 0;
+    /** Enum constant {@code IBV_WQS_RDY} of {@code enum ibv_wq_state}. */
     public static final int IBV_WQS_RDY = 1;
+    /** Enum constant {@code IBV_WQS_ERR} of {@code enum ibv_wq_state}. */
     public static final int IBV_WQS_ERR = 2;
+    /** Enum constant {@code IBV_WQS_UNKNOWN} of {@code enum ibv_wq_state}. */
     public static final int IBV_WQS_UNKNOWN = 3;
 
     // enum ibv_wq_attr_mask
+    /** Enum constant {@code IBV_WQ_ATTR_STATE} of {@code enum ibv_wq_attr_mask}. */
     public static final int IBV_WQ_ATTR_STATE = 1;
+    /** Enum constant {@code IBV_WQ_ATTR_CURR_STATE} of {@code enum ibv_wq_attr_mask}. */
     public static final int IBV_WQ_ATTR_CURR_STATE = 2;
+    /** Enum constant {@code IBV_WQ_ATTR_FLAGS} of {@code enum ibv_wq_attr_mask}. */
     public static final int IBV_WQ_ATTR_FLAGS = 4;
+    /** Enum constant {@code IBV_WQ_ATTR_RESERVED} of {@code enum ibv_wq_attr_mask}. */
     public static final int IBV_WQ_ATTR_RESERVED = 8;
 
     // enum ibv_ind_table_init_attr_mask
+    /** Enum constant {@code IBV_CREATE_IND_TABLE_RESERVED} of {@code enum ibv_ind_table_init_attr_mask}. */
     public static final int IBV_CREATE_IND_TABLE_RESERVED = 1;
 
     // enum ibv_qp_type
+    /** Enum constant {@code IBV_QPT_RC} of {@code enum ibv_qp_type}. */
     public static final int IBV_QPT_RC = 2;
+    /** Enum constant {@code IBV_QPT_UC} of {@code enum ibv_qp_type}. */
     public static final int IBV_QPT_UC = 3;
+    /** Enum constant {@code IBV_QPT_UD} of {@code enum ibv_qp_type}. */
     public static final int IBV_QPT_UD = 4;
+    /** Enum constant {@code IBV_QPT_RAW_PACKET} of {@code enum ibv_qp_type}. */
     public static final int IBV_QPT_RAW_PACKET = 8;
+    /** Enum constant {@code IBV_QPT_XRC_SEND} of {@code enum ibv_qp_type}. */
     public static final int IBV_QPT_XRC_SEND = 9;
+    /** Enum constant {@code IBV_QPT_XRC_RECV} of {@code enum ibv_qp_type}. */
     public static final int IBV_QPT_XRC_RECV = 10;
+    /** Enum constant {@code IBV_QPT_DRIVER} of {@code enum ibv_qp_type}. */
     public static final int IBV_QPT_DRIVER = 255;
 
     // enum ibv_qp_init_attr_mask
+    /** Enum constant {@code IBV_QP_INIT_ATTR_PD} of {@code enum ibv_qp_init_attr_mask}. */
     public static final int IBV_QP_INIT_ATTR_PD = 1;
+    /** Enum constant {@code IBV_QP_INIT_ATTR_XRCD} of {@code enum ibv_qp_init_attr_mask}. */
     public static final int IBV_QP_INIT_ATTR_XRCD = 2;
+    /** Enum constant {@code IBV_QP_INIT_ATTR_CREATE_FLAGS} of {@code enum ibv_qp_init_attr_mask}. */
     public static final int IBV_QP_INIT_ATTR_CREATE_FLAGS = 4;
+    /** Enum constant {@code IBV_QP_INIT_ATTR_MAX_TSO_HEADER} of {@code enum ibv_qp_init_attr_mask}. */
     public static final int IBV_QP_INIT_ATTR_MAX_TSO_HEADER = 8;
+    /** Enum constant {@code IBV_QP_INIT_ATTR_IND_TABLE} of {@code enum ibv_qp_init_attr_mask}. */
     public static final int IBV_QP_INIT_ATTR_IND_TABLE = 16;
+    /** Enum constant {@code IBV_QP_INIT_ATTR_RX_HASH} of {@code enum ibv_qp_init_attr_mask}. */
     public static final int IBV_QP_INIT_ATTR_RX_HASH = 32;
+    /** Enum constant {@code IBV_QP_INIT_ATTR_SEND_OPS_FLAGS} of {@code enum ibv_qp_init_attr_mask}. */
     public static final int IBV_QP_INIT_ATTR_SEND_OPS_FLAGS = 64;
 
     // enum ibv_qp_create_flags
+    /** Enum constant {@code IBV_QP_CREATE_BLOCK_SELF_MCAST_LB} of {@code enum ibv_qp_create_flags}. */
     public static final int IBV_QP_CREATE_BLOCK_SELF_MCAST_LB = 2;
+    /** Enum constant {@code IBV_QP_CREATE_SCATTER_FCS} of {@code enum ibv_qp_create_flags}. */
     public static final int IBV_QP_CREATE_SCATTER_FCS = 256;
+    /** Enum constant {@code IBV_QP_CREATE_CVLAN_STRIPPING} of {@code enum ibv_qp_create_flags}. */
     public static final int IBV_QP_CREATE_CVLAN_STRIPPING = 512;
+    /** Enum constant {@code IBV_QP_CREATE_SOURCE_QPN} of {@code enum ibv_qp_create_flags}. */
     public static final int IBV_QP_CREATE_SOURCE_QPN = 1024;
+    /** Enum constant {@code IBV_QP_CREATE_PCI_WRITE_END_PADDING} of {@code enum ibv_qp_create_flags}. */
     public static final int IBV_QP_CREATE_PCI_WRITE_END_PADDING = 2048;
 
     // enum ibv_qp_create_send_ops_flags
+    /** Enum constant {@code IBV_QP_EX_WITH_RDMA_WRITE} of {@code enum ibv_qp_create_send_ops_flags}. */
     public static final int IBV_QP_EX_WITH_RDMA_WRITE = 1;
+    /** Enum constant {@code IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM} of {@code enum ibv_qp_create_send_ops_flags}. */
     public static final int IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM = 2;
+    /** Enum constant {@code IBV_QP_EX_WITH_SEND} of {@code enum ibv_qp_create_send_ops_flags}. */
     public static final int IBV_QP_EX_WITH_SEND = 4;
+    /** Enum constant {@code IBV_QP_EX_WITH_SEND_WITH_IMM} of {@code enum ibv_qp_create_send_ops_flags}. */
     public static final int IBV_QP_EX_WITH_SEND_WITH_IMM = 8;
+    /** Enum constant {@code IBV_QP_EX_WITH_RDMA_READ} of {@code enum ibv_qp_create_send_ops_flags}. */
     public static final int IBV_QP_EX_WITH_RDMA_READ = 16;
+    /** Enum constant {@code IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP} of {@code enum ibv_qp_create_send_ops_flags}. */
     public static final int IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP = 32;
+    /** Enum constant {@code IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD} of {@code enum ibv_qp_create_send_ops_flags}. */
     public static final int IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD = 64;
+    /** Enum constant {@code IBV_QP_EX_WITH_LOCAL_INV} of {@code enum ibv_qp_create_send_ops_flags}. */
     public static final int IBV_QP_EX_WITH_LOCAL_INV = 128;
+    /** Enum constant {@code IBV_QP_EX_WITH_BIND_MW} of {@code enum ibv_qp_create_send_ops_flags}. */
     public static final int IBV_QP_EX_WITH_BIND_MW = 256;
+    /** Enum constant {@code IBV_QP_EX_WITH_SEND_WITH_INV} of {@code enum ibv_qp_create_send_ops_flags}. */
     public static final int IBV_QP_EX_WITH_SEND_WITH_INV = 512;
+    /** Enum constant {@code IBV_QP_EX_WITH_TSO} of {@code enum ibv_qp_create_send_ops_flags}. */
     public static final int IBV_QP_EX_WITH_TSO = 1024;
+    /** Enum constant {@code IBV_QP_EX_WITH_ATOMIC_WRITE} of {@code enum ibv_qp_create_send_ops_flags}. */
     public static final int IBV_QP_EX_WITH_ATOMIC_WRITE = 4096;
 
     // enum ibv_qp_open_attr_mask
+    /** Enum constant {@code IBV_QP_OPEN_ATTR_NUM} of {@code enum ibv_qp_open_attr_mask}. */
     public static final int IBV_QP_OPEN_ATTR_NUM = 1;
+    /** Enum constant {@code IBV_QP_OPEN_ATTR_XRCD} of {@code enum ibv_qp_open_attr_mask}. */
     public static final int IBV_QP_OPEN_ATTR_XRCD = 2;
+    /** Enum constant {@code IBV_QP_OPEN_ATTR_CONTEXT} of {@code enum ibv_qp_open_attr_mask}. */
     public static final int IBV_QP_OPEN_ATTR_CONTEXT = 4;
+    /** Enum constant {@code IBV_QP_OPEN_ATTR_TYPE} of {@code enum ibv_qp_open_attr_mask}. */
     public static final int IBV_QP_OPEN_ATTR_TYPE = 8;
+    /** Enum constant {@code IBV_QP_OPEN_ATTR_RESERVED} of {@code enum ibv_qp_open_attr_mask}. */
     public static final int IBV_QP_OPEN_ATTR_RESERVED = 16;
 
     // enum ibv_qp_attr_mask
+    /** Enum constant {@code IBV_QP_STATE} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_STATE = 1;
+    /** Enum constant {@code IBV_QP_CUR_STATE} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_CUR_STATE = 2;
+    /** Enum constant {@code IBV_QP_EN_SQD_ASYNC_NOTIFY} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_EN_SQD_ASYNC_NOTIFY = 4;
+    /** Enum constant {@code IBV_QP_ACCESS_FLAGS} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_ACCESS_FLAGS = 8;
+    /** Enum constant {@code IBV_QP_PKEY_INDEX} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_PKEY_INDEX = 16;
+    /** Enum constant {@code IBV_QP_PORT} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_PORT = 32;
+    /** Enum constant {@code IBV_QP_QKEY} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_QKEY = 64;
+    /** Enum constant {@code IBV_QP_AV} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_AV = 128;
+    /** Enum constant {@code IBV_QP_PATH_MTU} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_PATH_MTU = 256;
+    /** Enum constant {@code IBV_QP_TIMEOUT} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_TIMEOUT = 512;
+    /** Enum constant {@code IBV_QP_RETRY_CNT} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_RETRY_CNT = 1024;
+    /** Enum constant {@code IBV_QP_RNR_RETRY} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_RNR_RETRY = 2048;
+    /** Enum constant {@code IBV_QP_RQ_PSN} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_RQ_PSN = 4096;
+    /** Enum constant {@code IBV_QP_MAX_QP_RD_ATOMIC} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_MAX_QP_RD_ATOMIC = 8192;
+    /** Enum constant {@code IBV_QP_ALT_PATH} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_ALT_PATH = 16384;
+    /** Enum constant {@code IBV_QP_MIN_RNR_TIMER} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_MIN_RNR_TIMER = 32768;
+    /** Enum constant {@code IBV_QP_SQ_PSN} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_SQ_PSN = 65536;
+    /** Enum constant {@code IBV_QP_MAX_DEST_RD_ATOMIC} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_MAX_DEST_RD_ATOMIC = 131072;
+    /** Enum constant {@code IBV_QP_PATH_MIG_STATE} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_PATH_MIG_STATE = 262144;
+    /** Enum constant {@code IBV_QP_CAP} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_CAP = 524288;
+    /** Enum constant {@code IBV_QP_DEST_QPN} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_DEST_QPN = 1048576;
+    /** Enum constant {@code IBV_QP_RATE_LIMIT} of {@code enum ibv_qp_attr_mask}. */
     public static final int IBV_QP_RATE_LIMIT = 33554432;
 
     // enum ibv_qp_state
+    /** Enum constant {@code IBV_QPS_RESET} of {@code enum ibv_qp_state}. */
     public static final int IBV_QPS_RESET = 0;
+    /** Enum constant {@code IBV_QPS_INIT} of {@code enum ibv_qp_state}. */
     public static final int IBV_QPS_INIT = 1;
+    /** Enum constant {@code IBV_QPS_RTR} of {@code enum ibv_qp_state}. */
     public static final int IBV_QPS_RTR = 2;
+    /** Enum constant {@code IBV_QPS_RTS} of {@code enum ibv_qp_state}. */
     public static final int IBV_QPS_RTS = 3;
+    /** Enum constant {@code IBV_QPS_SQD} of {@code enum ibv_qp_state}. */
     public static final int IBV_QPS_SQD = 4;
+    /** Enum constant {@code IBV_QPS_SQE} of {@code enum ibv_qp_state}. */
     public static final int IBV_QPS_SQE = 5;
+    /** Enum constant {@code IBV_QPS_ERR} of {@code enum ibv_qp_state}. */
     public static final int IBV_QPS_ERR = 6;
+    /** Enum constant {@code IBV_QPS_UNKNOWN} of {@code enum ibv_qp_state}. */
     public static final int IBV_QPS_UNKNOWN = 7;
 
     // enum ibv_mig_state
+    /** Enum constant {@code IBV_MIG_MIGRATED} of {@code enum ibv_mig_state}. */
     public static final int IBV_MIG_MIGRATED = 0;
+    /** Enum constant {@code IBV_MIG_REARM} of {@code enum ibv_mig_state}. */
     public static final int IBV_MIG_REARM = 1;
+    /** Enum constant {@code IBV_MIG_ARMED} of {@code enum ibv_mig_state}. */
     public static final int IBV_MIG_ARMED = 2;
 
     // enum ibv_wr_opcode
+    /** Enum constant {@code IBV_WR_RDMA_WRITE} of {@code enum ibv_wr_opcode}. */
     public static final int IBV_WR_RDMA_WRITE = 0;
+    /** Enum constant {@code IBV_WR_RDMA_WRITE_WITH_IMM} of {@code enum ibv_wr_opcode}. */
     public static final int IBV_WR_RDMA_WRITE_WITH_IMM = 1;
+    /** Enum constant {@code IBV_WR_SEND} of {@code enum ibv_wr_opcode}. */
     public static final int IBV_WR_SEND = 2;
+    /** Enum constant {@code IBV_WR_SEND_WITH_IMM} of {@code enum ibv_wr_opcode}. */
     public static final int IBV_WR_SEND_WITH_IMM = 3;
+    /** Enum constant {@code IBV_WR_RDMA_READ} of {@code enum ibv_wr_opcode}. */
     public static final int IBV_WR_RDMA_READ = 4;
+    /** Enum constant {@code IBV_WR_ATOMIC_CMP_AND_SWP} of {@code enum ibv_wr_opcode}. */
     public static final int IBV_WR_ATOMIC_CMP_AND_SWP = 5;
+    /** Enum constant {@code IBV_WR_ATOMIC_FETCH_AND_ADD} of {@code enum ibv_wr_opcode}. */
     public static final int IBV_WR_ATOMIC_FETCH_AND_ADD = 6;
+    /** Enum constant {@code IBV_WR_LOCAL_INV} of {@code enum ibv_wr_opcode}. */
     public static final int IBV_WR_LOCAL_INV = 7;
+    /** Enum constant {@code IBV_WR_BIND_MW} of {@code enum ibv_wr_opcode}. */
     public static final int IBV_WR_BIND_MW = 8;
+    /** Enum constant {@code IBV_WR_SEND_WITH_INV} of {@code enum ibv_wr_opcode}. */
     public static final int IBV_WR_SEND_WITH_INV = 9;
+    /** Enum constant {@code IBV_WR_TSO} of {@code enum ibv_wr_opcode}. */
     public static final int IBV_WR_TSO = 10;
+    /** Enum constant {@code IBV_WR_DRIVER1} of {@code enum ibv_wr_opcode}. */
     public static final int IBV_WR_DRIVER1 = 11;
+    /** Enum constant {@code IBV_WR_ATOMIC_WRITE} of {@code enum ibv_wr_opcode}. */
     public static final int IBV_WR_ATOMIC_WRITE = 15;
 
     // enum ibv_send_flags
+    /** Enum constant {@code IBV_SEND_FENCE} of {@code enum ibv_send_flags}. */
     public static final int IBV_SEND_FENCE = 1;
+    /** Enum constant {@code IBV_SEND_SIGNALED} of {@code enum ibv_send_flags}. */
     public static final int IBV_SEND_SIGNALED = 2;
+    /** Enum constant {@code IBV_SEND_SOLICITED} of {@code enum ibv_send_flags}. */
     public static final int IBV_SEND_SOLICITED = 4;
+    /** Enum constant {@code IBV_SEND_INLINE} of {@code enum ibv_send_flags}. */
     public static final int IBV_SEND_INLINE = 8;
+    /** Enum constant {@code IBV_SEND_IP_CSUM} of {@code enum ibv_send_flags}. */
     public static final int IBV_SEND_IP_CSUM = 16;
 
     // enum ibv_ops_wr_opcode
+    /** Enum constant {@code IBV_WR_TAG_ADD} of {@code enum ibv_ops_wr_opcode}. */
     public static final int IBV_WR_TAG_ADD = 0;
+    /** Enum constant {@code IBV_WR_TAG_DEL} of {@code enum ibv_ops_wr_opcode}. */
     public static final int IBV_WR_TAG_DEL = 1;
+    /** Enum constant {@code IBV_WR_TAG_SYNC} of {@code enum ibv_ops_wr_opcode}. */
     public static final int IBV_WR_TAG_SYNC = 2;
 
     // enum ibv_ops_flags
+    /** Enum constant {@code IBV_OPS_SIGNALED} of {@code enum ibv_ops_flags}. */
     public static final int IBV_OPS_SIGNALED = 1;
+    /** Enum constant {@code IBV_OPS_TM_SYNC} of {@code enum ibv_ops_flags}. */
     public static final int IBV_OPS_TM_SYNC = 2;
 
     // enum ibv_cq_attr_mask
+    /** Enum constant {@code IBV_CQ_ATTR_MODERATE} of {@code enum ibv_cq_attr_mask}. */
     public static final int IBV_CQ_ATTR_MODERATE = 1;
+    /** Enum constant {@code IBV_CQ_ATTR_RESERVED} of {@code enum ibv_cq_attr_mask}. */
     public static final int IBV_CQ_ATTR_RESERVED = 2;
 
     // enum ibv_flow_flags
+    /** Enum constant {@code IBV_FLOW_ATTR_FLAGS_DONT_TRAP} of {@code enum ibv_flow_flags}. */
     public static final int IBV_FLOW_ATTR_FLAGS_DONT_TRAP = 2;
+    /** Enum constant {@code IBV_FLOW_ATTR_FLAGS_EGRESS} of {@code enum ibv_flow_flags}. */
     public static final int IBV_FLOW_ATTR_FLAGS_EGRESS = 4;
 
     // enum ibv_flow_attr_type
+    /** Enum constant {@code IBV_FLOW_ATTR_NORMAL} of {@code enum ibv_flow_attr_type}. */
     public static final int IBV_FLOW_ATTR_NORMAL = 0;
+    /** Enum constant {@code IBV_FLOW_ATTR_ALL_DEFAULT} of {@code enum ibv_flow_attr_type}. */
     public static final int IBV_FLOW_ATTR_ALL_DEFAULT = 1;
+    /** Enum constant {@code IBV_FLOW_ATTR_MC_DEFAULT} of {@code enum ibv_flow_attr_type}. */
     public static final int IBV_FLOW_ATTR_MC_DEFAULT = 2;
+    /** Enum constant {@code IBV_FLOW_ATTR_SNIFFER} of {@code enum ibv_flow_attr_type}. */
     public static final int IBV_FLOW_ATTR_SNIFFER = 3;
 
     // enum ibv_flow_spec_type
+    /** Enum constant {@code IBV_FLOW_SPEC_ETH} of {@code enum ibv_flow_spec_type}. */
     public static final int IBV_FLOW_SPEC_ETH = 32;
+    /** Enum constant {@code IBV_FLOW_SPEC_IPV4} of {@code enum ibv_flow_spec_type}. */
     public static final int IBV_FLOW_SPEC_IPV4 = 48;
+    /** Enum constant {@code IBV_FLOW_SPEC_IPV6} of {@code enum ibv_flow_spec_type}. */
     public static final int IBV_FLOW_SPEC_IPV6 = 49;
+    /** Enum constant {@code IBV_FLOW_SPEC_IPV4_EXT} of {@code enum ibv_flow_spec_type}. */
     public static final int IBV_FLOW_SPEC_IPV4_EXT = 50;
+    /** Enum constant {@code IBV_FLOW_SPEC_ESP} of {@code enum ibv_flow_spec_type}. */
     public static final int IBV_FLOW_SPEC_ESP = 52;
+    /** Enum constant {@code IBV_FLOW_SPEC_TCP} of {@code enum ibv_flow_spec_type}. */
     public static final int IBV_FLOW_SPEC_TCP = 64;
+    /** Enum constant {@code IBV_FLOW_SPEC_UDP} of {@code enum ibv_flow_spec_type}. */
     public static final int IBV_FLOW_SPEC_UDP = 65;
+    /** Enum constant {@code IBV_FLOW_SPEC_VXLAN_TUNNEL} of {@code enum ibv_flow_spec_type}. */
     public static final int IBV_FLOW_SPEC_VXLAN_TUNNEL = 80;
+    /** Enum constant {@code IBV_FLOW_SPEC_GRE} of {@code enum ibv_flow_spec_type}. */
     public static final int IBV_FLOW_SPEC_GRE = 81;
+    /** Enum constant {@code IBV_FLOW_SPEC_MPLS} of {@code enum ibv_flow_spec_type}. */
     public static final int IBV_FLOW_SPEC_MPLS = 96;
+    /** Enum constant {@code IBV_FLOW_SPEC_INNER} of {@code enum ibv_flow_spec_type}. */
     public static final int IBV_FLOW_SPEC_INNER = 256;
+    /** Enum constant {@code IBV_FLOW_SPEC_ACTION_TAG} of {@code enum ibv_flow_spec_type}. */
     public static final int IBV_FLOW_SPEC_ACTION_TAG = 4096;
+    /** Enum constant {@code IBV_FLOW_SPEC_ACTION_DROP} of {@code enum ibv_flow_spec_type}. */
     public static final int IBV_FLOW_SPEC_ACTION_DROP = 4097;
+    /** Enum constant {@code IBV_FLOW_SPEC_ACTION_HANDLE} of {@code enum ibv_flow_spec_type}. */
     public static final int IBV_FLOW_SPEC_ACTION_HANDLE = 4098;
+    /** Enum constant {@code IBV_FLOW_SPEC_ACTION_COUNT} of {@code enum ibv_flow_spec_type}. */
     public static final int IBV_FLOW_SPEC_ACTION_COUNT = 4099;
 
     // enum ibv_flow_action_esp_mask
+    /** Enum constant {@code IBV_FLOW_ACTION_ESP_MASK_ESN} of {@code enum ibv_flow_action_esp_mask}. */
     public static final int IBV_FLOW_ACTION_ESP_MASK_ESN = 1;
 
     // enum (anonymous)
+    /** Enum constant {@code IBV_SYSFS_NAME_MAX} of {@code enum (anonymous)}. */
     public static final int IBV_SYSFS_NAME_MAX = 64;
+    /** Enum constant {@code IBV_SYSFS_PATH_MAX} of {@code enum (anonymous)}. */
     public static final int IBV_SYSFS_PATH_MAX = 256;
 
     // enum ibv_cq_init_attr_mask
+    /** Enum constant {@code IBV_CQ_INIT_ATTR_MASK_FLAGS} of {@code enum ibv_cq_init_attr_mask}. */
     public static final int IBV_CQ_INIT_ATTR_MASK_FLAGS = 1;
+    /** Enum constant {@code IBV_CQ_INIT_ATTR_MASK_PD} of {@code enum ibv_cq_init_attr_mask}. */
     public static final int IBV_CQ_INIT_ATTR_MASK_PD = 2;
 
     // enum ibv_create_cq_attr_flags
+    /** Enum constant {@code IBV_CREATE_CQ_ATTR_SINGLE_THREADED} of {@code enum ibv_create_cq_attr_flags}. */
     public static final int IBV_CREATE_CQ_ATTR_SINGLE_THREADED = 1;
+    /** Enum constant {@code IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN} of {@code enum ibv_create_cq_attr_flags}. */
     public static final int IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN = 2;
 
     // enum ibv_parent_domain_init_attr_mask
+    /** Enum constant {@code IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS} of {@code enum ibv_parent_domain_init_attr_mask}. */
     public static final int IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS = 1;
+    /** Enum constant {@code IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT} of {@code enum ibv_parent_domain_init_attr_mask}. */
     public static final int IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT = 2;
 
     // enum ibv_counter_description
+    /** Enum constant {@code IBV_COUNTER_PACKETS} of {@code enum ibv_counter_description}. */
     public static final int IBV_COUNTER_PACKETS = 0;
+    /** Enum constant {@code IBV_COUNTER_BYTES} of {@code enum ibv_counter_description}. */
     public static final int IBV_COUNTER_BYTES = 1;
 
     // enum ibv_read_counters_flags
+    /** Enum constant {@code IBV_READ_COUNTERS_ATTR_PREFER_CACHED} of {@code enum ibv_read_counters_flags}. */
     public static final int IBV_READ_COUNTERS_ATTR_PREFER_CACHED = 1;
 
     // enum ibv_values_mask
+    /** Enum constant {@code IBV_VALUES_MASK_RAW_CLOCK} of {@code enum ibv_values_mask}. */
     public static final int IBV_VALUES_MASK_RAW_CLOCK = 1;
+    /** Enum constant {@code IBV_VALUES_MASK_RESERVED} of {@code enum ibv_values_mask}. */
     public static final int IBV_VALUES_MASK_RESERVED = 2;
 
     // enum ibv_rereg_mr_err_code
+    /** Enum constant {@code IBV_REREG_MR_ERR_INPUT} of {@code enum ibv_rereg_mr_err_code}. */
     public static final int IBV_REREG_MR_ERR_INPUT = -1;
+    /** Enum constant {@code IBV_REREG_MR_ERR_DONT_FORK_NEW} of {@code enum ibv_rereg_mr_err_code}. */
     public static final int IBV_REREG_MR_ERR_DONT_FORK_NEW = -2;
+    /** Enum constant {@code IBV_REREG_MR_ERR_DO_FORK_OLD} of {@code enum ibv_rereg_mr_err_code}. */
     public static final int IBV_REREG_MR_ERR_DO_FORK_OLD = -3;
+    /** Enum constant {@code IBV_REREG_MR_ERR_CMD} of {@code enum ibv_rereg_mr_err_code}. */
     public static final int IBV_REREG_MR_ERR_CMD = -4;
+    /** Enum constant {@code IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW} of {@code enum ibv_rereg_mr_err_code}. */
     public static final int IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW = -5;
 
     // #define
+    /** {@code #define IBV_FLOW_ACTION_ESP_KEYMAT_AES_GCM}. */
     public static final int IBV_FLOW_ACTION_ESP_KEYMAT_AES_GCM = 0;
+    /** {@code #define IBV_FLOW_ACTION_IV_ALGO_SEQ}. */
     public static final int IBV_FLOW_ACTION_IV_ALGO_SEQ = 0;
+    /** {@code #define IBV_FLOW_ACTION_ESP_REPLAY_NONE}. */
     public static final int IBV_FLOW_ACTION_ESP_REPLAY_NONE = 0;
+    /** {@code #define IBV_FLOW_ACTION_ESP_REPLAY_BMP}. */
     public static final int IBV_FLOW_ACTION_ESP_REPLAY_BMP = 1;
+    /** {@code #define IBV_FLOW_ACTION_ESP_FLAGS_INLINE_CRYPTO}. */
     public static final int IBV_FLOW_ACTION_ESP_FLAGS_INLINE_CRYPTO = 0;
+    /** {@code #define IBV_FLOW_ACTION_ESP_FLAGS_FULL_OFFLOAD}. */
     public static final int IBV_FLOW_ACTION_ESP_FLAGS_FULL_OFFLOAD = 1;
+    /** {@code #define IBV_FLOW_ACTION_ESP_FLAGS_TUNNEL}. */
     public static final int IBV_FLOW_ACTION_ESP_FLAGS_TUNNEL = 0;
+    /** {@code #define IBV_FLOW_ACTION_ESP_FLAGS_TRANSPORT}. */
     public static final int IBV_FLOW_ACTION_ESP_FLAGS_TRANSPORT = 2;
+    /** {@code #define IBV_FLOW_ACTION_ESP_FLAGS_DECRYPT}. */
     public static final int IBV_FLOW_ACTION_ESP_FLAGS_DECRYPT = 0;
+    /** {@code #define IBV_FLOW_ACTION_ESP_FLAGS_ENCRYPT}. */
     public static final int IBV_FLOW_ACTION_ESP_FLAGS_ENCRYPT = 4;
+    /** {@code #define IBV_FLOW_ACTION_ESP_FLAGS_ESN_NEW_WINDOW}. */
     public static final int IBV_FLOW_ACTION_ESP_FLAGS_ESN_NEW_WINDOW = 8;
+    /** {@code #define IBV_ADVISE_MR_ADVICE_PREFETCH}. */
     public static final int IBV_ADVISE_MR_ADVICE_PREFETCH = 0;
+    /** {@code #define IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE}. */
     public static final int IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE = 1;
+    /** {@code #define IBV_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT}. */
     public static final int IBV_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT = 2;
+    /** {@code #define IBV_ADVISE_MR_FLAG_FLUSH}. */
     public static final int IBV_ADVISE_MR_FLAG_FLUSH = 1;
+    /** {@code #define IBV_QPF_GRH_REQUIRED}. */
     public static final int IBV_QPF_GRH_REQUIRED = 1;
+    /** {@code #define IBV_ACCESS_OPTIONAL_RANGE}. */
     public static final int IBV_ACCESS_OPTIONAL_RANGE = 1072693248;
+    /** {@code #define IBV_ACCESS_OPTIONAL_FIRST}. */
     public static final int IBV_ACCESS_OPTIONAL_FIRST = 1048576;
+    /** {@code #define IBV_DEVICE_RAW_SCATTER_FCS}. */
     public static final long IBV_DEVICE_RAW_SCATTER_FCS = 17179869184L;
+    /** {@code #define IBV_DEVICE_PCI_WRITE_END_PADDING}. */
     public static final long IBV_DEVICE_PCI_WRITE_END_PADDING = 68719476736L;
+    /** {@code #define ETHERNET_LL_SIZE}. */
     public static final int ETHERNET_LL_SIZE = 6;
+    /** {@code #define IB_ROCE_UDP_ENCAP_VALID_PORT_MIN}. */
     public static final int IB_ROCE_UDP_ENCAP_VALID_PORT_MIN = 49152;
+    /** {@code #define IB_ROCE_UDP_ENCAP_VALID_PORT_MAX}. */
     public static final int IB_ROCE_UDP_ENCAP_VALID_PORT_MAX = 65535;
+    /** {@code #define IB_GRH_FLOWLABEL_MASK}. */
     public static final int IB_GRH_FLOWLABEL_MASK = 1048575;
 }

@@ -24,7 +24,12 @@ public final class _ibv_device_ops {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
@@ -33,11 +38,21 @@ public final class _ibv_device_ops {
     public static final long _dummy1$OFFSET = 0L;
     /** Descriptor of the function {@code struct ibv_context *(*)(struct ibv_device *, int) _dummy1} points to. */
     public static final FunctionDescriptor _dummy1$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Reads {@code struct ibv_context *(*)(struct ibv_device *, int) _dummy1}. */
+    /**
+     * Reads {@code struct ibv_context *(*)(struct ibv_device *, int) _dummy1}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _dummy1(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _dummy1$OFFSET);
     }
-    /** Writes {@code struct ibv_context *(*)(struct ibv_device *, int) _dummy1}. */
+    /**
+     * Writes {@code struct ibv_context *(*)(struct ibv_device *, int) _dummy1}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _dummy1(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _dummy1$OFFSET, v);
     }
@@ -46,11 +61,21 @@ public final class _ibv_device_ops {
     public static final long _dummy2$OFFSET = 8L;
     /** Descriptor of the function {@code void (*)(struct ibv_context *) _dummy2} points to. */
     public static final FunctionDescriptor _dummy2$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-    /** Reads {@code void (*)(struct ibv_context *) _dummy2}. */
+    /**
+     * Reads {@code void (*)(struct ibv_context *) _dummy2}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _dummy2(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _dummy2$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_context *) _dummy2}. */
+    /**
+     * Writes {@code void (*)(struct ibv_context *) _dummy2}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _dummy2(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _dummy2$OFFSET, v);
     }

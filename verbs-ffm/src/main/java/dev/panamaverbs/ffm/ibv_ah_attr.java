@@ -30,84 +30,159 @@ public final class ibv_ah_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct ibv_global_route grh}. */
     public static final long grh$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct ibv_global_route grh}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_global_route grh}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment grh(MemorySegment s) {
         return s.asSlice(grh$OFFSET, 24L);
     }
-    /** Copies {@code v} into {@code struct ibv_global_route grh}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_global_route grh}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void grh(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, grh$OFFSET, 24L);
     }
 
     /** Offset of {@code uint16_t dlid}. */
     public static final long dlid$OFFSET = 24L;
-    /** Reads {@code uint16_t dlid}. */
+    /**
+     * Reads {@code uint16_t dlid}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short dlid(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, dlid$OFFSET);
     }
-    /** Writes {@code uint16_t dlid}. */
+    /**
+     * Writes {@code uint16_t dlid}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void dlid(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, dlid$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t sl}. */
     public static final long sl$OFFSET = 26L;
-    /** Reads {@code uint8_t sl}. */
+    /**
+     * Reads {@code uint8_t sl}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte sl(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, sl$OFFSET);
     }
-    /** Writes {@code uint8_t sl}. */
+    /**
+     * Writes {@code uint8_t sl}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void sl(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, sl$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t src_path_bits}. */
     public static final long src_path_bits$OFFSET = 27L;
-    /** Reads {@code uint8_t src_path_bits}. */
+    /**
+     * Reads {@code uint8_t src_path_bits}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte src_path_bits(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, src_path_bits$OFFSET);
     }
-    /** Writes {@code uint8_t src_path_bits}. */
+    /**
+     * Writes {@code uint8_t src_path_bits}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void src_path_bits(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, src_path_bits$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t static_rate}. */
     public static final long static_rate$OFFSET = 28L;
-    /** Reads {@code uint8_t static_rate}. */
+    /**
+     * Reads {@code uint8_t static_rate}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte static_rate(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, static_rate$OFFSET);
     }
-    /** Writes {@code uint8_t static_rate}. */
+    /**
+     * Writes {@code uint8_t static_rate}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void static_rate(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, static_rate$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t is_global}. */
     public static final long is_global$OFFSET = 29L;
-    /** Reads {@code uint8_t is_global}. */
+    /**
+     * Reads {@code uint8_t is_global}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte is_global(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, is_global$OFFSET);
     }
-    /** Writes {@code uint8_t is_global}. */
+    /**
+     * Writes {@code uint8_t is_global}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void is_global(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, is_global$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t port_num}. */
     public static final long port_num$OFFSET = 30L;
-    /** Reads {@code uint8_t port_num}. */
+    /**
+     * Reads {@code uint8_t port_num}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte port_num(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, port_num$OFFSET);
     }
-    /** Writes {@code uint8_t port_num}. */
+    /**
+     * Writes {@code uint8_t port_num}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void port_num(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, port_num$OFFSET, v);
     }

@@ -25,40 +25,75 @@ public final class ibv_alloc_dm_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code size_t length}. */
     public static final long length$OFFSET = 0L;
-    /** Reads {@code size_t length}. */
+    /**
+     * Reads {@code size_t length}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long length(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, length$OFFSET);
     }
-    /** Writes {@code size_t length}. */
+    /**
+     * Writes {@code size_t length}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void length(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, length$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t log_align_req}. */
     public static final long log_align_req$OFFSET = 8L;
-    /** Reads {@code uint32_t log_align_req}. */
+    /**
+     * Reads {@code uint32_t log_align_req}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int log_align_req(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, log_align_req$OFFSET);
     }
-    /** Writes {@code uint32_t log_align_req}. */
+    /**
+     * Writes {@code uint32_t log_align_req}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void log_align_req(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, log_align_req$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 12L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }

@@ -25,29 +25,54 @@ public final class ibv_async_event {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code union (anonymous) element}. */
     public static final long element$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code union (anonymous) element}. */
+    /**
+     * The slice of {@code s} holding {@code union (anonymous) element}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment element(MemorySegment s) {
         return s.asSlice(element$OFFSET, 8L);
     }
-    /** Copies {@code v} into {@code union (anonymous) element}. */
+    /**
+     * Copies {@code v} into {@code union (anonymous) element}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void element(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, element$OFFSET, 8L);
     }
 
     /** Offset of {@code enum ibv_event_type event_type}. */
     public static final long event_type$OFFSET = 8L;
-    /** Reads {@code enum ibv_event_type event_type}. */
+    /**
+     * Reads {@code enum ibv_event_type event_type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int event_type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, event_type$OFFSET);
     }
-    /** Writes {@code enum ibv_event_type event_type}. */
+    /**
+     * Writes {@code enum ibv_event_type event_type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void event_type(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, event_type$OFFSET, v);
     }
@@ -70,62 +95,117 @@ public final class ibv_async_event {
         /** {@code alignof}. */
         public static final long ALIGNMENT = 8L;
 
-        /** Allocates one zeroed instance. */
+        /**
+         * Allocates one zeroed instance.
+         *
+         * @param allocator where the memory comes from (an {@code Arena}, say)
+         * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+         */
         public static MemorySegment allocate(SegmentAllocator allocator) {
             return allocator.allocate(LAYOUT);
         }
 
         /** Offset of {@code struct ibv_cq * cq}. */
         public static final long cq$OFFSET = 0L;
-        /** Reads {@code struct ibv_cq * cq}. */
+        /**
+         * Reads {@code struct ibv_cq * cq}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value (a zero-length segment at the pointer's address)
+         */
         public static MemorySegment cq(MemorySegment s) {
             return s.get(ValueLayout.ADDRESS, cq$OFFSET);
         }
-        /** Writes {@code struct ibv_cq * cq}. */
+        /**
+         * Writes {@code struct ibv_cq * cq}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value (its address is stored)
+         */
         public static void cq(MemorySegment s, MemorySegment v) {
             s.set(ValueLayout.ADDRESS, cq$OFFSET, v);
         }
 
         /** Offset of {@code struct ibv_qp * qp}. */
         public static final long qp$OFFSET = 0L;
-        /** Reads {@code struct ibv_qp * qp}. */
+        /**
+         * Reads {@code struct ibv_qp * qp}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value (a zero-length segment at the pointer's address)
+         */
         public static MemorySegment qp(MemorySegment s) {
             return s.get(ValueLayout.ADDRESS, qp$OFFSET);
         }
-        /** Writes {@code struct ibv_qp * qp}. */
+        /**
+         * Writes {@code struct ibv_qp * qp}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value (its address is stored)
+         */
         public static void qp(MemorySegment s, MemorySegment v) {
             s.set(ValueLayout.ADDRESS, qp$OFFSET, v);
         }
 
         /** Offset of {@code struct ibv_srq * srq}. */
         public static final long srq$OFFSET = 0L;
-        /** Reads {@code struct ibv_srq * srq}. */
+        /**
+         * Reads {@code struct ibv_srq * srq}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value (a zero-length segment at the pointer's address)
+         */
         public static MemorySegment srq(MemorySegment s) {
             return s.get(ValueLayout.ADDRESS, srq$OFFSET);
         }
-        /** Writes {@code struct ibv_srq * srq}. */
+        /**
+         * Writes {@code struct ibv_srq * srq}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value (its address is stored)
+         */
         public static void srq(MemorySegment s, MemorySegment v) {
             s.set(ValueLayout.ADDRESS, srq$OFFSET, v);
         }
 
         /** Offset of {@code struct ibv_wq * wq}. */
         public static final long wq$OFFSET = 0L;
-        /** Reads {@code struct ibv_wq * wq}. */
+        /**
+         * Reads {@code struct ibv_wq * wq}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value (a zero-length segment at the pointer's address)
+         */
         public static MemorySegment wq(MemorySegment s) {
             return s.get(ValueLayout.ADDRESS, wq$OFFSET);
         }
-        /** Writes {@code struct ibv_wq * wq}. */
+        /**
+         * Writes {@code struct ibv_wq * wq}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value (its address is stored)
+         */
         public static void wq(MemorySegment s, MemorySegment v) {
             s.set(ValueLayout.ADDRESS, wq$OFFSET, v);
         }
 
         /** Offset of {@code int port_num}. */
         public static final long port_num$OFFSET = 0L;
-        /** Reads {@code int port_num}. */
+        /**
+         * Reads {@code int port_num}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value
+         */
         public static int port_num(MemorySegment s) {
             return s.get(ValueLayout.JAVA_INT, port_num$OFFSET);
         }
-        /** Writes {@code int port_num}. */
+        /**
+         * Writes {@code int port_num}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value
+         */
         public static void port_num(MemorySegment s, int v) {
             s.set(ValueLayout.JAVA_INT, port_num$OFFSET, v);
         }

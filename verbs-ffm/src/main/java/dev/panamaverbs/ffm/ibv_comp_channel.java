@@ -25,40 +25,75 @@ public final class ibv_comp_channel {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct ibv_context * context}. */
     public static final long context$OFFSET = 0L;
-    /** Reads {@code struct ibv_context * context}. */
+    /**
+     * Reads {@code struct ibv_context * context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, context$OFFSET);
     }
-    /** Writes {@code struct ibv_context * context}. */
+    /**
+     * Writes {@code struct ibv_context * context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, context$OFFSET, v);
     }
 
     /** Offset of {@code int fd}. */
     public static final long fd$OFFSET = 8L;
-    /** Reads {@code int fd}. */
+    /**
+     * Reads {@code int fd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int fd(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, fd$OFFSET);
     }
-    /** Writes {@code int fd}. */
+    /**
+     * Writes {@code int fd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void fd(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, fd$OFFSET, v);
     }
 
     /** Offset of {@code int refcnt}. */
     public static final long refcnt$OFFSET = 12L;
-    /** Reads {@code int refcnt}. */
+    /**
+     * Reads {@code int refcnt}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int refcnt(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, refcnt$OFFSET);
     }
-    /** Writes {@code int refcnt}. */
+    /**
+     * Writes {@code int refcnt}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void refcnt(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, refcnt$OFFSET, v);
     }

@@ -30,84 +30,159 @@ public final class ibv_context {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct ibv_device * device}. */
     public static final long device$OFFSET = 0L;
-    /** Reads {@code struct ibv_device * device}. */
+    /**
+     * Reads {@code struct ibv_device * device}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment device(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, device$OFFSET);
     }
-    /** Writes {@code struct ibv_device * device}. */
+    /**
+     * Writes {@code struct ibv_device * device}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void device(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, device$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_context_ops ops}. */
     public static final long ops$OFFSET = 8L;
-    /** The slice of {@code s} holding {@code struct ibv_context_ops ops}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_context_ops ops}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment ops(MemorySegment s) {
         return s.asSlice(ops$OFFSET, 256L);
     }
-    /** Copies {@code v} into {@code struct ibv_context_ops ops}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_context_ops ops}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void ops(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, ops$OFFSET, 256L);
     }
 
     /** Offset of {@code int cmd_fd}. */
     public static final long cmd_fd$OFFSET = 264L;
-    /** Reads {@code int cmd_fd}. */
+    /**
+     * Reads {@code int cmd_fd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int cmd_fd(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, cmd_fd$OFFSET);
     }
-    /** Writes {@code int cmd_fd}. */
+    /**
+     * Writes {@code int cmd_fd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void cmd_fd(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, cmd_fd$OFFSET, v);
     }
 
     /** Offset of {@code int async_fd}. */
     public static final long async_fd$OFFSET = 268L;
-    /** Reads {@code int async_fd}. */
+    /**
+     * Reads {@code int async_fd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int async_fd(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, async_fd$OFFSET);
     }
-    /** Writes {@code int async_fd}. */
+    /**
+     * Writes {@code int async_fd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void async_fd(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, async_fd$OFFSET, v);
     }
 
     /** Offset of {@code int num_comp_vectors}. */
     public static final long num_comp_vectors$OFFSET = 272L;
-    /** Reads {@code int num_comp_vectors}. */
+    /**
+     * Reads {@code int num_comp_vectors}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int num_comp_vectors(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, num_comp_vectors$OFFSET);
     }
-    /** Writes {@code int num_comp_vectors}. */
+    /**
+     * Writes {@code int num_comp_vectors}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void num_comp_vectors(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, num_comp_vectors$OFFSET, v);
     }
 
     /** Offset of {@code pthread_mutex_t mutex}. */
     public static final long mutex$OFFSET = 280L;
-    /** The slice of {@code s} holding {@code pthread_mutex_t mutex}. */
+    /**
+     * The slice of {@code s} holding {@code pthread_mutex_t mutex}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment mutex(MemorySegment s) {
         return s.asSlice(mutex$OFFSET, 40L);
     }
-    /** Copies {@code v} into {@code pthread_mutex_t mutex}. */
+    /**
+     * Copies {@code v} into {@code pthread_mutex_t mutex}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void mutex(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, mutex$OFFSET, 40L);
     }
 
     /** Offset of {@code void * abi_compat}. */
     public static final long abi_compat$OFFSET = 320L;
-    /** Reads {@code void * abi_compat}. */
+    /**
+     * Reads {@code void * abi_compat}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment abi_compat(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, abi_compat$OFFSET);
     }
-    /** Writes {@code void * abi_compat}. */
+    /**
+     * Writes {@code void * abi_compat}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void abi_compat(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, abi_compat$OFFSET, v);
     }

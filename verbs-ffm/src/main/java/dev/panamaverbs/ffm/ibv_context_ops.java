@@ -54,7 +54,12 @@ public final class ibv_context_ops {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
@@ -63,11 +68,21 @@ public final class ibv_context_ops {
     public static final long _compat_query_device$OFFSET = 0L;
     /** Descriptor of the function {@code int (*)(struct ibv_context *, struct ibv_device_attr *) _compat_query_device} points to. */
     public static final FunctionDescriptor _compat_query_device$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_context *, struct ibv_device_attr *) _compat_query_device}. */
+    /**
+     * Reads {@code int (*)(struct ibv_context *, struct ibv_device_attr *) _compat_query_device}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_query_device(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_query_device$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_context *, struct ibv_device_attr *) _compat_query_device}. */
+    /**
+     * Writes {@code int (*)(struct ibv_context *, struct ibv_device_attr *) _compat_query_device}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_query_device(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_query_device$OFFSET, v);
     }
@@ -76,11 +91,21 @@ public final class ibv_context_ops {
     public static final long _compat_query_port$OFFSET = 8L;
     /** Descriptor of the function {@code int (*)(struct ibv_context *, uint8_t, struct _compat_ibv_port_attr *) _compat_query_port} points to. */
     public static final FunctionDescriptor _compat_query_port$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_context *, uint8_t, struct _compat_ibv_port_attr *) _compat_query_port}. */
+    /**
+     * Reads {@code int (*)(struct ibv_context *, uint8_t, struct _compat_ibv_port_attr *) _compat_query_port}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_query_port(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_query_port$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_context *, uint8_t, struct _compat_ibv_port_attr *) _compat_query_port}. */
+    /**
+     * Writes {@code int (*)(struct ibv_context *, uint8_t, struct _compat_ibv_port_attr *) _compat_query_port}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_query_port(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_query_port$OFFSET, v);
     }
@@ -89,11 +114,21 @@ public final class ibv_context_ops {
     public static final long _compat_alloc_pd$OFFSET = 16L;
     /** Descriptor of the function {@code void *(*)(void) _compat_alloc_pd} points to. */
     public static final FunctionDescriptor _compat_alloc_pd$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_alloc_pd}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_alloc_pd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_alloc_pd(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_alloc_pd$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_alloc_pd}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_alloc_pd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_alloc_pd(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_alloc_pd$OFFSET, v);
     }
@@ -102,11 +137,21 @@ public final class ibv_context_ops {
     public static final long _compat_dealloc_pd$OFFSET = 24L;
     /** Descriptor of the function {@code void *(*)(void) _compat_dealloc_pd} points to. */
     public static final FunctionDescriptor _compat_dealloc_pd$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_dealloc_pd}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_dealloc_pd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_dealloc_pd(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_dealloc_pd$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_dealloc_pd}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_dealloc_pd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_dealloc_pd(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_dealloc_pd$OFFSET, v);
     }
@@ -115,11 +160,21 @@ public final class ibv_context_ops {
     public static final long _compat_reg_mr$OFFSET = 32L;
     /** Descriptor of the function {@code void *(*)(void) _compat_reg_mr} points to. */
     public static final FunctionDescriptor _compat_reg_mr$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_reg_mr}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_reg_mr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_reg_mr(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_reg_mr$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_reg_mr}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_reg_mr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_reg_mr(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_reg_mr$OFFSET, v);
     }
@@ -128,11 +183,21 @@ public final class ibv_context_ops {
     public static final long _compat_rereg_mr$OFFSET = 40L;
     /** Descriptor of the function {@code void *(*)(void) _compat_rereg_mr} points to. */
     public static final FunctionDescriptor _compat_rereg_mr$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_rereg_mr}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_rereg_mr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_rereg_mr(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_rereg_mr$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_rereg_mr}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_rereg_mr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_rereg_mr(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_rereg_mr$OFFSET, v);
     }
@@ -141,11 +206,21 @@ public final class ibv_context_ops {
     public static final long _compat_dereg_mr$OFFSET = 48L;
     /** Descriptor of the function {@code void *(*)(void) _compat_dereg_mr} points to. */
     public static final FunctionDescriptor _compat_dereg_mr$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_dereg_mr}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_dereg_mr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_dereg_mr(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_dereg_mr$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_dereg_mr}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_dereg_mr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_dereg_mr(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_dereg_mr$OFFSET, v);
     }
@@ -154,11 +229,21 @@ public final class ibv_context_ops {
     public static final long alloc_mw$OFFSET = 56L;
     /** Descriptor of the function {@code struct ibv_mw *(*)(struct ibv_pd *, enum ibv_mw_type) alloc_mw} points to. */
     public static final FunctionDescriptor alloc_mw$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Reads {@code struct ibv_mw *(*)(struct ibv_pd *, enum ibv_mw_type) alloc_mw}. */
+    /**
+     * Reads {@code struct ibv_mw *(*)(struct ibv_pd *, enum ibv_mw_type) alloc_mw}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment alloc_mw(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, alloc_mw$OFFSET);
     }
-    /** Writes {@code struct ibv_mw *(*)(struct ibv_pd *, enum ibv_mw_type) alloc_mw}. */
+    /**
+     * Writes {@code struct ibv_mw *(*)(struct ibv_pd *, enum ibv_mw_type) alloc_mw}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void alloc_mw(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, alloc_mw$OFFSET, v);
     }
@@ -167,11 +252,21 @@ public final class ibv_context_ops {
     public static final long bind_mw$OFFSET = 64L;
     /** Descriptor of the function {@code int (*)(struct ibv_qp *, struct ibv_mw *, struct ibv_mw_bind *) bind_mw} points to. */
     public static final FunctionDescriptor bind_mw$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_qp *, struct ibv_mw *, struct ibv_mw_bind *) bind_mw}. */
+    /**
+     * Reads {@code int (*)(struct ibv_qp *, struct ibv_mw *, struct ibv_mw_bind *) bind_mw}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment bind_mw(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, bind_mw$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_qp *, struct ibv_mw *, struct ibv_mw_bind *) bind_mw}. */
+    /**
+     * Writes {@code int (*)(struct ibv_qp *, struct ibv_mw *, struct ibv_mw_bind *) bind_mw}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void bind_mw(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, bind_mw$OFFSET, v);
     }
@@ -180,11 +275,21 @@ public final class ibv_context_ops {
     public static final long dealloc_mw$OFFSET = 72L;
     /** Descriptor of the function {@code int (*)(struct ibv_mw *) dealloc_mw} points to. */
     public static final FunctionDescriptor dealloc_mw$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_mw *) dealloc_mw}. */
+    /**
+     * Reads {@code int (*)(struct ibv_mw *) dealloc_mw}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment dealloc_mw(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, dealloc_mw$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_mw *) dealloc_mw}. */
+    /**
+     * Writes {@code int (*)(struct ibv_mw *) dealloc_mw}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void dealloc_mw(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, dealloc_mw$OFFSET, v);
     }
@@ -193,11 +298,21 @@ public final class ibv_context_ops {
     public static final long _compat_create_cq$OFFSET = 80L;
     /** Descriptor of the function {@code void *(*)(void) _compat_create_cq} points to. */
     public static final FunctionDescriptor _compat_create_cq$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_create_cq}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_create_cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_create_cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_create_cq$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_create_cq}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_create_cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_create_cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_create_cq$OFFSET, v);
     }
@@ -206,11 +321,21 @@ public final class ibv_context_ops {
     public static final long poll_cq$OFFSET = 88L;
     /** Descriptor of the function {@code int (*)(struct ibv_cq *, int, struct ibv_wc *) poll_cq} points to. */
     public static final FunctionDescriptor poll_cq$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_cq *, int, struct ibv_wc *) poll_cq}. */
+    /**
+     * Reads {@code int (*)(struct ibv_cq *, int, struct ibv_wc *) poll_cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment poll_cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, poll_cq$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_cq *, int, struct ibv_wc *) poll_cq}. */
+    /**
+     * Writes {@code int (*)(struct ibv_cq *, int, struct ibv_wc *) poll_cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void poll_cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, poll_cq$OFFSET, v);
     }
@@ -219,11 +344,21 @@ public final class ibv_context_ops {
     public static final long req_notify_cq$OFFSET = 96L;
     /** Descriptor of the function {@code int (*)(struct ibv_cq *, int) req_notify_cq} points to. */
     public static final FunctionDescriptor req_notify_cq$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Reads {@code int (*)(struct ibv_cq *, int) req_notify_cq}. */
+    /**
+     * Reads {@code int (*)(struct ibv_cq *, int) req_notify_cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment req_notify_cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, req_notify_cq$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_cq *, int) req_notify_cq}. */
+    /**
+     * Writes {@code int (*)(struct ibv_cq *, int) req_notify_cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void req_notify_cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, req_notify_cq$OFFSET, v);
     }
@@ -232,11 +367,21 @@ public final class ibv_context_ops {
     public static final long _compat_cq_event$OFFSET = 104L;
     /** Descriptor of the function {@code void *(*)(void) _compat_cq_event} points to. */
     public static final FunctionDescriptor _compat_cq_event$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_cq_event}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_cq_event}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_cq_event(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_cq_event$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_cq_event}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_cq_event}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_cq_event(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_cq_event$OFFSET, v);
     }
@@ -245,11 +390,21 @@ public final class ibv_context_ops {
     public static final long _compat_resize_cq$OFFSET = 112L;
     /** Descriptor of the function {@code void *(*)(void) _compat_resize_cq} points to. */
     public static final FunctionDescriptor _compat_resize_cq$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_resize_cq}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_resize_cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_resize_cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_resize_cq$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_resize_cq}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_resize_cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_resize_cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_resize_cq$OFFSET, v);
     }
@@ -258,11 +413,21 @@ public final class ibv_context_ops {
     public static final long _compat_destroy_cq$OFFSET = 120L;
     /** Descriptor of the function {@code void *(*)(void) _compat_destroy_cq} points to. */
     public static final FunctionDescriptor _compat_destroy_cq$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_destroy_cq}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_destroy_cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_destroy_cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_destroy_cq$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_destroy_cq}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_destroy_cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_destroy_cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_destroy_cq$OFFSET, v);
     }
@@ -271,11 +436,21 @@ public final class ibv_context_ops {
     public static final long _compat_create_srq$OFFSET = 128L;
     /** Descriptor of the function {@code void *(*)(void) _compat_create_srq} points to. */
     public static final FunctionDescriptor _compat_create_srq$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_create_srq}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_create_srq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_create_srq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_create_srq$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_create_srq}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_create_srq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_create_srq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_create_srq$OFFSET, v);
     }
@@ -284,11 +459,21 @@ public final class ibv_context_ops {
     public static final long _compat_modify_srq$OFFSET = 136L;
     /** Descriptor of the function {@code void *(*)(void) _compat_modify_srq} points to. */
     public static final FunctionDescriptor _compat_modify_srq$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_modify_srq}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_modify_srq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_modify_srq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_modify_srq$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_modify_srq}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_modify_srq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_modify_srq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_modify_srq$OFFSET, v);
     }
@@ -297,11 +482,21 @@ public final class ibv_context_ops {
     public static final long _compat_query_srq$OFFSET = 144L;
     /** Descriptor of the function {@code void *(*)(void) _compat_query_srq} points to. */
     public static final FunctionDescriptor _compat_query_srq$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_query_srq}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_query_srq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_query_srq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_query_srq$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_query_srq}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_query_srq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_query_srq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_query_srq$OFFSET, v);
     }
@@ -310,11 +505,21 @@ public final class ibv_context_ops {
     public static final long _compat_destroy_srq$OFFSET = 152L;
     /** Descriptor of the function {@code void *(*)(void) _compat_destroy_srq} points to. */
     public static final FunctionDescriptor _compat_destroy_srq$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_destroy_srq}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_destroy_srq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_destroy_srq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_destroy_srq$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_destroy_srq}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_destroy_srq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_destroy_srq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_destroy_srq$OFFSET, v);
     }
@@ -323,11 +528,21 @@ public final class ibv_context_ops {
     public static final long post_srq_recv$OFFSET = 160L;
     /** Descriptor of the function {@code int (*)(struct ibv_srq *, struct ibv_recv_wr *, struct ibv_recv_wr **) post_srq_recv} points to. */
     public static final FunctionDescriptor post_srq_recv$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_srq *, struct ibv_recv_wr *, struct ibv_recv_wr **) post_srq_recv}. */
+    /**
+     * Reads {@code int (*)(struct ibv_srq *, struct ibv_recv_wr *, struct ibv_recv_wr **) post_srq_recv}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment post_srq_recv(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, post_srq_recv$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_srq *, struct ibv_recv_wr *, struct ibv_recv_wr **) post_srq_recv}. */
+    /**
+     * Writes {@code int (*)(struct ibv_srq *, struct ibv_recv_wr *, struct ibv_recv_wr **) post_srq_recv}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void post_srq_recv(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, post_srq_recv$OFFSET, v);
     }
@@ -336,11 +551,21 @@ public final class ibv_context_ops {
     public static final long _compat_create_qp$OFFSET = 168L;
     /** Descriptor of the function {@code void *(*)(void) _compat_create_qp} points to. */
     public static final FunctionDescriptor _compat_create_qp$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_create_qp}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_create_qp}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_create_qp(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_create_qp$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_create_qp}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_create_qp}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_create_qp(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_create_qp$OFFSET, v);
     }
@@ -349,11 +574,21 @@ public final class ibv_context_ops {
     public static final long _compat_query_qp$OFFSET = 176L;
     /** Descriptor of the function {@code void *(*)(void) _compat_query_qp} points to. */
     public static final FunctionDescriptor _compat_query_qp$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_query_qp}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_query_qp}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_query_qp(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_query_qp$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_query_qp}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_query_qp}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_query_qp(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_query_qp$OFFSET, v);
     }
@@ -362,11 +597,21 @@ public final class ibv_context_ops {
     public static final long _compat_modify_qp$OFFSET = 184L;
     /** Descriptor of the function {@code void *(*)(void) _compat_modify_qp} points to. */
     public static final FunctionDescriptor _compat_modify_qp$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_modify_qp}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_modify_qp}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_modify_qp(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_modify_qp$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_modify_qp}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_modify_qp}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_modify_qp(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_modify_qp$OFFSET, v);
     }
@@ -375,11 +620,21 @@ public final class ibv_context_ops {
     public static final long _compat_destroy_qp$OFFSET = 192L;
     /** Descriptor of the function {@code void *(*)(void) _compat_destroy_qp} points to. */
     public static final FunctionDescriptor _compat_destroy_qp$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_destroy_qp}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_destroy_qp}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_destroy_qp(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_destroy_qp$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_destroy_qp}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_destroy_qp}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_destroy_qp(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_destroy_qp$OFFSET, v);
     }
@@ -388,11 +643,21 @@ public final class ibv_context_ops {
     public static final long post_send$OFFSET = 200L;
     /** Descriptor of the function {@code int (*)(struct ibv_qp *, struct ibv_send_wr *, struct ibv_send_wr **) post_send} points to. */
     public static final FunctionDescriptor post_send$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_qp *, struct ibv_send_wr *, struct ibv_send_wr **) post_send}. */
+    /**
+     * Reads {@code int (*)(struct ibv_qp *, struct ibv_send_wr *, struct ibv_send_wr **) post_send}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment post_send(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, post_send$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_qp *, struct ibv_send_wr *, struct ibv_send_wr **) post_send}. */
+    /**
+     * Writes {@code int (*)(struct ibv_qp *, struct ibv_send_wr *, struct ibv_send_wr **) post_send}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void post_send(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, post_send$OFFSET, v);
     }
@@ -401,11 +666,21 @@ public final class ibv_context_ops {
     public static final long post_recv$OFFSET = 208L;
     /** Descriptor of the function {@code int (*)(struct ibv_qp *, struct ibv_recv_wr *, struct ibv_recv_wr **) post_recv} points to. */
     public static final FunctionDescriptor post_recv$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_qp *, struct ibv_recv_wr *, struct ibv_recv_wr **) post_recv}. */
+    /**
+     * Reads {@code int (*)(struct ibv_qp *, struct ibv_recv_wr *, struct ibv_recv_wr **) post_recv}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment post_recv(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, post_recv$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_qp *, struct ibv_recv_wr *, struct ibv_recv_wr **) post_recv}. */
+    /**
+     * Writes {@code int (*)(struct ibv_qp *, struct ibv_recv_wr *, struct ibv_recv_wr **) post_recv}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void post_recv(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, post_recv$OFFSET, v);
     }
@@ -414,11 +689,21 @@ public final class ibv_context_ops {
     public static final long _compat_create_ah$OFFSET = 216L;
     /** Descriptor of the function {@code void *(*)(void) _compat_create_ah} points to. */
     public static final FunctionDescriptor _compat_create_ah$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_create_ah}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_create_ah}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_create_ah(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_create_ah$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_create_ah}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_create_ah}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_create_ah(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_create_ah$OFFSET, v);
     }
@@ -427,11 +712,21 @@ public final class ibv_context_ops {
     public static final long _compat_destroy_ah$OFFSET = 224L;
     /** Descriptor of the function {@code void *(*)(void) _compat_destroy_ah} points to. */
     public static final FunctionDescriptor _compat_destroy_ah$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_destroy_ah}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_destroy_ah}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_destroy_ah(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_destroy_ah$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_destroy_ah}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_destroy_ah}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_destroy_ah(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_destroy_ah$OFFSET, v);
     }
@@ -440,11 +735,21 @@ public final class ibv_context_ops {
     public static final long _compat_attach_mcast$OFFSET = 232L;
     /** Descriptor of the function {@code void *(*)(void) _compat_attach_mcast} points to. */
     public static final FunctionDescriptor _compat_attach_mcast$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_attach_mcast}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_attach_mcast}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_attach_mcast(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_attach_mcast$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_attach_mcast}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_attach_mcast}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_attach_mcast(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_attach_mcast$OFFSET, v);
     }
@@ -453,11 +758,21 @@ public final class ibv_context_ops {
     public static final long _compat_detach_mcast$OFFSET = 240L;
     /** Descriptor of the function {@code void *(*)(void) _compat_detach_mcast} points to. */
     public static final FunctionDescriptor _compat_detach_mcast$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_detach_mcast}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_detach_mcast}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_detach_mcast(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_detach_mcast$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_detach_mcast}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_detach_mcast}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_detach_mcast(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_detach_mcast$OFFSET, v);
     }
@@ -466,11 +781,21 @@ public final class ibv_context_ops {
     public static final long _compat_async_event$OFFSET = 248L;
     /** Descriptor of the function {@code void *(*)(void) _compat_async_event} points to. */
     public static final FunctionDescriptor _compat_async_event$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Reads {@code void *(*)(void) _compat_async_event}. */
+    /**
+     * Reads {@code void *(*)(void) _compat_async_event}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment _compat_async_event(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, _compat_async_event$OFFSET);
     }
-    /** Writes {@code void *(*)(void) _compat_async_event}. */
+    /**
+     * Writes {@code void *(*)(void) _compat_async_event}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void _compat_async_event(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, _compat_async_event$OFFSET, v);
     }

@@ -25,40 +25,75 @@ public final class ibv_counter_attach_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code enum ibv_counter_description counter_desc}. */
     public static final long counter_desc$OFFSET = 0L;
-    /** Reads {@code enum ibv_counter_description counter_desc}. */
+    /**
+     * Reads {@code enum ibv_counter_description counter_desc}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int counter_desc(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, counter_desc$OFFSET);
     }
-    /** Writes {@code enum ibv_counter_description counter_desc}. */
+    /**
+     * Writes {@code enum ibv_counter_description counter_desc}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void counter_desc(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, counter_desc$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t index}. */
     public static final long index$OFFSET = 4L;
-    /** Reads {@code uint32_t index}. */
+    /**
+     * Reads {@code uint32_t index}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int index(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, index$OFFSET);
     }
-    /** Writes {@code uint32_t index}. */
+    /**
+     * Writes {@code uint32_t index}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void index(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, index$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 8L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }

@@ -52,139 +52,264 @@ public final class ibv_cq_ex {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct ibv_context * context}. */
     public static final long context$OFFSET = 0L;
-    /** Reads {@code struct ibv_context * context}. */
+    /**
+     * Reads {@code struct ibv_context * context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, context$OFFSET);
     }
-    /** Writes {@code struct ibv_context * context}. */
+    /**
+     * Writes {@code struct ibv_context * context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, context$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_comp_channel * channel}. */
     public static final long channel$OFFSET = 8L;
-    /** Reads {@code struct ibv_comp_channel * channel}. */
+    /**
+     * Reads {@code struct ibv_comp_channel * channel}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment channel(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, channel$OFFSET);
     }
-    /** Writes {@code struct ibv_comp_channel * channel}. */
+    /**
+     * Writes {@code struct ibv_comp_channel * channel}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void channel(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, channel$OFFSET, v);
     }
 
     /** Offset of {@code void * cq_context}. */
     public static final long cq_context$OFFSET = 16L;
-    /** Reads {@code void * cq_context}. */
+    /**
+     * Reads {@code void * cq_context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment cq_context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, cq_context$OFFSET);
     }
-    /** Writes {@code void * cq_context}. */
+    /**
+     * Writes {@code void * cq_context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void cq_context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, cq_context$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t handle}. */
     public static final long handle$OFFSET = 24L;
-    /** Reads {@code uint32_t handle}. */
+    /**
+     * Reads {@code uint32_t handle}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int handle(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, handle$OFFSET);
     }
-    /** Writes {@code uint32_t handle}. */
+    /**
+     * Writes {@code uint32_t handle}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void handle(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, handle$OFFSET, v);
     }
 
     /** Offset of {@code int cqe}. */
     public static final long cqe$OFFSET = 28L;
-    /** Reads {@code int cqe}. */
+    /**
+     * Reads {@code int cqe}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int cqe(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, cqe$OFFSET);
     }
-    /** Writes {@code int cqe}. */
+    /**
+     * Writes {@code int cqe}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void cqe(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, cqe$OFFSET, v);
     }
 
     /** Offset of {@code pthread_mutex_t mutex}. */
     public static final long mutex$OFFSET = 32L;
-    /** The slice of {@code s} holding {@code pthread_mutex_t mutex}. */
+    /**
+     * The slice of {@code s} holding {@code pthread_mutex_t mutex}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment mutex(MemorySegment s) {
         return s.asSlice(mutex$OFFSET, 40L);
     }
-    /** Copies {@code v} into {@code pthread_mutex_t mutex}. */
+    /**
+     * Copies {@code v} into {@code pthread_mutex_t mutex}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void mutex(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, mutex$OFFSET, 40L);
     }
 
     /** Offset of {@code pthread_cond_t cond}. */
     public static final long cond$OFFSET = 72L;
-    /** The slice of {@code s} holding {@code pthread_cond_t cond}. */
+    /**
+     * The slice of {@code s} holding {@code pthread_cond_t cond}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment cond(MemorySegment s) {
         return s.asSlice(cond$OFFSET, 48L);
     }
-    /** Copies {@code v} into {@code pthread_cond_t cond}. */
+    /**
+     * Copies {@code v} into {@code pthread_cond_t cond}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void cond(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, cond$OFFSET, 48L);
     }
 
     /** Offset of {@code uint32_t comp_events_completed}. */
     public static final long comp_events_completed$OFFSET = 120L;
-    /** Reads {@code uint32_t comp_events_completed}. */
+    /**
+     * Reads {@code uint32_t comp_events_completed}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_events_completed(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_events_completed$OFFSET);
     }
-    /** Writes {@code uint32_t comp_events_completed}. */
+    /**
+     * Writes {@code uint32_t comp_events_completed}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_events_completed(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_events_completed$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t async_events_completed}. */
     public static final long async_events_completed$OFFSET = 124L;
-    /** Reads {@code uint32_t async_events_completed}. */
+    /**
+     * Reads {@code uint32_t async_events_completed}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int async_events_completed(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, async_events_completed$OFFSET);
     }
-    /** Writes {@code uint32_t async_events_completed}. */
+    /**
+     * Writes {@code uint32_t async_events_completed}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void async_events_completed(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, async_events_completed$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 128L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_wc_status status}. */
     public static final long status$OFFSET = 132L;
-    /** Reads {@code enum ibv_wc_status status}. */
+    /**
+     * Reads {@code enum ibv_wc_status status}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int status(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, status$OFFSET);
     }
-    /** Writes {@code enum ibv_wc_status status}. */
+    /**
+     * Writes {@code enum ibv_wc_status status}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void status(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, status$OFFSET, v);
     }
 
     /** Offset of {@code uint64_t wr_id}. */
     public static final long wr_id$OFFSET = 136L;
-    /** Reads {@code uint64_t wr_id}. */
+    /**
+     * Reads {@code uint64_t wr_id}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long wr_id(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, wr_id$OFFSET);
     }
-    /** Writes {@code uint64_t wr_id}. */
+    /**
+     * Writes {@code uint64_t wr_id}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void wr_id(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, wr_id$OFFSET, v);
     }
@@ -193,11 +318,21 @@ public final class ibv_cq_ex {
     public static final long start_poll$OFFSET = 144L;
     /** Descriptor of the function {@code int (*)(struct ibv_cq_ex *, struct ibv_poll_cq_attr *) start_poll} points to. */
     public static final FunctionDescriptor start_poll$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_cq_ex *, struct ibv_poll_cq_attr *) start_poll}. */
+    /**
+     * Reads {@code int (*)(struct ibv_cq_ex *, struct ibv_poll_cq_attr *) start_poll}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment start_poll(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, start_poll$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_cq_ex *, struct ibv_poll_cq_attr *) start_poll}. */
+    /**
+     * Writes {@code int (*)(struct ibv_cq_ex *, struct ibv_poll_cq_attr *) start_poll}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void start_poll(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, start_poll$OFFSET, v);
     }
@@ -206,11 +341,21 @@ public final class ibv_cq_ex {
     public static final long next_poll$OFFSET = 152L;
     /** Descriptor of the function {@code int (*)(struct ibv_cq_ex *) next_poll} points to. */
     public static final FunctionDescriptor next_poll$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_cq_ex *) next_poll}. */
+    /**
+     * Reads {@code int (*)(struct ibv_cq_ex *) next_poll}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment next_poll(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, next_poll$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_cq_ex *) next_poll}. */
+    /**
+     * Writes {@code int (*)(struct ibv_cq_ex *) next_poll}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void next_poll(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, next_poll$OFFSET, v);
     }
@@ -219,11 +364,21 @@ public final class ibv_cq_ex {
     public static final long end_poll$OFFSET = 160L;
     /** Descriptor of the function {@code void (*)(struct ibv_cq_ex *) end_poll} points to. */
     public static final FunctionDescriptor end_poll$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-    /** Reads {@code void (*)(struct ibv_cq_ex *) end_poll}. */
+    /**
+     * Reads {@code void (*)(struct ibv_cq_ex *) end_poll}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment end_poll(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, end_poll$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_cq_ex *) end_poll}. */
+    /**
+     * Writes {@code void (*)(struct ibv_cq_ex *) end_poll}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void end_poll(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, end_poll$OFFSET, v);
     }
@@ -232,11 +387,21 @@ public final class ibv_cq_ex {
     public static final long read_opcode$OFFSET = 168L;
     /** Descriptor of the function {@code enum ibv_wc_opcode (*)(struct ibv_cq_ex *) read_opcode} points to. */
     public static final FunctionDescriptor read_opcode$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code enum ibv_wc_opcode (*)(struct ibv_cq_ex *) read_opcode}. */
+    /**
+     * Reads {@code enum ibv_wc_opcode (*)(struct ibv_cq_ex *) read_opcode}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment read_opcode(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, read_opcode$OFFSET);
     }
-    /** Writes {@code enum ibv_wc_opcode (*)(struct ibv_cq_ex *) read_opcode}. */
+    /**
+     * Writes {@code enum ibv_wc_opcode (*)(struct ibv_cq_ex *) read_opcode}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void read_opcode(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, read_opcode$OFFSET, v);
     }
@@ -245,11 +410,21 @@ public final class ibv_cq_ex {
     public static final long read_vendor_err$OFFSET = 176L;
     /** Descriptor of the function {@code uint32_t (*)(struct ibv_cq_ex *) read_vendor_err} points to. */
     public static final FunctionDescriptor read_vendor_err$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code uint32_t (*)(struct ibv_cq_ex *) read_vendor_err}. */
+    /**
+     * Reads {@code uint32_t (*)(struct ibv_cq_ex *) read_vendor_err}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment read_vendor_err(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, read_vendor_err$OFFSET);
     }
-    /** Writes {@code uint32_t (*)(struct ibv_cq_ex *) read_vendor_err}. */
+    /**
+     * Writes {@code uint32_t (*)(struct ibv_cq_ex *) read_vendor_err}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void read_vendor_err(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, read_vendor_err$OFFSET, v);
     }
@@ -258,11 +433,21 @@ public final class ibv_cq_ex {
     public static final long read_byte_len$OFFSET = 184L;
     /** Descriptor of the function {@code uint32_t (*)(struct ibv_cq_ex *) read_byte_len} points to. */
     public static final FunctionDescriptor read_byte_len$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code uint32_t (*)(struct ibv_cq_ex *) read_byte_len}. */
+    /**
+     * Reads {@code uint32_t (*)(struct ibv_cq_ex *) read_byte_len}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment read_byte_len(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, read_byte_len$OFFSET);
     }
-    /** Writes {@code uint32_t (*)(struct ibv_cq_ex *) read_byte_len}. */
+    /**
+     * Writes {@code uint32_t (*)(struct ibv_cq_ex *) read_byte_len}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void read_byte_len(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, read_byte_len$OFFSET, v);
     }
@@ -271,11 +456,21 @@ public final class ibv_cq_ex {
     public static final long read_imm_data$OFFSET = 192L;
     /** Descriptor of the function {@code __be32 (*)(struct ibv_cq_ex *) read_imm_data} points to. */
     public static final FunctionDescriptor read_imm_data$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code __be32 (*)(struct ibv_cq_ex *) read_imm_data}. */
+    /**
+     * Reads {@code __be32 (*)(struct ibv_cq_ex *) read_imm_data}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment read_imm_data(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, read_imm_data$OFFSET);
     }
-    /** Writes {@code __be32 (*)(struct ibv_cq_ex *) read_imm_data}. */
+    /**
+     * Writes {@code __be32 (*)(struct ibv_cq_ex *) read_imm_data}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void read_imm_data(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, read_imm_data$OFFSET, v);
     }
@@ -284,11 +479,21 @@ public final class ibv_cq_ex {
     public static final long read_qp_num$OFFSET = 200L;
     /** Descriptor of the function {@code uint32_t (*)(struct ibv_cq_ex *) read_qp_num} points to. */
     public static final FunctionDescriptor read_qp_num$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code uint32_t (*)(struct ibv_cq_ex *) read_qp_num}. */
+    /**
+     * Reads {@code uint32_t (*)(struct ibv_cq_ex *) read_qp_num}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment read_qp_num(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, read_qp_num$OFFSET);
     }
-    /** Writes {@code uint32_t (*)(struct ibv_cq_ex *) read_qp_num}. */
+    /**
+     * Writes {@code uint32_t (*)(struct ibv_cq_ex *) read_qp_num}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void read_qp_num(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, read_qp_num$OFFSET, v);
     }
@@ -297,11 +502,21 @@ public final class ibv_cq_ex {
     public static final long read_src_qp$OFFSET = 208L;
     /** Descriptor of the function {@code uint32_t (*)(struct ibv_cq_ex *) read_src_qp} points to. */
     public static final FunctionDescriptor read_src_qp$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code uint32_t (*)(struct ibv_cq_ex *) read_src_qp}. */
+    /**
+     * Reads {@code uint32_t (*)(struct ibv_cq_ex *) read_src_qp}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment read_src_qp(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, read_src_qp$OFFSET);
     }
-    /** Writes {@code uint32_t (*)(struct ibv_cq_ex *) read_src_qp}. */
+    /**
+     * Writes {@code uint32_t (*)(struct ibv_cq_ex *) read_src_qp}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void read_src_qp(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, read_src_qp$OFFSET, v);
     }
@@ -310,11 +525,21 @@ public final class ibv_cq_ex {
     public static final long read_wc_flags$OFFSET = 216L;
     /** Descriptor of the function {@code unsigned int (*)(struct ibv_cq_ex *) read_wc_flags} points to. */
     public static final FunctionDescriptor read_wc_flags$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code unsigned int (*)(struct ibv_cq_ex *) read_wc_flags}. */
+    /**
+     * Reads {@code unsigned int (*)(struct ibv_cq_ex *) read_wc_flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment read_wc_flags(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, read_wc_flags$OFFSET);
     }
-    /** Writes {@code unsigned int (*)(struct ibv_cq_ex *) read_wc_flags}. */
+    /**
+     * Writes {@code unsigned int (*)(struct ibv_cq_ex *) read_wc_flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void read_wc_flags(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, read_wc_flags$OFFSET, v);
     }
@@ -323,11 +548,21 @@ public final class ibv_cq_ex {
     public static final long read_slid$OFFSET = 224L;
     /** Descriptor of the function {@code uint32_t (*)(struct ibv_cq_ex *) read_slid} points to. */
     public static final FunctionDescriptor read_slid$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code uint32_t (*)(struct ibv_cq_ex *) read_slid}. */
+    /**
+     * Reads {@code uint32_t (*)(struct ibv_cq_ex *) read_slid}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment read_slid(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, read_slid$OFFSET);
     }
-    /** Writes {@code uint32_t (*)(struct ibv_cq_ex *) read_slid}. */
+    /**
+     * Writes {@code uint32_t (*)(struct ibv_cq_ex *) read_slid}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void read_slid(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, read_slid$OFFSET, v);
     }
@@ -336,11 +571,21 @@ public final class ibv_cq_ex {
     public static final long read_sl$OFFSET = 232L;
     /** Descriptor of the function {@code uint8_t (*)(struct ibv_cq_ex *) read_sl} points to. */
     public static final FunctionDescriptor read_sl$DESC = FunctionDescriptor.of(ValueLayout.JAVA_BYTE, ValueLayout.ADDRESS);
-    /** Reads {@code uint8_t (*)(struct ibv_cq_ex *) read_sl}. */
+    /**
+     * Reads {@code uint8_t (*)(struct ibv_cq_ex *) read_sl}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment read_sl(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, read_sl$OFFSET);
     }
-    /** Writes {@code uint8_t (*)(struct ibv_cq_ex *) read_sl}. */
+    /**
+     * Writes {@code uint8_t (*)(struct ibv_cq_ex *) read_sl}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void read_sl(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, read_sl$OFFSET, v);
     }
@@ -349,11 +594,21 @@ public final class ibv_cq_ex {
     public static final long read_dlid_path_bits$OFFSET = 240L;
     /** Descriptor of the function {@code uint8_t (*)(struct ibv_cq_ex *) read_dlid_path_bits} points to. */
     public static final FunctionDescriptor read_dlid_path_bits$DESC = FunctionDescriptor.of(ValueLayout.JAVA_BYTE, ValueLayout.ADDRESS);
-    /** Reads {@code uint8_t (*)(struct ibv_cq_ex *) read_dlid_path_bits}. */
+    /**
+     * Reads {@code uint8_t (*)(struct ibv_cq_ex *) read_dlid_path_bits}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment read_dlid_path_bits(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, read_dlid_path_bits$OFFSET);
     }
-    /** Writes {@code uint8_t (*)(struct ibv_cq_ex *) read_dlid_path_bits}. */
+    /**
+     * Writes {@code uint8_t (*)(struct ibv_cq_ex *) read_dlid_path_bits}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void read_dlid_path_bits(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, read_dlid_path_bits$OFFSET, v);
     }
@@ -362,11 +617,21 @@ public final class ibv_cq_ex {
     public static final long read_completion_ts$OFFSET = 248L;
     /** Descriptor of the function {@code uint64_t (*)(struct ibv_cq_ex *) read_completion_ts} points to. */
     public static final FunctionDescriptor read_completion_ts$DESC = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
-    /** Reads {@code uint64_t (*)(struct ibv_cq_ex *) read_completion_ts}. */
+    /**
+     * Reads {@code uint64_t (*)(struct ibv_cq_ex *) read_completion_ts}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment read_completion_ts(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, read_completion_ts$OFFSET);
     }
-    /** Writes {@code uint64_t (*)(struct ibv_cq_ex *) read_completion_ts}. */
+    /**
+     * Writes {@code uint64_t (*)(struct ibv_cq_ex *) read_completion_ts}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void read_completion_ts(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, read_completion_ts$OFFSET, v);
     }
@@ -375,11 +640,21 @@ public final class ibv_cq_ex {
     public static final long read_cvlan$OFFSET = 256L;
     /** Descriptor of the function {@code uint16_t (*)(struct ibv_cq_ex *) read_cvlan} points to. */
     public static final FunctionDescriptor read_cvlan$DESC = FunctionDescriptor.of(ValueLayout.JAVA_SHORT, ValueLayout.ADDRESS);
-    /** Reads {@code uint16_t (*)(struct ibv_cq_ex *) read_cvlan}. */
+    /**
+     * Reads {@code uint16_t (*)(struct ibv_cq_ex *) read_cvlan}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment read_cvlan(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, read_cvlan$OFFSET);
     }
-    /** Writes {@code uint16_t (*)(struct ibv_cq_ex *) read_cvlan}. */
+    /**
+     * Writes {@code uint16_t (*)(struct ibv_cq_ex *) read_cvlan}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void read_cvlan(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, read_cvlan$OFFSET, v);
     }
@@ -388,11 +663,21 @@ public final class ibv_cq_ex {
     public static final long read_flow_tag$OFFSET = 264L;
     /** Descriptor of the function {@code uint32_t (*)(struct ibv_cq_ex *) read_flow_tag} points to. */
     public static final FunctionDescriptor read_flow_tag$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code uint32_t (*)(struct ibv_cq_ex *) read_flow_tag}. */
+    /**
+     * Reads {@code uint32_t (*)(struct ibv_cq_ex *) read_flow_tag}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment read_flow_tag(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, read_flow_tag$OFFSET);
     }
-    /** Writes {@code uint32_t (*)(struct ibv_cq_ex *) read_flow_tag}. */
+    /**
+     * Writes {@code uint32_t (*)(struct ibv_cq_ex *) read_flow_tag}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void read_flow_tag(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, read_flow_tag$OFFSET, v);
     }
@@ -401,11 +686,21 @@ public final class ibv_cq_ex {
     public static final long read_tm_info$OFFSET = 272L;
     /** Descriptor of the function {@code void (*)(struct ibv_cq_ex *, struct ibv_wc_tm_info *) read_tm_info} points to. */
     public static final FunctionDescriptor read_tm_info$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code void (*)(struct ibv_cq_ex *, struct ibv_wc_tm_info *) read_tm_info}. */
+    /**
+     * Reads {@code void (*)(struct ibv_cq_ex *, struct ibv_wc_tm_info *) read_tm_info}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment read_tm_info(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, read_tm_info$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_cq_ex *, struct ibv_wc_tm_info *) read_tm_info}. */
+    /**
+     * Writes {@code void (*)(struct ibv_cq_ex *, struct ibv_wc_tm_info *) read_tm_info}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void read_tm_info(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, read_tm_info$OFFSET, v);
     }
@@ -414,11 +709,21 @@ public final class ibv_cq_ex {
     public static final long read_completion_wallclock_ns$OFFSET = 280L;
     /** Descriptor of the function {@code uint64_t (*)(struct ibv_cq_ex *) read_completion_wallclock_ns} points to. */
     public static final FunctionDescriptor read_completion_wallclock_ns$DESC = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
-    /** Reads {@code uint64_t (*)(struct ibv_cq_ex *) read_completion_wallclock_ns}. */
+    /**
+     * Reads {@code uint64_t (*)(struct ibv_cq_ex *) read_completion_wallclock_ns}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment read_completion_wallclock_ns(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, read_completion_wallclock_ns$OFFSET);
     }
-    /** Writes {@code uint64_t (*)(struct ibv_cq_ex *) read_completion_wallclock_ns}. */
+    /**
+     * Writes {@code uint64_t (*)(struct ibv_cq_ex *) read_completion_wallclock_ns}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void read_completion_wallclock_ns(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, read_completion_wallclock_ns$OFFSET, v);
     }

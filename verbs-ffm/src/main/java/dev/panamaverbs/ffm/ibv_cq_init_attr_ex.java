@@ -32,95 +32,180 @@ public final class ibv_cq_init_attr_ex {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t cqe}. */
     public static final long cqe$OFFSET = 0L;
-    /** Reads {@code uint32_t cqe}. */
+    /**
+     * Reads {@code uint32_t cqe}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int cqe(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, cqe$OFFSET);
     }
-    /** Writes {@code uint32_t cqe}. */
+    /**
+     * Writes {@code uint32_t cqe}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void cqe(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, cqe$OFFSET, v);
     }
 
     /** Offset of {@code void * cq_context}. */
     public static final long cq_context$OFFSET = 8L;
-    /** Reads {@code void * cq_context}. */
+    /**
+     * Reads {@code void * cq_context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment cq_context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, cq_context$OFFSET);
     }
-    /** Writes {@code void * cq_context}. */
+    /**
+     * Writes {@code void * cq_context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void cq_context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, cq_context$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_comp_channel * channel}. */
     public static final long channel$OFFSET = 16L;
-    /** Reads {@code struct ibv_comp_channel * channel}. */
+    /**
+     * Reads {@code struct ibv_comp_channel * channel}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment channel(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, channel$OFFSET);
     }
-    /** Writes {@code struct ibv_comp_channel * channel}. */
+    /**
+     * Writes {@code struct ibv_comp_channel * channel}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void channel(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, channel$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t comp_vector}. */
     public static final long comp_vector$OFFSET = 24L;
-    /** Reads {@code uint32_t comp_vector}. */
+    /**
+     * Reads {@code uint32_t comp_vector}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_vector(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_vector$OFFSET);
     }
-    /** Writes {@code uint32_t comp_vector}. */
+    /**
+     * Writes {@code uint32_t comp_vector}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_vector(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_vector$OFFSET, v);
     }
 
     /** Offset of {@code uint64_t wc_flags}. */
     public static final long wc_flags$OFFSET = 32L;
-    /** Reads {@code uint64_t wc_flags}. */
+    /**
+     * Reads {@code uint64_t wc_flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long wc_flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, wc_flags$OFFSET);
     }
-    /** Writes {@code uint64_t wc_flags}. */
+    /**
+     * Writes {@code uint64_t wc_flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void wc_flags(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, wc_flags$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 40L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t flags}. */
     public static final long flags$OFFSET = 44L;
-    /** Reads {@code uint32_t flags}. */
+    /**
+     * Reads {@code uint32_t flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, flags$OFFSET);
     }
-    /** Writes {@code uint32_t flags}. */
+    /**
+     * Writes {@code uint32_t flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void flags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, flags$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_pd * parent_domain}. */
     public static final long parent_domain$OFFSET = 48L;
-    /** Reads {@code struct ibv_pd * parent_domain}. */
+    /**
+     * Reads {@code struct ibv_pd * parent_domain}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment parent_domain(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, parent_domain$OFFSET);
     }
-    /** Writes {@code struct ibv_pd * parent_domain}. */
+    /**
+     * Writes {@code struct ibv_pd * parent_domain}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void parent_domain(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, parent_domain$OFFSET, v);
     }

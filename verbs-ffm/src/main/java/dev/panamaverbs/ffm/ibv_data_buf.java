@@ -24,29 +24,54 @@ public final class ibv_data_buf {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code void * addr}. */
     public static final long addr$OFFSET = 0L;
-    /** Reads {@code void * addr}. */
+    /**
+     * Reads {@code void * addr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment addr(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, addr$OFFSET);
     }
-    /** Writes {@code void * addr}. */
+    /**
+     * Writes {@code void * addr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void addr(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, addr$OFFSET, v);
     }
 
     /** Offset of {@code size_t length}. */
     public static final long length$OFFSET = 8L;
-    /** Reads {@code size_t length}. */
+    /**
+     * Reads {@code size_t length}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long length(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, length$OFFSET);
     }
-    /** Writes {@code size_t length}. */
+    /**
+     * Writes {@code size_t length}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void length(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, length$OFFSET, v);
     }

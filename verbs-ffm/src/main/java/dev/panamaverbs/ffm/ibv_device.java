@@ -29,84 +29,159 @@ public final class ibv_device {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct _ibv_device_ops _ops}. */
     public static final long _ops$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct _ibv_device_ops _ops}. */
+    /**
+     * The slice of {@code s} holding {@code struct _ibv_device_ops _ops}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment _ops(MemorySegment s) {
         return s.asSlice(_ops$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code struct _ibv_device_ops _ops}. */
+    /**
+     * Copies {@code v} into {@code struct _ibv_device_ops _ops}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void _ops(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, _ops$OFFSET, 16L);
     }
 
     /** Offset of {@code enum ibv_node_type node_type}. */
     public static final long node_type$OFFSET = 16L;
-    /** Reads {@code enum ibv_node_type node_type}. */
+    /**
+     * Reads {@code enum ibv_node_type node_type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int node_type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, node_type$OFFSET);
     }
-    /** Writes {@code enum ibv_node_type node_type}. */
+    /**
+     * Writes {@code enum ibv_node_type node_type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void node_type(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, node_type$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_transport_type transport_type}. */
     public static final long transport_type$OFFSET = 20L;
-    /** Reads {@code enum ibv_transport_type transport_type}. */
+    /**
+     * Reads {@code enum ibv_transport_type transport_type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int transport_type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, transport_type$OFFSET);
     }
-    /** Writes {@code enum ibv_transport_type transport_type}. */
+    /**
+     * Writes {@code enum ibv_transport_type transport_type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void transport_type(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, transport_type$OFFSET, v);
     }
 
     /** Offset of {@code char[64] name}. */
     public static final long name$OFFSET = 24L;
-    /** The slice of {@code s} holding {@code char[64] name}. */
+    /**
+     * The slice of {@code s} holding {@code char[64] name}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment name(MemorySegment s) {
         return s.asSlice(name$OFFSET, 64L);
     }
-    /** Copies {@code v} into {@code char[64] name}. */
+    /**
+     * Copies {@code v} into {@code char[64] name}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void name(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, name$OFFSET, 64L);
     }
 
     /** Offset of {@code char[64] dev_name}. */
     public static final long dev_name$OFFSET = 88L;
-    /** The slice of {@code s} holding {@code char[64] dev_name}. */
+    /**
+     * The slice of {@code s} holding {@code char[64] dev_name}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment dev_name(MemorySegment s) {
         return s.asSlice(dev_name$OFFSET, 64L);
     }
-    /** Copies {@code v} into {@code char[64] dev_name}. */
+    /**
+     * Copies {@code v} into {@code char[64] dev_name}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void dev_name(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, dev_name$OFFSET, 64L);
     }
 
     /** Offset of {@code char[256] dev_path}. */
     public static final long dev_path$OFFSET = 152L;
-    /** The slice of {@code s} holding {@code char[256] dev_path}. */
+    /**
+     * The slice of {@code s} holding {@code char[256] dev_path}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment dev_path(MemorySegment s) {
         return s.asSlice(dev_path$OFFSET, 256L);
     }
-    /** Copies {@code v} into {@code char[256] dev_path}. */
+    /**
+     * Copies {@code v} into {@code char[256] dev_path}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void dev_path(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, dev_path$OFFSET, 256L);
     }
 
     /** Offset of {@code char[256] ibdev_path}. */
     public static final long ibdev_path$OFFSET = 408L;
-    /** The slice of {@code s} holding {@code char[256] ibdev_path}. */
+    /**
+     * The slice of {@code s} holding {@code char[256] ibdev_path}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment ibdev_path(MemorySegment s) {
         return s.asSlice(ibdev_path$OFFSET, 256L);
     }
-    /** Copies {@code v} into {@code char[256] ibdev_path}. */
+    /**
+     * Copies {@code v} into {@code char[256] ibdev_path}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void ibdev_path(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, ibdev_path$OFFSET, 256L);
     }

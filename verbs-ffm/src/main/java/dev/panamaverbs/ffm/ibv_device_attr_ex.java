@@ -42,194 +42,369 @@ public final class ibv_device_attr_ex {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct ibv_device_attr orig_attr}. */
     public static final long orig_attr$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct ibv_device_attr orig_attr}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_device_attr orig_attr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment orig_attr(MemorySegment s) {
         return s.asSlice(orig_attr$OFFSET, 232L);
     }
-    /** Copies {@code v} into {@code struct ibv_device_attr orig_attr}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_device_attr orig_attr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void orig_attr(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, orig_attr$OFFSET, 232L);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 232L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_odp_caps odp_caps}. */
     public static final long odp_caps$OFFSET = 240L;
-    /** The slice of {@code s} holding {@code struct ibv_odp_caps odp_caps}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_odp_caps odp_caps}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment odp_caps(MemorySegment s) {
         return s.asSlice(odp_caps$OFFSET, 24L);
     }
-    /** Copies {@code v} into {@code struct ibv_odp_caps odp_caps}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_odp_caps odp_caps}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void odp_caps(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, odp_caps$OFFSET, 24L);
     }
 
     /** Offset of {@code uint64_t completion_timestamp_mask}. */
     public static final long completion_timestamp_mask$OFFSET = 264L;
-    /** Reads {@code uint64_t completion_timestamp_mask}. */
+    /**
+     * Reads {@code uint64_t completion_timestamp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long completion_timestamp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, completion_timestamp_mask$OFFSET);
     }
-    /** Writes {@code uint64_t completion_timestamp_mask}. */
+    /**
+     * Writes {@code uint64_t completion_timestamp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void completion_timestamp_mask(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, completion_timestamp_mask$OFFSET, v);
     }
 
     /** Offset of {@code uint64_t hca_core_clock}. */
     public static final long hca_core_clock$OFFSET = 272L;
-    /** Reads {@code uint64_t hca_core_clock}. */
+    /**
+     * Reads {@code uint64_t hca_core_clock}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long hca_core_clock(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, hca_core_clock$OFFSET);
     }
-    /** Writes {@code uint64_t hca_core_clock}. */
+    /**
+     * Writes {@code uint64_t hca_core_clock}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void hca_core_clock(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, hca_core_clock$OFFSET, v);
     }
 
     /** Offset of {@code uint64_t device_cap_flags_ex}. */
     public static final long device_cap_flags_ex$OFFSET = 280L;
-    /** Reads {@code uint64_t device_cap_flags_ex}. */
+    /**
+     * Reads {@code uint64_t device_cap_flags_ex}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long device_cap_flags_ex(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, device_cap_flags_ex$OFFSET);
     }
-    /** Writes {@code uint64_t device_cap_flags_ex}. */
+    /**
+     * Writes {@code uint64_t device_cap_flags_ex}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void device_cap_flags_ex(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, device_cap_flags_ex$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_tso_caps tso_caps}. */
     public static final long tso_caps$OFFSET = 288L;
-    /** The slice of {@code s} holding {@code struct ibv_tso_caps tso_caps}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_tso_caps tso_caps}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment tso_caps(MemorySegment s) {
         return s.asSlice(tso_caps$OFFSET, 8L);
     }
-    /** Copies {@code v} into {@code struct ibv_tso_caps tso_caps}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_tso_caps tso_caps}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void tso_caps(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, tso_caps$OFFSET, 8L);
     }
 
     /** Offset of {@code struct ibv_rss_caps rss_caps}. */
     public static final long rss_caps$OFFSET = 296L;
-    /** The slice of {@code s} holding {@code struct ibv_rss_caps rss_caps}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_rss_caps rss_caps}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment rss_caps(MemorySegment s) {
         return s.asSlice(rss_caps$OFFSET, 32L);
     }
-    /** Copies {@code v} into {@code struct ibv_rss_caps rss_caps}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_rss_caps rss_caps}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void rss_caps(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, rss_caps$OFFSET, 32L);
     }
 
     /** Offset of {@code uint32_t max_wq_type_rq}. */
     public static final long max_wq_type_rq$OFFSET = 328L;
-    /** Reads {@code uint32_t max_wq_type_rq}. */
+    /**
+     * Reads {@code uint32_t max_wq_type_rq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_wq_type_rq(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_wq_type_rq$OFFSET);
     }
-    /** Writes {@code uint32_t max_wq_type_rq}. */
+    /**
+     * Writes {@code uint32_t max_wq_type_rq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_wq_type_rq(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_wq_type_rq$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_packet_pacing_caps packet_pacing_caps}. */
     public static final long packet_pacing_caps$OFFSET = 332L;
-    /** The slice of {@code s} holding {@code struct ibv_packet_pacing_caps packet_pacing_caps}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_packet_pacing_caps packet_pacing_caps}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment packet_pacing_caps(MemorySegment s) {
         return s.asSlice(packet_pacing_caps$OFFSET, 12L);
     }
-    /** Copies {@code v} into {@code struct ibv_packet_pacing_caps packet_pacing_caps}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_packet_pacing_caps packet_pacing_caps}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void packet_pacing_caps(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, packet_pacing_caps$OFFSET, 12L);
     }
 
     /** Offset of {@code uint32_t raw_packet_caps}. */
     public static final long raw_packet_caps$OFFSET = 344L;
-    /** Reads {@code uint32_t raw_packet_caps}. */
+    /**
+     * Reads {@code uint32_t raw_packet_caps}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int raw_packet_caps(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, raw_packet_caps$OFFSET);
     }
-    /** Writes {@code uint32_t raw_packet_caps}. */
+    /**
+     * Writes {@code uint32_t raw_packet_caps}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void raw_packet_caps(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, raw_packet_caps$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_tm_caps tm_caps}. */
     public static final long tm_caps$OFFSET = 348L;
-    /** The slice of {@code s} holding {@code struct ibv_tm_caps tm_caps}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_tm_caps tm_caps}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment tm_caps(MemorySegment s) {
         return s.asSlice(tm_caps$OFFSET, 20L);
     }
-    /** Copies {@code v} into {@code struct ibv_tm_caps tm_caps}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_tm_caps tm_caps}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void tm_caps(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, tm_caps$OFFSET, 20L);
     }
 
     /** Offset of {@code struct ibv_cq_moderation_caps cq_mod_caps}. */
     public static final long cq_mod_caps$OFFSET = 368L;
-    /** The slice of {@code s} holding {@code struct ibv_cq_moderation_caps cq_mod_caps}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_cq_moderation_caps cq_mod_caps}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment cq_mod_caps(MemorySegment s) {
         return s.asSlice(cq_mod_caps$OFFSET, 4L);
     }
-    /** Copies {@code v} into {@code struct ibv_cq_moderation_caps cq_mod_caps}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_cq_moderation_caps cq_mod_caps}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void cq_mod_caps(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, cq_mod_caps$OFFSET, 4L);
     }
 
     /** Offset of {@code uint64_t max_dm_size}. */
     public static final long max_dm_size$OFFSET = 376L;
-    /** Reads {@code uint64_t max_dm_size}. */
+    /**
+     * Reads {@code uint64_t max_dm_size}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long max_dm_size(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, max_dm_size$OFFSET);
     }
-    /** Writes {@code uint64_t max_dm_size}. */
+    /**
+     * Writes {@code uint64_t max_dm_size}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_dm_size(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, max_dm_size$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_pci_atomic_caps pci_atomic_caps}. */
     public static final long pci_atomic_caps$OFFSET = 384L;
-    /** The slice of {@code s} holding {@code struct ibv_pci_atomic_caps pci_atomic_caps}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_pci_atomic_caps pci_atomic_caps}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment pci_atomic_caps(MemorySegment s) {
         return s.asSlice(pci_atomic_caps$OFFSET, 6L);
     }
-    /** Copies {@code v} into {@code struct ibv_pci_atomic_caps pci_atomic_caps}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_pci_atomic_caps pci_atomic_caps}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void pci_atomic_caps(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, pci_atomic_caps$OFFSET, 6L);
     }
 
     /** Offset of {@code uint32_t xrc_odp_caps}. */
     public static final long xrc_odp_caps$OFFSET = 392L;
-    /** Reads {@code uint32_t xrc_odp_caps}. */
+    /**
+     * Reads {@code uint32_t xrc_odp_caps}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int xrc_odp_caps(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, xrc_odp_caps$OFFSET);
     }
-    /** Writes {@code uint32_t xrc_odp_caps}. */
+    /**
+     * Writes {@code uint32_t xrc_odp_caps}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void xrc_odp_caps(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, xrc_odp_caps$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t phys_port_cnt_ex}. */
     public static final long phys_port_cnt_ex$OFFSET = 396L;
-    /** Reads {@code uint32_t phys_port_cnt_ex}. */
+    /**
+     * Reads {@code uint32_t phys_port_cnt_ex}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int phys_port_cnt_ex(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, phys_port_cnt_ex$OFFSET);
     }
-    /** Writes {@code uint32_t phys_port_cnt_ex}. */
+    /**
+     * Writes {@code uint32_t phys_port_cnt_ex}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void phys_port_cnt_ex(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, phys_port_cnt_ex$OFFSET, v);
     }

@@ -27,18 +27,33 @@ public final class ibv_dm {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct ibv_context * context}. */
     public static final long context$OFFSET = 0L;
-    /** Reads {@code struct ibv_context * context}. */
+    /**
+     * Reads {@code struct ibv_context * context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, context$OFFSET);
     }
-    /** Writes {@code struct ibv_context * context}. */
+    /**
+     * Writes {@code struct ibv_context * context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, context$OFFSET, v);
     }
@@ -47,11 +62,21 @@ public final class ibv_dm {
     public static final long memcpy_to_dm$OFFSET = 8L;
     /** Descriptor of the function {@code int (*)(struct ibv_dm *, uint64_t, const void *, size_t) memcpy_to_dm} points to. */
     public static final FunctionDescriptor memcpy_to_dm$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG);
-    /** Reads {@code int (*)(struct ibv_dm *, uint64_t, const void *, size_t) memcpy_to_dm}. */
+    /**
+     * Reads {@code int (*)(struct ibv_dm *, uint64_t, const void *, size_t) memcpy_to_dm}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment memcpy_to_dm(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, memcpy_to_dm$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_dm *, uint64_t, const void *, size_t) memcpy_to_dm}. */
+    /**
+     * Writes {@code int (*)(struct ibv_dm *, uint64_t, const void *, size_t) memcpy_to_dm}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void memcpy_to_dm(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, memcpy_to_dm$OFFSET, v);
     }
@@ -60,33 +85,63 @@ public final class ibv_dm {
     public static final long memcpy_from_dm$OFFSET = 16L;
     /** Descriptor of the function {@code int (*)(void *, struct ibv_dm *, uint64_t, size_t) memcpy_from_dm} points to. */
     public static final FunctionDescriptor memcpy_from_dm$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG);
-    /** Reads {@code int (*)(void *, struct ibv_dm *, uint64_t, size_t) memcpy_from_dm}. */
+    /**
+     * Reads {@code int (*)(void *, struct ibv_dm *, uint64_t, size_t) memcpy_from_dm}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment memcpy_from_dm(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, memcpy_from_dm$OFFSET);
     }
-    /** Writes {@code int (*)(void *, struct ibv_dm *, uint64_t, size_t) memcpy_from_dm}. */
+    /**
+     * Writes {@code int (*)(void *, struct ibv_dm *, uint64_t, size_t) memcpy_from_dm}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void memcpy_from_dm(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, memcpy_from_dm$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 24L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t handle}. */
     public static final long handle$OFFSET = 28L;
-    /** Reads {@code uint32_t handle}. */
+    /**
+     * Reads {@code uint32_t handle}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int handle(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, handle$OFFSET);
     }
-    /** Writes {@code uint32_t handle}. */
+    /**
+     * Writes {@code uint32_t handle}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void handle(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, handle$OFFSET, v);
     }

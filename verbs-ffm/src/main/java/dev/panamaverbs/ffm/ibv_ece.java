@@ -25,40 +25,75 @@ public final class ibv_ece {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t vendor_id}. */
     public static final long vendor_id$OFFSET = 0L;
-    /** Reads {@code uint32_t vendor_id}. */
+    /**
+     * Reads {@code uint32_t vendor_id}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int vendor_id(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, vendor_id$OFFSET);
     }
-    /** Writes {@code uint32_t vendor_id}. */
+    /**
+     * Writes {@code uint32_t vendor_id}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void vendor_id(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, vendor_id$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t options}. */
     public static final long options$OFFSET = 4L;
-    /** Reads {@code uint32_t options}. */
+    /**
+     * Reads {@code uint32_t options}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int options(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, options$OFFSET);
     }
-    /** Writes {@code uint32_t options}. */
+    /**
+     * Writes {@code uint32_t options}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void options(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, options$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 8L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }

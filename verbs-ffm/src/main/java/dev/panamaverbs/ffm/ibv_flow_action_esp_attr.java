@@ -34,117 +34,222 @@ public final class ibv_flow_action_esp_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct ib_uverbs_flow_action_esp * esp_attr}. */
     public static final long esp_attr$OFFSET = 0L;
-    /** Reads {@code struct ib_uverbs_flow_action_esp * esp_attr}. */
+    /**
+     * Reads {@code struct ib_uverbs_flow_action_esp * esp_attr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment esp_attr(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, esp_attr$OFFSET);
     }
-    /** Writes {@code struct ib_uverbs_flow_action_esp * esp_attr}. */
+    /**
+     * Writes {@code struct ib_uverbs_flow_action_esp * esp_attr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void esp_attr(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, esp_attr$OFFSET, v);
     }
 
     /** Offset of {@code enum ib_uverbs_flow_action_esp_keymat keymat_proto}. */
     public static final long keymat_proto$OFFSET = 8L;
-    /** Reads {@code enum ib_uverbs_flow_action_esp_keymat keymat_proto}. */
+    /**
+     * Reads {@code enum ib_uverbs_flow_action_esp_keymat keymat_proto}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int keymat_proto(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, keymat_proto$OFFSET);
     }
-    /** Writes {@code enum ib_uverbs_flow_action_esp_keymat keymat_proto}. */
+    /**
+     * Writes {@code enum ib_uverbs_flow_action_esp_keymat keymat_proto}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void keymat_proto(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, keymat_proto$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t keymat_len}. */
     public static final long keymat_len$OFFSET = 12L;
-    /** Reads {@code uint16_t keymat_len}. */
+    /**
+     * Reads {@code uint16_t keymat_len}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short keymat_len(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, keymat_len$OFFSET);
     }
-    /** Writes {@code uint16_t keymat_len}. */
+    /**
+     * Writes {@code uint16_t keymat_len}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void keymat_len(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, keymat_len$OFFSET, v);
     }
 
     /** Offset of {@code void * keymat_ptr}. */
     public static final long keymat_ptr$OFFSET = 16L;
-    /** Reads {@code void * keymat_ptr}. */
+    /**
+     * Reads {@code void * keymat_ptr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment keymat_ptr(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, keymat_ptr$OFFSET);
     }
-    /** Writes {@code void * keymat_ptr}. */
+    /**
+     * Writes {@code void * keymat_ptr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void keymat_ptr(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, keymat_ptr$OFFSET, v);
     }
 
     /** Offset of {@code enum ib_uverbs_flow_action_esp_replay replay_proto}. */
     public static final long replay_proto$OFFSET = 24L;
-    /** Reads {@code enum ib_uverbs_flow_action_esp_replay replay_proto}. */
+    /**
+     * Reads {@code enum ib_uverbs_flow_action_esp_replay replay_proto}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int replay_proto(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, replay_proto$OFFSET);
     }
-    /** Writes {@code enum ib_uverbs_flow_action_esp_replay replay_proto}. */
+    /**
+     * Writes {@code enum ib_uverbs_flow_action_esp_replay replay_proto}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void replay_proto(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, replay_proto$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t replay_len}. */
     public static final long replay_len$OFFSET = 28L;
-    /** Reads {@code uint16_t replay_len}. */
+    /**
+     * Reads {@code uint16_t replay_len}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short replay_len(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, replay_len$OFFSET);
     }
-    /** Writes {@code uint16_t replay_len}. */
+    /**
+     * Writes {@code uint16_t replay_len}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void replay_len(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, replay_len$OFFSET, v);
     }
 
     /** Offset of {@code void * replay_ptr}. */
     public static final long replay_ptr$OFFSET = 32L;
-    /** Reads {@code void * replay_ptr}. */
+    /**
+     * Reads {@code void * replay_ptr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment replay_ptr(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, replay_ptr$OFFSET);
     }
-    /** Writes {@code void * replay_ptr}. */
+    /**
+     * Writes {@code void * replay_ptr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void replay_ptr(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, replay_ptr$OFFSET, v);
     }
 
     /** Offset of {@code struct ib_uverbs_flow_action_esp_encap * esp_encap}. */
     public static final long esp_encap$OFFSET = 40L;
-    /** Reads {@code struct ib_uverbs_flow_action_esp_encap * esp_encap}. */
+    /**
+     * Reads {@code struct ib_uverbs_flow_action_esp_encap * esp_encap}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment esp_encap(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, esp_encap$OFFSET);
     }
-    /** Writes {@code struct ib_uverbs_flow_action_esp_encap * esp_encap}. */
+    /**
+     * Writes {@code struct ib_uverbs_flow_action_esp_encap * esp_encap}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void esp_encap(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, esp_encap$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 48L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t esn}. */
     public static final long esn$OFFSET = 52L;
-    /** Reads {@code uint32_t esn}. */
+    /**
+     * Reads {@code uint32_t esn}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int esn(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, esn$OFFSET);
     }
-    /** Writes {@code uint32_t esn}. */
+    /**
+     * Writes {@code uint32_t esn}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void esn(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, esn$OFFSET, v);
     }

@@ -30,84 +30,159 @@ public final class ibv_flow_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 0L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_flow_attr_type type}. */
     public static final long type$OFFSET = 4L;
-    /** Reads {@code enum ibv_flow_attr_type type}. */
+    /**
+     * Reads {@code enum ibv_flow_attr_type type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, type$OFFSET);
     }
-    /** Writes {@code enum ibv_flow_attr_type type}. */
+    /**
+     * Writes {@code enum ibv_flow_attr_type type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void type(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, type$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t size}. */
     public static final long size$OFFSET = 8L;
-    /** Reads {@code uint16_t size}. */
+    /**
+     * Reads {@code uint16_t size}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short size(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, size$OFFSET);
     }
-    /** Writes {@code uint16_t size}. */
+    /**
+     * Writes {@code uint16_t size}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void size(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, size$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t priority}. */
     public static final long priority$OFFSET = 10L;
-    /** Reads {@code uint16_t priority}. */
+    /**
+     * Reads {@code uint16_t priority}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short priority(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, priority$OFFSET);
     }
-    /** Writes {@code uint16_t priority}. */
+    /**
+     * Writes {@code uint16_t priority}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void priority(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, priority$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t num_of_specs}. */
     public static final long num_of_specs$OFFSET = 12L;
-    /** Reads {@code uint8_t num_of_specs}. */
+    /**
+     * Reads {@code uint8_t num_of_specs}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte num_of_specs(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, num_of_specs$OFFSET);
     }
-    /** Writes {@code uint8_t num_of_specs}. */
+    /**
+     * Writes {@code uint8_t num_of_specs}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void num_of_specs(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, num_of_specs$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t port}. */
     public static final long port$OFFSET = 13L;
-    /** Reads {@code uint8_t port}. */
+    /**
+     * Reads {@code uint8_t port}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte port(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, port$OFFSET);
     }
-    /** Writes {@code uint8_t port}. */
+    /**
+     * Writes {@code uint8_t port}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void port(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, port$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t flags}. */
     public static final long flags$OFFSET = 16L;
-    /** Reads {@code uint32_t flags}. */
+    /**
+     * Reads {@code uint32_t flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, flags$OFFSET);
     }
-    /** Writes {@code uint32_t flags}. */
+    /**
+     * Writes {@code uint32_t flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void flags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, flags$OFFSET, v);
     }

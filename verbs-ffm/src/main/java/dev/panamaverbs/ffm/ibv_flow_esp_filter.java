@@ -24,29 +24,54 @@ public final class ibv_flow_esp_filter {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t spi}. */
     public static final long spi$OFFSET = 0L;
-    /** Reads {@code uint32_t spi}. */
+    /**
+     * Reads {@code uint32_t spi}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int spi(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, spi$OFFSET);
     }
-    /** Writes {@code uint32_t spi}. */
+    /**
+     * Writes {@code uint32_t spi}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void spi(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, spi$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t seq}. */
     public static final long seq$OFFSET = 4L;
-    /** Reads {@code uint32_t seq}. */
+    /**
+     * Reads {@code uint32_t seq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int seq(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, seq$OFFSET);
     }
-    /** Writes {@code uint32_t seq}. */
+    /**
+     * Writes {@code uint32_t seq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void seq(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, seq$OFFSET, v);
     }

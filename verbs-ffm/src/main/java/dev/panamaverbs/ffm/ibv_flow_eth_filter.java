@@ -26,51 +26,96 @@ public final class ibv_flow_eth_filter {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 2L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint8_t[6] dst_mac}. */
     public static final long dst_mac$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code uint8_t[6] dst_mac}. */
+    /**
+     * The slice of {@code s} holding {@code uint8_t[6] dst_mac}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment dst_mac(MemorySegment s) {
         return s.asSlice(dst_mac$OFFSET, 6L);
     }
-    /** Copies {@code v} into {@code uint8_t[6] dst_mac}. */
+    /**
+     * Copies {@code v} into {@code uint8_t[6] dst_mac}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void dst_mac(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, dst_mac$OFFSET, 6L);
     }
 
     /** Offset of {@code uint8_t[6] src_mac}. */
     public static final long src_mac$OFFSET = 6L;
-    /** The slice of {@code s} holding {@code uint8_t[6] src_mac}. */
+    /**
+     * The slice of {@code s} holding {@code uint8_t[6] src_mac}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment src_mac(MemorySegment s) {
         return s.asSlice(src_mac$OFFSET, 6L);
     }
-    /** Copies {@code v} into {@code uint8_t[6] src_mac}. */
+    /**
+     * Copies {@code v} into {@code uint8_t[6] src_mac}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void src_mac(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, src_mac$OFFSET, 6L);
     }
 
     /** Offset of {@code uint16_t ether_type}. */
     public static final long ether_type$OFFSET = 12L;
-    /** Reads {@code uint16_t ether_type}. */
+    /**
+     * Reads {@code uint16_t ether_type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short ether_type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, ether_type$OFFSET);
     }
-    /** Writes {@code uint16_t ether_type}. */
+    /**
+     * Writes {@code uint16_t ether_type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void ether_type(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, ether_type$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t vlan_tag}. */
     public static final long vlan_tag$OFFSET = 14L;
-    /** Reads {@code uint16_t vlan_tag}. */
+    /**
+     * Reads {@code uint16_t vlan_tag}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short vlan_tag(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, vlan_tag$OFFSET);
     }
-    /** Writes {@code uint16_t vlan_tag}. */
+    /**
+     * Writes {@code uint16_t vlan_tag}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void vlan_tag(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, vlan_tag$OFFSET, v);
     }

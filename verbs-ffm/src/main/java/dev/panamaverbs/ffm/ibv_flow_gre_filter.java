@@ -25,40 +25,75 @@ public final class ibv_flow_gre_filter {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint16_t c_ks_res0_ver}. */
     public static final long c_ks_res0_ver$OFFSET = 0L;
-    /** Reads {@code uint16_t c_ks_res0_ver}. */
+    /**
+     * Reads {@code uint16_t c_ks_res0_ver}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short c_ks_res0_ver(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, c_ks_res0_ver$OFFSET);
     }
-    /** Writes {@code uint16_t c_ks_res0_ver}. */
+    /**
+     * Writes {@code uint16_t c_ks_res0_ver}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void c_ks_res0_ver(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, c_ks_res0_ver$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t protocol}. */
     public static final long protocol$OFFSET = 2L;
-    /** Reads {@code uint16_t protocol}. */
+    /**
+     * Reads {@code uint16_t protocol}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short protocol(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, protocol$OFFSET);
     }
-    /** Writes {@code uint16_t protocol}. */
+    /**
+     * Writes {@code uint16_t protocol}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void protocol(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, protocol$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t key}. */
     public static final long key$OFFSET = 4L;
-    /** Reads {@code uint32_t key}. */
+    /**
+     * Reads {@code uint32_t key}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int key(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, key$OFFSET);
     }
-    /** Writes {@code uint32_t key}. */
+    /**
+     * Writes {@code uint32_t key}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void key(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, key$OFFSET, v);
     }

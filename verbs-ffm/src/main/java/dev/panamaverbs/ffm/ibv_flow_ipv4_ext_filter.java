@@ -28,73 +28,138 @@ public final class ibv_flow_ipv4_ext_filter {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t src_ip}. */
     public static final long src_ip$OFFSET = 0L;
-    /** Reads {@code uint32_t src_ip}. */
+    /**
+     * Reads {@code uint32_t src_ip}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int src_ip(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, src_ip$OFFSET);
     }
-    /** Writes {@code uint32_t src_ip}. */
+    /**
+     * Writes {@code uint32_t src_ip}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void src_ip(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, src_ip$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t dst_ip}. */
     public static final long dst_ip$OFFSET = 4L;
-    /** Reads {@code uint32_t dst_ip}. */
+    /**
+     * Reads {@code uint32_t dst_ip}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int dst_ip(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, dst_ip$OFFSET);
     }
-    /** Writes {@code uint32_t dst_ip}. */
+    /**
+     * Writes {@code uint32_t dst_ip}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void dst_ip(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, dst_ip$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t proto}. */
     public static final long proto$OFFSET = 8L;
-    /** Reads {@code uint8_t proto}. */
+    /**
+     * Reads {@code uint8_t proto}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte proto(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, proto$OFFSET);
     }
-    /** Writes {@code uint8_t proto}. */
+    /**
+     * Writes {@code uint8_t proto}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void proto(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, proto$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t tos}. */
     public static final long tos$OFFSET = 9L;
-    /** Reads {@code uint8_t tos}. */
+    /**
+     * Reads {@code uint8_t tos}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte tos(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, tos$OFFSET);
     }
-    /** Writes {@code uint8_t tos}. */
+    /**
+     * Writes {@code uint8_t tos}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void tos(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, tos$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t ttl}. */
     public static final long ttl$OFFSET = 10L;
-    /** Reads {@code uint8_t ttl}. */
+    /**
+     * Reads {@code uint8_t ttl}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte ttl(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, ttl$OFFSET);
     }
-    /** Writes {@code uint8_t ttl}. */
+    /**
+     * Writes {@code uint8_t ttl}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void ttl(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, ttl$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t flags}. */
     public static final long flags$OFFSET = 11L;
-    /** Reads {@code uint8_t flags}. */
+    /**
+     * Reads {@code uint8_t flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, flags$OFFSET);
     }
-    /** Writes {@code uint8_t flags}. */
+    /**
+     * Writes {@code uint8_t flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void flags(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, flags$OFFSET, v);
     }

@@ -24,29 +24,54 @@ public final class ibv_flow_ipv4_filter {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t src_ip}. */
     public static final long src_ip$OFFSET = 0L;
-    /** Reads {@code uint32_t src_ip}. */
+    /**
+     * Reads {@code uint32_t src_ip}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int src_ip(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, src_ip$OFFSET);
     }
-    /** Writes {@code uint32_t src_ip}. */
+    /**
+     * Writes {@code uint32_t src_ip}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void src_ip(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, src_ip$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t dst_ip}. */
     public static final long dst_ip$OFFSET = 4L;
-    /** Reads {@code uint32_t dst_ip}. */
+    /**
+     * Reads {@code uint32_t dst_ip}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int dst_ip(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, dst_ip$OFFSET);
     }
-    /** Writes {@code uint32_t dst_ip}. */
+    /**
+     * Writes {@code uint32_t dst_ip}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void dst_ip(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, dst_ip$OFFSET, v);
     }

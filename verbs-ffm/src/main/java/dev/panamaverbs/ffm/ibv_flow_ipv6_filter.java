@@ -29,73 +29,138 @@ public final class ibv_flow_ipv6_filter {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint8_t[16] src_ip}. */
     public static final long src_ip$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code uint8_t[16] src_ip}. */
+    /**
+     * The slice of {@code s} holding {@code uint8_t[16] src_ip}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment src_ip(MemorySegment s) {
         return s.asSlice(src_ip$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code uint8_t[16] src_ip}. */
+    /**
+     * Copies {@code v} into {@code uint8_t[16] src_ip}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void src_ip(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, src_ip$OFFSET, 16L);
     }
 
     /** Offset of {@code uint8_t[16] dst_ip}. */
     public static final long dst_ip$OFFSET = 16L;
-    /** The slice of {@code s} holding {@code uint8_t[16] dst_ip}. */
+    /**
+     * The slice of {@code s} holding {@code uint8_t[16] dst_ip}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment dst_ip(MemorySegment s) {
         return s.asSlice(dst_ip$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code uint8_t[16] dst_ip}. */
+    /**
+     * Copies {@code v} into {@code uint8_t[16] dst_ip}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void dst_ip(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, dst_ip$OFFSET, 16L);
     }
 
     /** Offset of {@code uint32_t flow_label}. */
     public static final long flow_label$OFFSET = 32L;
-    /** Reads {@code uint32_t flow_label}. */
+    /**
+     * Reads {@code uint32_t flow_label}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int flow_label(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, flow_label$OFFSET);
     }
-    /** Writes {@code uint32_t flow_label}. */
+    /**
+     * Writes {@code uint32_t flow_label}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void flow_label(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, flow_label$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t next_hdr}. */
     public static final long next_hdr$OFFSET = 36L;
-    /** Reads {@code uint8_t next_hdr}. */
+    /**
+     * Reads {@code uint8_t next_hdr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte next_hdr(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, next_hdr$OFFSET);
     }
-    /** Writes {@code uint8_t next_hdr}. */
+    /**
+     * Writes {@code uint8_t next_hdr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void next_hdr(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, next_hdr$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t traffic_class}. */
     public static final long traffic_class$OFFSET = 37L;
-    /** Reads {@code uint8_t traffic_class}. */
+    /**
+     * Reads {@code uint8_t traffic_class}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte traffic_class(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, traffic_class$OFFSET);
     }
-    /** Writes {@code uint8_t traffic_class}. */
+    /**
+     * Writes {@code uint8_t traffic_class}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void traffic_class(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, traffic_class$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t hop_limit}. */
     public static final long hop_limit$OFFSET = 38L;
-    /** Reads {@code uint8_t hop_limit}. */
+    /**
+     * Reads {@code uint8_t hop_limit}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte hop_limit(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, hop_limit$OFFSET);
     }
-    /** Writes {@code uint8_t hop_limit}. */
+    /**
+     * Writes {@code uint8_t hop_limit}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void hop_limit(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, hop_limit$OFFSET, v);
     }

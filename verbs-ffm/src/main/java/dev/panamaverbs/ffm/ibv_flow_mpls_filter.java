@@ -23,18 +23,33 @@ public final class ibv_flow_mpls_filter {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t label}. */
     public static final long label$OFFSET = 0L;
-    /** Reads {@code uint32_t label}. */
+    /**
+     * Reads {@code uint32_t label}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int label(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, label$OFFSET);
     }
-    /** Writes {@code uint32_t label}. */
+    /**
+     * Writes {@code uint32_t label}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void label(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, label$OFFSET, v);
     }

@@ -37,161 +37,306 @@ public final class ibv_flow_spec {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct (anonymous) hdr}. */
     public static final long hdr$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct (anonymous) hdr}. */
+    /**
+     * The slice of {@code s} holding {@code struct (anonymous) hdr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment hdr(MemorySegment s) {
         return s.asSlice(hdr$OFFSET, 8L);
     }
-    /** Copies {@code v} into {@code struct (anonymous) hdr}. */
+    /**
+     * Copies {@code v} into {@code struct (anonymous) hdr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void hdr(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, hdr$OFFSET, 8L);
     }
 
     /** Offset of {@code struct ibv_flow_spec_eth eth}. */
     public static final long eth$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct ibv_flow_spec_eth eth}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_flow_spec_eth eth}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment eth(MemorySegment s) {
         return s.asSlice(eth$OFFSET, 40L);
     }
-    /** Copies {@code v} into {@code struct ibv_flow_spec_eth eth}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_flow_spec_eth eth}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void eth(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, eth$OFFSET, 40L);
     }
 
     /** Offset of {@code struct ibv_flow_spec_ipv4 ipv4}. */
     public static final long ipv4$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct ibv_flow_spec_ipv4 ipv4}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_flow_spec_ipv4 ipv4}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment ipv4(MemorySegment s) {
         return s.asSlice(ipv4$OFFSET, 24L);
     }
-    /** Copies {@code v} into {@code struct ibv_flow_spec_ipv4 ipv4}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_flow_spec_ipv4 ipv4}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void ipv4(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, ipv4$OFFSET, 24L);
     }
 
     /** Offset of {@code struct ibv_flow_spec_tcp_udp tcp_udp}. */
     public static final long tcp_udp$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct ibv_flow_spec_tcp_udp tcp_udp}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_flow_spec_tcp_udp tcp_udp}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment tcp_udp(MemorySegment s) {
         return s.asSlice(tcp_udp$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code struct ibv_flow_spec_tcp_udp tcp_udp}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_flow_spec_tcp_udp tcp_udp}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void tcp_udp(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, tcp_udp$OFFSET, 16L);
     }
 
     /** Offset of {@code struct ibv_flow_spec_ipv4_ext ipv4_ext}. */
     public static final long ipv4_ext$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct ibv_flow_spec_ipv4_ext ipv4_ext}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_flow_spec_ipv4_ext ipv4_ext}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment ipv4_ext(MemorySegment s) {
         return s.asSlice(ipv4_ext$OFFSET, 32L);
     }
-    /** Copies {@code v} into {@code struct ibv_flow_spec_ipv4_ext ipv4_ext}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_flow_spec_ipv4_ext ipv4_ext}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void ipv4_ext(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, ipv4_ext$OFFSET, 32L);
     }
 
     /** Offset of {@code struct ibv_flow_spec_ipv6 ipv6}. */
     public static final long ipv6$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct ibv_flow_spec_ipv6 ipv6}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_flow_spec_ipv6 ipv6}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment ipv6(MemorySegment s) {
         return s.asSlice(ipv6$OFFSET, 88L);
     }
-    /** Copies {@code v} into {@code struct ibv_flow_spec_ipv6 ipv6}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_flow_spec_ipv6 ipv6}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void ipv6(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, ipv6$OFFSET, 88L);
     }
 
     /** Offset of {@code struct ibv_flow_spec_esp esp}. */
     public static final long esp$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct ibv_flow_spec_esp esp}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_flow_spec_esp esp}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment esp(MemorySegment s) {
         return s.asSlice(esp$OFFSET, 24L);
     }
-    /** Copies {@code v} into {@code struct ibv_flow_spec_esp esp}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_flow_spec_esp esp}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void esp(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, esp$OFFSET, 24L);
     }
 
     /** Offset of {@code struct ibv_flow_spec_tunnel tunnel}. */
     public static final long tunnel$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct ibv_flow_spec_tunnel tunnel}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_flow_spec_tunnel tunnel}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment tunnel(MemorySegment s) {
         return s.asSlice(tunnel$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code struct ibv_flow_spec_tunnel tunnel}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_flow_spec_tunnel tunnel}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void tunnel(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, tunnel$OFFSET, 16L);
     }
 
     /** Offset of {@code struct ibv_flow_spec_gre gre}. */
     public static final long gre$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct ibv_flow_spec_gre gre}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_flow_spec_gre gre}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment gre(MemorySegment s) {
         return s.asSlice(gre$OFFSET, 24L);
     }
-    /** Copies {@code v} into {@code struct ibv_flow_spec_gre gre}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_flow_spec_gre gre}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void gre(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, gre$OFFSET, 24L);
     }
 
     /** Offset of {@code struct ibv_flow_spec_mpls mpls}. */
     public static final long mpls$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct ibv_flow_spec_mpls mpls}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_flow_spec_mpls mpls}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment mpls(MemorySegment s) {
         return s.asSlice(mpls$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code struct ibv_flow_spec_mpls mpls}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_flow_spec_mpls mpls}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void mpls(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, mpls$OFFSET, 16L);
     }
 
     /** Offset of {@code struct ibv_flow_spec_action_tag flow_tag}. */
     public static final long flow_tag$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct ibv_flow_spec_action_tag flow_tag}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_flow_spec_action_tag flow_tag}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment flow_tag(MemorySegment s) {
         return s.asSlice(flow_tag$OFFSET, 12L);
     }
-    /** Copies {@code v} into {@code struct ibv_flow_spec_action_tag flow_tag}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_flow_spec_action_tag flow_tag}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void flow_tag(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, flow_tag$OFFSET, 12L);
     }
 
     /** Offset of {@code struct ibv_flow_spec_action_drop drop}. */
     public static final long drop$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct ibv_flow_spec_action_drop drop}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_flow_spec_action_drop drop}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment drop(MemorySegment s) {
         return s.asSlice(drop$OFFSET, 8L);
     }
-    /** Copies {@code v} into {@code struct ibv_flow_spec_action_drop drop}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_flow_spec_action_drop drop}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void drop(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, drop$OFFSET, 8L);
     }
 
     /** Offset of {@code struct ibv_flow_spec_action_handle handle}. */
     public static final long handle$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct ibv_flow_spec_action_handle handle}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_flow_spec_action_handle handle}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment handle(MemorySegment s) {
         return s.asSlice(handle$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code struct ibv_flow_spec_action_handle handle}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_flow_spec_action_handle handle}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void handle(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, handle$OFFSET, 16L);
     }
 
     /** Offset of {@code struct ibv_flow_spec_counter_action flow_count}. */
     public static final long flow_count$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct ibv_flow_spec_counter_action flow_count}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_flow_spec_counter_action flow_count}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment flow_count(MemorySegment s) {
         return s.asSlice(flow_count$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code struct ibv_flow_spec_counter_action flow_count}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_flow_spec_counter_action flow_count}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void flow_count(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, flow_count$OFFSET, 16L);
     }
@@ -212,29 +357,54 @@ public final class ibv_flow_spec {
         /** {@code alignof}. */
         public static final long ALIGNMENT = 4L;
 
-        /** Allocates one zeroed instance. */
+        /**
+         * Allocates one zeroed instance.
+         *
+         * @param allocator where the memory comes from (an {@code Arena}, say)
+         * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+         */
         public static MemorySegment allocate(SegmentAllocator allocator) {
             return allocator.allocate(LAYOUT);
         }
 
         /** Offset of {@code enum ibv_flow_spec_type type}. */
         public static final long type$OFFSET = 0L;
-        /** Reads {@code enum ibv_flow_spec_type type}. */
+        /**
+         * Reads {@code enum ibv_flow_spec_type type}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value
+         */
         public static int type(MemorySegment s) {
             return s.get(ValueLayout.JAVA_INT, type$OFFSET);
         }
-        /** Writes {@code enum ibv_flow_spec_type type}. */
+        /**
+         * Writes {@code enum ibv_flow_spec_type type}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value
+         */
         public static void type(MemorySegment s, int v) {
             s.set(ValueLayout.JAVA_INT, type$OFFSET, v);
         }
 
         /** Offset of {@code uint16_t size}. */
         public static final long size$OFFSET = 4L;
-        /** Reads {@code uint16_t size}. */
+        /**
+         * Reads {@code uint16_t size}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value
+         */
         public static short size(MemorySegment s) {
             return s.get(ValueLayout.JAVA_SHORT, size$OFFSET);
         }
-        /** Writes {@code uint16_t size}. */
+        /**
+         * Writes {@code uint16_t size}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value
+         */
         public static void size(MemorySegment s, short v) {
             s.set(ValueLayout.JAVA_SHORT, size$OFFSET, v);
         }

@@ -26,40 +26,75 @@ public final class ibv_flow_spec_action_tag {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code enum ibv_flow_spec_type type}. */
     public static final long type$OFFSET = 0L;
-    /** Reads {@code enum ibv_flow_spec_type type}. */
+    /**
+     * Reads {@code enum ibv_flow_spec_type type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, type$OFFSET);
     }
-    /** Writes {@code enum ibv_flow_spec_type type}. */
+    /**
+     * Writes {@code enum ibv_flow_spec_type type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void type(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, type$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t size}. */
     public static final long size$OFFSET = 4L;
-    /** Reads {@code uint16_t size}. */
+    /**
+     * Reads {@code uint16_t size}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short size(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, size$OFFSET);
     }
-    /** Writes {@code uint16_t size}. */
+    /**
+     * Writes {@code uint16_t size}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void size(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, size$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t tag_id}. */
     public static final long tag_id$OFFSET = 8L;
-    /** Reads {@code uint32_t tag_id}. */
+    /**
+     * Reads {@code uint32_t tag_id}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int tag_id(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, tag_id$OFFSET);
     }
-    /** Writes {@code uint32_t tag_id}. */
+    /**
+     * Writes {@code uint32_t tag_id}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void tag_id(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, tag_id$OFFSET, v);
     }

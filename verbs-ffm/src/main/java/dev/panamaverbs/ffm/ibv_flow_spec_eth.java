@@ -27,51 +27,96 @@ public final class ibv_flow_spec_eth {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code enum ibv_flow_spec_type type}. */
     public static final long type$OFFSET = 0L;
-    /** Reads {@code enum ibv_flow_spec_type type}. */
+    /**
+     * Reads {@code enum ibv_flow_spec_type type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, type$OFFSET);
     }
-    /** Writes {@code enum ibv_flow_spec_type type}. */
+    /**
+     * Writes {@code enum ibv_flow_spec_type type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void type(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, type$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t size}. */
     public static final long size$OFFSET = 4L;
-    /** Reads {@code uint16_t size}. */
+    /**
+     * Reads {@code uint16_t size}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short size(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, size$OFFSET);
     }
-    /** Writes {@code uint16_t size}. */
+    /**
+     * Writes {@code uint16_t size}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void size(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, size$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_flow_eth_filter val}. */
     public static final long val$OFFSET = 6L;
-    /** The slice of {@code s} holding {@code struct ibv_flow_eth_filter val}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_flow_eth_filter val}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment val(MemorySegment s) {
         return s.asSlice(val$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code struct ibv_flow_eth_filter val}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_flow_eth_filter val}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void val(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, val$OFFSET, 16L);
     }
 
     /** Offset of {@code struct ibv_flow_eth_filter mask}. */
     public static final long mask$OFFSET = 22L;
-    /** The slice of {@code s} holding {@code struct ibv_flow_eth_filter mask}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_flow_eth_filter mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment mask(MemorySegment s) {
         return s.asSlice(mask$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code struct ibv_flow_eth_filter mask}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_flow_eth_filter mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void mask(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, mask$OFFSET, 16L);
     }

@@ -24,29 +24,54 @@ public final class ibv_flow_tcp_udp_filter {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 2L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint16_t dst_port}. */
     public static final long dst_port$OFFSET = 0L;
-    /** Reads {@code uint16_t dst_port}. */
+    /**
+     * Reads {@code uint16_t dst_port}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short dst_port(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, dst_port$OFFSET);
     }
-    /** Writes {@code uint16_t dst_port}. */
+    /**
+     * Writes {@code uint16_t dst_port}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void dst_port(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, dst_port$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t src_port}. */
     public static final long src_port$OFFSET = 2L;
-    /** Reads {@code uint16_t src_port}. */
+    /**
+     * Reads {@code uint16_t src_port}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short src_port(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, src_port$OFFSET);
     }
-    /** Writes {@code uint16_t src_port}. */
+    /**
+     * Writes {@code uint16_t src_port}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void src_port(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, src_port$OFFSET, v);
     }

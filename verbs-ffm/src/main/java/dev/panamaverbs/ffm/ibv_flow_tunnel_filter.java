@@ -23,18 +23,33 @@ public final class ibv_flow_tunnel_filter {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t tunnel_id}. */
     public static final long tunnel_id$OFFSET = 0L;
-    /** Reads {@code uint32_t tunnel_id}. */
+    /**
+     * Reads {@code uint32_t tunnel_id}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int tunnel_id(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, tunnel_id$OFFSET);
     }
-    /** Writes {@code uint32_t tunnel_id}. */
+    /**
+     * Writes {@code uint32_t tunnel_id}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void tunnel_id(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, tunnel_id$OFFSET, v);
     }

@@ -24,29 +24,54 @@ public final class ibv_gid {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint8_t[16] raw}. */
     public static final long raw$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code uint8_t[16] raw}. */
+    /**
+     * The slice of {@code s} holding {@code uint8_t[16] raw}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment raw(MemorySegment s) {
         return s.asSlice(raw$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code uint8_t[16] raw}. */
+    /**
+     * Copies {@code v} into {@code uint8_t[16] raw}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void raw(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, raw$OFFSET, 16L);
     }
 
     /** Offset of {@code struct (anonymous) global}. */
     public static final long global$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct (anonymous) global}. */
+    /**
+     * The slice of {@code s} holding {@code struct (anonymous) global}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment global(MemorySegment s) {
         return s.asSlice(global$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code struct (anonymous) global}. */
+    /**
+     * Copies {@code v} into {@code struct (anonymous) global}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void global(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, global$OFFSET, 16L);
     }
@@ -66,29 +91,54 @@ public final class ibv_gid {
         /** {@code alignof}. */
         public static final long ALIGNMENT = 8L;
 
-        /** Allocates one zeroed instance. */
+        /**
+         * Allocates one zeroed instance.
+         *
+         * @param allocator where the memory comes from (an {@code Arena}, say)
+         * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+         */
         public static MemorySegment allocate(SegmentAllocator allocator) {
             return allocator.allocate(LAYOUT);
         }
 
         /** Offset of {@code __be64 subnet_prefix}. */
         public static final long subnet_prefix$OFFSET = 0L;
-        /** Reads {@code __be64 subnet_prefix}. */
+        /**
+         * Reads {@code __be64 subnet_prefix}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value
+         */
         public static long subnet_prefix(MemorySegment s) {
             return s.get(ValueLayout.JAVA_LONG, subnet_prefix$OFFSET);
         }
-        /** Writes {@code __be64 subnet_prefix}. */
+        /**
+         * Writes {@code __be64 subnet_prefix}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value
+         */
         public static void subnet_prefix(MemorySegment s, long v) {
             s.set(ValueLayout.JAVA_LONG, subnet_prefix$OFFSET, v);
         }
 
         /** Offset of {@code __be64 interface_id}. */
         public static final long interface_id$OFFSET = 8L;
-        /** Reads {@code __be64 interface_id}. */
+        /**
+         * Reads {@code __be64 interface_id}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value
+         */
         public static long interface_id(MemorySegment s) {
             return s.get(ValueLayout.JAVA_LONG, interface_id$OFFSET);
         }
-        /** Writes {@code __be64 interface_id}. */
+        /**
+         * Writes {@code __be64 interface_id}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value
+         */
         public static void interface_id(MemorySegment s, long v) {
             s.set(ValueLayout.JAVA_LONG, interface_id$OFFSET, v);
         }

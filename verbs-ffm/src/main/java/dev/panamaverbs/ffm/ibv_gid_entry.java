@@ -27,62 +27,117 @@ public final class ibv_gid_entry {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code union ibv_gid gid}. */
     public static final long gid$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code union ibv_gid gid}. */
+    /**
+     * The slice of {@code s} holding {@code union ibv_gid gid}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment gid(MemorySegment s) {
         return s.asSlice(gid$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code union ibv_gid gid}. */
+    /**
+     * Copies {@code v} into {@code union ibv_gid gid}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void gid(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, gid$OFFSET, 16L);
     }
 
     /** Offset of {@code uint32_t gid_index}. */
     public static final long gid_index$OFFSET = 16L;
-    /** Reads {@code uint32_t gid_index}. */
+    /**
+     * Reads {@code uint32_t gid_index}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int gid_index(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, gid_index$OFFSET);
     }
-    /** Writes {@code uint32_t gid_index}. */
+    /**
+     * Writes {@code uint32_t gid_index}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void gid_index(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, gid_index$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t port_num}. */
     public static final long port_num$OFFSET = 20L;
-    /** Reads {@code uint32_t port_num}. */
+    /**
+     * Reads {@code uint32_t port_num}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int port_num(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, port_num$OFFSET);
     }
-    /** Writes {@code uint32_t port_num}. */
+    /**
+     * Writes {@code uint32_t port_num}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void port_num(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, port_num$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t gid_type}. */
     public static final long gid_type$OFFSET = 24L;
-    /** Reads {@code uint32_t gid_type}. */
+    /**
+     * Reads {@code uint32_t gid_type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int gid_type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, gid_type$OFFSET);
     }
-    /** Writes {@code uint32_t gid_type}. */
+    /**
+     * Writes {@code uint32_t gid_type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void gid_type(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, gid_type$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t ndev_ifindex}. */
     public static final long ndev_ifindex$OFFSET = 28L;
-    /** Reads {@code uint32_t ndev_ifindex}. */
+    /**
+     * Reads {@code uint32_t ndev_ifindex}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int ndev_ifindex(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, ndev_ifindex$OFFSET);
     }
-    /** Writes {@code uint32_t ndev_ifindex}. */
+    /**
+     * Writes {@code uint32_t ndev_ifindex}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void ndev_ifindex(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, ndev_ifindex$OFFSET, v);
     }

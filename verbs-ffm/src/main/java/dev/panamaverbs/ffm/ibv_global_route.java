@@ -28,62 +28,117 @@ public final class ibv_global_route {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code union ibv_gid dgid}. */
     public static final long dgid$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code union ibv_gid dgid}. */
+    /**
+     * The slice of {@code s} holding {@code union ibv_gid dgid}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment dgid(MemorySegment s) {
         return s.asSlice(dgid$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code union ibv_gid dgid}. */
+    /**
+     * Copies {@code v} into {@code union ibv_gid dgid}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void dgid(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, dgid$OFFSET, 16L);
     }
 
     /** Offset of {@code uint32_t flow_label}. */
     public static final long flow_label$OFFSET = 16L;
-    /** Reads {@code uint32_t flow_label}. */
+    /**
+     * Reads {@code uint32_t flow_label}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int flow_label(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, flow_label$OFFSET);
     }
-    /** Writes {@code uint32_t flow_label}. */
+    /**
+     * Writes {@code uint32_t flow_label}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void flow_label(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, flow_label$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t sgid_index}. */
     public static final long sgid_index$OFFSET = 20L;
-    /** Reads {@code uint8_t sgid_index}. */
+    /**
+     * Reads {@code uint8_t sgid_index}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte sgid_index(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, sgid_index$OFFSET);
     }
-    /** Writes {@code uint8_t sgid_index}. */
+    /**
+     * Writes {@code uint8_t sgid_index}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void sgid_index(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, sgid_index$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t hop_limit}. */
     public static final long hop_limit$OFFSET = 21L;
-    /** Reads {@code uint8_t hop_limit}. */
+    /**
+     * Reads {@code uint8_t hop_limit}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte hop_limit(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, hop_limit$OFFSET);
     }
-    /** Writes {@code uint8_t hop_limit}. */
+    /**
+     * Writes {@code uint8_t hop_limit}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void hop_limit(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, hop_limit$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t traffic_class}. */
     public static final long traffic_class$OFFSET = 22L;
-    /** Reads {@code uint8_t traffic_class}. */
+    /**
+     * Reads {@code uint8_t traffic_class}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte traffic_class(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, traffic_class$OFFSET);
     }
-    /** Writes {@code uint8_t traffic_class}. */
+    /**
+     * Writes {@code uint8_t traffic_class}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void traffic_class(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, traffic_class$OFFSET, v);
     }

@@ -28,73 +28,138 @@ public final class ibv_grh {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code __be32 version_tclass_flow}. */
     public static final long version_tclass_flow$OFFSET = 0L;
-    /** Reads {@code __be32 version_tclass_flow}. */
+    /**
+     * Reads {@code __be32 version_tclass_flow}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int version_tclass_flow(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, version_tclass_flow$OFFSET);
     }
-    /** Writes {@code __be32 version_tclass_flow}. */
+    /**
+     * Writes {@code __be32 version_tclass_flow}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void version_tclass_flow(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, version_tclass_flow$OFFSET, v);
     }
 
     /** Offset of {@code __be16 paylen}. */
     public static final long paylen$OFFSET = 4L;
-    /** Reads {@code __be16 paylen}. */
+    /**
+     * Reads {@code __be16 paylen}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short paylen(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, paylen$OFFSET);
     }
-    /** Writes {@code __be16 paylen}. */
+    /**
+     * Writes {@code __be16 paylen}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void paylen(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, paylen$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t next_hdr}. */
     public static final long next_hdr$OFFSET = 6L;
-    /** Reads {@code uint8_t next_hdr}. */
+    /**
+     * Reads {@code uint8_t next_hdr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte next_hdr(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, next_hdr$OFFSET);
     }
-    /** Writes {@code uint8_t next_hdr}. */
+    /**
+     * Writes {@code uint8_t next_hdr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void next_hdr(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, next_hdr$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t hop_limit}. */
     public static final long hop_limit$OFFSET = 7L;
-    /** Reads {@code uint8_t hop_limit}. */
+    /**
+     * Reads {@code uint8_t hop_limit}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte hop_limit(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, hop_limit$OFFSET);
     }
-    /** Writes {@code uint8_t hop_limit}. */
+    /**
+     * Writes {@code uint8_t hop_limit}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void hop_limit(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, hop_limit$OFFSET, v);
     }
 
     /** Offset of {@code union ibv_gid sgid}. */
     public static final long sgid$OFFSET = 8L;
-    /** The slice of {@code s} holding {@code union ibv_gid sgid}. */
+    /**
+     * The slice of {@code s} holding {@code union ibv_gid sgid}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment sgid(MemorySegment s) {
         return s.asSlice(sgid$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code union ibv_gid sgid}. */
+    /**
+     * Copies {@code v} into {@code union ibv_gid sgid}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void sgid(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, sgid$OFFSET, 16L);
     }
 
     /** Offset of {@code union ibv_gid dgid}. */
     public static final long dgid$OFFSET = 24L;
-    /** The slice of {@code s} holding {@code union ibv_gid dgid}. */
+    /**
+     * The slice of {@code s} holding {@code union ibv_gid dgid}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment dgid(MemorySegment s) {
         return s.asSlice(dgid$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code union ibv_gid dgid}. */
+    /**
+     * Copies {@code v} into {@code union ibv_gid dgid}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void dgid(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, dgid$OFFSET, 16L);
     }

@@ -24,29 +24,54 @@ public final class ibv_moderate_cq {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 2L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint16_t cq_count}. */
     public static final long cq_count$OFFSET = 0L;
-    /** Reads {@code uint16_t cq_count}. */
+    /**
+     * Reads {@code uint16_t cq_count}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short cq_count(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, cq_count$OFFSET);
     }
-    /** Writes {@code uint16_t cq_count}. */
+    /**
+     * Writes {@code uint16_t cq_count}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void cq_count(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, cq_count$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t cq_period}. */
     public static final long cq_period$OFFSET = 2L;
-    /** Reads {@code uint16_t cq_period}. */
+    /**
+     * Reads {@code uint16_t cq_period}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short cq_period(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, cq_period$OFFSET);
     }
-    /** Writes {@code uint16_t cq_period}. */
+    /**
+     * Writes {@code uint16_t cq_period}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void cq_period(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, cq_period$OFFSET, v);
     }

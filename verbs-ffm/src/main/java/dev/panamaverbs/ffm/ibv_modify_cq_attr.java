@@ -24,29 +24,54 @@ public final class ibv_modify_cq_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t attr_mask}. */
     public static final long attr_mask$OFFSET = 0L;
-    /** Reads {@code uint32_t attr_mask}. */
+    /**
+     * Reads {@code uint32_t attr_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int attr_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, attr_mask$OFFSET);
     }
-    /** Writes {@code uint32_t attr_mask}. */
+    /**
+     * Writes {@code uint32_t attr_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void attr_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, attr_mask$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_moderate_cq moderate}. */
     public static final long moderate$OFFSET = 4L;
-    /** The slice of {@code s} holding {@code struct ibv_moderate_cq moderate}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_moderate_cq moderate}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment moderate(MemorySegment s) {
         return s.asSlice(moderate$OFFSET, 4L);
     }
-    /** Copies {@code v} into {@code struct ibv_moderate_cq moderate}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_moderate_cq moderate}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void moderate(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, moderate$OFFSET, 4L);
     }

@@ -26,40 +26,75 @@ public final class ibv_mw_bind {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint64_t wr_id}. */
     public static final long wr_id$OFFSET = 0L;
-    /** Reads {@code uint64_t wr_id}. */
+    /**
+     * Reads {@code uint64_t wr_id}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long wr_id(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, wr_id$OFFSET);
     }
-    /** Writes {@code uint64_t wr_id}. */
+    /**
+     * Writes {@code uint64_t wr_id}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void wr_id(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, wr_id$OFFSET, v);
     }
 
     /** Offset of {@code unsigned int send_flags}. */
     public static final long send_flags$OFFSET = 8L;
-    /** Reads {@code unsigned int send_flags}. */
+    /**
+     * Reads {@code unsigned int send_flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int send_flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, send_flags$OFFSET);
     }
-    /** Writes {@code unsigned int send_flags}. */
+    /**
+     * Writes {@code unsigned int send_flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void send_flags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, send_flags$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_mw_bind_info bind_info}. */
     public static final long bind_info$OFFSET = 16L;
-    /** The slice of {@code s} holding {@code struct ibv_mw_bind_info bind_info}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_mw_bind_info bind_info}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment bind_info(MemorySegment s) {
         return s.asSlice(bind_info$OFFSET, 32L);
     }
-    /** Copies {@code v} into {@code struct ibv_mw_bind_info bind_info}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_mw_bind_info bind_info}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void bind_info(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, bind_info$OFFSET, 32L);
     }

@@ -27,51 +27,96 @@ public final class ibv_mw_bind_info {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct ibv_mr * mr}. */
     public static final long mr$OFFSET = 0L;
-    /** Reads {@code struct ibv_mr * mr}. */
+    /**
+     * Reads {@code struct ibv_mr * mr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment mr(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, mr$OFFSET);
     }
-    /** Writes {@code struct ibv_mr * mr}. */
+    /**
+     * Writes {@code struct ibv_mr * mr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void mr(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, mr$OFFSET, v);
     }
 
     /** Offset of {@code uint64_t addr}. */
     public static final long addr$OFFSET = 8L;
-    /** Reads {@code uint64_t addr}. */
+    /**
+     * Reads {@code uint64_t addr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long addr(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, addr$OFFSET);
     }
-    /** Writes {@code uint64_t addr}. */
+    /**
+     * Writes {@code uint64_t addr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void addr(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, addr$OFFSET, v);
     }
 
     /** Offset of {@code uint64_t length}. */
     public static final long length$OFFSET = 16L;
-    /** Reads {@code uint64_t length}. */
+    /**
+     * Reads {@code uint64_t length}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long length(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, length$OFFSET);
     }
-    /** Writes {@code uint64_t length}. */
+    /**
+     * Writes {@code uint64_t length}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void length(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, length$OFFSET, v);
     }
 
     /** Offset of {@code unsigned int mw_access_flags}. */
     public static final long mw_access_flags$OFFSET = 24L;
-    /** Reads {@code unsigned int mw_access_flags}. */
+    /**
+     * Reads {@code unsigned int mw_access_flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int mw_access_flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, mw_access_flags$OFFSET);
     }
-    /** Writes {@code unsigned int mw_access_flags}. */
+    /**
+     * Writes {@code unsigned int mw_access_flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void mw_access_flags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, mw_access_flags$OFFSET, v);
     }

@@ -25,29 +25,54 @@ public final class ibv_odp_caps {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint64_t general_caps}. */
     public static final long general_caps$OFFSET = 0L;
-    /** Reads {@code uint64_t general_caps}. */
+    /**
+     * Reads {@code uint64_t general_caps}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long general_caps(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, general_caps$OFFSET);
     }
-    /** Writes {@code uint64_t general_caps}. */
+    /**
+     * Writes {@code uint64_t general_caps}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void general_caps(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, general_caps$OFFSET, v);
     }
 
     /** Offset of {@code struct (anonymous) per_transport_caps}. */
     public static final long per_transport_caps$OFFSET = 8L;
-    /** The slice of {@code s} holding {@code struct (anonymous) per_transport_caps}. */
+    /**
+     * The slice of {@code s} holding {@code struct (anonymous) per_transport_caps}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment per_transport_caps(MemorySegment s) {
         return s.asSlice(per_transport_caps$OFFSET, 12L);
     }
-    /** Copies {@code v} into {@code struct (anonymous) per_transport_caps}. */
+    /**
+     * Copies {@code v} into {@code struct (anonymous) per_transport_caps}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void per_transport_caps(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, per_transport_caps$OFFSET, 12L);
     }
@@ -68,40 +93,75 @@ public final class ibv_odp_caps {
         /** {@code alignof}. */
         public static final long ALIGNMENT = 4L;
 
-        /** Allocates one zeroed instance. */
+        /**
+         * Allocates one zeroed instance.
+         *
+         * @param allocator where the memory comes from (an {@code Arena}, say)
+         * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+         */
         public static MemorySegment allocate(SegmentAllocator allocator) {
             return allocator.allocate(LAYOUT);
         }
 
         /** Offset of {@code uint32_t rc_odp_caps}. */
         public static final long rc_odp_caps$OFFSET = 0L;
-        /** Reads {@code uint32_t rc_odp_caps}. */
+        /**
+         * Reads {@code uint32_t rc_odp_caps}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value
+         */
         public static int rc_odp_caps(MemorySegment s) {
             return s.get(ValueLayout.JAVA_INT, rc_odp_caps$OFFSET);
         }
-        /** Writes {@code uint32_t rc_odp_caps}. */
+        /**
+         * Writes {@code uint32_t rc_odp_caps}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value
+         */
         public static void rc_odp_caps(MemorySegment s, int v) {
             s.set(ValueLayout.JAVA_INT, rc_odp_caps$OFFSET, v);
         }
 
         /** Offset of {@code uint32_t uc_odp_caps}. */
         public static final long uc_odp_caps$OFFSET = 4L;
-        /** Reads {@code uint32_t uc_odp_caps}. */
+        /**
+         * Reads {@code uint32_t uc_odp_caps}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value
+         */
         public static int uc_odp_caps(MemorySegment s) {
             return s.get(ValueLayout.JAVA_INT, uc_odp_caps$OFFSET);
         }
-        /** Writes {@code uint32_t uc_odp_caps}. */
+        /**
+         * Writes {@code uint32_t uc_odp_caps}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value
+         */
         public static void uc_odp_caps(MemorySegment s, int v) {
             s.set(ValueLayout.JAVA_INT, uc_odp_caps$OFFSET, v);
         }
 
         /** Offset of {@code uint32_t ud_odp_caps}. */
         public static final long ud_odp_caps$OFFSET = 8L;
-        /** Reads {@code uint32_t ud_odp_caps}. */
+        /**
+         * Reads {@code uint32_t ud_odp_caps}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value
+         */
         public static int ud_odp_caps(MemorySegment s) {
             return s.get(ValueLayout.JAVA_INT, ud_odp_caps$OFFSET);
         }
-        /** Writes {@code uint32_t ud_odp_caps}. */
+        /**
+         * Writes {@code uint32_t ud_odp_caps}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value
+         */
         public static void ud_odp_caps(MemorySegment s, int v) {
             s.set(ValueLayout.JAVA_INT, ud_odp_caps$OFFSET, v);
         }

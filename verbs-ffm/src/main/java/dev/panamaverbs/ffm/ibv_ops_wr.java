@@ -27,62 +27,117 @@ public final class ibv_ops_wr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint64_t wr_id}. */
     public static final long wr_id$OFFSET = 0L;
-    /** Reads {@code uint64_t wr_id}. */
+    /**
+     * Reads {@code uint64_t wr_id}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long wr_id(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, wr_id$OFFSET);
     }
-    /** Writes {@code uint64_t wr_id}. */
+    /**
+     * Writes {@code uint64_t wr_id}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void wr_id(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, wr_id$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_ops_wr * next}. */
     public static final long next$OFFSET = 8L;
-    /** Reads {@code struct ibv_ops_wr * next}. */
+    /**
+     * Reads {@code struct ibv_ops_wr * next}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment next(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, next$OFFSET);
     }
-    /** Writes {@code struct ibv_ops_wr * next}. */
+    /**
+     * Writes {@code struct ibv_ops_wr * next}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void next(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, next$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_ops_wr_opcode opcode}. */
     public static final long opcode$OFFSET = 16L;
-    /** Reads {@code enum ibv_ops_wr_opcode opcode}. */
+    /**
+     * Reads {@code enum ibv_ops_wr_opcode opcode}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int opcode(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, opcode$OFFSET);
     }
-    /** Writes {@code enum ibv_ops_wr_opcode opcode}. */
+    /**
+     * Writes {@code enum ibv_ops_wr_opcode opcode}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void opcode(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, opcode$OFFSET, v);
     }
 
     /** Offset of {@code int flags}. */
     public static final long flags$OFFSET = 20L;
-    /** Reads {@code int flags}. */
+    /**
+     * Reads {@code int flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, flags$OFFSET);
     }
-    /** Writes {@code int flags}. */
+    /**
+     * Writes {@code int flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void flags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, flags$OFFSET, v);
     }
 
     /** Offset of {@code struct (anonymous) tm}. */
     public static final long tm$OFFSET = 24L;
-    /** The slice of {@code s} holding {@code struct (anonymous) tm}. */
+    /**
+     * The slice of {@code s} holding {@code struct (anonymous) tm}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment tm(MemorySegment s) {
         return s.asSlice(tm$OFFSET, 48L);
     }
-    /** Copies {@code v} into {@code struct (anonymous) tm}. */
+    /**
+     * Copies {@code v} into {@code struct (anonymous) tm}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void tm(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, tm$OFFSET, 48L);
     }
@@ -103,40 +158,75 @@ public final class ibv_ops_wr {
         /** {@code alignof}. */
         public static final long ALIGNMENT = 8L;
 
-        /** Allocates one zeroed instance. */
+        /**
+         * Allocates one zeroed instance.
+         *
+         * @param allocator where the memory comes from (an {@code Arena}, say)
+         * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+         */
         public static MemorySegment allocate(SegmentAllocator allocator) {
             return allocator.allocate(LAYOUT);
         }
 
         /** Offset of {@code uint32_t unexpected_cnt}. */
         public static final long unexpected_cnt$OFFSET = 0L;
-        /** Reads {@code uint32_t unexpected_cnt}. */
+        /**
+         * Reads {@code uint32_t unexpected_cnt}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value
+         */
         public static int unexpected_cnt(MemorySegment s) {
             return s.get(ValueLayout.JAVA_INT, unexpected_cnt$OFFSET);
         }
-        /** Writes {@code uint32_t unexpected_cnt}. */
+        /**
+         * Writes {@code uint32_t unexpected_cnt}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value
+         */
         public static void unexpected_cnt(MemorySegment s, int v) {
             s.set(ValueLayout.JAVA_INT, unexpected_cnt$OFFSET, v);
         }
 
         /** Offset of {@code uint32_t handle}. */
         public static final long handle$OFFSET = 4L;
-        /** Reads {@code uint32_t handle}. */
+        /**
+         * Reads {@code uint32_t handle}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value
+         */
         public static int handle(MemorySegment s) {
             return s.get(ValueLayout.JAVA_INT, handle$OFFSET);
         }
-        /** Writes {@code uint32_t handle}. */
+        /**
+         * Writes {@code uint32_t handle}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value
+         */
         public static void handle(MemorySegment s, int v) {
             s.set(ValueLayout.JAVA_INT, handle$OFFSET, v);
         }
 
         /** Offset of {@code struct (anonymous) add}. */
         public static final long add$OFFSET = 8L;
-        /** The slice of {@code s} holding {@code struct (anonymous) add}. */
+        /**
+         * The slice of {@code s} holding {@code struct (anonymous) add}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's bytes, a view into {@code s}
+         */
         public static MemorySegment add(MemorySegment s) {
             return s.asSlice(add$OFFSET, 40L);
         }
-        /** Copies {@code v} into {@code struct (anonymous) add}. */
+        /**
+         * Copies {@code v} into {@code struct (anonymous) add}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new bytes of the field (its size)
+         */
         public static void add(MemorySegment s, MemorySegment v) {
             MemorySegment.copy(v, 0L, s, add$OFFSET, 40L);
         }
@@ -160,62 +250,117 @@ public final class ibv_ops_wr {
             /** {@code alignof}. */
             public static final long ALIGNMENT = 8L;
 
-            /** Allocates one zeroed instance. */
+            /**
+             * Allocates one zeroed instance.
+             *
+             * @param allocator where the memory comes from (an {@code Arena}, say)
+             * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+             */
             public static MemorySegment allocate(SegmentAllocator allocator) {
                 return allocator.allocate(LAYOUT);
             }
 
             /** Offset of {@code uint64_t recv_wr_id}. */
             public static final long recv_wr_id$OFFSET = 0L;
-            /** Reads {@code uint64_t recv_wr_id}. */
+            /**
+             * Reads {@code uint64_t recv_wr_id}.
+             *
+             * @param s a segment holding this struct
+             * @return the field's value
+             */
             public static long recv_wr_id(MemorySegment s) {
                 return s.get(ValueLayout.JAVA_LONG, recv_wr_id$OFFSET);
             }
-            /** Writes {@code uint64_t recv_wr_id}. */
+            /**
+             * Writes {@code uint64_t recv_wr_id}.
+             *
+             * @param s a segment holding this struct
+             * @param v the new value
+             */
             public static void recv_wr_id(MemorySegment s, long v) {
                 s.set(ValueLayout.JAVA_LONG, recv_wr_id$OFFSET, v);
             }
 
             /** Offset of {@code struct ibv_sge * sg_list}. */
             public static final long sg_list$OFFSET = 8L;
-            /** Reads {@code struct ibv_sge * sg_list}. */
+            /**
+             * Reads {@code struct ibv_sge * sg_list}.
+             *
+             * @param s a segment holding this struct
+             * @return the field's value (a zero-length segment at the pointer's address)
+             */
             public static MemorySegment sg_list(MemorySegment s) {
                 return s.get(ValueLayout.ADDRESS, sg_list$OFFSET);
             }
-            /** Writes {@code struct ibv_sge * sg_list}. */
+            /**
+             * Writes {@code struct ibv_sge * sg_list}.
+             *
+             * @param s a segment holding this struct
+             * @param v the new value (its address is stored)
+             */
             public static void sg_list(MemorySegment s, MemorySegment v) {
                 s.set(ValueLayout.ADDRESS, sg_list$OFFSET, v);
             }
 
             /** Offset of {@code int num_sge}. */
             public static final long num_sge$OFFSET = 16L;
-            /** Reads {@code int num_sge}. */
+            /**
+             * Reads {@code int num_sge}.
+             *
+             * @param s a segment holding this struct
+             * @return the field's value
+             */
             public static int num_sge(MemorySegment s) {
                 return s.get(ValueLayout.JAVA_INT, num_sge$OFFSET);
             }
-            /** Writes {@code int num_sge}. */
+            /**
+             * Writes {@code int num_sge}.
+             *
+             * @param s a segment holding this struct
+             * @param v the new value
+             */
             public static void num_sge(MemorySegment s, int v) {
                 s.set(ValueLayout.JAVA_INT, num_sge$OFFSET, v);
             }
 
             /** Offset of {@code uint64_t tag}. */
             public static final long tag$OFFSET = 24L;
-            /** Reads {@code uint64_t tag}. */
+            /**
+             * Reads {@code uint64_t tag}.
+             *
+             * @param s a segment holding this struct
+             * @return the field's value
+             */
             public static long tag(MemorySegment s) {
                 return s.get(ValueLayout.JAVA_LONG, tag$OFFSET);
             }
-            /** Writes {@code uint64_t tag}. */
+            /**
+             * Writes {@code uint64_t tag}.
+             *
+             * @param s a segment holding this struct
+             * @param v the new value
+             */
             public static void tag(MemorySegment s, long v) {
                 s.set(ValueLayout.JAVA_LONG, tag$OFFSET, v);
             }
 
             /** Offset of {@code uint64_t mask}. */
             public static final long mask$OFFSET = 32L;
-            /** Reads {@code uint64_t mask}. */
+            /**
+             * Reads {@code uint64_t mask}.
+             *
+             * @param s a segment holding this struct
+             * @return the field's value
+             */
             public static long mask(MemorySegment s) {
                 return s.get(ValueLayout.JAVA_LONG, mask$OFFSET);
             }
-            /** Writes {@code uint64_t mask}. */
+            /**
+             * Writes {@code uint64_t mask}.
+             *
+             * @param s a segment holding this struct
+             * @param v the new value
+             */
             public static void mask(MemorySegment s, long v) {
                 s.set(ValueLayout.JAVA_LONG, mask$OFFSET, v);
             }

@@ -25,40 +25,75 @@ public final class ibv_packet_pacing_caps {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t qp_rate_limit_min}. */
     public static final long qp_rate_limit_min$OFFSET = 0L;
-    /** Reads {@code uint32_t qp_rate_limit_min}. */
+    /**
+     * Reads {@code uint32_t qp_rate_limit_min}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int qp_rate_limit_min(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, qp_rate_limit_min$OFFSET);
     }
-    /** Writes {@code uint32_t qp_rate_limit_min}. */
+    /**
+     * Writes {@code uint32_t qp_rate_limit_min}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void qp_rate_limit_min(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, qp_rate_limit_min$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t qp_rate_limit_max}. */
     public static final long qp_rate_limit_max$OFFSET = 4L;
-    /** Reads {@code uint32_t qp_rate_limit_max}. */
+    /**
+     * Reads {@code uint32_t qp_rate_limit_max}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int qp_rate_limit_max(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, qp_rate_limit_max$OFFSET);
     }
-    /** Writes {@code uint32_t qp_rate_limit_max}. */
+    /**
+     * Writes {@code uint32_t qp_rate_limit_max}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void qp_rate_limit_max(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, qp_rate_limit_max$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t supported_qpts}. */
     public static final long supported_qpts$OFFSET = 8L;
-    /** Reads {@code uint32_t supported_qpts}. */
+    /**
+     * Reads {@code uint32_t supported_qpts}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int supported_qpts(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, supported_qpts$OFFSET);
     }
-    /** Writes {@code uint32_t supported_qpts}. */
+    /**
+     * Writes {@code uint32_t supported_qpts}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void supported_qpts(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, supported_qpts$OFFSET, v);
     }

@@ -29,40 +29,75 @@ public final class ibv_parent_domain_init_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct ibv_pd * pd}. */
     public static final long pd$OFFSET = 0L;
-    /** Reads {@code struct ibv_pd * pd}. */
+    /**
+     * Reads {@code struct ibv_pd * pd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment pd(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, pd$OFFSET);
     }
-    /** Writes {@code struct ibv_pd * pd}. */
+    /**
+     * Writes {@code struct ibv_pd * pd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void pd(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, pd$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_td * td}. */
     public static final long td$OFFSET = 8L;
-    /** Reads {@code struct ibv_td * td}. */
+    /**
+     * Reads {@code struct ibv_td * td}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment td(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, td$OFFSET);
     }
-    /** Writes {@code struct ibv_td * td}. */
+    /**
+     * Writes {@code struct ibv_td * td}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void td(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, td$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 16L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }
@@ -71,11 +106,21 @@ public final class ibv_parent_domain_init_attr {
     public static final long alloc$OFFSET = 24L;
     /** Descriptor of the function {@code void *(*)(struct ibv_pd *, void *, size_t, size_t, uint64_t) alloc} points to. */
     public static final FunctionDescriptor alloc$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG);
-    /** Reads {@code void *(*)(struct ibv_pd *, void *, size_t, size_t, uint64_t) alloc}. */
+    /**
+     * Reads {@code void *(*)(struct ibv_pd *, void *, size_t, size_t, uint64_t) alloc}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment alloc(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, alloc$OFFSET);
     }
-    /** Writes {@code void *(*)(struct ibv_pd *, void *, size_t, size_t, uint64_t) alloc}. */
+    /**
+     * Writes {@code void *(*)(struct ibv_pd *, void *, size_t, size_t, uint64_t) alloc}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void alloc(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, alloc$OFFSET, v);
     }
@@ -84,22 +129,42 @@ public final class ibv_parent_domain_init_attr {
     public static final long free$OFFSET = 32L;
     /** Descriptor of the function {@code void (*)(struct ibv_pd *, void *, void *, uint64_t) free} points to. */
     public static final FunctionDescriptor free$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG);
-    /** Reads {@code void (*)(struct ibv_pd *, void *, void *, uint64_t) free}. */
+    /**
+     * Reads {@code void (*)(struct ibv_pd *, void *, void *, uint64_t) free}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment free(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, free$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_pd *, void *, void *, uint64_t) free}. */
+    /**
+     * Writes {@code void (*)(struct ibv_pd *, void *, void *, uint64_t) free}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void free(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, free$OFFSET, v);
     }
 
     /** Offset of {@code void * pd_context}. */
     public static final long pd_context$OFFSET = 40L;
-    /** Reads {@code void * pd_context}. */
+    /**
+     * Reads {@code void * pd_context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment pd_context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, pd_context$OFFSET);
     }
-    /** Writes {@code void * pd_context}. */
+    /**
+     * Writes {@code void * pd_context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void pd_context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, pd_context$OFFSET, v);
     }

@@ -25,40 +25,75 @@ public final class ibv_pci_atomic_caps {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 2L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint16_t fetch_add}. */
     public static final long fetch_add$OFFSET = 0L;
-    /** Reads {@code uint16_t fetch_add}. */
+    /**
+     * Reads {@code uint16_t fetch_add}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short fetch_add(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, fetch_add$OFFSET);
     }
-    /** Writes {@code uint16_t fetch_add}. */
+    /**
+     * Writes {@code uint16_t fetch_add}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void fetch_add(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, fetch_add$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t swap}. */
     public static final long swap$OFFSET = 2L;
-    /** Reads {@code uint16_t swap}. */
+    /**
+     * Reads {@code uint16_t swap}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short swap(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, swap$OFFSET);
     }
-    /** Writes {@code uint16_t swap}. */
+    /**
+     * Writes {@code uint16_t swap}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void swap(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, swap$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t compare_swap}. */
     public static final long compare_swap$OFFSET = 4L;
-    /** Reads {@code uint16_t compare_swap}. */
+    /**
+     * Reads {@code uint16_t compare_swap}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short compare_swap(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, compare_swap$OFFSET);
     }
-    /** Writes {@code uint16_t compare_swap}. */
+    /**
+     * Writes {@code uint16_t compare_swap}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void compare_swap(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, compare_swap$OFFSET, v);
     }

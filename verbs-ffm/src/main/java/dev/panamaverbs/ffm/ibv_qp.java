@@ -36,150 +36,285 @@ public final class ibv_qp {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct ibv_context * context}. */
     public static final long context$OFFSET = 0L;
-    /** Reads {@code struct ibv_context * context}. */
+    /**
+     * Reads {@code struct ibv_context * context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, context$OFFSET);
     }
-    /** Writes {@code struct ibv_context * context}. */
+    /**
+     * Writes {@code struct ibv_context * context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, context$OFFSET, v);
     }
 
     /** Offset of {@code void * qp_context}. */
     public static final long qp_context$OFFSET = 8L;
-    /** Reads {@code void * qp_context}. */
+    /**
+     * Reads {@code void * qp_context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment qp_context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, qp_context$OFFSET);
     }
-    /** Writes {@code void * qp_context}. */
+    /**
+     * Writes {@code void * qp_context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void qp_context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, qp_context$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_pd * pd}. */
     public static final long pd$OFFSET = 16L;
-    /** Reads {@code struct ibv_pd * pd}. */
+    /**
+     * Reads {@code struct ibv_pd * pd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment pd(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, pd$OFFSET);
     }
-    /** Writes {@code struct ibv_pd * pd}. */
+    /**
+     * Writes {@code struct ibv_pd * pd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void pd(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, pd$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_cq * send_cq}. */
     public static final long send_cq$OFFSET = 24L;
-    /** Reads {@code struct ibv_cq * send_cq}. */
+    /**
+     * Reads {@code struct ibv_cq * send_cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment send_cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, send_cq$OFFSET);
     }
-    /** Writes {@code struct ibv_cq * send_cq}. */
+    /**
+     * Writes {@code struct ibv_cq * send_cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void send_cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, send_cq$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_cq * recv_cq}. */
     public static final long recv_cq$OFFSET = 32L;
-    /** Reads {@code struct ibv_cq * recv_cq}. */
+    /**
+     * Reads {@code struct ibv_cq * recv_cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment recv_cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, recv_cq$OFFSET);
     }
-    /** Writes {@code struct ibv_cq * recv_cq}. */
+    /**
+     * Writes {@code struct ibv_cq * recv_cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void recv_cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, recv_cq$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_srq * srq}. */
     public static final long srq$OFFSET = 40L;
-    /** Reads {@code struct ibv_srq * srq}. */
+    /**
+     * Reads {@code struct ibv_srq * srq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment srq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, srq$OFFSET);
     }
-    /** Writes {@code struct ibv_srq * srq}. */
+    /**
+     * Writes {@code struct ibv_srq * srq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void srq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, srq$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t handle}. */
     public static final long handle$OFFSET = 48L;
-    /** Reads {@code uint32_t handle}. */
+    /**
+     * Reads {@code uint32_t handle}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int handle(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, handle$OFFSET);
     }
-    /** Writes {@code uint32_t handle}. */
+    /**
+     * Writes {@code uint32_t handle}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void handle(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, handle$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t qp_num}. */
     public static final long qp_num$OFFSET = 52L;
-    /** Reads {@code uint32_t qp_num}. */
+    /**
+     * Reads {@code uint32_t qp_num}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int qp_num(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, qp_num$OFFSET);
     }
-    /** Writes {@code uint32_t qp_num}. */
+    /**
+     * Writes {@code uint32_t qp_num}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void qp_num(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, qp_num$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_qp_state state}. */
     public static final long state$OFFSET = 56L;
-    /** Reads {@code enum ibv_qp_state state}. */
+    /**
+     * Reads {@code enum ibv_qp_state state}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int state(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, state$OFFSET);
     }
-    /** Writes {@code enum ibv_qp_state state}. */
+    /**
+     * Writes {@code enum ibv_qp_state state}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void state(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, state$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_qp_type qp_type}. */
     public static final long qp_type$OFFSET = 60L;
-    /** Reads {@code enum ibv_qp_type qp_type}. */
+    /**
+     * Reads {@code enum ibv_qp_type qp_type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int qp_type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, qp_type$OFFSET);
     }
-    /** Writes {@code enum ibv_qp_type qp_type}. */
+    /**
+     * Writes {@code enum ibv_qp_type qp_type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void qp_type(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, qp_type$OFFSET, v);
     }
 
     /** Offset of {@code pthread_mutex_t mutex}. */
     public static final long mutex$OFFSET = 64L;
-    /** The slice of {@code s} holding {@code pthread_mutex_t mutex}. */
+    /**
+     * The slice of {@code s} holding {@code pthread_mutex_t mutex}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment mutex(MemorySegment s) {
         return s.asSlice(mutex$OFFSET, 40L);
     }
-    /** Copies {@code v} into {@code pthread_mutex_t mutex}. */
+    /**
+     * Copies {@code v} into {@code pthread_mutex_t mutex}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void mutex(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, mutex$OFFSET, 40L);
     }
 
     /** Offset of {@code pthread_cond_t cond}. */
     public static final long cond$OFFSET = 104L;
-    /** The slice of {@code s} holding {@code pthread_cond_t cond}. */
+    /**
+     * The slice of {@code s} holding {@code pthread_cond_t cond}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment cond(MemorySegment s) {
         return s.asSlice(cond$OFFSET, 48L);
     }
-    /** Copies {@code v} into {@code pthread_cond_t cond}. */
+    /**
+     * Copies {@code v} into {@code pthread_cond_t cond}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void cond(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, cond$OFFSET, 48L);
     }
 
     /** Offset of {@code uint32_t events_completed}. */
     public static final long events_completed$OFFSET = 152L;
-    /** Reads {@code uint32_t events_completed}. */
+    /**
+     * Reads {@code uint32_t events_completed}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int events_completed(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, events_completed$OFFSET);
     }
-    /** Writes {@code uint32_t events_completed}. */
+    /**
+     * Writes {@code uint32_t events_completed}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void events_completed(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, events_completed$OFFSET, v);
     }

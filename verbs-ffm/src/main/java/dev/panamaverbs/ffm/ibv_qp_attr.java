@@ -50,293 +50,558 @@ public final class ibv_qp_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code enum ibv_qp_state qp_state}. */
     public static final long qp_state$OFFSET = 0L;
-    /** Reads {@code enum ibv_qp_state qp_state}. */
+    /**
+     * Reads {@code enum ibv_qp_state qp_state}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int qp_state(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, qp_state$OFFSET);
     }
-    /** Writes {@code enum ibv_qp_state qp_state}. */
+    /**
+     * Writes {@code enum ibv_qp_state qp_state}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void qp_state(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, qp_state$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_qp_state cur_qp_state}. */
     public static final long cur_qp_state$OFFSET = 4L;
-    /** Reads {@code enum ibv_qp_state cur_qp_state}. */
+    /**
+     * Reads {@code enum ibv_qp_state cur_qp_state}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int cur_qp_state(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, cur_qp_state$OFFSET);
     }
-    /** Writes {@code enum ibv_qp_state cur_qp_state}. */
+    /**
+     * Writes {@code enum ibv_qp_state cur_qp_state}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void cur_qp_state(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, cur_qp_state$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_mtu path_mtu}. */
     public static final long path_mtu$OFFSET = 8L;
-    /** Reads {@code enum ibv_mtu path_mtu}. */
+    /**
+     * Reads {@code enum ibv_mtu path_mtu}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int path_mtu(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, path_mtu$OFFSET);
     }
-    /** Writes {@code enum ibv_mtu path_mtu}. */
+    /**
+     * Writes {@code enum ibv_mtu path_mtu}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void path_mtu(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, path_mtu$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_mig_state path_mig_state}. */
     public static final long path_mig_state$OFFSET = 12L;
-    /** Reads {@code enum ibv_mig_state path_mig_state}. */
+    /**
+     * Reads {@code enum ibv_mig_state path_mig_state}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int path_mig_state(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, path_mig_state$OFFSET);
     }
-    /** Writes {@code enum ibv_mig_state path_mig_state}. */
+    /**
+     * Writes {@code enum ibv_mig_state path_mig_state}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void path_mig_state(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, path_mig_state$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t qkey}. */
     public static final long qkey$OFFSET = 16L;
-    /** Reads {@code uint32_t qkey}. */
+    /**
+     * Reads {@code uint32_t qkey}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int qkey(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, qkey$OFFSET);
     }
-    /** Writes {@code uint32_t qkey}. */
+    /**
+     * Writes {@code uint32_t qkey}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void qkey(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, qkey$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t rq_psn}. */
     public static final long rq_psn$OFFSET = 20L;
-    /** Reads {@code uint32_t rq_psn}. */
+    /**
+     * Reads {@code uint32_t rq_psn}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int rq_psn(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, rq_psn$OFFSET);
     }
-    /** Writes {@code uint32_t rq_psn}. */
+    /**
+     * Writes {@code uint32_t rq_psn}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void rq_psn(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, rq_psn$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t sq_psn}. */
     public static final long sq_psn$OFFSET = 24L;
-    /** Reads {@code uint32_t sq_psn}. */
+    /**
+     * Reads {@code uint32_t sq_psn}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int sq_psn(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, sq_psn$OFFSET);
     }
-    /** Writes {@code uint32_t sq_psn}. */
+    /**
+     * Writes {@code uint32_t sq_psn}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void sq_psn(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, sq_psn$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t dest_qp_num}. */
     public static final long dest_qp_num$OFFSET = 28L;
-    /** Reads {@code uint32_t dest_qp_num}. */
+    /**
+     * Reads {@code uint32_t dest_qp_num}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int dest_qp_num(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, dest_qp_num$OFFSET);
     }
-    /** Writes {@code uint32_t dest_qp_num}. */
+    /**
+     * Writes {@code uint32_t dest_qp_num}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void dest_qp_num(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, dest_qp_num$OFFSET, v);
     }
 
     /** Offset of {@code unsigned int qp_access_flags}. */
     public static final long qp_access_flags$OFFSET = 32L;
-    /** Reads {@code unsigned int qp_access_flags}. */
+    /**
+     * Reads {@code unsigned int qp_access_flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int qp_access_flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, qp_access_flags$OFFSET);
     }
-    /** Writes {@code unsigned int qp_access_flags}. */
+    /**
+     * Writes {@code unsigned int qp_access_flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void qp_access_flags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, qp_access_flags$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_qp_cap cap}. */
     public static final long cap$OFFSET = 36L;
-    /** The slice of {@code s} holding {@code struct ibv_qp_cap cap}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_qp_cap cap}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment cap(MemorySegment s) {
         return s.asSlice(cap$OFFSET, 20L);
     }
-    /** Copies {@code v} into {@code struct ibv_qp_cap cap}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_qp_cap cap}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void cap(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, cap$OFFSET, 20L);
     }
 
     /** Offset of {@code struct ibv_ah_attr ah_attr}. */
     public static final long ah_attr$OFFSET = 56L;
-    /** The slice of {@code s} holding {@code struct ibv_ah_attr ah_attr}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_ah_attr ah_attr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment ah_attr(MemorySegment s) {
         return s.asSlice(ah_attr$OFFSET, 32L);
     }
-    /** Copies {@code v} into {@code struct ibv_ah_attr ah_attr}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_ah_attr ah_attr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void ah_attr(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, ah_attr$OFFSET, 32L);
     }
 
     /** Offset of {@code struct ibv_ah_attr alt_ah_attr}. */
     public static final long alt_ah_attr$OFFSET = 88L;
-    /** The slice of {@code s} holding {@code struct ibv_ah_attr alt_ah_attr}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_ah_attr alt_ah_attr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment alt_ah_attr(MemorySegment s) {
         return s.asSlice(alt_ah_attr$OFFSET, 32L);
     }
-    /** Copies {@code v} into {@code struct ibv_ah_attr alt_ah_attr}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_ah_attr alt_ah_attr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void alt_ah_attr(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, alt_ah_attr$OFFSET, 32L);
     }
 
     /** Offset of {@code uint16_t pkey_index}. */
     public static final long pkey_index$OFFSET = 120L;
-    /** Reads {@code uint16_t pkey_index}. */
+    /**
+     * Reads {@code uint16_t pkey_index}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short pkey_index(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, pkey_index$OFFSET);
     }
-    /** Writes {@code uint16_t pkey_index}. */
+    /**
+     * Writes {@code uint16_t pkey_index}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void pkey_index(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, pkey_index$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t alt_pkey_index}. */
     public static final long alt_pkey_index$OFFSET = 122L;
-    /** Reads {@code uint16_t alt_pkey_index}. */
+    /**
+     * Reads {@code uint16_t alt_pkey_index}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short alt_pkey_index(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, alt_pkey_index$OFFSET);
     }
-    /** Writes {@code uint16_t alt_pkey_index}. */
+    /**
+     * Writes {@code uint16_t alt_pkey_index}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void alt_pkey_index(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, alt_pkey_index$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t en_sqd_async_notify}. */
     public static final long en_sqd_async_notify$OFFSET = 124L;
-    /** Reads {@code uint8_t en_sqd_async_notify}. */
+    /**
+     * Reads {@code uint8_t en_sqd_async_notify}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte en_sqd_async_notify(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, en_sqd_async_notify$OFFSET);
     }
-    /** Writes {@code uint8_t en_sqd_async_notify}. */
+    /**
+     * Writes {@code uint8_t en_sqd_async_notify}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void en_sqd_async_notify(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, en_sqd_async_notify$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t sq_draining}. */
     public static final long sq_draining$OFFSET = 125L;
-    /** Reads {@code uint8_t sq_draining}. */
+    /**
+     * Reads {@code uint8_t sq_draining}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte sq_draining(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, sq_draining$OFFSET);
     }
-    /** Writes {@code uint8_t sq_draining}. */
+    /**
+     * Writes {@code uint8_t sq_draining}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void sq_draining(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, sq_draining$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t max_rd_atomic}. */
     public static final long max_rd_atomic$OFFSET = 126L;
-    /** Reads {@code uint8_t max_rd_atomic}. */
+    /**
+     * Reads {@code uint8_t max_rd_atomic}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte max_rd_atomic(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, max_rd_atomic$OFFSET);
     }
-    /** Writes {@code uint8_t max_rd_atomic}. */
+    /**
+     * Writes {@code uint8_t max_rd_atomic}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_rd_atomic(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, max_rd_atomic$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t max_dest_rd_atomic}. */
     public static final long max_dest_rd_atomic$OFFSET = 127L;
-    /** Reads {@code uint8_t max_dest_rd_atomic}. */
+    /**
+     * Reads {@code uint8_t max_dest_rd_atomic}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte max_dest_rd_atomic(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, max_dest_rd_atomic$OFFSET);
     }
-    /** Writes {@code uint8_t max_dest_rd_atomic}. */
+    /**
+     * Writes {@code uint8_t max_dest_rd_atomic}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_dest_rd_atomic(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, max_dest_rd_atomic$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t min_rnr_timer}. */
     public static final long min_rnr_timer$OFFSET = 128L;
-    /** Reads {@code uint8_t min_rnr_timer}. */
+    /**
+     * Reads {@code uint8_t min_rnr_timer}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte min_rnr_timer(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, min_rnr_timer$OFFSET);
     }
-    /** Writes {@code uint8_t min_rnr_timer}. */
+    /**
+     * Writes {@code uint8_t min_rnr_timer}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void min_rnr_timer(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, min_rnr_timer$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t port_num}. */
     public static final long port_num$OFFSET = 129L;
-    /** Reads {@code uint8_t port_num}. */
+    /**
+     * Reads {@code uint8_t port_num}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte port_num(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, port_num$OFFSET);
     }
-    /** Writes {@code uint8_t port_num}. */
+    /**
+     * Writes {@code uint8_t port_num}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void port_num(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, port_num$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t timeout}. */
     public static final long timeout$OFFSET = 130L;
-    /** Reads {@code uint8_t timeout}. */
+    /**
+     * Reads {@code uint8_t timeout}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte timeout(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, timeout$OFFSET);
     }
-    /** Writes {@code uint8_t timeout}. */
+    /**
+     * Writes {@code uint8_t timeout}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void timeout(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, timeout$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t retry_cnt}. */
     public static final long retry_cnt$OFFSET = 131L;
-    /** Reads {@code uint8_t retry_cnt}. */
+    /**
+     * Reads {@code uint8_t retry_cnt}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte retry_cnt(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, retry_cnt$OFFSET);
     }
-    /** Writes {@code uint8_t retry_cnt}. */
+    /**
+     * Writes {@code uint8_t retry_cnt}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void retry_cnt(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, retry_cnt$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t rnr_retry}. */
     public static final long rnr_retry$OFFSET = 132L;
-    /** Reads {@code uint8_t rnr_retry}. */
+    /**
+     * Reads {@code uint8_t rnr_retry}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte rnr_retry(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, rnr_retry$OFFSET);
     }
-    /** Writes {@code uint8_t rnr_retry}. */
+    /**
+     * Writes {@code uint8_t rnr_retry}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void rnr_retry(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, rnr_retry$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t alt_port_num}. */
     public static final long alt_port_num$OFFSET = 133L;
-    /** Reads {@code uint8_t alt_port_num}. */
+    /**
+     * Reads {@code uint8_t alt_port_num}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte alt_port_num(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, alt_port_num$OFFSET);
     }
-    /** Writes {@code uint8_t alt_port_num}. */
+    /**
+     * Writes {@code uint8_t alt_port_num}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void alt_port_num(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, alt_port_num$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t alt_timeout}. */
     public static final long alt_timeout$OFFSET = 134L;
-    /** Reads {@code uint8_t alt_timeout}. */
+    /**
+     * Reads {@code uint8_t alt_timeout}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte alt_timeout(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, alt_timeout$OFFSET);
     }
-    /** Writes {@code uint8_t alt_timeout}. */
+    /**
+     * Writes {@code uint8_t alt_timeout}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void alt_timeout(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, alt_timeout$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t rate_limit}. */
     public static final long rate_limit$OFFSET = 136L;
-    /** Reads {@code uint32_t rate_limit}. */
+    /**
+     * Reads {@code uint32_t rate_limit}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int rate_limit(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, rate_limit$OFFSET);
     }
-    /** Writes {@code uint32_t rate_limit}. */
+    /**
+     * Writes {@code uint32_t rate_limit}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void rate_limit(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, rate_limit$OFFSET, v);
     }

@@ -27,62 +27,117 @@ public final class ibv_qp_cap {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t max_send_wr}. */
     public static final long max_send_wr$OFFSET = 0L;
-    /** Reads {@code uint32_t max_send_wr}. */
+    /**
+     * Reads {@code uint32_t max_send_wr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_send_wr(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_send_wr$OFFSET);
     }
-    /** Writes {@code uint32_t max_send_wr}. */
+    /**
+     * Writes {@code uint32_t max_send_wr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_send_wr(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_send_wr$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t max_recv_wr}. */
     public static final long max_recv_wr$OFFSET = 4L;
-    /** Reads {@code uint32_t max_recv_wr}. */
+    /**
+     * Reads {@code uint32_t max_recv_wr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_recv_wr(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_recv_wr$OFFSET);
     }
-    /** Writes {@code uint32_t max_recv_wr}. */
+    /**
+     * Writes {@code uint32_t max_recv_wr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_recv_wr(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_recv_wr$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t max_send_sge}. */
     public static final long max_send_sge$OFFSET = 8L;
-    /** Reads {@code uint32_t max_send_sge}. */
+    /**
+     * Reads {@code uint32_t max_send_sge}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_send_sge(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_send_sge$OFFSET);
     }
-    /** Writes {@code uint32_t max_send_sge}. */
+    /**
+     * Writes {@code uint32_t max_send_sge}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_send_sge(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_send_sge$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t max_recv_sge}. */
     public static final long max_recv_sge$OFFSET = 12L;
-    /** Reads {@code uint32_t max_recv_sge}. */
+    /**
+     * Reads {@code uint32_t max_recv_sge}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_recv_sge(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_recv_sge$OFFSET);
     }
-    /** Writes {@code uint32_t max_recv_sge}. */
+    /**
+     * Writes {@code uint32_t max_recv_sge}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_recv_sge(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_recv_sge$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t max_inline_data}. */
     public static final long max_inline_data$OFFSET = 16L;
-    /** Reads {@code uint32_t max_inline_data}. */
+    /**
+     * Reads {@code uint32_t max_inline_data}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_inline_data(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_inline_data$OFFSET);
     }
-    /** Writes {@code uint32_t max_inline_data}. */
+    /**
+     * Writes {@code uint32_t max_inline_data}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_inline_data(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_inline_data$OFFSET, v);
     }

@@ -48,51 +48,96 @@ public final class ibv_qp_ex {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct ibv_qp qp_base}. */
     public static final long qp_base$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct ibv_qp qp_base}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_qp qp_base}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment qp_base(MemorySegment s) {
         return s.asSlice(qp_base$OFFSET, 160L);
     }
-    /** Copies {@code v} into {@code struct ibv_qp qp_base}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_qp qp_base}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void qp_base(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, qp_base$OFFSET, 160L);
     }
 
     /** Offset of {@code uint64_t comp_mask}. */
     public static final long comp_mask$OFFSET = 160L;
-    /** Reads {@code uint64_t comp_mask}. */
+    /**
+     * Reads {@code uint64_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, comp_mask$OFFSET);
     }
-    /** Writes {@code uint64_t comp_mask}. */
+    /**
+     * Writes {@code uint64_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, comp_mask$OFFSET, v);
     }
 
     /** Offset of {@code uint64_t wr_id}. */
     public static final long wr_id$OFFSET = 168L;
-    /** Reads {@code uint64_t wr_id}. */
+    /**
+     * Reads {@code uint64_t wr_id}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long wr_id(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, wr_id$OFFSET);
     }
-    /** Writes {@code uint64_t wr_id}. */
+    /**
+     * Writes {@code uint64_t wr_id}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void wr_id(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, wr_id$OFFSET, v);
     }
 
     /** Offset of {@code unsigned int wr_flags}. */
     public static final long wr_flags$OFFSET = 176L;
-    /** Reads {@code unsigned int wr_flags}. */
+    /**
+     * Reads {@code unsigned int wr_flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int wr_flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, wr_flags$OFFSET);
     }
-    /** Writes {@code unsigned int wr_flags}. */
+    /**
+     * Writes {@code unsigned int wr_flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void wr_flags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, wr_flags$OFFSET, v);
     }
@@ -101,11 +146,21 @@ public final class ibv_qp_ex {
     public static final long wr_atomic_cmp_swp$OFFSET = 184L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t, uint64_t) wr_atomic_cmp_swp} points to. */
     public static final FunctionDescriptor wr_atomic_cmp_swp$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t, uint64_t) wr_atomic_cmp_swp}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t, uint64_t) wr_atomic_cmp_swp}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_atomic_cmp_swp(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_atomic_cmp_swp$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t, uint64_t) wr_atomic_cmp_swp}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t, uint64_t) wr_atomic_cmp_swp}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_atomic_cmp_swp(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_atomic_cmp_swp$OFFSET, v);
     }
@@ -114,11 +169,21 @@ public final class ibv_qp_ex {
     public static final long wr_atomic_fetch_add$OFFSET = 192L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t) wr_atomic_fetch_add} points to. */
     public static final FunctionDescriptor wr_atomic_fetch_add$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t) wr_atomic_fetch_add}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t) wr_atomic_fetch_add}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_atomic_fetch_add(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_atomic_fetch_add$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t) wr_atomic_fetch_add}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t) wr_atomic_fetch_add}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_atomic_fetch_add(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_atomic_fetch_add$OFFSET, v);
     }
@@ -127,11 +192,21 @@ public final class ibv_qp_ex {
     public static final long wr_bind_mw$OFFSET = 200L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, struct ibv_mw *, uint32_t, const struct ibv_mw_bind_info *) wr_bind_mw} points to. */
     public static final FunctionDescriptor wr_bind_mw$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, struct ibv_mw *, uint32_t, const struct ibv_mw_bind_info *) wr_bind_mw}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, struct ibv_mw *, uint32_t, const struct ibv_mw_bind_info *) wr_bind_mw}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_bind_mw(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_bind_mw$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, struct ibv_mw *, uint32_t, const struct ibv_mw_bind_info *) wr_bind_mw}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, struct ibv_mw *, uint32_t, const struct ibv_mw_bind_info *) wr_bind_mw}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_bind_mw(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_bind_mw$OFFSET, v);
     }
@@ -140,11 +215,21 @@ public final class ibv_qp_ex {
     public static final long wr_local_inv$OFFSET = 208L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, uint32_t) wr_local_inv} points to. */
     public static final FunctionDescriptor wr_local_inv$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, uint32_t) wr_local_inv}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, uint32_t) wr_local_inv}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_local_inv(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_local_inv$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, uint32_t) wr_local_inv}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, uint32_t) wr_local_inv}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_local_inv(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_local_inv$OFFSET, v);
     }
@@ -153,11 +238,21 @@ public final class ibv_qp_ex {
     public static final long wr_rdma_read$OFFSET = 216L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t) wr_rdma_read} points to. */
     public static final FunctionDescriptor wr_rdma_read$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t) wr_rdma_read}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t) wr_rdma_read}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_rdma_read(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_rdma_read$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t) wr_rdma_read}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t) wr_rdma_read}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_rdma_read(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_rdma_read$OFFSET, v);
     }
@@ -166,11 +261,21 @@ public final class ibv_qp_ex {
     public static final long wr_rdma_write$OFFSET = 224L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t) wr_rdma_write} points to. */
     public static final FunctionDescriptor wr_rdma_write$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t) wr_rdma_write}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t) wr_rdma_write}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_rdma_write(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_rdma_write$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t) wr_rdma_write}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t) wr_rdma_write}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_rdma_write(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_rdma_write$OFFSET, v);
     }
@@ -179,11 +284,21 @@ public final class ibv_qp_ex {
     public static final long wr_rdma_write_imm$OFFSET = 232L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, __be32) wr_rdma_write_imm} points to. */
     public static final FunctionDescriptor wr_rdma_write_imm$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, __be32) wr_rdma_write_imm}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, __be32) wr_rdma_write_imm}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_rdma_write_imm(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_rdma_write_imm$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, __be32) wr_rdma_write_imm}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, __be32) wr_rdma_write_imm}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_rdma_write_imm(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_rdma_write_imm$OFFSET, v);
     }
@@ -192,11 +307,21 @@ public final class ibv_qp_ex {
     public static final long wr_send$OFFSET = 240L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *) wr_send} points to. */
     public static final FunctionDescriptor wr_send$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-    /** Reads {@code void (*)(struct ibv_qp_ex *) wr_send}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *) wr_send}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_send(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_send$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *) wr_send}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *) wr_send}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_send(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_send$OFFSET, v);
     }
@@ -205,11 +330,21 @@ public final class ibv_qp_ex {
     public static final long wr_send_imm$OFFSET = 248L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, __be32) wr_send_imm} points to. */
     public static final FunctionDescriptor wr_send_imm$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, __be32) wr_send_imm}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, __be32) wr_send_imm}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_send_imm(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_send_imm$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, __be32) wr_send_imm}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, __be32) wr_send_imm}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_send_imm(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_send_imm$OFFSET, v);
     }
@@ -218,11 +353,21 @@ public final class ibv_qp_ex {
     public static final long wr_send_inv$OFFSET = 256L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, uint32_t) wr_send_inv} points to. */
     public static final FunctionDescriptor wr_send_inv$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, uint32_t) wr_send_inv}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, uint32_t) wr_send_inv}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_send_inv(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_send_inv$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, uint32_t) wr_send_inv}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, uint32_t) wr_send_inv}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_send_inv(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_send_inv$OFFSET, v);
     }
@@ -231,11 +376,21 @@ public final class ibv_qp_ex {
     public static final long wr_send_tso$OFFSET = 264L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, void *, uint16_t, uint16_t) wr_send_tso} points to. */
     public static final FunctionDescriptor wr_send_tso$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_SHORT, ValueLayout.JAVA_SHORT);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, void *, uint16_t, uint16_t) wr_send_tso}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, void *, uint16_t, uint16_t) wr_send_tso}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_send_tso(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_send_tso$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, void *, uint16_t, uint16_t) wr_send_tso}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, void *, uint16_t, uint16_t) wr_send_tso}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_send_tso(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_send_tso$OFFSET, v);
     }
@@ -244,11 +399,21 @@ public final class ibv_qp_ex {
     public static final long wr_set_ud_addr$OFFSET = 272L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, struct ibv_ah *, uint32_t, uint32_t) wr_set_ud_addr} points to. */
     public static final FunctionDescriptor wr_set_ud_addr$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, struct ibv_ah *, uint32_t, uint32_t) wr_set_ud_addr}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, struct ibv_ah *, uint32_t, uint32_t) wr_set_ud_addr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_set_ud_addr(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_set_ud_addr$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, struct ibv_ah *, uint32_t, uint32_t) wr_set_ud_addr}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, struct ibv_ah *, uint32_t, uint32_t) wr_set_ud_addr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_set_ud_addr(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_set_ud_addr$OFFSET, v);
     }
@@ -257,11 +422,21 @@ public final class ibv_qp_ex {
     public static final long wr_set_xrc_srqn$OFFSET = 280L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, uint32_t) wr_set_xrc_srqn} points to. */
     public static final FunctionDescriptor wr_set_xrc_srqn$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, uint32_t) wr_set_xrc_srqn}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, uint32_t) wr_set_xrc_srqn}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_set_xrc_srqn(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_set_xrc_srqn$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, uint32_t) wr_set_xrc_srqn}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, uint32_t) wr_set_xrc_srqn}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_set_xrc_srqn(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_set_xrc_srqn$OFFSET, v);
     }
@@ -270,11 +445,21 @@ public final class ibv_qp_ex {
     public static final long wr_set_inline_data$OFFSET = 288L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, void *, size_t) wr_set_inline_data} points to. */
     public static final FunctionDescriptor wr_set_inline_data$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, void *, size_t) wr_set_inline_data}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, void *, size_t) wr_set_inline_data}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_set_inline_data(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_set_inline_data$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, void *, size_t) wr_set_inline_data}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, void *, size_t) wr_set_inline_data}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_set_inline_data(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_set_inline_data$OFFSET, v);
     }
@@ -283,11 +468,21 @@ public final class ibv_qp_ex {
     public static final long wr_set_inline_data_list$OFFSET = 296L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, size_t, const struct ibv_data_buf *) wr_set_inline_data_list} points to. */
     public static final FunctionDescriptor wr_set_inline_data_list$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, size_t, const struct ibv_data_buf *) wr_set_inline_data_list}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, size_t, const struct ibv_data_buf *) wr_set_inline_data_list}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_set_inline_data_list(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_set_inline_data_list$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, size_t, const struct ibv_data_buf *) wr_set_inline_data_list}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, size_t, const struct ibv_data_buf *) wr_set_inline_data_list}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_set_inline_data_list(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_set_inline_data_list$OFFSET, v);
     }
@@ -296,11 +491,21 @@ public final class ibv_qp_ex {
     public static final long wr_set_sge$OFFSET = 304L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, uint32_t) wr_set_sge} points to. */
     public static final FunctionDescriptor wr_set_sge$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, uint32_t) wr_set_sge}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, uint32_t) wr_set_sge}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_set_sge(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_set_sge$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, uint32_t) wr_set_sge}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, uint32_t) wr_set_sge}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_set_sge(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_set_sge$OFFSET, v);
     }
@@ -309,11 +514,21 @@ public final class ibv_qp_ex {
     public static final long wr_set_sge_list$OFFSET = 312L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, size_t, const struct ibv_sge *) wr_set_sge_list} points to. */
     public static final FunctionDescriptor wr_set_sge_list$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, size_t, const struct ibv_sge *) wr_set_sge_list}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, size_t, const struct ibv_sge *) wr_set_sge_list}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_set_sge_list(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_set_sge_list$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, size_t, const struct ibv_sge *) wr_set_sge_list}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, size_t, const struct ibv_sge *) wr_set_sge_list}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_set_sge_list(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_set_sge_list$OFFSET, v);
     }
@@ -322,11 +537,21 @@ public final class ibv_qp_ex {
     public static final long wr_start$OFFSET = 320L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *) wr_start} points to. */
     public static final FunctionDescriptor wr_start$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-    /** Reads {@code void (*)(struct ibv_qp_ex *) wr_start}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *) wr_start}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_start(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_start$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *) wr_start}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *) wr_start}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_start(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_start$OFFSET, v);
     }
@@ -335,11 +560,21 @@ public final class ibv_qp_ex {
     public static final long wr_complete$OFFSET = 328L;
     /** Descriptor of the function {@code int (*)(struct ibv_qp_ex *) wr_complete} points to. */
     public static final FunctionDescriptor wr_complete$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_qp_ex *) wr_complete}. */
+    /**
+     * Reads {@code int (*)(struct ibv_qp_ex *) wr_complete}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_complete(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_complete$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_qp_ex *) wr_complete}. */
+    /**
+     * Writes {@code int (*)(struct ibv_qp_ex *) wr_complete}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_complete(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_complete$OFFSET, v);
     }
@@ -348,11 +583,21 @@ public final class ibv_qp_ex {
     public static final long wr_abort$OFFSET = 336L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *) wr_abort} points to. */
     public static final FunctionDescriptor wr_abort$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-    /** Reads {@code void (*)(struct ibv_qp_ex *) wr_abort}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *) wr_abort}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_abort(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_abort$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *) wr_abort}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *) wr_abort}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_abort(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_abort$OFFSET, v);
     }
@@ -361,11 +606,21 @@ public final class ibv_qp_ex {
     public static final long wr_atomic_write$OFFSET = 344L;
     /** Descriptor of the function {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, const void *) wr_atomic_write} points to. */
     public static final FunctionDescriptor wr_atomic_write$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
-    /** Reads {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, const void *) wr_atomic_write}. */
+    /**
+     * Reads {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, const void *) wr_atomic_write}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wr_atomic_write(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wr_atomic_write$OFFSET);
     }
-    /** Writes {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, const void *) wr_atomic_write}. */
+    /**
+     * Writes {@code void (*)(struct ibv_qp_ex *, uint32_t, uint64_t, const void *) wr_atomic_write}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wr_atomic_write(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wr_atomic_write$OFFSET, v);
     }

@@ -30,84 +30,159 @@ public final class ibv_qp_init_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code void * qp_context}. */
     public static final long qp_context$OFFSET = 0L;
-    /** Reads {@code void * qp_context}. */
+    /**
+     * Reads {@code void * qp_context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment qp_context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, qp_context$OFFSET);
     }
-    /** Writes {@code void * qp_context}. */
+    /**
+     * Writes {@code void * qp_context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void qp_context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, qp_context$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_cq * send_cq}. */
     public static final long send_cq$OFFSET = 8L;
-    /** Reads {@code struct ibv_cq * send_cq}. */
+    /**
+     * Reads {@code struct ibv_cq * send_cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment send_cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, send_cq$OFFSET);
     }
-    /** Writes {@code struct ibv_cq * send_cq}. */
+    /**
+     * Writes {@code struct ibv_cq * send_cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void send_cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, send_cq$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_cq * recv_cq}. */
     public static final long recv_cq$OFFSET = 16L;
-    /** Reads {@code struct ibv_cq * recv_cq}. */
+    /**
+     * Reads {@code struct ibv_cq * recv_cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment recv_cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, recv_cq$OFFSET);
     }
-    /** Writes {@code struct ibv_cq * recv_cq}. */
+    /**
+     * Writes {@code struct ibv_cq * recv_cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void recv_cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, recv_cq$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_srq * srq}. */
     public static final long srq$OFFSET = 24L;
-    /** Reads {@code struct ibv_srq * srq}. */
+    /**
+     * Reads {@code struct ibv_srq * srq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment srq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, srq$OFFSET);
     }
-    /** Writes {@code struct ibv_srq * srq}. */
+    /**
+     * Writes {@code struct ibv_srq * srq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void srq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, srq$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_qp_cap cap}. */
     public static final long cap$OFFSET = 32L;
-    /** The slice of {@code s} holding {@code struct ibv_qp_cap cap}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_qp_cap cap}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment cap(MemorySegment s) {
         return s.asSlice(cap$OFFSET, 20L);
     }
-    /** Copies {@code v} into {@code struct ibv_qp_cap cap}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_qp_cap cap}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void cap(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, cap$OFFSET, 20L);
     }
 
     /** Offset of {@code enum ibv_qp_type qp_type}. */
     public static final long qp_type$OFFSET = 52L;
-    /** Reads {@code enum ibv_qp_type qp_type}. */
+    /**
+     * Reads {@code enum ibv_qp_type qp_type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int qp_type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, qp_type$OFFSET);
     }
-    /** Writes {@code enum ibv_qp_type qp_type}. */
+    /**
+     * Writes {@code enum ibv_qp_type qp_type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void qp_type(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, qp_type$OFFSET, v);
     }
 
     /** Offset of {@code int sq_sig_all}. */
     public static final long sq_sig_all$OFFSET = 56L;
-    /** Reads {@code int sq_sig_all}. */
+    /**
+     * Reads {@code int sq_sig_all}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int sq_sig_all(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, sq_sig_all$OFFSET);
     }
-    /** Writes {@code int sq_sig_all}. */
+    /**
+     * Writes {@code int sq_sig_all}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void sq_sig_all(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, sq_sig_all$OFFSET, v);
     }

@@ -40,183 +40,348 @@ public final class ibv_qp_init_attr_ex {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code void * qp_context}. */
     public static final long qp_context$OFFSET = 0L;
-    /** Reads {@code void * qp_context}. */
+    /**
+     * Reads {@code void * qp_context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment qp_context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, qp_context$OFFSET);
     }
-    /** Writes {@code void * qp_context}. */
+    /**
+     * Writes {@code void * qp_context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void qp_context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, qp_context$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_cq * send_cq}. */
     public static final long send_cq$OFFSET = 8L;
-    /** Reads {@code struct ibv_cq * send_cq}. */
+    /**
+     * Reads {@code struct ibv_cq * send_cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment send_cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, send_cq$OFFSET);
     }
-    /** Writes {@code struct ibv_cq * send_cq}. */
+    /**
+     * Writes {@code struct ibv_cq * send_cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void send_cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, send_cq$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_cq * recv_cq}. */
     public static final long recv_cq$OFFSET = 16L;
-    /** Reads {@code struct ibv_cq * recv_cq}. */
+    /**
+     * Reads {@code struct ibv_cq * recv_cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment recv_cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, recv_cq$OFFSET);
     }
-    /** Writes {@code struct ibv_cq * recv_cq}. */
+    /**
+     * Writes {@code struct ibv_cq * recv_cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void recv_cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, recv_cq$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_srq * srq}. */
     public static final long srq$OFFSET = 24L;
-    /** Reads {@code struct ibv_srq * srq}. */
+    /**
+     * Reads {@code struct ibv_srq * srq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment srq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, srq$OFFSET);
     }
-    /** Writes {@code struct ibv_srq * srq}. */
+    /**
+     * Writes {@code struct ibv_srq * srq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void srq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, srq$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_qp_cap cap}. */
     public static final long cap$OFFSET = 32L;
-    /** The slice of {@code s} holding {@code struct ibv_qp_cap cap}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_qp_cap cap}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment cap(MemorySegment s) {
         return s.asSlice(cap$OFFSET, 20L);
     }
-    /** Copies {@code v} into {@code struct ibv_qp_cap cap}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_qp_cap cap}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void cap(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, cap$OFFSET, 20L);
     }
 
     /** Offset of {@code enum ibv_qp_type qp_type}. */
     public static final long qp_type$OFFSET = 52L;
-    /** Reads {@code enum ibv_qp_type qp_type}. */
+    /**
+     * Reads {@code enum ibv_qp_type qp_type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int qp_type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, qp_type$OFFSET);
     }
-    /** Writes {@code enum ibv_qp_type qp_type}. */
+    /**
+     * Writes {@code enum ibv_qp_type qp_type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void qp_type(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, qp_type$OFFSET, v);
     }
 
     /** Offset of {@code int sq_sig_all}. */
     public static final long sq_sig_all$OFFSET = 56L;
-    /** Reads {@code int sq_sig_all}. */
+    /**
+     * Reads {@code int sq_sig_all}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int sq_sig_all(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, sq_sig_all$OFFSET);
     }
-    /** Writes {@code int sq_sig_all}. */
+    /**
+     * Writes {@code int sq_sig_all}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void sq_sig_all(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, sq_sig_all$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 60L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_pd * pd}. */
     public static final long pd$OFFSET = 64L;
-    /** Reads {@code struct ibv_pd * pd}. */
+    /**
+     * Reads {@code struct ibv_pd * pd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment pd(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, pd$OFFSET);
     }
-    /** Writes {@code struct ibv_pd * pd}. */
+    /**
+     * Writes {@code struct ibv_pd * pd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void pd(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, pd$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_xrcd * xrcd}. */
     public static final long xrcd$OFFSET = 72L;
-    /** Reads {@code struct ibv_xrcd * xrcd}. */
+    /**
+     * Reads {@code struct ibv_xrcd * xrcd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment xrcd(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, xrcd$OFFSET);
     }
-    /** Writes {@code struct ibv_xrcd * xrcd}. */
+    /**
+     * Writes {@code struct ibv_xrcd * xrcd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void xrcd(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, xrcd$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t create_flags}. */
     public static final long create_flags$OFFSET = 80L;
-    /** Reads {@code uint32_t create_flags}. */
+    /**
+     * Reads {@code uint32_t create_flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int create_flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, create_flags$OFFSET);
     }
-    /** Writes {@code uint32_t create_flags}. */
+    /**
+     * Writes {@code uint32_t create_flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void create_flags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, create_flags$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t max_tso_header}. */
     public static final long max_tso_header$OFFSET = 84L;
-    /** Reads {@code uint16_t max_tso_header}. */
+    /**
+     * Reads {@code uint16_t max_tso_header}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short max_tso_header(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, max_tso_header$OFFSET);
     }
-    /** Writes {@code uint16_t max_tso_header}. */
+    /**
+     * Writes {@code uint16_t max_tso_header}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_tso_header(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, max_tso_header$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_rwq_ind_table * rwq_ind_tbl}. */
     public static final long rwq_ind_tbl$OFFSET = 88L;
-    /** Reads {@code struct ibv_rwq_ind_table * rwq_ind_tbl}. */
+    /**
+     * Reads {@code struct ibv_rwq_ind_table * rwq_ind_tbl}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment rwq_ind_tbl(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, rwq_ind_tbl$OFFSET);
     }
-    /** Writes {@code struct ibv_rwq_ind_table * rwq_ind_tbl}. */
+    /**
+     * Writes {@code struct ibv_rwq_ind_table * rwq_ind_tbl}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void rwq_ind_tbl(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, rwq_ind_tbl$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_rx_hash_conf rx_hash_conf}. */
     public static final long rx_hash_conf$OFFSET = 96L;
-    /** The slice of {@code s} holding {@code struct ibv_rx_hash_conf rx_hash_conf}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_rx_hash_conf rx_hash_conf}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment rx_hash_conf(MemorySegment s) {
         return s.asSlice(rx_hash_conf$OFFSET, 24L);
     }
-    /** Copies {@code v} into {@code struct ibv_rx_hash_conf rx_hash_conf}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_rx_hash_conf rx_hash_conf}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void rx_hash_conf(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, rx_hash_conf$OFFSET, 24L);
     }
 
     /** Offset of {@code uint32_t source_qpn}. */
     public static final long source_qpn$OFFSET = 120L;
-    /** Reads {@code uint32_t source_qpn}. */
+    /**
+     * Reads {@code uint32_t source_qpn}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int source_qpn(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, source_qpn$OFFSET);
     }
-    /** Writes {@code uint32_t source_qpn}. */
+    /**
+     * Writes {@code uint32_t source_qpn}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void source_qpn(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, source_qpn$OFFSET, v);
     }
 
     /** Offset of {@code uint64_t send_ops_flags}. */
     public static final long send_ops_flags$OFFSET = 128L;
-    /** Reads {@code uint64_t send_ops_flags}. */
+    /**
+     * Reads {@code uint64_t send_ops_flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long send_ops_flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, send_ops_flags$OFFSET);
     }
-    /** Writes {@code uint64_t send_ops_flags}. */
+    /**
+     * Writes {@code uint64_t send_ops_flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void send_ops_flags(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, send_ops_flags$OFFSET, v);
     }

@@ -28,62 +28,117 @@ public final class ibv_qp_open_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 0L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t qp_num}. */
     public static final long qp_num$OFFSET = 4L;
-    /** Reads {@code uint32_t qp_num}. */
+    /**
+     * Reads {@code uint32_t qp_num}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int qp_num(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, qp_num$OFFSET);
     }
-    /** Writes {@code uint32_t qp_num}. */
+    /**
+     * Writes {@code uint32_t qp_num}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void qp_num(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, qp_num$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_xrcd * xrcd}. */
     public static final long xrcd$OFFSET = 8L;
-    /** Reads {@code struct ibv_xrcd * xrcd}. */
+    /**
+     * Reads {@code struct ibv_xrcd * xrcd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment xrcd(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, xrcd$OFFSET);
     }
-    /** Writes {@code struct ibv_xrcd * xrcd}. */
+    /**
+     * Writes {@code struct ibv_xrcd * xrcd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void xrcd(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, xrcd$OFFSET, v);
     }
 
     /** Offset of {@code void * qp_context}. */
     public static final long qp_context$OFFSET = 16L;
-    /** Reads {@code void * qp_context}. */
+    /**
+     * Reads {@code void * qp_context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment qp_context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, qp_context$OFFSET);
     }
-    /** Writes {@code void * qp_context}. */
+    /**
+     * Writes {@code void * qp_context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void qp_context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, qp_context$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_qp_type qp_type}. */
     public static final long qp_type$OFFSET = 24L;
-    /** Reads {@code enum ibv_qp_type qp_type}. */
+    /**
+     * Reads {@code enum ibv_qp_type qp_type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int qp_type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, qp_type$OFFSET);
     }
-    /** Writes {@code enum ibv_qp_type qp_type}. */
+    /**
+     * Writes {@code enum ibv_qp_type qp_type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void qp_type(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, qp_type$OFFSET, v);
     }

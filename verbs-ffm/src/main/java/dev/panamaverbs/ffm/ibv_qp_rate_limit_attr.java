@@ -27,51 +27,96 @@ public final class ibv_qp_rate_limit_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t rate_limit}. */
     public static final long rate_limit$OFFSET = 0L;
-    /** Reads {@code uint32_t rate_limit}. */
+    /**
+     * Reads {@code uint32_t rate_limit}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int rate_limit(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, rate_limit$OFFSET);
     }
-    /** Writes {@code uint32_t rate_limit}. */
+    /**
+     * Writes {@code uint32_t rate_limit}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void rate_limit(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, rate_limit$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t max_burst_sz}. */
     public static final long max_burst_sz$OFFSET = 4L;
-    /** Reads {@code uint32_t max_burst_sz}. */
+    /**
+     * Reads {@code uint32_t max_burst_sz}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_burst_sz(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_burst_sz$OFFSET);
     }
-    /** Writes {@code uint32_t max_burst_sz}. */
+    /**
+     * Writes {@code uint32_t max_burst_sz}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_burst_sz(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_burst_sz$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t typical_pkt_sz}. */
     public static final long typical_pkt_sz$OFFSET = 8L;
-    /** Reads {@code uint16_t typical_pkt_sz}. */
+    /**
+     * Reads {@code uint16_t typical_pkt_sz}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short typical_pkt_sz(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, typical_pkt_sz$OFFSET);
     }
-    /** Writes {@code uint16_t typical_pkt_sz}. */
+    /**
+     * Writes {@code uint16_t typical_pkt_sz}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void typical_pkt_sz(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, typical_pkt_sz$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 12L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }

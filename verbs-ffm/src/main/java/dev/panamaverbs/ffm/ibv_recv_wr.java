@@ -27,51 +27,96 @@ public final class ibv_recv_wr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint64_t wr_id}. */
     public static final long wr_id$OFFSET = 0L;
-    /** Reads {@code uint64_t wr_id}. */
+    /**
+     * Reads {@code uint64_t wr_id}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long wr_id(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, wr_id$OFFSET);
     }
-    /** Writes {@code uint64_t wr_id}. */
+    /**
+     * Writes {@code uint64_t wr_id}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void wr_id(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, wr_id$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_recv_wr * next}. */
     public static final long next$OFFSET = 8L;
-    /** Reads {@code struct ibv_recv_wr * next}. */
+    /**
+     * Reads {@code struct ibv_recv_wr * next}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment next(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, next$OFFSET);
     }
-    /** Writes {@code struct ibv_recv_wr * next}. */
+    /**
+     * Writes {@code struct ibv_recv_wr * next}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void next(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, next$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_sge * sg_list}. */
     public static final long sg_list$OFFSET = 16L;
-    /** Reads {@code struct ibv_sge * sg_list}. */
+    /**
+     * Reads {@code struct ibv_sge * sg_list}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment sg_list(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, sg_list$OFFSET);
     }
-    /** Writes {@code struct ibv_sge * sg_list}. */
+    /**
+     * Writes {@code struct ibv_sge * sg_list}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void sg_list(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, sg_list$OFFSET, v);
     }
 
     /** Offset of {@code int num_sge}. */
     public static final long num_sge$OFFSET = 24L;
-    /** Reads {@code int num_sge}. */
+    /**
+     * Reads {@code int num_sge}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int num_sge(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, num_sge$OFFSET);
     }
-    /** Writes {@code int num_sge}. */
+    /**
+     * Writes {@code int num_sge}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void num_sge(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, num_sge$OFFSET, v);
     }

@@ -29,62 +29,117 @@ public final class ibv_rss_caps {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t supported_qpts}. */
     public static final long supported_qpts$OFFSET = 0L;
-    /** Reads {@code uint32_t supported_qpts}. */
+    /**
+     * Reads {@code uint32_t supported_qpts}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int supported_qpts(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, supported_qpts$OFFSET);
     }
-    /** Writes {@code uint32_t supported_qpts}. */
+    /**
+     * Writes {@code uint32_t supported_qpts}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void supported_qpts(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, supported_qpts$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t max_rwq_indirection_tables}. */
     public static final long max_rwq_indirection_tables$OFFSET = 4L;
-    /** Reads {@code uint32_t max_rwq_indirection_tables}. */
+    /**
+     * Reads {@code uint32_t max_rwq_indirection_tables}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_rwq_indirection_tables(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_rwq_indirection_tables$OFFSET);
     }
-    /** Writes {@code uint32_t max_rwq_indirection_tables}. */
+    /**
+     * Writes {@code uint32_t max_rwq_indirection_tables}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_rwq_indirection_tables(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_rwq_indirection_tables$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t max_rwq_indirection_table_size}. */
     public static final long max_rwq_indirection_table_size$OFFSET = 8L;
-    /** Reads {@code uint32_t max_rwq_indirection_table_size}. */
+    /**
+     * Reads {@code uint32_t max_rwq_indirection_table_size}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_rwq_indirection_table_size(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_rwq_indirection_table_size$OFFSET);
     }
-    /** Writes {@code uint32_t max_rwq_indirection_table_size}. */
+    /**
+     * Writes {@code uint32_t max_rwq_indirection_table_size}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_rwq_indirection_table_size(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_rwq_indirection_table_size$OFFSET, v);
     }
 
     /** Offset of {@code uint64_t rx_hash_fields_mask}. */
     public static final long rx_hash_fields_mask$OFFSET = 16L;
-    /** Reads {@code uint64_t rx_hash_fields_mask}. */
+    /**
+     * Reads {@code uint64_t rx_hash_fields_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long rx_hash_fields_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, rx_hash_fields_mask$OFFSET);
     }
-    /** Writes {@code uint64_t rx_hash_fields_mask}. */
+    /**
+     * Writes {@code uint64_t rx_hash_fields_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void rx_hash_fields_mask(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, rx_hash_fields_mask$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t rx_hash_function}. */
     public static final long rx_hash_function$OFFSET = 24L;
-    /** Reads {@code uint8_t rx_hash_function}. */
+    /**
+     * Reads {@code uint8_t rx_hash_function}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte rx_hash_function(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, rx_hash_function$OFFSET);
     }
-    /** Writes {@code uint8_t rx_hash_function}. */
+    /**
+     * Writes {@code uint8_t rx_hash_function}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void rx_hash_function(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, rx_hash_function$OFFSET, v);
     }

@@ -27,40 +27,75 @@ public final class ibv_rwq_ind_table_init_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t log_ind_tbl_size}. */
     public static final long log_ind_tbl_size$OFFSET = 0L;
-    /** Reads {@code uint32_t log_ind_tbl_size}. */
+    /**
+     * Reads {@code uint32_t log_ind_tbl_size}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int log_ind_tbl_size(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, log_ind_tbl_size$OFFSET);
     }
-    /** Writes {@code uint32_t log_ind_tbl_size}. */
+    /**
+     * Writes {@code uint32_t log_ind_tbl_size}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void log_ind_tbl_size(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, log_ind_tbl_size$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_wq ** ind_tbl}. */
     public static final long ind_tbl$OFFSET = 8L;
-    /** Reads {@code struct ibv_wq ** ind_tbl}. */
+    /**
+     * Reads {@code struct ibv_wq ** ind_tbl}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment ind_tbl(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, ind_tbl$OFFSET);
     }
-    /** Writes {@code struct ibv_wq ** ind_tbl}. */
+    /**
+     * Writes {@code struct ibv_wq ** ind_tbl}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void ind_tbl(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, ind_tbl$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 16L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }

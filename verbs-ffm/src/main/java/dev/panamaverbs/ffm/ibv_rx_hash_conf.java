@@ -27,51 +27,96 @@ public final class ibv_rx_hash_conf {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint8_t rx_hash_function}. */
     public static final long rx_hash_function$OFFSET = 0L;
-    /** Reads {@code uint8_t rx_hash_function}. */
+    /**
+     * Reads {@code uint8_t rx_hash_function}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte rx_hash_function(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, rx_hash_function$OFFSET);
     }
-    /** Writes {@code uint8_t rx_hash_function}. */
+    /**
+     * Writes {@code uint8_t rx_hash_function}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void rx_hash_function(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, rx_hash_function$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t rx_hash_key_len}. */
     public static final long rx_hash_key_len$OFFSET = 1L;
-    /** Reads {@code uint8_t rx_hash_key_len}. */
+    /**
+     * Reads {@code uint8_t rx_hash_key_len}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte rx_hash_key_len(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, rx_hash_key_len$OFFSET);
     }
-    /** Writes {@code uint8_t rx_hash_key_len}. */
+    /**
+     * Writes {@code uint8_t rx_hash_key_len}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void rx_hash_key_len(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, rx_hash_key_len$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t * rx_hash_key}. */
     public static final long rx_hash_key$OFFSET = 8L;
-    /** Reads {@code uint8_t * rx_hash_key}. */
+    /**
+     * Reads {@code uint8_t * rx_hash_key}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment rx_hash_key(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, rx_hash_key$OFFSET);
     }
-    /** Writes {@code uint8_t * rx_hash_key}. */
+    /**
+     * Writes {@code uint8_t * rx_hash_key}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void rx_hash_key(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, rx_hash_key$OFFSET, v);
     }
 
     /** Offset of {@code uint64_t rx_hash_fields_mask}. */
     public static final long rx_hash_fields_mask$OFFSET = 16L;
-    /** Reads {@code uint64_t rx_hash_fields_mask}. */
+    /**
+     * Reads {@code uint64_t rx_hash_fields_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long rx_hash_fields_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, rx_hash_fields_mask$OFFSET);
     }
-    /** Writes {@code uint64_t rx_hash_fields_mask}. */
+    /**
+     * Writes {@code uint64_t rx_hash_fields_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void rx_hash_fields_mask(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, rx_hash_fields_mask$OFFSET, v);
     }

@@ -37,139 +37,264 @@ public final class ibv_send_wr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint64_t wr_id}. */
     public static final long wr_id$OFFSET = 0L;
-    /** Reads {@code uint64_t wr_id}. */
+    /**
+     * Reads {@code uint64_t wr_id}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long wr_id(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, wr_id$OFFSET);
     }
-    /** Writes {@code uint64_t wr_id}. */
+    /**
+     * Writes {@code uint64_t wr_id}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void wr_id(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, wr_id$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_send_wr * next}. */
     public static final long next$OFFSET = 8L;
-    /** Reads {@code struct ibv_send_wr * next}. */
+    /**
+     * Reads {@code struct ibv_send_wr * next}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment next(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, next$OFFSET);
     }
-    /** Writes {@code struct ibv_send_wr * next}. */
+    /**
+     * Writes {@code struct ibv_send_wr * next}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void next(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, next$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_sge * sg_list}. */
     public static final long sg_list$OFFSET = 16L;
-    /** Reads {@code struct ibv_sge * sg_list}. */
+    /**
+     * Reads {@code struct ibv_sge * sg_list}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment sg_list(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, sg_list$OFFSET);
     }
-    /** Writes {@code struct ibv_sge * sg_list}. */
+    /**
+     * Writes {@code struct ibv_sge * sg_list}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void sg_list(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, sg_list$OFFSET, v);
     }
 
     /** Offset of {@code int num_sge}. */
     public static final long num_sge$OFFSET = 24L;
-    /** Reads {@code int num_sge}. */
+    /**
+     * Reads {@code int num_sge}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int num_sge(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, num_sge$OFFSET);
     }
-    /** Writes {@code int num_sge}. */
+    /**
+     * Writes {@code int num_sge}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void num_sge(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, num_sge$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_wr_opcode opcode}. */
     public static final long opcode$OFFSET = 28L;
-    /** Reads {@code enum ibv_wr_opcode opcode}. */
+    /**
+     * Reads {@code enum ibv_wr_opcode opcode}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int opcode(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, opcode$OFFSET);
     }
-    /** Writes {@code enum ibv_wr_opcode opcode}. */
+    /**
+     * Writes {@code enum ibv_wr_opcode opcode}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void opcode(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, opcode$OFFSET, v);
     }
 
     /** Offset of {@code unsigned int send_flags}. */
     public static final long send_flags$OFFSET = 32L;
-    /** Reads {@code unsigned int send_flags}. */
+    /**
+     * Reads {@code unsigned int send_flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int send_flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, send_flags$OFFSET);
     }
-    /** Writes {@code unsigned int send_flags}. */
+    /**
+     * Writes {@code unsigned int send_flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void send_flags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, send_flags$OFFSET, v);
     }
 
     /** Offset of {@code __be32 imm_data}. */
     public static final long imm_data$OFFSET = 36L;
-    /** Reads {@code __be32 imm_data}. */
+    /**
+     * Reads {@code __be32 imm_data}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int imm_data(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, imm_data$OFFSET);
     }
-    /** Writes {@code __be32 imm_data}. */
+    /**
+     * Writes {@code __be32 imm_data}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void imm_data(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, imm_data$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t invalidate_rkey}. */
     public static final long invalidate_rkey$OFFSET = 36L;
-    /** Reads {@code uint32_t invalidate_rkey}. */
+    /**
+     * Reads {@code uint32_t invalidate_rkey}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int invalidate_rkey(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, invalidate_rkey$OFFSET);
     }
-    /** Writes {@code uint32_t invalidate_rkey}. */
+    /**
+     * Writes {@code uint32_t invalidate_rkey}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void invalidate_rkey(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, invalidate_rkey$OFFSET, v);
     }
 
     /** Offset of {@code union (anonymous) wr}. */
     public static final long wr$OFFSET = 40L;
-    /** The slice of {@code s} holding {@code union (anonymous) wr}. */
+    /**
+     * The slice of {@code s} holding {@code union (anonymous) wr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment wr(MemorySegment s) {
         return s.asSlice(wr$OFFSET, 32L);
     }
-    /** Copies {@code v} into {@code union (anonymous) wr}. */
+    /**
+     * Copies {@code v} into {@code union (anonymous) wr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void wr(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, wr$OFFSET, 32L);
     }
 
     /** Offset of {@code union (anonymous) qp_type}. */
     public static final long qp_type$OFFSET = 72L;
-    /** The slice of {@code s} holding {@code union (anonymous) qp_type}. */
+    /**
+     * The slice of {@code s} holding {@code union (anonymous) qp_type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment qp_type(MemorySegment s) {
         return s.asSlice(qp_type$OFFSET, 4L);
     }
-    /** Copies {@code v} into {@code union (anonymous) qp_type}. */
+    /**
+     * Copies {@code v} into {@code union (anonymous) qp_type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void qp_type(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, qp_type$OFFSET, 4L);
     }
 
     /** Offset of {@code struct (anonymous) bind_mw}. */
     public static final long bind_mw$OFFSET = 80L;
-    /** The slice of {@code s} holding {@code struct (anonymous) bind_mw}. */
+    /**
+     * The slice of {@code s} holding {@code struct (anonymous) bind_mw}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment bind_mw(MemorySegment s) {
         return s.asSlice(bind_mw$OFFSET, 48L);
     }
-    /** Copies {@code v} into {@code struct (anonymous) bind_mw}. */
+    /**
+     * Copies {@code v} into {@code struct (anonymous) bind_mw}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void bind_mw(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, bind_mw$OFFSET, 48L);
     }
 
     /** Offset of {@code struct (anonymous) tso}. */
     public static final long tso$OFFSET = 80L;
-    /** The slice of {@code s} holding {@code struct (anonymous) tso}. */
+    /**
+     * The slice of {@code s} holding {@code struct (anonymous) tso}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment tso(MemorySegment s) {
         return s.asSlice(tso$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code struct (anonymous) tso}. */
+    /**
+     * Copies {@code v} into {@code struct (anonymous) tso}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void tso(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, tso$OFFSET, 16L);
     }
@@ -190,40 +315,75 @@ public final class ibv_send_wr {
         /** {@code alignof}. */
         public static final long ALIGNMENT = 8L;
 
-        /** Allocates one zeroed instance. */
+        /**
+         * Allocates one zeroed instance.
+         *
+         * @param allocator where the memory comes from (an {@code Arena}, say)
+         * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+         */
         public static MemorySegment allocate(SegmentAllocator allocator) {
             return allocator.allocate(LAYOUT);
         }
 
         /** Offset of {@code struct (anonymous) rdma}. */
         public static final long rdma$OFFSET = 0L;
-        /** The slice of {@code s} holding {@code struct (anonymous) rdma}. */
+        /**
+         * The slice of {@code s} holding {@code struct (anonymous) rdma}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's bytes, a view into {@code s}
+         */
         public static MemorySegment rdma(MemorySegment s) {
             return s.asSlice(rdma$OFFSET, 16L);
         }
-        /** Copies {@code v} into {@code struct (anonymous) rdma}. */
+        /**
+         * Copies {@code v} into {@code struct (anonymous) rdma}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new bytes of the field (its size)
+         */
         public static void rdma(MemorySegment s, MemorySegment v) {
             MemorySegment.copy(v, 0L, s, rdma$OFFSET, 16L);
         }
 
         /** Offset of {@code struct (anonymous) atomic}. */
         public static final long atomic$OFFSET = 0L;
-        /** The slice of {@code s} holding {@code struct (anonymous) atomic}. */
+        /**
+         * The slice of {@code s} holding {@code struct (anonymous) atomic}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's bytes, a view into {@code s}
+         */
         public static MemorySegment atomic(MemorySegment s) {
             return s.asSlice(atomic$OFFSET, 32L);
         }
-        /** Copies {@code v} into {@code struct (anonymous) atomic}. */
+        /**
+         * Copies {@code v} into {@code struct (anonymous) atomic}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new bytes of the field (its size)
+         */
         public static void atomic(MemorySegment s, MemorySegment v) {
             MemorySegment.copy(v, 0L, s, atomic$OFFSET, 32L);
         }
 
         /** Offset of {@code struct (anonymous) ud}. */
         public static final long ud$OFFSET = 0L;
-        /** The slice of {@code s} holding {@code struct (anonymous) ud}. */
+        /**
+         * The slice of {@code s} holding {@code struct (anonymous) ud}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's bytes, a view into {@code s}
+         */
         public static MemorySegment ud(MemorySegment s) {
             return s.asSlice(ud$OFFSET, 16L);
         }
-        /** Copies {@code v} into {@code struct (anonymous) ud}. */
+        /**
+         * Copies {@code v} into {@code struct (anonymous) ud}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new bytes of the field (its size)
+         */
         public static void ud(MemorySegment s, MemorySegment v) {
             MemorySegment.copy(v, 0L, s, ud$OFFSET, 16L);
         }
@@ -244,29 +404,54 @@ public final class ibv_send_wr {
             /** {@code alignof}. */
             public static final long ALIGNMENT = 8L;
 
-            /** Allocates one zeroed instance. */
+            /**
+             * Allocates one zeroed instance.
+             *
+             * @param allocator where the memory comes from (an {@code Arena}, say)
+             * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+             */
             public static MemorySegment allocate(SegmentAllocator allocator) {
                 return allocator.allocate(LAYOUT);
             }
 
             /** Offset of {@code uint64_t remote_addr}. */
             public static final long remote_addr$OFFSET = 0L;
-            /** Reads {@code uint64_t remote_addr}. */
+            /**
+             * Reads {@code uint64_t remote_addr}.
+             *
+             * @param s a segment holding this struct
+             * @return the field's value
+             */
             public static long remote_addr(MemorySegment s) {
                 return s.get(ValueLayout.JAVA_LONG, remote_addr$OFFSET);
             }
-            /** Writes {@code uint64_t remote_addr}. */
+            /**
+             * Writes {@code uint64_t remote_addr}.
+             *
+             * @param s a segment holding this struct
+             * @param v the new value
+             */
             public static void remote_addr(MemorySegment s, long v) {
                 s.set(ValueLayout.JAVA_LONG, remote_addr$OFFSET, v);
             }
 
             /** Offset of {@code uint32_t rkey}. */
             public static final long rkey$OFFSET = 8L;
-            /** Reads {@code uint32_t rkey}. */
+            /**
+             * Reads {@code uint32_t rkey}.
+             *
+             * @param s a segment holding this struct
+             * @return the field's value
+             */
             public static int rkey(MemorySegment s) {
                 return s.get(ValueLayout.JAVA_INT, rkey$OFFSET);
             }
-            /** Writes {@code uint32_t rkey}. */
+            /**
+             * Writes {@code uint32_t rkey}.
+             *
+             * @param s a segment holding this struct
+             * @param v the new value
+             */
             public static void rkey(MemorySegment s, int v) {
                 s.set(ValueLayout.JAVA_INT, rkey$OFFSET, v);
             }
@@ -290,51 +475,96 @@ public final class ibv_send_wr {
             /** {@code alignof}. */
             public static final long ALIGNMENT = 8L;
 
-            /** Allocates one zeroed instance. */
+            /**
+             * Allocates one zeroed instance.
+             *
+             * @param allocator where the memory comes from (an {@code Arena}, say)
+             * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+             */
             public static MemorySegment allocate(SegmentAllocator allocator) {
                 return allocator.allocate(LAYOUT);
             }
 
             /** Offset of {@code uint64_t remote_addr}. */
             public static final long remote_addr$OFFSET = 0L;
-            /** Reads {@code uint64_t remote_addr}. */
+            /**
+             * Reads {@code uint64_t remote_addr}.
+             *
+             * @param s a segment holding this struct
+             * @return the field's value
+             */
             public static long remote_addr(MemorySegment s) {
                 return s.get(ValueLayout.JAVA_LONG, remote_addr$OFFSET);
             }
-            /** Writes {@code uint64_t remote_addr}. */
+            /**
+             * Writes {@code uint64_t remote_addr}.
+             *
+             * @param s a segment holding this struct
+             * @param v the new value
+             */
             public static void remote_addr(MemorySegment s, long v) {
                 s.set(ValueLayout.JAVA_LONG, remote_addr$OFFSET, v);
             }
 
             /** Offset of {@code uint64_t compare_add}. */
             public static final long compare_add$OFFSET = 8L;
-            /** Reads {@code uint64_t compare_add}. */
+            /**
+             * Reads {@code uint64_t compare_add}.
+             *
+             * @param s a segment holding this struct
+             * @return the field's value
+             */
             public static long compare_add(MemorySegment s) {
                 return s.get(ValueLayout.JAVA_LONG, compare_add$OFFSET);
             }
-            /** Writes {@code uint64_t compare_add}. */
+            /**
+             * Writes {@code uint64_t compare_add}.
+             *
+             * @param s a segment holding this struct
+             * @param v the new value
+             */
             public static void compare_add(MemorySegment s, long v) {
                 s.set(ValueLayout.JAVA_LONG, compare_add$OFFSET, v);
             }
 
             /** Offset of {@code uint64_t swap}. */
             public static final long swap$OFFSET = 16L;
-            /** Reads {@code uint64_t swap}. */
+            /**
+             * Reads {@code uint64_t swap}.
+             *
+             * @param s a segment holding this struct
+             * @return the field's value
+             */
             public static long swap(MemorySegment s) {
                 return s.get(ValueLayout.JAVA_LONG, swap$OFFSET);
             }
-            /** Writes {@code uint64_t swap}. */
+            /**
+             * Writes {@code uint64_t swap}.
+             *
+             * @param s a segment holding this struct
+             * @param v the new value
+             */
             public static void swap(MemorySegment s, long v) {
                 s.set(ValueLayout.JAVA_LONG, swap$OFFSET, v);
             }
 
             /** Offset of {@code uint32_t rkey}. */
             public static final long rkey$OFFSET = 24L;
-            /** Reads {@code uint32_t rkey}. */
+            /**
+             * Reads {@code uint32_t rkey}.
+             *
+             * @param s a segment holding this struct
+             * @return the field's value
+             */
             public static int rkey(MemorySegment s) {
                 return s.get(ValueLayout.JAVA_INT, rkey$OFFSET);
             }
-            /** Writes {@code uint32_t rkey}. */
+            /**
+             * Writes {@code uint32_t rkey}.
+             *
+             * @param s a segment holding this struct
+             * @param v the new value
+             */
             public static void rkey(MemorySegment s, int v) {
                 s.set(ValueLayout.JAVA_INT, rkey$OFFSET, v);
             }
@@ -356,40 +586,75 @@ public final class ibv_send_wr {
             /** {@code alignof}. */
             public static final long ALIGNMENT = 8L;
 
-            /** Allocates one zeroed instance. */
+            /**
+             * Allocates one zeroed instance.
+             *
+             * @param allocator where the memory comes from (an {@code Arena}, say)
+             * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+             */
             public static MemorySegment allocate(SegmentAllocator allocator) {
                 return allocator.allocate(LAYOUT);
             }
 
             /** Offset of {@code struct ibv_ah * ah}. */
             public static final long ah$OFFSET = 0L;
-            /** Reads {@code struct ibv_ah * ah}. */
+            /**
+             * Reads {@code struct ibv_ah * ah}.
+             *
+             * @param s a segment holding this struct
+             * @return the field's value (a zero-length segment at the pointer's address)
+             */
             public static MemorySegment ah(MemorySegment s) {
                 return s.get(ValueLayout.ADDRESS, ah$OFFSET);
             }
-            /** Writes {@code struct ibv_ah * ah}. */
+            /**
+             * Writes {@code struct ibv_ah * ah}.
+             *
+             * @param s a segment holding this struct
+             * @param v the new value (its address is stored)
+             */
             public static void ah(MemorySegment s, MemorySegment v) {
                 s.set(ValueLayout.ADDRESS, ah$OFFSET, v);
             }
 
             /** Offset of {@code uint32_t remote_qpn}. */
             public static final long remote_qpn$OFFSET = 8L;
-            /** Reads {@code uint32_t remote_qpn}. */
+            /**
+             * Reads {@code uint32_t remote_qpn}.
+             *
+             * @param s a segment holding this struct
+             * @return the field's value
+             */
             public static int remote_qpn(MemorySegment s) {
                 return s.get(ValueLayout.JAVA_INT, remote_qpn$OFFSET);
             }
-            /** Writes {@code uint32_t remote_qpn}. */
+            /**
+             * Writes {@code uint32_t remote_qpn}.
+             *
+             * @param s a segment holding this struct
+             * @param v the new value
+             */
             public static void remote_qpn(MemorySegment s, int v) {
                 s.set(ValueLayout.JAVA_INT, remote_qpn$OFFSET, v);
             }
 
             /** Offset of {@code uint32_t remote_qkey}. */
             public static final long remote_qkey$OFFSET = 12L;
-            /** Reads {@code uint32_t remote_qkey}. */
+            /**
+             * Reads {@code uint32_t remote_qkey}.
+             *
+             * @param s a segment holding this struct
+             * @return the field's value
+             */
             public static int remote_qkey(MemorySegment s) {
                 return s.get(ValueLayout.JAVA_INT, remote_qkey$OFFSET);
             }
-            /** Writes {@code uint32_t remote_qkey}. */
+            /**
+             * Writes {@code uint32_t remote_qkey}.
+             *
+             * @param s a segment holding this struct
+             * @param v the new value
+             */
             public static void remote_qkey(MemorySegment s, int v) {
                 s.set(ValueLayout.JAVA_INT, remote_qkey$OFFSET, v);
             }
@@ -410,18 +675,33 @@ public final class ibv_send_wr {
         /** {@code alignof}. */
         public static final long ALIGNMENT = 4L;
 
-        /** Allocates one zeroed instance. */
+        /**
+         * Allocates one zeroed instance.
+         *
+         * @param allocator where the memory comes from (an {@code Arena}, say)
+         * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+         */
         public static MemorySegment allocate(SegmentAllocator allocator) {
             return allocator.allocate(LAYOUT);
         }
 
         /** Offset of {@code struct (anonymous) xrc}. */
         public static final long xrc$OFFSET = 0L;
-        /** The slice of {@code s} holding {@code struct (anonymous) xrc}. */
+        /**
+         * The slice of {@code s} holding {@code struct (anonymous) xrc}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's bytes, a view into {@code s}
+         */
         public static MemorySegment xrc(MemorySegment s) {
             return s.asSlice(xrc$OFFSET, 4L);
         }
-        /** Copies {@code v} into {@code struct (anonymous) xrc}. */
+        /**
+         * Copies {@code v} into {@code struct (anonymous) xrc}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new bytes of the field (its size)
+         */
         public static void xrc(MemorySegment s, MemorySegment v) {
             MemorySegment.copy(v, 0L, s, xrc$OFFSET, 4L);
         }
@@ -440,18 +720,33 @@ public final class ibv_send_wr {
             /** {@code alignof}. */
             public static final long ALIGNMENT = 4L;
 
-            /** Allocates one zeroed instance. */
+            /**
+             * Allocates one zeroed instance.
+             *
+             * @param allocator where the memory comes from (an {@code Arena}, say)
+             * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+             */
             public static MemorySegment allocate(SegmentAllocator allocator) {
                 return allocator.allocate(LAYOUT);
             }
 
             /** Offset of {@code uint32_t remote_srqn}. */
             public static final long remote_srqn$OFFSET = 0L;
-            /** Reads {@code uint32_t remote_srqn}. */
+            /**
+             * Reads {@code uint32_t remote_srqn}.
+             *
+             * @param s a segment holding this struct
+             * @return the field's value
+             */
             public static int remote_srqn(MemorySegment s) {
                 return s.get(ValueLayout.JAVA_INT, remote_srqn$OFFSET);
             }
-            /** Writes {@code uint32_t remote_srqn}. */
+            /**
+             * Writes {@code uint32_t remote_srqn}.
+             *
+             * @param s a segment holding this struct
+             * @param v the new value
+             */
             public static void remote_srqn(MemorySegment s, int v) {
                 s.set(ValueLayout.JAVA_INT, remote_srqn$OFFSET, v);
             }
@@ -475,40 +770,75 @@ public final class ibv_send_wr {
         /** {@code alignof}. */
         public static final long ALIGNMENT = 8L;
 
-        /** Allocates one zeroed instance. */
+        /**
+         * Allocates one zeroed instance.
+         *
+         * @param allocator where the memory comes from (an {@code Arena}, say)
+         * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+         */
         public static MemorySegment allocate(SegmentAllocator allocator) {
             return allocator.allocate(LAYOUT);
         }
 
         /** Offset of {@code struct ibv_mw * mw}. */
         public static final long mw$OFFSET = 0L;
-        /** Reads {@code struct ibv_mw * mw}. */
+        /**
+         * Reads {@code struct ibv_mw * mw}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value (a zero-length segment at the pointer's address)
+         */
         public static MemorySegment mw(MemorySegment s) {
             return s.get(ValueLayout.ADDRESS, mw$OFFSET);
         }
-        /** Writes {@code struct ibv_mw * mw}. */
+        /**
+         * Writes {@code struct ibv_mw * mw}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value (its address is stored)
+         */
         public static void mw(MemorySegment s, MemorySegment v) {
             s.set(ValueLayout.ADDRESS, mw$OFFSET, v);
         }
 
         /** Offset of {@code uint32_t rkey}. */
         public static final long rkey$OFFSET = 8L;
-        /** Reads {@code uint32_t rkey}. */
+        /**
+         * Reads {@code uint32_t rkey}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value
+         */
         public static int rkey(MemorySegment s) {
             return s.get(ValueLayout.JAVA_INT, rkey$OFFSET);
         }
-        /** Writes {@code uint32_t rkey}. */
+        /**
+         * Writes {@code uint32_t rkey}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value
+         */
         public static void rkey(MemorySegment s, int v) {
             s.set(ValueLayout.JAVA_INT, rkey$OFFSET, v);
         }
 
         /** Offset of {@code struct ibv_mw_bind_info bind_info}. */
         public static final long bind_info$OFFSET = 16L;
-        /** The slice of {@code s} holding {@code struct ibv_mw_bind_info bind_info}. */
+        /**
+         * The slice of {@code s} holding {@code struct ibv_mw_bind_info bind_info}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's bytes, a view into {@code s}
+         */
         public static MemorySegment bind_info(MemorySegment s) {
             return s.asSlice(bind_info$OFFSET, 32L);
         }
-        /** Copies {@code v} into {@code struct ibv_mw_bind_info bind_info}. */
+        /**
+         * Copies {@code v} into {@code struct ibv_mw_bind_info bind_info}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new bytes of the field (its size)
+         */
         public static void bind_info(MemorySegment s, MemorySegment v) {
             MemorySegment.copy(v, 0L, s, bind_info$OFFSET, 32L);
         }
@@ -531,40 +861,75 @@ public final class ibv_send_wr {
         /** {@code alignof}. */
         public static final long ALIGNMENT = 8L;
 
-        /** Allocates one zeroed instance. */
+        /**
+         * Allocates one zeroed instance.
+         *
+         * @param allocator where the memory comes from (an {@code Arena}, say)
+         * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+         */
         public static MemorySegment allocate(SegmentAllocator allocator) {
             return allocator.allocate(LAYOUT);
         }
 
         /** Offset of {@code void * hdr}. */
         public static final long hdr$OFFSET = 0L;
-        /** Reads {@code void * hdr}. */
+        /**
+         * Reads {@code void * hdr}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value (a zero-length segment at the pointer's address)
+         */
         public static MemorySegment hdr(MemorySegment s) {
             return s.get(ValueLayout.ADDRESS, hdr$OFFSET);
         }
-        /** Writes {@code void * hdr}. */
+        /**
+         * Writes {@code void * hdr}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value (its address is stored)
+         */
         public static void hdr(MemorySegment s, MemorySegment v) {
             s.set(ValueLayout.ADDRESS, hdr$OFFSET, v);
         }
 
         /** Offset of {@code uint16_t hdr_sz}. */
         public static final long hdr_sz$OFFSET = 8L;
-        /** Reads {@code uint16_t hdr_sz}. */
+        /**
+         * Reads {@code uint16_t hdr_sz}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value
+         */
         public static short hdr_sz(MemorySegment s) {
             return s.get(ValueLayout.JAVA_SHORT, hdr_sz$OFFSET);
         }
-        /** Writes {@code uint16_t hdr_sz}. */
+        /**
+         * Writes {@code uint16_t hdr_sz}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value
+         */
         public static void hdr_sz(MemorySegment s, short v) {
             s.set(ValueLayout.JAVA_SHORT, hdr_sz$OFFSET, v);
         }
 
         /** Offset of {@code uint16_t mss}. */
         public static final long mss$OFFSET = 10L;
-        /** Reads {@code uint16_t mss}. */
+        /**
+         * Reads {@code uint16_t mss}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's value
+         */
         public static short mss(MemorySegment s) {
             return s.get(ValueLayout.JAVA_SHORT, mss$OFFSET);
         }
-        /** Writes {@code uint16_t mss}. */
+        /**
+         * Writes {@code uint16_t mss}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new value
+         */
         public static void mss(MemorySegment s, short v) {
             s.set(ValueLayout.JAVA_SHORT, mss$OFFSET, v);
         }

@@ -25,40 +25,75 @@ public final class ibv_sge {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint64_t addr}. */
     public static final long addr$OFFSET = 0L;
-    /** Reads {@code uint64_t addr}. */
+    /**
+     * Reads {@code uint64_t addr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long addr(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, addr$OFFSET);
     }
-    /** Writes {@code uint64_t addr}. */
+    /**
+     * Writes {@code uint64_t addr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void addr(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, addr$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t length}. */
     public static final long length$OFFSET = 8L;
-    /** Reads {@code uint32_t length}. */
+    /**
+     * Reads {@code uint32_t length}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int length(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, length$OFFSET);
     }
-    /** Writes {@code uint32_t length}. */
+    /**
+     * Writes {@code uint32_t length}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void length(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, length$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t lkey}. */
     public static final long lkey$OFFSET = 12L;
-    /** Reads {@code uint32_t lkey}. */
+    /**
+     * Reads {@code uint32_t lkey}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int lkey(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, lkey$OFFSET);
     }
-    /** Writes {@code uint32_t lkey}. */
+    /**
+     * Writes {@code uint32_t lkey}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void lkey(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, lkey$OFFSET, v);
     }

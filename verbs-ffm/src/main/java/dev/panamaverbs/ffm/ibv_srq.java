@@ -31,84 +31,159 @@ public final class ibv_srq {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct ibv_context * context}. */
     public static final long context$OFFSET = 0L;
-    /** Reads {@code struct ibv_context * context}. */
+    /**
+     * Reads {@code struct ibv_context * context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, context$OFFSET);
     }
-    /** Writes {@code struct ibv_context * context}. */
+    /**
+     * Writes {@code struct ibv_context * context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, context$OFFSET, v);
     }
 
     /** Offset of {@code void * srq_context}. */
     public static final long srq_context$OFFSET = 8L;
-    /** Reads {@code void * srq_context}. */
+    /**
+     * Reads {@code void * srq_context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment srq_context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, srq_context$OFFSET);
     }
-    /** Writes {@code void * srq_context}. */
+    /**
+     * Writes {@code void * srq_context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void srq_context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, srq_context$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_pd * pd}. */
     public static final long pd$OFFSET = 16L;
-    /** Reads {@code struct ibv_pd * pd}. */
+    /**
+     * Reads {@code struct ibv_pd * pd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment pd(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, pd$OFFSET);
     }
-    /** Writes {@code struct ibv_pd * pd}. */
+    /**
+     * Writes {@code struct ibv_pd * pd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void pd(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, pd$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t handle}. */
     public static final long handle$OFFSET = 24L;
-    /** Reads {@code uint32_t handle}. */
+    /**
+     * Reads {@code uint32_t handle}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int handle(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, handle$OFFSET);
     }
-    /** Writes {@code uint32_t handle}. */
+    /**
+     * Writes {@code uint32_t handle}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void handle(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, handle$OFFSET, v);
     }
 
     /** Offset of {@code pthread_mutex_t mutex}. */
     public static final long mutex$OFFSET = 32L;
-    /** The slice of {@code s} holding {@code pthread_mutex_t mutex}. */
+    /**
+     * The slice of {@code s} holding {@code pthread_mutex_t mutex}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment mutex(MemorySegment s) {
         return s.asSlice(mutex$OFFSET, 40L);
     }
-    /** Copies {@code v} into {@code pthread_mutex_t mutex}. */
+    /**
+     * Copies {@code v} into {@code pthread_mutex_t mutex}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void mutex(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, mutex$OFFSET, 40L);
     }
 
     /** Offset of {@code pthread_cond_t cond}. */
     public static final long cond$OFFSET = 72L;
-    /** The slice of {@code s} holding {@code pthread_cond_t cond}. */
+    /**
+     * The slice of {@code s} holding {@code pthread_cond_t cond}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment cond(MemorySegment s) {
         return s.asSlice(cond$OFFSET, 48L);
     }
-    /** Copies {@code v} into {@code pthread_cond_t cond}. */
+    /**
+     * Copies {@code v} into {@code pthread_cond_t cond}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void cond(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, cond$OFFSET, 48L);
     }
 
     /** Offset of {@code uint32_t events_completed}. */
     public static final long events_completed$OFFSET = 120L;
-    /** Reads {@code uint32_t events_completed}. */
+    /**
+     * Reads {@code uint32_t events_completed}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int events_completed(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, events_completed$OFFSET);
     }
-    /** Writes {@code uint32_t events_completed}. */
+    /**
+     * Writes {@code uint32_t events_completed}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void events_completed(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, events_completed$OFFSET, v);
     }

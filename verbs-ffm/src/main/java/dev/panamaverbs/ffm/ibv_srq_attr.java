@@ -25,40 +25,75 @@ public final class ibv_srq_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t max_wr}. */
     public static final long max_wr$OFFSET = 0L;
-    /** Reads {@code uint32_t max_wr}. */
+    /**
+     * Reads {@code uint32_t max_wr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_wr(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_wr$OFFSET);
     }
-    /** Writes {@code uint32_t max_wr}. */
+    /**
+     * Writes {@code uint32_t max_wr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_wr(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_wr$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t max_sge}. */
     public static final long max_sge$OFFSET = 4L;
-    /** Reads {@code uint32_t max_sge}. */
+    /**
+     * Reads {@code uint32_t max_sge}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_sge(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_sge$OFFSET);
     }
-    /** Writes {@code uint32_t max_sge}. */
+    /**
+     * Writes {@code uint32_t max_sge}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_sge(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_sge$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t srq_limit}. */
     public static final long srq_limit$OFFSET = 8L;
-    /** Reads {@code uint32_t srq_limit}. */
+    /**
+     * Reads {@code uint32_t srq_limit}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int srq_limit(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, srq_limit$OFFSET);
     }
-    /** Writes {@code uint32_t srq_limit}. */
+    /**
+     * Writes {@code uint32_t srq_limit}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void srq_limit(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, srq_limit$OFFSET, v);
     }

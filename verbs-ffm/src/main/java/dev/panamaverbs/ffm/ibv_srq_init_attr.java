@@ -25,29 +25,54 @@ public final class ibv_srq_init_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code void * srq_context}. */
     public static final long srq_context$OFFSET = 0L;
-    /** Reads {@code void * srq_context}. */
+    /**
+     * Reads {@code void * srq_context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment srq_context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, srq_context$OFFSET);
     }
-    /** Writes {@code void * srq_context}. */
+    /**
+     * Writes {@code void * srq_context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void srq_context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, srq_context$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_srq_attr attr}. */
     public static final long attr$OFFSET = 8L;
-    /** The slice of {@code s} holding {@code struct ibv_srq_attr attr}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_srq_attr attr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment attr(MemorySegment s) {
         return s.asSlice(attr$OFFSET, 12L);
     }
-    /** Copies {@code v} into {@code struct ibv_srq_attr attr}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_srq_attr attr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void attr(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, attr$OFFSET, 12L);
     }

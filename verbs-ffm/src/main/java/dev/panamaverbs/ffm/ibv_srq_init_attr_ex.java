@@ -31,95 +31,180 @@ public final class ibv_srq_init_attr_ex {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code void * srq_context}. */
     public static final long srq_context$OFFSET = 0L;
-    /** Reads {@code void * srq_context}. */
+    /**
+     * Reads {@code void * srq_context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment srq_context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, srq_context$OFFSET);
     }
-    /** Writes {@code void * srq_context}. */
+    /**
+     * Writes {@code void * srq_context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void srq_context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, srq_context$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_srq_attr attr}. */
     public static final long attr$OFFSET = 8L;
-    /** The slice of {@code s} holding {@code struct ibv_srq_attr attr}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_srq_attr attr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment attr(MemorySegment s) {
         return s.asSlice(attr$OFFSET, 12L);
     }
-    /** Copies {@code v} into {@code struct ibv_srq_attr attr}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_srq_attr attr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void attr(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, attr$OFFSET, 12L);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 20L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_srq_type srq_type}. */
     public static final long srq_type$OFFSET = 24L;
-    /** Reads {@code enum ibv_srq_type srq_type}. */
+    /**
+     * Reads {@code enum ibv_srq_type srq_type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int srq_type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, srq_type$OFFSET);
     }
-    /** Writes {@code enum ibv_srq_type srq_type}. */
+    /**
+     * Writes {@code enum ibv_srq_type srq_type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void srq_type(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, srq_type$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_pd * pd}. */
     public static final long pd$OFFSET = 32L;
-    /** Reads {@code struct ibv_pd * pd}. */
+    /**
+     * Reads {@code struct ibv_pd * pd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment pd(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, pd$OFFSET);
     }
-    /** Writes {@code struct ibv_pd * pd}. */
+    /**
+     * Writes {@code struct ibv_pd * pd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void pd(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, pd$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_xrcd * xrcd}. */
     public static final long xrcd$OFFSET = 40L;
-    /** Reads {@code struct ibv_xrcd * xrcd}. */
+    /**
+     * Reads {@code struct ibv_xrcd * xrcd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment xrcd(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, xrcd$OFFSET);
     }
-    /** Writes {@code struct ibv_xrcd * xrcd}. */
+    /**
+     * Writes {@code struct ibv_xrcd * xrcd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void xrcd(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, xrcd$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_cq * cq}. */
     public static final long cq$OFFSET = 48L;
-    /** Reads {@code struct ibv_cq * cq}. */
+    /**
+     * Reads {@code struct ibv_cq * cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, cq$OFFSET);
     }
-    /** Writes {@code struct ibv_cq * cq}. */
+    /**
+     * Writes {@code struct ibv_cq * cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, cq$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_tm_cap tm_cap}. */
     public static final long tm_cap$OFFSET = 56L;
-    /** The slice of {@code s} holding {@code struct ibv_tm_cap tm_cap}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_tm_cap tm_cap}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment tm_cap(MemorySegment s) {
         return s.asSlice(tm_cap$OFFSET, 8L);
     }
-    /** Copies {@code v} into {@code struct ibv_tm_cap tm_cap}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_tm_cap tm_cap}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void tm_cap(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, tm_cap$OFFSET, 8L);
     }

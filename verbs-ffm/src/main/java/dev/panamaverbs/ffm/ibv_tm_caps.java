@@ -27,62 +27,117 @@ public final class ibv_tm_caps {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t max_rndv_hdr_size}. */
     public static final long max_rndv_hdr_size$OFFSET = 0L;
-    /** Reads {@code uint32_t max_rndv_hdr_size}. */
+    /**
+     * Reads {@code uint32_t max_rndv_hdr_size}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_rndv_hdr_size(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_rndv_hdr_size$OFFSET);
     }
-    /** Writes {@code uint32_t max_rndv_hdr_size}. */
+    /**
+     * Writes {@code uint32_t max_rndv_hdr_size}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_rndv_hdr_size(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_rndv_hdr_size$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t max_num_tags}. */
     public static final long max_num_tags$OFFSET = 4L;
-    /** Reads {@code uint32_t max_num_tags}. */
+    /**
+     * Reads {@code uint32_t max_num_tags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_num_tags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_num_tags$OFFSET);
     }
-    /** Writes {@code uint32_t max_num_tags}. */
+    /**
+     * Writes {@code uint32_t max_num_tags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_num_tags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_num_tags$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t flags}. */
     public static final long flags$OFFSET = 8L;
-    /** Reads {@code uint32_t flags}. */
+    /**
+     * Reads {@code uint32_t flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, flags$OFFSET);
     }
-    /** Writes {@code uint32_t flags}. */
+    /**
+     * Writes {@code uint32_t flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void flags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, flags$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t max_ops}. */
     public static final long max_ops$OFFSET = 12L;
-    /** Reads {@code uint32_t max_ops}. */
+    /**
+     * Reads {@code uint32_t max_ops}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_ops(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_ops$OFFSET);
     }
-    /** Writes {@code uint32_t max_ops}. */
+    /**
+     * Writes {@code uint32_t max_ops}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_ops(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_ops$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t max_sge}. */
     public static final long max_sge$OFFSET = 16L;
-    /** Reads {@code uint32_t max_sge}. */
+    /**
+     * Reads {@code uint32_t max_sge}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_sge(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_sge$OFFSET);
     }
-    /** Writes {@code uint32_t max_sge}. */
+    /**
+     * Writes {@code uint32_t max_sge}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_sge(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_sge$OFFSET, v);
     }

@@ -24,29 +24,54 @@ public final class ibv_tso_caps {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t max_tso}. */
     public static final long max_tso$OFFSET = 0L;
-    /** Reads {@code uint32_t max_tso}. */
+    /**
+     * Reads {@code uint32_t max_tso}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_tso(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_tso$OFFSET);
     }
-    /** Writes {@code uint32_t max_tso}. */
+    /**
+     * Writes {@code uint32_t max_tso}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_tso(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_tso$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t supported_qpts}. */
     public static final long supported_qpts$OFFSET = 4L;
-    /** Reads {@code uint32_t supported_qpts}. */
+    /**
+     * Reads {@code uint32_t supported_qpts}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int supported_qpts(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, supported_qpts$OFFSET);
     }
-    /** Writes {@code uint32_t supported_qpts}. */
+    /**
+     * Writes {@code uint32_t supported_qpts}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void supported_qpts(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, supported_qpts$OFFSET, v);
     }

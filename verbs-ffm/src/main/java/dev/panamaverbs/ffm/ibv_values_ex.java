@@ -25,29 +25,54 @@ public final class ibv_values_ex {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 0L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }
 
     /** Offset of {@code struct timespec raw_clock}. */
     public static final long raw_clock$OFFSET = 8L;
-    /** The slice of {@code s} holding {@code struct timespec raw_clock}. */
+    /**
+     * The slice of {@code s} holding {@code struct timespec raw_clock}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment raw_clock(MemorySegment s) {
         return s.asSlice(raw_clock$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code struct timespec raw_clock}. */
+    /**
+     * Copies {@code v} into {@code struct timespec raw_clock}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void raw_clock(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, raw_clock$OFFSET, 16L);
     }

@@ -38,161 +38,306 @@ public final class ibv_wc {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint64_t wr_id}. */
     public static final long wr_id$OFFSET = 0L;
-    /** Reads {@code uint64_t wr_id}. */
+    /**
+     * Reads {@code uint64_t wr_id}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long wr_id(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, wr_id$OFFSET);
     }
-    /** Writes {@code uint64_t wr_id}. */
+    /**
+     * Writes {@code uint64_t wr_id}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void wr_id(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, wr_id$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_wc_status status}. */
     public static final long status$OFFSET = 8L;
-    /** Reads {@code enum ibv_wc_status status}. */
+    /**
+     * Reads {@code enum ibv_wc_status status}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int status(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, status$OFFSET);
     }
-    /** Writes {@code enum ibv_wc_status status}. */
+    /**
+     * Writes {@code enum ibv_wc_status status}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void status(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, status$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_wc_opcode opcode}. */
     public static final long opcode$OFFSET = 12L;
-    /** Reads {@code enum ibv_wc_opcode opcode}. */
+    /**
+     * Reads {@code enum ibv_wc_opcode opcode}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int opcode(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, opcode$OFFSET);
     }
-    /** Writes {@code enum ibv_wc_opcode opcode}. */
+    /**
+     * Writes {@code enum ibv_wc_opcode opcode}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void opcode(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, opcode$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t vendor_err}. */
     public static final long vendor_err$OFFSET = 16L;
-    /** Reads {@code uint32_t vendor_err}. */
+    /**
+     * Reads {@code uint32_t vendor_err}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int vendor_err(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, vendor_err$OFFSET);
     }
-    /** Writes {@code uint32_t vendor_err}. */
+    /**
+     * Writes {@code uint32_t vendor_err}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void vendor_err(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, vendor_err$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t byte_len}. */
     public static final long byte_len$OFFSET = 20L;
-    /** Reads {@code uint32_t byte_len}. */
+    /**
+     * Reads {@code uint32_t byte_len}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int byte_len(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, byte_len$OFFSET);
     }
-    /** Writes {@code uint32_t byte_len}. */
+    /**
+     * Writes {@code uint32_t byte_len}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void byte_len(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, byte_len$OFFSET, v);
     }
 
     /** Offset of {@code __be32 imm_data}. */
     public static final long imm_data$OFFSET = 24L;
-    /** Reads {@code __be32 imm_data}. */
+    /**
+     * Reads {@code __be32 imm_data}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int imm_data(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, imm_data$OFFSET);
     }
-    /** Writes {@code __be32 imm_data}. */
+    /**
+     * Writes {@code __be32 imm_data}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void imm_data(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, imm_data$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t invalidated_rkey}. */
     public static final long invalidated_rkey$OFFSET = 24L;
-    /** Reads {@code uint32_t invalidated_rkey}. */
+    /**
+     * Reads {@code uint32_t invalidated_rkey}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int invalidated_rkey(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, invalidated_rkey$OFFSET);
     }
-    /** Writes {@code uint32_t invalidated_rkey}. */
+    /**
+     * Writes {@code uint32_t invalidated_rkey}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void invalidated_rkey(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, invalidated_rkey$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t qp_num}. */
     public static final long qp_num$OFFSET = 28L;
-    /** Reads {@code uint32_t qp_num}. */
+    /**
+     * Reads {@code uint32_t qp_num}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int qp_num(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, qp_num$OFFSET);
     }
-    /** Writes {@code uint32_t qp_num}. */
+    /**
+     * Writes {@code uint32_t qp_num}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void qp_num(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, qp_num$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t src_qp}. */
     public static final long src_qp$OFFSET = 32L;
-    /** Reads {@code uint32_t src_qp}. */
+    /**
+     * Reads {@code uint32_t src_qp}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int src_qp(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, src_qp$OFFSET);
     }
-    /** Writes {@code uint32_t src_qp}. */
+    /**
+     * Writes {@code uint32_t src_qp}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void src_qp(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, src_qp$OFFSET, v);
     }
 
     /** Offset of {@code unsigned int wc_flags}. */
     public static final long wc_flags$OFFSET = 36L;
-    /** Reads {@code unsigned int wc_flags}. */
+    /**
+     * Reads {@code unsigned int wc_flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int wc_flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, wc_flags$OFFSET);
     }
-    /** Writes {@code unsigned int wc_flags}. */
+    /**
+     * Writes {@code unsigned int wc_flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void wc_flags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, wc_flags$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t pkey_index}. */
     public static final long pkey_index$OFFSET = 40L;
-    /** Reads {@code uint16_t pkey_index}. */
+    /**
+     * Reads {@code uint16_t pkey_index}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short pkey_index(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, pkey_index$OFFSET);
     }
-    /** Writes {@code uint16_t pkey_index}. */
+    /**
+     * Writes {@code uint16_t pkey_index}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void pkey_index(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, pkey_index$OFFSET, v);
     }
 
     /** Offset of {@code uint16_t slid}. */
     public static final long slid$OFFSET = 42L;
-    /** Reads {@code uint16_t slid}. */
+    /**
+     * Reads {@code uint16_t slid}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short slid(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, slid$OFFSET);
     }
-    /** Writes {@code uint16_t slid}. */
+    /**
+     * Writes {@code uint16_t slid}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void slid(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, slid$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t sl}. */
     public static final long sl$OFFSET = 44L;
-    /** Reads {@code uint8_t sl}. */
+    /**
+     * Reads {@code uint8_t sl}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte sl(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, sl$OFFSET);
     }
-    /** Writes {@code uint8_t sl}. */
+    /**
+     * Writes {@code uint8_t sl}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void sl(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, sl$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t dlid_path_bits}. */
     public static final long dlid_path_bits$OFFSET = 45L;
-    /** Reads {@code uint8_t dlid_path_bits}. */
+    /**
+     * Reads {@code uint8_t dlid_path_bits}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte dlid_path_bits(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, dlid_path_bits$OFFSET);
     }
-    /** Writes {@code uint8_t dlid_path_bits}. */
+    /**
+     * Writes {@code uint8_t dlid_path_bits}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void dlid_path_bits(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, dlid_path_bits$OFFSET, v);
     }

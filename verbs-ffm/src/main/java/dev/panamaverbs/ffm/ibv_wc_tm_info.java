@@ -25,29 +25,54 @@ public final class ibv_wc_tm_info {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint64_t tag}. */
     public static final long tag$OFFSET = 0L;
-    /** Reads {@code uint64_t tag}. */
+    /**
+     * Reads {@code uint64_t tag}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long tag(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, tag$OFFSET);
     }
-    /** Writes {@code uint64_t tag}. */
+    /**
+     * Writes {@code uint64_t tag}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void tag(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, tag$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t priv}. */
     public static final long priv$OFFSET = 8L;
-    /** Reads {@code uint32_t priv}. */
+    /**
+     * Reads {@code uint32_t priv}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int priv(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, priv$OFFSET);
     }
-    /** Writes {@code uint32_t priv}. */
+    /**
+     * Writes {@code uint32_t priv}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void priv(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, priv$OFFSET, v);
     }

@@ -35,95 +35,180 @@ public final class ibv_wq {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct ibv_context * context}. */
     public static final long context$OFFSET = 0L;
-    /** Reads {@code struct ibv_context * context}. */
+    /**
+     * Reads {@code struct ibv_context * context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, context$OFFSET);
     }
-    /** Writes {@code struct ibv_context * context}. */
+    /**
+     * Writes {@code struct ibv_context * context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, context$OFFSET, v);
     }
 
     /** Offset of {@code void * wq_context}. */
     public static final long wq_context$OFFSET = 8L;
-    /** Reads {@code void * wq_context}. */
+    /**
+     * Reads {@code void * wq_context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wq_context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wq_context$OFFSET);
     }
-    /** Writes {@code void * wq_context}. */
+    /**
+     * Writes {@code void * wq_context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wq_context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wq_context$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_pd * pd}. */
     public static final long pd$OFFSET = 16L;
-    /** Reads {@code struct ibv_pd * pd}. */
+    /**
+     * Reads {@code struct ibv_pd * pd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment pd(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, pd$OFFSET);
     }
-    /** Writes {@code struct ibv_pd * pd}. */
+    /**
+     * Writes {@code struct ibv_pd * pd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void pd(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, pd$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_cq * cq}. */
     public static final long cq$OFFSET = 24L;
-    /** Reads {@code struct ibv_cq * cq}. */
+    /**
+     * Reads {@code struct ibv_cq * cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, cq$OFFSET);
     }
-    /** Writes {@code struct ibv_cq * cq}. */
+    /**
+     * Writes {@code struct ibv_cq * cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, cq$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t wq_num}. */
     public static final long wq_num$OFFSET = 32L;
-    /** Reads {@code uint32_t wq_num}. */
+    /**
+     * Reads {@code uint32_t wq_num}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int wq_num(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, wq_num$OFFSET);
     }
-    /** Writes {@code uint32_t wq_num}. */
+    /**
+     * Writes {@code uint32_t wq_num}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void wq_num(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, wq_num$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t handle}. */
     public static final long handle$OFFSET = 36L;
-    /** Reads {@code uint32_t handle}. */
+    /**
+     * Reads {@code uint32_t handle}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int handle(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, handle$OFFSET);
     }
-    /** Writes {@code uint32_t handle}. */
+    /**
+     * Writes {@code uint32_t handle}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void handle(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, handle$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_wq_state state}. */
     public static final long state$OFFSET = 40L;
-    /** Reads {@code enum ibv_wq_state state}. */
+    /**
+     * Reads {@code enum ibv_wq_state state}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int state(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, state$OFFSET);
     }
-    /** Writes {@code enum ibv_wq_state state}. */
+    /**
+     * Writes {@code enum ibv_wq_state state}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void state(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, state$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_wq_type wq_type}. */
     public static final long wq_type$OFFSET = 44L;
-    /** Reads {@code enum ibv_wq_type wq_type}. */
+    /**
+     * Reads {@code enum ibv_wq_type wq_type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int wq_type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, wq_type$OFFSET);
     }
-    /** Writes {@code enum ibv_wq_type wq_type}. */
+    /**
+     * Writes {@code enum ibv_wq_type wq_type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void wq_type(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, wq_type$OFFSET, v);
     }
@@ -132,55 +217,105 @@ public final class ibv_wq {
     public static final long post_recv$OFFSET = 48L;
     /** Descriptor of the function {@code int (*)(struct ibv_wq *, struct ibv_recv_wr *, struct ibv_recv_wr **) post_recv} points to. */
     public static final FunctionDescriptor post_recv$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_wq *, struct ibv_recv_wr *, struct ibv_recv_wr **) post_recv}. */
+    /**
+     * Reads {@code int (*)(struct ibv_wq *, struct ibv_recv_wr *, struct ibv_recv_wr **) post_recv}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment post_recv(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, post_recv$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_wq *, struct ibv_recv_wr *, struct ibv_recv_wr **) post_recv}. */
+    /**
+     * Writes {@code int (*)(struct ibv_wq *, struct ibv_recv_wr *, struct ibv_recv_wr **) post_recv}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void post_recv(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, post_recv$OFFSET, v);
     }
 
     /** Offset of {@code pthread_mutex_t mutex}. */
     public static final long mutex$OFFSET = 56L;
-    /** The slice of {@code s} holding {@code pthread_mutex_t mutex}. */
+    /**
+     * The slice of {@code s} holding {@code pthread_mutex_t mutex}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment mutex(MemorySegment s) {
         return s.asSlice(mutex$OFFSET, 40L);
     }
-    /** Copies {@code v} into {@code pthread_mutex_t mutex}. */
+    /**
+     * Copies {@code v} into {@code pthread_mutex_t mutex}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void mutex(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, mutex$OFFSET, 40L);
     }
 
     /** Offset of {@code pthread_cond_t cond}. */
     public static final long cond$OFFSET = 96L;
-    /** The slice of {@code s} holding {@code pthread_cond_t cond}. */
+    /**
+     * The slice of {@code s} holding {@code pthread_cond_t cond}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment cond(MemorySegment s) {
         return s.asSlice(cond$OFFSET, 48L);
     }
-    /** Copies {@code v} into {@code pthread_cond_t cond}. */
+    /**
+     * Copies {@code v} into {@code pthread_cond_t cond}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void cond(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, cond$OFFSET, 48L);
     }
 
     /** Offset of {@code uint32_t events_completed}. */
     public static final long events_completed$OFFSET = 144L;
-    /** Reads {@code uint32_t events_completed}. */
+    /**
+     * Reads {@code uint32_t events_completed}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int events_completed(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, events_completed$OFFSET);
     }
-    /** Writes {@code uint32_t events_completed}. */
+    /**
+     * Writes {@code uint32_t events_completed}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void events_completed(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, events_completed$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 148L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }

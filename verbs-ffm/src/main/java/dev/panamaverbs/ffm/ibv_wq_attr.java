@@ -27,62 +27,117 @@ public final class ibv_wq_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t attr_mask}. */
     public static final long attr_mask$OFFSET = 0L;
-    /** Reads {@code uint32_t attr_mask}. */
+    /**
+     * Reads {@code uint32_t attr_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int attr_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, attr_mask$OFFSET);
     }
-    /** Writes {@code uint32_t attr_mask}. */
+    /**
+     * Writes {@code uint32_t attr_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void attr_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, attr_mask$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_wq_state wq_state}. */
     public static final long wq_state$OFFSET = 4L;
-    /** Reads {@code enum ibv_wq_state wq_state}. */
+    /**
+     * Reads {@code enum ibv_wq_state wq_state}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int wq_state(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, wq_state$OFFSET);
     }
-    /** Writes {@code enum ibv_wq_state wq_state}. */
+    /**
+     * Writes {@code enum ibv_wq_state wq_state}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void wq_state(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, wq_state$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_wq_state curr_wq_state}. */
     public static final long curr_wq_state$OFFSET = 8L;
-    /** Reads {@code enum ibv_wq_state curr_wq_state}. */
+    /**
+     * Reads {@code enum ibv_wq_state curr_wq_state}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int curr_wq_state(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, curr_wq_state$OFFSET);
     }
-    /** Writes {@code enum ibv_wq_state curr_wq_state}. */
+    /**
+     * Writes {@code enum ibv_wq_state curr_wq_state}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void curr_wq_state(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, curr_wq_state$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t flags}. */
     public static final long flags$OFFSET = 12L;
-    /** Reads {@code uint32_t flags}. */
+    /**
+     * Reads {@code uint32_t flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, flags$OFFSET);
     }
-    /** Writes {@code uint32_t flags}. */
+    /**
+     * Writes {@code uint32_t flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void flags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, flags$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t flags_mask}. */
     public static final long flags_mask$OFFSET = 16L;
-    /** Reads {@code uint32_t flags_mask}. */
+    /**
+     * Reads {@code uint32_t flags_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int flags_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, flags_mask$OFFSET);
     }
-    /** Writes {@code uint32_t flags_mask}. */
+    /**
+     * Writes {@code uint32_t flags_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void flags_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, flags_mask$OFFSET, v);
     }

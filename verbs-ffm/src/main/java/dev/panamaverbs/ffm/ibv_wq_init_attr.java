@@ -31,95 +31,180 @@ public final class ibv_wq_init_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code void * wq_context}. */
     public static final long wq_context$OFFSET = 0L;
-    /** Reads {@code void * wq_context}. */
+    /**
+     * Reads {@code void * wq_context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment wq_context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, wq_context$OFFSET);
     }
-    /** Writes {@code void * wq_context}. */
+    /**
+     * Writes {@code void * wq_context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void wq_context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, wq_context$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_wq_type wq_type}. */
     public static final long wq_type$OFFSET = 8L;
-    /** Reads {@code enum ibv_wq_type wq_type}. */
+    /**
+     * Reads {@code enum ibv_wq_type wq_type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int wq_type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, wq_type$OFFSET);
     }
-    /** Writes {@code enum ibv_wq_type wq_type}. */
+    /**
+     * Writes {@code enum ibv_wq_type wq_type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void wq_type(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, wq_type$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t max_wr}. */
     public static final long max_wr$OFFSET = 12L;
-    /** Reads {@code uint32_t max_wr}. */
+    /**
+     * Reads {@code uint32_t max_wr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_wr(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_wr$OFFSET);
     }
-    /** Writes {@code uint32_t max_wr}. */
+    /**
+     * Writes {@code uint32_t max_wr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_wr(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_wr$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t max_sge}. */
     public static final long max_sge$OFFSET = 16L;
-    /** Reads {@code uint32_t max_sge}. */
+    /**
+     * Reads {@code uint32_t max_sge}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int max_sge(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, max_sge$OFFSET);
     }
-    /** Writes {@code uint32_t max_sge}. */
+    /**
+     * Writes {@code uint32_t max_sge}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void max_sge(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, max_sge$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_pd * pd}. */
     public static final long pd$OFFSET = 24L;
-    /** Reads {@code struct ibv_pd * pd}. */
+    /**
+     * Reads {@code struct ibv_pd * pd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment pd(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, pd$OFFSET);
     }
-    /** Writes {@code struct ibv_pd * pd}. */
+    /**
+     * Writes {@code struct ibv_pd * pd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void pd(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, pd$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_cq * cq}. */
     public static final long cq$OFFSET = 32L;
-    /** Reads {@code struct ibv_cq * cq}. */
+    /**
+     * Reads {@code struct ibv_cq * cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, cq$OFFSET);
     }
-    /** Writes {@code struct ibv_cq * cq}. */
+    /**
+     * Writes {@code struct ibv_cq * cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, cq$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 40L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t create_flags}. */
     public static final long create_flags$OFFSET = 44L;
-    /** Reads {@code uint32_t create_flags}. */
+    /**
+     * Reads {@code uint32_t create_flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int create_flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, create_flags$OFFSET);
     }
-    /** Writes {@code uint32_t create_flags}. */
+    /**
+     * Writes {@code uint32_t create_flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void create_flags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, create_flags$OFFSET, v);
     }

@@ -25,40 +25,75 @@ public final class ibv_xrcd_init_attr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 0L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }
 
     /** Offset of {@code int fd}. */
     public static final long fd$OFFSET = 4L;
-    /** Reads {@code int fd}. */
+    /**
+     * Reads {@code int fd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int fd(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, fd$OFFSET);
     }
-    /** Writes {@code int fd}. */
+    /**
+     * Writes {@code int fd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void fd(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, fd$OFFSET, v);
     }
 
     /** Offset of {@code int oflags}. */
     public static final long oflags$OFFSET = 8L;
-    /** Reads {@code int oflags}. */
+    /**
+     * Reads {@code int oflags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int oflags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, oflags$OFFSET);
     }
-    /** Writes {@code int oflags}. */
+    /**
+     * Writes {@code int oflags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void oflags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, oflags$OFFSET, v);
     }

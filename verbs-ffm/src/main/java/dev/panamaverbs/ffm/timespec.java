@@ -24,29 +24,54 @@ public final class timespec {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code __time_t tv_sec}. */
     public static final long tv_sec$OFFSET = 0L;
-    /** Reads {@code __time_t tv_sec}. */
+    /**
+     * Reads {@code __time_t tv_sec}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long tv_sec(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, tv_sec$OFFSET);
     }
-    /** Writes {@code __time_t tv_sec}. */
+    /**
+     * Writes {@code __time_t tv_sec}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void tv_sec(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, tv_sec$OFFSET, v);
     }
 
     /** Offset of {@code __syscall_slong_t tv_nsec}. */
     public static final long tv_nsec$OFFSET = 8L;
-    /** Reads {@code __syscall_slong_t tv_nsec}. */
+    /**
+     * Reads {@code __syscall_slong_t tv_nsec}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long tv_nsec(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, tv_nsec$OFFSET);
     }
-    /** Writes {@code __syscall_slong_t tv_nsec}. */
+    /**
+     * Writes {@code __syscall_slong_t tv_nsec}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void tv_nsec(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, tv_nsec$OFFSET, v);
     }

@@ -63,7 +63,12 @@ public final class verbs_context {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
@@ -72,11 +77,21 @@ public final class verbs_context {
     public static final long query_port$OFFSET = 0L;
     /** Descriptor of the function {@code int (*)(struct ibv_context *, uint8_t, struct ibv_port_attr *, size_t) query_port} points to. */
     public static final FunctionDescriptor query_port$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG);
-    /** Reads {@code int (*)(struct ibv_context *, uint8_t, struct ibv_port_attr *, size_t) query_port}. */
+    /**
+     * Reads {@code int (*)(struct ibv_context *, uint8_t, struct ibv_port_attr *, size_t) query_port}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment query_port(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, query_port$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_context *, uint8_t, struct ibv_port_attr *, size_t) query_port}. */
+    /**
+     * Writes {@code int (*)(struct ibv_context *, uint8_t, struct ibv_port_attr *, size_t) query_port}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void query_port(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, query_port$OFFSET, v);
     }
@@ -85,11 +100,21 @@ public final class verbs_context {
     public static final long advise_mr$OFFSET = 8L;
     /** Descriptor of the function {@code int (*)(struct ibv_pd *, enum ib_uverbs_advise_mr_advice, uint32_t, struct ibv_sge *, uint32_t) advise_mr} points to. */
     public static final FunctionDescriptor advise_mr$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Reads {@code int (*)(struct ibv_pd *, enum ib_uverbs_advise_mr_advice, uint32_t, struct ibv_sge *, uint32_t) advise_mr}. */
+    /**
+     * Reads {@code int (*)(struct ibv_pd *, enum ib_uverbs_advise_mr_advice, uint32_t, struct ibv_sge *, uint32_t) advise_mr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment advise_mr(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, advise_mr$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_pd *, enum ib_uverbs_advise_mr_advice, uint32_t, struct ibv_sge *, uint32_t) advise_mr}. */
+    /**
+     * Writes {@code int (*)(struct ibv_pd *, enum ib_uverbs_advise_mr_advice, uint32_t, struct ibv_sge *, uint32_t) advise_mr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void advise_mr(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, advise_mr$OFFSET, v);
     }
@@ -98,11 +123,21 @@ public final class verbs_context {
     public static final long alloc_null_mr$OFFSET = 16L;
     /** Descriptor of the function {@code struct ibv_mr *(*)(struct ibv_pd *) alloc_null_mr} points to. */
     public static final FunctionDescriptor alloc_null_mr$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code struct ibv_mr *(*)(struct ibv_pd *) alloc_null_mr}. */
+    /**
+     * Reads {@code struct ibv_mr *(*)(struct ibv_pd *) alloc_null_mr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment alloc_null_mr(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, alloc_null_mr$OFFSET);
     }
-    /** Writes {@code struct ibv_mr *(*)(struct ibv_pd *) alloc_null_mr}. */
+    /**
+     * Writes {@code struct ibv_mr *(*)(struct ibv_pd *) alloc_null_mr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void alloc_null_mr(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, alloc_null_mr$OFFSET, v);
     }
@@ -111,11 +146,21 @@ public final class verbs_context {
     public static final long read_counters$OFFSET = 24L;
     /** Descriptor of the function {@code int (*)(struct ibv_counters *, uint64_t *, uint32_t, uint32_t) read_counters} points to. */
     public static final FunctionDescriptor read_counters$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
-    /** Reads {@code int (*)(struct ibv_counters *, uint64_t *, uint32_t, uint32_t) read_counters}. */
+    /**
+     * Reads {@code int (*)(struct ibv_counters *, uint64_t *, uint32_t, uint32_t) read_counters}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment read_counters(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, read_counters$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_counters *, uint64_t *, uint32_t, uint32_t) read_counters}. */
+    /**
+     * Writes {@code int (*)(struct ibv_counters *, uint64_t *, uint32_t, uint32_t) read_counters}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void read_counters(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, read_counters$OFFSET, v);
     }
@@ -124,11 +169,21 @@ public final class verbs_context {
     public static final long attach_counters_point_flow$OFFSET = 32L;
     /** Descriptor of the function {@code int (*)(struct ibv_counters *, struct ibv_counter_attach_attr *, struct ibv_flow *) attach_counters_point_flow} points to. */
     public static final FunctionDescriptor attach_counters_point_flow$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_counters *, struct ibv_counter_attach_attr *, struct ibv_flow *) attach_counters_point_flow}. */
+    /**
+     * Reads {@code int (*)(struct ibv_counters *, struct ibv_counter_attach_attr *, struct ibv_flow *) attach_counters_point_flow}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment attach_counters_point_flow(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, attach_counters_point_flow$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_counters *, struct ibv_counter_attach_attr *, struct ibv_flow *) attach_counters_point_flow}. */
+    /**
+     * Writes {@code int (*)(struct ibv_counters *, struct ibv_counter_attach_attr *, struct ibv_flow *) attach_counters_point_flow}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void attach_counters_point_flow(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, attach_counters_point_flow$OFFSET, v);
     }
@@ -137,11 +192,21 @@ public final class verbs_context {
     public static final long create_counters$OFFSET = 40L;
     /** Descriptor of the function {@code struct ibv_counters *(*)(struct ibv_context *, struct ibv_counters_init_attr *) create_counters} points to. */
     public static final FunctionDescriptor create_counters$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code struct ibv_counters *(*)(struct ibv_context *, struct ibv_counters_init_attr *) create_counters}. */
+    /**
+     * Reads {@code struct ibv_counters *(*)(struct ibv_context *, struct ibv_counters_init_attr *) create_counters}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment create_counters(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, create_counters$OFFSET);
     }
-    /** Writes {@code struct ibv_counters *(*)(struct ibv_context *, struct ibv_counters_init_attr *) create_counters}. */
+    /**
+     * Writes {@code struct ibv_counters *(*)(struct ibv_context *, struct ibv_counters_init_attr *) create_counters}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void create_counters(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, create_counters$OFFSET, v);
     }
@@ -150,11 +215,21 @@ public final class verbs_context {
     public static final long destroy_counters$OFFSET = 48L;
     /** Descriptor of the function {@code int (*)(struct ibv_counters *) destroy_counters} points to. */
     public static final FunctionDescriptor destroy_counters$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_counters *) destroy_counters}. */
+    /**
+     * Reads {@code int (*)(struct ibv_counters *) destroy_counters}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment destroy_counters(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, destroy_counters$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_counters *) destroy_counters}. */
+    /**
+     * Writes {@code int (*)(struct ibv_counters *) destroy_counters}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void destroy_counters(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, destroy_counters$OFFSET, v);
     }
@@ -163,11 +238,21 @@ public final class verbs_context {
     public static final long reg_dm_mr$OFFSET = 56L;
     /** Descriptor of the function {@code struct ibv_mr *(*)(struct ibv_pd *, struct ibv_dm *, uint64_t, size_t, unsigned int) reg_dm_mr} points to. */
     public static final FunctionDescriptor reg_dm_mr$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT);
-    /** Reads {@code struct ibv_mr *(*)(struct ibv_pd *, struct ibv_dm *, uint64_t, size_t, unsigned int) reg_dm_mr}. */
+    /**
+     * Reads {@code struct ibv_mr *(*)(struct ibv_pd *, struct ibv_dm *, uint64_t, size_t, unsigned int) reg_dm_mr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment reg_dm_mr(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, reg_dm_mr$OFFSET);
     }
-    /** Writes {@code struct ibv_mr *(*)(struct ibv_pd *, struct ibv_dm *, uint64_t, size_t, unsigned int) reg_dm_mr}. */
+    /**
+     * Writes {@code struct ibv_mr *(*)(struct ibv_pd *, struct ibv_dm *, uint64_t, size_t, unsigned int) reg_dm_mr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void reg_dm_mr(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, reg_dm_mr$OFFSET, v);
     }
@@ -176,11 +261,21 @@ public final class verbs_context {
     public static final long alloc_dm$OFFSET = 64L;
     /** Descriptor of the function {@code struct ibv_dm *(*)(struct ibv_context *, struct ibv_alloc_dm_attr *) alloc_dm} points to. */
     public static final FunctionDescriptor alloc_dm$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code struct ibv_dm *(*)(struct ibv_context *, struct ibv_alloc_dm_attr *) alloc_dm}. */
+    /**
+     * Reads {@code struct ibv_dm *(*)(struct ibv_context *, struct ibv_alloc_dm_attr *) alloc_dm}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment alloc_dm(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, alloc_dm$OFFSET);
     }
-    /** Writes {@code struct ibv_dm *(*)(struct ibv_context *, struct ibv_alloc_dm_attr *) alloc_dm}. */
+    /**
+     * Writes {@code struct ibv_dm *(*)(struct ibv_context *, struct ibv_alloc_dm_attr *) alloc_dm}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void alloc_dm(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, alloc_dm$OFFSET, v);
     }
@@ -189,11 +284,21 @@ public final class verbs_context {
     public static final long free_dm$OFFSET = 72L;
     /** Descriptor of the function {@code int (*)(struct ibv_dm *) free_dm} points to. */
     public static final FunctionDescriptor free_dm$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_dm *) free_dm}. */
+    /**
+     * Reads {@code int (*)(struct ibv_dm *) free_dm}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment free_dm(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, free_dm$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_dm *) free_dm}. */
+    /**
+     * Writes {@code int (*)(struct ibv_dm *) free_dm}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void free_dm(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, free_dm$OFFSET, v);
     }
@@ -202,11 +307,21 @@ public final class verbs_context {
     public static final long modify_flow_action_esp$OFFSET = 80L;
     /** Descriptor of the function {@code int (*)(struct ibv_flow_action *, struct ibv_flow_action_esp_attr *) modify_flow_action_esp} points to. */
     public static final FunctionDescriptor modify_flow_action_esp$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_flow_action *, struct ibv_flow_action_esp_attr *) modify_flow_action_esp}. */
+    /**
+     * Reads {@code int (*)(struct ibv_flow_action *, struct ibv_flow_action_esp_attr *) modify_flow_action_esp}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment modify_flow_action_esp(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, modify_flow_action_esp$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_flow_action *, struct ibv_flow_action_esp_attr *) modify_flow_action_esp}. */
+    /**
+     * Writes {@code int (*)(struct ibv_flow_action *, struct ibv_flow_action_esp_attr *) modify_flow_action_esp}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void modify_flow_action_esp(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, modify_flow_action_esp$OFFSET, v);
     }
@@ -215,11 +330,21 @@ public final class verbs_context {
     public static final long destroy_flow_action$OFFSET = 88L;
     /** Descriptor of the function {@code int (*)(struct ibv_flow_action *) destroy_flow_action} points to. */
     public static final FunctionDescriptor destroy_flow_action$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_flow_action *) destroy_flow_action}. */
+    /**
+     * Reads {@code int (*)(struct ibv_flow_action *) destroy_flow_action}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment destroy_flow_action(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, destroy_flow_action$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_flow_action *) destroy_flow_action}. */
+    /**
+     * Writes {@code int (*)(struct ibv_flow_action *) destroy_flow_action}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void destroy_flow_action(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, destroy_flow_action$OFFSET, v);
     }
@@ -228,11 +353,21 @@ public final class verbs_context {
     public static final long create_flow_action_esp$OFFSET = 96L;
     /** Descriptor of the function {@code struct ibv_flow_action *(*)(struct ibv_context *, struct ibv_flow_action_esp_attr *) create_flow_action_esp} points to. */
     public static final FunctionDescriptor create_flow_action_esp$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code struct ibv_flow_action *(*)(struct ibv_context *, struct ibv_flow_action_esp_attr *) create_flow_action_esp}. */
+    /**
+     * Reads {@code struct ibv_flow_action *(*)(struct ibv_context *, struct ibv_flow_action_esp_attr *) create_flow_action_esp}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment create_flow_action_esp(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, create_flow_action_esp$OFFSET);
     }
-    /** Writes {@code struct ibv_flow_action *(*)(struct ibv_context *, struct ibv_flow_action_esp_attr *) create_flow_action_esp}. */
+    /**
+     * Writes {@code struct ibv_flow_action *(*)(struct ibv_context *, struct ibv_flow_action_esp_attr *) create_flow_action_esp}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void create_flow_action_esp(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, create_flow_action_esp$OFFSET, v);
     }
@@ -241,11 +376,21 @@ public final class verbs_context {
     public static final long modify_qp_rate_limit$OFFSET = 104L;
     /** Descriptor of the function {@code int (*)(struct ibv_qp *, struct ibv_qp_rate_limit_attr *) modify_qp_rate_limit} points to. */
     public static final FunctionDescriptor modify_qp_rate_limit$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_qp *, struct ibv_qp_rate_limit_attr *) modify_qp_rate_limit}. */
+    /**
+     * Reads {@code int (*)(struct ibv_qp *, struct ibv_qp_rate_limit_attr *) modify_qp_rate_limit}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment modify_qp_rate_limit(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, modify_qp_rate_limit$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_qp *, struct ibv_qp_rate_limit_attr *) modify_qp_rate_limit}. */
+    /**
+     * Writes {@code int (*)(struct ibv_qp *, struct ibv_qp_rate_limit_attr *) modify_qp_rate_limit}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void modify_qp_rate_limit(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, modify_qp_rate_limit$OFFSET, v);
     }
@@ -254,11 +399,21 @@ public final class verbs_context {
     public static final long alloc_parent_domain$OFFSET = 112L;
     /** Descriptor of the function {@code struct ibv_pd *(*)(struct ibv_context *, struct ibv_parent_domain_init_attr *) alloc_parent_domain} points to. */
     public static final FunctionDescriptor alloc_parent_domain$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code struct ibv_pd *(*)(struct ibv_context *, struct ibv_parent_domain_init_attr *) alloc_parent_domain}. */
+    /**
+     * Reads {@code struct ibv_pd *(*)(struct ibv_context *, struct ibv_parent_domain_init_attr *) alloc_parent_domain}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment alloc_parent_domain(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, alloc_parent_domain$OFFSET);
     }
-    /** Writes {@code struct ibv_pd *(*)(struct ibv_context *, struct ibv_parent_domain_init_attr *) alloc_parent_domain}. */
+    /**
+     * Writes {@code struct ibv_pd *(*)(struct ibv_context *, struct ibv_parent_domain_init_attr *) alloc_parent_domain}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void alloc_parent_domain(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, alloc_parent_domain$OFFSET, v);
     }
@@ -267,11 +422,21 @@ public final class verbs_context {
     public static final long dealloc_td$OFFSET = 120L;
     /** Descriptor of the function {@code int (*)(struct ibv_td *) dealloc_td} points to. */
     public static final FunctionDescriptor dealloc_td$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_td *) dealloc_td}. */
+    /**
+     * Reads {@code int (*)(struct ibv_td *) dealloc_td}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment dealloc_td(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, dealloc_td$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_td *) dealloc_td}. */
+    /**
+     * Writes {@code int (*)(struct ibv_td *) dealloc_td}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void dealloc_td(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, dealloc_td$OFFSET, v);
     }
@@ -280,11 +445,21 @@ public final class verbs_context {
     public static final long alloc_td$OFFSET = 128L;
     /** Descriptor of the function {@code struct ibv_td *(*)(struct ibv_context *, struct ibv_td_init_attr *) alloc_td} points to. */
     public static final FunctionDescriptor alloc_td$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code struct ibv_td *(*)(struct ibv_context *, struct ibv_td_init_attr *) alloc_td}. */
+    /**
+     * Reads {@code struct ibv_td *(*)(struct ibv_context *, struct ibv_td_init_attr *) alloc_td}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment alloc_td(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, alloc_td$OFFSET);
     }
-    /** Writes {@code struct ibv_td *(*)(struct ibv_context *, struct ibv_td_init_attr *) alloc_td}. */
+    /**
+     * Writes {@code struct ibv_td *(*)(struct ibv_context *, struct ibv_td_init_attr *) alloc_td}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void alloc_td(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, alloc_td$OFFSET, v);
     }
@@ -293,11 +468,21 @@ public final class verbs_context {
     public static final long modify_cq$OFFSET = 136L;
     /** Descriptor of the function {@code int (*)(struct ibv_cq *, struct ibv_modify_cq_attr *) modify_cq} points to. */
     public static final FunctionDescriptor modify_cq$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_cq *, struct ibv_modify_cq_attr *) modify_cq}. */
+    /**
+     * Reads {@code int (*)(struct ibv_cq *, struct ibv_modify_cq_attr *) modify_cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment modify_cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, modify_cq$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_cq *, struct ibv_modify_cq_attr *) modify_cq}. */
+    /**
+     * Writes {@code int (*)(struct ibv_cq *, struct ibv_modify_cq_attr *) modify_cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void modify_cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, modify_cq$OFFSET, v);
     }
@@ -306,11 +491,21 @@ public final class verbs_context {
     public static final long post_srq_ops$OFFSET = 144L;
     /** Descriptor of the function {@code int (*)(struct ibv_srq *, struct ibv_ops_wr *, struct ibv_ops_wr **) post_srq_ops} points to. */
     public static final FunctionDescriptor post_srq_ops$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_srq *, struct ibv_ops_wr *, struct ibv_ops_wr **) post_srq_ops}. */
+    /**
+     * Reads {@code int (*)(struct ibv_srq *, struct ibv_ops_wr *, struct ibv_ops_wr **) post_srq_ops}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment post_srq_ops(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, post_srq_ops$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_srq *, struct ibv_ops_wr *, struct ibv_ops_wr **) post_srq_ops}. */
+    /**
+     * Writes {@code int (*)(struct ibv_srq *, struct ibv_ops_wr *, struct ibv_ops_wr **) post_srq_ops}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void post_srq_ops(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, post_srq_ops$OFFSET, v);
     }
@@ -319,11 +514,21 @@ public final class verbs_context {
     public static final long destroy_rwq_ind_table$OFFSET = 152L;
     /** Descriptor of the function {@code int (*)(struct ibv_rwq_ind_table *) destroy_rwq_ind_table} points to. */
     public static final FunctionDescriptor destroy_rwq_ind_table$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_rwq_ind_table *) destroy_rwq_ind_table}. */
+    /**
+     * Reads {@code int (*)(struct ibv_rwq_ind_table *) destroy_rwq_ind_table}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment destroy_rwq_ind_table(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, destroy_rwq_ind_table$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_rwq_ind_table *) destroy_rwq_ind_table}. */
+    /**
+     * Writes {@code int (*)(struct ibv_rwq_ind_table *) destroy_rwq_ind_table}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void destroy_rwq_ind_table(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, destroy_rwq_ind_table$OFFSET, v);
     }
@@ -332,11 +537,21 @@ public final class verbs_context {
     public static final long create_rwq_ind_table$OFFSET = 160L;
     /** Descriptor of the function {@code struct ibv_rwq_ind_table *(*)(struct ibv_context *, struct ibv_rwq_ind_table_init_attr *) create_rwq_ind_table} points to. */
     public static final FunctionDescriptor create_rwq_ind_table$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code struct ibv_rwq_ind_table *(*)(struct ibv_context *, struct ibv_rwq_ind_table_init_attr *) create_rwq_ind_table}. */
+    /**
+     * Reads {@code struct ibv_rwq_ind_table *(*)(struct ibv_context *, struct ibv_rwq_ind_table_init_attr *) create_rwq_ind_table}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment create_rwq_ind_table(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, create_rwq_ind_table$OFFSET);
     }
-    /** Writes {@code struct ibv_rwq_ind_table *(*)(struct ibv_context *, struct ibv_rwq_ind_table_init_attr *) create_rwq_ind_table}. */
+    /**
+     * Writes {@code struct ibv_rwq_ind_table *(*)(struct ibv_context *, struct ibv_rwq_ind_table_init_attr *) create_rwq_ind_table}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void create_rwq_ind_table(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, create_rwq_ind_table$OFFSET, v);
     }
@@ -345,11 +560,21 @@ public final class verbs_context {
     public static final long destroy_wq$OFFSET = 168L;
     /** Descriptor of the function {@code int (*)(struct ibv_wq *) destroy_wq} points to. */
     public static final FunctionDescriptor destroy_wq$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_wq *) destroy_wq}. */
+    /**
+     * Reads {@code int (*)(struct ibv_wq *) destroy_wq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment destroy_wq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, destroy_wq$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_wq *) destroy_wq}. */
+    /**
+     * Writes {@code int (*)(struct ibv_wq *) destroy_wq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void destroy_wq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, destroy_wq$OFFSET, v);
     }
@@ -358,11 +583,21 @@ public final class verbs_context {
     public static final long modify_wq$OFFSET = 176L;
     /** Descriptor of the function {@code int (*)(struct ibv_wq *, struct ibv_wq_attr *) modify_wq} points to. */
     public static final FunctionDescriptor modify_wq$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_wq *, struct ibv_wq_attr *) modify_wq}. */
+    /**
+     * Reads {@code int (*)(struct ibv_wq *, struct ibv_wq_attr *) modify_wq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment modify_wq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, modify_wq$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_wq *, struct ibv_wq_attr *) modify_wq}. */
+    /**
+     * Writes {@code int (*)(struct ibv_wq *, struct ibv_wq_attr *) modify_wq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void modify_wq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, modify_wq$OFFSET, v);
     }
@@ -371,11 +606,21 @@ public final class verbs_context {
     public static final long create_wq$OFFSET = 184L;
     /** Descriptor of the function {@code struct ibv_wq *(*)(struct ibv_context *, struct ibv_wq_init_attr *) create_wq} points to. */
     public static final FunctionDescriptor create_wq$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code struct ibv_wq *(*)(struct ibv_context *, struct ibv_wq_init_attr *) create_wq}. */
+    /**
+     * Reads {@code struct ibv_wq *(*)(struct ibv_context *, struct ibv_wq_init_attr *) create_wq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment create_wq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, create_wq$OFFSET);
     }
-    /** Writes {@code struct ibv_wq *(*)(struct ibv_context *, struct ibv_wq_init_attr *) create_wq}. */
+    /**
+     * Writes {@code struct ibv_wq *(*)(struct ibv_context *, struct ibv_wq_init_attr *) create_wq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void create_wq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, create_wq$OFFSET, v);
     }
@@ -384,11 +629,21 @@ public final class verbs_context {
     public static final long query_rt_values$OFFSET = 192L;
     /** Descriptor of the function {@code int (*)(struct ibv_context *, struct ibv_values_ex *) query_rt_values} points to. */
     public static final FunctionDescriptor query_rt_values$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_context *, struct ibv_values_ex *) query_rt_values}. */
+    /**
+     * Reads {@code int (*)(struct ibv_context *, struct ibv_values_ex *) query_rt_values}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment query_rt_values(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, query_rt_values$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_context *, struct ibv_values_ex *) query_rt_values}. */
+    /**
+     * Writes {@code int (*)(struct ibv_context *, struct ibv_values_ex *) query_rt_values}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void query_rt_values(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, query_rt_values$OFFSET, v);
     }
@@ -397,22 +652,42 @@ public final class verbs_context {
     public static final long create_cq_ex$OFFSET = 200L;
     /** Descriptor of the function {@code struct ibv_cq_ex *(*)(struct ibv_context *, struct ibv_cq_init_attr_ex *) create_cq_ex} points to. */
     public static final FunctionDescriptor create_cq_ex$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code struct ibv_cq_ex *(*)(struct ibv_context *, struct ibv_cq_init_attr_ex *) create_cq_ex}. */
+    /**
+     * Reads {@code struct ibv_cq_ex *(*)(struct ibv_context *, struct ibv_cq_init_attr_ex *) create_cq_ex}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment create_cq_ex(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, create_cq_ex$OFFSET);
     }
-    /** Writes {@code struct ibv_cq_ex *(*)(struct ibv_context *, struct ibv_cq_init_attr_ex *) create_cq_ex}. */
+    /**
+     * Writes {@code struct ibv_cq_ex *(*)(struct ibv_context *, struct ibv_cq_init_attr_ex *) create_cq_ex}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void create_cq_ex(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, create_cq_ex$OFFSET, v);
     }
 
     /** Offset of {@code struct verbs_ex_private * priv}. */
     public static final long priv$OFFSET = 208L;
-    /** Reads {@code struct verbs_ex_private * priv}. */
+    /**
+     * Reads {@code struct verbs_ex_private * priv}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment priv(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, priv$OFFSET);
     }
-    /** Writes {@code struct verbs_ex_private * priv}. */
+    /**
+     * Writes {@code struct verbs_ex_private * priv}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void priv(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, priv$OFFSET, v);
     }
@@ -421,11 +696,21 @@ public final class verbs_context {
     public static final long query_device_ex$OFFSET = 216L;
     /** Descriptor of the function {@code int (*)(struct ibv_context *, const struct ibv_query_device_ex_input *, struct ibv_device_attr_ex *, size_t) query_device_ex} points to. */
     public static final FunctionDescriptor query_device_ex$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG);
-    /** Reads {@code int (*)(struct ibv_context *, const struct ibv_query_device_ex_input *, struct ibv_device_attr_ex *, size_t) query_device_ex}. */
+    /**
+     * Reads {@code int (*)(struct ibv_context *, const struct ibv_query_device_ex_input *, struct ibv_device_attr_ex *, size_t) query_device_ex}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment query_device_ex(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, query_device_ex$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_context *, const struct ibv_query_device_ex_input *, struct ibv_device_attr_ex *, size_t) query_device_ex}. */
+    /**
+     * Writes {@code int (*)(struct ibv_context *, const struct ibv_query_device_ex_input *, struct ibv_device_attr_ex *, size_t) query_device_ex}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void query_device_ex(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, query_device_ex$OFFSET, v);
     }
@@ -434,11 +719,21 @@ public final class verbs_context {
     public static final long ibv_destroy_flow$OFFSET = 224L;
     /** Descriptor of the function {@code int (*)(struct ibv_flow *) ibv_destroy_flow} points to. */
     public static final FunctionDescriptor ibv_destroy_flow$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_flow *) ibv_destroy_flow}. */
+    /**
+     * Reads {@code int (*)(struct ibv_flow *) ibv_destroy_flow}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment ibv_destroy_flow(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, ibv_destroy_flow$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_flow *) ibv_destroy_flow}. */
+    /**
+     * Writes {@code int (*)(struct ibv_flow *) ibv_destroy_flow}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void ibv_destroy_flow(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, ibv_destroy_flow$OFFSET, v);
     }
@@ -447,11 +742,21 @@ public final class verbs_context {
     public static final long ABI_placeholder2$OFFSET = 232L;
     /** Descriptor of the function {@code void (*)(void) ABI_placeholder2} points to. */
     public static final FunctionDescriptor ABI_placeholder2$DESC = FunctionDescriptor.ofVoid();
-    /** Reads {@code void (*)(void) ABI_placeholder2}. */
+    /**
+     * Reads {@code void (*)(void) ABI_placeholder2}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment ABI_placeholder2(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, ABI_placeholder2$OFFSET);
     }
-    /** Writes {@code void (*)(void) ABI_placeholder2}. */
+    /**
+     * Writes {@code void (*)(void) ABI_placeholder2}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void ABI_placeholder2(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, ABI_placeholder2$OFFSET, v);
     }
@@ -460,11 +765,21 @@ public final class verbs_context {
     public static final long ibv_create_flow$OFFSET = 240L;
     /** Descriptor of the function {@code struct ibv_flow *(*)(struct ibv_qp *, struct ibv_flow_attr *) ibv_create_flow} points to. */
     public static final FunctionDescriptor ibv_create_flow$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code struct ibv_flow *(*)(struct ibv_qp *, struct ibv_flow_attr *) ibv_create_flow}. */
+    /**
+     * Reads {@code struct ibv_flow *(*)(struct ibv_qp *, struct ibv_flow_attr *) ibv_create_flow}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment ibv_create_flow(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, ibv_create_flow$OFFSET);
     }
-    /** Writes {@code struct ibv_flow *(*)(struct ibv_qp *, struct ibv_flow_attr *) ibv_create_flow}. */
+    /**
+     * Writes {@code struct ibv_flow *(*)(struct ibv_qp *, struct ibv_flow_attr *) ibv_create_flow}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void ibv_create_flow(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, ibv_create_flow$OFFSET, v);
     }
@@ -473,11 +788,21 @@ public final class verbs_context {
     public static final long ABI_placeholder1$OFFSET = 248L;
     /** Descriptor of the function {@code void (*)(void) ABI_placeholder1} points to. */
     public static final FunctionDescriptor ABI_placeholder1$DESC = FunctionDescriptor.ofVoid();
-    /** Reads {@code void (*)(void) ABI_placeholder1}. */
+    /**
+     * Reads {@code void (*)(void) ABI_placeholder1}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment ABI_placeholder1(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, ABI_placeholder1$OFFSET);
     }
-    /** Writes {@code void (*)(void) ABI_placeholder1}. */
+    /**
+     * Writes {@code void (*)(void) ABI_placeholder1}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void ABI_placeholder1(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, ABI_placeholder1$OFFSET, v);
     }
@@ -486,11 +811,21 @@ public final class verbs_context {
     public static final long open_qp$OFFSET = 256L;
     /** Descriptor of the function {@code struct ibv_qp *(*)(struct ibv_context *, struct ibv_qp_open_attr *) open_qp} points to. */
     public static final FunctionDescriptor open_qp$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code struct ibv_qp *(*)(struct ibv_context *, struct ibv_qp_open_attr *) open_qp}. */
+    /**
+     * Reads {@code struct ibv_qp *(*)(struct ibv_context *, struct ibv_qp_open_attr *) open_qp}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment open_qp(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, open_qp$OFFSET);
     }
-    /** Writes {@code struct ibv_qp *(*)(struct ibv_context *, struct ibv_qp_open_attr *) open_qp}. */
+    /**
+     * Writes {@code struct ibv_qp *(*)(struct ibv_context *, struct ibv_qp_open_attr *) open_qp}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void open_qp(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, open_qp$OFFSET, v);
     }
@@ -499,11 +834,21 @@ public final class verbs_context {
     public static final long create_qp_ex$OFFSET = 264L;
     /** Descriptor of the function {@code struct ibv_qp *(*)(struct ibv_context *, struct ibv_qp_init_attr_ex *) create_qp_ex} points to. */
     public static final FunctionDescriptor create_qp_ex$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code struct ibv_qp *(*)(struct ibv_context *, struct ibv_qp_init_attr_ex *) create_qp_ex}. */
+    /**
+     * Reads {@code struct ibv_qp *(*)(struct ibv_context *, struct ibv_qp_init_attr_ex *) create_qp_ex}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment create_qp_ex(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, create_qp_ex$OFFSET);
     }
-    /** Writes {@code struct ibv_qp *(*)(struct ibv_context *, struct ibv_qp_init_attr_ex *) create_qp_ex}. */
+    /**
+     * Writes {@code struct ibv_qp *(*)(struct ibv_context *, struct ibv_qp_init_attr_ex *) create_qp_ex}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void create_qp_ex(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, create_qp_ex$OFFSET, v);
     }
@@ -512,11 +857,21 @@ public final class verbs_context {
     public static final long get_srq_num$OFFSET = 272L;
     /** Descriptor of the function {@code int (*)(struct ibv_srq *, uint32_t *) get_srq_num} points to. */
     public static final FunctionDescriptor get_srq_num$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_srq *, uint32_t *) get_srq_num}. */
+    /**
+     * Reads {@code int (*)(struct ibv_srq *, uint32_t *) get_srq_num}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment get_srq_num(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, get_srq_num$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_srq *, uint32_t *) get_srq_num}. */
+    /**
+     * Writes {@code int (*)(struct ibv_srq *, uint32_t *) get_srq_num}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void get_srq_num(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, get_srq_num$OFFSET, v);
     }
@@ -525,11 +880,21 @@ public final class verbs_context {
     public static final long create_srq_ex$OFFSET = 280L;
     /** Descriptor of the function {@code struct ibv_srq *(*)(struct ibv_context *, struct ibv_srq_init_attr_ex *) create_srq_ex} points to. */
     public static final FunctionDescriptor create_srq_ex$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code struct ibv_srq *(*)(struct ibv_context *, struct ibv_srq_init_attr_ex *) create_srq_ex}. */
+    /**
+     * Reads {@code struct ibv_srq *(*)(struct ibv_context *, struct ibv_srq_init_attr_ex *) create_srq_ex}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment create_srq_ex(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, create_srq_ex$OFFSET);
     }
-    /** Writes {@code struct ibv_srq *(*)(struct ibv_context *, struct ibv_srq_init_attr_ex *) create_srq_ex}. */
+    /**
+     * Writes {@code struct ibv_srq *(*)(struct ibv_context *, struct ibv_srq_init_attr_ex *) create_srq_ex}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void create_srq_ex(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, create_srq_ex$OFFSET, v);
     }
@@ -538,11 +903,21 @@ public final class verbs_context {
     public static final long open_xrcd$OFFSET = 288L;
     /** Descriptor of the function {@code struct ibv_xrcd *(*)(struct ibv_context *, struct ibv_xrcd_init_attr *) open_xrcd} points to. */
     public static final FunctionDescriptor open_xrcd$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Reads {@code struct ibv_xrcd *(*)(struct ibv_context *, struct ibv_xrcd_init_attr *) open_xrcd}. */
+    /**
+     * Reads {@code struct ibv_xrcd *(*)(struct ibv_context *, struct ibv_xrcd_init_attr *) open_xrcd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment open_xrcd(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, open_xrcd$OFFSET);
     }
-    /** Writes {@code struct ibv_xrcd *(*)(struct ibv_context *, struct ibv_xrcd_init_attr *) open_xrcd}. */
+    /**
+     * Writes {@code struct ibv_xrcd *(*)(struct ibv_context *, struct ibv_xrcd_init_attr *) open_xrcd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void open_xrcd(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, open_xrcd$OFFSET, v);
     }
@@ -551,44 +926,84 @@ public final class verbs_context {
     public static final long close_xrcd$OFFSET = 296L;
     /** Descriptor of the function {@code int (*)(struct ibv_xrcd *) close_xrcd} points to. */
     public static final FunctionDescriptor close_xrcd$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Reads {@code int (*)(struct ibv_xrcd *) close_xrcd}. */
+    /**
+     * Reads {@code int (*)(struct ibv_xrcd *) close_xrcd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment close_xrcd(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, close_xrcd$OFFSET);
     }
-    /** Writes {@code int (*)(struct ibv_xrcd *) close_xrcd}. */
+    /**
+     * Writes {@code int (*)(struct ibv_xrcd *) close_xrcd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void close_xrcd(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, close_xrcd$OFFSET, v);
     }
 
     /** Offset of {@code uint64_t _ABI_placeholder3}. */
     public static final long _ABI_placeholder3$OFFSET = 304L;
-    /** Reads {@code uint64_t _ABI_placeholder3}. */
+    /**
+     * Reads {@code uint64_t _ABI_placeholder3}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long _ABI_placeholder3(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, _ABI_placeholder3$OFFSET);
     }
-    /** Writes {@code uint64_t _ABI_placeholder3}. */
+    /**
+     * Writes {@code uint64_t _ABI_placeholder3}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void _ABI_placeholder3(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, _ABI_placeholder3$OFFSET, v);
     }
 
     /** Offset of {@code size_t sz}. */
     public static final long sz$OFFSET = 312L;
-    /** Reads {@code size_t sz}. */
+    /**
+     * Reads {@code size_t sz}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long sz(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, sz$OFFSET);
     }
-    /** Writes {@code size_t sz}. */
+    /**
+     * Writes {@code size_t sz}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void sz(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, sz$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_context context}. */
     public static final long context$OFFSET = 320L;
-    /** The slice of {@code s} holding {@code struct ibv_context context}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_context context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment context(MemorySegment s) {
         return s.asSlice(context$OFFSET, 328L);
     }
-    /** Copies {@code v} into {@code struct ibv_context context}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_context context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void context(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, context$OFFSET, 328L);
     }

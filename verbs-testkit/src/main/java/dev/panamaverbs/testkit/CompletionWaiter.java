@@ -18,6 +18,12 @@ public final class CompletionWaiter {
     /**
      * Polls {@code cq} into {@code batch} until {@code count} completions arrived (each must
      * fit in the batch), failing the test after {@code timeout}. Returns how many are in the batch.
+     *
+     * @param cq the completion queue
+     * @param batch how many in one batch
+     * @param count how many
+     * @param timeout how long to wait at most
+     * @return how many completions arrived
      */
     public static int await(CompletionQueue cq, Completions batch, int count, Duration timeout) {
         if (count < 1 || count > batch.capacity()) {
@@ -44,7 +50,13 @@ public final class CompletionWaiter {
         return got;
     }
 
-    /** Waits for one completion, asserts it succeeded, and returns its index (0) in {@code batch}. */
+    /**
+     * Waits for one completion, asserts it succeeded, and returns its index (0) in {@code batch}.
+     *
+     * @param cq the completion queue
+     * @param batch how many in one batch
+     * @return the completion's index in {@code batch} (0)
+     */
     public static int awaitSuccess(CompletionQueue cq, Completions batch) {
         await(cq, batch, 1, DEFAULT_TIMEOUT);
         if (!batch.isSuccess(0)) {

@@ -10,17 +10,32 @@ import java.util.Optional;
  * Pure logic over a {@link DeviceInventory}, so every reason can be checked without a device.
  */
 public sealed interface DeviceChoice {
-    /** Run the tests against {@code device}. */
+    /**
+     * Run the tests against {@code device}.
+     *
+     * @param device the device
+     */
     record Use(TestDevice device) implements DeviceChoice {}
 
-    /** Skip the tests; {@code reason} says exactly why and what to do. */
+    /**
+     * Skip the tests; {@code reason} says exactly why and what to do.
+     *
+     * @param reason why
+     */
     record Skip(String reason) implements DeviceChoice {}
 
     /** The hint every "no device" reason ends with. */
-    String HOW_TO_GET_ONE = " (./verbs test runs device tests in a SoftRoCE VM; on a kernel with"
-            + " rdma_rxe: rdma link add rxe0 type rxe netdev <iface>)";
+    String HOW_TO_GET_ONE = " (a SoftRoCE device works: on a kernel with rdma_rxe, as root,"
+            + " rdma link add rxe0 type rxe netdev <iface>; set panamaverbs.test.requireDevice=true"
+            + " to fail instead of skipping)";
 
-    /** Decides from what {@code inventory} reports and what {@code settings} ask for. */
+    /**
+     * Decides from what {@code inventory} reports and what {@code settings} ask for.
+     *
+     * @param inventory where devices come from
+     * @param settings the settings
+     * @return this device choice
+     */
     static DeviceChoice decide(DeviceInventory inventory, DeviceSettings settings) {
         Optional<String> cause = inventory.unavailabilityCause();
         if (cause.isPresent()) {

@@ -109,47 +109,83 @@ abstract class LoopbackFixture implements AutoCloseable {
         return endpoints;
     }
 
-    /** The device context (closing it closes everything); the caller's, if the fixture was built on one. */
+    /**
+     * The device context (closing it closes everything); the caller's, if the fixture was built on one.
+     *
+     * @return the device context (closing it closes everything)
+     */
     public Context context() {
         return context;
     }
 
-    /** The protection domain of both queue pairs and buffers (and anything else the fixture made). */
+    /**
+     * The protection domain of both queue pairs and buffers (and anything else the fixture made).
+     *
+     * @return the protection domain of both queue pairs and buffers (and anything else the fixture made)
+     */
     public ProtectionDomain protectionDomain() {
         return protectionDomain;
     }
 
-    /** The first queue pair. */
+    /**
+     * The first queue pair.
+     *
+     * @return the first queue pair
+     */
     public QueuePair first() {
         return first;
     }
 
-    /** The second queue pair. */
+    /**
+     * The second queue pair.
+     *
+     * @return the second queue pair
+     */
     public QueuePair second() {
         return second;
     }
 
-    /** Where the first queue pair's sends and receives complete. */
+    /**
+     * Where the first queue pair's sends and receives complete.
+     *
+     * @return where the first queue pair's sends and receives complete
+     */
     public CompletionQueue firstQueue() {
         return firstQueue;
     }
 
-    /** Where the second queue pair's sends and receives complete. */
+    /**
+     * Where the second queue pair's sends and receives complete.
+     *
+     * @return where the second queue pair's sends and receives complete
+     */
     public CompletionQueue secondQueue() {
         return secondQueue;
     }
 
-    /** The first side's registered buffer. */
+    /**
+     * The first side's registered buffer.
+     *
+     * @return the first side's registered buffer
+     */
     public RegisteredBuffer firstBuffer() {
         return firstBuffer;
     }
 
-    /** The second side's registered buffer. */
+    /**
+     * The second side's registered buffer.
+     *
+     * @return the second side's registered buffer
+     */
     public RegisteredBuffer secondBuffer() {
         return secondBuffer;
     }
 
-    /** A 16-entry completion batch for polling either queue (one poller at a time). */
+    /**
+     * A 16-entry completion batch for polling either queue (one poller at a time).
+     *
+     * @return a 16-entry completion batch for polling either queue (one poller at a time)
+     */
     public Completions completions() {
         return completions;
     }

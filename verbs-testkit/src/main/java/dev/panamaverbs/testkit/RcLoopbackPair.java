@@ -37,7 +37,12 @@ public final class RcLoopbackPair extends LoopbackFixture {
         super(context, ownsContext, device, queue -> options(type, queue, maxInlineData), connection(type), bufferSize);
     }
 
-    /** An RC pair on the test device with the default sizes. */
+    /**
+     * An RC pair on the test device with the default sizes.
+     *
+     * @param device the device
+     * @return an RC pair on the test device with the default sizes
+     */
     public static RcLoopbackPair open(TestDevice device) {
         return open(device, QpType.RC, DEFAULT_BUFFER_SIZE, 0);
     }
@@ -45,6 +50,12 @@ public final class RcLoopbackPair extends LoopbackFixture {
     /**
      * A connected pair of {@code type} (RC or UC) on {@code device}, with buffers of
      * {@code bufferSize} bytes and {@code maxInlineData} inline bytes per send.
+     *
+     * @param device the device
+     * @param type the type
+     * @param bufferSize the buffer size in bytes
+     * @param maxInlineData the maximum inline data size in bytes
+     * @return a connected pair of {@code type} (RC or UC) on {@code device}, with buffers of {@code bufferSize} bytes and {@code maxInlineData} inline bytes per send
      */
     public static RcLoopbackPair open(TestDevice device, QpType type, int bufferSize, int maxInlineData) {
         Objects.requireNonNull(device, "device");
@@ -58,6 +69,9 @@ public final class RcLoopbackPair extends LoopbackFixture {
      * the context open.
      *
      * @throws IllegalArgumentException if {@code context} is not open on {@code device}
+     * @param context the device context
+     * @param device the device
+     * @return an RC pair with the default sizes on the caller's {@code context} of {@code device}
      */
     public static RcLoopbackPair open(Context context, TestDevice device) {
         return open(context, device, QpType.RC, DEFAULT_BUFFER_SIZE, 0);
@@ -68,6 +82,12 @@ public final class RcLoopbackPair extends LoopbackFixture {
      * {@code device}, which closing the pair leaves open.
      *
      * @throws IllegalArgumentException if {@code context} is not open on {@code device}
+     * @param context the device context
+     * @param device the device
+     * @param type the type
+     * @param bufferSize the buffer size in bytes
+     * @param maxInlineData the maximum inline data size in bytes
+     * @return this rc loopback pair
      */
     public static RcLoopbackPair open(Context context, TestDevice device, QpType type, int bufferSize,
                                       int maxInlineData) {

@@ -58,7 +58,13 @@ public class RdmaDeviceExtension implements ExecutionCondition, ParameterResolve
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
         return switch (choice(context)) {
             case DeviceChoice.Use use -> ConditionEvaluationResult.enabled("RDMA device " + use.device());
-            case DeviceChoice.Skip skip -> ConditionEvaluationResult.disabled(skip.reason());
+            case DeviceChoice.Skip skip -> {
+                if (DeviceSettings.requireDevice(context::getConfigurationParameter, System::getenv)) {
+                    throw new ExtensionConfigurationException("a device test cannot run and "
+                            + DeviceSettings.REQUIRE_DEVICE_PROPERTY + "=true makes that a failure: " + skip.reason());
+                }
+                yield ConditionEvaluationResult.disabled(skip.reason());
+            }
         };
     }
 
@@ -148,13 +154,13 @@ public class RdmaDeviceExtension implements ExecutionCondition, ParameterResolve
     /** The run's decision, made once and kept in the root store. */
     private DeviceChoice choice(ExtensionContext context) {
         return context.getRoot().getStore(NAMESPACE)
-                .getOrComputeIfAbsent(DeviceChoice.class, key -> decide(), DeviceChoice.class);
+                .getOrComputeIfAbsent(DeviceChoice.class, key -> decide(context), DeviceChoice.class);
     }
 
-    private DeviceChoice decide() {
+    private DeviceChoice decide(ExtensionContext context) {
         DeviceSettings effective;
         try {
-            effective = settings != null ? settings : DeviceSettings.fromSystem();
+            effective = settings != null ? settings : DeviceSettings.fromConfiguration(context::getConfigurationParameter);
         } catch (IllegalArgumentException e) {
             throw new ExtensionConfigurationException("device test settings: " + e.getMessage(), e);
         }

@@ -12,6 +12,7 @@ import java.util.Objects;
  *                 the link-local IPv6 one), else 0
  */
 public record TestDevice(String name, int port, int gidIndex) {
+    /** Checks the components. */
     public TestDevice {
         Objects.requireNonNull(name, "name");
         if (port < 1 || port > 255) {

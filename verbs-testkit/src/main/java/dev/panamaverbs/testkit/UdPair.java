@@ -34,12 +34,23 @@ public final class UdPair extends LoopbackFixture {
         }
     }
 
-    /** A UD pair on {@code device} with 16 KiB buffers. */
+    /**
+     * A UD pair on {@code device} with 16 KiB buffers.
+     *
+     * @param device the device
+     * @return a UD pair on {@code device} with 16 KiB buffers
+     */
     public static UdPair open(TestDevice device) {
         return open(device, 16 * 1024);
     }
 
-    /** A UD pair on {@code device} with buffers of {@code bufferSize} bytes. */
+    /**
+     * A UD pair on {@code device} with buffers of {@code bufferSize} bytes.
+     *
+     * @param device the device
+     * @param bufferSize the buffer size in bytes
+     * @return a UD pair on {@code device} with buffers of {@code bufferSize} bytes
+     */
     public static UdPair open(TestDevice device, int bufferSize) {
         return new UdPair(openContext(device), true, device, bufferSize);
     }
@@ -49,12 +60,22 @@ public final class UdPair extends LoopbackFixture {
      * a device test gets injected). Closing the pair closes what it created and leaves the context open.
      *
      * @throws IllegalArgumentException if {@code context} is not open on {@code device}
+     * @param context the device context
+     * @param device the device
+     * @return a UD pair with 16 KiB buffers on the caller's {@code context} of {@code device}
      */
     public static UdPair open(Context context, TestDevice device) {
         return open(context, device, 16 * 1024);
     }
 
-    /** As {@link #open(Context, TestDevice)}, with buffers of {@code bufferSize} bytes. */
+    /**
+     * As {@link #open(Context, TestDevice)}, with buffers of {@code bufferSize} bytes.
+     *
+     * @param context the device context
+     * @param device the device
+     * @param bufferSize the buffer size in bytes
+     * @return this ud pair
+     */
     public static UdPair open(Context context, TestDevice device, int bufferSize) {
         return new UdPair(requireContextOf(device, context), false, device, bufferSize);
     }
@@ -81,7 +102,11 @@ public final class UdPair extends LoopbackFixture {
                 : AddressHandleAttributes.local(endpoints.port(), endpoints.lid());
     }
 
-    /** Reaches the shared port: valid for sends from either queue pair to the other. */
+    /**
+     * Reaches the shared port: valid for sends from either queue pair to the other.
+     *
+     * @return the address handle
+     */
     public AddressHandle addressHandle() {
         return addressHandle;
     }

@@ -32,12 +32,12 @@ class QuickStartDeviceTest {
         Assumptions.assumeTrue(Verbs.devices().getFirst().name().equals(device.name()), "quick start uses the first device");
         MemorySegment[] written = new MemorySegment[1];
         // ---- README quick start ----
-        try (Context ctx = Verbs.devices().getFirst().open(); Arena arena = Arena.ofConfined()) {
+        try (Context ctx = Verbs.firstDevice().open(); Arena arena = Arena.ofConfined()) {
             ProtectionDomain pd = ctx.allocateProtectionDomain();
             CompletionQueue cq = ctx.createCompletionQueue(64);
             MemoryRegion mr = pd.allocateMemoryRegion(4096, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
             QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
-            GidEntry gid = ctx.roceV2Ipv4Gid(1).orElseThrow();   // RoCE: pick the GID by type
+            GidEntry gid = ctx.requireRoceV2Ipv4Gid(1);          // RoCE v2: the GID picked by type
             qp.toInit(1, EnumSet.of(AccessFlag.REMOTE_WRITE));
             qp.toRtr(RemoteEndpoint.global(qp.number(), 0, gid.gid(), gid.index(), Mtu.MTU_1024)); qp.toRts(0);
             mr.memory().asSlice(0, 64).fill((byte) 42);

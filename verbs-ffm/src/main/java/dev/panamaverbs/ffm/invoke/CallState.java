@@ -21,17 +21,31 @@ public final class CallState {
 
     private CallState() {}
 
-    /** A capture segment allocated in {@code arena}. */
+    /**
+     * A capture segment allocated in {@code arena}.
+     *
+     * @param arena the arena that owns the segment
+     * @return a segment of {@link #layout()}
+     */
     public static MemorySegment allocate(Arena arena) {
         return arena.allocate(LAYOUT);
     }
 
-    /** The errno captured in {@code state} by the last call that used it. */
+    /**
+     * The errno captured in {@code state} by the last call that used it.
+     *
+     * @param state a segment from {@link #allocate(Arena)}
+     * @return the captured errno
+     */
     public static int errno(MemorySegment state) {
         return (int) ERRNO.get(state, 0L);
     }
 
-    /** The layout of the capture segment. */
+    /**
+     * The layout of the capture segment.
+     *
+     * @return {@code Linker.Option.captureStateLayout()}
+     */
     public static StructLayout layout() {
         return LAYOUT;
     }

@@ -27,12 +27,23 @@ public final class Downcalls {
     /** No thread-state transition: only for short, non-blocking, lock-free calls (the poll loop). */
     public static final Linker.Option CRITICAL = Linker.Option.critical(false);
 
-    /** Unbound handle: the target function (a MemorySegment) is its first argument. */
+    /**
+     * Unbound handle: the target function (a MemorySegment) is its first argument.
+     *
+     * @param descriptor the C function's descriptor
+     * @param options linker options ({@link #CAPTURE_ERRNO}, {@link #CRITICAL})
+     * @return the downcall handle
+     */
     public static MethodHandle handle(FunctionDescriptor descriptor, Linker.Option... options) {
         return LINKER.downcallHandle(descriptor, options);
     }
 
-    /** Every ADDRESS argument/return replaced by JAVA_LONG. */
+    /**
+     * Every ADDRESS argument/return replaced by JAVA_LONG.
+     *
+     * @param descriptor a C function's descriptor
+     * @return the same descriptor with pointers passed as {@code long} addresses
+     */
     public static FunctionDescriptor rawAddresses(FunctionDescriptor descriptor) {
         List<MemoryLayout> args = new ArrayList<>();
         for (MemoryLayout a : descriptor.argumentLayouts()) {
@@ -48,7 +59,12 @@ public final class Downcalls {
         return layout instanceof AddressLayout ? ValueLayout.JAVA_LONG : layout;
     }
 
-    /** A libc function (Linker.nativeLinker().defaultLookup()), IllegalStateException if absent. */
+    /**
+     * A libc function (Linker.nativeLinker().defaultLookup()), IllegalStateException if absent.
+     *
+     * @param name the C name, e.g. {@code fcntl}
+     * @return the function's address
+     */
     public static MemorySegment libc(String name) {
         return LINKER.defaultLookup().find(name)
                 .orElseThrow(() -> new IllegalStateException("libc has no function " + name));
@@ -56,8 +72,12 @@ public final class Downcalls {
 
     /**
      * RuntimeException/Error rethrown as is; anything else (never happens: a downcall
-     * declares no checked exception) wrapped in IllegalStateException("calling <function>
-     * failed"). Use as: {@code throw Downcalls.rethrow(fn, t)}.
+     * declares no checked exception) wrapped in IllegalStateException
+     * ({@code "calling <function> failed"}). Use as: {@code throw Downcalls.rethrow(fn, t)}.
+     *
+     * @param function the C function being called, named in a wrapped exception
+     * @param thrown what the handle threw
+     * @return the exception to throw
      */
     public static RuntimeException rethrow(String function, Throwable thrown) {
         if (thrown instanceof RuntimeException e) {

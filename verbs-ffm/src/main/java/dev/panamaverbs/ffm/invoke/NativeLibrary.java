@@ -21,6 +21,12 @@ public final class NativeLibrary {
     /** null until bound; then one address per function, null where an optional one is missing. */
     private volatile MemorySegment[] addresses;
 
+    /**
+     * A library's function table, unbound.
+     *
+     * @param soname the library's soname, e.g. {@code libibverbs.so.1}
+     * @param functions the functions it exports, in index order
+     */
     public NativeLibrary(String soname, List<ExportedFunction> functions) {
         this.soname = soname;
         this.functions = List.copyOf(functions);
@@ -29,10 +35,20 @@ public final class NativeLibrary {
         }
     }
 
+    /**
+     * The library's soname.
+     *
+     * @return e.g. {@code libibverbs.so.1}
+     */
     public String soname() {
         return soname;
     }
 
+    /**
+     * The functions, in index order.
+     *
+     * @return an unmodifiable list
+     */
     public List<ExportedFunction> functions() {
         return functions;
     }
@@ -42,6 +58,8 @@ public final class NativeLibrary {
      * {@link #functions()} are ignored; a NULL address counts as missing). Throws
      * IllegalStateException if already bound or a required function is missing; nothing is
      * bound then.
+     *
+     * @param resolved the addresses the loader resolved, by function name
      */
     public synchronized void bind(Map<String, MemorySegment> resolved) {
         if (addresses != null) {
@@ -61,11 +79,21 @@ public final class NativeLibrary {
         addresses = bound;
     }
 
+    /**
+     * Whether {@link #bind(Map)} has run.
+     *
+     * @return true once bound
+     */
     public boolean isBound() {
         return addresses != null;
     }
 
-    /** Bound, and this function (required or optional) was resolved. */
+    /**
+     * Bound, and this function (required or optional) was resolved.
+     *
+     * @param name the C name
+     * @return true when it can be called
+     */
     public boolean has(String name) {
         MemorySegment[] a = addresses;
         Integer index = indexes.get(name);
@@ -75,6 +103,9 @@ public final class NativeLibrary {
     /**
      * Address of functions().get(index). IllegalStateException when unbound;
      * UnsupportedOperationException when that optional function was not resolved.
+     *
+     * @param index the function's index in {@link #functions()}
+     * @return the function's address
      */
     public MemorySegment address(int index) {
         MemorySegment[] a = addresses;

@@ -15,7 +15,15 @@ import java.lang.invoke.MethodHandle;
 public final class _ibv_device_ops$calls {
     private _ibv_device_ops$calls() {}
 
-    /** {@code struct ibv_context *(*_dummy1)(struct ibv_device *, int)}: errno captured. */
+    /**
+     * {@code struct ibv_context *(*_dummy1)(struct ibv_device *, int)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param device the C argument {@code device} (a pointer)
+     * @param cmd_fd the C argument {@code cmd_fd}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _dummy1(MemorySegment function, MemorySegment errno, MemorySegment device, int cmd_fd) {
         try {
             return (MemorySegment) _dummy1$.HANDLE.invokeExact(function, errno, device, cmd_fd);
@@ -28,7 +36,14 @@ public final class _ibv_device_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(_ibv_device_ops._dummy1$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_context *(*_dummy1)(struct ibv_device *, int)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_context *(*_dummy1)(struct ibv_device *, int)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param device the C argument {@code device} (a pointer, as its address)
+     * @param cmd_fd the C argument {@code cmd_fd}
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _dummy1$raw(MemorySegment function, long device, int cmd_fd) {
         try {
             return (long) _dummy1$raw$.HANDLE.invokeExact(function, device, cmd_fd);
@@ -41,7 +56,13 @@ public final class _ibv_device_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(_ibv_device_ops._dummy1$DESC));
     }
 
-    /** {@code void (*_dummy2)(struct ibv_context *)}: errno captured. */
+    /**
+     * {@code void (*_dummy2)(struct ibv_context *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     */
     public static void _dummy2(MemorySegment function, MemorySegment errno, MemorySegment context) {
         try {
             _dummy2$.HANDLE.invokeExact(function, errno, context);
@@ -54,7 +75,12 @@ public final class _ibv_device_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(_ibv_device_ops._dummy2$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*_dummy2)(struct ibv_context *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*_dummy2)(struct ibv_context *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     */
     public static void _dummy2$raw(MemorySegment function, long context) {
         try {
             _dummy2$raw$.HANDLE.invokeExact(function, context);

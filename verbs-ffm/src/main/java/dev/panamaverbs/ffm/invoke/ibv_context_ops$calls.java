@@ -15,7 +15,15 @@ import java.lang.invoke.MethodHandle;
 public final class ibv_context_ops$calls {
     private ibv_context_ops$calls() {}
 
-    /** {@code int (*_compat_query_device)(struct ibv_context *, struct ibv_device_attr *)}: errno captured. */
+    /**
+     * {@code int (*_compat_query_device)(struct ibv_context *, struct ibv_device_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param device_attr the C argument {@code device_attr} (a pointer)
+     * @return what the C function returns
+     */
     public static int _compat_query_device(MemorySegment function, MemorySegment errno, MemorySegment context, MemorySegment device_attr) {
         try {
             return (int) _compat_query_device$.HANDLE.invokeExact(function, errno, context, device_attr);
@@ -28,7 +36,14 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_query_device$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*_compat_query_device)(struct ibv_context *, struct ibv_device_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*_compat_query_device)(struct ibv_context *, struct ibv_device_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param device_attr the C argument {@code device_attr} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int _compat_query_device$raw(MemorySegment function, long context, long device_attr) {
         try {
             return (int) _compat_query_device$raw$.HANDLE.invokeExact(function, context, device_attr);
@@ -41,7 +56,16 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_query_device$DESC));
     }
 
-    /** {@code int (*_compat_query_port)(struct ibv_context *, uint8_t, struct _compat_ibv_port_attr *)}: errno captured. */
+    /**
+     * {@code int (*_compat_query_port)(struct ibv_context *, uint8_t, struct _compat_ibv_port_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param port_num the C argument {@code port_num}
+     * @param port_attr the C argument {@code port_attr} (a pointer)
+     * @return what the C function returns
+     */
     public static int _compat_query_port(MemorySegment function, MemorySegment errno, MemorySegment context, byte port_num, MemorySegment port_attr) {
         try {
             return (int) _compat_query_port$.HANDLE.invokeExact(function, errno, context, port_num, port_attr);
@@ -54,7 +78,15 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_query_port$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*_compat_query_port)(struct ibv_context *, uint8_t, struct _compat_ibv_port_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*_compat_query_port)(struct ibv_context *, uint8_t, struct _compat_ibv_port_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param port_num the C argument {@code port_num}
+     * @param port_attr the C argument {@code port_attr} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int _compat_query_port$raw(MemorySegment function, long context, byte port_num, long port_attr) {
         try {
             return (int) _compat_query_port$raw$.HANDLE.invokeExact(function, context, port_num, port_attr);
@@ -67,7 +99,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_query_port$DESC));
     }
 
-    /** {@code void *(*_compat_alloc_pd)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_alloc_pd)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_alloc_pd(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_alloc_pd$.HANDLE.invokeExact(function, errno);
@@ -80,7 +118,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_alloc_pd$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_alloc_pd)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_alloc_pd)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_alloc_pd$raw(MemorySegment function) {
         try {
             return (long) _compat_alloc_pd$raw$.HANDLE.invokeExact(function);
@@ -93,7 +136,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_alloc_pd$DESC));
     }
 
-    /** {@code void *(*_compat_dealloc_pd)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_dealloc_pd)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_dealloc_pd(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_dealloc_pd$.HANDLE.invokeExact(function, errno);
@@ -106,7 +155,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_dealloc_pd$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_dealloc_pd)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_dealloc_pd)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_dealloc_pd$raw(MemorySegment function) {
         try {
             return (long) _compat_dealloc_pd$raw$.HANDLE.invokeExact(function);
@@ -119,7 +173,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_dealloc_pd$DESC));
     }
 
-    /** {@code void *(*_compat_reg_mr)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_reg_mr)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_reg_mr(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_reg_mr$.HANDLE.invokeExact(function, errno);
@@ -132,7 +192,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_reg_mr$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_reg_mr)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_reg_mr)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_reg_mr$raw(MemorySegment function) {
         try {
             return (long) _compat_reg_mr$raw$.HANDLE.invokeExact(function);
@@ -145,7 +210,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_reg_mr$DESC));
     }
 
-    /** {@code void *(*_compat_rereg_mr)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_rereg_mr)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_rereg_mr(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_rereg_mr$.HANDLE.invokeExact(function, errno);
@@ -158,7 +229,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_rereg_mr$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_rereg_mr)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_rereg_mr)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_rereg_mr$raw(MemorySegment function) {
         try {
             return (long) _compat_rereg_mr$raw$.HANDLE.invokeExact(function);
@@ -171,7 +247,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_rereg_mr$DESC));
     }
 
-    /** {@code void *(*_compat_dereg_mr)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_dereg_mr)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_dereg_mr(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_dereg_mr$.HANDLE.invokeExact(function, errno);
@@ -184,7 +266,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_dereg_mr$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_dereg_mr)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_dereg_mr)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_dereg_mr$raw(MemorySegment function) {
         try {
             return (long) _compat_dereg_mr$raw$.HANDLE.invokeExact(function);
@@ -197,7 +284,15 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_dereg_mr$DESC));
     }
 
-    /** {@code struct ibv_mw *(*alloc_mw)(struct ibv_pd *, enum ibv_mw_type)}: errno captured. */
+    /**
+     * {@code struct ibv_mw *(*alloc_mw)(struct ibv_pd *, enum ibv_mw_type)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param type the C argument {@code type}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment alloc_mw(MemorySegment function, MemorySegment errno, MemorySegment pd, int type) {
         try {
             return (MemorySegment) alloc_mw$.HANDLE.invokeExact(function, errno, pd, type);
@@ -210,7 +305,14 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops.alloc_mw$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_mw *(*alloc_mw)(struct ibv_pd *, enum ibv_mw_type)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_mw *(*alloc_mw)(struct ibv_pd *, enum ibv_mw_type)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param pd the C argument {@code pd} (a pointer, as its address)
+     * @param type the C argument {@code type}
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long alloc_mw$raw(MemorySegment function, long pd, int type) {
         try {
             return (long) alloc_mw$raw$.HANDLE.invokeExact(function, pd, type);
@@ -223,7 +325,16 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops.alloc_mw$DESC));
     }
 
-    /** {@code int (*bind_mw)(struct ibv_qp *, struct ibv_mw *, struct ibv_mw_bind *)}: errno captured. */
+    /**
+     * {@code int (*bind_mw)(struct ibv_qp *, struct ibv_mw *, struct ibv_mw_bind *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param mw the C argument {@code mw} (a pointer)
+     * @param mw_bind the C argument {@code mw_bind} (a pointer)
+     * @return what the C function returns
+     */
     public static int bind_mw(MemorySegment function, MemorySegment errno, MemorySegment qp, MemorySegment mw, MemorySegment mw_bind) {
         try {
             return (int) bind_mw$.HANDLE.invokeExact(function, errno, qp, mw, mw_bind);
@@ -236,7 +347,15 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops.bind_mw$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*bind_mw)(struct ibv_qp *, struct ibv_mw *, struct ibv_mw_bind *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*bind_mw)(struct ibv_qp *, struct ibv_mw *, struct ibv_mw_bind *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param mw the C argument {@code mw} (a pointer, as its address)
+     * @param mw_bind the C argument {@code mw_bind} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int bind_mw$raw(MemorySegment function, long qp, long mw, long mw_bind) {
         try {
             return (int) bind_mw$raw$.HANDLE.invokeExact(function, qp, mw, mw_bind);
@@ -249,7 +368,14 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops.bind_mw$DESC));
     }
 
-    /** {@code int (*dealloc_mw)(struct ibv_mw *)}: errno captured. */
+    /**
+     * {@code int (*dealloc_mw)(struct ibv_mw *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param mw the C argument {@code mw} (a pointer)
+     * @return what the C function returns
+     */
     public static int dealloc_mw(MemorySegment function, MemorySegment errno, MemorySegment mw) {
         try {
             return (int) dealloc_mw$.HANDLE.invokeExact(function, errno, mw);
@@ -262,7 +388,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops.dealloc_mw$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*dealloc_mw)(struct ibv_mw *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*dealloc_mw)(struct ibv_mw *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param mw the C argument {@code mw} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int dealloc_mw$raw(MemorySegment function, long mw) {
         try {
             return (int) dealloc_mw$raw$.HANDLE.invokeExact(function, mw);
@@ -275,7 +407,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops.dealloc_mw$DESC));
     }
 
-    /** {@code void *(*_compat_create_cq)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_create_cq)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_create_cq(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_create_cq$.HANDLE.invokeExact(function, errno);
@@ -288,7 +426,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_create_cq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_create_cq)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_create_cq)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_create_cq$raw(MemorySegment function) {
         try {
             return (long) _compat_create_cq$raw$.HANDLE.invokeExact(function);
@@ -301,7 +444,16 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_create_cq$DESC));
     }
 
-    /** {@code int (*poll_cq)(struct ibv_cq *, int, struct ibv_wc *)}: errno captured. */
+    /**
+     * {@code int (*poll_cq)(struct ibv_cq *, int, struct ibv_wc *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param cq the C argument {@code cq} (a pointer)
+     * @param num_entries the C argument {@code num_entries}
+     * @param wc the C argument {@code wc} (a pointer)
+     * @return what the C function returns
+     */
     public static int poll_cq(MemorySegment function, MemorySegment errno, MemorySegment cq, int num_entries, MemorySegment wc) {
         try {
             return (int) poll_cq$.HANDLE.invokeExact(function, errno, cq, num_entries, wc);
@@ -314,7 +466,15 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops.poll_cq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*poll_cq)(struct ibv_cq *, int, struct ibv_wc *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code int (*poll_cq)(struct ibv_cq *, int, struct ibv_wc *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param cq the C argument {@code cq} (a pointer, as its address)
+     * @param num_entries the C argument {@code num_entries}
+     * @param wc the C argument {@code wc} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int poll_cq$raw(MemorySegment function, long cq, int num_entries, long wc) {
         try {
             return (int) poll_cq$raw$.HANDLE.invokeExact(function, cq, num_entries, wc);
@@ -327,7 +487,15 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops.poll_cq$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code int (*req_notify_cq)(struct ibv_cq *, int)}: errno captured. */
+    /**
+     * {@code int (*req_notify_cq)(struct ibv_cq *, int)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param cq the C argument {@code cq} (a pointer)
+     * @param solicited_only the C argument {@code solicited_only}
+     * @return what the C function returns
+     */
     public static int req_notify_cq(MemorySegment function, MemorySegment errno, MemorySegment cq, int solicited_only) {
         try {
             return (int) req_notify_cq$.HANDLE.invokeExact(function, errno, cq, solicited_only);
@@ -340,7 +508,14 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops.req_notify_cq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*req_notify_cq)(struct ibv_cq *, int)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*req_notify_cq)(struct ibv_cq *, int)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param cq the C argument {@code cq} (a pointer, as its address)
+     * @param solicited_only the C argument {@code solicited_only}
+     * @return what the C function returns
+     */
     public static int req_notify_cq$raw(MemorySegment function, long cq, int solicited_only) {
         try {
             return (int) req_notify_cq$raw$.HANDLE.invokeExact(function, cq, solicited_only);
@@ -353,7 +528,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops.req_notify_cq$DESC));
     }
 
-    /** {@code void *(*_compat_cq_event)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_cq_event)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_cq_event(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_cq_event$.HANDLE.invokeExact(function, errno);
@@ -366,7 +547,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_cq_event$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_cq_event)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_cq_event)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_cq_event$raw(MemorySegment function) {
         try {
             return (long) _compat_cq_event$raw$.HANDLE.invokeExact(function);
@@ -379,7 +565,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_cq_event$DESC));
     }
 
-    /** {@code void *(*_compat_resize_cq)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_resize_cq)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_resize_cq(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_resize_cq$.HANDLE.invokeExact(function, errno);
@@ -392,7 +584,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_resize_cq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_resize_cq)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_resize_cq)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_resize_cq$raw(MemorySegment function) {
         try {
             return (long) _compat_resize_cq$raw$.HANDLE.invokeExact(function);
@@ -405,7 +602,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_resize_cq$DESC));
     }
 
-    /** {@code void *(*_compat_destroy_cq)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_destroy_cq)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_destroy_cq(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_destroy_cq$.HANDLE.invokeExact(function, errno);
@@ -418,7 +621,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_destroy_cq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_destroy_cq)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_destroy_cq)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_destroy_cq$raw(MemorySegment function) {
         try {
             return (long) _compat_destroy_cq$raw$.HANDLE.invokeExact(function);
@@ -431,7 +639,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_destroy_cq$DESC));
     }
 
-    /** {@code void *(*_compat_create_srq)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_create_srq)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_create_srq(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_create_srq$.HANDLE.invokeExact(function, errno);
@@ -444,7 +658,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_create_srq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_create_srq)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_create_srq)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_create_srq$raw(MemorySegment function) {
         try {
             return (long) _compat_create_srq$raw$.HANDLE.invokeExact(function);
@@ -457,7 +676,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_create_srq$DESC));
     }
 
-    /** {@code void *(*_compat_modify_srq)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_modify_srq)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_modify_srq(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_modify_srq$.HANDLE.invokeExact(function, errno);
@@ -470,7 +695,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_modify_srq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_modify_srq)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_modify_srq)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_modify_srq$raw(MemorySegment function) {
         try {
             return (long) _compat_modify_srq$raw$.HANDLE.invokeExact(function);
@@ -483,7 +713,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_modify_srq$DESC));
     }
 
-    /** {@code void *(*_compat_query_srq)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_query_srq)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_query_srq(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_query_srq$.HANDLE.invokeExact(function, errno);
@@ -496,7 +732,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_query_srq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_query_srq)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_query_srq)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_query_srq$raw(MemorySegment function) {
         try {
             return (long) _compat_query_srq$raw$.HANDLE.invokeExact(function);
@@ -509,7 +750,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_query_srq$DESC));
     }
 
-    /** {@code void *(*_compat_destroy_srq)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_destroy_srq)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_destroy_srq(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_destroy_srq$.HANDLE.invokeExact(function, errno);
@@ -522,7 +769,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_destroy_srq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_destroy_srq)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_destroy_srq)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_destroy_srq$raw(MemorySegment function) {
         try {
             return (long) _compat_destroy_srq$raw$.HANDLE.invokeExact(function);
@@ -535,7 +787,16 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_destroy_srq$DESC));
     }
 
-    /** {@code int (*post_srq_recv)(struct ibv_srq *, struct ibv_recv_wr *, struct ibv_recv_wr **)}: errno captured. */
+    /**
+     * {@code int (*post_srq_recv)(struct ibv_srq *, struct ibv_recv_wr *, struct ibv_recv_wr **)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param srq the C argument {@code srq} (a pointer)
+     * @param recv_wr the C argument {@code recv_wr} (a pointer)
+     * @param bad_recv_wr the C argument {@code bad_recv_wr} (a pointer)
+     * @return what the C function returns
+     */
     public static int post_srq_recv(MemorySegment function, MemorySegment errno, MemorySegment srq, MemorySegment recv_wr, MemorySegment bad_recv_wr) {
         try {
             return (int) post_srq_recv$.HANDLE.invokeExact(function, errno, srq, recv_wr, bad_recv_wr);
@@ -548,7 +809,15 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops.post_srq_recv$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*post_srq_recv)(struct ibv_srq *, struct ibv_recv_wr *, struct ibv_recv_wr **)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*post_srq_recv)(struct ibv_srq *, struct ibv_recv_wr *, struct ibv_recv_wr **)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param srq the C argument {@code srq} (a pointer, as its address)
+     * @param recv_wr the C argument {@code recv_wr} (a pointer, as its address)
+     * @param bad_recv_wr the C argument {@code bad_recv_wr} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int post_srq_recv$raw(MemorySegment function, long srq, long recv_wr, long bad_recv_wr) {
         try {
             return (int) post_srq_recv$raw$.HANDLE.invokeExact(function, srq, recv_wr, bad_recv_wr);
@@ -561,7 +830,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops.post_srq_recv$DESC));
     }
 
-    /** {@code void *(*_compat_create_qp)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_create_qp)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_create_qp(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_create_qp$.HANDLE.invokeExact(function, errno);
@@ -574,7 +849,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_create_qp$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_create_qp)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_create_qp)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_create_qp$raw(MemorySegment function) {
         try {
             return (long) _compat_create_qp$raw$.HANDLE.invokeExact(function);
@@ -587,7 +867,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_create_qp$DESC));
     }
 
-    /** {@code void *(*_compat_query_qp)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_query_qp)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_query_qp(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_query_qp$.HANDLE.invokeExact(function, errno);
@@ -600,7 +886,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_query_qp$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_query_qp)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_query_qp)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_query_qp$raw(MemorySegment function) {
         try {
             return (long) _compat_query_qp$raw$.HANDLE.invokeExact(function);
@@ -613,7 +904,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_query_qp$DESC));
     }
 
-    /** {@code void *(*_compat_modify_qp)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_modify_qp)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_modify_qp(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_modify_qp$.HANDLE.invokeExact(function, errno);
@@ -626,7 +923,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_modify_qp$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_modify_qp)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_modify_qp)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_modify_qp$raw(MemorySegment function) {
         try {
             return (long) _compat_modify_qp$raw$.HANDLE.invokeExact(function);
@@ -639,7 +941,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_modify_qp$DESC));
     }
 
-    /** {@code void *(*_compat_destroy_qp)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_destroy_qp)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_destroy_qp(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_destroy_qp$.HANDLE.invokeExact(function, errno);
@@ -652,7 +960,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_destroy_qp$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_destroy_qp)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_destroy_qp)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_destroy_qp$raw(MemorySegment function) {
         try {
             return (long) _compat_destroy_qp$raw$.HANDLE.invokeExact(function);
@@ -665,7 +978,16 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_destroy_qp$DESC));
     }
 
-    /** {@code int (*post_send)(struct ibv_qp *, struct ibv_send_wr *, struct ibv_send_wr **)}: errno captured. */
+    /**
+     * {@code int (*post_send)(struct ibv_qp *, struct ibv_send_wr *, struct ibv_send_wr **)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param wr the C argument {@code wr} (a pointer)
+     * @param bad_wr the C argument {@code bad_wr} (a pointer)
+     * @return what the C function returns
+     */
     public static int post_send(MemorySegment function, MemorySegment errno, MemorySegment qp, MemorySegment wr, MemorySegment bad_wr) {
         try {
             return (int) post_send$.HANDLE.invokeExact(function, errno, qp, wr, bad_wr);
@@ -678,7 +1000,15 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops.post_send$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*post_send)(struct ibv_qp *, struct ibv_send_wr *, struct ibv_send_wr **)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*post_send)(struct ibv_qp *, struct ibv_send_wr *, struct ibv_send_wr **)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param wr the C argument {@code wr} (a pointer, as its address)
+     * @param bad_wr the C argument {@code bad_wr} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int post_send$raw(MemorySegment function, long qp, long wr, long bad_wr) {
         try {
             return (int) post_send$raw$.HANDLE.invokeExact(function, qp, wr, bad_wr);
@@ -691,7 +1021,16 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops.post_send$DESC));
     }
 
-    /** {@code int (*post_recv)(struct ibv_qp *, struct ibv_recv_wr *, struct ibv_recv_wr **)}: errno captured. */
+    /**
+     * {@code int (*post_recv)(struct ibv_qp *, struct ibv_recv_wr *, struct ibv_recv_wr **)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param wr the C argument {@code wr} (a pointer)
+     * @param bad_wr the C argument {@code bad_wr} (a pointer)
+     * @return what the C function returns
+     */
     public static int post_recv(MemorySegment function, MemorySegment errno, MemorySegment qp, MemorySegment wr, MemorySegment bad_wr) {
         try {
             return (int) post_recv$.HANDLE.invokeExact(function, errno, qp, wr, bad_wr);
@@ -704,7 +1043,15 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops.post_recv$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*post_recv)(struct ibv_qp *, struct ibv_recv_wr *, struct ibv_recv_wr **)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*post_recv)(struct ibv_qp *, struct ibv_recv_wr *, struct ibv_recv_wr **)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param wr the C argument {@code wr} (a pointer, as its address)
+     * @param bad_wr the C argument {@code bad_wr} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int post_recv$raw(MemorySegment function, long qp, long wr, long bad_wr) {
         try {
             return (int) post_recv$raw$.HANDLE.invokeExact(function, qp, wr, bad_wr);
@@ -717,7 +1064,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops.post_recv$DESC));
     }
 
-    /** {@code void *(*_compat_create_ah)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_create_ah)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_create_ah(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_create_ah$.HANDLE.invokeExact(function, errno);
@@ -730,7 +1083,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_create_ah$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_create_ah)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_create_ah)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_create_ah$raw(MemorySegment function) {
         try {
             return (long) _compat_create_ah$raw$.HANDLE.invokeExact(function);
@@ -743,7 +1101,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_create_ah$DESC));
     }
 
-    /** {@code void *(*_compat_destroy_ah)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_destroy_ah)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_destroy_ah(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_destroy_ah$.HANDLE.invokeExact(function, errno);
@@ -756,7 +1120,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_destroy_ah$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_destroy_ah)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_destroy_ah)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_destroy_ah$raw(MemorySegment function) {
         try {
             return (long) _compat_destroy_ah$raw$.HANDLE.invokeExact(function);
@@ -769,7 +1138,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_destroy_ah$DESC));
     }
 
-    /** {@code void *(*_compat_attach_mcast)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_attach_mcast)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_attach_mcast(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_attach_mcast$.HANDLE.invokeExact(function, errno);
@@ -782,7 +1157,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_attach_mcast$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_attach_mcast)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_attach_mcast)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_attach_mcast$raw(MemorySegment function) {
         try {
             return (long) _compat_attach_mcast$raw$.HANDLE.invokeExact(function);
@@ -795,7 +1175,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_attach_mcast$DESC));
     }
 
-    /** {@code void *(*_compat_detach_mcast)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_detach_mcast)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_detach_mcast(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_detach_mcast$.HANDLE.invokeExact(function, errno);
@@ -808,7 +1194,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_detach_mcast$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_detach_mcast)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_detach_mcast)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_detach_mcast$raw(MemorySegment function) {
         try {
             return (long) _compat_detach_mcast$raw$.HANDLE.invokeExact(function);
@@ -821,7 +1212,13 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops._compat_detach_mcast$DESC));
     }
 
-    /** {@code void *(*_compat_async_event)(void)}: errno captured. */
+    /**
+     * {@code void *(*_compat_async_event)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment _compat_async_event(MemorySegment function, MemorySegment errno) {
         try {
             return (MemorySegment) _compat_async_event$.HANDLE.invokeExact(function, errno);
@@ -834,7 +1231,12 @@ public final class ibv_context_ops$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_context_ops._compat_async_event$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*_compat_async_event)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*_compat_async_event)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long _compat_async_event$raw(MemorySegment function) {
         try {
             return (long) _compat_async_event$raw$.HANDLE.invokeExact(function);

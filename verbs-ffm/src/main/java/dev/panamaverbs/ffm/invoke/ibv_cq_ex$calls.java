@@ -15,7 +15,15 @@ import java.lang.invoke.MethodHandle;
 public final class ibv_cq_ex$calls {
     private ibv_cq_ex$calls() {}
 
-    /** {@code int (*start_poll)(struct ibv_cq_ex *, struct ibv_poll_cq_attr *)}: errno captured. */
+    /**
+     * {@code int (*start_poll)(struct ibv_cq_ex *, struct ibv_poll_cq_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @param attr the C argument {@code attr} (a pointer)
+     * @return what the C function returns
+     */
     public static int start_poll(MemorySegment function, MemorySegment errno, MemorySegment current, MemorySegment attr) {
         try {
             return (int) start_poll$.HANDLE.invokeExact(function, errno, current, attr);
@@ -28,7 +36,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.start_poll$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*start_poll)(struct ibv_cq_ex *, struct ibv_poll_cq_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*start_poll)(struct ibv_cq_ex *, struct ibv_poll_cq_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @param attr the C argument {@code attr} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int start_poll$raw(MemorySegment function, long current, long attr) {
         try {
             return (int) start_poll$raw$.HANDLE.invokeExact(function, current, attr);
@@ -41,7 +56,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.start_poll$DESC));
     }
 
-    /** {@code int (*next_poll)(struct ibv_cq_ex *)}: errno captured. */
+    /**
+     * {@code int (*next_poll)(struct ibv_cq_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @return what the C function returns
+     */
     public static int next_poll(MemorySegment function, MemorySegment errno, MemorySegment current) {
         try {
             return (int) next_poll$.HANDLE.invokeExact(function, errno, current);
@@ -54,7 +76,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.next_poll$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*next_poll)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code int (*next_poll)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int next_poll$raw(MemorySegment function, long current) {
         try {
             return (int) next_poll$raw$.HANDLE.invokeExact(function, current);
@@ -67,7 +95,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.next_poll$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code void (*end_poll)(struct ibv_cq_ex *)}: errno captured. */
+    /**
+     * {@code void (*end_poll)(struct ibv_cq_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     */
     public static void end_poll(MemorySegment function, MemorySegment errno, MemorySegment current) {
         try {
             end_poll$.HANDLE.invokeExact(function, errno, current);
@@ -80,7 +114,12 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.end_poll$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*end_poll)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code void (*end_poll)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     */
     public static void end_poll$raw(MemorySegment function, long current) {
         try {
             end_poll$raw$.HANDLE.invokeExact(function, current);
@@ -93,7 +132,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.end_poll$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code enum ibv_wc_opcode (*read_opcode)(struct ibv_cq_ex *)}: errno captured. */
+    /**
+     * {@code enum ibv_wc_opcode (*read_opcode)(struct ibv_cq_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @return what the C function returns
+     */
     public static int read_opcode(MemorySegment function, MemorySegment errno, MemorySegment current) {
         try {
             return (int) read_opcode$.HANDLE.invokeExact(function, errno, current);
@@ -106,7 +152,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.read_opcode$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code enum ibv_wc_opcode (*read_opcode)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code enum ibv_wc_opcode (*read_opcode)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int read_opcode$raw(MemorySegment function, long current) {
         try {
             return (int) read_opcode$raw$.HANDLE.invokeExact(function, current);
@@ -119,7 +171,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.read_opcode$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code uint32_t (*read_vendor_err)(struct ibv_cq_ex *)}: errno captured. */
+    /**
+     * {@code uint32_t (*read_vendor_err)(struct ibv_cq_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @return what the C function returns
+     */
     public static int read_vendor_err(MemorySegment function, MemorySegment errno, MemorySegment current) {
         try {
             return (int) read_vendor_err$.HANDLE.invokeExact(function, errno, current);
@@ -132,7 +191,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.read_vendor_err$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code uint32_t (*read_vendor_err)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code uint32_t (*read_vendor_err)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int read_vendor_err$raw(MemorySegment function, long current) {
         try {
             return (int) read_vendor_err$raw$.HANDLE.invokeExact(function, current);
@@ -145,7 +210,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.read_vendor_err$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code uint32_t (*read_byte_len)(struct ibv_cq_ex *)}: errno captured. */
+    /**
+     * {@code uint32_t (*read_byte_len)(struct ibv_cq_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @return what the C function returns
+     */
     public static int read_byte_len(MemorySegment function, MemorySegment errno, MemorySegment current) {
         try {
             return (int) read_byte_len$.HANDLE.invokeExact(function, errno, current);
@@ -158,7 +230,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.read_byte_len$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code uint32_t (*read_byte_len)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code uint32_t (*read_byte_len)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int read_byte_len$raw(MemorySegment function, long current) {
         try {
             return (int) read_byte_len$raw$.HANDLE.invokeExact(function, current);
@@ -171,7 +249,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.read_byte_len$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code __be32 (*read_imm_data)(struct ibv_cq_ex *)}: errno captured. */
+    /**
+     * {@code __be32 (*read_imm_data)(struct ibv_cq_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @return what the C function returns
+     */
     public static int read_imm_data(MemorySegment function, MemorySegment errno, MemorySegment current) {
         try {
             return (int) read_imm_data$.HANDLE.invokeExact(function, errno, current);
@@ -184,7 +269,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.read_imm_data$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code __be32 (*read_imm_data)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code __be32 (*read_imm_data)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int read_imm_data$raw(MemorySegment function, long current) {
         try {
             return (int) read_imm_data$raw$.HANDLE.invokeExact(function, current);
@@ -197,7 +288,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.read_imm_data$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code uint32_t (*read_qp_num)(struct ibv_cq_ex *)}: errno captured. */
+    /**
+     * {@code uint32_t (*read_qp_num)(struct ibv_cq_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @return what the C function returns
+     */
     public static int read_qp_num(MemorySegment function, MemorySegment errno, MemorySegment current) {
         try {
             return (int) read_qp_num$.HANDLE.invokeExact(function, errno, current);
@@ -210,7 +308,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.read_qp_num$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code uint32_t (*read_qp_num)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code uint32_t (*read_qp_num)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int read_qp_num$raw(MemorySegment function, long current) {
         try {
             return (int) read_qp_num$raw$.HANDLE.invokeExact(function, current);
@@ -223,7 +327,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.read_qp_num$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code uint32_t (*read_src_qp)(struct ibv_cq_ex *)}: errno captured. */
+    /**
+     * {@code uint32_t (*read_src_qp)(struct ibv_cq_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @return what the C function returns
+     */
     public static int read_src_qp(MemorySegment function, MemorySegment errno, MemorySegment current) {
         try {
             return (int) read_src_qp$.HANDLE.invokeExact(function, errno, current);
@@ -236,7 +347,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.read_src_qp$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code uint32_t (*read_src_qp)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code uint32_t (*read_src_qp)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int read_src_qp$raw(MemorySegment function, long current) {
         try {
             return (int) read_src_qp$raw$.HANDLE.invokeExact(function, current);
@@ -249,7 +366,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.read_src_qp$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code unsigned int (*read_wc_flags)(struct ibv_cq_ex *)}: errno captured. */
+    /**
+     * {@code unsigned int (*read_wc_flags)(struct ibv_cq_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @return what the C function returns
+     */
     public static int read_wc_flags(MemorySegment function, MemorySegment errno, MemorySegment current) {
         try {
             return (int) read_wc_flags$.HANDLE.invokeExact(function, errno, current);
@@ -262,7 +386,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.read_wc_flags$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code unsigned int (*read_wc_flags)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code unsigned int (*read_wc_flags)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int read_wc_flags$raw(MemorySegment function, long current) {
         try {
             return (int) read_wc_flags$raw$.HANDLE.invokeExact(function, current);
@@ -275,7 +405,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.read_wc_flags$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code uint32_t (*read_slid)(struct ibv_cq_ex *)}: errno captured. */
+    /**
+     * {@code uint32_t (*read_slid)(struct ibv_cq_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @return what the C function returns
+     */
     public static int read_slid(MemorySegment function, MemorySegment errno, MemorySegment current) {
         try {
             return (int) read_slid$.HANDLE.invokeExact(function, errno, current);
@@ -288,7 +425,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.read_slid$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code uint32_t (*read_slid)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code uint32_t (*read_slid)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int read_slid$raw(MemorySegment function, long current) {
         try {
             return (int) read_slid$raw$.HANDLE.invokeExact(function, current);
@@ -301,7 +444,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.read_slid$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code uint8_t (*read_sl)(struct ibv_cq_ex *)}: errno captured. */
+    /**
+     * {@code uint8_t (*read_sl)(struct ibv_cq_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @return what the C function returns
+     */
     public static byte read_sl(MemorySegment function, MemorySegment errno, MemorySegment current) {
         try {
             return (byte) read_sl$.HANDLE.invokeExact(function, errno, current);
@@ -314,7 +464,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.read_sl$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code uint8_t (*read_sl)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code uint8_t (*read_sl)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static byte read_sl$raw(MemorySegment function, long current) {
         try {
             return (byte) read_sl$raw$.HANDLE.invokeExact(function, current);
@@ -327,7 +483,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.read_sl$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code uint8_t (*read_dlid_path_bits)(struct ibv_cq_ex *)}: errno captured. */
+    /**
+     * {@code uint8_t (*read_dlid_path_bits)(struct ibv_cq_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @return what the C function returns
+     */
     public static byte read_dlid_path_bits(MemorySegment function, MemorySegment errno, MemorySegment current) {
         try {
             return (byte) read_dlid_path_bits$.HANDLE.invokeExact(function, errno, current);
@@ -340,7 +503,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.read_dlid_path_bits$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code uint8_t (*read_dlid_path_bits)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code uint8_t (*read_dlid_path_bits)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static byte read_dlid_path_bits$raw(MemorySegment function, long current) {
         try {
             return (byte) read_dlid_path_bits$raw$.HANDLE.invokeExact(function, current);
@@ -353,7 +522,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.read_dlid_path_bits$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code uint64_t (*read_completion_ts)(struct ibv_cq_ex *)}: errno captured. */
+    /**
+     * {@code uint64_t (*read_completion_ts)(struct ibv_cq_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @return what the C function returns
+     */
     public static long read_completion_ts(MemorySegment function, MemorySegment errno, MemorySegment current) {
         try {
             return (long) read_completion_ts$.HANDLE.invokeExact(function, errno, current);
@@ -366,7 +542,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.read_completion_ts$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code uint64_t (*read_completion_ts)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code uint64_t (*read_completion_ts)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static long read_completion_ts$raw(MemorySegment function, long current) {
         try {
             return (long) read_completion_ts$raw$.HANDLE.invokeExact(function, current);
@@ -379,7 +561,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.read_completion_ts$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code uint16_t (*read_cvlan)(struct ibv_cq_ex *)}: errno captured. */
+    /**
+     * {@code uint16_t (*read_cvlan)(struct ibv_cq_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @return what the C function returns
+     */
     public static short read_cvlan(MemorySegment function, MemorySegment errno, MemorySegment current) {
         try {
             return (short) read_cvlan$.HANDLE.invokeExact(function, errno, current);
@@ -392,7 +581,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.read_cvlan$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code uint16_t (*read_cvlan)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code uint16_t (*read_cvlan)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static short read_cvlan$raw(MemorySegment function, long current) {
         try {
             return (short) read_cvlan$raw$.HANDLE.invokeExact(function, current);
@@ -405,7 +600,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.read_cvlan$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code uint32_t (*read_flow_tag)(struct ibv_cq_ex *)}: errno captured. */
+    /**
+     * {@code uint32_t (*read_flow_tag)(struct ibv_cq_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @return what the C function returns
+     */
     public static int read_flow_tag(MemorySegment function, MemorySegment errno, MemorySegment current) {
         try {
             return (int) read_flow_tag$.HANDLE.invokeExact(function, errno, current);
@@ -418,7 +620,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.read_flow_tag$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code uint32_t (*read_flow_tag)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code uint32_t (*read_flow_tag)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int read_flow_tag$raw(MemorySegment function, long current) {
         try {
             return (int) read_flow_tag$raw$.HANDLE.invokeExact(function, current);
@@ -431,7 +639,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.read_flow_tag$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code void (*read_tm_info)(struct ibv_cq_ex *, struct ibv_wc_tm_info *)}: errno captured. */
+    /**
+     * {@code void (*read_tm_info)(struct ibv_cq_ex *, struct ibv_wc_tm_info *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @param tm_info the C argument {@code tm_info} (a pointer)
+     */
     public static void read_tm_info(MemorySegment function, MemorySegment errno, MemorySegment current, MemorySegment tm_info) {
         try {
             read_tm_info$.HANDLE.invokeExact(function, errno, current, tm_info);
@@ -444,7 +659,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.read_tm_info$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*read_tm_info)(struct ibv_cq_ex *, struct ibv_wc_tm_info *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code void (*read_tm_info)(struct ibv_cq_ex *, struct ibv_wc_tm_info *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @param tm_info the C argument {@code tm_info} (a pointer, as its address)
+     */
     public static void read_tm_info$raw(MemorySegment function, long current, long tm_info) {
         try {
             read_tm_info$raw$.HANDLE.invokeExact(function, current, tm_info);
@@ -457,7 +678,14 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_cq_ex.read_tm_info$DESC), Downcalls.CRITICAL);
     }
 
-    /** {@code uint64_t (*read_completion_wallclock_ns)(struct ibv_cq_ex *)}: errno captured. */
+    /**
+     * {@code uint64_t (*read_completion_wallclock_ns)(struct ibv_cq_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @return what the C function returns
+     */
     public static long read_completion_wallclock_ns(MemorySegment function, MemorySegment errno, MemorySegment current) {
         try {
             return (long) read_completion_wallclock_ns$.HANDLE.invokeExact(function, errno, current);
@@ -470,7 +698,13 @@ public final class ibv_cq_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_cq_ex.read_completion_wallclock_ns$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code uint64_t (*read_completion_wallclock_ns)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition). */
+    /**
+     * {@code uint64_t (*read_completion_wallclock_ns)(struct ibv_cq_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static long read_completion_wallclock_ns$raw(MemorySegment function, long current) {
         try {
             return (long) read_completion_wallclock_ns$raw$.HANDLE.invokeExact(function, current);

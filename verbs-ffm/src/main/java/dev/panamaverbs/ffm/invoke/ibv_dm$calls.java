@@ -15,7 +15,17 @@ import java.lang.invoke.MethodHandle;
 public final class ibv_dm$calls {
     private ibv_dm$calls() {}
 
-    /** {@code int (*memcpy_to_dm)(struct ibv_dm *, uint64_t, const void *, size_t)}: errno captured. */
+    /**
+     * {@code int (*memcpy_to_dm)(struct ibv_dm *, uint64_t, const void *, size_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param dm the C argument {@code dm} (a pointer)
+     * @param dm_offset the C argument {@code dm_offset}
+     * @param host_addr the C argument {@code host_addr} (a pointer)
+     * @param length the C argument {@code length}
+     * @return what the C function returns
+     */
     public static int memcpy_to_dm(MemorySegment function, MemorySegment errno, MemorySegment dm, long dm_offset, MemorySegment host_addr, long length) {
         try {
             return (int) memcpy_to_dm$.HANDLE.invokeExact(function, errno, dm, dm_offset, host_addr, length);
@@ -28,7 +38,16 @@ public final class ibv_dm$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_dm.memcpy_to_dm$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*memcpy_to_dm)(struct ibv_dm *, uint64_t, const void *, size_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*memcpy_to_dm)(struct ibv_dm *, uint64_t, const void *, size_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param dm the C argument {@code dm} (a pointer, as its address)
+     * @param dm_offset the C argument {@code dm_offset}
+     * @param host_addr the C argument {@code host_addr} (a pointer, as its address)
+     * @param length the C argument {@code length}
+     * @return what the C function returns
+     */
     public static int memcpy_to_dm$raw(MemorySegment function, long dm, long dm_offset, long host_addr, long length) {
         try {
             return (int) memcpy_to_dm$raw$.HANDLE.invokeExact(function, dm, dm_offset, host_addr, length);
@@ -41,7 +60,17 @@ public final class ibv_dm$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_dm.memcpy_to_dm$DESC));
     }
 
-    /** {@code int (*memcpy_from_dm)(void *, struct ibv_dm *, uint64_t, size_t)}: errno captured. */
+    /**
+     * {@code int (*memcpy_from_dm)(void *, struct ibv_dm *, uint64_t, size_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param host_addr the C argument {@code host_addr} (a pointer)
+     * @param dm the C argument {@code dm} (a pointer)
+     * @param dm_offset the C argument {@code dm_offset}
+     * @param length the C argument {@code length}
+     * @return what the C function returns
+     */
     public static int memcpy_from_dm(MemorySegment function, MemorySegment errno, MemorySegment host_addr, MemorySegment dm, long dm_offset, long length) {
         try {
             return (int) memcpy_from_dm$.HANDLE.invokeExact(function, errno, host_addr, dm, dm_offset, length);
@@ -54,7 +83,16 @@ public final class ibv_dm$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_dm.memcpy_from_dm$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*memcpy_from_dm)(void *, struct ibv_dm *, uint64_t, size_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*memcpy_from_dm)(void *, struct ibv_dm *, uint64_t, size_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param host_addr the C argument {@code host_addr} (a pointer, as its address)
+     * @param dm the C argument {@code dm} (a pointer, as its address)
+     * @param dm_offset the C argument {@code dm_offset}
+     * @param length the C argument {@code length}
+     * @return what the C function returns
+     */
     public static int memcpy_from_dm$raw(MemorySegment function, long host_addr, long dm, long dm_offset, long length) {
         try {
             return (int) memcpy_from_dm$raw$.HANDLE.invokeExact(function, host_addr, dm, dm_offset, length);

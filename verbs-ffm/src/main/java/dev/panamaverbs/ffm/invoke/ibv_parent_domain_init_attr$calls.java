@@ -15,7 +15,18 @@ import java.lang.invoke.MethodHandle;
 public final class ibv_parent_domain_init_attr$calls {
     private ibv_parent_domain_init_attr$calls() {}
 
-    /** {@code void *(*alloc)(struct ibv_pd *, void *, size_t, size_t, uint64_t)}: errno captured. */
+    /**
+     * {@code void *(*alloc)(struct ibv_pd *, void *, size_t, size_t, uint64_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param pd_context the C argument {@code pd_context} (a pointer)
+     * @param size the C argument {@code size}
+     * @param alignment the C argument {@code alignment}
+     * @param resource_type the C argument {@code resource_type}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment alloc(MemorySegment function, MemorySegment errno, MemorySegment pd, MemorySegment pd_context, long size, long alignment, long resource_type) {
         try {
             return (MemorySegment) alloc$.HANDLE.invokeExact(function, errno, pd, pd_context, size, alignment, resource_type);
@@ -28,7 +39,17 @@ public final class ibv_parent_domain_init_attr$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_parent_domain_init_attr.alloc$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void *(*alloc)(struct ibv_pd *, void *, size_t, size_t, uint64_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void *(*alloc)(struct ibv_pd *, void *, size_t, size_t, uint64_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param pd the C argument {@code pd} (a pointer, as its address)
+     * @param pd_context the C argument {@code pd_context} (a pointer, as its address)
+     * @param size the C argument {@code size}
+     * @param alignment the C argument {@code alignment}
+     * @param resource_type the C argument {@code resource_type}
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long alloc$raw(MemorySegment function, long pd, long pd_context, long size, long alignment, long resource_type) {
         try {
             return (long) alloc$raw$.HANDLE.invokeExact(function, pd, pd_context, size, alignment, resource_type);
@@ -41,7 +62,16 @@ public final class ibv_parent_domain_init_attr$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_parent_domain_init_attr.alloc$DESC));
     }
 
-    /** {@code void (*free)(struct ibv_pd *, void *, void *, uint64_t)}: errno captured. */
+    /**
+     * {@code void (*free)(struct ibv_pd *, void *, void *, uint64_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param pd_context the C argument {@code pd_context} (a pointer)
+     * @param ptr the C argument {@code ptr} (a pointer)
+     * @param resource_type the C argument {@code resource_type}
+     */
     public static void free(MemorySegment function, MemorySegment errno, MemorySegment pd, MemorySegment pd_context, MemorySegment ptr, long resource_type) {
         try {
             free$.HANDLE.invokeExact(function, errno, pd, pd_context, ptr, resource_type);
@@ -54,7 +84,15 @@ public final class ibv_parent_domain_init_attr$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_parent_domain_init_attr.free$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*free)(struct ibv_pd *, void *, void *, uint64_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*free)(struct ibv_pd *, void *, void *, uint64_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param pd the C argument {@code pd} (a pointer, as its address)
+     * @param pd_context the C argument {@code pd_context} (a pointer, as its address)
+     * @param ptr the C argument {@code ptr} (a pointer, as its address)
+     * @param resource_type the C argument {@code resource_type}
+     */
     public static void free$raw(MemorySegment function, long pd, long pd_context, long ptr, long resource_type) {
         try {
             free$raw$.HANDLE.invokeExact(function, pd, pd_context, ptr, resource_type);

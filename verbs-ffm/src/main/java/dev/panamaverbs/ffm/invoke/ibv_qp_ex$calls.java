@@ -15,7 +15,17 @@ import java.lang.invoke.MethodHandle;
 public final class ibv_qp_ex$calls {
     private ibv_qp_ex$calls() {}
 
-    /** {@code void (*wr_atomic_cmp_swp)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t, uint64_t)}: errno captured. */
+    /**
+     * {@code void (*wr_atomic_cmp_swp)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t, uint64_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param rkey the C argument {@code rkey}
+     * @param remote_addr the C argument {@code remote_addr}
+     * @param compare the C argument {@code compare}
+     * @param swap the C argument {@code swap}
+     */
     public static void wr_atomic_cmp_swp(MemorySegment function, MemorySegment errno, MemorySegment qp, int rkey, long remote_addr, long compare, long swap) {
         try {
             wr_atomic_cmp_swp$.HANDLE.invokeExact(function, errno, qp, rkey, remote_addr, compare, swap);
@@ -28,7 +38,16 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_atomic_cmp_swp$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_atomic_cmp_swp)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t, uint64_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_atomic_cmp_swp)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t, uint64_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param rkey the C argument {@code rkey}
+     * @param remote_addr the C argument {@code remote_addr}
+     * @param compare the C argument {@code compare}
+     * @param swap the C argument {@code swap}
+     */
     public static void wr_atomic_cmp_swp$raw(MemorySegment function, long qp, int rkey, long remote_addr, long compare, long swap) {
         try {
             wr_atomic_cmp_swp$raw$.HANDLE.invokeExact(function, qp, rkey, remote_addr, compare, swap);
@@ -41,7 +60,16 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_atomic_cmp_swp$DESC));
     }
 
-    /** {@code void (*wr_atomic_fetch_add)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t)}: errno captured. */
+    /**
+     * {@code void (*wr_atomic_fetch_add)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param rkey the C argument {@code rkey}
+     * @param remote_addr the C argument {@code remote_addr}
+     * @param add the C argument {@code add}
+     */
     public static void wr_atomic_fetch_add(MemorySegment function, MemorySegment errno, MemorySegment qp, int rkey, long remote_addr, long add) {
         try {
             wr_atomic_fetch_add$.HANDLE.invokeExact(function, errno, qp, rkey, remote_addr, add);
@@ -54,7 +82,15 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_atomic_fetch_add$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_atomic_fetch_add)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_atomic_fetch_add)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param rkey the C argument {@code rkey}
+     * @param remote_addr the C argument {@code remote_addr}
+     * @param add the C argument {@code add}
+     */
     public static void wr_atomic_fetch_add$raw(MemorySegment function, long qp, int rkey, long remote_addr, long add) {
         try {
             wr_atomic_fetch_add$raw$.HANDLE.invokeExact(function, qp, rkey, remote_addr, add);
@@ -67,7 +103,16 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_atomic_fetch_add$DESC));
     }
 
-    /** {@code void (*wr_bind_mw)(struct ibv_qp_ex *, struct ibv_mw *, uint32_t, const struct ibv_mw_bind_info *)}: errno captured. */
+    /**
+     * {@code void (*wr_bind_mw)(struct ibv_qp_ex *, struct ibv_mw *, uint32_t, const struct ibv_mw_bind_info *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param mw the C argument {@code mw} (a pointer)
+     * @param rkey the C argument {@code rkey}
+     * @param bind_info the C argument {@code bind_info} (a pointer)
+     */
     public static void wr_bind_mw(MemorySegment function, MemorySegment errno, MemorySegment qp, MemorySegment mw, int rkey, MemorySegment bind_info) {
         try {
             wr_bind_mw$.HANDLE.invokeExact(function, errno, qp, mw, rkey, bind_info);
@@ -80,7 +125,15 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_bind_mw$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_bind_mw)(struct ibv_qp_ex *, struct ibv_mw *, uint32_t, const struct ibv_mw_bind_info *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_bind_mw)(struct ibv_qp_ex *, struct ibv_mw *, uint32_t, const struct ibv_mw_bind_info *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param mw the C argument {@code mw} (a pointer, as its address)
+     * @param rkey the C argument {@code rkey}
+     * @param bind_info the C argument {@code bind_info} (a pointer, as its address)
+     */
     public static void wr_bind_mw$raw(MemorySegment function, long qp, long mw, int rkey, long bind_info) {
         try {
             wr_bind_mw$raw$.HANDLE.invokeExact(function, qp, mw, rkey, bind_info);
@@ -93,7 +146,14 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_bind_mw$DESC));
     }
 
-    /** {@code void (*wr_local_inv)(struct ibv_qp_ex *, uint32_t)}: errno captured. */
+    /**
+     * {@code void (*wr_local_inv)(struct ibv_qp_ex *, uint32_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param invalidate_rkey the C argument {@code invalidate_rkey}
+     */
     public static void wr_local_inv(MemorySegment function, MemorySegment errno, MemorySegment qp, int invalidate_rkey) {
         try {
             wr_local_inv$.HANDLE.invokeExact(function, errno, qp, invalidate_rkey);
@@ -106,7 +166,13 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_local_inv$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_local_inv)(struct ibv_qp_ex *, uint32_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_local_inv)(struct ibv_qp_ex *, uint32_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param invalidate_rkey the C argument {@code invalidate_rkey}
+     */
     public static void wr_local_inv$raw(MemorySegment function, long qp, int invalidate_rkey) {
         try {
             wr_local_inv$raw$.HANDLE.invokeExact(function, qp, invalidate_rkey);
@@ -119,7 +185,15 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_local_inv$DESC));
     }
 
-    /** {@code void (*wr_rdma_read)(struct ibv_qp_ex *, uint32_t, uint64_t)}: errno captured. */
+    /**
+     * {@code void (*wr_rdma_read)(struct ibv_qp_ex *, uint32_t, uint64_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param rkey the C argument {@code rkey}
+     * @param remote_addr the C argument {@code remote_addr}
+     */
     public static void wr_rdma_read(MemorySegment function, MemorySegment errno, MemorySegment qp, int rkey, long remote_addr) {
         try {
             wr_rdma_read$.HANDLE.invokeExact(function, errno, qp, rkey, remote_addr);
@@ -132,7 +206,14 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_rdma_read$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_rdma_read)(struct ibv_qp_ex *, uint32_t, uint64_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_rdma_read)(struct ibv_qp_ex *, uint32_t, uint64_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param rkey the C argument {@code rkey}
+     * @param remote_addr the C argument {@code remote_addr}
+     */
     public static void wr_rdma_read$raw(MemorySegment function, long qp, int rkey, long remote_addr) {
         try {
             wr_rdma_read$raw$.HANDLE.invokeExact(function, qp, rkey, remote_addr);
@@ -145,7 +226,15 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_rdma_read$DESC));
     }
 
-    /** {@code void (*wr_rdma_write)(struct ibv_qp_ex *, uint32_t, uint64_t)}: errno captured. */
+    /**
+     * {@code void (*wr_rdma_write)(struct ibv_qp_ex *, uint32_t, uint64_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param rkey the C argument {@code rkey}
+     * @param remote_addr the C argument {@code remote_addr}
+     */
     public static void wr_rdma_write(MemorySegment function, MemorySegment errno, MemorySegment qp, int rkey, long remote_addr) {
         try {
             wr_rdma_write$.HANDLE.invokeExact(function, errno, qp, rkey, remote_addr);
@@ -158,7 +247,14 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_rdma_write$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_rdma_write)(struct ibv_qp_ex *, uint32_t, uint64_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_rdma_write)(struct ibv_qp_ex *, uint32_t, uint64_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param rkey the C argument {@code rkey}
+     * @param remote_addr the C argument {@code remote_addr}
+     */
     public static void wr_rdma_write$raw(MemorySegment function, long qp, int rkey, long remote_addr) {
         try {
             wr_rdma_write$raw$.HANDLE.invokeExact(function, qp, rkey, remote_addr);
@@ -171,7 +267,16 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_rdma_write$DESC));
     }
 
-    /** {@code void (*wr_rdma_write_imm)(struct ibv_qp_ex *, uint32_t, uint64_t, __be32)}: errno captured. */
+    /**
+     * {@code void (*wr_rdma_write_imm)(struct ibv_qp_ex *, uint32_t, uint64_t, __be32)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param rkey the C argument {@code rkey}
+     * @param remote_addr the C argument {@code remote_addr}
+     * @param imm_data the C argument {@code imm_data}
+     */
     public static void wr_rdma_write_imm(MemorySegment function, MemorySegment errno, MemorySegment qp, int rkey, long remote_addr, int imm_data) {
         try {
             wr_rdma_write_imm$.HANDLE.invokeExact(function, errno, qp, rkey, remote_addr, imm_data);
@@ -184,7 +289,15 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_rdma_write_imm$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_rdma_write_imm)(struct ibv_qp_ex *, uint32_t, uint64_t, __be32)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_rdma_write_imm)(struct ibv_qp_ex *, uint32_t, uint64_t, __be32)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param rkey the C argument {@code rkey}
+     * @param remote_addr the C argument {@code remote_addr}
+     * @param imm_data the C argument {@code imm_data}
+     */
     public static void wr_rdma_write_imm$raw(MemorySegment function, long qp, int rkey, long remote_addr, int imm_data) {
         try {
             wr_rdma_write_imm$raw$.HANDLE.invokeExact(function, qp, rkey, remote_addr, imm_data);
@@ -197,7 +310,13 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_rdma_write_imm$DESC));
     }
 
-    /** {@code void (*wr_send)(struct ibv_qp_ex *)}: errno captured. */
+    /**
+     * {@code void (*wr_send)(struct ibv_qp_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     */
     public static void wr_send(MemorySegment function, MemorySegment errno, MemorySegment qp) {
         try {
             wr_send$.HANDLE.invokeExact(function, errno, qp);
@@ -210,7 +329,12 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_send$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_send)(struct ibv_qp_ex *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_send)(struct ibv_qp_ex *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     */
     public static void wr_send$raw(MemorySegment function, long qp) {
         try {
             wr_send$raw$.HANDLE.invokeExact(function, qp);
@@ -223,7 +347,14 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_send$DESC));
     }
 
-    /** {@code void (*wr_send_imm)(struct ibv_qp_ex *, __be32)}: errno captured. */
+    /**
+     * {@code void (*wr_send_imm)(struct ibv_qp_ex *, __be32)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param imm_data the C argument {@code imm_data}
+     */
     public static void wr_send_imm(MemorySegment function, MemorySegment errno, MemorySegment qp, int imm_data) {
         try {
             wr_send_imm$.HANDLE.invokeExact(function, errno, qp, imm_data);
@@ -236,7 +367,13 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_send_imm$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_send_imm)(struct ibv_qp_ex *, __be32)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_send_imm)(struct ibv_qp_ex *, __be32)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param imm_data the C argument {@code imm_data}
+     */
     public static void wr_send_imm$raw(MemorySegment function, long qp, int imm_data) {
         try {
             wr_send_imm$raw$.HANDLE.invokeExact(function, qp, imm_data);
@@ -249,7 +386,14 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_send_imm$DESC));
     }
 
-    /** {@code void (*wr_send_inv)(struct ibv_qp_ex *, uint32_t)}: errno captured. */
+    /**
+     * {@code void (*wr_send_inv)(struct ibv_qp_ex *, uint32_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param invalidate_rkey the C argument {@code invalidate_rkey}
+     */
     public static void wr_send_inv(MemorySegment function, MemorySegment errno, MemorySegment qp, int invalidate_rkey) {
         try {
             wr_send_inv$.HANDLE.invokeExact(function, errno, qp, invalidate_rkey);
@@ -262,7 +406,13 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_send_inv$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_send_inv)(struct ibv_qp_ex *, uint32_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_send_inv)(struct ibv_qp_ex *, uint32_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param invalidate_rkey the C argument {@code invalidate_rkey}
+     */
     public static void wr_send_inv$raw(MemorySegment function, long qp, int invalidate_rkey) {
         try {
             wr_send_inv$raw$.HANDLE.invokeExact(function, qp, invalidate_rkey);
@@ -275,7 +425,16 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_send_inv$DESC));
     }
 
-    /** {@code void (*wr_send_tso)(struct ibv_qp_ex *, void *, uint16_t, uint16_t)}: errno captured. */
+    /**
+     * {@code void (*wr_send_tso)(struct ibv_qp_ex *, void *, uint16_t, uint16_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param hdr the C argument {@code hdr} (a pointer)
+     * @param hdr_sz the C argument {@code hdr_sz}
+     * @param mss the C argument {@code mss}
+     */
     public static void wr_send_tso(MemorySegment function, MemorySegment errno, MemorySegment qp, MemorySegment hdr, short hdr_sz, short mss) {
         try {
             wr_send_tso$.HANDLE.invokeExact(function, errno, qp, hdr, hdr_sz, mss);
@@ -288,7 +447,15 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_send_tso$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_send_tso)(struct ibv_qp_ex *, void *, uint16_t, uint16_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_send_tso)(struct ibv_qp_ex *, void *, uint16_t, uint16_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param hdr the C argument {@code hdr} (a pointer, as its address)
+     * @param hdr_sz the C argument {@code hdr_sz}
+     * @param mss the C argument {@code mss}
+     */
     public static void wr_send_tso$raw(MemorySegment function, long qp, long hdr, short hdr_sz, short mss) {
         try {
             wr_send_tso$raw$.HANDLE.invokeExact(function, qp, hdr, hdr_sz, mss);
@@ -301,7 +468,16 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_send_tso$DESC));
     }
 
-    /** {@code void (*wr_set_ud_addr)(struct ibv_qp_ex *, struct ibv_ah *, uint32_t, uint32_t)}: errno captured. */
+    /**
+     * {@code void (*wr_set_ud_addr)(struct ibv_qp_ex *, struct ibv_ah *, uint32_t, uint32_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param ah the C argument {@code ah} (a pointer)
+     * @param remote_qpn the C argument {@code remote_qpn}
+     * @param remote_qkey the C argument {@code remote_qkey}
+     */
     public static void wr_set_ud_addr(MemorySegment function, MemorySegment errno, MemorySegment qp, MemorySegment ah, int remote_qpn, int remote_qkey) {
         try {
             wr_set_ud_addr$.HANDLE.invokeExact(function, errno, qp, ah, remote_qpn, remote_qkey);
@@ -314,7 +490,15 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_set_ud_addr$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_set_ud_addr)(struct ibv_qp_ex *, struct ibv_ah *, uint32_t, uint32_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_set_ud_addr)(struct ibv_qp_ex *, struct ibv_ah *, uint32_t, uint32_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param ah the C argument {@code ah} (a pointer, as its address)
+     * @param remote_qpn the C argument {@code remote_qpn}
+     * @param remote_qkey the C argument {@code remote_qkey}
+     */
     public static void wr_set_ud_addr$raw(MemorySegment function, long qp, long ah, int remote_qpn, int remote_qkey) {
         try {
             wr_set_ud_addr$raw$.HANDLE.invokeExact(function, qp, ah, remote_qpn, remote_qkey);
@@ -327,7 +511,14 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_ud_addr$DESC));
     }
 
-    /** {@code void (*wr_set_xrc_srqn)(struct ibv_qp_ex *, uint32_t)}: errno captured. */
+    /**
+     * {@code void (*wr_set_xrc_srqn)(struct ibv_qp_ex *, uint32_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param remote_srqn the C argument {@code remote_srqn}
+     */
     public static void wr_set_xrc_srqn(MemorySegment function, MemorySegment errno, MemorySegment qp, int remote_srqn) {
         try {
             wr_set_xrc_srqn$.HANDLE.invokeExact(function, errno, qp, remote_srqn);
@@ -340,7 +531,13 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_set_xrc_srqn$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_set_xrc_srqn)(struct ibv_qp_ex *, uint32_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_set_xrc_srqn)(struct ibv_qp_ex *, uint32_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param remote_srqn the C argument {@code remote_srqn}
+     */
     public static void wr_set_xrc_srqn$raw(MemorySegment function, long qp, int remote_srqn) {
         try {
             wr_set_xrc_srqn$raw$.HANDLE.invokeExact(function, qp, remote_srqn);
@@ -353,7 +550,15 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_xrc_srqn$DESC));
     }
 
-    /** {@code void (*wr_set_inline_data)(struct ibv_qp_ex *, void *, size_t)}: errno captured. */
+    /**
+     * {@code void (*wr_set_inline_data)(struct ibv_qp_ex *, void *, size_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param addr the C argument {@code addr} (a pointer)
+     * @param length the C argument {@code length}
+     */
     public static void wr_set_inline_data(MemorySegment function, MemorySegment errno, MemorySegment qp, MemorySegment addr, long length) {
         try {
             wr_set_inline_data$.HANDLE.invokeExact(function, errno, qp, addr, length);
@@ -366,7 +571,14 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_set_inline_data$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_set_inline_data)(struct ibv_qp_ex *, void *, size_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_set_inline_data)(struct ibv_qp_ex *, void *, size_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param addr the C argument {@code addr} (a pointer, as its address)
+     * @param length the C argument {@code length}
+     */
     public static void wr_set_inline_data$raw(MemorySegment function, long qp, long addr, long length) {
         try {
             wr_set_inline_data$raw$.HANDLE.invokeExact(function, qp, addr, length);
@@ -379,7 +591,15 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_inline_data$DESC));
     }
 
-    /** {@code void (*wr_set_inline_data_list)(struct ibv_qp_ex *, size_t, const struct ibv_data_buf *)}: errno captured. */
+    /**
+     * {@code void (*wr_set_inline_data_list)(struct ibv_qp_ex *, size_t, const struct ibv_data_buf *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param num_buf the C argument {@code num_buf}
+     * @param buf_list the C argument {@code buf_list} (a pointer)
+     */
     public static void wr_set_inline_data_list(MemorySegment function, MemorySegment errno, MemorySegment qp, long num_buf, MemorySegment buf_list) {
         try {
             wr_set_inline_data_list$.HANDLE.invokeExact(function, errno, qp, num_buf, buf_list);
@@ -392,7 +612,14 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_set_inline_data_list$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_set_inline_data_list)(struct ibv_qp_ex *, size_t, const struct ibv_data_buf *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_set_inline_data_list)(struct ibv_qp_ex *, size_t, const struct ibv_data_buf *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param num_buf the C argument {@code num_buf}
+     * @param buf_list the C argument {@code buf_list} (a pointer, as its address)
+     */
     public static void wr_set_inline_data_list$raw(MemorySegment function, long qp, long num_buf, long buf_list) {
         try {
             wr_set_inline_data_list$raw$.HANDLE.invokeExact(function, qp, num_buf, buf_list);
@@ -405,7 +632,16 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_inline_data_list$DESC));
     }
 
-    /** {@code void (*wr_set_sge)(struct ibv_qp_ex *, uint32_t, uint64_t, uint32_t)}: errno captured. */
+    /**
+     * {@code void (*wr_set_sge)(struct ibv_qp_ex *, uint32_t, uint64_t, uint32_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param lkey the C argument {@code lkey}
+     * @param addr the C argument {@code addr}
+     * @param length the C argument {@code length}
+     */
     public static void wr_set_sge(MemorySegment function, MemorySegment errno, MemorySegment qp, int lkey, long addr, int length) {
         try {
             wr_set_sge$.HANDLE.invokeExact(function, errno, qp, lkey, addr, length);
@@ -418,7 +654,15 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_set_sge$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_set_sge)(struct ibv_qp_ex *, uint32_t, uint64_t, uint32_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_set_sge)(struct ibv_qp_ex *, uint32_t, uint64_t, uint32_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param lkey the C argument {@code lkey}
+     * @param addr the C argument {@code addr}
+     * @param length the C argument {@code length}
+     */
     public static void wr_set_sge$raw(MemorySegment function, long qp, int lkey, long addr, int length) {
         try {
             wr_set_sge$raw$.HANDLE.invokeExact(function, qp, lkey, addr, length);
@@ -431,7 +675,15 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_sge$DESC));
     }
 
-    /** {@code void (*wr_set_sge_list)(struct ibv_qp_ex *, size_t, const struct ibv_sge *)}: errno captured. */
+    /**
+     * {@code void (*wr_set_sge_list)(struct ibv_qp_ex *, size_t, const struct ibv_sge *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param num_sge the C argument {@code num_sge}
+     * @param sg_list the C argument {@code sg_list} (a pointer)
+     */
     public static void wr_set_sge_list(MemorySegment function, MemorySegment errno, MemorySegment qp, long num_sge, MemorySegment sg_list) {
         try {
             wr_set_sge_list$.HANDLE.invokeExact(function, errno, qp, num_sge, sg_list);
@@ -444,7 +696,14 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_set_sge_list$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_set_sge_list)(struct ibv_qp_ex *, size_t, const struct ibv_sge *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_set_sge_list)(struct ibv_qp_ex *, size_t, const struct ibv_sge *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param num_sge the C argument {@code num_sge}
+     * @param sg_list the C argument {@code sg_list} (a pointer, as its address)
+     */
     public static void wr_set_sge_list$raw(MemorySegment function, long qp, long num_sge, long sg_list) {
         try {
             wr_set_sge_list$raw$.HANDLE.invokeExact(function, qp, num_sge, sg_list);
@@ -457,7 +716,13 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_sge_list$DESC));
     }
 
-    /** {@code void (*wr_start)(struct ibv_qp_ex *)}: errno captured. */
+    /**
+     * {@code void (*wr_start)(struct ibv_qp_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     */
     public static void wr_start(MemorySegment function, MemorySegment errno, MemorySegment qp) {
         try {
             wr_start$.HANDLE.invokeExact(function, errno, qp);
@@ -470,7 +735,12 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_start$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_start)(struct ibv_qp_ex *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_start)(struct ibv_qp_ex *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     */
     public static void wr_start$raw(MemorySegment function, long qp) {
         try {
             wr_start$raw$.HANDLE.invokeExact(function, qp);
@@ -483,7 +753,14 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_start$DESC));
     }
 
-    /** {@code int (*wr_complete)(struct ibv_qp_ex *)}: errno captured. */
+    /**
+     * {@code int (*wr_complete)(struct ibv_qp_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @return what the C function returns
+     */
     public static int wr_complete(MemorySegment function, MemorySegment errno, MemorySegment qp) {
         try {
             return (int) wr_complete$.HANDLE.invokeExact(function, errno, qp);
@@ -496,7 +773,13 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_complete$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*wr_complete)(struct ibv_qp_ex *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*wr_complete)(struct ibv_qp_ex *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int wr_complete$raw(MemorySegment function, long qp) {
         try {
             return (int) wr_complete$raw$.HANDLE.invokeExact(function, qp);
@@ -509,7 +792,13 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_complete$DESC));
     }
 
-    /** {@code void (*wr_abort)(struct ibv_qp_ex *)}: errno captured. */
+    /**
+     * {@code void (*wr_abort)(struct ibv_qp_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     */
     public static void wr_abort(MemorySegment function, MemorySegment errno, MemorySegment qp) {
         try {
             wr_abort$.HANDLE.invokeExact(function, errno, qp);
@@ -522,7 +811,12 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_abort$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_abort)(struct ibv_qp_ex *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_abort)(struct ibv_qp_ex *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     */
     public static void wr_abort$raw(MemorySegment function, long qp) {
         try {
             wr_abort$raw$.HANDLE.invokeExact(function, qp);
@@ -535,7 +829,16 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_abort$DESC));
     }
 
-    /** {@code void (*wr_atomic_write)(struct ibv_qp_ex *, uint32_t, uint64_t, const void *)}: errno captured. */
+    /**
+     * {@code void (*wr_atomic_write)(struct ibv_qp_ex *, uint32_t, uint64_t, const void *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param rkey the C argument {@code rkey}
+     * @param remote_addr the C argument {@code remote_addr}
+     * @param atomic_wr the C argument {@code atomic_wr} (a pointer)
+     */
     public static void wr_atomic_write(MemorySegment function, MemorySegment errno, MemorySegment qp, int rkey, long remote_addr, MemorySegment atomic_wr) {
         try {
             wr_atomic_write$.HANDLE.invokeExact(function, errno, qp, rkey, remote_addr, atomic_wr);
@@ -548,7 +851,15 @@ public final class ibv_qp_ex$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_qp_ex.wr_atomic_write$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*wr_atomic_write)(struct ibv_qp_ex *, uint32_t, uint64_t, const void *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*wr_atomic_write)(struct ibv_qp_ex *, uint32_t, uint64_t, const void *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param rkey the C argument {@code rkey}
+     * @param remote_addr the C argument {@code remote_addr}
+     * @param atomic_wr the C argument {@code atomic_wr} (a pointer, as its address)
+     */
     public static void wr_atomic_write$raw(MemorySegment function, long qp, int rkey, long remote_addr, long atomic_wr) {
         try {
             wr_atomic_write$raw$.HANDLE.invokeExact(function, qp, rkey, remote_addr, atomic_wr);

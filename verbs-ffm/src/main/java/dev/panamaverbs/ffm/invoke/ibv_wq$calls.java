@@ -15,7 +15,16 @@ import java.lang.invoke.MethodHandle;
 public final class ibv_wq$calls {
     private ibv_wq$calls() {}
 
-    /** {@code int (*post_recv)(struct ibv_wq *, struct ibv_recv_wr *, struct ibv_recv_wr **)}: errno captured. */
+    /**
+     * {@code int (*post_recv)(struct ibv_wq *, struct ibv_recv_wr *, struct ibv_recv_wr **)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param current the C argument {@code current} (a pointer)
+     * @param recv_wr the C argument {@code recv_wr} (a pointer)
+     * @param bad_recv_wr the C argument {@code bad_recv_wr} (a pointer)
+     * @return what the C function returns
+     */
     public static int post_recv(MemorySegment function, MemorySegment errno, MemorySegment current, MemorySegment recv_wr, MemorySegment bad_recv_wr) {
         try {
             return (int) post_recv$.HANDLE.invokeExact(function, errno, current, recv_wr, bad_recv_wr);
@@ -28,7 +37,15 @@ public final class ibv_wq$calls {
         static final MethodHandle HANDLE = Downcalls.handle(ibv_wq.post_recv$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*post_recv)(struct ibv_wq *, struct ibv_recv_wr *, struct ibv_recv_wr **)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*post_recv)(struct ibv_wq *, struct ibv_recv_wr *, struct ibv_recv_wr **)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param current the C argument {@code current} (a pointer, as its address)
+     * @param recv_wr the C argument {@code recv_wr} (a pointer, as its address)
+     * @param bad_recv_wr the C argument {@code bad_recv_wr} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int post_recv$raw(MemorySegment function, long current, long recv_wr, long bad_recv_wr) {
         try {
             return (int) post_recv$raw$.HANDLE.invokeExact(function, current, recv_wr, bad_recv_wr);

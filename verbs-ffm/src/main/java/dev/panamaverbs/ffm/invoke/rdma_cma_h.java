@@ -18,7 +18,12 @@ public final class rdma_cma_h {
     /** The addresses of {@link RdmaCmFunctions#EXPORTED}, bound by the loader. */
     public static final NativeLibrary LIBRARY = new NativeLibrary("librdmacm.so.1", RdmaCmFunctions.EXPORTED);
 
-    /** {@code struct rdma_event_channel * rdma_create_event_channel(void)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code struct rdma_event_channel * rdma_create_event_channel(void)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment rdma_create_event_channel(MemorySegment errno) {
         try {
             return (MemorySegment) rdma_create_event_channel$.HANDLE.invokeExact(LIBRARY.address(0), errno);
@@ -31,7 +36,12 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_create_event_channel$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void rdma_destroy_event_channel(struct rdma_event_channel * channel)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code void rdma_destroy_event_channel(struct rdma_event_channel * channel)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param channel the C argument {@code channel} (a pointer)
+     */
     public static void rdma_destroy_event_channel(MemorySegment errno, MemorySegment channel) {
         try {
             rdma_destroy_event_channel$.HANDLE.invokeExact(LIBRARY.address(1), errno, channel);
@@ -44,7 +54,16 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_destroy_event_channel$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_create_id(struct rdma_event_channel * channel, struct rdma_cm_id ** id, void * context, enum rdma_port_space ps)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_create_id(struct rdma_event_channel * channel, struct rdma_cm_id ** id, void * context, enum rdma_port_space ps)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param channel the C argument {@code channel} (a pointer)
+     * @param id the C argument {@code id} (a pointer)
+     * @param context the C argument {@code context} (a pointer)
+     * @param ps the C argument {@code ps}
+     * @return what the C function returns
+     */
     public static int rdma_create_id(MemorySegment errno, MemorySegment channel, MemorySegment id, MemorySegment context, int ps) {
         try {
             return (int) rdma_create_id$.HANDLE.invokeExact(LIBRARY.address(2), errno, channel, id, context, ps);
@@ -57,7 +76,16 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_create_id$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_create_ep(struct rdma_cm_id ** id, struct rdma_addrinfo * res, struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_create_ep(struct rdma_cm_id ** id, struct rdma_addrinfo * res, struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param res the C argument {@code res} (a pointer)
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param qp_init_attr the C argument {@code qp_init_attr} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_create_ep(MemorySegment errno, MemorySegment id, MemorySegment res, MemorySegment pd, MemorySegment qp_init_attr) {
         try {
             return (int) rdma_create_ep$.HANDLE.invokeExact(LIBRARY.address(3), errno, id, res, pd, qp_init_attr);
@@ -70,7 +98,12 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_create_ep$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void rdma_destroy_ep(struct rdma_cm_id * id)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code void rdma_destroy_ep(struct rdma_cm_id * id)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     */
     public static void rdma_destroy_ep(MemorySegment errno, MemorySegment id) {
         try {
             rdma_destroy_ep$.HANDLE.invokeExact(LIBRARY.address(4), errno, id);
@@ -83,7 +116,13 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_destroy_ep$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_destroy_id(struct rdma_cm_id * id)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_destroy_id(struct rdma_cm_id * id)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_destroy_id(MemorySegment errno, MemorySegment id) {
         try {
             return (int) rdma_destroy_id$.HANDLE.invokeExact(LIBRARY.address(5), errno, id);
@@ -96,7 +135,14 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_destroy_id$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_bind_addr(struct rdma_cm_id * id, struct sockaddr * addr)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_bind_addr(struct rdma_cm_id * id, struct sockaddr * addr)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param addr the C argument {@code addr} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_bind_addr(MemorySegment errno, MemorySegment id, MemorySegment addr) {
         try {
             return (int) rdma_bind_addr$.HANDLE.invokeExact(LIBRARY.address(6), errno, id, addr);
@@ -109,7 +155,16 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_bind_addr$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_resolve_addr(struct rdma_cm_id * id, struct sockaddr * src_addr, struct sockaddr * dst_addr, int timeout_ms)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_resolve_addr(struct rdma_cm_id * id, struct sockaddr * src_addr, struct sockaddr * dst_addr, int timeout_ms)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param src_addr the C argument {@code src_addr} (a pointer)
+     * @param dst_addr the C argument {@code dst_addr} (a pointer)
+     * @param timeout_ms the C argument {@code timeout_ms}
+     * @return what the C function returns
+     */
     public static int rdma_resolve_addr(MemorySegment errno, MemorySegment id, MemorySegment src_addr, MemorySegment dst_addr, int timeout_ms) {
         try {
             return (int) rdma_resolve_addr$.HANDLE.invokeExact(LIBRARY.address(7), errno, id, src_addr, dst_addr, timeout_ms);
@@ -122,7 +177,14 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_resolve_addr$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_resolve_route(struct rdma_cm_id * id, int timeout_ms)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_resolve_route(struct rdma_cm_id * id, int timeout_ms)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param timeout_ms the C argument {@code timeout_ms}
+     * @return what the C function returns
+     */
     public static int rdma_resolve_route(MemorySegment errno, MemorySegment id, int timeout_ms) {
         try {
             return (int) rdma_resolve_route$.HANDLE.invokeExact(LIBRARY.address(8), errno, id, timeout_ms);
@@ -135,7 +197,15 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_resolve_route$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_create_qp(struct rdma_cm_id * id, struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_create_qp(struct rdma_cm_id * id, struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param qp_init_attr the C argument {@code qp_init_attr} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_create_qp(MemorySegment errno, MemorySegment id, MemorySegment pd, MemorySegment qp_init_attr) {
         try {
             return (int) rdma_create_qp$.HANDLE.invokeExact(LIBRARY.address(9), errno, id, pd, qp_init_attr);
@@ -148,7 +218,14 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_create_qp$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_create_qp_ex(struct rdma_cm_id * id, struct ibv_qp_init_attr_ex * qp_init_attr)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_create_qp_ex(struct rdma_cm_id * id, struct ibv_qp_init_attr_ex * qp_init_attr)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param qp_init_attr the C argument {@code qp_init_attr} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_create_qp_ex(MemorySegment errno, MemorySegment id, MemorySegment qp_init_attr) {
         try {
             return (int) rdma_create_qp_ex$.HANDLE.invokeExact(LIBRARY.address(10), errno, id, qp_init_attr);
@@ -161,7 +238,12 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_create_qp_ex$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void rdma_destroy_qp(struct rdma_cm_id * id)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code void rdma_destroy_qp(struct rdma_cm_id * id)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     */
     public static void rdma_destroy_qp(MemorySegment errno, MemorySegment id) {
         try {
             rdma_destroy_qp$.HANDLE.invokeExact(LIBRARY.address(11), errno, id);
@@ -174,7 +256,14 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_destroy_qp$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_connect(struct rdma_cm_id * id, struct rdma_conn_param * conn_param)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_connect(struct rdma_cm_id * id, struct rdma_conn_param * conn_param)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param conn_param the C argument {@code conn_param} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_connect(MemorySegment errno, MemorySegment id, MemorySegment conn_param) {
         try {
             return (int) rdma_connect$.HANDLE.invokeExact(LIBRARY.address(12), errno, id, conn_param);
@@ -187,7 +276,13 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_connect$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_establish(struct rdma_cm_id * id)} (RDMACM_1.2, optional). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_establish(struct rdma_cm_id * id)} (RDMACM_1.2, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_establish(MemorySegment errno, MemorySegment id) {
         try {
             return (int) rdma_establish$.HANDLE.invokeExact(LIBRARY.address(13), errno, id);
@@ -200,7 +295,14 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_establish$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_listen(struct rdma_cm_id * id, int backlog)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_listen(struct rdma_cm_id * id, int backlog)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param backlog the C argument {@code backlog}
+     * @return what the C function returns
+     */
     public static int rdma_listen(MemorySegment errno, MemorySegment id, int backlog) {
         try {
             return (int) rdma_listen$.HANDLE.invokeExact(LIBRARY.address(14), errno, id, backlog);
@@ -213,7 +315,14 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_listen$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_get_request(struct rdma_cm_id * listen, struct rdma_cm_id ** id)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_get_request(struct rdma_cm_id * listen, struct rdma_cm_id ** id)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param listen the C argument {@code listen} (a pointer)
+     * @param id the C argument {@code id} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_get_request(MemorySegment errno, MemorySegment listen, MemorySegment id) {
         try {
             return (int) rdma_get_request$.HANDLE.invokeExact(LIBRARY.address(15), errno, listen, id);
@@ -226,7 +335,14 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_get_request$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_accept(struct rdma_cm_id * id, struct rdma_conn_param * conn_param)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_accept(struct rdma_cm_id * id, struct rdma_conn_param * conn_param)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param conn_param the C argument {@code conn_param} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_accept(MemorySegment errno, MemorySegment id, MemorySegment conn_param) {
         try {
             return (int) rdma_accept$.HANDLE.invokeExact(LIBRARY.address(16), errno, id, conn_param);
@@ -239,7 +355,15 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_accept$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_reject(struct rdma_cm_id * id, const void * private_data, uint8_t private_data_len)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_reject(struct rdma_cm_id * id, const void * private_data, uint8_t private_data_len)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param private_data the C argument {@code private_data} (a pointer)
+     * @param private_data_len the C argument {@code private_data_len}
+     * @return what the C function returns
+     */
     public static int rdma_reject(MemorySegment errno, MemorySegment id, MemorySegment private_data, byte private_data_len) {
         try {
             return (int) rdma_reject$.HANDLE.invokeExact(LIBRARY.address(17), errno, id, private_data, private_data_len);
@@ -252,7 +376,15 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_reject$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_reject_ece(struct rdma_cm_id * id, const void * private_data, uint8_t private_data_len)} (RDMACM_1.3, optional). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_reject_ece(struct rdma_cm_id * id, const void * private_data, uint8_t private_data_len)} (RDMACM_1.3, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param private_data the C argument {@code private_data} (a pointer)
+     * @param private_data_len the C argument {@code private_data_len}
+     * @return what the C function returns
+     */
     public static int rdma_reject_ece(MemorySegment errno, MemorySegment id, MemorySegment private_data, byte private_data_len) {
         try {
             return (int) rdma_reject_ece$.HANDLE.invokeExact(LIBRARY.address(18), errno, id, private_data, private_data_len);
@@ -265,7 +397,14 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_reject_ece$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_notify(struct rdma_cm_id * id, enum ibv_event_type event)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_notify(struct rdma_cm_id * id, enum ibv_event_type event)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param event the C argument {@code event}
+     * @return what the C function returns
+     */
     public static int rdma_notify(MemorySegment errno, MemorySegment id, int event) {
         try {
             return (int) rdma_notify$.HANDLE.invokeExact(LIBRARY.address(19), errno, id, event);
@@ -278,7 +417,13 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_notify$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_disconnect(struct rdma_cm_id * id)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_disconnect(struct rdma_cm_id * id)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_disconnect(MemorySegment errno, MemorySegment id) {
         try {
             return (int) rdma_disconnect$.HANDLE.invokeExact(LIBRARY.address(20), errno, id);
@@ -291,7 +436,15 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_disconnect$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_join_multicast(struct rdma_cm_id * id, struct sockaddr * addr, void * context)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_join_multicast(struct rdma_cm_id * id, struct sockaddr * addr, void * context)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param addr the C argument {@code addr} (a pointer)
+     * @param context the C argument {@code context} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_join_multicast(MemorySegment errno, MemorySegment id, MemorySegment addr, MemorySegment context) {
         try {
             return (int) rdma_join_multicast$.HANDLE.invokeExact(LIBRARY.address(21), errno, id, addr, context);
@@ -304,7 +457,14 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_join_multicast$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_leave_multicast(struct rdma_cm_id * id, struct sockaddr * addr)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_leave_multicast(struct rdma_cm_id * id, struct sockaddr * addr)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param addr the C argument {@code addr} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_leave_multicast(MemorySegment errno, MemorySegment id, MemorySegment addr) {
         try {
             return (int) rdma_leave_multicast$.HANDLE.invokeExact(LIBRARY.address(22), errno, id, addr);
@@ -317,7 +477,15 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_leave_multicast$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_join_multicast_ex(struct rdma_cm_id * id, struct rdma_cm_join_mc_attr_ex * mc_join_attr, void * context)} (RDMACM_1.1, optional). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_join_multicast_ex(struct rdma_cm_id * id, struct rdma_cm_join_mc_attr_ex * mc_join_attr, void * context)} (RDMACM_1.1, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param mc_join_attr the C argument {@code mc_join_attr} (a pointer)
+     * @param context the C argument {@code context} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_join_multicast_ex(MemorySegment errno, MemorySegment id, MemorySegment mc_join_attr, MemorySegment context) {
         try {
             return (int) rdma_join_multicast_ex$.HANDLE.invokeExact(LIBRARY.address(23), errno, id, mc_join_attr, context);
@@ -330,7 +498,14 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_join_multicast_ex$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_get_cm_event(struct rdma_event_channel * channel, struct rdma_cm_event ** event)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_get_cm_event(struct rdma_event_channel * channel, struct rdma_cm_event ** event)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param channel the C argument {@code channel} (a pointer)
+     * @param event the C argument {@code event} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_get_cm_event(MemorySegment errno, MemorySegment channel, MemorySegment event) {
         try {
             return (int) rdma_get_cm_event$.HANDLE.invokeExact(LIBRARY.address(24), errno, channel, event);
@@ -343,7 +518,13 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_get_cm_event$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_ack_cm_event(struct rdma_cm_event * event)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_ack_cm_event(struct rdma_cm_event * event)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param event the C argument {@code event} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_ack_cm_event(MemorySegment errno, MemorySegment event) {
         try {
             return (int) rdma_ack_cm_event$.HANDLE.invokeExact(LIBRARY.address(25), errno, event);
@@ -356,7 +537,13 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_ack_cm_event$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code __be16 rdma_get_src_port(struct rdma_cm_id * id)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code __be16 rdma_get_src_port(struct rdma_cm_id * id)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @return what the C function returns
+     */
     public static short rdma_get_src_port(MemorySegment errno, MemorySegment id) {
         try {
             return (short) rdma_get_src_port$.HANDLE.invokeExact(LIBRARY.address(26), errno, id);
@@ -369,7 +556,13 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_get_src_port$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code __be16 rdma_get_dst_port(struct rdma_cm_id * id)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code __be16 rdma_get_dst_port(struct rdma_cm_id * id)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @return what the C function returns
+     */
     public static short rdma_get_dst_port(MemorySegment errno, MemorySegment id) {
         try {
             return (short) rdma_get_dst_port$.HANDLE.invokeExact(LIBRARY.address(27), errno, id);
@@ -382,7 +575,13 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_get_dst_port$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_context ** rdma_get_devices(int * num_devices)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_context ** rdma_get_devices(int * num_devices)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param num_devices the C argument {@code num_devices} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment rdma_get_devices(MemorySegment errno, MemorySegment num_devices) {
         try {
             return (MemorySegment) rdma_get_devices$.HANDLE.invokeExact(LIBRARY.address(28), errno, num_devices);
@@ -395,7 +594,12 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_get_devices$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void rdma_free_devices(struct ibv_context ** list)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code void rdma_free_devices(struct ibv_context ** list)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param list the C argument {@code list} (a pointer)
+     */
     public static void rdma_free_devices(MemorySegment errno, MemorySegment list) {
         try {
             rdma_free_devices$.HANDLE.invokeExact(LIBRARY.address(29), errno, list);
@@ -408,7 +612,13 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_free_devices$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code const char * rdma_event_str(enum rdma_cm_event_type event)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code const char * rdma_event_str(enum rdma_cm_event_type event)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param event the C argument {@code event}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment rdma_event_str(MemorySegment errno, int event) {
         try {
             return (MemorySegment) rdma_event_str$.HANDLE.invokeExact(LIBRARY.address(30), errno, event);
@@ -421,7 +631,17 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_event_str$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_set_option(struct rdma_cm_id * id, int level, int optname, void * optval, size_t optlen)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_set_option(struct rdma_cm_id * id, int level, int optname, void * optval, size_t optlen)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param level the C argument {@code level}
+     * @param optname the C argument {@code optname}
+     * @param optval the C argument {@code optval} (a pointer)
+     * @param optlen the C argument {@code optlen}
+     * @return what the C function returns
+     */
     public static int rdma_set_option(MemorySegment errno, MemorySegment id, int level, int optname, MemorySegment optval, long optlen) {
         try {
             return (int) rdma_set_option$.HANDLE.invokeExact(LIBRARY.address(31), errno, id, level, optname, optval, optlen);
@@ -434,7 +654,14 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_set_option$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_migrate_id(struct rdma_cm_id * id, struct rdma_event_channel * channel)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_migrate_id(struct rdma_cm_id * id, struct rdma_event_channel * channel)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param channel the C argument {@code channel} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_migrate_id(MemorySegment errno, MemorySegment id, MemorySegment channel) {
         try {
             return (int) rdma_migrate_id$.HANDLE.invokeExact(LIBRARY.address(32), errno, id, channel);
@@ -447,7 +674,16 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_migrate_id$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_getaddrinfo(const char * node, const char * service, const struct rdma_addrinfo * hints, struct rdma_addrinfo ** res)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_getaddrinfo(const char * node, const char * service, const struct rdma_addrinfo * hints, struct rdma_addrinfo ** res)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param node the C argument {@code node} (a pointer)
+     * @param service the C argument {@code service} (a pointer)
+     * @param hints the C argument {@code hints} (a pointer)
+     * @param res the C argument {@code res} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_getaddrinfo(MemorySegment errno, MemorySegment node, MemorySegment service, MemorySegment hints, MemorySegment res) {
         try {
             return (int) rdma_getaddrinfo$.HANDLE.invokeExact(LIBRARY.address(33), errno, node, service, hints, res);
@@ -460,7 +696,12 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_getaddrinfo$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void rdma_freeaddrinfo(struct rdma_addrinfo * res)} (RDMACM_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code void rdma_freeaddrinfo(struct rdma_addrinfo * res)} (RDMACM_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param res the C argument {@code res} (a pointer)
+     */
     public static void rdma_freeaddrinfo(MemorySegment errno, MemorySegment res) {
         try {
             rdma_freeaddrinfo$.HANDLE.invokeExact(LIBRARY.address(34), errno, res);
@@ -473,7 +714,15 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_freeaddrinfo$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_init_qp_attr(struct rdma_cm_id * id, struct ibv_qp_attr * qp_attr, int * qp_attr_mask)} (RDMACM_1.2, optional). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_init_qp_attr(struct rdma_cm_id * id, struct ibv_qp_attr * qp_attr, int * qp_attr_mask)} (RDMACM_1.2, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param qp_attr the C argument {@code qp_attr} (a pointer)
+     * @param qp_attr_mask the C argument {@code qp_attr_mask} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_init_qp_attr(MemorySegment errno, MemorySegment id, MemorySegment qp_attr, MemorySegment qp_attr_mask) {
         try {
             return (int) rdma_init_qp_attr$.HANDLE.invokeExact(LIBRARY.address(35), errno, id, qp_attr, qp_attr_mask);
@@ -486,7 +735,14 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_init_qp_attr$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_set_local_ece(struct rdma_cm_id * id, struct ibv_ece * ece)} (RDMACM_1.3, optional). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_set_local_ece(struct rdma_cm_id * id, struct ibv_ece * ece)} (RDMACM_1.3, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param ece the C argument {@code ece} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_set_local_ece(MemorySegment errno, MemorySegment id, MemorySegment ece) {
         try {
             return (int) rdma_set_local_ece$.HANDLE.invokeExact(LIBRARY.address(36), errno, id, ece);
@@ -499,7 +755,14 @@ public final class rdma_cma_h {
         static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_set_local_ece$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int rdma_get_remote_ece(struct rdma_cm_id * id, struct ibv_ece * ece)} (RDMACM_1.3, optional). errno lands in {@code errno}. */
+    /**
+     * {@code int rdma_get_remote_ece(struct rdma_cm_id * id, struct ibv_ece * ece)} (RDMACM_1.3, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param id the C argument {@code id} (a pointer)
+     * @param ece the C argument {@code ece} (a pointer)
+     * @return what the C function returns
+     */
     public static int rdma_get_remote_ece(MemorySegment errno, MemorySegment id, MemorySegment ece) {
         try {
             return (int) rdma_get_remote_ece$.HANDLE.invokeExact(LIBRARY.address(37), errno, id, ece);

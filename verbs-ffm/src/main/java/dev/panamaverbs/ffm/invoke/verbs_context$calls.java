@@ -15,7 +15,17 @@ import java.lang.invoke.MethodHandle;
 public final class verbs_context$calls {
     private verbs_context$calls() {}
 
-    /** {@code int (*query_port)(struct ibv_context *, uint8_t, struct ibv_port_attr *, size_t)}: errno captured. */
+    /**
+     * {@code int (*query_port)(struct ibv_context *, uint8_t, struct ibv_port_attr *, size_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param port_num the C argument {@code port_num}
+     * @param port_attr the C argument {@code port_attr} (a pointer)
+     * @param port_attr_len the C argument {@code port_attr_len}
+     * @return what the C function returns
+     */
     public static int query_port(MemorySegment function, MemorySegment errno, MemorySegment context, byte port_num, MemorySegment port_attr, long port_attr_len) {
         try {
             return (int) query_port$.HANDLE.invokeExact(function, errno, context, port_num, port_attr, port_attr_len);
@@ -28,7 +38,16 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.query_port$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*query_port)(struct ibv_context *, uint8_t, struct ibv_port_attr *, size_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*query_port)(struct ibv_context *, uint8_t, struct ibv_port_attr *, size_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param port_num the C argument {@code port_num}
+     * @param port_attr the C argument {@code port_attr} (a pointer, as its address)
+     * @param port_attr_len the C argument {@code port_attr_len}
+     * @return what the C function returns
+     */
     public static int query_port$raw(MemorySegment function, long context, byte port_num, long port_attr, long port_attr_len) {
         try {
             return (int) query_port$raw$.HANDLE.invokeExact(function, context, port_num, port_attr, port_attr_len);
@@ -41,7 +60,18 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.query_port$DESC));
     }
 
-    /** {@code int (*advise_mr)(struct ibv_pd *, enum ib_uverbs_advise_mr_advice, uint32_t, struct ibv_sge *, uint32_t)}: errno captured. */
+    /**
+     * {@code int (*advise_mr)(struct ibv_pd *, enum ib_uverbs_advise_mr_advice, uint32_t, struct ibv_sge *, uint32_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param advice the C argument {@code advice}
+     * @param flags the C argument {@code flags}
+     * @param sg_list the C argument {@code sg_list} (a pointer)
+     * @param num_sges the C argument {@code num_sges}
+     * @return what the C function returns
+     */
     public static int advise_mr(MemorySegment function, MemorySegment errno, MemorySegment pd, int advice, int flags, MemorySegment sg_list, int num_sges) {
         try {
             return (int) advise_mr$.HANDLE.invokeExact(function, errno, pd, advice, flags, sg_list, num_sges);
@@ -54,7 +84,17 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.advise_mr$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*advise_mr)(struct ibv_pd *, enum ib_uverbs_advise_mr_advice, uint32_t, struct ibv_sge *, uint32_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*advise_mr)(struct ibv_pd *, enum ib_uverbs_advise_mr_advice, uint32_t, struct ibv_sge *, uint32_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param pd the C argument {@code pd} (a pointer, as its address)
+     * @param advice the C argument {@code advice}
+     * @param flags the C argument {@code flags}
+     * @param sg_list the C argument {@code sg_list} (a pointer, as its address)
+     * @param num_sges the C argument {@code num_sges}
+     * @return what the C function returns
+     */
     public static int advise_mr$raw(MemorySegment function, long pd, int advice, int flags, long sg_list, int num_sges) {
         try {
             return (int) advise_mr$raw$.HANDLE.invokeExact(function, pd, advice, flags, sg_list, num_sges);
@@ -67,7 +107,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.advise_mr$DESC));
     }
 
-    /** {@code struct ibv_mr *(*alloc_null_mr)(struct ibv_pd *)}: errno captured. */
+    /**
+     * {@code struct ibv_mr *(*alloc_null_mr)(struct ibv_pd *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment alloc_null_mr(MemorySegment function, MemorySegment errno, MemorySegment pd) {
         try {
             return (MemorySegment) alloc_null_mr$.HANDLE.invokeExact(function, errno, pd);
@@ -80,7 +127,13 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.alloc_null_mr$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_mr *(*alloc_null_mr)(struct ibv_pd *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_mr *(*alloc_null_mr)(struct ibv_pd *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param pd the C argument {@code pd} (a pointer, as its address)
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long alloc_null_mr$raw(MemorySegment function, long pd) {
         try {
             return (long) alloc_null_mr$raw$.HANDLE.invokeExact(function, pd);
@@ -93,7 +146,17 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.alloc_null_mr$DESC));
     }
 
-    /** {@code int (*read_counters)(struct ibv_counters *, uint64_t *, uint32_t, uint32_t)}: errno captured. */
+    /**
+     * {@code int (*read_counters)(struct ibv_counters *, uint64_t *, uint32_t, uint32_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param counters the C argument {@code counters} (a pointer)
+     * @param counters_value the C argument {@code counters_value} (a pointer)
+     * @param ncounters the C argument {@code ncounters}
+     * @param flags the C argument {@code flags}
+     * @return what the C function returns
+     */
     public static int read_counters(MemorySegment function, MemorySegment errno, MemorySegment counters, MemorySegment counters_value, int ncounters, int flags) {
         try {
             return (int) read_counters$.HANDLE.invokeExact(function, errno, counters, counters_value, ncounters, flags);
@@ -106,7 +169,16 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.read_counters$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*read_counters)(struct ibv_counters *, uint64_t *, uint32_t, uint32_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*read_counters)(struct ibv_counters *, uint64_t *, uint32_t, uint32_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param counters the C argument {@code counters} (a pointer, as its address)
+     * @param counters_value the C argument {@code counters_value} (a pointer, as its address)
+     * @param ncounters the C argument {@code ncounters}
+     * @param flags the C argument {@code flags}
+     * @return what the C function returns
+     */
     public static int read_counters$raw(MemorySegment function, long counters, long counters_value, int ncounters, int flags) {
         try {
             return (int) read_counters$raw$.HANDLE.invokeExact(function, counters, counters_value, ncounters, flags);
@@ -119,7 +191,16 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.read_counters$DESC));
     }
 
-    /** {@code int (*attach_counters_point_flow)(struct ibv_counters *, struct ibv_counter_attach_attr *, struct ibv_flow *)}: errno captured. */
+    /**
+     * {@code int (*attach_counters_point_flow)(struct ibv_counters *, struct ibv_counter_attach_attr *, struct ibv_flow *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param counters the C argument {@code counters} (a pointer)
+     * @param attr the C argument {@code attr} (a pointer)
+     * @param flow the C argument {@code flow} (a pointer)
+     * @return what the C function returns
+     */
     public static int attach_counters_point_flow(MemorySegment function, MemorySegment errno, MemorySegment counters, MemorySegment attr, MemorySegment flow) {
         try {
             return (int) attach_counters_point_flow$.HANDLE.invokeExact(function, errno, counters, attr, flow);
@@ -132,7 +213,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.attach_counters_point_flow$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*attach_counters_point_flow)(struct ibv_counters *, struct ibv_counter_attach_attr *, struct ibv_flow *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*attach_counters_point_flow)(struct ibv_counters *, struct ibv_counter_attach_attr *, struct ibv_flow *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param counters the C argument {@code counters} (a pointer, as its address)
+     * @param attr the C argument {@code attr} (a pointer, as its address)
+     * @param flow the C argument {@code flow} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int attach_counters_point_flow$raw(MemorySegment function, long counters, long attr, long flow) {
         try {
             return (int) attach_counters_point_flow$raw$.HANDLE.invokeExact(function, counters, attr, flow);
@@ -145,7 +234,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.attach_counters_point_flow$DESC));
     }
 
-    /** {@code struct ibv_counters *(*create_counters)(struct ibv_context *, struct ibv_counters_init_attr *)}: errno captured. */
+    /**
+     * {@code struct ibv_counters *(*create_counters)(struct ibv_context *, struct ibv_counters_init_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param init_attr the C argument {@code init_attr} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment create_counters(MemorySegment function, MemorySegment errno, MemorySegment context, MemorySegment init_attr) {
         try {
             return (MemorySegment) create_counters$.HANDLE.invokeExact(function, errno, context, init_attr);
@@ -158,7 +255,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.create_counters$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_counters *(*create_counters)(struct ibv_context *, struct ibv_counters_init_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_counters *(*create_counters)(struct ibv_context *, struct ibv_counters_init_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param init_attr the C argument {@code init_attr} (a pointer, as its address)
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long create_counters$raw(MemorySegment function, long context, long init_attr) {
         try {
             return (long) create_counters$raw$.HANDLE.invokeExact(function, context, init_attr);
@@ -171,7 +275,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.create_counters$DESC));
     }
 
-    /** {@code int (*destroy_counters)(struct ibv_counters *)}: errno captured. */
+    /**
+     * {@code int (*destroy_counters)(struct ibv_counters *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param counters the C argument {@code counters} (a pointer)
+     * @return what the C function returns
+     */
     public static int destroy_counters(MemorySegment function, MemorySegment errno, MemorySegment counters) {
         try {
             return (int) destroy_counters$.HANDLE.invokeExact(function, errno, counters);
@@ -184,7 +295,13 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.destroy_counters$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*destroy_counters)(struct ibv_counters *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*destroy_counters)(struct ibv_counters *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param counters the C argument {@code counters} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int destroy_counters$raw(MemorySegment function, long counters) {
         try {
             return (int) destroy_counters$raw$.HANDLE.invokeExact(function, counters);
@@ -197,7 +314,18 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.destroy_counters$DESC));
     }
 
-    /** {@code struct ibv_mr *(*reg_dm_mr)(struct ibv_pd *, struct ibv_dm *, uint64_t, size_t, unsigned int)}: errno captured. */
+    /**
+     * {@code struct ibv_mr *(*reg_dm_mr)(struct ibv_pd *, struct ibv_dm *, uint64_t, size_t, unsigned int)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param dm the C argument {@code dm} (a pointer)
+     * @param dm_offset the C argument {@code dm_offset}
+     * @param length the C argument {@code length}
+     * @param access the C argument {@code access}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment reg_dm_mr(MemorySegment function, MemorySegment errno, MemorySegment pd, MemorySegment dm, long dm_offset, long length, int access) {
         try {
             return (MemorySegment) reg_dm_mr$.HANDLE.invokeExact(function, errno, pd, dm, dm_offset, length, access);
@@ -210,7 +338,17 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.reg_dm_mr$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_mr *(*reg_dm_mr)(struct ibv_pd *, struct ibv_dm *, uint64_t, size_t, unsigned int)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_mr *(*reg_dm_mr)(struct ibv_pd *, struct ibv_dm *, uint64_t, size_t, unsigned int)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param pd the C argument {@code pd} (a pointer, as its address)
+     * @param dm the C argument {@code dm} (a pointer, as its address)
+     * @param dm_offset the C argument {@code dm_offset}
+     * @param length the C argument {@code length}
+     * @param access the C argument {@code access}
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long reg_dm_mr$raw(MemorySegment function, long pd, long dm, long dm_offset, long length, int access) {
         try {
             return (long) reg_dm_mr$raw$.HANDLE.invokeExact(function, pd, dm, dm_offset, length, access);
@@ -223,7 +361,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.reg_dm_mr$DESC));
     }
 
-    /** {@code struct ibv_dm *(*alloc_dm)(struct ibv_context *, struct ibv_alloc_dm_attr *)}: errno captured. */
+    /**
+     * {@code struct ibv_dm *(*alloc_dm)(struct ibv_context *, struct ibv_alloc_dm_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param attr the C argument {@code attr} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment alloc_dm(MemorySegment function, MemorySegment errno, MemorySegment context, MemorySegment attr) {
         try {
             return (MemorySegment) alloc_dm$.HANDLE.invokeExact(function, errno, context, attr);
@@ -236,7 +382,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.alloc_dm$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_dm *(*alloc_dm)(struct ibv_context *, struct ibv_alloc_dm_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_dm *(*alloc_dm)(struct ibv_context *, struct ibv_alloc_dm_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param attr the C argument {@code attr} (a pointer, as its address)
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long alloc_dm$raw(MemorySegment function, long context, long attr) {
         try {
             return (long) alloc_dm$raw$.HANDLE.invokeExact(function, context, attr);
@@ -249,7 +402,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.alloc_dm$DESC));
     }
 
-    /** {@code int (*free_dm)(struct ibv_dm *)}: errno captured. */
+    /**
+     * {@code int (*free_dm)(struct ibv_dm *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param dm the C argument {@code dm} (a pointer)
+     * @return what the C function returns
+     */
     public static int free_dm(MemorySegment function, MemorySegment errno, MemorySegment dm) {
         try {
             return (int) free_dm$.HANDLE.invokeExact(function, errno, dm);
@@ -262,7 +422,13 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.free_dm$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*free_dm)(struct ibv_dm *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*free_dm)(struct ibv_dm *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param dm the C argument {@code dm} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int free_dm$raw(MemorySegment function, long dm) {
         try {
             return (int) free_dm$raw$.HANDLE.invokeExact(function, dm);
@@ -275,7 +441,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.free_dm$DESC));
     }
 
-    /** {@code int (*modify_flow_action_esp)(struct ibv_flow_action *, struct ibv_flow_action_esp_attr *)}: errno captured. */
+    /**
+     * {@code int (*modify_flow_action_esp)(struct ibv_flow_action *, struct ibv_flow_action_esp_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param action the C argument {@code action} (a pointer)
+     * @param attr the C argument {@code attr} (a pointer)
+     * @return what the C function returns
+     */
     public static int modify_flow_action_esp(MemorySegment function, MemorySegment errno, MemorySegment action, MemorySegment attr) {
         try {
             return (int) modify_flow_action_esp$.HANDLE.invokeExact(function, errno, action, attr);
@@ -288,7 +462,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.modify_flow_action_esp$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*modify_flow_action_esp)(struct ibv_flow_action *, struct ibv_flow_action_esp_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*modify_flow_action_esp)(struct ibv_flow_action *, struct ibv_flow_action_esp_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param action the C argument {@code action} (a pointer, as its address)
+     * @param attr the C argument {@code attr} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int modify_flow_action_esp$raw(MemorySegment function, long action, long attr) {
         try {
             return (int) modify_flow_action_esp$raw$.HANDLE.invokeExact(function, action, attr);
@@ -301,7 +482,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.modify_flow_action_esp$DESC));
     }
 
-    /** {@code int (*destroy_flow_action)(struct ibv_flow_action *)}: errno captured. */
+    /**
+     * {@code int (*destroy_flow_action)(struct ibv_flow_action *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param action the C argument {@code action} (a pointer)
+     * @return what the C function returns
+     */
     public static int destroy_flow_action(MemorySegment function, MemorySegment errno, MemorySegment action) {
         try {
             return (int) destroy_flow_action$.HANDLE.invokeExact(function, errno, action);
@@ -314,7 +502,13 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.destroy_flow_action$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*destroy_flow_action)(struct ibv_flow_action *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*destroy_flow_action)(struct ibv_flow_action *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param action the C argument {@code action} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int destroy_flow_action$raw(MemorySegment function, long action) {
         try {
             return (int) destroy_flow_action$raw$.HANDLE.invokeExact(function, action);
@@ -327,7 +521,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.destroy_flow_action$DESC));
     }
 
-    /** {@code struct ibv_flow_action *(*create_flow_action_esp)(struct ibv_context *, struct ibv_flow_action_esp_attr *)}: errno captured. */
+    /**
+     * {@code struct ibv_flow_action *(*create_flow_action_esp)(struct ibv_context *, struct ibv_flow_action_esp_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param attr the C argument {@code attr} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment create_flow_action_esp(MemorySegment function, MemorySegment errno, MemorySegment context, MemorySegment attr) {
         try {
             return (MemorySegment) create_flow_action_esp$.HANDLE.invokeExact(function, errno, context, attr);
@@ -340,7 +542,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.create_flow_action_esp$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_flow_action *(*create_flow_action_esp)(struct ibv_context *, struct ibv_flow_action_esp_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_flow_action *(*create_flow_action_esp)(struct ibv_context *, struct ibv_flow_action_esp_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param attr the C argument {@code attr} (a pointer, as its address)
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long create_flow_action_esp$raw(MemorySegment function, long context, long attr) {
         try {
             return (long) create_flow_action_esp$raw$.HANDLE.invokeExact(function, context, attr);
@@ -353,7 +562,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.create_flow_action_esp$DESC));
     }
 
-    /** {@code int (*modify_qp_rate_limit)(struct ibv_qp *, struct ibv_qp_rate_limit_attr *)}: errno captured. */
+    /**
+     * {@code int (*modify_qp_rate_limit)(struct ibv_qp *, struct ibv_qp_rate_limit_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param attr the C argument {@code attr} (a pointer)
+     * @return what the C function returns
+     */
     public static int modify_qp_rate_limit(MemorySegment function, MemorySegment errno, MemorySegment qp, MemorySegment attr) {
         try {
             return (int) modify_qp_rate_limit$.HANDLE.invokeExact(function, errno, qp, attr);
@@ -366,7 +583,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.modify_qp_rate_limit$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*modify_qp_rate_limit)(struct ibv_qp *, struct ibv_qp_rate_limit_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*modify_qp_rate_limit)(struct ibv_qp *, struct ibv_qp_rate_limit_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param attr the C argument {@code attr} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int modify_qp_rate_limit$raw(MemorySegment function, long qp, long attr) {
         try {
             return (int) modify_qp_rate_limit$raw$.HANDLE.invokeExact(function, qp, attr);
@@ -379,7 +603,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.modify_qp_rate_limit$DESC));
     }
 
-    /** {@code struct ibv_pd *(*alloc_parent_domain)(struct ibv_context *, struct ibv_parent_domain_init_attr *)}: errno captured. */
+    /**
+     * {@code struct ibv_pd *(*alloc_parent_domain)(struct ibv_context *, struct ibv_parent_domain_init_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param attr the C argument {@code attr} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment alloc_parent_domain(MemorySegment function, MemorySegment errno, MemorySegment context, MemorySegment attr) {
         try {
             return (MemorySegment) alloc_parent_domain$.HANDLE.invokeExact(function, errno, context, attr);
@@ -392,7 +624,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.alloc_parent_domain$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_pd *(*alloc_parent_domain)(struct ibv_context *, struct ibv_parent_domain_init_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_pd *(*alloc_parent_domain)(struct ibv_context *, struct ibv_parent_domain_init_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param attr the C argument {@code attr} (a pointer, as its address)
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long alloc_parent_domain$raw(MemorySegment function, long context, long attr) {
         try {
             return (long) alloc_parent_domain$raw$.HANDLE.invokeExact(function, context, attr);
@@ -405,7 +644,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.alloc_parent_domain$DESC));
     }
 
-    /** {@code int (*dealloc_td)(struct ibv_td *)}: errno captured. */
+    /**
+     * {@code int (*dealloc_td)(struct ibv_td *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param td the C argument {@code td} (a pointer)
+     * @return what the C function returns
+     */
     public static int dealloc_td(MemorySegment function, MemorySegment errno, MemorySegment td) {
         try {
             return (int) dealloc_td$.HANDLE.invokeExact(function, errno, td);
@@ -418,7 +664,13 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.dealloc_td$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*dealloc_td)(struct ibv_td *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*dealloc_td)(struct ibv_td *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param td the C argument {@code td} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int dealloc_td$raw(MemorySegment function, long td) {
         try {
             return (int) dealloc_td$raw$.HANDLE.invokeExact(function, td);
@@ -431,7 +683,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.dealloc_td$DESC));
     }
 
-    /** {@code struct ibv_td *(*alloc_td)(struct ibv_context *, struct ibv_td_init_attr *)}: errno captured. */
+    /**
+     * {@code struct ibv_td *(*alloc_td)(struct ibv_context *, struct ibv_td_init_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param init_attr the C argument {@code init_attr} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment alloc_td(MemorySegment function, MemorySegment errno, MemorySegment context, MemorySegment init_attr) {
         try {
             return (MemorySegment) alloc_td$.HANDLE.invokeExact(function, errno, context, init_attr);
@@ -444,7 +704,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.alloc_td$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_td *(*alloc_td)(struct ibv_context *, struct ibv_td_init_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_td *(*alloc_td)(struct ibv_context *, struct ibv_td_init_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param init_attr the C argument {@code init_attr} (a pointer, as its address)
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long alloc_td$raw(MemorySegment function, long context, long init_attr) {
         try {
             return (long) alloc_td$raw$.HANDLE.invokeExact(function, context, init_attr);
@@ -457,7 +724,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.alloc_td$DESC));
     }
 
-    /** {@code int (*modify_cq)(struct ibv_cq *, struct ibv_modify_cq_attr *)}: errno captured. */
+    /**
+     * {@code int (*modify_cq)(struct ibv_cq *, struct ibv_modify_cq_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param cq the C argument {@code cq} (a pointer)
+     * @param attr the C argument {@code attr} (a pointer)
+     * @return what the C function returns
+     */
     public static int modify_cq(MemorySegment function, MemorySegment errno, MemorySegment cq, MemorySegment attr) {
         try {
             return (int) modify_cq$.HANDLE.invokeExact(function, errno, cq, attr);
@@ -470,7 +745,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.modify_cq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*modify_cq)(struct ibv_cq *, struct ibv_modify_cq_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*modify_cq)(struct ibv_cq *, struct ibv_modify_cq_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param cq the C argument {@code cq} (a pointer, as its address)
+     * @param attr the C argument {@code attr} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int modify_cq$raw(MemorySegment function, long cq, long attr) {
         try {
             return (int) modify_cq$raw$.HANDLE.invokeExact(function, cq, attr);
@@ -483,7 +765,16 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.modify_cq$DESC));
     }
 
-    /** {@code int (*post_srq_ops)(struct ibv_srq *, struct ibv_ops_wr *, struct ibv_ops_wr **)}: errno captured. */
+    /**
+     * {@code int (*post_srq_ops)(struct ibv_srq *, struct ibv_ops_wr *, struct ibv_ops_wr **)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param srq the C argument {@code srq} (a pointer)
+     * @param op the C argument {@code op} (a pointer)
+     * @param bad_op the C argument {@code bad_op} (a pointer)
+     * @return what the C function returns
+     */
     public static int post_srq_ops(MemorySegment function, MemorySegment errno, MemorySegment srq, MemorySegment op, MemorySegment bad_op) {
         try {
             return (int) post_srq_ops$.HANDLE.invokeExact(function, errno, srq, op, bad_op);
@@ -496,7 +787,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.post_srq_ops$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*post_srq_ops)(struct ibv_srq *, struct ibv_ops_wr *, struct ibv_ops_wr **)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*post_srq_ops)(struct ibv_srq *, struct ibv_ops_wr *, struct ibv_ops_wr **)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param srq the C argument {@code srq} (a pointer, as its address)
+     * @param op the C argument {@code op} (a pointer, as its address)
+     * @param bad_op the C argument {@code bad_op} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int post_srq_ops$raw(MemorySegment function, long srq, long op, long bad_op) {
         try {
             return (int) post_srq_ops$raw$.HANDLE.invokeExact(function, srq, op, bad_op);
@@ -509,7 +808,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.post_srq_ops$DESC));
     }
 
-    /** {@code int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table *)}: errno captured. */
+    /**
+     * {@code int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param rwq_ind_table the C argument {@code rwq_ind_table} (a pointer)
+     * @return what the C function returns
+     */
     public static int destroy_rwq_ind_table(MemorySegment function, MemorySegment errno, MemorySegment rwq_ind_table) {
         try {
             return (int) destroy_rwq_ind_table$.HANDLE.invokeExact(function, errno, rwq_ind_table);
@@ -522,7 +828,13 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.destroy_rwq_ind_table$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param rwq_ind_table the C argument {@code rwq_ind_table} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int destroy_rwq_ind_table$raw(MemorySegment function, long rwq_ind_table) {
         try {
             return (int) destroy_rwq_ind_table$raw$.HANDLE.invokeExact(function, rwq_ind_table);
@@ -535,7 +847,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.destroy_rwq_ind_table$DESC));
     }
 
-    /** {@code struct ibv_rwq_ind_table *(*create_rwq_ind_table)(struct ibv_context *, struct ibv_rwq_ind_table_init_attr *)}: errno captured. */
+    /**
+     * {@code struct ibv_rwq_ind_table *(*create_rwq_ind_table)(struct ibv_context *, struct ibv_rwq_ind_table_init_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param init_attr the C argument {@code init_attr} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment create_rwq_ind_table(MemorySegment function, MemorySegment errno, MemorySegment context, MemorySegment init_attr) {
         try {
             return (MemorySegment) create_rwq_ind_table$.HANDLE.invokeExact(function, errno, context, init_attr);
@@ -548,7 +868,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.create_rwq_ind_table$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_rwq_ind_table *(*create_rwq_ind_table)(struct ibv_context *, struct ibv_rwq_ind_table_init_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_rwq_ind_table *(*create_rwq_ind_table)(struct ibv_context *, struct ibv_rwq_ind_table_init_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param init_attr the C argument {@code init_attr} (a pointer, as its address)
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long create_rwq_ind_table$raw(MemorySegment function, long context, long init_attr) {
         try {
             return (long) create_rwq_ind_table$raw$.HANDLE.invokeExact(function, context, init_attr);
@@ -561,7 +888,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.create_rwq_ind_table$DESC));
     }
 
-    /** {@code int (*destroy_wq)(struct ibv_wq *)}: errno captured. */
+    /**
+     * {@code int (*destroy_wq)(struct ibv_wq *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param wq the C argument {@code wq} (a pointer)
+     * @return what the C function returns
+     */
     public static int destroy_wq(MemorySegment function, MemorySegment errno, MemorySegment wq) {
         try {
             return (int) destroy_wq$.HANDLE.invokeExact(function, errno, wq);
@@ -574,7 +908,13 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.destroy_wq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*destroy_wq)(struct ibv_wq *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*destroy_wq)(struct ibv_wq *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param wq the C argument {@code wq} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int destroy_wq$raw(MemorySegment function, long wq) {
         try {
             return (int) destroy_wq$raw$.HANDLE.invokeExact(function, wq);
@@ -587,7 +927,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.destroy_wq$DESC));
     }
 
-    /** {@code int (*modify_wq)(struct ibv_wq *, struct ibv_wq_attr *)}: errno captured. */
+    /**
+     * {@code int (*modify_wq)(struct ibv_wq *, struct ibv_wq_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param wq the C argument {@code wq} (a pointer)
+     * @param wq_attr the C argument {@code wq_attr} (a pointer)
+     * @return what the C function returns
+     */
     public static int modify_wq(MemorySegment function, MemorySegment errno, MemorySegment wq, MemorySegment wq_attr) {
         try {
             return (int) modify_wq$.HANDLE.invokeExact(function, errno, wq, wq_attr);
@@ -600,7 +948,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.modify_wq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*modify_wq)(struct ibv_wq *, struct ibv_wq_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*modify_wq)(struct ibv_wq *, struct ibv_wq_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param wq the C argument {@code wq} (a pointer, as its address)
+     * @param wq_attr the C argument {@code wq_attr} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int modify_wq$raw(MemorySegment function, long wq, long wq_attr) {
         try {
             return (int) modify_wq$raw$.HANDLE.invokeExact(function, wq, wq_attr);
@@ -613,7 +968,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.modify_wq$DESC));
     }
 
-    /** {@code struct ibv_wq *(*create_wq)(struct ibv_context *, struct ibv_wq_init_attr *)}: errno captured. */
+    /**
+     * {@code struct ibv_wq *(*create_wq)(struct ibv_context *, struct ibv_wq_init_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param wq_init_attr the C argument {@code wq_init_attr} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment create_wq(MemorySegment function, MemorySegment errno, MemorySegment context, MemorySegment wq_init_attr) {
         try {
             return (MemorySegment) create_wq$.HANDLE.invokeExact(function, errno, context, wq_init_attr);
@@ -626,7 +989,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.create_wq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_wq *(*create_wq)(struct ibv_context *, struct ibv_wq_init_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_wq *(*create_wq)(struct ibv_context *, struct ibv_wq_init_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param wq_init_attr the C argument {@code wq_init_attr} (a pointer, as its address)
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long create_wq$raw(MemorySegment function, long context, long wq_init_attr) {
         try {
             return (long) create_wq$raw$.HANDLE.invokeExact(function, context, wq_init_attr);
@@ -639,7 +1009,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.create_wq$DESC));
     }
 
-    /** {@code int (*query_rt_values)(struct ibv_context *, struct ibv_values_ex *)}: errno captured. */
+    /**
+     * {@code int (*query_rt_values)(struct ibv_context *, struct ibv_values_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param values the C argument {@code values} (a pointer)
+     * @return what the C function returns
+     */
     public static int query_rt_values(MemorySegment function, MemorySegment errno, MemorySegment context, MemorySegment values) {
         try {
             return (int) query_rt_values$.HANDLE.invokeExact(function, errno, context, values);
@@ -652,7 +1030,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.query_rt_values$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*query_rt_values)(struct ibv_context *, struct ibv_values_ex *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*query_rt_values)(struct ibv_context *, struct ibv_values_ex *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param values the C argument {@code values} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int query_rt_values$raw(MemorySegment function, long context, long values) {
         try {
             return (int) query_rt_values$raw$.HANDLE.invokeExact(function, context, values);
@@ -665,7 +1050,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.query_rt_values$DESC));
     }
 
-    /** {@code struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *, struct ibv_cq_init_attr_ex *)}: errno captured. */
+    /**
+     * {@code struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *, struct ibv_cq_init_attr_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param init_attr the C argument {@code init_attr} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment create_cq_ex(MemorySegment function, MemorySegment errno, MemorySegment context, MemorySegment init_attr) {
         try {
             return (MemorySegment) create_cq_ex$.HANDLE.invokeExact(function, errno, context, init_attr);
@@ -678,7 +1071,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.create_cq_ex$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *, struct ibv_cq_init_attr_ex *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *, struct ibv_cq_init_attr_ex *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param init_attr the C argument {@code init_attr} (a pointer, as its address)
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long create_cq_ex$raw(MemorySegment function, long context, long init_attr) {
         try {
             return (long) create_cq_ex$raw$.HANDLE.invokeExact(function, context, init_attr);
@@ -691,7 +1091,17 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.create_cq_ex$DESC));
     }
 
-    /** {@code int (*query_device_ex)(struct ibv_context *, const struct ibv_query_device_ex_input *, struct ibv_device_attr_ex *, size_t)}: errno captured. */
+    /**
+     * {@code int (*query_device_ex)(struct ibv_context *, const struct ibv_query_device_ex_input *, struct ibv_device_attr_ex *, size_t)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param input the C argument {@code input} (a pointer)
+     * @param attr the C argument {@code attr} (a pointer)
+     * @param attr_size the C argument {@code attr_size}
+     * @return what the C function returns
+     */
     public static int query_device_ex(MemorySegment function, MemorySegment errno, MemorySegment context, MemorySegment input, MemorySegment attr, long attr_size) {
         try {
             return (int) query_device_ex$.HANDLE.invokeExact(function, errno, context, input, attr, attr_size);
@@ -704,7 +1114,16 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.query_device_ex$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*query_device_ex)(struct ibv_context *, const struct ibv_query_device_ex_input *, struct ibv_device_attr_ex *, size_t)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*query_device_ex)(struct ibv_context *, const struct ibv_query_device_ex_input *, struct ibv_device_attr_ex *, size_t)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param input the C argument {@code input} (a pointer, as its address)
+     * @param attr the C argument {@code attr} (a pointer, as its address)
+     * @param attr_size the C argument {@code attr_size}
+     * @return what the C function returns
+     */
     public static int query_device_ex$raw(MemorySegment function, long context, long input, long attr, long attr_size) {
         try {
             return (int) query_device_ex$raw$.HANDLE.invokeExact(function, context, input, attr, attr_size);
@@ -717,7 +1136,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.query_device_ex$DESC));
     }
 
-    /** {@code int (*ibv_destroy_flow)(struct ibv_flow *)}: errno captured. */
+    /**
+     * {@code int (*ibv_destroy_flow)(struct ibv_flow *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param flow the C argument {@code flow} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_destroy_flow(MemorySegment function, MemorySegment errno, MemorySegment flow) {
         try {
             return (int) ibv_destroy_flow$.HANDLE.invokeExact(function, errno, flow);
@@ -730,7 +1156,13 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.ibv_destroy_flow$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*ibv_destroy_flow)(struct ibv_flow *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*ibv_destroy_flow)(struct ibv_flow *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param flow the C argument {@code flow} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int ibv_destroy_flow$raw(MemorySegment function, long flow) {
         try {
             return (int) ibv_destroy_flow$raw$.HANDLE.invokeExact(function, flow);
@@ -743,7 +1175,12 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.ibv_destroy_flow$DESC));
     }
 
-    /** {@code void (*ABI_placeholder2)(void)}: errno captured. */
+    /**
+     * {@code void (*ABI_placeholder2)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     */
     public static void ABI_placeholder2(MemorySegment function, MemorySegment errno) {
         try {
             ABI_placeholder2$.HANDLE.invokeExact(function, errno);
@@ -756,7 +1193,11 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.ABI_placeholder2$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*ABI_placeholder2)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*ABI_placeholder2)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     */
     public static void ABI_placeholder2$raw(MemorySegment function) {
         try {
             ABI_placeholder2$raw$.HANDLE.invokeExact(function);
@@ -769,7 +1210,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.ABI_placeholder2$DESC));
     }
 
-    /** {@code struct ibv_flow *(*ibv_create_flow)(struct ibv_qp *, struct ibv_flow_attr *)}: errno captured. */
+    /**
+     * {@code struct ibv_flow *(*ibv_create_flow)(struct ibv_qp *, struct ibv_flow_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param flow_attr the C argument {@code flow_attr} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_create_flow(MemorySegment function, MemorySegment errno, MemorySegment qp, MemorySegment flow_attr) {
         try {
             return (MemorySegment) ibv_create_flow$.HANDLE.invokeExact(function, errno, qp, flow_attr);
@@ -782,7 +1231,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.ibv_create_flow$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_flow *(*ibv_create_flow)(struct ibv_qp *, struct ibv_flow_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_flow *(*ibv_create_flow)(struct ibv_qp *, struct ibv_flow_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param flow_attr the C argument {@code flow_attr} (a pointer, as its address)
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long ibv_create_flow$raw(MemorySegment function, long qp, long flow_attr) {
         try {
             return (long) ibv_create_flow$raw$.HANDLE.invokeExact(function, qp, flow_attr);
@@ -795,7 +1251,12 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.ibv_create_flow$DESC));
     }
 
-    /** {@code void (*ABI_placeholder1)(void)}: errno captured. */
+    /**
+     * {@code void (*ABI_placeholder1)(void)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     */
     public static void ABI_placeholder1(MemorySegment function, MemorySegment errno) {
         try {
             ABI_placeholder1$.HANDLE.invokeExact(function, errno);
@@ -808,7 +1269,11 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.ABI_placeholder1$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void (*ABI_placeholder1)(void)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code void (*ABI_placeholder1)(void)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     */
     public static void ABI_placeholder1$raw(MemorySegment function) {
         try {
             ABI_placeholder1$raw$.HANDLE.invokeExact(function);
@@ -821,7 +1286,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.ABI_placeholder1$DESC));
     }
 
-    /** {@code struct ibv_qp *(*open_qp)(struct ibv_context *, struct ibv_qp_open_attr *)}: errno captured. */
+    /**
+     * {@code struct ibv_qp *(*open_qp)(struct ibv_context *, struct ibv_qp_open_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param attr the C argument {@code attr} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment open_qp(MemorySegment function, MemorySegment errno, MemorySegment context, MemorySegment attr) {
         try {
             return (MemorySegment) open_qp$.HANDLE.invokeExact(function, errno, context, attr);
@@ -834,7 +1307,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.open_qp$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_qp *(*open_qp)(struct ibv_context *, struct ibv_qp_open_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_qp *(*open_qp)(struct ibv_context *, struct ibv_qp_open_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param attr the C argument {@code attr} (a pointer, as its address)
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long open_qp$raw(MemorySegment function, long context, long attr) {
         try {
             return (long) open_qp$raw$.HANDLE.invokeExact(function, context, attr);
@@ -847,7 +1327,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.open_qp$DESC));
     }
 
-    /** {@code struct ibv_qp *(*create_qp_ex)(struct ibv_context *, struct ibv_qp_init_attr_ex *)}: errno captured. */
+    /**
+     * {@code struct ibv_qp *(*create_qp_ex)(struct ibv_context *, struct ibv_qp_init_attr_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param qp_init_attr_ex the C argument {@code qp_init_attr_ex} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment create_qp_ex(MemorySegment function, MemorySegment errno, MemorySegment context, MemorySegment qp_init_attr_ex) {
         try {
             return (MemorySegment) create_qp_ex$.HANDLE.invokeExact(function, errno, context, qp_init_attr_ex);
@@ -860,7 +1348,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.create_qp_ex$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_qp *(*create_qp_ex)(struct ibv_context *, struct ibv_qp_init_attr_ex *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_qp *(*create_qp_ex)(struct ibv_context *, struct ibv_qp_init_attr_ex *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param qp_init_attr_ex the C argument {@code qp_init_attr_ex} (a pointer, as its address)
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long create_qp_ex$raw(MemorySegment function, long context, long qp_init_attr_ex) {
         try {
             return (long) create_qp_ex$raw$.HANDLE.invokeExact(function, context, qp_init_attr_ex);
@@ -873,7 +1368,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.create_qp_ex$DESC));
     }
 
-    /** {@code int (*get_srq_num)(struct ibv_srq *, uint32_t *)}: errno captured. */
+    /**
+     * {@code int (*get_srq_num)(struct ibv_srq *, uint32_t *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param srq the C argument {@code srq} (a pointer)
+     * @param srq_num the C argument {@code srq_num} (a pointer)
+     * @return what the C function returns
+     */
     public static int get_srq_num(MemorySegment function, MemorySegment errno, MemorySegment srq, MemorySegment srq_num) {
         try {
             return (int) get_srq_num$.HANDLE.invokeExact(function, errno, srq, srq_num);
@@ -886,7 +1389,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.get_srq_num$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*get_srq_num)(struct ibv_srq *, uint32_t *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*get_srq_num)(struct ibv_srq *, uint32_t *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param srq the C argument {@code srq} (a pointer, as its address)
+     * @param srq_num the C argument {@code srq_num} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int get_srq_num$raw(MemorySegment function, long srq, long srq_num) {
         try {
             return (int) get_srq_num$raw$.HANDLE.invokeExact(function, srq, srq_num);
@@ -899,7 +1409,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.get_srq_num$DESC));
     }
 
-    /** {@code struct ibv_srq *(*create_srq_ex)(struct ibv_context *, struct ibv_srq_init_attr_ex *)}: errno captured. */
+    /**
+     * {@code struct ibv_srq *(*create_srq_ex)(struct ibv_context *, struct ibv_srq_init_attr_ex *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param srq_init_attr_ex the C argument {@code srq_init_attr_ex} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment create_srq_ex(MemorySegment function, MemorySegment errno, MemorySegment context, MemorySegment srq_init_attr_ex) {
         try {
             return (MemorySegment) create_srq_ex$.HANDLE.invokeExact(function, errno, context, srq_init_attr_ex);
@@ -912,7 +1430,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.create_srq_ex$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_srq *(*create_srq_ex)(struct ibv_context *, struct ibv_srq_init_attr_ex *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_srq *(*create_srq_ex)(struct ibv_context *, struct ibv_srq_init_attr_ex *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param srq_init_attr_ex the C argument {@code srq_init_attr_ex} (a pointer, as its address)
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long create_srq_ex$raw(MemorySegment function, long context, long srq_init_attr_ex) {
         try {
             return (long) create_srq_ex$raw$.HANDLE.invokeExact(function, context, srq_init_attr_ex);
@@ -925,7 +1450,15 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.create_srq_ex$DESC));
     }
 
-    /** {@code struct ibv_xrcd *(*open_xrcd)(struct ibv_context *, struct ibv_xrcd_init_attr *)}: errno captured. */
+    /**
+     * {@code struct ibv_xrcd *(*open_xrcd)(struct ibv_context *, struct ibv_xrcd_init_attr *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param xrcd_init_attr the C argument {@code xrcd_init_attr} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment open_xrcd(MemorySegment function, MemorySegment errno, MemorySegment context, MemorySegment xrcd_init_attr) {
         try {
             return (MemorySegment) open_xrcd$.HANDLE.invokeExact(function, errno, context, xrcd_init_attr);
@@ -938,7 +1471,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.open_xrcd$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_xrcd *(*open_xrcd)(struct ibv_context *, struct ibv_xrcd_init_attr *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code struct ibv_xrcd *(*open_xrcd)(struct ibv_context *, struct ibv_xrcd_init_attr *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param context the C argument {@code context} (a pointer, as its address)
+     * @param xrcd_init_attr the C argument {@code xrcd_init_attr} (a pointer, as its address)
+     * @return what the C function returns (a pointer, as its address)
+     */
     public static long open_xrcd$raw(MemorySegment function, long context, long xrcd_init_attr) {
         try {
             return (long) open_xrcd$raw$.HANDLE.invokeExact(function, context, xrcd_init_attr);
@@ -951,7 +1491,14 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(verbs_context.open_xrcd$DESC));
     }
 
-    /** {@code int (*close_xrcd)(struct ibv_xrcd *)}: errno captured. */
+    /**
+     * {@code int (*close_xrcd)(struct ibv_xrcd *)}: errno captured.
+     *
+     * @param function the function pointer read from the field
+     * @param errno a {@link CallState} segment that receives errno
+     * @param xrcd the C argument {@code xrcd} (a pointer)
+     * @return what the C function returns
+     */
     public static int close_xrcd(MemorySegment function, MemorySegment errno, MemorySegment xrcd) {
         try {
             return (int) close_xrcd$.HANDLE.invokeExact(function, errno, xrcd);
@@ -964,7 +1511,13 @@ public final class verbs_context$calls {
         static final MethodHandle HANDLE = Downcalls.handle(verbs_context.close_xrcd$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int (*close_xrcd)(struct ibv_xrcd *)}: raw, pointers as long, no errno capture. */
+    /**
+     * {@code int (*close_xrcd)(struct ibv_xrcd *)}: raw, pointers as long, no errno capture.
+     *
+     * @param function the function pointer read from the field
+     * @param xrcd the C argument {@code xrcd} (a pointer, as its address)
+     * @return what the C function returns
+     */
     public static int close_xrcd$raw(MemorySegment function, long xrcd) {
         try {
             return (int) close_xrcd$raw$.HANDLE.invokeExact(function, xrcd);

@@ -18,7 +18,13 @@ public final class verbs_h {
     /** The addresses of {@link VerbsFunctions#EXPORTED}, bound by the loader. */
     public static final NativeLibrary LIBRARY = new NativeLibrary("libibverbs.so.1", VerbsFunctions.EXPORTED);
 
-    /** {@code const char * ibv_wc_status_str(enum ibv_wc_status status)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code const char * ibv_wc_status_str(enum ibv_wc_status status)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param status the C argument {@code status}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_wc_status_str(MemorySegment errno, int status) {
         try {
             return (MemorySegment) ibv_wc_status_str$.HANDLE.invokeExact(LIBRARY.address(0), errno, status);
@@ -31,7 +37,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_wc_status_str$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_rate_to_mult(enum ibv_rate rate)} (IBVERBS_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_rate_to_mult(enum ibv_rate rate)} (IBVERBS_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param rate the C argument {@code rate}
+     * @return what the C function returns
+     */
     public static int ibv_rate_to_mult(MemorySegment errno, int rate) {
         try {
             return (int) ibv_rate_to_mult$.HANDLE.invokeExact(LIBRARY.address(1), errno, rate);
@@ -44,7 +56,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_rate_to_mult$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code enum ibv_rate mult_to_ibv_rate(int mult)} (IBVERBS_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code enum ibv_rate mult_to_ibv_rate(int mult)} (IBVERBS_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param mult the C argument {@code mult}
+     * @return what the C function returns
+     */
     public static int mult_to_ibv_rate(MemorySegment errno, int mult) {
         try {
             return (int) mult_to_ibv_rate$.HANDLE.invokeExact(LIBRARY.address(2), errno, mult);
@@ -57,7 +75,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.mult_to_ibv_rate$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_rate_to_mbps(enum ibv_rate rate)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_rate_to_mbps(enum ibv_rate rate)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param rate the C argument {@code rate}
+     * @return what the C function returns
+     */
     public static int ibv_rate_to_mbps(MemorySegment errno, int rate) {
         try {
             return (int) ibv_rate_to_mbps$.HANDLE.invokeExact(LIBRARY.address(3), errno, rate);
@@ -70,7 +94,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_rate_to_mbps$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code enum ibv_rate mbps_to_ibv_rate(int mbps)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code enum ibv_rate mbps_to_ibv_rate(int mbps)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param mbps the C argument {@code mbps}
+     * @return what the C function returns
+     */
     public static int mbps_to_ibv_rate(MemorySegment errno, int mbps) {
         try {
             return (int) mbps_to_ibv_rate$.HANDLE.invokeExact(LIBRARY.address(4), errno, mbps);
@@ -83,7 +113,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.mbps_to_ibv_rate$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_qp_ex * ibv_qp_to_qp_ex(struct ibv_qp * qp)} (IBVERBS_1.6, optional). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_qp_ex * ibv_qp_to_qp_ex(struct ibv_qp * qp)} (IBVERBS_1.6, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_qp_to_qp_ex(MemorySegment errno, MemorySegment qp) {
         try {
             return (MemorySegment) ibv_qp_to_qp_ex$.HANDLE.invokeExact(LIBRARY.address(5), errno, qp);
@@ -96,7 +132,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_qp_to_qp_ex$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_device ** ibv_get_device_list(int * num_devices)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_device ** ibv_get_device_list(int * num_devices)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param num_devices the C argument {@code num_devices} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_get_device_list(MemorySegment errno, MemorySegment num_devices) {
         try {
             return (MemorySegment) ibv_get_device_list$.HANDLE.invokeExact(LIBRARY.address(6), errno, num_devices);
@@ -109,7 +151,12 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_get_device_list$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void ibv_free_device_list(struct ibv_device ** list)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code void ibv_free_device_list(struct ibv_device ** list)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param list the C argument {@code list} (a pointer)
+     */
     public static void ibv_free_device_list(MemorySegment errno, MemorySegment list) {
         try {
             ibv_free_device_list$.HANDLE.invokeExact(LIBRARY.address(7), errno, list);
@@ -122,7 +169,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_free_device_list$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code const char * ibv_get_device_name(struct ibv_device * device)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code const char * ibv_get_device_name(struct ibv_device * device)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param device the C argument {@code device} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_get_device_name(MemorySegment errno, MemorySegment device) {
         try {
             return (MemorySegment) ibv_get_device_name$.HANDLE.invokeExact(LIBRARY.address(8), errno, device);
@@ -135,7 +188,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_get_device_name$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_get_device_index(struct ibv_device * device)} (IBVERBS_1.9, optional). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_get_device_index(struct ibv_device * device)} (IBVERBS_1.9, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param device the C argument {@code device} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_get_device_index(MemorySegment errno, MemorySegment device) {
         try {
             return (int) ibv_get_device_index$.HANDLE.invokeExact(LIBRARY.address(9), errno, device);
@@ -148,7 +207,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_get_device_index$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code __be64 ibv_get_device_guid(struct ibv_device * device)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code __be64 ibv_get_device_guid(struct ibv_device * device)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param device the C argument {@code device} (a pointer)
+     * @return what the C function returns
+     */
     public static long ibv_get_device_guid(MemorySegment errno, MemorySegment device) {
         try {
             return (long) ibv_get_device_guid$.HANDLE.invokeExact(LIBRARY.address(10), errno, device);
@@ -161,7 +226,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_get_device_guid$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_context * ibv_open_device(struct ibv_device * device)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_context * ibv_open_device(struct ibv_device * device)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param device the C argument {@code device} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_open_device(MemorySegment errno, MemorySegment device) {
         try {
             return (MemorySegment) ibv_open_device$.HANDLE.invokeExact(LIBRARY.address(11), errno, device);
@@ -174,7 +245,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_open_device$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_close_device(struct ibv_context * context)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_close_device(struct ibv_context * context)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_close_device(MemorySegment errno, MemorySegment context) {
         try {
             return (int) ibv_close_device$.HANDLE.invokeExact(LIBRARY.address(12), errno, context);
@@ -187,7 +264,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_close_device$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_context * ibv_import_device(int cmd_fd)} (IBVERBS_1.10, optional). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_context * ibv_import_device(int cmd_fd)} (IBVERBS_1.10, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param cmd_fd the C argument {@code cmd_fd}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_import_device(MemorySegment errno, int cmd_fd) {
         try {
             return (MemorySegment) ibv_import_device$.HANDLE.invokeExact(LIBRARY.address(13), errno, cmd_fd);
@@ -200,7 +283,14 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_import_device$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_pd * ibv_import_pd(struct ibv_context * context, uint32_t pd_handle)} (IBVERBS_1.10, optional). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_pd * ibv_import_pd(struct ibv_context * context, uint32_t pd_handle)} (IBVERBS_1.10, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param pd_handle the C argument {@code pd_handle}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_import_pd(MemorySegment errno, MemorySegment context, int pd_handle) {
         try {
             return (MemorySegment) ibv_import_pd$.HANDLE.invokeExact(LIBRARY.address(14), errno, context, pd_handle);
@@ -213,7 +303,12 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_import_pd$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void ibv_unimport_pd(struct ibv_pd * pd)} (IBVERBS_1.10, optional). errno lands in {@code errno}. */
+    /**
+     * {@code void ibv_unimport_pd(struct ibv_pd * pd)} (IBVERBS_1.10, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     */
     public static void ibv_unimport_pd(MemorySegment errno, MemorySegment pd) {
         try {
             ibv_unimport_pd$.HANDLE.invokeExact(LIBRARY.address(15), errno, pd);
@@ -226,7 +321,14 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_unimport_pd$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_mr * ibv_import_mr(struct ibv_pd * pd, uint32_t mr_handle)} (IBVERBS_1.10, optional). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_mr * ibv_import_mr(struct ibv_pd * pd, uint32_t mr_handle)} (IBVERBS_1.10, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param mr_handle the C argument {@code mr_handle}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_import_mr(MemorySegment errno, MemorySegment pd, int mr_handle) {
         try {
             return (MemorySegment) ibv_import_mr$.HANDLE.invokeExact(LIBRARY.address(16), errno, pd, mr_handle);
@@ -239,7 +341,12 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_import_mr$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void ibv_unimport_mr(struct ibv_mr * mr)} (IBVERBS_1.10, optional). errno lands in {@code errno}. */
+    /**
+     * {@code void ibv_unimport_mr(struct ibv_mr * mr)} (IBVERBS_1.10, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param mr the C argument {@code mr} (a pointer)
+     */
     public static void ibv_unimport_mr(MemorySegment errno, MemorySegment mr) {
         try {
             ibv_unimport_mr$.HANDLE.invokeExact(LIBRARY.address(17), errno, mr);
@@ -252,7 +359,14 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_unimport_mr$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_dm * ibv_import_dm(struct ibv_context * context, uint32_t dm_handle)} (IBVERBS_1.13, optional). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_dm * ibv_import_dm(struct ibv_context * context, uint32_t dm_handle)} (IBVERBS_1.13, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param dm_handle the C argument {@code dm_handle}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_import_dm(MemorySegment errno, MemorySegment context, int dm_handle) {
         try {
             return (MemorySegment) ibv_import_dm$.HANDLE.invokeExact(LIBRARY.address(18), errno, context, dm_handle);
@@ -265,7 +379,12 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_import_dm$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void ibv_unimport_dm(struct ibv_dm * dm)} (IBVERBS_1.13, optional). errno lands in {@code errno}. */
+    /**
+     * {@code void ibv_unimport_dm(struct ibv_dm * dm)} (IBVERBS_1.13, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param dm the C argument {@code dm} (a pointer)
+     */
     public static void ibv_unimport_dm(MemorySegment errno, MemorySegment dm) {
         try {
             ibv_unimport_dm$.HANDLE.invokeExact(LIBRARY.address(19), errno, dm);
@@ -278,7 +397,14 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_unimport_dm$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_get_async_event(struct ibv_context * context, struct ibv_async_event * event)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_get_async_event(struct ibv_context * context, struct ibv_async_event * event)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param event the C argument {@code event} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_get_async_event(MemorySegment errno, MemorySegment context, MemorySegment event) {
         try {
             return (int) ibv_get_async_event$.HANDLE.invokeExact(LIBRARY.address(20), errno, context, event);
@@ -291,7 +417,12 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_get_async_event$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void ibv_ack_async_event(struct ibv_async_event * event)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code void ibv_ack_async_event(struct ibv_async_event * event)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param event the C argument {@code event} (a pointer)
+     */
     public static void ibv_ack_async_event(MemorySegment errno, MemorySegment event) {
         try {
             ibv_ack_async_event$.HANDLE.invokeExact(LIBRARY.address(21), errno, event);
@@ -304,7 +435,14 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_ack_async_event$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_query_device(struct ibv_context * context, struct ibv_device_attr * device_attr)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_query_device(struct ibv_context * context, struct ibv_device_attr * device_attr)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param device_attr the C argument {@code device_attr} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_query_device(MemorySegment errno, MemorySegment context, MemorySegment device_attr) {
         try {
             return (int) ibv_query_device$.HANDLE.invokeExact(LIBRARY.address(22), errno, context, device_attr);
@@ -317,7 +455,15 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_query_device$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_query_port(struct ibv_context * context, uint8_t port_num, struct _compat_ibv_port_attr * port_attr)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_query_port(struct ibv_context * context, uint8_t port_num, struct _compat_ibv_port_attr * port_attr)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param port_num the C argument {@code port_num}
+     * @param port_attr the C argument {@code port_attr} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_query_port(MemorySegment errno, MemorySegment context, byte port_num, MemorySegment port_attr) {
         try {
             return (int) ibv_query_port$.HANDLE.invokeExact(LIBRARY.address(23), errno, context, port_num, port_attr);
@@ -330,7 +476,16 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_query_port$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_query_gid(struct ibv_context * context, uint8_t port_num, int index, union ibv_gid * gid)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_query_gid(struct ibv_context * context, uint8_t port_num, int index, union ibv_gid * gid)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param port_num the C argument {@code port_num}
+     * @param index the C argument {@code index}
+     * @param gid the C argument {@code gid} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_query_gid(MemorySegment errno, MemorySegment context, byte port_num, int index, MemorySegment gid) {
         try {
             return (int) ibv_query_gid$.HANDLE.invokeExact(LIBRARY.address(24), errno, context, port_num, index, gid);
@@ -343,7 +498,18 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_query_gid$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int _ibv_query_gid_ex(struct ibv_context * context, uint32_t port_num, uint32_t gid_index, struct ibv_gid_entry * entry, uint32_t flags, size_t entry_size)} (IBVERBS_1.11, optional). errno lands in {@code errno}. */
+    /**
+     * {@code int _ibv_query_gid_ex(struct ibv_context * context, uint32_t port_num, uint32_t gid_index, struct ibv_gid_entry * entry, uint32_t flags, size_t entry_size)} (IBVERBS_1.11, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param port_num the C argument {@code port_num}
+     * @param gid_index the C argument {@code gid_index}
+     * @param entry the C argument {@code entry} (a pointer)
+     * @param flags the C argument {@code flags}
+     * @param entry_size the C argument {@code entry_size}
+     * @return what the C function returns
+     */
     public static int _ibv_query_gid_ex(MemorySegment errno, MemorySegment context, int port_num, int gid_index, MemorySegment entry, int flags, long entry_size) {
         try {
             return (int) _ibv_query_gid_ex$.HANDLE.invokeExact(LIBRARY.address(25), errno, context, port_num, gid_index, entry, flags, entry_size);
@@ -356,7 +522,17 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions._ibv_query_gid_ex$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code ssize_t _ibv_query_gid_table(struct ibv_context * context, struct ibv_gid_entry * entries, size_t max_entries, uint32_t flags, size_t entry_size)} (IBVERBS_1.11, optional). errno lands in {@code errno}. */
+    /**
+     * {@code ssize_t _ibv_query_gid_table(struct ibv_context * context, struct ibv_gid_entry * entries, size_t max_entries, uint32_t flags, size_t entry_size)} (IBVERBS_1.11, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param entries the C argument {@code entries} (a pointer)
+     * @param max_entries the C argument {@code max_entries}
+     * @param flags the C argument {@code flags}
+     * @param entry_size the C argument {@code entry_size}
+     * @return what the C function returns
+     */
     public static long _ibv_query_gid_table(MemorySegment errno, MemorySegment context, MemorySegment entries, long max_entries, int flags, long entry_size) {
         try {
             return (long) _ibv_query_gid_table$.HANDLE.invokeExact(LIBRARY.address(26), errno, context, entries, max_entries, flags, entry_size);
@@ -369,7 +545,16 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions._ibv_query_gid_table$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_query_pkey(struct ibv_context * context, uint8_t port_num, int index, __be16 * pkey)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_query_pkey(struct ibv_context * context, uint8_t port_num, int index, __be16 * pkey)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param port_num the C argument {@code port_num}
+     * @param index the C argument {@code index}
+     * @param pkey the C argument {@code pkey} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_query_pkey(MemorySegment errno, MemorySegment context, byte port_num, int index, MemorySegment pkey) {
         try {
             return (int) ibv_query_pkey$.HANDLE.invokeExact(LIBRARY.address(27), errno, context, port_num, index, pkey);
@@ -382,7 +567,15 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_query_pkey$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_get_pkey_index(struct ibv_context * context, uint8_t port_num, __be16 pkey)} (IBVERBS_1.5, optional). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_get_pkey_index(struct ibv_context * context, uint8_t port_num, __be16 pkey)} (IBVERBS_1.5, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param port_num the C argument {@code port_num}
+     * @param pkey the C argument {@code pkey}
+     * @return what the C function returns
+     */
     public static int ibv_get_pkey_index(MemorySegment errno, MemorySegment context, byte port_num, short pkey) {
         try {
             return (int) ibv_get_pkey_index$.HANDLE.invokeExact(LIBRARY.address(28), errno, context, port_num, pkey);
@@ -395,7 +588,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_get_pkey_index$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_pd * ibv_alloc_pd(struct ibv_context * context)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_pd * ibv_alloc_pd(struct ibv_context * context)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_alloc_pd(MemorySegment errno, MemorySegment context) {
         try {
             return (MemorySegment) ibv_alloc_pd$.HANDLE.invokeExact(LIBRARY.address(29), errno, context);
@@ -408,7 +607,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_alloc_pd$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_dealloc_pd(struct ibv_pd * pd)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_dealloc_pd(struct ibv_pd * pd)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_dealloc_pd(MemorySegment errno, MemorySegment pd) {
         try {
             return (int) ibv_dealloc_pd$.HANDLE.invokeExact(LIBRARY.address(30), errno, pd);
@@ -421,7 +626,17 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_dealloc_pd$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_mr * ibv_reg_mr_iova2(struct ibv_pd * pd, void * addr, size_t length, uint64_t iova, unsigned int access)} (IBVERBS_1.8, optional). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_mr * ibv_reg_mr_iova2(struct ibv_pd * pd, void * addr, size_t length, uint64_t iova, unsigned int access)} (IBVERBS_1.8, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param addr the C argument {@code addr} (a pointer)
+     * @param length the C argument {@code length}
+     * @param iova the C argument {@code iova}
+     * @param access the C argument {@code access}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_reg_mr_iova2(MemorySegment errno, MemorySegment pd, MemorySegment addr, long length, long iova, int access) {
         try {
             return (MemorySegment) ibv_reg_mr_iova2$.HANDLE.invokeExact(LIBRARY.address(31), errno, pd, addr, length, iova, access);
@@ -434,7 +649,16 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_reg_mr_iova2$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_mr * ibv_reg_mr(struct ibv_pd * pd, void * addr, size_t length, int access)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_mr * ibv_reg_mr(struct ibv_pd * pd, void * addr, size_t length, int access)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param addr the C argument {@code addr} (a pointer)
+     * @param length the C argument {@code length}
+     * @param access the C argument {@code access}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_reg_mr(MemorySegment errno, MemorySegment pd, MemorySegment addr, long length, int access) {
         try {
             return (MemorySegment) ibv_reg_mr$.HANDLE.invokeExact(LIBRARY.address(32), errno, pd, addr, length, access);
@@ -447,7 +671,17 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_reg_mr$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_mr * ibv_reg_mr_iova(struct ibv_pd * pd, void * addr, size_t length, uint64_t iova, int access)} (IBVERBS_1.7, optional). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_mr * ibv_reg_mr_iova(struct ibv_pd * pd, void * addr, size_t length, uint64_t iova, int access)} (IBVERBS_1.7, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param addr the C argument {@code addr} (a pointer)
+     * @param length the C argument {@code length}
+     * @param iova the C argument {@code iova}
+     * @param access the C argument {@code access}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_reg_mr_iova(MemorySegment errno, MemorySegment pd, MemorySegment addr, long length, long iova, int access) {
         try {
             return (MemorySegment) ibv_reg_mr_iova$.HANDLE.invokeExact(LIBRARY.address(33), errno, pd, addr, length, iova, access);
@@ -460,7 +694,18 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_reg_mr_iova$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_mr * ibv_reg_dmabuf_mr(struct ibv_pd * pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access)} (IBVERBS_1.12, optional). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_mr * ibv_reg_dmabuf_mr(struct ibv_pd * pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access)} (IBVERBS_1.12, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param offset the C argument {@code offset}
+     * @param length the C argument {@code length}
+     * @param iova the C argument {@code iova}
+     * @param fd the C argument {@code fd}
+     * @param access the C argument {@code access}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_reg_dmabuf_mr(MemorySegment errno, MemorySegment pd, long offset, long length, long iova, int fd, int access) {
         try {
             return (MemorySegment) ibv_reg_dmabuf_mr$.HANDLE.invokeExact(LIBRARY.address(34), errno, pd, offset, length, iova, fd, access);
@@ -473,7 +718,18 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_reg_dmabuf_mr$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_rereg_mr(struct ibv_mr * mr, int flags, struct ibv_pd * pd, void * addr, size_t length, int access)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_rereg_mr(struct ibv_mr * mr, int flags, struct ibv_pd * pd, void * addr, size_t length, int access)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param mr the C argument {@code mr} (a pointer)
+     * @param flags the C argument {@code flags}
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param addr the C argument {@code addr} (a pointer)
+     * @param length the C argument {@code length}
+     * @param access the C argument {@code access}
+     * @return what the C function returns
+     */
     public static int ibv_rereg_mr(MemorySegment errno, MemorySegment mr, int flags, MemorySegment pd, MemorySegment addr, long length, int access) {
         try {
             return (int) ibv_rereg_mr$.HANDLE.invokeExact(LIBRARY.address(35), errno, mr, flags, pd, addr, length, access);
@@ -486,7 +742,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_rereg_mr$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_dereg_mr(struct ibv_mr * mr)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_dereg_mr(struct ibv_mr * mr)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param mr the C argument {@code mr} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_dereg_mr(MemorySegment errno, MemorySegment mr) {
         try {
             return (int) ibv_dereg_mr$.HANDLE.invokeExact(LIBRARY.address(36), errno, mr);
@@ -499,7 +761,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_dereg_mr$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_comp_channel * ibv_create_comp_channel(struct ibv_context * context)} (IBVERBS_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_comp_channel * ibv_create_comp_channel(struct ibv_context * context)} (IBVERBS_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_create_comp_channel(MemorySegment errno, MemorySegment context) {
         try {
             return (MemorySegment) ibv_create_comp_channel$.HANDLE.invokeExact(LIBRARY.address(37), errno, context);
@@ -512,7 +780,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_create_comp_channel$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_destroy_comp_channel(struct ibv_comp_channel * channel)} (IBVERBS_1.0). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_destroy_comp_channel(struct ibv_comp_channel * channel)} (IBVERBS_1.0). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param channel the C argument {@code channel} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_destroy_comp_channel(MemorySegment errno, MemorySegment channel) {
         try {
             return (int) ibv_destroy_comp_channel$.HANDLE.invokeExact(LIBRARY.address(38), errno, channel);
@@ -525,7 +799,17 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_destroy_comp_channel$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_cq * ibv_create_cq(struct ibv_context * context, int cqe, void * cq_context, struct ibv_comp_channel * channel, int comp_vector)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_cq * ibv_create_cq(struct ibv_context * context, int cqe, void * cq_context, struct ibv_comp_channel * channel, int comp_vector)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param cqe the C argument {@code cqe}
+     * @param cq_context the C argument {@code cq_context} (a pointer)
+     * @param channel the C argument {@code channel} (a pointer)
+     * @param comp_vector the C argument {@code comp_vector}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_create_cq(MemorySegment errno, MemorySegment context, int cqe, MemorySegment cq_context, MemorySegment channel, int comp_vector) {
         try {
             return (MemorySegment) ibv_create_cq$.HANDLE.invokeExact(LIBRARY.address(39), errno, context, cqe, cq_context, channel, comp_vector);
@@ -538,7 +822,14 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_create_cq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_resize_cq(struct ibv_cq * cq, int cqe)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_resize_cq(struct ibv_cq * cq, int cqe)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param cq the C argument {@code cq} (a pointer)
+     * @param cqe the C argument {@code cqe}
+     * @return what the C function returns
+     */
     public static int ibv_resize_cq(MemorySegment errno, MemorySegment cq, int cqe) {
         try {
             return (int) ibv_resize_cq$.HANDLE.invokeExact(LIBRARY.address(40), errno, cq, cqe);
@@ -551,7 +842,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_resize_cq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_destroy_cq(struct ibv_cq * cq)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_destroy_cq(struct ibv_cq * cq)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param cq the C argument {@code cq} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_destroy_cq(MemorySegment errno, MemorySegment cq) {
         try {
             return (int) ibv_destroy_cq$.HANDLE.invokeExact(LIBRARY.address(41), errno, cq);
@@ -564,7 +861,15 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_destroy_cq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_get_cq_event(struct ibv_comp_channel * channel, struct ibv_cq ** cq, void ** cq_context)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_get_cq_event(struct ibv_comp_channel * channel, struct ibv_cq ** cq, void ** cq_context)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param channel the C argument {@code channel} (a pointer)
+     * @param cq the C argument {@code cq} (a pointer)
+     * @param cq_context the C argument {@code cq_context} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_get_cq_event(MemorySegment errno, MemorySegment channel, MemorySegment cq, MemorySegment cq_context) {
         try {
             return (int) ibv_get_cq_event$.HANDLE.invokeExact(LIBRARY.address(42), errno, channel, cq, cq_context);
@@ -577,7 +882,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_get_cq_event$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code void ibv_ack_cq_events(struct ibv_cq * cq, unsigned int nevents)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code void ibv_ack_cq_events(struct ibv_cq * cq, unsigned int nevents)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param cq the C argument {@code cq} (a pointer)
+     * @param nevents the C argument {@code nevents}
+     */
     public static void ibv_ack_cq_events(MemorySegment errno, MemorySegment cq, int nevents) {
         try {
             ibv_ack_cq_events$.HANDLE.invokeExact(LIBRARY.address(43), errno, cq, nevents);
@@ -590,7 +901,14 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_ack_cq_events$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_srq * ibv_create_srq(struct ibv_pd * pd, struct ibv_srq_init_attr * srq_init_attr)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_srq * ibv_create_srq(struct ibv_pd * pd, struct ibv_srq_init_attr * srq_init_attr)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param srq_init_attr the C argument {@code srq_init_attr} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_create_srq(MemorySegment errno, MemorySegment pd, MemorySegment srq_init_attr) {
         try {
             return (MemorySegment) ibv_create_srq$.HANDLE.invokeExact(LIBRARY.address(44), errno, pd, srq_init_attr);
@@ -603,7 +921,15 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_create_srq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_modify_srq(struct ibv_srq * srq, struct ibv_srq_attr * srq_attr, int srq_attr_mask)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_modify_srq(struct ibv_srq * srq, struct ibv_srq_attr * srq_attr, int srq_attr_mask)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param srq the C argument {@code srq} (a pointer)
+     * @param srq_attr the C argument {@code srq_attr} (a pointer)
+     * @param srq_attr_mask the C argument {@code srq_attr_mask}
+     * @return what the C function returns
+     */
     public static int ibv_modify_srq(MemorySegment errno, MemorySegment srq, MemorySegment srq_attr, int srq_attr_mask) {
         try {
             return (int) ibv_modify_srq$.HANDLE.invokeExact(LIBRARY.address(45), errno, srq, srq_attr, srq_attr_mask);
@@ -616,7 +942,14 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_modify_srq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_query_srq(struct ibv_srq * srq, struct ibv_srq_attr * srq_attr)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_query_srq(struct ibv_srq * srq, struct ibv_srq_attr * srq_attr)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param srq the C argument {@code srq} (a pointer)
+     * @param srq_attr the C argument {@code srq_attr} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_query_srq(MemorySegment errno, MemorySegment srq, MemorySegment srq_attr) {
         try {
             return (int) ibv_query_srq$.HANDLE.invokeExact(LIBRARY.address(46), errno, srq, srq_attr);
@@ -629,7 +962,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_query_srq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_destroy_srq(struct ibv_srq * srq)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_destroy_srq(struct ibv_srq * srq)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param srq the C argument {@code srq} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_destroy_srq(MemorySegment errno, MemorySegment srq) {
         try {
             return (int) ibv_destroy_srq$.HANDLE.invokeExact(LIBRARY.address(47), errno, srq);
@@ -642,7 +981,14 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_destroy_srq$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_qp * ibv_create_qp(struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_qp * ibv_create_qp(struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param qp_init_attr the C argument {@code qp_init_attr} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_create_qp(MemorySegment errno, MemorySegment pd, MemorySegment qp_init_attr) {
         try {
             return (MemorySegment) ibv_create_qp$.HANDLE.invokeExact(LIBRARY.address(48), errno, pd, qp_init_attr);
@@ -655,7 +1001,15 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_create_qp$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_modify_qp(struct ibv_qp * qp, struct ibv_qp_attr * attr, int attr_mask)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_modify_qp(struct ibv_qp * qp, struct ibv_qp_attr * attr, int attr_mask)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param attr the C argument {@code attr} (a pointer)
+     * @param attr_mask the C argument {@code attr_mask}
+     * @return what the C function returns
+     */
     public static int ibv_modify_qp(MemorySegment errno, MemorySegment qp, MemorySegment attr, int attr_mask) {
         try {
             return (int) ibv_modify_qp$.HANDLE.invokeExact(LIBRARY.address(49), errno, qp, attr, attr_mask);
@@ -668,7 +1022,15 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_modify_qp$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_query_qp_data_in_order(struct ibv_qp * qp, enum ibv_wr_opcode op, uint32_t flags)} (IBVERBS_1.14, optional). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_query_qp_data_in_order(struct ibv_qp * qp, enum ibv_wr_opcode op, uint32_t flags)} (IBVERBS_1.14, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param op the C argument {@code op}
+     * @param flags the C argument {@code flags}
+     * @return what the C function returns
+     */
     public static int ibv_query_qp_data_in_order(MemorySegment errno, MemorySegment qp, int op, int flags) {
         try {
             return (int) ibv_query_qp_data_in_order$.HANDLE.invokeExact(LIBRARY.address(50), errno, qp, op, flags);
@@ -681,7 +1043,16 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_query_qp_data_in_order$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_query_qp(struct ibv_qp * qp, struct ibv_qp_attr * attr, int attr_mask, struct ibv_qp_init_attr * init_attr)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_query_qp(struct ibv_qp * qp, struct ibv_qp_attr * attr, int attr_mask, struct ibv_qp_init_attr * init_attr)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param attr the C argument {@code attr} (a pointer)
+     * @param attr_mask the C argument {@code attr_mask}
+     * @param init_attr the C argument {@code init_attr} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_query_qp(MemorySegment errno, MemorySegment qp, MemorySegment attr, int attr_mask, MemorySegment init_attr) {
         try {
             return (int) ibv_query_qp$.HANDLE.invokeExact(LIBRARY.address(51), errno, qp, attr, attr_mask, init_attr);
@@ -694,7 +1065,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_query_qp$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_destroy_qp(struct ibv_qp * qp)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_destroy_qp(struct ibv_qp * qp)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_destroy_qp(MemorySegment errno, MemorySegment qp) {
         try {
             return (int) ibv_destroy_qp$.HANDLE.invokeExact(LIBRARY.address(52), errno, qp);
@@ -707,7 +1084,14 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_destroy_qp$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_ah * ibv_create_ah(struct ibv_pd * pd, struct ibv_ah_attr * attr)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_ah * ibv_create_ah(struct ibv_pd * pd, struct ibv_ah_attr * attr)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param attr the C argument {@code attr} (a pointer)
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_create_ah(MemorySegment errno, MemorySegment pd, MemorySegment attr) {
         try {
             return (MemorySegment) ibv_create_ah$.HANDLE.invokeExact(LIBRARY.address(53), errno, pd, attr);
@@ -720,7 +1104,17 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_create_ah$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_init_ah_from_wc(struct ibv_context * context, uint8_t port_num, struct ibv_wc * wc, struct ibv_grh * grh, struct ibv_ah_attr * ah_attr)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_init_ah_from_wc(struct ibv_context * context, uint8_t port_num, struct ibv_wc * wc, struct ibv_grh * grh, struct ibv_ah_attr * ah_attr)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param port_num the C argument {@code port_num}
+     * @param wc the C argument {@code wc} (a pointer)
+     * @param grh the C argument {@code grh} (a pointer)
+     * @param ah_attr the C argument {@code ah_attr} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_init_ah_from_wc(MemorySegment errno, MemorySegment context, byte port_num, MemorySegment wc, MemorySegment grh, MemorySegment ah_attr) {
         try {
             return (int) ibv_init_ah_from_wc$.HANDLE.invokeExact(LIBRARY.address(54), errno, context, port_num, wc, grh, ah_attr);
@@ -733,7 +1127,16 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_init_ah_from_wc$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code struct ibv_ah * ibv_create_ah_from_wc(struct ibv_pd * pd, struct ibv_wc * wc, struct ibv_grh * grh, uint8_t port_num)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code struct ibv_ah * ibv_create_ah_from_wc(struct ibv_pd * pd, struct ibv_wc * wc, struct ibv_grh * grh, uint8_t port_num)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param pd the C argument {@code pd} (a pointer)
+     * @param wc the C argument {@code wc} (a pointer)
+     * @param grh the C argument {@code grh} (a pointer)
+     * @param port_num the C argument {@code port_num}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_create_ah_from_wc(MemorySegment errno, MemorySegment pd, MemorySegment wc, MemorySegment grh, byte port_num) {
         try {
             return (MemorySegment) ibv_create_ah_from_wc$.HANDLE.invokeExact(LIBRARY.address(55), errno, pd, wc, grh, port_num);
@@ -746,7 +1149,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_create_ah_from_wc$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_destroy_ah(struct ibv_ah * ah)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_destroy_ah(struct ibv_ah * ah)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param ah the C argument {@code ah} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_destroy_ah(MemorySegment errno, MemorySegment ah) {
         try {
             return (int) ibv_destroy_ah$.HANDLE.invokeExact(LIBRARY.address(56), errno, ah);
@@ -759,7 +1168,15 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_destroy_ah$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_attach_mcast(struct ibv_qp * qp, const union ibv_gid * gid, uint16_t lid)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_attach_mcast(struct ibv_qp * qp, const union ibv_gid * gid, uint16_t lid)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param gid the C argument {@code gid} (a pointer)
+     * @param lid the C argument {@code lid}
+     * @return what the C function returns
+     */
     public static int ibv_attach_mcast(MemorySegment errno, MemorySegment qp, MemorySegment gid, short lid) {
         try {
             return (int) ibv_attach_mcast$.HANDLE.invokeExact(LIBRARY.address(57), errno, qp, gid, lid);
@@ -772,7 +1189,15 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_attach_mcast$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_detach_mcast(struct ibv_qp * qp, const union ibv_gid * gid, uint16_t lid)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_detach_mcast(struct ibv_qp * qp, const union ibv_gid * gid, uint16_t lid)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param gid the C argument {@code gid} (a pointer)
+     * @param lid the C argument {@code lid}
+     * @return what the C function returns
+     */
     public static int ibv_detach_mcast(MemorySegment errno, MemorySegment qp, MemorySegment gid, short lid) {
         try {
             return (int) ibv_detach_mcast$.HANDLE.invokeExact(LIBRARY.address(58), errno, qp, gid, lid);
@@ -785,7 +1210,12 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_detach_mcast$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_fork_init(void)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_fork_init(void)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns
+     */
     public static int ibv_fork_init(MemorySegment errno) {
         try {
             return (int) ibv_fork_init$.HANDLE.invokeExact(LIBRARY.address(59), errno);
@@ -798,7 +1228,12 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_fork_init$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code enum ibv_fork_status ibv_is_fork_initialized(void)} (IBVERBS_1.13, optional). errno lands in {@code errno}. */
+    /**
+     * {@code enum ibv_fork_status ibv_is_fork_initialized(void)} (IBVERBS_1.13, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @return what the C function returns
+     */
     public static int ibv_is_fork_initialized(MemorySegment errno) {
         try {
             return (int) ibv_is_fork_initialized$.HANDLE.invokeExact(LIBRARY.address(60), errno);
@@ -811,7 +1246,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_is_fork_initialized$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code const char * ibv_node_type_str(enum ibv_node_type node_type)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code const char * ibv_node_type_str(enum ibv_node_type node_type)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param node_type the C argument {@code node_type}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_node_type_str(MemorySegment errno, int node_type) {
         try {
             return (MemorySegment) ibv_node_type_str$.HANDLE.invokeExact(LIBRARY.address(61), errno, node_type);
@@ -824,7 +1265,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_node_type_str$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code const char * ibv_port_state_str(enum ibv_port_state port_state)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code const char * ibv_port_state_str(enum ibv_port_state port_state)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param port_state the C argument {@code port_state}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_port_state_str(MemorySegment errno, int port_state) {
         try {
             return (MemorySegment) ibv_port_state_str$.HANDLE.invokeExact(LIBRARY.address(62), errno, port_state);
@@ -837,7 +1284,13 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_port_state_str$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code const char * ibv_event_type_str(enum ibv_event_type event)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code const char * ibv_event_type_str(enum ibv_event_type event)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param event the C argument {@code event}
+     * @return what the C function returns (a pointer)
+     */
     public static MemorySegment ibv_event_type_str(MemorySegment errno, int event) {
         try {
             return (MemorySegment) ibv_event_type_str$.HANDLE.invokeExact(LIBRARY.address(63), errno, event);
@@ -850,7 +1303,16 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_event_type_str$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_resolve_eth_l2_from_gid(struct ibv_context * context, struct ibv_ah_attr * attr, uint8_t[6] eth_mac, uint16_t * vid)} (IBVERBS_1.1). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_resolve_eth_l2_from_gid(struct ibv_context * context, struct ibv_ah_attr * attr, uint8_t[6] eth_mac, uint16_t * vid)} (IBVERBS_1.1). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param context the C argument {@code context} (a pointer)
+     * @param attr the C argument {@code attr} (a pointer)
+     * @param eth_mac the C argument {@code eth_mac} (a pointer)
+     * @param vid the C argument {@code vid} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_resolve_eth_l2_from_gid(MemorySegment errno, MemorySegment context, MemorySegment attr, MemorySegment eth_mac, MemorySegment vid) {
         try {
             return (int) ibv_resolve_eth_l2_from_gid$.HANDLE.invokeExact(LIBRARY.address(64), errno, context, attr, eth_mac, vid);
@@ -863,7 +1325,14 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_resolve_eth_l2_from_gid$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_set_ece(struct ibv_qp * qp, struct ibv_ece * ece)} (IBVERBS_1.10, optional). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_set_ece(struct ibv_qp * qp, struct ibv_ece * ece)} (IBVERBS_1.10, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param ece the C argument {@code ece} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_set_ece(MemorySegment errno, MemorySegment qp, MemorySegment ece) {
         try {
             return (int) ibv_set_ece$.HANDLE.invokeExact(LIBRARY.address(65), errno, qp, ece);
@@ -876,7 +1345,14 @@ public final class verbs_h {
         static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_set_ece$DESC, Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code int ibv_query_ece(struct ibv_qp * qp, struct ibv_ece * ece)} (IBVERBS_1.10, optional). errno lands in {@code errno}. */
+    /**
+     * {@code int ibv_query_ece(struct ibv_qp * qp, struct ibv_ece * ece)} (IBVERBS_1.10, optional). errno lands in {@code errno}.
+     *
+     * @param errno a {@link CallState} segment that receives errno
+     * @param qp the C argument {@code qp} (a pointer)
+     * @param ece the C argument {@code ece} (a pointer)
+     * @return what the C function returns
+     */
     public static int ibv_query_ece(MemorySegment errno, MemorySegment qp, MemorySegment ece) {
         try {
             return (int) ibv_query_ece$.HANDLE.invokeExact(LIBRARY.address(66), errno, qp, ece);

@@ -11,65 +11,110 @@ public final class RdmaCmConstants {
     private RdmaCmConstants() {}
 
     // enum rdma_cm_event_type
+    /** Enum constant {@code RDMA_CM_EVENT_ADDR_RESOLVED} of {@code enum rdma_cm_event_type}. */
     public static final int RDMA_CM_EVENT_ADDR_RESOLVED = 0;
+    /** Enum constant {@code RDMA_CM_EVENT_ADDR_ERROR} of {@code enum rdma_cm_event_type}. */
     public static final int RDMA_CM_EVENT_ADDR_ERROR = 1;
+    /** Enum constant {@code RDMA_CM_EVENT_ROUTE_RESOLVED} of {@code enum rdma_cm_event_type}. */
     public static final int RDMA_CM_EVENT_ROUTE_RESOLVED = 2;
+    /** Enum constant {@code RDMA_CM_EVENT_ROUTE_ERROR} of {@code enum rdma_cm_event_type}. */
     public static final int RDMA_CM_EVENT_ROUTE_ERROR = 3;
+    /** Enum constant {@code RDMA_CM_EVENT_CONNECT_REQUEST} of {@code enum rdma_cm_event_type}. */
     public static final int RDMA_CM_EVENT_CONNECT_REQUEST = 4;
+    /** Enum constant {@code RDMA_CM_EVENT_CONNECT_RESPONSE} of {@code enum rdma_cm_event_type}. */
     public static final int RDMA_CM_EVENT_CONNECT_RESPONSE = 5;
+    /** Enum constant {@code RDMA_CM_EVENT_CONNECT_ERROR} of {@code enum rdma_cm_event_type}. */
     public static final int RDMA_CM_EVENT_CONNECT_ERROR = 6;
+    /** Enum constant {@code RDMA_CM_EVENT_UNREACHABLE} of {@code enum rdma_cm_event_type}. */
     public static final int RDMA_CM_EVENT_UNREACHABLE = 7;
+    /** Enum constant {@code RDMA_CM_EVENT_REJECTED} of {@code enum rdma_cm_event_type}. */
     public static final int RDMA_CM_EVENT_REJECTED = 8;
+    /** Enum constant {@code RDMA_CM_EVENT_ESTABLISHED} of {@code enum rdma_cm_event_type}. */
     public static final int RDMA_CM_EVENT_ESTABLISHED = 9;
+    /** Enum constant {@code RDMA_CM_EVENT_DISCONNECTED} of {@code enum rdma_cm_event_type}. */
     public static final int RDMA_CM_EVENT_DISCONNECTED = 10;
+    /** Enum constant {@code RDMA_CM_EVENT_DEVICE_REMOVAL} of {@code enum rdma_cm_event_type}. */
     public static final int RDMA_CM_EVENT_DEVICE_REMOVAL = 11;
+    /** Enum constant {@code RDMA_CM_EVENT_MULTICAST_JOIN} of {@code enum rdma_cm_event_type}. */
     public static final int RDMA_CM_EVENT_MULTICAST_JOIN = 12;
+    /** Enum constant {@code RDMA_CM_EVENT_MULTICAST_ERROR} of {@code enum rdma_cm_event_type}. */
     public static final int RDMA_CM_EVENT_MULTICAST_ERROR = 13;
+    /** Enum constant {@code RDMA_CM_EVENT_ADDR_CHANGE} of {@code enum rdma_cm_event_type}. */
     public static final int RDMA_CM_EVENT_ADDR_CHANGE = 14;
+    /** Enum constant {@code RDMA_CM_EVENT_TIMEWAIT_EXIT} of {@code enum rdma_cm_event_type}. */
     public static final int RDMA_CM_EVENT_TIMEWAIT_EXIT = 15;
 
     // enum rdma_port_space
+    /** Enum constant {@code RDMA_PS_IPOIB} of {@code enum rdma_port_space}. */
     public static final int RDMA_PS_IPOIB = 2;
+    /** Enum constant {@code RDMA_PS_TCP} of {@code enum rdma_port_space}. */
     public static final int RDMA_PS_TCP = 262;
+    /** Enum constant {@code RDMA_PS_UDP} of {@code enum rdma_port_space}. */
     public static final int RDMA_PS_UDP = 273;
+    /** Enum constant {@code RDMA_PS_IB} of {@code enum rdma_port_space}. */
     public static final int RDMA_PS_IB = 319;
 
     // enum (anonymous)
+    /** Enum constant {@code RDMA_MAX_RESP_RES} of {@code enum (anonymous)}. */
     public static final int RDMA_MAX_RESP_RES = 255;
+    /** Enum constant {@code RDMA_MAX_INIT_DEPTH} of {@code enum (anonymous)}. */
     public static final int RDMA_MAX_INIT_DEPTH = 255;
 
     // enum rdma_cm_join_mc_attr_mask
+    /** Enum constant {@code RDMA_CM_JOIN_MC_ATTR_ADDRESS} of {@code enum rdma_cm_join_mc_attr_mask}. */
     public static final int RDMA_CM_JOIN_MC_ATTR_ADDRESS = 1;
+    /** Enum constant {@code RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS} of {@code enum rdma_cm_join_mc_attr_mask}. */
     public static final int RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS = 2;
+    /** Enum constant {@code RDMA_CM_JOIN_MC_ATTR_RESERVED} of {@code enum rdma_cm_join_mc_attr_mask}. */
     public static final int RDMA_CM_JOIN_MC_ATTR_RESERVED = 4;
 
     // enum rdma_cm_mc_join_flags
+    /** Enum constant {@code RDMA_MC_JOIN_FLAG_FULLMEMBER} of {@code enum rdma_cm_mc_join_flags}. */
     public static final int RDMA_MC_JOIN_FLAG_FULLMEMBER = 0;
+    /** Enum constant {@code RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER} of {@code enum rdma_cm_mc_join_flags}. */
     public static final int RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER = 1;
+    /** Enum constant {@code RDMA_MC_JOIN_FLAG_RESERVED} of {@code enum rdma_cm_mc_join_flags}. */
     public static final int RDMA_MC_JOIN_FLAG_RESERVED = 2;
 
     // enum (anonymous)
+    /** Enum constant {@code RDMA_OPTION_ID} of {@code enum (anonymous)}. */
     public static final int RDMA_OPTION_ID = 0;
+    /** Enum constant {@code RDMA_OPTION_IB} of {@code enum (anonymous)}. */
     public static final int RDMA_OPTION_IB = 1;
 
     // enum (anonymous)
+    /** Enum constant {@code RDMA_OPTION_ID_TOS} of {@code enum (anonymous)}. */
     public static final int RDMA_OPTION_ID_TOS = 0;
+    /** Enum constant {@code RDMA_OPTION_ID_REUSEADDR} of {@code enum (anonymous)}. */
     public static final int RDMA_OPTION_ID_REUSEADDR = 1;
+    /** Enum constant {@code RDMA_OPTION_ID_AFONLY} of {@code enum (anonymous)}. */
     public static final int RDMA_OPTION_ID_AFONLY = 2;
+    /** Enum constant {@code RDMA_OPTION_ID_ACK_TIMEOUT} of {@code enum (anonymous)}. */
     public static final int RDMA_OPTION_ID_ACK_TIMEOUT = 3;
 
     // enum (anonymous)
+    /** Enum constant {@code RDMA_OPTION_IB_PATH} of {@code enum (anonymous)}. */
     public static final int RDMA_OPTION_IB_PATH = 1;
 
     // #define
+    /** {@code #define RDMA_IB_IP_PS_MASK}. */
     public static final long RDMA_IB_IP_PS_MASK = 0xffffffffffff0000L;
+    /** {@code #define RDMA_IB_IP_PORT_MASK}. */
     public static final int RDMA_IB_IP_PORT_MASK = 65535;
+    /** {@code #define RDMA_IB_IP_PS_TCP}. */
     public static final int RDMA_IB_IP_PS_TCP = 17170432;
+    /** {@code #define RDMA_IB_IP_PS_UDP}. */
     public static final int RDMA_IB_IP_PS_UDP = 17891328;
+    /** {@code #define RDMA_IB_PS_IB}. */
     public static final int RDMA_IB_PS_IB = 20905984;
+    /** {@code #define RDMA_UDP_QKEY}. */
     public static final int RDMA_UDP_QKEY = 19088743;
+    /** {@code #define RAI_PASSIVE}. */
     public static final int RAI_PASSIVE = 1;
+    /** {@code #define RAI_NUMERICHOST}. */
     public static final int RAI_NUMERICHOST = 2;
+    /** {@code #define RAI_NOROUTE}. */
     public static final int RAI_NOROUTE = 4;
+    /** {@code #define RAI_FAMILY}. */
     public static final int RAI_FAMILY = 8;
 }

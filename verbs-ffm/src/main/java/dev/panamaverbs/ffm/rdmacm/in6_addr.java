@@ -23,18 +23,33 @@ public final class in6_addr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code union (anonymous) __in6_u}. */
     public static final long __in6_u$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code union (anonymous) __in6_u}. */
+    /**
+     * The slice of {@code s} holding {@code union (anonymous) __in6_u}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment __in6_u(MemorySegment s) {
         return s.asSlice(__in6_u$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code union (anonymous) __in6_u}. */
+    /**
+     * Copies {@code v} into {@code union (anonymous) __in6_u}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void __in6_u(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, __in6_u$OFFSET, 16L);
     }
@@ -55,40 +70,75 @@ public final class in6_addr {
         /** {@code alignof}. */
         public static final long ALIGNMENT = 4L;
 
-        /** Allocates one zeroed instance. */
+        /**
+         * Allocates one zeroed instance.
+         *
+         * @param allocator where the memory comes from (an {@code Arena}, say)
+         * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+         */
         public static MemorySegment allocate(SegmentAllocator allocator) {
             return allocator.allocate(LAYOUT);
         }
 
         /** Offset of {@code uint8_t[16] __u6_addr8}. */
         public static final long __u6_addr8$OFFSET = 0L;
-        /** The slice of {@code s} holding {@code uint8_t[16] __u6_addr8}. */
+        /**
+         * The slice of {@code s} holding {@code uint8_t[16] __u6_addr8}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's bytes, a view into {@code s}
+         */
         public static MemorySegment __u6_addr8(MemorySegment s) {
             return s.asSlice(__u6_addr8$OFFSET, 16L);
         }
-        /** Copies {@code v} into {@code uint8_t[16] __u6_addr8}. */
+        /**
+         * Copies {@code v} into {@code uint8_t[16] __u6_addr8}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new bytes of the field (its size)
+         */
         public static void __u6_addr8(MemorySegment s, MemorySegment v) {
             MemorySegment.copy(v, 0L, s, __u6_addr8$OFFSET, 16L);
         }
 
         /** Offset of {@code uint16_t[8] __u6_addr16}. */
         public static final long __u6_addr16$OFFSET = 0L;
-        /** The slice of {@code s} holding {@code uint16_t[8] __u6_addr16}. */
+        /**
+         * The slice of {@code s} holding {@code uint16_t[8] __u6_addr16}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's bytes, a view into {@code s}
+         */
         public static MemorySegment __u6_addr16(MemorySegment s) {
             return s.asSlice(__u6_addr16$OFFSET, 16L);
         }
-        /** Copies {@code v} into {@code uint16_t[8] __u6_addr16}. */
+        /**
+         * Copies {@code v} into {@code uint16_t[8] __u6_addr16}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new bytes of the field (its size)
+         */
         public static void __u6_addr16(MemorySegment s, MemorySegment v) {
             MemorySegment.copy(v, 0L, s, __u6_addr16$OFFSET, 16L);
         }
 
         /** Offset of {@code uint32_t[4] __u6_addr32}. */
         public static final long __u6_addr32$OFFSET = 0L;
-        /** The slice of {@code s} holding {@code uint32_t[4] __u6_addr32}. */
+        /**
+         * The slice of {@code s} holding {@code uint32_t[4] __u6_addr32}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's bytes, a view into {@code s}
+         */
         public static MemorySegment __u6_addr32(MemorySegment s) {
             return s.asSlice(__u6_addr32$OFFSET, 16L);
         }
-        /** Copies {@code v} into {@code uint32_t[4] __u6_addr32}. */
+        /**
+         * Copies {@code v} into {@code uint32_t[4] __u6_addr32}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new bytes of the field (its size)
+         */
         public static void __u6_addr32(MemorySegment s, MemorySegment v) {
             MemorySegment.copy(v, 0L, s, __u6_addr32$OFFSET, 16L);
         }

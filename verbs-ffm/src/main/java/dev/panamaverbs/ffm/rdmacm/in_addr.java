@@ -23,18 +23,33 @@ public final class in_addr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code in_addr_t s_addr}. */
     public static final long s_addr$OFFSET = 0L;
-    /** Reads {@code in_addr_t s_addr}. */
+    /**
+     * Reads {@code in_addr_t s_addr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int s_addr(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, s_addr$OFFSET);
     }
-    /** Writes {@code in_addr_t s_addr}. */
+    /**
+     * Writes {@code in_addr_t s_addr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void s_addr(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, s_addr$OFFSET, v);
     }

@@ -33,106 +33,201 @@ public final class rdma_addr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct sockaddr src_addr}. */
     public static final long src_addr$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct sockaddr src_addr}. */
+    /**
+     * The slice of {@code s} holding {@code struct sockaddr src_addr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment src_addr(MemorySegment s) {
         return s.asSlice(src_addr$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code struct sockaddr src_addr}. */
+    /**
+     * Copies {@code v} into {@code struct sockaddr src_addr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void src_addr(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, src_addr$OFFSET, 16L);
     }
 
     /** Offset of {@code struct sockaddr_in src_sin}. */
     public static final long src_sin$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct sockaddr_in src_sin}. */
+    /**
+     * The slice of {@code s} holding {@code struct sockaddr_in src_sin}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment src_sin(MemorySegment s) {
         return s.asSlice(src_sin$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code struct sockaddr_in src_sin}. */
+    /**
+     * Copies {@code v} into {@code struct sockaddr_in src_sin}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void src_sin(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, src_sin$OFFSET, 16L);
     }
 
     /** Offset of {@code struct sockaddr_in6 src_sin6}. */
     public static final long src_sin6$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct sockaddr_in6 src_sin6}. */
+    /**
+     * The slice of {@code s} holding {@code struct sockaddr_in6 src_sin6}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment src_sin6(MemorySegment s) {
         return s.asSlice(src_sin6$OFFSET, 28L);
     }
-    /** Copies {@code v} into {@code struct sockaddr_in6 src_sin6}. */
+    /**
+     * Copies {@code v} into {@code struct sockaddr_in6 src_sin6}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void src_sin6(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, src_sin6$OFFSET, 28L);
     }
 
     /** Offset of {@code struct sockaddr_storage src_storage}. */
     public static final long src_storage$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct sockaddr_storage src_storage}. */
+    /**
+     * The slice of {@code s} holding {@code struct sockaddr_storage src_storage}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment src_storage(MemorySegment s) {
         return s.asSlice(src_storage$OFFSET, 128L);
     }
-    /** Copies {@code v} into {@code struct sockaddr_storage src_storage}. */
+    /**
+     * Copies {@code v} into {@code struct sockaddr_storage src_storage}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void src_storage(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, src_storage$OFFSET, 128L);
     }
 
     /** Offset of {@code struct sockaddr dst_addr}. */
     public static final long dst_addr$OFFSET = 128L;
-    /** The slice of {@code s} holding {@code struct sockaddr dst_addr}. */
+    /**
+     * The slice of {@code s} holding {@code struct sockaddr dst_addr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment dst_addr(MemorySegment s) {
         return s.asSlice(dst_addr$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code struct sockaddr dst_addr}. */
+    /**
+     * Copies {@code v} into {@code struct sockaddr dst_addr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void dst_addr(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, dst_addr$OFFSET, 16L);
     }
 
     /** Offset of {@code struct sockaddr_in dst_sin}. */
     public static final long dst_sin$OFFSET = 128L;
-    /** The slice of {@code s} holding {@code struct sockaddr_in dst_sin}. */
+    /**
+     * The slice of {@code s} holding {@code struct sockaddr_in dst_sin}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment dst_sin(MemorySegment s) {
         return s.asSlice(dst_sin$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code struct sockaddr_in dst_sin}. */
+    /**
+     * Copies {@code v} into {@code struct sockaddr_in dst_sin}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void dst_sin(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, dst_sin$OFFSET, 16L);
     }
 
     /** Offset of {@code struct sockaddr_in6 dst_sin6}. */
     public static final long dst_sin6$OFFSET = 128L;
-    /** The slice of {@code s} holding {@code struct sockaddr_in6 dst_sin6}. */
+    /**
+     * The slice of {@code s} holding {@code struct sockaddr_in6 dst_sin6}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment dst_sin6(MemorySegment s) {
         return s.asSlice(dst_sin6$OFFSET, 28L);
     }
-    /** Copies {@code v} into {@code struct sockaddr_in6 dst_sin6}. */
+    /**
+     * Copies {@code v} into {@code struct sockaddr_in6 dst_sin6}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void dst_sin6(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, dst_sin6$OFFSET, 28L);
     }
 
     /** Offset of {@code struct sockaddr_storage dst_storage}. */
     public static final long dst_storage$OFFSET = 128L;
-    /** The slice of {@code s} holding {@code struct sockaddr_storage dst_storage}. */
+    /**
+     * The slice of {@code s} holding {@code struct sockaddr_storage dst_storage}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment dst_storage(MemorySegment s) {
         return s.asSlice(dst_storage$OFFSET, 128L);
     }
-    /** Copies {@code v} into {@code struct sockaddr_storage dst_storage}. */
+    /**
+     * Copies {@code v} into {@code struct sockaddr_storage dst_storage}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void dst_storage(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, dst_storage$OFFSET, 128L);
     }
 
     /** Offset of {@code union (anonymous) addr}. */
     public static final long addr$OFFSET = 256L;
-    /** The slice of {@code s} holding {@code union (anonymous) addr}. */
+    /**
+     * The slice of {@code s} holding {@code union (anonymous) addr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment addr(MemorySegment s) {
         return s.asSlice(addr$OFFSET, 40L);
     }
-    /** Copies {@code v} into {@code union (anonymous) addr}. */
+    /**
+     * Copies {@code v} into {@code union (anonymous) addr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void addr(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, addr$OFFSET, 40L);
     }
@@ -151,18 +246,33 @@ public final class rdma_addr {
         /** {@code alignof}. */
         public static final long ALIGNMENT = 8L;
 
-        /** Allocates one zeroed instance. */
+        /**
+         * Allocates one zeroed instance.
+         *
+         * @param allocator where the memory comes from (an {@code Arena}, say)
+         * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+         */
         public static MemorySegment allocate(SegmentAllocator allocator) {
             return allocator.allocate(LAYOUT);
         }
 
         /** Offset of {@code struct rdma_ib_addr ibaddr}. */
         public static final long ibaddr$OFFSET = 0L;
-        /** The slice of {@code s} holding {@code struct rdma_ib_addr ibaddr}. */
+        /**
+         * The slice of {@code s} holding {@code struct rdma_ib_addr ibaddr}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's bytes, a view into {@code s}
+         */
         public static MemorySegment ibaddr(MemorySegment s) {
             return s.asSlice(ibaddr$OFFSET, 40L);
         }
-        /** Copies {@code v} into {@code struct rdma_ib_addr ibaddr}. */
+        /**
+         * Copies {@code v} into {@code struct rdma_ib_addr ibaddr}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new bytes of the field (its size)
+         */
         public static void ibaddr(MemorySegment s, MemorySegment v) {
             MemorySegment.copy(v, 0L, s, ibaddr$OFFSET, 40L);
         }

@@ -37,172 +37,327 @@ public final class rdma_addrinfo {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code int ai_flags}. */
     public static final long ai_flags$OFFSET = 0L;
-    /** Reads {@code int ai_flags}. */
+    /**
+     * Reads {@code int ai_flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int ai_flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, ai_flags$OFFSET);
     }
-    /** Writes {@code int ai_flags}. */
+    /**
+     * Writes {@code int ai_flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void ai_flags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, ai_flags$OFFSET, v);
     }
 
     /** Offset of {@code int ai_family}. */
     public static final long ai_family$OFFSET = 4L;
-    /** Reads {@code int ai_family}. */
+    /**
+     * Reads {@code int ai_family}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int ai_family(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, ai_family$OFFSET);
     }
-    /** Writes {@code int ai_family}. */
+    /**
+     * Writes {@code int ai_family}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void ai_family(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, ai_family$OFFSET, v);
     }
 
     /** Offset of {@code int ai_qp_type}. */
     public static final long ai_qp_type$OFFSET = 8L;
-    /** Reads {@code int ai_qp_type}. */
+    /**
+     * Reads {@code int ai_qp_type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int ai_qp_type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, ai_qp_type$OFFSET);
     }
-    /** Writes {@code int ai_qp_type}. */
+    /**
+     * Writes {@code int ai_qp_type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void ai_qp_type(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, ai_qp_type$OFFSET, v);
     }
 
     /** Offset of {@code int ai_port_space}. */
     public static final long ai_port_space$OFFSET = 12L;
-    /** Reads {@code int ai_port_space}. */
+    /**
+     * Reads {@code int ai_port_space}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int ai_port_space(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, ai_port_space$OFFSET);
     }
-    /** Writes {@code int ai_port_space}. */
+    /**
+     * Writes {@code int ai_port_space}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void ai_port_space(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, ai_port_space$OFFSET, v);
     }
 
     /** Offset of {@code socklen_t ai_src_len}. */
     public static final long ai_src_len$OFFSET = 16L;
-    /** Reads {@code socklen_t ai_src_len}. */
+    /**
+     * Reads {@code socklen_t ai_src_len}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int ai_src_len(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, ai_src_len$OFFSET);
     }
-    /** Writes {@code socklen_t ai_src_len}. */
+    /**
+     * Writes {@code socklen_t ai_src_len}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void ai_src_len(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, ai_src_len$OFFSET, v);
     }
 
     /** Offset of {@code socklen_t ai_dst_len}. */
     public static final long ai_dst_len$OFFSET = 20L;
-    /** Reads {@code socklen_t ai_dst_len}. */
+    /**
+     * Reads {@code socklen_t ai_dst_len}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int ai_dst_len(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, ai_dst_len$OFFSET);
     }
-    /** Writes {@code socklen_t ai_dst_len}. */
+    /**
+     * Writes {@code socklen_t ai_dst_len}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void ai_dst_len(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, ai_dst_len$OFFSET, v);
     }
 
     /** Offset of {@code struct sockaddr * ai_src_addr}. */
     public static final long ai_src_addr$OFFSET = 24L;
-    /** Reads {@code struct sockaddr * ai_src_addr}. */
+    /**
+     * Reads {@code struct sockaddr * ai_src_addr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment ai_src_addr(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, ai_src_addr$OFFSET);
     }
-    /** Writes {@code struct sockaddr * ai_src_addr}. */
+    /**
+     * Writes {@code struct sockaddr * ai_src_addr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void ai_src_addr(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, ai_src_addr$OFFSET, v);
     }
 
     /** Offset of {@code struct sockaddr * ai_dst_addr}. */
     public static final long ai_dst_addr$OFFSET = 32L;
-    /** Reads {@code struct sockaddr * ai_dst_addr}. */
+    /**
+     * Reads {@code struct sockaddr * ai_dst_addr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment ai_dst_addr(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, ai_dst_addr$OFFSET);
     }
-    /** Writes {@code struct sockaddr * ai_dst_addr}. */
+    /**
+     * Writes {@code struct sockaddr * ai_dst_addr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void ai_dst_addr(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, ai_dst_addr$OFFSET, v);
     }
 
     /** Offset of {@code char * ai_src_canonname}. */
     public static final long ai_src_canonname$OFFSET = 40L;
-    /** Reads {@code char * ai_src_canonname}. */
+    /**
+     * Reads {@code char * ai_src_canonname}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment ai_src_canonname(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, ai_src_canonname$OFFSET);
     }
-    /** Writes {@code char * ai_src_canonname}. */
+    /**
+     * Writes {@code char * ai_src_canonname}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void ai_src_canonname(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, ai_src_canonname$OFFSET, v);
     }
 
     /** Offset of {@code char * ai_dst_canonname}. */
     public static final long ai_dst_canonname$OFFSET = 48L;
-    /** Reads {@code char * ai_dst_canonname}. */
+    /**
+     * Reads {@code char * ai_dst_canonname}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment ai_dst_canonname(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, ai_dst_canonname$OFFSET);
     }
-    /** Writes {@code char * ai_dst_canonname}. */
+    /**
+     * Writes {@code char * ai_dst_canonname}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void ai_dst_canonname(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, ai_dst_canonname$OFFSET, v);
     }
 
     /** Offset of {@code size_t ai_route_len}. */
     public static final long ai_route_len$OFFSET = 56L;
-    /** Reads {@code size_t ai_route_len}. */
+    /**
+     * Reads {@code size_t ai_route_len}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long ai_route_len(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, ai_route_len$OFFSET);
     }
-    /** Writes {@code size_t ai_route_len}. */
+    /**
+     * Writes {@code size_t ai_route_len}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void ai_route_len(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, ai_route_len$OFFSET, v);
     }
 
     /** Offset of {@code void * ai_route}. */
     public static final long ai_route$OFFSET = 64L;
-    /** Reads {@code void * ai_route}. */
+    /**
+     * Reads {@code void * ai_route}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment ai_route(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, ai_route$OFFSET);
     }
-    /** Writes {@code void * ai_route}. */
+    /**
+     * Writes {@code void * ai_route}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void ai_route(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, ai_route$OFFSET, v);
     }
 
     /** Offset of {@code size_t ai_connect_len}. */
     public static final long ai_connect_len$OFFSET = 72L;
-    /** Reads {@code size_t ai_connect_len}. */
+    /**
+     * Reads {@code size_t ai_connect_len}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long ai_connect_len(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, ai_connect_len$OFFSET);
     }
-    /** Writes {@code size_t ai_connect_len}. */
+    /**
+     * Writes {@code size_t ai_connect_len}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void ai_connect_len(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, ai_connect_len$OFFSET, v);
     }
 
     /** Offset of {@code void * ai_connect}. */
     public static final long ai_connect$OFFSET = 80L;
-    /** Reads {@code void * ai_connect}. */
+    /**
+     * Reads {@code void * ai_connect}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment ai_connect(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, ai_connect$OFFSET);
     }
-    /** Writes {@code void * ai_connect}. */
+    /**
+     * Writes {@code void * ai_connect}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void ai_connect(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, ai_connect$OFFSET, v);
     }
 
     /** Offset of {@code struct rdma_addrinfo * ai_next}. */
     public static final long ai_next$OFFSET = 88L;
-    /** Reads {@code struct rdma_addrinfo * ai_next}. */
+    /**
+     * Reads {@code struct rdma_addrinfo * ai_next}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment ai_next(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, ai_next$OFFSET);
     }
-    /** Writes {@code struct rdma_addrinfo * ai_next}. */
+    /**
+     * Writes {@code struct rdma_addrinfo * ai_next}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void ai_next(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, ai_next$OFFSET, v);
     }

@@ -27,62 +27,117 @@ public final class rdma_cm_event {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct rdma_cm_id * id}. */
     public static final long id$OFFSET = 0L;
-    /** Reads {@code struct rdma_cm_id * id}. */
+    /**
+     * Reads {@code struct rdma_cm_id * id}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment id(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, id$OFFSET);
     }
-    /** Writes {@code struct rdma_cm_id * id}. */
+    /**
+     * Writes {@code struct rdma_cm_id * id}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void id(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, id$OFFSET, v);
     }
 
     /** Offset of {@code struct rdma_cm_id * listen_id}. */
     public static final long listen_id$OFFSET = 8L;
-    /** Reads {@code struct rdma_cm_id * listen_id}. */
+    /**
+     * Reads {@code struct rdma_cm_id * listen_id}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment listen_id(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, listen_id$OFFSET);
     }
-    /** Writes {@code struct rdma_cm_id * listen_id}. */
+    /**
+     * Writes {@code struct rdma_cm_id * listen_id}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void listen_id(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, listen_id$OFFSET, v);
     }
 
     /** Offset of {@code enum rdma_cm_event_type event}. */
     public static final long event$OFFSET = 16L;
-    /** Reads {@code enum rdma_cm_event_type event}. */
+    /**
+     * Reads {@code enum rdma_cm_event_type event}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int event(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, event$OFFSET);
     }
-    /** Writes {@code enum rdma_cm_event_type event}. */
+    /**
+     * Writes {@code enum rdma_cm_event_type event}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void event(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, event$OFFSET, v);
     }
 
     /** Offset of {@code int status}. */
     public static final long status$OFFSET = 20L;
-    /** Reads {@code int status}. */
+    /**
+     * Reads {@code int status}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int status(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, status$OFFSET);
     }
-    /** Writes {@code int status}. */
+    /**
+     * Writes {@code int status}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void status(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, status$OFFSET, v);
     }
 
     /** Offset of {@code union (anonymous) param}. */
     public static final long param$OFFSET = 24L;
-    /** The slice of {@code s} holding {@code union (anonymous) param}. */
+    /**
+     * The slice of {@code s} holding {@code union (anonymous) param}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment param(MemorySegment s) {
         return s.asSlice(param$OFFSET, 56L);
     }
-    /** Copies {@code v} into {@code union (anonymous) param}. */
+    /**
+     * Copies {@code v} into {@code union (anonymous) param}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void param(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, param$OFFSET, 56L);
     }
@@ -102,29 +157,54 @@ public final class rdma_cm_event {
         /** {@code alignof}. */
         public static final long ALIGNMENT = 8L;
 
-        /** Allocates one zeroed instance. */
+        /**
+         * Allocates one zeroed instance.
+         *
+         * @param allocator where the memory comes from (an {@code Arena}, say)
+         * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+         */
         public static MemorySegment allocate(SegmentAllocator allocator) {
             return allocator.allocate(LAYOUT);
         }
 
         /** Offset of {@code struct rdma_conn_param conn}. */
         public static final long conn$OFFSET = 0L;
-        /** The slice of {@code s} holding {@code struct rdma_conn_param conn}. */
+        /**
+         * The slice of {@code s} holding {@code struct rdma_conn_param conn}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's bytes, a view into {@code s}
+         */
         public static MemorySegment conn(MemorySegment s) {
             return s.asSlice(conn$OFFSET, 24L);
         }
-        /** Copies {@code v} into {@code struct rdma_conn_param conn}. */
+        /**
+         * Copies {@code v} into {@code struct rdma_conn_param conn}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new bytes of the field (its size)
+         */
         public static void conn(MemorySegment s, MemorySegment v) {
             MemorySegment.copy(v, 0L, s, conn$OFFSET, 24L);
         }
 
         /** Offset of {@code struct rdma_ud_param ud}. */
         public static final long ud$OFFSET = 0L;
-        /** The slice of {@code s} holding {@code struct rdma_ud_param ud}. */
+        /**
+         * The slice of {@code s} holding {@code struct rdma_ud_param ud}.
+         *
+         * @param s a segment holding this struct
+         * @return the field's bytes, a view into {@code s}
+         */
         public static MemorySegment ud(MemorySegment s) {
             return s.asSlice(ud$OFFSET, 56L);
         }
-        /** Copies {@code v} into {@code struct rdma_ud_param ud}. */
+        /**
+         * Copies {@code v} into {@code struct rdma_ud_param ud}.
+         *
+         * @param s a segment holding this struct
+         * @param v the new bytes of the field (its size)
+         */
         public static void ud(MemorySegment s, MemorySegment v) {
             MemorySegment.copy(v, 0L, s, ud$OFFSET, 56L);
         }

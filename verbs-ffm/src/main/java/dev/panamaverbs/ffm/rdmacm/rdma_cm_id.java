@@ -39,172 +39,327 @@ public final class rdma_cm_id {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct ibv_context * verbs}. */
     public static final long verbs$OFFSET = 0L;
-    /** Reads {@code struct ibv_context * verbs}. */
+    /**
+     * Reads {@code struct ibv_context * verbs}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment verbs(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, verbs$OFFSET);
     }
-    /** Writes {@code struct ibv_context * verbs}. */
+    /**
+     * Writes {@code struct ibv_context * verbs}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void verbs(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, verbs$OFFSET, v);
     }
 
     /** Offset of {@code struct rdma_event_channel * channel}. */
     public static final long channel$OFFSET = 8L;
-    /** Reads {@code struct rdma_event_channel * channel}. */
+    /**
+     * Reads {@code struct rdma_event_channel * channel}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment channel(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, channel$OFFSET);
     }
-    /** Writes {@code struct rdma_event_channel * channel}. */
+    /**
+     * Writes {@code struct rdma_event_channel * channel}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void channel(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, channel$OFFSET, v);
     }
 
     /** Offset of {@code void * context}. */
     public static final long context$OFFSET = 16L;
-    /** Reads {@code void * context}. */
+    /**
+     * Reads {@code void * context}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment context(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, context$OFFSET);
     }
-    /** Writes {@code void * context}. */
+    /**
+     * Writes {@code void * context}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void context(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, context$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_qp * qp}. */
     public static final long qp$OFFSET = 24L;
-    /** Reads {@code struct ibv_qp * qp}. */
+    /**
+     * Reads {@code struct ibv_qp * qp}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment qp(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, qp$OFFSET);
     }
-    /** Writes {@code struct ibv_qp * qp}. */
+    /**
+     * Writes {@code struct ibv_qp * qp}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void qp(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, qp$OFFSET, v);
     }
 
     /** Offset of {@code struct rdma_route route}. */
     public static final long route$OFFSET = 32L;
-    /** The slice of {@code s} holding {@code struct rdma_route route}. */
+    /**
+     * The slice of {@code s} holding {@code struct rdma_route route}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment route(MemorySegment s) {
         return s.asSlice(route$OFFSET, 312L);
     }
-    /** Copies {@code v} into {@code struct rdma_route route}. */
+    /**
+     * Copies {@code v} into {@code struct rdma_route route}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void route(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, route$OFFSET, 312L);
     }
 
     /** Offset of {@code enum rdma_port_space ps}. */
     public static final long ps$OFFSET = 344L;
-    /** Reads {@code enum rdma_port_space ps}. */
+    /**
+     * Reads {@code enum rdma_port_space ps}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int ps(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, ps$OFFSET);
     }
-    /** Writes {@code enum rdma_port_space ps}. */
+    /**
+     * Writes {@code enum rdma_port_space ps}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void ps(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, ps$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t port_num}. */
     public static final long port_num$OFFSET = 348L;
-    /** Reads {@code uint8_t port_num}. */
+    /**
+     * Reads {@code uint8_t port_num}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte port_num(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, port_num$OFFSET);
     }
-    /** Writes {@code uint8_t port_num}. */
+    /**
+     * Writes {@code uint8_t port_num}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void port_num(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, port_num$OFFSET, v);
     }
 
     /** Offset of {@code struct rdma_cm_event * event}. */
     public static final long event$OFFSET = 352L;
-    /** Reads {@code struct rdma_cm_event * event}. */
+    /**
+     * Reads {@code struct rdma_cm_event * event}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment event(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, event$OFFSET);
     }
-    /** Writes {@code struct rdma_cm_event * event}. */
+    /**
+     * Writes {@code struct rdma_cm_event * event}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void event(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, event$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_comp_channel * send_cq_channel}. */
     public static final long send_cq_channel$OFFSET = 360L;
-    /** Reads {@code struct ibv_comp_channel * send_cq_channel}. */
+    /**
+     * Reads {@code struct ibv_comp_channel * send_cq_channel}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment send_cq_channel(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, send_cq_channel$OFFSET);
     }
-    /** Writes {@code struct ibv_comp_channel * send_cq_channel}. */
+    /**
+     * Writes {@code struct ibv_comp_channel * send_cq_channel}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void send_cq_channel(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, send_cq_channel$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_cq * send_cq}. */
     public static final long send_cq$OFFSET = 368L;
-    /** Reads {@code struct ibv_cq * send_cq}. */
+    /**
+     * Reads {@code struct ibv_cq * send_cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment send_cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, send_cq$OFFSET);
     }
-    /** Writes {@code struct ibv_cq * send_cq}. */
+    /**
+     * Writes {@code struct ibv_cq * send_cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void send_cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, send_cq$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_comp_channel * recv_cq_channel}. */
     public static final long recv_cq_channel$OFFSET = 376L;
-    /** Reads {@code struct ibv_comp_channel * recv_cq_channel}. */
+    /**
+     * Reads {@code struct ibv_comp_channel * recv_cq_channel}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment recv_cq_channel(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, recv_cq_channel$OFFSET);
     }
-    /** Writes {@code struct ibv_comp_channel * recv_cq_channel}. */
+    /**
+     * Writes {@code struct ibv_comp_channel * recv_cq_channel}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void recv_cq_channel(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, recv_cq_channel$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_cq * recv_cq}. */
     public static final long recv_cq$OFFSET = 384L;
-    /** Reads {@code struct ibv_cq * recv_cq}. */
+    /**
+     * Reads {@code struct ibv_cq * recv_cq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment recv_cq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, recv_cq$OFFSET);
     }
-    /** Writes {@code struct ibv_cq * recv_cq}. */
+    /**
+     * Writes {@code struct ibv_cq * recv_cq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void recv_cq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, recv_cq$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_srq * srq}. */
     public static final long srq$OFFSET = 392L;
-    /** Reads {@code struct ibv_srq * srq}. */
+    /**
+     * Reads {@code struct ibv_srq * srq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment srq(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, srq$OFFSET);
     }
-    /** Writes {@code struct ibv_srq * srq}. */
+    /**
+     * Writes {@code struct ibv_srq * srq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void srq(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, srq$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_pd * pd}. */
     public static final long pd$OFFSET = 400L;
-    /** Reads {@code struct ibv_pd * pd}. */
+    /**
+     * Reads {@code struct ibv_pd * pd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment pd(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, pd$OFFSET);
     }
-    /** Writes {@code struct ibv_pd * pd}. */
+    /**
+     * Writes {@code struct ibv_pd * pd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void pd(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, pd$OFFSET, v);
     }
 
     /** Offset of {@code enum ibv_qp_type qp_type}. */
     public static final long qp_type$OFFSET = 408L;
-    /** Reads {@code enum ibv_qp_type qp_type}. */
+    /**
+     * Reads {@code enum ibv_qp_type qp_type}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int qp_type(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, qp_type$OFFSET);
     }
-    /** Writes {@code enum ibv_qp_type qp_type}. */
+    /**
+     * Writes {@code enum ibv_qp_type qp_type}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void qp_type(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, qp_type$OFFSET, v);
     }

@@ -25,40 +25,75 @@ public final class rdma_cm_join_mc_attr_ex {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code uint32_t comp_mask}. */
     public static final long comp_mask$OFFSET = 0L;
-    /** Reads {@code uint32_t comp_mask}. */
+    /**
+     * Reads {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int comp_mask(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, comp_mask$OFFSET);
     }
-    /** Writes {@code uint32_t comp_mask}. */
+    /**
+     * Writes {@code uint32_t comp_mask}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void comp_mask(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, comp_mask$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t join_flags}. */
     public static final long join_flags$OFFSET = 4L;
-    /** Reads {@code uint32_t join_flags}. */
+    /**
+     * Reads {@code uint32_t join_flags}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int join_flags(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, join_flags$OFFSET);
     }
-    /** Writes {@code uint32_t join_flags}. */
+    /**
+     * Writes {@code uint32_t join_flags}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void join_flags(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, join_flags$OFFSET, v);
     }
 
     /** Offset of {@code struct sockaddr * addr}. */
     public static final long addr$OFFSET = 8L;
-    /** Reads {@code struct sockaddr * addr}. */
+    /**
+     * Reads {@code struct sockaddr * addr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment addr(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, addr$OFFSET);
     }
-    /** Writes {@code struct sockaddr * addr}. */
+    /**
+     * Writes {@code struct sockaddr * addr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void addr(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, addr$OFFSET, v);
     }

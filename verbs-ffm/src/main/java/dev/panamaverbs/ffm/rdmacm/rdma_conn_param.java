@@ -33,106 +33,201 @@ public final class rdma_conn_param {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code const void * private_data}. */
     public static final long private_data$OFFSET = 0L;
-    /** Reads {@code const void * private_data}. */
+    /**
+     * Reads {@code const void * private_data}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment private_data(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, private_data$OFFSET);
     }
-    /** Writes {@code const void * private_data}. */
+    /**
+     * Writes {@code const void * private_data}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void private_data(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, private_data$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t private_data_len}. */
     public static final long private_data_len$OFFSET = 8L;
-    /** Reads {@code uint8_t private_data_len}. */
+    /**
+     * Reads {@code uint8_t private_data_len}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte private_data_len(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, private_data_len$OFFSET);
     }
-    /** Writes {@code uint8_t private_data_len}. */
+    /**
+     * Writes {@code uint8_t private_data_len}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void private_data_len(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, private_data_len$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t responder_resources}. */
     public static final long responder_resources$OFFSET = 9L;
-    /** Reads {@code uint8_t responder_resources}. */
+    /**
+     * Reads {@code uint8_t responder_resources}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte responder_resources(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, responder_resources$OFFSET);
     }
-    /** Writes {@code uint8_t responder_resources}. */
+    /**
+     * Writes {@code uint8_t responder_resources}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void responder_resources(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, responder_resources$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t initiator_depth}. */
     public static final long initiator_depth$OFFSET = 10L;
-    /** Reads {@code uint8_t initiator_depth}. */
+    /**
+     * Reads {@code uint8_t initiator_depth}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte initiator_depth(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, initiator_depth$OFFSET);
     }
-    /** Writes {@code uint8_t initiator_depth}. */
+    /**
+     * Writes {@code uint8_t initiator_depth}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void initiator_depth(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, initiator_depth$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t flow_control}. */
     public static final long flow_control$OFFSET = 11L;
-    /** Reads {@code uint8_t flow_control}. */
+    /**
+     * Reads {@code uint8_t flow_control}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte flow_control(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, flow_control$OFFSET);
     }
-    /** Writes {@code uint8_t flow_control}. */
+    /**
+     * Writes {@code uint8_t flow_control}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void flow_control(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, flow_control$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t retry_count}. */
     public static final long retry_count$OFFSET = 12L;
-    /** Reads {@code uint8_t retry_count}. */
+    /**
+     * Reads {@code uint8_t retry_count}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte retry_count(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, retry_count$OFFSET);
     }
-    /** Writes {@code uint8_t retry_count}. */
+    /**
+     * Writes {@code uint8_t retry_count}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void retry_count(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, retry_count$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t rnr_retry_count}. */
     public static final long rnr_retry_count$OFFSET = 13L;
-    /** Reads {@code uint8_t rnr_retry_count}. */
+    /**
+     * Reads {@code uint8_t rnr_retry_count}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte rnr_retry_count(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, rnr_retry_count$OFFSET);
     }
-    /** Writes {@code uint8_t rnr_retry_count}. */
+    /**
+     * Writes {@code uint8_t rnr_retry_count}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void rnr_retry_count(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, rnr_retry_count$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t srq}. */
     public static final long srq$OFFSET = 14L;
-    /** Reads {@code uint8_t srq}. */
+    /**
+     * Reads {@code uint8_t srq}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte srq(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, srq$OFFSET);
     }
-    /** Writes {@code uint8_t srq}. */
+    /**
+     * Writes {@code uint8_t srq}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void srq(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, srq$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t qp_num}. */
     public static final long qp_num$OFFSET = 16L;
-    /** Reads {@code uint32_t qp_num}. */
+    /**
+     * Reads {@code uint32_t qp_num}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int qp_num(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, qp_num$OFFSET);
     }
-    /** Writes {@code uint32_t qp_num}. */
+    /**
+     * Writes {@code uint32_t qp_num}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void qp_num(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, qp_num$OFFSET, v);
     }

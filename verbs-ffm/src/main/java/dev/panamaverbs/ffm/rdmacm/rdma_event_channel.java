@@ -23,18 +23,33 @@ public final class rdma_event_channel {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code int fd}. */
     public static final long fd$OFFSET = 0L;
-    /** Reads {@code int fd}. */
+    /**
+     * Reads {@code int fd}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int fd(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, fd$OFFSET);
     }
-    /** Writes {@code int fd}. */
+    /**
+     * Writes {@code int fd}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void fd(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, fd$OFFSET, v);
     }

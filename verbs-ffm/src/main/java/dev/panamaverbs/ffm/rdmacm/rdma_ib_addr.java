@@ -26,40 +26,75 @@ public final class rdma_ib_addr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code union ibv_gid sgid}. */
     public static final long sgid$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code union ibv_gid sgid}. */
+    /**
+     * The slice of {@code s} holding {@code union ibv_gid sgid}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment sgid(MemorySegment s) {
         return s.asSlice(sgid$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code union ibv_gid sgid}. */
+    /**
+     * Copies {@code v} into {@code union ibv_gid sgid}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void sgid(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, sgid$OFFSET, 16L);
     }
 
     /** Offset of {@code union ibv_gid dgid}. */
     public static final long dgid$OFFSET = 16L;
-    /** The slice of {@code s} holding {@code union ibv_gid dgid}. */
+    /**
+     * The slice of {@code s} holding {@code union ibv_gid dgid}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment dgid(MemorySegment s) {
         return s.asSlice(dgid$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code union ibv_gid dgid}. */
+    /**
+     * Copies {@code v} into {@code union ibv_gid dgid}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void dgid(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, dgid$OFFSET, 16L);
     }
 
     /** Offset of {@code __be16 pkey}. */
     public static final long pkey$OFFSET = 32L;
-    /** Reads {@code __be16 pkey}. */
+    /**
+     * Reads {@code __be16 pkey}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short pkey(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, pkey$OFFSET);
     }
-    /** Writes {@code __be16 pkey}. */
+    /**
+     * Writes {@code __be16 pkey}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void pkey(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, pkey$OFFSET, v);
     }

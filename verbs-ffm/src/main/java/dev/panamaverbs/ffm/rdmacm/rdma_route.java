@@ -26,40 +26,75 @@ public final class rdma_route {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code struct rdma_addr addr}. */
     public static final long addr$OFFSET = 0L;
-    /** The slice of {@code s} holding {@code struct rdma_addr addr}. */
+    /**
+     * The slice of {@code s} holding {@code struct rdma_addr addr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment addr(MemorySegment s) {
         return s.asSlice(addr$OFFSET, 296L);
     }
-    /** Copies {@code v} into {@code struct rdma_addr addr}. */
+    /**
+     * Copies {@code v} into {@code struct rdma_addr addr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void addr(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, addr$OFFSET, 296L);
     }
 
     /** Offset of {@code struct ibv_sa_path_rec * path_rec}. */
     public static final long path_rec$OFFSET = 296L;
-    /** Reads {@code struct ibv_sa_path_rec * path_rec}. */
+    /**
+     * Reads {@code struct ibv_sa_path_rec * path_rec}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment path_rec(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, path_rec$OFFSET);
     }
-    /** Writes {@code struct ibv_sa_path_rec * path_rec}. */
+    /**
+     * Writes {@code struct ibv_sa_path_rec * path_rec}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void path_rec(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, path_rec$OFFSET, v);
     }
 
     /** Offset of {@code int num_paths}. */
     public static final long num_paths$OFFSET = 304L;
-    /** Reads {@code int num_paths}. */
+    /**
+     * Reads {@code int num_paths}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int num_paths(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, num_paths$OFFSET);
     }
-    /** Writes {@code int num_paths}. */
+    /**
+     * Writes {@code int num_paths}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void num_paths(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, num_paths$OFFSET, v);
     }

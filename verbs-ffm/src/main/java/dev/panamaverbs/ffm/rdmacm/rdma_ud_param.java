@@ -28,62 +28,117 @@ public final class rdma_ud_param {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code const void * private_data}. */
     public static final long private_data$OFFSET = 0L;
-    /** Reads {@code const void * private_data}. */
+    /**
+     * Reads {@code const void * private_data}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value (a zero-length segment at the pointer's address)
+     */
     public static MemorySegment private_data(MemorySegment s) {
         return s.get(ValueLayout.ADDRESS, private_data$OFFSET);
     }
-    /** Writes {@code const void * private_data}. */
+    /**
+     * Writes {@code const void * private_data}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value (its address is stored)
+     */
     public static void private_data(MemorySegment s, MemorySegment v) {
         s.set(ValueLayout.ADDRESS, private_data$OFFSET, v);
     }
 
     /** Offset of {@code uint8_t private_data_len}. */
     public static final long private_data_len$OFFSET = 8L;
-    /** Reads {@code uint8_t private_data_len}. */
+    /**
+     * Reads {@code uint8_t private_data_len}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static byte private_data_len(MemorySegment s) {
         return s.get(ValueLayout.JAVA_BYTE, private_data_len$OFFSET);
     }
-    /** Writes {@code uint8_t private_data_len}. */
+    /**
+     * Writes {@code uint8_t private_data_len}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void private_data_len(MemorySegment s, byte v) {
         s.set(ValueLayout.JAVA_BYTE, private_data_len$OFFSET, v);
     }
 
     /** Offset of {@code struct ibv_ah_attr ah_attr}. */
     public static final long ah_attr$OFFSET = 16L;
-    /** The slice of {@code s} holding {@code struct ibv_ah_attr ah_attr}. */
+    /**
+     * The slice of {@code s} holding {@code struct ibv_ah_attr ah_attr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment ah_attr(MemorySegment s) {
         return s.asSlice(ah_attr$OFFSET, 32L);
     }
-    /** Copies {@code v} into {@code struct ibv_ah_attr ah_attr}. */
+    /**
+     * Copies {@code v} into {@code struct ibv_ah_attr ah_attr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void ah_attr(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, ah_attr$OFFSET, 32L);
     }
 
     /** Offset of {@code uint32_t qp_num}. */
     public static final long qp_num$OFFSET = 48L;
-    /** Reads {@code uint32_t qp_num}. */
+    /**
+     * Reads {@code uint32_t qp_num}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int qp_num(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, qp_num$OFFSET);
     }
-    /** Writes {@code uint32_t qp_num}. */
+    /**
+     * Writes {@code uint32_t qp_num}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void qp_num(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, qp_num$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t qkey}. */
     public static final long qkey$OFFSET = 52L;
-    /** Reads {@code uint32_t qkey}. */
+    /**
+     * Reads {@code uint32_t qkey}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int qkey(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, qkey$OFFSET);
     }
-    /** Writes {@code uint32_t qkey}. */
+    /**
+     * Writes {@code uint32_t qkey}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void qkey(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, qkey$OFFSET, v);
     }

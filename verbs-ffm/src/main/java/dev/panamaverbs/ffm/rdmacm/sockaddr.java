@@ -24,29 +24,54 @@ public final class sockaddr {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 2L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code sa_family_t sa_family}. */
     public static final long sa_family$OFFSET = 0L;
-    /** Reads {@code sa_family_t sa_family}. */
+    /**
+     * Reads {@code sa_family_t sa_family}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short sa_family(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, sa_family$OFFSET);
     }
-    /** Writes {@code sa_family_t sa_family}. */
+    /**
+     * Writes {@code sa_family_t sa_family}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void sa_family(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, sa_family$OFFSET, v);
     }
 
     /** Offset of {@code char[14] sa_data}. */
     public static final long sa_data$OFFSET = 2L;
-    /** The slice of {@code s} holding {@code char[14] sa_data}. */
+    /**
+     * The slice of {@code s} holding {@code char[14] sa_data}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment sa_data(MemorySegment s) {
         return s.asSlice(sa_data$OFFSET, 14L);
     }
-    /** Copies {@code v} into {@code char[14] sa_data}. */
+    /**
+     * Copies {@code v} into {@code char[14] sa_data}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void sa_data(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, sa_data$OFFSET, 14L);
     }

@@ -26,51 +26,96 @@ public final class sockaddr_in {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code sa_family_t sin_family}. */
     public static final long sin_family$OFFSET = 0L;
-    /** Reads {@code sa_family_t sin_family}. */
+    /**
+     * Reads {@code sa_family_t sin_family}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short sin_family(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, sin_family$OFFSET);
     }
-    /** Writes {@code sa_family_t sin_family}. */
+    /**
+     * Writes {@code sa_family_t sin_family}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void sin_family(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, sin_family$OFFSET, v);
     }
 
     /** Offset of {@code in_port_t sin_port}. */
     public static final long sin_port$OFFSET = 2L;
-    /** Reads {@code in_port_t sin_port}. */
+    /**
+     * Reads {@code in_port_t sin_port}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short sin_port(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, sin_port$OFFSET);
     }
-    /** Writes {@code in_port_t sin_port}. */
+    /**
+     * Writes {@code in_port_t sin_port}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void sin_port(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, sin_port$OFFSET, v);
     }
 
     /** Offset of {@code struct in_addr sin_addr}. */
     public static final long sin_addr$OFFSET = 4L;
-    /** The slice of {@code s} holding {@code struct in_addr sin_addr}. */
+    /**
+     * The slice of {@code s} holding {@code struct in_addr sin_addr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment sin_addr(MemorySegment s) {
         return s.asSlice(sin_addr$OFFSET, 4L);
     }
-    /** Copies {@code v} into {@code struct in_addr sin_addr}. */
+    /**
+     * Copies {@code v} into {@code struct in_addr sin_addr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void sin_addr(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, sin_addr$OFFSET, 4L);
     }
 
     /** Offset of {@code unsigned char[8] sin_zero}. */
     public static final long sin_zero$OFFSET = 8L;
-    /** The slice of {@code s} holding {@code unsigned char[8] sin_zero}. */
+    /**
+     * The slice of {@code s} holding {@code unsigned char[8] sin_zero}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment sin_zero(MemorySegment s) {
         return s.asSlice(sin_zero$OFFSET, 8L);
     }
-    /** Copies {@code v} into {@code unsigned char[8] sin_zero}. */
+    /**
+     * Copies {@code v} into {@code unsigned char[8] sin_zero}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void sin_zero(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, sin_zero$OFFSET, 8L);
     }

@@ -27,62 +27,117 @@ public final class sockaddr_in6 {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 4L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code sa_family_t sin6_family}. */
     public static final long sin6_family$OFFSET = 0L;
-    /** Reads {@code sa_family_t sin6_family}. */
+    /**
+     * Reads {@code sa_family_t sin6_family}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short sin6_family(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, sin6_family$OFFSET);
     }
-    /** Writes {@code sa_family_t sin6_family}. */
+    /**
+     * Writes {@code sa_family_t sin6_family}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void sin6_family(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, sin6_family$OFFSET, v);
     }
 
     /** Offset of {@code in_port_t sin6_port}. */
     public static final long sin6_port$OFFSET = 2L;
-    /** Reads {@code in_port_t sin6_port}. */
+    /**
+     * Reads {@code in_port_t sin6_port}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short sin6_port(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, sin6_port$OFFSET);
     }
-    /** Writes {@code in_port_t sin6_port}. */
+    /**
+     * Writes {@code in_port_t sin6_port}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void sin6_port(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, sin6_port$OFFSET, v);
     }
 
     /** Offset of {@code uint32_t sin6_flowinfo}. */
     public static final long sin6_flowinfo$OFFSET = 4L;
-    /** Reads {@code uint32_t sin6_flowinfo}. */
+    /**
+     * Reads {@code uint32_t sin6_flowinfo}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int sin6_flowinfo(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, sin6_flowinfo$OFFSET);
     }
-    /** Writes {@code uint32_t sin6_flowinfo}. */
+    /**
+     * Writes {@code uint32_t sin6_flowinfo}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void sin6_flowinfo(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, sin6_flowinfo$OFFSET, v);
     }
 
     /** Offset of {@code struct in6_addr sin6_addr}. */
     public static final long sin6_addr$OFFSET = 8L;
-    /** The slice of {@code s} holding {@code struct in6_addr sin6_addr}. */
+    /**
+     * The slice of {@code s} holding {@code struct in6_addr sin6_addr}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment sin6_addr(MemorySegment s) {
         return s.asSlice(sin6_addr$OFFSET, 16L);
     }
-    /** Copies {@code v} into {@code struct in6_addr sin6_addr}. */
+    /**
+     * Copies {@code v} into {@code struct in6_addr sin6_addr}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void sin6_addr(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, sin6_addr$OFFSET, 16L);
     }
 
     /** Offset of {@code uint32_t sin6_scope_id}. */
     public static final long sin6_scope_id$OFFSET = 24L;
-    /** Reads {@code uint32_t sin6_scope_id}. */
+    /**
+     * Reads {@code uint32_t sin6_scope_id}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static int sin6_scope_id(MemorySegment s) {
         return s.get(ValueLayout.JAVA_INT, sin6_scope_id$OFFSET);
     }
-    /** Writes {@code uint32_t sin6_scope_id}. */
+    /**
+     * Writes {@code uint32_t sin6_scope_id}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void sin6_scope_id(MemorySegment s, int v) {
         s.set(ValueLayout.JAVA_INT, sin6_scope_id$OFFSET, v);
     }

@@ -25,40 +25,75 @@ public final class sockaddr_storage {
     /** {@code alignof}. */
     public static final long ALIGNMENT = 8L;
 
-    /** Allocates one zeroed instance. */
+    /**
+     * Allocates one zeroed instance.
+     *
+     * @param allocator where the memory comes from (an {@code Arena}, say)
+     * @return a zeroed segment of {@link #SIZE} bytes, aligned to {@link #ALIGNMENT}
+     */
     public static MemorySegment allocate(SegmentAllocator allocator) {
         return allocator.allocate(LAYOUT);
     }
 
     /** Offset of {@code sa_family_t ss_family}. */
     public static final long ss_family$OFFSET = 0L;
-    /** Reads {@code sa_family_t ss_family}. */
+    /**
+     * Reads {@code sa_family_t ss_family}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static short ss_family(MemorySegment s) {
         return s.get(ValueLayout.JAVA_SHORT, ss_family$OFFSET);
     }
-    /** Writes {@code sa_family_t ss_family}. */
+    /**
+     * Writes {@code sa_family_t ss_family}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void ss_family(MemorySegment s, short v) {
         s.set(ValueLayout.JAVA_SHORT, ss_family$OFFSET, v);
     }
 
     /** Offset of {@code char[118] __ss_padding}. */
     public static final long __ss_padding$OFFSET = 2L;
-    /** The slice of {@code s} holding {@code char[118] __ss_padding}. */
+    /**
+     * The slice of {@code s} holding {@code char[118] __ss_padding}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's bytes, a view into {@code s}
+     */
     public static MemorySegment __ss_padding(MemorySegment s) {
         return s.asSlice(__ss_padding$OFFSET, 118L);
     }
-    /** Copies {@code v} into {@code char[118] __ss_padding}. */
+    /**
+     * Copies {@code v} into {@code char[118] __ss_padding}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new bytes of the field (its size)
+     */
     public static void __ss_padding(MemorySegment s, MemorySegment v) {
         MemorySegment.copy(v, 0L, s, __ss_padding$OFFSET, 118L);
     }
 
     /** Offset of {@code unsigned long __ss_align}. */
     public static final long __ss_align$OFFSET = 120L;
-    /** Reads {@code unsigned long __ss_align}. */
+    /**
+     * Reads {@code unsigned long __ss_align}.
+     *
+     * @param s a segment holding this struct
+     * @return the field's value
+     */
     public static long __ss_align(MemorySegment s) {
         return s.get(ValueLayout.JAVA_LONG, __ss_align$OFFSET);
     }
-    /** Writes {@code unsigned long __ss_align}. */
+    /**
+     * Writes {@code unsigned long __ss_align}.
+     *
+     * @param s a segment holding this struct
+     * @param v the new value
+     */
     public static void __ss_align(MemorySegment s, long v) {
         s.set(ValueLayout.JAVA_LONG, __ss_align$OFFSET, v);
     }

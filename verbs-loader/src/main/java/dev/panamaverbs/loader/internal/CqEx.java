@@ -27,13 +27,32 @@ public final class CqEx {
      * The function pointers of one {@code struct ibv_cq_ex}, read once by {@link #resolve(long)}:
      * a provider never changes them afterwards. A reader the provider left NULL (not requested in
      * {@code wc_flags}) is {@link MemorySegment#NULL}; callers check {@link #has} before use.
+     *
+     * @param startPoll the start poll
+     * @param endPoll the end poll
+     * @param readOpcode the read opcode
+     * @param readVendorErr the read vendor err
+     * @param readByteLen the read byte len
+     * @param readImmData the read imm data
+     * @param readQpNum the read qp num
+     * @param readSrcQp the read src qp
+     * @param readWcFlags the read wc flags
+     * @param readSlid the read slid
+     * @param readSl the read sl
+     * @param readDlidPathBits the read dlid path bits
+     * @param readCompletionTs the read completion ts
      */
     public record Functions(MemorySegment startPoll, MemorySegment endPoll,
                             MemorySegment readOpcode, MemorySegment readVendorErr, MemorySegment readByteLen,
                             MemorySegment readImmData, MemorySegment readQpNum, MemorySegment readSrcQp,
                             MemorySegment readWcFlags, MemorySegment readSlid, MemorySegment readSl,
                             MemorySegment readDlidPathBits, MemorySegment readCompletionTs) {
-        /** Whether the provider set {@code function}. */
+        /**
+         * Whether the provider set {@code function}.
+         *
+         * @param function the function
+         * @return whether the provider set {@code function}
+         */
         public static boolean has(MemorySegment function) {
             return function.address() != 0;
         }
@@ -44,6 +63,7 @@ public final class CqEx {
      *
      * @param cqx {@code struct ibv_cq_ex *}
      * @throws IllegalArgumentException if {@code cqx} is NULL
+     * @return the function pointers, for the readers below
      */
     public static Functions resolve(long cqx) {
         Memory.requireNonNull(cqx, "ibv_create_cq_ex", "cq");
@@ -67,6 +87,9 @@ public final class CqEx {
      * empty, else the provider's error (some answer {@code -errno}).
      *
      * @param attr a {@code struct ibv_poll_cq_attr} ({@code comp_mask} 0)
+     * @param fns the resolved function pointers
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     * @return {@code ibv_start_poll(cq, attr)}: 0 when a completion is current, ENOENT when the CQ is empty, else the provider's error (some answer {@code -errno})
      */
     public static int startPoll(Functions fns, long cqx, long attr) {
         Memory.requireNonNull(cqx, "ibv_start_poll", "cq");
@@ -74,73 +97,154 @@ public final class CqEx {
         return ibv_cq_ex$calls.start_poll$raw(fns.startPoll(), cqx, attr);
     }
 
-    /** {@code ibv_end_poll(cq)}: releases the current completion (and the provider's CQ lock). */
+    /**
+     * {@code ibv_end_poll(cq)}: releases the current completion (and the provider's CQ lock).
+     *
+     * @param fns the resolved function pointers
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     */
     public static void endPoll(Functions fns, long cqx) {
         Memory.requireNonNull(cqx, "ibv_end_poll", "cq");
         ibv_cq_ex$calls.end_poll$raw(fns.endPoll(), cqx);
     }
 
-    /** {@code ibv_wc_read_opcode} ({@code enum ibv_wc_opcode}). */
+    /**
+     * {@code ibv_wc_read_opcode} ({@code enum ibv_wc_opcode}).
+     *
+     * @param fns the resolved function pointers
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     * @return {@code ibv_wc_read_opcode} ({@code enum ibv_wc_opcode})
+     */
     public static int readOpcode(Functions fns, long cqx) {
         return ibv_cq_ex$calls.read_opcode$raw(fns.readOpcode(), cq(cqx));
     }
 
-    /** {@code ibv_wc_read_vendor_err} (uint32_t). */
+    /**
+     * {@code ibv_wc_read_vendor_err} (uint32_t).
+     *
+     * @param fns the resolved function pointers
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     * @return {@code ibv_wc_read_vendor_err} (uint32_t)
+     */
     public static int readVendorErr(Functions fns, long cqx) {
         return ibv_cq_ex$calls.read_vendor_err$raw(fns.readVendorErr(), cq(cqx));
     }
 
-    /** {@code ibv_wc_read_byte_len} (uint32_t: mask with 0xFFFFFFFFL). */
+    /**
+     * {@code ibv_wc_read_byte_len} (uint32_t: mask with 0xFFFFFFFFL).
+     *
+     * @param fns the resolved function pointers
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     * @return {@code ibv_wc_read_byte_len} (uint32_t: mask with 0xFFFFFFFFL)
+     */
     public static int readByteLen(Functions fns, long cqx) {
         return ibv_cq_ex$calls.read_byte_len$raw(fns.readByteLen(), cq(cqx));
     }
 
-    /** {@code ibv_wc_read_imm_data} (__be32, as delivered). */
+    /**
+     * {@code ibv_wc_read_imm_data} (__be32, as delivered).
+     *
+     * @param fns the resolved function pointers
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     * @return {@code ibv_wc_read_imm_data} (__be32, as delivered)
+     */
     public static int readImmData(Functions fns, long cqx) {
         return ibv_cq_ex$calls.read_imm_data$raw(fns.readImmData(), cq(cqx));
     }
 
-    /** {@code ibv_wc_read_qp_num}. */
+    /**
+     * {@code ibv_wc_read_qp_num}.
+     *
+     * @param fns the resolved function pointers
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     * @return {@code ibv_wc_read_qp_num}
+     */
     public static int readQpNum(Functions fns, long cqx) {
         return ibv_cq_ex$calls.read_qp_num$raw(fns.readQpNum(), cq(cqx));
     }
 
-    /** {@code ibv_wc_read_src_qp}. */
+    /**
+     * {@code ibv_wc_read_src_qp}.
+     *
+     * @param fns the resolved function pointers
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     * @return {@code ibv_wc_read_src_qp}
+     */
     public static int readSrcQp(Functions fns, long cqx) {
         return ibv_cq_ex$calls.read_src_qp$raw(fns.readSrcQp(), cq(cqx));
     }
 
-    /** {@code ibv_wc_read_wc_flags} ({@code enum ibv_wc_flags} bits). */
+    /**
+     * {@code ibv_wc_read_wc_flags} ({@code enum ibv_wc_flags} bits).
+     *
+     * @param fns the resolved function pointers
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     * @return {@code ibv_wc_read_wc_flags} ({@code enum ibv_wc_flags} bits)
+     */
     public static int readWcFlags(Functions fns, long cqx) {
         return ibv_cq_ex$calls.read_wc_flags$raw(fns.readWcFlags(), cq(cqx));
     }
 
-    /** {@code ibv_wc_read_slid}. */
+    /**
+     * {@code ibv_wc_read_slid}.
+     *
+     * @param fns the resolved function pointers
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     * @return {@code ibv_wc_read_slid}
+     */
     public static int readSlid(Functions fns, long cqx) {
         return ibv_cq_ex$calls.read_slid$raw(fns.readSlid(), cq(cqx));
     }
 
-    /** {@code ibv_wc_read_sl} (uint8_t, widened unsigned). */
+    /**
+     * {@code ibv_wc_read_sl} (uint8_t, widened unsigned).
+     *
+     * @param fns the resolved function pointers
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     * @return {@code ibv_wc_read_sl} (uint8_t, widened unsigned)
+     */
     public static int readSl(Functions fns, long cqx) {
         return Byte.toUnsignedInt(ibv_cq_ex$calls.read_sl$raw(fns.readSl(), cq(cqx)));
     }
 
-    /** {@code ibv_wc_read_dlid_path_bits} (uint8_t, widened unsigned). */
+    /**
+     * {@code ibv_wc_read_dlid_path_bits} (uint8_t, widened unsigned).
+     *
+     * @param fns the resolved function pointers
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     * @return {@code ibv_wc_read_dlid_path_bits} (uint8_t, widened unsigned)
+     */
     public static int readDlidPathBits(Functions fns, long cqx) {
         return Byte.toUnsignedInt(ibv_cq_ex$calls.read_dlid_path_bits$raw(fns.readDlidPathBits(), cq(cqx)));
     }
 
-    /** {@code ibv_wc_read_completion_ts} (uint64_t). */
+    /**
+     * {@code ibv_wc_read_completion_ts} (uint64_t).
+     *
+     * @param fns the resolved function pointers
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     * @return {@code ibv_wc_read_completion_ts} (uint64_t)
+     */
     public static long readCompletionTs(Functions fns, long cqx) {
         return ibv_cq_ex$calls.read_completion_ts$raw(fns.readCompletionTs(), cq(cqx));
     }
 
-    /** {@code cq->wr_id} of the current completion. */
+    /**
+     * {@code cq->wr_id} of the current completion.
+     *
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     * @return {@code cq->wr_id} of the current completion
+     */
     public static long wrId(long cqx) {
         return Memory.readLong(cq(cqx) + ibv_cq_ex.wr_id$OFFSET);
     }
 
-    /** {@code cq->status} of the current completion ({@code enum ibv_wc_status}). */
+    /**
+     * {@code cq->status} of the current completion ({@code enum ibv_wc_status}).
+     *
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     * @return {@code cq->status} of the current completion ({@code enum ibv_wc_status})
+     */
     public static int status(long cqx) {
         return Memory.readInt(cq(cqx) + ibv_cq_ex.status$OFFSET);
     }

@@ -40,8 +40,11 @@ public final class ExtendedOps {
 
     /** Offsets of the ops in {@code struct verbs_context}, for {@link #hasOp}. */
     public static final long QUERY_PORT = verbs_context.query_port$OFFSET;
+    /** Offset of {@code verbs_context.create_cq_ex}, for {@link #hasOp}. */
     public static final long CREATE_CQ_EX = verbs_context.create_cq_ex$OFFSET;
+    /** Offset of {@code verbs_context.create_qp_ex}, for {@link #hasOp}. */
     public static final long CREATE_QP_EX = verbs_context.create_qp_ex$OFFSET;
+    /** Offset of {@code verbs_context.query_device_ex}, for {@link #hasOp}. */
     public static final long QUERY_DEVICE_EX = verbs_context.query_device_ex$OFFSET;
 
     private ExtendedOps() {}
@@ -49,6 +52,9 @@ public final class ExtendedOps {
     /**
      * {@code verbs_get_ctx}: the {@code struct verbs_context *} around {@code context}, or 0 when
      * the provider's context is not extended ({@code abi_compat != __VERBS_ABI_IS_EXTENDED}).
+     *
+     * @param context the device context
+     * @return {@code verbs_get_ctx}: the {@code struct verbs_context *} around {@code context}, or 0 when the provider's context is not extended ({@code abi_compat != __VERBS_ABI_IS_EXTENDED})
      */
     public static long verbsContext(long context) {
         Memory.requireNonNull(context, "verbs_get_ctx", "context");
@@ -64,6 +70,8 @@ public final class ExtendedOps {
      * the op is set.
      *
      * @param opOffset one of the offset constants above, or any {@code verbs_context.<op>$OFFSET}
+     * @param context the device context
+     * @return {@code true} if so
      */
     public static boolean hasOp(long context, long opOffset) {
         return op(context, opOffset) != 0;
@@ -104,6 +112,8 @@ public final class ExtendedOps {
      *
      * @param portAttr a {@code struct ibv_port_attr} of {@code ibv_port_attr.SIZE} bytes
      * @return 0, or the errno
+     * @param context the device context
+     * @param portNum the port number (1-based)
      */
     public static int queryPort(long context, int portNum, long portAttr) {
         Memory.requireNonNull(context, "ibv_query_port", "context");
@@ -130,6 +140,7 @@ public final class ExtendedOps {
      * @param errno        a {@code CallState} segment: the errno on failure
      * @param cqInitAttrEx a {@code struct ibv_cq_init_attr_ex}
      * @return the {@code struct ibv_cq_ex *}, or 0 with the errno in {@code errno}
+     * @param context the device context
      */
     public static long createCqEx(MemorySegment errno, long context, long cqInitAttrEx) {
         Memory.requireNonNull(context, "ibv_create_cq_ex", "context");
@@ -147,6 +158,7 @@ public final class ExtendedOps {
      * @param errno        a {@code CallState} segment: the errno on failure
      * @param qpInitAttrEx a {@code struct ibv_qp_init_attr_ex}
      * @return the {@code struct ibv_qp *}, or 0 with the errno in {@code errno}
+     * @param context the device context
      */
     public static long createQpEx(MemorySegment errno, long context, long qpInitAttrEx) {
         Memory.requireNonNull(context, "ibv_create_qp_ex", "context");
@@ -177,6 +189,7 @@ public final class ExtendedOps {
      * @return 0 when the provider's {@code query_device_ex} filled all of {@code attr};
      *         {@link #LEGACY_ATTRIBUTES_ONLY} when the legacy query filled only {@code orig_attr}
      *         (the rest is zeros, not values); else the errno
+     * @param context the device context
      */
     public static int queryDeviceEx(long context, long input, long attr) {
         Memory.requireNonNull(context, "ibv_query_device_ex", "context");

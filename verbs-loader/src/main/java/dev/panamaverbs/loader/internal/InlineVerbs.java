@@ -26,8 +26,12 @@ public final class InlineVerbs {
      * {@code IBV_ACCESS_OPTIONAL_RANGE}, {@code ibv_reg_mr_iova2(pd, addr, length, (uintptr_t)addr, access)}.
      *
      * @param errno a {@code CallState} segment: the errno on failure
-     * @return the {@code struct ibv_mr *}, or 0 with the errno in {@code errno} (EOPNOTSUPP when
+     * @return the {@code struct ibv_mr *}, or 0 with the errno in {@code errno}
      *         optional flags need {@code ibv_reg_mr_iova2} and this libibverbs lacks it)
+     * @param pd the protection domain
+     * @param addr the address
+     * @param length the length in bytes
+     * @param access the access flags
      */
     public static long regMr(MemorySegment errno, long pd, long addr, long length, int access) {
         Memory.requireNonNull(pd, "ibv_reg_mr", "pd");
@@ -44,6 +48,12 @@ public final class InlineVerbs {
      * {@code ibv_reg_mr_iova2(pd, addr, length, iova, access)} (IBVERBS_1.8).
      *
      * @return the {@code struct ibv_mr *}, or 0 with the errno in {@code errno}
+     * @param errno the errno value
+     * @param pd the protection domain
+     * @param addr the address
+     * @param length the length in bytes
+     * @param iova the I/O virtual address
+     * @param access the access flags
      */
     public static long regMrIova(MemorySegment errno, long pd, long addr, long length, long iova, int access) {
         Memory.requireNonNull(pd, "ibv_reg_mr_iova", "pd");
@@ -76,6 +86,10 @@ public final class InlineVerbs {
      *
      * @param entry a {@code struct ibv_gid_entry} of {@code ibv_gid_entry.SIZE} bytes
      * @return 0, or the errno (ENODATA: no GID at that index; EOPNOTSUPP without the function)
+     * @param context the device context
+     * @param portNum the port number (1-based)
+     * @param gidIndex the GID index
+     * @param flags the flags
      */
     public static int queryGidEx(long context, int portNum, int gidIndex, long entry, int flags) {
         Memory.requireNonNull(context, "ibv_query_gid_ex", "context");
@@ -97,6 +111,9 @@ public final class InlineVerbs {
      *
      * @param entries room for {@code maxEntries} {@code struct ibv_gid_entry}
      * @return the number of entries written, or {@code -errno} (-EOPNOTSUPP without the function)
+     * @param context the device context
+     * @param maxEntries the maximum number of entries
+     * @param flags the flags
      */
     public static long queryGidTable(long context, long entries, long maxEntries, int flags) {
         Memory.requireNonNull(context, "ibv_query_gid_table", "context");

@@ -46,7 +46,11 @@ public final class LibIbverbs {
         return current;
     }
 
-    /** True when libibverbs was opened and every required symbol resolved. */
+    /**
+     * True when libibverbs was opened and every required symbol resolved.
+     *
+     * @return true when libibverbs was opened and every required symbol resolved
+     */
     public static boolean isAvailable() {
         return result().isAvailable();
     }
@@ -55,6 +59,8 @@ public final class LibIbverbs {
      * Why libibverbs is unavailable: the library tried and dlerror's text, the missing symbols
      * with their versions, native access denied (with the option to add), or turned off.
      * Empty when available.
+     *
+     * @return why libibverbs is unavailable: the library tried and dlerror's text, the missing symbols with their versions, native access denied (with the option to add), or turned off
      */
     public static Optional<String> unavailabilityCause() {
         return result().unavailabilityCause();
@@ -64,17 +70,28 @@ public final class LibIbverbs {
      * The libibverbs file actually loaded, symbolic links resolved (e.g.
      * {@code /usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0}); when unavailable, the name that
      * was (or would have been) handed to {@code dlopen}. See {@link LoadResult#libraryPath()}.
+     *
+     * @return the libibverbs file actually loaded, symbolic links resolved
      */
     public static String libraryPath() {
         return result().libraryPath();
     }
 
-    /** The soname or path handed to {@code dlopen} ({@code libibverbs.so.1} unless overridden). */
+    /**
+     * The soname or path handed to {@code dlopen} ({@code libibverbs.so.1} unless overridden).
+     *
+     * @return the soname or path handed to {@code dlopen} ({@code libibverbs.so.1} unless overridden)
+     */
     public static String requestedLibrary() {
         return result().requestedLibrary();
     }
 
-    /** Whether the exported function {@code name} was resolved (false when unavailable). */
+    /**
+     * Whether the exported function {@code name} was resolved (false when unavailable).
+     *
+     * @param name the name
+     * @return whether the exported function {@code name} was resolved (false when unavailable)
+     */
     public static boolean has(String name) {
         return result().has(name);
     }

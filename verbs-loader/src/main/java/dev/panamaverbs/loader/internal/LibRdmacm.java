@@ -29,7 +29,11 @@ public final class LibRdmacm {
 
     private LibRdmacm() {}
 
-    /** The library the configuration names: the property, else the environment, else the default. */
+    /**
+     * The library the configuration names: the property, else the environment, else the default.
+     *
+     * @return the library the configuration names: the property, else the environment, else the default.
+     */
     public static String configuredLibrary() {
         return LibraryProbe.configuredLibrary(LIBRARY_PROPERTY, LIBRARY_ENVIRONMENT, DEFAULT_LIBRARY);
     }
@@ -55,27 +59,48 @@ public final class LibRdmacm {
         return current;
     }
 
-    /** True when librdmacm was opened and every required symbol resolved. */
+    /**
+     * True when librdmacm was opened and every required symbol resolved.
+     *
+     * @return true when librdmacm was opened and every required symbol resolved.
+     */
     public static boolean isAvailable() {
         return result().isAvailable();
     }
 
-    /** Why librdmacm is unavailable (dlopen's text, the missing symbols, turned off...); empty when available. */
+    /**
+     * Why librdmacm is unavailable (dlopen's text, the missing symbols, turned off...); empty when available.
+     *
+     * @return why librdmacm is unavailable (dlopen's text, the missing symbols, turned off...); empty when available.
+     */
     public static Optional<String> unavailabilityCause() {
         return result().unavailabilityCause();
     }
 
-    /** The librdmacm file actually loaded, links resolved; when unavailable, the name handed to {@code dlopen}. */
+    /**
+     * The librdmacm file actually loaded, links resolved; when unavailable, the name handed to {@code dlopen}.
+     *
+     * @return the librdmacm file actually loaded, links resolved; when unavailable, the name handed to {@code dlopen}.
+     */
     public static String libraryPath() {
         return result().libraryPath();
     }
 
-    /** The soname or path handed to {@code dlopen} ({@code librdmacm.so.1} unless overridden). */
+    /**
+     * The soname or path handed to {@code dlopen} ({@code librdmacm.so.1} unless overridden).
+     *
+     * @return the soname or path handed to {@code dlopen} ({@code librdmacm.so.1} unless overridden).
+     */
     public static String requestedLibrary() {
         return result().requestedLibrary();
     }
 
-    /** Whether the exported function {@code name} was resolved (false when unavailable). */
+    /**
+     * Whether the exported function {@code name} was resolved (false when unavailable).
+     *
+     * @param name the name
+     * @return whether the exported function {@code name} was resolved (false when unavailable).
+     */
     public static boolean has(String name) {
         return result().has(name);
     }

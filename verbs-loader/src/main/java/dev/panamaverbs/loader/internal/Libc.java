@@ -47,7 +47,12 @@ public final class Libc {
                 Downcalls.CAPTURE_ERRNO);
     }
 
-    /** {@code fcntl(fd, F_GETFL)}: the file status flags, or {@code -errno}. */
+    /**
+     * {@code fcntl(fd, F_GETFL)}: the file status flags, or {@code -errno}.
+     *
+     * @param fd the file descriptor
+     * @return {@code fcntl(fd, F_GETFL)}: the file status flags, or {@code -errno}
+     */
     public static int statusFlags(int fd) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
@@ -56,7 +61,12 @@ public final class Libc {
         }
     }
 
-    /** Adds {@code O_NONBLOCK} to the status flags of {@code fd}: 0, or the errno of the failing fcntl. */
+    /**
+     * Adds {@code O_NONBLOCK} to the status flags of {@code fd}: 0, or the errno of the failing fcntl.
+     *
+     * @param fd the file descriptor
+     * @return 0, or the errno of the failing fcntl
+     */
     public static int setNonBlocking(int fd) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
@@ -79,7 +89,12 @@ public final class Libc {
         }
     }
 
-    /** A {@code struct pollfd} plus capture state, reusable by one thread for {@link #pollReadable}. */
+    /**
+     * A {@code struct pollfd} plus capture state, reusable by one thread for {@link #pollReadable}.
+     *
+     * @param arena the arena that owns the allocated memory
+     * @return a {@code struct pollfd} plus capture state, reusable by one thread for {@link #pollReadable}
+     */
     public static MemorySegment allocatePollState(Arena arena) {
         return arena.allocate(POLLFD_SIZE + CallState.layout().byteSize(), 8);
     }
@@ -89,6 +104,11 @@ public final class Libc {
      * hang-up pending, which the following read reports), 0 on timeout or {@code EINTR}, else
      * {@code -errno}. {@code timeoutMillis} 0 never blocks. {@code pollState} comes from
      * {@link #allocatePollState}.
+     *
+     * @param pollState the poll state
+     * @param fd the file descriptor
+     * @param timeoutMillis how long to wait at most, in milliseconds
+     * @return {@code poll(fd, POLLIN, timeoutMillis)}: 1 when {@code fd} is readable (or has an error or hang-up pending, which the following read reports), 0 on timeout or {@code EINTR}, else {@code -errno}
      */
     public static int pollReadable(MemorySegment pollState, int fd, int timeoutMillis) {
         MemorySegment pollfd = pollState.asSlice(0, POLLFD_SIZE);

@@ -35,7 +35,11 @@ public final class LibraryProbe {
 
     private LibraryProbe() {}
 
-    /** The library the configuration names: the property, else the environment, else the default. */
+    /**
+     * The library the configuration names: the property, else the environment, else the default.
+     *
+     * @return the library the configuration names: the property, else the environment, else the default
+     */
     public static String configuredLibrary() {
         return configuredLibrary(LIBRARY_PROPERTY, LIBRARY_ENVIRONMENT, DEFAULT_LIBRARY);
     }
@@ -53,7 +57,11 @@ public final class LibraryProbe {
         return fallback;
     }
 
-    /** Probes what the system properties and environment configure (see the constants above). */
+    /**
+     * Probes what the system properties and environment configure (see the constants above).
+     *
+     * @return the load result
+     */
     public static LoadResult probeConfigured() {
         return probeConfigured(configuredLibrary(), verbs_h.LIBRARY);
     }
@@ -67,12 +75,22 @@ public final class LibraryProbe {
         return probe(library, functions);
     }
 
-    /** Probes the library file at {@code library} for libibverbs' functions. */
+    /**
+     * Probes the library file at {@code library} for libibverbs' functions.
+     *
+     * @param library the library file or soname
+     * @return the load result
+     */
     public static LoadResult probe(Path library) {
         return probe(library.toString());
     }
 
-    /** Probes {@code library} for libibverbs' functions, see {@link #probe(String, NativeLibrary)}. */
+    /**
+     * Probes {@code library} for libibverbs' functions, see {@link #probe(String, NativeLibrary)}.
+     *
+     * @param library the library file or soname
+     * @return the load result
+     */
     public static LoadResult probe(String library) {
         return probe(library, verbs_h.LIBRARY);
     }
@@ -82,6 +100,10 @@ public final class LibraryProbe {
      * functions of {@code functions} (a generated {@link NativeLibrary}): each at its pinned
      * version, every required one or none. Never throws: every failure becomes an unavailable
      * result whose cause names the library and the reason. Nothing global changes.
+     *
+     * @param library the library file or soname
+     * @param functions the functions
+     * @return the load result
      */
     public static LoadResult probe(String library, NativeLibrary functions) {
         try {

@@ -36,12 +36,20 @@ public final class LoadResult {
         return new LoadResult(requestedLibrary, requestedLibrary, cause, Map.of());
     }
 
-    /** True when every required symbol resolved. */
+    /**
+     * True when every required symbol resolved.
+     *
+     * @return true when every required symbol resolved
+     */
     public boolean isAvailable() {
         return cause == null;
     }
 
-    /** Why the library is unavailable; empty when it is available. */
+    /**
+     * Why the library is unavailable; empty when it is available.
+     *
+     * @return why the library is unavailable; empty when it is available
+     */
     public Optional<String> unavailabilityCause() {
         return Optional.ofNullable(cause);
     }
@@ -51,22 +59,37 @@ public final class LoadResult {
      * {@code /usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0}), found with {@code dladdr} on a
      * resolved symbol. When unavailable, or if libc could not say, the name handed to
      * {@code dlopen} ({@link #requestedLibrary()}).
+     *
+     * @return the file actually loaded, symbolic links resolved (for the default soname, something like {@code /usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0}), found with {@code dladdr} on a resolved symbol
      */
     public String libraryPath() {
         return libraryPath;
     }
 
-    /** The file name or path handed to {@code dlopen} (a soname such as {@code libibverbs.so.1}, or a path). */
+    /**
+     * The file name or path handed to {@code dlopen} (a soname such as {@code libibverbs.so.1}, or a path).
+     *
+     * @return the file name or path handed to {@code dlopen} (a soname such as {@code libibverbs.so.1}, or a path)
+     */
     public String requestedLibrary() {
         return requestedLibrary;
     }
 
-    /** Whether the function {@code name} (required or optional) was resolved; false when unavailable. */
+    /**
+     * Whether the function {@code name} (required or optional) was resolved; false when unavailable.
+     *
+     * @param name the name
+     * @return whether the function {@code name} (required or optional) was resolved
+     */
     public boolean has(String name) {
         return symbols.containsKey(name);
     }
 
-    /** Names of every symbol resolved (required and optional); empty when unavailable. */
+    /**
+     * Names of every symbol resolved (required and optional); empty when unavailable.
+     *
+     * @return the names of every symbol resolved (required and optional); empty when unavailable
+     */
     public Set<String> resolvedSymbols() {
         return symbols.keySet();
     }

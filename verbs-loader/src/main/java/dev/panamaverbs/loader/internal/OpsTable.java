@@ -51,27 +51,52 @@ public final class OpsTable {
 
     // ---- resolving: once per object, at creation ----
 
-    /** {@code qp->context->ops.post_send}, or {@link MemorySegment#NULL} when the provider has none. */
+    /**
+     * {@code qp->context->ops.post_send}, or {@link MemorySegment#NULL} when the provider has none.
+     *
+     * @param qp the queue pair
+     * @return {@code qp->context->ops.post_send}, or {@link MemorySegment#NULL} when the provider has none
+     */
     public static MemorySegment resolvePostSend(long qp) {
         return op(qp, QP_CONTEXT, POST_SEND, "ibv_post_send", "qp");
     }
 
-    /** {@code qp->context->ops.post_recv}, or NULL. */
+    /**
+     * {@code qp->context->ops.post_recv}, or NULL.
+     *
+     * @param qp the queue pair
+     * @return {@code qp->context->ops.post_recv}, or NULL
+     */
     public static MemorySegment resolvePostRecv(long qp) {
         return op(qp, QP_CONTEXT, POST_RECV, "ibv_post_recv", "qp");
     }
 
-    /** {@code srq->context->ops.post_srq_recv}, or NULL. */
+    /**
+     * {@code srq->context->ops.post_srq_recv}, or NULL.
+     *
+     * @param srq the shared receive queue
+     * @return {@code srq->context->ops.post_srq_recv}, or NULL
+     */
     public static MemorySegment resolvePostSrqRecv(long srq) {
         return op(srq, SRQ_CONTEXT, POST_SRQ_RECV, "ibv_post_srq_recv", "srq");
     }
 
-    /** {@code cq->context->ops.poll_cq}, or NULL; also valid for a {@code struct ibv_cq_ex}. */
+    /**
+     * {@code cq->context->ops.poll_cq}, or NULL; also valid for a {@code struct ibv_cq_ex}.
+     *
+     * @param cq the completion queue
+     * @return {@code cq->context->ops.poll_cq}, or NULL
+     */
     public static MemorySegment resolvePollCq(long cq) {
         return op(cq, CQ_CONTEXT, POLL_CQ, "ibv_poll_cq", "cq");
     }
 
-    /** {@code cq->context->ops.req_notify_cq}, or NULL. */
+    /**
+     * {@code cq->context->ops.req_notify_cq}, or NULL.
+     *
+     * @param cq the completion queue
+     * @return {@code cq->context->ops.req_notify_cq}, or NULL
+     */
     public static MemorySegment resolveReqNotifyCq(long cq) {
         return op(cq, CQ_CONTEXT, REQ_NOTIFY_CQ, "ibv_req_notify_cq", "cq");
     }
@@ -82,21 +107,41 @@ public final class OpsTable {
      * {@code ibv_post_send}: {@code qp->context->ops.post_send(qp, wr, bad_wr)} through the
      * function {@link #resolvePostSend(long)} returned.
      *
-     * @return 0 when every request was posted, else the errno (ENOMEM: send queue full, EINVAL:
+     * @return 0 when every request was posted, else the errno
      *         a bad request) with {@code *badWrOut} set
+     * @param postSend the post send
+     * @param qp the queue pair
+     * @param wr the work request
+     * @param badWrOut receives the address of the first failed work request
      */
     public static int postSend(MemorySegment postSend, long qp, long wr, long badWrOut) {
         requireNonNull(qp, wr, badWrOut, "ibv_post_send");
         return ibv_context_ops$calls.post_send$raw(postSend, qp, wr, badWrOut);
     }
 
-    /** {@code ibv_post_recv}, as {@link #postSend}. */
+    /**
+     * {@code ibv_post_recv}, as {@link #postSend}.
+     *
+     * @param postRecv the post recv
+     * @param qp the queue pair
+     * @param wr the work request
+     * @param badWrOut receives the address of the first failed work request
+     * @return {@code ibv_post_recv}, as {@link #postSend}
+     */
     public static int postRecv(MemorySegment postRecv, long qp, long wr, long badWrOut) {
         requireNonNull(qp, wr, badWrOut, "ibv_post_recv");
         return ibv_context_ops$calls.post_recv$raw(postRecv, qp, wr, badWrOut);
     }
 
-    /** {@code ibv_post_srq_recv}, as {@link #postSend}. */
+    /**
+     * {@code ibv_post_srq_recv}, as {@link #postSend}.
+     *
+     * @param postSrqRecv the post srq recv
+     * @param srq the shared receive queue
+     * @param wr the work request
+     * @param badWrOut receives the address of the first failed work request
+     * @return {@code ibv_post_srq_recv}, as {@link #postSend}
+     */
     public static int postSrqRecv(MemorySegment postSrqRecv, long srq, long wr, long badWrOut) {
         requireNonNull(srq, wr, badWrOut, "ibv_post_srq_recv");
         return ibv_context_ops$calls.post_srq_recv$raw(postSrqRecv, srq, wr, badWrOut);
@@ -109,6 +154,9 @@ public final class OpsTable {
      * @return the number of completions written, 0 when the CQ is empty, negative on failure
      * @throws IllegalArgumentException for a NULL {@code cq}, a negative {@code numEntries}, or
      *         a NULL {@code wcArray} while {@code numEntries > 0}
+     * @param pollCq the poll cq
+     * @param cq the completion queue
+     * @param numEntries the number of entries
      */
     public static int pollCq(MemorySegment pollCq, long cq, int numEntries, long wcArray) {
         Memory.requireNonNull(cq, "ibv_poll_cq", "cq");
@@ -116,7 +164,14 @@ public final class OpsTable {
         return ibv_context_ops$calls.poll_cq$raw(pollCq, cq, numEntries, wcArray);
     }
 
-    /** {@code ibv_req_notify_cq}: {@code cq->context->ops.req_notify_cq(cq, solicited_only)}: 0 or an errno. */
+    /**
+     * {@code ibv_req_notify_cq}: {@code cq->context->ops.req_notify_cq(cq, solicited_only)}: 0 or an errno.
+     *
+     * @param reqNotifyCq the req notify cq
+     * @param cq the completion queue
+     * @param solicitedOnly true to be notified of solicited completions only
+     * @return {@code ibv_req_notify_cq}: {@code cq->context->ops.req_notify_cq(cq, solicited_only)}: 0 or an errno
+     */
     public static int reqNotifyCq(MemorySegment reqNotifyCq, long cq, boolean solicitedOnly) {
         Memory.requireNonNull(cq, "ibv_req_notify_cq", "cq");
         return ibv_context_ops$calls.req_notify_cq$raw(reqNotifyCq, cq, solicitedOnly ? 1 : 0);
@@ -128,8 +183,10 @@ public final class OpsTable {
      * {@code ibv_alloc_mw}: {@code pd->context->ops.alloc_mw(pd, type)}.
      *
      * @param errno a {@code CallState} segment: the errno on failure
-     * @return the {@code struct ibv_mw *}, or 0 with the errno in {@code errno} (EOPNOTSUPP, as
+     * @return the {@code struct ibv_mw *}, or 0 with the errno in {@code errno}
      *         the header sets it, when the provider has no alloc_mw)
+     * @param pd the protection domain
+     * @param type the type
      */
     public static long allocMw(MemorySegment errno, long pd, int type) {
         MemorySegment function = op(pd, PD_CONTEXT, ALLOC_MW, "ibv_alloc_mw", "pd");
@@ -140,7 +197,12 @@ public final class OpsTable {
         return ibv_context_ops$calls.alloc_mw(function, errno, MemorySegment.ofAddress(pd), type).address();
     }
 
-    /** {@code ibv_dealloc_mw}: {@code mw->context->ops.dealloc_mw(mw)}: 0 or an errno. */
+    /**
+     * {@code ibv_dealloc_mw}: {@code mw->context->ops.dealloc_mw(mw)}: 0 or an errno.
+     *
+     * @param mw the memory window
+     * @return {@code ibv_dealloc_mw}: {@code mw->context->ops.dealloc_mw(mw)}: 0 or an errno
+     */
     public static int deallocMw(long mw) {
         MemorySegment function = op(mw, MW_CONTEXT, DEALLOC_MW, "ibv_dealloc_mw", "mw");
         if (function.address() == 0) {
@@ -152,6 +214,11 @@ public final class OpsTable {
     /**
      * {@code ibv_bind_mw}: {@code mw->context->ops.bind_mw(qp, mw, mw_bind)}: 0 or an errno
      * (EOPNOTSUPP when the provider has no bind_mw).
+     *
+     * @param qp the queue pair
+     * @param mw the memory window
+     * @param mwBind true for memory window binds
+     * @return {@code ibv_bind_mw}: {@code mw->context->ops.bind_mw(qp, mw, mw_bind)}: 0 or an errno (EOPNOTSUPP when the provider has no bind_mw)
      */
     public static int bindMw(long qp, long mw, long mwBind) {
         Memory.requireNonNull(qp, "ibv_bind_mw", "qp");

@@ -16,19 +16,38 @@ import java.lang.foreign.MemorySegment;
 public final class Pointers {
     private Pointers() {}
 
-    /** {@code pointer} as a segment of {@code size} bytes, e.g. {@code sized(qp, ibv_qp.SIZE)}. */
+    /**
+     * {@code pointer} as a segment of {@code size} bytes, e.g. {@code sized(qp, ibv_qp.SIZE)}.
+     *
+     * @param pointer the native pointer
+     * @param size the size in bytes
+     * @return {@code pointer} as a segment of {@code size} bytes, e.g
+     */
     public static MemorySegment sized(MemorySegment pointer, long size) {
         requireNonNull(pointer.address());
         return pointer.reinterpret(size);
     }
 
-    /** The object at {@code address} as a segment of {@code size} bytes. */
+    /**
+     * The object at {@code address} as a segment of {@code size} bytes.
+     *
+     * @param address the address
+     * @param size the size in bytes
+     * @return the object at {@code address} as a segment of {@code size} bytes
+     */
     public static MemorySegment sized(long address, long size) {
         requireNonNull(address);
         return MemorySegment.ofAddress(address).reinterpret(size);
     }
 
-    /** {@code pointer} as an array of {@code count} elements of {@code element}. */
+    /**
+     * {@code pointer} as an array of {@code count} elements of {@code element}.
+     *
+     * @param pointer the native pointer
+     * @param count how many
+     * @param element the element
+     * @return {@code pointer} as an array of {@code count} elements of {@code element}
+     */
     public static MemorySegment array(MemorySegment pointer, long count, MemoryLayout element) {
         requireNonNull(pointer.address());
         return pointer.reinterpret(Math.multiplyExact(count, element.byteSize()));
@@ -37,6 +56,10 @@ public final class Pointers {
     /**
      * {@code segment} seen through {@code arena}'s lifetime: the view stops working (throws) when
      * the arena closes, whatever the memory behind it does. Nothing is freed when it closes.
+     *
+     * @param segment the segment
+     * @param arena the arena that owns the allocated memory
+     * @return {@code segment} seen through {@code arena}'s lifetime: the view stops working (throws) when the arena closes, whatever the memory behind it does
      */
     public static MemorySegment scoped(MemorySegment segment, Arena arena) {
         return segment.reinterpret(arena, null);
