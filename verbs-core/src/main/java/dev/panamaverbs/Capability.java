@@ -62,7 +62,7 @@ public enum Capability {
      * @return whether the loaded libibverbs exports every function of this capability, each at its pinned version
      */
     public boolean isPresent() {
-        return symbols.stream().allMatch(LibIbverbs::has);
+        return symbols.stream().allMatch(LibIbverbs.LIBRARY::has);
     }
 
     /**
@@ -73,7 +73,7 @@ public enum Capability {
      */
     void require(String verb) {
         if (!isPresent()) {
-            throw new VerbsUnsupportedException(verb, "the loaded libibverbs (" + LibIbverbs.libraryPath()
+            throw new VerbsUnsupportedException(verb, "the loaded libibverbs (" + LibIbverbs.LIBRARY.libraryPath()
                     + ") does not export " + String.join(", ", symbols) + " (Capability." + name() + ")");
         }
     }

@@ -21,7 +21,7 @@ public final class RdmaCm {
      * @return true when libibverbs and librdmacm both loaded with every required symbol.
      */
     public static boolean isAvailable() {
-        return Verbs.isAvailable() && LibRdmacm.isAvailable();
+        return Verbs.isAvailable() && LibRdmacm.LIBRARY.isAvailable();
     }
 
     /**
@@ -33,7 +33,7 @@ public final class RdmaCm {
         if (!Verbs.isAvailable()) {
             return Verbs.unavailabilityCause();
         }
-        return LibRdmacm.unavailabilityCause();
+        return LibRdmacm.LIBRARY.unavailabilityCause();
     }
 
     /**
@@ -42,7 +42,7 @@ public final class RdmaCm {
      * @return the librdmacm file loaded (links resolved), or the name that was tried.
      */
     public static String libraryPath() {
-        return LibRdmacm.libraryPath();
+        return LibRdmacm.LIBRARY.libraryPath();
     }
 
     /**
@@ -52,8 +52,8 @@ public final class RdmaCm {
      */
     public static void ensureAvailable() {
         Verbs.ensureAvailable();
-        if (!LibRdmacm.isAvailable()) {
-            throw new VerbsUnavailableException(LibRdmacm.unavailabilityCause().orElseThrow());
+        if (!LibRdmacm.LIBRARY.isAvailable()) {
+            throw new VerbsUnavailableException(LibRdmacm.LIBRARY.unavailabilityCause().orElseThrow());
         }
     }
 }

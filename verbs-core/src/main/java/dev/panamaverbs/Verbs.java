@@ -29,7 +29,7 @@ public final class Verbs {
      * @return true when libibverbs was loaded and every required symbol resolved
      */
     public static boolean isAvailable() {
-        return LibIbverbs.isAvailable();
+        return LibIbverbs.LIBRARY.isAvailable();
     }
 
     /**
@@ -39,7 +39,7 @@ public final class Verbs {
      * @return why libibverbs is unavailable (library not found, symbol missing, native access not enabled, turned off); empty when available
      */
     public static Optional<String> unavailabilityCause() {
-        return LibIbverbs.unavailabilityCause();
+        return LibIbverbs.LIBRARY.unavailabilityCause();
     }
 
     /**
@@ -48,8 +48,8 @@ public final class Verbs {
      * @throws dev.panamaverbs.VerbsUnavailableException with the cause otherwise
      */
     public static void ensureAvailable() {
-        if (!LibIbverbs.isAvailable()) {
-            throw new VerbsUnavailableException(LibIbverbs.unavailabilityCause().orElseThrow());
+        if (!LibIbverbs.LIBRARY.isAvailable()) {
+            throw new VerbsUnavailableException(LibIbverbs.LIBRARY.unavailabilityCause().orElseThrow());
         }
     }
 
@@ -74,7 +74,7 @@ public final class Verbs {
      * @return the libibverbs file or soname that was (or would have been) opened
      */
     public static String libraryPath() {
-        return LibIbverbs.libraryPath();
+        return LibIbverbs.LIBRARY.libraryPath();
     }
 
     /**

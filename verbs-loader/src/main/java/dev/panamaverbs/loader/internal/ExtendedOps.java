@@ -23,7 +23,7 @@ import java.lang.foreign.MemorySegment;
  * guard answers EOPNOTSUPP, as the header does, or takes the header's fallback where it has one.
  *
  * <p>Control-path verbs with C's return conventions (0 or an errno; a pointer, or 0 with errno
- * set). Call them only once {@link LibIbverbs#isAvailable()} said yes.
+ * set). Call them only once {@code LibIbverbs.LIBRARY.isAvailable()} said yes.
  */
 public final class ExtendedOps {
     private static final int EINVAL = 22;

@@ -12,7 +12,7 @@ import java.lang.foreign.MemorySegment;
  * The {@code static inline} wrappers and macros of verbs.h that choose between exported
  * functions: {@code ibv_reg_mr}, {@code ibv_reg_mr_iova}, {@code ibv_query_gid_ex},
  * {@code ibv_query_gid_table}. C's return conventions; a function this libibverbs does not export
- * answers EOPNOTSUPP. Call only once {@link LibIbverbs#isAvailable()} said yes.
+ * answers EOPNOTSUPP. Call only once {@code LibIbverbs.LIBRARY.isAvailable()} said yes.
  */
 public final class InlineVerbs {
     /** {@code IBV_ACCESS_OPTIONAL_RANGE}: access flags only {@code ibv_reg_mr_iova2} understands. */
@@ -60,7 +60,7 @@ public final class InlineVerbs {
         if ((access & ACCESS_OPTIONAL_RANGE) != 0) {
             return regMrIova2(errno, pd, addr, length, iova, access);
         }
-        if (!LibIbverbs.has("ibv_reg_mr_iova")) {
+        if (!LibIbverbs.LIBRARY.has("ibv_reg_mr_iova")) {
             return unsupported(errno);
         }
         return verbs_h.ibv_reg_mr_iova(errno, MemorySegment.ofAddress(pd), MemorySegment.ofAddress(addr), length, iova,
@@ -68,7 +68,7 @@ public final class InlineVerbs {
     }
 
     private static long regMrIova2(MemorySegment errno, long pd, long addr, long length, long iova, int access) {
-        if (!LibIbverbs.has("ibv_reg_mr_iova2")) {
+        if (!LibIbverbs.LIBRARY.has("ibv_reg_mr_iova2")) {
             return unsupported(errno);
         }
         return verbs_h.ibv_reg_mr_iova2(errno, MemorySegment.ofAddress(pd), MemorySegment.ofAddress(addr), length,
@@ -94,7 +94,7 @@ public final class InlineVerbs {
     public static int queryGidEx(long context, int portNum, int gidIndex, long entry, int flags) {
         Memory.requireNonNull(context, "ibv_query_gid_ex", "context");
         Memory.requireNonNull(entry, "ibv_query_gid_ex", "entry");
-        if (!LibIbverbs.has("_ibv_query_gid_ex")) {
+        if (!LibIbverbs.LIBRARY.has("_ibv_query_gid_ex")) {
             return OpsTable.EOPNOTSUPP;
         }
         try (Arena arena = Arena.ofConfined()) {
@@ -118,7 +118,7 @@ public final class InlineVerbs {
     public static long queryGidTable(long context, long entries, long maxEntries, int flags) {
         Memory.requireNonNull(context, "ibv_query_gid_table", "context");
         Memory.requireArray(entries, maxEntries, "ibv_query_gid_table", "entries", "max_entries");
-        if (!LibIbverbs.has("_ibv_query_gid_table")) {
+        if (!LibIbverbs.LIBRARY.has("_ibv_query_gid_table")) {
             return -OpsTable.EOPNOTSUPP;
         }
         try (Arena arena = Arena.ofConfined()) {

@@ -43,7 +43,7 @@ final class FakeProvider {
      */
     static FakeProvider standardAsProcessLibrary() {
         System.setProperty(LibraryProbe.LIBRARY_PROPERTY, standardLibrary().toString());
-        assertTrue(LibIbverbs.isAvailable(), () -> LibIbverbs.unavailabilityCause().orElse(""));
+        assertTrue(LibIbverbs.LIBRARY.isAvailable(), () -> LibIbverbs.LIBRARY.unavailabilityCause().orElse(""));
         return standard();
     }
 

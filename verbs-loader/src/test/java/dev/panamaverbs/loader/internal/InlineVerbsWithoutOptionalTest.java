@@ -21,8 +21,8 @@ class InlineVerbsWithoutOptionalTest {
     static void useAnOldFakeLibrary() {
         var library = FakeLibrary.named("fakeverbs-old").omitAllOptional().build();
         System.setProperty(LibraryProbe.LIBRARY_PROPERTY, library.toString());
-        assertTrue(LibIbverbs.isAvailable());
-        assertFalse(LibIbverbs.has("ibv_reg_mr_iova2"));
+        assertTrue(LibIbverbs.LIBRARY.isAvailable());
+        assertFalse(LibIbverbs.LIBRARY.has("ibv_reg_mr_iova2"));
         fake = new FakeProvider(library);
         context = fake.context();
         pd = fake.pd(context);

@@ -25,7 +25,7 @@ class LibIbverbsConcurrentFirstUseTest {
             for (int i = 0; i < threads; i++) {
                 results.add(pool.submit(() -> {
                     start.await();
-                    return LibIbverbs.result();
+                    return LibIbverbs.LIBRARY.result();
                 }));
             }
             start.countDown();
@@ -33,7 +33,7 @@ class LibIbverbsConcurrentFirstUseTest {
             for (Future<LoadResult> result : results) {
                 assertSame(first, result.get());
             }
-            assertSame(first, LibIbverbs.result());
+            assertSame(first, LibIbverbs.LIBRARY.result());
         } finally {
             pool.shutdownNow();
         }

@@ -21,10 +21,10 @@ class LibIbverbsDisabledTest {
 
     @Test
     void disabledMeansUnavailableWithTheReason() {
-        assertFalse(LibIbverbs.isAvailable());
-        String cause = LibIbverbs.unavailabilityCause().orElseThrow();
+        assertFalse(LibIbverbs.LIBRARY.isAvailable());
+        String cause = LibIbverbs.LIBRARY.unavailabilityCause().orElseThrow();
         assertTrue(cause.contains("panamaverbs.disable=true"), cause);
-        assertFalse(LibIbverbs.has("ibv_open_device"));
+        assertFalse(LibIbverbs.LIBRARY.has("ibv_open_device"));
         assertFalse(verbs_h.LIBRARY.isBound(), "nothing was resolved, so nothing is bound");
     }
 
@@ -44,7 +44,7 @@ class LibIbverbsDisabledTest {
     void theAnswerDoesNotChange() {
         System.setProperty(LibraryProbe.DISABLE_PROPERTY, "false");
         try {
-            assertFalse(LibIbverbs.isAvailable(), "the probe runs once per process");
+            assertFalse(LibIbverbs.LIBRARY.isAvailable(), "the probe runs once per process");
         } finally {
             System.setProperty(LibraryProbe.DISABLE_PROPERTY, "true");
         }

@@ -20,16 +20,16 @@ class LibIbverbsLoadedLoggingTest {
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         boolean available;
         try {
-            available = LibIbverbs.isAvailable();
-            LibIbverbs.isAvailable();
+            available = LibIbverbs.LIBRARY.isAvailable();
+            LibIbverbs.LIBRARY.isAvailable();
         } finally {
             System.setErr(original);
         }
-        Assumptions.assumeTrue(available, () -> "libibverbs.so.1 is not loadable here: " + LibIbverbs.unavailabilityCause());
+        Assumptions.assumeTrue(available, () -> "libibverbs.so.1 is not loadable here: " + LibIbverbs.LIBRARY.unavailabilityCause());
         List<String> lines = captured.toString(StandardCharsets.UTF_8).lines()
                 .filter(line -> line.contains("LibIbverbs")).toList();
         assertEquals(1, lines.size(), captured.toString(StandardCharsets.UTF_8));
         assertTrue(lines.getFirst().contains(" INFO ") && lines.getFirst().contains("libibverbs loaded from "
-                + LibIbverbs.libraryPath()), lines.getFirst());
+                + LibIbverbs.LIBRARY.libraryPath()), lines.getFirst());
     }
 }

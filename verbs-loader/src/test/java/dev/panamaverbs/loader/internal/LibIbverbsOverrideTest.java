@@ -26,11 +26,11 @@ class LibIbverbsOverrideTest {
 
     @Test
     void theOverriddenLibraryIsTheOneLoaded() {
-        assertTrue(LibIbverbs.isAvailable(), () -> LibIbverbs.unavailabilityCause().orElse(""));
-        assertEquals(real(fake), LibIbverbs.libraryPath(), "the file loaded, links resolved");
-        assertEquals(fake.toString(), LibIbverbs.requestedLibrary(), "the name given to dlopen");
-        assertFalse(LibIbverbs.has("ibv_reg_dmabuf_mr"));
-        assertTrue(LibIbverbs.has("ibv_reg_mr_iova2"));
+        assertTrue(LibIbverbs.LIBRARY.isAvailable(), () -> LibIbverbs.LIBRARY.unavailabilityCause().orElse(""));
+        assertEquals(real(fake), LibIbverbs.LIBRARY.libraryPath(), "the file loaded, links resolved");
+        assertEquals(fake.toString(), LibIbverbs.LIBRARY.requestedLibrary(), "the name given to dlopen");
+        assertFalse(LibIbverbs.LIBRARY.has("ibv_reg_dmabuf_mr"));
+        assertTrue(LibIbverbs.LIBRARY.has("ibv_reg_mr_iova2"));
     }
 
     private static String real(Path path) {
@@ -43,7 +43,7 @@ class LibIbverbsOverrideTest {
 
     @Test
     void theInvokersAreBoundToWhatWasResolved() {
-        assertTrue(LibIbverbs.isAvailable());
+        assertTrue(LibIbverbs.LIBRARY.isAvailable());
         assertTrue(verbs_h.LIBRARY.isBound());
         assertTrue(verbs_h.LIBRARY.has("ibv_reg_mr_iova2"));
         assertFalse(verbs_h.LIBRARY.has("ibv_reg_dmabuf_mr"));

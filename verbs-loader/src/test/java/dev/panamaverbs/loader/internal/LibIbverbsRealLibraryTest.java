@@ -34,17 +34,17 @@ class LibIbverbsRealLibraryTest {
 
     @Test
     void theRealLibraryIsAvailable() {
-        assertTrue(LibIbverbs.isAvailable(), () -> LibIbverbs.unavailabilityCause().orElse(""));
-        assertEquals(LibraryProbe.DEFAULT_LIBRARY, LibIbverbs.requestedLibrary());
+        assertTrue(LibIbverbs.LIBRARY.isAvailable(), () -> LibIbverbs.LIBRARY.unavailabilityCause().orElse(""));
+        assertEquals(LibraryProbe.DEFAULT_LIBRARY, LibIbverbs.LIBRARY.requestedLibrary());
         // The file the soname led to, links resolved: .../libibverbs.so.1.14.44.0 on rdma-core 44.
-        String loaded = LibIbverbs.libraryPath();
+        String loaded = LibIbverbs.LIBRARY.libraryPath();
         assertTrue(Path.of(loaded).isAbsolute(), loaded);
         assertTrue(Path.of(loaded).getFileName().toString().matches("libibverbs\\.so\\.1(\\.\\d+)*"), loaded);
         assertEquals(loaded, realPath(Path.of(loaded)), "no symbolic link left in " + loaded);
         // rdma-core 44 exports everything up to IBVERBS_1.14.
-        assertTrue(LibIbverbs.has("ibv_reg_mr_iova2"));
-        assertTrue(LibIbverbs.has("ibv_reg_dmabuf_mr"));
-        assertTrue(LibIbverbs.has("ibv_query_qp_data_in_order"));
+        assertTrue(LibIbverbs.LIBRARY.has("ibv_reg_mr_iova2"));
+        assertTrue(LibIbverbs.LIBRARY.has("ibv_reg_dmabuf_mr"));
+        assertTrue(LibIbverbs.LIBRARY.has("ibv_query_qp_data_in_order"));
     }
 
     /**
@@ -54,7 +54,7 @@ class LibIbverbsRealLibraryTest {
     @Test
     void theDeviceListMatchesSysClassInfiniband() throws Throwable {
         int expected = sysfsDevices();
-        assertTrue(LibIbverbs.isAvailable());
+        assertTrue(LibIbverbs.LIBRARY.isAvailable());
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
             MemorySegment count = arena.allocate(JAVA_INT);
@@ -93,7 +93,7 @@ class LibIbverbsRealLibraryTest {
 
     @Test
     void optionalFunctionsOfTheRealLibraryBind() {
-        assertTrue(LibIbverbs.isAvailable());
+        assertTrue(LibIbverbs.LIBRARY.isAvailable());
         assertTrue(verbs_h.LIBRARY.has("ibv_reg_mr_iova2"));
     }
 }

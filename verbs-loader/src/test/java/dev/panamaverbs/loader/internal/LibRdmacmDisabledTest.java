@@ -16,8 +16,8 @@ class LibRdmacmDisabledTest {
 
     @Test
     void disabledMeansUnavailableWithTheReason() {
-        assertFalse(LibRdmacm.isAvailable());
-        String cause = LibRdmacm.unavailabilityCause().orElseThrow();
+        assertFalse(LibRdmacm.LIBRARY.isAvailable());
+        String cause = LibRdmacm.LIBRARY.unavailabilityCause().orElseThrow();
         assertTrue(cause.contains("panamaverbs.disable=true") && cause.contains("librdmacm.so.1"), cause);
     }
 }

@@ -25,8 +25,8 @@ class LibRdmacmMissingTest {
 
     @Test
     void rdmacmIsUnavailableWithTheMissingSymbolNamed() {
-        assertFalse(LibRdmacm.isAvailable());
-        String cause = LibRdmacm.unavailabilityCause().orElseThrow();
+        assertFalse(LibRdmacm.LIBRARY.isAvailable());
+        String cause = LibRdmacm.LIBRARY.unavailabilityCause().orElseThrow();
         assertTrue(cause.contains("rdma_get_cm_event@RDMACM_1.0"), cause);
         assertFalse(rdma_cma_h.LIBRARY.isBound());
         try (Arena arena = Arena.ofConfined()) {
@@ -41,8 +41,8 @@ class LibRdmacmMissingTest {
         // The real libibverbs, where installed, loads whatever librdmacm's fate.
         if (java.nio.file.Files.exists(java.nio.file.Path.of("/usr/lib/x86_64-linux-gnu/libibverbs.so.1"))
                 && System.getProperty(LibraryProbe.LIBRARY_PROPERTY) == null) {
-            assertTrue(LibIbverbs.isAvailable(), () -> LibIbverbs.unavailabilityCause().orElse(""));
+            assertTrue(LibIbverbs.LIBRARY.isAvailable(), () -> LibIbverbs.LIBRARY.unavailabilityCause().orElse(""));
         }
-        assertFalse(LibRdmacm.isAvailable());
+        assertFalse(LibRdmacm.LIBRARY.isAvailable());
     }
 }

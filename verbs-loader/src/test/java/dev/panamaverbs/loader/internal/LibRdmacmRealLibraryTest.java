@@ -25,13 +25,13 @@ class LibRdmacmRealLibraryTest {
 
     @Test
     void theRealLibraryIsAvailableAndBound() {
-        assertTrue(LibRdmacm.isAvailable(), () -> LibRdmacm.unavailabilityCause().orElse(""));
-        assertEquals(LibRdmacm.DEFAULT_LIBRARY, LibRdmacm.requestedLibrary());
-        String loaded = LibRdmacm.libraryPath();
+        assertTrue(LibRdmacm.LIBRARY.isAvailable(), () -> LibRdmacm.LIBRARY.unavailabilityCause().orElse(""));
+        assertEquals(LibRdmacm.DEFAULT_LIBRARY, LibRdmacm.LIBRARY.requestedLibrary());
+        String loaded = LibRdmacm.LIBRARY.libraryPath();
         assertTrue(Path.of(loaded).getFileName().toString().matches("librdmacm\\.so\\.1(\\.\\d+)*"), loaded);
         assertTrue(rdma_cma_h.LIBRARY.isBound());
         // rdma-core 44 exports up to RDMACM_1.3.
-        assertTrue(LibRdmacm.has("rdma_establish"));
-        assertTrue(LibRdmacm.has("rdma_reject_ece"));
+        assertTrue(LibRdmacm.LIBRARY.has("rdma_establish"));
+        assertTrue(LibRdmacm.LIBRARY.has("rdma_reject_ece"));
     }
 }

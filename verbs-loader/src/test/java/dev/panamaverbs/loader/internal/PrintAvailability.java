@@ -5,7 +5,7 @@ public final class PrintAvailability {
     private PrintAvailability() {}
 
     public static void main(String[] args) {
-        System.out.println("available=" + LibIbverbs.isAvailable());
-        System.out.println("cause=" + LibIbverbs.unavailabilityCause().orElse(""));
+        System.out.println("available=" + LibIbverbs.LIBRARY.isAvailable());
+        System.out.println("cause=" + LibIbverbs.LIBRARY.unavailabilityCause().orElse(""));
     }
 }
