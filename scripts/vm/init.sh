@@ -3,6 +3,9 @@
 # /modules.order, mounts the host's root over 9p, brings up eth0 and rxe0, then runs the
 # host-written script <run dir>/guest.sh inside a chroot of the host root. The run dir comes from
 # the kernel command line (verbs.run=DIR); results go back through files in it.
+# In a two-host run (scripts/vm.sh --peer) the command line also has verbs.link=ADDR/PREFIX and
+# verbs.linkmac=MAC: the NIC with that MAC (QEMU's dgram link to the other VM) becomes eth1 with
+# ADDR, and rxe1 is created on it.
 # It must never exit: the kernel panics when init does. It ends with poweroff -f.
 
 /bin/busybox mkdir -p /bin /proc /sys /dev /mnt /tmp
@@ -13,9 +16,13 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 
-RUN=
+RUN= LINK= LINKMAC=
 for arg in $(cat /proc/cmdline); do
-    case "$arg" in verbs.run=*) RUN=${arg#verbs.run=} ;; esac
+    case "$arg" in
+        verbs.run=*) RUN=${arg#verbs.run=} ;;
+        verbs.link=*) LINK=${arg#verbs.link=} ;;
+        verbs.linkmac=*) LINKMAC=${arg#verbs.linkmac=} ;;
+    esac
 done
 
 # Stops the VM; the host reads the status files. Never returns.
@@ -57,6 +64,21 @@ ip route add default via 10.0.2.2 2>/dev/null
 # rdma (iproute2) comes from the host root; busybox has none.
 chroot /mnt rdma link add rxe0 type rxe netdev eth0 \
     || guest_fail "rdma link add rxe0 type rxe netdev eth0 failed (see console.log)"
+
+# The link to the other VM: found by its MAC, named eth1, addressed, rxe1 on it.
+if [ -n "$LINK" ]; then
+    linkdev=
+    for dev in /sys/class/net/*; do
+        [ "$(cat "$dev/address" 2>/dev/null)" = "$LINKMAC" ] && linkdev=${dev##*/}
+    done
+    [ -n "$linkdev" ] || guest_fail "no NIC with the link's MAC $LINKMAC"
+    [ "$linkdev" = eth1 ] || ip link set "$linkdev" name eth1 || guest_fail "renaming $linkdev to eth1 failed"
+    ip link set eth1 up || guest_fail "ip link set eth1 up failed"
+    ip addr add "$LINK" dev eth1 || guest_fail "ip addr add $LINK dev eth1 failed"
+    chroot /mnt rdma link add rxe1 type rxe netdev eth1 \
+        || guest_fail "rdma link add rxe1 type rxe netdev eth1 failed (see console.log)"
+    echo "verbs-vm: eth1 $LINK, rxe1 up" >/dev/console
+fi
 
 echo "verbs-vm: rxe0 up, running the command" >/dev/console
 chroot /mnt /bin/bash "$RUN/guest.sh"
