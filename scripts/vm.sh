@@ -24,6 +24,11 @@
 #                      method entries, about 1 fork in 3 in long JMH runs, never with one vCPU).
 #                      Tests must not flake, so they run single-threaded; benchmarks may choose.
 #   VERBS_VM_KEEP=1    keep the run folder ($VERBS_CACHE/vm/runs/<id>) even on success
+#   VERBS_VM_WRITABLE  more host paths the guest may write (colon-separated); see below
+# What the guests can touch: the host's root is shared read-only; writable are only the project
+# tree ($VERBS_ROOT), the current directory, the run folder, the JDK ($JAVA_HOME), the local Maven
+# repository (~/.m2, and maven.repo.local from .mvn/maven.config) and VERBS_VM_WRITABLE, each its
+# own 9p export. /tmp in the guest is its own tmpfs.
 # CMD's output (stdout and stderr merged) is streamed to this script's stdout; B's goes to
 # <run>/b/output (streamed too, each line prefixed "[host B] ").
 set -euo pipefail
@@ -112,13 +117,53 @@ write_guest_script() {
     } >"$dir/guest.sh"
 }
 
+# The host paths the guest may write, one per line, each existing, resolved, and not inside another.
+writable_paths() {
+    local candidates=("$VERBS_ROOT" "$PWD" "$RUN_DIR" "${JAVA_HOME:-}" "${HOME:-/root}/.m2") p q keep
+    local config=$VERBS_ROOT/.mvn/maven.config
+    if [ -f "$config" ]; then
+        candidates+=("$(sed -n 's/.*-Dmaven\.repo\.local=\([^ ]*\).*/\1/p' "$config" | head -n1)")
+    fi
+    IFS=: read -r -a extra <<<"${VERBS_VM_WRITABLE:-}"
+    candidates+=("${extra[@]}")
+    local resolved=()
+    for p in "${candidates[@]}"; do
+        [ -n "$p" ] && [ -d "$p" ] || continue
+        p=$(cd "$p" && pwd -P)
+        case "$p" in *[[:space:],:]*) die "a writable path for the VM must not contain spaces, commas or colons: $p" ;; esac
+        [ "$p" != / ] || die "the VM cannot share / writable (VERBS_VM_WRITABLE)"
+        resolved+=("$p")
+    done
+    for p in "${resolved[@]}"; do
+        keep=1
+        for q in "${resolved[@]}"; do
+            [ "$p" != "$q" ] && case "$p/" in "$q"/*) keep=0 ;; esac
+        done
+        if [ "$keep" = 1 ]; then printf '%s\n' "$p"; fi
+    done | sort -u
+}
+
+# qemu options for the shares: the root read-only, each writable path its own export (rwN),
+# and the kernel argument that tells /init where to mount them.
+share_args() {
+    local n=0 p list=""
+    printf '%s\n' -virtfs "local,path=/,mount_tag=hostroot,security_model=none,multidevs=remap,readonly=on"
+    while read -r p; do
+        printf '%s\n' -virtfs "local,path=$p,mount_tag=rw$n,security_model=none,multidevs=remap"
+        list="$list${list:+,}rw$n:$p"
+        n=$(( n + 1 ))
+    done <<<"$WRITABLE"
+    printf '%s\n' "-append-extra=verbs.rw=$list"
+}
+
 # Starts one VM's qemu (in the foreground; callers background it): $1 run folder of the host,
 # $2 memory in MiB, $3 timeout in seconds, then extra qemu and kernel arguments as
-# "-append-extra=TEXT" (added to the kernel command line) or plain qemu options.
+# "-append-extra=TEXT" (added to the kernel command line) or plain qemu options; the file
+# shares ($shares, from share_args) come first.
 run_qemu() {
     local dir=$1 memory=$2 timeout=$3 append="" extra=() arg
     shift 3
-    for arg in "$@"; do
+    for arg in "${shares[@]}" "$@"; do
         case "$arg" in -append-extra=*) append="$append ${arg#-append-extra=}" ;; *) extra+=("$arg") ;; esac
     done
     # eth0: QEMU's user-mode network, restricted: nothing outside the VM is reachable through it.
@@ -126,7 +171,6 @@ run_qemu() {
         -nographic -no-reboot -monitor none -serial "file:$dir/console.log" \
         -kernel "$VM_DIR/vmlinuz" -initrd "$VM_DIR/initrd.gz" \
         -append "console=ttyS0 quiet panic=-1 verbs.run=$dir$append" \
-        -virtfs local,path=/,mount_tag=hostroot,security_model=none,multidevs=remap \
         -nic user,model=virtio-net-pci,restrict=on \
         "${extra[@]}" </dev/null >"$dir/qemu.log" 2>&1
 }
@@ -173,6 +217,8 @@ stop_peer() {
 }
 trap 'kill $tail_pid $peer_tail_pid 2>/dev/null || true; stop_peer' EXIT
 
+WRITABLE=$(writable_paths) || exit 1
+mapfile -t shares < <(share_args)
 set +e
 if [ -n "$PEER_CMD" ]; then
     mapfile -t peer_link < <(link_args b)
@@ -232,7 +278,7 @@ show_console_of() {
 
 show_console() {
     touch "$RUN_DIR/finished"
-    show_console_of "$RUN_DIR" "${PEER_CMD:+host A}${PEER_CMD:-the VM}"
+    if [ -n "$PEER_CMD" ]; then show_console_of "$RUN_DIR" "host A"; else show_console_of "$RUN_DIR" "the VM"; fi
 }
 
 # Host B's outcome, one line: "exit 0" when its command succeeded, else what went wrong.

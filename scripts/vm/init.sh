@@ -3,6 +3,8 @@
 # /modules.order, mounts the host's root over 9p, brings up eth0 and rxe0, then runs the
 # host-written script <run dir>/guest.sh inside a chroot of the host root. The run dir comes from
 # the kernel command line (verbs.run=DIR); results go back through files in it.
+# With verbs.rw=TAG:PATH,... the host root is mounted read-only and only those paths (separate 9p
+# exports) are writable; /tmp is a tmpfs of the guest's own.
 # In a two-host run (scripts/vm.sh --peer) the command line also has verbs.link=ADDR/PREFIX and
 # verbs.linkmac=MAC: the NIC with that MAC (QEMU's dgram link to the other VM) becomes eth1 with
 # ADDR, and rxe1 is created on it.
@@ -16,10 +18,11 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 
-RUN= LINK= LINKMAC=
+RUN= LINK= LINKMAC= SHARES=
 for arg in $(cat /proc/cmdline); do
     case "$arg" in
         verbs.run=*) RUN=${arg#verbs.run=} ;;
+        verbs.rw=*) SHARES=${arg#verbs.rw=} ;;
         verbs.link=*) LINK=${arg#verbs.link=} ;;
         verbs.linkmac=*) LINKMAC=${arg#verbs.linkmac=} ;;
     esac
@@ -45,8 +48,15 @@ for m in $(cat /modules.order); do
     insmod "/modules/$m.ko" || guest_fail "insmod $m failed (see console.log)"
 done
 
-mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=mmap hostroot /mnt \
-    || guest_fail "mounting the host root over 9p failed"
+# The host's root, read-only when verbs.rw=TAG:PATH,... names the writable shares (each its own
+# 9p export, mounted over its path); then /tmp is the guest's own.
+NINEP=trans=virtio,version=9p2000.L,msize=512000,cache=mmap
+mount -t 9p -o "$NINEP${SHARES:+,ro}" hostroot /mnt || guest_fail "mounting the host root over 9p failed"
+for share in $(echo "$SHARES" | tr ',' ' '); do
+    mount -t 9p -o "$NINEP" "${share%%:*}" "/mnt${share#*:}" \
+        || guest_fail "mounting the writable share ${share#*:} over 9p failed"
+done
+[ -z "$SHARES" ] || mount -t tmpfs tmpfs /mnt/tmp || guest_fail "mount tmpfs on /tmp in chroot failed"
 [ -f "/mnt$RUN/guest.sh" ] || guest_fail "/mnt$RUN/guest.sh is missing on the shared root"
 
 # Fresh kernel filesystems for the chroot; the host's own /proc etc. are not ours to use.
