@@ -7,5 +7,5 @@ set -uo pipefail
 [ $# -eq 1 ] || { echo "usage: peer-agent.sh STAGE_DIR" >&2; exit 2; }
 stage=$1
 # One small JVM that mostly sleeps: C1 only, the serial GC, a small heap.
-exec "${JAVA_HOME:?JAVA_HOME is not set}/bin/java" "@$stage/java.args" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xmx64m \
-    -m dev.panamaverbs.testkit/dev.panamaverbs.testkit.PeerAgent "$stage" --max-seconds "${VERBS_VM_TIMEOUT:-2400}"
+exec "${JAVA_HOME:?JAVA_HOME is not set}/bin/java" "@$stage/peer.args" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xmx64m \
+    dev.panamaverbs.testkit.PeerAgent "$stage" --max-seconds "${VERBS_VM_TIMEOUT:-2400}"

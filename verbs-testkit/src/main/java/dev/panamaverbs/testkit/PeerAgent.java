@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * could use), and exits 0 when host A writes
  * {@code stop} (killing what still runs), or 1 after {@code --max-seconds} without one.
  * <pre>
- * java @STAGE/java.args -m dev.panamaverbs.testkit/dev.panamaverbs.testkit.PeerAgent STAGE_DIR [--max-seconds N]
+ * java @STAGE/peer.args dev.panamaverbs.testkit.PeerAgent STAGE_DIR [--max-seconds N]
  * </pre>
  * It starts only Java main classes from the staged class path, and only on host B
  * ({@code VERBS_HOST=b}); it makes no native call itself.
@@ -97,21 +97,17 @@ public final class PeerAgent {
         List<String> request = job.requestLines();
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        command.add("@" + stage.resolve("java.args"));
+        command.add("@" + stage.resolve("peer.args"));
         command.addAll(PEER_JVM_OPTIONS);
         command.add("-XX:ErrorFile=" + job.dir().resolve("hs_err_pid%p.log"));
-        if (request.size() < 2) {
-            PeerJob.writeAtomically(job.output(), "peer agent: malformed request " + request + "\n");
+        if (request.isEmpty()) {
+            PeerJob.writeAtomically(job.output(), "peer agent: empty request\n");
             PeerJob.writeAtomically(job.exit(), "2\n");
             return;
         }
-        String module = request.get(0), mainClass = request.get(1);
-        if (module.equals("-")) {
-            command.add(mainClass);
-        } else {
-            command.addAll(List.of("-m", module + "/" + mainClass));
-        }
-        command.addAll(request.subList(2, request.size()));
+        String mainClass = request.getFirst();
+        command.add(mainClass); // from the class path (a class of an exported package loads from its module)
+        command.addAll(request.subList(1, request.size()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(job.output().toFile()).redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
         builder.environment().put(JOB_ENV, job.dir().toString());
@@ -119,7 +115,7 @@ public final class PeerAgent {
             Process process = builder.start();
             running.put(job.dir(), process);
             PeerJob.writeAtomically(job.started(), process.pid() + "\n");
-            log("started " + job.dir().getFileName() + ": " + mainClass + " " + request.subList(2, request.size()));
+            log("started " + job.dir().getFileName() + ": " + mainClass + " " + request.subList(1, request.size()));
         } catch (IOException | UncheckedIOException e) {
             PeerJob.writeAtomically(job.output(), "peer agent: could not start " + command + ": " + e + "\n");
             PeerJob.writeAtomically(job.exit(), "127\n");

@@ -15,7 +15,7 @@ import java.util.OptionalInt;
  * {@link PeerAgent} talk, through files on the file system both guests share. Every file is
  * written whole (to a temporary name, then renamed), so a reader never sees half of one.
  * <pre>
- * request        A: the main class's module ("-" for none), the class, then one argument per line
+ * request        A: the main class, then one argument per line
  * started        B: the peer process started (its pid)
  * output         B: the peer's stdout and stderr
  * values/KEY     the peer: values it publishes (PeerSide.publish)
@@ -62,7 +62,7 @@ record PeerJob(Path dir) {
         return readIfPresent(output()).orElse("");
     }
 
-    /** The request's lines: module, main class, arguments. */
+    /** The request's lines: main class, arguments. */
     List<String> requestLines() {
         return readIfPresent(request()).map(text -> text.lines().toList()).orElse(List.of());
     }

@@ -63,8 +63,9 @@ public final class TwoHosts implements AutoCloseable {
 
     /**
      * Starts {@code mainClass}'s {@code main(args)} in a new JVM on host B, with the device
-     * tests' module path, class path and native access (the class must be among the staged test
-     * or main classes). Returns at once; the peer's output, published values and exit status
+     * tests' module path and native access and the test classes on the class path (the class
+     * must be among the staged test classes or in an exported package of a staged module; it
+     * runs outside the module it is patched into on host A, so it uses public API only). Returns at once; the peer's output, published values and exit status
      * come back through {@link Peer}.
      *
      * @throws org.opentest4j.AssertionFailedError when host B's agent is not up within
@@ -84,8 +85,7 @@ public final class TwoHosts implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("creating " + job.dir(), e);
         }
-        String module = mainClass.getModule().isNamed() ? mainClass.getModule().getName() : "-";
-        List<String> request = new ArrayList<>(List.of(module, mainClass.getName()));
+        List<String> request = new ArrayList<>(List.of(mainClass.getName()));
         request.addAll(List.of(args));
         Peer peer = new Peer(job, mainClass.getSimpleName() + " (job " + id + " on host B)");
         synchronized (peers) {

@@ -99,7 +99,7 @@ class TwoHostSupportTest {
     @Test
     void aPeerPublishesValuesAndExits() {
         PeerJob job = new PeerJob(dir.resolve("001-X"));
-        PeerJob.writeAtomically(job.request(), "-\nX\n");
+        PeerJob.writeAtomically(job.request(), "X\n");
         Peer peer = new Peer(job, "X (test)");
         PeerJob.writeAtomically(job.value("port"), "18515");
         assertEquals(18515, peer.awaitInt("port", Duration.ofSeconds(5)));
@@ -114,7 +114,7 @@ class TwoHostSupportTest {
     @Test
     void aPeerThatDiesFailsTheTestWithItsOutput() {
         PeerJob job = new PeerJob(dir.resolve("002-Y"));
-        PeerJob.writeAtomically(job.request(), "-\nY\n");
+        PeerJob.writeAtomically(job.request(), "Y\n");
         PeerJob.writeAtomically(job.output(), "Exception in thread \"main\" java.lang.IllegalStateException: no rxe1\n");
         PeerJob.writeAtomically(job.exit(), "1\n");
         Peer peer = new Peer(job, "Y (test)");
@@ -128,7 +128,7 @@ class TwoHostSupportTest {
     @Test
     void aPeerThatTakesTooLongIsKilledAndTheTestFails() throws Exception {
         PeerJob job = new PeerJob(dir.resolve("003-Z"));
-        PeerJob.writeAtomically(job.request(), "-\nZ\n");
+        PeerJob.writeAtomically(job.request(), "Z\n");
         PeerJob.writeAtomically(job.output(), "waiting for ever\n");
         Peer peer = new Peer(job, "Z (test)");
         Thread agent = Thread.ofVirtual().start(() -> { // the agent's part: kill on request
