@@ -107,8 +107,9 @@ write_guest_script() {
             case "$name" in VERBS_IN_VM|VERBS_TEST_DEVICE|VERBS_HOST|VERBS_TWO_HOST_*|VERBS_*_ADDRESS|VERBS_PEER_RUN_DIR) continue ;; esac
             [ -n "${!name+x}" ] && echo "export $name=$(printf '%q' "${!name}")"
         done
-        # The host's /tmp is shared: a guest JVM would take the host JVMs' perf-data files for
-        # stale ones (their pids do not exist in the guest) and delete them. Hide them.
+        # Were the host's /tmp shared, a guest JVM would take the host JVMs' perf-data files for
+        # stale ones (their pids do not exist in the guest) and delete them. /init gives the guest
+        # a /tmp of its own; this keeps them hidden should that ever change.
         echo 'mkdir -p /tmp/hsperfdata_root && mount -t tmpfs tmpfs /tmp/hsperfdata_root'
         echo "cd $(printf '%q' "$PWD") || exit 125"
         printf 'exec'
