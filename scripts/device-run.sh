@@ -10,6 +10,9 @@
 # works): so on a green run a failing launcher's status has to cross the VM for scripts/test.sh
 # to accept it. The harness's summary (HarnessSelfCheck) checks that what test.sh got is what was
 # recorded here.
+# In a two-host run (VERBS_TWO_HOST_DIR set by vm.sh --peer) the device launcher's tests include the
+# two-host ones; when it is done, this script writes $VERBS_TWO_HOST_DIR/stop so that host B's
+# peer agent stops while the canary runs.
 # Needs JAVA_HOME (a JDK >= 22; vm.sh and test.sh export it).
 set -uo pipefail
 
@@ -33,6 +36,7 @@ mkdir -p "$reports" "$canary"
 launch device "$reports"
 device_status=$?
 echo "$device_status" >"$reports/launcher-exit"
+[ -z "${VERBS_TWO_HOST_DIR:-}" ] || : >"$VERBS_TWO_HOST_DIR/stop"
 
 echo "==> harness self-check: running the deliberately failing canary (tag harness-canary; output in $canary/launcher.log)"
 canary_started=$SECONDS

@@ -5,6 +5,9 @@
 # The device step (scripts/device-run.sh) also runs a deliberately failing canary test (tag
 # harness-canary) after the device tests, in the same VM boot; the run goes red unless it failed
 # exactly as planned and its failing exit status reached this script (the harness self-check).
+# In the VM the device step runs on two hosts: two VMs on one virtual link (vm.sh --peer); host A
+# runs the device step, host B the peer agent (scripts/peer-agent.sh) that runs the two-host
+# tests' peer programs. B's outcome goes to REPORTS_DIR/peer-host for the summary.
 # Staging and the summary with its checks are Java (harness/, Harness.java); this script starts
 # mvn, the harness, and the device step (in the VM or here).
 # VERBS_SKIP_BUILD=1 with --device reuses what is already built (quick iteration on device tests).
@@ -39,7 +42,7 @@ if [ "$run_device" = 1 ]; then
         local_devices=$(ls /sys/class/infiniband 2>/dev/null | tr '\n' ' ' | sed 's/ $//' || true)
         device_where="local device (${local_devices:-none in /sys/class/infiniband})"
     else
-        device_where="rxe VM"
+        device_where="rxe VM"  # two of them: host A and host B
         ensure_packages "${PKGS_VM[@]}"
     fi
 fi
@@ -71,7 +74,8 @@ if [ "$run_device" = 1 ] && [ "$build_status" -eq 0 ]; then
     step=(bash "$VERBS_ROOT/scripts/device-run.sh" "$STAGE_DIR" "$REPORTS_DIR" "$CANARY_DIR")
     say "device tests on the $device_where"
     if [ "$device_where" = "rxe VM" ]; then
-        (cd "$VERBS_ROOT" && bash "$VERBS_ROOT/scripts/vm.sh" -- "${step[@]}") || step_status=$?
+        (cd "$VERBS_ROOT" && bash "$VERBS_ROOT/scripts/vm.sh" --peer "bash $VERBS_ROOT/scripts/peer-agent.sh $STAGE_DIR" \
+            --peer-report "$REPORTS_DIR/peer-host" -- "${step[@]}") || step_status=$?
     else
         (cd "$VERBS_ROOT" && "${step[@]}") || step_status=$?
     fi

@@ -6,8 +6,9 @@
 
 # Modules the guest needs beyond their dependencies. crc32_generic is not a declared dependency
 # of rdma_rxe but rxe asks the crypto API for crc32 at `rdma link add` and fails without it.
-# rdma_ucm (pulling rdma_cm, iw_cm, ib_cm, configfs) gives rdma_cm its /dev/infiniband/rdma_cm.
-VM_WANTED_MODULES=(virtio_pci 9pnet_virtio 9p virtio_net ib_core ib_uverbs crc32_generic rdma_rxe rdma_ucm)
+# sch_netem: packet loss and delay on the two-host link (tc qdisc ... netem); rdma_ucm (with
+# rdma_cm, iw_cm, ib_cm, configfs): /dev/infiniband/rdma_cm, which any rdma_cm use needs.
+VM_WANTED_MODULES=(virtio_pci 9pnet_virtio 9p virtio_net ib_core ib_uverbs crc32_generic rdma_rxe sch_netem rdma_ucm)
 
 # Prints the versioned kernel package linux-image-amd64 depends on, e.g. linux-image-6.1.0-56-amd64.
 vm_kernel_package() {

@@ -14,7 +14,11 @@ import java.util.Map;
  * <ul>
  * <li>{@code modules/}: our module jars, JUnit and slf4j (all real modules, for --module-path);
  * <li>{@code java.args}: a java @argfile with the module path, class path, patches and native access;
- * <li>{@code scan.args}: the --scan-class-path roots for the ConsoleLauncher.
+ * <li>{@code scan.args}: the --scan-class-path roots for the ConsoleLauncher;
+ * <li>{@code peer.args}: a java @argfile for the peer programs of two-host tests (host B): the
+ *     same module path, native access and test classes, but on the class path only, unpatched:
+ *     {@code --patch-module} turns class data sharing off, and without it a JVM takes seconds
+ *     longer to start under TCG.
  * </ul>
  * Each module's test classes go on the class path (so the ConsoleLauncher finds them) and are
  * also patched into their module (so tests in a module's own package see package-private API and
@@ -68,6 +72,7 @@ final class DeviceTestStaging {
         }
         Files.write(dir.resolve("java.args"), javaArgs(modules, scan, patches));
         Files.write(dir.resolve("scan.args"), scanArgs(scan));
+        Files.write(dir.resolve("peer.args"), javaArgs(modules, scan, List.of()));
     }
 
     private static List<String> javaArgs(Path modules, List<Path> scan, List<String> patches) {

@@ -50,6 +50,16 @@ final class JUnitReport {
         return elements("testcase").stream().map(test -> test.getAttribute("classname")).toList();
     }
 
+    /** One {@code <testcase>}: its class, name, and whether it failed (failure or error) or was skipped. */
+    record TestCase(String className, String name, boolean failed, boolean skipped) {}
+
+    /** Every test case, in report order. */
+    List<TestCase> testCases() {
+        return elements("testcase").stream().map(test -> new TestCase(test.getAttribute("classname"), test.getAttribute("name"),
+                test.getElementsByTagName("failure").getLength() + test.getElementsByTagName("error").getLength() > 0,
+                test.getElementsByTagName("skipped").getLength() > 0)).toList();
+    }
+
     /** The {@code message} of every {@code <failure>} (not errors). */
     List<String> failureMessages() {
         return elements("failure").stream().map(failure -> failure.getAttribute("message")).toList();

@@ -10,8 +10,9 @@ import java.util.stream.Stream;
 /**
  * The summary and verdict of ./verbs test: counts the Surefire and launcher XML reports, runs the
  * harness self-check and decides. Red when the build failed, a unit or device test failed, the
- * device run died or exited non-zero with no failed test, the self-check failed, or, under CI,
- * no device test ran (all skipped or none found).
+ * device run died or exited non-zero with no failed test, the self-check failed, host B of a
+ * two-host run failed, or, under CI, no device test ran (all skipped or none found) or a two-host
+ * test was skipped or none ran ({@link TwoHostSummary}).
  */
 final class TestSummary {
     static final String HEADER = "==================== panama-verbs test summary ====================";
@@ -55,6 +56,7 @@ final class TestSummary {
     private TestCounts deviceRun() throws IOException {
         Path report = run.reports().resolve(TestRun.LAUNCHER_REPORT);
         TestCounts device = TestCounts.NONE;
+        TestCounts twoHost = TestCounts.NONE;
         String note = "";
         if (!run.built()) {
             note = "not run: the build failed";
@@ -66,7 +68,9 @@ final class TestSummary {
             }
             red = true;
         } else {
-            device = JUnitReport.read(report).counts();
+            JUnitReport launcher = JUnitReport.read(report);
+            device = launcher.counts();
+            twoHost = TwoHostSummary.counts(launcher);
             // The launcher exits 1 on test failures; any other non-zero exit (VM, JVM) is a failure too.
             if (run.deviceStatus() != 0 && device.failed() == 0) {
                 note = "the device run exited with " + run.deviceStatus() + " although no test failed";
@@ -80,6 +84,9 @@ final class TestSummary {
         }
         red |= device.failed() > 0;
         if (run.built()) {
+            TwoHostSummary.Result twoHosts = TwoHostSummary.of(run, twoHost);
+            lines.addAll(twoHosts.lines());
+            red |= twoHosts.red();
             HarnessSelfCheck.Result check = HarnessSelfCheck.check(run, device);
             lines.add(check.line());
             red |= !check.ok();

@@ -61,6 +61,24 @@ class TestSummaryTest {
                 "  <testcase name=\"works()\" classname=\"dev.panamaverbs.it.QuickStartDeviceTest\" time=\"0.2\"/>\n");
     }
 
+    private static final String TWO_HOST_PASSED =
+            "  <testcase name=\"rdmaWriteLandsInBsRegion()\" classname=\"dev.panamaverbs.it.twohost.RcTwoHostTest\" time=\"0.3\"/>\n";
+    private static final String TWO_HOST_SKIPPED = "  <testcase name=\"datagramsBothWays(TwoHosts)\" classname=\""
+            + "dev.panamaverbs.it.twohost.UdTwoHostTest\" time=\"0\"><skipped><![CDATA[two-host: not in the two-VM harness]]></skipped></testcase>\n";
+    private static final String TWO_HOST_FAILED = "  <testcase name=\"datagramsBothWays(TwoHosts)\" classname=\""
+            + "dev.panamaverbs.it.twohost.UdTwoHostTest\" time=\"1\"><failure message=\"UdPeer exited 1\"/></testcase>\n";
+
+    /** A device run with two-host test cases besides a one-host one, and host B's outcome (null: no second host). */
+    private void twoHostRun(int exit, int tests, int failures, int skipped, String peerOutcome, String... twoHostCases)
+            throws IOException {
+        launcherRun(reports, exit, tests, failures, skipped,
+                "  <testcase name=\"works()\" classname=\"dev.panamaverbs.it.QuickStartDeviceTest\" time=\"0.2\"/>\n"
+                        + String.join("", twoHostCases));
+        if (peerOutcome != null) {
+            Files.writeString(reports.resolve("peer-host"), peerOutcome + "\n");
+        }
+    }
+
     /** The canary run as planned: one test, failed with the canary's message, launcher exit 1. */
     private void canaryFails() throws IOException {
         launcherRun(canary, 1, 1, 1, 0, "  <testcase name=\"failsOnTheDeviceOnPurpose(TestDevice, Context)\" classname=\""
@@ -122,7 +140,7 @@ class TestSummaryTest {
     void greenRunPassesEvenUnderCi() throws Exception {
         unitReport("verbs-core", "dev.panamaverbs.CoreTest", 10, 0, 1);
         unitReport("verbs-loader", "dev.panamaverbs.loader.LoaderTest", 4, 0, 0);
-        deviceRun(0, 5, 0, 1);
+        twoHostRun(0, 5, 0, 1, "exit 0", TWO_HOST_PASSED);
         canaryFails();
         // The device step exits with the canary's 1 when the device tests passed.
         TestSummary.Result result = summary(true, "--unit", "--device", "--step-status", "1", "--unit-seconds", "12",
@@ -131,6 +149,7 @@ class TestSummaryTest {
         assertEquals(List.of("", TestSummary.HEADER,
                 "unit tests: 14 run, 0 failed, 1 skipped (Surefire, 12s)",
                 "device: 5 run, 0 failed, 1 skipped on the rxe VM (34s; reports in target/device-reports)",
+                "two-host: 1 run, 0 failed, 0 skipped (host A 198.18.0.1 <-> host B 198.18.0.2; host B: exit 0)",
                 SELF_CHECK_OK,
                 TestSummary.FOOTER,
                 "device tests: 4 passed, 0 failed, 1 skipped"), result.lines());
@@ -263,5 +282,50 @@ class TestSummaryTest {
         assertStatus(1, result);
         assertLine(result, "build: FAILED (mvn exit 1); see the Maven output above");
         assertLine(result, "device run: not run: the build failed");
+    }
+
+    // ---- two hosts ----
+
+    @Test
+    void skippedTwoHostTestsFailUnderCiOnly() throws Exception {
+        twoHostRun(0, 3, 0, 1, null, TWO_HOST_PASSED, TWO_HOST_SKIPPED);
+        canaryFails();
+        TestSummary.Result ci = summary(true, "--device", "--step-status", "1", "--where", "local device (mlx5_0)");
+        assertStatus(1, ci);
+        assertLine(ci, "two-host: 2 run, 0 failed, 1 skipped (no second host in this run)");
+        assertLine(ci, "CI=true and 1 two-host tests were skipped: failing");
+        TestSummary.Result local = summary(false, "--device", "--step-status", "1", "--where", "local device (mlx5_0)");
+        assertStatus(0, local);
+    }
+
+    @Test
+    void noTwoHostTestFailsUnderCi() throws Exception {
+        deviceRun(0, 5, 0, 0);
+        canaryFails();
+        TestSummary.Result ci = summary(true, "--device", "--step-status", "1");
+        assertStatus(1, ci);
+        assertLine(ci, "two-host: 0 run, 0 failed, 0 skipped (no second host in this run)");
+        assertLine(ci, "CI=true and no two-host test ran: failing");
+    }
+
+    @Test
+    void hostBFailingTurnsTheRunRed() throws Exception {
+        twoHostRun(0, 2, 0, 0, "stopped without reporting its command's exit status (qemu exit 1): boot failure or crash;"
+                + " see .cache/vm/runs/x/b/console.log", TWO_HOST_PASSED);
+        canaryFails();
+        TestSummary.Result result = summary(false, "--device", "--step-status", "1");
+        assertStatus(1, result);
+        assertLine(result, "host B: FAILED: stopped without reporting its command's exit status (qemu exit 1): boot failure"
+                + " or crash; see .cache/vm/runs/x/b/console.log");
+    }
+
+    @Test
+    void failedTwoHostTestsAreCountedAndFailTheRun() throws Exception {
+        twoHostRun(1, 3, 1, 0, "exit 0", TWO_HOST_PASSED, TWO_HOST_FAILED);
+        canaryFails();
+        TestSummary.Result result = summary(true, "--device", "--step-status", "1");
+        assertStatus(1, result);
+        assertLine(result, "two-host: 2 run, 1 failed, 0 skipped (host A 198.18.0.1 <-> host B 198.18.0.2; host B: exit 0)");
+        assertLine(result, "device tests: 2 passed, 1 failed, 0 skipped");
     }
 }

@@ -1,0 +1,27 @@
+package dev.panamaverbs.it.twohost;
+
+import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.EndpointInfo;
+import dev.panamaverbs.QueuePair;
+import dev.panamaverbs.ReadyToSendOptions;
+import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.testkit.TestDevice;
+import java.util.EnumSet;
+
+/** Connecting an RC queue pair to the peer's, both sides the same way, from the exchanged endpoints. */
+final class RcConnection {
+    /**
+     * ACK timeout 14 (about 67 ms) and 6 retries: a lost peer fails the QP within about half a
+     * second instead of never (7 retries means for ever on rxe). RNR retries 6 likewise.
+     */
+    static final int RETRY_COUNT = 6;
+
+    private RcConnection() {}
+
+    /** RESET -> INIT -> RTR (to {@code theirs}, at the smaller MTU) -> RTS (from {@code mine}'s PSN). */
+    static void connect(QueuePair qp, TestDevice device, EndpointInfo mine, EndpointInfo theirs) {
+        qp.toInit(device.port(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ, AccessFlag.REMOTE_ATOMIC));
+        qp.toRtr(RemoteEndpoint.global(theirs.qpn(), theirs.psn(), theirs.gid(), device.gidIndex(), mine.commonMtu(theirs)));
+        qp.toRts(ReadyToSendOptions.withPsn(mine.psn()).withTimeout(14).withRetryCount(RETRY_COUNT).withRnrRetry(RETRY_COUNT));
+    }
+}
