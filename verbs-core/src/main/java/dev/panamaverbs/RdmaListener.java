@@ -20,12 +20,10 @@ import java.util.Optional;
  * }</pre>
  */
 public final class RdmaListener implements AutoCloseable {
-    private final ConnectionEventChannel channel;
     private final ConnectionId id;
     private final ConnectionOptions options;
 
-    private RdmaListener(ConnectionEventChannel channel, ConnectionId id, ConnectionOptions options) {
-        this.channel = channel;
+    private RdmaListener(ConnectionId id, ConnectionOptions options) {
         this.id = id;
         this.options = options;
     }
@@ -43,20 +41,11 @@ public final class RdmaListener implements AutoCloseable {
     public static RdmaListener listen(InetSocketAddress local, ConnectionOptions options) {
         SocketAddresses.check("rdma_bind_addr", local);
         Objects.requireNonNull(options, "rdma_listen: options is null");
-        ConnectionEventChannel channel = ConnectionEventChannel.create();
-        try {
-            ConnectionId id = channel.createIdentifier(PortSpace.TCP);
+        return CmEndpoint.onNewChannel(PortSpace.TCP, id -> {
             id.bind(local);
             id.listen(options.backlog());
-            return new RdmaListener(channel, id, options);
-        } catch (RuntimeException e) {
-            try {
-                channel.close();
-            } catch (RuntimeException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            throw e;
-        }
+            return new RdmaListener(id, options);
+        });
     }
 
     /**
@@ -87,20 +76,13 @@ public final class RdmaListener implements AutoCloseable {
      */
     public Optional<ConnectionRequest> awaitRequest(Duration timeout) {
         ConnectionEventChannel own = ConnectionEventChannel.create();
-        try {
+        return VerbsResource.orUndo(() -> {
             Optional<ConnectionRequest> request = id.awaitRequest(timeout, own, options);
             if (request.isEmpty()) {
                 own.close();
             }
             return request;
-        } catch (RuntimeException e) {
-            try {
-                own.close();
-            } catch (RuntimeException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            throw e;
-        }
+        }, own::close);
     }
 
     /**
@@ -121,7 +103,7 @@ public final class RdmaListener implements AutoCloseable {
     /** Stops listening: closes the identifier (refusing queued requests) and the channel. Idempotent. */
     @Override
     public void close() {
-        channel.close();
+        id.channel().close();
     }
 
     @Override
