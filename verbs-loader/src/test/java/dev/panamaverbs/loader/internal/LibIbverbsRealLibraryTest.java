@@ -15,7 +15,6 @@ import java.util.stream.Stream;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The process-wide library with no override: the host's real libibverbs. Runs in its own JVM
@@ -25,11 +24,7 @@ class LibIbverbsRealLibraryTest {
 
     @BeforeAll
     static void hostHasLibibverbs() {
-        assumeTrue(System.getProperty(LibraryProbe.LIBRARY_PROPERTY) == null
-                && System.getenv(LibraryProbe.LIBRARY_ENVIRONMENT) == null, "an override is configured");
-        boolean installed = Stream.of("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib/x86_64-linux-gnu")
-                .anyMatch(dir -> Files.exists(Path.of(dir, "libibverbs.so.1")));
-        assumeTrue(installed, "libibverbs.so.1 is not installed on this host");
+        RealLibraries.assumeInstalledWithoutOverride(LibraryProbe.LIBRARY_PROPERTY, LibraryProbe.LIBRARY_ENVIRONMENT, "libibverbs.so.1");
     }
 
     @Test

@@ -2,12 +2,9 @@ package dev.panamaverbs.loader.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.panamaverbs.ffm.invoke.rdma_cma_h;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -16,11 +13,7 @@ class LibRdmacmRealLibraryTest {
 
     @BeforeAll
     static void hostHasLibrdmacm() {
-        assumeTrue(System.getProperty(LibRdmacm.LIBRARY_PROPERTY) == null
-                && System.getenv(LibRdmacm.LIBRARY_ENVIRONMENT) == null, "an override is configured");
-        boolean installed = Stream.of("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib/x86_64-linux-gnu")
-                .anyMatch(dir -> Files.exists(Path.of(dir, "librdmacm.so.1")));
-        assumeTrue(installed, "librdmacm.so.1 is not installed on this host");
+        RealLibraries.assumeInstalledWithoutOverride(LibRdmacm.LIBRARY_PROPERTY, LibRdmacm.LIBRARY_ENVIRONMENT, "librdmacm.so.1");
     }
 
     @Test
