@@ -1,6 +1,7 @@
 package dev.panamaverbs;
 
 import java.net.InetSocketAddress;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -42,6 +43,39 @@ abstract sealed class CmEndpoint implements AutoCloseable permits RdmaConnection
     static <T> T onNewChannel(PortSpace space, Function<ConnectionId, T> setup) {
         ConnectionEventChannel channel = ConnectionEventChannel.create();
         return VerbsResource.orUndo(() -> setup.apply(channel.createIdentifier(space)), channel::close);
+    }
+
+    /**
+     * Checks {@code local} and {@code options}, then on a new channel ({@link #onNewChannel}) binds
+     * an identifier in {@code space} to {@code local}, listens with the options' backlog and runs
+     * {@code then} on it.
+     */
+    static <T> T listenOnNewChannel(InetSocketAddress local, ConnectionOptions options, PortSpace space,
+                                    Function<ConnectionId, T> then) {
+        SocketAddresses.check("rdma_bind_addr", local);
+        Objects.requireNonNull(options, "rdma_listen: options is null");
+        return onNewChannel(space, id -> {
+            id.bind(local);
+            id.listen(options.backlog());
+            return then.apply(id);
+        });
+    }
+
+    /**
+     * Checks {@code remote}, {@code options} and their private data (at most
+     * {@code maxPrivateData} bytes), then on a new channel ({@link #onNewChannel}) resolves address
+     * and route to {@code remote} for an identifier in {@code space} and runs {@code then} on it.
+     */
+    static <T> T resolveOnNewChannel(InetSocketAddress remote, ConnectionOptions options, int maxPrivateData,
+                                     PortSpace space, Function<ConnectionId, T> then) {
+        SocketAddresses.check("rdma_connect", remote);
+        Objects.requireNonNull(options, "rdma_connect: options is null");
+        ConnectionOptions.checkPrivateData("rdma_connect", options.privateDataUnsafe(), maxPrivateData);
+        return onNewChannel(space, id -> {
+            id.resolveAddress(remote, options.resolveTimeout());
+            id.resolveRoute(options.resolveTimeout());
+            return then.apply(id);
+        });
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.panamaverbs;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -31,13 +30,7 @@ public final class DatagramEndpoint extends CmEndpoint {
      * @return a datagram server on {@code local} (an RDMA device's address): {@code rdma_bind_addr}, {@code rdma_listen}, and a UD queue pair on the listening identifier.
      */
     public static DatagramEndpoint bind(InetSocketAddress local, ConnectionOptions options) {
-        SocketAddresses.check("rdma_bind_addr", local);
-        Objects.requireNonNull(options, "rdma_listen: options is null");
-        return onNewChannel(PortSpace.UDP, id -> {
-            id.bind(local);
-            id.listen(options.backlog());
-            return open(id, options, null);
-        });
+        return listenOnNewChannel(local, options, PortSpace.UDP, id -> open(id, options, null));
     }
 
     /**
@@ -51,15 +44,8 @@ public final class DatagramEndpoint extends CmEndpoint {
      * @return resolves the datagram server at {@code remote}: address, route, a UD queue pair, and {@code rdma_connect} (a service ID resolution, SIDR) whose answer gives {@link #peer()}.
      */
     public static DatagramEndpoint connect(InetSocketAddress remote, ConnectionOptions options) {
-        SocketAddresses.check("rdma_connect", remote);
-        Objects.requireNonNull(options, "rdma_connect: options is null");
-        ConnectionOptions.checkPrivateData("rdma_connect", options.privateDataUnsafe(),
-                ConnectionOptions.MAX_DATAGRAM_REQUEST_PRIVATE_DATA);
-        return onNewChannel(PortSpace.UDP, id -> {
-            id.resolveAddress(remote, options.resolveTimeout());
-            id.resolveRoute(options.resolveTimeout());
-            return open(id, options, remote);
-        });
+        return resolveOnNewChannel(remote, options, ConnectionOptions.MAX_DATAGRAM_REQUEST_PRIVATE_DATA, PortSpace.UDP,
+                id -> open(id, options, remote));
     }
 
     private static DatagramEndpoint open(ConnectionId id, ConnectionOptions options, InetSocketAddress remote) {

@@ -2,7 +2,6 @@ package dev.panamaverbs;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * A connected RC queue pair made by rdma_cm, ready to post: {@link #connect} on the client,
@@ -48,14 +47,8 @@ public final class RdmaConnection extends CmEndpoint {
      * @return connects to {@code remote}: a new event channel and identifier, address and route resolution ({@link ConnectionOptions#resolveTimeout()} each), protection domain, completion queue and RC queue pair, {@code rdma_connect} and ESTABLISHED ({@link ConnectionOptions#connectTimeout()}).
      */
     public static RdmaConnection connect(InetSocketAddress remote, ConnectionOptions options) {
-        SocketAddresses.check("rdma_connect", remote);
-        Objects.requireNonNull(options, "rdma_connect: options is null");
-        ConnectionOptions.checkPrivateData("rdma_connect", options.privateDataUnsafe(), ConnectionOptions.MAX_CONNECT_PRIVATE_DATA);
-        return onNewChannel(PortSpace.TCP, id -> {
-            id.resolveAddress(remote, options.resolveTimeout());
-            id.resolveRoute(options.resolveTimeout());
-            return establish(id, options, true);
-        });
+        return resolveOnNewChannel(remote, options, ConnectionOptions.MAX_CONNECT_PRIVATE_DATA, PortSpace.TCP,
+                id -> establish(id, options, true));
     }
 
     /**

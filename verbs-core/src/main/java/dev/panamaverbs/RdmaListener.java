@@ -2,7 +2,6 @@ package dev.panamaverbs;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -39,13 +38,7 @@ public final class RdmaListener implements AutoCloseable {
      * @return listens on {@code local} ({@code rdma_bind_addr}, {@code rdma_listen} with the options' backlog); port 0 picks a free port ({@link #localAddress()}).
      */
     public static RdmaListener listen(InetSocketAddress local, ConnectionOptions options) {
-        SocketAddresses.check("rdma_bind_addr", local);
-        Objects.requireNonNull(options, "rdma_listen: options is null");
-        return CmEndpoint.onNewChannel(PortSpace.TCP, id -> {
-            id.bind(local);
-            id.listen(options.backlog());
-            return new RdmaListener(id, options);
-        });
+        return CmEndpoint.listenOnNewChannel(local, options, PortSpace.TCP, id -> new RdmaListener(id, options));
     }
 
     /**
