@@ -1,5 +1,7 @@
 package dev.panamaverbs.loader.internal;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
@@ -21,5 +23,17 @@ final class RealLibraries {
         boolean installed = Stream.of("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib/x86_64-linux-gnu")
                 .anyMatch(dir -> Files.exists(Path.of(dir, soname)));
         assumeTrue(installed, soname + " is not installed on this host");
+    }
+
+    /**
+     * Asserts that {@code library} is available, was asked for as {@code requested} and loaded
+     * from a file whose name matches {@code fileNamePattern}; returns that file's path.
+     */
+    static String assertLoaded(ProcessLibrary library, String requested, String fileNamePattern) {
+        assertTrue(library.isAvailable(), () -> library.unavailabilityCause().orElse(""));
+        assertEquals(requested, library.requestedLibrary());
+        String loaded = library.libraryPath();
+        assertTrue(Path.of(loaded).getFileName().toString().matches(fileNamePattern), loaded);
+        return loaded;
     }
 }
