@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
+import java.util.function.UnaryOperator;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
@@ -416,12 +417,7 @@ public final class ConnectionId extends VerbsResource {
      * @return the local address ({@code route.addr.src_addr}), null before bind or resolution.
      */
     public InetSocketAddress localAddress() {
-        acquire();
-        try {
-            return SocketAddresses.read(rdma_addr.src_addr(rdma_route.addr(rdma_cm_id.route(handleSegment()))));
-        } finally {
-            release();
-        }
+        return readAddress(rdma_addr::src_addr);
     }
 
     /**
@@ -430,9 +426,14 @@ public final class ConnectionId extends VerbsResource {
      * @return the peer's address ({@code route.addr.dst_addr}), null before resolution or a request.
      */
     public InetSocketAddress remoteAddress() {
+        return readAddress(rdma_addr::dst_addr);
+    }
+
+    /** Reads one of {@code route.addr}'s addresses ({@code field} picks it) while holding the identifier. */
+    private InetSocketAddress readAddress(UnaryOperator<MemorySegment> field) {
         acquire();
         try {
-            return SocketAddresses.read(rdma_addr.dst_addr(rdma_route.addr(rdma_cm_id.route(handleSegment()))));
+            return SocketAddresses.read(field.apply(rdma_route.addr(rdma_cm_id.route(handleSegment()))));
         } finally {
             release();
         }

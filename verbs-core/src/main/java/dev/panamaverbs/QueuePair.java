@@ -32,8 +32,9 @@ public final class QueuePair extends VerbsResource {
     private final ProtectionDomain protectionDomain;
     private final QpType type;
     private final int number;
-    private final CompletionQueue sendCompletionQueue;
-    private final CompletionQueue receiveCompletionQueue;
+    /** What the queue pair was created with (its completion queues and shared receive queue). */
+    private final QueuePairOptions options;
+    /** {@code options}' shared receive queue or null, in a plain field for the data path. */
     private final SharedReceiveQueue sharedReceiveQueue;
     private final QueuePairCapabilities capabilities;
     private final boolean extended;
@@ -71,8 +72,7 @@ public final class QueuePair extends VerbsResource {
         this.protectionDomain = pd;
         this.type = options.type();
         this.number = ibv_qp.qp_num(handle);
-        this.sendCompletionQueue = options.sendCompletionQueue();
-        this.receiveCompletionQueue = options.receiveCompletionQueue();
+        this.options = options;
         this.sharedReceiveQueue = options.sharedReceiveQueue().orElse(null);
         this.capabilities = granted;
         this.extended = extended;
@@ -176,7 +176,7 @@ public final class QueuePair extends VerbsResource {
      * @return the queue send completions go to ({@code send_cq})
      */
     public CompletionQueue sendCompletionQueue() {
-        return sendCompletionQueue;
+        return options.sendCompletionQueue();
     }
 
     /**
@@ -185,7 +185,7 @@ public final class QueuePair extends VerbsResource {
      * @return the queue receive completions go to ({@code recv_cq})
      */
     public CompletionQueue receiveCompletionQueue() {
-        return receiveCompletionQueue;
+        return options.receiveCompletionQueue();
     }
 
     /**
@@ -194,7 +194,7 @@ public final class QueuePair extends VerbsResource {
      * @return the shared receive queue receives come from ({@code srq}), if any
      */
     public Optional<SharedReceiveQueue> sharedReceiveQueue() {
-        return Optional.ofNullable(sharedReceiveQueue);
+        return options.sharedReceiveQueue();
     }
 
     /**

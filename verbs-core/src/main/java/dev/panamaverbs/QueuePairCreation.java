@@ -16,6 +16,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * The create-time half of {@link QueuePair}: checks {@link QueuePairOptions} against the device
@@ -44,14 +45,7 @@ final class QueuePairCreation {
         Objects.requireNonNull(options, "ibv_create_qp: options is null");
         boolean useExtended = options.needsExtendedCreate();
         String verb = useExtended ? "ibv_create_qp_ex" : "ibv_create_qp";
-        VerbsResource[] used = dependencies(pd, options);
-        VerbsResource.requireOpen(used);
-        int held = 0;
-        try (Arena arena = Arena.ofConfined()) {
-            for (VerbsResource resource : used) {
-                resource.acquire();
-                held++;
-            }
+        return holding(dependencies(pd, options), arena -> {
             check(verb, pd, options, pd.context().maxAttributes());
             MemorySegment handle;
             MemorySegment attr;
@@ -74,6 +68,22 @@ final class QueuePairCreation {
             QueuePair qp = new QueuePair(pd, options, Pointers.sized(handle, ibv_qp.LAYOUT.byteSize()), granted, useExtended);
             qp.register();
             return qp;
+        });
+    }
+
+    /**
+     * Runs {@code body} with every resource of {@code used} checked open and held (acquired in
+     * order, released after it) and a confined arena for the call, closed before the releases.
+     */
+    private static QueuePair holding(VerbsResource[] used, Function<Arena, QueuePair> body) {
+        VerbsResource.requireOpen(used);
+        int held = 0;
+        try (Arena arena = Arena.ofConfined()) {
+            for (VerbsResource resource : used) {
+                resource.acquire();
+                held++;
+            }
+            return body.apply(arena);
         } finally {
             for (int i = 0; i < held; i++) {
                 used[i].release();
@@ -88,14 +98,7 @@ final class QueuePairCreation {
      */
     static QueuePair createOnIdentifier(ConnectionId id, MemorySegment idHandle, ProtectionDomain pd,
                                         QueuePairOptions options) {
-        VerbsResource[] used = dependencies(pd, options);
-        VerbsResource.requireOpen(used);
-        int held = 0;
-        try (Arena arena = Arena.ofConfined()) {
-            for (VerbsResource resource : used) {
-                resource.acquire();
-                held++;
-            }
+        return holding(dependencies(pd, options), arena -> {
             check("rdma_create_qp", pd, options, pd.context().maxAttributes());
             MemorySegment attr = arena.allocate(ibv_qp_init_attr.LAYOUT);
             writeInitAttr(attr, options);
@@ -108,11 +111,7 @@ final class QueuePairCreation {
             qp.assumeState(options.type() == QpType.UD ? QpState.RTS : QpState.INIT);
             qp.register();
             return qp;
-        } finally {
-            for (int i = 0; i < held; i++) {
-                used[i].release();
-            }
-        }
+        });
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.panamaverbs;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * A connected RC queue pair made by rdma_cm, ready to post: {@link #connect} on the client,
@@ -23,21 +22,13 @@ import java.util.Objects;
  * as work requests completing with {@code RETRY_EXC_ERR} and DISCONNECTED after about
  * (retry count + 1) ACK timeouts ({@link ConnectionOptions}).
  */
-public final class RdmaConnection implements AutoCloseable {
-    private final ConnectionId id;
+public final class RdmaConnection extends CmEndpoint {
     private final boolean ownsChannel;
-    private final ProtectionDomain protectionDomain;
-    private final CompletionQueue completionQueue;
-    private final QueuePair queuePair;
     private final ConnectionEvent established;
 
-    private RdmaConnection(ConnectionId id, boolean ownsChannel, ProtectionDomain pd, CompletionQueue cq,
-                           QueuePair qp, ConnectionEvent established) {
-        this.id = id;
+    private RdmaConnection(ConnectionId id, boolean ownsChannel, Resources resources, ConnectionEvent established) {
+        super(id, resources);
         this.ownsChannel = ownsChannel;
-        this.protectionDomain = pd;
-        this.completionQueue = cq;
-        this.queuePair = qp;
         this.established = established;
     }
 
@@ -56,19 +47,8 @@ public final class RdmaConnection implements AutoCloseable {
      * @return connects to {@code remote}: a new event channel and identifier, address and route resolution ({@link ConnectionOptions#resolveTimeout()} each), protection domain, completion queue and RC queue pair, {@code rdma_connect} and ESTABLISHED ({@link ConnectionOptions#connectTimeout()}).
      */
     public static RdmaConnection connect(InetSocketAddress remote, ConnectionOptions options) {
-        SocketAddresses.check("rdma_connect", remote);
-        Objects.requireNonNull(options, "rdma_connect: options is null");
-        ConnectionOptions.checkPrivateData("rdma_connect", options.privateDataUnsafe(), ConnectionOptions.MAX_CONNECT_PRIVATE_DATA);
-        ConnectionEventChannel channel = ConnectionEventChannel.create();
-        try {
-            ConnectionId id = channel.createIdentifier(PortSpace.TCP);
-            id.resolveAddress(remote, options.resolveTimeout());
-            id.resolveRoute(options.resolveTimeout());
-            return establish(id, options, true);
-        } catch (RuntimeException e) {
-            closeQuietly(channel, e);
-            throw e;
-        }
+        return resolveOnNewChannel(remote, options, ConnectionOptions.MAX_CONNECT_PRIVATE_DATA, PortSpace.TCP,
+                id -> establish(id, options, true));
     }
 
     /**
@@ -76,15 +56,8 @@ public final class RdmaConnection implements AutoCloseable {
      * identifier (and its channel when it owns one of its own) on failure.
      */
     static RdmaConnection establish(ConnectionId id, ConnectionOptions options, boolean active) {
-        try {
-            Context context = id.context();
-            ProtectionDomain pd = context.allocateProtectionDomain();
-            CompletionQueue cq = context.createCompletionQueue(options.completionQueueSize());
-            QueuePair qp = id.createQueuePair(pd, QueuePairOptions.builder(QpType.RC, cq)
-                    .maxSendWorkRequests(options.maxSendWorkRequests())
-                    .maxReceiveWorkRequests(options.maxReceiveWorkRequests())
-                    .maxSendSge(options.maxSge()).maxReceiveSge(options.maxSge())
-                    .maxInlineData(options.maxInlineData()).build());
+        return VerbsResource.orUndo(() -> {
+            Resources resources = Resources.create(id, QpType.RC, options);
             ConnectionEvent established;
             if (active) {
                 established = id.connect(options, options.connectTimeout());
@@ -92,15 +65,8 @@ public final class RdmaConnection implements AutoCloseable {
                 id.accept(options, options.connectTimeout());
                 established = null;
             }
-            return new RdmaConnection(id, ownsItsChannel(id), pd, cq, qp, established);
-        } catch (RuntimeException e) {
-            try {
-                closeIdentifier(id);
-            } catch (RuntimeException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            throw e;
-        }
+            return new RdmaConnection(id, ownsItsChannel(id), resources, established);
+        }, () -> closeIdentifier(id));
     }
 
     /** Whether {@code id} is the only identifier of its channel's tree that we made for it. */
@@ -117,40 +83,6 @@ public final class RdmaConnection implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(AutoCloseable resource, RuntimeException failure) {
-        try {
-            resource.close();
-        } catch (Exception e) {
-            failure.addSuppressed(e);
-        }
-    }
-
-    /**
-     * The RC queue pair, connected (RTS).
-     *
-     * @return the RC queue pair, connected (RTS).
-     */
-    public QueuePair queuePair() {
-        return queuePair;
-    }
-
-    /**
-     * The completion queue of both send and receive completions.
-     *
-     * @return the completion queue of both send and receive completions.
-     */
-    public CompletionQueue completionQueue() {
-        return completionQueue;
-    }
-
-    /**
-     * The protection domain to register memory in.
-     *
-     * @return the protection domain to register memory in.
-     */
-    public ProtectionDomain protectionDomain() {
-        return protectionDomain;
-    }
 
     /**
      * The device context rdma_cm chose (librdmacm's; see {@link ConnectionId#context()}).
@@ -161,14 +93,6 @@ public final class RdmaConnection implements AutoCloseable {
         return id.context();
     }
 
-    /**
-     * The rdma_cm identifier.
-     *
-     * @return the rdma_cm identifier.
-     */
-    public ConnectionId identifier() {
-        return id;
-    }
 
     /**
      * The peer's address.
@@ -179,14 +103,6 @@ public final class RdmaConnection implements AutoCloseable {
         return id.remoteAddress();
     }
 
-    /**
-     * The local address.
-     *
-     * @return the local address.
-     */
-    public InetSocketAddress localAddress() {
-        return id.localAddress();
-    }
 
     /**
      * The private data the server sent with its accept (client side; padded by the CM), else empty.
@@ -239,6 +155,6 @@ public final class RdmaConnection implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "RdmaConnection[" + id + ", " + queuePair + "]";
+        return "RdmaConnection[" + id + ", " + queuePair() + "]";
     }
 }

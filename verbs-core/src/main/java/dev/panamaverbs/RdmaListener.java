@@ -2,7 +2,6 @@ package dev.panamaverbs;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -20,12 +19,10 @@ import java.util.Optional;
  * }</pre>
  */
 public final class RdmaListener implements AutoCloseable {
-    private final ConnectionEventChannel channel;
     private final ConnectionId id;
     private final ConnectionOptions options;
 
-    private RdmaListener(ConnectionEventChannel channel, ConnectionId id, ConnectionOptions options) {
-        this.channel = channel;
+    private RdmaListener(ConnectionId id, ConnectionOptions options) {
         this.id = id;
         this.options = options;
     }
@@ -41,22 +38,7 @@ public final class RdmaListener implements AutoCloseable {
      * @return listens on {@code local} ({@code rdma_bind_addr}, {@code rdma_listen} with the options' backlog); port 0 picks a free port ({@link #localAddress()}).
      */
     public static RdmaListener listen(InetSocketAddress local, ConnectionOptions options) {
-        SocketAddresses.check("rdma_bind_addr", local);
-        Objects.requireNonNull(options, "rdma_listen: options is null");
-        ConnectionEventChannel channel = ConnectionEventChannel.create();
-        try {
-            ConnectionId id = channel.createIdentifier(PortSpace.TCP);
-            id.bind(local);
-            id.listen(options.backlog());
-            return new RdmaListener(channel, id, options);
-        } catch (RuntimeException e) {
-            try {
-                channel.close();
-            } catch (RuntimeException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            throw e;
-        }
+        return CmEndpoint.listenOnNewChannel(local, options, PortSpace.TCP, id -> new RdmaListener(id, options));
     }
 
     /**
@@ -87,20 +69,13 @@ public final class RdmaListener implements AutoCloseable {
      */
     public Optional<ConnectionRequest> awaitRequest(Duration timeout) {
         ConnectionEventChannel own = ConnectionEventChannel.create();
-        try {
+        return VerbsResource.orUndo(() -> {
             Optional<ConnectionRequest> request = id.awaitRequest(timeout, own, options);
             if (request.isEmpty()) {
                 own.close();
             }
             return request;
-        } catch (RuntimeException e) {
-            try {
-                own.close();
-            } catch (RuntimeException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            throw e;
-        }
+        }, own::close);
     }
 
     /**
@@ -121,7 +96,7 @@ public final class RdmaListener implements AutoCloseable {
     /** Stops listening: closes the identifier (refusing queued requests) and the channel. Idempotent. */
     @Override
     public void close() {
-        channel.close();
+        id.channel().close();
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.function.Supplier;
 
 /**
  * A verbs object owned by the JVM: a node of the resource tree (Context -> PD/CQ/channel ->
@@ -265,8 +266,19 @@ public abstract class VerbsResource implements AutoCloseable {
      * what was created) and throws the step's failure with the undo's suppressed into it.
      */
     static void orUndo(Runnable step, Runnable undo) {
-        try {
+        orUndo(() -> {
             step.run();
+            return null;
+        }, undo);
+    }
+
+    /**
+     * Like {@link #orUndo(Runnable, Runnable)}, for a step that makes something: returns what
+     * {@code step} returns.
+     */
+    static <T> T orUndo(Supplier<T> step, Runnable undo) {
+        try {
+            return step.get();
         } catch (RuntimeException e) {
             try {
                 undo.run();

@@ -27,19 +27,36 @@ import java.util.Set;
  * completion queue (sends and receives of a side complete there) and their own registered
  * buffer with local write, remote write and remote read access.
  *
- * <p>The device is chosen like the device tests choose theirs: the system property
- * {@value #DEVICE_PROPERTY}, else the environment variable {@value #DEVICE_ENV} (the rxe VM sets
- * it to {@code rxe0}), else the first device listed. Port: {@value #PORT_PROPERTY} /
- * {@value #PORT_ENV}, default 1. GID index (RoCE): {@value #GID_INDEX_PROPERTY} /
- * {@value #GID_INDEX_ENV}, else the port's RoCE v2 IPv4-mapped GID (chosen by type), else 0.
+ * <p>The device is chosen like the device tests choose theirs ({@link Setting}): the system property
+ * {@code panamaverbs.bench.device}, else the environment variable {@code VERBS_TEST_DEVICE} (the rxe VM sets
+ * it to {@code rxe0}), else the first device listed. Port: {@code panamaverbs.bench.port} /
+ * {@code VERBS_TEST_PORT}, default 1. GID index (RoCE): {@code panamaverbs.bench.gidIndex} /
+ * {@code VERBS_TEST_GID_INDEX}, else the port's RoCE v2 IPv4-mapped GID (chosen by type), else 0.
  */
 final class LoopbackPair implements AutoCloseable {
-    static final String DEVICE_PROPERTY = "panamaverbs.bench.device";
-    static final String DEVICE_ENV = "VERBS_TEST_DEVICE";
-    static final String PORT_PROPERTY = "panamaverbs.bench.port";
-    static final String PORT_ENV = "VERBS_TEST_PORT";
-    static final String GID_INDEX_PROPERTY = "panamaverbs.bench.gidIndex";
-    static final String GID_INDEX_ENV = "VERBS_TEST_GID_INDEX";
+    /** A choice the benchmarks read from a system property, else an environment variable. */
+    enum Setting {
+        DEVICE("panamaverbs.bench.device", "VERBS_TEST_DEVICE"),
+        PORT("panamaverbs.bench.port", "VERBS_TEST_PORT"),
+        GID_INDEX("panamaverbs.bench.gidIndex", "VERBS_TEST_GID_INDEX");
+
+        final String property;
+        final String variable;
+
+        Setting(String property, String variable) {
+            this.property = property;
+            this.variable = variable;
+        }
+
+        /** The property's value, else the variable's, stripped; empty when both are unset or blank. */
+        Optional<String> value() {
+            String value = System.getProperty(property);
+            if (value == null || value.isBlank()) {
+                value = System.getenv(variable);
+            }
+            return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.strip());
+        }
+    }
 
     /** The first PSN of each side. */
     private static final int FIRST_PSN = 0x1234;
@@ -76,7 +93,7 @@ final class LoopbackPair implements AutoCloseable {
      */
     static LoopbackPair open(int workRequests, int bufferSize) {
         Device device = chooseDevice();
-        int port = setting(PORT_PROPERTY, PORT_ENV).map(Integer::parseInt).orElse(1);
+        int port = Setting.PORT.value().map(Integer::parseInt).orElse(1);
         Context context = device.open();
         try {
             PortAttributes attributes = context.queryPort(port);
@@ -129,11 +146,11 @@ final class LoopbackPair implements AutoCloseable {
         if (!Verbs.isAvailable()) {
             throw new NoDeviceException("libibverbs is unavailable: " + Verbs.unavailabilityCause().orElse("?"));
         }
-        Optional<String> wanted = setting(DEVICE_PROPERTY, DEVICE_ENV);
+        Optional<String> wanted = Setting.DEVICE.value();
         if (wanted.isPresent()) {
             return Verbs.device(wanted.get()).orElseThrow(() -> new NoDeviceException(
-                    "no RDMA device named " + wanted.get() + " (asked for by -D" + DEVICE_PROPERTY
-                            + " or " + DEVICE_ENV + "); devices: " + Verbs.devices()));
+                    "no RDMA device named " + wanted.get() + " (asked for by -D" + Setting.DEVICE.property
+                            + " or " + Setting.DEVICE.variable + "); devices: " + Verbs.devices()));
         }
         List<Device> devices = Verbs.devices();
         if (devices.isEmpty()) {
@@ -143,7 +160,7 @@ final class LoopbackPair implements AutoCloseable {
     }
 
     private static GidEntry chooseGid(Context context, int port) {
-        Optional<Integer> index = setting(GID_INDEX_PROPERTY, GID_INDEX_ENV).map(Integer::parseInt);
+        Optional<Integer> index = Setting.GID_INDEX.value().map(Integer::parseInt);
         if (index.isPresent()) {
             return context.queryGid(port, index.get()).orElseThrow(() -> new NoDeviceException(
                     "GID index " + index.get() + " of port " + port + " is empty"));
@@ -151,14 +168,6 @@ final class LoopbackPair implements AutoCloseable {
         return context.roceV2Ipv4Gid(port)
                 .or(() -> context.queryGid(port, 0))
                 .orElseThrow(() -> new NoDeviceException("port " + port + " has no usable GID"));
-    }
-
-    private static Optional<String> setting(String property, String variable) {
-        String value = System.getProperty(property);
-        if (value == null || value.isBlank()) {
-            value = System.getenv(variable);
-        }
-        return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.strip());
     }
 
     /**

@@ -120,6 +120,18 @@ class TestSummaryTest {
         return summary(ci, args.toArray(String[]::new));
     }
 
+    /**
+     * The CI summary (device step exit 0) of a clean device run of {@code tests} ({@code skipped}
+     * of them skipped), then a canary run exiting 0 whose one test ({@code canarySkipped}: 0 or 1)
+     * holds {@code inner} ({@link #canaryTestcase}).
+     */
+    private TestSummary.Result withCanaryExitingZero(int tests, int skipped, int canarySkipped, String inner)
+            throws IOException {
+        deviceRun(0, tests, 0, skipped);
+        launcherRun(canary, 0, 1, 0, canarySkipped, canaryTestcase(inner));
+        return summary(true, "--device", "--step-status", "0");
+    }
+
     /** The canary's testcase element of a launcher report, holding {@code inner} (a skip or a failure, or nothing). */
     private static String canaryTestcase(String inner) {
         return "  <testcase name=\"failsOnTheDeviceOnPurpose(TestDevice, Context)\" classname=\"" + CANARY_CLASS + "\">"
@@ -166,9 +178,7 @@ class TestSummaryTest {
     @Test
     void noDeviceTestRanFailsUnderCiOnly() throws Exception {
         // No device: every device test and the canary skipped, both launchers exit 0.
-        deviceRun(0, 3, 0, 3);
-        launcherRun(canary, 0, 1, 0, 1, canaryTestcase("<skipped/>"));
-        TestSummary.Result ci = summary(true, "--device", "--step-status", "0");
+        TestSummary.Result ci = withCanaryExitingZero(3, 3, 1, "<skipped/>");
         assertStatus(1, ci);
         assertLine(ci, CI_NO_DEVICE_TEST);
         assertLine(ci, "harness self-check: not possible: the canary was skipped like every device test (no device)");
@@ -233,9 +243,7 @@ class TestSummaryTest {
 
     @Test
     void canaryThatDoesNotFailTurnsTheRunRed() throws Exception {
-        deviceRun(0, 5, 0, 0);
-        launcherRun(canary, 0, 1, 0, 0, canaryTestcase(""));
-        TestSummary.Result result = summary(true, "--device", "--step-status", "0");
+        TestSummary.Result result = withCanaryExitingZero(5, 0, 0, "");
         assertStatus(1, result);
         assertLine(result, NOT_RED + ": the deliberately failing canary run exited 0 (1 expected); its report: 1 run,"
                 + " 0 failed, 0 skipped, 0 with the canary's message, 0 other tests (target/device-reports/harness-canary)");

@@ -1,5 +1,6 @@
 package dev.panamaverbs.it;
 
+import static dev.panamaverbs.it.RdmaCmSupport.WAIT;
 import static dev.panamaverbs.it.RdmaCmSupport.anyPort;
 import static dev.panamaverbs.it.RdmaCmSupport.awaitOne;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -24,7 +25,6 @@ import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -39,12 +39,9 @@ import java.util.concurrent.TimeUnit;
  * RDMA WRITE verified, private data both ways, sequential and concurrent accepts.
  */
 class RdmaCmConnectDeviceTest {
-    private static final Duration WAIT = Duration.ofSeconds(20);
-
     @DeviceTest
     void connectAcceptSendReceiveWriteAndDisconnect(TestDevice device) throws Exception {
-        RdmaCmSupport.requireRdmaCm();
-        InetAddress ip = RdmaCmSupport.deviceAddress(device);
+        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         EnumSet<AccessFlag> remoteWrite = EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE);
         try (RdmaListener listener = RdmaListener.listen(anyPort(ip), ConnectionOptions.defaults())) {
             InetSocketAddress server = listener.localAddress();
@@ -99,8 +96,7 @@ class RdmaCmConnectDeviceTest {
 
     @DeviceTest
     void sequentialAndConcurrentAcceptsEachConnect(TestDevice device) throws Exception {
-        RdmaCmSupport.requireRdmaCm();
-        InetAddress ip = RdmaCmSupport.deviceAddress(device);
+        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         try (RdmaListener listener = RdmaListener.listen(anyPort(ip), ConnectionOptions.defaults());
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             InetSocketAddress server = listener.localAddress();
@@ -138,8 +134,7 @@ class RdmaCmConnectDeviceTest {
 
     @DeviceTest
     void acceptPrivateDataReachesTheClient(TestDevice device) throws Exception {
-        RdmaCmSupport.requireRdmaCm();
-        InetAddress ip = RdmaCmSupport.deviceAddress(device);
+        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         byte[] welcome = ByteBuffer.allocate(8).putLong(0x1122334455667788L).array();
         try (RdmaListener listener = RdmaListener.listen(anyPort(ip), ConnectionOptions.defaults())) {
             CompletableFuture<RdmaConnection> accepted = CompletableFuture.supplyAsync(() ->

@@ -1,5 +1,6 @@
 package dev.panamaverbs.it;
 
+import static dev.panamaverbs.it.RdmaCmSupport.WAIT;
 import static dev.panamaverbs.it.RdmaCmSupport.anyPort;
 import static dev.panamaverbs.it.RdmaCmSupport.awaitOne;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -22,7 +23,6 @@ import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
-import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
@@ -31,13 +31,11 @@ import java.util.concurrent.TimeUnit;
 
 /** UD through RDMA_PS_UDP, and every rdma_cm kernel object (cm_id, qp, cq, pd, mr) freed on close. */
 class RdmaCmDatagramAndLeakDeviceTest {
-    private static final Duration WAIT = Duration.ofSeconds(20);
     private static final int GRH = 40;
 
     @DeviceTest
     void aDatagramReachesTheServerRdmaCmResolved(TestDevice device) throws Exception {
-        RdmaCmSupport.requireRdmaCm();
-        InetAddress ip = RdmaCmSupport.deviceAddress(device);
+        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         EnumSet<AccessFlag> write = EnumSet.of(AccessFlag.LOCAL_WRITE);
         try (DatagramEndpoint server = DatagramEndpoint.bind(anyPort(ip), ConnectionOptions.defaults());
              MemoryRegion inbox = server.protectionDomain().allocateMemoryRegion(4096, write)) {

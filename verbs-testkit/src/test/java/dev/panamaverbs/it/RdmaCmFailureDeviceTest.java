@@ -1,5 +1,6 @@
 package dev.panamaverbs.it;
 
+import static dev.panamaverbs.it.RdmaCmSupport.WAIT;
 import static dev.panamaverbs.it.RdmaCmSupport.anyPort;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,12 +38,9 @@ import dev.panamaverbs.testkit.TestDevice;
 
 /** rdma_cm's failure modes on one host: each ends with a clear exception, none hangs, nothing leaks. */
 class RdmaCmFailureDeviceTest {
-    private static final Duration WAIT = Duration.ofSeconds(20);
-
     @DeviceTest
     void aRejectCarriesThePrivateData(TestDevice device) throws Exception {
-        RdmaCmSupport.requireRdmaCm();
-        InetAddress ip = RdmaCmSupport.deviceAddress(device);
+        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         byte[] reason = "full, try later".getBytes();
         try (RdmaListener listener = RdmaListener.listen(anyPort(ip), ConnectionOptions.defaults())) {
             CompletableFuture<Void> rejecter = CompletableFuture.runAsync(() ->
@@ -58,8 +56,7 @@ class RdmaCmFailureDeviceTest {
 
     @DeviceTest
     void aConnectWhereNothingListensFailsFast(TestDevice device) {
-        RdmaCmSupport.requireRdmaCm();
-        InetAddress ip = RdmaCmSupport.deviceAddress(device);
+        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         InetSocketAddress nobody = new InetSocketAddress(ip, 7999);
         long start = System.nanoTime();
         ConnectionException failed = assertThrows(ConnectionException.class,
@@ -87,8 +84,7 @@ class RdmaCmFailureDeviceTest {
 
     @DeviceTest
     void closingAnIdentifierWhileItConnectsEndsTheWait(TestDevice device) throws Exception {
-        RdmaCmSupport.requireRdmaCm();
-        InetAddress ip = RdmaCmSupport.deviceAddress(device);
+        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         // A listener nobody accepts on: the connect waits for ESTABLISHED until the close.
         try (RdmaListener listener = RdmaListener.listen(anyPort(ip), ConnectionOptions.defaults());
              ConnectionEventChannel channel = ConnectionEventChannel.create()) {
@@ -139,8 +135,7 @@ class RdmaCmFailureDeviceTest {
 
     @DeviceTest
     void aQueuePairAfterDisconnectFlushesAndAfterCloseRefuses(TestDevice device) throws Exception {
-        RdmaCmSupport.requireRdmaCm();
-        InetAddress ip = RdmaCmSupport.deviceAddress(device);
+        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         try (RdmaListener listener = RdmaListener.listen(anyPort(ip), ConnectionOptions.defaults())) {
             CompletableFuture<RdmaConnection> accepted = CompletableFuture.supplyAsync(() -> listener.accept(WAIT));
             RdmaConnection client = RdmaConnection.connect(listener.localAddress(), ConnectionOptions.defaults());

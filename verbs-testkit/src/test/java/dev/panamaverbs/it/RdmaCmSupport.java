@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 
 /**
@@ -25,6 +26,9 @@ import java.util.Arrays;
 final class RdmaCmSupport {
     /** An address in RFC 2544's benchmarking range with no host behind it, probed only inside the VM. */
     static final String UNREACHABLE = "198.18.255.254";
+
+    /** How long the rdma_cm device tests wait for a request, an event or the other side. */
+    static final Duration WAIT = Duration.ofSeconds(20);
 
     private RdmaCmSupport() {}
 
@@ -42,6 +46,17 @@ final class RdmaCmSupport {
             }
             assumeTrue(false, missing);
         }
+    }
+
+    /**
+     * {@link #requireRdmaCm()}, then {@code device}'s IPv4 address ({@link #deviceAddress}).
+     *
+     * @param device the device under test
+     * @return the device's IPv4 address
+     */
+    static InetAddress requireRdmaCm(TestDevice device) {
+        requireRdmaCm();
+        return deviceAddress(device);
     }
 
     /** True inside the project's VM, the only place the unreachable probe may be sent. */

@@ -15,7 +15,6 @@ import java.util.stream.Stream;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The process-wide library with no override: the host's real libibverbs. Runs in its own JVM
@@ -25,21 +24,15 @@ class LibIbverbsRealLibraryTest {
 
     @BeforeAll
     static void hostHasLibibverbs() {
-        assumeTrue(System.getProperty(LibraryProbe.LIBRARY_PROPERTY) == null
-                && System.getenv(LibraryProbe.LIBRARY_ENVIRONMENT) == null, "an override is configured");
-        boolean installed = Stream.of("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib/x86_64-linux-gnu")
-                .anyMatch(dir -> Files.exists(Path.of(dir, "libibverbs.so.1")));
-        assumeTrue(installed, "libibverbs.so.1 is not installed on this host");
+        RealLibraries.assumeInstalledWithoutOverride(LibraryProbe.LIBRARY_PROPERTY, LibraryProbe.LIBRARY_ENVIRONMENT, "libibverbs.so.1");
     }
 
     @Test
     void theRealLibraryIsAvailable() {
-        assertTrue(LibIbverbs.LIBRARY.isAvailable(), () -> LibIbverbs.LIBRARY.unavailabilityCause().orElse(""));
-        assertEquals(LibraryProbe.DEFAULT_LIBRARY, LibIbverbs.LIBRARY.requestedLibrary());
         // The file the soname led to, links resolved: .../libibverbs.so.1.14.44.0 on rdma-core 44.
-        String loaded = LibIbverbs.LIBRARY.libraryPath();
+        String loaded = RealLibraries.assertLoaded(LibIbverbs.LIBRARY, LibraryProbe.DEFAULT_LIBRARY,
+                "libibverbs\\.so\\.1(\\.\\d+)*");
         assertTrue(Path.of(loaded).isAbsolute(), loaded);
-        assertTrue(Path.of(loaded).getFileName().toString().matches("libibverbs\\.so\\.1(\\.\\d+)*"), loaded);
         assertEquals(loaded, realPath(Path.of(loaded)), "no symbolic link left in " + loaded);
         // rdma-core 44 exports everything up to IBVERBS_1.14.
         assertTrue(LibIbverbs.LIBRARY.has("ibv_reg_mr_iova2"));

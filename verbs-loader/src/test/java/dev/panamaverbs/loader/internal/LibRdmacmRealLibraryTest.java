@@ -1,13 +1,8 @@
 package dev.panamaverbs.loader.internal;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.panamaverbs.ffm.invoke.rdma_cma_h;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -16,19 +11,12 @@ class LibRdmacmRealLibraryTest {
 
     @BeforeAll
     static void hostHasLibrdmacm() {
-        assumeTrue(System.getProperty(LibRdmacm.LIBRARY_PROPERTY) == null
-                && System.getenv(LibRdmacm.LIBRARY_ENVIRONMENT) == null, "an override is configured");
-        boolean installed = Stream.of("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib/x86_64-linux-gnu")
-                .anyMatch(dir -> Files.exists(Path.of(dir, "librdmacm.so.1")));
-        assumeTrue(installed, "librdmacm.so.1 is not installed on this host");
+        RealLibraries.assumeInstalledWithoutOverride(LibRdmacm.LIBRARY_PROPERTY, LibRdmacm.LIBRARY_ENVIRONMENT, "librdmacm.so.1");
     }
 
     @Test
     void theRealLibraryIsAvailableAndBound() {
-        assertTrue(LibRdmacm.LIBRARY.isAvailable(), () -> LibRdmacm.LIBRARY.unavailabilityCause().orElse(""));
-        assertEquals(LibRdmacm.DEFAULT_LIBRARY, LibRdmacm.LIBRARY.requestedLibrary());
-        String loaded = LibRdmacm.LIBRARY.libraryPath();
-        assertTrue(Path.of(loaded).getFileName().toString().matches("librdmacm\\.so\\.1(\\.\\d+)*"), loaded);
+        RealLibraries.assertLoaded(LibRdmacm.LIBRARY, LibRdmacm.DEFAULT_LIBRARY, "librdmacm\\.so\\.1(\\.\\d+)*");
         assertTrue(rdma_cma_h.LIBRARY.isBound());
         // rdma-core 44 exports up to RDMACM_1.3.
         assertTrue(LibRdmacm.LIBRARY.has("rdma_establish"));

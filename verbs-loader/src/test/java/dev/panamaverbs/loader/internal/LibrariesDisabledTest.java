@@ -11,8 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code -Dpanamaverbs.disable=true}: unavailable, and the cause says so. Own JVM (fork per class). */
-class LibIbverbsDisabledTest {
+/**
+ * {@code -Dpanamaverbs.disable=true}: libibverbs and librdmacm unavailable, neither opened, and
+ * the cause says so. Own JVM (fork per class).
+ */
+class LibrariesDisabledTest {
 
     @BeforeAll
     static void disable() {
@@ -26,6 +29,13 @@ class LibIbverbsDisabledTest {
         assertTrue(cause.contains("panamaverbs.disable=true"), cause);
         assertFalse(LibIbverbs.LIBRARY.has("ibv_open_device"));
         assertFalse(verbs_h.LIBRARY.isBound(), "nothing was resolved, so nothing is bound");
+    }
+
+    @Test
+    void librdmacmIsDisabledTooWithTheReason() {
+        assertFalse(LibRdmacm.LIBRARY.isAvailable());
+        String cause = LibRdmacm.LIBRARY.unavailabilityCause().orElseThrow();
+        assertTrue(cause.contains("panamaverbs.disable=true") && cause.contains("librdmacm.so.1"), cause);
     }
 
     @Test
