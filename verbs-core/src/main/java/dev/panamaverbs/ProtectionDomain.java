@@ -43,15 +43,15 @@ public final class ProtectionDomain extends VerbsResource {
         }
     }
 
+    @Override
+    String describe() {
+        return "handle=" + kernelHandle;
+    }
+
     /** {@code ibv_dealloc_pd}. */
     @Override
     void destroy() {
         NativeCalls.destroy("ibv_dealloc_pd", verbs_h::ibv_dealloc_pd, handleSegment());
-    }
-
-    @Override
-    String describe() {
-        return "handle=" + kernelHandle;
     }
 
     /**

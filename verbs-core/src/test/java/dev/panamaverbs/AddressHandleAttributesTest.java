@@ -14,35 +14,32 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 
 /** Address handle attributes and the checks {@code ibv_create_ah} makes before the native call. */
 class AddressHandleAttributesTest {
+    private static final Rejections.Verb CREATE_AH = new Rejections.Verb("ibv_create_ah: ");
     private static final Gid REMOTE = Gid.parse("::ffff:10.0.2.15");
 
-    private static void assertRejected(String field, Executable build) {
-        Rejections.assertRejectedWith("ibv_create_ah: " + field, build);
-    }
 
     @Test
     void everyFieldIsCheckedAgainstItsCWidth() {
-        assertRejected("port_num must be in 1..255, got 0", () -> AddressHandleAttributes.local(0, 1));
-        assertRejected("port_num", () -> AddressHandleAttributes.local(256, 1));
-        assertRejected("dlid", () -> AddressHandleAttributes.local(1, 0x10000));
-        assertRejected("dlid", () -> AddressHandleAttributes.local(1, -1));
-        assertRejected("sl", () -> AddressHandleAttributes.local(1, 1).withServiceLevel(16));
-        assertRejected("src_path_bits", () -> AddressHandleAttributes.local(1, 1).withSourcePathBits(128));
-        assertRejected("static_rate", () -> AddressHandleAttributes.local(1, 1).withStaticRate(-1));
-        assertRejected("grh.flow_label", () -> GlobalRoute.to(REMOTE, 1).withFlowLabel(1 << 20));
-        assertRejected("grh.sgid_index", () -> GlobalRoute.to(REMOTE, 256));
-        assertRejected("grh.hop_limit", () -> GlobalRoute.to(REMOTE, 1).withHopLimit(256));
-        assertRejected("grh.traffic_class", () -> GlobalRoute.to(REMOTE, 1).withTrafficClass(-1));
+        CREATE_AH.assertRejected("port_num must be in 1..255, got 0", () -> AddressHandleAttributes.local(0, 1));
+        CREATE_AH.assertRejected("port_num", () -> AddressHandleAttributes.local(256, 1));
+        CREATE_AH.assertRejected("dlid", () -> AddressHandleAttributes.local(1, 0x10000));
+        CREATE_AH.assertRejected("dlid", () -> AddressHandleAttributes.local(1, -1));
+        CREATE_AH.assertRejected("sl", () -> AddressHandleAttributes.local(1, 1).withServiceLevel(16));
+        CREATE_AH.assertRejected("src_path_bits", () -> AddressHandleAttributes.local(1, 1).withSourcePathBits(128));
+        CREATE_AH.assertRejected("static_rate", () -> AddressHandleAttributes.local(1, 1).withStaticRate(-1));
+        CREATE_AH.assertRejected("grh.flow_label", () -> GlobalRoute.to(REMOTE, 1).withFlowLabel(1 << 20));
+        CREATE_AH.assertRejected("grh.sgid_index", () -> GlobalRoute.to(REMOTE, 256));
+        CREATE_AH.assertRejected("grh.hop_limit", () -> GlobalRoute.to(REMOTE, 1).withHopLimit(256));
+        CREATE_AH.assertRejected("grh.traffic_class", () -> GlobalRoute.to(REMOTE, 1).withTrafficClass(-1));
     }
 
     @Test
     void gidMustHave16Bytes() {
-        assertRejected("grh.dgid must be 16 bytes, got 4", () -> GlobalRoute.to(new byte[4], 1));
-        assertRejected("grh.dgid must be 16 bytes, got 17", () -> GlobalRoute.to(new byte[17], 1));
+        CREATE_AH.assertRejected("grh.dgid must be 16 bytes, got 4", () -> GlobalRoute.to(new byte[4], 1));
+        CREATE_AH.assertRejected("grh.dgid must be 16 bytes, got 17", () -> GlobalRoute.to(new byte[17], 1));
         assertEquals(REMOTE, GlobalRoute.to(REMOTE.toByteArray(), 1).destinationGid());
     }
 

@@ -30,6 +30,14 @@ final class Rejections {
         assertTrue(e.getMessage().contains(text), e.getMessage());
     }
 
+    /** The checks of one verb: messages start with {@code prefix} (e.g. {@code "ibv_create_ah: "}). */
+    record Verb(String prefix) {
+        /** {@code call} is refused with a message that starts with the verb's prefix and then {@code field}. */
+        void assertRejected(String field, Executable call) {
+            assertRejectedWith(prefix + field, call);
+        }
+    }
+
     /** Refused by a check made before {@code ibv_post_send}, with {@code text} in the message. */
     static void assertPostSendRejected(String text, Executable call) {
         assertRejectedWith("ibv_post_send", text, call);

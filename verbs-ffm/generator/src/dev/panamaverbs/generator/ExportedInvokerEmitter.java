@@ -18,19 +18,12 @@ final class ExportedInvokerEmitter {
     static String emit(Target target, List<Function> exported, Map<String, String> versions, List<String> written) {
         String functions = target.classPrefix() + "Functions";
         String name = target.invokerClass();
-        StringBuilder out = new StringBuilder(target.banner());
-        out.append("package ").append(Target.INVOKE_PACKAGE).append(";\n\n");
-        out.append("import ").append(target.packageName()).append('.').append(functions).append(";\n\n");
-        out.append("import java.lang.foreign.MemorySegment;\n");
-        out.append("import java.lang.invoke.MethodHandle;\n\n");
-        out.append("/**\n")
-                .append(" * The functions ").append(target.soname()).append(" exports and ").append(target.headerName())
-                .append(" declares, one typed method each,\n")
-                .append(" * calling through the address the loader bound into {@link #LIBRARY}. The first parameter\n")
-                .append(" * of each is a {@link CallState} segment that receives errno.\n")
-                .append(" */\n");
-        out.append("public final class ").append(name).append(" {\n");
-        out.append("    private ").append(name).append("() {}\n\n");
+        StringBuilder out = Invokers.openClass(target, target.packageName() + '.' + functions, name,
+                " * The functions " + target.soname() + " exports and " + target.headerName()
+                        + " declares, one typed method each,\n"
+                        + " * calling through the address the loader bound into {@link #LIBRARY}. The first parameter\n"
+                        + " * of each is a {@link CallState} segment that receives errno.\n");
+        out.append('\n');
         out.append("    /** The addresses of {@link ").append(functions).append("#EXPORTED}, bound by the loader. */\n");
         out.append("    public static final NativeLibrary LIBRARY = new NativeLibrary(\"").append(target.soname())
                 .append("\", ").append(functions).append(".EXPORTED);\n");

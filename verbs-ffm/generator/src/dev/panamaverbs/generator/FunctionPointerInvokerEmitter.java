@@ -24,19 +24,11 @@ final class FunctionPointerInvokerEmitter {
     static String emit(Target target, String recordPath, List<Field> fields, List<String> written) {
         String top = recordPath.contains(".") ? recordPath.substring(0, recordPath.indexOf('.')) : recordPath;
         String name = className(recordPath);
-        StringBuilder out = new StringBuilder(target.banner());
-        out.append("package ").append(Target.INVOKE_PACKAGE).append(";\n\n");
-        out.append("import ").append(target.packageName()).append('.').append(top).append(";\n\n");
-        out.append("import java.lang.foreign.MemorySegment;\n");
-        out.append("import java.lang.invoke.MethodHandle;\n\n");
-        out.append("/**\n")
-                .append(" * Invokers of the function pointers of {@code ").append(recordPath)
-                .append("}: {@code function} is the pointer read from the field.\n")
-                .append(" * {@code NAME}: errno captured into a {@link CallState} segment. {@code NAME$raw}: pointers\n")
-                .append(" * as {@code long}, no errno capture.\n")
-                .append(" */\n");
-        out.append("public final class ").append(name).append(" {\n");
-        out.append("    private ").append(name).append("() {}\n");
+        StringBuilder out = Invokers.openClass(target, target.packageName() + '.' + top, name,
+                " * Invokers of the function pointers of {@code " + recordPath
+                        + "}: {@code function} is the pointer read from the field.\n"
+                        + " * {@code NAME}: errno captured into a {@link CallState} segment. {@code NAME$raw}: pointers\n"
+                        + " * as {@code long}, no errno capture.\n");
         for (Field f : fields) {
             FunctionPointer fp = (FunctionPointer) f.type();
             String desc = recordPath + "." + f.name() + "$DESC";

@@ -41,12 +41,8 @@ final class IndexEmitter {
         for (Record r : records) {
             byCName.put(r.cName(), r.javaName());
         }
-        StringBuilder out = new StringBuilder(target.banner());
-        out.append("package ").append(target.packageName()).append(";\n\n");
-        out.append("import java.lang.foreign.GroupLayout;\n");
-        out.append("import java.util.Collections;\n");
-        out.append("import java.util.Map;\n");
-        out.append("import java.util.TreeMap;\n\n");
+        StringBuilder out = JavaFile.start(target, target.packageName(), List.of(),
+                List.of("java.lang.foreign.GroupLayout", "java.util.Collections", "java.util.Map", "java.util.TreeMap"));
         out.append("/** Every generated struct and union layout, by the C spelling of its type. */\n");
         String name = target.classPrefix() + "Layouts";
         out.append("public final class ").append(name).append(" {\n");

@@ -100,4 +100,18 @@ final class Invokers {
             default -> "MemorySegment"; // a struct or union by value
         };
     }
+
+    /**
+     * An invoker class's opening: the file header importing {@code projectImport}, the class
+     * javadoc ({@code javadocLines}, each " * "-prefixed and ending in a newline), the declaration
+     * and its private constructor.
+     */
+    static StringBuilder openClass(Target target, String projectImport, String name, String javadocLines) {
+        StringBuilder out = JavaFile.start(target, Target.INVOKE_PACKAGE, List.of(projectImport),
+                List.of("java.lang.foreign.MemorySegment", "java.lang.invoke.MethodHandle"));
+        out.append("/**\n").append(javadocLines).append(" */\n");
+        out.append("public final class ").append(name).append(" {\n");
+        out.append("    private ").append(name).append("() {}\n");
+        return out;
+    }
 }

@@ -18,14 +18,10 @@ final class RecordEmitter {
     private RecordEmitter() {}
 
     static String emit(Record r, Target target) {
-        StringBuilder out = new StringBuilder(target.banner());
-        out.append("package ").append(target.packageName()).append(";\n\n");
-        out.append("import java.lang.foreign.FunctionDescriptor;\n");
-        out.append("import java.lang.foreign.GroupLayout;\n");
-        out.append("import java.lang.foreign.MemoryLayout;\n");
-        out.append("import java.lang.foreign.MemorySegment;\n");
-        out.append("import java.lang.foreign.SegmentAllocator;\n");
-        out.append("import java.lang.foreign.ValueLayout;\n\n");
+        StringBuilder out = JavaFile.start(target, target.packageName(), List.of(),
+                List.of("java.lang.foreign.FunctionDescriptor", "java.lang.foreign.GroupLayout",
+                        "java.lang.foreign.MemoryLayout", "java.lang.foreign.MemorySegment",
+                        "java.lang.foreign.SegmentAllocator", "java.lang.foreign.ValueLayout"));
         emitClass(out, r, "", true, target.shortName());
         return out.toString();
     }

@@ -29,15 +29,17 @@ import java.util.Set;
  * exits 0 only when every check held. Every wait is bounded.
  */
 public final class TwoHostDemo {
-    /** The region: 0..4095 for the exchange's fields, 4096..8191 the throughput run's target. */
-    static final int SIZE = 8192;
-    static final int BULK = 4096;
-    static final int WRITE_OFFSET = 0;
-    static final int WRITE_LENGTH = 64;
-    static final int ATOMIC_OFFSET = 512;
     static final Duration WAIT = Duration.ofSeconds(60);
     static final Set<AccessFlag> ACCESS = EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE,
             AccessFlag.REMOTE_READ, AccessFlag.REMOTE_ATOMIC);
+    /** The region: 0..4095 for the exchange's fields, 4096..8191 the throughput run's target. */
+    static final int SIZE = 8192;
+    static final int BULK = SIZE / 2;
+    /** Where the client writes (and reads back) its pattern, and how much. */
+    static final int WRITE_OFFSET = 0;
+    static final int WRITE_LENGTH = 64;
+    /** The 8-byte slot both atomics work on. */
+    static final int ATOMIC_OFFSET = 512;
 
     private TwoHostDemo() {}
 

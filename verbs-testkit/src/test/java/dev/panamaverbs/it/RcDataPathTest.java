@@ -95,11 +95,10 @@ class RcDataPathTest {
         try (RcLoopbackPair pair = RcLoopbackPair.open(device)) {
             RegisteredBuffer local = pair.firstBuffer().fillPattern(3);
             RegisteredBuffer remote = pair.secondBuffer().fill((byte) 0);
-            pair.first().postSend(SendWorkRequest.allocate(2).wrId(11).opcode(WorkRequestOpcode.RDMA_WRITE).signaled(true)
+            postOnFirstAndAwait(pair, CompletionOpcode.RDMA_WRITE, SendWorkRequest.allocate(2).wrId(11)
+                    .opcode(WorkRequestOpcode.RDMA_WRITE).signaled(true)
                     .sge(0, local.region(), 0, 4096).sge(1, local.region(), 4096, 4096)
                     .rdma(remote.deviceAddress(1000), remote.region().rkey()));
-            CompletionWaiter.awaitSuccess(pair.firstQueue(), pair.completions());
-            assertEquals(CompletionOpcode.RDMA_WRITE, pair.completions().opcode(0));
             remote.assertSameBytes(1000, local, 0, 8192);
             remote.assertFilled((byte) 0, 0, 1000);
             remote.assertFilled((byte) 0, 9192, 100);
@@ -111,11 +110,9 @@ class RcDataPathTest {
         try (RcLoopbackPair pair = RcLoopbackPair.open(device)) {
             RegisteredBuffer remote = pair.secondBuffer().fillPattern(4);
             RegisteredBuffer local = pair.firstBuffer().fill((byte) 0);
-            pair.first().postSend(SendWorkRequest.allocate(1).wrId(12).opcode(WorkRequestOpcode.RDMA_READ).signaled(true)
-                    .sge(local.region(), 64, 20000)
+            postOnFirstAndAwait(pair, CompletionOpcode.RDMA_READ, SendWorkRequest.allocate(1).wrId(12)
+                    .opcode(WorkRequestOpcode.RDMA_READ).signaled(true).sge(local.region(), 64, 20000)
                     .rdma(remote.deviceAddress(0), remote.region().rkey()));
-            CompletionWaiter.awaitSuccess(pair.firstQueue(), pair.completions());
-            assertEquals(CompletionOpcode.RDMA_READ, pair.completions().opcode(0));
             local.assertPattern(4, 64, 20000);
             local.assertFilled((byte) 0, 0, 64);
         }
@@ -274,5 +271,12 @@ class RcDataPathTest {
             assertThrows(IllegalStateException.class,
                     () -> pair.first().postReceive(ReceiveWorkRequest.allocate(1)));
         }
+    }
+
+    /** Posts {@code request} on the pair's first QP, waits for its one successful completion, checks its opcode. */
+    private static void postOnFirstAndAwait(RcLoopbackPair pair, CompletionOpcode opcode, SendWorkRequest request) {
+        pair.first().postSend(request);
+        CompletionWaiter.awaitSuccess(pair.firstQueue(), pair.completions());
+        assertEquals(opcode, pair.completions().opcode(0));
     }
 }

@@ -3,7 +3,6 @@ package dev.panamaverbs.loader.internal;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_gid_entry;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -16,16 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The macro verbs choosing between exported functions, with the fake as the process-wide library. */
 class InlineVerbsTest {
-    private static FakeProvider fake;
-    private static long context;
-    private static long pd;
-
-    @BeforeAll
-    static void useTheFakeLibrary() {
-        fake = FakeProvider.standardAsProcessLibrary();
-        context = fake.context();
-        pd = fake.pd(context);
-    }
+    /** The fake made the process-wide library once, for the whole class; its context and a PD. */
+    private static final FakeProvider fake = FakeProvider.standardAsProcessLibrary();
+    private static final long context = fake.context();
+    private static final long pd = fake.pd(context);
 
     private final Arena arena = Arena.ofAuto();
     private final MemorySegment state = CallState.allocate(arena);
