@@ -38,12 +38,10 @@ class RdmaCmValidationTest {
         assertArrayEquals(new byte[] {1, 2, 3}, options.privateData(), "copied in");
         options.privateData()[1] = 9;
         assertArrayEquals(new byte[] {1, 2, 3}, options.privateData(), "copied out");
-        assertEquals(4, options.responderResources());
-        assertEquals(2, options.initiatorDepth());
-        assertEquals(3, options.retryCount());
-        assertEquals(0, options.rnrRetryCount());
-        assertEquals(8, options.maxSendWorkRequests());
-        assertEquals(16, options.maxReceiveWorkRequests());
+        assertEquals(java.util.List.of(4, 2, 3, 0, 8, 16),
+                java.util.List.of(options.responderResources(), options.initiatorDepth(), options.retryCount(),
+                        options.rnrRetryCount(), options.maxSendWorkRequests(), options.maxReceiveWorkRequests()),
+                "responder resources, initiator depth, retry count, RNR retry count, send and receive queue depths");
         assertEquals(options, options.toBuilder().build());
         assertEquals(options.hashCode(), options.toBuilder().build().hashCode());
     }
