@@ -20,12 +20,15 @@ import dev.panamaverbs.Verbs;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.WorkRequestOpcode;
 import java.lang.foreign.Arena;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * rc_pingpong's verbs objects: one buffer of {@code size} bytes (filled with 0x7b) registered
+ * rc_pingpong's verbs objects: one buffer of {@code size} bytes (filled with 0x7b; with {@code -c}
+ * the client zeroes the first byte of every page, what the server checks) registered
  * for local write, a completion queue of {@code rx_depth + 1} entries for both queues, and an RC
  * queue pair (1 send, {@code rx_depth} receives, one SGE each) moved to INIT at creation, with no
  * remote access. Sends are inline when the queue pair's inline limit covers the size.
@@ -33,6 +36,8 @@ import java.util.concurrent.ThreadLocalRandom;
 final class PingPongContext implements AutoCloseable {
     static final long RECV_WRID = 1;
     static final long SEND_WRID = 2;
+    /** The page size rc_pingpong's {@code -c} pattern and check step by. */
+    static final int PAGE_SIZE = 4096;
 
     private final PingPongOptions options;
     private final Arena arena = Arena.ofConfined();
@@ -50,6 +55,11 @@ final class PingPongContext implements AutoCloseable {
         ProtectionDomain pd = context.allocateProtectionDomain();
         buffer = pd.allocateMemoryRegion(options.size(), EnumSet.of(AccessFlag.LOCAL_WRITE));
         buffer.memory().fill((byte) 0x7b);
+        if (options.validate() && !options.isServer()) {
+            for (long i = 0; i < options.size(); i += PAGE_SIZE) {
+                buffer.memory().set(ValueLayout.JAVA_BYTE, i, (byte) 0);   // C: i / page_size % sizeof(char)
+            }
+        }
         cq = context.createCompletionQueue(options.rxDepth() + 1);
         qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).maxSendWorkRequests(1)
                 .maxReceiveWorkRequests(options.rxDepth()).maxSendSge(1).maxReceiveSge(1).build());
@@ -145,6 +155,17 @@ final class PingPongContext implements AutoCloseable {
         endpoint = endpoint.withServiceLevel(options.serviceLevel()).withPort(options.ibPort());
         qp.toRtr(endpoint, new ReadyToReceiveOptions(1, 12));
         qp.toRts(new ReadyToSendOptions(local.psn(), 14, 7, 7, 1));
+    }
+
+    /** The pages whose first byte is not 0 (rc_pingpong's {@code -c} check on the server), by number. */
+    List<Long> invalidPages() {
+        List<Long> invalid = new ArrayList<>();
+        for (long i = 0; i < options.size(); i += PAGE_SIZE) {
+            if (buffer.memory().get(ValueLayout.JAVA_BYTE, i) != 0) {
+                invalid.add(i / PAGE_SIZE);
+            }
+        }
+        return invalid;
     }
 
     /** Closes every verbs object (the context closes what it holds) and the work requests' memory. */

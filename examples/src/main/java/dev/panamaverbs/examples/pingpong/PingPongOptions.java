@@ -9,20 +9,23 @@ import java.util.Map;
  * {@code ibv_rc_pingpong}'s options, with its defaults: {@code -p} TCP port (18515), {@code -d}
  * device (the first), {@code -i} port of the device (1), {@code -s} message size (4096),
  * {@code -m} path MTU (1024), {@code -r} receives posted at a time (500), {@code -n} iterations
- * (1000), {@code -l} service level (0), {@code -g} GID index (none: LID addressing); a server
+ * (1000), {@code -l} service level (0), {@code -g} GID index (none: LID addressing), {@code -c}
+ * validate the received buffer (rc_pingpong's check: the first byte of every page is 0); a server
  * without a host operand, a client with one. {@code -T}/{@code --timeout} (seconds, 60) is ours:
  * the bound on every wait (TCP connect, accept and reads, and the wait for each completion).
  *
  * @param server     the server's host name, {@code null} for the server side
  */
 public record PingPongOptions(String server, int port, String device, int ibPort, int size, Mtu mtu,
-                              int rxDepth, int iters, int serviceLevel, int gidIndex, Duration timeout) {
+                              int rxDepth, int iters, int serviceLevel, int gidIndex, boolean validate,
+                              Duration timeout) {
     /** Without {@code -g}: no GID, address by LID. */
     public static final int NO_GID = -1;
 
-    private static final GetOpt GETOPT = new GetOpt("p:d:i:s:m:r:n:l:g:T:", Map.of(
-            "port", 'p', "ib-dev", 'd', "ib-port", 'i', "size", 's', "mtu", 'm', "rx-depth", 'r',
-            "iters", 'n', "sl", 'l', "gid-idx", 'g', "timeout", 'T'));
+    private static final GetOpt GETOPT = new GetOpt("p:d:i:s:m:r:n:l:g:cT:", Map.ofEntries(
+            Map.entry("port", 'p'), Map.entry("ib-dev", 'd'), Map.entry("ib-port", 'i'), Map.entry("size", 's'),
+            Map.entry("mtu", 'm'), Map.entry("rx-depth", 'r'), Map.entry("iters", 'n'), Map.entry("sl", 'l'),
+            Map.entry("gid-idx", 'g'), Map.entry("chk", 'c'), Map.entry("timeout", 'T')));
 
     /** The usage text. */
     public static final String USAGE = """
@@ -40,6 +43,7 @@ public record PingPongOptions(String server, int port, String device, int ibPort
               -n, --iters=<iters>    number of exchanges (default 1000)
               -l, --sl=<sl>          service level value
               -g, --gid-idx=<gid index> local port gid index
+              -c, --chk              validate received buffer
               -T, --timeout=<sec>    bound on every wait: TCP and each completion (default 60)
             """;
 
@@ -67,6 +71,7 @@ public record PingPongOptions(String server, int port, String device, int ibPort
         int iters = 1000;
         int sl = 0;
         int gid = NO_GID;
+        boolean validate = false;
         Duration timeout = Duration.ofSeconds(60);
         GetOpt.Parsed parsed = GETOPT.parse(args);
         for (GetOpt.Option option : parsed.options()) {
@@ -81,6 +86,7 @@ public record PingPongOptions(String server, int port, String device, int ibPort
                 case 'n' -> iters = intValue(v, "iters");
                 case 'l' -> sl = intValue(v, "sl");
                 case 'g' -> gid = intValue(v, "gid index");
+                case 'c' -> validate = true;
                 case 'T' -> timeout = Duration.ofSeconds(intValue(v, "timeout"));
                 default -> throw new AssertionError(option);
             }
@@ -91,7 +97,7 @@ public record PingPongOptions(String server, int port, String device, int ibPort
         if (parsed.operands().size() == 1) {
             server = parsed.operands().getFirst();
         }
-        return new PingPongOptions(server, port, device, ibPort, size, mtu, rxDepth, iters, sl, gid, timeout);
+        return new PingPongOptions(server, port, device, ibPort, size, mtu, rxDepth, iters, sl, gid, validate, timeout);
     }
 
     /** True for the server side (no host given). */

@@ -15,7 +15,8 @@ import java.io.PrintStream;
  * ./verbs example rc-pingpong -g 1 10.0.2.15
  * </pre>
  *
- * Exit status 0 after {@code -n} exchanges each way, 1 on any failure (including a timeout).
+ * Exit status 0 after {@code -n} exchanges each way, 1 on any failure (including a timeout, and,
+ * unlike C, which only prints them, pages that fail {@code -c}'s check).
  */
 public final class RcPingPong {
     private RcPingPong() {}
@@ -51,6 +52,11 @@ public final class RcPingPong {
             long nanos = new PingPongLoop(ctx, options.iters(), options.rxDepth(), routs, options.timeout())
                     .run(!options.isServer());
             out.println(PingPongSummary.lines(options.size(), options.iters(), nanos));
+            if (options.isServer() && options.validate()) {
+                var invalid = ctx.invalidPages();
+                invalid.forEach(page -> out.println("invalid data in page " + page));
+                return invalid.isEmpty() ? 0 : 1;
+            }
             return 0;
         } catch (IOException | RuntimeException e) {
             err.println("rc-pingpong: FAILED: " + e);
