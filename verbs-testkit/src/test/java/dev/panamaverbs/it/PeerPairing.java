@@ -55,6 +55,40 @@ final class PeerPairing {
         }
     }
 
+    /**
+     * Runs {@code server} and {@code client} as {@link #run} does, lets them work for
+     * {@code runFor}, kills one of them ({@code killServer}) and checks the survivor notices: it
+     * must exit non-zero before {@code timeout} (from the start) passes. Returns its output.
+     */
+    static String killMidRun(Peer server, Listening listening, int port, Peer client, boolean killServer, Duration runFor,
+                             Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (PeerProcess serverProcess = server.host().start(server.label(), server.command())) {
+            awaitListening(serverProcess, server.host(), listening, port, deadline);
+            try (PeerProcess clientProcess = client.host().start(client.label(), client.command())) {
+                Thread.sleep(runFor.toMillis());
+                PeerProcess victim = killServer ? serverProcess : clientProcess;
+                PeerProcess survivor = killServer ? clientProcess : serverProcess;
+                if (!victim.isAlive() || !survivor.isAlive()) {
+                    fail("the run ended before " + victim.label() + " could be killed\n" + serverProcess.describe()
+                            + clientProcess.describe());
+                }
+                victim.kill();
+                OptionalInt exit = survivor.awaitExit(left(deadline));
+                String report = serverProcess.describe() + clientProcess.describe();
+                System.out.print(report);
+                if (exit.isEmpty()) {
+                    fail(survivor.label() + " did not notice that " + victim.label() + " was killed: still running after "
+                            + timeout.toSeconds() + " s\n" + report);
+                }
+                if (exit.getAsInt() == 0) {
+                    fail(survivor.label() + " exited 0 after " + victim.label() + " was killed\n" + report);
+                }
+                return survivor.output();
+            }
+        }
+    }
+
     /** Polls until the server listens; fails with its output if it exits first or the deadline passes. */
     private static void awaitListening(PeerProcess server, PeerHost host, Listening listening, int port, long deadline)
             throws InterruptedException {
