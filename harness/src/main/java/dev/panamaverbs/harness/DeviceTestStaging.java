@@ -19,6 +19,9 @@ import java.util.Map;
  *     same module path, native access and test classes, but on the class path only, unpatched:
  *     {@code --patch-module} turns class data sharing off, and without it a JVM takes seconds
  *     longer to start under TCG.
+ * <li>{@code examples/java.args}: how to run the examples (the interop device tests start them as
+ *     peer processes), named to the tests by the system property {@value #EXAMPLES_ARGS_PROPERTY};
+ *     skipped when the examples are not built.
  * </ul>
  * Each module's test classes go on the class path (so the ConsoleLauncher finds them) and are
  * also patched into their module (so tests in a module's own package see package-private API and
@@ -31,6 +34,8 @@ final class DeviceTestStaging {
     static final String LAUNCHER_JARS = "harness/target/junit-launcher";
     /** What test code reads besides its module: JUnit, and anything on the class path. */
     private static final String TEST_READS = "org.junit.jupiter.api,org.junit.jupiter.params,ALL-UNNAMED";
+    /** The system property that gives the device tests the examples' java @argfile. */
+    static final String EXAMPLES_ARGS_PROPERTY = "panamaverbs.examples.args";
 
     private final Path root;
 
@@ -70,7 +75,13 @@ final class DeviceTestStaging {
                 patches.addAll(List.of("--add-opens", jar.name() + "/" + pkg + "=org.junit.platform.commons"));
             }
         }
-        Files.write(dir.resolve("java.args"), javaArgs(modules, scan, patches));
+        List<String> args = javaArgs(modules, scan, patches);
+        if (Files.isDirectory(root.resolve(ExampleStaging.DEPENDENCIES))) {
+            Path examples = dir.resolve("examples");
+            new ExampleStaging(root).stage(examples);
+            args.add("-D" + EXAMPLES_ARGS_PROPERTY + "=" + examples.resolve("java.args"));
+        }
+        Files.write(dir.resolve("java.args"), args);
         Files.write(dir.resolve("scan.args"), scanArgs(scan));
         Files.write(dir.resolve("peer.args"), javaArgs(modules, scan, List.of()));
     }

@@ -1,0 +1,84 @@
+package dev.panamaverbs.it;
+
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.panamaverbs.Context;
+import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.testkit.TestDevice;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The commands of the interop tests' peers: our examples ({@code RcPingPong}, {@code RPing}) as
+ * java processes, staged by {@code ./verbs test} (system property
+ * {@code panamaverbs.examples.args}, the examples' java @argfile), and rdma-core's C tools
+ * from Debian's {@code ibverbs-utils} and {@code rdmacm-utils}. Missing pieces skip the test,
+ * but fail it in CI and inside the project's VM, where they must be there.
+ */
+final class InteropPeers {
+    static final String EXAMPLES_ARGS = "panamaverbs.examples.args";
+    static final String RC_PINGPONG = "dev.panamaverbs.examples.pingpong.RcPingPong";
+    static final String RPING = "dev.panamaverbs.examples.rping.RPing";
+
+    private InteropPeers() {}
+
+    /** {@code java @examples-args -m dev.panamaverbs.examples/MAIN ARGS}, started quickly (C1, serial GC). */
+    static List<String> java(String mainClass, List<String> args) {
+        String argFile = System.getProperty(EXAMPLES_ARGS);
+        require(argFile != null && Files.isRegularFile(Path.of(argFile)),
+                "the examples are not staged (system property " + EXAMPLES_ARGS + "; ./verbs test stages them)");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "@" + argFile, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-m", "dev.panamaverbs.examples/" + mainClass));
+        command.addAll(args);
+        return command;
+    }
+
+    /** A C tool by name, found on PATH ({@code ibv_rc_pingpong}, {@code rping}), with {@code args}. */
+    static List<String> c(String tool, String debianPackage, List<String> args) {
+        Path found = null;
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
+            Path candidate = Path.of(dir, tool);
+            if (Files.isExecutable(candidate)) {
+                found = candidate;
+                break;
+            }
+        }
+        require(found != null, tool + " is not installed (Debian package " + debianPackage + ")");
+        List<String> command = new ArrayList<>(List.of(found.toString()));
+        command.addAll(args);
+        return command;
+    }
+
+    /** The device's RoCE v2 IPv4 GID index (picked by type, not assumed), as {@code -g} wants it. */
+    static int roceV2Ipv4GidIndex(TestDevice device) {
+        try (Context context = ProtectionDomainDeviceTest.open(device)) {
+            GidEntry gid = context.roceV2Ipv4Gid(device.port()).orElse(null);
+            assumeTrue(gid != null, device.name() + " has no RoCE v2 IPv4 GID");
+            return gid.index();
+        }
+    }
+
+    /** A TCP port nothing listens on right now. */
+    static int freeTcpPort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void require(boolean condition, String missing) {
+        if (!condition) {
+            if ("true".equals(System.getenv("CI")) || RdmaCmSupport.insideProjectVm()) {
+                fail(missing + " (in CI and in the project's VM the interop tests must run)");
+            }
+            assumeTrue(false, missing);
+        }
+    }
+}

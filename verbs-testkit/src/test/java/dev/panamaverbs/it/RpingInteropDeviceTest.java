@@ -1,0 +1,80 @@
+package dev.panamaverbs.it;
+
+import dev.panamaverbs.it.PeerPairing.Listening;
+import dev.panamaverbs.it.PeerPairing.Outputs;
+import dev.panamaverbs.it.PeerPairing.Peer;
+import dev.panamaverbs.testkit.DeviceTest;
+import dev.panamaverbs.testkit.TestDevice;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Our RPing against rdma-core's {@code rping} (rdmacm-utils), both ways, and against itself:
+ * separate processes connected by rdma_cm over rxe0's address, {@code -C} pings of {@code -S}
+ * bytes with {@code -v} (both print the data) and {@code -V} (the client compares the echo and
+ * fails on a mismatch). Both must exit 0, and both must have printed every ping's data: the
+ * client what came back, the server what it read.
+ */
+class RpingInteropDeviceTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(240);
+    private static final int COUNT = 10;
+    private static final int SIZE = 100;
+    /** rdma_cm ports of our own, one per test: a port still in use by a finished test's identifier never collides. */
+    private static final AtomicInteger NEXT_PORT = new AtomicInteger(7300);
+
+    @DeviceTest
+    void javaServerWithCClient(TestDevice device) throws Exception {
+        pair(device, true, false);
+    }
+
+    @DeviceTest
+    void cServerWithJavaClient(TestDevice device) throws Exception {
+        pair(device, false, true);
+    }
+
+    @DeviceTest
+    void javaServerWithJavaClient(TestDevice device) throws Exception {
+        pair(device, true, true);
+    }
+
+    private static void pair(TestDevice device, boolean javaServer, boolean javaClient) throws Exception {
+        RdmaCmSupport.requireRdmaCm();
+        String address = RdmaCmSupport.deviceAddress(device).getHostAddress();
+        int port = NEXT_PORT.getAndIncrement();
+        // Both sides need the same -S: rping's server READs the client's whole buffer into its own.
+        List<String> serverArgs = List.of("-s", "-a", address, "-p", Integer.toString(port), "-S", Integer.toString(SIZE),
+                "-v", "-V");
+        List<String> clientArgs = List.of("-c", "-a", address, "-p", Integer.toString(port), "-C", Integer.toString(COUNT),
+                "-S", Integer.toString(SIZE), "-v", "-V");
+        Peer server = new Peer(PeerHost.LOCAL, (javaServer ? "java" : "C") + " rping server", command(javaServer, serverArgs));
+        Peer client = new Peer(PeerHost.LOCAL, (javaClient ? "java" : "C") + " rping client", command(javaClient, clientArgs));
+        Outputs outputs = PeerPairing.run(server, Listening.RDMA_CM, port, client, TIMEOUT);
+        for (int ping = 0; ping < COUNT; ping++) {
+            String data = expectedData(ping);
+            PeerPairing.expect(outputs, "client", outputs.client(), text -> text.contains("ping data: " + data + "\n"),
+                    "ping " + ping + " did not come back as '" + data + "'");
+            PeerPairing.expect(outputs, "server", outputs.server(), text -> text.contains("server ping data: " + data + "\n"),
+                    "the server did not read ping " + ping + " as '" + data + "'");
+        }
+        PeerPairing.expect(outputs, "client", outputs.client(), text -> !text.contains("data mismatch"), "-V found a mismatch");
+    }
+
+    /**
+     * rping's ping data, written out independently of the example's own code: "rdma-ping-N: ",
+     * then letters from 'A' + N mod 58 on, cycling through 'A'..'z', to {@code SIZE - 1} bytes.
+     */
+    static String expectedData(int ping) {
+        StringBuilder data = new StringBuilder("rdma-ping-" + ping + ": ");
+        int c = 'A' + ping % 58;
+        while (data.length() < SIZE - 1) {
+            data.append((char) c);
+            c = c == 'z' ? 'A' : c + 1;
+        }
+        return data.toString();
+    }
+
+    private static List<String> command(boolean java, List<String> args) {
+        return java ? InteropPeers.java(InteropPeers.RPING, args) : InteropPeers.c("rping", "rdmacm-utils", args);
+    }
+}
