@@ -15,9 +15,11 @@ import java.util.Optional;
  * @param device     the device as listed
  * @param boardId    sysfs {@code board_id}, when the device has one
  * @param attributes {@code ibv_query_device_ex}
+ * @param completionVectors {@code ibv_context.num_comp_vectors}
  * @param ports      every port, in order
  */
-record DeviceInfo(Device device, Optional<String> boardId, DeviceAttributes attributes, List<PortInfo> ports) {
+record DeviceInfo(Device device, Optional<String> boardId, DeviceAttributes attributes, int completionVectors,
+                  List<PortInfo> ports) {
     DeviceInfo {
         Objects.requireNonNull(device, "device");
         Objects.requireNonNull(boardId, "boardId");

@@ -60,6 +60,7 @@ final class DevinfoText {
         line("\tphys_port_cnt:\t\t\t%d", a.physicalPortCount());
         if (verbose) {
             deviceDetails(a, a.extended().orElse(NO_EXTENDED));
+            line("\tnum_comp_vectors:\t\t%d", info.completionVectors());
         }
         for (DeviceInfo.PortInfo port : info.ports()) {
             port(port, verbose, info.device().transportType() == TransportType.IB);
@@ -142,9 +143,9 @@ final class DevinfoText {
         flags(ex.deviceCapFlagsEx() & 0xffffffff00000000L, DevinfoNames.DEVICE_CAP_FLAGS_EX, -1L);
         ExtendedDeviceAttributes.TcpSegmentationOffload tso = ex.tcpSegmentationOffload();
         line("\ttso_caps:");
-        line("\tmax_tso:\t\t\t%d", (int) tso.maxTso());
+        line("\t\tmax_tso:\t\t\t%d", (int) tso.maxTso());
         if (tso.maxTso() != 0) {
-            line("\tsupported_qp:");
+            line("\t\tsupported_qp:");
             flags(Integer.toUnsignedLong(tso.supportedQpTypes()), DevinfoNames.QP_TYPES, 0xffffffffL);
         }
         ExtendedDeviceAttributes.ReceiveSideScaling rss = ex.receiveSideScaling();

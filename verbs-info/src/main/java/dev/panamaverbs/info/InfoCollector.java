@@ -21,7 +21,7 @@ final class InfoCollector {
             for (int port = 1; port <= attributes.physicalPortCount(); port++) {
                 ports.add(new DeviceInfo.PortInfo(context.queryPort(port), context.gidTable(port)));
             }
-            return new DeviceInfo(device, device.boardId(), attributes, ports);
+            return new DeviceInfo(device, device.boardId(), attributes, context.completionVectorCount(), ports);
         }
     }
 }

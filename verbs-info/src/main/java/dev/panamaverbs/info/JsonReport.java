@@ -101,6 +101,7 @@ final class JsonReport {
         json.name("local_ca_ack_delay").value(a.localCaAckDelay());
         json.name("extended_query").value(a.extended().isPresent());
         extended(a.extended().orElse(DevinfoText.NO_EXTENDED));
+        json.name("num_comp_vectors").value(info.completionVectors());
         json.name("ports").beginArray();
         info.ports().forEach(this::port);
         json.endArray();

@@ -62,7 +62,8 @@ class DevinfoTextTest {
                 "\tdevice_cap_flags_ex:\t\t0x1040122BC76",
                 "\t\t\t\t\tRAW_SCATTER_FCS",
                 "\t\t\t\t\tUnknown flags: 0x10000000000",
-                "\tmax_tso:\t\t\t0",
+                "\t\tmax_tso:\t\t\t0",
+                "\tnum_comp_vectors:\t\t2",
                 "\t\trx_hash_fields_mask:\t\t\t\t0x0",
                 "\t\tsupported_qp:",
                 "\t\t\t\t\tSUPPORT_RAW_PACKET",
@@ -88,7 +89,7 @@ class DevinfoTextTest {
     @Test
     void conditionalLinesFollowIbvDevinfo() {
         DeviceInfo iwarp = new DeviceInfo(new Device("iw0", Fakes.GUID, NodeType.RNIC, TransportType.IWARP),
-                Optional.of("BRD_42"), Fakes.attributes("1.2.3", 4, 0, Optional.empty()),
+                Optional.of("BRD_42"), Fakes.attributes("1.2.3", 4, 0, Optional.empty()), 1,
                 List.of(new DeviceInfo.PortInfo(Fakes.port(LinkLayer.INFINIBAND), Fakes.gids())));
         List<String> lines = DevinfoText.format(iwarp, true).lines().toList();
         assertTrue(lines.contains("\ttransport:\t\t\tiWARP (1)"));

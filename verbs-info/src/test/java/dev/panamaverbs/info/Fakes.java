@@ -56,7 +56,7 @@ final class Fakes {
 
     static DeviceInfo rxe(Optional<ExtendedDeviceAttributes> extended) {
         return new DeviceInfo(new Device("rxe0", GUID, NodeType.CA, TransportType.IB), Optional.empty(),
-                attributes("", 0, 917504, extended),
+                attributes("", 0, 917504, extended), 2,
                 List.of(new DeviceInfo.PortInfo(port(LinkLayer.ETHERNET), gids())));
     }
 

@@ -31,6 +31,7 @@ class JsonReportTest {
         assertEquals(BigInteger.valueOf(0x0122bc76L), device.get("device_cap_flags"));
         assertEquals("ATOMIC_HCA", device.get("atomic_cap"));
         assertNull(device.get("board_id"));
+        assertEquals(BigInteger.TWO, device.get("num_comp_vectors"));
         assertEquals(List.of("SUPPORT_SEND", "SUPPORT_RECV", "SUPPORT_WRITE", "SUPPORT_READ", "SUPPORT_ATOMIC", "SUPPORT_SRQ"),
                 device.get("rc_odp_caps_names"));
         assertEquals(List.of("RAW_SCATTER_FCS"), device.get("device_cap_flags_ex_names"));
