@@ -1,6 +1,7 @@
 package dev.panamaverbs;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * An RDMA device as {@link Verbs#devices()} listed it (C {@code struct ibv_device}), read eagerly:
@@ -27,6 +28,18 @@ public record Device(String name, long nodeGuid, NodeType nodeType, TransportTyp
      */
     public String nodeGuidString() {
         return Guids.format(nodeGuid);
+    }
+
+    /**
+     * The board identifier the driver publishes in sysfs: {@code board_id} under the device's
+     * {@code ibdev_path} ({@code /sys/class/infiniband/<name>/board_id}), what {@code ibv_devinfo}
+     * prints as {@code board_id} (e.g. {@code MT_0000000010} on ConnectX). Read from sysfs on each
+     * call, without the trailing newline; no native call.
+     *
+     * @return the board identifier, empty when the driver publishes none (rxe) or it is unreadable
+     */
+    public Optional<String> boardId() {
+        return SysfsDeviceAttributes.boardId(SysfsDeviceAttributes.ROOT, name);
     }
 
     /**

@@ -1,0 +1,4 @@
+/** A user's modular application: the README's quick start. */
+module example.modular {
+    requires dev.panamaverbs.core;
+}

@@ -1,0 +1,42 @@
+package dev.panamaverbs.info;
+
+import dev.panamaverbs.Device;
+import dev.panamaverbs.DeviceAttributes;
+import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.PortAttributes;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What verbs-info reports about one device: the values {@code ibv_devinfo -v} prints, read once
+ * through the public API ({@link InfoCollector}) so that the formats work on plain values.
+ *
+ * @param device     the device as listed
+ * @param boardId    sysfs {@code board_id}, when the device has one
+ * @param attributes {@code ibv_query_device_ex}
+ * @param completionVectors {@code ibv_context.num_comp_vectors}
+ * @param ports      every port, in order
+ */
+record DeviceInfo(Device device, Optional<String> boardId, DeviceAttributes attributes, int completionVectors,
+                  List<PortInfo> ports) {
+    DeviceInfo {
+        Objects.requireNonNull(device, "device");
+        Objects.requireNonNull(boardId, "boardId");
+        Objects.requireNonNull(attributes, "attributes");
+        ports = List.copyOf(ports);
+    }
+
+    /**
+     * One port: {@code ibv_query_port} and its valid GID entries.
+     *
+     * @param attributes the port's attributes
+     * @param gids       the GID table's valid entries, by index
+     */
+    record PortInfo(PortAttributes attributes, List<GidEntry> gids) {
+        PortInfo {
+            Objects.requireNonNull(attributes, "attributes");
+            gids = List.copyOf(gids);
+        }
+    }
+}
