@@ -96,3 +96,24 @@ harness() {
     [ -f "$jar" ] || die "no $jar: build first (mvn install)"
     "$JAVA_HOME/bin/java" -jar "$jar" --root "$VERBS_ROOT" "$@"
 }
+
+# Where ./verbs runs a program: "host" when this machine (or the VM we are in) has an RDMA device,
+# else "vm". An explicit --host/--vm wins. Usage: where=$(run_place "$requested") with requested
+# being auto, host or vm.
+run_place() {
+    case "$1" in
+        host|vm) echo "$1" ;;
+        *) if [ "${VERBS_IN_VM:-0}" = 1 ] || [ -n "$(ls -A /sys/class/infiniband 2>/dev/null)" ]; then
+               echo host
+           else
+               echo vm
+           fi ;;
+    esac
+}
+
+# The JDK and the Debian packages a program run needs; the VM's too when it runs there ($1).
+prepare_run() {
+    find_jdk
+    ensure_packages "${PKGS_BUILD[@]}" "${PKGS_VERBS[@]}"
+    if [ "$1" = vm ]; then ensure_packages "${PKGS_VM[@]}"; fi
+}

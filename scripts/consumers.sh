@@ -15,22 +15,22 @@ case "${1:-}" in
     --host) where=host; shift ;;
     --vm) where=vm; shift ;;
 esac
-if [ "$where" = auto ]; then
-    if [ "${VERBS_IN_VM:-0}" = 1 ] || [ -n "$(ls -A /sys/class/infiniband 2>/dev/null)" ]; then
-        where=host
-    else
-        where=vm
-    fi
-fi
+where=$(run_place "$where")
 
-find_jdk
-ensure_packages "${PKGS_BUILD[@]}" "${PKGS_VERBS[@]}"
-[ "$where" = vm ] && ensure_packages "${PKGS_VM[@]}"
+prepare_run "$where"
 
 if [ "${VERBS_SKIP_BUILD:-0}" != 1 ]; then
     say "installing the library into the local Maven repository (mvn install -DskipTests -pl verbs-core -am)"
     mvn_run -q -pl verbs-core -am install -DskipTests
 fi
+# Each consumer runs the README quick start itself: the examples module's copy (kept equal to the
+# README by ReadmeQuickStartTest), in the consumer's own package.
+quick_start=$VERBS_ROOT/examples/src/main/java/dev/panamaverbs/examples/QuickStart.java
+for project in classpath modular; do
+    mkdir -p "$VERBS_ROOT/consumer-tests/$project/src/main/java/example/$project"
+    sed "s/^package dev\.panamaverbs\.examples;/package example.$project;/" "$quick_start" \
+        >"$VERBS_ROOT/consumer-tests/$project/src/main/java/example/$project/QuickStart.java"
+done
 for project in classpath modular; do
     say "building consumer-tests/$project offline, as a separate project (mvn -o -q -f consumer-tests/$project/pom.xml package)"
     mvn_run -o -q -f "consumer-tests/$project/pom.xml" clean package

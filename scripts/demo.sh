@@ -20,17 +20,9 @@ if [ "${1:-}" = --quick-start ]; then
     main=QuickStart
     shift
 fi
-if [ "$where" = auto ]; then
-    if [ "${VERBS_IN_VM:-0}" = 1 ] || [ -n "$(ls -A /sys/class/infiniband 2>/dev/null)" ]; then
-        where=host
-    else
-        where=vm
-    fi
-fi
+where=$(run_place "$where")
 
-find_jdk
-ensure_packages "${PKGS_BUILD[@]}" "${PKGS_VERBS[@]}"
-[ "$where" = vm ] && ensure_packages "${PKGS_VM[@]}"
+prepare_run "$where"
 
 say "building (mvn install -DskipTests)"
 mvn_run -q -pl harness,examples -am install -DskipTests

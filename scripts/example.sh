@@ -30,13 +30,7 @@ case "$1" in
     *) die "unknown example: $1 (rc-pingpong or rping)" ;;
 esac
 shift
-if [ "$where" = auto ]; then
-    if [ "${VERBS_IN_VM:-0}" = 1 ] || [ -n "$(ls -A /sys/class/infiniband 2>/dev/null)" ]; then
-        where=host
-    else
-        where=vm
-    fi
-fi
+where=$(run_place "$where")
 
 find_jdk
 demo_dir=$VERBS_ROOT/target/demo

@@ -15,17 +15,9 @@ case "${1:-}" in
     --host) where=host; shift ;;
     --vm) where=vm; shift ;;
 esac
-if [ "$where" = auto ]; then
-    if [ "${VERBS_IN_VM:-0}" = 1 ] || [ -n "$(ls -A /sys/class/infiniband 2>/dev/null)" ]; then
-        where=host
-    else
-        where=vm
-    fi
-fi
+where=$(run_place "$where")
 
-find_jdk
-ensure_packages "${PKGS_BUILD[@]}" "${PKGS_VERBS[@]}"
-[ "$where" = vm ] && ensure_packages "${PKGS_VM[@]}"
+prepare_run "$where"
 
 jar=$VERBS_ROOT/verbs-info/target/verbs-info.jar
 if [ "${VERBS_SKIP_BUILD:-0}" = 1 ]; then
