@@ -111,6 +111,20 @@ run_place() {
     esac
 }
 
+# Reads a leading --host or --vm from the arguments given ("$@"), resolves where the program runs
+# (run_place) into where, prepares that place (prepare_run), and sets place_args to how many
+# arguments it took (0 or 1): the caller then does shift "$place_args".
+choose_place() {
+    local wanted=auto
+    place_args=0
+    case "${1:-}" in
+        --host) wanted=host place_args=1 ;;
+        --vm) wanted=vm place_args=1 ;;
+    esac
+    where=$(run_place "$wanted")
+    prepare_run "$where"
+}
+
 # The JDK and the Debian packages a program run needs; the VM's too when it runs there ($1).
 prepare_run() {
     find_jdk

@@ -10,19 +10,13 @@ VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 # shellcheck source=scripts/common.sh
 . "$VERBS_ROOT/scripts/common.sh"
 
-where=auto
-case "${1:-}" in
-    --host) where=host; shift ;;
-    --vm) where=vm; shift ;;
-esac
+choose_place "$@"
+shift "$place_args"
 main=Demo
 if [ "${1:-}" = --quick-start ]; then
     main=QuickStart
     shift
 fi
-where=$(run_place "$where")
-
-prepare_run "$where"
 
 say "building (mvn install -DskipTests)"
 mvn_run -q -pl harness,examples -am install -DskipTests

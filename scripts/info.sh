@@ -10,14 +10,8 @@ VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 # shellcheck source=scripts/common.sh
 . "$VERBS_ROOT/scripts/common.sh"
 
-where=auto
-case "${1:-}" in
-    --host) where=host; shift ;;
-    --vm) where=vm; shift ;;
-esac
-where=$(run_place "$where")
-
-prepare_run "$where"
+choose_place "$@"
+shift "$place_args"
 
 jar=$VERBS_ROOT/verbs-info/target/verbs-info.jar
 if [ "${VERBS_SKIP_BUILD:-0}" = 1 ]; then
