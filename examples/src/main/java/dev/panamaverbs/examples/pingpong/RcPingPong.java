@@ -1,5 +1,6 @@
 package dev.panamaverbs.examples.pingpong;
 
+import dev.panamaverbs.examples.cli.ToolMain;
 import java.io.IOException;
 import java.io.PrintStream;
 
@@ -21,20 +22,15 @@ import java.io.PrintStream;
 public final class RcPingPong {
     private RcPingPong() {}
 
+    private static final ToolMain<PingPongOptions> MAIN = new ToolMain<>("rc-pingpong",
+            PingPongOptions::parse, PingPongOptions.USAGE, RcPingPong::pingPong, options -> "rc-pingpong: FAILED: ");
+
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        System.exit(MAIN.run(args, System.out, System.err));
     }
 
-    /** Runs with {@code args}; returns the exit status. */
-    static int run(String[] args, PrintStream out, PrintStream err) {
-        PingPongOptions options;
-        try {
-            options = PingPongOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            err.println("rc-pingpong: " + e.getMessage());
-            out.print(PingPongOptions.USAGE);
-            return 1;
-        }
+    /** Runs the ping-pong with {@code options}; returns the exit status. */
+    private static int pingPong(PingPongOptions options, PrintStream out, PrintStream err) throws IOException {
         try (PingPongContext ctx = PingPongContext.open(options)) {
             int routs = ctx.postReceives(options.rxDepth());
             if (routs < options.rxDepth()) {
@@ -58,12 +54,6 @@ public final class RcPingPong {
                 return invalid.isEmpty() ? 0 : 1;
             }
             return 0;
-        } catch (IOException | RuntimeException e) {
-            err.println("rc-pingpong: FAILED: " + e);
-            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-                err.println("  caused by: " + cause);
-            }
-            return 1;
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.panamaverbs.examples.rping;
 
+import dev.panamaverbs.examples.cli.ToolMain;
 import java.io.PrintStream;
 
 /**
@@ -19,36 +20,23 @@ import java.io.PrintStream;
 public final class RPing {
     private RPing() {}
 
+    private static final ToolMain<RpingOptions> MAIN = new ToolMain<>("rping", RpingOptions::parse,
+            RpingOptions.USAGE, RPing::ping, options -> "rping " + (options.server() ? "server" : "client") + " failed: ");
+
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        System.exit(MAIN.run(args, System.out, System.err));
     }
 
-    /** Runs with {@code args}; returns the exit status. */
-    static int run(String[] args, PrintStream out, PrintStream err) {
-        RpingOptions options;
-        try {
-            options = RpingOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            err.println("rping: " + e.getMessage());
-            out.print(RpingOptions.USAGE);
-            return 1;
-        }
-        try {
-            if (options.server()) {
-                int pings = new RpingServer(options, out, err).run();
-                if (options.debug()) {
-                    out.println("served " + pings + " pings");
-                }
-            } else {
-                new RpingClient(options, out, err).run();
+    /** Runs the server or the client with {@code options}; returns the exit status. */
+    private static int ping(RpingOptions options, PrintStream out, PrintStream err) {
+        if (options.server()) {
+            int pings = new RpingServer(options, out, err).run();
+            if (options.debug()) {
+                out.println("served " + pings + " pings");
             }
-            return 0;
-        } catch (RuntimeException e) {
-            err.println("rping " + (options.server() ? "server" : "client") + " failed: " + e);
-            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-                err.println("  caused by: " + cause);
-            }
-            return 1;
+        } else {
+            new RpingClient(options, out, err).run();
         }
+        return 0;
     }
 }

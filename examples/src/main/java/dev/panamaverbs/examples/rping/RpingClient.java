@@ -12,18 +12,13 @@ import java.net.InetSocketAddress;
  * server WRITEs the data back into it), waits for "go ahead", then with {@code -V} compares the
  * two buffers and with {@code -v} prints {@code ping data: ...}. Disconnects at the end.
  */
-final class RpingClient {
-    private final RpingOptions options;
-    private final PrintStream out;
-    private final PrintStream err;
-
+final class RpingClient extends RpingRole {
     RpingClient(RpingOptions options, PrintStream out, PrintStream err) {
-        this.options = options;
-        this.out = out;
-        this.err = err;
+        super(options, out, err);
     }
 
     /** Runs {@code -C} pings (for ever with 0); returns how many were done. */
+    @Override
     int run() {
         InetSocketAddress server = new InetSocketAddress(options.address(), options.port());
         try (RdmaConnection connection = RdmaConnection.connect(server, RpingConnections.options(options.timeout()));
@@ -31,9 +26,7 @@ final class RpingClient {
             RpingEndpoint endpoint = new RpingEndpoint(connection.identifier(), connection.protectionDomain(),
                     connection.queuePair(), connection.completionQueue(), options.size(), true, options.timeout(), arena);
             endpoint.postReceive();
-            if (options.debug()) {
-                out.println("rdma_connect successful to " + connection.remoteAddress());
-            }
+            debug("rdma_connect successful to " + connection.remoteAddress());
             int ping = 0;
             for (; options.count() == 0 || ping < options.count(); ping++) {
                 pingOnce(endpoint, ping);

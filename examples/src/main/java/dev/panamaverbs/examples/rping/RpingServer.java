@@ -21,18 +21,13 @@ import java.net.InetSocketAddress;
  * receive the sink advertisement, RDMA WRITE the data back ({@code strlen + 1} bytes), send "go
  * ahead". {@code -C} is ignored here as in rping: the client decides how many pings there are.
  */
-final class RpingServer {
-    private final RpingOptions options;
-    private final PrintStream out;
-    private final PrintStream err;
-
+final class RpingServer extends RpingRole {
     RpingServer(RpingOptions options, PrintStream out, PrintStream err) {
-        this.options = options;
-        this.out = out;
-        this.err = err;
+        super(options, out, err);
     }
 
     /** Serves one client; returns the number of pings served. */
+    @Override
     int run() {
         ConnectionOptions cm = RpingConnections.options(options.timeout());
         String host = options.address() != null ? options.address() : "0.0.0.0";
@@ -92,12 +87,6 @@ final class RpingServer {
             err.println("server DISCONNECT EVENT...");
             debug(e.getMessage());
             return pings;
-        }
-    }
-
-    private void debug(String line) {
-        if (options.debug()) {
-            out.println(line);
         }
     }
 }
