@@ -2,10 +2,7 @@ package dev.panamaverbs.it;
 
 import dev.panamaverbs.it.PeerPairing.Listening;
 import dev.panamaverbs.it.PeerPairing.Outputs;
-import dev.panamaverbs.it.PeerPairing.Peer;
-import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -16,29 +13,18 @@ import java.util.regex.Pattern;
  * ({@code -g}), {@code -c} on both sides (the server checks what it received), the TCP exchange
  * over rxe0's own address. Both must exit 0, print rc_pingpong's summary, and report no invalid page.
  */
-class RcPingPongInteropDeviceTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(240);
+class RcPingPongInteropDeviceTest extends InteropPairingTests {
     private static final int ITERS = 200;
     private static final Pattern SUMMARY = Pattern.compile(
             "(?m)^" + 2 * 4096 * ITERS + " bytes in [0-9.]+ seconds = [0-9.]+ Mbit/sec\\n" + ITERS
                     + " iters in [0-9.]+ seconds = [0-9.]+ usec/iter$");
 
-    @DeviceTest
-    void javaServerWithCClient(TestDevice device) throws Exception {
-        pair(device, true, false);
+    RcPingPongInteropDeviceTest() {
+        super("");
     }
 
-    @DeviceTest
-    void cServerWithJavaClient(TestDevice device) throws Exception {
-        pair(device, false, true);
-    }
-
-    @DeviceTest
-    void javaServerWithJavaClient(TestDevice device) throws Exception {
-        pair(device, true, true);
-    }
-
-    private static void pair(TestDevice device, boolean javaServer, boolean javaClient) throws Exception {
+    @Override
+    void pair(TestDevice device, boolean javaServer, boolean javaClient) throws Exception {
         RdmaCmSupport.requireRdmaCm();
         String address = RdmaCmSupport.deviceAddress(device).getHostAddress();
         int port = InteropPeers.freeTcpPort();
@@ -47,9 +33,7 @@ class RcPingPongInteropDeviceTest {
                 "-p", Integer.toString(port));
         List<String> clientArgs = new ArrayList<>(common);
         clientArgs.add(address);
-        Peer server = new Peer(PeerHost.LOCAL, (javaServer ? "java" : "C") + " server", command(javaServer, common));
-        Peer client = new Peer(PeerHost.LOCAL, (javaClient ? "java" : "C") + " client", command(javaClient, clientArgs));
-        Outputs outputs = PeerPairing.run(server, Listening.TCP, port, client, TIMEOUT);
+        Outputs outputs = run(javaServer, common, javaClient, clientArgs, Listening.TCP, port);
         for (String[] side : new String[][] {{"server", outputs.server()}, {"client", outputs.client()}}) {
             PeerPairing.expect(outputs, side[0], side[1], text -> SUMMARY.matcher(text).find(), "no rc_pingpong summary");
             PeerPairing.expect(outputs, side[0], side[1], text -> text.contains("remote address: LID"), "no remote address line");
@@ -57,7 +41,8 @@ class RcPingPongInteropDeviceTest {
         }
     }
 
-    private static List<String> command(boolean java, List<String> args) {
+    @Override
+    List<String> command(boolean java, List<String> args) {
         return java ? InteropPeers.java(InteropPeers.RC_PINGPONG, args) : InteropPeers.c("ibv_rc_pingpong", "ibverbs-utils", args);
     }
 }

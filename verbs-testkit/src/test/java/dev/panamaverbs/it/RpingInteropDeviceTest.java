@@ -2,10 +2,7 @@ package dev.panamaverbs.it;
 
 import dev.panamaverbs.it.PeerPairing.Listening;
 import dev.panamaverbs.it.PeerPairing.Outputs;
-import dev.panamaverbs.it.PeerPairing.Peer;
-import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -16,29 +13,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * fails on a mismatch). Both must exit 0, and both must have printed every ping's data: the
  * client what came back, the server what it read.
  */
-class RpingInteropDeviceTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(240);
+class RpingInteropDeviceTest extends InteropPairingTests {
     private static final int COUNT = 10;
     private static final int SIZE = 100;
     /** rdma_cm ports of our own, one per test: a port still in use by a finished test's identifier never collides. */
     private static final AtomicInteger NEXT_PORT = new AtomicInteger(7300);
 
-    @DeviceTest
-    void javaServerWithCClient(TestDevice device) throws Exception {
-        pair(device, true, false);
+    RpingInteropDeviceTest() {
+        super("rping");
     }
 
-    @DeviceTest
-    void cServerWithJavaClient(TestDevice device) throws Exception {
-        pair(device, false, true);
-    }
-
-    @DeviceTest
-    void javaServerWithJavaClient(TestDevice device) throws Exception {
-        pair(device, true, true);
-    }
-
-    private static void pair(TestDevice device, boolean javaServer, boolean javaClient) throws Exception {
+    @Override
+    void pair(TestDevice device, boolean javaServer, boolean javaClient) throws Exception {
         RdmaCmSupport.requireRdmaCm();
         String address = RdmaCmSupport.deviceAddress(device).getHostAddress();
         int port = NEXT_PORT.getAndIncrement();
@@ -47,9 +33,7 @@ class RpingInteropDeviceTest {
                 "-v", "-V");
         List<String> clientArgs = List.of("-c", "-a", address, "-p", Integer.toString(port), "-C", Integer.toString(COUNT),
                 "-S", Integer.toString(SIZE), "-v", "-V");
-        Peer server = new Peer(PeerHost.LOCAL, (javaServer ? "java" : "C") + " rping server", command(javaServer, serverArgs));
-        Peer client = new Peer(PeerHost.LOCAL, (javaClient ? "java" : "C") + " rping client", command(javaClient, clientArgs));
-        Outputs outputs = PeerPairing.run(server, Listening.RDMA_CM, port, client, TIMEOUT);
+        Outputs outputs = run(javaServer, serverArgs, javaClient, clientArgs, Listening.RDMA_CM, port);
         for (int ping = 0; ping < COUNT; ping++) {
             String data = expectedData(ping);
             PeerPairing.expect(outputs, "client", outputs.client(), text -> text.contains("ping data: " + data + "\n"),
@@ -74,7 +58,8 @@ class RpingInteropDeviceTest {
         return data.toString();
     }
 
-    private static List<String> command(boolean java, List<String> args) {
+    @Override
+    List<String> command(boolean java, List<String> args) {
         return java ? InteropPeers.java(InteropPeers.RPING, args) : InteropPeers.c("rping", "rdmacm-utils", args);
     }
 }
