@@ -25,21 +25,26 @@ abstract class InteropPairingTests {
 
     @DeviceTest
     void javaServerWithCClient(TestDevice device) throws Exception {
-        pair(device, true, false);
+        pairOn(device, true, false);
     }
 
     @DeviceTest
     void cServerWithJavaClient(TestDevice device) throws Exception {
-        pair(device, false, true);
+        pairOn(device, false, true);
     }
 
     @DeviceTest
     void javaServerWithJavaClient(TestDevice device) throws Exception {
-        pair(device, true, true);
+        pairOn(device, true, true);
     }
 
-    /** Runs one pairing on {@code device} and checks both sides' outputs. */
-    abstract void pair(TestDevice device, boolean javaServer, boolean javaClient) throws Exception;
+    private void pairOn(TestDevice device, boolean javaServer, boolean javaClient) throws Exception {
+        RdmaCmSupport.requireRdmaCm();
+        pair(device, RdmaCmSupport.deviceAddress(device).getHostAddress(), javaServer, javaClient);
+    }
+
+    /** Runs one pairing on {@code device}, whose IPv4 address is {@code address}, and checks both sides' outputs. */
+    abstract void pair(TestDevice device, String address, boolean javaServer, boolean javaClient) throws Exception;
 
     /** The command line of our Java program ({@code java}) or of the C tool, with {@code args}. */
     abstract List<String> command(boolean java, List<String> args);

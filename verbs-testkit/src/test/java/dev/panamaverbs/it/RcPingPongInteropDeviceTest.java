@@ -24,9 +24,7 @@ class RcPingPongInteropDeviceTest extends InteropPairingTests {
     }
 
     @Override
-    void pair(TestDevice device, boolean javaServer, boolean javaClient) throws Exception {
-        RdmaCmSupport.requireRdmaCm();
-        String address = RdmaCmSupport.deviceAddress(device).getHostAddress();
+    void pair(TestDevice device, String address, boolean javaServer, boolean javaClient) throws Exception {
         int port = InteropPeers.freeTcpPort();
         List<String> common = List.of("-d", device.name(), "-i", Integer.toString(device.port()),
                 "-g", Integer.toString(InteropPeers.roceV2Ipv4GidIndex(device)), "-n", Integer.toString(ITERS), "-c",

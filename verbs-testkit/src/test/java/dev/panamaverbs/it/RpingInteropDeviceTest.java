@@ -24,9 +24,7 @@ class RpingInteropDeviceTest extends InteropPairingTests {
     }
 
     @Override
-    void pair(TestDevice device, boolean javaServer, boolean javaClient) throws Exception {
-        RdmaCmSupport.requireRdmaCm();
-        String address = RdmaCmSupport.deviceAddress(device).getHostAddress();
+    void pair(TestDevice device, String address, boolean javaServer, boolean javaClient) throws Exception {
         int port = NEXT_PORT.getAndIncrement();
         // Both sides need the same -S: rping's server READs the client's whole buffer into its own.
         List<String> serverArgs = List.of("-s", "-a", address, "-p", Integer.toString(port), "-S", Integer.toString(SIZE),
