@@ -41,10 +41,7 @@ final class MiniJson {
 
     private Map<String, Object> object() {
         Map<String, Object> map = new LinkedHashMap<>();
-        expect('{');
-        space();
-        if (peek() == '}') {
-            at++;
+        if (empty('{', '}')) {
             return map;
         }
         do {
@@ -57,26 +54,38 @@ final class MiniJson {
             }
             space();
         } while (next() == ',');
-        at--;
-        expect('}');
+        closeAfterComma('}');
         return map;
     }
 
     private List<Object> array() {
         List<Object> list = new ArrayList<>();
-        expect('[');
-        space();
-        if (peek() == ']') {
-            at++;
+        if (empty('[', ']')) {
             return list;
         }
         do {
             list.add(value());
             space();
         } while (next() == ',');
-        at--;
-        expect(']');
+        closeAfterComma(']');
         return list;
+    }
+
+    /** Reads {@code open} and the spaces after it; reads {@code close} too when it comes next, and says whether it did. */
+    private boolean empty(char open, char close) {
+        expect(open);
+        space();
+        if (peek() == close) {
+            at++;
+            return true;
+        }
+        return false;
+    }
+
+    /** Steps back over the character that was not a comma, which must be {@code close}. */
+    private void closeAfterComma(char close) {
+        at--;
+        expect(close);
     }
 
     private String string() {

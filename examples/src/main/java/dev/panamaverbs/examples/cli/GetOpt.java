@@ -76,8 +76,13 @@ public final class GetOpt {
             options.add(new Option(letter, body.substring(eq + 1)));
             return i;
         }
+        return separateValue(args, i, letter, options, "option '--" + name + "' requires an argument");
+    }
+
+    /** Takes the word after {@code args[i]} as the value of {@code letter}; returns its index. */
+    private static int separateValue(String[] args, int i, char letter, List<Option> options, String missing) {
         if (i + 1 >= args.length) {
-            throw new IllegalArgumentException("option '--" + name + "' requires an argument");
+            throw new IllegalArgumentException(missing);
         }
         options.add(new Option(letter, args[i + 1]));
         return i + 1;
@@ -99,11 +104,7 @@ public final class GetOpt {
                 options.add(new Option(letter, arg.substring(at + 1)));
                 return i;
             }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("option requires an argument -- '" + letter + "'");
-            }
-            options.add(new Option(letter, args[i + 1]));
-            return i + 1;
+            return separateValue(args, i, letter, options, "option requires an argument -- '" + letter + "'");
         }
         return i;
     }
