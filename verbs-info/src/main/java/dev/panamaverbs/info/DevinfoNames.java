@@ -2,6 +2,7 @@ package dev.panamaverbs.info;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The names {@code ibv_devinfo} prints for encoded values (its {@code *_str} functions and flag
@@ -66,108 +67,49 @@ final class DevinfoNames {
         return value & ~known;
     }
 
-    /** {@code transport_str}. */
-    static String transport(int transport) {
-        return switch (transport) {
-            case 0 -> "InfiniBand";
-            case 1 -> "iWARP";
-            case 2 -> "usNIC";
-            case 3 -> "usNIC UDP";
-            default -> "invalid transport";
-        };
+    /** Names of encoded values, as one of devinfo.c's {@code *_str} switches: the name of each known code, else one text. */
+    record Codes(String otherwise, Map<Integer, String> names) {
+        /** The name of {@code code}, or {@link #otherwise} when it has none. */
+        String name(int code) {
+            return names.getOrDefault(code, otherwise);
+        }
     }
+
+    /** {@code transport_str}. */
+    static final Codes TRANSPORT = new Codes("invalid transport",
+            Map.of(0, "InfiniBand", 1, "iWARP", 2, "usNIC", 3, "usNIC UDP"));
 
     /** {@code port_state_str}. */
-    static String portState(int state) {
-        return switch (state) {
-            case 1 -> "PORT_DOWN";
-            case 2 -> "PORT_INIT";
-            case 3 -> "PORT_ARMED";
-            case 4 -> "PORT_ACTIVE";
-            default -> "invalid state";
-        };
-    }
+    static final Codes PORT_STATE = new Codes("invalid state",
+            Map.of(1, "PORT_DOWN", 2, "PORT_INIT", 3, "PORT_ARMED", 4, "PORT_ACTIVE"));
 
     /** {@code port_phy_state_str}. */
-    static String physicalState(int state) {
-        return switch (state) {
-            case 1 -> "SLEEP";
-            case 2 -> "POLLING";
-            case 3 -> "DISABLED";
-            case 4 -> "PORT_CONFIGURATION TRAINNING";
-            case 5 -> "LINK_UP";
-            case 6 -> "LINK_ERROR_RECOVERY";
-            case 7 -> "PHY TEST";
-            default -> "invalid physical state";
-        };
-    }
+    static final Codes PHYSICAL_STATE = new Codes("invalid physical state",
+            Map.of(1, "SLEEP", 2, "POLLING", 3, "DISABLED", 4, "PORT_CONFIGURATION TRAINNING", 5, "LINK_UP",
+                    6, "LINK_ERROR_RECOVERY", 7, "PHY TEST"));
 
     /** {@code atomic_cap_str}. */
-    static String atomicCapability(int capability) {
-        return switch (capability) {
-            case 0 -> "ATOMIC_NONE";
-            case 1 -> "ATOMIC_HCA";
-            case 2 -> "ATOMIC_GLOB";
-            default -> "invalid atomic capability";
-        };
-    }
+    static final Codes ATOMIC_CAPABILITY = new Codes("invalid atomic capability",
+            Map.of(0, "ATOMIC_NONE", 1, "ATOMIC_HCA", 2, "ATOMIC_GLOB"));
 
     /** {@code mtu_str}. */
-    static String mtu(int mtu) {
-        return switch (mtu) {
-            case 1 -> "256";
-            case 2 -> "512";
-            case 3 -> "1024";
-            case 4 -> "2048";
-            case 5 -> "4096";
-            default -> "invalid MTU";
-        };
-    }
+    static final Codes MTU = new Codes("invalid MTU",
+            Map.of(1, "256", 2, "512", 3, "1024", 4, "2048", 5, "4096"));
 
     /** {@code width_str}. */
-    static String width(int width) {
-        return switch (width) {
-            case 1 -> "1";
-            case 2 -> "4";
-            case 4 -> "8";
-            case 8 -> "12";
-            case 16 -> "2";
-            default -> "invalid width";
-        };
-    }
+    static final Codes WIDTH = new Codes("invalid width",
+            Map.of(1, "1", 2, "4", 4, "8", 8, "12", 16, "2"));
 
     /** {@code speed_str}. */
-    static String speed(int speed) {
-        return switch (speed) {
-            case 1 -> "2.5 Gbps";
-            case 2 -> "5.0 Gbps";
-            case 4, 8 -> "10.0 Gbps";
-            case 16 -> "14.0 Gbps";
-            case 32 -> "25.0 Gbps";
-            case 64 -> "50.0 Gbps";
-            case 128 -> "100.0 Gbps";
-            default -> "invalid speed";
-        };
-    }
+    static final Codes SPEED = new Codes("invalid speed",
+            Map.of(1, "2.5 Gbps", 2, "5.0 Gbps", 4, "10.0 Gbps", 8, "10.0 Gbps", 16, "14.0 Gbps", 32, "25.0 Gbps",
+                    64, "50.0 Gbps", 128, "100.0 Gbps"));
 
     /** {@code vl_str}. */
-    static String virtualLanes(int vlNum) {
-        return switch (vlNum) {
-            case 1 -> "1";
-            case 2 -> "2";
-            case 3 -> "4";
-            case 4 -> "8";
-            case 5 -> "15";
-            default -> "invalid value";
-        };
-    }
+    static final Codes VIRTUAL_LANES = new Codes("invalid value",
+            Map.of(1, "1", 2, "2", 3, "4", 4, "8", 5, "15"));
 
     /** {@code link_layer_str}. */
-    static String linkLayer(int linkLayer) {
-        return switch (linkLayer) {
-            case 0, 1 -> "InfiniBand";
-            case 2 -> "Ethernet";
-            default -> "Unknown";
-        };
-    }
+    static final Codes LINK_LAYER = new Codes("Unknown",
+            Map.of(0, "InfiniBand", 1, "InfiniBand", 2, "Ethernet"));
 }

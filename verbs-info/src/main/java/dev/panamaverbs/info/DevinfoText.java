@@ -47,7 +47,7 @@ final class DevinfoText {
         DeviceAttributes a = info.attributes();
         int transport = info.device().transportType().value();
         line("hca_id:\t%s", info.device().name());
-        line("\ttransport:\t\t\t%s (%d)", DevinfoNames.transport(transport), transport);
+        line("\ttransport:\t\t\t%s (%d)", DevinfoNames.TRANSPORT.name(transport), transport);
         if (!a.firmwareVersion().isEmpty()) {
             line("\tfw_ver:\t\t\t\t%s", a.firmwareVersion());
         }
@@ -87,7 +87,7 @@ final class DevinfoText {
         line("\tmax_qp_init_rd_atom:\t\t%d", a.maxQpInitRdAtom());
         line("\tmax_ee_init_rd_atom:\t\t%d", a.maxEeInitRdAtom());
         int atomic = a.atomicCapability().value();
-        line("\tatomic_cap:\t\t\t%s (%d)", DevinfoNames.atomicCapability(atomic), atomic);
+        line("\tatomic_cap:\t\t\t%s (%d)", DevinfoNames.ATOMIC_CAPABILITY.name(atomic), atomic);
         line("\tmax_ee:\t\t\t\t%d", a.maxEe());
         line("\tmax_rdd:\t\t\t%d", a.maxRdd());
         line("\tmax_mw:\t\t\t\t%d", a.maxMw());
@@ -214,20 +214,20 @@ final class DevinfoText {
         PortAttributes p = info.attributes();
         line("\t\tport:\t%d", p.port());
         int state = p.state().value();
-        line("\t\t\tstate:\t\t\t%s (%d)", DevinfoNames.portState(state), state);
+        line("\t\t\tstate:\t\t\t%s (%d)", DevinfoNames.PORT_STATE.name(state), state);
         int maxMtu = p.maxMtu().value();
         int activeMtu = p.activeMtu().value();
-        line("\t\t\tmax_mtu:\t\t%s (%d)", DevinfoNames.mtu(maxMtu), maxMtu);
-        line("\t\t\tactive_mtu:\t\t%s (%d)", DevinfoNames.mtu(activeMtu), activeMtu);
+        line("\t\t\tmax_mtu:\t\t%s (%d)", DevinfoNames.MTU.name(maxMtu), maxMtu);
+        line("\t\t\tactive_mtu:\t\t%s (%d)", DevinfoNames.MTU.name(activeMtu), activeMtu);
         line("\t\t\tsm_lid:\t\t\t%d", p.smLid());
         line("\t\t\tport_lid:\t\t%d", p.lid());
         line("\t\t\tport_lmc:\t\t0x%02x", p.lmc());
-        line("\t\t\tlink_layer:\t\t%s", DevinfoNames.linkLayer(p.linkLayer().value()));
+        line("\t\t\tlink_layer:\t\t%s", DevinfoNames.LINK_LAYER.name(p.linkLayer().value()));
         if (verbose) {
             line("\t\t\tmax_msg_sz:\t\t0x%x", p.maxMessageSize());
             line("\t\t\tport_cap_flags:\t\t0x%08x", p.portCapFlags());
             line("\t\t\tport_cap_flags2:\t0x%04x", p.portCapFlags2());
-            line("\t\t\tmax_vl_num:\t\t%s (%d)", DevinfoNames.virtualLanes(p.maxVirtualLanes()), p.maxVirtualLanes());
+            line("\t\t\tmax_vl_num:\t\t%s (%d)", DevinfoNames.VIRTUAL_LANES.name(p.maxVirtualLanes()), p.maxVirtualLanes());
             line("\t\t\tbad_pkey_cntr:\t\t0x%x", p.badPkeyCounter());
             line("\t\t\tqkey_viol_cntr:\t\t0x%x", p.qkeyViolationCounter());
             line("\t\t\tsm_sl:\t\t\t%d", p.smServiceLevel());
@@ -235,10 +235,10 @@ final class DevinfoText {
             line("\t\t\tgid_tbl_len:\t\t%d", p.gidTableLength());
             line("\t\t\tsubnet_timeout:\t\t%d", p.subnetTimeout());
             line("\t\t\tinit_type_reply:\t%d", p.initTypeReply());
-            line("\t\t\tactive_width:\t\t%sX (%d)", DevinfoNames.width(p.activeWidth()), p.activeWidth());
-            line("\t\t\tactive_speed:\t\t%s (%d)", DevinfoNames.speed(p.activeSpeed()), p.activeSpeed());
+            line("\t\t\tactive_width:\t\t%sX (%d)", DevinfoNames.WIDTH.name(p.activeWidth()), p.activeWidth());
+            line("\t\t\tactive_speed:\t\t%s (%d)", DevinfoNames.SPEED.name(p.activeSpeed()), p.activeSpeed());
             if (infiniBandTransport) {
-                line("\t\t\tphys_state:\t\t%s (%d)", DevinfoNames.physicalState(p.physicalState()), p.physicalState());
+                line("\t\t\tphys_state:\t\t%s (%d)", DevinfoNames.PHYSICAL_STATE.name(p.physicalState()), p.physicalState());
             }
             for (GidEntry gid : info.gids()) {
                 if (!nullGid(gid)) {

@@ -104,11 +104,11 @@ class DevinfoTextTest {
 
     @Test
     void namesAreIbvDevinfosIncludingItsSpelling() {
-        assertEquals("PORT_CONFIGURATION TRAINNING", DevinfoNames.physicalState(4));
-        assertEquals("invalid MTU", DevinfoNames.mtu(0));
-        assertEquals("10.0 Gbps", DevinfoNames.speed(8));
-        assertEquals("invalid width", DevinfoNames.width(3));
-        assertEquals("15", DevinfoNames.virtualLanes(5));
-        assertEquals("InfiniBand", DevinfoNames.linkLayer(0));
+        assertEquals("PORT_CONFIGURATION TRAINNING", DevinfoNames.PHYSICAL_STATE.name(4));
+        assertEquals("invalid MTU", DevinfoNames.MTU.name(0));
+        assertEquals("10.0 Gbps", DevinfoNames.SPEED.name(8));
+        assertEquals("invalid width", DevinfoNames.WIDTH.name(3));
+        assertEquals("15", DevinfoNames.VIRTUAL_LANES.name(5));
+        assertEquals("InfiniBand", DevinfoNames.LINK_LAYER.name(0));
     }
 }
