@@ -118,29 +118,22 @@ final class JsonReport {
         json.name("completion_timestamp_mask").unsignedValue(ex.completionTimestampMask());
         json.name("hca_core_clock_khz").unsignedValue(ex.hcaCoreClockKhz());
         flags("raw_packet_caps", ex.rawPacketCaps() & 0xffffffffL, DevinfoNames.RAW_PACKET);
-        json.name("device_cap_flags_ex").unsignedValue(ex.deviceCapFlagsEx());
-        json.name("device_cap_flags_ex_names").beginArray();
-        DevinfoNames.names(ex.deviceCapFlagsEx(), DevinfoNames.DEVICE_CAP_FLAGS_EX).forEach(json::value);
-        json.endArray();
-        json.name("tso_caps").beginObject();
-        json.name("max_tso").value(ex.tcpSegmentationOffload().maxTso());
-        flags("supported_qp", ex.tcpSegmentationOffload().supportedQpTypes() & 0xffffffffL, DevinfoNames.QP_TYPES);
-        json.endObject();
+        flags("device_cap_flags_ex", ex.deviceCapFlagsEx(), DevinfoNames.DEVICE_CAP_FLAGS_EX);
+        ExtendedDeviceAttributes.TcpSegmentationOffload tso = ex.tcpSegmentationOffload();
+        qpCaps("tso_caps", () -> json.name("max_tso").value(tso.maxTso()), tso.supportedQpTypes());
         ExtendedDeviceAttributes.ReceiveSideScaling rss = ex.receiveSideScaling();
-        json.name("rss_caps").beginObject();
-        json.name("max_rwq_indirection_tables").value(rss.maxIndirectionTables());
-        json.name("max_rwq_indirection_table_size").value(rss.maxIndirectionTableSize());
-        json.name("rx_hash_function").value(rss.rxHashFunction());
-        json.name("rx_hash_fields_mask").unsignedValue(rss.rxHashFieldsMask());
-        flags("supported_qp", rss.supportedQpTypes() & 0xffffffffL, DevinfoNames.QP_TYPES);
-        json.endObject();
+        qpCaps("rss_caps", () -> {
+            json.name("max_rwq_indirection_tables").value(rss.maxIndirectionTables());
+            json.name("max_rwq_indirection_table_size").value(rss.maxIndirectionTableSize());
+            json.name("rx_hash_function").value(rss.rxHashFunction());
+            json.name("rx_hash_fields_mask").unsignedValue(rss.rxHashFieldsMask());
+        }, rss.supportedQpTypes());
         json.name("max_wq_type_rq").value(ex.maxWqTypeRq());
         ExtendedDeviceAttributes.PacketPacing pacing = ex.packetPacing();
-        json.name("packet_pacing_caps").beginObject();
-        json.name("qp_rate_limit_min_kbps").value(pacing.qpRateLimitMinKbps());
-        json.name("qp_rate_limit_max_kbps").value(pacing.qpRateLimitMaxKbps());
-        flags("supported_qp", pacing.supportedQpTypes() & 0xffffffffL, DevinfoNames.QP_TYPES);
-        json.endObject();
+        qpCaps("packet_pacing_caps", () -> {
+            json.name("qp_rate_limit_min_kbps").value(pacing.qpRateLimitMinKbps());
+            json.name("qp_rate_limit_max_kbps").value(pacing.qpRateLimitMaxKbps());
+        }, pacing.supportedQpTypes());
         ExtendedDeviceAttributes.TagMatching tm = ex.tagMatching();
         json.name("tm_caps").beginObject();
         json.name("max_rndv_hdr_size").value(tm.maxRendezvousHeaderSize());
@@ -205,6 +198,14 @@ final class JsonReport {
     }
 
     /** {@code name}: the flag word; {@code name_names}: the set flags' {@code ibv_devinfo} names. */
+    /** An object of capabilities: {@code members}, then its {@code supported_qp} mask and names. */
+    private void qpCaps(String name, Runnable members, int supportedQpTypes) {
+        json.name(name).beginObject();
+        members.run();
+        flags("supported_qp", supportedQpTypes & 0xffffffffL, DevinfoNames.QP_TYPES);
+        json.endObject();
+    }
+
     private void flags(String name, long value, List<DevinfoNames.Flag> names) {
         json.name(name).unsignedValue(value);
         json.name(name + "_names").beginArray();
