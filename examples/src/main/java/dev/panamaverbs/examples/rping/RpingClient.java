@@ -12,14 +12,10 @@ import java.net.InetSocketAddress;
  * server WRITEs the data back into it), waits for "go ahead", then with {@code -V} compares the
  * two buffers and with {@code -v} prints {@code ping data: ...}. Disconnects at the end.
  */
-final class RpingClient extends RpingRole {
-    RpingClient(RpingOptions options, PrintStream out, PrintStream err) {
-        super(options, out, err);
-    }
-
+record RpingClient(RpingOptions options, PrintStream out, PrintStream err) implements RpingRole {
     /** Runs {@code -C} pings (for ever with 0); returns how many were done. */
     @Override
-    int run() {
+    public int run() {
         InetSocketAddress server = new InetSocketAddress(options.address(), options.port());
         try (RdmaConnection connection = RdmaConnection.connect(server, RpingConnections.options(options.timeout()));
              Arena arena = Arena.ofConfined()) {

@@ -3,24 +3,20 @@ package dev.panamaverbs.examples.rping;
 import java.io.PrintStream;
 
 /** One side of rping, client or server: its options, where it prints, and its {@code -d} lines. */
-abstract sealed class RpingRole permits RpingClient, RpingServer {
-    final RpingOptions options;
-    final PrintStream out;
-    final PrintStream err;
+sealed interface RpingRole permits RpingClient, RpingServer {
+    /** The options rping was started with. */
+    RpingOptions options();
 
-    RpingRole(RpingOptions options, PrintStream out, PrintStream err) {
-        this.options = options;
-        this.out = out;
-        this.err = err;
-    }
+    /** Where the side's output goes. */
+    PrintStream out();
 
     /** Runs this side; returns the number of pings done or served. */
-    abstract int run();
+    int run();
 
     /** Prints {@code line} with {@code -d}. */
-    final void debug(String line) {
-        if (options.debug()) {
-            out.println(line);
+    default void debug(String line) {
+        if (options().debug()) {
+            out().println(line);
         }
     }
 }

@@ -21,14 +21,10 @@ import java.net.InetSocketAddress;
  * receive the sink advertisement, RDMA WRITE the data back ({@code strlen + 1} bytes), send "go
  * ahead". {@code -C} is ignored here as in rping: the client decides how many pings there are.
  */
-final class RpingServer extends RpingRole {
-    RpingServer(RpingOptions options, PrintStream out, PrintStream err) {
-        super(options, out, err);
-    }
-
+record RpingServer(RpingOptions options, PrintStream out, PrintStream err) implements RpingRole {
     /** Serves one client; returns the number of pings served. */
     @Override
-    int run() {
+    public int run() {
         ConnectionOptions cm = RpingConnections.options(options.timeout());
         String host = options.address() != null ? options.address() : "0.0.0.0";
         try (RdmaListener listener = RdmaListener.listen(new InetSocketAddress(host, options.port()), cm)) {
