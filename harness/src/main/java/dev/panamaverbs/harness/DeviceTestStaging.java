@@ -27,7 +27,7 @@ import java.util.Map;
  * also patched into their module (so tests in a module's own package see package-private API and
  * load in the module, as under Surefire; tests in other packages are added to the module).
  */
-final class DeviceTestStaging {
+record DeviceTestStaging(Path root) {
     /** Reactor modules whose jars and test classes take part in device tests (benchmarks does not). */
     static final List<String> MODULE_DIRS = List.of("verbs-ffm", "verbs-loader", "verbs-core", "verbs-testkit");
     /** Where the harness's build copied its runtime dependencies: the JUnit launcher and slf4j. */
@@ -36,12 +36,6 @@ final class DeviceTestStaging {
     private static final String TEST_READS = "org.junit.jupiter.api,org.junit.jupiter.params,ALL-UNNAMED";
     /** The system property that gives the device tests the examples' java @argfile. */
     static final String EXAMPLES_ARGS_PROPERTY = "panamaverbs.examples.args";
-
-    private final Path root;
-
-    DeviceTestStaging(Path root) {
-        this.root = root;
-    }
 
     void stage(Path dir) throws IOException {
         Files.createDirectories(Paths.clean(dir));

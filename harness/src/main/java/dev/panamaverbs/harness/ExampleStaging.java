@@ -11,16 +11,10 @@ import java.util.List;
  * {@code java.args} with the module path (the examples jar, and the library and slf4j jars its
  * build copied to {@code examples/target/modules}) and the library's native access.
  */
-final class ExampleStaging {
+record ExampleStaging(Path root) {
     static final String MODULE_DIR = "examples";
     /** Where the examples' build copied their runtime dependencies. */
     static final String DEPENDENCIES = "examples/target/modules";
-
-    private final Path root;
-
-    ExampleStaging(Path root) {
-        this.root = root;
-    }
 
     void stage(Path dir) throws IOException {
         Files.createDirectories(Paths.clean(dir));

@@ -1,13 +1,10 @@
 package dev.panamaverbs.it;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -39,7 +36,7 @@ final class KernelResources {
      * @throws IllegalStateException when the tool fails or does not list the device
      */
     static Map<String, Integer> count(String device) {
-        String output = run("rdma", "resource", "show");
+        String output = Commands.output(30, "rdma", "resource", "show");
         return parse(output, device).orElseThrow(() -> new IllegalStateException(
                 "rdma resource show does not list " + device + ":\n" + output));
     }
@@ -60,24 +57,4 @@ final class KernelResources {
         return Optional.empty();
     }
 
-    private static String run(String... command) {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish in 30 s");
-            }
-            if (process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " exited with " + process.exitValue()
-                        + ":\n" + output);
-            }
-            return output;
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run " + String.join(" ", command), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running " + String.join(" ", command), e);
-        }
-    }
 }

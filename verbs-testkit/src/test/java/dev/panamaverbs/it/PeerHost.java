@@ -1,13 +1,10 @@
 package dev.panamaverbs.it;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Where a peer runs, and what can be asked there: start a program, and whether a server listens
@@ -57,23 +54,13 @@ interface PeerHost {
 
         @Override
         public boolean rdmaCmListening(int port) {
-            return run("rdma", "resource", "show", "cm_id", "src-port", Integer.toString(port)).contains("state LISTEN");
-        }
-
-        private static String run(String... command) {
             try {
-                Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-                String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
-                return output;
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot run " + String.join(" ", command), e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
+                return Commands.output(10, "rdma", "resource", "show", "cm_id", "src-port", Integer.toString(port))
+                        .contains("state LISTEN");
+            } catch (IllegalStateException notYet) {
+                return false; // asked again until the caller's deadline: not listening (yet)
             }
         }
+
     }
 }
