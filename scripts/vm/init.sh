@@ -52,11 +52,14 @@ done
 # 9p export, mounted over its path); then /tmp is the guest's own.
 NINEP=trans=virtio,version=9p2000.L,msize=512000,cache=mmap
 mount -t 9p -o "$NINEP${SHARES:+,ro}" hostroot /mnt || guest_fail "mounting the host root over 9p failed"
+# /tmp first, then the shares: a project (or run folder) under the host's /tmp is mounted on top of
+# the guest's own /tmp, its mount point made in that tmpfs.
+[ -z "$SHARES" ] || mount -t tmpfs tmpfs /mnt/tmp || guest_fail "mount tmpfs on /tmp in chroot failed"
 for share in $(echo "$SHARES" | tr ',' ' '); do
+    mkdir -p "/mnt${share#*:}" 2>/dev/null
     mount -t 9p -o "$NINEP" "${share%%:*}" "/mnt${share#*:}" \
         || guest_fail "mounting the writable share ${share#*:} over 9p failed"
 done
-[ -z "$SHARES" ] || mount -t tmpfs tmpfs /mnt/tmp || guest_fail "mount tmpfs on /tmp in chroot failed"
 [ -f "/mnt$RUN/guest.sh" ] || guest_fail "/mnt$RUN/guest.sh is missing on the shared root"
 
 # Fresh kernel filesystems for the chroot; the host's own /proc etc. are not ours to use.
