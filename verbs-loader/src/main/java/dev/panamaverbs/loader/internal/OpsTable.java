@@ -115,7 +115,7 @@ public final class OpsTable {
      * @param badWrOut receives the address of the first failed work request
      */
     public static int postSend(MemorySegment postSend, long qp, long wr, long badWrOut) {
-        requireNonNull(qp, wr, badWrOut, "ibv_post_send");
+        requireNonNull(qp, "qp", wr, badWrOut, "ibv_post_send");
         return ibv_context_ops$calls.post_send$raw(postSend, qp, wr, badWrOut);
     }
 
@@ -129,7 +129,7 @@ public final class OpsTable {
      * @return {@code ibv_post_recv}, as {@link #postSend}
      */
     public static int postRecv(MemorySegment postRecv, long qp, long wr, long badWrOut) {
-        requireNonNull(qp, wr, badWrOut, "ibv_post_recv");
+        requireNonNull(qp, "qp", wr, badWrOut, "ibv_post_recv");
         return ibv_context_ops$calls.post_recv$raw(postRecv, qp, wr, badWrOut);
     }
 
@@ -143,7 +143,7 @@ public final class OpsTable {
      * @return {@code ibv_post_srq_recv}, as {@link #postSend}
      */
     public static int postSrqRecv(MemorySegment postSrqRecv, long srq, long wr, long badWrOut) {
-        requireNonNull(srq, wr, badWrOut, "ibv_post_srq_recv");
+        requireNonNull(srq, "srq", wr, badWrOut, "ibv_post_srq_recv");
         return ibv_context_ops$calls.post_srq_recv$raw(postSrqRecv, srq, wr, badWrOut);
     }
 
@@ -248,8 +248,8 @@ public final class OpsTable {
         return function == 0 ? MemorySegment.NULL : MemorySegment.ofAddress(function);
     }
 
-    private static void requireNonNull(long object, long wr, long badWrOut, String verb) {
-        Memory.requireNonNull(object, verb, verb.equals("ibv_post_srq_recv") ? "srq" : "qp");
+    private static void requireNonNull(long object, String objectName, long wr, long badWrOut, String verb) {
+        Memory.requireNonNull(object, verb, objectName);
         Memory.requireNonNull(wr, verb, "wr");
         Memory.requireNonNull(badWrOut, verb, "bad_wr");
     }
