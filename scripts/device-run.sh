@@ -13,6 +13,8 @@
 # In a two-host run (VERBS_TWO_HOST_DIR set by vm.sh --peer) the device launcher's tests include the
 # two-host ones; when it is done, this script writes $VERBS_TWO_HOST_DIR/stop so that host B's
 # peer agent stops while the canary runs.
+# VERBS_DEVICE_TESTS=REGEX narrows the device launcher to the test classes whose fully qualified
+# names match (JUnit's --include-classname), for quick iteration; CI never sets it.
 # Needs JAVA_HOME (a JDK >= 22; vm.sh and test.sh export it).
 set -uo pipefail
 
@@ -20,6 +22,10 @@ set -uo pipefail
 stage=$1 reports=$2 canary=$3
 java=${JAVA_HOME:?JAVA_HOME is not set}/bin/java
 mapfile -t scan_args <"$stage/scan.args"
+if [ -n "${VERBS_DEVICE_TESTS:-}" ]; then
+    [ "${CI:-}" != true ] || { echo "VERBS_DEVICE_TESTS is for local iteration, not CI" >&2; exit 2; }
+    scan_args+=(--include-classname "$VERBS_DEVICE_TESTS")
+fi
 
 # Runs the launcher on one tag into one reports dir (a native crash report goes there too),
 # with any further JVM options given.
