@@ -22,20 +22,22 @@ set -uo pipefail
 stage=$1 reports=$2 canary=$3
 java=${JAVA_HOME:?JAVA_HOME is not set}/bin/java
 mapfile -t scan_args <"$stage/scan.args"
+device_filter=()
 if [ -n "${VERBS_DEVICE_TESTS:-}" ]; then
     [ "${CI:-}" != true ] || { echo "VERBS_DEVICE_TESTS is for local iteration, not CI" >&2; exit 2; }
-    scan_args+=(--include-classname "$VERBS_DEVICE_TESTS")
+    device_filter=(--include-classname "$VERBS_DEVICE_TESTS")
 fi
 
 # Runs the launcher on one tag into one reports dir (a native crash report goes there too),
 # with any further JVM options given.
 launch() {
-    local tag=$1 dir=$2
+    local tag=$1 dir=$2 filter=()
     shift 2
+    [ "$tag" != device ] || filter=("${device_filter[@]}")
     "$java" "@$stage/java.args" "-XX:ErrorFile=$dir/hs_err_pid%p.log" "$@" \
         -m org.junit.platform.console/org.junit.platform.console.ConsoleLauncher \
         execute --disable-banner --disable-ansi-colors --details=testfeed \
-        --include-tag "$tag" "${scan_args[@]}" --reports-dir "$dir"
+        --include-tag "$tag" "${scan_args[@]}" --reports-dir "$dir" "${filter[@]}"
 }
 
 mkdir -p "$reports" "$canary"

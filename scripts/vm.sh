@@ -8,8 +8,9 @@
 # with rxe1 on it (rxe0 on eth0 as in one-host runs). Both guests get VERBS_TWO_HOST_DIR (a folder
 # of the run on the shared file system, for their coordination), VERBS_HOST (a or b),
 # VERBS_LOCAL_ADDRESS, VERBS_PEER_ADDRESS, VERBS_TWO_HOST_DEVICE=rxe1 and VERBS_PEER_RUN_DIR (B's
-# run folder: console.log, output, guest-exit). Each VM has a QMP socket in the run folder (qmp-a.sock, qmp-b.sock) for link-down
-# tests. When A's VM stops, $VERBS_TWO_HOST_DIR/stop is written and B gets VERBS_VM_PEER_GRACE
+# run folder: console.log, output, guest-exit). Each VM has a QMP socket in the run folder (qmp-a.sock,
+# qmp-b.sock); the harness's link controller (when harness.jar is built) pulls B's cable or freezes
+# B there when a fault test on A asks (TwoHosts, harness LinkControl). When A's VM stops, $VERBS_TWO_HOST_DIR/stop is written and B gets VERBS_VM_PEER_GRACE
 # seconds to power off before it is killed. The script exits with A's status; B's outcome goes to
 # --peer-report FILE (one line: "exit 0" when B's command succeeded, else what went wrong) and,
 # when it failed, B's console is shown; without --peer-report a failed B fails this script.
@@ -208,7 +209,7 @@ started=$(date +%s)
 # Streams CMD's output as the guest appends it; stops once qemu is gone and the file is drained.
 tail -n +1 -F "$RUN_DIR/output" 2>/dev/null &
 tail_pid=$!
-peer_pid="" peer_tail_pid=""
+peer_pid="" peer_tail_pid="" control_pid=""
 # Whatever ends this script (a signal, a closed pipe, an error), the streaming tails and B go too.
 # B's qemu runs under `timeout` in a background subshell: stop that timeout (it passes the signal on).
 stop_peer() {
@@ -216,7 +217,7 @@ stop_peer() {
     pkill -TERM -P "$peer_pid" 2>/dev/null || true
     kill "$peer_pid" 2>/dev/null || true
 }
-trap 'kill $tail_pid $peer_tail_pid 2>/dev/null || true; stop_peer' EXIT
+trap 'kill $tail_pid $peer_tail_pid $control_pid 2>/dev/null || true; stop_peer' EXIT
 
 WRITABLE=$(writable_paths) || exit 1
 mapfile -t shares < <(share_args)
@@ -228,6 +229,13 @@ if [ -n "$PEER_CMD" ]; then
     peer_pid=$!
     tail -n +1 -F "$RUN_DIR/b/output" 2>/dev/null | sed -u 's/^/[host B] /' &
     peer_tail_pid=$!
+    # The host's side of the fault tests (harness LinkControl): QMP set_link/stop/cont on a VM when
+    # host A's tests ask for it; it stops with the run's stop mark.
+    if [ -f "$VERBS_ROOT/harness/target/harness.jar" ] && [ -n "${JAVA_HOME:-}" ]; then
+        "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar "$VERBS_ROOT/harness/target/harness.jar" \
+            --root "$VERBS_ROOT" link-control "$RUN_DIR" >"$RUN_DIR/link-control.log" 2>&1 &
+        control_pid=$!
+    fi
     mapfile -t link < <(link_args a)
     run_qemu "$RUN_DIR" "$MEMORY" "$TIMEOUT" "${link[@]}"
 else

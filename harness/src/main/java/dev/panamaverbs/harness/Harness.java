@@ -17,7 +17,7 @@ import java.util.List;
  * usage error. CI=true in the environment makes the summary fail when no device test ran.
  */
 public final class Harness {
-    private static final String USAGE = "usage: harness --root DIR (stage-tests DIR | stage-examples DIR | summary [options])";
+    private static final String USAGE = "usage: harness --root DIR (stage-tests DIR | stage-examples DIR | summary [options] | link-control RUN_DIR)";
 
     private Harness() {}
 
@@ -48,11 +48,18 @@ public final class Harness {
                     summary.lines().forEach(System.out::println);
                     yield summary.status();
                 }
+                case "link-control" -> {
+                    new LinkControl(stageDir(root, rest)).serve();
+                    yield 0;
+                }
                 default -> throw new IllegalArgumentException("unknown command: " + command);
             };
         } catch (IllegalArgumentException e) {
             System.err.println("harness: " + e.getMessage() + "\n" + USAGE);
             return 2;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
         } catch (HarnessException | IOException e) {
             System.err.println("verbs: " + e.getMessage());
             return 1;
@@ -61,7 +68,7 @@ public final class Harness {
 
     private static Path stageDir(Path root, List<String> rest) {
         if (rest.size() != 1) {
-            throw new IllegalArgumentException("staging takes one folder");
+            throw new IllegalArgumentException(rest.size() + " folders given, one expected");
         }
         return root.resolve(rest.getFirst());
     }

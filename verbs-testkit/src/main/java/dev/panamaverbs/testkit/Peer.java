@@ -63,6 +63,16 @@ public final class Peer implements AutoCloseable {
     }
 
     /**
+     * The value the peer published under {@code key}, if it has yet; never waits.
+     *
+     * @param key the key ({@link PeerSide#publish})
+     * @return the value, stripped, or empty while the peer has not published it
+     */
+    public java.util.Optional<String> value(String key) {
+        return PeerJob.readIfPresent(job.value(key)).map(String::strip);
+    }
+
+    /**
      * {@link #awaitValue(String, Duration)} parsed as an int.
      *
      * @param key the key

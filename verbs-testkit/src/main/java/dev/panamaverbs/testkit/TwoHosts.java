@@ -27,6 +27,8 @@ public final class TwoHosts implements AutoCloseable {
     /** A timeout for a peer's start-up (a JVM on host B under TCG): the time to its first published value. */
     public static final Duration PEER_START_TIMEOUT = Duration.ofSeconds(120);
 
+    /** How long a request to the host's link controller may take. */
+    private static final Duration HOST_CONTROL_TIMEOUT = Duration.ofSeconds(30);
     private static final AtomicInteger JOBS = new AtomicInteger();
 
     private final TwoHostEnvironment environment;
@@ -108,6 +110,77 @@ public final class TwoHosts implements AutoCloseable {
         }
         PeerJob.writeAtomically(job.request(), String.join("\n", request) + "\n");
         return peer;
+    }
+
+    /**
+     * Pulls host B's cable: QEMU's {@code set_link} takes B's link NIC down from outside, as a
+     * pulled cable would (B's guest sees the carrier go; nothing B sends or is sent arrives). Put
+     * it back with {@link #plugPeerCable()}, in a {@code finally}: later tests need the link.
+     *
+     * @throws org.opentest4j.AssertionFailedError when the host's link controller is not running or QEMU refused
+     */
+    public void pullPeerCable() {
+        hostControl("link-down");
+    }
+
+    /**
+     * Puts host B's cable back ({@code set_link} up).
+     *
+     * @throws org.opentest4j.AssertionFailedError when the host's link controller is not running or QEMU refused
+     */
+    public void plugPeerCable() {
+        hostControl("link-up");
+    }
+
+    /**
+     * Freezes host B: QEMU stops the whole VM (QMP {@code stop}), which host A cannot tell from a
+     * power cut: B neither sends nor answers. {@link #thawPeerHost()} lets it go on (in a
+     * {@code finally}: B's agent serves the later tests).
+     *
+     * @throws org.opentest4j.AssertionFailedError when the host's link controller is not running or QEMU refused
+     */
+    public void freezePeerHost() {
+        hostControl("freeze");
+    }
+
+    /**
+     * Lets a frozen host B go on (QMP {@code cont}).
+     *
+     * @throws org.opentest4j.AssertionFailedError when the host's link controller is not running or QEMU refused
+     */
+    public void thawPeerHost() {
+        hostControl("thaw");
+    }
+
+    /** Asks the host's link controller to do {@code action} to host B, and waits (bounded) for its answer. */
+    private void hostControl(String action) {
+        Path folder = environment.hostControl();
+        if (!Files.isDirectory(folder)) {
+            Assertions.fail("the host's link controller is not running (" + folder + " is missing; scripts/vm.sh starts it"
+                    + " when harness/target/harness.jar is built)");
+        }
+        String name = String.format("%03d-%s", JOBS.incrementAndGet(), action);
+        PeerJob.writeAtomically(folder.resolve(name + ".request"), "b " + action + "\n");
+        Path done = folder.resolve(name + ".done");
+        long deadline = System.nanoTime() + HOST_CONTROL_TIMEOUT.toNanos();
+        while (true) {
+            var answer = PeerJob.readIfPresent(done);
+            if (answer.isPresent()) {
+                if (!answer.get().strip().equals("ok")) {
+                    Assertions.fail("host B " + action + ": " + answer.get().strip());
+                }
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                Assertions.fail("host B " + action + ": no answer from the host's link controller within " + HOST_CONTROL_TIMEOUT);
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while asking for " + action, e);
+            }
+        }
     }
 
     /** Waits for host B's agent; fails with B's console and output when B is gone or late. */

@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 /** Short commands the device tests run on the test host (e.g. {@code rdma resource show}), bounded in time. */
-final class Commands {
+public final class Commands {
     private Commands() {}
 
     /**
@@ -13,7 +13,7 @@ final class Commands {
      *
      * @throws IllegalStateException when it cannot start, times out (it is killed) or exits non-zero
      */
-    static String output(int seconds, String... command) {
+    public static String output(int seconds, String... command) {
         String name = String.join(" ", command);
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();

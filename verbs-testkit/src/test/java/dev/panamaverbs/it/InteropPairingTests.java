@@ -3,15 +3,17 @@ package dev.panamaverbs.it;
 import dev.panamaverbs.it.PeerPairing.Listening;
 import dev.panamaverbs.it.PeerPairing.Outputs;
 import dev.panamaverbs.it.PeerPairing.Peer;
-import dev.panamaverbs.testkit.DeviceTest;
-import dev.panamaverbs.testkit.TestDevice;
+import dev.panamaverbs.testkit.TwoHostTest;
+import dev.panamaverbs.testkit.TwoHosts;
 import java.time.Duration;
 import java.util.List;
 
 /**
- * The three pairings of an interop test, each a device test: our Java server with the C client,
- * the C server with our Java client, and Java with Java. A subclass runs one pairing
- * ({@link #pair}) and says how to start either side ({@link #command}).
+ * The three pairings of an interop test, each a two-host test: our Java server with the C client,
+ * the C server with our Java client, and Java with Java. The server runs on host B
+ * ({@link PeerHost#hostB}), the client on host A, each on its host's link device (rxe1), so every
+ * exchange crosses the link. A subclass runs one pairing ({@link #pair}) and says how to start
+ * either side ({@link #command}).
  */
 abstract class InteropPairingTests {
     static final Duration TIMEOUT = Duration.ofSeconds(240);
@@ -23,39 +25,41 @@ abstract class InteropPairingTests {
         this.tool = tool.isEmpty() ? "" : tool + " ";
     }
 
-    @DeviceTest
-    void javaServerWithCClient(TestDevice device) throws Exception {
-        pairOn(device, true, false);
+    @TwoHostTest
+    void javaServerWithCClient(TwoHosts hosts) throws Exception {
+        pairOn(hosts, true, false);
     }
 
-    @DeviceTest
-    void cServerWithJavaClient(TestDevice device) throws Exception {
-        pairOn(device, false, true);
+    @TwoHostTest
+    void cServerWithJavaClient(TwoHosts hosts) throws Exception {
+        pairOn(hosts, false, true);
     }
 
-    @DeviceTest
-    void javaServerWithJavaClient(TestDevice device) throws Exception {
-        pairOn(device, true, true);
+    @TwoHostTest
+    void javaServerWithJavaClient(TwoHosts hosts) throws Exception {
+        pairOn(hosts, true, true);
     }
 
-    private void pairOn(TestDevice device, boolean javaServer, boolean javaClient) throws Exception {
+    private void pairOn(TwoHosts hosts, boolean javaServer, boolean javaClient) throws Exception {
         RdmaCmSupport.requireRdmaCm();
-        pair(device, RdmaCmSupport.deviceAddress(device).getHostAddress(), javaServer, javaClient);
+        pair(hosts.device().name(), PeerHost.hostB(hosts), PeerHost.hostA(hosts), javaServer, javaClient);
     }
 
-    /** Runs one pairing on {@code device}, whose IPv4 address is {@code address}, and checks both sides' outputs. */
-    abstract void pair(TestDevice device, String address, boolean javaServer, boolean javaClient) throws Exception;
+    /**
+     * Runs one pairing on the link device {@code device} (the same name on both hosts), the server
+     * on {@code serverHost} and the client on {@code clientHost}, and checks both sides' outputs.
+     */
+    abstract void pair(String device, PeerHost serverHost, PeerHost clientHost, boolean javaServer, boolean javaClient)
+            throws Exception;
 
     /** The command line of our Java program ({@code java}) or of the C tool, with {@code args}. */
     abstract List<String> command(boolean java, List<String> args);
 
-    /** Runs the server, then the client once the server listens on {@code port}; returns both outputs. */
-    final Outputs run(boolean javaServer, List<String> serverArgs, boolean javaClient, List<String> clientArgs,
-            Listening listening, int port) throws InterruptedException {
-        Peer server = new Peer(PeerHost.LOCAL, (javaServer ? "java" : "C") + " " + tool + "server",
-                command(javaServer, serverArgs));
-        Peer client = new Peer(PeerHost.LOCAL, (javaClient ? "java" : "C") + " " + tool + "client",
-                command(javaClient, clientArgs));
+    /** Runs the server on its host, then the client on its host once the server listens on {@code port}; returns both outputs. */
+    final Outputs run(PeerHost serverHost, boolean javaServer, List<String> serverArgs, PeerHost clientHost, boolean javaClient,
+            List<String> clientArgs, Listening listening, int port) throws InterruptedException {
+        Peer server = new Peer(serverHost, (javaServer ? "java" : "C") + " " + tool + "server", command(javaServer, serverArgs));
+        Peer client = new Peer(clientHost, (javaClient ? "java" : "C") + " " + tool + "client", command(javaClient, clientArgs));
         return PeerPairing.run(server, listening, port, client, TIMEOUT);
     }
 }

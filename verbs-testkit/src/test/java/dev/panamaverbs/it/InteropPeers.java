@@ -3,9 +3,6 @@ package dev.panamaverbs.it;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.panamaverbs.Context;
-import dev.panamaverbs.GidEntry;
-import dev.panamaverbs.testkit.TestDevice;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -53,15 +50,6 @@ final class InteropPeers {
         List<String> command = new ArrayList<>(List.of(found.toString()));
         command.addAll(args);
         return command;
-    }
-
-    /** The device's RoCE v2 IPv4 GID index (picked by type, not assumed), as {@code -g} wants it. */
-    static int roceV2Ipv4GidIndex(TestDevice device) {
-        try (Context context = ProtectionDomainDeviceTest.open(device)) {
-            GidEntry gid = context.roceV2Ipv4Gid(device.port()).orElse(null);
-            assumeTrue(gid != null, device.name() + " has no RoCE v2 IPv4 GID");
-            return gid.index();
-        }
     }
 
     /** A TCP port nothing listens on right now. */

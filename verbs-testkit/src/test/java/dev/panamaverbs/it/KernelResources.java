@@ -15,13 +15,13 @@ import java.util.regex.Pattern;
  * really exists: a binding that forgets to free a PD or MR shows up here even when its own
  * bookkeeping says closed.
  */
-final class KernelResources {
+public final class KernelResources {
     private static final Pattern PAIR = Pattern.compile("([a-z_]+) (\\d+)");
 
     private KernelResources() {}
 
     /** Whether the {@code rdma} tool can be run here. */
-    static boolean toolAvailable() {
+    public static boolean toolAvailable() {
         for (String dir : System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin").split(":")) {
             if (Files.isExecutable(Path.of(dir, "rdma"))) {
                 return true;
@@ -35,7 +35,7 @@ final class KernelResources {
      *
      * @throws IllegalStateException when the tool fails or does not list the device
      */
-    static Map<String, Integer> count(String device) {
+    public static Map<String, Integer> count(String device) {
         String output = Commands.output(30, "rdma", "resource", "show");
         return parse(output, device).orElseThrow(() -> new IllegalStateException(
                 "rdma resource show does not list " + device + ":\n" + output));

@@ -1,66 +1,70 @@
 package dev.panamaverbs.it;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.panamaverbs.it.PeerPairing.Listening;
+import dev.panamaverbs.testkit.TestDevice;
+import dev.panamaverbs.testkit.TwoHosts;
+import java.net.InetAddress;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
- * Where a peer runs, and what can be asked there: start a program, and whether a server listens
- * yet on a TCP port or an rdma_cm port. {@link #LOCAL} is this host (inside the project's VM:
- * rxe0 at 10.0.2.15). A second host (the two-VM harness, 198.18.0.2) is another implementation
- * of this interface: {@link PeerPairing} does not change.
+ * One of the two hosts an interop test runs its peers on: host A is where the test runs (its
+ * peers are child processes), host B the other VM on the link (its peers are started by B's peer
+ * agent through {@link CommandPeer}). {@link PeerPairing} is the same for either.
  */
 interface PeerHost {
-    /** This host. */
-    PeerHost LOCAL = new Local();
+    /** Host A, this test's own host, at 198.18.0.1 on the link. */
+    static PeerHost hostA(TwoHosts hosts) {
+        return new Local(hosts.localAddress(), hosts.device());
+    }
 
-    /** Starts {@code command} on this host as peer {@code label}. */
-    PeerProcess start(String label, List<String> command);
+    /** Host B, the other end of the link, at 198.18.0.2. */
+    static PeerHost hostB(TwoHosts hosts) {
+        return new Remote(hosts);
+    }
 
-    /** Whether a TCP socket listens on {@code port} here ({@code /proc/net/tcp} and {@code tcp6}, state LISTEN). */
-    boolean tcpListening(int port);
+    /** This host's address on the link. */
+    InetAddress address();
 
-    /** Whether an rdma_cm identifier listens on {@code port} here ({@code rdma resource show cm_id src-port PORT}: state LISTEN). */
-    boolean rdmaCmListening(int port);
+    /** The {@code -g} argument for the link device's RoCE v2 IPv4 GID index, as this host sees it. */
+    String gidIndexArgument();
 
-    /** This host's processes and files. */
-    final class Local implements PeerHost {
-        private static final String LISTEN = "0A";
+    /**
+     * Starts {@code command} here as peer {@code label}; the peer counts as listening once
+     * {@code listening} sees {@code port} open here ({@link Listening#NONE} for a client).
+     */
+    PeerProcess start(String label, List<String> command, Listening listening, int port);
 
+    /** Host A: child processes of this JVM. */
+    record Local(InetAddress address, TestDevice device) implements PeerHost {
         @Override
-        public PeerProcess start(String label, List<String> command) {
-            return PeerProcess.start(label, command);
+        public String gidIndexArgument() {
+            return Integer.toString(device.gidIndex());
         }
 
         @Override
-        public boolean tcpListening(int port) {
-            String local = String.format(Locale.ROOT, ":%04X", port);
-            for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-                try {
-                    for (String line : Files.readAllLines(Path.of(table))) {
-                        String[] fields = line.strip().split("\\s+");
-                        if (fields.length > 3 && fields[1].endsWith(local) && fields[3].equals(LISTEN)) {
-                            return true;
-                        }
-                    }
-                } catch (IOException e) {
-                    // no IPv6 table on this kernel: the other one decides
-                }
-            }
-            return false;
+        public PeerProcess start(String label, List<String> command, Listening listening, int port) {
+            return LocalPeerProcess.start(label, command, () -> listening.onThisHost(port));
+        }
+    }
+
+    /** Host B: each peer is a {@link CommandPeer} job of B's peer agent, running the command there. */
+    record Remote(TwoHosts hosts) implements PeerHost {
+        @Override
+        public InetAddress address() {
+            return hosts.peerAddress();
         }
 
         @Override
-        public boolean rdmaCmListening(int port) {
-            try {
-                return Commands.output(10, "rdma", "resource", "show", "cm_id", "src-port", Integer.toString(port))
-                        .contains("state LISTEN");
-            } catch (IllegalStateException notYet) {
-                return false; // asked again until the caller's deadline: not listening (yet)
-            }
+        public String gidIndexArgument() {
+            return CommandPeer.GID_INDEX; // B's own index, filled in there
         }
 
+        @Override
+        public PeerProcess start(String label, List<String> command, Listening listening, int port) {
+            List<String> args = new ArrayList<>(List.of(listening.name(), Integer.toString(port)));
+            args.addAll(command);
+            return new RemotePeerProcess(label, command, hosts.startPeer(CommandPeer.class, args.toArray(String[]::new)));
+        }
     }
 }

@@ -2,8 +2,12 @@ package dev.panamaverbs.it;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.OptionalInt;
 import java.util.function.Predicate;
 
@@ -13,17 +17,54 @@ import java.util.function.Predicate;
  * is still running then is killed), and check both exited 0. Every failure shows both peers'
  * commands and outputs; a passing run prints them too (the test report keeps them).
  *
- * <p>The hosts are parameters: today both are {@link PeerHost#LOCAL} (one VM, rxe0 at
- * 10.0.2.15); across two VMs the server's host becomes the second VM's {@link PeerHost}, and the
- * client is given the server's address there (198.18.0.2). Nothing else changes.
+ * <p>Each peer names its {@link PeerHost}: the interop tests put the server on host B
+ * (198.18.0.2) and the client on host A, where the test runs, so every pairing crosses the link.
  */
 final class PeerPairing {
-    /** How the server's readiness is seen from its host. */
+    /** How a server's readiness is seen on its own host. */
     enum Listening {
-        TCP, RDMA_CM;
+        /** A client: it does not listen. */
+        NONE,
+        /** A TCP socket in state LISTEN on the port ({@code /proc/net/tcp} and {@code tcp6}). */
+        TCP,
+        /** An rdma_cm identifier listening on the port ({@code rdma resource show cm_id src-port PORT}). */
+        RDMA_CM;
 
-        boolean on(PeerHost host, int port) {
-            return this == TCP ? host.tcpListening(port) : host.rdmaCmListening(port);
+        private static final String TCP_LISTEN = "0A";
+
+        /** Whether something listens on {@code port} on the host this runs on. */
+        boolean onThisHost(int port) {
+            return switch (this) {
+                case NONE -> false;
+                case TCP -> tcpListening(port);
+                case RDMA_CM -> rdmaCmListening(port);
+            };
+        }
+
+        private static boolean tcpListening(int port) {
+            String local = String.format(Locale.ROOT, ":%04X", port);
+            for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+                try {
+                    for (String line : Files.readAllLines(Path.of(table))) {
+                        String[] fields = line.strip().split("\\s+");
+                        if (fields.length > 3 && fields[1].endsWith(local) && fields[3].equals(TCP_LISTEN)) {
+                            return true;
+                        }
+                    }
+                } catch (IOException e) {
+                    // no IPv6 table on this kernel: the other one decides
+                }
+            }
+            return false;
+        }
+
+        private static boolean rdmaCmListening(int port) {
+            try {
+                return Commands.output(10, "rdma", "resource", "show", "cm_id", "src-port", Integer.toString(port))
+                        .contains("state LISTEN");
+            } catch (IllegalStateException notYet) {
+                return false; // asked again until the caller's deadline: not listening (yet)
+            }
         }
     }
 
@@ -41,9 +82,9 @@ final class PeerPairing {
      */
     static Outputs run(Peer server, Listening listening, int port, Peer client, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        try (PeerProcess serverProcess = server.host().start(server.label(), server.command())) {
-            awaitListening(serverProcess, server.host(), listening, port, deadline);
-            try (PeerProcess clientProcess = client.host().start(client.label(), client.command())) {
+        try (PeerProcess serverProcess = server.host().start(server.label(), server.command(), listening, port)) {
+            awaitListening(serverProcess, listening, port, deadline);
+            try (PeerProcess clientProcess = client.host().start(client.label(), client.command(), Listening.NONE, 0)) {
                 OptionalInt clientExit = clientProcess.awaitExit(left(deadline));
                 OptionalInt serverExit = serverProcess.awaitExit(clientExit.isPresent() ? left(deadline) : Duration.ZERO);
                 String report = serverProcess.describe() + clientProcess.describe();
@@ -56,19 +97,24 @@ final class PeerPairing {
     }
 
     /**
-     * Runs {@code server} and {@code client} as {@link #run} does, lets them work for
+     * Runs {@code server} and {@code client} as {@link #run} does; once the survivor's output
+     * contains {@code runningMark} (the exchange is under way) it lets them work for
      * {@code runFor}, kills one of them ({@code killServer}) and checks the survivor notices: it
      * must exit non-zero before {@code timeout} (from the start) passes. Returns its output.
      */
-    static String killMidRun(Peer server, Listening listening, int port, Peer client, boolean killServer, Duration runFor,
-                             Duration timeout) throws InterruptedException {
+    static String killMidRun(Peer server, Listening listening, int port, Peer client, boolean killServer, String runningMark,
+                             Duration runFor, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        try (PeerProcess serverProcess = server.host().start(server.label(), server.command())) {
-            awaitListening(serverProcess, server.host(), listening, port, deadline);
-            try (PeerProcess clientProcess = client.host().start(client.label(), client.command())) {
-                Thread.sleep(runFor.toMillis());
+        try (PeerProcess serverProcess = server.host().start(server.label(), server.command(), listening, port)) {
+            awaitListening(serverProcess, listening, port, deadline);
+            try (PeerProcess clientProcess = client.host().start(client.label(), client.command(), Listening.NONE, 0)) {
                 PeerProcess victim = killServer ? serverProcess : clientProcess;
                 PeerProcess survivor = killServer ? clientProcess : serverProcess;
+                while (!survivor.output().contains(runningMark) && survivor.isAlive() && victim.isAlive()
+                        && System.nanoTime() < deadline) {
+                    Thread.sleep(100);
+                }
+                Thread.sleep(runFor.toMillis());
                 if (!victim.isAlive() || !survivor.isAlive()) {
                     fail("the run ended before " + victim.label() + " could be killed\n" + serverProcess.describe()
                             + clientProcess.describe());
@@ -90,9 +136,9 @@ final class PeerPairing {
     }
 
     /** Polls until the server listens; fails with its output if it exits first or the deadline passes. */
-    private static void awaitListening(PeerProcess server, PeerHost host, Listening listening, int port, long deadline)
+    private static void awaitListening(PeerProcess server, Listening listening, int port, long deadline)
             throws InterruptedException {
-        while (!listening.on(host, port)) {
+        while (!server.isListening()) {
             if (!server.isAlive()) {
                 fail(server.label() + " exited before it listened on " + listening + " port " + port + "\n" + server.describe());
             }

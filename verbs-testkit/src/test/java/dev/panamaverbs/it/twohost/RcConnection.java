@@ -18,10 +18,21 @@ final class RcConnection {
 
     private RcConnection() {}
 
+    /** The local ACK timeout's exponent: 4.096 us * 2^14, about 67 ms. */
+    static final int ACK_TIMEOUT = 14;
+
+    /**
+     * How long a request to a dead peer takes to fail with RETRY_EXC_ERR by the verbs' own
+     * arithmetic: one ACK timeout for the first try and one per retry.
+     */
+    static java.time.Duration predictedRetryExhaustion() {
+        return java.time.Duration.ofNanos((RETRY_COUNT + 1) * (4096L << ACK_TIMEOUT));
+    }
+
     /** RESET -> INIT -> RTR (to {@code theirs}, at the smaller MTU) -> RTS (from {@code mine}'s PSN). */
     static void connect(QueuePair qp, TestDevice device, EndpointInfo mine, EndpointInfo theirs) {
         qp.toInit(device.port(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ, AccessFlag.REMOTE_ATOMIC));
         qp.toRtr(RemoteEndpoint.global(theirs.qpn(), theirs.psn(), theirs.gid(), device.gidIndex(), mine.commonMtu(theirs)));
-        qp.toRts(ReadyToSendOptions.withPsn(mine.psn()).withTimeout(14).withRetryCount(RETRY_COUNT).withRnrRetry(RETRY_COUNT));
+        qp.toRts(ReadyToSendOptions.withPsn(mine.psn()).withTimeout(ACK_TIMEOUT).withRetryCount(RETRY_COUNT).withRnrRetry(RETRY_COUNT));
     }
 }

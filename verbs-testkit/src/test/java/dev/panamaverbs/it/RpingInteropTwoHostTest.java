@@ -2,36 +2,37 @@ package dev.panamaverbs.it;
 
 import dev.panamaverbs.it.PeerPairing.Listening;
 import dev.panamaverbs.it.PeerPairing.Outputs;
-import dev.panamaverbs.testkit.TestDevice;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Our RPing against rdma-core's {@code rping} (rdmacm-utils), both ways, and against itself:
- * separate processes connected by rdma_cm over rxe0's address, {@code -C} pings of {@code -S}
+ * Our RPing against rdma-core's {@code rping} (rdmacm-utils), both ways, and against itself,
+ * across the two hosts: the server on host B, the client on host A, connected by rdma_cm to B's
+ * link address, {@code -C} pings of {@code -S}
  * bytes with {@code -v} (both print the data) and {@code -V} (the client compares the echo and
  * fails on a mismatch). Both must exit 0, and both must have printed every ping's data: the
  * client what came back, the server what it read.
  */
-class RpingInteropDeviceTest extends InteropPairingTests {
+class RpingInteropTwoHostTest extends InteropPairingTests {
     private static final int COUNT = 10;
     private static final int SIZE = 100;
     /** rdma_cm ports of our own, one per test: a port still in use by a finished test's identifier never collides. */
     private static final AtomicInteger NEXT_PORT = new AtomicInteger(7300);
 
-    RpingInteropDeviceTest() {
+    RpingInteropTwoHostTest() {
         super("rping");
     }
 
     @Override
-    void pair(TestDevice device, String address, boolean javaServer, boolean javaClient) throws Exception {
+    void pair(String device, PeerHost serverHost, PeerHost clientHost, boolean javaServer, boolean javaClient) throws Exception {
         int port = NEXT_PORT.getAndIncrement();
+        String address = serverHost.address().getHostAddress();
         // Both sides need the same -S: rping's server READs the client's whole buffer into its own.
         List<String> serverArgs = List.of("-s", "-a", address, "-p", Integer.toString(port), "-S", Integer.toString(SIZE),
                 "-v", "-V");
         List<String> clientArgs = List.of("-c", "-a", address, "-p", Integer.toString(port), "-C", Integer.toString(COUNT),
                 "-S", Integer.toString(SIZE), "-v", "-V");
-        Outputs outputs = run(javaServer, serverArgs, javaClient, clientArgs, Listening.RDMA_CM, port);
+        Outputs outputs = run(serverHost, javaServer, serverArgs, clientHost, javaClient, clientArgs, Listening.RDMA_CM, port);
         for (int ping = 0; ping < COUNT; ping++) {
             String data = expectedData(ping);
             PeerPairing.expect(outputs, "client", outputs.client(), text -> text.contains("ping data: " + data + "\n"),
