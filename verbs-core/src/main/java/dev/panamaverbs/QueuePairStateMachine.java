@@ -10,6 +10,8 @@ import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The state machine of one {@link QueuePair}: the typed transitions, the raw {@code ibv_modify_qp}
@@ -18,6 +20,7 @@ import java.util.function.Consumer;
  * Not synchronised itself: {@link QueuePair}'s public methods call it holding the queue pair's lock.
  */
 final class QueuePairStateMachine {
+    private static final Logger LOG = LoggerFactory.getLogger(QueuePair.class);
     private static final String MODIFY = QpTransitionAttributes.MODIFY;
     /** Every attribute {@code ibv_query_qp} can report (rate limit left out: few providers answer it). */
     private static final int QUERY_MASK = BitFlag.toBits(EnumSet.complementOf(EnumSet.of(QpAttributeMask.RATE_LIMIT)));
@@ -105,6 +108,10 @@ final class QueuePairStateMachine {
         if (state != QpState.RTR) {
             throw new IllegalStateException(MODIFY + ": " + qp + " is in " + state + "; " + state
                     + " -> RTS takes none of sq_psn, timeout, retry_cnt, rnr_retry, max_rd_atomic: use resumeRts()");
+        }
+        if (options.retriesForEverOn(context.maxAttributes().vendorId())) {
+            LOG.warn("{}: retry_cnt 7 on SoftRoCE (rxe) retries for ever: a request to a peer that died never completes"
+                    + " (6 or less fails it after (retry_cnt + 1) ACK timeouts)", qp);
         }
         int maxReadAtomic = QpTransitionAttributes.readAtomicDepth("max_rd_atomic", options.maxReadAtomic(),
                 "max_qp_init_rd_atom", context.maxAttributes().maxQpInitRdAtom());

@@ -7,12 +7,24 @@ package dev.panamaverbs;
  * @param sqPsn         {@code sq_psn}: the first packet sequence number this side sends (24 bits);
  *                      must equal the {@code rq_psn} the peer's RTR transition was given
  * @param timeout       {@code timeout}: local ACK timeout, 4.096 us * 2^timeout (0..31, 0 = infinite)
- * @param retryCount    {@code retry_cnt}: retries on ACK timeout (0..7)
+ * @param retryCount    {@code retry_cnt}: retries on ACK timeout (0..7). A request to a peer that no
+ *                      longer answers fails with {@code RETRY_EXC_ERR} after about
+ *                      {@code (retryCount + 1) * 4.096 us * 2^timeout}: 469 ms with the defaults
+ *                      (timeout 14, 6 retries). <b>7 means "retry for ever" on SoftRoCE (rxe)</b>: a
+ *                      dead peer is then never noticed, and {@link QueuePair#toRts} logs a warning
+ *                      when it is asked for on rxe
  * @param rnrRetry      {@code rnr_retry}: retries on receiver-not-ready (0..7, 7 = forever)
  * @param maxReadAtomic {@code max_rd_atomic}: RDMA READ/atomic operations in flight as initiator,
  *                      or {@link #FROM_DEVICE} for the device's {@code max_qp_init_rd_atom} (at least 1)
  */
 public record ReadyToSendOptions(int sqPsn, int timeout, int retryCount, int rnrRetry, int maxReadAtomic) {
+    /** The default {@code retry_cnt}: bounded on every provider (7 retries for ever on rxe). */
+    public static final int DEFAULT_RETRY_COUNT = 6;
+    /** The default local ACK timeout exponent: 4.096 us * 2^14, about 67 ms. */
+    public static final int DEFAULT_TIMEOUT = 14;
+    /** SoftRoCE's {@code vendor_id} (rdma_rxe's RXE_VENDOR_ID). */
+    static final long RXE_VENDOR_ID = 0xFFFFFF;
+
     /** {@code maxReadAtomic} value meaning "the device's maximum". */
     public static final int FROM_DEVICE = -1;
 
@@ -26,7 +38,8 @@ public record ReadyToSendOptions(int sqPsn, int timeout, int retryCount, int rnr
     }
 
     /**
-     * PSN 0, timeout 14 (about 67 ms), 7 retries, RNR retry forever, device's read/atomic depth.
+     * PSN 0, timeout 14 (about 67 ms), 6 retries (a dead peer fails a request after about
+     * 469 ms), RNR retry forever, device's read/atomic depth.
      *
      * @return this ready to send options
      */
@@ -41,7 +54,7 @@ public record ReadyToSendOptions(int sqPsn, int timeout, int retryCount, int rnr
      * @return the defaults with {@code sq_psn = sqPsn}
      */
     public static ReadyToSendOptions withPsn(int sqPsn) {
-        return new ReadyToSendOptions(sqPsn, 14, 7, 7, FROM_DEVICE);
+        return new ReadyToSendOptions(sqPsn, DEFAULT_TIMEOUT, DEFAULT_RETRY_COUNT, 7, FROM_DEVICE);
     }
 
     /**
@@ -88,5 +101,13 @@ public record ReadyToSendOptions(int sqPsn, int timeout, int retryCount, int rnr
         if (value < min || value > max) {
             throw new IllegalArgumentException("ibv_modify_qp: " + field + " must be in " + min + ".." + max + ", got " + value);
         }
+    }
+
+    /**
+     * Whether these options never let a request to a dead peer fail on a device of
+     * {@code vendorId}: retry count 7 on SoftRoCE retries for ever.
+     */
+    boolean retriesForEverOn(long vendorId) {
+        return retryCount == 7 && vendorId == RXE_VENDOR_ID;
     }
 }

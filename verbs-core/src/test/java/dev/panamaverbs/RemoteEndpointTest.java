@@ -90,7 +90,10 @@ class RemoteEndpointTest {
     @Test
     void transitionOptionsCheckTheirFieldsAndHaveTheDocumentedDefaults() {
         ReadyToSendOptions defaults = ReadyToSendOptions.defaults();
-        assertEquals(new ReadyToSendOptions(0, 14, 7, 7, ReadyToSendOptions.FROM_DEVICE), defaults);
+        assertEquals(new ReadyToSendOptions(0, 14, 6, 7, ReadyToSendOptions.FROM_DEVICE), defaults);
+        assertFalse(defaults.retriesForEverOn(ReadyToSendOptions.RXE_VENDOR_ID), "the default fails a dead peer on rxe too");
+        assertTrue(defaults.withRetryCount(7).retriesForEverOn(ReadyToSendOptions.RXE_VENDOR_ID));
+        assertFalse(defaults.withRetryCount(7).retriesForEverOn(0x02c9), "7 is bounded on other providers (Mellanox OUI here)");
         assertEquals(100, ReadyToSendOptions.withPsn(100).sqPsn());
         MODIFY_QP.assertRejected("sq_psn", () -> ReadyToSendOptions.withPsn(1 << 24));
         MODIFY_QP.assertRejected("timeout", () -> defaults.withTimeout(32));

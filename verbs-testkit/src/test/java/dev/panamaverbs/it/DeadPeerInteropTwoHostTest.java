@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * Our programs on host A against a C peer on host B that is killed (SIGKILL, by B's peer agent) in
- * the middle of the run (two seconds after our side showed the exchange under way): they must notice and exit non-zero within their bound ({@code -T 10})
+ * the middle of the run (two seconds after our side showed the exchange under way): they must notice and exit non-zero within their bound ({@code -T})
  * instead of waiting for ever. rxe retries an unanswered RC packet for ever at retry count 7,
  * which rc_pingpong uses, so only the wait's own bound ends RcPingPong's run; RPing sees the
  * connection go down.
@@ -26,7 +26,7 @@ class DeadPeerInteropTwoHostTest {
         PeerHost hostA = PeerHost.hostA(hosts), hostB = PeerHost.hostB(hosts);
         int port = InteropPeers.freeTcpPort();
         List<String> serverArgs = new ArrayList<>(common(hosts, hostA, port));
-        serverArgs.addAll(List.of("-T", "10"));
+        serverArgs.addAll(List.of("-T", "30")); // B starts its C client through a JVM (CommandPeer): allow for that
         List<String> clientArgs = new ArrayList<>(common(hosts, hostB, port));
         clientArgs.add(hostA.address().getHostAddress());
         String output = PeerPairing.killMidRun(
