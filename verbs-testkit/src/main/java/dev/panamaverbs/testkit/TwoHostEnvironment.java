@@ -81,9 +81,4 @@ record TwoHostEnvironment(Path dir, String host, InetAddress localAddress, InetA
     Path jobs() {
         return dir.resolve("jobs");
     }
-
-    /** Where host A asks the host's link controller (harness LinkControl) to act on a VM. */
-    Path hostControl() {
-        return dir.resolve("link-control");
-    }
 }

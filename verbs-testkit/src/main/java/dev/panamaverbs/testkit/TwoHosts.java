@@ -154,7 +154,7 @@ public final class TwoHosts implements AutoCloseable {
 
     /** Asks the host's link controller to do {@code action} to host B, and waits (bounded) for its answer. */
     private void hostControl(String action) {
-        Path folder = environment.hostControl();
+        Path folder = environment.dir().resolve("link-control"); // harness LinkControl.FOLDER
         if (!Files.isDirectory(folder)) {
             Assertions.fail("the host's link controller is not running (" + folder + " is missing; scripts/vm.sh starts it"
                     + " when harness/target/harness.jar is built)");

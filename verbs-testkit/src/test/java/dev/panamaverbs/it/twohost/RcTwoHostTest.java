@@ -80,22 +80,14 @@ class RcTwoHostTest {
     }
 
     @AfterAll
-    void disconnect() throws IOException {
+    void disconnect() throws Exception {
         try {
             if (control != null) {
                 assertEquals("bye", control.ask("quit"));
                 peer.assertSucceeded(Duration.ofSeconds(60));
             }
         } finally {
-            if (socket != null) {
-                socket.close();
-            }
-            if (buffer != null) {
-                buffer.close();
-            }
-            if (context != null) {
-                context.close();
-            }
+            Closing.inOrder(socket, buffer, context);
         }
     }
 

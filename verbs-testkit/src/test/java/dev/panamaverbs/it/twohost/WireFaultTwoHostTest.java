@@ -106,15 +106,7 @@ class WireFaultTwoHostTest {
         try {
             netem(null);
         } finally {
-            if (peer != null) {
-                peer.close();
-            }
-            if (buffer != null) {
-                buffer.close();
-            }
-            if (context != null) {
-                context.close();
-            }
+            Closing.inOrder(peer, buffer, context);
         }
     }
 
@@ -192,25 +184,23 @@ class WireFaultTwoHostTest {
     @TwoHostTest
     @Order(2)
     void aPulledCableFailsTheOutstandingWriteInThePredictedTime() throws Exception {
-        Link link = connect();
-        try {
-            hosts.pullPeerCable();
-            expectRetryExhaustion(link, "B's cable pulled");
-        } finally {
-            hosts.plugPeerCable();
-        }
-        link.close();
+        underFault("B's cable pulled", hosts::pullPeerCable, hosts::plugPeerCable);
     }
 
     @TwoHostTest
     @Order(3)
     void aFrozenPeerHostFailsTheOutstandingWriteInThePredictedTime() throws Exception {
+        underFault("host B frozen", hosts::freezePeerHost, hosts::thawPeerHost);
+    }
+
+    /** A new connection, {@code fault}, a WRITE that must fail in time, then {@code repair} whatever happened. */
+    private void underFault(String name, Runnable fault, Runnable repair) throws IOException {
         Link link = connect();
         try {
-            hosts.freezePeerHost();
-            expectRetryExhaustion(link, "host B frozen");
+            fault.run();
+            expectRetryExhaustion(link, name);
         } finally {
-            hosts.thawPeerHost();
+            repair.run();
         }
         link.close();
     }
