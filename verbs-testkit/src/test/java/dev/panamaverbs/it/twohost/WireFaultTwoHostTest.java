@@ -66,8 +66,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(TwoHostExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WireFaultTwoHostTest {
-    private static final int PSN = 0x00D0D0;
-    private static final int WRITES = 64, WRITE_SIZE = 8192, DEPTH = 16;
+    private static final int WRITES = 64, WRITE_SIZE = 8192, DEPTH = 16, PSN = 0x00D0D0;
+    /** The detection bound: this many times the predicted time, plus {@link #DETECTION_SLACK}. */
     private static final int DETECTION_FACTOR = 10;
     private static final Duration DETECTION_SLACK = Duration.ofSeconds(5);
 
