@@ -73,11 +73,14 @@ class WireFaultTwoHostTest {
 
     private TwoHosts hosts;
     private TestDevice device;
+    /** Host A's side: one context, domain and buffer for every connection of the class. */
     private Context context;
     private ProtectionDomain pd;
     private RegisteredBuffer buffer;
+    /** {@link FaultPeer} on host B, and the port it accepts connections on. */
     private Peer peer;
     private int peerPort;
+    /** Host A's kernel object counts before the first connection. */
     private Map<String, Integer> baseline;
 
     /** One RC connection to B: its socket (endpoint exchange, then requests), queue and QP. */
