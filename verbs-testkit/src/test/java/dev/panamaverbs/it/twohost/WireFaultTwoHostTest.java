@@ -67,10 +67,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WireFaultTwoHostTest {
     private static final int WRITES = 64, WRITE_SIZE = 8192, DEPTH = 16, PSN = 0x00D0D0;
-    /** The detection bound: this many times the predicted time, plus {@link #DETECTION_SLACK}. */
-    private static final int DETECTION_FACTOR = 10;
-    private static final Duration DETECTION_SLACK = Duration.ofSeconds(5);
-
     private TwoHosts hosts;
     private TestDevice device;
     /** Host A's side: one context, domain and buffer for every connection of the class. */
@@ -82,6 +78,10 @@ class WireFaultTwoHostTest {
     private int peerPort;
     /** Host A's kernel object counts before the first connection. */
     private Map<String, Integer> baseline;
+
+    /** The detection bound: this many times the predicted time, plus {@link #DETECTION_SLACK}. */
+    private static final int DETECTION_FACTOR = 10;
+    private static final Duration DETECTION_SLACK = Duration.ofSeconds(5);
 
     /** One RC connection to B: its socket (endpoint exchange, then requests), queue and QP. */
     private record Link(Socket socket, Control control, CompletionQueue cq, QueuePair qp, RemoteRegion remote) {
