@@ -15,7 +15,10 @@ import java.util.List;
 public enum Capability {
     /** {@code ibv_get_pkey_index} (IBVERBS_1.5): P_Key value to table index. */
     GET_PKEY_INDEX("ibv_get_pkey_index"),
-    /** {@code ibv_qp_to_qp_ex} (IBVERBS_1.6): the {@code ibv_wr_*} work-request API. */
+    /**
+     * {@code ibv_qp_to_qp_ex} (IBVERBS_1.6): the {@code ibv_wr_*} extended post API, {@link SendBatch}
+     * (on a queue pair created with {@link QueuePairOptions.Builder#extendedSendOperations}).
+     */
     QP_EX("ibv_qp_to_qp_ex"),
     /** {@code ibv_reg_mr_iova} (IBVERBS_1.7): register memory at a chosen I/O virtual address. */
     REG_MR_IOVA("ibv_reg_mr_iova"),

@@ -26,7 +26,9 @@ import java.util.Set;
  * {@link #postSend(SendWorkRequest)} and {@link #postReceive(ReceiveWorkRequest)} are one
  * provider call through the context's ops table on preallocated requests: no allocation. Several
  * threads may post to one queue pair at once (the provider serialises them), each with its own
- * requests; transitions and {@link #query()} are serialised on the queue pair.
+ * requests; transitions and {@link #query()} are serialised on the queue pair. A queue pair
+ * created with {@link QueuePairOptions.Builder#extendedSendOperations} also posts through the
+ * extended post API ({@code ibv_wr_*}): {@link SendBatch}.
  */
 public final class QueuePair extends VerbsResource {
     private final ProtectionDomain protectionDomain;
@@ -50,6 +52,8 @@ public final class QueuePair extends VerbsResource {
      */
     private final MemorySegment postSendFunction;
     private final MemorySegment postRecvFunction;
+    /** The extended send queue ({@code ibv_qp_ex}), resolved by the first {@link SendBatch}. */
+    private volatile ExtendedSendQueue extendedSendQueue;
     /** Transitions, raw modify and query, and the state they leave behind. */
     private final QueuePairStateMachine stateMachine;
     /** The rdma_cm identifier the queue pair was created on ({@code rdma_create_qp}), else null. */
@@ -213,6 +217,32 @@ public final class QueuePair extends VerbsResource {
      */
     public boolean isExtended() {
         return extended;
+    }
+
+    /**
+     * The operations the extended post API ({@link SendBatch}) may use on this queue pair: its
+     * {@code send_ops_flags} ({@link QueuePairOptions#extendedSendOperations()}); empty when
+     * created without them.
+     *
+     * @return the extended send operations
+     */
+    public Set<WorkRequestOpcode> extendedSendOperations() {
+        return options.extendedSendOperations();
+    }
+
+    /** {@link ExtendedSendQueue#resolve}, once. */
+    ExtendedSendQueue extendedSendQueue() {
+        ExtendedSendQueue queue = extendedSendQueue;
+        if (queue == null) {
+            synchronized (this) {
+                queue = extendedSendQueue;
+                if (queue == null) {
+                    queue = ExtendedSendQueue.resolve(this, options);
+                    extendedSendQueue = queue;
+                }
+            }
+        }
+        return queue;
     }
 
     // ---- typed transitions ----
@@ -426,25 +456,25 @@ public final class QueuePair extends VerbsResource {
      */
     public void postSend(SendWorkRequest request) {
         acquire();
-        int heldHandles = 0;
+        int heldRequests = 0;
         try {
             if (SendChain.check(request, type, allowedOpcodes, maxSendSge, maxInlineData, protectionDomain)) {
-                heldHandles = SendChain.acquire(request);
+                heldRequests = SendChain.acquire(request);
             }
             request.clearBadRequest();
             if (postSendFunction == null) {
                 throw NativeCalls.missingOp("ibv_post_send", "post_send");
             }
             int rc = OpsTable.postSend(postSendFunction, handleAddress(), request.address(), request.badRequestSlotAddress());
-            if (heldHandles != 0) {
+            if (heldRequests != 0) {
                 SendChain.afterPost(request, rc == 0, request.badRequestAddress()); // BIND_MW bookkeeping
             }
             if (rc != 0) {
-                throw postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
+                throw NativeCalls.postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
             }
         } finally {
-            if (heldHandles != 0) {
-                SendChain.release(request, heldHandles);
+            if (heldRequests != 0) {
+                SendChain.release(request, heldRequests);
             }
             release();
         }
@@ -476,24 +506,10 @@ public final class QueuePair extends VerbsResource {
             }
             int rc = OpsTable.postRecv(postRecvFunction, handleAddress(), request.address(), request.badRequestSlotAddress());
             if (rc != 0) {
-                throw postFailure(ReceiveWorkRequest.VERB, rc, request.describeBadRequest());
+                throw NativeCalls.postFailure(ReceiveWorkRequest.VERB, rc, request.describeBadRequest());
             }
         } finally {
             release();
         }
-    }
-
-    /**
-     * A post's failure ({@code ibv_post_send}, {@code ibv_post_recv}, {@code ibv_post_srq_recv}):
-     * providers return a positive or negative errno; an errno meaning "not supported" becomes a
-     * {@link VerbsUnsupportedException}, any other a {@link VerbsException} whose message ends with
-     * {@code badRequest} (the refused request from {@code bad_wr}).
-     */
-    static VerbsException postFailure(String verb, int rc, String badRequest) {
-        int errno = Math.abs(rc);
-        if (Errno.meansUnsupported(errno)) {
-            return new VerbsUnsupportedException(verb, errno);
-        }
-        return new VerbsException(verb, errno, badRequest);
     }
 }
