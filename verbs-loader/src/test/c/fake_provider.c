@@ -185,6 +185,21 @@ static int ext_query_device_ex(struct ibv_context *context, const struct ibv_que
 	return (int)fake_next_return;
 }
 
+/* ibv_modify_cq_attr and ibv_values_ex are read and written as gcc lays them out. */
+static int ext_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr)
+{
+	record("modify_cq", R(cq), R(attr), attr->attr_mask, attr->moderate.cq_count, attr->moderate.cq_period, 0);
+	return (int)fake_next_return;
+}
+
+static int ext_query_rt_values(struct ibv_context *context, struct ibv_values_ex *values)
+{
+	record("query_rt_values", R(context), R(values), values->comp_mask, 0, 0, 0);
+	values->raw_clock.tv_sec = 12;
+	values->raw_clock.tv_nsec = 345678901;
+	return (int)fake_next_return;
+}
+
 /* ---- exported functions the loader's fallbacks call ---------------------------------- */
 
 int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)
@@ -350,6 +365,8 @@ struct ibv_context *fake_context(int extended, int64_t sz, int with_ops)
 		p->vctx.create_cq_ex = ext_create_cq_ex;
 		p->vctx.create_qp_ex = ext_create_qp_ex;
 		p->vctx.query_device_ex = ext_query_device_ex;
+		p->vctx.modify_cq = ext_modify_cq;
+		p->vctx.query_rt_values = ext_query_rt_values;
 	}
 	return ctx;
 }

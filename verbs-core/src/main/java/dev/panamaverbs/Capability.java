@@ -38,7 +38,7 @@ public enum Capability {
     REG_DMABUF_MR("ibv_reg_dmabuf_mr"),
     /** {@code ibv_import_dm}/{@code ibv_unimport_dm} (IBVERBS_1.13): share device memory. */
     IMPORT_DM("ibv_import_dm", "ibv_unimport_dm"),
-    /** {@code ibv_is_fork_initialized} (IBVERBS_1.13): whether fork protection is on. */
+    /** {@code ibv_is_fork_initialized} (IBVERBS_1.13): whether fork protection is on, {@link Verbs#forkStatus()}. */
     IS_FORK_INITIALIZED("ibv_is_fork_initialized"),
     /** {@code ibv_query_qp_data_in_order} (IBVERBS_1.14): whether RDMA writes land in order. */
     QUERY_QP_DATA_IN_ORDER("ibv_query_qp_data_in_order");
