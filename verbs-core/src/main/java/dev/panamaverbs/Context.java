@@ -254,12 +254,7 @@ public final class Context extends VerbsResource {
      * @throws VerbsException if the verb fails otherwise
      */
     public long queryRawClockNanos() {
-        acquire();
-        try {
-            return ContextQueries.queryRawClockNanos(handleSegment());
-        } finally {
-            release();
-        }
+        return ContextQueries.queryRawClockNanos(this);
     }
 
     /**

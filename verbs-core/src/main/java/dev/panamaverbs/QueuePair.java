@@ -53,7 +53,7 @@ public final class QueuePair extends VerbsResource {
     private final MemorySegment postSendFunction;
     private final MemorySegment postRecvFunction;
     /** The extended send queue ({@code ibv_qp_ex}), resolved by the first {@link SendBatch}. */
-    private volatile ExtendedSendQueue extendedSendQueue;
+    private ExtendedSendQueue extendedSendQueue;
     /** Transitions, raw modify and query, and the state they leave behind. */
     private final QueuePairStateMachine stateMachine;
     /** The rdma_cm identifier the queue pair was created on ({@code rdma_create_qp}), else null. */
@@ -230,19 +230,12 @@ public final class QueuePair extends VerbsResource {
         return options.extendedSendOperations();
     }
 
-    /** {@link ExtendedSendQueue#resolve}, once. */
-    ExtendedSendQueue extendedSendQueue() {
-        ExtendedSendQueue queue = extendedSendQueue;
-        if (queue == null) {
-            synchronized (this) {
-                queue = extendedSendQueue;
-                if (queue == null) {
-                    queue = ExtendedSendQueue.resolve(this, options);
-                    extendedSendQueue = queue;
-                }
-            }
+    /** {@link ExtendedSendQueue#resolve}, once (control path: each {@link SendBatch} asks at allocation). */
+    synchronized ExtendedSendQueue extendedSendQueue() {
+        if (extendedSendQueue == null) {
+            extendedSendQueue = ExtendedSendQueue.resolve(this, options);
         }
-        return queue;
+        return extendedSendQueue;
     }
 
     // ---- typed transitions ----

@@ -47,10 +47,6 @@ public final class ExtendedOps {
     public static final long CREATE_QP_EX = verbs_context.create_qp_ex$OFFSET;
     /** Offset of {@code verbs_context.query_device_ex}, for {@link #hasOp}. */
     public static final long QUERY_DEVICE_EX = verbs_context.query_device_ex$OFFSET;
-    /** Offset of {@code verbs_context.modify_cq}, for {@link #hasOp}. */
-    public static final long MODIFY_CQ = verbs_context.modify_cq$OFFSET;
-    /** Offset of {@code verbs_context.query_rt_values}, for {@link #hasOp}. */
-    public static final long QUERY_RT_VALUES = verbs_context.query_rt_values$OFFSET;
 
     private ExtendedOps() {}
 
@@ -191,7 +187,7 @@ public final class ExtendedOps {
     public static int modifyCq(long cq, long attr) {
         Memory.requireNonNull(cq, "ibv_modify_cq", "cq");
         Memory.requireNonNull(attr, "ibv_modify_cq", "attr");
-        long function = op(Memory.readLong(cq + ibv_cq.context$OFFSET), MODIFY_CQ);
+        long function = op(Memory.readLong(cq + ibv_cq.context$OFFSET), verbs_context.modify_cq$OFFSET);
         if (function == 0) {
             return EOPNOTSUPP_ANSWER;
         }
@@ -209,7 +205,7 @@ public final class ExtendedOps {
     public static int queryRtValues(long context, long values) {
         Memory.requireNonNull(context, "ibv_query_rt_values_ex", "context");
         Memory.requireNonNull(values, "ibv_query_rt_values_ex", "values");
-        long function = op(context, QUERY_RT_VALUES);
+        long function = op(context, verbs_context.query_rt_values$OFFSET);
         if (function == 0) {
             return EOPNOTSUPP_ANSWER;
         }

@@ -109,24 +109,25 @@ public final class QpEx {
      */
     public static Functions resolve(long qpx) {
         Memory.requireNonNull(qpx, "ibv_qp_to_qp_ex", "qp");
-        return new Functions(
-                pointer(qpx, ibv_qp_ex.wr_start$OFFSET), pointer(qpx, ibv_qp_ex.wr_complete$OFFSET),
-                pointer(qpx, ibv_qp_ex.wr_abort$OFFSET), pointer(qpx, ibv_qp_ex.wr_send$OFFSET),
-                pointer(qpx, ibv_qp_ex.wr_send_imm$OFFSET), pointer(qpx, ibv_qp_ex.wr_send_inv$OFFSET),
-                pointer(qpx, ibv_qp_ex.wr_rdma_write$OFFSET), pointer(qpx, ibv_qp_ex.wr_rdma_write_imm$OFFSET),
-                pointer(qpx, ibv_qp_ex.wr_rdma_read$OFFSET), pointer(qpx, ibv_qp_ex.wr_atomic_cmp_swp$OFFSET),
-                pointer(qpx, ibv_qp_ex.wr_atomic_fetch_add$OFFSET), pointer(qpx, ibv_qp_ex.wr_bind_mw$OFFSET),
-                pointer(qpx, ibv_qp_ex.wr_local_inv$OFFSET), pointer(qpx, ibv_qp_ex.wr_atomic_write$OFFSET),
-                pointer(qpx, ibv_qp_ex.wr_set_ud_addr$OFFSET), pointer(qpx, ibv_qp_ex.wr_set_xrc_srqn$OFFSET),
-                pointer(qpx, ibv_qp_ex.wr_set_inline_data$OFFSET),
-                pointer(qpx, ibv_qp_ex.wr_set_inline_data_list$OFFSET),
-                pointer(qpx, ibv_qp_ex.wr_set_sge$OFFSET), pointer(qpx, ibv_qp_ex.wr_set_sge_list$OFFSET));
+        MemorySegment[] f = new MemorySegment[FUNCTION_OFFSETS.length];
+        for (int i = 0; i < f.length; i++) {
+            long function = Memory.readLong(qpx + FUNCTION_OFFSETS[i]);
+            f[i] = function == 0 ? MemorySegment.NULL : MemorySegment.ofAddress(function);
+        }
+        return new Functions(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13],
+                f[14], f[15], f[16], f[17], f[18], f[19]);
     }
 
-    private static MemorySegment pointer(long qpx, long offset) {
-        long function = Memory.readLong(qpx + offset);
-        return function == 0 ? MemorySegment.NULL : MemorySegment.ofAddress(function);
-    }
+    /** The offsets of {@link Functions}' pointers in {@code struct ibv_qp_ex}, in the record's order. */
+    private static final long[] FUNCTION_OFFSETS = {
+        ibv_qp_ex.wr_start$OFFSET, ibv_qp_ex.wr_complete$OFFSET, ibv_qp_ex.wr_abort$OFFSET,
+        ibv_qp_ex.wr_send$OFFSET, ibv_qp_ex.wr_send_imm$OFFSET, ibv_qp_ex.wr_send_inv$OFFSET,
+        ibv_qp_ex.wr_rdma_write$OFFSET, ibv_qp_ex.wr_rdma_write_imm$OFFSET, ibv_qp_ex.wr_rdma_read$OFFSET,
+        ibv_qp_ex.wr_atomic_cmp_swp$OFFSET, ibv_qp_ex.wr_atomic_fetch_add$OFFSET, ibv_qp_ex.wr_bind_mw$OFFSET,
+        ibv_qp_ex.wr_local_inv$OFFSET, ibv_qp_ex.wr_atomic_write$OFFSET, ibv_qp_ex.wr_set_ud_addr$OFFSET,
+        ibv_qp_ex.wr_set_xrc_srqn$OFFSET, ibv_qp_ex.wr_set_inline_data$OFFSET,
+        ibv_qp_ex.wr_set_inline_data_list$OFFSET, ibv_qp_ex.wr_set_sge$OFFSET, ibv_qp_ex.wr_set_sge_list$OFFSET,
+    };
 
     /**
      * {@code ibv_wr_start(qp)}.
