@@ -401,6 +401,36 @@ public final class QueuePair extends VerbsResource {
         stateMachine.toReset();
     }
 
+    // ---- multicast ----
+
+    /**
+     * {@code ibv_attach_mcast}: this UD queue pair receives the datagrams sent to the multicast
+     * group {@code group} (send to it with remote QPN {@code 0xFFFFFF}). On RoCE the group is a
+     * multicast GID ({@code ff..} or, for RoCE v2 over IPv4, an IPv4-mapped 224.0.0.0/4 address)
+     * and {@code lid} is 0.
+     *
+     * @param group the multicast group's GID
+     * @param lid   the group's multicast LID on InfiniBand (0xC000..0xFFFE), 0 on RoCE
+     * @throws IllegalArgumentException if this queue pair is not UD, {@code group} is not a
+     *         multicast GID, or {@code lid} is not a uint16_t
+     * @throws VerbsException if the verb fails
+     */
+    public void attachMulticast(Gid group, int lid) {
+        Multicast.call("ibv_attach_mcast", this, group, lid);
+    }
+
+    /**
+     * {@code ibv_detach_mcast}: stops receiving the datagrams of {@code group}.
+     *
+     * @param group the multicast group's GID, as attached
+     * @param lid   the LID it was attached with
+     * @throws IllegalArgumentException as {@link #attachMulticast}
+     * @throws VerbsException if the verb fails (EINVAL when not attached, on most providers)
+     */
+    public void detachMulticast(Gid group, int lid) {
+        Multicast.call("ibv_detach_mcast", this, group, lid);
+    }
+
     // ---- raw modify and query ----
 
     /**

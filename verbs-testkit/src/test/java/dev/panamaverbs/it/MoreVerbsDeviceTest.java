@@ -12,6 +12,10 @@ import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Errno;
 import dev.panamaverbs.ForkStatus;
+import dev.panamaverbs.Gid;
+import dev.panamaverbs.QpType;
+import dev.panamaverbs.QueuePair;
+import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.Verbs;
@@ -25,7 +29,7 @@ import dev.panamaverbs.testkit.UdPair;
 /**
  * Verbs of issue 10's second part on the device: a UD echo server replying through
  * {@code ibv_create_ah_from_wc} / {@code ibv_init_ah_from_wc}; {@code ibv_modify_cq} and
- * {@code ibv_query_rt_values_ex}, which rxe refuses with EOPNOTSUPP; the fork status.
+ * {@code ibv_query_rt_values_ex}, which rxe refuses with EOPNOTSUPP; the fork status; UD multicast.
  */
 class MoreVerbsDeviceTest {
 
@@ -124,6 +128,69 @@ class MoreVerbsDeviceTest {
             assertEquals("ibv_fork_init", tooLate.verb());
             assertEquals(Errno.EINVAL, tooLate.errno());
             assertEquals(before, Verbs.forkStatus());
+        }
+    }
+
+    /**
+     * UD multicast: two receivers attach to one group ({@code ibv_attach_mcast}); one datagram
+     * sent to the group (remote QPN 0xFFFFFF) reaches both; after {@code ibv_detach_mcast} of
+     * one, the next datagram reaches only the other.
+     */
+    @DeviceTest
+    void aMulticastDatagramReachesBothAttachedReceivers(TestDevice device) {
+        try (UdPair pair = UdPair.open(device)) {
+            var pd = pair.protectionDomain();
+            CompletionQueue thirdQueue = pair.context().createCompletionQueue(16);
+            QueuePair third = pd.createQueuePair(QueuePairOptions.builder(QpType.UD, thirdQueue)
+                    .maxSendWorkRequests(4).maxReceiveWorkRequests(4).build());
+            third.toInit(device.port(), 0, UdPair.QKEY);
+            third.toRtr();
+            third.toRts();
+            Gid group = Gid.parse("::ffff:239.1.2.3");
+            assertThrows(IllegalArgumentException.class, () -> third.attachMulticast(Gid.parse("::ffff:10.1.2.3"), 0));
+            pair.second().attachMulticast(group, 0);
+            third.attachMulticast(group, 0);
+            var thirdBuffer = dev.panamaverbs.testkit.RegisteredBuffer.allocate(pd, 4096);
+            int length = 200;
+            pair.firstBuffer().fillPattern(5, 0, length);
+            pair.second().postReceive(ReceiveWorkRequest.allocate(1).wrId(21)
+                    .sge(0, pair.secondBuffer().region(), 0, UdPair.GRH_BYTES + length));
+            third.postReceive(ReceiveWorkRequest.allocate(1).wrId(31)
+                    .sge(0, thirdBuffer.region(), 0, UdPair.GRH_BYTES + length));
+            AddressHandle toGroup = pd.createAddressHandle(
+                    AddressHandleAttributes.global(device.port(), device.gidIndex(), group));
+            SendWorkRequest send = SendWorkRequest.allocate(1).wrId(11).signaled(true)
+                    .sge(pair.firstBuffer().region(), 0, length).ud(toGroup, 0xFF_FFFF, UdPair.QKEY);
+            pair.first().postSend(send);
+            Completions wc = pair.completions();
+            CompletionWaiter.awaitSuccess(pair.firstQueue(), wc);
+            CompletionWaiter.await(pair.secondQueue(), wc, 1, java.time.Duration.ofSeconds(10));
+            assertTrue(wc.isSuccess(0), "receiver 1: " + wc.status(0));
+            assertEquals(21, wc.wrId(0));
+            pair.secondBuffer().assertPattern(5, UdPair.GRH_BYTES, length);
+            CompletionWaiter.await(thirdQueue, wc, 1, java.time.Duration.ofSeconds(10));
+            assertTrue(wc.isSuccess(0), "receiver 2: " + wc.status(0));
+            assertEquals(31, wc.wrId(0));
+            assertEquals(pair.first().number(), wc.sourceQp(0));
+            thirdBuffer.assertPattern(5, UdPair.GRH_BYTES, length);
+
+            // Detach the third: the next datagram reaches the second only.
+            third.detachMulticast(group, 0);
+            pair.second().postReceive(ReceiveWorkRequest.allocate(1).wrId(22)
+                    .sge(0, pair.secondBuffer().region(), 0, UdPair.GRH_BYTES + length));
+            third.postReceive(ReceiveWorkRequest.allocate(1).wrId(32)
+                    .sge(0, thirdBuffer.region(), 0, UdPair.GRH_BYTES + length));
+            pair.first().postSend(send.wrId(12));
+            CompletionWaiter.awaitSuccess(pair.firstQueue(), wc);
+            CompletionWaiter.await(pair.secondQueue(), wc, 1, java.time.Duration.ofSeconds(10));
+            assertEquals(22, wc.wrId(0));
+            long deadline = System.nanoTime() + 1_000_000_000L;
+            while (System.nanoTime() < deadline) {
+                assertEquals(0, thirdQueue.poll(wc), "a detached queue pair receives nothing from the group");
+            }
+            pair.second().detachMulticast(group, 0);
+            toGroup.close();
+            thirdBuffer.close();
         }
     }
 }
