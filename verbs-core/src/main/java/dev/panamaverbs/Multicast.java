@@ -28,16 +28,36 @@ final class Multicast {
         if (lid < 0 || lid > 0xFFFF) {
             throw new IllegalArgumentException(verb + ": lid is a uint16_t, got " + lid);
         }
+        boolean attach = verb.equals("ibv_attach_mcast");
         qp.acquire();
+        try {
+            NativeCalls.checkReturnedErrno(verb, invoke(attach, qp.handleSegment(), group, lid));
+            qp.multicastGroups().remove(new Group(group, lid));
+            if (attach) {
+                qp.multicastGroups().add(new Group(group, lid));
+            }
+        } finally {
+            qp.release();
+        }
+    }
+
+    /** A group a queue pair attached to, detached again before the queue pair is destroyed. */
+    record Group(Gid gid, int lid) {}
+
+    /** Before {@code ibv_destroy_qp}: detaches every group still attached (a provider refuses to destroy otherwise). */
+    static void detachAll(QueuePair qp) {
+        for (Group group : qp.multicastGroups()) {
+            invoke(false, qp.handleSegment(), group.gid(), group.lid()); // best effort: destroy reports what remains
+        }
+        qp.multicastGroups().clear();
+    }
+
+    private static int invoke(boolean attach, MemorySegment qp, Gid group, int lid) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment gid = arena.allocateFrom(ValueLayout.JAVA_BYTE, group.toByteArray());
             MemorySegment state = CallState.allocate(arena);
-            int rc = verb.equals("ibv_attach_mcast")
-                    ? verbs_h.ibv_attach_mcast(state, qp.handleSegment(), gid, (short) lid)
-                    : verbs_h.ibv_detach_mcast(state, qp.handleSegment(), gid, (short) lid);
-            NativeCalls.checkReturnedErrno(verb, rc);
-        } finally {
-            qp.release();
+            return attach ? verbs_h.ibv_attach_mcast(state, qp, gid, (short) lid)
+                    : verbs_h.ibv_detach_mcast(state, qp, gid, (short) lid);
         }
     }
 

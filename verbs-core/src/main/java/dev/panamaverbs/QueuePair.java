@@ -52,6 +52,8 @@ public final class QueuePair extends VerbsResource {
      */
     private final MemorySegment postSendFunction;
     private final MemorySegment postRecvFunction;
+    /** The multicast groups attached and not detached ({@link Multicast}), guarded by {@code this}. */
+    private final java.util.List<Multicast.Group> multicastGroups = new java.util.ArrayList<>(0);
     /** The extended send queue ({@code ibv_qp_ex}), resolved by the first {@link SendBatch}. */
     private ExtendedSendQueue extendedSendQueue;
     /** Transitions, raw modify and query, and the state they leave behind. */
@@ -105,9 +107,20 @@ public final class QueuePair extends VerbsResource {
         return QueuePairCreation.create(pd, options);
     }
 
-    /** {@code ibv_destroy_qp}, or {@code rdma_destroy_qp} for a queue pair of an rdma_cm identifier. */
+    /** The multicast groups still attached (under the queue pair's lock). */
+    java.util.List<Multicast.Group> multicastGroups() {
+        return multicastGroups;
+    }
+
+    /**
+     * {@code ibv_destroy_qp}, or {@code rdma_destroy_qp} for a queue pair of an rdma_cm identifier;
+     * multicast groups still attached are detached first.
+     */
     @Override
     void destroy() {
+        synchronized (this) {
+            Multicast.detachAll(this);
+        }
         if (connectionId != null) {
             connectionId.destroyQueuePair();
             return;
@@ -407,7 +420,7 @@ public final class QueuePair extends VerbsResource {
      * {@code ibv_attach_mcast}: this UD queue pair receives the datagrams sent to the multicast
      * group {@code group} (send to it with remote QPN {@code 0xFFFFFF}). On RoCE the group is a
      * multicast GID ({@code ff..} or, for RoCE v2 over IPv4, an IPv4-mapped 224.0.0.0/4 address)
-     * and {@code lid} is 0.
+     * and {@code lid} is 0. Closing the queue pair detaches the groups still attached.
      *
      * @param group the multicast group's GID
      * @param lid   the group's multicast LID on InfiniBand (0xC000..0xFFFE), 0 on RoCE
@@ -415,7 +428,7 @@ public final class QueuePair extends VerbsResource {
      *         multicast GID, or {@code lid} is not a uint16_t
      * @throws VerbsException if the verb fails
      */
-    public void attachMulticast(Gid group, int lid) {
+    public synchronized void attachMulticast(Gid group, int lid) {
         Multicast.call("ibv_attach_mcast", this, group, lid);
     }
 
@@ -427,7 +440,7 @@ public final class QueuePair extends VerbsResource {
      * @throws IllegalArgumentException as {@link #attachMulticast}
      * @throws VerbsException if the verb fails (EINVAL when not attached, on most providers)
      */
-    public void detachMulticast(Gid group, int lid) {
+    public synchronized void detachMulticast(Gid group, int lid) {
         Multicast.call("ibv_detach_mcast", this, group, lid);
     }
 

@@ -26,7 +26,8 @@ import java.util.Objects;
  * {@code _rdma_read}, {@code _atomic_cmp_swp}, {@code _atomic_fetch_add}, {@code _bind_mw},
  * {@code _local_inv}, {@code _atomic_write}), {@code ibv_wr_set_ud_addr} on UD, then the data:
  * {@code ibv_wr_set_sge} for one entry, {@code ibv_wr_set_sge_list} for several,
- * {@code ibv_wr_set_inline_data} / {@code _inline_data_list} for an INLINE request. An
+ * {@code ibv_wr_set_inline_data} for an INLINE request (several inline entries are gathered into
+ * one buffer first: rxe's {@code ibv_wr_set_inline_data_list} posts zero bytes). An
  * ATOMIC_WRITE request takes its 8 bytes from one 8-byte entry of a region registered at its
  * memory address (the CPU reads them).
  *
@@ -51,8 +52,8 @@ public final class SendBatch {
     private final QueuePair queuePair;
     private final ExtendedSendQueue queue;
     private final SendWorkRequest[] requests;
-    /** Room for one request's {@code ibv_data_buf} list (an INLINE request with several entries). */
-    private final MemorySegment dataBufs;
+    /** Where an INLINE request's several entries are gathered for one {@code ibv_wr_set_inline_data}. */
+    private final MemorySegment inlineScratch;
     /** The queue pair's post-time limits, copied once. */
     private final Limits limits;
     private int size;
@@ -66,7 +67,7 @@ public final class SendBatch {
         this.queue = queuePair.extendedSendQueue();
         this.requests = new SendWorkRequest[capacity];
         this.limits = Limits.of(queuePair, queue.opcodeBits());
-        this.dataBufs = arena.allocate(QpEx.DATA_BUF_SIZE * Math.max(1, limits.maxSendSge()), 8);
+        this.inlineScratch = arena.allocate(Math.max(1, limits.maxInlineData()), 8);
     }
 
     /**
@@ -320,7 +321,7 @@ public final class SendBatch {
             boolean ended = false;
             try {
                 for (int i = 0; i < count; i++) {
-                    QpEx.post(fns, qpx, limits.type().value(), requests[i].address(), dataBufs.address());
+                    QpEx.post(fns, qpx, limits.type().value(), requests[i].address(), inlineScratch.address());
                 }
                 ended = true;
                 return QpEx.complete(fns, qpx);

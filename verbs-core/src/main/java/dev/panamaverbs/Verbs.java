@@ -137,10 +137,10 @@ public final class Verbs {
 
     /**
      * {@code ibv_fork_init}: makes registered memory fork-safe where the kernel does not already
-     * (marks registered ranges {@code MADV_DONTFORK}). Call it before any memory is registered;
-     * afterwards libibverbs refuses it with EINVAL unless the kernel makes it unneeded
-     * ({@link ForkStatus#UNNEEDED}: then it succeeds and changes nothing). The environment
-     * variables {@code RDMAV_FORK_SAFE} / {@code IBV_FORK_SAFE} do the same at load.
+     * (marks registered ranges {@code MADV_DONTFORK}). Call it before any memory is registered:
+     * afterwards libibverbs may refuse it with EINVAL, even where the kernel makes it unneeded
+     * ({@link ForkStatus#UNNEEDED}; rdma-core in the project's rxe VM does). The environment
+     * variables {@code RDMAV_FORK_SAFE} / {@code IBV_FORK_SAFE} ask for it at load.
      *
      * @throws VerbsUnavailableException when libibverbs is unavailable
      * @throws VerbsException if the verb fails (EINVAL: too late, memory is registered already)

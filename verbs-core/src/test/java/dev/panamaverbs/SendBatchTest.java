@@ -115,8 +115,8 @@ class SendBatchTest {
                     .inlineData(1, arena.allocate(4));
             VerbsUnsupportedException list = assertThrows(VerbsUnsupportedException.class, () -> SendBatch.check(
                     new SendWorkRequest[] {inlineList}, 1, limits(QpType.RC, SEND_AND_WRITE),
-                    functions("setInlineDataList")));
-            assertTrue(list.getMessage().contains("ibv_qp_ex.wr_set_inline_data_list is NULL"), list.getMessage());
+                    functions("setInlineData")));
+            assertTrue(list.getMessage().contains("ibv_qp_ex.wr_set_inline_data is NULL"), list.getMessage());
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.panamaverbs.loader.internal;
 
 import dev.panamaverbs.ffm.VerbsConstants;
-import dev.panamaverbs.ffm.ibv_data_buf;
 import dev.panamaverbs.ffm.ibv_qp_ex;
 import dev.panamaverbs.ffm.ibv_send_wr;
 import dev.panamaverbs.ffm.ibv_sge;
@@ -26,7 +25,11 @@ import java.lang.foreign.MemorySegment;
  * {@code wr_id}, {@code wr_flags}, the opcode's {@code ibv_wr_*}, the address setter
  * ({@code ibv_wr_set_ud_addr} on UD, {@code ibv_wr_set_xrc_srqn} on XRC_SEND), then the data
  * setter: {@code ibv_wr_set_sge} for one entry, {@code ibv_wr_set_sge_list} for several (or
- * none), {@code ibv_wr_set_inline_data}/{@code _list} when {@code IBV_SEND_INLINE} is set.
+ * none), {@code ibv_wr_set_inline_data} when {@code IBV_SEND_INLINE} is set. Several inline
+ * entries are copied, in order, into the caller's scratch buffer and passed as one
+ * {@code ibv_wr_set_inline_data}, never as {@code ibv_wr_set_inline_data_list}: rxe's
+ * {@code wr_set_inline_data_list} (rdma-core 44 and later) never adds the buffers' lengths up and
+ * posts zero bytes with a successful completion (SendBatchDeviceTest saw it).
  */
 public final class QpEx {
     private static final long WR_ID = ibv_qp_ex.wr_id$OFFSET;
@@ -45,8 +48,6 @@ public final class QpEx {
     private static final long BIND_RKEY = ibv_send_wr.bind_mw$OFFSET + ibv_send_wr.bind_mw.rkey$OFFSET;
     private static final long BIND_INFO = ibv_send_wr.bind_mw$OFFSET + ibv_send_wr.bind_mw.bind_info$OFFSET;
     private static final long SGE_SIZE = ibv_sge.SIZE;
-    /** {@code sizeof(struct ibv_data_buf)}: the size of one entry of {@link #post}'s {@code dataBufs}. */
-    public static final long DATA_BUF_SIZE = ibv_data_buf.SIZE;
 
     private static final int EINVAL = 22;
 
@@ -193,8 +194,7 @@ public final class QpEx {
         boolean inline = (Memory.readInt(wr + ibv_send_wr.send_flags$OFFSET) & VerbsConstants.IBV_SEND_INLINE) != 0;
         boolean one = Memory.readInt(wr + ibv_send_wr.num_sge$OFFSET) == 1;
         if (inline) {
-            return one ? (fns.setInlineData().address() == 0 ? "wr_set_inline_data" : null)
-                    : (fns.setInlineDataList().address() == 0 ? "wr_set_inline_data_list" : null);
+            return fns.setInlineData().address() == 0 ? "wr_set_inline_data" : null;
         }
         return one ? (fns.setSge().address() == 0 ? "wr_set_sge" : null)
                 : (fns.setSgeList().address() == 0 ? "wr_set_sge_list" : null);
@@ -211,11 +211,11 @@ public final class QpEx {
      * @param qpx the extended queue pair (inside {@link #start})
      * @param qpType the queue pair's {@code enum ibv_qp_type} value
      * @param wr a filled {@code struct ibv_send_wr}
-     * @param dataBufs room for {@code num_sge} {@code struct ibv_data_buf} (an inline list is
-     *                 built there; the provider copies it during the call)
+     * @param inlineScratch room for the request's inline bytes when it has several inline entries
+     *                 (they are gathered there; the provider copies them during the call)
      * @return 0, or EINVAL for an opcode this method does not translate (nothing was called)
      */
-    public static int post(Functions fns, long qpx, int qpType, long wr, long dataBufs) {
+    public static int post(Functions fns, long qpx, int qpType, long wr, long inlineScratch) {
         qp(qpx);
         Memory.requireNonNull(wr, "ibv_wr_start", "wr");
         int opcode = Memory.readInt(wr + ibv_send_wr.opcode$OFFSET);
@@ -256,28 +256,27 @@ public final class QpEx {
             ibv_qp_ex$calls.wr_set_xrc_srqn$raw(fns.setXrcSrqn(), qpx, Memory.readInt(wr + XRC_REMOTE_SRQN));
         }
         if (carriesData(opcode)) {
-            setData(fns, qpx, flags, sgList, Memory.readInt(wr + ibv_send_wr.num_sge$OFFSET), dataBufs);
+            setData(fns, qpx, flags, sgList, Memory.readInt(wr + ibv_send_wr.num_sge$OFFSET), inlineScratch);
         }
         return 0;
     }
 
-    private static void setData(Functions fns, long qpx, int flags, long sgList, int count, long dataBufs) {
+    private static void setData(Functions fns, long qpx, int flags, long sgList, int count, long inlineScratch) {
         if ((flags & VerbsConstants.IBV_SEND_INLINE) != 0) {
-            if (count == 1) {
-                ibv_qp_ex$calls.wr_set_inline_data$raw(fns.setInlineData(), qpx,
-                        Memory.readLong(sgList + ibv_sge.addr$OFFSET),
-                        Integer.toUnsignedLong(Memory.readInt(sgList + ibv_sge.length$OFFSET)));
-                return;
+            long address = Memory.readLong(sgList + ibv_sge.addr$OFFSET);
+            long length = count == 0 ? 0 : Integer.toUnsignedLong(Memory.readInt(sgList + ibv_sge.length$OFFSET));
+            if (count > 1) {
+                Memory.requireNonNull(inlineScratch, "ibv_wr_set_inline_data", "inline scratch");
+                length = 0;
+                for (int i = 0; i < count; i++) {
+                    long sge = sgList + i * SGE_SIZE;
+                    long part = Integer.toUnsignedLong(Memory.readInt(sge + ibv_sge.length$OFFSET));
+                    Memory.copy(Memory.readLong(sge + ibv_sge.addr$OFFSET), inlineScratch + length, part);
+                    length += part;
+                }
+                address = inlineScratch;
             }
-            Memory.requireArray(dataBufs, count, "ibv_wr_set_inline_data_list", "buf_list", "num_buf");
-            for (int i = 0; i < count; i++) {
-                long sge = sgList + i * SGE_SIZE;
-                long buf = dataBufs + i * DATA_BUF_SIZE;
-                Memory.writeLong(buf + ibv_data_buf.addr$OFFSET, Memory.readLong(sge + ibv_sge.addr$OFFSET));
-                Memory.writeLong(buf + ibv_data_buf.length$OFFSET,
-                        Integer.toUnsignedLong(Memory.readInt(sge + ibv_sge.length$OFFSET)));
-            }
-            ibv_qp_ex$calls.wr_set_inline_data_list$raw(fns.setInlineDataList(), qpx, count, dataBufs);
+            ibv_qp_ex$calls.wr_set_inline_data$raw(fns.setInlineData(), qpx, address, length);
             return;
         }
         if (count == 1) {
