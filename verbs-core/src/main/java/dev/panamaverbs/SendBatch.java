@@ -154,6 +154,7 @@ public final class SendBatch {
     /**
      * Checks the batch, then posts it: {@code ibv_wr_start}, each request's {@code ibv_wr_*}
      * calls, {@code ibv_wr_complete}. The batch ends either way; {@link #start()} begins the next.
+     * An empty batch makes no native call.
      *
      * @throws IllegalStateException if the batch is not started, or the queue pair, a request's
      *         arena, region, address handle or window is closed
@@ -167,6 +168,9 @@ public final class SendBatch {
         requireStarted(VERB);
         int count = size;
         started = false;
+        if (count == 0) {
+            return; // an empty batch: nothing to post, no native call
+        }
         try {
             post(count);
         } finally {
