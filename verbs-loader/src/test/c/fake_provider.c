@@ -28,16 +28,48 @@ int64_t fake_args[8];
 int64_t fake_calls;
 int64_t fake_next_return;
 
+/* Every recorded call in order (reset by the tests), for sequences such as one ibv_wr_* request. */
+struct fake_call {
+	char op[32];
+	int64_t args[8];
+	int64_t wr_id;    /* ibv_qp_ex.wr_id when an ibv_wr_* operation started, else 0 */
+	int64_t wr_flags; /* ibv_qp_ex.wr_flags likewise */
+};
+#define FAKE_LOG_SIZE 32
+struct fake_call fake_log[FAKE_LOG_SIZE];
+int64_t fake_log_count;
+int64_t fake_call_size(void) { return sizeof(struct fake_call); }
+int64_t fake_log_capacity(void) { return FAKE_LOG_SIZE; }
+
+static void record8(const char *op, int64_t a0, int64_t a1, int64_t a2, int64_t a3, int64_t a4, int64_t a5,
+		    int64_t a6, int64_t a7)
+{
+	int64_t values[8] = { a0, a1, a2, a3, a4, a5, a6, a7 };
+
+	memset(fake_last_op, 0, sizeof(fake_last_op));
+	strncpy(fake_last_op, op, sizeof(fake_last_op) - 1);
+	memcpy(fake_args, values, sizeof(fake_args));
+	fake_calls++;
+	if (fake_log_count < FAKE_LOG_SIZE) {
+		struct fake_call *entry = &fake_log[fake_log_count++];
+		memset(entry, 0, sizeof(*entry));
+		strncpy(entry->op, op, sizeof(entry->op) - 1);
+		memcpy(entry->args, values, sizeof(entry->args));
+	}
+}
+
 static void record(const char *op, int64_t a0, int64_t a1, int64_t a2, int64_t a3, int64_t a4, int64_t a5)
 {
-	strncpy(fake_last_op, op, sizeof(fake_last_op) - 1);
-	fake_args[0] = a0;
-	fake_args[1] = a1;
-	fake_args[2] = a2;
-	fake_args[3] = a3;
-	fake_args[4] = a4;
-	fake_args[5] = a5;
-	fake_calls++;
+	record8(op, a0, a1, a2, a3, a4, a5, 0, 0);
+}
+
+/* After recording an ibv_wr_* operation: what the qp's wr_id and wr_flags were when it started. */
+static void record_wr_fields(struct ibv_qp_ex *qp)
+{
+	if (fake_log_count > 0 && fake_log_count <= FAKE_LOG_SIZE) {
+		fake_log[fake_log_count - 1].wr_id = (int64_t)qp->wr_id;
+		fake_log[fake_log_count - 1].wr_flags = qp->wr_flags;
+	}
 }
 
 #define R(p) ((int64_t)(intptr_t)(p))
@@ -153,6 +185,21 @@ static int ext_query_device_ex(struct ibv_context *context, const struct ibv_que
 	return (int)fake_next_return;
 }
 
+/* ibv_modify_cq_attr and ibv_values_ex are read and written as gcc lays them out. */
+static int ext_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr)
+{
+	record("modify_cq", R(cq), R(attr), attr->attr_mask, attr->moderate.cq_count, attr->moderate.cq_period, 0);
+	return (int)fake_next_return;
+}
+
+static int ext_query_rt_values(struct ibv_context *context, struct ibv_values_ex *values)
+{
+	record("query_rt_values", R(context), R(values), values->comp_mask, 0, 0, 0);
+	values->raw_clock.tv_sec = 12;
+	values->raw_clock.tv_nsec = 345678901;
+	return (int)fake_next_return;
+}
+
 /* ---- exported functions the loader's fallbacks call ---------------------------------- */
 
 int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)
@@ -218,28 +265,53 @@ ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_entry *
 static void qpx_wr_start(struct ibv_qp_ex *qp) { record("wr_start", R(qp), 0, 0, 0, 0, 0); }
 static int qpx_wr_complete(struct ibv_qp_ex *qp) { record("wr_complete", R(qp), 0, 0, 0, 0, 0); return (int)fake_next_return; }
 static void qpx_wr_abort(struct ibv_qp_ex *qp) { record("wr_abort", R(qp), 0, 0, 0, 0, 0); }
-static void qpx_wr_send(struct ibv_qp_ex *qp) { record("wr_send", R(qp), (int64_t)qp->wr_id, qp->wr_flags, 0, 0, 0); }
-static void qpx_wr_send_imm(struct ibv_qp_ex *qp, __be32 imm) { record("wr_send_imm", R(qp), imm, 0, 0, 0, 0); }
+/* The operations: their arguments, then the qp's wr_id and wr_flags in the log entry. */
+#define OP(name, ...) do { record(name, __VA_ARGS__); record_wr_fields(qp); } while (0)
+static void qpx_wr_send(struct ibv_qp_ex *qp) { OP("wr_send", R(qp), (int64_t)qp->wr_id, qp->wr_flags, 0, 0, 0); }
+static void qpx_wr_send_imm(struct ibv_qp_ex *qp, __be32 imm) { OP("wr_send_imm", R(qp), imm, 0, 0, 0, 0); }
 static void qpx_wr_rdma_write(struct ibv_qp_ex *qp, uint32_t rkey, uint64_t remote_addr)
-{ record("wr_rdma_write", R(qp), rkey, (int64_t)remote_addr, 0, 0, 0); }
+{ OP("wr_rdma_write", R(qp), rkey, (int64_t)remote_addr, 0, 0, 0); }
 static void qpx_wr_rdma_write_imm(struct ibv_qp_ex *qp, uint32_t rkey, uint64_t remote_addr, __be32 imm)
-{ record("wr_rdma_write_imm", R(qp), rkey, (int64_t)remote_addr, imm, 0, 0); }
+{ OP("wr_rdma_write_imm", R(qp), rkey, (int64_t)remote_addr, imm, 0, 0); }
 static void qpx_wr_rdma_read(struct ibv_qp_ex *qp, uint32_t rkey, uint64_t remote_addr)
-{ record("wr_rdma_read", R(qp), rkey, (int64_t)remote_addr, 0, 0, 0); }
+{ OP("wr_rdma_read", R(qp), rkey, (int64_t)remote_addr, 0, 0, 0); }
 static void qpx_wr_atomic_cmp_swp(struct ibv_qp_ex *qp, uint32_t rkey, uint64_t remote_addr, uint64_t compare, uint64_t swap)
-{ record("wr_atomic_cmp_swp", R(qp), rkey, (int64_t)remote_addr, (int64_t)compare, (int64_t)swap, 0); }
+{ OP("wr_atomic_cmp_swp", R(qp), rkey, (int64_t)remote_addr, (int64_t)compare, (int64_t)swap, 0); }
 static void qpx_wr_atomic_fetch_add(struct ibv_qp_ex *qp, uint32_t rkey, uint64_t remote_addr, uint64_t add)
-{ record("wr_atomic_fetch_add", R(qp), rkey, (int64_t)remote_addr, (int64_t)add, 0, 0); }
+{ OP("wr_atomic_fetch_add", R(qp), rkey, (int64_t)remote_addr, (int64_t)add, 0, 0); }
+static void qpx_wr_atomic_write(struct ibv_qp_ex *qp, uint32_t rkey, uint64_t remote_addr, const void *atomic_wr)
+{ OP("wr_atomic_write", R(qp), rkey, (int64_t)remote_addr, R(atomic_wr), *(const int64_t *)atomic_wr, 0); }
+/* bind_info is read as gcc lays it out: mr, addr, length, mw_access_flags. */
+static void qpx_wr_bind_mw(struct ibv_qp_ex *qp, struct ibv_mw *mw, uint32_t rkey, const struct ibv_mw_bind_info *info)
+{
+	record8("wr_bind_mw", R(qp), R(mw), rkey, R(info), R(info->mr), (int64_t)info->addr, (int64_t)info->length,
+		info->mw_access_flags);
+	record_wr_fields(qp);
+}
+static void qpx_wr_local_inv(struct ibv_qp_ex *qp, uint32_t rkey) { OP("wr_local_inv", R(qp), rkey, 0, 0, 0, 0); }
+static void qpx_wr_send_inv(struct ibv_qp_ex *qp, uint32_t rkey) { OP("wr_send_inv", R(qp), rkey, 0, 0, 0, 0); }
 static void qpx_wr_set_sge(struct ibv_qp_ex *qp, uint32_t lkey, uint64_t addr, uint32_t length)
 { record("wr_set_sge", R(qp), lkey, (int64_t)addr, length, 0, 0); }
+/* The list is read as gcc lays it out: the first entry's addr, length, lkey and the last one's addr, lkey. */
 static void qpx_wr_set_sge_list(struct ibv_qp_ex *qp, size_t num_sge, const struct ibv_sge *sg_list)
-{ record("wr_set_sge_list", R(qp), (int64_t)num_sge, R(sg_list), 0, 0, 0); }
+{
+	const struct ibv_sge *last = num_sge ? &sg_list[num_sge - 1] : sg_list;
+	record8("wr_set_sge_list", R(qp), (int64_t)num_sge, R(sg_list), num_sge ? (int64_t)sg_list[0].addr : 0,
+		num_sge ? sg_list[0].length : 0, num_sge ? sg_list[0].lkey : 0, num_sge ? (int64_t)last->addr : 0,
+		num_sge ? last->lkey : 0);
+}
 static void qpx_wr_set_inline_data(struct ibv_qp_ex *qp, void *addr, size_t length)
 { record("wr_set_inline_data", R(qp), R(addr), (int64_t)length, 0, 0, 0); }
+/* The buffers as gcc lays them out: the first one's addr and length, the last one's addr and length. */
+static void qpx_wr_set_inline_data_list(struct ibv_qp_ex *qp, size_t num_buf, const struct ibv_data_buf *buf_list)
+{
+	record8("wr_set_inline_data_list", R(qp), (int64_t)num_buf, R(buf_list), R(buf_list[0].addr),
+		(int64_t)buf_list[0].length, R(buf_list[num_buf - 1].addr), (int64_t)buf_list[num_buf - 1].length, 0);
+}
 static void qpx_wr_set_ud_addr(struct ibv_qp_ex *qp, struct ibv_ah *ah, uint32_t remote_qpn, uint32_t remote_qkey)
 { record("wr_set_ud_addr", R(qp), R(ah), remote_qpn, remote_qkey, 0, 0); }
-static void qpx_wr_local_inv(struct ibv_qp_ex *qp, uint32_t rkey) { record("wr_local_inv", R(qp), rkey, 0, 0, 0, 0); }
-static void qpx_wr_send_inv(struct ibv_qp_ex *qp, uint32_t rkey) { record("wr_send_inv", R(qp), rkey, 0, 0, 0, 0); }
+static void qpx_wr_set_xrc_srqn(struct ibv_qp_ex *qp, uint32_t remote_srqn)
+{ record("wr_set_xrc_srqn", R(qp), remote_srqn, 0, 0, 0, 0); }
 
 static int cqx_start_poll(struct ibv_cq_ex *cq, struct ibv_poll_cq_attr *attr)
 {
@@ -293,6 +365,8 @@ struct ibv_context *fake_context(int extended, int64_t sz, int with_ops)
 		p->vctx.create_cq_ex = ext_create_cq_ex;
 		p->vctx.create_qp_ex = ext_create_qp_ex;
 		p->vctx.query_device_ex = ext_query_device_ex;
+		p->vctx.modify_cq = ext_modify_cq;
+		p->vctx.query_rt_values = ext_query_rt_values;
 	}
 	return ctx;
 }
@@ -339,6 +413,10 @@ struct ibv_qp_ex *fake_qp_ex(struct ibv_context *ctx, int with_ops)
 		qpx->wr_set_inline_data = qpx_wr_set_inline_data;
 		qpx->wr_set_ud_addr = qpx_wr_set_ud_addr;
 		qpx->wr_local_inv = qpx_wr_local_inv;
+		qpx->wr_bind_mw = qpx_wr_bind_mw;
+		qpx->wr_atomic_write = qpx_wr_atomic_write;
+		qpx->wr_set_inline_data_list = qpx_wr_set_inline_data_list;
+		qpx->wr_set_xrc_srqn = qpx_wr_set_xrc_srqn;
 	}
 	return qpx;
 }

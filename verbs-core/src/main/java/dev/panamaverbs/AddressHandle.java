@@ -51,6 +51,13 @@ public final class AddressHandle extends VerbsResource {
         }
     }
 
+    /** Wraps and registers an {@code ibv_ah} the caller created in {@code pd} (held by the caller). */
+    static AddressHandle adopt(ProtectionDomain pd, MemorySegment ah, AddressHandleAttributes attributes) {
+        AddressHandle handle = new AddressHandle(pd, Pointers.sized(ah, ibv_ah.SIZE), attributes);
+        handle.register();
+        return handle;
+    }
+
     /** The checks that need the device: port range, GRH on RoCE, GID index in the table. */
     private static void checkAgainstPort(Context context, AddressHandleAttributes attributes) {
         int port = attributes.portNumber();

@@ -1,6 +1,7 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_ah_attr;
+import dev.panamaverbs.ffm.ibv_global_route;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
@@ -124,6 +125,44 @@ public record AddressHandleAttributes(int portNumber, int destinationLid, int se
         if (globalRoute != null) {
             globalRoute.writeTo(ibv_ah_attr.grh(ahAttr));
         }
+    }
+
+    /** Reads a filled {@code struct ibv_ah_attr} (from {@code ibv_init_ah_from_wc}): the inverse of {@link #writeTo}. */
+    static AddressHandleAttributes readFrom(MemorySegment ahAttr) {
+        GlobalRoute route = null;
+        if (ibv_ah_attr.is_global(ahAttr) != 0) {
+            MemorySegment grh = ibv_ah_attr.grh(ahAttr);
+            route = new GlobalRoute(Gid.read(ibv_global_route.dgid(grh)), ibv_global_route.flow_label(grh),
+                    Byte.toUnsignedInt(ibv_global_route.sgid_index(grh)),
+                    Byte.toUnsignedInt(ibv_global_route.hop_limit(grh)),
+                    Byte.toUnsignedInt(ibv_global_route.traffic_class(grh)));
+        }
+        return new AddressHandleAttributes(Byte.toUnsignedInt(ibv_ah_attr.port_num(ahAttr)),
+                Short.toUnsignedInt(ibv_ah_attr.dlid(ahAttr)), Byte.toUnsignedInt(ibv_ah_attr.sl(ahAttr)),
+                Byte.toUnsignedInt(ibv_ah_attr.src_path_bits(ahAttr)), Byte.toUnsignedInt(ibv_ah_attr.static_rate(ahAttr)),
+                route);
+    }
+
+    /**
+     * {@code ibv_init_ah_from_wc}: the address of whoever sent the datagram that completed as
+     * entry {@code index} of {@code completions} on a UD queue pair, so that a reply reaches it
+     * (reply to the queue pair {@link Completions#sourceQp(int)}).
+     *
+     * @param context     the device context the datagram arrived on
+     * @param port        the port it arrived on
+     * @param completions the polled completions
+     * @param index       the receive's entry
+     * @param grh         the first 40 bytes of the receive's buffer (where the device put the
+     *                    global route header), or null when the completion has no GRH
+     *                    ({@link CompletionFlag#GRH} clear: InfiniBand without routing)
+     * @return the attributes of an address handle back to the sender
+     * @throws IllegalArgumentException for a port out of range, a failed completion, or a missing
+     *         or short {@code grh} where the completion has one
+     * @throws VerbsException if the verb fails
+     */
+    public static AddressHandleAttributes fromCompletion(Context context, int port, Completions completions, int index,
+                                                         MemorySegment grh) {
+        return AddressFromCompletion.attributes(context, port, completions, index, grh);
     }
 
     /** The check every field goes through: an {@link IllegalArgumentException} naming {@code ibv_create_ah} and the field. */

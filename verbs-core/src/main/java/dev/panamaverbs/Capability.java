@@ -15,7 +15,10 @@ import java.util.List;
 public enum Capability {
     /** {@code ibv_get_pkey_index} (IBVERBS_1.5): P_Key value to table index. */
     GET_PKEY_INDEX("ibv_get_pkey_index"),
-    /** {@code ibv_qp_to_qp_ex} (IBVERBS_1.6): the {@code ibv_wr_*} work-request API. */
+    /**
+     * {@code ibv_qp_to_qp_ex} (IBVERBS_1.6): the {@code ibv_wr_*} extended post API, {@link SendBatch}
+     * (on a queue pair created with {@link QueuePairOptions.Builder#extendedSendOperations}).
+     */
     QP_EX("ibv_qp_to_qp_ex"),
     /** {@code ibv_reg_mr_iova} (IBVERBS_1.7): register memory at a chosen I/O virtual address. */
     REG_MR_IOVA("ibv_reg_mr_iova"),
@@ -35,7 +38,7 @@ public enum Capability {
     REG_DMABUF_MR("ibv_reg_dmabuf_mr"),
     /** {@code ibv_import_dm}/{@code ibv_unimport_dm} (IBVERBS_1.13): share device memory. */
     IMPORT_DM("ibv_import_dm", "ibv_unimport_dm"),
-    /** {@code ibv_is_fork_initialized} (IBVERBS_1.13): whether fork protection is on. */
+    /** {@code ibv_is_fork_initialized} (IBVERBS_1.13): whether fork protection is on, {@link Verbs#forkStatus()}. */
     IS_FORK_INITIALIZED("ibv_is_fork_initialized"),
     /** {@code ibv_query_qp_data_in_order} (IBVERBS_1.14): whether RDMA writes land in order. */
     QUERY_QP_DATA_IN_ORDER("ibv_query_qp_data_in_order");

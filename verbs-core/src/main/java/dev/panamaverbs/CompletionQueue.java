@@ -5,11 +5,16 @@ import dev.panamaverbs.ffm.ibv_cq;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 import dev.panamaverbs.loader.internal.OpsTable;
+import dev.panamaverbs.ffm.ibv_moderate_cq;
+import dev.panamaverbs.ffm.ibv_modify_cq_attr;
+import dev.panamaverbs.loader.internal.ExtendedOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+
+import static dev.panamaverbs.ffm.VerbsConstants.IBV_CQ_ATTR_MODERATE;
 
 /**
  * A completion queue ({@code struct ibv_cq}, or {@code struct ibv_cq_ex} when created with
@@ -415,6 +420,36 @@ public final class CompletionQueue extends VerbsResource {
                 rc = verbs_h.ibv_resize_cq(CallState.allocate(arena), handleSegment(), cqe);
             }
             NativeCalls.checkReturnedErrno("ibv_resize_cq", rc);
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * {@code ibv_modify_cq} with {@code IBV_CQ_ATTR_MODERATE}: completion event moderation. The
+     * device raises a completion event only once {@code count} completions arrived or
+     * {@code periodMicros} microseconds passed since the first. The device's limits are in
+     * {@link ExtendedDeviceAttributes} ({@code cq_mod_caps}); not every provider implements it
+     * (rxe does not: {@link VerbsUnsupportedException} with EOPNOTSUPP).
+     *
+     * @param count        completions per event, 0..65535 ({@code cq_count}, a uint16_t)
+     * @param periodMicros microseconds per event, 0..65535 ({@code cq_period}, a uint16_t)
+     * @throws IllegalArgumentException if a value is not a uint16_t
+     * @throws VerbsUnsupportedException if the provider lacks {@code modify_cq} or refuses it as unsupported
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public void moderate(int count, int periodMicros) {
+        if (count < 0 || count > 0xFFFF || periodMicros < 0 || periodMicros > 0xFFFF) {
+            throw new IllegalArgumentException("ibv_modify_cq: cq_count and cq_period are uint16_t (0..65535), got "
+                    + count + " and " + periodMicros);
+        }
+        acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_modify_cq_attr.LAYOUT);
+            ibv_modify_cq_attr.attr_mask(attr, IBV_CQ_ATTR_MODERATE);
+            ibv_moderate_cq.cq_count(ibv_modify_cq_attr.moderate(attr), (short) count);
+            ibv_moderate_cq.cq_period(ibv_modify_cq_attr.moderate(attr), (short) periodMicros);
+            NativeCalls.checkReturnedErrno("ibv_modify_cq", ExtendedOps.modifyCq(handleAddress(), attr.address()));
         } finally {
             release();
         }

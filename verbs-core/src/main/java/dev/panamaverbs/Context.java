@@ -244,6 +244,20 @@ public final class Context extends VerbsResource {
     }
 
     /**
+     * {@code ibv_query_rt_values_ex} with {@code IBV_VALUES_MASK_RAW_CLOCK}: the device's
+     * free-running hardware clock now, as the provider reports it in {@code raw_clock} (a
+     * {@code struct timespec}), folded into nanoseconds. Not every provider has it (rxe does not:
+     * {@link VerbsUnsupportedException} with EOPNOTSUPP).
+     *
+     * @return {@code raw_clock.tv_sec * 10^9 + raw_clock.tv_nsec}
+     * @throws VerbsUnsupportedException if the provider lacks {@code query_rt_values} or refuses it
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public long queryRawClockNanos() {
+        return ContextQueries.queryRawClockNanos(this);
+    }
+
+    /**
      * Waits up to {@code timeout} for the next asynchronous event ({@code ibv_get_async_event}),
      * acknowledges it ({@code ibv_ack_async_event}) and returns its copy. Never blocks inside
      * native code: a virtual thread parks between checks, a platform thread waits in

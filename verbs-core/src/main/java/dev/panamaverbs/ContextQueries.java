@@ -3,6 +3,9 @@ package dev.panamaverbs;
 import dev.panamaverbs.ffm.ibv_device_attr_ex;
 import dev.panamaverbs.ffm.ibv_gid_entry;
 import dev.panamaverbs.ffm.ibv_port_attr;
+import dev.panamaverbs.ffm.ibv_values_ex;
+import dev.panamaverbs.ffm.timespec;
+import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 import dev.panamaverbs.loader.internal.ExtendedOps;
@@ -185,6 +188,21 @@ final class ContextQueries {
             return netif == null ? 0 : netif.getIndex();
         } catch (SocketException e) {
             return 0;
+        }
+    }
+
+    /** {@code ibv_query_rt_values_ex} asking for the raw clock, in nanoseconds; holds {@code context} around it. */
+    static long queryRawClockNanos(Context context) {
+        context.acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment values = arena.allocate(ibv_values_ex.LAYOUT);
+            ibv_values_ex.comp_mask(values, VerbsConstants.IBV_VALUES_MASK_RAW_CLOCK);
+            NativeCalls.checkReturnedErrno("ibv_query_rt_values_ex",
+                    ExtendedOps.queryRtValues(context.handleAddress(), values.address()));
+            MemorySegment clock = ibv_values_ex.raw_clock(values);
+            return timespec.tv_sec(clock) * 1_000_000_000L + timespec.tv_nsec(clock);
+        } finally {
+            context.release();
         }
     }
 }

@@ -61,4 +61,18 @@ final class NativeCalls {
     static VerbsUnsupportedException missingOp(String verb, String op) {
         return new VerbsUnsupportedException(verb, "the provider's ibv_context.ops." + op + " is NULL");
     }
+
+    /**
+     * A post's failure ({@code ibv_post_send}, {@code ibv_post_recv}, {@code ibv_post_srq_recv}):
+     * providers return a positive or negative errno; an errno meaning "not supported" becomes a
+     * {@link VerbsUnsupportedException}, any other a {@link VerbsException} whose message ends with
+     * {@code badRequest} (the refused request from {@code bad_wr}).
+     */
+    static VerbsException postFailure(String verb, int rc, String badRequest) {
+        int errno = Math.abs(rc);
+        if (Errno.meansUnsupported(errno)) {
+            return new VerbsUnsupportedException(verb, errno);
+        }
+        return new VerbsException(verb, errno, badRequest);
+    }
 }

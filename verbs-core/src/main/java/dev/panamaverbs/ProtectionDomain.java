@@ -166,6 +166,25 @@ public final class ProtectionDomain extends VerbsResource {
     }
 
     /**
+     * {@code ibv_create_ah_from_wc}: an address handle back to the sender of the datagram that
+     * completed as entry {@code index} of {@code completions} (a UD server's reply path: send to
+     * {@link Completions#sourceQp(int)} through it). See
+     * {@link AddressHandleAttributes#fromCompletion} for {@code grh}.
+     *
+     * @param completions the polled completions
+     * @param index       the receive's entry
+     * @param grh         the first 40 bytes of the receive's buffer, or null without a GRH
+     * @param port        the port the datagram arrived on
+     * @return the address handle
+     * @throws IllegalArgumentException for a port out of range, a failed completion, or a missing
+     *         or short {@code grh} where the completion has one
+     * @throws VerbsException if the verb fails
+     */
+    public AddressHandle createAddressHandle(Completions completions, int index, MemorySegment grh, int port) {
+        return AddressFromCompletion.create(this, completions, index, grh, port);
+    }
+
+    /**
      * {@code ibv_create_qp}: a queue pair in this domain, see {@link QueuePairOptions}.
      *
      * @param options the options

@@ -26,7 +26,9 @@ import java.util.Set;
  * {@link #postSend(SendWorkRequest)} and {@link #postReceive(ReceiveWorkRequest)} are one
  * provider call through the context's ops table on preallocated requests: no allocation. Several
  * threads may post to one queue pair at once (the provider serialises them), each with its own
- * requests; transitions and {@link #query()} are serialised on the queue pair.
+ * requests; transitions and {@link #query()} are serialised on the queue pair. A queue pair
+ * created with {@link QueuePairOptions.Builder#extendedSendOperations} also posts through the
+ * extended post API ({@code ibv_wr_*}): {@link SendBatch}.
  */
 public final class QueuePair extends VerbsResource {
     private final ProtectionDomain protectionDomain;
@@ -50,6 +52,10 @@ public final class QueuePair extends VerbsResource {
      */
     private final MemorySegment postSendFunction;
     private final MemorySegment postRecvFunction;
+    /** The multicast groups attached and not detached ({@link Multicast}), guarded by {@code this}. */
+    private final java.util.List<Multicast.Group> multicastGroups = new java.util.ArrayList<>(0);
+    /** The extended send queue ({@code ibv_qp_ex}), resolved by the first {@link SendBatch}. */
+    private ExtendedSendQueue extendedSendQueue;
     /** Transitions, raw modify and query, and the state they leave behind. */
     private final QueuePairStateMachine stateMachine;
     /** The rdma_cm identifier the queue pair was created on ({@code rdma_create_qp}), else null. */
@@ -101,9 +107,20 @@ public final class QueuePair extends VerbsResource {
         return QueuePairCreation.create(pd, options);
     }
 
-    /** {@code ibv_destroy_qp}, or {@code rdma_destroy_qp} for a queue pair of an rdma_cm identifier. */
+    /** The multicast groups still attached (under the queue pair's lock). */
+    java.util.List<Multicast.Group> multicastGroups() {
+        return multicastGroups;
+    }
+
+    /**
+     * {@code ibv_destroy_qp}, or {@code rdma_destroy_qp} for a queue pair of an rdma_cm identifier;
+     * multicast groups still attached are detached first.
+     */
     @Override
     void destroy() {
+        synchronized (this) {
+            Multicast.detachAll(this);
+        }
         if (connectionId != null) {
             connectionId.destroyQueuePair();
             return;
@@ -213,6 +230,25 @@ public final class QueuePair extends VerbsResource {
      */
     public boolean isExtended() {
         return extended;
+    }
+
+    /**
+     * The operations the extended post API ({@link SendBatch}) may use on this queue pair: its
+     * {@code send_ops_flags} ({@link QueuePairOptions#extendedSendOperations()}); empty when
+     * created without them.
+     *
+     * @return the extended send operations
+     */
+    public Set<WorkRequestOpcode> extendedSendOperations() {
+        return options.extendedSendOperations();
+    }
+
+    /** {@link ExtendedSendQueue#resolve}, once (control path: each {@link SendBatch} asks at allocation). */
+    synchronized ExtendedSendQueue extendedSendQueue() {
+        if (extendedSendQueue == null) {
+            extendedSendQueue = ExtendedSendQueue.resolve(this, options);
+        }
+        return extendedSendQueue;
     }
 
     // ---- typed transitions ----
@@ -378,6 +414,36 @@ public final class QueuePair extends VerbsResource {
         stateMachine.toReset();
     }
 
+    // ---- multicast ----
+
+    /**
+     * {@code ibv_attach_mcast}: this UD queue pair receives the datagrams sent to the multicast
+     * group {@code group} (send to it with remote QPN {@code 0xFFFFFF}). On RoCE the group is a
+     * multicast GID ({@code ff..} or, for RoCE v2 over IPv4, an IPv4-mapped 224.0.0.0/4 address)
+     * and {@code lid} is 0. Closing the queue pair detaches the groups still attached.
+     *
+     * @param group the multicast group's GID
+     * @param lid   the group's multicast LID on InfiniBand (0xC000..0xFFFE), 0 on RoCE
+     * @throws IllegalArgumentException if this queue pair is not UD, {@code group} is not a
+     *         multicast GID, or {@code lid} is not a uint16_t
+     * @throws VerbsException if the verb fails
+     */
+    public synchronized void attachMulticast(Gid group, int lid) {
+        Multicast.call("ibv_attach_mcast", this, group, lid);
+    }
+
+    /**
+     * {@code ibv_detach_mcast}: stops receiving the datagrams of {@code group}.
+     *
+     * @param group the multicast group's GID, as attached
+     * @param lid   the LID it was attached with
+     * @throws IllegalArgumentException as {@link #attachMulticast}
+     * @throws VerbsException if the verb fails (EINVAL when not attached, on most providers)
+     */
+    public synchronized void detachMulticast(Gid group, int lid) {
+        Multicast.call("ibv_detach_mcast", this, group, lid);
+    }
+
     // ---- raw modify and query ----
 
     /**
@@ -426,25 +492,25 @@ public final class QueuePair extends VerbsResource {
      */
     public void postSend(SendWorkRequest request) {
         acquire();
-        int heldHandles = 0;
+        int heldRequests = 0;
         try {
             if (SendChain.check(request, type, allowedOpcodes, maxSendSge, maxInlineData, protectionDomain)) {
-                heldHandles = SendChain.acquire(request);
+                heldRequests = SendChain.acquire(request);
             }
             request.clearBadRequest();
             if (postSendFunction == null) {
                 throw NativeCalls.missingOp("ibv_post_send", "post_send");
             }
             int rc = OpsTable.postSend(postSendFunction, handleAddress(), request.address(), request.badRequestSlotAddress());
-            if (heldHandles != 0) {
+            if (heldRequests != 0) {
                 SendChain.afterPost(request, rc == 0, request.badRequestAddress()); // BIND_MW bookkeeping
             }
             if (rc != 0) {
-                throw postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
+                throw NativeCalls.postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
             }
         } finally {
-            if (heldHandles != 0) {
-                SendChain.release(request, heldHandles);
+            if (heldRequests != 0) {
+                SendChain.release(request, heldRequests);
             }
             release();
         }
@@ -476,24 +542,10 @@ public final class QueuePair extends VerbsResource {
             }
             int rc = OpsTable.postRecv(postRecvFunction, handleAddress(), request.address(), request.badRequestSlotAddress());
             if (rc != 0) {
-                throw postFailure(ReceiveWorkRequest.VERB, rc, request.describeBadRequest());
+                throw NativeCalls.postFailure(ReceiveWorkRequest.VERB, rc, request.describeBadRequest());
             }
         } finally {
             release();
         }
-    }
-
-    /**
-     * A post's failure ({@code ibv_post_send}, {@code ibv_post_recv}, {@code ibv_post_srq_recv}):
-     * providers return a positive or negative errno; an errno meaning "not supported" becomes a
-     * {@link VerbsUnsupportedException}, any other a {@link VerbsException} whose message ends with
-     * {@code badRequest} (the refused request from {@code bad_wr}).
-     */
-    static VerbsException postFailure(String verb, int rc, String badRequest) {
-        int errno = Math.abs(rc);
-        if (Errno.meansUnsupported(errno)) {
-            return new VerbsUnsupportedException(verb, errno);
-        }
-        return new VerbsException(verb, errno, badRequest);
     }
 }

@@ -137,7 +137,8 @@ public final class QueuePairOptions {
 
     /**
      * {@code send_ops_flags} of {@code ibv_create_qp_ex}: the operations the extended
-     * ({@code ibv_wr_*}) post API of this queue pair may use. Empty for plain queue pairs.
+     * ({@code ibv_wr_*}) post API, {@link SendBatch}, may use on the queue pair. Empty for plain
+     * queue pairs (which {@link SendBatch} refuses).
      *
      * @return {@code send_ops_flags} of {@code ibv_create_qp_ex}: the operations the extended ({@code ibv_wr_*}) post API of this queue pair may use
      */
@@ -342,8 +343,11 @@ public final class QueuePairOptions {
 
         /**
          * Creates through {@code ibv_create_qp_ex} with {@code send_ops_flags} for these
-         * operations, enabling the extended {@code ibv_wr_*} post API. Each must be valid for
-         * the transport.
+         * operations, enabling the extended {@code ibv_wr_*} post API: {@link SendBatch} posts
+         * exactly these opcodes (others are refused before any native call). Each must be valid
+         * for the transport; a provider that cannot do one refuses the creation (rxe answers
+         * EOPNOTSUPP, a {@link VerbsUnsupportedException}). {@link QueuePair#postSend} keeps
+         * working on such a queue pair.
          *
          * @param operations the operations
          * @return this builder

@@ -25,73 +25,74 @@ final class SendChain {
             ProtectionDomain pd) {
         boolean holds = false;
         for (SendWorkRequest r = head; r != null; r = r.next()) {
-            holds |= checkOne(r, type, allowedOpcodes, maxSendSge, maxInlineData, pd);
+            holds |= checkOne(SendWorkRequest.VERB, r, type, allowedOpcodes, maxSendSge, maxInlineData, pd);
         }
         return holds;
     }
 
-    private static boolean checkOne(SendWorkRequest r, QpType type, int allowedOpcodes, int maxSendSge,
+    /** {@link #check} for one request, with messages naming {@code verb}. */
+    static boolean checkOne(String verb, SendWorkRequest r, QpType type, int allowedOpcodes, int maxSendSge,
             int maxInlineData, ProtectionDomain pd) {
-        WorkRequestChecks.requireAlive(SendWorkRequest.VERB, r.isAlive(), r.wrId());
+        WorkRequestChecks.requireAlive(verb, r.isAlive(), r.wrId());
         int opcodeBit = SendOperations.bit(r.opcodeValue());
         if ((opcodeBit & SendOperations.UNFILLED_OPCODES) != 0) {
-            throw invalid(r, opcodeName(r) + " is not posted through SendWorkRequest (it cannot fill what the provider"
+            throw invalid(verb, r, opcodeName(r) + " is not posted through SendWorkRequest (it cannot fill what the provider"
                     + " reads for it)");
         }
         if ((allowedOpcodes & opcodeBit) == 0) {
-            throw invalid(r, opcodeName(r) + " is not a " + type + " operation");
+            throw invalid(verb, r, opcodeName(r) + " is not a " + type + " operation");
         }
         if (r.opcodeValue() == WorkRequestOpcode.BIND_MW.value()) {
             // rxe (and others) dereference bind_mw.mw and bind_info.mr: only a filled request goes out.
             if (r.union().kind() != SendWrUnion.REMOTE_BIND) {
-                throw invalid(r, "BIND_MW needs bindMemoryWindow(window, newRkey, region, offset, length, access)"
+                throw invalid(verb, r, "BIND_MW needs bindMemoryWindow(window, newRkey, region, offset, length, access)"
                         + " (type 2 windows); bind type 1 windows with MemoryWindow.bind(...)");
             }
-            checkBind(r, pd);
+            checkBind(verb, r, pd);
             return true;
         }
         if ((opcodeBit & SendOperations.INVALIDATE_OPCODES) != 0 && !r.hasInvalidateRkey()) {
-            throw invalid(r, opcodeName(r) + " needs invalidateRkey(rkey)");
+            throw invalid(verb, r, opcodeName(r) + " needs invalidateRkey(rkey)");
         }
         boolean datagram = type == QpType.UD;
         if (datagram != (r.union().kind() == SendWrUnion.REMOTE_UD)) {
-            throw invalid(r, datagram ? "a UD send needs ud(addressHandle, remoteQpn, remoteQkey)"
+            throw invalid(verb, r, datagram ? "a UD send needs ud(addressHandle, remoteQpn, remoteQkey)"
                     : "ud(...) is only for UD queue pairs, this one is " + type);
         }
         if (datagram && r.addressHandle().isClosed()) {
             throw r.addressHandle().closedException();
         }
         if ((opcodeBit & SendOperations.RDMA_OPCODES) != 0 && r.union().kind() != SendWrUnion.REMOTE_RDMA) {
-            throw invalid(r, opcodeName(r) + " needs rdma(remoteAddress, rkey)");
+            throw invalid(verb, r, opcodeName(r) + " needs rdma(remoteAddress, rkey)");
         }
         if ((opcodeBit & SendOperations.ATOMIC_OPCODES) != 0) {
             if (r.union().kind() != SendWrUnion.REMOTE_ATOMIC) {
-                throw invalid(r, "atomics need atomicCompareAndSwap(...) or atomicFetchAndAdd(...)");
+                throw invalid(verb, r, "atomics need atomicCompareAndSwap(...) or atomicFetchAndAdd(...)");
             }
             if (r.sgeCount() != 1 || r.entryLength(0) != 8) {
-                throw invalid(r, "an atomic needs exactly one 8-byte local entry, got " + r.sgeCount()
+                throw invalid(verb, r, "an atomic needs exactly one 8-byte local entry, got " + r.sgeCount()
                         + " entries of " + r.totalLength() + " bytes");
             }
         }
         if (r.sgeCount() > maxSendSge) {
-            throw invalid(r, r.sgeCount() + " entries exceed the queue pair's max_send_sge " + maxSendSge);
+            throw invalid(verb, r, r.sgeCount() + " entries exceed the queue pair's max_send_sge " + maxSendSge);
         }
         boolean inline = (r.flagBits() & SendWorkRequest.INLINE) != 0;
         if (inline) {
             if ((opcodeBit & SendOperations.INLINE_OPCODES) == 0) {
-                throw invalid(r, "INLINE is only for SEND and RDMA WRITE, not " + opcodeName(r));
+                throw invalid(verb, r, "INLINE is only for SEND and RDMA WRITE, not " + opcodeName(r));
             }
             if (r.totalLength() > maxInlineData) {
-                throw invalid(r, r.totalLength() + " inline bytes exceed the queue pair's max_inline_data " + maxInlineData);
+                throw invalid(verb, r, r.totalLength() + " inline bytes exceed the queue pair's max_inline_data " + maxInlineData);
             }
         }
         boolean holds = datagram;
         for (int i = 0; i < r.sgeCount(); i++) {
             MemoryRegion region = r.region(i);
             if (region != null) {
-                WorkRequestChecks.checkRegion(SendWorkRequest.VERB, region, i, r.wrId(), pd);
+                WorkRequestChecks.checkRegion(verb, region, i, r.wrId(), pd);
                 if (inline) {
-                    checkInlineRegion(r, i, region);
+                    checkCpuReadable(verb, r, i, region, "INLINE");
                     holds = true;
                 }
                 continue;
@@ -99,11 +100,11 @@ final class SendChain {
             MemorySegment data = r.inlineMemory(i);
             if (data != null) {
                 if (!inline) {
-                    throw invalid(r, "entry " + i + " holds inline data but the INLINE flag is cleared");
+                    throw invalid(verb, r, "entry " + i + " holds inline data but the INLINE flag is cleared");
                 }
                 // The CPU copies inline data during the post: freed memory would be read.
                 if (!data.scope().isAlive()) {
-                    throw new IllegalStateException(SendWorkRequest.VERB + ": the inline data arena of entry " + i
+                    throw new IllegalStateException(verb + ": the inline data arena of entry " + i
                             + " of wr_id=" + r.wrId() + " is closed");
                 }
             }
@@ -112,7 +113,7 @@ final class SendChain {
     }
 
     /** A BIND_MW request's window and region: open and of the queue pair's protection domain. */
-    private static void checkBind(SendWorkRequest r, ProtectionDomain pd) {
+    private static void checkBind(String verb, SendWorkRequest r, ProtectionDomain pd) {
         MemoryWindow window = r.union().bindWindow();
         MemoryRegion region = r.union().bindRegion();
         ProtectionDomain windowPd;
@@ -120,56 +121,58 @@ final class SendChain {
         try {
             windowPd = window.protectionDomain();
         } catch (IllegalStateException closed) {
-            throw new IllegalStateException(SendWorkRequest.VERB + ": wr_id=" + r.wrId() + ": BIND_MW names " + window
+            throw new IllegalStateException(verb + ": wr_id=" + r.wrId() + ": BIND_MW names " + window
                     + ", which is closed", closed);
         }
         try {
             regionPd = region.protectionDomain();
         } catch (IllegalStateException closed) {
-            throw new IllegalStateException(SendWorkRequest.VERB + ": wr_id=" + r.wrId() + ": BIND_MW names " + region
+            throw new IllegalStateException(verb + ": wr_id=" + r.wrId() + ": BIND_MW names " + region
                     + ", which is closed", closed);
         }
         if (windowPd != pd || regionPd != pd) {
-            throw invalid(r, "BIND_MW names " + (windowPd != pd ? window + ", which belongs to " + windowPd
+            throw invalid(verb, r, "BIND_MW names " + (windowPd != pd ? window + ", which belongs to " + windowPd
                     : region + ", which belongs to " + regionPd) + ", not to " + pd + " of the queue pair");
         }
     }
 
     /**
-     * An INLINE request's region entry: the provider's CPU copies {@code sge.addr}, so the entry
-     * must hold a CPU address (not a distinct iova) of memory that is still mapped.
+     * A region entry the provider's CPU copies from ({@code sge.addr} of an INLINE request, or
+     * of what else {@code use} names): it must hold a CPU address (not a distinct iova) of memory
+     * that is still mapped.
      */
-    private static void checkInlineRegion(SendWorkRequest r, int index, MemoryRegion region) {
+    static void checkCpuReadable(String verb, SendWorkRequest r, int index, MemoryRegion region, String use) {
+        String fix = use.equals("INLINE") ? "; post it without INLINE" : "";
         try {
             if (region.isDmabuf()) {
-                throw invalid(r, "INLINE entry " + index + " names the dma-buf " + region
-                        + ", which has no memory the CPU could copy; post it without INLINE");
+                throw invalid(verb, r, use + " entry " + index + " names the dma-buf " + region
+                        + ", which has no memory the CPU could copy" + fix);
             }
             if (region.iova() != region.memoryAddress()) {
-                throw invalid(r, "INLINE entry " + index + " names " + region + ", registered at an iova other than"
-                        + " its memory address: the CPU would copy from the iova; post it without INLINE or use"
-                        + " inlineData(...)");
+                throw invalid(verb, r, use + " entry " + index + " names " + region + ", registered at an iova other than"
+                        + " its memory address: the CPU would copy from the iova" + (fix.isEmpty() ? ""
+                        : fix + " or use inlineData(...)"));
             }
             if (!region.memory().scope().isAlive()) {
-                throw new IllegalStateException(SendWorkRequest.VERB + ": wr_id=" + r.wrId() + ": the memory of "
-                        + region + " (INLINE entry " + index + ") is freed: its arena is closed");
+                throw new IllegalStateException(verb + ": wr_id=" + r.wrId() + ": the memory of "
+                        + region + " (" + use + " entry " + index + ") is freed: its arena is closed");
             }
         } catch (IllegalStateException closed) {
             if (region.isClosed()) {
-                throw new IllegalStateException(SendWorkRequest.VERB + ": wr_id=" + r.wrId() + ": entry " + index
+                throw new IllegalStateException(verb + ": wr_id=" + r.wrId() + ": entry " + index
                         + " names " + region + ", which is closed", closed);
             }
             throw closed;
         }
     }
 
-    private static String opcodeName(SendWorkRequest r) {
+    static String opcodeName(SendWorkRequest r) {
         WorkRequestOpcode opcode = WorkRequestOpcode.orNull(r.opcodeValue());
         return opcode != null ? opcode.name() : "opcode " + r.opcodeValue();
     }
 
-    private static IllegalArgumentException invalid(SendWorkRequest r, String why) {
-        return new IllegalArgumentException(SendWorkRequest.VERB + ": wr_id=" + r.wrId() + ": " + why);
+    static IllegalArgumentException invalid(String verb, SendWorkRequest r, String why) {
+        return new IllegalArgumentException(verb + ": wr_id=" + r.wrId() + ": " + why);
     }
 
     /**
@@ -177,35 +180,14 @@ final class SendChain {
      * handles of UD requests and the memory regions INLINE requests copy from, so closing one
      * concurrently waits instead of freeing that memory. Same order as {@link #release}.
      *
-     * @return how many were acquired: pass it to {@link #release}
+     * @return how many requests were acquired: pass it to {@link #release}
      */
     static int acquire(SendWorkRequest head) {
         int acquired = 0;
         try {
             for (SendWorkRequest r = head; r != null; r = r.next()) {
-                if (r.addressHandle() != null) {
-                    r.addressHandle().acquire();
-                    acquired++;
-                }
-                if (r.union().bindWindow() != null) {
-                    r.union().bindWindow().acquire();
-                    acquired++;
-                    r.union().bindRegion().acquire();
-                    acquired++;
-                    // Before posting, as MemoryWindow.bind does: a closing region throws here and
-                    // nothing is posted; once added, the region's close closes the window first.
-                    boolean added = !r.union().bindWindow().isBoundTo(r.union().bindRegion());
-                    r.union().bindRegion().addUser(r.union().bindWindow());
-                    r.union().bindAddedUser(added);
-                }
-                if ((r.flagBits() & SendWorkRequest.INLINE) != 0) {
-                    for (int i = 0; i < r.sgeCount(); i++) {
-                        if (r.region(i) != null) {
-                            r.region(i).acquire();
-                            acquired++;
-                        }
-                    }
-                }
+                acquireOne(r);
+                acquired++;
             }
         } catch (IllegalStateException closed) {
             afterPost(head, false, head.address());
@@ -213,6 +195,45 @@ final class SendChain {
             throw closed;
         }
         return acquired;
+    }
+
+    /**
+     * {@link #acquire} for one request, all or nothing: its address handle, the window and region
+     * of a BIND_MW (the window becomes a dependent of the region before posting, as
+     * {@link MemoryWindow#bind} does: a closing region throws here and nothing is posted), the
+     * regions an INLINE request copies from. On failure what it acquired is released again.
+     *
+     * @throws IllegalStateException if one of them is closed or closing
+     */
+    static void acquireOne(SendWorkRequest r) {
+        int acquired = 0;
+        try {
+            if (r.addressHandle() != null) {
+                r.addressHandle().acquire();
+                acquired++;
+            }
+            if (r.union().bindWindow() != null) {
+                r.union().bindWindow().acquire();
+                acquired++;
+                r.union().bindRegion().acquire();
+                acquired++;
+                boolean added = !r.union().bindWindow().isBoundTo(r.union().bindRegion());
+                r.union().bindRegion().addUser(r.union().bindWindow());
+                r.union().bindAddedUser(added);
+            }
+            if ((r.flagBits() & SendWorkRequest.INLINE) != 0) {
+                for (int i = 0; i < r.sgeCount(); i++) {
+                    if (r.region(i) != null) {
+                        r.region(i).acquire();
+                        acquired++;
+                    }
+                }
+            }
+        } catch (IllegalStateException closed) {
+            afterPostOne(r, false);
+            releaseOne(r, acquired);
+            throw closed;
+        }
     }
 
     /**
@@ -228,38 +249,48 @@ final class SendChain {
             if (!success && r.address() == badAddress) {
                 posted = false;
             }
-            if (r.union().bindWindow() != null) {
-                if (posted) {
-                    r.union().bindWindow().boundByRequest(r.union().bindRegion(), r.union().bindRkey());
-                } else if (r.union().bindAddedUser()) {
-                    r.union().bindRegion().removeUser(r.union().bindWindow());
-                }
-                r.union().bindAddedUser(false);
-            }
+            afterPostOne(r, posted);
         }
     }
 
-    /** Releases the first {@code count} resources {@link #acquire} held. */
-    static void release(SendWorkRequest head, int count) {
-        for (SendWorkRequest r = head; r != null && count > 0; r = r.next()) {
-            if (r.addressHandle() != null) {
-                r.addressHandle().release();
+    /** {@link #afterPost} for one request, {@code posted} or not. */
+    static void afterPostOne(SendWorkRequest r, boolean posted) {
+        if (r.union().bindWindow() != null) {
+            if (posted) {
+                r.union().bindWindow().boundByRequest(r.union().bindRegion(), r.union().bindRkey());
+            } else if (r.union().bindAddedUser()) {
+                r.union().bindRegion().removeUser(r.union().bindWindow());
+            }
+            r.union().bindAddedUser(false);
+        }
+    }
+
+    /** Releases what {@link #acquire} held for the first {@code requests} requests. */
+    static void release(SendWorkRequest head, int requests) {
+        for (SendWorkRequest r = head; r != null && requests > 0; r = r.next(), requests--) {
+            releaseOne(r, Integer.MAX_VALUE);
+        }
+    }
+
+    /** Releases the first {@code count} resources {@link #acquireOne} held for {@code r} (all: MAX_VALUE). */
+    static void releaseOne(SendWorkRequest r, int count) {
+        if (r.addressHandle() != null && count > 0) {
+            r.addressHandle().release();
+            count--;
+        }
+        if (r.union().bindWindow() != null && count > 0) {
+            r.union().bindWindow().release();
+            count--;
+            if (count > 0) {
+                r.union().bindRegion().release();
                 count--;
             }
-            if (r.union().bindWindow() != null && count > 0) {
-                r.union().bindWindow().release();
-                count--;
-                if (count > 0) {
-                    r.union().bindRegion().release();
+        }
+        if ((r.flagBits() & SendWorkRequest.INLINE) != 0) {
+            for (int i = 0; i < r.sgeCount() && count > 0; i++) {
+                if (r.region(i) != null) {
+                    r.region(i).release();
                     count--;
-                }
-            }
-            if ((r.flagBits() & SendWorkRequest.INLINE) != 0) {
-                for (int i = 0; i < r.sgeCount() && count > 0; i++) {
-                    if (r.region(i) != null) {
-                        r.region(i).release();
-                        count--;
-                    }
                 }
             }
         }

@@ -153,7 +153,7 @@ public final class SharedReceiveQueue extends VerbsResource {
             release();
         }
         if (rc != 0) {
-            throw QueuePair.postFailure("ibv_post_srq_recv", rc, request.describeBadRequest());
+            throw NativeCalls.postFailure("ibv_post_srq_recv", rc, request.describeBadRequest());
         }
     }
 

@@ -1,5 +1,9 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.verbs_h;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import dev.panamaverbs.loader.internal.LibIbverbs;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -129,5 +133,39 @@ public final class Verbs {
             throw new IllegalArgumentException("ibv_get_device_list: device name must not be empty");
         }
         return devices().stream().filter(device -> device.name().equals(name)).findFirst();
+    }
+
+    /**
+     * {@code ibv_fork_init}: makes registered memory fork-safe where the kernel does not already
+     * (marks registered ranges {@code MADV_DONTFORK}). Call it before any memory is registered:
+     * afterwards libibverbs may refuse it with EINVAL, even where the kernel makes it unneeded
+     * ({@link ForkStatus#UNNEEDED}; rdma-core in the project's rxe VM does). The environment
+     * variables {@code RDMAV_FORK_SAFE} / {@code IBV_FORK_SAFE} ask for it at load.
+     *
+     * @throws VerbsUnavailableException when libibverbs is unavailable
+     * @throws VerbsException if the verb fails (EINVAL: too late, memory is registered already)
+     */
+    public static void forkInit() {
+        ensureAvailable();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            NativeCalls.checkReturnedErrno("ibv_fork_init", verbs_h.ibv_fork_init(state));
+        }
+    }
+
+    /**
+     * {@code ibv_is_fork_initialized}: whether fork protection is on, off, or not needed.
+     *
+     * @return the fork status
+     * @throws VerbsUnavailableException when libibverbs is unavailable
+     * @throws VerbsUnsupportedException when libibverbs is older than 1.13 ({@link Capability#IS_FORK_INITIALIZED})
+     */
+    public static ForkStatus forkStatus() {
+        ensureAvailable();
+        Capability.IS_FORK_INITIALIZED.require("ibv_is_fork_initialized");
+        try (Arena arena = Arena.ofConfined()) {
+            return ForkStatus.of(verbs_h.ibv_is_fork_initialized(
+                    CallState.allocate(arena)));
+        }
     }
 }

@@ -19,7 +19,7 @@ class PostFailureTest {
     void positiveAndNegativeErrnoAreTheSameFailure() {
         for (String verb : VERBS) {
             for (int rc : new int[] {Errno.EINVAL, -Errno.EINVAL}) {
-                VerbsException e = QueuePair.postFailure(verb, rc, "bad_wr wr_id=3 (request 0 of the chain)");
+                VerbsException e = NativeCalls.postFailure(verb, rc, "bad_wr wr_id=3 (request 0 of the chain)");
                 assertFalse(e instanceof VerbsUnsupportedException, e.toString());
                 assertEquals(verb, e.verb());
                 assertEquals(Errno.EINVAL, e.errno());
@@ -39,7 +39,7 @@ class PostFailureTest {
                     .set(ValueLayout.JAVA_LONG, 0, second.address()); // what the provider writes to *bad_wr
             for (String verb : VERBS) {
                 for (int rc : new int[] {Errno.ENOMEM, -Errno.ENOMEM}) {
-                    VerbsException e = QueuePair.postFailure(verb, rc, head.describeBadRequest());
+                    VerbsException e = NativeCalls.postFailure(verb, rc, head.describeBadRequest());
                     assertFalse(e instanceof VerbsUnsupportedException, e.toString());
                     assertEquals(Errno.ENOMEM, e.errno());
                     assertTrue(e.getMessage().startsWith(verb + " failed: errno " + Errno.ENOMEM), e.getMessage());
@@ -54,7 +54,7 @@ class PostFailureTest {
         for (String verb : VERBS) {
             for (int errno : new int[] {Errno.EOPNOTSUPP, Errno.ENOSYS}) {
                 for (int rc : new int[] {errno, -errno}) {
-                    VerbsException e = QueuePair.postFailure(verb, rc, "bad_wr wr_id=1 (request 0 of the chain)");
+                    VerbsException e = NativeCalls.postFailure(verb, rc, "bad_wr wr_id=1 (request 0 of the chain)");
                     VerbsUnsupportedException unsupported = assertInstanceOf(VerbsUnsupportedException.class, e);
                     assertEquals(verb, unsupported.verb());
                     assertEquals(errno, unsupported.errno());

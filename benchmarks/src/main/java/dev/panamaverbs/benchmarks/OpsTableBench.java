@@ -6,6 +6,8 @@ import dev.panamaverbs.ffm.ibv_send_wr;
 import dev.panamaverbs.ffm.ibv_wc;
 import dev.panamaverbs.loader.internal.CqEx;
 import dev.panamaverbs.loader.internal.OpsTable;
+import dev.panamaverbs.loader.internal.QpEx;
+import dev.panamaverbs.ffm.ibv_sge;
 import dev.panamaverbs.ffm.ibv_qp_ex;
 import dev.panamaverbs.ffm.invoke.ibv_qp_ex$calls;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -14,6 +16,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -83,6 +86,8 @@ public class OpsTableBench {
             static void qpx_wr_send(struct ibv_qp_ex *qp) { bench_posted += qp->wr_id; }
             static void qpx_wr_set_sge(struct ibv_qp_ex *qp, uint32_t lkey, uint64_t addr, uint32_t length)
             { bench_posted += length; }
+            static void qpx_wr_rdma_write(struct ibv_qp_ex *qp, uint32_t rkey, uint64_t remote_addr)
+            { bench_posted += qp->wr_id + remote_addr; }
 
             struct ibv_cq_ex *bench_cq_ex(struct ibv_context *ctx)
             {
@@ -105,6 +110,7 @@ public class OpsTableBench {
             	qp->wr_abort = qpx_wr_abort;
             	qp->wr_send = qpx_wr_send;
             	qp->wr_set_sge = qpx_wr_set_sge;
+            	qp->wr_rdma_write = qpx_wr_rdma_write;
             	return qp;
             }
             """;
@@ -129,6 +135,11 @@ public class OpsTableBench {
     private MemorySegment wrSend;
     private MemorySegment wrSetSge;
     private MemorySegment wrComplete;
+    /** {@link #BATCH} RDMA WRITE requests of one entry each, chained through {@code next} for postSend. */
+    private long[] batchWrs;
+    private long batchDataBufs;
+    private QpEx.Functions qpExFunctions;
+    private static final int BATCH = 16;
 
     @Setup(Level.Trial)
     public void setUp() throws Throwable {
@@ -174,6 +185,31 @@ public class OpsTableBench {
         badWr = arena.allocate(JAVA_LONG).address();
         wcArray = arena.allocate(ibv_wc.LAYOUT, POLL_BATCH);
         wcs = wcArray.address();
+
+        // The same 16 RDMA WRITEs for both batch benchmarks: chained for ibv_post_send, one by one for ibv_wr_*.
+        qpExFunctions = QpEx.resolve(qpx);
+        batchDataBufs = arena.allocate(64).address();
+        MemorySegment sge = arena.allocate(ibv_sge.LAYOUT);
+        ibv_sge.addr(sge, buffer);
+        ibv_sge.length(sge, 64);
+        ibv_sge.lkey(sge, 1);
+        MemorySegment[] requests = new MemorySegment[BATCH];
+        batchWrs = new long[BATCH];
+        for (int i = BATCH - 1; i >= 0; i--) {
+            MemorySegment request = arena.allocate(ibv_send_wr.LAYOUT);
+            ibv_send_wr.wr_id(request, i);
+            ibv_send_wr.opcode(request, VerbsConstants.IBV_WR_RDMA_WRITE);
+            ibv_send_wr.send_flags(request, i == BATCH - 1 ? VerbsConstants.IBV_SEND_SIGNALED : 0);
+            ibv_send_wr.sg_list(request, sge);
+            ibv_send_wr.num_sge(request, 1);
+            ibv_send_wr.wr.rdma.remote_addr(ibv_send_wr.wr(request), 0x10000L + 64L * i);
+            ibv_send_wr.wr.rdma.rkey(ibv_send_wr.wr(request), 2);
+            if (i < BATCH - 1) {
+                ibv_send_wr.next(request, requests[i + 1]);
+            }
+            requests[i] = request;
+            batchWrs[i] = request.address();
+        }
     }
 
     @TearDown(Level.Trial)
@@ -248,6 +284,28 @@ public class OpsTableBench {
     @Benchmark
     public void qpExWrSetSge() {
         ibv_qp_ex$calls.wr_set_sge$raw(wrSetSge, qpx, 1, buffer, 64);
+    }
+
+    /** 16 RDMA WRITEs chained through {@code next}, one {@code ibv_post_send}: the chain {@link #qpExBatch16} posts as a batch. */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public int postSendChain16() {
+        return OpsTable.postSend(postSendFunction, qp, batchWrs[0], badWr);
+    }
+
+    /**
+     * The same 16 RDMA WRITEs as one {@code ibv_wr_*} batch, as {@code SendBatch.complete()} makes it:
+     * {@code ibv_wr_start}, per request {@code QpEx.post} (wr_id, wr_flags, {@code ibv_wr_rdma_write},
+     * {@code ibv_wr_set_sge}), {@code ibv_wr_complete}: 34 downcalls instead of one.
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public int qpExBatch16() {
+        QpEx.start(qpExFunctions, qpx);
+        for (int i = 0; i < BATCH; i++) {
+            QpEx.post(qpExFunctions, qpx, VerbsConstants.IBV_QPT_RC, batchWrs[i], batchDataBufs);
+        }
+        return QpEx.complete(qpExFunctions, qpx);
     }
 
     /** A one-request batch: {@code ibv_wr_start}, wr_id, {@code ibv_wr_send}, {@code ibv_wr_set_sge}, {@code ibv_wr_complete}. */

@@ -8,7 +8,9 @@ import dev.panamaverbs.QpType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.WorkRequestOpcode;
 import java.util.EnumSet;
+import java.util.Set;
 import java.util.Objects;
 
 /**
@@ -34,7 +36,33 @@ public final class RcLoopbackPair extends LoopbackFixture {
 
     private RcLoopbackPair(Context context, boolean ownsContext, TestDevice device, QpType type, int bufferSize,
                            int maxInlineData) {
-        super(context, ownsContext, device, queue -> options(type, queue, maxInlineData), connection(type), bufferSize);
+        this(context, ownsContext, device, type, bufferSize, maxInlineData, Set.of());
+    }
+
+    private RcLoopbackPair(Context context, boolean ownsContext, TestDevice device, QpType type, int bufferSize,
+                           int maxInlineData, Set<WorkRequestOpcode> extendedSendOperations) {
+        super(context, ownsContext, device, queue -> options(type, queue, maxInlineData, extendedSendOperations),
+                connection(type), bufferSize);
+    }
+
+    /**
+     * An RC pair with the default buffers whose queue pairs are created through
+     * {@code ibv_create_qp_ex} with {@code extendedSendOperations} as {@code send_ops_flags}, so
+     * that both post through {@link dev.panamaverbs.SendBatch} (and {@code postSend}).
+     *
+     * @param device the device
+     * @param maxInlineData the maximum inline data size in bytes
+     * @param extendedSendOperations the operations of the extended post API (not empty)
+     * @return the pair
+     */
+    public static RcLoopbackPair openExtended(TestDevice device, int maxInlineData,
+                                              Set<WorkRequestOpcode> extendedSendOperations) {
+        Objects.requireNonNull(device, "device");
+        if (extendedSendOperations.isEmpty()) {
+            throw new IllegalArgumentException("an extended pair needs at least one extended send operation");
+        }
+        return new RcLoopbackPair(openContext(device), true, device, QpType.RC, DEFAULT_BUFFER_SIZE, maxInlineData,
+                extendedSendOperations);
     }
 
     /**
@@ -102,10 +130,12 @@ public final class RcLoopbackPair extends LoopbackFixture {
         }
     }
 
-    private static QueuePairOptions options(QpType type, CompletionQueue queue, int maxInlineData) {
+    private static QueuePairOptions options(QpType type, CompletionQueue queue, int maxInlineData,
+                                            Set<WorkRequestOpcode> extendedSendOperations) {
         return QueuePairOptions.builder(type, queue)
                 .maxSendWorkRequests(64).maxReceiveWorkRequests(64)
                 .maxSendSge(4).maxReceiveSge(4).maxInlineData(maxInlineData)
+                .extendedSendOperations(extendedSendOperations)
                 .build();
     }
 

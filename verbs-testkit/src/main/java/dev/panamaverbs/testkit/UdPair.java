@@ -7,6 +7,8 @@ import dev.panamaverbs.Context;
 import dev.panamaverbs.QpType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
+import dev.panamaverbs.WorkRequestOpcode;
+import java.util.Set;
 
 /**
  * Two UD queue pairs on one device, both in RTS with the Q_Key {@link #QKEY}, and an address
@@ -25,7 +27,12 @@ public final class UdPair extends LoopbackFixture {
     private final AddressHandle addressHandle;
 
     private UdPair(Context context, boolean ownsContext, TestDevice device, int bufferSize) {
-        super(context, ownsContext, device, UdPair::options, UdPair::toRts, bufferSize);
+        this(context, ownsContext, device, bufferSize, Set.of());
+    }
+
+    private UdPair(Context context, boolean ownsContext, TestDevice device, int bufferSize,
+                   Set<WorkRequestOpcode> extendedSendOperations) {
+        super(context, ownsContext, device, queue -> options(queue, extendedSendOperations), UdPair::toRts, bufferSize);
         try {
             addressHandle = protectionDomain().createAddressHandle(routeToThePort(endpoints()));
         } catch (RuntimeException e) {
@@ -80,9 +87,26 @@ public final class UdPair extends LoopbackFixture {
         return new UdPair(requireContextOf(device, context), false, device, bufferSize);
     }
 
-    private static QueuePairOptions options(CompletionQueue queue) {
+    /**
+     * A UD pair with 16 KiB buffers whose queue pairs are created through {@code ibv_create_qp_ex}
+     * with {@code extendedSendOperations} as {@code send_ops_flags}: they post through
+     * {@link dev.panamaverbs.SendBatch} too.
+     *
+     * @param device the device
+     * @param extendedSendOperations the operations of the extended post API (SEND, SEND_WITH_IMM)
+     * @return the pair
+     */
+    public static UdPair openExtended(TestDevice device, Set<WorkRequestOpcode> extendedSendOperations) {
+        if (extendedSendOperations.isEmpty()) {
+            throw new IllegalArgumentException("an extended pair needs at least one extended send operation");
+        }
+        return new UdPair(openContext(device), true, device, 16 * 1024, extendedSendOperations);
+    }
+
+    private static QueuePairOptions options(CompletionQueue queue, Set<WorkRequestOpcode> extendedSendOperations) {
         return QueuePairOptions.builder(QpType.UD, queue)
                 .maxSendWorkRequests(64).maxReceiveWorkRequests(64).maxSendSge(2).maxReceiveSge(2)
+                .extendedSendOperations(extendedSendOperations)
                 .build();
     }
 

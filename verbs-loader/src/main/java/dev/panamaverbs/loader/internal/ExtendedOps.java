@@ -2,6 +2,7 @@ package dev.panamaverbs.loader.internal;
 
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_context;
+import dev.panamaverbs.ffm.ibv_cq;
 import dev.panamaverbs.ffm.ibv_device_attr_ex;
 import dev.panamaverbs.ffm.ibv_port_attr;
 import dev.panamaverbs.ffm.ibv_qp_init_attr_ex;
@@ -173,6 +174,42 @@ public final class ExtendedOps {
         MemorySegment function = opOrUnsupported(errno, context, CREATE_QP_EX);
         return function == null ? 0 : verbs_context$calls.create_qp_ex(function, errno,
                 MemorySegment.ofAddress(context), MemorySegment.ofAddress(qpInitAttrEx)).address();
+    }
+
+    /**
+     * {@code ibv_modify_cq(cq, attr)}: {@code vctx = verbs_get_ctx_op(cq->context, modify_cq);
+     * if (!vctx) return EOPNOTSUPP; return vctx->modify_cq(cq, attr);}
+     *
+     * @param cq   the completion queue ({@code struct ibv_cq *}, or an {@code ibv_cq_ex} cast to it)
+     * @param attr a {@code struct ibv_modify_cq_attr}
+     * @return 0, or the errno (EOPNOTSUPP when the provider lacks the op)
+     */
+    public static int modifyCq(long cq, long attr) {
+        Memory.requireNonNull(cq, "ibv_modify_cq", "cq");
+        Memory.requireNonNull(attr, "ibv_modify_cq", "attr");
+        long function = op(Memory.readLong(cq + ibv_cq.context$OFFSET), verbs_context.modify_cq$OFFSET);
+        if (function == 0) {
+            return EOPNOTSUPP_ANSWER;
+        }
+        return verbs_context$calls.modify_cq$raw(MemorySegment.ofAddress(function), cq, attr);
+    }
+
+    /**
+     * {@code ibv_query_rt_values_ex(context, values)}: {@code vctx->query_rt_values(context,
+     * values)}, EOPNOTSUPP when the provider lacks it.
+     *
+     * @param context the device context
+     * @param values  a {@code struct ibv_values_ex} whose {@code comp_mask} asks for the values
+     * @return 0, or the errno
+     */
+    public static int queryRtValues(long context, long values) {
+        Memory.requireNonNull(context, "ibv_query_rt_values_ex", "context");
+        Memory.requireNonNull(values, "ibv_query_rt_values_ex", "values");
+        long function = op(context, verbs_context.query_rt_values$OFFSET);
+        if (function == 0) {
+            return EOPNOTSUPP_ANSWER;
+        }
+        return verbs_context$calls.query_rt_values$raw(MemorySegment.ofAddress(function), context, values);
     }
 
     /** {@link #queryDeviceEx}'s answer when only {@code attr->orig_attr} was filled (legacy query). */

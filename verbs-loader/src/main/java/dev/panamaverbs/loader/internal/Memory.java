@@ -33,6 +33,11 @@ final class Memory {
     }
 
     /** {@code memset(address, 0, size)}. */
+    /** Copies {@code bytes} bytes from {@code from} to {@code to} (no allocation). */
+    static void copy(long from, long to, long bytes) {
+        MemorySegment.copy(ALL, from, ALL, to, bytes);
+    }
+
     static void zero(long address, long size) {
         ALL.asSlice(address, size).fill((byte) 0);
     }

@@ -219,4 +219,45 @@ class ExtendedOpsTest {
         assertEquals(TestErrno.EINVAL, ExtendedOps.queryDeviceEx(context, input.address(), attr.address()));
         assertEquals(calls, fake.calls());
     }
+
+    @Test
+    void modifyCqPassesTheModerationAsGccLaysItOut() {
+        long cq = fake.cq(context);
+        MemorySegment attr = arena.allocate(dev.panamaverbs.ffm.ibv_modify_cq_attr.LAYOUT);
+        dev.panamaverbs.ffm.ibv_modify_cq_attr.attr_mask(attr, dev.panamaverbs.ffm.VerbsConstants.IBV_CQ_ATTR_MODERATE);
+        MemorySegment moderate = dev.panamaverbs.ffm.ibv_modify_cq_attr.moderate(attr);
+        dev.panamaverbs.ffm.ibv_moderate_cq.cq_count(moderate, (short) 0xFFFE);
+        dev.panamaverbs.ffm.ibv_moderate_cq.cq_period(moderate, (short) 300);
+        assertEquals(0, ExtendedOps.modifyCq(cq, attr.address()));
+        assertEquals("modify_cq", fake.lastOp());
+        assertEquals(cq, fake.arg(0));
+        assertEquals(attr.address(), fake.arg(1));
+        assertEquals(dev.panamaverbs.ffm.VerbsConstants.IBV_CQ_ATTR_MODERATE, fake.arg(2));
+        assertEquals(0xFFFE, fake.arg(3), "cq_count, a uint16_t");
+        assertEquals(300, fake.arg(4), "cq_period");
+        fake.nextReturn(TestErrno.EINVAL);
+        assertEquals(TestErrno.EINVAL, ExtendedOps.modifyCq(cq, attr.address()));
+
+        long calls = fake.calls();
+        long older = fake.cq(contextReaching(dev.panamaverbs.ffm.verbs_context.modify_cq$OFFSET, false));
+        assertEquals(OpsTable.EOPNOTSUPP, ExtendedOps.modifyCq(older, attr.address()), "a provider without modify_cq");
+        assertEquals(calls, fake.calls());
+    }
+
+    @Test
+    void queryRtValuesReturnsTheRawClock() {
+        MemorySegment values = arena.allocate(dev.panamaverbs.ffm.ibv_values_ex.LAYOUT);
+        dev.panamaverbs.ffm.ibv_values_ex.comp_mask(values, dev.panamaverbs.ffm.VerbsConstants.IBV_VALUES_MASK_RAW_CLOCK);
+        assertEquals(0, ExtendedOps.queryRtValues(context, values.address()));
+        assertEquals("query_rt_values", fake.lastOp());
+        assertEquals(context, fake.arg(0));
+        assertEquals(dev.panamaverbs.ffm.VerbsConstants.IBV_VALUES_MASK_RAW_CLOCK, fake.arg(2));
+        MemorySegment clock = dev.panamaverbs.ffm.ibv_values_ex.raw_clock(values);
+        assertEquals(12, dev.panamaverbs.ffm.timespec.tv_sec(clock));
+        assertEquals(345678901, dev.panamaverbs.ffm.timespec.tv_nsec(clock));
+        long calls = fake.calls();
+        assertEquals(OpsTable.EOPNOTSUPP, ExtendedOps.queryRtValues(
+                contextReaching(dev.panamaverbs.ffm.verbs_context.query_rt_values$OFFSET, false), values.address()));
+        assertEquals(calls, fake.calls());
+    }
 }

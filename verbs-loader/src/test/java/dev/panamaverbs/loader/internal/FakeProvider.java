@@ -23,6 +23,9 @@ final class FakeProvider {
     private final MemorySegment args;
     private final MemorySegment calls;
     private final MemorySegment nextReturn;
+    private final MemorySegment log;
+    private final MemorySegment logCount;
+    private final long callSize;
 
     FakeProvider(Path library) {
         lookup = SymbolLookup.libraryLookup(library, Arena.global());
@@ -30,6 +33,46 @@ final class FakeProvider {
         args = data("fake_args", 64);
         calls = data("fake_calls", 8);
         nextReturn = data("fake_next_return", 8);
+        callSize = call("fake_call_size", FunctionDescriptor.of(JAVA_LONG));
+        log = data("fake_log", callSize * call("fake_log_capacity", FunctionDescriptor.of(JAVA_LONG)));
+        logCount = data("fake_log_count", 8);
+    }
+
+    /**
+     * One recorded call: the operation, its arguments (as the recorder widened them to int64_t),
+     * and for an {@code ibv_wr_*} operation the {@code ibv_qp_ex.wr_id}/{@code wr_flags} it saw.
+     *
+     * @param op the recorder's name
+     * @param args its arguments
+     * @param wrId ibv_qp_ex.wr_id when an operation started, else 0
+     * @param wrFlags ibv_qp_ex.wr_flags likewise
+     */
+    record Call(String op, long[] args, long wrId, long wrFlags) {
+        long arg(int index) {
+            return args[index];
+        }
+
+        @Override
+        public String toString() {
+            return op + java.util.Arrays.toString(args);
+        }
+    }
+
+    /** Every call recorded since the last {@link #reset()}, in order (up to the fake's log capacity). */
+    java.util.List<Call> log() {
+        java.util.List<Call> calls = new java.util.ArrayList<>();
+        long count = Math.min(logCount.get(JAVA_LONG, 0), log.byteSize() / callSize);
+        for (long i = 0; i < count; i++) {
+            MemorySegment entry = log.asSlice(i * callSize, callSize);
+            long[] arguments = entry.asSlice(32, 64).toArray(JAVA_LONG);
+            calls.add(new Call(entry.getString(0), arguments, entry.get(JAVA_LONG, 96), entry.get(JAVA_LONG, 104)));
+        }
+        return calls;
+    }
+
+    /** The operation names of {@link #log()}. */
+    java.util.List<String> ops() {
+        return log().stream().map(Call::op).toList();
     }
 
     /** The fake library with everything exported, shared by the tests of one JVM. */
@@ -117,6 +160,8 @@ final class FakeProvider {
     void reset() {
         lastOp.fill((byte) 0);
         args.fill((byte) 0);
+        log.fill((byte) 0);
+        logCount.set(JAVA_LONG, 0, 0L);
         nextReturn(0);
     }
 

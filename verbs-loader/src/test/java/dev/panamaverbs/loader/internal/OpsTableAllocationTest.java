@@ -177,6 +177,28 @@ class OpsTableAllocationTest {
         assertNoAllocation("CqEx.readCompletionTs", () -> (int) CqEx.readCompletionTs(fns, cqx));
     }
 
+    /**
+     * A whole one-request {@code ibv_wr_*} batch through {@link QpEx}: start, the request's
+     * translation (wr_id, wr_flags, the opcode, a two-entry sge list), complete.
+     */
+    @Test
+    void qpExBatchAllocatesNothing() {
+        QpEx.Functions fns = QpEx.resolve(qpx);
+        MemorySegment wr = arena.allocate(ibv_send_wr.LAYOUT);
+        ibv_send_wr.opcode(wr, dev.panamaverbs.ffm.VerbsConstants.IBV_WR_SEND_WITH_IMM);
+        ibv_send_wr.wr_id(wr, 42);
+        ibv_send_wr.num_sge(wr, 2);
+        ibv_send_wr.sg_list(wr, MemorySegment.ofAddress(sge));
+        long wrAddress = wr.address();
+        long dataBufs = arena.allocate(64).address();
+        int rc = dev.panamaverbs.ffm.VerbsConstants.IBV_QPT_RC;
+        assertNoAllocation("QpEx batch", 4, () -> {
+            QpEx.start(fns, qpx);
+            QpEx.post(fns, qpx, rc, wrAddress, dataBufs);
+            return QpEx.complete(fns, qpx);
+        });
+    }
+
     /** The fake {@code ibv_qp_ex}'s function at {@code offset}, read once, as an API would at creation. */
     private static MemorySegment qpExFunction(long offset) {
         return MemorySegment.ofAddress(Memory.readLong(qpx + offset));
@@ -195,9 +217,14 @@ class OpsTableAllocationTest {
     }
 
     private static void assertNoAllocation(String what, IntSupplier call) {
+        assertNoAllocation(what, 1, call);
+    }
+
+    /** As above, for an invocation that makes {@code providerCalls} calls into the provider. */
+    private static void assertNoAllocation(String what, int providerCalls, IntSupplier call) {
         long calls = fake.calls();
         long bytes = allocatedBy(call);
-        assertEquals(calls + WARM_UP + CALLS, fake.calls(), "every call reached the provider");
+        assertEquals(calls + (long) providerCalls * (WARM_UP + CALLS), fake.calls(), "every call reached the provider");
         // Less than one byte per call: a stray allocation would be tens of bytes each time.
         assertTrue(bytes < CALLS, what + " allocated " + bytes + " B over " + CALLS + " calls");
     }
