@@ -185,15 +185,26 @@ public final class Completions {
     }
 
     /**
-     * {@code wc.imm_data}, valid with {@link CompletionFlag#WITH_IMM}: the 32 bits exactly as C
-     * sees them, i.e. in network byte order ({@code Integer.reverseBytes} on little-endian hosts
-     * gives the sender's value if the sender wrote it with {@code htonl}).
+     * {@code wc.imm_data}, valid with {@link CompletionFlag#WITH_IMM}: the raw 32 bits, as the
+     * host stores C's {@code __be32} field (what {@link SendWorkRequest#immediateData} sent).
      *
      * @param index the index
-     * @return {@code wc.imm_data}, valid with {@link CompletionFlag#WITH_IMM}: the 32 bits exactly as C sees them, i.e
+     * @return {@code wc.imm_data}, raw
      */
     public int immediateData(int index) {
         return entries.get(JAVA_INT, offset(index) + ibv_wc.imm_data$OFFSET);
+    }
+
+    /**
+     * {@code ntohl(wc.imm_data)}, valid with {@link CompletionFlag#WITH_IMM}: the value a C sender
+     * wrote with {@code htonl(value)}, or a Java sender with
+     * {@link SendWorkRequest#immediateDataHostOrder}.
+     *
+     * @param index the index
+     * @return {@code wc.imm_data} in host order
+     */
+    public int immediateDataHostOrder(int index) {
+        return ImmediateData.fromWire(immediateData(index));
     }
 
     /**

@@ -96,8 +96,10 @@ public final class ReceiveWorkRequest {
 
     /**
      * Sets scatter/gather entry {@code index} to {@code [offset, offset + length)} of
-     * {@code region} (address and lkey from the region). The entry count grows to cover
-     * {@code index}; {@link #sgeCount(int)} sets it explicitly.
+     * {@code region} (address and lkey from the region). Writing entry 0 starts a new list of one
+     * entry, so a request reused with fewer entries keeps none of the old ones; writing entry
+     * {@code i > 0} makes the list at least {@code i + 1} long, so one later entry can be changed
+     * in place. Write the entries in order from 0; {@link #sgeCount(int)} sets the count explicitly.
      *
      * @throws IllegalArgumentException if {@code index} is not in {@code 0..maxSge-1} or the range
      *         is not inside the region
@@ -115,9 +117,7 @@ public final class ReceiveWorkRequest {
         }
         ScatterGatherEntries.write(VERB, entries, index, region, offset, length);
         regions[index] = region;
-        if (index >= sgeCount) {
-            setCount(index + 1);
-        }
+        setCount(ScatterGatherEntries.countAfterWriting(index, sgeCount));
         return this;
     }
 

@@ -177,16 +177,31 @@ public final class SendWorkRequest {
     }
 
     /**
-     * Sets {@code imm_data} for {@code *_WITH_IMM} opcodes: the 32 bits go out as given (C's
-     * {@code __be32}), so the receiver's {@link Completions#immediateData} reads the same int.
+     * Sets {@code imm_data} for {@code *_WITH_IMM} opcodes to the raw 32 bits (C's {@code __be32}
+     * field as the host stores it), so the receiver's {@link Completions#immediateData} reads the
+     * same int. A peer written in C that calls {@code ntohl(wc.imm_data)} reads
+     * {@code Integer.reverseBytes(immediate)} on a little-endian host: use
+     * {@link #immediateDataHostOrder(int)} to talk to such a peer.
      *
-     * @param immediate the immediate data
+     * @param immediate the immediate data, raw
      * @return this send work request
      */
     public SendWorkRequest immediateData(int immediate) {
         request.set(JAVA_INT, ibv_send_wr.imm_data$OFFSET, immediate);
         invalidateRkeySet = false;
         return this;
+    }
+
+    /**
+     * Sets {@code imm_data} for {@code *_WITH_IMM} opcodes to {@code value} in network byte order,
+     * as C's {@code wr.imm_data = htonl(value)} does: a C peer's {@code ntohl(wc.imm_data)} and a
+     * Java peer's {@link Completions#immediateDataHostOrder} read {@code value}.
+     *
+     * @param value the immediate value, in host order
+     * @return this send work request
+     */
+    public SendWorkRequest immediateDataHostOrder(int value) {
+        return immediateData(ImmediateData.toWire(value));
     }
 
     /**
@@ -205,7 +220,10 @@ public final class SendWorkRequest {
 
     /**
      * Sets entry {@code index} to {@code [offset, offset + length)} of {@code region} (address
-     * and lkey from the region); the entry count grows to cover {@code index}.
+     * and lkey from the region). Writing entry 0 starts a new list of one entry, so a request
+     * reused with fewer entries keeps none of the old ones; writing entry {@code i > 0} makes the
+     * list at least {@code i + 1} long, so one later entry can be changed in place. Write the
+     * entries in order from 0; {@link #sgeCount(int)} sets the count explicitly.
      *
      * @throws IllegalArgumentException if {@code index} is not in {@code 0..maxSge-1} or the range
      *         is not inside the region
@@ -236,7 +254,8 @@ public final class SendWorkRequest {
 
     /**
      * Sets entry {@code index} to inline data taken from {@code data} (any native memory, no
-     * registration) and sets {@link SendFlag#INLINE}. The data is copied when the request is
+     * registration) and sets {@link SendFlag#INLINE}. The entry count follows as for
+     * {@link #sge(int, MemoryRegion, long, int)}: entry 0 starts a new list. The data is copied when the request is
      * posted, so {@code data} may change right after the post returns.
      *
      * @throws IllegalArgumentException for heap or closed memory, or more than 2^31-1 bytes

@@ -66,6 +66,18 @@ class RcDataPathTest {
             // Scattered over two entries: 50 bytes at 0, the next 50 at 1000.
             pair.secondBuffer().assertSameBytes(0, pair.firstBuffer(), 0, 50);
             pair.secondBuffer().assertSameBytes(1000, pair.firstBuffer(), 50, 50);
+
+            // Host order on both sides, as a C peer's htonl/ntohl: the value survives, and the raw
+            // field holds the big-endian bytes a C receiver's ntohl turns back into the value.
+            pair.second().postReceive(ReceiveWorkRequest.allocate(1).sge(0, pair.secondBuffer().region(), 0, 100));
+            pair.first().postSend(SendWorkRequest.allocate(1).opcode(WorkRequestOpcode.SEND_WITH_IMM).signaled(true)
+                    .immediateDataHostOrder(0x12345678).sge(pair.firstBuffer().region(), 0, 100));
+            CompletionWaiter.awaitSuccess(pair.firstQueue(), wc);
+            CompletionWaiter.awaitSuccess(pair.secondQueue(), wc);
+            assertTrue(wc.hasFlag(0, CompletionFlag.WITH_IMM));
+            assertEquals(0x12345678, wc.immediateDataHostOrder(0));
+            assertEquals(java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN
+                    ? Integer.reverseBytes(0x12345678) : 0x12345678, wc.immediateData(0));
         }
     }
 
