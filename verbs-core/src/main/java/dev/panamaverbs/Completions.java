@@ -32,9 +32,7 @@ public final class Completions {
     private final int capacity;
 
     private Completions(Arena arena, int capacity) {
-        if (capacity < 1) {
-            throw new IllegalArgumentException("ibv_poll_cq: a completion batch needs at least 1 entry, got " + capacity);
-        }
+        SizeLimits.checkCompletions("ibv_poll_cq", capacity);
         this.capacity = capacity;
         this.entries = arena.allocate(ibv_wc.LAYOUT, capacity);
         this.timestamps = arena.allocate(JAVA_LONG, capacity);
@@ -45,6 +43,8 @@ public final class Completions {
      *
      * @param capacity the number of entries
      * @return a batch of {@code capacity} zeroed entries in an automatic (GC-managed) arena
+     * @throws IllegalArgumentException unless {@code capacity} is in 1..2^22 (the largest completion
+     *         queue a device reports), before allocating
      */
     public static Completions allocate(int capacity) {
         return new Completions(Arena.ofAuto(), capacity);
@@ -56,6 +56,8 @@ public final class Completions {
      * @param arena the arena that owns the allocated memory
      * @param capacity the number of entries
      * @return a batch of {@code capacity} zeroed entries in {@code arena}
+     * @throws IllegalArgumentException unless {@code capacity} is in 1..2^22 (the largest completion
+     *         queue a device reports), before allocating
      */
     public static Completions allocate(Arena arena, int capacity) {
         return new Completions(Objects.requireNonNull(arena, "arena"), capacity);

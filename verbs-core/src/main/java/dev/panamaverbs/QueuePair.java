@@ -434,7 +434,8 @@ public final class QueuePair extends VerbsResource {
      *         does not fit this queue pair (opcode vs transport, entries, inline size, atomics, an
      *         opcode SendWorkRequest cannot fill, a BIND_MW not built by
      *         {@link SendWorkRequest#bindMemoryWindow}, a region of another protection
-     *         domain, an INLINE entry from a region registered at a distinct iova)
+     *         domain, a UD send's address handle of another protection domain or context, an
+     *         INLINE entry from a region registered at a distinct iova)
      * @throws IllegalStateException if this queue pair, a request's arena, an entry's memory region
      *         (or for INLINE its memory) or its address handle is closed, or, for a queue pair not
      *         of an rdma_cm identifier, when {@link #state()} is RESET, INIT or RTR (a send needs
@@ -445,12 +446,14 @@ public final class QueuePair extends VerbsResource {
      */
     public void postSend(SendWorkRequest request) {
         acquire();
+        boolean bookkeeping = false;
         int heldHandles = 0;
         try {
             if (connectionId == null) { // librdmacm moves its queue pairs' states itself
                 QpTransitions.requirePostable(SendWorkRequest.VERB, true, this, stateMachine.state());
             }
-            if (SendChain.check(request, type, allowedOpcodes, maxSendSge, maxInlineData, protectionDomain)) {
+            bookkeeping = SendChain.check(request, type, allowedOpcodes, maxSendSge, maxInlineData, protectionDomain);
+            if (bookkeeping) {
                 heldHandles = SendChain.acquire(request);
             }
             request.clearBadRequest();
@@ -458,8 +461,8 @@ public final class QueuePair extends VerbsResource {
                 throw NativeCalls.missingOp("ibv_post_send", "post_send");
             }
             int rc = OpsTable.postSend(postSendFunction, handleAddress(), request.address(), request.badRequestSlotAddress());
-            if (heldHandles != 0) {
-                SendChain.afterPost(request, rc == 0, request.badRequestAddress()); // BIND_MW bookkeeping
+            if (bookkeeping) {
+                SendChain.afterPost(request, rc == 0, request.badRequestAddress(), protectionDomain); // BIND_MW, LOCAL_INV
             }
             if (rc != 0) {
                 throw postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());

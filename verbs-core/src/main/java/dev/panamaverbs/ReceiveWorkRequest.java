@@ -40,9 +40,7 @@ public final class ReceiveWorkRequest {
     private ReceiveWorkRequest next;
 
     private ReceiveWorkRequest(Arena arena, int maxSge) {
-        if (maxSge < 0) {
-            throw new IllegalArgumentException(VERB + ": maxSge must be >= 0, got " + maxSge);
-        }
+        SizeLimits.checkMaxSge(VERB, maxSge);
         this.maxSge = maxSge;
         this.request = arena.allocate(ibv_recv_wr.LAYOUT);
         this.readOnlyRequest = request.asReadOnly();
@@ -57,6 +55,7 @@ public final class ReceiveWorkRequest {
      *
      * @param maxSge the maximum number of scatter/gather entries per work request
      * @return a request with room for {@code maxSge} scatter/gather entries, in an automatic arena
+     * @throws IllegalArgumentException unless {@code maxSge} is in 0..65536, before allocating
      */
     public static ReceiveWorkRequest allocate(int maxSge) {
         return new ReceiveWorkRequest(Arena.ofAuto(), maxSge);
@@ -68,6 +67,7 @@ public final class ReceiveWorkRequest {
      * @param arena the arena that owns the allocated memory
      * @param maxSge the maximum number of scatter/gather entries per work request
      * @return a request with room for {@code maxSge} scatter/gather entries, in {@code arena}
+     * @throws IllegalArgumentException unless {@code maxSge} is in 0..65536, before allocating
      */
     public static ReceiveWorkRequest allocate(Arena arena, int maxSge) {
         return new ReceiveWorkRequest(Objects.requireNonNull(arena, "arena"), maxSge);

@@ -13,11 +13,12 @@ final class SendChain {
     /**
      * Checks {@code head} and every request chained after it: opcode vs transport, the
      * {@code wr} union vs opcode, entry count, inline size and opcode, atomic operand size, live
-     * memory, memory regions (open, of {@code pd}; for INLINE readable by the CPU) and address handle.
+     * memory, memory regions (open, of {@code pd}; for INLINE readable by the CPU) and address
+     * handle (open, of {@code pd}).
      *
      * @return true if some request holds resources that {@link #acquire} must hold open during
      *         the post (an address handle, a region an INLINE request copies from, or the window
-     *         and region of a BIND_MW request)
+     *         and region of a BIND_MW request), or needs {@link #afterPost} (BIND_MW, LOCAL_INV)
      * @throws IllegalArgumentException naming {@code ibv_post_send} and the request's wr_id
      * @throws IllegalStateException if a request's arena, memory region or address handle is closed
      */
@@ -53,13 +54,21 @@ final class SendChain {
         if ((opcodeBit & SendOperations.INVALIDATE_OPCODES) != 0 && !r.hasInvalidateRkey()) {
             throw invalid(r, opcodeName(r) + " needs invalidateRkey(rkey)");
         }
+        if (r.opcodeValue() == WorkRequestOpcode.LOCAL_INV.value()) {
+            return true; // afterPost frees the type 2 window it names
+        }
         boolean datagram = type == QpType.UD;
         if (datagram != (r.union().kind() == SendWrUnion.REMOTE_UD)) {
             throw invalid(r, datagram ? "a UD send needs ud(addressHandle, remoteQpn, remoteQkey)"
                     : "ud(...) is only for UD queue pairs, this one is " + type);
         }
-        if (datagram && r.addressHandle().isClosed()) {
-            throw r.addressHandle().closedException();
+        if (datagram) {
+            AddressHandle ah = r.addressHandle();
+            if (ah.isClosed()) {
+                throw ah.closedException();
+            }
+            // wr.ud.ah->pd must be the queue pair's (another context's handle is another domain's too).
+            ah.checkDomain(SendWorkRequest.VERB + ": wr_id=" + r.wrId(), pd);
         }
         if ((opcodeBit & SendOperations.RDMA_OPCODES) != 0 && r.union().kind() != SendWrUnion.REMOTE_RDMA) {
             throw invalid(r, opcodeName(r) + " needs rdma(remoteAddress, rkey)");
@@ -132,6 +141,11 @@ final class SendChain {
         if (windowPd != pd || regionPd != pd) {
             throw invalid(r, "BIND_MW names " + (windowPd != pd ? window + ", which belongs to " + windowPd
                     : region + ", which belongs to " + regionPd) + ", not to " + pd + " of the queue pair");
+        }
+        if (window.isValidType2()) {
+            throw new IllegalStateException(SendWorkRequest.VERB + ": wr_id=" + r.wrId() + ": BIND_MW names " + window
+                    + ", which an earlier BIND_MW bound: a type 2 window is bound again only once invalidated"
+                    + " (post a LOCAL_INV of its rkey first)");
         }
     }
 
@@ -208,7 +222,7 @@ final class SendChain {
                 }
             }
         } catch (IllegalStateException closed) {
-            afterPost(head, false, head.address());
+            afterPost(head, false, head.address(), null);
             release(head, acquired);
             throw closed;
         }
@@ -219,14 +233,18 @@ final class SendChain {
      * After a post, while {@link #acquire} still holds everything: the BIND_MW requests the
      * provider took (all on success, those before {@code bad_wr} on failure) make their window
      * bound to the region with the new rkey; the others undo the dependency {@link #acquire} added.
+     * The LOCAL_INV requests it took free the type 2 window of {@code pd} they name.
      *
      * @param badAddress on failure, the address of the first request not posted (0: none was)
      */
-    static void afterPost(SendWorkRequest head, boolean success, long badAddress) {
+    static void afterPost(SendWorkRequest head, boolean success, long badAddress, ProtectionDomain pd) {
         boolean posted = success || badAddress != 0;
         for (SendWorkRequest r = head; r != null; r = r.next()) {
             if (!success && r.address() == badAddress) {
                 posted = false;
+            }
+            if (posted && pd != null && r.opcodeValue() == WorkRequestOpcode.LOCAL_INV.value()) {
+                pd.invalidated(r.invalidateRkeyValue());
             }
             if (r.union().bindWindow() != null) {
                 if (posted) {

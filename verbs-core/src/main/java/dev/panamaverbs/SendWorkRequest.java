@@ -51,9 +51,7 @@ public final class SendWorkRequest {
     private SendWorkRequest next;
 
     private SendWorkRequest(Arena arena, int maxSge) {
-        if (maxSge < 0) {
-            throw new IllegalArgumentException(VERB + ": maxSge must be >= 0, got " + maxSge);
-        }
+        SizeLimits.checkMaxSge(VERB, maxSge);
         this.request = arena.allocate(ibv_send_wr.LAYOUT);
         this.readOnlyRequest = request.asReadOnly();
         this.union = new SendWrUnion(request);
@@ -67,6 +65,7 @@ public final class SendWorkRequest {
      *
      * @param maxSge the maximum number of scatter/gather entries per work request
      * @return a SEND request with room for {@code maxSge} scatter/gather entries, in an automatic arena
+     * @throws IllegalArgumentException unless {@code maxSge} is in 0..65536, before allocating
      */
     public static SendWorkRequest allocate(int maxSge) {
         return new SendWorkRequest(Arena.ofAuto(), maxSge);
@@ -78,6 +77,7 @@ public final class SendWorkRequest {
      * @param arena the arena that owns the allocated memory
      * @param maxSge the maximum number of scatter/gather entries per work request
      * @return a SEND request with room for {@code maxSge} scatter/gather entries, in {@code arena}
+     * @throws IllegalArgumentException unless {@code maxSge} is in 0..65536, before allocating
      */
     public static SendWorkRequest allocate(Arena arena, int maxSge) {
         return new SendWorkRequest(Objects.requireNonNull(arena, "arena"), maxSge);
@@ -548,6 +548,11 @@ public final class SendWorkRequest {
     /** The region behind entry {@code index}, or {@code null} for an inline or never-set entry. */
     MemoryRegion region(int index) {
         return entries.region(index);
+    }
+
+    /** {@code invalidate_rkey} as {@link #invalidateRkey(int)} set it (meaningful when {@link #hasInvalidateRkey()}). */
+    int invalidateRkeyValue() {
+        return request.get(JAVA_INT, ibv_send_wr.imm_data$OFFSET);
     }
 
     /** Whether {@link #invalidateRkey(int)} set {@code invalidate_rkey} (and nothing overwrote it since). */

@@ -123,4 +123,16 @@ class CompletionsTest {
                     batch.immediateData(1), "the raw accessor returns the field as the host stores it");
         }
     }
+
+    @Test
+    void absurdCapacitiesAreRefusedBeforeAllocating() {
+        for (int capacity : new int[] {0, -1, SizeLimits.MAX_COMPLETIONS + 1, Integer.MAX_VALUE}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Completions.allocate(capacity));
+            assertEquals("ibv_poll_cq: a completion batch needs 1.." + SizeLimits.MAX_COMPLETIONS + " entries, got "
+                    + capacity, e.getMessage());
+            try (Arena arena = Arena.ofConfined()) {
+                assertThrows(IllegalArgumentException.class, () -> Completions.allocate(arena, capacity));
+            }
+        }
+    }
 }

@@ -46,6 +46,10 @@ class ReceiveWorkRequestTest {
         IllegalArgumentException region = assertThrows(IllegalArgumentException.class, () -> request.sge(0, null, 0, 8));
         assertTrue(region.getMessage().startsWith("ibv_post_recv: "), region.getMessage());
 
+        IllegalArgumentException huge = assertThrows(IllegalArgumentException.class,
+                () -> ReceiveWorkRequest.allocate(Integer.MAX_VALUE));
+        assertEquals("ibv_post_recv: maxSge must be in 0..65536, got " + Integer.MAX_VALUE, huge.getMessage());
+        assertEquals(SizeLimits.MAX_SGE, ReceiveWorkRequest.allocate(SizeLimits.MAX_SGE).maxSge());
         assertThrows(IllegalArgumentException.class, () -> request.sgeCount(3));
         assertThrows(IllegalArgumentException.class, () -> request.sgeCount(-1));
         request.sgeCount(2);

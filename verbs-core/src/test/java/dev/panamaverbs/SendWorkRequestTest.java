@@ -64,7 +64,8 @@ class SendWorkRequestTest {
 
     @Test
     void entryIndexAndCountStayInsideTheArray() {
-        assertPostSendRejected("maxSge must be >= 0", () -> SendWorkRequest.allocate(-1));
+        assertPostSendRejected("maxSge must be in 0..65536", () -> SendWorkRequest.allocate(-1));
+        assertPostSendRejected("maxSge must be in 0..65536", () -> SendWorkRequest.allocate(Integer.MAX_VALUE));
         SendWorkRequest wr = SendWorkRequest.allocate(2);
         assertPostSendRejected("sge index must be in 0..1", () -> wr.sge(2, null, 0, 8));
         assertPostSendRejected("sge index must be in 0..1", () -> wr.sge(-1, null, 0, 8));
