@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,11 @@ import java.util.function.Supplier;
  *       fail), then waits until the uses already running have returned, and only then frees the
  *       native object. Uses are short (blocking waits, such as a completion channel's, park in
  *       Java between short native calls), so the wait is bounded.</li>
+ *   <li>Close racing close: a {@code close()} that finds another thread closing the resource
+ *       waits until that close has finished (dependents closed, native object freed) before it
+ *       returns. So a parent whose close reaches a child another thread is closing frees itself
+ *       only after the child's destroy verb returned: the kernel never sees a parent destroyed
+ *       under a child.</li>
  * </ul>
  */
 public abstract class VerbsResource implements AutoCloseable {
@@ -40,6 +46,10 @@ public abstract class VerbsResource implements AutoCloseable {
 
     /** Closed bit and the number of uses under way. */
     private volatile long state;
+    /** Opened once the close that set the closed bit has finished (freed or failed to free). */
+    private final CountDownLatch closeFinished = new CountDownLatch(1);
+    /** The thread running that close: its own nested {@code close()} of this resource returns at once. */
+    private volatile Thread closingThread;
 
     private final String kind;
     private final MemorySegment handle;
@@ -131,6 +141,8 @@ public abstract class VerbsResource implements AutoCloseable {
                 destroy();
             } catch (RuntimeException e) {
                 closed.addSuppressed(e);
+            } finally {
+                closeFinished.countDown();
             }
             throw closed;
         }
@@ -216,8 +228,10 @@ public abstract class VerbsResource implements AutoCloseable {
 
     /**
      * Closes live dependents (newest first), waits for uses under way to return, then frees the
-     * native object. Idempotent. If freeing fails, the resource stays closed (its handle is
-     * never used again) and the failure is thrown.
+     * native object. Idempotent: a later {@code close()} returns at once, and one that finds
+     * another thread closing this resource waits until that close has finished. If freeing
+     * fails, the resource stays closed (its handle is never used again) and the failure is
+     * thrown by the close that freed it.
      */
     @Override
     public final void close() {
@@ -225,10 +239,39 @@ public abstract class VerbsResource implements AutoCloseable {
         do {
             previous = STATE.get(this);
             if ((previous & CLOSED) != 0) {
+                awaitCloseFinished();
                 return;
             }
         } while (!STATE.compareAndSet(this, previous, previous | CLOSED));
+        closingThread = Thread.currentThread();
+        try {
+            closeNow();
+        } finally {
+            closeFinished.countDown();
+        }
+    }
 
+    /** Waits for the close under way in another thread (none in this one: a nested close returns). */
+    private void awaitCloseFinished() {
+        if (closingThread == Thread.currentThread()) {
+            return;
+        }
+        boolean interrupted = false;
+        while (true) {
+            try {
+                closeFinished.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true; // close() is not interruptible: the native object must be gone on return
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The close proper, run once by the thread that set the closed bit. */
+    private void closeNow() {
         RuntimeException failure = null;
         for (VerbsResource dependent : snapshotDependentsNewestFirst()) {
             try {
