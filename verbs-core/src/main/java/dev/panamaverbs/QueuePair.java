@@ -447,14 +447,14 @@ public final class QueuePair extends VerbsResource {
     public void postSend(SendWorkRequest request) {
         acquire();
         boolean bookkeeping = false;
-        int heldHandles = 0;
+        int startedRequests = 0;
         try {
             if (connectionId == null) { // librdmacm moves its queue pairs' states itself
                 QpTransitions.requirePostable(SendWorkRequest.VERB, true, this, stateMachine.state());
             }
             bookkeeping = SendChain.check(request, type, allowedOpcodes, maxSendSge, maxInlineData, protectionDomain);
             if (bookkeeping) {
-                heldHandles = SendChain.acquire(request);
+                startedRequests = SendChain.acquire(request);
             }
             request.clearBadRequest();
             if (postSendFunction == null) {
@@ -462,14 +462,14 @@ public final class QueuePair extends VerbsResource {
             }
             int rc = OpsTable.postSend(postSendFunction, handleAddress(), request.address(), request.badRequestSlotAddress());
             if (bookkeeping) {
-                SendChain.afterPost(request, rc == 0, request.badRequestAddress(), protectionDomain); // BIND_MW, LOCAL_INV
+                SendChain.afterPost(request, rc == 0, request.badRequestAddress(), protectionDomain, startedRequests);
             }
             if (rc != 0) {
                 throw postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
             }
         } finally {
-            if (heldHandles != 0) {
-                SendChain.release(request, heldHandles);
+            if (startedRequests != 0) {
+                SendChain.release(request, startedRequests);
             }
             release();
         }

@@ -188,98 +188,113 @@ final class SendChain {
 
     /**
      * Holds open, for the duration of a post, what the provider reads during it: the address
-     * handles of UD requests and the memory regions INLINE requests copy from, so closing one
-     * concurrently waits instead of freeing that memory. Same order as {@link #release}.
+     * handles of UD requests, the window and region of BIND_MW requests and the memory regions
+     * INLINE requests copy from, so closing one concurrently waits instead of freeing that
+     * memory. Each request records what it acquired ({@link PostHolds}), and the next request as
+     * it was then: {@link #afterPost} and {@link #release} read those records, not the requests,
+     * which another thread may change meanwhile.
      *
-     * @return how many were acquired: pass it to {@link #release}
+     * @return how many requests of the chain were started: pass it to {@link #afterPost} and {@link #release}
+     * @throws IllegalStateException if a resource is closed, or a request is being posted by
+     *         another thread at the same time (then nothing stays held)
      */
     static int acquire(SendWorkRequest head) {
-        int acquired = 0;
+        int started = 0;
         try {
-            for (SendWorkRequest r = head; r != null; r = r.next()) {
-                if (r.addressHandle() != null) {
-                    r.addressHandle().acquire();
-                    acquired++;
+            for (SendWorkRequest r = head; r != null; ) {
+                PostHolds holds = r.holds();
+                if (!holds.begin()) {
+                    throw new IllegalStateException(SendWorkRequest.VERB + ": wr_id=" + r.wrId()
+                            + " is being posted by another thread (a request is in one post at a time)");
                 }
-                if (r.union().bindWindow() != null) {
-                    r.union().bindWindow().acquire();
-                    acquired++;
-                    r.union().bindRegion().acquire();
-                    acquired++;
-                    // Before posting, as MemoryWindow.bind does: a closing region throws here and
-                    // nothing is posted; once added, the region's close closes the window first.
-                    boolean added = !r.union().bindWindow().isBoundTo(r.union().bindRegion());
-                    r.union().bindRegion().addUser(r.union().bindWindow());
-                    r.union().bindAddedUser(added);
-                }
-                if ((r.flagBits() & SendWorkRequest.INLINE) != 0) {
-                    for (int i = 0; i < r.sgeCount(); i++) {
-                        if (r.region(i) != null) {
-                            r.region(i).acquire();
-                            acquired++;
-                        }
-                    }
-                }
+                started++;
+                SendWorkRequest next = r.next();
+                holds.next = next;
+                hold(r, holds);
+                r = next;
             }
         } catch (IllegalStateException closed) {
-            afterPost(head, false, head.address(), null);
-            release(head, acquired);
+            afterPost(head, false, head.address(), null, started);
+            release(head, started);
             throw closed;
         }
-        return acquired;
+        return started;
+    }
+
+    /** Acquires what request {@code r} names, recording it in {@code holds}. */
+    private static void hold(SendWorkRequest r, PostHolds holds) {
+        AddressHandle ah = r.addressHandle();
+        if (ah != null) {
+            holds.hold(ah);
+        }
+        MemoryWindow window = r.union().bindWindow();
+        MemoryRegion bindRegion = r.union().bindRegion();
+        if (window != null && bindRegion != null) {
+            holds.hold(window);
+            holds.hold(bindRegion);
+            // Before posting, as MemoryWindow.bind does: a closing region throws here and
+            // nothing is posted; once added, the region's close closes the window first.
+            boolean added = !window.isBoundTo(bindRegion);
+            bindRegion.addUser(window);
+            holds.bindWindow = window;
+            holds.bindRegion = bindRegion;
+            holds.bindRkey = r.union().bindRkey();
+            holds.bindAddedUser = added;
+        }
+        if (r.opcodeValue() == WorkRequestOpcode.LOCAL_INV.value()) {
+            holds.localInvalidate = true;
+            holds.invalidateRkey = r.invalidateRkeyValue();
+        }
+        if ((r.flagBits() & SendWorkRequest.INLINE) != 0) {
+            for (int i = 0; i < r.sgeCount(); i++) {
+                MemoryRegion region = r.region(i);
+                if (region != null) {
+                    holds.hold(region);
+                }
+            }
+        }
     }
 
     /**
      * After a post, while {@link #acquire} still holds everything: the BIND_MW requests the
      * provider took (all on success, those before {@code bad_wr} on failure) make their window
      * bound to the region with the new rkey; the others undo the dependency {@link #acquire} added.
-     * The LOCAL_INV requests it took free the type 2 window of {@code pd} they name.
+     * The LOCAL_INV requests it took free the type 2 window of {@code pd} they name (null: none).
      *
      * @param badAddress on failure, the address of the first request not posted (0: none was)
+     * @param started    what {@link #acquire} returned
      */
-    static void afterPost(SendWorkRequest head, boolean success, long badAddress, ProtectionDomain pd) {
+    static void afterPost(SendWorkRequest head, boolean success, long badAddress, ProtectionDomain pd, int started) {
         boolean posted = success || badAddress != 0;
-        for (SendWorkRequest r = head; r != null; r = r.next()) {
+        SendWorkRequest r = head;
+        for (int k = 0; k < started && r != null; k++) {
+            PostHolds holds = r.holds();
             if (!success && r.address() == badAddress) {
                 posted = false;
             }
-            if (posted && pd != null && r.opcodeValue() == WorkRequestOpcode.LOCAL_INV.value()) {
-                pd.invalidated(r.invalidateRkeyValue());
+            if (posted && pd != null && holds.localInvalidate) {
+                pd.invalidated(holds.invalidateRkey);
             }
-            if (r.union().bindWindow() != null) {
+            if (holds.bindWindow != null) {
                 if (posted) {
-                    r.union().bindWindow().boundByRequest(r.union().bindRegion(), r.union().bindRkey());
-                } else if (r.union().bindAddedUser()) {
-                    r.union().bindRegion().removeUser(r.union().bindWindow());
+                    holds.bindWindow.boundByRequest(holds.bindRegion, holds.bindRkey);
+                } else if (holds.bindAddedUser) {
+                    holds.bindRegion.removeUser(holds.bindWindow);
                 }
-                r.union().bindAddedUser(false);
+                holds.bindAddedUser = false;
             }
+            r = holds.next;
         }
     }
 
-    /** Releases the first {@code count} resources {@link #acquire} held. */
-    static void release(SendWorkRequest head, int count) {
-        for (SendWorkRequest r = head; r != null && count > 0; r = r.next()) {
-            if (r.addressHandle() != null) {
-                r.addressHandle().release();
-                count--;
-            }
-            if (r.union().bindWindow() != null && count > 0) {
-                r.union().bindWindow().release();
-                count--;
-                if (count > 0) {
-                    r.union().bindRegion().release();
-                    count--;
-                }
-            }
-            if ((r.flagBits() & SendWorkRequest.INLINE) != 0) {
-                for (int i = 0; i < r.sgeCount() && count > 0; i++) {
-                    if (r.region(i) != null) {
-                        r.region(i).release();
-                        count--;
-                    }
-                }
-            }
+    /** Releases what {@link #acquire} held for the first {@code started} requests, and ends their posts. */
+    static void release(SendWorkRequest head, int started) {
+        SendWorkRequest r = head;
+        for (int k = 0; k < started && r != null; k++) {
+            PostHolds holds = r.holds();
+            SendWorkRequest next = holds.next;
+            holds.end();
+            r = next;
         }
     }
 }

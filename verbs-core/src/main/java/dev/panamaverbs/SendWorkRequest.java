@@ -49,6 +49,8 @@ public final class SendWorkRequest {
     /** The {@code wr} union and {@code bind_mw}: what the remote side is. */
     private final SendWrUnion union;
     private SendWorkRequest next;
+    /** What a post of this request acquired, for its release. */
+    private final PostHolds holds;
 
     private SendWorkRequest(Arena arena, int maxSge) {
         SizeLimits.checkMaxSge(VERB, maxSge);
@@ -56,6 +58,7 @@ public final class SendWorkRequest {
         this.readOnlyRequest = request.asReadOnly();
         this.union = new SendWrUnion(request);
         this.entries = new SendEntries(arena, request, maxSge);
+        this.holds = new PostHolds(maxSge);
         this.badRequestSlot = arena.allocate(ADDRESS);
         request.set(JAVA_INT, ibv_send_wr.opcode$OFFSET, opcode);
     }
@@ -558,6 +561,11 @@ public final class SendWorkRequest {
     /** Whether {@link #invalidateRkey(int)} set {@code invalidate_rkey} (and nothing overwrote it since). */
     boolean hasInvalidateRkey() {
         return invalidateRkeySet;
+    }
+
+    /** What a post of this request holds. */
+    PostHolds holds() {
+        return holds;
     }
 
     /** The memory of inline entry {@code index}, or {@code null} for a region entry. */

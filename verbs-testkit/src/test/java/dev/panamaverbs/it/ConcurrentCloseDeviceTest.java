@@ -123,6 +123,48 @@ class ConcurrentCloseDeviceTest {
         }
     }
 
+    /**
+     * A request whose INLINE flag another thread flips while it is posted (a race in user code):
+     * the post releases exactly the region it acquired, so closing the region afterwards returns
+     * instead of waiting for ever on a use count left raised.
+     */
+    @DeviceTest
+    void aRequestChangedWhileItIsPostedLeavesNoUseCountRaised(TestDevice device) throws Exception {
+        RcLoopbackPair pair = RcLoopbackPair.open(device, QpType.RC, RcLoopbackPair.DEFAULT_BUFFER_SIZE, 64);
+        {
+            SendWorkRequest write = SendWorkRequest.allocate(1).opcode(WorkRequestOpcode.RDMA_WRITE).signaled(true)
+                    .inline(true).sge(pair.firstBuffer().region(), 0, 32)
+                    .rdma(pair.secondBuffer().deviceAddress(0), pair.secondBuffer().region().rkey());
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            Thread flipper = Thread.ofPlatform().start(() -> {
+                for (boolean inline = false; !stop.get(); inline = !inline) {
+                    write.inline(inline);
+                }
+            });
+            Completions completions = Completions.allocate(16);
+            long posted = 0;
+            try {
+                for (int i = 0; i < 5_000; i++) {
+                    pair.first().postSend(write.wrId(i));
+                    posted++;
+                    while (pair.firstQueue().poll(completions) == 0) {
+                        Thread.onSpinWait();
+                    }
+                    assertTrue(completions.isSuccess(0), completions.status(0).toString());
+                }
+            } finally {
+                stop.set(true);
+                flipper.join(10_000);
+            }
+            assertEquals(5_000, posted);
+            Thread closer = Thread.ofPlatform().start(() -> pair.firstBuffer().region().close());
+            closer.join(20_000);
+            // Not closing the pair when it failed: its close would wait on the stuck region too.
+            assertFalse(closer.isAlive(), "closing the region waits for a use count the post left raised");
+        }
+        pair.close();
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await();
