@@ -71,12 +71,17 @@ public abstract class VerbsResource implements AutoCloseable {
     }
 
     /**
-     * The native object (e.g. the {@code struct ibv_qp}) for callers of the generated layer.
-     * The segment's scope ends when this resource closes: a handle kept past {@link #close()}
-     * throws {@link IllegalStateException} on access instead of reading freed memory.
+     * The native object (e.g. the {@code struct ibv_qp}) for callers of the generated layer, as a
+     * <b>read-only</b> segment: the provider and the kernel own that memory, and a write through
+     * it (zeroing a {@code struct ibv_cq}, say) would crash the process at the next verb, so
+     * a {@code set} or {@code fill} throws {@link IllegalArgumentException}, as on every
+     * read-only segment. It may still
+     * be passed to the generated invokers, which hand its address to C. The segment's scope ends
+     * when this resource closes: a handle kept past {@link #close()} throws
+     * {@link IllegalStateException} on access instead of reading freed memory.
      *
      * @throws IllegalStateException if closed
-     * @return the native object
+     * @return the native object, read-only
      */
     public final MemorySegment handle() {
         acquire();
@@ -85,7 +90,7 @@ public abstract class VerbsResource implements AutoCloseable {
                 if (scopedHandle == null) {
                     // Made on first request only: most resources never hand out their handle.
                     handleArena = Arena.ofShared();
-                    scopedHandle = Pointers.scoped(handle, handleArena);
+                    scopedHandle = Pointers.scoped(handle, handleArena).asReadOnly();
                 }
                 return scopedHandle;
             }
