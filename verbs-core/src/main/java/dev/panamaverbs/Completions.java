@@ -29,6 +29,8 @@ public final class Completions {
 
     private final MemorySegment entries;
     private final MemorySegment timestamps;
+    /** The call state the poll downcall writes (its errno is unused: poll_cq returns a count). */
+    private final MemorySegment callState;
     private final int capacity;
 
     private Completions(Arena arena, int capacity) {
@@ -36,6 +38,7 @@ public final class Completions {
         this.capacity = capacity;
         this.entries = arena.allocate(ibv_wc.LAYOUT, capacity);
         this.timestamps = arena.allocate(JAVA_LONG, capacity);
+        this.callState = dev.panamaverbs.ffm.invoke.CallState.allocate(arena);
     }
 
     /**
@@ -86,9 +89,13 @@ public final class Completions {
         return entries.scope().isAlive();
     }
 
-    /** The array's address, passed to {@code ibv_poll_cq}. */
-    long address() {
-        return entries.address();
+    /** The array, passed to {@code ibv_poll_cq} as a segment (its arena stays open during the call). */
+    MemorySegment entries() {
+        return entries;
+    }
+
+    MemorySegment callState() {
+        return callState;
     }
 
     /** The entry {@code index} as its own segment, for the extended-CQ copy path and tests. */

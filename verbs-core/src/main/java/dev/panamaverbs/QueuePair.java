@@ -460,7 +460,9 @@ public final class QueuePair extends VerbsResource {
             if (postSendFunction == null) {
                 throw NativeCalls.missingOp("ibv_post_send", "post_send");
             }
-            int rc = OpsTable.postSend(postSendFunction, handleAddress(), request.address(), request.badRequestSlotAddress());
+            // Segments: the downcall keeps the request's arena open until the provider returns.
+            int rc = OpsTable.postSend(postSendFunction, request.callState(), handleSegment(), request.nativeRequest(),
+                    request.badRequestSlot());
             if (bookkeeping) {
                 SendChain.afterPost(request, rc == 0, request.badRequestAddress(), protectionDomain, startedRequests);
             }
@@ -504,7 +506,8 @@ public final class QueuePair extends VerbsResource {
             if (postRecvFunction == null) {
                 throw NativeCalls.missingOp("ibv_post_recv", "post_recv");
             }
-            int rc = OpsTable.postRecv(postRecvFunction, handleAddress(), request.address(), request.badRequestSlotAddress());
+            int rc = OpsTable.postRecv(postRecvFunction, request.callState(), handleSegment(), request.nativeRequest(),
+                    request.badRequestSlot());
             if (rc != 0) {
                 throw postFailure(ReceiveWorkRequest.VERB, rc, request.describeBadRequest());
             }

@@ -35,6 +35,8 @@ public final class ReceiveWorkRequest {
     private final MemoryRegion[] regions;
     private long wrId;
     private final MemorySegment badRequestSlot;
+    /** The call state the segment-variant post downcall writes (its errno is not needed: posts return it). */
+    private final MemorySegment callState;
     private final int maxSge;
     private int sgeCount;
     private ReceiveWorkRequest next;
@@ -47,6 +49,7 @@ public final class ReceiveWorkRequest {
         this.regions = new MemoryRegion[maxSge];
         this.entries = ScatterGatherEntries.allocate(arena, Math.max(1, maxSge));
         this.badRequestSlot = arena.allocate(ADDRESS);
+        this.callState = dev.panamaverbs.ffm.invoke.CallState.allocate(arena);
         request.set(JAVA_LONG, ibv_recv_wr.sg_list$OFFSET, entries.address());
     }
 
@@ -240,6 +243,22 @@ public final class ReceiveWorkRequest {
     }
 
     /** The address of the {@code struct ibv_recv_wr **bad_wr} slot the post verb fills on failure. */
+    /**
+     * The post downcall's arguments, as segments of this request's arena, which the downcall
+     * keeps open until the provider returns: the request, its {@code bad_wr} slot, the call state.
+     */
+    MemorySegment nativeRequest() {
+        return request;
+    }
+
+    MemorySegment badRequestSlot() {
+        return badRequestSlot;
+    }
+
+    MemorySegment callState() {
+        return callState;
+    }
+
     long badRequestSlotAddress() {
         return badRequestSlot.address();
     }

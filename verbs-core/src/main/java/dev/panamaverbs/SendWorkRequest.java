@@ -41,6 +41,8 @@ public final class SendWorkRequest {
     /** The scatter/gather list: {@code sg_list}, {@code num_sge} and their Java mirrors. */
     private final SendEntries entries;
     private final MemorySegment badRequestSlot;
+    /** The call state the segment-variant post downcall writes (its errno is not needed: posts return it). */
+    private final MemorySegment callState;
     /** Whether {@code imm_data} holds an rkey from {@link #invalidateRkey(int)}. */
     private boolean invalidateRkeySet;
     private long wrId;
@@ -60,6 +62,7 @@ public final class SendWorkRequest {
         this.entries = new SendEntries(arena, request, maxSge);
         this.holds = new PostHolds(maxSge);
         this.badRequestSlot = arena.allocate(ADDRESS);
+        this.callState = dev.panamaverbs.ffm.invoke.CallState.allocate(arena);
         request.set(JAVA_INT, ibv_send_wr.opcode$OFFSET, opcode);
     }
 
@@ -513,6 +516,22 @@ public final class SendWorkRequest {
 
     long address() {
         return request.address();
+    }
+
+    /**
+     * The post downcall's arguments, as segments of this request's arena, which the downcall
+     * keeps open until the provider returns: the request, its {@code bad_wr} slot, the call state.
+     */
+    MemorySegment nativeRequest() {
+        return request;
+    }
+
+    MemorySegment badRequestSlot() {
+        return badRequestSlot;
+    }
+
+    MemorySegment callState() {
+        return callState;
     }
 
     long badRequestSlotAddress() {

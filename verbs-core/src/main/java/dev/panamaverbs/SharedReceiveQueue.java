@@ -147,8 +147,8 @@ public final class SharedReceiveQueue extends VerbsResource {
             if (postSrqRecvFunction == null) {
                 throw NativeCalls.missingOp("ibv_post_srq_recv", "post_srq_recv");
             }
-            rc = OpsTable.postSrqRecv(postSrqRecvFunction, handleAddress(), request.address(),
-                    request.badRequestSlotAddress());
+            rc = OpsTable.postSrqRecv(postSrqRecvFunction, request.callState(), handleSegment(),
+                    request.nativeRequest(), request.badRequestSlot());
         } finally {
             release();
         }
