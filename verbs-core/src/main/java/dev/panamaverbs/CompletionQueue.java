@@ -252,7 +252,7 @@ public final class CompletionQueue extends VerbsResource {
                 throw NativeCalls.missingOp("ibv_poll_cq", "poll_cq");
             }
             // Segments: the downcall keeps the batch's arena open until the provider returns.
-            int polled = OpsTable.pollCq(pollFunction, batch.callState(), handleSegment(), max, batch.entries());
+            int polled = OpsTable.pollCq(pollFunction, handleSegment(), max, batch.entries());
             if (polled < 0) {
                 // poll_cq reports failure as a negative count, not an errno; keep the provider's value.
                 throw new VerbsException("ibv_poll_cq", 0, "the provider's poll_cq returned " + polled);

@@ -18,7 +18,9 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * object is unreachable, usable from any thread); {@link #allocate(Arena, int)} from the
  * caller's arena, which decides lifetime and thread access (a confined arena is the fastest to
  * read, but only its owner thread may poll into it). Entries past the count the last poll
- * returned hold stale data from earlier polls. Not thread-safe: one poller per instance.
+ * returned hold stale data from earlier polls. Not thread-safe: one poller per instance. A poll
+ * passes the array to the provider as a segment, so its arena stays open until the provider
+ * returns (closing a shared arena while the provider runs throws {@link IllegalStateException}).
  *
  * <p>Per {@code verbs.h}, only {@link #wrId}, {@link #status}, {@link #vendorError} and
  * {@link #qpNumber} are defined for a failed completion; the other fields are meaningful only
@@ -29,8 +31,6 @@ public final class Completions {
 
     private final MemorySegment entries;
     private final MemorySegment timestamps;
-    /** The call state the poll downcall writes (its errno is unused: poll_cq returns a count). */
-    private final MemorySegment callState;
     private final int capacity;
 
     private Completions(Arena arena, int capacity) {
@@ -38,7 +38,6 @@ public final class Completions {
         this.capacity = capacity;
         this.entries = arena.allocate(ibv_wc.LAYOUT, capacity);
         this.timestamps = arena.allocate(JAVA_LONG, capacity);
-        this.callState = dev.panamaverbs.ffm.invoke.CallState.allocate(arena);
     }
 
     /**
@@ -92,10 +91,6 @@ public final class Completions {
     /** The array, passed to {@code ibv_poll_cq} as a segment (its arena stays open during the call). */
     MemorySegment entries() {
         return entries;
-    }
-
-    MemorySegment callState() {
-        return callState;
     }
 
     /** The entry {@code index} as its own segment, for the extended-CQ copy path and tests. */

@@ -456,15 +456,15 @@ public final class QueuePair extends VerbsResource {
             if (bookkeeping) {
                 startedRequests = SendChain.acquire(request);
             }
-            request.clearBadRequest();
+            request.slots().clearBadRequest();
             if (postSendFunction == null) {
                 throw NativeCalls.missingOp("ibv_post_send", "post_send");
             }
             // Segments: the downcall keeps the request's arena open until the provider returns.
-            int rc = OpsTable.postSend(postSendFunction, request.callState(), handleSegment(), request.nativeRequest(),
-                    request.badRequestSlot());
+            int rc = OpsTable.postSend(postSendFunction, handleSegment(),
+                    request.nativeRequest(), request.slots().badRequest());
             if (bookkeeping) {
-                SendChain.afterPost(request, rc == 0, request.badRequestAddress(), protectionDomain, startedRequests);
+                SendChain.afterPost(request, rc == 0, request.slots().badRequestAddress(), protectionDomain, startedRequests);
             }
             if (rc != 0) {
                 throw postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
@@ -502,12 +502,12 @@ public final class QueuePair extends VerbsResource {
             }
             WorkRequestChecks.checkReceiveChain(ReceiveWorkRequest.VERB, request, maxReceiveSge,
                     "the queue pair's max_recv_sge", protectionDomain);
-            request.clearBadRequest();
+            request.slots().clearBadRequest();
             if (postRecvFunction == null) {
                 throw NativeCalls.missingOp("ibv_post_recv", "post_recv");
             }
-            int rc = OpsTable.postRecv(postRecvFunction, request.callState(), handleSegment(), request.nativeRequest(),
-                    request.badRequestSlot());
+            int rc = OpsTable.postRecv(postRecvFunction, handleSegment(),
+                    request.nativeRequest(), request.slots().badRequest());
             if (rc != 0) {
                 throw postFailure(ReceiveWorkRequest.VERB, rc, request.describeBadRequest());
             }

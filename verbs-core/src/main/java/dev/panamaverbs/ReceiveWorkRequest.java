@@ -20,7 +20,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * (one post call for the whole chain, as C's {@code wr->next}). Not thread-safe.
  *
  * <p>Memory: {@link #allocate(int)} uses an automatic (GC-managed) arena;
- * {@link #allocate(Arena, int)} the caller's.
+ * {@link #allocate(Arena, int)} the caller's. A post passes the request (with its entry array)
+ * to the provider as a segment, so its arena stays open until the provider returns: closing a
+ * shared arena while the provider runs throws {@link IllegalStateException}, as for any
+ * FFM downcall argument. Requests chained after the first, when they live in other arenas, are
+ * not covered by that.
  */
 public final class ReceiveWorkRequest {
     static final String VERB = "ibv_post_recv";
@@ -34,9 +38,8 @@ public final class ReceiveWorkRequest {
     /** The region behind each entry (checked open and of the queue's protection domain at post). */
     private final MemoryRegion[] regions;
     private long wrId;
-    private final MemorySegment badRequestSlot;
-    /** The call state the segment-variant post downcall writes (its errno is not needed: posts return it). */
-    private final MemorySegment callState;
+    /** The post's {@code bad_wr} slot and call state. */
+    private final PostSlots slots;
     private final int maxSge;
     private int sgeCount;
     private ReceiveWorkRequest next;
@@ -48,8 +51,7 @@ public final class ReceiveWorkRequest {
         this.readOnlyRequest = request.asReadOnly();
         this.regions = new MemoryRegion[maxSge];
         this.entries = ScatterGatherEntries.allocate(arena, Math.max(1, maxSge));
-        this.badRequestSlot = arena.allocate(ADDRESS);
-        this.callState = dev.panamaverbs.ffm.invoke.CallState.allocate(arena);
+        this.slots = new PostSlots(arena);
         request.set(JAVA_LONG, ibv_recv_wr.sg_list$OFFSET, entries.address());
     }
 
@@ -244,28 +246,16 @@ public final class ReceiveWorkRequest {
 
     /** The address of the {@code struct ibv_recv_wr **bad_wr} slot the post verb fills on failure. */
     /**
-     * The post downcall's arguments, as segments of this request's arena, which the downcall
-     * keeps open until the provider returns: the request, its {@code bad_wr} slot, the call state.
+     * The request as a segment of its arena, for the post downcall, which keeps that arena open
+     * until the provider returns.
      */
     MemorySegment nativeRequest() {
         return request;
     }
 
-    MemorySegment badRequestSlot() {
-        return badRequestSlot;
-    }
-
-    MemorySegment callState() {
-        return callState;
-    }
-
-    long badRequestSlotAddress() {
-        return badRequestSlot.address();
-    }
-
-    /** Clears the bad_wr slot before a post, so a stale value is never reported. */
-    void clearBadRequest() {
-        badRequestSlot.set(JAVA_LONG, 0, 0L);
+    /** The post's {@code bad_wr} slot and call state. */
+    PostSlots slots() {
+        return slots;
     }
 
     /**
@@ -273,7 +263,7 @@ public final class ReceiveWorkRequest {
      * as {@code "wr_id=N (request K of the chain)"}, for the exception message.
      */
     String describeBadRequest() {
-        return CHAIN.describeBadRequest(this, badRequestSlot.get(JAVA_LONG, 0));
+        return CHAIN.describeBadRequest(this, slots.badRequestAddress());
     }
 
     @Override

@@ -25,7 +25,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *
  * <p>Memory: {@link #allocate(int)} uses an automatic (GC-managed) arena, usable from any
  * thread; {@link #allocate(Arena, int)} the caller's arena, which decides lifetime and thread
- * access. Posting a request whose arena is closed is an {@link IllegalStateException}.
+ * access. Posting a request whose arena is closed is an {@link IllegalStateException}. A post
+ * passes the request (with its entry array) to the provider as a segment, so its arena stays open
+ * until the provider returns: closing a shared arena while the provider runs throws
+ * {@link IllegalStateException}, as for any FFM downcall argument. Chained requests and inline
+ * data in other arenas are not covered by that: keep them alive until the post returns.
  */
 public final class SendWorkRequest {
     static final String VERB = "ibv_post_send";
@@ -40,9 +44,8 @@ public final class SendWorkRequest {
     private final MemorySegment readOnlyRequest;
     /** The scatter/gather list: {@code sg_list}, {@code num_sge} and their Java mirrors. */
     private final SendEntries entries;
-    private final MemorySegment badRequestSlot;
-    /** The call state the segment-variant post downcall writes (its errno is not needed: posts return it). */
-    private final MemorySegment callState;
+    /** The post's {@code bad_wr} slot and call state. */
+    private final PostSlots slots;
     /** Whether {@code imm_data} holds an rkey from {@link #invalidateRkey(int)}. */
     private boolean invalidateRkeySet;
     private long wrId;
@@ -61,8 +64,7 @@ public final class SendWorkRequest {
         this.union = new SendWrUnion(request);
         this.entries = new SendEntries(arena, request, maxSge);
         this.holds = new PostHolds(maxSge);
-        this.badRequestSlot = arena.allocate(ADDRESS);
-        this.callState = dev.panamaverbs.ffm.invoke.CallState.allocate(arena);
+        this.slots = new PostSlots(arena);
         request.set(JAVA_INT, ibv_send_wr.opcode$OFFSET, opcode);
     }
 
@@ -519,32 +521,16 @@ public final class SendWorkRequest {
     }
 
     /**
-     * The post downcall's arguments, as segments of this request's arena, which the downcall
-     * keeps open until the provider returns: the request, its {@code bad_wr} slot, the call state.
+     * The request as a segment of its arena, for the post downcall, which keeps that arena open
+     * until the provider returns.
      */
     MemorySegment nativeRequest() {
         return request;
     }
 
-    MemorySegment badRequestSlot() {
-        return badRequestSlot;
-    }
-
-    MemorySegment callState() {
-        return callState;
-    }
-
-    long badRequestSlotAddress() {
-        return badRequestSlot.address();
-    }
-
-    /** After a failed post: the {@code bad_wr} the provider reported (0 if none). */
-    long badRequestAddress() {
-        return badRequestSlot.get(JAVA_LONG, 0);
-    }
-
-    void clearBadRequest() {
-        badRequestSlot.set(JAVA_LONG, 0, 0L);
+    /** The post's {@code bad_wr} slot and call state. */
+    PostSlots slots() {
+        return slots;
     }
 
     /** False once the arena holding the native request is closed. */
@@ -597,7 +583,7 @@ public final class SendWorkRequest {
      * as {@code "bad_wr wr_id=N (request K of the chain)"}, for the exception message.
      */
     String describeBadRequest() {
-        return CHAIN.describeBadRequest(this, badRequestSlot.get(JAVA_LONG, 0));
+        return CHAIN.describeBadRequest(this, slots.badRequestAddress());
     }
 
     @Override

@@ -102,12 +102,12 @@ class ReceiveWorkRequestTest {
         ReceiveWorkRequest first = ReceiveWorkRequest.allocate(1).wrId(10);
         ReceiveWorkRequest second = ReceiveWorkRequest.allocate(1).wrId(20);
         first.next(second);
-        first.clearBadRequest();
+        first.slots().clearBadRequest();
         assertEquals("bad_wr not set", first.describeBadRequest());
-        MemorySegment slot = Pointers.sized(first.badRequestSlotAddress(), 8);
+        MemorySegment slot = Pointers.sized(first.slots().badRequestSlotAddress(), 8);
         slot.set(ValueLayout.JAVA_LONG, 0, second.segment().address());
         assertEquals("bad_wr wr_id=20 (request 1 of the chain)", first.describeBadRequest());
-        first.clearBadRequest();
+        first.slots().clearBadRequest();
         assertEquals(0, slot.get(ValueLayout.JAVA_LONG, 0));
     }
 }

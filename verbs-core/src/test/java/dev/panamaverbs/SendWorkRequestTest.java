@@ -216,9 +216,9 @@ class SendWorkRequestTest {
         SendWorkRequest first = SendWorkRequest.allocate(1).wrId(10);
         SendWorkRequest second = SendWorkRequest.allocate(1).wrId(20);
         first.next(second);
-        first.clearBadRequest();
+        first.slots().clearBadRequest();
         assertEquals("bad_wr not set", first.describeBadRequest());
-        Pointers.sized(first.badRequestSlotAddress(), 8)
+        Pointers.sized(first.slots().badRequestSlotAddress(), 8)
                 .set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, second.segment().address());
         assertEquals("bad_wr wr_id=20 (request 1 of the chain)", first.describeBadRequest());
     }

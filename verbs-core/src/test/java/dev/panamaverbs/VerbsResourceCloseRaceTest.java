@@ -17,65 +17,62 @@ import org.junit.jupiter.api.Test;
  */
 class VerbsResourceCloseRaceTest {
 
-    /** A child whose destroy blocks in {@code inDestroy} until {@code finish} opens. */
-    private static FakeResource slowChild(List<String> destroyed, VerbsResource parent, CountDownLatch inDestroy,
-                                          CountDownLatch finish) {
-        FakeResource child = FakeResource.open("cq", destroyed, parent);
-        child.duringDestroy = () -> {
-            inDestroy.countDown();
-            await(finish);
-        };
-        return child;
+    /**
+     * A context and a CQ under it whose destroy blocks until {@link #finish} opens, with a thread
+     * already inside that destroy ({@link #childCloser}).
+     */
+    private record SlowTree(List<String> destroyed, CountDownLatch finish, FakeResource context, FakeResource cq,
+                            Thread childCloser) {
+        static SlowTree closingTheChild() throws InterruptedException {
+            List<String> destroyed = new ArrayList<>();
+            CountDownLatch inDestroy = new CountDownLatch(1);
+            CountDownLatch finish = new CountDownLatch(1);
+            FakeResource context = FakeResource.open("ctx", destroyed);
+            FakeResource cq = FakeResource.open("cq", destroyed, context);
+            cq.duringDestroy = () -> {
+                inDestroy.countDown();
+                await(finish);
+            };
+            Thread childCloser = Thread.ofPlatform().start(cq::close);
+            assertTrue(inDestroy.await(10, TimeUnit.SECONDS));
+            return new SlowTree(destroyed, finish, context, cq, childCloser);
+        }
     }
 
     @Test
     void aSecondCloseWaitsUntilTheFirstHasFreedTheObject() throws Exception {
-        List<String> destroyed = new ArrayList<>();
-        CountDownLatch inDestroy = new CountDownLatch(1);
-        CountDownLatch finish = new CountDownLatch(1);
-        FakeResource context = FakeResource.open("ctx", destroyed);
-        FakeResource cq = slowChild(destroyed, context, inDestroy, finish);
-        Thread first = Thread.ofPlatform().start(cq::close);
-        assertTrue(inDestroy.await(10, TimeUnit.SECONDS));
-
+        SlowTree tree = SlowTree.closingTheChild();
         AtomicBoolean secondReturned = new AtomicBoolean();
         Thread second = Thread.ofPlatform().start(() -> {
-            cq.close();
+            tree.cq().close();
             secondReturned.set(true);
         });
         second.join(300);
         assertFalse(secondReturned.get(), "the second close returned while the first was still destroying");
-        finish.countDown();
+        tree.finish().countDown();
         second.join(10_000);
-        first.join(10_000);
+        tree.childCloser().join(10_000);
         assertTrue(secondReturned.get());
-        assertEquals(List.of("cq"), destroyed);
-        assertEquals(1, cq.destroyCount.get());
-        context.close();
+        assertEquals(List.of("cq"), tree.destroyed());
+        assertEquals(1, tree.cq().destroyCount.get());
+        tree.context().close();
     }
 
     @Test
     void aParentIsFreedOnlyAfterTheChildAnotherThreadIsClosing() throws Exception {
-        List<String> destroyed = new ArrayList<>();
-        CountDownLatch inDestroy = new CountDownLatch(1);
-        CountDownLatch finish = new CountDownLatch(1);
-        FakeResource context = FakeResource.open("ctx", destroyed);
-        FakeResource cq = slowChild(destroyed, context, inDestroy, finish);
-        Thread childCloser = Thread.ofPlatform().start(cq::close);
-        assertTrue(inDestroy.await(10, TimeUnit.SECONDS));
-
-        Thread parentCloser = Thread.ofPlatform().start(context::close);
+        SlowTree tree = SlowTree.closingTheChild();
+        Thread parentCloser = Thread.ofPlatform().start(tree.context()::close);
         parentCloser.join(300);
-        synchronized (destroyed) {
-            assertEquals(List.of(), destroyed, "the parent was freed while its child's destroy ran");
+        synchronized (tree.destroyed()) {
+            assertEquals(List.of(), tree.destroyed(), "the parent was freed while its child's destroy ran");
         }
-        finish.countDown();
+        tree.finish().countDown();
         parentCloser.join(10_000);
-        childCloser.join(10_000);
-        assertFalse(parentCloser.isAlive() || childCloser.isAlive());
-        assertEquals(List.of("cq", "ctx"), destroyed);
-        assertEquals(1, cq.destroyCount.get());
-        assertEquals(1, context.destroyCount.get());
+        tree.childCloser().join(10_000);
+        assertFalse(parentCloser.isAlive() || tree.childCloser().isAlive());
+        assertEquals(List.of("cq", "ctx"), tree.destroyed());
+        assertEquals(1, tree.cq().destroyCount.get());
+        assertEquals(1, tree.context().destroyCount.get());
     }
 
     @Test

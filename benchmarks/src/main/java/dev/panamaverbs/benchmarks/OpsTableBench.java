@@ -123,7 +123,6 @@ public class OpsTableBench {
     private MemorySegment sendWrSegment;
     private MemorySegment badWrSegment;
     private MemorySegment wcSegment;
-    private MemorySegment callState;
     private MemorySegment postSendFunction;
     private MemorySegment pollCqFunction;
     private MemorySegment reqNotifyCqFunction;
@@ -190,7 +189,6 @@ public class OpsTableBench {
         MemorySegment.copy(wr, 0, sendWrSegment, 0, ibv_send_wr.LAYOUT.byteSize());
         badWrSegment = sharedArena.allocate(JAVA_LONG);
         wcSegment = sharedArena.allocate(ibv_wc.LAYOUT, POLL_BATCH);
-        callState = dev.panamaverbs.ffm.invoke.CallState.allocate(sharedArena);
     }
 
     @TearDown(Level.Trial)
@@ -228,13 +226,13 @@ public class OpsTableBench {
     /** {@link #postSend()} with segment arguments in a shared arena, which the downcall keeps open. */
     @Benchmark
     public int postSendSegments() {
-        return OpsTable.postSend(postSendFunction, callState, qpSegment, sendWrSegment, badWrSegment);
+        return OpsTable.postSend(postSendFunction, qpSegment, sendWrSegment, badWrSegment);
     }
 
     /** {@link #pollCq()} with the completion array as a segment of a shared arena, kept open by the downcall. */
     @Benchmark
     public int pollCqSegments() {
-        return OpsTable.pollCq(pollCqFunction, callState, cqSegment, POLL_BATCH, wcSegment);
+        return OpsTable.pollCq(pollCqFunction, cqSegment, POLL_BATCH, wcSegment);
     }
 
     /** {@code ibv_poll_cq} for up to 16 completions (the fake returns one) through {@code ops.poll_cq}. */

@@ -10,9 +10,11 @@ import dev.panamaverbs.ffm.ibv_recv_wr;
 import dev.panamaverbs.ffm.ibv_send_wr;
 import dev.panamaverbs.ffm.ibv_srq;
 import dev.panamaverbs.ffm.ibv_wc;
+import dev.panamaverbs.ffm.invoke.Downcalls;
 import dev.panamaverbs.ffm.invoke.ibv_context_ops$calls;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
@@ -172,62 +174,75 @@ public final class OpsTable {
     // ---- the data path with segments: each argument's arena stays open for the whole call ----
 
     /**
+     * The segment-variant downcalls of the data path, without errno capture (posts return their
+     * errno, poll_cq a count): capturing the call state allocates on every call, these do not,
+     * even interpreted. post_send, post_recv and post_srq_recv share one C signature.
+     */
+    private static final class SegmentCalls {
+        static final MethodHandle POST = Downcalls.handle(ibv_context_ops.post_send$DESC);
+        static final MethodHandle POLL = Downcalls.handle(ibv_context_ops.poll_cq$DESC);
+    }
+
+    /**
      * {@link #postSend(MemorySegment, long, long, long)} with the request and the {@code bad_wr}
      * slot as segments: the downcall keeps their arenas alive until the provider returns, as FFM
      * does for every segment argument (closing a shared arena meanwhile throws
      * {@link IllegalStateException}; a confined one can only be used, and closed, by its owner).
      * What the request points to in other arenas (chained requests, inline data) is not covered.
      *
-     * @param postSend  the resolved {@code ops.post_send}
-     * @param callState room for the call state ({@code CallState.allocate}); the errno it captures
-     *                  is not needed: the provider returns it
-     * @param qp        the {@code struct ibv_qp}
-     * @param wr        the first {@code struct ibv_send_wr}, at least that large
-     * @param badWrOut  a pointer-sized slot for the first failed request
+     * @param postSend the resolved {@code ops.post_send}
+     * @param qp       the {@code struct ibv_qp}
+     * @param wr       the first {@code struct ibv_send_wr}, at least that large
+     * @param badWrOut a pointer-sized slot for the first failed request
      * @return 0 when every request was posted, else the errno (providers return it positive or
      *         negative)
      * @throws IllegalArgumentException for a NULL or too small argument
      */
-    public static int postSend(MemorySegment postSend, MemorySegment callState, MemorySegment qp, MemorySegment wr,
-                               MemorySegment badWrOut) {
+    public static int postSend(MemorySegment postSend, MemorySegment qp, MemorySegment wr, MemorySegment badWrOut) {
         requirePostArguments(qp, "qp", wr, ibv_send_wr.LAYOUT.byteSize(), badWrOut, "ibv_post_send");
-        return ibv_context_ops$calls.post_send(postSend, callState, qp, wr, badWrOut);
+        return post("ibv_post_send", postSend, qp, wr, badWrOut);
     }
 
     /**
      * {@code ibv_post_recv} with segments, as {@link #postSend(MemorySegment, MemorySegment,
-     * MemorySegment, MemorySegment, MemorySegment)}.
+     * MemorySegment, MemorySegment)}.
      *
-     * @param postRecv  the resolved {@code ops.post_recv}
-     * @param callState room for the call state
-     * @param qp        the {@code struct ibv_qp}
-     * @param wr        the first {@code struct ibv_recv_wr}
-     * @param badWrOut  a pointer-sized slot for the first failed request
+     * @param postRecv the resolved {@code ops.post_recv}
+     * @param qp       the {@code struct ibv_qp}
+     * @param wr       the first {@code struct ibv_recv_wr}
+     * @param badWrOut a pointer-sized slot for the first failed request
      * @return 0 or the errno
      * @throws IllegalArgumentException for a NULL or too small argument
      */
-    public static int postRecv(MemorySegment postRecv, MemorySegment callState, MemorySegment qp, MemorySegment wr,
-                               MemorySegment badWrOut) {
+    public static int postRecv(MemorySegment postRecv, MemorySegment qp, MemorySegment wr, MemorySegment badWrOut) {
         requirePostArguments(qp, "qp", wr, ibv_recv_wr.LAYOUT.byteSize(), badWrOut, "ibv_post_recv");
-        return ibv_context_ops$calls.post_recv(postRecv, callState, qp, wr, badWrOut);
+        return post("ibv_post_recv", postRecv, qp, wr, badWrOut);
     }
 
     /**
      * {@code ibv_post_srq_recv} with segments, as {@link #postSend(MemorySegment, MemorySegment,
-     * MemorySegment, MemorySegment, MemorySegment)}.
+     * MemorySegment, MemorySegment)}.
      *
      * @param postSrqRecv the resolved {@code ops.post_srq_recv}
-     * @param callState   room for the call state
      * @param srq         the {@code struct ibv_srq}
      * @param wr          the first {@code struct ibv_recv_wr}
      * @param badWrOut    a pointer-sized slot for the first failed request
      * @return 0 or the errno
      * @throws IllegalArgumentException for a NULL or too small argument
      */
-    public static int postSrqRecv(MemorySegment postSrqRecv, MemorySegment callState, MemorySegment srq,
-                                  MemorySegment wr, MemorySegment badWrOut) {
+    public static int postSrqRecv(MemorySegment postSrqRecv, MemorySegment srq, MemorySegment wr,
+                                  MemorySegment badWrOut) {
         requirePostArguments(srq, "srq", wr, ibv_recv_wr.LAYOUT.byteSize(), badWrOut, "ibv_post_srq_recv");
-        return ibv_context_ops$calls.post_srq_recv(postSrqRecv, callState, srq, wr, badWrOut);
+        return post("ibv_post_srq_recv", postSrqRecv, srq, wr, badWrOut);
+    }
+
+    private static int post(String verb, MemorySegment function, MemorySegment object, MemorySegment wr,
+                            MemorySegment badWrOut) {
+        try {
+            return (int) SegmentCalls.POST.invokeExact(function, object, wr, badWrOut);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(verb, t);
+        }
     }
 
     /**
@@ -235,7 +250,6 @@ public final class OpsTable {
      * arena stays open until the provider returns.
      *
      * @param pollCq     the resolved {@code ops.poll_cq}
-     * @param callState  room for the call state
      * @param cq         the {@code struct ibv_cq}
      * @param numEntries how many completions the provider may write
      * @param wcArray    room for at least {@code numEntries} {@code struct ibv_wc}
@@ -243,15 +257,18 @@ public final class OpsTable {
      * @throws IllegalArgumentException for a NULL {@code cq}, a negative {@code numEntries}, or an
      *         array too small for {@code numEntries}
      */
-    public static int pollCq(MemorySegment pollCq, MemorySegment callState, MemorySegment cq, int numEntries,
-                             MemorySegment wcArray) {
+    public static int pollCq(MemorySegment pollCq, MemorySegment cq, int numEntries, MemorySegment wcArray) {
         Memory.requireNonNull(cq.address(), "ibv_poll_cq", "cq");
         Memory.requireArray(wcArray.address(), numEntries, "ibv_poll_cq", "wc", "num_entries");
         if (wcArray.byteSize() < numEntries * ibv_wc.LAYOUT.byteSize()) {
             throw new IllegalArgumentException("ibv_poll_cq: wc has room for " + wcArray.byteSize() / ibv_wc.LAYOUT.byteSize()
                     + " entries, not num_entries " + numEntries);
         }
-        return ibv_context_ops$calls.poll_cq(pollCq, callState, cq, numEntries, wcArray);
+        try {
+            return (int) SegmentCalls.POLL.invokeExact(pollCq, cq, numEntries, wcArray);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow("ibv_poll_cq", t);
+        }
     }
 
     /**

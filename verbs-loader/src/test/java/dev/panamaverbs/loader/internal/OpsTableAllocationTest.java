@@ -86,11 +86,12 @@ class OpsTableAllocationTest {
     /** The segment-variant arguments, in the shared arena, made once. */
     private static Segments segments;
 
-    private record Segments(MemorySegment callState, MemorySegment qp, MemorySegment cq, MemorySegment srq,
+    private record Segments(MemorySegment qp, MemorySegment cq, MemorySegment srq,
                             MemorySegment sendWr, MemorySegment recvWr, MemorySegment badWr, MemorySegment wcs) {
         static Segments of(Arena arena) {
-            return new Segments(dev.panamaverbs.ffm.invoke.CallState.allocate(arena), Pointers.sized(qp, 64),
-                    Pointers.sized(cq, 64), Pointers.sized(srq, 64), arena.allocate(ibv_send_wr.LAYOUT),
+            return new Segments(Pointers.sized(OpsTableAllocationTest.qp, 64),
+                    Pointers.sized(OpsTableAllocationTest.cq, 64), Pointers.sized(OpsTableAllocationTest.srq, 64),
+                    arena.allocate(ibv_send_wr.LAYOUT),
                     arena.allocate(ibv_recv_wr.LAYOUT), arena.allocate(JAVA_LONG), arena.allocate(ibv_wc.LAYOUT, 16));
         }
     }
@@ -116,13 +117,13 @@ class OpsTableAllocationTest {
                         f -> OpsTable.pollCq(f, cq, 16, wcs)),
                 // The segment variants the data path uses: the arena kept open, still nothing allocated.
                 new ResolvedCall("postSend(segments)", () -> OpsTable.resolvePostSend(qp),
-                        f -> OpsTable.postSend(f, segments.callState, segments.qp, segments.sendWr, segments.badWr)),
+                        f -> OpsTable.postSend(f, segments.qp, segments.sendWr, segments.badWr)),
                 new ResolvedCall("postRecv(segments)", () -> OpsTable.resolvePostRecv(qp),
-                        f -> OpsTable.postRecv(f, segments.callState, segments.qp, segments.recvWr, segments.badWr)),
+                        f -> OpsTable.postRecv(f, segments.qp, segments.recvWr, segments.badWr)),
                 new ResolvedCall("postSrqRecv(segments)", () -> OpsTable.resolvePostSrqRecv(srq),
-                        f -> OpsTable.postSrqRecv(f, segments.callState, segments.srq, segments.recvWr, segments.badWr)),
+                        f -> OpsTable.postSrqRecv(f, segments.srq, segments.recvWr, segments.badWr)),
                 new ResolvedCall("pollCq(segments)", () -> OpsTable.resolvePollCq(cq),
-                        f -> OpsTable.pollCq(f, segments.callState, segments.cq, 16, segments.wcs)),
+                        f -> OpsTable.pollCq(f, segments.cq, 16, segments.wcs)),
                 new ResolvedCall("reqNotifyCq", () -> OpsTable.resolveReqNotifyCq(cq), f -> {
                     OpsTable.reqNotifyCq(f, cq, false);
                     return 0;

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.ibv_recv_wr;
 import dev.panamaverbs.ffm.ibv_send_wr;
 import dev.panamaverbs.ffm.ibv_wc;
@@ -73,13 +72,12 @@ class OpsTableSegmentsTest {
             MemorySegment qp = stubs.allocate(64);
             for (int verb = 0; verb < 3; verb++) {
                 Arena requestArena = Arena.ofShared();
-                MemorySegment callState = CallState.allocate(requestArena);
                 MemorySegment badWr = requestArena.allocate(JAVA_LONG);
                 reset(requestArena);
                 int rc = switch (verb) {
-                    case 0 -> OpsTable.postSend(provider, callState, qp, requestArena.allocate(ibv_send_wr.LAYOUT), badWr);
-                    case 1 -> OpsTable.postRecv(provider, callState, qp, requestArena.allocate(ibv_recv_wr.LAYOUT), badWr);
-                    default -> OpsTable.postSrqRecv(provider, callState, qp, requestArena.allocate(ibv_recv_wr.LAYOUT), badWr);
+                    case 0 -> OpsTable.postSend(provider, qp, requestArena.allocate(ibv_send_wr.LAYOUT), badWr);
+                    case 1 -> OpsTable.postRecv(provider, qp, requestArena.allocate(ibv_recv_wr.LAYOUT), badWr);
+                    default -> OpsTable.postSrqRecv(provider, qp, requestArena.allocate(ibv_recv_wr.LAYOUT), badWr);
                 };
                 assertEquals(0, rc);
                 assertFalse(closed, "verb " + verb + ": the request's arena closed under the provider");
@@ -104,7 +102,7 @@ class OpsTableSegmentsTest {
             MemorySegment provider = upcall("pollProvider", poll, stubs);
             Arena batchArena = Arena.ofShared();
             reset(batchArena);
-            assertEquals(0, OpsTable.pollCq(provider, CallState.allocate(batchArena), stubs.allocate(64), 4,
+            assertEquals(0, OpsTable.pollCq(provider, stubs.allocate(64), 4,
                     batchArena.allocate(ibv_wc.LAYOUT, 4)));
             assertFalse(closed, "the completion array's arena closed under the provider");
             assertInstanceOf(IllegalStateException.class, closeFailure);
@@ -117,16 +115,15 @@ class OpsTableSegmentsTest {
         FunctionDescriptor post = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment provider = upcall("provider", post, arena);
-            MemorySegment callState = CallState.allocate(arena);
             MemorySegment qp = arena.allocate(64);
             reset(Arena.ofConfined());
-            assertThrows(IllegalArgumentException.class, () -> OpsTable.postSend(provider, callState, qp,
+            assertThrows(IllegalArgumentException.class, () -> OpsTable.postSend(provider, qp,
                     arena.allocate(ibv_send_wr.LAYOUT.byteSize() - 8), arena.allocate(JAVA_LONG)));
-            assertThrows(IllegalArgumentException.class, () -> OpsTable.postRecv(provider, callState, qp,
+            assertThrows(IllegalArgumentException.class, () -> OpsTable.postRecv(provider, qp,
                     arena.allocate(ibv_recv_wr.LAYOUT), arena.allocate(4)));
-            assertThrows(IllegalArgumentException.class, () -> OpsTable.postSend(provider, callState, MemorySegment.NULL,
+            assertThrows(IllegalArgumentException.class, () -> OpsTable.postSend(provider, MemorySegment.NULL,
                     arena.allocate(ibv_send_wr.LAYOUT), arena.allocate(JAVA_LONG)));
-            assertThrows(IllegalArgumentException.class, () -> OpsTable.pollCq(provider, callState, qp, 4,
+            assertThrows(IllegalArgumentException.class, () -> OpsTable.pollCq(provider, qp, 4,
                     arena.allocate(ibv_wc.LAYOUT, 3)));
             assertTrue(arenaToClose.scope().isAlive(), "the provider was never called");
             arenaToClose.close();
