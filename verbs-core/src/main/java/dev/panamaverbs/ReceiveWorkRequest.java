@@ -60,7 +60,7 @@ public final class ReceiveWorkRequest {
      *
      * @param maxSge the maximum number of scatter/gather entries per work request
      * @return a request with room for {@code maxSge} scatter/gather entries, in an automatic arena
-     * @throws IllegalArgumentException unless {@code maxSge} is in 0..65536, before allocating
+     * @throws IllegalArgumentException if {@code maxSge} is negative or above 65536 (before allocating)
      */
     public static ReceiveWorkRequest allocate(int maxSge) {
         return new ReceiveWorkRequest(Arena.ofAuto(), maxSge);
@@ -72,7 +72,7 @@ public final class ReceiveWorkRequest {
      * @param arena the arena that owns the allocated memory
      * @param maxSge the maximum number of scatter/gather entries per work request
      * @return a request with room for {@code maxSge} scatter/gather entries, in {@code arena}
-     * @throws IllegalArgumentException unless {@code maxSge} is in 0..65536, before allocating
+     * @throws IllegalArgumentException if {@code maxSge} is negative or above 65536 (before allocating)
      */
     public static ReceiveWorkRequest allocate(Arena arena, int maxSge) {
         return new ReceiveWorkRequest(Objects.requireNonNull(arena, "arena"), maxSge);

@@ -52,6 +52,9 @@ class OpsTableSegmentsTest {
         }
     }
 
+    /** The signature of post_send, post_recv and post_srq_recv. */
+    private static final FunctionDescriptor POST = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
+
     private static MemorySegment upcall(String name, FunctionDescriptor descriptor, Arena scope) throws Exception {
         MethodHandle target = MethodHandles.lookup().findStatic(OpsTableSegmentsTest.class, name,
                 descriptor.toMethodType());
@@ -66,9 +69,8 @@ class OpsTableSegmentsTest {
 
     @Test
     void aPostKeepsTheRequestsArenaOpenUntilTheProviderReturns() throws Exception {
-        FunctionDescriptor post = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
         try (Arena stubs = Arena.ofConfined()) {
-            MemorySegment provider = upcall("provider", post, stubs);
+            MemorySegment provider = upcall("provider", POST, stubs);
             MemorySegment qp = stubs.allocate(64);
             for (int verb = 0; verb < 3; verb++) {
                 Arena requestArena = Arena.ofShared();
@@ -112,11 +114,10 @@ class OpsTableSegmentsTest {
 
     @Test
     void argumentsTooSmallForTheirCTypeAreRefusedBeforeTheCall() throws Exception {
-        FunctionDescriptor post = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
+        reset(Arena.ofConfined()); // never closed by the provider: it is never called
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment provider = upcall("provider", post, arena);
             MemorySegment qp = arena.allocate(64);
-            reset(Arena.ofConfined());
+            MemorySegment provider = upcall("provider", POST, arena);
             assertThrows(IllegalArgumentException.class, () -> OpsTable.postSend(provider, qp,
                     arena.allocate(ibv_send_wr.LAYOUT.byteSize() - 8), arena.allocate(JAVA_LONG)));
             assertThrows(IllegalArgumentException.class, () -> OpsTable.postRecv(provider, qp,
