@@ -439,7 +439,9 @@ public final class QueuePair extends VerbsResource {
      * @throws IllegalStateException if this queue pair, a request's arena, an entry's memory region
      *         (or for INLINE its memory) or its address handle is closed, or, for a queue pair not
      *         of an rdma_cm identifier, when {@link #state()} is RESET, INIT or RTR (a send needs
-     *         RTS; SQD, SQE and ERROR accept it, the last two flushing it)
+     *         RTS; SQD, SQE and ERROR accept it, the last two flushing it), or when a request
+     *         whose resources the post holds (UD, INLINE from a region, BIND_MW, LOCAL_INV) is
+     *         being posted by another thread at the same moment
      * @throws VerbsException naming the refused request's wr_id when the provider refuses
      *         (e.g. ENOMEM: send queue full)
      * @param request the work request
