@@ -256,7 +256,8 @@ public final class CompletionQueue extends VerbsResource {
             if (pollFunction == null) {
                 throw NativeCalls.missingOp("ibv_poll_cq", "poll_cq");
             }
-            int polled = OpsTable.pollCq(pollFunction, handleAddress(), max, batch.address());
+            // Segments: the downcall keeps the batch's arena open until the provider returns.
+            int polled = OpsTable.pollCq(pollFunction, handleSegment(), max, batch.entries());
             if (polled < 0) {
                 // poll_cq reports failure as a negative count, not an errno; keep the provider's value.
                 throw new VerbsException("ibv_poll_cq", 0, "the provider's poll_cq returned " + polled);

@@ -18,7 +18,9 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * object is unreachable, usable from any thread); {@link #allocate(Arena, int)} from the
  * caller's arena, which decides lifetime and thread access (a confined arena is the fastest to
  * read, but only its owner thread may poll into it). Entries past the count the last poll
- * returned hold stale data from earlier polls. Not thread-safe: one poller per instance.
+ * returned hold stale data from earlier polls. Not thread-safe: one poller per instance. A poll
+ * passes the array to the provider as a segment, so its arena stays open until the provider
+ * returns (closing a shared arena while the provider runs throws {@link IllegalStateException}).
  *
  * <p>Per {@code verbs.h}, only {@link #wrId}, {@link #status}, {@link #vendorError} and
  * {@link #qpNumber} are defined for a failed completion; the other fields are meaningful only
@@ -32,9 +34,7 @@ public final class Completions {
     private final int capacity;
 
     private Completions(Arena arena, int capacity) {
-        if (capacity < 1) {
-            throw new IllegalArgumentException("ibv_poll_cq: a completion batch needs at least 1 entry, got " + capacity);
-        }
+        SizeLimits.checkCompletions("ibv_poll_cq", capacity);
         this.capacity = capacity;
         this.entries = arena.allocate(ibv_wc.LAYOUT, capacity);
         this.timestamps = arena.allocate(JAVA_LONG, capacity);
@@ -45,6 +45,8 @@ public final class Completions {
      *
      * @param capacity the number of entries
      * @return a batch of {@code capacity} zeroed entries in an automatic (GC-managed) arena
+     * @throws IllegalArgumentException unless {@code capacity} is in 1..2^22 (the largest completion
+     *         queue a device reports), before allocating
      */
     public static Completions allocate(int capacity) {
         return new Completions(Arena.ofAuto(), capacity);
@@ -56,6 +58,8 @@ public final class Completions {
      * @param arena the arena that owns the allocated memory
      * @param capacity the number of entries
      * @return a batch of {@code capacity} zeroed entries in {@code arena}
+     * @throws IllegalArgumentException unless {@code capacity} is in 1..2^22 (the largest completion
+     *         queue a device reports), before allocating
      */
     public static Completions allocate(Arena arena, int capacity) {
         return new Completions(Objects.requireNonNull(arena, "arena"), capacity);
@@ -84,9 +88,9 @@ public final class Completions {
         return entries.scope().isAlive();
     }
 
-    /** The array's address, passed to {@code ibv_poll_cq}. */
-    long address() {
-        return entries.address();
+    /** The array, passed to {@code ibv_poll_cq} as a segment (its arena stays open during the call). */
+    MemorySegment entries() {
+        return entries;
     }
 
     /** The entry {@code index} as its own segment, for the extended-CQ copy path and tests. */
@@ -185,15 +189,26 @@ public final class Completions {
     }
 
     /**
-     * {@code wc.imm_data}, valid with {@link CompletionFlag#WITH_IMM}: the 32 bits exactly as C
-     * sees them, i.e. in network byte order ({@code Integer.reverseBytes} on little-endian hosts
-     * gives the sender's value if the sender wrote it with {@code htonl}).
+     * {@code wc.imm_data}, valid with {@link CompletionFlag#WITH_IMM}: the raw 32 bits, as the
+     * host stores C's {@code __be32} field (what {@link SendWorkRequest#immediateData} sent).
      *
      * @param index the index
-     * @return {@code wc.imm_data}, valid with {@link CompletionFlag#WITH_IMM}: the 32 bits exactly as C sees them, i.e
+     * @return {@code wc.imm_data}, raw
      */
     public int immediateData(int index) {
         return entries.get(JAVA_INT, offset(index) + ibv_wc.imm_data$OFFSET);
+    }
+
+    /**
+     * {@code ntohl(wc.imm_data)}, valid with {@link CompletionFlag#WITH_IMM}: the value a C sender
+     * wrote with {@code htonl(value)}, or a Java sender with
+     * {@link SendWorkRequest#immediateDataHostOrder}.
+     *
+     * @param index the index
+     * @return {@code wc.imm_data} in host order
+     */
+    public int immediateDataHostOrder(int index) {
+        return ImmediateData.fromWire(immediateData(index));
     }
 
     /**

@@ -122,6 +122,7 @@ public final class MemoryRegion extends VerbsResource {
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
         VerbsResource.requireOpen(pd);
         RegistrationChecks.checkRegionSize(verb, byteSize, () -> pd.parentContext().maxAttributes().maxMrSize());
+        SizeLimits.checkPinnable(verb, byteSize);
         // Shared: the region may be closed from any thread, and closing it closes this arena.
         Arena arena = Arena.ofShared();
         boolean registered = false;

@@ -24,9 +24,12 @@ import java.util.function.IntSupplier;
  * by a {@code BIND_MW} work request built with {@link SendWorkRequest#bindMemoryWindow} and posted
  * with {@link QueuePair#postSend} (RC or UC); their rkey is the one the consumer chose there
  * ({@link #incrementRkey}), which {@link #rkey()} reports once that post succeeds. A type 2 window
- * is unbound by a {@code LOCAL_INV} or {@code SEND_WITH_INV} of its rkey; this class does not
- * follow invalidations (the rkey stays, and the window stays a dependent of its last region until
- * it is closed, see below). A window without a binding grants nothing.
+ * is unbound by a {@code LOCAL_INV} or {@code SEND_WITH_INV} of its rkey, and must be before it
+ * is bound again: a {@code BIND_MW} of a window bound by an earlier {@code BIND_MW} is an
+ * {@link IllegalStateException} at post, until a {@code LOCAL_INV} of its rkey was posted on a
+ * queue pair of its protection domain. A peer's {@code SEND_WITH_INV} is not seen here: bind a
+ * new window after one. Invalidations do not change the dependency (the rkey stays, and the
+ * window stays a dependent of its last region until it is closed, see below). A window without a binding grants nothing.
  * The queue pair, the region and the window must belong to the same protection domain.
  *
  * <h2>Closing a bound region</h2>
@@ -59,6 +62,12 @@ public final class MemoryWindow extends VerbsResource {
     private volatile MemoryRegion boundRegion;
     /** True from a bind until an unbind: whether this window is registered with {@link #boundRegion}. */
     private volatile boolean bound;
+    /**
+     * Type 2 only: true from a posted BIND_MW until a LOCAL_INV of its rkey is posted on a queue
+     * pair of this domain. A bound type 2 window must be invalidated before it is bound again
+     * (IBA o10-36.2.2); {@code SendChain} refuses a BIND_MW of a window that is still valid.
+     */
+    private volatile boolean validType2;
 
     private MemoryWindow(ProtectionDomain protectionDomain, MemorySegment handle, MemoryWindowType type) {
         super("MemoryWindow", handle, protectionDomain);
@@ -79,6 +88,9 @@ public final class MemoryWindow extends VerbsResource {
             NativeCalls.checkPointer("ibv_alloc_mw", MemorySegment.ofAddress(mw), CallState.errno(state));
             MemoryWindow window = new MemoryWindow(pd, Pointers.sized(mw, ibv_mw.SIZE), type);
             window.register();
+            if (type == MemoryWindowType.TYPE_2) {
+                pd.addType2Window(window);
+            }
             return window;
         } finally {
             pd.release();
@@ -91,6 +103,9 @@ public final class MemoryWindow extends VerbsResource {
         try {
             NativeCalls.checkReturnedErrno("ibv_dealloc_mw", OpsTable.deallocMw(handleAddress()));
         } finally {
+            if (type == MemoryWindowType.TYPE_2) {
+                protectionDomain.removeType2Window(this);
+            }
             // No bind is under way any more (close waited for uses), so boundRegion is final here.
             MemoryRegion region = boundRegion;
             if (region != null) {
@@ -149,6 +164,21 @@ public final class MemoryWindow extends VerbsResource {
         return (rkey & ~0xFF) | ((rkey + 1) & 0xFF);
     }
 
+    /**
+     * Type 2: whether a BIND_MW of this window was posted and no LOCAL_INV of its rkey since, so
+     * that binding it again would fail on the device.
+     */
+    boolean isValidType2() {
+        return validType2;
+    }
+
+    /** A LOCAL_INV of {@code invalidatedRkey} was posted in this window's domain: if it is this window's, it is free again. */
+    void invalidatedIfRkey(int invalidatedRkey) {
+        if (validType2 && rkey == invalidatedRkey) {
+            validType2 = false;
+        }
+    }
+
     /** Whether the last bind posted (and not unbound since) names {@code region}. */
     boolean isBoundTo(MemoryRegion region) {
         return bound && boundRegion == region;
@@ -167,6 +197,7 @@ public final class MemoryWindow extends VerbsResource {
         rkey = newRkey;
         boundRegion = region;
         bound = true;
+        validType2 = true;
         if (previous != null && previous != region) {
             previous.removeUser(this);
         }

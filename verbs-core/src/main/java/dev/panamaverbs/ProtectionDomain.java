@@ -21,6 +21,12 @@ public final class ProtectionDomain extends VerbsResource {
     /** {@code ibv_pd.handle}, the kernel's id, copied while the native object is alive (for toString). */
     private final int kernelHandle;
 
+    /**
+     * The open type 2 windows of this domain, so that a LOCAL_INV posted on one of its queue pairs
+     * can mark the window whose rkey it names free again ({@link #invalidated}). Guarded by itself.
+     */
+    private final java.util.List<MemoryWindow> type2Windows = new java.util.ArrayList<>();
+
     private ProtectionDomain(Context context, MemorySegment handle) {
         super("ProtectionDomain", handle, context);
         this.context = context;
@@ -101,8 +107,10 @@ public final class ProtectionDomain extends VerbsResource {
      * owned by the region ({@link MemoryRegion#memory()}): closing the region deregisters it and
      * only then frees the memory, so the memory can never be freed while the device may use it.
      *
-     * @throws IllegalArgumentException for a size not above 0 or above the device's
-     *         {@code max_mr_size} ({@link DeviceAttributes#maxMrSize()}), or forbidden access combinations
+     * @throws IllegalArgumentException for a size not above 0, above the device's
+     *         {@code max_mr_size} ({@link DeviceAttributes#maxMrSize()}) or above the machine's
+     *         physical memory ({@code MemTotal}: registered memory is pinned), or forbidden
+     *         access combinations; all before allocating
      * @param byteSize the size in bytes
      * @param access the access flags
      * @return {@code ibv_reg_mr} over {@code byteSize} bytes of new zeroed, page-aligned native memory owned by the region ({@link MemoryRegion#memory()}): closing the region deregisters it and only then frees the memory, so the memory can never be freed while the device may use it
@@ -202,5 +210,31 @@ public final class ProtectionDomain extends VerbsResource {
      */
     public SharedReceiveQueue createSharedReceiveQueue(SharedReceiveQueueOptions options) {
         return SharedReceiveQueue.create(this, options);
+    }
+
+    /** Tracks a new type 2 window of this domain (see {@link #invalidated}). */
+    void addType2Window(MemoryWindow window) {
+        synchronized (type2Windows) {
+            type2Windows.add(window);
+        }
+    }
+
+    /** Stops tracking a type 2 window (it is being freed). */
+    void removeType2Window(MemoryWindow window) {
+        synchronized (type2Windows) {
+            type2Windows.remove(window);
+        }
+    }
+
+    /**
+     * A LOCAL_INV of {@code rkey} was posted on a queue pair of this domain: the type 2 window
+     * bound with that rkey, if any, may be bound again. An index loop: allocates nothing.
+     */
+    void invalidated(int rkey) {
+        synchronized (type2Windows) {
+            for (int i = 0; i < type2Windows.size(); i++) {
+                type2Windows.get(i).invalidatedIfRkey(rkey);
+            }
+        }
     }
 }

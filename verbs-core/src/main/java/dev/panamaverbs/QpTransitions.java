@@ -134,6 +134,26 @@ public final class QpTransitions {
         }
     }
 
+    /**
+     * Throws {@link IllegalStateException} naming {@code verb}, {@code qp} and {@code state} when
+     * the verbs refuse a post in that state: a send ({@code ibv_post_send}) needs RTS, SQD, SQE or
+     * ERROR (the last two flush it), so RESET, INIT and RTR are refused; a receive
+     * ({@code ibv_post_recv}) is accepted in every state but RESET. {@code state} is the state the
+     * library set: the device moves a queue pair only to SQE or ERROR on its own, both of which
+     * accept every post, so a refusal here is never wrong. UNKNOWN (a raw modify to a value this
+     * version does not know) is left to the provider.
+     */
+    static void requirePostable(String verb, boolean send, Object qp, QpState state) {
+        boolean refused = send
+                ? state == QpState.RESET || state == QpState.INIT || state == QpState.RTR
+                : state == QpState.RESET;
+        if (refused) {
+            throw new IllegalStateException(verb + ": " + qp + " is in " + state + (send
+                    ? "; a send can be posted from RTS on (toRtr, then toRts)"
+                    : "; a receive can be posted from INIT on (toInit first)"));
+        }
+    }
+
     /** The transports the typed transitions know. */
     static void requireTypedTransport(QpType type) {
         if (type != QpType.RC && type != QpType.UC && type != QpType.UD) {

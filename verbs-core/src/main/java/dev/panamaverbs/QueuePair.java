@@ -18,8 +18,9 @@ import java.util.Set;
  * {@link #toRts}, {@link #toSqd}, {@link #resumeRts}, {@link #toError()} and {@link #toReset()} pass {@code ibv_modify_qp} exactly
  * the attribute mask the verbs require for the transport ({@link QpTransitions}); a transition
  * not allowed from the current state is an {@link IllegalStateException} before any native call.
- * {@link #state()} is the state after the last transition made through this object (the device
- * may move a queue pair to ERROR on its own: {@link #query()} reads the real one).
+ * {@link #state()} is the last state the library set or read: the device moves a queue pair to
+ * ERROR (or SQE) on its own, after a remote access error for one, and {@code state()} does not
+ * see that until {@link #queryState()} or {@link #query()} asks the device.
  * {@link #modify(MemorySegment, Set)} is the raw escape hatch.
  *
  * <h2>Data path</h2>
@@ -154,14 +155,30 @@ public final class QueuePair extends VerbsResource {
     }
 
     /**
-     * The state after the last transition made through this object (or, for a queue pair of an
-     * rdma_cm identifier, the one librdmacm moved it to: INIT at creation, RTS once established,
-     * ERROR after a disconnect); {@link #query()} reads the device's.
+     * The last state the library set or read, without a native call: the state after the last
+     * transition made through this object, {@link #queryState()} or {@link #query()} (or, for a
+     * queue pair of an rdma_cm identifier, the one librdmacm moved it to: INIT at creation, RTS
+     * once established, ERROR after a disconnect). The device moves a queue pair to ERROR on its
+     * own (a remote access error, retries exhausted): this keeps saying RTS until
+     * {@link #queryState()} asks the device.
      *
-     * @return the state after the last transition made through this object or by librdmacm
+     * @return the last state the library set or read
      */
     public QpState state() {
         return stateMachine.state();
+    }
+
+    /**
+     * {@code ibv_query_qp} for {@code qp_state} only: the state the device has the queue pair in
+     * now, which {@link #state()} returns from then on.
+     *
+     * @return the device's current state of this queue pair ({@link QpState#UNKNOWN} for a value
+     *         this version does not know)
+     * @throws VerbsException if the verb fails
+     * @throws IllegalStateException if closed
+     */
+    public synchronized QpState queryState() {
+        return stateMachine.queryState();
     }
 
     /**
@@ -483,34 +500,46 @@ public final class QueuePair extends VerbsResource {
      *         does not fit this queue pair (opcode vs transport, entries, inline size, atomics, an
      *         opcode SendWorkRequest cannot fill, a BIND_MW not built by
      *         {@link SendWorkRequest#bindMemoryWindow}, a region of another protection
-     *         domain, an INLINE entry from a region registered at a distinct iova)
+     *         domain, a UD send's address handle of another protection domain or context, an
+     *         INLINE entry from a region registered at a distinct iova)
      * @throws IllegalStateException if this queue pair, a request's arena, an entry's memory region
-     *         (or for INLINE its memory) or its address handle is closed
+     *         (or for INLINE its memory) or its address handle is closed, or, for a queue pair not
+     *         of an rdma_cm identifier, when {@link #state()} is RESET, INIT or RTR (a send needs
+     *         RTS; SQD, SQE and ERROR accept it, the last two flushing it), or when a request
+     *         whose resources the post holds (UD, INLINE from a region, BIND_MW, LOCAL_INV) is
+     *         being posted by another thread at the same moment
      * @throws VerbsException naming the refused request's wr_id when the provider refuses
      *         (e.g. ENOMEM: send queue full)
      * @param request the work request
      */
     public void postSend(SendWorkRequest request) {
         acquire();
-        int heldRequests = 0;
+        boolean bookkeeping = false;
+        int startedRequests = 0;
         try {
-            if (SendChain.check(request, type, allowedOpcodes, maxSendSge, maxInlineData, protectionDomain)) {
-                heldRequests = SendChain.acquire(request);
+            if (connectionId == null) { // librdmacm moves its queue pairs' states itself
+                QpTransitions.requirePostable(SendWorkRequest.VERB, true, this, stateMachine.state());
             }
-            request.clearBadRequest();
+            bookkeeping = SendChain.check(request, type, allowedOpcodes, maxSendSge, maxInlineData, protectionDomain);
+            if (bookkeeping) {
+                startedRequests = SendChain.acquire(request);
+            }
+            request.slots().clearBadRequest();
             if (postSendFunction == null) {
                 throw NativeCalls.missingOp("ibv_post_send", "post_send");
             }
-            int rc = OpsTable.postSend(postSendFunction, handleAddress(), request.address(), request.badRequestSlotAddress());
-            if (heldRequests != 0) {
-                SendChain.afterPost(request, rc == 0, request.badRequestAddress()); // BIND_MW bookkeeping
+            // Segments: the downcall keeps the request's arena open until the provider returns.
+            int rc = OpsTable.postSend(postSendFunction, handleSegment(),
+                    request.nativeRequest(), request.slots().badRequest());
+            if (bookkeeping) {
+                SendChain.afterPost(request, rc == 0, request.slots().badRequestAddress(), protectionDomain, startedRequests);
             }
             if (rc != 0) {
                 throw NativeCalls.postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
             }
         } finally {
-            if (heldRequests != 0) {
-                SendChain.release(request, heldRequests);
+            if (startedRequests != 0) {
+                SendChain.release(request, startedRequests);
             }
             release();
         }
@@ -521,7 +550,9 @@ public final class QueuePair extends VerbsResource {
      * queue pair's receive queue. One provider call, no allocation.
      *
      * @throws IllegalStateException if the queue pair uses a shared receive queue (post there), or
-     *         this queue pair, a request's arena or an entry's memory region is closed
+     *         this queue pair, a request's arena or an entry's memory region is closed, or, for a
+     *         queue pair not of an rdma_cm identifier, when {@link #state()} is RESET (any other
+     *         state accepts a receive; ERROR flushes it)
      * @throws IllegalArgumentException if a request has more entries than {@code max_recv_sge}, or
      *         an entry's region belongs to another protection domain
      * @throws VerbsException naming the refused request's wr_id when the provider refuses
@@ -534,13 +565,17 @@ public final class QueuePair extends VerbsResource {
         }
         acquire();
         try {
+            if (connectionId == null) {
+                QpTransitions.requirePostable(ReceiveWorkRequest.VERB, false, this, stateMachine.state());
+            }
             WorkRequestChecks.checkReceiveChain(ReceiveWorkRequest.VERB, request, maxReceiveSge,
                     "the queue pair's max_recv_sge", protectionDomain);
-            request.clearBadRequest();
+            request.slots().clearBadRequest();
             if (postRecvFunction == null) {
                 throw NativeCalls.missingOp("ibv_post_recv", "post_recv");
             }
-            int rc = OpsTable.postRecv(postRecvFunction, handleAddress(), request.address(), request.badRequestSlotAddress());
+            int rc = OpsTable.postRecv(postRecvFunction, handleSegment(),
+                    request.nativeRequest(), request.slots().badRequest());
             if (rc != 0) {
                 throw NativeCalls.postFailure(ReceiveWorkRequest.VERB, rc, request.describeBadRequest());
             }

@@ -233,18 +233,34 @@ final class QueuePairStateMachine {
     }
 
     QueuePairAttributes query() {
-        qp.acquire();
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
             MemorySegment initAttr = arena.allocate(ibv_qp_init_attr.LAYOUT);
-            MemorySegment callState = CallState.allocate(arena);
-            int rc = verbs_h.ibv_query_qp(callState, qp.handleSegment(), attr, QUERY_MASK, initAttr);
-            NativeCalls.checkReturnedErrno("ibv_query_qp", rc);
-            QueuePairAttributes attributes = QueuePairAttributes.read(attr, initAttr);
+            QueuePairAttributes attributes = QueuePairAttributes.read(queryNative(arena, QUERY_MASK, initAttr), initAttr);
             if (attributes.state() != null) {
                 state = attributes.state();
             }
             return attributes;
+        }
+    }
+
+    /** {@code ibv_query_qp} asking for {@code qp_state} only; the answer becomes {@link #state()}. */
+    QpState queryState() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = queryNative(arena, QpAttributeMask.STATE.bit(), arena.allocate(ibv_qp_init_attr.LAYOUT));
+            QpState queried = QpState.orNull(ibv_qp_attr.qp_state(attr));
+            state = queried != null ? queried : QpState.UNKNOWN;
+            return state;
+        }
+    }
+
+    /** {@code ibv_query_qp(qp, attr, mask, initAttr)} into a new {@code attr} in {@code arena}. */
+    private MemorySegment queryNative(Arena arena, int mask, MemorySegment initAttr) {
+        qp.acquire();
+        try {
+            MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
+            int rc = verbs_h.ibv_query_qp(CallState.allocate(arena), qp.handleSegment(), attr, mask, initAttr);
+            NativeCalls.checkReturnedErrno("ibv_query_qp", rc);
+            return attr;
         } finally {
             qp.release();
         }

@@ -20,7 +20,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * (one post call for the whole chain, as C's {@code wr->next}). Not thread-safe.
  *
  * <p>Memory: {@link #allocate(int)} uses an automatic (GC-managed) arena;
- * {@link #allocate(Arena, int)} the caller's.
+ * {@link #allocate(Arena, int)} the caller's. A post passes the request (with its entry array)
+ * to the provider as a segment, so its arena stays open until the provider returns: closing a
+ * shared arena while the provider runs throws {@link IllegalStateException}, as for any
+ * FFM downcall argument. Requests chained after the first, when they live in other arenas, are
+ * not covered by that.
  */
 public final class ReceiveWorkRequest {
     static final String VERB = "ibv_post_recv";
@@ -34,21 +38,20 @@ public final class ReceiveWorkRequest {
     /** The region behind each entry (checked open and of the queue's protection domain at post). */
     private final MemoryRegion[] regions;
     private long wrId;
-    private final MemorySegment badRequestSlot;
+    /** The post's {@code bad_wr} slot and call state. */
+    private final PostSlots slots;
     private final int maxSge;
     private int sgeCount;
     private ReceiveWorkRequest next;
 
     private ReceiveWorkRequest(Arena arena, int maxSge) {
-        if (maxSge < 0) {
-            throw new IllegalArgumentException(VERB + ": maxSge must be >= 0, got " + maxSge);
-        }
+        SizeLimits.checkMaxSge(VERB, maxSge);
         this.maxSge = maxSge;
         this.request = arena.allocate(ibv_recv_wr.LAYOUT);
         this.readOnlyRequest = request.asReadOnly();
         this.regions = new MemoryRegion[maxSge];
         this.entries = ScatterGatherEntries.allocate(arena, Math.max(1, maxSge));
-        this.badRequestSlot = arena.allocate(ADDRESS);
+        this.slots = new PostSlots(arena);
         request.set(JAVA_LONG, ibv_recv_wr.sg_list$OFFSET, entries.address());
     }
 
@@ -57,6 +60,7 @@ public final class ReceiveWorkRequest {
      *
      * @param maxSge the maximum number of scatter/gather entries per work request
      * @return a request with room for {@code maxSge} scatter/gather entries, in an automatic arena
+     * @throws IllegalArgumentException if {@code maxSge} is negative or above 65536 (before allocating)
      */
     public static ReceiveWorkRequest allocate(int maxSge) {
         return new ReceiveWorkRequest(Arena.ofAuto(), maxSge);
@@ -68,6 +72,7 @@ public final class ReceiveWorkRequest {
      * @param arena the arena that owns the allocated memory
      * @param maxSge the maximum number of scatter/gather entries per work request
      * @return a request with room for {@code maxSge} scatter/gather entries, in {@code arena}
+     * @throws IllegalArgumentException if {@code maxSge} is negative or above 65536 (before allocating)
      */
     public static ReceiveWorkRequest allocate(Arena arena, int maxSge) {
         return new ReceiveWorkRequest(Objects.requireNonNull(arena, "arena"), maxSge);
@@ -96,8 +101,10 @@ public final class ReceiveWorkRequest {
 
     /**
      * Sets scatter/gather entry {@code index} to {@code [offset, offset + length)} of
-     * {@code region} (address and lkey from the region). The entry count grows to cover
-     * {@code index}; {@link #sgeCount(int)} sets it explicitly.
+     * {@code region} (address and lkey from the region). Writing entry 0 starts a new list of one
+     * entry, so a request reused with fewer entries keeps none of the old ones; writing entry
+     * {@code i > 0} makes the list at least {@code i + 1} long, so one later entry can be changed
+     * in place. Write the entries in order from 0; {@link #sgeCount(int)} sets the count explicitly.
      *
      * @throws IllegalArgumentException if {@code index} is not in {@code 0..maxSge-1} or the range
      *         is not inside the region
@@ -115,9 +122,7 @@ public final class ReceiveWorkRequest {
         }
         ScatterGatherEntries.write(VERB, entries, index, region, offset, length);
         regions[index] = region;
-        if (index >= sgeCount) {
-            setCount(index + 1);
-        }
+        setCount(ScatterGatherEntries.countAfterWriting(index, sgeCount));
         return this;
     }
 
@@ -240,13 +245,17 @@ public final class ReceiveWorkRequest {
     }
 
     /** The address of the {@code struct ibv_recv_wr **bad_wr} slot the post verb fills on failure. */
-    long badRequestSlotAddress() {
-        return badRequestSlot.address();
+    /**
+     * The request as a segment of its arena, for the post downcall, which keeps that arena open
+     * until the provider returns.
+     */
+    MemorySegment nativeRequest() {
+        return request;
     }
 
-    /** Clears the bad_wr slot before a post, so a stale value is never reported. */
-    void clearBadRequest() {
-        badRequestSlot.set(JAVA_LONG, 0, 0L);
+    /** The post's {@code bad_wr} slot and call state. */
+    PostSlots slots() {
+        return slots;
     }
 
     /**
@@ -254,7 +263,7 @@ public final class ReceiveWorkRequest {
      * as {@code "wr_id=N (request K of the chain)"}, for the exception message.
      */
     String describeBadRequest() {
-        return CHAIN.describeBadRequest(this, badRequestSlot.get(JAVA_LONG, 0));
+        return CHAIN.describeBadRequest(this, slots.badRequestAddress());
     }
 
     @Override

@@ -51,6 +51,16 @@ final class ScatterGatherEntries {
         }
     }
 
+    /**
+     * The entry count after entry {@code index} was written over a list of {@code count}: writing
+     * entry 0 starts a new list of one entry (so a request reused with fewer entries keeps none
+     * of the old ones), writing entry {@code i > 0} makes the list at least {@code i + 1} long
+     * (so changing one later entry in place keeps the others).
+     */
+    static int countAfterWriting(int index, int count) {
+        return index == 0 ? 1 : Math.max(count, index + 1);
+    }
+
     /** Writes entry {@code index} of {@code array}: {@code addr}, {@code length}, {@code lkey}. */
     static void write(MemorySegment array, int index, long address, int length, int lkey) {
         long base = index * SGE_SIZE;

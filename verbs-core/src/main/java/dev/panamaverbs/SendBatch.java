@@ -237,13 +237,13 @@ public final class SendBatch {
                 }
             } catch (IllegalStateException closed) {
                 for (int i = 0; i < acquired; i++) {
-                    SendChain.afterPostOne(requests[i], false);
+                    SendChain.afterPostOne(requests[i], false, limits.pd());
                 }
                 throw closed;
             }
             int rc = postNative(count);
             for (int i = 0; i < count; i++) {
-                SendChain.afterPostOne(requests[i], rc == 0); // BIND_MW bookkeeping
+                SendChain.afterPostOne(requests[i], rc == 0, limits.pd()); // BIND_MW and LOCAL_INV bookkeeping
             }
             if (rc != 0) {
                 throw NativeCalls.postFailure(VERB, rc, "the batch of " + count + " requests (wr_id="
@@ -296,24 +296,21 @@ public final class SendBatch {
         SendChain.checkCpuReadable(VERB, r, 0, r.region(0), "ATOMIC_WRITE");
     }
 
-    /** {@link SendChain#acquireOne}, plus the region an ATOMIC_WRITE's CPU reads from. */
+    /** {@link SendChain#acquireOne}, plus the region an ATOMIC_WRITE's CPU reads from (recorded with the rest). */
     private static void acquire(SendWorkRequest r) {
         SendChain.acquireOne(r);
         if (r.opcodeValue() == ATOMIC_WRITE) {
             try {
-                r.region(0).acquire();
+                r.holds().hold(r.region(0));
             } catch (IllegalStateException closed) {
-                SendChain.releaseOne(r, Integer.MAX_VALUE);
+                SendChain.releaseOne(r);
                 throw closed;
             }
         }
     }
 
     private static void release(SendWorkRequest r) {
-        if (r.opcodeValue() == ATOMIC_WRITE) {
-            r.region(0).release();
-        }
-        SendChain.releaseOne(r, Integer.MAX_VALUE);
+        SendChain.releaseOne(r);
     }
 
     /** {@code ibv_wr_start} ... {@code ibv_wr_complete}; {@code ibv_wr_abort} if anything throws in between. */

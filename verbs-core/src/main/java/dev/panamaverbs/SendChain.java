@@ -13,11 +13,12 @@ final class SendChain {
     /**
      * Checks {@code head} and every request chained after it: opcode vs transport, the
      * {@code wr} union vs opcode, entry count, inline size and opcode, atomic operand size, live
-     * memory, memory regions (open, of {@code pd}; for INLINE readable by the CPU) and address handle.
+     * memory, memory regions (open, of {@code pd}; for INLINE readable by the CPU) and address
+     * handle (open, of {@code pd}).
      *
      * @return true if some request holds resources that {@link #acquire} must hold open during
      *         the post (an address handle, a region an INLINE request copies from, or the window
-     *         and region of a BIND_MW request)
+     *         and region of a BIND_MW request), or needs {@link #afterPost} (BIND_MW, LOCAL_INV)
      * @throws IllegalArgumentException naming {@code ibv_post_send} and the request's wr_id
      * @throws IllegalStateException if a request's arena, memory region or address handle is closed
      */
@@ -54,13 +55,21 @@ final class SendChain {
         if ((opcodeBit & SendOperations.INVALIDATE_OPCODES) != 0 && !r.hasInvalidateRkey()) {
             throw invalid(verb, r, opcodeName(r) + " needs invalidateRkey(rkey)");
         }
+        if (r.opcodeValue() == WorkRequestOpcode.LOCAL_INV.value()) {
+            return true; // afterPost frees the type 2 window it names
+        }
         boolean datagram = type == QpType.UD;
         if (datagram != (r.union().kind() == SendWrUnion.REMOTE_UD)) {
             throw invalid(verb, r, datagram ? "a UD send needs ud(addressHandle, remoteQpn, remoteQkey)"
                     : "ud(...) is only for UD queue pairs, this one is " + type);
         }
-        if (datagram && r.addressHandle().isClosed()) {
-            throw r.addressHandle().closedException();
+        if (datagram) {
+            AddressHandle ah = r.addressHandle();
+            if (ah.isClosed()) {
+                throw ah.closedException();
+            }
+            // wr.ud.ah->pd must be the queue pair's (another context's handle is another domain's too).
+            ah.checkDomain(SendWorkRequest.VERB + ": wr_id=" + r.wrId(), pd);
         }
         if ((opcodeBit & SendOperations.RDMA_OPCODES) != 0 && r.union().kind() != SendWrUnion.REMOTE_RDMA) {
             throw invalid(verb, r, opcodeName(r) + " needs rdma(remoteAddress, rkey)");
@@ -134,6 +143,11 @@ final class SendChain {
             throw invalid(verb, r, "BIND_MW names " + (windowPd != pd ? window + ", which belongs to " + windowPd
                     : region + ", which belongs to " + regionPd) + ", not to " + pd + " of the queue pair");
         }
+        if (window.isValidType2()) {
+            throw new IllegalStateException(SendWorkRequest.VERB + ": wr_id=" + r.wrId() + ": BIND_MW names " + window
+                    + ", which an earlier BIND_MW bound: a type 2 window is bound again only once invalidated"
+                    + " (post a LOCAL_INV of its rkey first)");
+        }
     }
 
     /**
@@ -177,62 +191,93 @@ final class SendChain {
 
     /**
      * Holds open, for the duration of a post, what the provider reads during it: the address
-     * handles of UD requests and the memory regions INLINE requests copy from, so closing one
-     * concurrently waits instead of freeing that memory. Same order as {@link #release}.
+     * handles of UD requests, the window and region of BIND_MW requests and the memory regions
+     * INLINE requests copy from, so closing one concurrently waits instead of freeing that
+     * memory. Each request records what it acquired ({@link PostHolds}), and the next request as
+     * it was then: {@link #afterPost} and {@link #release} read those records, not the requests,
+     * which another thread may change meanwhile.
      *
-     * @return how many requests were acquired: pass it to {@link #release}
+     * @return how many requests of the chain were started: pass it to {@link #afterPost} and {@link #release}
+     * @throws IllegalStateException if a resource is closed, or a request is being posted by
+     *         another thread at the same time (then nothing stays held)
      */
     static int acquire(SendWorkRequest head) {
-        int acquired = 0;
+        int started = 0;
         try {
-            for (SendWorkRequest r = head; r != null; r = r.next()) {
-                acquireOne(r);
-                acquired++;
+            for (SendWorkRequest r = head; r != null; ) {
+                PostHolds holds = begin(r);
+                started++;
+                SendWorkRequest next = r.next();
+                holds.next = next;
+                hold(r, holds);
+                r = next;
             }
         } catch (IllegalStateException closed) {
-            afterPost(head, false, head.address());
-            release(head, acquired);
+            afterPost(head, false, head.address(), null, started);
+            release(head, started);
             throw closed;
         }
-        return acquired;
+        return started;
     }
 
     /**
-     * {@link #acquire} for one request, all or nothing: its address handle, the window and region
-     * of a BIND_MW (the window becomes a dependent of the region before posting, as
-     * {@link MemoryWindow#bind} does: a closing region throws here and nothing is posted), the
-     * regions an INLINE request copies from. On failure what it acquired is released again.
+     * {@link #acquire} for one request of a batch ({@link SendBatch}), all or nothing: end it
+     * with {@link #afterPostOne} and {@link #releaseOne}.
      *
-     * @throws IllegalStateException if one of them is closed or closing
+     * @throws IllegalStateException if a resource is closed, or the request is being posted by another thread
      */
     static void acquireOne(SendWorkRequest r) {
-        int acquired = 0;
+        PostHolds holds = begin(r);
         try {
-            if (r.addressHandle() != null) {
-                r.addressHandle().acquire();
-                acquired++;
-            }
-            if (r.union().bindWindow() != null) {
-                r.union().bindWindow().acquire();
-                acquired++;
-                r.union().bindRegion().acquire();
-                acquired++;
-                boolean added = !r.union().bindWindow().isBoundTo(r.union().bindRegion());
-                r.union().bindRegion().addUser(r.union().bindWindow());
-                r.union().bindAddedUser(added);
-            }
-            if ((r.flagBits() & SendWorkRequest.INLINE) != 0) {
-                for (int i = 0; i < r.sgeCount(); i++) {
-                    if (r.region(i) != null) {
-                        r.region(i).acquire();
-                        acquired++;
-                    }
+            hold(r, holds);
+        } catch (IllegalStateException closed) {
+            afterPostOne(r, false, null);
+            holds.end();
+            throw closed;
+        }
+    }
+
+    /** Starts {@code r}'s post: its record of what it holds, once no other post of it is under way. */
+    private static PostHolds begin(SendWorkRequest r) {
+        PostHolds holds = r.holds();
+        if (!holds.begin()) {
+            throw new IllegalStateException(SendWorkRequest.VERB + ": wr_id=" + r.wrId()
+                    + " is being posted by another thread (a request is in one post at a time)");
+        }
+        return holds;
+    }
+
+    /** Acquires what request {@code r} names, recording it in {@code holds}. */
+    private static void hold(SendWorkRequest r, PostHolds holds) {
+        AddressHandle ah = r.addressHandle();
+        if (ah != null) {
+            holds.hold(ah);
+        }
+        MemoryWindow window = r.union().bindWindow();
+        MemoryRegion bindRegion = r.union().bindRegion();
+        if (window != null && bindRegion != null) {
+            holds.hold(window);
+            holds.hold(bindRegion);
+            // Before posting, as MemoryWindow.bind does: a closing region throws here and
+            // nothing is posted; once added, the region's close closes the window first.
+            boolean added = !window.isBoundTo(bindRegion);
+            bindRegion.addUser(window);
+            holds.bindWindow = window;
+            holds.bindRegion = bindRegion;
+            holds.bindRkey = r.union().bindRkey();
+            holds.bindAddedUser = added;
+        }
+        if (r.opcodeValue() == WorkRequestOpcode.LOCAL_INV.value()) {
+            holds.localInvalidate = true;
+            holds.invalidateRkey = r.invalidateRkeyValue();
+        }
+        if ((r.flagBits() & SendWorkRequest.INLINE) != 0) {
+            for (int i = 0; i < r.sgeCount(); i++) {
+                MemoryRegion region = r.region(i);
+                if (region != null) {
+                    holds.hold(region);
                 }
             }
-        } catch (IllegalStateException closed) {
-            afterPostOne(r, false);
-            releaseOne(r, acquired);
-            throw closed;
         }
     }
 
@@ -240,59 +285,52 @@ final class SendChain {
      * After a post, while {@link #acquire} still holds everything: the BIND_MW requests the
      * provider took (all on success, those before {@code bad_wr} on failure) make their window
      * bound to the region with the new rkey; the others undo the dependency {@link #acquire} added.
+     * The LOCAL_INV requests it took free the type 2 window of {@code pd} they name (null: none).
      *
      * @param badAddress on failure, the address of the first request not posted (0: none was)
+     * @param started    what {@link #acquire} returned
      */
-    static void afterPost(SendWorkRequest head, boolean success, long badAddress) {
+    static void afterPost(SendWorkRequest head, boolean success, long badAddress, ProtectionDomain pd, int started) {
         boolean posted = success || badAddress != 0;
-        for (SendWorkRequest r = head; r != null; r = r.next()) {
+        SendWorkRequest r = head;
+        for (int k = 0; k < started && r != null; k++) {
             if (!success && r.address() == badAddress) {
                 posted = false;
             }
-            afterPostOne(r, posted);
+            afterPostOne(r, posted, pd);
+            r = r.holds().next;
         }
     }
 
-    /** {@link #afterPost} for one request, {@code posted} or not. */
-    static void afterPostOne(SendWorkRequest r, boolean posted) {
-        if (r.union().bindWindow() != null) {
+    /** {@link #afterPost} for one request, {@code posted} or not, from what its post recorded. */
+    static void afterPostOne(SendWorkRequest r, boolean posted, ProtectionDomain pd) {
+        PostHolds holds = r.holds();
+        if (posted && pd != null && holds.localInvalidate) {
+            pd.invalidated(holds.invalidateRkey);
+        }
+        if (holds.bindWindow != null) {
             if (posted) {
-                r.union().bindWindow().boundByRequest(r.union().bindRegion(), r.union().bindRkey());
-            } else if (r.union().bindAddedUser()) {
-                r.union().bindRegion().removeUser(r.union().bindWindow());
+                holds.bindWindow.boundByRequest(holds.bindRegion, holds.bindRkey);
+            } else if (holds.bindAddedUser) {
+                holds.bindRegion.removeUser(holds.bindWindow);
             }
-            r.union().bindAddedUser(false);
+            holds.bindAddedUser = false;
         }
     }
 
-    /** Releases what {@link #acquire} held for the first {@code requests} requests. */
-    static void release(SendWorkRequest head, int requests) {
-        for (SendWorkRequest r = head; r != null && requests > 0; r = r.next(), requests--) {
-            releaseOne(r, Integer.MAX_VALUE);
+    /** Releases what {@link #acquire} held for the first {@code started} requests, and ends their posts. */
+    static void release(SendWorkRequest head, int started) {
+        SendWorkRequest r = head;
+        for (int k = 0; k < started && r != null; k++) {
+            PostHolds holds = r.holds();
+            SendWorkRequest next = holds.next;
+            holds.end();
+            r = next;
         }
     }
 
-    /** Releases the first {@code count} resources {@link #acquireOne} held for {@code r} (all: MAX_VALUE). */
-    static void releaseOne(SendWorkRequest r, int count) {
-        if (r.addressHandle() != null && count > 0) {
-            r.addressHandle().release();
-            count--;
-        }
-        if (r.union().bindWindow() != null && count > 0) {
-            r.union().bindWindow().release();
-            count--;
-            if (count > 0) {
-                r.union().bindRegion().release();
-                count--;
-            }
-        }
-        if ((r.flagBits() & SendWorkRequest.INLINE) != 0) {
-            for (int i = 0; i < r.sgeCount() && count > 0; i++) {
-                if (r.region(i) != null) {
-                    r.region(i).release();
-                    count--;
-                }
-            }
-        }
+    /** Releases what {@link #acquireOne} held for {@code r}, and ends its post. */
+    static void releaseOne(SendWorkRequest r) {
+        r.holds().end();
     }
 }

@@ -39,19 +39,17 @@ final class SendEntries {
         request.set(JAVA_LONG, ibv_send_wr.sg_list$OFFSET, entries.address());
     }
 
-    /** Entry {@code index} := {@code [offset, offset + length)} of {@code region}; the count grows to cover it. */
+    /** Entry {@code index} := {@code [offset, offset + length)} of {@code region}; the count follows ({@link ScatterGatherEntries#countAfterWriting}). */
     void setRegion(int index, MemoryRegion region, long offset, int length) {
         checkIndex(index);
         ScatterGatherEntries.write(VERB, entries, index, region, offset, length);
         lengths[index] = length;
         inlineMemory[index] = null;
         regions[index] = region;
-        if (index >= count) {
-            setCount(index + 1);
-        }
+        setCount(ScatterGatherEntries.countAfterWriting(index, count));
     }
 
-    /** Entry {@code index} := inline data from {@code data}; the count grows to cover it. */
+    /** Entry {@code index} := inline data from {@code data}; the count follows ({@link ScatterGatherEntries#countAfterWriting}). */
     void setInline(int index, MemorySegment data) {
         checkIndex(index);
         Objects.requireNonNull(data, VERB + ": inline data");
@@ -68,9 +66,7 @@ final class SendEntries {
         lengths[index] = (int) data.byteSize();
         inlineMemory[index] = data;
         regions[index] = null;
-        if (index >= count) {
-            setCount(index + 1);
-        }
+        setCount(ScatterGatherEntries.countAfterWriting(index, count));
     }
 
     /** {@code num_sge} := {@code count}, checked against {@code 0..maxSge}. */

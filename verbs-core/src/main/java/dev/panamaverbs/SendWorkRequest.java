@@ -25,7 +25,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *
  * <p>Memory: {@link #allocate(int)} uses an automatic (GC-managed) arena, usable from any
  * thread; {@link #allocate(Arena, int)} the caller's arena, which decides lifetime and thread
- * access. Posting a request whose arena is closed is an {@link IllegalStateException}.
+ * access. Posting a request whose arena is closed is an {@link IllegalStateException}. A post
+ * passes the request (with its entry array) to the provider as a segment, so its arena stays open
+ * until the provider returns: closing a shared arena while the provider runs throws
+ * {@link IllegalStateException}, as for any FFM downcall argument. Chained requests and inline
+ * data in other arenas are not covered by that: keep them alive until the post returns.
  */
 public final class SendWorkRequest {
     static final String VERB = "ibv_post_send";
@@ -40,7 +44,8 @@ public final class SendWorkRequest {
     private final MemorySegment readOnlyRequest;
     /** The scatter/gather list: {@code sg_list}, {@code num_sge} and their Java mirrors. */
     private final SendEntries entries;
-    private final MemorySegment badRequestSlot;
+    /** The post's {@code bad_wr} slot and call state. */
+    private final PostSlots slots;
     /** Whether {@code imm_data} holds an rkey from {@link #invalidateRkey(int)}. */
     private boolean invalidateRkeySet;
     private long wrId;
@@ -49,16 +54,17 @@ public final class SendWorkRequest {
     /** The {@code wr} union and {@code bind_mw}: what the remote side is. */
     private final SendWrUnion union;
     private SendWorkRequest next;
+    /** What a post of this request acquired, for its release. */
+    private final PostHolds holds;
 
     private SendWorkRequest(Arena arena, int maxSge) {
-        if (maxSge < 0) {
-            throw new IllegalArgumentException(VERB + ": maxSge must be >= 0, got " + maxSge);
-        }
+        SizeLimits.checkMaxSge(VERB, maxSge);
         this.request = arena.allocate(ibv_send_wr.LAYOUT);
         this.readOnlyRequest = request.asReadOnly();
         this.union = new SendWrUnion(request);
         this.entries = new SendEntries(arena, request, maxSge);
-        this.badRequestSlot = arena.allocate(ADDRESS);
+        this.holds = new PostHolds(maxSge);
+        this.slots = new PostSlots(arena);
         request.set(JAVA_INT, ibv_send_wr.opcode$OFFSET, opcode);
     }
 
@@ -67,6 +73,7 @@ public final class SendWorkRequest {
      *
      * @param maxSge the maximum number of scatter/gather entries per work request
      * @return a SEND request with room for {@code maxSge} scatter/gather entries, in an automatic arena
+     * @throws IllegalArgumentException unless {@code maxSge} is in 0..65536, before allocating
      */
     public static SendWorkRequest allocate(int maxSge) {
         return new SendWorkRequest(Arena.ofAuto(), maxSge);
@@ -78,6 +85,7 @@ public final class SendWorkRequest {
      * @param arena the arena that owns the allocated memory
      * @param maxSge the maximum number of scatter/gather entries per work request
      * @return a SEND request with room for {@code maxSge} scatter/gather entries, in {@code arena}
+     * @throws IllegalArgumentException unless {@code maxSge} is in 0..65536, before allocating
      */
     public static SendWorkRequest allocate(Arena arena, int maxSge) {
         return new SendWorkRequest(Objects.requireNonNull(arena, "arena"), maxSge);
@@ -177,16 +185,31 @@ public final class SendWorkRequest {
     }
 
     /**
-     * Sets {@code imm_data} for {@code *_WITH_IMM} opcodes: the 32 bits go out as given (C's
-     * {@code __be32}), so the receiver's {@link Completions#immediateData} reads the same int.
+     * Sets {@code imm_data} for {@code *_WITH_IMM} opcodes to the raw 32 bits (C's {@code __be32}
+     * field as the host stores it), so the receiver's {@link Completions#immediateData} reads the
+     * same int. A peer written in C that calls {@code ntohl(wc.imm_data)} reads
+     * {@code Integer.reverseBytes(immediate)} on a little-endian host: use
+     * {@link #immediateDataHostOrder(int)} to talk to such a peer.
      *
-     * @param immediate the immediate data
+     * @param immediate the immediate data, raw
      * @return this send work request
      */
     public SendWorkRequest immediateData(int immediate) {
         request.set(JAVA_INT, ibv_send_wr.imm_data$OFFSET, immediate);
         invalidateRkeySet = false;
         return this;
+    }
+
+    /**
+     * Sets {@code imm_data} for {@code *_WITH_IMM} opcodes to {@code value} in network byte order,
+     * as C's {@code wr.imm_data = htonl(value)} does: a C peer's {@code ntohl(wc.imm_data)} and a
+     * Java peer's {@link Completions#immediateDataHostOrder} read {@code value}.
+     *
+     * @param value the immediate value, in host order
+     * @return this send work request
+     */
+    public SendWorkRequest immediateDataHostOrder(int value) {
+        return immediateData(ImmediateData.toWire(value));
     }
 
     /**
@@ -205,7 +228,10 @@ public final class SendWorkRequest {
 
     /**
      * Sets entry {@code index} to {@code [offset, offset + length)} of {@code region} (address
-     * and lkey from the region); the entry count grows to cover {@code index}.
+     * and lkey from the region). Writing entry 0 starts a new list of one entry, so a request
+     * reused with fewer entries keeps none of the old ones; writing entry {@code i > 0} makes the
+     * list at least {@code i + 1} long, so one later entry can be changed in place. Write the
+     * entries in order from 0; {@link #sgeCount(int)} sets the count explicitly.
      *
      * @throws IllegalArgumentException if {@code index} is not in {@code 0..maxSge-1} or the range
      *         is not inside the region
@@ -236,7 +262,8 @@ public final class SendWorkRequest {
 
     /**
      * Sets entry {@code index} to inline data taken from {@code data} (any native memory, no
-     * registration) and sets {@link SendFlag#INLINE}. The data is copied when the request is
+     * registration) and sets {@link SendFlag#INLINE}. The entry count follows as for
+     * {@link #sge(int, MemoryRegion, long, int)}: entry 0 starts a new list. The data is copied when the request is
      * posted, so {@code data} may change right after the post returns.
      *
      * @throws IllegalArgumentException for heap or closed memory, or more than 2^31-1 bytes
@@ -493,17 +520,17 @@ public final class SendWorkRequest {
         return request.address();
     }
 
-    long badRequestSlotAddress() {
-        return badRequestSlot.address();
+    /**
+     * The request as a segment of its arena, for the post downcall, which keeps that arena open
+     * until the provider returns.
+     */
+    MemorySegment nativeRequest() {
+        return request;
     }
 
-    /** After a failed post: the {@code bad_wr} the provider reported (0 if none). */
-    long badRequestAddress() {
-        return badRequestSlot.get(JAVA_LONG, 0);
-    }
-
-    void clearBadRequest() {
-        badRequestSlot.set(JAVA_LONG, 0, 0L);
+    /** The post's {@code bad_wr} slot and call state. */
+    PostSlots slots() {
+        return slots;
     }
 
     /** False once the arena holding the native request is closed. */
@@ -531,9 +558,19 @@ public final class SendWorkRequest {
         return entries.region(index);
     }
 
+    /** {@code invalidate_rkey} as {@link #invalidateRkey(int)} set it (meaningful when {@link #hasInvalidateRkey()}). */
+    int invalidateRkeyValue() {
+        return request.get(JAVA_INT, ibv_send_wr.imm_data$OFFSET);
+    }
+
     /** Whether {@link #invalidateRkey(int)} set {@code invalidate_rkey} (and nothing overwrote it since). */
     boolean hasInvalidateRkey() {
         return invalidateRkeySet;
+    }
+
+    /** What a post of this request holds. */
+    PostHolds holds() {
+        return holds;
     }
 
     /** The memory of inline entry {@code index}, or {@code null} for a region entry. */
@@ -546,7 +583,7 @@ public final class SendWorkRequest {
      * as {@code "bad_wr wr_id=N (request K of the chain)"}, for the exception message.
      */
     String describeBadRequest() {
-        return CHAIN.describeBadRequest(this, badRequestSlot.get(JAVA_LONG, 0));
+        return CHAIN.describeBadRequest(this, slots.badRequestAddress());
     }
 
     @Override

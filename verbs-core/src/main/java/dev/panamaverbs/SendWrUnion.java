@@ -52,8 +52,6 @@ final class SendWrUnion {
     private MemoryWindow bindWindow;
     private MemoryRegion bindRegion;
     private int bindRkey;
-    /** During a post: whether acquiring made the window a dependent of the region (undone if not posted). */
-    private boolean bindAddedUser;
 
     SendWrUnion(MemorySegment request) {
         this.request = request;
@@ -167,13 +165,5 @@ final class SendWrUnion {
     /** The rkey a BIND_MW asks for. */
     int bindRkey() {
         return bindRkey;
-    }
-
-    boolean bindAddedUser() {
-        return bindAddedUser;
-    }
-
-    void bindAddedUser(boolean added) {
-        bindAddedUser = added;
     }
 }

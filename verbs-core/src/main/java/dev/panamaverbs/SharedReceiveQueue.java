@@ -143,12 +143,12 @@ public final class SharedReceiveQueue extends VerbsResource {
         int rc;
         acquire();
         try {
-            request.clearBadRequest();
+            request.slots().clearBadRequest();
             if (postSrqRecvFunction == null) {
                 throw NativeCalls.missingOp("ibv_post_srq_recv", "post_srq_recv");
             }
-            rc = OpsTable.postSrqRecv(postSrqRecvFunction, handleAddress(), request.address(),
-                    request.badRequestSlotAddress());
+            rc = OpsTable.postSrqRecv(postSrqRecvFunction, handleSegment(),
+                    request.nativeRequest(), request.slots().badRequest());
         } finally {
             release();
         }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,11 @@ import java.util.function.Supplier;
  *       fail), then waits until the uses already running have returned, and only then frees the
  *       native object. Uses are short (blocking waits, such as a completion channel's, park in
  *       Java between short native calls), so the wait is bounded.</li>
+ *   <li>Close racing close: a {@code close()} that finds another thread closing the resource
+ *       waits until that close has finished (dependents closed, native object freed) before it
+ *       returns. So a parent whose close reaches a child another thread is closing frees itself
+ *       only after the child's destroy verb returned: the kernel never sees a parent destroyed
+ *       under a child.</li>
  * </ul>
  */
 public abstract class VerbsResource implements AutoCloseable {
@@ -40,6 +46,10 @@ public abstract class VerbsResource implements AutoCloseable {
 
     /** Closed bit and the number of uses under way. */
     private volatile long state;
+    /** Opened once the close that set the closed bit has finished (freed or failed to free). */
+    private final CountDownLatch closeFinished = new CountDownLatch(1);
+    /** The thread running that close: its own nested {@code close()} of this resource returns at once. */
+    private volatile Thread closingThread;
 
     private final String kind;
     private final MemorySegment handle;
@@ -61,12 +71,17 @@ public abstract class VerbsResource implements AutoCloseable {
     }
 
     /**
-     * The native object (e.g. the {@code struct ibv_qp}) for callers of the generated layer.
-     * The segment's scope ends when this resource closes: a handle kept past {@link #close()}
-     * throws {@link IllegalStateException} on access instead of reading freed memory.
+     * The native object (e.g. the {@code struct ibv_qp}) for callers of the generated layer, as a
+     * <b>read-only</b> segment: the provider and the kernel own that memory, and a write through
+     * it (zeroing a {@code struct ibv_cq}, say) would crash the process at the next verb, so
+     * a {@code set} or {@code fill} throws {@link IllegalArgumentException}, as on every
+     * read-only segment. It may still
+     * be passed to the generated invokers, which hand its address to C. The segment's scope ends
+     * when this resource closes: a handle kept past {@link #close()} throws
+     * {@link IllegalStateException} on access instead of reading freed memory.
      *
      * @throws IllegalStateException if closed
-     * @return the native object
+     * @return the native object, read-only
      */
     public final MemorySegment handle() {
         acquire();
@@ -75,7 +90,7 @@ public abstract class VerbsResource implements AutoCloseable {
                 if (scopedHandle == null) {
                     // Made on first request only: most resources never hand out their handle.
                     handleArena = Arena.ofShared();
-                    scopedHandle = Pointers.scoped(handle, handleArena);
+                    scopedHandle = Pointers.scoped(handle, handleArena).asReadOnly();
                 }
                 return scopedHandle;
             }
@@ -131,6 +146,8 @@ public abstract class VerbsResource implements AutoCloseable {
                 destroy();
             } catch (RuntimeException e) {
                 closed.addSuppressed(e);
+            } finally {
+                closeFinished.countDown();
             }
             throw closed;
         }
@@ -216,8 +233,10 @@ public abstract class VerbsResource implements AutoCloseable {
 
     /**
      * Closes live dependents (newest first), waits for uses under way to return, then frees the
-     * native object. Idempotent. If freeing fails, the resource stays closed (its handle is
-     * never used again) and the failure is thrown.
+     * native object. Idempotent: a later {@code close()} returns at once, and one that finds
+     * another thread closing this resource waits until that close has finished. If freeing
+     * fails, the resource stays closed (its handle is never used again) and the failure is
+     * thrown by the close that freed it.
      */
     @Override
     public final void close() {
@@ -225,10 +244,39 @@ public abstract class VerbsResource implements AutoCloseable {
         do {
             previous = STATE.get(this);
             if ((previous & CLOSED) != 0) {
+                awaitCloseFinished();
                 return;
             }
         } while (!STATE.compareAndSet(this, previous, previous | CLOSED));
+        closingThread = Thread.currentThread();
+        try {
+            closeNow();
+        } finally {
+            closeFinished.countDown();
+        }
+    }
 
+    /** Waits for the close under way in another thread (none in this one: a nested close returns). */
+    private void awaitCloseFinished() {
+        if (closingThread == Thread.currentThread()) {
+            return;
+        }
+        boolean interrupted = false;
+        while (true) {
+            try {
+                closeFinished.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true; // close() is not interruptible: the native object must be gone on return
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The close proper, run once by the thread that set the closed bit. */
+    private void closeNow() {
         RuntimeException failure = null;
         for (VerbsResource dependent : snapshotDependentsNewestFirst()) {
             try {

@@ -108,4 +108,31 @@ class CompletionsTest {
         assertEquals(0x7777, batch.opcodeValue(0));
         assertEquals(CompletionStatus.WR_FLUSH_ERR, batch.status(0));
     }
+
+    @Test
+    void immediateDataInHostOrderIsNtohlOfTheField() {
+        try (Arena arena = Arena.ofConfined()) {
+            Completions batch = Completions.allocate(arena, 2);
+            MemorySegment wc = batch.entry(1);
+            byte[] wire = {0x12, 0x34, 0x56, 0x78}; // what a C sender's htonl(0x12345678) put on the wire
+            for (int i = 0; i < 4; i++) {
+                wc.set(java.lang.foreign.ValueLayout.JAVA_BYTE, ibv_wc.imm_data$OFFSET + i, wire[i]);
+            }
+            assertEquals(0x12345678, batch.immediateDataHostOrder(1));
+            assertEquals(java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN ? 0x78563412 : 0x12345678,
+                    batch.immediateData(1), "the raw accessor returns the field as the host stores it");
+        }
+    }
+
+    @Test
+    void absurdCapacitiesAreRefusedBeforeAllocating() {
+        for (int capacity : new int[] {0, -1, SizeLimits.MAX_COMPLETIONS + 1, Integer.MAX_VALUE}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Completions.allocate(capacity));
+            assertEquals("ibv_poll_cq: a completion batch needs 1.." + SizeLimits.MAX_COMPLETIONS + " entries, got "
+                    + capacity, e.getMessage());
+            try (Arena arena = Arena.ofConfined()) {
+                assertThrows(IllegalArgumentException.class, () -> Completions.allocate(arena, capacity));
+            }
+        }
+    }
 }

@@ -18,6 +18,8 @@ final class FakeResource extends VerbsResource {
     final AtomicInteger destroyCount = new AtomicInteger();
     /** The resource this one was added to as a user; it leaves it when destroyed. */
     VerbsResource usedResource;
+    /** Runs inside destroy, before it records anything: a slow destroy verb, for the close-racing-close tests. */
+    volatile Runnable duringDestroy = () -> {};
 
     /** Not yet registered with its dependencies: see {@link #open}. */
     FakeResource(String name, List<String> destroyed, VerbsResource... dependencies) {
@@ -47,6 +49,7 @@ final class FakeResource extends VerbsResource {
 
     @Override
     void destroy() {
+        duringDestroy.run();
         if (usesInFlight.get() != 0) {
             destroyedDuringUse.set(true);
         }

@@ -99,7 +99,7 @@ class QpTransitionAttributesTest {
             assertEquals(QpState.RTS.value(), ibv_qp_attr.qp_state(rts));
             assertEquals(99, ibv_qp_attr.sq_psn(rts));
             assertEquals(20, ibv_qp_attr.timeout(rts));
-            assertEquals(7, ibv_qp_attr.retry_cnt(rts));
+            assertEquals(ReadyToSendOptions.DEFAULT_RETRY_COUNT, ibv_qp_attr.retry_cnt(rts));
             assertEquals(7, ibv_qp_attr.rnr_retry(rts));
             assertEquals(4, ibv_qp_attr.max_rd_atomic(rts));
             MemorySegment udRts = arena.allocate(ibv_qp_attr.LAYOUT);

@@ -138,4 +138,25 @@ class QpTransitionsTest {
         assertTrue(e.getMessage().contains("INIT") && e.getMessage().contains("RTS"), e.getMessage());
         QpTransitions.requireTypedTransition("qp", QpState.RTR, QpState.RTS);
     }
+
+    @Test
+    void aSendNeedsRtsOnAndAReceiveAnyStateButReset() {
+        for (QpState state : QpState.values()) {
+            boolean sendRefused = state == QpState.RESET || state == QpState.INIT || state == QpState.RTR;
+            boolean receiveRefused = state == QpState.RESET;
+            assertPostable("ibv_post_send", true, state, sendRefused);
+            assertPostable("ibv_post_recv", false, state, receiveRefused);
+        }
+    }
+
+    /** ERROR and SQE flush posts and SQD queues them: none of these may be refused. */
+    private static void assertPostable(String verb, boolean send, QpState state, boolean refused) {
+        if (!refused) {
+            QpTransitions.requirePostable(verb, send, "QueuePair[qpn=9]", state);
+            return;
+        }
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> QpTransitions.requirePostable(verb, send, "QueuePair[qpn=9]", state));
+        assertTrue(e.getMessage().startsWith(verb + ": QueuePair[qpn=9] is in " + state + "; "), e.getMessage());
+    }
 }

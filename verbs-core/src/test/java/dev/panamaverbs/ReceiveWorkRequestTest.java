@@ -46,6 +46,10 @@ class ReceiveWorkRequestTest {
         IllegalArgumentException region = assertThrows(IllegalArgumentException.class, () -> request.sge(0, null, 0, 8));
         assertTrue(region.getMessage().startsWith("ibv_post_recv: "), region.getMessage());
 
+        IllegalArgumentException huge = assertThrows(IllegalArgumentException.class,
+                () -> ReceiveWorkRequest.allocate(Integer.MAX_VALUE));
+        assertEquals("ibv_post_recv: maxSge must be in 0..65536, got " + Integer.MAX_VALUE, huge.getMessage());
+        assertEquals(SizeLimits.MAX_SGE, ReceiveWorkRequest.allocate(SizeLimits.MAX_SGE).maxSge());
         assertThrows(IllegalArgumentException.class, () -> request.sgeCount(3));
         assertThrows(IllegalArgumentException.class, () -> request.sgeCount(-1));
         request.sgeCount(2);
@@ -98,12 +102,12 @@ class ReceiveWorkRequestTest {
         ReceiveWorkRequest first = ReceiveWorkRequest.allocate(1).wrId(10);
         ReceiveWorkRequest second = ReceiveWorkRequest.allocate(1).wrId(20);
         first.next(second);
-        first.clearBadRequest();
+        first.slots().clearBadRequest();
         assertEquals("bad_wr not set", first.describeBadRequest());
-        MemorySegment slot = Pointers.sized(first.badRequestSlotAddress(), 8);
+        MemorySegment slot = Pointers.sized(first.slots().badRequestSlotAddress(), 8);
         slot.set(ValueLayout.JAVA_LONG, 0, second.segment().address());
         assertEquals("bad_wr wr_id=20 (request 1 of the chain)", first.describeBadRequest());
-        first.clearBadRequest();
+        first.slots().clearBadRequest();
         assertEquals(0, slot.get(ValueLayout.JAVA_LONG, 0));
     }
 }

@@ -64,7 +64,8 @@ class SendWorkRequestTest {
 
     @Test
     void entryIndexAndCountStayInsideTheArray() {
-        assertPostSendRejected("maxSge must be >= 0", () -> SendWorkRequest.allocate(-1));
+        assertPostSendRejected("maxSge must be in 0..65536", () -> SendWorkRequest.allocate(-1));
+        assertPostSendRejected("maxSge must be in 0..65536", () -> SendWorkRequest.allocate(Integer.MAX_VALUE));
         SendWorkRequest wr = SendWorkRequest.allocate(2);
         assertPostSendRejected("sge index must be in 0..1", () -> wr.sge(2, null, 0, 8));
         assertPostSendRejected("sge index must be in 0..1", () -> wr.sge(-1, null, 0, 8));
@@ -92,6 +93,42 @@ class SendWorkRequestTest {
         MemorySegment gone = closed.allocate(8);
         closed.close();
         assertPostSendRejected("arena is closed", () -> SendWorkRequest.allocate(1).inlineData(gone));
+    }
+
+    @Test
+    void aRequestReusedWithFewerEntriesKeepsNoneOfTheOldOnes() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment a = arena.allocate(10);
+            MemorySegment b = arena.allocate(20);
+            MemorySegment c = arena.allocate(30);
+            SendWorkRequest wr = SendWorkRequest.allocate(arena, 3).inlineData(0, a).inlineData(1, b).inlineData(2, c);
+            assertEquals(3, wr.sgeCount());
+            assertEquals(60, wr.totalLength());
+            wr.inlineData(0, c).inlineData(1, a); // reused with two entries: the third is gone
+            assertEquals(2, wr.sgeCount());
+            assertEquals(2, ibv_send_wr.num_sge(wr.segment()));
+            assertEquals(40, wr.totalLength());
+            wr.inlineData(2, b).inlineData(1, b); // a later entry changed in place keeps the rest
+            assertEquals(3, wr.sgeCount());
+            assertEquals(3, ibv_send_wr.num_sge(wr.segment()));
+            wr.sgeCount(3).inlineData(0, a);      // entry 0 starts a new list
+            assertEquals(1, wr.sgeCount());
+        }
+    }
+
+    @Test
+    void immediateDataInHostOrderIsLaidOutAsHtonlWouldLayItOut() {
+        SendWorkRequest wr = SendWorkRequest.allocate(1).opcode(WorkRequestOpcode.SEND_WITH_IMM)
+                .immediateDataHostOrder(0x12345678);
+        MemorySegment s = wr.segment();
+        byte[] wire = new byte[4];
+        for (int i = 0; i < 4; i++) {
+            wire[i] = s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, ibv_send_wr.imm_data$OFFSET + i);
+        }
+        // htonl(0x12345678) is stored most significant byte first, whatever the host's order.
+        org.junit.jupiter.api.Assertions.assertArrayEquals(new byte[] {0x12, 0x34, 0x56, 0x78}, wire);
+        wr.immediateData(0x12345678);
+        assertEquals(0x12345678, ibv_send_wr.imm_data(s), "the raw setter writes the int as given");
     }
 
     @Test
@@ -179,9 +216,9 @@ class SendWorkRequestTest {
         SendWorkRequest first = SendWorkRequest.allocate(1).wrId(10);
         SendWorkRequest second = SendWorkRequest.allocate(1).wrId(20);
         first.next(second);
-        first.clearBadRequest();
+        first.slots().clearBadRequest();
         assertEquals("bad_wr not set", first.describeBadRequest());
-        Pointers.sized(first.badRequestSlotAddress(), 8)
+        Pointers.sized(first.slots().badRequestSlotAddress(), 8)
                 .set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, second.segment().address());
         assertEquals("bad_wr wr_id=20 (request 1 of the chain)", first.describeBadRequest());
     }

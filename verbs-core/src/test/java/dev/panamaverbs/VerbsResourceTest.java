@@ -166,8 +166,13 @@ class VerbsResourceTest {
         };
         resource.register();
         MemorySegment kept = resource.handle();
-        kept.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, 42L);
+        nativeObject.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, 42L);
         assertEquals(42L, kept.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0));
+        // The provider's memory: no write through the handle.
+        assertTrue(kept.isReadOnly());
+        assertThrows(IllegalArgumentException.class, () -> kept.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, 0L));
+        assertThrows(IllegalArgumentException.class, () -> kept.fill((byte) 0));
+        assertEquals(42L, nativeObject.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0));
         resource.close();
         assertThrows(IllegalStateException.class, () -> kept.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0));
         assertThrows(IllegalStateException.class, resource::handle);

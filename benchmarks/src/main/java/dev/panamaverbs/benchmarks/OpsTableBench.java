@@ -122,6 +122,13 @@ public class OpsTableBench {
     private long badWr;
     private long wcs;
     private MemorySegment wcArray;
+    /** The segment variants' arguments, in a shared arena: the most a downcall pays to keep one open. */
+    private Arena sharedArena;
+    private MemorySegment qpSegment;
+    private MemorySegment cqSegment;
+    private MemorySegment sendWrSegment;
+    private MemorySegment badWrSegment;
+    private MemorySegment wcSegment;
     private MemorySegment postSendFunction;
     private MemorySegment pollCqFunction;
     private MemorySegment reqNotifyCqFunction;
@@ -210,10 +217,18 @@ public class OpsTableBench {
             requests[i] = request;
             batchWrs[i] = request.address();
         }
+        sharedArena = Arena.ofShared();
+        qpSegment = MemorySegment.ofAddress(qp).reinterpret(dev.panamaverbs.ffm.ibv_qp.LAYOUT.byteSize());
+        cqSegment = MemorySegment.ofAddress(cq).reinterpret(dev.panamaverbs.ffm.ibv_cq.LAYOUT.byteSize());
+        sendWrSegment = sharedArena.allocate(ibv_send_wr.LAYOUT);
+        MemorySegment.copy(wr, 0, sendWrSegment, 0, ibv_send_wr.LAYOUT.byteSize());
+        badWrSegment = sharedArena.allocate(JAVA_LONG);
+        wcSegment = sharedArena.allocate(ibv_wc.LAYOUT, POLL_BATCH);
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
+        sharedArena.close();
         arena.close();
     }
 
@@ -241,6 +256,18 @@ public class OpsTableBench {
     @Benchmark
     public int postSend() {
         return OpsTable.postSend(postSendFunction, qp, sendWr, badWr);
+    }
+
+    /** {@link #postSend()} with segment arguments in a shared arena, which the downcall keeps open. */
+    @Benchmark
+    public int postSendSegments() {
+        return OpsTable.postSend(postSendFunction, qpSegment, sendWrSegment, badWrSegment);
+    }
+
+    /** {@link #pollCq()} with the completion array as a segment of a shared arena, kept open by the downcall. */
+    @Benchmark
+    public int pollCqSegments() {
+        return OpsTable.pollCq(pollCqFunction, cqSegment, POLL_BATCH, wcSegment);
     }
 
     /** {@code ibv_poll_cq} for up to 16 completions (the fake returns one) through {@code ops.poll_cq}. */

@@ -258,6 +258,14 @@ class MemoryWindowDeviceTest {
             assertEquals(CompletionStatus.SUCCESS, batch.status(0), "BIND_MW completion");
             assertEquals(CompletionOpcode.BIND_MW, batch.opcode(0));
 
+            // A second bind of the bound window is refused before the device (which would fail it
+            // and, on SoftRoCE, take tens of seconds to close the context afterwards).
+            SendWorkRequest rebind = SendWorkRequest.allocate(arena, 1).wrId(45).signaled(true).bindMemoryWindow(window,
+                    MemoryWindow.incrementRkey(newRkey), exposed, 0, 1024, EnumSet.of(AccessFlag.REMOTE_READ));
+            IllegalStateException bound = assertThrows(IllegalStateException.class, () -> pair.first().postSend(rebind));
+            assertTrue(bound.getMessage().startsWith("ibv_post_send: wr_id=45: BIND_MW names " + window), bound.getMessage());
+            assertEquals(newRkey, window.rkey(), "the refused bind changed nothing");
+
             SendWorkRequest read = SendWorkRequest.allocate(arena, 1).wrId(42).opcode(WorkRequestOpcode.RDMA_READ)
                     .signaled(true).sge(sink, 0, 2048).rdma(exposed.addressAt(1024, 2048), newRkey);
             pair.second().postSend(read);
@@ -273,6 +281,16 @@ class MemoryWindowDeviceTest {
             awaitOne(pair.firstQueue(), batch);
             assertEquals(43, batch.wrId(0));
             assertEquals(CompletionStatus.SUCCESS, batch.status(0), "LOCAL_INV completion");
+
+            // Invalidated by a LOCAL_INV posted here, the window may be bound again (to another range: the
+            // old rkey below still grants nothing).
+            int thirdRkey = MemoryWindow.incrementRkey(newRkey);
+            pair.first().postSend(rebind.bindMemoryWindow(window, thirdRkey, exposed, 0, 1024,
+                    EnumSet.of(AccessFlag.REMOTE_READ)));
+            awaitOne(pair.firstQueue(), batch);
+            assertEquals(45, batch.wrId(0));
+            assertEquals(CompletionStatus.SUCCESS, batch.status(0), "BIND_MW after LOCAL_INV");
+            assertEquals(thirdRkey, window.rkey());
             pair.second().postSend(read.wrId(44));
             awaitOne(pair.secondQueue(), batch);
             assertEquals(44, batch.wrId(0));

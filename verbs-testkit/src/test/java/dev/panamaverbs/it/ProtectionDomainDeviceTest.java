@@ -95,6 +95,12 @@ class ProtectionDomainDeviceTest {
             assertThrows(IllegalArgumentException.class, () -> pd.register(gone, Set.of(AccessFlag.LOCAL_WRITE)));
             assertThrows(NullPointerException.class, () -> pd.register(null, Set.of()));
             assertThrows(NullPointerException.class, () -> pd.register(arena.allocate(64), null));
+            // Absurd sizes of memory the region would allocate: a clear refusal, not an OutOfMemoryError.
+            for (long absurd : new long[] {Long.MAX_VALUE, 1L << 50}) {
+                IllegalArgumentException huge = assertThrows(IllegalArgumentException.class,
+                        () -> pd.allocateMemoryRegion(absurd, Set.of(AccessFlag.LOCAL_WRITE)));
+                assertTrue(huge.getMessage().startsWith("ibv_reg_mr: length " + absurd + " exceeds "), huge.getMessage());
+            }
         }
     }
 

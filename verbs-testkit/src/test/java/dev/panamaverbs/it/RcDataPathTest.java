@@ -54,19 +54,38 @@ class RcDataPathTest {
         try (RcLoopbackPair pair = RcLoopbackPair.open(device)) {
             Completions wc = pair.completions();
             pair.firstBuffer().fillPattern(2, 0, 100);
-            pair.second().postReceive(ReceiveWorkRequest.allocate(2)
-                    .sge(0, pair.secondBuffer().region(), 0, 50).sge(1, pair.secondBuffer().region(), 1000, 50));
-            pair.first().postSend(SendWorkRequest.allocate(1).opcode(WorkRequestOpcode.SEND_WITH_IMM).signaled(true)
-                    .immediateData(0x12345678).sge(pair.firstBuffer().region(), 0, 100));
-            CompletionWaiter.awaitSuccess(pair.firstQueue(), wc);
-            CompletionWaiter.awaitSuccess(pair.secondQueue(), wc);
-            assertTrue(wc.hasFlag(0, CompletionFlag.WITH_IMM));
+            sendWithImmediate(pair, ReceiveWorkRequest.allocate(2).sge(0, pair.secondBuffer().region(), 0, 50)
+                    .sge(1, pair.secondBuffer().region(), 1000, 50), request -> request.immediateData(0x12345678));
             assertEquals(0x12345678, wc.immediateData(0));
             assertEquals(100, wc.byteLength(0));
             // Scattered over two entries: 50 bytes at 0, the next 50 at 1000.
             pair.secondBuffer().assertSameBytes(0, pair.firstBuffer(), 0, 50);
             pair.secondBuffer().assertSameBytes(1000, pair.firstBuffer(), 50, 50);
+
+            // Host order on both sides, as a C peer's htonl/ntohl: the value survives, and the raw
+            // field holds the big-endian bytes a C receiver's ntohl turns back into the value.
+            sendWithImmediate(pair, ReceiveWorkRequest.allocate(1).sge(0, pair.secondBuffer().region(), 0, 100),
+                    request -> request.immediateDataHostOrder(0x12345678));
+            assertEquals(0x12345678, wc.immediateDataHostOrder(0));
+            assertEquals(java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN
+                    ? Integer.reverseBytes(0x12345678) : 0x12345678, wc.immediateData(0));
         }
+    }
+
+    /**
+     * Posts {@code receive} on the second queue pair and a signaled SEND_WITH_IMM of the first
+     * buffer's first 100 bytes on the first, its immediate set by {@code immediate}; waits for
+     * both completions (the receive's is entry 0 of the pair's batch, with WITH_IMM).
+     */
+    private static void sendWithImmediate(RcLoopbackPair pair, ReceiveWorkRequest receive,
+                                          java.util.function.UnaryOperator<SendWorkRequest> immediate) {
+        Completions wc = pair.completions();
+        pair.second().postReceive(receive);
+        pair.first().postSend(immediate.apply(SendWorkRequest.allocate(1).opcode(WorkRequestOpcode.SEND_WITH_IMM)
+                .signaled(true).sge(pair.firstBuffer().region(), 0, 100)));
+        CompletionWaiter.awaitSuccess(pair.firstQueue(), wc);
+        CompletionWaiter.awaitSuccess(pair.secondQueue(), wc);
+        assertTrue(wc.hasFlag(0, CompletionFlag.WITH_IMM));
     }
 
     @DeviceTest

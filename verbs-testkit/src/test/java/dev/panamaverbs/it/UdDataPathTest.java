@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.panamaverbs.AddressHandle;
 import dev.panamaverbs.CompletionOpcode;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
+import dev.panamaverbs.Verbs;
 import dev.panamaverbs.WorkRequestOpcode;
 import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.testkit.DeviceTest;
@@ -79,6 +81,25 @@ class UdDataPathTest {
             assertThrows(IllegalArgumentException.class, () -> pair.first().postSend(write));
             assertThrows(IllegalArgumentException.class, () -> SendWorkRequest.allocate(1)
                     .ud(pair.addressHandle(), 1 << 24, UdPair.QKEY));
+
+            // An address handle of another protection domain, or of another context, is refused
+            // before the post (the provider would accept it and fail the send with LOC_QP_OP_ERR).
+            AddressHandle otherDomain = pair.context().allocateProtectionDomain()
+                    .createAddressHandle(pair.addressHandle().attributes());
+            IllegalArgumentException foreign = assertThrows(IllegalArgumentException.class, () -> pair.first().postSend(
+                    SendWorkRequest.allocate(1).wrId(41).sge(pair.firstBuffer().region(), 0, 8)
+                            .ud(otherDomain, pair.second().number(), UdPair.QKEY)));
+            assertTrue(foreign.getMessage().startsWith("ibv_post_send: wr_id=41: " + otherDomain + " belongs to "),
+                    foreign.getMessage());
+            try (Context other = Verbs.device(device.name()).orElseThrow().open()) {
+                AddressHandle otherContext = other.allocateProtectionDomain()
+                        .createAddressHandle(pair.addressHandle().attributes());
+                assertThrows(IllegalArgumentException.class, () -> pair.first().postSend(
+                        SendWorkRequest.allocate(1).wrId(42).sge(pair.firstBuffer().region(), 0, 8)
+                                .ud(otherContext, pair.second().number(), UdPair.QKEY)));
+            }
+            Completions none = Completions.allocate(4);
+            assertEquals(0, pair.firstQueue().poll(none), "the refused sends never reached the provider");
 
             SendWorkRequest send = SendWorkRequest.allocate(1).sge(pair.firstBuffer().region(), 0, 8)
                     .ud(pair.addressHandle(), pair.second().number(), UdPair.QKEY);

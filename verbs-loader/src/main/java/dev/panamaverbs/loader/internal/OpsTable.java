@@ -6,10 +6,17 @@ import dev.panamaverbs.ffm.ibv_cq;
 import dev.panamaverbs.ffm.ibv_mw;
 import dev.panamaverbs.ffm.ibv_pd;
 import dev.panamaverbs.ffm.ibv_qp;
+import dev.panamaverbs.ffm.ibv_recv_wr;
+import dev.panamaverbs.ffm.ibv_send_wr;
 import dev.panamaverbs.ffm.ibv_srq;
+import dev.panamaverbs.ffm.ibv_wc;
+import dev.panamaverbs.ffm.invoke.Downcalls;
 import dev.panamaverbs.ffm.invoke.ibv_context_ops$calls;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
 
 /**
  * The {@code static inline} verbs of verbs.h that dispatch through {@code ibv_context.ops}:
@@ -164,6 +171,106 @@ public final class OpsTable {
         return ibv_context_ops$calls.poll_cq$raw(pollCq, cq, numEntries, wcArray);
     }
 
+    // ---- the data path with segments: each argument's arena stays open for the whole call ----
+
+    /**
+     * The segment-variant downcalls of the data path, without errno capture (posts return their
+     * errno, poll_cq a count): capturing the call state allocates on every call, these do not,
+     * even interpreted. post_send, post_recv and post_srq_recv share one C signature.
+     */
+    private static final class SegmentCalls {
+        static final MethodHandle POST = Downcalls.handle(ibv_context_ops.post_send$DESC);
+        static final MethodHandle POLL = Downcalls.handle(ibv_context_ops.poll_cq$DESC);
+    }
+
+    /**
+     * {@link #postSend(MemorySegment, long, long, long)} with the request and the {@code bad_wr}
+     * slot as segments: the downcall keeps their arenas alive until the provider returns, as FFM
+     * does for every segment argument (closing a shared arena meanwhile throws
+     * {@link IllegalStateException}; a confined one can only be used, and closed, by its owner).
+     * What the request points to in other arenas (chained requests, inline data) is not covered.
+     *
+     * @param postSend the resolved {@code ops.post_send}
+     * @param qp       the {@code struct ibv_qp}
+     * @param wr       the first {@code struct ibv_send_wr}, at least that large
+     * @param badWrOut a pointer-sized slot for the first failed request
+     * @return 0 when every request was posted, else the errno (providers return it positive or
+     *         negative)
+     * @throws IllegalArgumentException for a NULL or too small argument
+     */
+    public static int postSend(MemorySegment postSend, MemorySegment qp, MemorySegment wr, MemorySegment badWrOut) {
+        requirePostArguments(qp, "qp", wr, ibv_send_wr.LAYOUT.byteSize(), badWrOut, "ibv_post_send");
+        return post("ibv_post_send", postSend, qp, wr, badWrOut);
+    }
+
+    /**
+     * {@code ibv_post_recv} with segments, as {@link #postSend(MemorySegment, MemorySegment,
+     * MemorySegment, MemorySegment)}.
+     *
+     * @param postRecv the resolved {@code ops.post_recv}
+     * @param qp       the {@code struct ibv_qp}
+     * @param wr       the first {@code struct ibv_recv_wr}
+     * @param badWrOut a pointer-sized slot for the first failed request
+     * @return 0 or the errno
+     * @throws IllegalArgumentException for a NULL or too small argument
+     */
+    public static int postRecv(MemorySegment postRecv, MemorySegment qp, MemorySegment wr, MemorySegment badWrOut) {
+        requirePostArguments(qp, "qp", wr, ibv_recv_wr.LAYOUT.byteSize(), badWrOut, "ibv_post_recv");
+        return post("ibv_post_recv", postRecv, qp, wr, badWrOut);
+    }
+
+    /**
+     * {@code ibv_post_srq_recv} with segments, as {@link #postSend(MemorySegment, MemorySegment,
+     * MemorySegment, MemorySegment)}.
+     *
+     * @param postSrqRecv the resolved {@code ops.post_srq_recv}
+     * @param srq         the {@code struct ibv_srq}
+     * @param wr          the first {@code struct ibv_recv_wr}
+     * @param badWrOut    a pointer-sized slot for the first failed request
+     * @return 0 or the errno
+     * @throws IllegalArgumentException for a NULL or too small argument
+     */
+    public static int postSrqRecv(MemorySegment postSrqRecv, MemorySegment srq, MemorySegment wr,
+                                  MemorySegment badWrOut) {
+        requirePostArguments(srq, "srq", wr, ibv_recv_wr.LAYOUT.byteSize(), badWrOut, "ibv_post_srq_recv");
+        return post("ibv_post_srq_recv", postSrqRecv, srq, wr, badWrOut);
+    }
+
+    private static int post(String verb, MemorySegment function, MemorySegment object, MemorySegment wr,
+                            MemorySegment badWrOut) {
+        try {
+            return (int) SegmentCalls.POST.invokeExact(function, object, wr, badWrOut);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow(verb, t);
+        }
+    }
+
+    /**
+     * {@link #pollCq(MemorySegment, long, int, long)} with the completion array as a segment: its
+     * arena stays open until the provider returns.
+     *
+     * @param pollCq     the resolved {@code ops.poll_cq}
+     * @param cq         the {@code struct ibv_cq}
+     * @param numEntries how many completions the provider may write
+     * @param wcArray    room for at least {@code numEntries} {@code struct ibv_wc}
+     * @return the number of completions written, 0 when the CQ is empty, negative on failure
+     * @throws IllegalArgumentException for a NULL {@code cq}, a negative {@code numEntries}, or an
+     *         array too small for {@code numEntries}
+     */
+    public static int pollCq(MemorySegment pollCq, MemorySegment cq, int numEntries, MemorySegment wcArray) {
+        Memory.requireNonNull(cq.address(), "ibv_poll_cq", "cq");
+        Memory.requireArray(wcArray.address(), numEntries, "ibv_poll_cq", "wc", "num_entries");
+        if (wcArray.byteSize() < numEntries * ibv_wc.LAYOUT.byteSize()) {
+            throw new IllegalArgumentException("ibv_poll_cq: wc has room for " + wcArray.byteSize() / ibv_wc.LAYOUT.byteSize()
+                    + " entries, not num_entries " + numEntries);
+        }
+        try {
+            return (int) SegmentCalls.POLL.invokeExact(pollCq, cq, numEntries, wcArray);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow("ibv_poll_cq", t);
+        }
+    }
+
     /**
      * {@code ibv_req_notify_cq}: {@code cq->context->ops.req_notify_cq(cq, solicited_only)}: 0 or an errno.
      *
@@ -246,6 +353,15 @@ public final class OpsTable {
         }
         long function = Memory.readLong(context + opOffset);
         return function == 0 ? MemorySegment.NULL : MemorySegment.ofAddress(function);
+    }
+
+    private static void requirePostArguments(MemorySegment object, String objectName, MemorySegment wr, long wrSize,
+                                             MemorySegment badWrOut, String verb) {
+        requireNonNull(object.address(), objectName, wr.address(), badWrOut.address(), verb);
+        if (wr.byteSize() < wrSize || badWrOut.byteSize() < ADDRESS.byteSize()) {
+            throw new IllegalArgumentException(verb + ": wr (" + wr.byteSize() + " bytes) or bad_wr ("
+                    + badWrOut.byteSize() + " bytes) is smaller than its C type");
+        }
     }
 
     private static void requireNonNull(long object, String objectName, long wr, long badWrOut, String verb) {

@@ -75,11 +75,25 @@ class OpsTableAllocationTest {
         pollAttr = arena.allocate(ibv_poll_cq_attr.LAYOUT).address();
         sge = arena.allocate(64).address();
         ah = arena.allocate(64).address();
+        segments = Segments.of(arena);
     }
 
     @AfterAll
     static void close() {
         arena.close();
+    }
+
+    /** The segment-variant arguments, in the shared arena, made once. */
+    private static Segments segments;
+
+    private record Segments(MemorySegment qp, MemorySegment cq, MemorySegment srq,
+                            MemorySegment sendWr, MemorySegment recvWr, MemorySegment badWr, MemorySegment wcs) {
+        static Segments of(Arena arena) {
+            return new Segments(Pointers.sized(OpsTableAllocationTest.qp, 64),
+                    Pointers.sized(OpsTableAllocationTest.cq, 64), Pointers.sized(OpsTableAllocationTest.srq, 64),
+                    arena.allocate(ibv_send_wr.LAYOUT),
+                    arena.allocate(ibv_recv_wr.LAYOUT), arena.allocate(JAVA_LONG), arena.allocate(ibv_wc.LAYOUT, 16));
+        }
     }
 
     /** A data-path call: its function resolved once (as core does at creation), then called through it. */
@@ -101,6 +115,15 @@ class OpsTableAllocationTest {
                         f -> OpsTable.postSrqRecv(f, srq, recvWr, badWr)),
                 new ResolvedCall("pollCq", () -> OpsTable.resolvePollCq(cq),
                         f -> OpsTable.pollCq(f, cq, 16, wcs)),
+                // The segment variants the data path uses: the arena kept open, still nothing allocated.
+                new ResolvedCall("postSend(segments)", () -> OpsTable.resolvePostSend(qp),
+                        f -> OpsTable.postSend(f, segments.qp, segments.sendWr, segments.badWr)),
+                new ResolvedCall("postRecv(segments)", () -> OpsTable.resolvePostRecv(qp),
+                        f -> OpsTable.postRecv(f, segments.qp, segments.recvWr, segments.badWr)),
+                new ResolvedCall("postSrqRecv(segments)", () -> OpsTable.resolvePostSrqRecv(srq),
+                        f -> OpsTable.postSrqRecv(f, segments.srq, segments.recvWr, segments.badWr)),
+                new ResolvedCall("pollCq(segments)", () -> OpsTable.resolvePollCq(cq),
+                        f -> OpsTable.pollCq(f, segments.cq, 16, segments.wcs)),
                 new ResolvedCall("reqNotifyCq", () -> OpsTable.resolveReqNotifyCq(cq), f -> {
                     OpsTable.reqNotifyCq(f, cq, false);
                     return 0;
