@@ -57,8 +57,8 @@ class WireFaultTwoHostTest {
     @BeforeAll
     void start(TwoHosts hosts) {
         this.hosts = hosts;
-        baseline = KernelResources.count(hosts.device().name());
         wire = new FaultWire(hosts);
+        baseline = KernelResources.count(hosts.device().name()); // with the wire's context, domain and buffer
     }
 
     @AfterAll
