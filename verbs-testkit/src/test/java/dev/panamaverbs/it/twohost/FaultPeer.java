@@ -10,6 +10,7 @@ import dev.panamaverbs.QpType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.Verbs;
+import dev.panamaverbs.it.KernelResources;
 import dev.panamaverbs.testkit.PeerSide;
 import dev.panamaverbs.testkit.RegisteredBuffer;
 import dev.panamaverbs.testkit.TestDevice;
@@ -24,6 +25,10 @@ import java.time.Duration;
  * pair connected through the endpoint exchange. It then answers "check OFF LEN SEED" (is the
  * pattern there?) until "bye", or until the connection breaks (the test gave that queue pair up
  * after a fault): either way it destroys that queue pair and its queue, and waits for the next.
+ * For {@link SoakTwoHostTest} it also keeps a UD queue pair ({@link SoakDatagrams}, its address
+ * published as "ud") that checks every datagram arriving, and answers "ud-send FIRST COUNT QPN GID"
+ * (datagrams to the test), "ud-stats" (received and wrong so far) and "counts" (B's
+ * {@code rdma resource show} counts for the link device).
  */
 public final class FaultPeer {
     static final int SIZE = 1 << 20;
@@ -39,7 +44,10 @@ public final class FaultPeer {
             ProtectionDomain pd = context.allocateProtectionDomain();
             RegisteredBuffer buffer = RegisteredBuffer.allocate(pd, SIZE);
             GidEntry gid = context.queryGid(device.port(), device.gidIndex()).orElseThrow();
+            SoakDatagrams datagrams = new SoakDatagrams(context, pd, device);
+            Thread.ofVirtual().name("ud receiver").start(datagrams::receiveForever);
             server.setSoTimeout(600_000);
+            PeerSide.publish("ud", datagrams.address());
             PeerSide.publish("port", server.getLocalPort());
             for (int connection = 1; ; connection++) {
                 try (Socket socket = server.accept()) {
@@ -51,7 +59,7 @@ public final class FaultPeer {
                     EndpointInfo theirs = EndpointExchange.exchange(socket, mine, Duration.ofSeconds(60));
                     RcConnection.connect(qp, device, mine, theirs);
                     System.out.println("FaultPeer: connection " + connection + ": QP " + qp.number() + " to " + theirs.qpn());
-                    serve(new Control(socket, CONTROL_TIMEOUT_MILLIS), buffer);
+                    serve(new Control(socket, CONTROL_TIMEOUT_MILLIS), buffer, datagrams, device);
                     qp.close();
                     cq.close();
                     System.out.println("FaultPeer: connection " + connection + " closed");
@@ -60,7 +68,7 @@ public final class FaultPeer {
         }
     }
 
-    private static void serve(Control control, RegisteredBuffer buffer) {
+    private static void serve(Control control, RegisteredBuffer buffer, SoakDatagrams datagrams, TestDevice device) {
         try {
             control.send("rts");
             while (true) {
@@ -74,6 +82,12 @@ public final class FaultPeer {
                             control.send("fail: " + e.getMessage());
                         }
                     }
+                    case "ud-send" -> {
+                        datagrams.send(words[3] + " " + words[4], Long.parseLong(words[1]), Integer.parseInt(words[2]));
+                        control.send("ok");
+                    }
+                    case "ud-stats" -> control.send(datagrams.received.get() + " " + datagrams.wrong.get());
+                    case "counts" -> control.send(KernelResources.count(device.name()).toString());
                     case "bye" -> {
                         control.send("bye");
                         return;
