@@ -12,4 +12,5 @@ module dev.panamaverbs.core {
     requires org.slf4j;
 
     exports dev.panamaverbs;
+    exports dev.panamaverbs.onesided;
 }
