@@ -60,6 +60,7 @@ final class ChannelRequests {
     }
 
     SendWorkRequest put(RemoteWindow dst, long dstOffset, Window src, long srcOffset, int length) {
+        Slots.checkRange(src, srcOffset, length, src.byteSize());
         write.sge(src.region(), srcOffset, length).rdma(dst.addressAt(dstOffset, length), dst.rkey());
         last = write;
         return write;
@@ -81,6 +82,7 @@ final class ChannelRequests {
     SendWorkRequest putThenAdd(RemoteWindow dst, long dstOffset, Window src, long srcOffset, int length,
             RemoteSlot slot, long delta, boolean fence) {
         SendWorkRequest head = fence ? writeThenFencedAdd : writeThenAdd;
+        Slots.checkRange(src, srcOffset, length, src.byteSize());
         head.sge(src.region(), srcOffset, length).rdma(dst.addressAt(dstOffset, length), dst.rkey());
         add(slot, delta, fence);
         return head;

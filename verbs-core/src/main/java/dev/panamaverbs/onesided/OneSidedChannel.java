@@ -69,8 +69,7 @@ public final class OneSidedChannel implements AutoCloseable {
     private final SendTracker tracker;
     private final ChannelRequests requests;
     private final Companion companion;
-    /** For ticket t: the counter slot to bump once t completes (null: none). */
-    private final SignalSlot[] counters;
+    private final CounterBumps counters;
     private boolean closed;
 
     private OneSidedChannel(QueuePair qp, Duration postTimeout) {
@@ -79,11 +78,11 @@ public final class OneSidedChannel implements AutoCloseable {
         this.postTimeoutNanos = postTimeout.toNanos();
         try {
             tracker = new SendTracker(qp, arena, this::reaped);
-            counters = new SignalSlot[tracker.ringSize()];
             requests = new ChannelRequests(qp.protectionDomain(), arena, tracker.ringSize(),
                     qp.capabilities().maxInlineData() >= Slots.SLOT_BYTES);
             try {
                 companion = new Companion(qp, requests.sink, arena);
+                counters = new CounterBumps(companion, tracker.ringSize(), postTimeoutNanos);
             } catch (RuntimeException e) {
                 requests.close();
                 throw e;
@@ -256,9 +255,33 @@ public final class OneSidedChannel implements AutoCloseable {
      */
     public long putWithSignalAndCounter(RemoteWindow dst, long dstOffset, Window src, long srcOffset, int length,
             RemoteSlot slot, long delta, SignalSlot counter) {
+        return putWithSignalAndCounter(dst, dstOffset, src, srcOffset, length, slot, delta, counter, true);
+    }
+
+    /**
+     * {@link #putWithSignalAndCounter(RemoteWindow, long, Window, long, int, RemoteSlot, long, SignalSlot)}
+     * with the signal's fence chosen.
+     *
+     * @param dst the peer's window
+     * @param dstOffset where the bytes land in it
+     * @param src the local window holding the bytes
+     * @param srcOffset where they start in it
+     * @param length how many bytes
+     * @param slot the peer's signal slot
+     * @param delta what to add to it
+     * @param counter a slot of a local window in the queue pair's protection domain
+     * @param fence whether the signal carries {@code IBV_SEND_FENCE}
+     * @return the operation's ticket
+     * @throws IllegalArgumentException if {@code counter} is in another protection domain
+     * @throws IndexOutOfBoundsException if a range is outside its window
+     * @throws ChannelFailedException if the channel has failed
+     * @throws WaitTimeoutException if the send queue stays full for the post timeout
+     */
+    public long putWithSignalAndCounter(RemoteWindow dst, long dstOffset, Window src, long srcOffset, int length,
+            RemoteSlot slot, long delta, SignalSlot counter, boolean fence) {
         companion.checkDomain(counter);
-        long ticket = putWithSignal(dst, dstOffset, src, srcOffset, length, slot, delta, true);
-        counters[(int) (ticket & (counters.length - 1))] = counter;
+        long ticket = putWithSignal(dst, dstOffset, src, srcOffset, length, slot, delta, fence);
+        counters.record(ticket, counter);
         return ticket;
     }
 
@@ -277,7 +300,7 @@ public final class OneSidedChannel implements AutoCloseable {
     public long signalWithCounter(RemoteSlot slot, long delta, SignalSlot counter) {
         companion.checkDomain(counter);
         long ticket = signal(slot, delta, true);
-        counters[(int) (ticket & (counters.length - 1))] = counter;
+        counters.record(ticket, counter);
         return ticket;
     }
 
@@ -308,26 +331,6 @@ public final class OneSidedChannel implements AutoCloseable {
         }
     }
 
-    /** Operations up to {@code to} completed: bump the counters they carry, through the companion. */
-    private void reaped(long from, long to) {
-        for (long t = from + 1; t <= to; t++) {
-            int index = (int) (t & (counters.length - 1));
-            SignalSlot counter = counters[index];
-            if (counter != null) {
-                counters[index] = null;
-                long deadline = System.nanoTime() + postTimeoutNanos;
-                for (int round = 0; !companion.hasRoom(); round++) {
-                    companion.poll();
-                    if (companion.failure() != null || System.nanoTime() - deadline >= 0) {
-                        return; // recorded (or the device stopped answering): the waits report it
-                    }
-                    Pause.spinOrPark(round);
-                }
-                companion.add(counter, 1);
-            }
-        }
-    }
-
     /**
      * Sets the local {@code counter} to 0 through the companion queue pair (an inline loop-back
      * RDMA WRITE: counters, like signals, change only through the NIC). Waits until every
@@ -343,25 +346,14 @@ public final class OneSidedChannel implements AutoCloseable {
     public void resetCounter(SignalSlot counter, Duration timeout) throws InterruptedException {
         companion.checkDomain(counter);
         throwIfFailed("resetCounter");
-        waitLocal(tracker.nextTicket() - 1, timeout);
         long deadline = System.nanoTime() + timeout.toNanos();
-        for (int round = 0; !companion.hasRoom(); round++) {
-            progress();
-            throwIfFailed("resetCounter");
-            if (System.nanoTime() - deadline >= 0) {
-                throw new WaitTimeoutException("room in the companion queue pair", 1, 0, timeout);
-            }
-            Pause.pause(round);
-        }
-        long ticket = companion.write(counter, 0);
-        for (int round = 0; !companion.tracker().isComplete(ticket); round++) {
-            progress();
-            throwIfFailed("resetCounter");
-            if (System.nanoTime() - deadline >= 0) {
-                throw new WaitTimeoutException("the reset of counter " + counter, 0, counter.read(), timeout);
-            }
-            Pause.pause(round);
-        }
+        waitLocal(tracker.nextTicket() - 1, timeout);
+        counters.reset(counter, deadline, timeout);
+    }
+
+    /** The tracker's listener: operations {@code (from, to]} completed. */
+    private void reaped(long from, long to) {
+        counters.reaped(from, to);
     }
 
     // ---- waits ----
