@@ -78,6 +78,50 @@ class OneSidedDeviceTest {
         }
     }
 
+    /**
+     * 0 B/op: the thread's allocated bytes around 2,000 putWithSignal + waitSignal rounds after a
+     * warm-up. Not a timing test.
+     */
+    @DeviceTest
+    void putWithSignalAndItsWaitAllocateNothing(TestDevice device) throws Exception {
+        // Reflectively: the test module does not read jdk.management. Each read boxes one Long (16 B).
+        Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
+        java.lang.reflect.Method allocated = Class.forName("com.sun.management.ThreadMXBean")
+                .getMethod("getCurrentThreadAllocatedBytes");
+        try (RcLoopbackPair pair = RcLoopbackPair.open(device);
+             OneSidedChannel sender = OneSidedChannel.open(pair.first());
+             OneSidedChannel receiver = OneSidedChannel.open(pair.second())) {
+            Window source = Window.of(pair.firstBuffer().region());
+            Window target = Window.of(pair.secondBuffer().region());
+            RemoteWindow remote = remoteOf(target);
+            RemoteSlot slot = remote.slot(32);
+            SignalSlot arrived = target.slot(32);
+            SignalSlot counter = source.slot(32);
+            long round = rounds(sender, receiver, remote, source, slot, arrived, counter, 0, 3_000);
+            long before = (long) allocated.invoke(threads);
+            rounds(sender, receiver, remote, source, slot, arrived, counter, round, 2_000);
+            long bytes = (long) allocated.invoke(threads) - before;
+            System.out.println("OneSidedDeviceTest: " + bytes + " bytes allocated in 2000 putWithSignal(AndCounter)"
+                    + " + waitSignal rounds");
+            assertTrue(bytes < 2_000, bytes + " bytes in 2000 rounds: the data path allocates");
+        }
+    }
+
+    private static long rounds(OneSidedChannel sender, OneSidedChannel receiver, RemoteWindow remote, Window source,
+            RemoteSlot slot, SignalSlot arrived, SignalSlot counter, long from, int count) throws InterruptedException {
+        long i = from;
+        for (int n = 0; n < count; n++) {
+            i++;
+            if ((i & 1) == 0) {
+                sender.putWithSignal(remote, DATA, source, DATA, 64, slot, 1);
+            } else {
+                sender.putWithSignalAndCounter(remote, DATA, source, DATA, 64, slot, 1, counter);
+            }
+            receiver.waitSignal(arrived, i, TIMEOUT);
+        }
+        return i;
+    }
+
     @DeviceTest
     void aBadRkeyFailsTheOperationAndEveryWaitWithTheCompletionStatus(TestDevice device) throws Exception {
         try (RcLoopbackPair pair = RcLoopbackPair.open(device);
