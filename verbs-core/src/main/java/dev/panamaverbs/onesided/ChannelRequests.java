@@ -60,8 +60,8 @@ final class ChannelRequests {
     }
 
     SendWorkRequest put(RemoteWindow dst, long dstOffset, Window src, long srcOffset, int length) {
-        Slots.checkRange(src, srcOffset, length, src.byteSize());
-        write.sge(src.region(), srcOffset, length).rdma(dst.addressAt(dstOffset, length), dst.rkey());
+        Slots.checkRange(src, srcOffset, length, src.memory().byteSize());
+        write.sge(src.region(), srcOffset, length).rdma(dst.addressAt(dstOffset, length), dst.descriptor().rkey());
         last = write;
         return write;
     }
@@ -82,8 +82,8 @@ final class ChannelRequests {
     SendWorkRequest putThenAdd(RemoteWindow dst, long dstOffset, Window src, long srcOffset, int length,
             RemoteSlot slot, long delta, boolean fence) {
         SendWorkRequest head = fence ? writeThenFencedAdd : writeThenAdd;
-        Slots.checkRange(src, srcOffset, length, src.byteSize());
-        head.sge(src.region(), srcOffset, length).rdma(dst.addressAt(dstOffset, length), dst.rkey());
+        Slots.checkRange(src, srcOffset, length, src.memory().byteSize());
+        head.sge(src.region(), srcOffset, length).rdma(dst.addressAt(dstOffset, length), dst.descriptor().rkey());
         add(slot, delta, fence);
         return head;
     }

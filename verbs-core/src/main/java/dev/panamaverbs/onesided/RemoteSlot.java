@@ -14,7 +14,7 @@ public record RemoteSlot(RemoteWindow window, long offset) {
     /** Checks alignment and bounds. */
     public RemoteSlot {
         Objects.requireNonNull(window, "window");
-        Slots.checkSlot(window, window.descriptor().address(), offset, window.byteSize());
+        Slots.checkSlot(window, window.descriptor().address(), offset, window.descriptor().length());
     }
 
     /**
@@ -32,7 +32,7 @@ public record RemoteSlot(RemoteWindow window, long offset) {
      * @return the rkey
      */
     public int rkey() {
-        return window.rkey();
+        return window.descriptor().rkey();
     }
 
     @Override

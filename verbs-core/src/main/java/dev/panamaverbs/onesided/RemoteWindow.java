@@ -6,12 +6,13 @@ import java.util.Objects;
  * A peer's {@link Window}, opened from the {@link WindowDescriptor} the peer sent: the target of
  * {@link OneSidedChannel#put puts} and, through its {@link RemoteSlot}s, of signals. Holds no
  * native resource; whether the peer's rkey is still valid shows on the first operation.
+ *
+ * @param descriptor what the peer sent: the window's address, length and rkey
  */
-public final class RemoteWindow {
-    private final WindowDescriptor descriptor;
-
-    private RemoteWindow(WindowDescriptor descriptor) {
-        this.descriptor = descriptor;
+public record RemoteWindow(WindowDescriptor descriptor) {
+    /** Checks for null. */
+    public RemoteWindow {
+        Objects.requireNonNull(descriptor, "descriptor");
     }
 
     /**
@@ -21,34 +22,7 @@ public final class RemoteWindow {
      * @return the remote window
      */
     public static RemoteWindow open(WindowDescriptor descriptor) {
-        return new RemoteWindow(Objects.requireNonNull(descriptor, "descriptor"));
-    }
-
-    /**
-     * The descriptor this window was opened from.
-     *
-     * @return the descriptor
-     */
-    public WindowDescriptor descriptor() {
-        return descriptor;
-    }
-
-    /**
-     * The window's size in bytes.
-     *
-     * @return the size
-     */
-    public long byteSize() {
-        return descriptor.length();
-    }
-
-    /**
-     * The window's remote key.
-     *
-     * @return the rkey
-     */
-    public int rkey() {
-        return descriptor.rkey();
+        return new RemoteWindow(descriptor);
     }
 
     /**

@@ -20,7 +20,7 @@ public record SignalSlot(Window window, long offset) {
     /** Checks alignment and bounds. */
     public SignalSlot {
         Objects.requireNonNull(window, "window");
-        Slots.checkSlot(window, window.descriptor().address(), offset, window.byteSize());
+        Slots.checkSlot(window, window.descriptor().address(), offset, window.memory().byteSize());
     }
 
     /**

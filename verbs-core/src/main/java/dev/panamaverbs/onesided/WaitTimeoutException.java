@@ -9,10 +9,6 @@ import java.time.Duration;
 public final class WaitTimeoutException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    /** What was waited on, as described in the message. */
-    private final String target;
-    /** The value waited for. */
-    private final long awaited;
     /** The value last seen. */
     private final long lastSeen;
 
@@ -27,31 +23,11 @@ public final class WaitTimeoutException extends RuntimeException {
     public WaitTimeoutException(String target, long awaited, long lastSeen, Duration timeout) {
         super("timed out after " + timeout + " waiting for " + target + " to reach " + awaited
                 + ": last value seen " + lastSeen);
-        this.target = target;
-        this.awaited = awaited;
         this.lastSeen = lastSeen;
     }
 
     /**
-     * What was waited on.
-     *
-     * @return its description
-     */
-    public String target() {
-        return target;
-    }
-
-    /**
-     * The value waited for.
-     *
-     * @return the value
-     */
-    public long awaited() {
-        return awaited;
-    }
-
-    /**
-     * The value last seen.
+     * The value last seen (the message also names the target and the value waited for).
      *
      * @return the value
      */

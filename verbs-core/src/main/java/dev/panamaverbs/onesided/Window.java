@@ -27,9 +27,12 @@ public final class Window implements AutoCloseable {
     static final Set<AccessFlag> ACCESS = Set.copyOf(EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE,
             AccessFlag.REMOTE_READ, AccessFlag.REMOTE_ATOMIC));
 
+    /** The registered region; closed with the window when {@link #ownsRegion}. */
     private final MemoryRegion region;
+    /** The region's memory, kept so that reading a slot costs no open check. */
     private final MemorySegment memory;
     private final boolean ownsRegion;
+    /** What peers need, made once. */
     private final WindowDescriptor descriptor;
 
     private Window(MemoryRegion region, boolean ownsRegion) {
@@ -83,33 +86,6 @@ public final class Window implements AutoCloseable {
     }
 
     /**
-     * The window's memory, as the CPU sees it.
-     *
-     * @return the memory
-     */
-    public MemorySegment memory() {
-        return memory;
-    }
-
-    /**
-     * The window's size in bytes.
-     *
-     * @return the size
-     */
-    public long byteSize() {
-        return memory.byteSize();
-    }
-
-    /**
-     * What a peer needs to reach this window.
-     *
-     * @return the region's iova, length and rkey
-     */
-    public WindowDescriptor descriptor() {
-        return descriptor;
-    }
-
-    /**
      * The 8-byte slot at {@code offset}: a signal or counter word.
      *
      * @param offset the slot's byte offset, a multiple of 8
@@ -119,6 +95,24 @@ public final class Window implements AutoCloseable {
      */
     public SignalSlot slot(long offset) {
         return new SignalSlot(this, offset);
+    }
+
+    /**
+     * The window's memory, as the CPU sees it ({@code memory().byteSize()} is the window's size).
+     *
+     * @return the memory
+     */
+    public MemorySegment memory() {
+        return memory;
+    }
+
+    /**
+     * What a peer needs to reach this window.
+     *
+     * @return the region's iova, length and rkey
+     */
+    public WindowDescriptor descriptor() {
+        return descriptor;
     }
 
     /**

@@ -17,89 +17,70 @@ import dev.panamaverbs.onesided.WaitTimeoutException;
 import dev.panamaverbs.onesided.Window;
 import dev.panamaverbs.onesided.WindowDescriptor;
 import dev.panamaverbs.testkit.DeviceTest;
-import dev.panamaverbs.testkit.RcLoopbackPair;
 import dev.panamaverbs.testkit.RegisteredBuffer;
 import dev.panamaverbs.testkit.TestDevice;
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One-sided windows on one device (issue 12): a sender channel on one queue pair of an RC
- * loop-back pair, a receiver channel on the other, each side's 64 KiB buffer as its window. The
- * receiver's window: signal slots at 0..63, data from 4096. The sender's: counters at 0..63,
- * source data from 4096. The peer window is opened from the descriptor's bytes, as a real peer would.
+ * One-sided windows on one device (issue 12), on {@link OneSidedSides}: a sender channel and a
+ * receiver channel on the two queue pairs of an RC loop-back pair. The receiver's window: signal
+ * slots at 0..63, data from 4096. The sender's: counters at 0..63, source data from 4096.
  */
 class OneSidedDeviceTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
     private static final int DATA = 4096;
 
-    private static RemoteWindow remoteOf(Window window) {
-        return RemoteWindow.open(WindowDescriptor.fromBytes(window.descriptor().toBytes()));
-    }
-
     @DeviceTest
     void putWithSignalAndCounterLandsDataBeforeSignalAndCountsFinishedOperations(TestDevice device) throws Exception {
-        try (RcLoopbackPair pair = RcLoopbackPair.open(device);
-             OneSidedChannel sender = OneSidedChannel.open(pair.first());
-             OneSidedChannel receiver = OneSidedChannel.open(pair.second())) {
+        try (OneSidedSides s = OneSidedSides.open(device)) {
+            OneSidedChannel sender = s.sender();
             assertEquals(Capability.REG_MR_IOVA2.isPresent(), sender.sinkIsZeroBased(),
                     "the atomic sink is zero-based (ibv_reg_mr_iova2, iova 0) wherever iova2 exists");
-            Window source = Window.of(pair.firstBuffer().region());
-            Window target = Window.of(pair.secondBuffer().region());
-            RemoteWindow remote = remoteOf(target);
-            SignalSlot arrived = target.slot(8);
-            RemoteSlot arrivedRemote = remote.slot(8);
-            SignalSlot counter = source.slot(0);
+            SignalSlot arrived = s.target().slot(8);
+            RemoteSlot arrivedRemote = s.remote().slot(8);
+            SignalSlot counter = s.source().slot(0);
             int ops = 1000;
             for (int i = 1; i <= ops; i++) {
                 int length = 1 + (i * 7919) % 2000;
                 int at = DATA + (i % 8) * 2048;
-                pair.firstBuffer().fillPattern(i, at, length);
-                sender.putWithSignalAndCounter(remote, at, source, at, length, arrivedRemote, 1, counter);
-                assertEquals(i, receiver.waitSignal(arrived, i, TIMEOUT), "one add per put");
-                pair.secondBuffer().assertPattern(i, at, length);
+                s.pair().firstBuffer().fillPattern(i, at, length);
+                sender.putWithSignalAndCounter(s.remote(), at, s.source(), at, length, arrivedRemote, 1, counter);
+                assertEquals(i, s.receiver().waitSignal(arrived, i, TIMEOUT), "one add per put");
+                s.pair().secondBuffer().assertPattern(i, at, length);
             }
             assertEquals(ops, sender.waitCounter(counter, ops, TIMEOUT));
-            long ticket = sender.signalWithCounter(arrivedRemote, 10, counter);
-            sender.waitLocal(ticket, TIMEOUT);
-            assertEquals(ops + 10, receiver.readSignal(arrived));
+            sender.waitLocal(sender.signalWithCounter(arrivedRemote, 10, counter), TIMEOUT);
+            assertEquals(ops + 10, s.receiver().readSignal(arrived));
             assertEquals(ops + 1, sender.waitCounter(counter, ops + 1, TIMEOUT), "signalWithCounter counts too");
 
             sender.waitLocal(sender.resetSignal(arrivedRemote), TIMEOUT);
-            assertEquals(0, receiver.readSignal(arrived), "reset is an RDMA write of 0");
+            assertEquals(0, s.receiver().readSignal(arrived), "reset is an RDMA write of 0");
             sender.waitLocal(sender.setSignal(arrivedRemote, 42, true), TIMEOUT);
-            assertEquals(42, receiver.readSignal(arrived));
+            assertEquals(42, s.receiver().readSignal(arrived));
             sender.waitLocal(sender.signal(arrivedRemote, -2, false), TIMEOUT);
-            assertEquals(40, receiver.readSignal(arrived));
+            assertEquals(40, s.receiver().readSignal(arrived));
             sender.resetCounter(counter, TIMEOUT);
             assertEquals(0, sender.readSignal(counter), "the counter reset goes through the companion");
-            sender.put(remote, DATA, source, DATA, 0);      // a zero-length put is legal
+            sender.waitLocal(sender.put(s.remote(), DATA, s.source(), DATA, 0), TIMEOUT);   // zero length is legal
             assertFalse(sender.failure().isPresent());
         }
     }
 
     /**
-     * 0 B/op: the thread's allocated bytes around 2,000 putWithSignal + waitSignal rounds after a
-     * warm-up. Not a timing test.
+     * 0 B/op: the thread's allocated bytes around 2,000 putWithSignal(AndCounter) + waitSignal
+     * rounds after a warm-up of 3,000. Not a timing test.
      */
     @DeviceTest
     void putWithSignalAndItsWaitAllocateNothing(TestDevice device) throws Exception {
-        // Reflectively: the test module does not read jdk.management. Each read boxes one Long (16 B).
+        // Reflectively: the test module does not read jdk.management. Each read boxes one Long.
         Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
-        java.lang.reflect.Method allocated = Class.forName("com.sun.management.ThreadMXBean")
-                .getMethod("getCurrentThreadAllocatedBytes");
-        try (RcLoopbackPair pair = RcLoopbackPair.open(device);
-             OneSidedChannel sender = OneSidedChannel.open(pair.first());
-             OneSidedChannel receiver = OneSidedChannel.open(pair.second())) {
-            Window source = Window.of(pair.firstBuffer().region());
-            Window target = Window.of(pair.secondBuffer().region());
-            RemoteWindow remote = remoteOf(target);
-            RemoteSlot slot = remote.slot(32);
-            SignalSlot arrived = target.slot(32);
-            SignalSlot counter = source.slot(32);
-            long round = rounds(sender, receiver, remote, source, slot, arrived, counter, 0, 3_000);
+        Method allocated = Class.forName("com.sun.management.ThreadMXBean").getMethod("getCurrentThreadAllocatedBytes");
+        try (OneSidedSides s = OneSidedSides.open(device)) {
+            long round = rounds(s, 0, 3_000);
             long before = (long) allocated.invoke(threads);
-            rounds(sender, receiver, remote, source, slot, arrived, counter, round, 2_000);
+            rounds(s, round, 2_000);
             long bytes = (long) allocated.invoke(threads) - before;
             System.out.println("OneSidedDeviceTest: " + bytes + " bytes allocated in 2000 putWithSignal(AndCounter)"
                     + " + waitSignal rounds");
@@ -107,30 +88,31 @@ class OneSidedDeviceTest {
         }
     }
 
-    private static long rounds(OneSidedChannel sender, OneSidedChannel receiver, RemoteWindow remote, Window source,
-            RemoteSlot slot, SignalSlot arrived, SignalSlot counter, long from, int count) throws InterruptedException {
+    private static long rounds(OneSidedSides s, long from, int count) throws InterruptedException {
+        RemoteSlot slot = s.remote().slot(32);
+        SignalSlot arrived = s.target().slot(32);
+        SignalSlot counter = s.source().slot(32);
         long i = from;
         for (int n = 0; n < count; n++) {
             i++;
             if ((i & 1) == 0) {
-                sender.putWithSignal(remote, DATA, source, DATA, 64, slot, 1);
+                s.sender().putWithSignal(s.remote(), DATA, s.source(), DATA, 64, slot, 1);
             } else {
-                sender.putWithSignalAndCounter(remote, DATA, source, DATA, 64, slot, 1, counter);
+                s.sender().putWithSignalAndCounter(s.remote(), DATA, s.source(), DATA, 64, slot, 1, counter);
             }
-            receiver.waitSignal(arrived, i, TIMEOUT);
+            s.receiver().waitSignal(arrived, i, TIMEOUT);
         }
         return i;
     }
 
     @DeviceTest
     void aBadRkeyFailsTheOperationAndEveryWaitWithTheCompletionStatus(TestDevice device) throws Exception {
-        try (RcLoopbackPair pair = RcLoopbackPair.open(device);
-             OneSidedChannel sender = OneSidedChannel.open(pair.first())) {
-            Window source = Window.of(pair.firstBuffer().region());
-            WindowDescriptor good = Window.of(pair.secondBuffer().region()).descriptor();
+        try (OneSidedSides s = OneSidedSides.open(device)) {
+            OneSidedChannel sender = s.sender();
+            WindowDescriptor good = s.target().descriptor();
             RemoteWindow bad = RemoteWindow.open(new WindowDescriptor(good.address(), good.length(), good.rkey() ^ 0x5A5A00));
-            SignalSlot counter = source.slot(0);
-            long ticket = sender.putWithSignalAndCounter(bad, DATA, source, DATA, 64, bad.slot(8), 1, counter);
+            SignalSlot counter = s.source().slot(0);
+            long ticket = sender.putWithSignalAndCounter(bad, DATA, s.source(), DATA, 64, bad.slot(8), 1, counter);
 
             ChannelFailedException op = assertThrows(ChannelFailedException.class, () -> sender.waitLocal(ticket, TIMEOUT));
             assertEquals(CompletionStatus.REM_ACCESS_ERR, op.status(), op.getMessage());
@@ -141,7 +123,7 @@ class OneSidedDeviceTest {
                     .contains("last value seen 0"), waitCounter.getMessage());
             assertEquals(0, sender.readSignal(counter), "a failed operation is not counted");
             ChannelFailedException next = assertThrows(ChannelFailedException.class,
-                    () -> sender.put(bad, DATA, source, DATA, 8));
+                    () -> sender.put(bad, DATA, s.source(), DATA, 8));
             assertTrue(next.getMessage().startsWith("put failed: the channel's work completion failed: status REM_ACCESS_ERR"),
                     next.getMessage());
             assertEquals(CompletionStatus.REM_ACCESS_ERR, sender.failure().orElseThrow().status());
@@ -150,13 +132,10 @@ class OneSidedDeviceTest {
 
     @DeviceTest
     void aWaitTimesOutNamingTheSlotAndTheLastValue(TestDevice device) throws Exception {
-        try (RcLoopbackPair pair = RcLoopbackPair.open(device);
-             OneSidedChannel sender = OneSidedChannel.open(pair.first());
-             OneSidedChannel receiver = OneSidedChannel.open(pair.second())) {
-            Window target = Window.of(pair.secondBuffer().region());
-            sender.waitLocal(sender.signal(remoteOf(target).slot(16), 5, true), TIMEOUT);
+        try (OneSidedSides s = OneSidedSides.open(device)) {
+            s.sender().waitLocal(s.sender().signal(s.remote().slot(16), 5, true), TIMEOUT);
             WaitTimeoutException e = assertThrows(WaitTimeoutException.class,
-                    () -> receiver.waitSignal(target.slot(16), 6, Duration.ofMillis(50)));
+                    () -> s.receiver().waitSignal(s.target().slot(16), 6, Duration.ofMillis(50)));
             assertTrue(e.getMessage().contains("signal slot 16 of Window[0x"), e.getMessage());
             assertTrue(e.getMessage().endsWith("to reach 6: last value seen 5"), e.getMessage());
             assertEquals(5, e.lastSeen());
@@ -165,43 +144,37 @@ class OneSidedDeviceTest {
 
     @DeviceTest
     void aVirtualThreadWaitsForTheSignal(TestDevice device) throws Exception {
-        try (RcLoopbackPair pair = RcLoopbackPair.open(device);
-             OneSidedChannel sender = OneSidedChannel.open(pair.first());
-             OneSidedChannel receiver = OneSidedChannel.open(pair.second())) {
-            Window source = Window.of(pair.firstBuffer().region());
-            Window target = Window.of(pair.secondBuffer().region());
+        try (OneSidedSides s = OneSidedSides.open(device)) {
             AtomicReference<Object> outcome = new AtomicReference<>();
             Thread waiter = Thread.ofVirtual().start(() -> {
                 try {
-                    outcome.set(receiver.waitSignal(target.slot(24), 1, TIMEOUT));
+                    outcome.set(s.receiver().waitSignal(s.target().slot(24), 1, TIMEOUT));
                 } catch (Throwable t) {
                     outcome.set(t);
                 }
             });
             Thread.sleep(100);                    // the waiter is parked by now, past its spins
-            pair.firstBuffer().fillPattern(77, DATA, 3000);
-            sender.putWithSignal(remoteOf(target), DATA, source, DATA, 3000, remoteOf(target).slot(24), 1);
+            s.pair().firstBuffer().fillPattern(77, DATA, 3000);
+            s.sender().putWithSignal(s.remote(), DATA, s.source(), DATA, 3000, s.remote().slot(24), 1);
             waiter.join(TIMEOUT.toMillis());
             assertEquals(1L, outcome.get());
-            pair.secondBuffer().assertPattern(77, DATA, 3000);
+            s.pair().secondBuffer().assertPattern(77, DATA, 3000);
         }
     }
 
     @DeviceTest
     void badArgumentsFailBeforeAnyPost(TestDevice device) {
-        try (RcLoopbackPair pair = RcLoopbackPair.open(device);
-             OneSidedChannel sender = OneSidedChannel.open(pair.first())) {
-            Window source = Window.of(pair.firstBuffer().region());
-            RemoteWindow remote = remoteOf(Window.of(pair.secondBuffer().region()));
-            assertThrows(IndexOutOfBoundsException.class, () -> sender.put(remote, 65536 - 8, source, 0, 16));
-            assertThrows(IndexOutOfBoundsException.class, () -> sender.put(remote, 0, source, 65536 - 8, 16));
-            assertThrows(IllegalArgumentException.class, () -> source.slot(4));
-            assertThrows(IndexOutOfBoundsException.class, () -> source.slot(65536));
-            ProtectionDomain other = pair.context().allocateProtectionDomain();
+        try (OneSidedSides s = OneSidedSides.open(device)) {
+            OneSidedChannel sender = s.sender();
+            assertThrows(IndexOutOfBoundsException.class, () -> sender.put(s.remote(), 65536 - 8, s.source(), 0, 16));
+            assertThrows(IndexOutOfBoundsException.class, () -> sender.put(s.remote(), 0, s.source(), 65536 - 8, 16));
+            assertThrows(IllegalArgumentException.class, () -> s.source().slot(4));
+            assertThrows(IndexOutOfBoundsException.class, () -> s.source().slot(65536));
+            ProtectionDomain other = s.pair().context().allocateProtectionDomain();
             try (RegisteredBuffer elsewhere = RegisteredBuffer.allocate(other, 4096)) {
                 SignalSlot foreign = Window.of(elsewhere.region()).slot(0);
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                        () -> sender.signalWithCounter(remote.slot(0), 1, foreign));
+                        () -> sender.signalWithCounter(s.remote().slot(0), 1, foreign));
                 assertTrue(e.getMessage().contains("another protection domain"), e.getMessage());
             }
             assertFalse(sender.failure().isPresent(), "nothing was posted");

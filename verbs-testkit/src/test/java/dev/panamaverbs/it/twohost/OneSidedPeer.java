@@ -2,9 +2,6 @@ package dev.panamaverbs.it.twohost;
 
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.EndpointExchange;
-import dev.panamaverbs.EndpointInfo;
-import dev.panamaverbs.GidEntry;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QpType;
 import dev.panamaverbs.QueuePair;
@@ -18,8 +15,6 @@ import dev.panamaverbs.onesided.Window;
 import dev.panamaverbs.onesided.WindowDescriptor;
 import dev.panamaverbs.testkit.PeerSide;
 import dev.panamaverbs.testkit.TestDevice;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.HexFormat;
 
@@ -30,7 +25,6 @@ import java.util.HexFormat;
  * its counter once the counter reached N.
  */
 public final class OneSidedPeer {
-    static final int PSN = 0x00B1B1;
     static final int QUEUE_DEPTH = 64;
     static final Duration WAIT = Duration.ofSeconds(60);
 
@@ -38,24 +32,14 @@ public final class OneSidedPeer {
 
     public static void main(String[] args) throws Exception {
         TestDevice device = PeerSide.device();
-        System.out.println("OneSidedPeer on " + device + " at " + PeerSide.localAddress().getHostAddress());
-        try (Context context = Verbs.device(device.name()).orElseThrow().open();
-             ServerSocket server = new ServerSocket(0, 1, PeerSide.localAddress())) {
+        try (Context context = Verbs.device(device.name()).orElseThrow().open()) {
             ProtectionDomain pd = context.allocateProtectionDomain();
-            CompletionQueue cq = context.createCompletionQueue(2 * QUEUE_DEPTH);
-            QueuePair qp = pd.createQueuePair(queuePairOptions(cq));
-            GidEntry gid = context.queryGid(device.port(), device.gidIndex()).orElseThrow();
-            EndpointInfo mine = EndpointInfo.of(qp, PSN, gid.gid(), context.queryPort(device.port()).activeMtu());
-            server.setSoTimeout(RcPeer.TIMEOUT_MILLIS);
-            PeerSide.publish("port", server.getLocalPort());
-            try (Socket socket = server.accept();
-                 Window window = Window.allocate(pd, SignalRing.WINDOW_BYTES)) {
-                EndpointInfo theirs = EndpointExchange.exchange(socket, mine, Duration.ofSeconds(60));
-                RcConnection.connect(qp, device, mine, theirs);
-                try (OneSidedChannel channel = OneSidedChannel.open(qp)) {
-                    System.out.println("OneSidedPeer: zero-based sink " + channel.sinkIsZeroBased());
-                    serve(new Control(socket, RcPeer.TIMEOUT_MILLIS), channel, window);
-                }
+            QueuePair qp = pd.createQueuePair(queuePairOptions(context.createCompletionQueue(2 * QUEUE_DEPTH)));
+            try (PeerLink link = PeerLink.accept(device, qp, PeerLink.endpoint(qp, device, 0x00B1B1));
+                 Window window = Window.allocate(pd, SignalRing.WINDOW_BYTES);
+                 OneSidedChannel channel = OneSidedChannel.open(qp)) {
+                System.out.println("OneSidedPeer on " + device + ": zero-based sink " + channel.sinkIsZeroBased());
+                serve(link.control(), channel, window);
             }
         }
         System.out.println("OneSidedPeer: done");
@@ -67,7 +51,6 @@ public final class OneSidedPeer {
     }
 
     private static void serve(Control control, OneSidedChannel channel, Window window) throws Exception {
-        control.send("rts");
         RemoteWindow consumer = null;
         while (true) {
             String request = control.receive();
@@ -79,12 +62,10 @@ public final class OneSidedPeer {
                     control.send("window " + HexFormat.of().formatHex(window.descriptor().toBytes()));
                 }
                 case "run" -> {
-                    int run = Integer.parseInt(words[1]);
-                    int ops = Integer.parseInt(words[2]);
-                    boolean fence = words[3].equals("1");
                     long started = System.nanoTime();
                     try {
-                        long counter = produce(channel, window, consumer, run, ops, fence);
+                        long counter = produce(channel, window, consumer, Integer.parseInt(words[1]),
+                                Integer.parseInt(words[2]), words[3].equals("1"));
                         control.send("done " + counter + " " + (System.nanoTime() - started) / 1_000_000);
                     } catch (RuntimeException | InterruptedException e) {
                         e.printStackTrace(System.out);

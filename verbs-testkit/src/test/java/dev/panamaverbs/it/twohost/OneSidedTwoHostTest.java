@@ -2,11 +2,7 @@ package dev.panamaverbs.it.twohost;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.EndpointExchange;
-import dev.panamaverbs.EndpointInfo;
-import dev.panamaverbs.GidEntry;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.Verbs;
@@ -17,13 +13,10 @@ import dev.panamaverbs.onesided.SignalSlot;
 import dev.panamaverbs.onesided.Window;
 import dev.panamaverbs.onesided.WindowDescriptor;
 import dev.panamaverbs.testkit.Peer;
-import dev.panamaverbs.testkit.TestDevice;
 import dev.panamaverbs.testkit.TwoHostExtension;
 import dev.panamaverbs.testkit.TwoHostTest;
 import dev.panamaverbs.testkit.TwoHosts;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.HexFormat;
 import org.junit.jupiter.api.AfterAll;
@@ -43,54 +36,42 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(TwoHostExtension.class)
 class OneSidedTwoHostTest {
-    private static final int PSN = 0x00A1A1;
     private static final int OPS = 10_000;
-    private static final Duration EXCHANGE_TIMEOUT = Duration.ofSeconds(60);
 
     private Peer peer;
     private Context context;
-    private Socket socket;
-    private Control control;
+    private PeerLink link;
     private Window window;
     private OneSidedChannel channel;
     private RemoteWindow producer;
 
     @BeforeAll
     void connect(TwoHosts hosts) throws IOException {
-        TestDevice device = hosts.device();
-        context = Verbs.device(device.name()).orElseThrow().open();
+        context = Verbs.device(hosts.device().name()).orElseThrow().open();
         ProtectionDomain pd = context.allocateProtectionDomain();
-        CompletionQueue cq = context.createCompletionQueue(2 * OneSidedPeer.QUEUE_DEPTH);
-        QueuePair qp = pd.createQueuePair(OneSidedPeer.queuePairOptions(cq));
-        GidEntry gid = context.queryGid(device.port(), device.gidIndex()).orElseThrow();
-        EndpointInfo mine = EndpointInfo.of(qp, PSN, gid.gid(), context.queryPort(device.port()).activeMtu());
-
+        QueuePair qp = pd.createQueuePair(OneSidedPeer.queuePairOptions(
+                context.createCompletionQueue(2 * OneSidedPeer.QUEUE_DEPTH)));
         peer = hosts.startPeer(OneSidedPeer.class);
-        int port = peer.awaitInt("port", TwoHosts.PEER_START_TIMEOUT);
-        socket = EndpointExchange.connectSocket(new InetSocketAddress(hosts.peerAddress(), port), EXCHANGE_TIMEOUT);
-        EndpointInfo theirs = EndpointExchange.exchange(socket, mine, EXCHANGE_TIMEOUT);
-        RcConnection.connect(qp, device, mine, theirs);
-        control = new Control(socket, RcPeer.TIMEOUT_MILLIS);
-        assertEquals("rts", control.receive(), "the peer's queue pair is ready");
+        link = PeerLink.connect(hosts, peer, qp, PeerLink.endpoint(qp, hosts.device(), 0x00A1A1));
         window = Window.allocate(pd, SignalRing.WINDOW_BYTES);
         channel = OneSidedChannel.open(qp);
-        String answer = control.ask("window " + HexFormat.of().formatHex(window.descriptor().toBytes()));
+        String answer = link.control().ask("window " + HexFormat.of().formatHex(window.descriptor().toBytes()));
         producer = RemoteWindow.open(WindowDescriptor.fromBytes(HexFormat.of().parseHex(answer.substring("window ".length()))));
     }
 
     @AfterAll
     void disconnect() throws IOException {
         try {
-            if (control != null) {
-                assertEquals("bye", control.ask("quit"));
+            if (link != null) {
+                assertEquals("bye", link.control().ask("quit"));
                 peer.assertSucceeded(Duration.ofSeconds(60));
             }
         } finally {
             if (channel != null) {
                 channel.close();
             }
-            if (socket != null) {
-                socket.close();
+            if (link != null) {
+                link.close();
             }
             if (context != null) {
                 context.close();
@@ -115,7 +96,7 @@ class OneSidedTwoHostTest {
     private long consume(int run, boolean fence) throws Exception {
         SignalSlot signal = window.slot(SignalRing.signalOffset(run));
         RemoteSlot credit = producer.slot(SignalRing.creditOffset(run));
-        control.send("run " + run + " " + OPS + " " + (fence ? 1 : 0));
+        link.control().send("run " + run + " " + OPS + " " + (fence ? 1 : 0));
         long started = System.nanoTime();
         long incomplete = 0;
         long missingBytes = 0;
@@ -131,7 +112,7 @@ class OneSidedTwoHostTest {
             }
         }
         long millis = (System.nanoTime() - started) / 1_000_000;
-        String[] done = control.receive().split(" ");
+        String[] done = link.control().receive().split(" ");
         assertEquals("done", done[0], String.join(" ", done));
         System.out.println("OneSidedTwoHostTest: run " + run + (fence ? " with" : " without") + " the fence: "
                 + OPS + " puts in " + millis + " ms here, " + done[2] + " ms on the producer; producer counter "
