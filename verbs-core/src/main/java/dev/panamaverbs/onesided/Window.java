@@ -29,15 +29,12 @@ public final class Window implements AutoCloseable {
 
     /** The registered region; closed with the window when {@link #ownsRegion}. */
     private final MemoryRegion region;
-    /** The region's memory, kept so that reading a slot costs no open check. */
-    private final MemorySegment memory;
     private final boolean ownsRegion;
     /** What peers need, made once. */
     private final WindowDescriptor descriptor;
 
     private Window(MemoryRegion region, boolean ownsRegion) {
         this.region = region;
-        this.memory = region.memory();
         this.ownsRegion = ownsRegion;
         this.descriptor = WindowDescriptor.of(region);
     }
@@ -73,6 +70,7 @@ public final class Window implements AutoCloseable {
                 && !access.contains(AccessFlag.REMOTE_READ)) {
             throw new IllegalArgumentException(region + " has no remote access: peers could not reach the window");
         }
+        region.memory(); // a closed region fails here, not at the first slot
         return new Window(region, false);
     }
 
@@ -101,9 +99,10 @@ public final class Window implements AutoCloseable {
      * The window's memory, as the CPU sees it ({@code memory().byteSize()} is the window's size).
      *
      * @return the memory
+     * @throws IllegalStateException once the region is closed
      */
     public MemorySegment memory() {
-        return memory;
+        return region.memory();
     }
 
     /**
@@ -113,15 +112,6 @@ public final class Window implements AutoCloseable {
      */
     public WindowDescriptor descriptor() {
         return descriptor;
-    }
-
-    /**
-     * Whether the window's region is closed.
-     *
-     * @return true once the region is deregistered
-     */
-    public boolean isClosed() {
-        return region.isClosed();
     }
 
     /** Closes ({@code ibv_dereg_mr}) the region if the window allocated it; idempotent. */

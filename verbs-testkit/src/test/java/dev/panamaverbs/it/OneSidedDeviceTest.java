@@ -21,7 +21,10 @@ import dev.panamaverbs.testkit.RegisteredBuffer;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One-sided windows on one device (issue 12), on {@link OneSidedSides}: a sender channel and a
@@ -145,19 +148,13 @@ class OneSidedDeviceTest {
     @DeviceTest
     void aVirtualThreadWaitsForTheSignal(TestDevice device) throws Exception {
         try (OneSidedSides s = OneSidedSides.open(device)) {
-            AtomicReference<Object> outcome = new AtomicReference<>();
-            Thread waiter = Thread.ofVirtual().start(() -> {
-                try {
-                    outcome.set(s.receiver().waitSignal(s.target().slot(24), 1, TIMEOUT));
-                } catch (Throwable t) {
-                    outcome.set(t);
-                }
-            });
-            Thread.sleep(100);                    // the waiter is parked by now, past its spins
-            s.pair().firstBuffer().fillPattern(77, DATA, 3000);
-            s.sender().putWithSignal(s.remote(), DATA, s.source(), DATA, 3000, s.remote().slot(24), 1);
-            waiter.join(TIMEOUT.toMillis());
-            assertEquals(1L, outcome.get());
+            try (ExecutorService virtualThreads = Executors.newVirtualThreadPerTaskExecutor()) {
+                Future<Long> seen = virtualThreads.submit(() -> s.receiver().waitSignal(s.target().slot(24), 1, TIMEOUT));
+                Thread.sleep(100);                // the waiter is parked by now, past its spins
+                s.pair().firstBuffer().fillPattern(77, DATA, 3000);
+                s.sender().putWithSignal(s.remote(), DATA, s.source(), DATA, 3000, s.remote().slot(24), 1);
+                assertEquals(1L, seen.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+            }
             s.pair().secondBuffer().assertPattern(77, DATA, 3000);
         }
     }

@@ -61,20 +61,11 @@ class OneSidedTwoHostTest {
 
     @AfterAll
     void disconnect() throws IOException {
-        try {
-            if (link != null) {
-                assertEquals("bye", link.control().ask("quit"));
+        // try-with-resources skips null resources and closes the others in reverse: channel, link, context
+        try (Context opened = context; PeerLink connected = link; OneSidedChannel open = channel) {
+            if (connected != null) {
+                assertEquals("bye", connected.control().ask("quit"));
                 peer.assertSucceeded(Duration.ofSeconds(60));
-            }
-        } finally {
-            if (channel != null) {
-                channel.close();
-            }
-            if (link != null) {
-                link.close();
-            }
-            if (context != null) {
-                context.close();
             }
         }
     }
