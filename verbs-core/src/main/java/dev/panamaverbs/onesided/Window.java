@@ -34,9 +34,9 @@ public final class Window implements AutoCloseable {
     private final WindowDescriptor descriptor;
 
     private Window(MemoryRegion region, boolean ownsRegion) {
+        this.descriptor = WindowDescriptor.of(region);
         this.region = region;
         this.ownsRegion = ownsRegion;
-        this.descriptor = WindowDescriptor.of(region);
     }
 
     /**
