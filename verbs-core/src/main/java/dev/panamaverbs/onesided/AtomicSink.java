@@ -11,7 +11,7 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Where the old values RDMA atomics return land, never read: 8 bytes registered zero-based
+ * Where the old values RDMA atomics return land, never read: a page registered zero-based
  * ({@code ibv_reg_mr_iova2} with iova 0), so every atomic's local entry is address 0. Without
  * {@link Capability#REG_MR_IOVA2}, or when the provider refuses iova 0, the fallback registers the
  * same 8 bytes at their own address ({@code ibv_reg_mr}); the atomics then name that address.
@@ -19,12 +19,14 @@ import java.util.Set;
  */
 final class AtomicSink {
     private static final Set<AccessFlag> ACCESS = EnumSet.of(AccessFlag.LOCAL_WRITE);
+    private static final long PAGE = 4096;
 
     private AtomicSink() {}
 
     /** Registers the sink in {@code arena}'s memory: zero-based where possible. */
     static MemoryRegion register(ProtectionDomain pd, Arena arena) {
-        MemorySegment memory = arena.allocate(Slots.SLOT_BYTES, Slots.SLOT_BYTES);
+        // A page of its own: registered at iova 0, its address must share iova 0's offset in the page.
+        MemorySegment memory = arena.allocate(PAGE, PAGE);
         if (Capability.REG_MR_IOVA2.isPresent()) {
             try {
                 return pd.register(memory, ACCESS, 0L);

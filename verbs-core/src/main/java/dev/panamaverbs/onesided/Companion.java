@@ -44,14 +44,19 @@ final class Companion implements AutoCloseable {
         int depth = Math.max(16, main.capabilities().maxSendWorkRequests());
         QueuePairAttributes attributes = main.query();
         cq = context.createCompletionQueue(depth);
+        QueuePair created = null;
         try {
-            qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).maxSendWorkRequests(depth)
+            created = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).maxSendWorkRequests(depth)
                     .maxReceiveWorkRequests(1).maxSendSge(1).maxReceiveSge(1).maxInlineData(Slots.SLOT_BYTES).build());
-            connectToItself(context, attributes);
+            connectToItself(created, context, attributes);
         } catch (RuntimeException e) {
+            if (created != null) {
+                created.close();
+            }
             cq.close();
             throw e;
         }
+        qp = created;
         tracker = new SendTracker(qp, arena, (from, to) -> { });
         value = arena.allocate(Slots.SLOT_BYTES, Slots.SLOT_BYTES);
         add = SendWorkRequest.allocate(arena, 1).flags(EnumSet.of(SendFlag.SIGNALED)).sge(sink, 0, Slots.SLOT_BYTES);
@@ -60,7 +65,7 @@ final class Companion implements AutoCloseable {
     }
 
     /** INIT on the main queue pair's port, RTR to its own number over the main queue pair's path, RTS. */
-    private void connectToItself(Context context, QueuePairAttributes main) {
+    private static void connectToItself(QueuePair qp, Context context, QueuePairAttributes main) {
         int port = main.port();
         qp.toInit(port, main.pkeyIndex(), EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_ATOMIC));
         Mtu mtu = context.queryPort(port).activeMtu();

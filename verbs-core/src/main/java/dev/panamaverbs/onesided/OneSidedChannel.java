@@ -64,25 +64,24 @@ public final class OneSidedChannel implements AutoCloseable {
 
     private final QueuePair qp;
     private final Arena arena = Arena.ofShared();
-    private final long postTimeoutNanos;
     private final Duration postTimeout;
     private final SendTracker tracker;
     private final ChannelRequests requests;
     private final Companion companion;
     private final CounterBumps counters;
-    private boolean closed;
+    private final Waits waits;
 
     private OneSidedChannel(QueuePair qp, Duration postTimeout) {
         this.qp = qp;
         this.postTimeout = postTimeout;
-        this.postTimeoutNanos = postTimeout.toNanos();
         try {
             tracker = new SendTracker(qp, arena, this::reaped);
             requests = new ChannelRequests(qp.protectionDomain(), arena, tracker.ringSize(),
                     qp.capabilities().maxInlineData() >= Slots.SLOT_BYTES);
             try {
                 companion = new Companion(qp, requests.sink, arena);
-                counters = new CounterBumps(companion, tracker.ringSize(), postTimeoutNanos);
+                counters = new CounterBumps(companion, tracker.ringSize(), postTimeout.toNanos());
+                waits = new Waits(tracker, companion);
             } catch (RuntimeException e) {
                 requests.close();
                 throw e;
@@ -306,9 +305,9 @@ public final class OneSidedChannel implements AutoCloseable {
 
     /** Fails if the channel failed; waits (progressing) until {@code count} requests fit in the send queue. */
     private void reserve(int count, String what) {
-        throwIfFailed(what);
+        waits.throwIfFailed(what);
         if (!tracker.hasRoom(count)) {
-            awaitRoom(count, what);
+            waits.awaitRoom(count, what, postTimeout);
         }
     }
 
@@ -316,19 +315,6 @@ public final class OneSidedChannel implements AutoCloseable {
     private long post(SendWorkRequest head, int count) {
         requests.last.wrId(tracker.nextTicket());
         return tracker.post(head, count);
-    }
-
-    private void awaitRoom(int requests, String what) {
-        long deadline = System.nanoTime() + postTimeoutNanos;
-        for (int round = 0; !tracker.hasRoom(requests); round++) {
-            progress();
-            throwIfFailed(what);
-            if (System.nanoTime() - deadline >= 0) {
-                throw new WaitTimeoutException(what + ": room in the send queue of " + qp, tracker.nextTicket() - 1,
-                        tracker.completedTicket(), postTimeout);
-            }
-            Pause.spinOrPark(round);
-        }
     }
 
     /**
@@ -345,7 +331,7 @@ public final class OneSidedChannel implements AutoCloseable {
      */
     public void resetCounter(SignalSlot counter, Duration timeout) throws InterruptedException {
         companion.checkDomain(counter);
-        throwIfFailed("resetCounter");
+        waits.throwIfFailed("resetCounter");
         long deadline = System.nanoTime() + timeout.toNanos();
         waitLocal(tracker.nextTicket() - 1, timeout);
         counters.reset(counter, deadline, timeout);
@@ -365,7 +351,7 @@ public final class OneSidedChannel implements AutoCloseable {
      * @return how many completions were reaped
      */
     public int progress() {
-        return tracker.poll() + companion.poll();
+        return waits.poll();
     }
 
     /**
@@ -389,19 +375,7 @@ public final class OneSidedChannel implements AutoCloseable {
      * @throws InterruptedException if the thread is interrupted while parked
      */
     public void waitLocal(long ticket, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (int round = 0; ; round++) {
-            progress();
-            if (tracker.isComplete(ticket)) {
-                return;
-            }
-            throwIfFailed("waiting for operation " + ticket);
-            if (System.nanoTime() - deadline >= 0) {
-                throw new WaitTimeoutException("operation " + ticket + " on " + qp, ticket, tracker.completedTicket(),
-                        timeout);
-            }
-            Pause.pause(round);
-        }
+        waits.awaitTicket(ticket, timeout);
     }
 
     /**
@@ -426,7 +400,7 @@ public final class OneSidedChannel implements AutoCloseable {
      * @throws InterruptedException if the thread is interrupted while parked
      */
     public long waitSignal(SignalSlot slot, long atLeast, Duration timeout) throws InterruptedException {
-        return await(slot, atLeast, timeout, "signal");
+        return waits.awaitSlot(slot, atLeast, timeout, "signal");
     }
 
     /**
@@ -442,27 +416,7 @@ public final class OneSidedChannel implements AutoCloseable {
      * @throws InterruptedException if the thread is interrupted while parked
      */
     public long waitCounter(SignalSlot counter, long atLeast, Duration timeout) throws InterruptedException {
-        return await(counter, atLeast, timeout, "counter");
-    }
-
-    private long await(SignalSlot slot, long atLeast, Duration timeout, String kind) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (int round = 0; ; round++) {
-            long value = slot.read();
-            if (value >= atLeast) {
-                return value;
-            }
-            progress();
-            CompletionFailedException failure = firstFailure();
-            if (failure != null) {
-                throw new ChannelFailedException("waiting for " + kind + " " + slot + " to reach " + atLeast
-                        + " (last value seen " + value + ")", failure);
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                throw new WaitTimeoutException(kind + " " + slot, atLeast, slot.read(), timeout);
-            }
-            Pause.pause(round);
-        }
+        return waits.awaitSlot(counter, atLeast, timeout, "counter");
     }
 
     // ---- state ----
@@ -473,22 +427,7 @@ public final class OneSidedChannel implements AutoCloseable {
      * @return the failure that fails every operation and wait, or empty
      */
     public Optional<CompletionFailedException> failure() {
-        return Optional.ofNullable(firstFailure());
-    }
-
-    private CompletionFailedException firstFailure() {
-        CompletionFailedException main = tracker.failure();
-        return main != null ? main : companion.failure();
-    }
-
-    private void throwIfFailed(String what) {
-        if (closed) {
-            throw new IllegalStateException(what + ": the one-sided channel is closed");
-        }
-        CompletionFailedException failure = firstFailure();
-        if (failure != null) {
-            throw new ChannelFailedException(what, failure);
-        }
+        return Optional.ofNullable(waits.firstFailure());
     }
 
     /**
@@ -513,10 +452,10 @@ public final class OneSidedChannel implements AutoCloseable {
     /** Closes the companion queue pair and its completion queue, the sink and the scratch region; idempotent. */
     @Override
     public void close() {
-        if (closed) {
+        if (waits.isClosed()) {
             return;
         }
-        closed = true;
+        waits.close();
         try {
             companion.close();
             requests.close();
@@ -527,6 +466,6 @@ public final class OneSidedChannel implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "OneSidedChannel[" + qp + (closed ? ", closed" : "") + "]";
+        return "OneSidedChannel[" + qp + (waits.isClosed() ? ", closed" : "") + "]";
     }
 }
