@@ -72,8 +72,6 @@ public final class OneSidedChannel implements AutoCloseable {
     private final Waits waits;
 
     private OneSidedChannel(QueuePair qp, Duration postTimeout) {
-        this.qp = qp;
-        this.postTimeout = postTimeout;
         try {
             tracker = new SendTracker(qp, arena, this::reaped);
             requests = new ChannelRequests(qp.protectionDomain(), arena, tracker.ringSize(),
@@ -90,6 +88,8 @@ public final class OneSidedChannel implements AutoCloseable {
             arena.close();
             throw e;
         }
+        this.qp = qp;
+        this.postTimeout = postTimeout;
     }
 
     /**
