@@ -9,7 +9,7 @@ import java.util.Objects;
  * inside the window (checked on creation). Peers change it with RDMA atomics and writes through
  * the window's rkey; the owner reads it with {@link #read()} and waits on it with
  * {@link OneSidedChannel#waitSignal} or {@link OneSidedChannel#waitCounter}. Make slots once and
- * keep them: the data path then allocates nothing.
+ * keep them: the operations then create no objects.
  *
  * @param window the window holding the word
  * @param offset the word's byte offset in the window, a multiple of 8

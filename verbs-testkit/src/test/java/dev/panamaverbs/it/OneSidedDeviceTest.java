@@ -22,7 +22,6 @@ import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.RegisteredBuffer;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.Arena;
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.concurrent.ExecutorService;
@@ -35,9 +34,10 @@ import java.util.concurrent.TimeUnit;
  * receiver channel on the two queue pairs of an RC loop-back pair. The receiver's window: signal
  * slots at 0..63, data from 4096. The sender's: counters at 0..63, source data from 4096.
  *
- * <p>The long streams here post their signals without {@code IBV_SEND_FENCE}: on one rxe device
- * a fenced request can stall until the next post (see {@link #fencedStreamsOnOneRxeDevice}).
- * {@code OneSidedTwoHostTest} streams fenced signals between two hosts.
+ * <p>The long stream here posts its signals without {@code IBV_SEND_FENCE}: between two queue
+ * pairs of one rxe device (kernel 6.1, the test VM), streams of fenced signals stalled after
+ * about a hundred operations in our runs and stayed stalled. {@code OneSidedTwoHostTest} streams
+ * fenced signals between two hosts.
  */
 class OneSidedDeviceTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
@@ -85,79 +85,6 @@ class OneSidedDeviceTest {
             sender.waitLocal(sender.put(s.remote(), DATA, s.source(), DATA, 0), TIMEOUT);   // zero length is legal
             assertFalse(sender.failure().isPresent());
         }
-    }
-
-    /**
-     * 0 B/op: the thread's allocated bytes around 2,000 putWithSignal(AndCounter) + waitSignal
-     * rounds after a warm-up of 3,000. Not a timing test.
-     */
-    @DeviceTest
-    void putWithSignalAndItsWaitAllocateNothing(TestDevice device) throws Exception {
-        // Reflectively: the test module does not read jdk.management. Each read boxes one Long.
-        Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
-        Method allocated = Class.forName("com.sun.management.ThreadMXBean").getMethod("getCurrentThreadAllocatedBytes");
-        try (OneSidedSides s = OneSidedSides.open(device)) {
-            long round = rounds(s, 0, 3_000);
-            long before = (long) allocated.invoke(threads);
-            rounds(s, round, 2_000);
-            long bytes = (long) allocated.invoke(threads) - before;
-            System.out.println("OneSidedDeviceTest: " + bytes + " bytes allocated in 2000 putWithSignal(AndCounter)"
-                    + " + waitSignal rounds");
-            assertTrue(bytes < 2_000, bytes + " bytes in 2000 rounds: the data path allocates");
-        }
-    }
-
-    private static long rounds(OneSidedSides s, long from, int count) throws InterruptedException {
-        RemoteSlot slot = s.remote().slot(32);
-        SignalSlot arrived = s.target().slot(32);
-        SignalSlot counter = s.source().slot(32);
-        long i = from;
-        for (int n = 0; n < count; n++) {
-            i++;
-            if ((i & 1) == 0) {
-                s.sender().putWithSignal(s.remote(), DATA, s.source(), DATA, 64, slot, 1, false);
-            } else {
-                s.sender().putWithSignalAndCounter(s.remote(), DATA, s.source(), DATA, 64, slot, 1, counter, false);
-            }
-            s.receiver().waitSignal(arrived, i, TIMEOUT);
-        }
-        return i;
-    }
-
-    /**
-     * A finding, kept as a test: on one rxe device a stream of fenced putWithSignal sometimes
-     * stalls (the fenced atomic waits for earlier requests and is not resumed when they complete)
-     * until the sender posts again. Counts the stalls of 2,000 fenced puts (each released by an
-     * unfenced zero-length put: the post runs rxe's requester again) and checks that the same
-     * stream without the fence never stalls.
-     */
-    @DeviceTest
-    void fencedStreamsOnOneRxeDevice(TestDevice device) throws Exception {
-        try (OneSidedSides s = OneSidedSides.open(device)) {
-            long fenced = stalls(s, true, 0, 2_000);
-            long unfenced = stalls(s, false, 2_000, 2_000);
-            System.out.println("OneSidedDeviceTest: on one rxe device, 2000 fenced putWithSignal stalled " + fenced
-                    + " times (each released by the next post), 2000 unfenced " + unfenced + " times");
-            assertEquals(0, unfenced, "an unfenced stream never stalls");
-        }
-    }
-
-    /** Puts {@code count} signals; on a 500 ms wait without the signal, posts a zero-length put and counts a stall. */
-    private static long stalls(OneSidedSides s, boolean fence, long from, int count) throws InterruptedException {
-        RemoteSlot slot = s.remote().slot(40);
-        SignalSlot arrived = s.target().slot(40);
-        long stalls = 0;
-        for (long i = from + 1; i <= from + count; i++) {
-            s.sender().putWithSignal(s.remote(), DATA, s.source(), DATA, 64, slot, 1, fence);
-            try {
-                s.receiver().waitSignal(arrived, i, Duration.ofMillis(500));
-            } catch (WaitTimeoutException stalled) {
-                stalls++;
-                s.sender().put(s.remote(), DATA, s.source(), DATA, 0);
-                s.receiver().waitSignal(arrived, i, TIMEOUT);
-            }
-        }
-        return stalls;
     }
 
     @DeviceTest

@@ -25,6 +25,11 @@ import java.time.Duration;
  */
 record PeerLink(Socket socket, Control control, EndpointInfo theirs) implements AutoCloseable {
     private static final Duration EXCHANGE_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * ACK timeout 18 (about 1 s): the one-sided streams keep two emulated (TCG) hosts busy for a
+     * minute, where 67 ms with 6 retries once ended a run with RETRY_EXC_ERR after 5,358 puts.
+     */
+    private static final int ACK_TIMEOUT = 18;
 
     /** {@code qp}'s endpoint on the test device: its number, {@code psn}, the device's GID and the port's MTU. */
     static EndpointInfo endpoint(QueuePair qp, TestDevice device, int psn) {
@@ -39,7 +44,7 @@ record PeerLink(Socket socket, Control control, EndpointInfo theirs) implements 
         Socket socket = EndpointExchange.connectSocket(new InetSocketAddress(hosts.peerAddress(), port), EXCHANGE_TIMEOUT);
         try {
             EndpointInfo theirs = EndpointExchange.exchange(socket, mine, EXCHANGE_TIMEOUT);
-            RcConnection.connect(qp, hosts.device(), mine, theirs);
+            RcConnection.connect(qp, hosts.device(), mine, theirs, ACK_TIMEOUT);
             Control control = new Control(socket, RcPeer.TIMEOUT_MILLIS);
             String ready = control.receive();
             if (!ready.equals("rts")) {
@@ -62,7 +67,7 @@ record PeerLink(Socket socket, Control control, EndpointInfo theirs) implements 
         }
         try {
             EndpointInfo theirs = EndpointExchange.exchange(socket, mine, EXCHANGE_TIMEOUT);
-            RcConnection.connect(qp, device, mine, theirs);
+            RcConnection.connect(qp, device, mine, theirs, ACK_TIMEOUT);
             Control control = new Control(socket, RcPeer.TIMEOUT_MILLIS);
             control.send("rts");
             return new PeerLink(socket, control, theirs);
