@@ -1,6 +1,7 @@
 /**
  * The hand-written RDMA verbs API: devices, contexts and every verbs resource, safe to misuse.
- * One package, {@code dev.panamaverbs}, holds all of it (exceptions and capabilities included).
+ * {@code dev.panamaverbs} holds all of it (exceptions and capabilities included);
+ * {@code dev.panamaverbs.onesided} adds one-sided windows (put, signal, wait) on its public API only.
  *
  * <p>This module makes no native call of its own: it calls the generated invokers
  * ({@code dev.panamaverbs.ffm}) and the loader's internals, and needs no native access. Grant it
@@ -12,4 +13,5 @@ module dev.panamaverbs.core {
     requires org.slf4j;
 
     exports dev.panamaverbs;
+    exports dev.panamaverbs.onesided;
 }

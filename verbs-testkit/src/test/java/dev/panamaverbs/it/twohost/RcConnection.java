@@ -31,8 +31,13 @@ final class RcConnection {
 
     /** RESET -> INIT -> RTR (to {@code theirs}, at the smaller MTU) -> RTS (from {@code mine}'s PSN). */
     static void connect(QueuePair qp, TestDevice device, EndpointInfo mine, EndpointInfo theirs) {
+        connect(qp, device, mine, theirs, ACK_TIMEOUT);
+    }
+
+    /** As {@link #connect(QueuePair, TestDevice, EndpointInfo, EndpointInfo)} with ACK timeout {@code ackTimeout} (4.096 us * 2^t). */
+    static void connect(QueuePair qp, TestDevice device, EndpointInfo mine, EndpointInfo theirs, int ackTimeout) {
         qp.toInit(device.port(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ, AccessFlag.REMOTE_ATOMIC));
         qp.toRtr(RemoteEndpoint.global(theirs.qpn(), theirs.psn(), theirs.gid(), device.gidIndex(), mine.commonMtu(theirs)));
-        qp.toRts(ReadyToSendOptions.withPsn(mine.psn()).withTimeout(ACK_TIMEOUT).withRetryCount(RETRY_COUNT).withRnrRetry(RETRY_COUNT));
+        qp.toRts(ReadyToSendOptions.withPsn(mine.psn()).withTimeout(ackTimeout).withRetryCount(RETRY_COUNT).withRnrRetry(RETRY_COUNT));
     }
 }

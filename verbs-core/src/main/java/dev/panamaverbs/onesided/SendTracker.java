@@ -1,0 +1,114 @@
+package dev.panamaverbs.onesided;
+
+import dev.panamaverbs.CompletionFailedException;
+import dev.panamaverbs.CompletionQueue;
+import dev.panamaverbs.Completions;
+import dev.panamaverbs.QueuePair;
+import dev.panamaverbs.SendWorkRequest;
+import java.lang.foreign.Arena;
+
+/**
+ * One queue pair's send queue as the channel drives it: operations are numbered by tickets
+ * (1, 2, ...) carried as {@code wr_id}; only the last request of an operation is signaled, and
+ * on RC its completion means every earlier request of the queue completed too. The tracker
+ * counts requests in flight so a post never overruns the queue, reaps completions, and records
+ * the first failed one. Allocation-free except when recording a failure. Not thread-safe.
+ */
+final class SendTracker {
+    /** Told, in ticket order, which operations completed. */
+    interface ReapListener {
+        /** Operations {@code (fromExclusive, toInclusive]} completed successfully. */
+        void reaped(long fromExclusive, long toInclusive);
+    }
+
+    private final QueuePair qp;
+    private final CompletionQueue cq;
+    private final Completions completions;
+    private final ReapListener listener;
+    private final int depth;
+    private final int mask;
+    /** For ticket t: how many requests had been posted once t was (at index t & mask). */
+    private final long[] postedAt;
+    private long nextTicket = 1;
+    private long completedTicket;
+    private long posted;
+    private long completed;
+    private CompletionFailedException failure;
+
+    SendTracker(QueuePair qp, Arena arena, ReapListener listener) {
+        this.qp = qp;
+        this.cq = qp.sendCompletionQueue();
+        this.depth = Math.max(1, qp.capabilities().maxSendWorkRequests());
+        int ring = Integer.highestOneBit(depth) == depth ? depth : Integer.highestOneBit(depth) << 1;
+        this.mask = ring - 1;
+        this.postedAt = new long[ring];
+        this.completions = Completions.allocate(arena, Math.min(depth, 64));
+        this.listener = listener;
+    }
+
+    QueuePair queuePair() {
+        return qp;
+    }
+
+    /** The ticket ring's size: a power of two at least the send queue's depth. */
+    int ringSize() {
+        return mask + 1;
+    }
+
+    /** The ticket the next operation gets: set it as the signaled request's wr_id before posting. */
+    long nextTicket() {
+        return nextTicket;
+    }
+
+    /** Whether {@code requests} more fit in the send queue now. */
+    boolean hasRoom(int requests) {
+        return posted - completed + requests <= depth;
+    }
+
+    /** Posts {@code head} (a chain of {@code requests}, the last signaled with {@link #nextTicket()}) and returns its ticket. */
+    long post(SendWorkRequest head, int requests) {
+        qp.postSend(head);
+        long ticket = nextTicket++;
+        posted += requests;
+        postedAt[(int) (ticket & mask)] = posted;
+        return ticket;
+    }
+
+    /** Reaps what completed; returns how many completions were polled. */
+    int poll() {
+        int n = cq.poll(completions);
+        for (int i = 0; i < n; i++) {
+            if (completions.isSuccess(i)) {
+                long ticket = completions.wrId(i);
+                if (ticket > completedTicket && ticket < nextTicket) {
+                    long before = completedTicket;
+                    completedTicket = ticket;
+                    completed = postedAt[(int) (ticket & mask)];
+                    listener.reaped(before, ticket);
+                }
+            } else if (failure == null) {
+                try {
+                    completions.throwIfFailed(i);
+                } catch (CompletionFailedException e) {
+                    failure = e;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** Whether operation {@code ticket} completed successfully. */
+    boolean isComplete(long ticket) {
+        return ticket <= completedTicket;
+    }
+
+    /** The highest ticket completed so far. */
+    long completedTicket() {
+        return completedTicket;
+    }
+
+    /** The first failed completion, or null. */
+    CompletionFailedException failure() {
+        return failure;
+    }
+}
