@@ -46,8 +46,9 @@ final class FaultWire implements AutoCloseable {
     private final TestDevice device;
     private final Context context;
     private final ProtectionDomain pd;
-    private final RegisteredBuffer buffer;
-    private final Peer peer;
+    /** Host A's registered buffer, and {@link FaultPeer} on host B: the tests use both directly. */
+    final RegisteredBuffer buffer;
+    final Peer peer;
     private final int peerPort;
 
     /** One RC connection to B: its socket (endpoint exchange, then requests), queue and QP. */
@@ -69,20 +70,9 @@ final class FaultWire implements AutoCloseable {
         peerPort = peer.awaitInt("port", TwoHosts.PEER_START_TIMEOUT);
     }
 
-    Peer peer() {
-        return peer;
-    }
-
-    RegisteredBuffer buffer() {
-        return buffer;
-    }
-
-    Context context() {
-        return context;
-    }
-
-    ProtectionDomain protectionDomain() {
-        return pd;
+    /** The soak's UD side on host A, on the wire's context and domain. */
+    SoakDatagrams openDatagrams() {
+        return new SoakDatagrams(context, pd, device);
     }
 
     Link connect() throws IOException {

@@ -35,9 +35,9 @@ class SoakTwoHostTest {
         int rounds = 0, abrupt = 0;
         long sentToB = 0, sentToA = 0;
         try (FaultWire wire = new FaultWire(hosts);
-             SoakDatagrams datagrams = new SoakDatagrams(wire.context(), wire.protectionDomain(), hosts.device())) {
+             SoakDatagrams datagrams = wire.openDatagrams()) {
             Thread receiver = Thread.ofVirtual().name("ud receiver").start(datagrams::receiveForever);
-            String peerUd = wire.peer().awaitValue("ud", TwoHosts.PEER_START_TIMEOUT);
+            String peerUd = wire.peer.awaitValue("ud", TwoHosts.PEER_START_TIMEOUT);
             FaultWire.Link first = wire.connect();
             String countsOnB = first.control().ask("counts"); // with one connection open, as at the end
             assertEquals("bye", first.control().ask("bye"));
@@ -59,7 +59,7 @@ class SoakTwoHostTest {
                     } else { // gone with WRITEs in flight: B sees the connection end and destroys its side
                         abrupt++;
                         link.qp().postSend(SendWorkRequest.allocate(1).opcode(WorkRequestOpcode.RDMA_WRITE).signaled(true)
-                                .sge(wire.buffer().region(), 0, FaultWire.WRITE_SIZE)
+                                .sge(wire.buffer.region(), 0, FaultWire.WRITE_SIZE)
                                 .rdma(link.remote().addressAt(0, FaultWire.WRITE_SIZE), link.remote().rkey()));
                     }
                     link.close();

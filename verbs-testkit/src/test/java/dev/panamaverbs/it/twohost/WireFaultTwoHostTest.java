@@ -129,7 +129,7 @@ class WireFaultTwoHostTest {
     @Order(5)
     void aKilledPeerProcessFailsTheOutstandingWriteInThePredictedTime() throws Exception {
         FaultWire.Link link = wire.connect();
-        wire.peer().kill();
+        wire.peer.kill();
         expectRetryExhaustion(link, "B's process killed");
         link.close();
     }
@@ -144,7 +144,7 @@ class WireFaultTwoHostTest {
         Duration bound = predicted.multipliedBy(DETECTION_FACTOR).plus(DETECTION_SLACK);
         long started = System.nanoTime();
         link.qp().postSend(SendWorkRequest.allocate(1).wrId(99).opcode(WorkRequestOpcode.RDMA_WRITE).signaled(true)
-                .sge(wire.buffer().region(), 0, 4096).rdma(link.remote().addressAt(0, 4096), link.remote().rkey()));
+                .sge(wire.buffer.region(), 0, 4096).rdma(link.remote().addressAt(0, 4096), link.remote().rkey()));
         while (link.cq().poll(wc) == 0) {
             if (System.nanoTime() - started > bound.toNanos()) {
                 fail(fault + ": the WRITE did not complete within " + bound.toMillis() + " ms (predicted " + predicted.toMillis() + " ms)");
