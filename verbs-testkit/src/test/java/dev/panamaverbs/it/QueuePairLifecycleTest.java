@@ -18,6 +18,7 @@ import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QpAttributeMask;
 import dev.panamaverbs.QpState;
 import dev.panamaverbs.QpType;
+import dev.panamaverbs.ReadyToSendOptions;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairAttributes;
 import dev.panamaverbs.QueuePairOptions;
@@ -148,7 +149,7 @@ class QueuePairLifecycleTest {
                     assertEquals(0x222, rts.sqPsn());
                     if (type == QpType.RC) {
                         assertEquals(14, rts.timeout());
-                        assertEquals(7, rts.retryCount());
+                        assertEquals(ReadyToSendOptions.DEFAULT_RETRY_COUNT, rts.retryCount(), "the default: bounded on rxe");
                         assertEquals(7, rts.rnrRetry());
                         assertTrue(rts.maxReadAtomic() >= 1, rts.toString());
                         assertEquals(12, rts.minRnrTimer());
