@@ -36,7 +36,7 @@ public final class CommandPeer {
                 PeerSide.publish(LISTENING, port);
                 published = true;
             }
-            Thread.sleep(published ? 200 : 50);
+            Thread.sleep(published ? 200 : 100); // each look for a listener may start `rdma` on host B: as often as PeerPairing looks on host A
         }
         System.exit(process.exitValue());
     }

@@ -1,14 +1,24 @@
 package dev.panamaverbs.it.twohost;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.CompletionOpcode;
+import dev.panamaverbs.CompletionQueue;
+import dev.panamaverbs.Completions;
 import dev.panamaverbs.EndpointInfo;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.ReadyToSendOptions;
 import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.SendWorkRequest;
+import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.testkit.TestDevice;
 import java.util.EnumSet;
 
-/** Connecting an RC queue pair to the peer's, both sides the same way, from the exchanged endpoints. */
+/**
+ * Connecting an RC queue pair to the peer's, both sides the same way, from the exchanged endpoints,
+ * and posting one signaled request on it and checking its completion.
+ */
 final class RcConnection {
     /**
      * ACK timeout 14 (about 67 ms) and 6 retries: a lost peer fails the QP within about half a
@@ -39,5 +49,12 @@ final class RcConnection {
         qp.toInit(device.port(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ, AccessFlag.REMOTE_ATOMIC));
         qp.toRtr(RemoteEndpoint.global(theirs.qpn(), theirs.psn(), theirs.gid(), device.gidIndex(), mine.commonMtu(theirs)));
         qp.toRts(ReadyToSendOptions.withPsn(mine.psn()).withTimeout(ackTimeout).withRetryCount(RETRY_COUNT).withRnrRetry(RETRY_COUNT));
+    }
+
+    /** Posts {@code request} signaled on {@code qp}, waits for its successful completion on {@code cq} and checks its opcode. */
+    static void post(QueuePair qp, CompletionQueue cq, Completions wc, SendWorkRequest request, CompletionOpcode expected) {
+        qp.postSend(request.signaled(true));
+        CompletionWaiter.awaitSuccess(cq, wc);
+        assertEquals(expected, wc.opcode(0));
     }
 }

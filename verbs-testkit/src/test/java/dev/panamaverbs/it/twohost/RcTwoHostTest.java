@@ -92,9 +92,7 @@ class RcTwoHostTest {
     }
 
     private void post(SendWorkRequest request, CompletionOpcode expected) {
-        qp.postSend(request.signaled(true));
-        CompletionWaiter.awaitSuccess(cq, wc);
-        assertEquals(expected, wc.opcode(0));
+        RcConnection.post(qp, cq, wc, request, expected);
     }
 
     @TwoHostTest

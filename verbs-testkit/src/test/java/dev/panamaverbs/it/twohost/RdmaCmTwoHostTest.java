@@ -141,9 +141,7 @@ class RdmaCmTwoHostTest {
     }
 
     private static void post(RdmaConnection connection, Completions wc, SendWorkRequest request, CompletionOpcode expected) {
-        connection.queuePair().postSend(request.signaled(true));
-        CompletionWaiter.awaitSuccess(connection.completionQueue(), wc);
-        assertEquals(expected, wc.opcode(0));
+        RcConnection.post(connection.queuePair(), connection.completionQueue(), wc, request, expected);
     }
 
     @TwoHostTest

@@ -7,9 +7,7 @@ import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Gid;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
 import dev.panamaverbs.QueuePair;
-import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.EndpointInfo;
@@ -27,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class SoakDatagrams implements AutoCloseable {
     static final int QKEY = 0x50A50A;
-    static final int PAYLOAD = 512, GRH = 40, SLOT = 1024, SLOTS = 32;
+    static final int PAYLOAD = 512, GRH = UdDatagrams.GRH_BYTES, SLOT = 1024, SLOTS = 32;
 
     private final TestDevice device;
     private final ProtectionDomain pd;
@@ -42,11 +40,7 @@ final class SoakDatagrams implements AutoCloseable {
         this.pd = pd;
         sendQueue = context.createCompletionQueue(SLOTS);
         receiveQueue = context.createCompletionQueue(SLOTS);
-        qp = pd.createQueuePair(QueuePairOptions.builder(QpType.UD, sendQueue, receiveQueue)
-                .maxSendWorkRequests(SLOTS).maxReceiveWorkRequests(SLOTS).maxSendSge(1).maxReceiveSge(1).build());
-        qp.toInit(device.port(), 0, QKEY);
-        qp.toRtr();
-        qp.toRts();
+        qp = UdDatagrams.readyQueuePair(pd, sendQueue, receiveQueue, device, QKEY, SLOTS);
         buffer = RegisteredBuffer.allocate(pd, 2 * SLOTS * SLOT);
         for (int i = 0; i < SLOTS; i++) {
             postReceive(i);

@@ -49,11 +49,7 @@ final class UdDatagrams implements AutoCloseable {
             pd = context.allocateProtectionDomain();
             sendQueue = context.createCompletionQueue(16);
             receiveQueue = context.createCompletionQueue(16);
-            qp = pd.createQueuePair(QueuePairOptions.builder(QpType.UD, sendQueue, receiveQueue)
-                    .maxSendWorkRequests(16).maxReceiveWorkRequests(16).maxSendSge(1).maxReceiveSge(1).build());
-            qp.toInit(device.port(), 0, QKEY);
-            qp.toRtr();
-            qp.toRts();
+            qp = readyQueuePair(pd, sendQueue, receiveQueue, device, QKEY, 16);
             buffer = RegisteredBuffer.allocate(pd, 2 * COUNT * SLOT);
             for (int i = 0; i < COUNT; i++) { // receive slots first, send slots after them
                 qp.postReceive(ReceiveWorkRequest.allocate(1).wrId(i).sge(0, buffer.region(), (long) i * SLOT, GRH_BYTES + PAYLOAD));
@@ -64,6 +60,17 @@ final class UdDatagrams implements AutoCloseable {
             context.close();
             throw e;
         }
+    }
+
+    /** A UD queue pair of {@code depth} one-entry requests each way, in RTS with {@code qkey}. */
+    static QueuePair readyQueuePair(ProtectionDomain pd, CompletionQueue sendQueue, CompletionQueue receiveQueue,
+            TestDevice device, int qkey, int depth) {
+        QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.UD, sendQueue, receiveQueue)
+                .maxSendWorkRequests(depth).maxReceiveWorkRequests(depth).maxSendSge(1).maxReceiveSge(1).build());
+        qp.toInit(device.port(), 0, qkey);
+        qp.toRtr();
+        qp.toRts();
+        return qp;
     }
 
     /** What to tell the peer. */
