@@ -3,6 +3,8 @@
 # rxe VM (device benchmarks need an RDMA device). Example: ./verbs bench OpsTable -prof gc
 # ./verbs bench --perftest [JMH ARGS...]: perftest and RcLoopbackBench side by side in one run on
 # one device (scripts/perftest-compare.sh), inside the rxe VM when this host has no device.
+# ./verbs bench --cold-start [ROUNDS]: Verbs.isAvailable() + devices() against a plain FFM program,
+# as whole processes on this host (ColdStart).
 # See benchmarks/README.md.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -13,6 +15,7 @@ mode=host
 case "${1:-}" in
     --vm) mode=vm; shift ;;
     --perftest) mode=perftest; shift ;;
+    --cold-start) mode=cold-start; shift ;;
 esac
 [ "$mode" = perftest ] && ensure_packages "${PKGS_BENCH[@]}"
 
@@ -35,6 +38,10 @@ if [ "$mode" = perftest ]; then
     fi
     say "no RDMA device on this host: running perftest and the benchmarks inside the rxe VM"
     exec bash "$VERBS_ROOT/scripts/vm.sh" -- bash "$VERBS_ROOT/scripts/perftest-compare.sh" "$@"
+fi
+
+if [ "$mode" = cold-start ]; then
+    exec "$JAVA_HOME/bin/java" -cp "$jar" dev.panamaverbs.benchmarks.coldstart.ColdStart "$@"
 fi
 
 # JMH forks measurement JVMs on the class path: native access goes to the unnamed module here,

@@ -2,11 +2,13 @@ package dev.panamaverbs.loader.internal;
 
 import dev.panamaverbs.ffm.invoke.Downcalls;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -14,12 +16,17 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /**
- * glibc's {@code dlopen}, {@code dlvsym}, {@code dlerror}, {@code dlclose} and {@code dladdr}, called through FFM
+ * glibc's {@code dlopen}, {@code dlvsym}, {@code dlerror} and {@code dlclose}, called through FFM
  * so that libibverbs is opened at run time and never linked. Only initialise this class after
  * {@link NativeAccess#isEnabled()} said yes: creating the handles is a restricted operation.
  *
  * <p>Callers serialise use (the probe holds a lock) because {@code dlerror} state is per thread
  * and must be read right after the failing call.
+ *
+ * <p>Each downcall handle costs about 10 ms in a cold JVM, and {@code Verbs.isAvailable()} is
+ * often an application's first call: only the three functions every probe calls are bound up
+ * front; {@code dlclose}, which only a failed probe needs, is bound on first use in a holder class
+ * of its own, and the loaded file's name comes from {@code /proc/self/maps} instead of {@code dladdr}.
  */
 @SuppressWarnings("restricted") // native access is granted to this module on purpose
 final class Dlfcn {
@@ -28,70 +35,53 @@ final class Dlfcn {
     /** {@code RTLD_LOCAL}: keep libibverbs' symbols out of the global namespace. */
     static final int RTLD_LOCAL = 0x0;
 
-    /** {@code sizeof(Dl_info)}: four pointers ({@code dli_fname}, {@code dli_fbase}, {@code dli_sname}, {@code dli_saddr}). */
-    private static final long DL_INFO_SIZE = 4 * ADDRESS.byteSize();
+    private static final Path PROC_SELF_MAPS = Path.of("/proc/self/maps");
 
-    private static final FunctionDescriptor DLOPEN = FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT);
-    private static final FunctionDescriptor DLVSYM = FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS);
-    private static final FunctionDescriptor DLERROR = FunctionDescriptor.of(ADDRESS);
-    private static final FunctionDescriptor DLCLOSE = FunctionDescriptor.of(JAVA_INT, ADDRESS);
-    private static final FunctionDescriptor DLADDR = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS);
-
-    /** libc's functions, bound on first use; null fields when libc could not offer them. */
+    /** The functions every probe calls; a failure to bind them is recorded, never thrown. */
     private static final class Libdl {
         static final MemorySegment OPEN_FUNCTION;
         static final MemorySegment VSYM_FUNCTION;
         static final MemorySegment ERROR_FUNCTION;
-        static final MemorySegment CLOSE_FUNCTION;
-        /** {@code dladdr}, or null when libc lacks it (then the loaded file is not reported). */
-        static final MemorySegment ADDR_FUNCTION;
         static final MethodHandle OPEN;
         static final MethodHandle VSYM;
         static final MethodHandle ERROR;
-        static final MethodHandle CLOSE;
-        static final MethodHandle ADDR;
-        /** Why the libc functions could not be bound, or null when they were. */
         static final String BIND_FAILURE;
 
         static {
-            MemorySegment open = null, vsym = null, error = null, close = null, addr = null;
+            MemorySegment open = null, vsym = null, error = null;
             String failure = null;
             try {
                 open = Downcalls.libc("dlopen");
                 vsym = Downcalls.libc("dlvsym");
                 error = Downcalls.libc("dlerror");
-                close = Downcalls.libc("dlclose");
             } catch (RuntimeException | LinkageError e) {
                 // Recorded rather than thrown: a failing static initialiser would poison the class.
                 failure = "cannot bind libc's dynamic-loading functions: " + e;
             }
-            try {
-                addr = Downcalls.libc("dladdr");
-            } catch (RuntimeException | LinkageError e) {
-                addr = null; // optional: only the report of the loaded file depends on it
-            }
             OPEN_FUNCTION = open;
             VSYM_FUNCTION = vsym;
             ERROR_FUNCTION = error;
-            CLOSE_FUNCTION = close;
-            ADDR_FUNCTION = addr;
             BIND_FAILURE = failure;
-            OPEN = Downcalls.handle(DLOPEN);
-            VSYM = Downcalls.handle(DLVSYM);
-            ERROR = Downcalls.handle(DLERROR);
-            CLOSE = Downcalls.handle(DLCLOSE);
-            ADDR = Downcalls.handle(DLADDR);
+            OPEN = Downcalls.handle(FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
+            VSYM = Downcalls.handle(FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+            ERROR = Downcalls.handle(FunctionDescriptor.of(ADDRESS));
         }
+    }
+
+    /** {@code dlclose}: only a probe that fails needs it. */
+    private static final class Libdlclose {
+        static final MemorySegment FUNCTION = Downcalls.libc("dlclose");
+        static final MethodHandle HANDLE = Downcalls.handle(FunctionDescriptor.of(JAVA_INT, ADDRESS));
     }
 
     private Dlfcn() {}
 
-    /** Why the libc bindings are unusable, or empty when they work. */
+    /** Why libc's dynamic-loading functions could not be bound, if they could not. */
     static Optional<String> bindFailure() {
         return Optional.ofNullable(Libdl.BIND_FAILURE);
     }
 
-    /** {@code dlopen(path, RTLD_NOW | RTLD_LOCAL)}; {@link MemorySegment#NULL} on failure. */
+    /** {@code dlopen(path, RTLD_NOW | RTLD_LOCAL)}; {@link MemorySegment#NULL} on failure (see {@link #lastError()}). */
     static MemorySegment open(String path) {
         try (Arena arena = Arena.ofConfined()) {
             return (MemorySegment) Libdl.OPEN.invokeExact(Libdl.OPEN_FUNCTION, arena.allocateFrom(path), RTLD_NOW | RTLD_LOCAL);
@@ -100,9 +90,13 @@ final class Dlfcn {
         }
     }
 
-    /** {@code dlvsym(handle, name, version)}; {@link MemorySegment#NULL} when absent. */
-    static MemorySegment versionedSymbol(MemorySegment handle, String name, String version) {
-        try (Arena arena = Arena.ofConfined()) {
+    /**
+     * {@code dlvsym(handle, name, version)}; {@link MemorySegment#NULL} when absent. The C strings
+     * are allocated in {@code arena}, which a probe keeps for its whole loop (one arena, not one
+     * per symbol: the loop runs interpreted in a cold JVM).
+     */
+    static MemorySegment versionedSymbol(Arena arena, MemorySegment handle, String name, String version) {
+        try {
             return (MemorySegment) Libdl.VSYM.invokeExact(Libdl.VSYM_FUNCTION, handle, arena.allocateFrom(name), arena.allocateFrom(version));
         } catch (Throwable t) {
             throw Downcalls.rethrow("dlvsym", t);
@@ -120,41 +114,43 @@ final class Dlfcn {
     }
 
     /**
-     * The file of the shared object containing {@code address}: {@code dladdr}'s
-     * {@code dli_fname} (the path the dynamic linker found, e.g. {@code /lib/x86_64-linux-gnu/libibverbs.so.1}),
-     * with its symbolic links resolved ({@code libibverbs.so.1.14.44.0}). Empty when libc has no
-     * {@code dladdr} or it does not know the address.
+     * The file of the shared object mapped at {@code address}, from {@code /proc/self/maps} (the
+     * kernel's path of the mapping: symbolic links resolved, e.g. {@code libibverbs.so.1.14.44.0}).
+     * Read in Java rather than through {@code dladdr}, which would cost one more downcall handle at
+     * start-up. Empty when no mapping holds the address or the file cannot be read.
      */
     static Optional<String> fileContaining(MemorySegment address) {
-        if (Libdl.ADDR_FUNCTION == null) {
-            return Optional.empty();
-        }
-        String name;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment info = arena.allocate(DL_INFO_SIZE, ADDRESS.byteAlignment());
-            int found = (int) Libdl.ADDR.invokeExact(Libdl.ADDR_FUNCTION, address, info);
-            MemorySegment fname = info.get(ADDRESS, 0);
-            if (found == 0 || fname.equals(MemorySegment.NULL)) {
-                return Optional.empty();
+        long wanted = address.address();
+        try (BufferedReader maps = Files.newBufferedReader(PROC_SELF_MAPS)) {
+            for (String line = maps.readLine(); line != null; line = maps.readLine()) {
+                Optional<String> file = mappedFile(line, wanted);
+                if (file.isPresent()) {
+                    return file;
+                }
             }
-            name = fname.reinterpret(Integer.MAX_VALUE).getString(0);
-        } catch (Throwable t) {
-            throw Downcalls.rethrow("dladdr", t);
+        } catch (IOException e) {
+            // no /proc: the caller reports the library by the name it asked for
         }
-        if (name.isEmpty()) {
+        return Optional.empty();
+    }
+
+    /** The path of one {@code /proc/self/maps} line ({@code start-end perms offset dev inode path}) if it maps {@code address}. */
+    static Optional<String> mappedFile(String mapsLine, long address) {
+        String[] fields = mapsLine.trim().split("\\s+", 6);
+        int dash = fields[0].indexOf('-');
+        if (fields.length < 6 || dash < 0 || !fields[5].startsWith("/")) {
             return Optional.empty();
         }
-        try {
-            return Optional.of(Path.of(name).toRealPath().toString());
-        } catch (IOException | RuntimeException e) {
-            return Optional.of(name); // the file went away or is not a path: report what the linker said
-        }
+        long start = Long.parseUnsignedLong(fields[0], 0, dash, 16);
+        long end = Long.parseUnsignedLong(fields[0], dash + 1, fields[0].length(), 16);
+        boolean inside = Long.compareUnsigned(address, start) >= 0 && Long.compareUnsigned(address, end) < 0;
+        return inside ? Optional.of(fields[5]) : Optional.empty();
     }
 
     /** {@code dlclose(handle)}; 0 on success. */
     static int close(MemorySegment handle) {
         try {
-            return (int) Libdl.CLOSE.invokeExact(Libdl.CLOSE_FUNCTION, handle);
+            return (int) Libdlclose.HANDLE.invokeExact(Libdlclose.FUNCTION, handle);
         } catch (Throwable t) {
             throw Downcalls.rethrow("dlclose", t);
         }

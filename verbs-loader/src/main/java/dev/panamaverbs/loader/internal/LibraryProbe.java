@@ -4,6 +4,7 @@ import dev.panamaverbs.ffm.ExportedFunction;
 import dev.panamaverbs.ffm.invoke.NativeLibrary;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -130,11 +131,11 @@ public final class LibraryProbe {
             return LoadResult.unavailable(library, "dlopen(\"" + library + "\") failed: " + Dlfcn.lastError());
         }
         boolean keepOpen = false;
-        try {
+        try (Arena names = Arena.ofConfined()) {
             Map<String, MemorySegment> resolved = new LinkedHashMap<>();
             List<ExportedFunction> missing = new ArrayList<>();
             for (ExportedFunction function : functions) {
-                MemorySegment address = Dlfcn.versionedSymbol(handle, function.name(), function.version());
+                MemorySegment address = Dlfcn.versionedSymbol(names, handle, function.name(), function.version());
                 if (!address.equals(MemorySegment.NULL)) {
                     resolved.put(function.name(), address);
                 } else if (function.required()) {
@@ -145,7 +146,7 @@ public final class LibraryProbe {
             if (!missing.isEmpty()) {
                 return LoadResult.unavailable(library, missingCause(library, missing, lastError));
             }
-            // The file the soname led to: dladdr on one of its symbols, links resolved.
+            // The file the soname led to: the mapping of one of its symbols, links resolved.
             String loadedFile = resolved.isEmpty() ? null
                     : Dlfcn.fileContaining(resolved.values().iterator().next()).orElse(null);
             keepOpen = true;

@@ -56,11 +56,11 @@ public final class LoadResult {
 
     /**
      * The file actually loaded, symbolic links resolved (for the default soname, something like
-     * {@code /usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0}), found with {@code dladdr} on a
-     * resolved symbol. When unavailable, or if libc could not say, the name handed to
+     * {@code /usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0}), found in {@code /proc/self/maps} at a
+     * resolved symbol. When unavailable, or if no mapping could be read, the name handed to
      * {@code dlopen} ({@link #requestedLibrary()}).
      *
-     * @return the file actually loaded, symbolic links resolved (for the default soname, something like {@code /usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0}), found with {@code dladdr} on a resolved symbol
+     * @return the file actually loaded, symbolic links resolved (for the default soname, something like {@code /usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0}), found in {@code /proc/self/maps} at a resolved symbol
      */
     public String libraryPath() {
         return libraryPath;

@@ -50,7 +50,7 @@ class LibraryProbeTest {
         assertTrue(result.resolvedSymbols().containsAll(OPTIONAL));
     }
 
-    /** libraryPath() is the file dlopen mapped, found through dladdr, not the name it was given. */
+    /** libraryPath() is the file dlopen mapped, found through /proc/self/maps, not the name it was given. */
     @Test
     void theLibraryPathIsTheFileLoadedNotTheNameRequested() throws IOException {
         Path target = FakeProvider.standardLibrary().toRealPath();
