@@ -37,6 +37,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
@@ -50,6 +51,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * resolved functions (the fake ibv_cq_ex/ibv_qp_ex are {@link #EXTENDED_PROVIDER},
  * compiled with bench_provider.c). Run with {@code -prof gc}: every benchmark should show 0 B/op.
  *
+ * <p>The C baseline ({@code c*} benchmarks, src/main/c/bench_c_loops.c, compiled with the provider):
+ * the same post, poll and post+poll+read made from C through the same function pointers, in loops
+ * of {@value #C_LOOP} per downcall, so the score is one C call. Java / C is the ratio of the
+ * matching pairs ({@code postSend} / {@code cPostSend}, ...).
+ *
  * <p>The provider source is found at {@code -Dpanamaverbs.bench.providerSource=...}, else under
  * {@code benchmarks/src/main/c} or {@code src/main/c} of the working directory.
  */
@@ -61,6 +67,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 @Fork(value = 2, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class OpsTableBench {
     private static final int POLL_BATCH = 16;
+    /** Calls per downcall in the C baseline loops. */
+    static final int C_LOOP = 1000;
+    private MethodHandle cPostSend;
+    private MethodHandle cPollCq;
+    private MethodHandle cPostPollRead;
 
     /** A fake ibv_cq_ex and ibv_qp_ex doing as little as bench_provider.c's ops: compiled with it. */
     static final String EXTENDED_PROVIDER = """
@@ -163,6 +174,12 @@ public class OpsTableBench {
         long ctx = (long) context.invokeExact();
         qp = (long) newQp.invokeExact(ctx);
         cq = (long) newCq.invokeExact(ctx);
+        cPostSend = linker.downcallHandle(provider.find("bench_c_post_send").orElseThrow(),
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+        cPollCq = linker.downcallHandle(provider.find("bench_c_poll_cq").orElseThrow(),
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG));
+        cPostPollRead = linker.downcallHandle(provider.find("bench_c_post_poll_read").orElseThrow(),
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG));
         // Read from the ops table once, as QueuePair and CompletionQueue do at creation.
         postSendFunction = OpsTable.resolvePostSend(qp);
         pollCqFunction = OpsTable.resolvePollCq(cq);
@@ -243,7 +260,7 @@ public class OpsTableBench {
         Path extended = Files.writeString(dir.resolve("bench_extended.c"), EXTENDED_PROVIDER, StandardCharsets.UTF_8);
         Path out = dir.resolve("libbenchprovider.so");
         Process gcc = new ProcessBuilder("gcc", "-shared", "-fPIC", "-O2", "-o", out.toString(), source.toString(),
-                extended.toString())
+                source.resolveSibling("bench_c_loops.c").toString(), extended.toString())
                 .redirectErrorStream(true).start();
         String output = new String(gcc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (gcc.waitFor() != 0) {
@@ -282,6 +299,27 @@ public class OpsTableBench {
         OpsTable.postSend(postSendFunction, qp, sendWr, badWr);
         int polled = OpsTable.pollCq(pollCqFunction, cq, POLL_BATCH, wcs);
         return polled == 0 ? -1 : wcArray.get(JAVA_LONG, ibv_wc.wr_id$OFFSET);
+    }
+
+    /** C baseline of {@link #postSend()}: {@code ibv_post_send} from C, per call. */
+    @Benchmark
+    @OperationsPerInvocation(C_LOOP)
+    public long cPostSend() throws Throwable {
+        return (long) cPostSend.invokeExact(qp, sendWr, (long) C_LOOP);
+    }
+
+    /** C baseline of {@link #pollCq()}: {@code ibv_poll_cq} for up to 16 from C, per call. */
+    @Benchmark
+    @OperationsPerInvocation(C_LOOP)
+    public long cPollCq() throws Throwable {
+        return (long) cPollCq.invokeExact(cq, POLL_BATCH, wcs, (long) C_LOOP);
+    }
+
+    /** C baseline of {@link #postSendPollAndRead()}: post, poll, read {@code wr_id} from C, per round. */
+    @Benchmark
+    @OperationsPerInvocation(C_LOOP)
+    public long cPostSendPollAndRead() throws Throwable {
+        return (long) cPostPollRead.invokeExact(qp, sendWr, cq, POLL_BATCH, wcs, (long) C_LOOP);
     }
 
     /** {@code ibv_req_notify_cq} through {@code ops.req_notify_cq}. */
