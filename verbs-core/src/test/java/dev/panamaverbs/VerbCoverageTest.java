@@ -35,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * them (exported, and static inline), every public or internal row naming a public method that
  * exists, every "shown by" naming a test file that exists and mentions the method, the counts
  * in the table and the README computed from the rows; every capability backed by public rows;
- * every completion field read or refused; every queue pair type created or refused.
+ * every completion field read or refused; every queue pair type created or refused; every send
+ * opcode refused by both post paths or accepted, with the device tests named.
  */
 class VerbCoverageTest {
     private static final Path ROOT = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().getParent();
@@ -47,6 +48,7 @@ class VerbCoverageTest {
     private static final String STATIC_INLINE = "static inline";
     private static final Pattern ROW = Pattern.compile("^\\| `([^`]+)` \\| ([^|]+?) \\| ([^|]+?) \\| ([^|]+?) \\|$");
     private static final Pattern CELL2 = Pattern.compile("^\\| `([^`]+)` \\| ([^|]+?) \\|$");
+    private static final Pattern CELL3 = Pattern.compile("^\\| `([^`]+)` \\| ([^|]+?) \\| ([^|]+?) \\|$");
     private static final Pattern REFERENCE = Pattern.compile("^([A-Za-z][\\w.]*)\\.(\\w+)");
 
     /** One row of the functions table. */
@@ -309,6 +311,44 @@ class VerbCoverageTest {
                 assertTrue(e.getValue().startsWith("created: "), type + ": " + e.getValue());
                 publicMethods(e.getValue().substring("created: ".length()).replace("`", ""));
                 assertNotNull(QueuePairOptions.builder(type), type.name());
+            }
+        }
+    }
+
+    @Test
+    void everySendOpcodeIsRefusedByBothPathsOrAcceptedWithItsDeviceTests() {
+        Map<String, Path> deviceTests = testFiles(ROOT.resolve("verbs-testkit/src/test/java"));
+        Map<String, String[]> opcodes = new LinkedHashMap<>();
+        for (String line : section("Send opcodes")) {
+            Matcher m = CELL3.matcher(line);
+            if (m.matches()) {
+                assertEquals(null, opcodes.put(m.group(1), new String[] {m.group(2), m.group(3)}), "two rows for " + m.group(1));
+            }
+        }
+        assertEquals(EnumSet.allOf(WorkRequestOpcode.class).stream().map(Enum::name).collect(Collectors.toSet()),
+                opcodes.keySet(), "one row per WorkRequestOpcode");
+        for (Map.Entry<String, String[]> e : opcodes.entrySet()) {
+            WorkRequestOpcode opcode = WorkRequestOpcode.valueOf(e.getKey());
+            boolean unfilled = (SendOperations.UNFILLED_OPCODES & SendOperations.bit(opcode.value())) != 0;
+            List<QpType> transports = List.of(QpType.RC, QpType.UC, QpType.UD);
+            if (e.getValue()[0].startsWith("refused")) {
+                assertTrue(unfilled, opcode + ": postSend would not refuse it");
+                assertEquals("refused", e.getValue()[1], opcode + ": SendBatch");
+                for (QpType type : transports) {
+                    assertThrows(IllegalArgumentException.class,
+                            () -> QueuePairOptions.builder(type).extendedSendOperations(EnumSet.of(opcode)), opcode + " on " + type);
+                }
+                continue;
+            }
+            assertFalse(unfilled, opcode.name());
+            assertTrue(transports.stream().anyMatch(t -> SendOperations.isAllowed(t, opcode)), opcode + ": no transport posts it");
+            for (String cell : e.getValue()) {
+                if (cell.equals("—")) {
+                    continue;
+                }
+                Matcher m = Pattern.compile("^(rxe|rxe refuses): (\\w+)$").matcher(cell);
+                assertTrue(m.matches(), opcode + ": " + cell);
+                assertNotNull(deviceTests.get(m.group(2)), opcode + ": no test file " + m.group(2) + ".java");
             }
         }
     }
