@@ -5,42 +5,42 @@ import dev.panamaverbs.loader.internal.LibIbverbs;
 import java.util.List;
 
 /**
- * Optional libibverbs functions, newer than the required set. Each capability is present when
- * every one of its symbols resolved at its pinned version; its absence never makes the library
- * unavailable, it only makes the verbs that need it throw
+ * Optional libibverbs functions, newer than the required set, that a public method calls. Each
+ * capability is present when every one of its symbols resolved at its pinned version; its
+ * absence never makes the library unavailable, it only makes the methods that need it throw
  * {@link VerbsUnsupportedException}. Which functions are optional is not kept here: the
- * generator marks each exported function required or not by its symbol version, and a unit test
- * checks that every optional one belongs to exactly one capability.
+ * generator marks each exported function required or not by its symbol version. The optional
+ * functions no public method calls ({@code ibv_reg_mr_iova}, {@code ibv_import_*},
+ * {@code ibv_unimport_*}, {@code ibv_query_ece}, {@code ibv_set_ece}) have no capability; the
+ * verb coverage table ({@code docs/verb-coverage.md}) says why, and a unit test checks that
+ * every optional function is either in exactly one capability, whose functions the table shows
+ * public, or not offered there.
  */
 public enum Capability {
-    /** {@code ibv_get_pkey_index} (IBVERBS_1.5): P_Key value to table index. */
+    /** {@code ibv_get_pkey_index} (IBVERBS_1.5): P_Key value to table index, {@link Context#pkeyIndex}. */
     GET_PKEY_INDEX("ibv_get_pkey_index"),
     /**
      * {@code ibv_qp_to_qp_ex} (IBVERBS_1.6): the {@code ibv_wr_*} extended post API, {@link SendBatch}
      * (on a queue pair created with {@link QueuePairOptions.Builder#extendedSendOperations}).
      */
     QP_EX("ibv_qp_to_qp_ex"),
-    /** {@code ibv_reg_mr_iova} (IBVERBS_1.7): register memory at a chosen I/O virtual address. */
-    REG_MR_IOVA("ibv_reg_mr_iova"),
-    /** {@code ibv_reg_mr_iova2} (IBVERBS_1.8): registration with the optional access flags. */
+    /**
+     * {@code ibv_reg_mr_iova2} (IBVERBS_1.8): registration at a chosen I/O virtual address
+     * ({@link ProtectionDomain#register(java.lang.foreign.MemorySegment, java.util.Set, long)}) and
+     * with the optional access flags.
+     */
     REG_MR_IOVA2("ibv_reg_mr_iova2"),
-    /** {@code ibv_get_device_index} (IBVERBS_1.9): the kernel's device index. */
+    /** {@code ibv_get_device_index} (IBVERBS_1.9): the kernel's device index, {@link Device#kernelIndex}. */
     GET_DEVICE_INDEX("ibv_get_device_index"),
-    /** {@code ibv_import_*}/{@code ibv_unimport_*} (IBVERBS_1.10): share a context, PD and MRs across processes. */
-    IMPORT("ibv_import_device", "ibv_import_pd", "ibv_unimport_pd", "ibv_import_mr", "ibv_unimport_mr"),
-    /** {@code ibv_query_ece}/{@code ibv_set_ece} (IBVERBS_1.10): enhanced connection establishment. */
-    ECE("ibv_query_ece", "ibv_set_ece"),
-    /** {@code _ibv_query_gid_ex} (IBVERBS_1.11): one GID entry with its type and netdev. */
+    /** {@code _ibv_query_gid_ex} (IBVERBS_1.11): one GID entry with its type and netdev, {@link Context#queryGid}. */
     QUERY_GID_EX("_ibv_query_gid_ex"),
-    /** {@code _ibv_query_gid_table} (IBVERBS_1.11): the whole GID table at once. */
+    /** {@code _ibv_query_gid_table} (IBVERBS_1.11): the whole GID table at once, {@link Context#gidTable}. */
     QUERY_GID_TABLE("_ibv_query_gid_table"),
-    /** {@code ibv_reg_dmabuf_mr} (IBVERBS_1.12): register a dma-buf (GPU memory). */
+    /** {@code ibv_reg_dmabuf_mr} (IBVERBS_1.12): register a dma-buf (GPU memory), {@link ProtectionDomain#registerDmabuf}. */
     REG_DMABUF_MR("ibv_reg_dmabuf_mr"),
-    /** {@code ibv_import_dm}/{@code ibv_unimport_dm} (IBVERBS_1.13): share device memory. */
-    IMPORT_DM("ibv_import_dm", "ibv_unimport_dm"),
     /** {@code ibv_is_fork_initialized} (IBVERBS_1.13): whether fork protection is on, {@link Verbs#forkStatus()}. */
     IS_FORK_INITIALIZED("ibv_is_fork_initialized"),
-    /** {@code ibv_query_qp_data_in_order} (IBVERBS_1.14): whether RDMA writes land in order. */
+    /** {@code ibv_query_qp_data_in_order} (IBVERBS_1.14): whether data lands in order, {@link QueuePair#dataInOrder}. */
     QUERY_QP_DATA_IN_ORDER("ibv_query_qp_data_in_order");
 
     private final List<String> symbols;

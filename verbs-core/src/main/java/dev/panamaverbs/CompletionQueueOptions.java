@@ -13,7 +13,8 @@ import java.util.Set;
  * @param cqe              {@code cqe}: the minimum number of entries, 1..{@code max_cqe}
  * @param channel          {@code channel}: where completion events go, or {@code null} for none
  * @param completionVector {@code comp_vector}: 0..{@code num_comp_vectors - 1}
- * @param fields           {@code wc_flags}: the fields each completion reports
+ * @param fields           {@code wc_flags}: the fields each completion reports, each one
+ *                         {@link CompletionField#isReadable() readable}
  * @param singleThreaded   {@code IBV_CREATE_CQ_ATTR_SINGLE_THREADED}: the provider may skip locking
  *                         (only one thread at a time may then use the CQ)
  * @param ignoreOverrun    {@code IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN}: no error when the CQ overflows
@@ -28,10 +29,16 @@ public record CompletionQueueOptions(
         boolean ignoreOverrun,
         int eventAckBatch) {
 
-    /** Checks the components. */
+    /**
+     * Checks the components.
+     *
+     * @throws IllegalArgumentException naming {@code ibv_create_cq_ex} when a field has no reader
+     *         ({@link CompletionField#isReadable()}) or the ack batch is out of range
+     */
     public CompletionQueueOptions {
         Objects.requireNonNull(fields, "fields");
         fields = Collections.unmodifiableSet(fields.isEmpty() ? EnumSet.noneOf(CompletionField.class) : EnumSet.copyOf(fields));
+        CompletionField.requireReadable("ibv_create_cq_ex", fields);
         UnackedEvents.checkBatch(eventAckBatch);
     }
 
@@ -70,6 +77,8 @@ public record CompletionQueueOptions(
      *
      * @param newFields the fields to modify
      * @return this completion queue options
+     * @throws IllegalArgumentException naming {@code ibv_create_cq_ex} when a field has no reader
+     *         ({@link CompletionField#isReadable()})
      */
     public CompletionQueueOptions withFields(Set<CompletionField> newFields) {
         return new CompletionQueueOptions(cqe, channel, completionVector, newFields, singleThreaded, ignoreOverrun, eventAckBatch);

@@ -31,6 +31,7 @@ public final class Completions {
 
     private final MemorySegment entries;
     private final MemorySegment timestamps;
+    private final MemorySegment wallclocks;
     private final int capacity;
 
     private Completions(Arena arena, int capacity) {
@@ -38,6 +39,7 @@ public final class Completions {
         this.capacity = capacity;
         this.entries = arena.allocate(ibv_wc.LAYOUT, capacity);
         this.timestamps = arena.allocate(JAVA_LONG, capacity);
+        this.wallclocks = arena.allocate(JAVA_LONG, capacity);
     }
 
     /**
@@ -101,6 +103,11 @@ public final class Completions {
     /** The completion-timestamp slots that extended CQs fill (a parallel {@code uint64_t} array). */
     MemorySegment timestampSlots() {
         return timestamps;
+    }
+
+    /** The wall-clock timestamp slots that extended CQs fill (a parallel {@code uint64_t} array). */
+    MemorySegment wallclockSlots() {
+        return wallclocks;
     }
 
     private long offset(int index) {
@@ -311,6 +318,18 @@ public final class Completions {
      */
     public long completionTimestamp(int index) {
         return timestamps.get(JAVA_LONG, (long) Objects.checkIndex(index, capacity) * Long.BYTES);
+    }
+
+    /**
+     * {@code ibv_wc_read_completion_wallclock_ns}: the completion's timestamp in nanoseconds of the
+     * host's real-time clock, as the provider converts it. Filled only by an extended CQ created
+     * with {@link CompletionField#COMPLETION_TIMESTAMP_WALLCLOCK}; 0 otherwise.
+     *
+     * @param index the index
+     * @return the completion's wall-clock timestamp in nanoseconds (unsigned), or 0
+     */
+    public long completionWallclockNanos(int index) {
+        return wallclocks.get(JAVA_LONG, (long) Objects.checkIndex(index, capacity) * Long.BYTES);
     }
 
     /**

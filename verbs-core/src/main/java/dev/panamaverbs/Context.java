@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Consumer;
 
 /**
@@ -238,6 +239,30 @@ public final class Context extends VerbsResource {
                         + " (pkey_tbl_len of port " + port + "), got " + index);
             }
             return ContextQueries.queryPkey(handleSegment(), port, index);
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * The index of a P_Key in the port's P_Key table ({@code ibv_get_pkey_index}), the index
+     * {@link QueuePair#toInit(int, int, java.util.Set)} takes.
+     *
+     * @param port the port number (1-based)
+     * @param pkey the P_Key, an unsigned 16-bit value in host order (as {@link #queryPkey} returns it)
+     * @return the first index holding {@code pkey}, empty when the table does not hold it
+     * @throws IllegalArgumentException when {@code port} is not a port or {@code pkey} is not in 0..0xffff
+     * @throws VerbsUnsupportedException when libibverbs is older than 1.5 ({@link Capability#GET_PKEY_INDEX})
+     */
+    public OptionalInt pkeyIndex(int port, int pkey) {
+        checkPort("ibv_get_pkey_index", port);
+        if (pkey < 0 || pkey > 0xFFFF) {
+            throw new IllegalArgumentException("ibv_get_pkey_index: pkey must be in 0..0xffff, got " + pkey);
+        }
+        Capability.GET_PKEY_INDEX.require("ibv_get_pkey_index");
+        acquire();
+        try {
+            return ContextQueries.pkeyIndex(handleSegment(), port, pkey);
         } finally {
             release();
         }

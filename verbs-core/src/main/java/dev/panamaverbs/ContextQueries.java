@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
@@ -168,6 +169,16 @@ final class ContextQueries {
             int rc = verbs_h.ibv_query_pkey(state, context, (byte) port, index, pkey);
             NativeCalls.checkErrno("ibv_query_pkey", rc, CallState.errno(state));
             return Short.toUnsignedInt(pkey.get(JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN), 0));
+        }
+    }
+
+    /** {@code ibv_get_pkey_index} with {@code pkey} (host order) passed as the {@code __be16} C expects; -1 is empty. */
+    static OptionalInt pkeyIndex(MemorySegment context, int port, int pkey) {
+        try (Arena arena = Arena.ofConfined()) {
+            short bigEndian = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN
+                    ? Short.reverseBytes((short) pkey) : (short) pkey;
+            int index = verbs_h.ibv_get_pkey_index(CallState.allocate(arena), context, (byte) port, bigEndian);
+            return index < 0 ? OptionalInt.empty() : OptionalInt.of(index);
         }
     }
 

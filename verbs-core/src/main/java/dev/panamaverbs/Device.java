@@ -2,6 +2,7 @@ package dev.panamaverbs;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * An RDMA device as {@link Verbs#devices()} listed it (C {@code struct ibv_device}), read eagerly:
@@ -53,6 +54,21 @@ public record Device(String name, long nodeGuid, NodeType nodeType, TransportTyp
      */
     public Context open() {
         return DeviceList.open(this);
+    }
+
+    /**
+     * The kernel's index of this device ({@code ibv_get_device_index}), the number netlink and
+     * {@code rdma dev} use: lists the devices again, finds this one by name and frees the list.
+     *
+     * @return the index, empty when the kernel does not report one (no netlink device query)
+     * @throws dev.panamaverbs.VerbsException with errno {@code ENODEV} when the device is no
+     *         longer listed
+     * @throws dev.panamaverbs.VerbsUnsupportedException when libibverbs is older than 1.9
+     *         ({@link Capability#GET_DEVICE_INDEX})
+     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
+     */
+    public OptionalInt kernelIndex() {
+        return DeviceList.kernelIndex(this);
     }
 
     /** e.g. {@code Device[rxe0, guid=5054:00ff:fe12:3456, RNIC/IB]}... */

@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * The native device list ({@code ibv_get_device_list} / {@code ibv_free_device_list}): every use
@@ -45,6 +46,21 @@ final class DeviceList {
                 }
             }
             throw new VerbsException("ibv_open_device", Errno.ENODEV,
+                    "device " + wanted.name() + " is no longer listed by ibv_get_device_list");
+        });
+    }
+
+    /** {@code ibv_get_device_index} of the listed device named {@code wanted.name()}; empty for its -1. */
+    static OptionalInt kernelIndex(Device wanted) {
+        return withList((devices, arena) -> {
+            Capability.GET_DEVICE_INDEX.require("ibv_get_device_index");
+            for (MemorySegment device : devices) {
+                if (ibv_device.name(device).getString(0).equals(wanted.name())) {
+                    int index = verbs_h.ibv_get_device_index(CallState.allocate(arena), device);
+                    return index < 0 ? OptionalInt.empty() : OptionalInt.of(index);
+                }
+            }
+            throw new VerbsException("ibv_get_device_index", Errno.ENODEV,
                     "device " + wanted.name() + " is no longer listed by ibv_get_device_list");
         });
     }

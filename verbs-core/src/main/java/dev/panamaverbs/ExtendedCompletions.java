@@ -64,6 +64,8 @@ final class ExtendedCompletions {
         requiredIfRequested(CompletionField.SL, fns.readSl(), "read_sl");
         requiredIfRequested(CompletionField.DLID_PATH_BITS, fns.readDlidPathBits(), "read_dlid_path_bits");
         requiredIfRequested(CompletionField.COMPLETION_TIMESTAMP, fns.readCompletionTs(), "read_completion_ts");
+        requiredIfRequested(CompletionField.COMPLETION_TIMESTAMP_WALLCLOCK, fns.readCompletionWallclockNs(),
+                "read_completion_wallclock_ns");
     }
 
     private static void required(MemorySegment pointer, String op) {
@@ -188,5 +190,8 @@ final class ExtendedCompletions {
                 (byte) (success && requested(CompletionField.DLID_PATH_BITS) ? CqEx.readDlidPathBits(fns, cqAddress) : 0));
         batch.timestampSlots().set(JAVA_LONG, (long) index * Long.BYTES,
                 requested(CompletionField.COMPLETION_TIMESTAMP) ? CqEx.readCompletionTs(fns, cqAddress) : 0L);
+        batch.wallclockSlots().set(JAVA_LONG, (long) index * Long.BYTES,
+                requested(CompletionField.COMPLETION_TIMESTAMP_WALLCLOCK)
+                        ? CqEx.readCompletionWallclockNs(fns, cqAddress) : 0L);
     }
 }

@@ -3,7 +3,10 @@ package dev.panamaverbs;
 import dev.panamaverbs.ffm.ibv_qp;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 import dev.panamaverbs.loader.internal.OpsTable;
+import dev.panamaverbs.ffm.invoke.CallState;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -488,6 +491,29 @@ public final class QueuePair extends VerbsResource {
      */
     public synchronized QueuePairAttributes query() {
         return stateMachine.query();
+    }
+
+    /**
+     * {@code ibv_query_qp_data_in_order} (flags 0): whether the data of {@code opcode} requests on
+     * this queue pair is written to memory in order, so that a receiver may poll the last byte
+     * of a message instead of waiting for its completion.
+     *
+     * @param opcode the operation asked about
+     * @return true when the provider guarantees in-order placement, false otherwise (also when it
+     *         does not know)
+     * @throws VerbsUnsupportedException when libibverbs is older than 1.14
+     *         ({@link Capability#QUERY_QP_DATA_IN_ORDER})
+     * @throws IllegalStateException if closed
+     */
+    public boolean dataInOrder(WorkRequestOpcode opcode) {
+        Objects.requireNonNull(opcode, "ibv_query_qp_data_in_order: op");
+        Capability.QUERY_QP_DATA_IN_ORDER.require("ibv_query_qp_data_in_order");
+        acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            return verbs_h.ibv_query_qp_data_in_order(CallState.allocate(arena), handleSegment(), opcode.value(), 0) == 1;
+        } finally {
+            release();
+        }
     }
 
     // ---- data path ----

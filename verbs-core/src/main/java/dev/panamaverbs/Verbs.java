@@ -23,6 +23,11 @@ import java.util.Set;
  *     }
  * }
  * }</pre>
+ *
+ * <p>Which public method wraps each function of {@code verbs.h} (exported and {@code static
+ * inline}), which functions are only internal steps, and which are not offered and why: the
+ * verb coverage table, {@code docs/verb-coverage.md} in the source repository, kept true by a
+ * unit test.
  */
 public final class Verbs {
     private Verbs() {}

@@ -11,29 +11,28 @@ import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The capabilities group exactly the optional functions the generator found: no hand-kept list
- * can drift from the header and the library's symbol versions.
+ * The capabilities group optional functions the generator found (none twice, no required one):
+ * no hand-kept list can drift from the header and the library's symbol versions.
  */
 class CapabilityTest {
 
     @Test
-    void everyOptionalFunctionBelongsToExactlyOneCapability() {
+    void everyCapabilityFunctionIsOptionalAndInOneCapabilityOnly() {
         Map<String, Capability> owner = new HashMap<>();
         for (Capability capability : Capability.values()) {
             for (String symbol : capability.symbols()) {
                 assertNull(owner.put(symbol, capability), symbol + " is in two capabilities");
+                assertEquals(capability, Capability.providing(symbol), symbol);
             }
         }
         Set<String> optional = VerbsFunctions.EXPORTED.stream().filter(f -> !f.required())
                 .map(ExportedFunction::name).collect(Collectors.toSet());
-        assertEquals(optional, owner.keySet(), "capabilities vs the generated optional functions");
-        for (String symbol : optional) {
-            assertNotNull(Capability.providing(symbol), symbol);
-        }
+        assertTrue(optional.containsAll(owner.keySet()), "capabilities vs the generated optional functions");
+        // The optional functions in no capability are "not offered" in docs/verb-coverage.md (VerbCoverageTest).
     }
 
     @Test

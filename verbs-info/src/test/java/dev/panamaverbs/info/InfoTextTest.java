@@ -29,7 +29,7 @@ class InfoTextTest {
                 panama-verbs:\t0.1.0-TEST
                 libibverbs:\tavailable (/usr/lib/libibverbs.so.1)
                 capabilities:\tQP_EX QUERY_GID_EX
-                missing_capabilities:\tECE
+                missing_capabilities:\tQUERY_QP_DATA_IN_ORDER
                 librdmacm:\tNOT available: librdmacm "gone"
                 """, InfoText.library(Fakes.library()));
     }

@@ -19,7 +19,7 @@ class JsonReportTest {
         assertEquals("0.1.0-TEST", library.get("version"));
         assertEquals(true, library.get("available"));
         assertEquals(List.of("QP_EX", "QUERY_GID_EX"), library.get("capabilities"));
-        assertEquals(List.of("ECE"), library.get("missing_capabilities"));
+        assertEquals(List.of("QUERY_QP_DATA_IN_ORDER"), library.get("missing_capabilities"));
         assertEquals("librdmacm \"gone\"", library.get("rdmacm_unavailability_cause"));
 
         Map<?, ?> device = (Map<?, ?>) ((List<?>) root.get("devices")).getFirst();

@@ -41,12 +41,14 @@ public final class CqEx {
      * @param readSl the read sl
      * @param readDlidPathBits the read dlid path bits
      * @param readCompletionTs the read completion ts
+     * @param readCompletionWallclockNs the read completion wallclock ns
      */
     public record Functions(MemorySegment startPoll, MemorySegment endPoll,
                             MemorySegment readOpcode, MemorySegment readVendorErr, MemorySegment readByteLen,
                             MemorySegment readImmData, MemorySegment readQpNum, MemorySegment readSrcQp,
                             MemorySegment readWcFlags, MemorySegment readSlid, MemorySegment readSl,
-                            MemorySegment readDlidPathBits, MemorySegment readCompletionTs) {
+                            MemorySegment readDlidPathBits, MemorySegment readCompletionTs,
+                            MemorySegment readCompletionWallclockNs) {
         /**
          * Whether the provider set {@code function}.
          *
@@ -74,7 +76,8 @@ public final class CqEx {
                 pointer(cqx, ibv_cq_ex.read_qp_num$OFFSET), pointer(cqx, ibv_cq_ex.read_src_qp$OFFSET),
                 pointer(cqx, ibv_cq_ex.read_wc_flags$OFFSET), pointer(cqx, ibv_cq_ex.read_slid$OFFSET),
                 pointer(cqx, ibv_cq_ex.read_sl$OFFSET), pointer(cqx, ibv_cq_ex.read_dlid_path_bits$OFFSET),
-                pointer(cqx, ibv_cq_ex.read_completion_ts$OFFSET));
+                pointer(cqx, ibv_cq_ex.read_completion_ts$OFFSET),
+                pointer(cqx, ibv_cq_ex.read_completion_wallclock_ns$OFFSET));
     }
 
     private static MemorySegment pointer(long cqx, long offset) {
@@ -227,6 +230,17 @@ public final class CqEx {
      */
     public static long readCompletionTs(Functions fns, long cqx) {
         return ibv_cq_ex$calls.read_completion_ts$raw(fns.readCompletionTs(), cq(cqx));
+    }
+
+    /**
+     * {@code ibv_wc_read_completion_wallclock_ns} (uint64_t).
+     *
+     * @param fns the resolved function pointers
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     * @return {@code ibv_wc_read_completion_wallclock_ns} (uint64_t): nanoseconds of the host's real-time clock
+     */
+    public static long readCompletionWallclockNs(Functions fns, long cqx) {
+        return ibv_cq_ex$calls.read_completion_wallclock_ns$raw(fns.readCompletionWallclockNs(), cq(cqx));
     }
 
     /**

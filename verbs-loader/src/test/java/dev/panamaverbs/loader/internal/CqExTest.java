@@ -67,6 +67,8 @@ class CqExTest {
         assertEquals(5, CqEx.readDlidPathBits(fns, cqx));
         assertEquals(0x8000000000000001L, CqEx.readCompletionTs(fns, cqx));
         assertEquals("read_completion_ts", fake.lastOp());
+        assertEquals(123456789L, CqEx.readCompletionWallclockNs(fns, cqx));
+        assertEquals("read_completion_wallclock_ns", fake.lastOp());
         assertEquals(cqx, fake.arg(0));
     }
 
