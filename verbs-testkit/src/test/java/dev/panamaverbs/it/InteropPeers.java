@@ -22,6 +22,7 @@ final class InteropPeers {
     static final String EXAMPLES_ARGS = "panamaverbs.examples.args";
     static final String RC_PINGPONG = "dev.panamaverbs.examples.pingpong.RcPingPong";
     static final String RPING = "dev.panamaverbs.examples.rping.RPing";
+    static final String TWO_HOST_DEMO = "dev.panamaverbs.examples.TwoHostDemo";
 
     private InteropPeers() {}
 
