@@ -222,7 +222,7 @@ final class LoopbackPair implements AutoCloseable {
         private static final long serialVersionUID = 1L;
 
         NoDeviceException(String message) {
-            super(message + ". The device benchmarks (RcLoopbackBench) need an RDMA device: run them with"
+            super(message + ". The device benchmarks (RcLoopbackBench, OneSidedBench) need an RDMA device: run them with"
                     + " `./verbs bench --vm` (SoftRoCE in a VM), or on a host with one"
                     + " (e.g. `sudo rdma link add rxe0 type rxe netdev eth0`).");
         }
