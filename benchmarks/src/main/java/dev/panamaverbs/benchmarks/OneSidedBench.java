@@ -39,6 +39,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * <ul>
  *   <li>{@link #channelPutWithSignal}: {@code putWithSignal} on a channel over A, then
  *       {@code waitLocal} of its ticket (the channel polls A's queue and its companion's);</li>
+ *   <li>{@link #channelPutWithSignalPolled}: {@code putWithSignal}, then busy-poll with
+ *       {@code progress()} until {@code isComplete(ticket)}: the channel's post path and
+ *       bookkeeping with the hand method's polling (no park);</li>
  *   <li>{@link #handPutWithSignal}: the same two requests, preallocated and chained once,
  *       {@code postSend}, then busy-poll A's queue until the add's completion.</li>
  * </ul>
@@ -152,15 +155,19 @@ public class OneSidedBench {
     }
 
     private void checkAllocation(String method) throws InterruptedException {
-        boolean hand = method.equals("handPutWithSignal");
+        int which = switch (method) {
+            case "handPutWithSignal" -> 0;
+            case "channelPutWithSignalPolled" -> 1;
+            default -> 2;
+        };
         long stallsBefore = stalls;
         long calibration = ThreadAllocation.calibration();
         long before = ThreadAllocation.current();
         for (int i = 0; i < ALLOCATION_CHECK_INVOCATIONS; i++) {
-            if (hand) {
-                handPutWithSignal();
-            } else {
-                channelPutWithSignal();
+            switch (which) {
+                case 0 -> handPutWithSignal();
+                case 1 -> channelPutWithSignalPolled();
+                default -> channelPutWithSignal();
             }
         }
         long bytes = ThreadAllocation.current() - before - calibration;
@@ -179,6 +186,26 @@ public class OneSidedBench {
             stalls++;
             channel.put(target, DATA, source, DATA, 0);
             channel.waitLocal(ticket, TIMEOUT);
+        }
+        return ticket;
+    }
+
+    /** {@code putWithSignal}, then {@code progress()} in a busy loop until {@code isComplete(ticket)}. */
+    @Benchmark
+    public long channelPutWithSignalPolled() throws InterruptedException {
+        operations++;
+        long ticket = channel.putWithSignal(target, DATA, source, DATA, SIZE, signal, 1, fence);
+        long deadline = System.nanoTime() + STALL_NANOS;
+        while (!channel.isComplete(ticket)) {
+            if (channel.progress() == 0) {
+                if (System.nanoTime() - deadline > 0) {
+                    stalls++;
+                    channel.put(target, DATA, source, DATA, 0);
+                    channel.waitLocal(ticket, TIMEOUT); // bounded, and throws once the channel failed
+                    return ticket;
+                }
+                Thread.onSpinWait();
+            }
         }
         return ticket;
     }
