@@ -3,6 +3,8 @@
 # programs that interoperate with rdma-core's C tools, with the C tool's own options:
 #   rc-pingpong   dev.panamaverbs.examples.pingpong.RcPingPong   (ibv_rc_pingpong's twin)
 #   rping         dev.panamaverbs.examples.rping.RPing           (rping's twin)
+#   windows       dev.panamaverbs.examples.windows.ProducerConsumer (one-sided windows: a producer
+#                 pushes records into a consumer's window; `consumer|producer ADDRESS PORT [COUNT]`)
 # On this host when it has an RDMA device (or --host), else inside the SoftRoCE VM (or --vm).
 # --peer 'CMD' first starts CMD (a shell command: the C tool, or `./verbs example ...` for our own
 # program) in the same place, in the background, waits VERBS_PEER_DELAY seconds (default 5) for it
@@ -23,11 +25,12 @@ while [ $# -gt 0 ]; do
         *) break ;;
     esac
 done
-[ $# -ge 1 ] || die "usage: ./verbs example [--host|--vm] [--peer 'CMD'] rc-pingpong|rping [ARGS...]"
+[ $# -ge 1 ] || die "usage: ./verbs example [--host|--vm] [--peer 'CMD'] rc-pingpong|rping|windows [ARGS...]"
 case "$1" in
     rc-pingpong) main=dev.panamaverbs.examples.pingpong.RcPingPong ;;
     rping) main=dev.panamaverbs.examples.rping.RPing ;;
-    *) die "unknown example: $1 (rc-pingpong or rping)" ;;
+    windows) main=dev.panamaverbs.examples.windows.ProducerConsumer ;;
+    *) die "unknown example: $1 (rc-pingpong, rping or windows)" ;;
 esac
 shift
 where=$(run_place "$where")

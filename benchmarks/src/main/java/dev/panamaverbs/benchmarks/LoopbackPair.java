@@ -25,7 +25,8 @@ import java.util.Set;
  * public core API only (the same setup as the testkit's {@code RcLoopbackPair}, which the
  * benchmarks cannot use: the testkit depends on JUnit). Side A and side B each have their own
  * completion queue (sends and receives of a side complete there) and their own registered
- * buffer with local write, remote write and remote read access.
+ * buffer with local write, remote write, remote read and remote atomic access (the queue pairs
+ * accept remote writes, reads and atomics).
  *
  * <p>The device is chosen like the device tests choose theirs ({@link Setting}): the system property
  * {@code panamaverbs.bench.device}, else the environment variable {@code VERBS_TEST_DEVICE} (the rxe VM sets
@@ -110,7 +111,7 @@ final class LoopbackPair implements AutoCloseable {
             CompletionQueue queueB = context.createCompletionQueue(4 * workRequests);
             QueuePair a = pd.createQueuePair(options(queueA, workRequests));
             QueuePair b = pd.createQueuePair(options(queueB, workRequests));
-            Set<AccessFlag> remoteAccess = EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ);
+            Set<AccessFlag> remoteAccess = EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ, AccessFlag.REMOTE_ATOMIC);
             Mtu mtu = attributes.activeMtu();
             for (QueuePair local : List.of(a, b)) {
                 QueuePair remote = local == a ? b : a;
@@ -122,7 +123,8 @@ final class LoopbackPair implements AutoCloseable {
             }
             a.toRts(FIRST_PSN);
             b.toRts(FIRST_PSN);
-            Set<AccessFlag> access = EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ);
+            Set<AccessFlag> access = EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ,
+                    AccessFlag.REMOTE_ATOMIC);
             MemoryRegion bufferA = pd.allocateMemoryRegion(bufferSize, access);
             MemoryRegion bufferB = pd.allocateMemoryRegion(bufferSize, access);
             String description = device.name() + " port " + port + ", "
@@ -220,7 +222,7 @@ final class LoopbackPair implements AutoCloseable {
         private static final long serialVersionUID = 1L;
 
         NoDeviceException(String message) {
-            super(message + ". The device benchmarks (RcLoopbackBench) need an RDMA device: run them with"
+            super(message + ". The device benchmarks (RcLoopbackBench, OneSidedBench) need an RDMA device: run them with"
                     + " `./verbs bench --vm` (SoftRoCE in a VM), or on a host with one"
                     + " (e.g. `sudo rdma link add rxe0 type rxe netdev eth0`).");
         }

@@ -12,7 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The commands of the interop tests' peers: our examples ({@code RcPingPong}, {@code RPing}) as
+ * The commands of the interop tests' peers: our examples ({@code RcPingPong}, {@code RPing},
+ * {@code ProducerConsumer}) as
  * java processes, staged by {@code ./verbs test} (system property
  * {@code panamaverbs.examples.args}, the examples' java @argfile), and rdma-core's C tools
  * from Debian's {@code ibverbs-utils} and {@code rdmacm-utils}. Missing pieces skip the test,
@@ -23,6 +24,7 @@ final class InteropPeers {
     static final String RC_PINGPONG = "dev.panamaverbs.examples.pingpong.RcPingPong";
     static final String RPING = "dev.panamaverbs.examples.rping.RPing";
     static final String TWO_HOST_DEMO = "dev.panamaverbs.examples.TwoHostDemo";
+    static final String WINDOWS = "dev.panamaverbs.examples.windows.ProducerConsumer";
 
     private InteropPeers() {}
 

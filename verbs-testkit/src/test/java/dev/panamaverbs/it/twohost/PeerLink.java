@@ -29,7 +29,7 @@ record PeerLink(Socket socket, Control control, EndpointInfo theirs) implements 
      * ACK timeout 18 (about 1 s): the one-sided streams keep two emulated (TCG) hosts busy for a
      * minute, where 67 ms with 6 retries once ended a run with RETRY_EXC_ERR after 5,358 puts.
      */
-    private static final int ACK_TIMEOUT = 18;
+    static final int ACK_TIMEOUT = 18;
 
     /** {@code qp}'s endpoint on the test device: its number, {@code psn}, the device's GID and the port's MTU. */
     static EndpointInfo endpoint(QueuePair qp, TestDevice device, int psn) {

@@ -36,7 +36,20 @@ final class RcConnection {
      * arithmetic: one ACK timeout for the first try and one per retry.
      */
     static java.time.Duration predictedRetryExhaustion() {
-        return java.time.Duration.ofNanos((RETRY_COUNT + 1) * (4096L << ACK_TIMEOUT));
+        return predictedRetryExhaustion(ACK_TIMEOUT);
+    }
+
+    /** As {@link #predictedRetryExhaustion()} for an ACK timeout of 4.096 us * 2^{@code ackTimeout}. */
+    static java.time.Duration predictedRetryExhaustion(int ackTimeout) {
+        return java.time.Duration.ofNanos((RETRY_COUNT + 1) * (4096L << ackTimeout));
+    }
+
+    /**
+     * The bound a fault test allows a failure to be detected in: 10 times the {@code predicted}
+     * time plus 5 s (rxe's retransmit timer runs on jiffies, and the VMs are emulated).
+     */
+    static java.time.Duration detectionBound(java.time.Duration predicted) {
+        return predicted.multipliedBy(10).plusSeconds(5);
     }
 
     /** RESET -> INIT -> RTR (to {@code theirs}, at the smaller MTU) -> RTS (from {@code mine}'s PSN). */

@@ -38,8 +38,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *     they were once the failed ones are closed;</li>
  * <li>B's process killed (SIGKILL): the same as 2.</li>
  * </ol>
- * Detection bound asserted: {@link #DETECTION_FACTOR} times the predicted time plus
- * {@link #DETECTION_SLACK} (rxe's retransmit timer runs on jiffies, and the VMs are emulated).
+ * Detection bound asserted: {@link RcConnection#detectionBound}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(TwoHostExtension.class)
@@ -49,10 +48,6 @@ class WireFaultTwoHostTest {
     private FaultWire wire;
     /** Host A's kernel object counts before the first connection. */
     private Map<String, Integer> baseline;
-
-    /** The detection bound: this many times the predicted time, plus {@link #DETECTION_SLACK}. */
-    private static final int DETECTION_FACTOR = 10;
-    private static final Duration DETECTION_SLACK = Duration.ofSeconds(5);
 
     @BeforeAll
     void start(TwoHosts hosts) {
@@ -141,7 +136,7 @@ class WireFaultTwoHostTest {
     private void expectRetryExhaustion(FaultWire.Link link, String fault) {
         Completions wc = Completions.allocate(1);
         Duration predicted = RcConnection.predictedRetryExhaustion();
-        Duration bound = predicted.multipliedBy(DETECTION_FACTOR).plus(DETECTION_SLACK);
+        Duration bound = RcConnection.detectionBound(predicted);
         long started = System.nanoTime();
         link.qp().postSend(SendWorkRequest.allocate(1).wrId(99).opcode(WorkRequestOpcode.RDMA_WRITE).signaled(true)
                 .sge(wire.buffer.region(), 0, 4096).rdma(link.remote().addressAt(0, 4096), link.remote().rkey()));
