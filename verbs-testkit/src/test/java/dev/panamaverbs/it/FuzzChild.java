@@ -41,28 +41,42 @@ final class FuzzChild {
                 Integer.toString(device.port()), Integer.toString(device.gidIndex()), Long.toString(seed)));
         try (PeerProcess child = LocalPeerProcess.start("fuzz " + category.label(), command, dir, () -> false)) {
             OptionalInt exit = child.awaitExit(TIMEOUT);
-            String crash = hsErrHead(dir);
-            if (exit.isEmpty()) {
-                fail("hang: the " + category.label() + " child did not exit within " + TIMEOUT + "\n" + child.describe());
-            }
-            if (exit.getAsInt() == 134 || exit.getAsInt() == 139 || crash != null) {
-                fail("JVM crash in the " + category.label() + " child (exit " + exit.getAsInt() + ")\n"
-                        + (crash == null ? "" : crash) + child.describe());
-            }
-            if (exit.getAsInt() == FuzzRun.HANG_STATUS) {
-                fail("hang: a " + category.label() + " case ran past " + FuzzRun.CASE_LIMIT_MILLIS + " ms\n" + child.describe());
-            }
             FuzzReport report = FuzzReport.parse(child.output());
-            if (exit.getAsInt() != 0 || !report.unexpected().isEmpty() || !"none".equals(report.leaks())
-                    || report.done() != report.cases()) {
-                fail("the " + category.label() + " child exited " + exit.getAsInt() + " with " + report.unexpected().size()
-                        + " unexpected outcome(s), leaks: " + report.leaks() + ", cases " + report.cases() + " of "
-                        + report.done() + " done\n" + String.join("\n", report.unexpected()) + "\n" + child.describe());
+            String failure = failure(category.label(), exit, hsErrHead(dir), report);
+            if (failure != null) {
+                fail(failure + "\n" + child.describe());
             }
+            // What the child said besides its cases (counts, skipped methods, fork status), for the log.
+            child.output().lines().filter(line -> !line.startsWith(FuzzReport.PREFIX + "case "))
+                    .forEach(line -> System.out.println("  " + category.label() + ": " + line));
             return report;
         } finally {
             deleteIfClean(dir);
         }
+    }
+
+    /**
+     * Why a child's run fails, or null when it passed: a hang (no exit, or the watchdog's status),
+     * a JVM crash (exit 134 or 139, or a crash report, {@code crash}), any other non-zero exit,
+     * an UNEXPECTED case, a leak, or a report that does not end with all its cases done.
+     */
+    static String failure(String label, OptionalInt exit, String crash, FuzzReport report) {
+        if (exit.isEmpty()) {
+            return "hang: the " + label + " child did not exit within " + TIMEOUT;
+        }
+        int status = exit.getAsInt();
+        if (status == 134 || status == 139 || crash != null) {
+            return "JVM crash in the " + label + " child (exit " + status + ")\n" + (crash == null ? "" : crash);
+        }
+        if (status == FuzzRun.HANG_STATUS || !report.hangs().isEmpty()) {
+            return "hang: " + label + " case " + report.hangs() + " ran past " + FuzzRun.CASE_LIMIT_MILLIS + " ms";
+        }
+        if (status != 0 || !report.unexpected().isEmpty() || !"none".equals(report.leaks()) || report.done() != report.cases()) {
+            return "the " + label + " child exited " + status + " with " + report.unexpected().size()
+                    + " unexpected outcome(s), leaks: " + report.leaks() + ", cases " + report.cases() + " of "
+                    + report.done() + " done\n" + String.join("\n", report.unexpected());
+        }
+        return null;
     }
 
     /** The first lines of the child's {@code hs_err_pid*.log}, or null when there is none. */
