@@ -527,7 +527,8 @@ public final class QueuePair extends VerbsResource {
      *         opcode SendWorkRequest cannot fill, a BIND_MW not built by
      *         {@link SendWorkRequest#bindMemoryWindow}, a region of another protection
      *         domain, a UD send's address handle of another protection domain or context, an
-     *         INLINE entry from a region registered at a distinct iova)
+     *         INLINE entry from a region registered at a distinct iova or over a file mapping,
+     *         whose truncated file would make the provider's copy die with SIGBUS)
      * @throws IllegalStateException if this queue pair, a request's arena, an entry's memory region
      *         (or for INLINE its memory) or its address handle is closed, or, for a queue pair not
      *         of an rdma_cm identifier, when {@link #state()} is RESET, INIT or RTR (a send needs

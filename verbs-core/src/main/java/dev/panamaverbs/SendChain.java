@@ -153,8 +153,15 @@ final class SendChain {
     /**
      * A region entry the provider's CPU copies from ({@code sge.addr} of an INLINE request, or
      * of what else {@code use} names): it must hold a CPU address (not a distinct iova) of memory
-     * that is still mapped.
+     * that is still mapped, and not a file mapping ({@link #MAPPED_COPY}).
      */
+    /**
+     * Why the CPU-copy paths refuse file mappings: a copy from a page the file lost (truncated by
+     * anyone, at any time) faults in the provider's C code, and SIGBUS there ends the JVM.
+     */
+    static final String MAPPED_COPY = "the provider copies it with the CPU, and a page its file lost (truncated)"
+            + " would kill the process with SIGBUS in that copy; copy the data into native memory first";
+
     static void checkCpuReadable(String verb, SendWorkRequest r, int index, MemoryRegion region, String use) {
         String fix = use.equals("INLINE") ? "; post it without INLINE" : "";
         try {
@@ -166,6 +173,10 @@ final class SendChain {
                 throw invalid(verb, r, use + " entry " + index + " names " + region + ", registered at an iova other than"
                         + " its memory address: the CPU would copy from the iova" + (fix.isEmpty() ? ""
                         : fix + " or use inlineData(...)"));
+            }
+            if (region.memory().isMapped()) {
+                throw invalid(verb, r, use + " entry " + index + " names " + region + ", whose memory is a file mapping: "
+                        + MAPPED_COPY + fix);
             }
             if (!region.memory().scope().isAlive()) {
                 throw new IllegalStateException(verb + ": wr_id=" + r.wrId() + ": the memory of "

@@ -62,6 +62,9 @@ final class SendEntries {
         if (data.byteSize() > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(VERB + ": inline data of " + data.byteSize() + " bytes is too long");
         }
+        if (data.isMapped()) {
+            throw new IllegalArgumentException(VERB + ": inline data from a file mapping: " + SendChain.MAPPED_COPY);
+        }
         ScatterGatherEntries.write(entries, index, data.address(), (int) data.byteSize(), 0);
         lengths[index] = (int) data.byteSize();
         inlineMemory[index] = data;

@@ -266,7 +266,8 @@ public final class SendWorkRequest {
      * {@link #sge(int, MemoryRegion, long, int)}: entry 0 starts a new list. The data is copied when the request is
      * posted, so {@code data} may change right after the post returns.
      *
-     * @throws IllegalArgumentException for heap or closed memory, or more than 2^31-1 bytes
+     * @throws IllegalArgumentException for heap or closed memory, a file mapping (the provider's
+     *         copy of a page its truncated file lost dies with SIGBUS), or more than 2^31-1 bytes
      * @param index the index
      * @param data the data
      * @return this send work request

@@ -96,6 +96,23 @@ class SendWorkRequestTest {
     }
 
     @Test
+    void inlineDataFromAFileMappingIsRefused() throws java.io.IOException {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("inline", ".bin");
+        try (Arena arena = Arena.ofConfined(); java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+            channel.write(java.nio.ByteBuffer.allocate(4096));
+            MemorySegment mapped = channel.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, 4096, arena);
+            SendWorkRequest wr = SendWorkRequest.allocate(1);
+            assertPostSendRejected("file mapping", () -> wr.inlineData(mapped.asSlice(0, 32)));
+            assertEquals(0, wr.sgeCount(), "nothing written");
+            wr.inlineData(arena.allocate(32)); // plain native memory still goes
+            assertEquals(1, wr.sgeCount());
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
+    @Test
     void aRequestReusedWithFewerEntriesKeepsNoneOfTheOldOnes() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(10);

@@ -18,7 +18,8 @@ import java.util.Map;
  * <li>{@code peer.args}: a java @argfile for the peer programs of two-host tests (host B): the
  *     same module path, native access and test classes, but on the class path only, unpatched:
  *     {@code --patch-module} turns class data sharing off, and without it a JVM takes seconds
- *     longer to start under TCG.
+ *     longer to start under TCG. The device tests get its path as system property
+ *     {@value #PEER_ARGS_PROPERTY}, for the child JVMs they start on host A (the misuse fuzz).
  * <li>{@code examples/java.args}: how to run the examples (the interop device tests start them as
  *     peer processes), named to the tests by the system property {@value #EXAMPLES_ARGS_PROPERTY};
  *     skipped when the examples are not built.
@@ -36,6 +37,8 @@ record DeviceTestStaging(Path root) {
     private static final String TEST_READS = "org.junit.jupiter.api,org.junit.jupiter.params,ALL-UNNAMED";
     /** The system property that gives the device tests the examples' java @argfile. */
     static final String EXAMPLES_ARGS_PROPERTY = "panamaverbs.examples.args";
+    /** The system property that gives the device tests the peer programs' java @argfile ({@code peer.args}). */
+    static final String PEER_ARGS_PROPERTY = "panamaverbs.peer.args";
 
     void stage(Path dir) throws IOException {
         Files.createDirectories(Paths.clean(dir));
@@ -75,6 +78,7 @@ record DeviceTestStaging(Path root) {
             new ExampleStaging(root).stage(examples);
             args.add("-D" + EXAMPLES_ARGS_PROPERTY + "=" + examples.resolve("java.args"));
         }
+        args.add("-D" + PEER_ARGS_PROPERTY + "=" + dir.resolve("peer.args").toAbsolutePath());
         Files.write(dir.resolve("java.args"), args);
         Files.write(dir.resolve("scan.args"), scanArgs(scan));
         Files.write(dir.resolve("peer.args"), javaArgs(modules, scan, List.of()));

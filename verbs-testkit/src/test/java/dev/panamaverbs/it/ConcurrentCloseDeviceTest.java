@@ -173,7 +173,7 @@ class ConcurrentCloseDeviceTest {
         }
     }
 
-    private static void postAndPollUntilClosed(RcLoopbackPair pair, CountDownLatch running, AtomicLong operations,
+    static void postAndPollUntilClosed(RcLoopbackPair pair, CountDownLatch running, AtomicLong operations,
                                                ConcurrentLinkedQueue<Throwable> unexpected) {
         try (Arena arena = Arena.ofConfined()) {
             SendWorkRequest write = SendWorkRequest.allocate(arena, 1)
@@ -196,7 +196,7 @@ class ConcurrentCloseDeviceTest {
         }
     }
 
-    private static void pollUntilClosed(RcLoopbackPair pair, CountDownLatch running, AtomicLong operations,
+    static void pollUntilClosed(RcLoopbackPair pair, CountDownLatch running, AtomicLong operations,
                                         ConcurrentLinkedQueue<Throwable> unexpected) {
         try (Arena arena = Arena.ofConfined()) {
             Completions completions = Completions.allocate(arena, 16);
@@ -212,7 +212,7 @@ class ConcurrentCloseDeviceTest {
         }
     }
 
-    private static void expectClosed(IllegalStateException e, ConcurrentLinkedQueue<Throwable> unexpected) {
+    static void expectClosed(IllegalStateException e, ConcurrentLinkedQueue<Throwable> unexpected) {
         if (e.getMessage() == null || !e.getMessage().endsWith(" is closed")) {
             unexpected.add(e);
         }

@@ -33,7 +33,14 @@ final class LocalPeerProcess implements PeerProcess {
 
     /** Starts {@code command} on this host; {@code listening} tells whether it listens yet. */
     static LocalPeerProcess start(String label, List<String> command, BooleanSupplier listening) {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        return start(label, command, null, listening);
+    }
+
+    /** As {@link #start(String, List, BooleanSupplier)}, in working directory {@code directory} (null: this one's). */
+    static LocalPeerProcess start(String label, List<String> command, java.nio.file.Path directory,
+                                  BooleanSupplier listening) {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .directory(directory == null ? null : directory.toFile());
         try {
             return new LocalPeerProcess(label, command, builder.start(), listening);
         } catch (IOException e) {

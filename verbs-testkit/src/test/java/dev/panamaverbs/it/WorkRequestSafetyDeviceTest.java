@@ -79,6 +79,37 @@ class WorkRequestSafetyDeviceTest {
         }
     }
 
+    /**
+     * rxe's post_send copies INLINE data with the CPU: from a file mapping whose file was
+     * truncated under it, that copy died with SIGBUS and took the JVM along. Both ways of naming
+     * such memory are refused before the provider, and the pair still works.
+     */
+    @DeviceTest
+    void inlineFromATruncatedFileMappingIsRefused(TestDevice device) throws java.io.IOException {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("inline-mapping", ".bin");
+        try (RcLoopbackPair pair = RcLoopbackPair.open(device, QpType.RC, 8192, 64); Arena arena = Arena.ofShared();
+                java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
+                        java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+            channel.write(java.nio.ByteBuffer.allocate(4096));
+            MemorySegment mapped = channel.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, 4096, arena);
+            try (MemoryRegion region = pair.protectionDomain().register(mapped, LOCAL)) {
+                channel.truncate(0); // every page of the mapping is gone: a CPU read of it is SIGBUS
+                SendWorkRequest send = SendWorkRequest.allocate(1).wrId(7).inline(true).sge(region, 0, 32);
+                assertMentions(assertThrows(IllegalArgumentException.class, () -> pair.first().postSend(send)),
+                        "ibv_post_send", "wr_id=7", "file mapping", "SIGBUS");
+                assertMentions(assertThrows(IllegalArgumentException.class,
+                        () -> SendWorkRequest.allocate(1).inlineData(mapped.asSlice(0, 32))), "file mapping");
+            }
+            pair.second().postReceive(ReceiveWorkRequest.allocate(1).wrId(1).sge(0, pair.secondBuffer().region(), 0, 64));
+            pair.first().postSend(SendWorkRequest.allocate(1).wrId(8).signaled(true).inline(true)
+                    .sge(pair.firstBuffer().region(), 0, 32));
+            CompletionWaiter.awaitSuccess(pair.firstQueue(), pair.completions());
+            CompletionWaiter.awaitSuccess(pair.secondQueue(), pair.completions());
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
     @DeviceTest
     void inlineFromAnOpenRegionStillWorksAndReleasesTheRegion(TestDevice device) {
         try (RcLoopbackPair pair = RcLoopbackPair.open(device, QpType.RC, 8192, 64)) {
