@@ -52,9 +52,6 @@ final class Session {
         if (o.rdmaCm()) {
             throw new ProtocolException("-R (rdma_cm) is not implemented yet by the Java perftest");
         }
-        if (o.durationSeconds() > 0) {
-            throw new ProtocolException("-D (duration) is not implemented yet by the Java perftest");
-        }
         try (TestResources res = TestResources.open(o); Arena arena = Arena.ofConfined()) {
             if (o.isServer()) {
                 out.print("\n************************************\n* Waiting for client to connect... *\n************************************\n");
@@ -110,8 +107,8 @@ final class Session {
     private void latency(TestResources res, KeyMessage remote, OobChannel channel, CompletionWaiter completions, Arena arena)
             throws IOException {
         int[] sizes = sizes();
-        long[] posted = new long[o.iterations()];
-        long[] gaps = new long[o.iterations()];
+        long[] posted = new long[o.durationSeconds() > 0 ? 1 : o.iterations()];
+        long[] gaps = new long[posted.length];
         TestKind.Verb verb = o.test().verb();
         boolean oneSided = verb == TestKind.Verb.READ || verb == TestKind.Verb.ATOMIC;
         if (oneSided && o.isServer()) {
@@ -119,12 +116,24 @@ final class Session {
             out.print(ResultTable.LINE + "\n");
             return;
         }
+        boolean duration = o.durationSeconds() > 0;
+        int factor = oneSided ? 1 : 2;
         out.print(ResultTable.LINE + "\n");
-        out.println(ResultTable.LATENCY_HEADER);
+        out.println(duration ? ResultTable.LATENCY_DURATION_HEADER : ResultTable.LATENCY_HEADER);
         for (int size : sizes) {
+            long start = 0;
+            long count = 0;
             switch (verb) {
-                case WRITE -> new WriteLatency(res.queuePair(), res.buffer(), res.targetOffset(), remote.vaddr(), remote.rkey(),
-                        size, res.maxInline(), completions, arena, o.isServer(), o.timeout()).run(o.iterations(), posted);
+                case WRITE -> {
+                    WriteLatency loop = new WriteLatency(res.queuePair(), res.buffer(), res.targetOffset(), remote.vaddr(),
+                            remote.rkey(), size, res.maxInline(), completions, arena, o.isServer(), o.timeout());
+                    start = System.nanoTime();
+                    if (duration) {
+                        count = loop.runUntil(start + o.durationSeconds() * 1_000_000_000L);
+                    } else {
+                        loop.run(o.iterations(), posted);
+                    }
+                }
                 case SEND -> {
                     int room = size + (o.connection() == Connection.UD ? TestResources.UD_GRH : 0);
                     SendLatency loop = new SendLatency(res.queuePair(), res.buffer(), res.targetOffset(), room, size,
@@ -132,13 +141,31 @@ final class Session {
                             o.isServer());
                     loop.postReceives(receiveDepth(o));
                     channel.handShake(res.local(), "the hand shake after posting receives");
-                    loop.run(o.iterations(), posted);
+                    start = System.nanoTime();
+                    if (duration) {
+                        count = loop.runUntil(start + o.durationSeconds() * 1_000_000_000L);
+                    } else {
+                        loop.run(o.iterations(), posted);
+                    }
                 }
-                case READ, ATOMIC -> new OneSidedLatency(res.queuePair(), res.buffer(), verb == TestKind.Verb.ATOMIC, size,
-                        remote.vaddr(), remote.rkey(), completions, arena).run(o.iterations(), posted);
+                case READ, ATOMIC -> {
+                    OneSidedLatency loop = new OneSidedLatency(res.queuePair(), res.buffer(), verb == TestKind.Verb.ATOMIC, size,
+                            remote.vaddr(), remote.rkey(), completions, arena);
+                    start = System.nanoTime();
+                    if (duration) {
+                        count = loop.runUntil(start + o.durationSeconds() * 1_000_000_000L);
+                    } else {
+                        loop.run(o.iterations(), posted);
+                    }
+                }
             }
-            int factor = oneSided ? 1 : 2;
-            out.println(ResultTable.latencyRow(size, o.iterations(), LatencyStatistics.of(posted, o.iterations(), gaps, factor)));
+            if (duration) {
+                double seconds = (System.nanoTime() - start) / 1e9;
+                double average = count == 0 ? 0 : seconds * 1e6 / count / factor;
+                out.println(ResultTable.latencyDurationRow(size, count, average, count / seconds));
+            } else {
+                out.println(ResultTable.latencyRow(size, o.iterations(), LatencyStatistics.of(posted, o.iterations(), gaps, factor)));
+            }
         }
         out.print(ResultTable.LINE + "\n");
         if (Schedule.closesLatency(o.test())) {
@@ -171,46 +198,67 @@ final class Session {
             case READ -> WorkRequestOpcode.RDMA_READ;
             default -> WorkRequestOpcode.ATOMIC_FETCH_AND_ADD;
         };
-        long[] posted = new long[o.iterations()];
-        long[] completed = new long[o.iterations()];
+        long[] posted = new long[o.durationSeconds() > 0 ? 1 : o.iterations()];
+        long[] completed = new long[posted.length];
         BandwidthStatistics last = null;
         int lastSize = 0;
+        long lastIterations = o.iterations();
         for (int size : sizes()) {
-            new PostingBandwidth(res.queuePair(), res.buffer(), opcode, size, res.maxInline(), remote.vaddr(), remote.rkey(),
-                    null, 0, 0, o.txDepth(), o.cqModeration(), completions, arena).run(o.iterations(), posted, completed);
-            last = BandwidthStatistics.of(size, o.iterations(), posted, completed, o.reportGbits());
+            PostingBandwidth loop = new PostingBandwidth(res.queuePair(), res.buffer(), opcode, size, res.maxInline(),
+                    remote.vaddr(), remote.rkey(), null, 0, 0, o.txDepth(), o.cqModeration(), completions, arena);
+            if (o.durationSeconds() > 0) {
+                lastIterations = loop.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
+                last = BandwidthStatistics.over(size, lastIterations, loop.elapsedNanos(),
+                        loop.elapsedNanos() / Math.max(1, lastIterations), o.reportGbits());
+            } else {
+                loop.run(o.iterations(), posted, completed);
+                last = BandwidthStatistics.of(size, o.iterations(), posted, completed, o.reportGbits());
+            }
             lastSize = size;
-            out.println(ResultTable.bandwidthRow(size, o.iterations(), last.peak(), last.average(), last.messageRate()));
+            out.println(ResultTable.bandwidthRow(size, lastIterations, last.peak(), last.average(), last.messageRate()));
         }
         out.print(ResultTable.LINE + "\n");
         channel.handShake(res.local(), "the hand shake at the end of test");
-        new BandwidthReportWire(lastSize, o.iterations(), last.peak(), last.average(), last.messageRate()).exchange(channel);
+        new BandwidthReportWire(lastSize, lastIterations, last.peak(), last.average(), last.messageRate()).exchange(channel);
         closeConnection(channel, res);
     }
 
     private void sendBandwidth(TestResources res, KeyMessage remote, OobChannel channel, CompletionWaiter completions,
                                Arena arena) throws IOException {
         int room = o.size() + (o.connection() == Connection.UD ? TestResources.UD_GRH : 0);
-        long[] posted = new long[o.iterations()];
-        long[] completed = new long[o.iterations()];
+        long[] posted = new long[o.durationSeconds() > 0 ? 1 : o.iterations()];
+        long[] completed = new long[posted.length];
+        boolean duration = o.durationSeconds() > 0;
         for (int size : sizes()) {
             BandwidthStatistics stats;
+            long count = o.iterations();
             if (o.isServer()) {
                 ReceivingBandwidth receiver = new ReceivingBandwidth(res.queuePair(), res.buffer(), res.targetOffset(),
                         Math.max(room, size), receiveDepth(o), completions, arena);
                 receiver.postReceives(o.iterations());
                 channel.handShake(res.local(), "the hand shake after posting receives");
-                receiver.run(o.iterations());
+                if (duration) {
+                    count = receiver.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
+                } else {
+                    receiver.run(o.iterations());
+                }
                 long elapsed = receiver.elapsedNanos();
-                stats = BandwidthStatistics.over(size, o.iterations(), elapsed, elapsed / o.iterations(), o.reportGbits());
+                stats = BandwidthStatistics.over(size, count, elapsed, elapsed / Math.max(1, count), o.reportGbits());
             } else {
                 channel.handShake(res.local(), "the hand shake after the server posted its receives");
-                new PostingBandwidth(res.queuePair(), res.buffer(), WorkRequestOpcode.SEND, size, res.maxInline(), 0, 0,
-                        res.addressHandle(), remote.qpn(), TestResources.QKEY, o.txDepth(), o.cqModeration(), completions,
-                        arena).run(o.iterations(), posted, completed);
-                stats = BandwidthStatistics.of(size, o.iterations(), posted, completed, o.reportGbits());
+                PostingBandwidth loop = new PostingBandwidth(res.queuePair(), res.buffer(), WorkRequestOpcode.SEND, size,
+                        res.maxInline(), 0, 0, res.addressHandle(), remote.qpn(), TestResources.QKEY, o.txDepth(),
+                        o.cqModeration(), completions, arena);
+                if (duration) {
+                    count = loop.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
+                    stats = BandwidthStatistics.over(size, count, loop.elapsedNanos(), loop.elapsedNanos() / Math.max(1, count),
+                            o.reportGbits());
+                } else {
+                    loop.run(o.iterations(), posted, completed);
+                    stats = BandwidthStatistics.of(size, o.iterations(), posted, completed, o.reportGbits());
+                }
             }
-            out.println(ResultTable.bandwidthRow(size, o.iterations(), stats.peak(), stats.average(), stats.messageRate()));
+            out.println(ResultTable.bandwidthRow(size, count, stats.peak(), stats.average(), stats.messageRate()));
         }
         out.print(ResultTable.LINE + "\n");
         closeConnection(channel, res);

@@ -19,6 +19,18 @@ final class ByteWatch {
         this.timeoutNanos = timeout.toNanos();
     }
 
+    /** Spins until the byte is {@code value} or {@code endNanos} ({@link System#nanoTime}) passes; false then. */
+    boolean awaitUntil(byte value, long endNanos) {
+        int spins = 0;
+        while ((byte) BYTE.getVolatile(memory, offset) != value) {
+            if ((++spins & 0x3FF) == 0 && System.nanoTime() - endNanos > 0) {
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+        return true;
+    }
+
     /** Spins until the byte is {@code value}; a timeout is a {@link TestFailedException}. */
     void await(byte value, long iteration) {
         if ((byte) BYTE.getVolatile(memory, offset) == value) {

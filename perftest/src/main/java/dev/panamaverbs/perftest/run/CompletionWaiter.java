@@ -28,6 +28,20 @@ public final class CompletionWaiter {
         return batch;
     }
 
+    /** Polls until at least one completion is there, or {@code endNanos} passes (0 then); each is checked for success. */
+    public int pollUntil(long endNanos) {
+        int n;
+        int spins = 0;
+        while ((n = cq.poll(batch)) == 0) {
+            if ((++spins & 0x3FF) == 0 && System.nanoTime() - endNanos > 0) {
+                return 0;
+            }
+            Thread.onSpinWait();
+        }
+        check(n);
+        return n;
+    }
+
     /**
      * Polls until at least one completion is there (or {@code timeout} passes: {@link TestFailedException});
      * returns how many; each is checked for success. {@code waitingFor} and {@code number} only
@@ -46,6 +60,11 @@ public final class CompletionWaiter {
                 Thread.onSpinWait();
             }
         }
+        check(n);
+        return n;
+    }
+
+    private void check(int n) {
         for (int i = 0; i < n; i++) {
             if (!batch.isSuccess(i)) {
                 throw new TestFailedException("Completion with error at " + side + ": Failed status " + batch.status(i)
@@ -53,6 +72,5 @@ public final class CompletionWaiter {
                         + Integer.toHexString(batch.vendorError(i)));
             }
         }
-        return n;
     }
 }

@@ -37,4 +37,14 @@ public final class OneSidedLatency {
             completions.poll("the completion of request", i + 1);
         }
     }
+
+    /** Duration mode ({@code -D}): requests one after the other until {@code endNanos}; returns how many. */
+    public long runUntil(long endNanos) {
+        long done = 0;
+        while (System.nanoTime() - endNanos < 0) {
+            qp.postSend(request);
+            completions.poll("the completion of request", ++done);
+        }
+        return done;
+    }
 }

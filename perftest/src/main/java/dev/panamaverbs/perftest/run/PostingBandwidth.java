@@ -82,4 +82,44 @@ public final class PostingBandwidth {
             }
         }
     }
+
+    /**
+     * Duration mode ({@code -D}): keeps {@code -t} requests outstanding until {@code endNanos}, then
+     * waits for those still out. Returns the iterations completed; {@link #elapsedNanos} the time
+     * from the first post to the last completion.
+     */
+    public long runUntil(long endNanos) {
+        long scnt = 0;
+        long ccnt = 0;
+        long first = System.nanoTime();
+        long last = first;
+        while (ccnt < scnt || System.nanoTime() - endNanos < 0) {
+            boolean posting = System.nanoTime() - endNanos < 0;
+            while (posting && scnt - ccnt < txDepth) {
+                // every burst fills the window and ends signaled, so the last request posted always completes
+                boolean signal = (scnt + 1) % cqModeration == 0 || scnt - ccnt + 1 == txDepth;
+                SendWorkRequest request = signal ? signaled : unsignaled;
+                request.wrId(scnt + 1);
+                qp.postSend(request);
+                scnt++;
+            }
+            if (ccnt < scnt) {
+                int n = completions.poll("the completion of request", ccnt + 1);
+                last = System.nanoTime();
+                Completions batch = completions.batch();
+                for (int i = 0; i < n; i++) {
+                    ccnt = Math.max(ccnt, batch.wrId(i));
+                }
+            }
+        }
+        elapsed = last - first;
+        return ccnt;
+    }
+
+    private long elapsed;
+
+    /** The time {@link #runUntil} took from its first post to its last completion. */
+    public long elapsedNanos() {
+        return elapsed;
+    }
 }

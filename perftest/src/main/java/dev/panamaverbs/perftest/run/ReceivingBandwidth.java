@@ -54,6 +54,29 @@ public final class ReceivingBandwidth {
         }
     }
 
+    /**
+     * Duration mode ({@code -D}): receives until {@code endNanos}, keeping {@code -r} receives
+     * posted; returns how many arrived.
+     */
+    public long runUntil(long endNanos) {
+        long received = 0;
+        while (true) {
+            int n = completions.pollUntil(endNanos);
+            if (n == 0) {
+                return received;
+            }
+            long now = System.nanoTime();
+            if (received == 0) {
+                first = now;
+            }
+            received += n;
+            last = now;
+            for (int i = 0; i < n; i++) {
+                qp.postReceive(receive);
+            }
+        }
+    }
+
     /** Nanoseconds from the first arrival to the last. */
     public long elapsedNanos() {
         return last - first;

@@ -67,6 +67,29 @@ public final class SendLatency {
         }
     }
 
+    /**
+     * Duration mode ({@code -D}): ping-pongs until {@code endNanos}; stops waiting for the peer at
+     * its own end. Returns the SENDs this side posted.
+     */
+    public long runUntil(long endNanos) {
+        scnt = 0;
+        rcnt = 0;
+        ccnt = 0;
+        while (System.nanoTime() - endNanos < 0) {
+            long needed = server ? scnt + 1 : scnt;
+            while (rcnt < needed) {
+                int n = completions.pollUntil(endNanos);
+                if (n == 0) {
+                    return scnt;
+                }
+                account(n);
+            }
+            qp.postSend(send);
+            scnt++;
+        }
+        return scnt;
+    }
+
     private long scnt;
     private long rcnt;
     private long ccnt;

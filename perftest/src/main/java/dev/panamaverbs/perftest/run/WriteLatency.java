@@ -61,4 +61,23 @@ public final class WriteLatency {
             }
         }
     }
+
+    /**
+     * Duration mode ({@code -D}): ping-pongs until {@code endNanos}; a side whose peer stopped first
+     * stops waiting at its own end. Returns the iterations this side sent.
+     */
+    public long runUntil(long endNanos) {
+        long scnt = 0;
+        while (System.nanoTime() - endNanos < 0) {
+            long expected = server ? scnt : scnt + 1;    // the server writes first
+            if (expected > 0 && !arrival.awaitUntil((byte) expected, endNanos)) {
+                break;
+            }
+            scnt++;
+            buffer.memory().set(ValueLayout.JAVA_BYTE, size - 1, (byte) scnt);
+            qp.postSend(write);
+            completions.poll("the completion of WRITE", scnt);
+        }
+        return scnt;
+    }
 }
