@@ -41,7 +41,7 @@ final class ByteWatch {
         while ((byte) BYTE.getVolatile(memory, offset) != value) {
             if ((++spins & 0x3FF) == 0 && System.nanoTime() - deadline > 0) {
                 throw new TestFailedException("the peer's WRITE of iteration " + iteration + " did not arrive within "
-                        + timeoutNanos / 1_000_000_000 + " s (the peer stopped?)");
+                        + timeoutNanos / 1_000_000_000 + " s (did the peer stop, or does it run another test?)");
             }
             Thread.onSpinWait();
         }

@@ -55,7 +55,7 @@ public final class CompletionWaiter {
             while ((n = cq.poll(batch)) == 0) {
                 if ((++spins & 0x3FF) == 0 && System.nanoTime() - deadline > 0) {
                     throw new TestFailedException("no completion within " + timeoutNanos / 1_000_000_000 + " s while waiting for "
-                            + waitingFor + " " + number + " (the peer stopped?)");
+                            + waitingFor + " " + number + " (did the peer stop, or does it run another test?)");
                 }
                 Thread.onSpinWait();
             }
