@@ -7,9 +7,21 @@ package dev.panamaverbs.perftest;
 final class Schedule {
     private Schedule() {}
 
-    /** Key exchanges before RTR: one before the per-QP loop and one in it (seen on the wire from ib_write_bw). */
+    /** Key exchanges before RTR: one before the per-QP loop and one in it (seen on the wire from every test). */
     static int keyExchanges(TestKind test) {
         return 2;
+    }
+
+    /**
+     * Hand shakes after the one after RTR and before the test: ib_write_lat, ib_read_lat and
+     * ib_atomic_lat make one more (4 before their run, on the wire); ib_send_lat instead makes its
+     * hand shake after posting receives, per size.
+     */
+    static int extraHandShakesBeforeRun(TestKind test) {
+        return switch (test) {
+            case WRITE_LAT, READ_LAT, ATOMIC_LAT -> 1;
+            default -> 0;
+        };
     }
 
     /** Whether a latency test ends with {@code ctx_close_connection} (ib_write_lat just exits). */

@@ -81,6 +81,9 @@ final class Session {
                 checkGidTypes(res, remote);
                 res.connect(remote, preamble.mtu());
                 channel.handShake(local, "the hand shake after RTR");
+                for (int i = 0; i < Schedule.extraHandShakesBeforeRun(o.test()); i++) {
+                    channel.handShake(local, "the hand shake before the test");
+                }
                 CompletionWaiter completions = new CompletionWaiter(res.completionQueue(), arena, 64, o.timeout(), o.isServer());
                 if (o.test().isLatency()) {
                     latency(res, remote, channel, completions, arena);
