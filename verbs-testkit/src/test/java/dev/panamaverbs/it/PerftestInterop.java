@@ -56,9 +56,14 @@ abstract class PerftestInterop extends InteropPairingTests {
         }
     }
 
-    /** Whether a line of {@code text} is a table row: {@code size}, {@code iterations}, then finite figures. */
+    /**
+     * Whether a line of {@code text} is a table row: {@code size}, {@code iterations}, then the
+     * figures. perftest may print {@code inf} and {@code -nan} there: under the VM's emulated CPU
+     * its cycle counter's frequency sometimes reads as 0 (seen with ib_send_lat's server).
+     */
     private boolean hasRow(String text, int columns) {
-        Matcher row = Pattern.compile("(?m)^ " + size + "\\s+" + iterations + "((?:\\s+[0-9]+\\.[0-9]+)+)\\s*$").matcher(text);
+        Matcher row = Pattern.compile("(?m)^ " + size + "\\s+" + iterations + "((?:\\s+(?:[0-9]+\\.[0-9]+|inf|-?nan))+)\\s*$")
+                .matcher(text);
         while (row.find()) {
             if (row.group(1).strip().split("\\s+").length == columns - 2) {
                 return true;
