@@ -55,7 +55,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
               -D, --duration=<seconds>   run for <seconds> instead of -n
               -a, --all                  run sizes from 2 till 2^23
               -t, --tx-depth=<dep>       size of tx queue (default 1 lat, 128 bw)
-              -l, --post_list=<list size> post lists of requests
+              -l, --post_list=<list size> post lists of requests (only 1 here)
               -Q, --cq-mod=<n>           generate a completion every <n> requests (default 100 bw)
               -c, --connection=<RC/UC/UD> connection type (default RC)
               -m, --mtu=<mtu>            MTU size: 256 - 4096 (default port mtu)
@@ -137,6 +137,9 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         }
         if (all && duration > 0) {
             throw new IllegalArgumentException("Duration mode (-D) cannot run all sizes (-a)");
+        }
+        if (postList != 1) {
+            throw new IllegalArgumentException("-l (post list) other than 1 is not implemented by the Java perftest");
         }
         if (parsed.operands().size() > 1) {
             throw new IllegalArgumentException("more than one host given: " + parsed.operands());

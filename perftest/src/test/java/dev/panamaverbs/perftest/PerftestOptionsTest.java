@@ -68,5 +68,6 @@ class PerftestOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "-n", "4"));
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "-a", "-D", "3"));
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("nope"));
+        assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_bw", "-l", "4"));
     }
 }
