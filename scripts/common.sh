@@ -9,7 +9,8 @@ export PATH
 
 # Debian packages, by what needs them.
 PKGS_BUILD=(maven gcc libc6-dev)
-PKGS_VERBS=(rdma-core libibverbs1 libibverbs-dev ibverbs-providers ibverbs-utils librdmacm1 librdmacm-dev rdmacm-utils)
+# ibverbs-utils, rdmacm-utils and perftest: the C tools the interop device tests run against ours.
+PKGS_VERBS=(rdma-core libibverbs1 libibverbs-dev ibverbs-providers ibverbs-utils librdmacm1 librdmacm-dev rdmacm-utils perftest)
 PKGS_GENERATOR=(libclang1-14 gcc)  # gcc: its builtin headers (stddef.h) stand in for libclang-common-14-dev
 PKGS_VM=(qemu-system-x86 busybox-static cpio kmod iproute2 gzip)
 PKGS_BENCH=(perftest)

@@ -15,8 +15,9 @@ import java.util.List;
  * The commands of the interop tests' peers: our examples ({@code RcPingPong}, {@code RPing},
  * {@code ProducerConsumer}) as
  * java processes, staged by {@code ./verbs test} (system property
- * {@code panamaverbs.examples.args}, the examples' java @argfile), and rdma-core's C tools
- * from Debian's {@code ibverbs-utils} and {@code rdmacm-utils}. Missing pieces skip the test,
+ * {@code panamaverbs.examples.args}, the examples' java @argfile), executable jars of the build
+ * (the perftest module's), and the C tools from Debian's {@code ibverbs-utils},
+ * {@code rdmacm-utils} and {@code perftest}. Missing pieces skip the test,
  * but fail it in CI and inside the project's VM, where they must be there.
  */
 final class InteropPeers {
@@ -35,6 +36,20 @@ final class InteropPeers {
                 "the examples are not staged (system property " + EXAMPLES_ARGS + "; ./verbs test stages them)");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "@" + argFile, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-m", "dev.panamaverbs.examples/" + mainClass));
+        command.addAll(args);
+        return command;
+    }
+
+    /**
+     * {@code java -jar JAR ARGS} with native access, started quickly (C1, serial GC): an executable
+     * jar of this build, {@code defaultPath} from the repository root (where ./verbs test runs) unless
+     * the system property {@code property} names another.
+     */
+    static List<String> jar(String property, String defaultPath, List<String> args) {
+        Path jar = Path.of(System.getProperty(property, defaultPath)).toAbsolutePath();
+        require(Files.isRegularFile(jar), "no " + jar + " (mvn install builds it)");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED", "-jar", jar.toString()));
         command.addAll(args);
         return command;
     }

@@ -1,0 +1,31 @@
+package dev.panamaverbs.perftest;
+
+import dev.panamaverbs.examples.cli.ToolMain;
+import java.io.PrintStream;
+
+/**
+ * perftest's tests in Java: {@code java -jar verbs-perftest.jar TEST [OPTIONS] [HOST]} (or
+ * {@code ./verbs perf TEST ...}), TEST one of write_lat send_lat read_lat atomic_lat write_bw
+ * send_bw read_bw atomic_bw, with perftest's options ({@link PerftestOptions}). Without a host it
+ * is the server. Either side may be Debian's perftest 4.5 ({@code ib_write_lat} ...): the
+ * out-of-band protocol is perftest's (docs/perftest-protocol.md), and the result table is
+ * perftest's, line for line. Exit status 0 when the test ran, 1 on any failure, with the reason
+ * (a refusal by the C peer is reported with the step it happened in). Every wait is bounded by
+ * {@code --timeout} (default 60 s).
+ */
+public final class Perftest {
+    private Perftest() {}
+
+    private static final ToolMain<PerftestOptions> MAIN = new ToolMain<>("perftest", PerftestOptions::parse,
+            PerftestOptions.USAGE, Perftest::run, options -> " " + options.test().program() + " (Java): FAILED: ");
+
+    public static void main(String[] args) {
+        int status = MAIN.run(args, System.out, System.err);
+        System.out.flush();
+        System.exit(status);
+    }
+
+    private static int run(PerftestOptions options, PrintStream out, PrintStream err) throws Exception {
+        return new Session(options, out, err).run();
+    }
+}

@@ -1,0 +1,31 @@
+package dev.panamaverbs.perftest;
+
+/**
+ * How many hand shakes (one key message each way) perftest 4.5-0.17 makes where, per test, as
+ * its {@code main}s do them (docs/perftest-protocol.md); the rest of the order is {@link Session}'s.
+ */
+final class Schedule {
+    private Schedule() {}
+
+    /** Key exchanges before RTR: one before the per-QP loop and one in it (seen on the wire from every test). */
+    static int keyExchanges(TestKind test) {
+        return 2;
+    }
+
+    /**
+     * Hand shakes after the one after RTR and before the test: ib_write_lat, ib_read_lat and
+     * ib_atomic_lat make one more (4 before their run, on the wire); ib_send_lat instead makes its
+     * hand shake after posting receives, per size.
+     */
+    static int extraHandShakesBeforeRun(TestKind test) {
+        return switch (test) {
+            case WRITE_LAT, READ_LAT, ATOMIC_LAT -> 1;
+            default -> 0;
+        };
+    }
+
+    /** Whether a latency test ends with {@code ctx_close_connection} (ib_write_lat just exits). */
+    static boolean closesLatency(TestKind test) {
+        return test != TestKind.WRITE_LAT;
+    }
+}

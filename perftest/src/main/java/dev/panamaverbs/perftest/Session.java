@@ -1,0 +1,287 @@
+package dev.panamaverbs.perftest;
+
+import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.perftest.PerftestOptions.Connection;
+import dev.panamaverbs.perftest.report.BandwidthStatistics;
+import dev.panamaverbs.perftest.report.LatencyStatistics;
+import dev.panamaverbs.perftest.report.ResultTable;
+import dev.panamaverbs.perftest.run.CompletionWaiter;
+import dev.panamaverbs.perftest.run.OneSidedLatency;
+import dev.panamaverbs.perftest.run.PostingBandwidth;
+import dev.panamaverbs.perftest.run.ReceivingBandwidth;
+import dev.panamaverbs.perftest.run.SendLatency;
+import dev.panamaverbs.perftest.run.WriteLatency;
+import dev.panamaverbs.perftest.wire.BandwidthReportWire;
+import dev.panamaverbs.perftest.wire.KeyMessage;
+import dev.panamaverbs.perftest.wire.OobChannel;
+import dev.panamaverbs.perftest.wire.Preamble;
+import dev.panamaverbs.perftest.wire.ProtocolException;
+import dev.panamaverbs.perftest.wire.SystemData;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.foreign.Arena;
+
+/**
+ * One run of a test, in perftest 4.5's order (docs/perftest-protocol.md): open the device, the
+ * TCP connection, the preamble (version, system data, MTU), the verbs objects, the key exchange,
+ * RTR/RTS, the hand shake after RTR, the test with its own synchronisation, and the end
+ * (bandwidth reports and the closing hand shake). Prints what perftest prints: the test
+ * description, both sides' addresses and the result table.
+ */
+final class Session {
+    private final PerftestOptions o;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    Session(PerftestOptions options, PrintStream out, PrintStream err) {
+        this.o = options;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** perftest's receive depth: 512 for SEND bandwidth ({@code DEF_RX_SEND}), else 1 per iteration in flight. */
+    static int receiveDepth(PerftestOptions o) {
+        if (o.test().verb() != TestKind.Verb.SEND) {
+            return 1;
+        }
+        return o.test().isLatency() ? Math.min(o.iterations(), 16) : Math.min(o.iterations(), 512);
+    }
+
+    int run() throws IOException {
+        if (o.rdmaCm()) {
+            throw new ProtocolException("-R (rdma_cm) is not implemented yet by the Java perftest");
+        }
+        try (TestResources res = TestResources.open(o); Arena arena = Arena.ofConfined()) {
+            if (o.isServer()) {
+                out.print("\n************************************\n* Waiting for client to connect... *\n************************************\n");
+                out.flush();
+            }
+            try (OobChannel channel = o.isServer() ? OobChannel.accept(o.port(), o.timeout())
+                    : OobChannel.connect(o.server(), o.port(), o.timeout())) {
+                Preamble preamble = Preamble.run(channel, SystemData.DEFAULT_CYCLE_BUFFER, SystemData.DEFAULT_CACHE_LINE,
+                        res.offeredMtu(err));
+                int mtuBytes = 1 << (preamble.mtu() + 7);
+                int maxSize = o.allSizes() ? PerftestOptions.MAX_SIZE : o.size();
+                if (o.connection() == Connection.UD && maxSize > mtuBytes) {
+                    throw new ProtocolException(" Max message size in UD cannot be greater than MTU (" + mtuBytes + ")");
+                }
+                res.create(maxSize + (o.connection() == Connection.UD ? TestResources.UD_GRH : 0), preamble.cycleBuffer(),
+                        receiveDepth(o));
+                TestInfo.print(out, o, res, mtuBytes);
+                KeyMessage local = res.local();
+                boolean rdmaFields = o.test().verb() != TestKind.Verb.SEND;
+                boolean outReads = o.test().verb() == TestKind.Verb.READ;
+                out.println(local.describe("local", rdmaFields, outReads));
+                KeyMessage remote = null;
+                for (int i = 0; i < Schedule.keyExchanges(o.test()); i++) {
+                    remote = channel.handShake(local, "the key exchange");
+                }
+                out.println(remote.describe("remote", rdmaFields, outReads));
+                checkGidTypes(res, remote);
+                res.connect(remote, preamble.mtu());
+                channel.handShake(local, "the hand shake after RTR");
+                for (int i = 0; i < Schedule.extraHandShakesBeforeRun(o.test()); i++) {
+                    channel.handShake(local, "the hand shake before the test");
+                }
+                CompletionWaiter completions = new CompletionWaiter(res.completionQueue(), arena, 64, o.timeout(), o.isServer());
+                if (o.test().isLatency()) {
+                    latency(res, remote, channel, completions, arena);
+                } else {
+                    bandwidth(res, remote, channel, completions, arena);
+                }
+            }
+        }
+        return 0;
+    }
+
+    /** perftest's {@code ctx_check_gid_compatibility}: both GIDs IPv4-mapped, or neither. */
+    private void checkGidTypes(TestResources res, KeyMessage remote) throws ProtocolException {
+        GidEntry mine = res.gid().orElse(null);
+        if (mine == null || remote.gid() == null) {
+            return;
+        }
+        if (mine.gid().isIpv4Mapped() != remote.gid().isIpv4Mapped()) {
+            throw new ProtocolException("Found Incompatibility issue with GID types (ours " + mine.gid() + ", the peer's "
+                    + remote.gid() + "): use the same IP version on both sides");
+        }
+    }
+
+    private void latency(TestResources res, KeyMessage remote, OobChannel channel, CompletionWaiter completions, Arena arena)
+            throws IOException {
+        int[] sizes = sizes();
+        long[] posted = new long[o.durationSeconds() > 0 ? 1 : o.iterations()];
+        long[] gaps = new long[posted.length];
+        TestKind.Verb verb = o.test().verb();
+        boolean oneSided = verb == TestKind.Verb.READ || verb == TestKind.Verb.ATOMIC;
+        if (oneSided && o.isServer()) {
+            closeConnection(channel, res);
+            out.print(ResultTable.LINE + "\n");
+            return;
+        }
+        boolean duration = o.durationSeconds() > 0;
+        int factor = oneSided ? 1 : 2;
+        out.print(ResultTable.LINE + "\n");
+        out.println(duration ? ResultTable.LATENCY_DURATION_HEADER : ResultTable.LATENCY_HEADER);
+        for (int size : sizes) {
+            long start = 0;
+            long count = 0;
+            switch (verb) {
+                case WRITE -> {
+                    WriteLatency loop = new WriteLatency(res.queuePair(), res.buffer(), res.targetOffset(), remote.vaddr(),
+                            remote.rkey(), size, res.maxInline(), completions, arena, o.isServer(), o.timeout());
+                    start = System.nanoTime();
+                    if (duration) {
+                        count = loop.runUntil(start + o.durationSeconds() * 1_000_000_000L);
+                    } else {
+                        loop.run(o.iterations(), posted);
+                    }
+                }
+                case SEND -> {
+                    int room = size + (o.connection() == Connection.UD ? TestResources.UD_GRH : 0);
+                    SendLatency loop = new SendLatency(res.queuePair(), res.buffer(), res.targetOffset(), room, size,
+                            res.maxInline(), res.addressHandle(), remote.qpn(), TestResources.QKEY, completions, arena,
+                            o.isServer());
+                    loop.postReceives(receiveDepth(o));
+                    channel.handShake(res.local(), "the hand shake after posting receives");
+                    start = System.nanoTime();
+                    if (duration) {
+                        count = loop.runUntil(start + o.durationSeconds() * 1_000_000_000L);
+                    } else {
+                        loop.run(o.iterations(), posted);
+                    }
+                }
+                case READ, ATOMIC -> {
+                    OneSidedLatency loop = new OneSidedLatency(res.queuePair(), res.buffer(), verb == TestKind.Verb.ATOMIC, size,
+                            remote.vaddr(), remote.rkey(), completions, arena);
+                    start = System.nanoTime();
+                    if (duration) {
+                        count = loop.runUntil(start + o.durationSeconds() * 1_000_000_000L);
+                    } else {
+                        loop.run(o.iterations(), posted);
+                    }
+                }
+            }
+            if (duration) {
+                double seconds = (System.nanoTime() - start) / 1e9;
+                double average = count == 0 ? 0 : seconds * 1e6 / count / factor;
+                out.println(ResultTable.latencyDurationRow(size, count, average, count / seconds));
+            } else {
+                out.println(ResultTable.latencyRow(size, o.iterations(), LatencyStatistics.of(posted, o.iterations(), gaps, factor)));
+            }
+        }
+        out.print(ResultTable.LINE + "\n");
+        if (Schedule.closesLatency(o.test())) {
+            closeConnection(channel, res);
+        }
+    }
+
+    private void bandwidth(TestResources res, KeyMessage remote, OobChannel channel, CompletionWaiter completions, Arena arena)
+            throws IOException {
+        TestKind.Verb verb = o.test().verb();
+        String header = o.reportGbits() ? ResultTable.BANDWIDTH_HEADER_GBITS : ResultTable.BANDWIDTH_HEADER;
+        out.print(ResultTable.LINE + "\n");
+        out.println(header);
+        if (verb == TestKind.Verb.SEND) {
+            sendBandwidth(res, remote, channel, completions, arena);
+            return;
+        }
+        if (o.isServer()) {
+            // A WRITE/READ/atomic server takes no part: it waits for the client's end, prints the client's report.
+            channel.handShake(res.local(), "the hand shake at the client's end of test");
+            BandwidthReportWire theirs = new BandwidthReportWire(0, 0, 0, 0, 0).exchange(channel);
+            out.println(ResultTable.bandwidthRow(theirs.size(), theirs.iterations(), theirs.peak(), theirs.average(),
+                    theirs.messageRate()));
+            closeConnection(channel, res);
+            out.print(ResultTable.LINE + "\n");
+            return;
+        }
+        WorkRequestOpcode opcode = switch (verb) {
+            case WRITE -> WorkRequestOpcode.RDMA_WRITE;
+            case READ -> WorkRequestOpcode.RDMA_READ;
+            default -> WorkRequestOpcode.ATOMIC_FETCH_AND_ADD;
+        };
+        long[] posted = new long[o.durationSeconds() > 0 ? 1 : o.iterations()];
+        long[] completed = new long[posted.length];
+        BandwidthStatistics last = null;
+        int lastSize = 0;
+        long lastIterations = o.iterations();
+        for (int size : sizes()) {
+            PostingBandwidth loop = new PostingBandwidth(res.queuePair(), res.buffer(), opcode, size, res.maxInline(),
+                    remote.vaddr(), remote.rkey(), null, 0, 0, o.txDepth(), o.cqModeration(), completions, arena);
+            if (o.durationSeconds() > 0) {
+                lastIterations = loop.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
+                last = BandwidthStatistics.over(size, lastIterations, loop.elapsedNanos(),
+                        loop.elapsedNanos() / Math.max(1, lastIterations), o.reportGbits());
+            } else {
+                loop.run(o.iterations(), posted, completed);
+                last = BandwidthStatistics.of(size, o.iterations(), posted, completed, o.reportGbits());
+            }
+            lastSize = size;
+            out.println(ResultTable.bandwidthRow(size, lastIterations, last.peak(), last.average(), last.messageRate()));
+        }
+        out.print(ResultTable.LINE + "\n");
+        channel.handShake(res.local(), "the hand shake at the end of test");
+        new BandwidthReportWire(lastSize, lastIterations, last.peak(), last.average(), last.messageRate()).exchange(channel);
+        closeConnection(channel, res);
+    }
+
+    private void sendBandwidth(TestResources res, KeyMessage remote, OobChannel channel, CompletionWaiter completions,
+                               Arena arena) throws IOException {
+        int room = o.size() + (o.connection() == Connection.UD ? TestResources.UD_GRH : 0);
+        long[] posted = new long[o.durationSeconds() > 0 ? 1 : o.iterations()];
+        long[] completed = new long[posted.length];
+        boolean duration = o.durationSeconds() > 0;
+        for (int size : sizes()) {
+            BandwidthStatistics stats;
+            long count = o.iterations();
+            if (o.isServer()) {
+                ReceivingBandwidth receiver = new ReceivingBandwidth(res.queuePair(), res.buffer(), res.targetOffset(),
+                        Math.max(room, size), receiveDepth(o), completions, arena);
+                receiver.postReceives(o.iterations());
+                channel.handShake(res.local(), "the hand shake after posting receives");
+                if (duration) {
+                    count = receiver.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
+                } else {
+                    receiver.run(o.iterations());
+                }
+                long elapsed = receiver.elapsedNanos();
+                stats = BandwidthStatistics.over(size, count, elapsed, elapsed / Math.max(1, count), o.reportGbits());
+            } else {
+                channel.handShake(res.local(), "the hand shake after the server posted its receives");
+                PostingBandwidth loop = new PostingBandwidth(res.queuePair(), res.buffer(), WorkRequestOpcode.SEND, size,
+                        res.maxInline(), 0, 0, res.addressHandle(), remote.qpn(), TestResources.QKEY, o.txDepth(),
+                        o.cqModeration(), completions, arena);
+                if (duration) {
+                    count = loop.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
+                    stats = BandwidthStatistics.over(size, count, loop.elapsedNanos(), loop.elapsedNanos() / Math.max(1, count),
+                            o.reportGbits());
+                } else {
+                    loop.run(o.iterations(), posted, completed);
+                    stats = BandwidthStatistics.of(size, o.iterations(), posted, completed, o.reportGbits());
+                }
+            }
+            out.println(ResultTable.bandwidthRow(size, count, stats.peak(), stats.average(), stats.messageRate()));
+        }
+        out.print(ResultTable.LINE + "\n");
+        closeConnection(channel, res);
+    }
+
+    /** {@code ctx_close_connection}: one more hand shake, then "done" and close. */
+    private static void closeConnection(OobChannel channel, TestResources res) throws IOException {
+        channel.handShake(res.local(), "the closing hand shake");
+        channel.sendDoneAndClose();
+    }
+
+    /** The sizes to run: {@code -s}, or with {@code -a} 2, 4, ... 2^23 (up to the MTU on UD). */
+    private int[] sizes() {
+        if (!o.allSizes()) {
+            return new int[] {o.size()};
+        }
+        int[] sizes = new int[23];
+        for (int i = 1; i < 24; i++) {
+            sizes[i - 1] = 1 << i;
+        }
+        return sizes;
+    }
+}

@@ -1,0 +1,236 @@
+package dev.panamaverbs.perftest;
+
+import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.AddressHandle;
+import dev.panamaverbs.AddressHandleAttributes;
+import dev.panamaverbs.CompletionQueue;
+import dev.panamaverbs.Context;
+import dev.panamaverbs.Device;
+import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.MemoryRegion;
+import dev.panamaverbs.Mtu;
+import dev.panamaverbs.PortAttributes;
+import dev.panamaverbs.ProtectionDomain;
+import dev.panamaverbs.QpType;
+import dev.panamaverbs.QueuePair;
+import dev.panamaverbs.QueuePairOptions;
+import dev.panamaverbs.ReadyToReceiveOptions;
+import dev.panamaverbs.ReadyToSendOptions;
+import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.Verbs;
+import dev.panamaverbs.perftest.PerftestOptions.Connection;
+import dev.panamaverbs.perftest.wire.KeyMessage;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One test's verbs objects, as perftest lays them out: one buffer registered for every remote
+ * access, its first half the local source ({@code buf[0]}) and its second half the target the
+ * peer writes to, reads from or adds to (the address and rkey this side sends); one completion
+ * queue; one queue pair of the test's connection type. The device and port come first
+ * ({@link #open}), the rest once the out-of-band preamble has fixed the MTU and cycle buffer
+ * ({@link #create}).
+ */
+final class TestResources implements AutoCloseable {
+    /** {@code DEF_QKEY}. */
+    static final int QKEY = 0x11111111;
+    /** {@code UD_ADDITION}: a UD receive's room for the GRH. */
+    static final int UD_GRH = 40;
+    /** What we ask for inline data (perftest's defaults are 220 for WRITE, 236 for SEND; we send inline up to what the QP grants). */
+    private static final int INLINE = 220;
+
+    private final PerftestOptions options;
+    private final Context context;
+    private final PortAttributes port;
+    private final GidEntry gid;
+    private ProtectionDomain pd;
+    private MemoryRegion buffer;
+    private long half;
+    private CompletionQueue cq;
+    private QueuePair qp;
+    private int psn;
+    private int outReads;
+    private int inline;
+    private AddressHandle addressHandle;
+    private KeyMessage local;
+
+    private TestResources(PerftestOptions options, Context context) {
+        this.options = options;
+        this.context = context;
+        this.port = context.queryPort(options.ibPort());
+        if (!port.isActive()) {
+            throw new IllegalStateException("port " + options.ibPort() + " of " + context.device().name() + " is not active");
+        }
+        this.gid = chooseGid();
+    }
+
+    /** Opens the device ({@code -d}, else the first) and reads its port. */
+    static TestResources open(PerftestOptions options) {
+        Device device;
+        if (options.device() == null) {
+            List<Device> devices = Verbs.devices();
+            if (devices.isEmpty()) {
+                throw new IllegalStateException("No IB devices found");
+            }
+            device = devices.getFirst();
+        } else {
+            device = Verbs.device(options.device())
+                    .orElseThrow(() -> new IllegalStateException("IB device " + options.device() + " not found"));
+        }
+        Context context = device.open();
+        try {
+            return new TestResources(options, context);
+        } catch (RuntimeException e) {
+            context.close();
+            throw e;
+        }
+    }
+
+    /** perftest's GID choice: {@code -x} when given; on Ethernet (RoCE) the best entry (IPv4, RoCE v2); on IB none. */
+    private GidEntry chooseGid() {
+        if (options.gidIndex() != PerftestOptions.AUTO_GID) {
+            return context.queryGid(options.ibPort(), options.gidIndex())
+                    .orElseThrow(() -> new IllegalStateException("no GID at index " + options.gidIndex()));
+        }
+        if (!port.isEthernet()) {
+            return null;
+        }
+        return context.requireRoceV2Ipv4Gid(options.ibPort());
+    }
+
+    /** The device's name. */
+    String deviceName() {
+        return context.device().name();
+    }
+
+    /** The GID entry in use, if any. */
+    Optional<GidEntry> gid() {
+        return Optional.ofNullable(gid);
+    }
+
+    boolean isEthernet() {
+        return port.isEthernet();
+    }
+
+    /** The MTU this side offers: {@code -m} when given and not above the port's active MTU, else the active MTU (as an ibv_mtu value). */
+    int offeredMtu(java.io.PrintStream err) {
+        int active = port.activeMtu().value();
+        if (options.mtu() == 0) {
+            return active;
+        }
+        int wanted = Integer.numberOfTrailingZeros(options.mtu()) - 7;
+        if (wanted > active) {
+            err.println("Requested mtu is higher than active mtu ");
+            err.println("Changing to active mtu - " + active);
+            return active;
+        }
+        return wanted;
+    }
+
+    /**
+     * Creates the buffer, completion queue and queue pair for messages up to {@code maxSize}
+     * bytes and a peer whose addresses walk {@code cycleBuffer} bytes, and moves the queue pair to
+     * INIT.
+     */
+    void create(int maxSize, int cycleBuffer, int receiveDepth) {
+        pd = context.allocateProtectionDomain();
+        half = align(Math.max(maxSize, cycleBuffer) + (long) cycleBuffer, 4096);
+        EnumSet<AccessFlag> access = EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ,
+                AccessFlag.REMOTE_ATOMIC);
+        buffer = pd.allocateMemoryRegion(2 * half, access);
+        QpType type = switch (options.connection()) {
+            case RC -> QpType.RC;
+            case UC -> QpType.UC;
+            case UD -> QpType.UD;
+        };
+        int sendDepth = Math.max(options.txDepth(), 1) * Math.max(options.postList(), 1);
+        cq = context.createCompletionQueue(sendDepth + receiveDepth + 16);
+        qp = pd.createQueuePair(QueuePairOptions.builder(type, cq).maxSendWorkRequests(sendDepth)
+                .maxReceiveWorkRequests(Math.max(receiveDepth, 1)).maxSendSge(1).maxReceiveSge(1).maxInlineData(INLINE).build());
+        inline = qp.capabilities().maxInlineData();
+        var device = context.queryDevice();
+        boolean readOrAtomic = options.test().verb() == TestKind.Verb.READ || options.test().verb() == TestKind.Verb.ATOMIC;
+        outReads = readOrAtomic ? Math.max(1, Math.min(16, Math.min(device.maxQpRdAtom(), device.maxQpInitRdAtom()))) : 1;
+        switch (options.connection()) {
+            case UD -> qp.toInit(options.ibPort(), 0, QKEY);
+            case UC -> qp.toInit(options.ibPort(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE));
+            case RC -> qp.toInit(options.ibPort(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ,
+                    AccessFlag.REMOTE_ATOMIC));
+        }
+        psn = ThreadLocalRandom.current().nextInt() & 0xFF_FFFF;
+        local = new KeyMessage(port.lid(), outReads, qp.number(), psn, buffer.rkey(), buffer.iova() + half,
+                gid == null ? null : gid.gid(), 0);
+    }
+
+    /** This side's key message. */
+    KeyMessage local() {
+        return local;
+    }
+
+    /**
+     * perftest's {@code ctx_connect}: RTR towards {@code remote} at {@code mtu} (a GRH with our GID
+     * index when we use GIDs, else the peer's LID), then RTS. Retry count 6, not perftest's 7: on
+     * rxe 7 retries for ever, and a dead peer must end the run.
+     */
+    void connect(KeyMessage remote, int mtu) {
+        Mtu pathMtu = Mtu.of(mtu);
+        if (options.connection() == Connection.UD) {
+            AddressHandleAttributes attributes = gid != null
+                    ? AddressHandleAttributes.global(options.ibPort(), gid.index(), remote.gid())
+                    : AddressHandleAttributes.local(options.ibPort(), remote.lid());
+            addressHandle = pd.createAddressHandle(attributes);
+            qp.toRtr();
+            qp.toRts(psn);
+            return;
+        }
+        RemoteEndpoint endpoint = gid != null
+                ? RemoteEndpoint.global(remote.qpn(), remote.psn(), remote.gid(), gid.index(), pathMtu).withHopLimit(0xFF)
+                : RemoteEndpoint.local(remote.qpn(), remote.psn(), remote.lid(), pathMtu);
+        endpoint = endpoint.withPort(options.ibPort());
+        if (options.connection() == Connection.RC) {
+            qp.toRtr(endpoint, new ReadyToReceiveOptions(outReads, 12));
+            qp.toRts(new ReadyToSendOptions(psn, 14, 6, 7, outReads));
+        } else {
+            qp.toRtr(endpoint);
+            qp.toRts(psn);
+        }
+    }
+
+    QueuePair queuePair() {
+        return qp;
+    }
+
+    CompletionQueue completionQueue() {
+        return cq;
+    }
+
+    MemoryRegion buffer() {
+        return buffer;
+    }
+
+    /** Where the peer's target half starts in our buffer. */
+    long targetOffset() {
+        return half;
+    }
+
+    /** The largest message the queue pair sends inline. */
+    int maxInline() {
+        return inline;
+    }
+
+    AddressHandle addressHandle() {
+        return addressHandle;
+    }
+
+    private static long align(long value, long to) {
+        return (value + to - 1) / to * to;
+    }
+
+    /** Closes every verbs object (the context closes what it holds). */
+    @Override
+    public void close() {
+        context.close();
+    }
+}

@@ -1,0 +1,79 @@
+package dev.panamaverbs.perftest.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * perftest 4.5's result table, character for character: the dashed line, the header of the
+ * test's kind, one line per size, the dashed line. The format strings are perftest's
+ * ({@code RESULT_FMT*}, {@code REPORT_FMT*} in its {@code perftest_parameters.h}), so our output and
+ * the C tool's compare line by line; {@link #parseRows} reads either.
+ */
+public final class ResultTable {
+    /** {@code RESULT_LINE}. */
+    public static final String LINE = "-".repeat(87);
+    /** {@code RESULT_FMT_LAT}. */
+    public static final String LATENCY_HEADER = " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]"
+            + "    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] ";
+    /** {@code RESULT_FMT_LAT_DUR}. */
+    public static final String LATENCY_DURATION_HEADER = " #bytes        #iterations       t_avg[usec]    tps average";
+    /** {@code RESULT_FMT}. */
+    public static final String BANDWIDTH_HEADER = " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]";
+    /** {@code RESULT_FMT_G}. */
+    public static final String BANDWIDTH_HEADER_GBITS = " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]";
+
+    private static final String LATENCY_ROW = " %-7d %d          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f";
+    private static final String LATENCY_DURATION_ROW = " %-7d       %d            %-7.2f        %-7.2f";
+    private static final String BANDWIDTH_ROW = " %-7d    %-10d       %-7.2f            %-7.2f\t\t   %-7.6f";
+
+    private static final Pattern NUMBER_ROW = Pattern.compile("^\\s*\\d+\\s+\\d+(\\s+[0-9.]+(e[+-]?\\d+)?|\\s+inf|\\s+nan)+\\s*$");
+
+    private ResultTable() {}
+
+    /** One latency line ({@code REPORT_FMT_LAT}). */
+    public static String latencyRow(long size, long iterations, LatencyStatistics s) {
+        return String.format(Locale.ROOT, LATENCY_ROW, size, iterations, s.min(), s.max(), s.typical(), s.average(),
+                s.stdev(), s.percentile99(), s.percentile999());
+    }
+
+    /** One latency line of a duration run ({@code REPORT_FMT_LAT_DUR}). */
+    public static String latencyDurationRow(long size, long iterations, double averageMicros, double transactionsPerSecond) {
+        return String.format(Locale.ROOT, LATENCY_DURATION_ROW, size, iterations, averageMicros, transactionsPerSecond);
+    }
+
+    /** One bandwidth line ({@code REPORT_FMT}). */
+    public static String bandwidthRow(long size, long iterations, double peak, double average, double messageRate) {
+        return String.format(Locale.ROOT, BANDWIDTH_ROW, size, iterations, peak, average, messageRate);
+    }
+
+    /** The rows of a result table in {@code output} (ours or perftest's): each row's numbers, in order. */
+    public static List<double[]> parseRows(String output) {
+        List<double[]> rows = new ArrayList<>();
+        boolean inTable = false;
+        for (String line : output.split("\n")) {
+            String trimmed = line.strip();
+            if (line.startsWith(" #bytes")) {
+                inTable = true;
+                continue;
+            }
+            if (!inTable) {
+                continue;
+            }
+            if (trimmed.startsWith("---")) {
+                inTable = false;
+                continue;
+            }
+            if (NUMBER_ROW.matcher(trimmed).matches()) {
+                String[] words = trimmed.split("\\s+");
+                double[] row = new double[words.length];
+                for (int i = 0; i < words.length; i++) {
+                    row[i] = Double.parseDouble(words[i]);
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+}

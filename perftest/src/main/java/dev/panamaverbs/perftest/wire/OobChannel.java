@@ -1,0 +1,164 @@
+package dev.panamaverbs.perftest.wire;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+
+/**
+ * perftest's out-of-band TCP connection (default port {@value #DEFAULT_PORT}): the server accepts
+ * one client; then every exchange is the same fixed-size step each way, the client writing first
+ * and the server reading first ({@code ctx_xchg_data}, {@code ctx_hand_shake}). Nothing is framed:
+ * both sides must agree on every size, which is why perftest's checks come first.
+ *
+ * <p>Unlike C, every wait is bounded by the timeout, and a peer that closes the connection (as
+ * perftest does when it refuses something: it prints why and exits) is reported with the step
+ * that was under way.
+ */
+public final class OobChannel implements AutoCloseable {
+    /** {@code DEF_PORT}. */
+    public static final int DEFAULT_PORT = 18515;
+
+    private final Socket socket;
+    private final boolean client;
+    private final InputStream in;
+    private final OutputStream out;
+
+    private OobChannel(Socket socket, boolean client, Duration timeout) throws IOException {
+        this.socket = socket;
+        this.client = client;
+        socket.setSoTimeout(millis(timeout));
+        socket.setTcpNoDelay(true);
+        this.in = socket.getInputStream();
+        this.out = socket.getOutputStream();
+    }
+
+    /** Over an established socket (tests; {@code client} says which side writes first). */
+    public static OobChannel over(Socket socket, boolean client, Duration timeout) throws IOException {
+        return new OobChannel(socket, client, timeout);
+    }
+
+    /** The client: connects to the first address of {@code host} that answers on {@code port}. */
+    public static OobChannel connect(String host, int port, Duration timeout) throws IOException {
+        IOException last = null;
+        for (InetAddress address : InetAddress.getAllByName(host)) {
+            Socket socket = new Socket();
+            try {
+                socket.connect(new InetSocketAddress(address, port), millis(timeout));
+                return new OobChannel(socket, true, timeout);
+            } catch (IOException e) {
+                socket.close();
+                last = e;
+            }
+        }
+        throw new IOException("Couldn't connect to " + host + ":" + port + " (is the perftest server running?)", last);
+    }
+
+    /** The server: listens on {@code port} of every local address and accepts one client within {@code timeout}. */
+    public static OobChannel accept(int port, Duration timeout) throws IOException {
+        try (ServerSocket listener = new ServerSocket()) {
+            listener.setReuseAddress(true);
+            listener.bind(new InetSocketAddress(port), 1);
+            listener.setSoTimeout(millis(timeout));
+            Socket socket;
+            try {
+                socket = listener.accept();
+            } catch (SocketTimeoutException e) {
+                throw new IOException("no client connected to port " + port + " within " + timeout.toSeconds() + " s", e);
+            }
+            return new OobChannel(socket, false, timeout);
+        }
+    }
+
+    /** Whether this side connected (and writes first). */
+    public boolean isClient() {
+        return client;
+    }
+
+    /**
+     * One step: sends {@code mine} and returns the peer's {@code mine.length} bytes, in perftest's
+     * order (client writes then reads, server reads then writes).
+     *
+     * @param step what this step is, for the error (e.g. "the version exchange")
+     */
+    public byte[] exchange(byte[] mine, String step) throws IOException {
+        if (client) {
+            write(mine, step);
+            return read(mine.length, step);
+        }
+        byte[] theirs = read(mine.length, step);
+        write(mine, step);
+        return theirs;
+    }
+
+    /** One key message each way ({@code ctx_hand_shake}); the peer's is parsed in the same form as ours. */
+    public KeyMessage handShake(KeyMessage mine, String step) throws IOException {
+        return KeyMessage.decode(exchange(mine.encode(), step));
+    }
+
+    private void write(byte[] data, String step) throws IOException {
+        try {
+            out.write(data);
+            out.flush();
+        } catch (IOException e) {
+            throw new PeerGoneException("the perftest peer closed the connection during " + step
+                    + " (it refused the test; its own output says why)", e);
+        }
+    }
+
+    private byte[] read(int size, String step) throws IOException {
+        byte[] data = new byte[size];
+        int read = 0;
+        try {
+            while (read < size) {
+                int n = in.read(data, read, size - read);
+                if (n < 0) {
+                    throw new PeerGoneException("the perftest peer closed the connection during " + step + " after " + read
+                            + " of " + size + " bytes (it refused the test or failed; its own output says why)",
+                            new EOFException());
+                }
+                read += n;
+            }
+        } catch (SocketTimeoutException e) {
+            throw new PeerGoneException("no answer from the perftest peer during " + step + " within "
+                    + socket.getSoTimeout() / 1000 + " s (" + read + " of " + size + " bytes)", e);
+        }
+        return data;
+    }
+
+    /**
+     * perftest's {@code ctx_close_connection} after its hand shake: write {@code "done"} and its
+     * NUL ({@value #DONE_SIZE} bytes) and close, without reading the peer's (each side writes its
+     * own and closes). A peer already gone by then is no error: the test is over.
+     */
+    public void sendDoneAndClose() throws IOException {
+        try {
+            out.write(DONE);
+            out.flush();
+        } catch (IOException ignored) {
+            // the peer wrote its "done" and closed first: nothing left to agree on
+        } finally {
+            socket.close();
+        }
+    }
+
+    /** What each side writes last: {@code "done"} and its NUL ({@code sizeof "done"}). */
+    static final byte[] DONE = {'d', 'o', 'n', 'e', 0};
+    /** The size of {@link #DONE}. */
+    public static final int DONE_SIZE = 5;
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+
+    private static int millis(Duration timeout) {
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
+    }
+}

@@ -1,0 +1,85 @@
+package dev.panamaverbs.it;
+
+import dev.panamaverbs.it.PeerPairing.Listening;
+import dev.panamaverbs.it.PeerPairing.Outputs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One perftest test ({@code write_lat} ...) between our Java twin (the perftest module's
+ * executable jar) and Debian's perftest 4.5 ({@code ib_write_lat} ...), both ways, and Java with
+ * Java, across the two hosts: the server on host B, the client on host A, each on its rxe1, the
+ * out-of-band TCP connection to B's link address. Both must exit 0 and print perftest's result
+ * table with a row for the size and iterations asked for. A WRITE bandwidth server measures
+ * nothing itself: its row is the client's, received in perftest's report exchange, so that row
+ * checks the exchange too.
+ */
+abstract class PerftestInterop extends InteropPairingTests {
+    static final String PERFTEST_JAR = "panamaverbs.perftest.jar";
+    /** TCP ports of our own, one per pairing (a server's port in TIME_WAIT never collides). */
+    private static final AtomicInteger NEXT_PORT = new AtomicInteger(18600);
+
+    /** perftest's headers ({@code RESULT_FMT_LAT}, {@code RESULT_FMT}), written out here independently of the tool's code. */
+    static final String LATENCY_HEADER = " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]"
+            + "    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] ";
+    static final String BANDWIDTH_HEADER = " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]";
+
+    private final String test;
+    private final int size;
+    private final int iterations;
+
+    PerftestInterop(String test, int size, int iterations) {
+        super("ib_" + test);
+        this.test = test;
+        this.size = size;
+        this.iterations = iterations;
+    }
+
+    @Override
+    void pair(String device, PeerHost serverHost, PeerHost clientHost, boolean javaServer, boolean javaClient) throws Exception {
+        int port = NEXT_PORT.getAndIncrement();
+        List<String> serverArgs = List.of("-d", device, "-F", "-s", Integer.toString(size), "-n", Integer.toString(iterations),
+                "-p", Integer.toString(port));
+        List<String> clientArgs = new ArrayList<>(serverArgs);
+        clientArgs.add(serverHost.address().getHostAddress());
+        Outputs outputs = run(serverHost, javaServer, serverArgs, clientHost, javaClient, clientArgs, Listening.TCP, port);
+        String header = test.endsWith("_lat") ? LATENCY_HEADER : BANDWIDTH_HEADER;
+        int columns = test.endsWith("_lat") ? 9 : 5;
+        for (String[] side : new String[][] {{"server", outputs.server()}, {"client", outputs.client()}}) {
+            PeerPairing.expect(outputs, side[0], side[1], text -> text.contains("\n" + header + "\n"), "no result table header");
+            PeerPairing.expect(outputs, side[0], side[1], text -> hasRow(text, columns),
+                    "no result row for " + size + " bytes and " + iterations + " iterations with " + columns + " figures");
+            PeerPairing.expect(outputs, side[0], side[1], text -> text.contains("remote address: LID"), "no remote address line");
+        }
+    }
+
+    /**
+     * Whether a line of {@code text} is a table row: {@code size}, {@code iterations}, then the
+     * figures. perftest may print {@code inf} and {@code -nan} there: under the VM's emulated CPU
+     * its cycle counter's frequency sometimes reads as 0 (seen with ib_send_lat's server).
+     */
+    private boolean hasRow(String text, int columns) {
+        Matcher row = Pattern.compile("(?m)^ " + size + "\\s+" + iterations + "((?:\\s+(?:[0-9]+\\.[0-9]+|inf|-?nan))+)\\s*$")
+                .matcher(text);
+        while (row.find()) {
+            if (row.group(1).strip().split("\\s+").length == columns - 2) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    List<String> command(boolean java, List<String> args) {
+        List<String> full = new ArrayList<>(args);
+        if (java) {
+            full.addAll(List.of("--timeout", "60"));
+            full.addFirst(test);
+            return InteropPeers.jar(PERFTEST_JAR, "perftest/target/verbs-perftest.jar", full);
+        }
+        return InteropPeers.c("ib_" + test, "perftest", full);
+    }
+}
