@@ -355,27 +355,39 @@ public final class Context extends VerbsResource {
      * @throws VerbsUnavailableException when libibverbs is unavailable
      */
     public static Context importFrom(int commandFd) {
+        return importFd(commandFd, false);
+    }
+
+    /**
+     * {@code ibv_import_device(commandFd)}; when it fails and {@code closeOnFailure}, closes
+     * {@code commandFd} (a duplicate made for it). Once imported, the fd is the context's: a
+     * failure after that closes the context, and with it the fd, never the fd again.
+     */
+    private static Context importFd(int commandFd, boolean closeOnFailure) {
         String verb = "ibv_import_device";
         if (commandFd < 0) {
             throw new IllegalArgumentException(verb + ": cmd_fd must be an open fd, got " + commandFd);
         }
         Verbs.ensureAvailable();
         Capability.IMPORT.require(verb);
+        MemorySegment handle;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
             long context = ObjectVerbs.importDevice(state, commandFd);
             int errno = CallState.errno(state);
-            if (context == 0 && Errno.meansUnsupported(errno)) {
-                throw new VerbsUnsupportedException(verb, errno);
+            if (context == 0) {
+                if (closeOnFailure) {
+                    dev.panamaverbs.loader.internal.Libc.close(commandFd);
+                }
+                throw VerbsException.of(verb, errno != 0 ? errno : Errno.ENODEV);
             }
-            MemorySegment handle = Pointers.sized(
-                    NativeCalls.checkPointer(verb, MemorySegment.ofAddress(context), errno), ibv_context.SIZE);
-            try {
-                return new Context(DeviceList.describe(Pointers.sized(ibv_context.device(handle), ibv_device.SIZE)), handle);
-            } catch (RuntimeException | Error e) {
-                closeDeviceQuietly(handle, e);
-                throw e;
-            }
+            handle = Pointers.sized(MemorySegment.ofAddress(context), ibv_context.SIZE);
+        }
+        try {
+            return new Context(DeviceList.describe(Pointers.sized(ibv_context.device(handle), ibv_device.SIZE)), handle);
+        } catch (RuntimeException | Error e) {
+            closeDeviceQuietly(handle, e);
+            throw e;
         }
     }
 
@@ -403,12 +415,7 @@ public final class Context extends VerbsResource {
         if (copy < 0) {
             throw VerbsException.of("ibv_import_device", -copy);
         }
-        try {
-            return importFrom(copy);
-        } catch (RuntimeException | Error e) {
-            dev.panamaverbs.loader.internal.Libc.close(copy);
-            throw e;
-        }
+        return importFd(copy, true);
     }
 
     /**

@@ -20,7 +20,10 @@ import java.util.Set;
  * in work requests by {@link #lkey()} (locally) and {@link #rkey()} (by the remote side).
  *
  * <p>Created by {@link ProtectionDomain#register(MemorySegment, Set)} and its variants; closing it
- * deregisters ({@code ibv_dereg_mr}). Deregistration invalidates the region for later use: after
+ * deregisters ({@code ibv_dereg_mr}). {@link #reregister(Set)} changes its access (and
+ * {@link #reregister(MemorySegment, Set)} its memory) in place ({@code ibv_rereg_mr}), while no
+ * post holds it; its keys are read again then. A region imported from another process
+ * ({@link ProtectionDomain#importMemoryRegion(int)}) is unimported on close ({@code ibv_unimport_mr}). Deregistration invalidates the region for later use: after
  * {@link #close()} every accessor, {@link #lkey()} included, throws {@link IllegalStateException}.
  *
  * <h2>Memory lifetime</h2>
