@@ -38,8 +38,9 @@ class EceAndImportDeviceTest {
                 System.out.println("# EceAndImportDeviceTest: " + device.name() + " refuses ibv_query_ece: " + e.getMessage());
                 assertEquals("ibv_query_ece", e.verb());
                 assertTrue(Errno.meansUnsupported(e.errno()), e.getMessage());
+                // A vendor id (0x02c9) so that libibverbs passes the request to the provider.
                 VerbsUnsupportedException set = assertThrows(VerbsUnsupportedException.class,
-                        () -> qp.setEce(new EnhancedConnection(0, 0)));
+                        () -> qp.setEce(new EnhancedConnection(0x02c9, 1)));
                 System.out.println("# EceAndImportDeviceTest: " + device.name() + " refuses ibv_set_ece: " + set.getMessage());
                 assertEquals("ibv_set_ece", set.verb());
                 assertTrue(Errno.meansUnsupported(set.errno()), set.getMessage());
