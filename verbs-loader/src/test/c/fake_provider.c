@@ -192,6 +192,15 @@ static int ext_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr)
 	return (int)fake_next_return;
 }
 
+/* ibv_advise_mr's op: the arguments, and the first sge as gcc lays out struct ibv_sge. */
+static int ext_advise_mr(struct ibv_pd *pd, enum ib_uverbs_advise_mr_advice advice, uint32_t flags,
+			 struct ibv_sge *sg_list, uint32_t num_sges)
+{
+	record8("advise_mr", R(pd), advice, flags, R(sg_list), num_sges, (int64_t)sg_list[0].addr,
+		sg_list[0].length, sg_list[0].lkey);
+	return (int)fake_next_return;
+}
+
 static int ext_query_rt_values(struct ibv_context *context, struct ibv_values_ex *values)
 {
 	record("query_rt_values", R(context), R(values), values->comp_mask, 0, 0, 0);
@@ -367,6 +376,7 @@ struct ibv_context *fake_context(int extended, int64_t sz, int with_ops)
 		p->vctx.query_device_ex = ext_query_device_ex;
 		p->vctx.modify_cq = ext_modify_cq;
 		p->vctx.query_rt_values = ext_query_rt_values;
+		p->vctx.advise_mr = ext_advise_mr;
 	}
 	return ctx;
 }
@@ -391,6 +401,13 @@ FAKE_OBJECT(qp)
 FAKE_OBJECT(cq)
 FAKE_OBJECT(srq)
 FAKE_OBJECT(pd)
+/* A zeroed region whose only field set is its context (fake_mr is the registration's static one). */
+struct ibv_mr *fake_region(struct ibv_context *ctx)
+{
+	struct ibv_mr *mr = calloc(1, sizeof(*mr));
+	mr->context = ctx;
+	return mr;
+}
 
 struct ibv_qp_ex *fake_qp_ex(struct ibv_context *ctx, int with_ops)
 {
@@ -450,4 +467,105 @@ struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
 {
 	record("ibv_qp_to_qp_ex", R(qp), 0, 0, 0, 0, 0);
 	return fake_next_return ? NULL : (struct ibv_qp_ex *)qp;
+}
+
+/* ---- ibv_rereg_mr, ECE and the import verbs (exported) -------------------------------- */
+
+/* Fails with fake_next_return as errno and IBV_REREG_MR_ERR_CMD when it is set; else new keys. */
+int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr, size_t length, int access)
+{
+	record("ibv_rereg_mr", R(mr), flags, R(pd), R(addr), (int64_t)length, access);
+	if (fake_next_return) {
+		errno = (int)fake_next_return;
+		return IBV_REREG_MR_ERR_CMD;
+	}
+	mr->lkey += 0x100;
+	mr->rkey += 0x100;
+	if (flags & IBV_REREG_MR_CHANGE_TRANSLATION) {
+		mr->addr = addr;
+		mr->length = length;
+	}
+	if (flags & IBV_REREG_MR_CHANGE_PD)
+		mr->pd = pd;
+	return 0;
+}
+
+/* struct ibv_ece as gcc lays it out: vendor_id, options, comp_mask. */
+int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+{
+	record("ibv_set_ece", R(qp), R(ece), ece->vendor_id, ece->options, ece->comp_mask, 0);
+	if (fake_next_return) {
+		errno = (int)fake_next_return;
+		return -1;
+	}
+	return 0;
+}
+
+int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+{
+	record("ibv_query_ece", R(qp), R(ece), 0, 0, 0, 0);
+	if (fake_next_return)
+		return (int)fake_next_return;
+	ece->vendor_id = 0x15b3;
+	ece->options = 0x80000001u;
+	ece->comp_mask = 0;
+	return 0;
+}
+
+struct ibv_context *ibv_import_device(int cmd_fd)
+{
+	struct ibv_context *ctx;
+
+	record("ibv_import_device", cmd_fd, 0, 0, 0, 0, 0);
+	if (fake_next_return) {
+		errno = (int)fake_next_return;
+		return NULL;
+	}
+	ctx = fake_context(1, sizeof(struct verbs_context), 1);
+	ctx->cmd_fd = cmd_fd;
+	return ctx;
+}
+
+struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)
+{
+	struct ibv_pd *pd;
+
+	record("ibv_import_pd", R(context), pd_handle, 0, 0, 0, 0);
+	if (fake_next_return) {
+		errno = (int)fake_next_return;
+		return NULL;
+	}
+	pd = fake_pd(context);
+	pd->handle = pd_handle;
+	return pd;
+}
+
+void ibv_unimport_pd(struct ibv_pd *pd)
+{
+	record("ibv_unimport_pd", R(pd), pd->handle, 0, 0, 0, 0);
+}
+
+struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
+{
+	struct ibv_mr *mr;
+
+	record("ibv_import_mr", R(pd), mr_handle, 0, 0, 0, 0);
+	if (fake_next_return) {
+		errno = (int)fake_next_return;
+		return NULL;
+	}
+	mr = calloc(1, sizeof(*mr));
+	mr->context = pd->context;
+	mr->pd = pd;
+	mr->handle = mr_handle;
+	mr->addr = (void *)(uintptr_t)0x7f0000001000ull;
+	mr->length = 8192;
+	mr->lkey = 0x1234;
+	mr->rkey = 0x5678;
+	return mr;
+}
+
+void ibv_unimport_mr(struct ibv_mr *mr)
+{
+	record("ibv_unimport_mr", R(mr), mr->handle, 0, 0, 0, 0);
 }

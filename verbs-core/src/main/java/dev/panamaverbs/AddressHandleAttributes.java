@@ -95,6 +95,18 @@ public record AddressHandleAttributes(int portNumber, int destinationLid, int se
     }
 
     /**
+     * These attributes with another static rate ({@code static_rate}), as {@link StaticRate}
+     * converts it from Mb/s or a multiple of 2.5 Gb/s ({@code mbps_to_ibv_rate},
+     * {@code mult_to_ibv_rate}).
+     *
+     * @param staticRate the static rate
+     * @return these attributes with {@code staticRate.value()}
+     */
+    public AddressHandleAttributes withStaticRate(StaticRate staticRate) {
+        return withStaticRate(java.util.Objects.requireNonNull(staticRate, "staticRate").value());
+    }
+
+    /**
      * These attributes with another source path bits value.
      *
      * @param sourcePathBits the source path bits

@@ -58,6 +58,17 @@ public enum AsyncEventType implements NativeEnum {
     }
 
     /**
+     * libibverbs' own text for this value ({@code ibv_event_type_str}), e.g. "local catastrophic error" for {@link #DEVICE_FATAL}: the words
+     * {@code ibv_devinfo} and other rdma-core tools print, where {@link #name()} is the Java constant.
+     *
+     * @return the text libibverbs gives this value
+     * @throws VerbsUnavailableException when libibverbs is unavailable
+     */
+    public String describe() {
+        return LibraryText.of("ibv_event_type_str", dev.panamaverbs.ffm.invoke.verbs_h::ibv_event_type_str, value);
+    }
+
+    /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
      * @param value the value

@@ -10,8 +10,8 @@ import java.util.List;
  * absence never makes the library unavailable, it only makes the methods that need it throw
  * {@link VerbsUnsupportedException}. Which functions are optional is not kept here: the
  * generator marks each exported function required or not by its symbol version. The optional
- * functions no public method calls ({@code ibv_reg_mr_iova}, {@code ibv_import_*},
- * {@code ibv_unimport_*}, {@code ibv_query_ece}, {@code ibv_set_ece}) have no capability; the
+ * functions no public method calls ({@code ibv_reg_mr_iova}, {@code ibv_import_dm},
+ * {@code ibv_unimport_dm}) have no capability; the
  * verb coverage table ({@code docs/verb-coverage.md}) says why, and a unit test checks that
  * every optional function is either in exactly one capability, whose functions the table shows
  * public, or not offered there.
@@ -32,6 +32,13 @@ public enum Capability {
     REG_MR_IOVA2("ibv_reg_mr_iova2"),
     /** {@code ibv_get_device_index} (IBVERBS_1.9): the kernel's device index, {@link Device#kernelIndex}. */
     GET_DEVICE_INDEX("ibv_get_device_index"),
+    /**
+     * {@code ibv_import_*}/{@code ibv_unimport_*} (IBVERBS_1.10): a context, PDs and MRs shared
+     * through a command fd, {@link Context#importFrom}.
+     */
+    IMPORT("ibv_import_device", "ibv_import_pd", "ibv_unimport_pd", "ibv_import_mr", "ibv_unimport_mr"),
+    /** {@code ibv_query_ece}/{@code ibv_set_ece} (IBVERBS_1.10): {@link QueuePair#queryEce}, {@link QueuePair#setEce}. */
+    ECE("ibv_query_ece", "ibv_set_ece"),
     /** {@code _ibv_query_gid_ex} (IBVERBS_1.11): one GID entry with its type and netdev, {@link Context#queryGid}. */
     QUERY_GID_EX("_ibv_query_gid_ex"),
     /** {@code _ibv_query_gid_table} (IBVERBS_1.11): the whole GID table at once, {@link Context#gidTable}. */

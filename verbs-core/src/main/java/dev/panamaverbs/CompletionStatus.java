@@ -66,6 +66,17 @@ public enum CompletionStatus implements NativeEnum {
     }
 
     /**
+     * libibverbs' own text for this value ({@code ibv_wc_status_str}), e.g. "local length error" for {@link #LOC_LEN_ERR}: the words
+     * {@code ibv_devinfo} and other rdma-core tools print, where {@link #name()} is the Java constant.
+     *
+     * @return the text libibverbs gives this value
+     * @throws VerbsUnavailableException when libibverbs is unavailable
+     */
+    public String describe() {
+        return LibraryText.of("ibv_wc_status_str", dev.panamaverbs.ffm.invoke.verbs_h::ibv_wc_status_str, value);
+    }
+
+    /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
      * @param value the value

@@ -1,5 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.loader.internal.ObjectVerbs;
+import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.ffm.ibv_device;
 import dev.panamaverbs.ffm.ibv_context;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
@@ -330,6 +333,120 @@ public final class Context extends VerbsResource {
      */
     public ProtectionDomain allocateProtectionDomain() {
         return ProtectionDomain.allocate(this);
+    }
+
+    /**
+     * {@code ibv_import_device}: a new context on the device behind {@code commandFd}, the
+     * command file descriptor of a context opened elsewhere ({@link #commandFd()}, passed from
+     * another process over a Unix socket, or this process's own). Its protection domains and
+     * memory regions can then be imported by their kernel handles
+     * ({@link #importProtectionDomain(int)}, {@link ProtectionDomain#importMemoryRegion(int)}).
+     * As in C, {@code commandFd} must be a descriptor of its own (a {@code dup} of the exporter's,
+     * or one received through {@code SCM_RIGHTS}): on success it becomes the imported context's
+     * and closing the context ({@code ibv_close_device}) closes it; on failure it stays the
+     * caller's. Within one process, {@link #importDuplicate()} does the {@code dup}.
+     *
+     * @param commandFd an open command fd of an RDMA device, handed over
+     * @return the imported context, a root of its own resource tree
+     * @throws IllegalArgumentException if {@code commandFd} is negative
+     * @throws VerbsUnsupportedException when the provider cannot import a context (its errno), or
+     *         libibverbs is older than 1.10 ({@link Capability#IMPORT})
+     * @throws VerbsException with the errno on another failure (EBADF, ENODEV...)
+     * @throws VerbsUnavailableException when libibverbs is unavailable
+     */
+    public static Context importFrom(int commandFd) {
+        return importFd(commandFd, false);
+    }
+
+    /**
+     * {@code ibv_import_device(commandFd)}; when it fails and {@code closeOnFailure}, closes
+     * {@code commandFd} (a duplicate made for it). Once imported, the fd is the context's: a
+     * failure after that closes the context, and with it the fd, never the fd again.
+     */
+    private static Context importFd(int commandFd, boolean closeOnFailure) {
+        String verb = "ibv_import_device";
+        if (commandFd < 0) {
+            throw new IllegalArgumentException(verb + ": cmd_fd must be an open fd, got " + commandFd);
+        }
+        Verbs.ensureAvailable();
+        Capability.IMPORT.require(verb);
+        MemorySegment handle;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            long context = ObjectVerbs.importDevice(state, commandFd);
+            int errno = CallState.errno(state);
+            if (context == 0) {
+                if (closeOnFailure) {
+                    dev.panamaverbs.loader.internal.Libc.close(commandFd);
+                }
+                throw VerbsException.of(verb, errno != 0 ? errno : Errno.ENODEV);
+            }
+            handle = Pointers.sized(MemorySegment.ofAddress(context), ibv_context.SIZE);
+        }
+        try {
+            return new Context(DeviceList.describe(Pointers.sized(ibv_context.device(handle), ibv_device.SIZE)), handle);
+        } catch (RuntimeException | Error e) {
+            closeDeviceQuietly(handle, e);
+            throw e;
+        }
+    }
+
+    /**
+     * {@code ibv_import_device} on a duplicate ({@code fcntl(F_DUPFD_CLOEXEC)}) of this context's
+     * command fd: a second context of this process on the same kernel objects, into which this
+     * context's protection domains and memory regions can be imported by handle. Independent of
+     * this one in the resource tree (a root); closing it closes the duplicate.
+     *
+     * @return the imported context
+     * @throws VerbsUnsupportedException when the provider cannot import a context (its errno), or
+     *         libibverbs is older than 1.10 ({@link Capability#IMPORT})
+     * @throws VerbsException with the errno of {@code fcntl} or {@code ibv_import_device} on another failure
+     * @throws IllegalStateException if closed
+     */
+    public Context importDuplicate() {
+        Capability.IMPORT.require("ibv_import_device");
+        int copy;
+        acquire();
+        try {
+            copy = dev.panamaverbs.loader.internal.Libc.duplicate(ibv_context.cmd_fd(handleSegment()));
+        } finally {
+            release();
+        }
+        if (copy < 0) {
+            throw VerbsException.of("ibv_import_device", -copy);
+        }
+        return importFd(copy, true);
+    }
+
+    /**
+     * The context's command file descriptor ({@code ibv_context.cmd_fd}), what
+     * {@link #importFrom(int)} takes in another process (or this one). It belongs to the
+     * context: closed with it.
+     *
+     * @return the command fd
+     * @throws IllegalStateException if closed
+     */
+    public int commandFd() {
+        requireOpen(this);
+        return ibv_context.cmd_fd(handleSegment());
+    }
+
+    /**
+     * {@code ibv_import_pd}: the protection domain with kernel handle {@code pdHandle}
+     * ({@link ProtectionDomain#kernelHandle()} in the process that allocated it), on this context
+     * (imported from that process's with {@link #importFrom(int)}). A child of this context;
+     * closing it calls {@code ibv_unimport_pd}, which frees only this process's object: the
+     * exporter deallocates the domain.
+     *
+     * @param pdHandle the kernel handle of the domain
+     * @return the imported domain
+     * @throws VerbsUnsupportedException when the provider cannot import (its errno), or
+     *         libibverbs is older than 1.10 ({@link Capability#IMPORT})
+     * @throws VerbsException with the errno on another failure (e.g. a handle this context's fd does not hold)
+     * @throws IllegalStateException if closed
+     */
+    public ProtectionDomain importProtectionDomain(int pdHandle) {
+        return ProtectionDomain.importFrom(this, pdHandle);
     }
 
     /**

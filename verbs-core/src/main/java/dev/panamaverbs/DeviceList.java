@@ -86,8 +86,9 @@ final class DeviceList {
         long rawGuid = verbs_h.ibv_get_device_guid(CallState.allocate(arena), device);
         NodeType nodeType = NodeType.orNull(ibv_device.node_type(device));
         TransportType transportType = TransportType.orNull(ibv_device.transport_type(device));
+        MemorySegment name = verbs_h.ibv_get_device_name(CallState.allocate(arena), device);
         return new Device(
-                ibv_device.name(device).getString(0),
+                name.equals(MemorySegment.NULL) ? ibv_device.name(device).getString(0) : Pointers.cString(name),
                 Guids.fromNetworkOrder(rawGuid),
                 nodeType == null ? NodeType.UNKNOWN : nodeType,
                 transportType == null ? TransportType.UNKNOWN : transportType);

@@ -29,6 +29,39 @@ public record GlobalRoute(Gid destinationGid, int flowLabel, int sourceGidIndex,
         AddressHandleAttributes.requireRange("grh.traffic_class", trafficClass, 0, 255);
     }
 
+    /** {@code IB_ROCE_UDP_ENCAP_VALID_PORT_MIN}: the lowest UDP source port RoCE v2 derives from a flow label. */
+    public static final int ROCE_UDP_SOURCE_PORT_MIN = 0xC000;
+
+    /**
+     * The UDP source port RoCE v2 uses for a flow label ({@code ibv_flow_label_to_udp_sport}, a
+     * {@code static inline} of verbs.h, computed here as it does): the label's low 14 bits XOR its
+     * high 6 bits, in the range {@code 0xC000..0xFFFF}. Useful to pick a flow label that spreads
+     * traffic over ECMP paths.
+     *
+     * @param flowLabel a 20-bit flow label
+     * @return the UDP source port, 0xC000..0xFFFF
+     * @throws IllegalArgumentException if {@code flowLabel} is not in 0..0xFFFFF
+     */
+    public static int udpSourcePort(int flowLabel) {
+        if (flowLabel < 0 || flowLabel > 0xF_FFFF) {
+            throw new IllegalArgumentException("ibv_flow_label_to_udp_sport: the flow label must be in 0..0xfffff, got "
+                    + flowLabel);
+        }
+        int low = flowLabel & 0x03FFF;
+        int high = flowLabel & 0xFC000;
+        low ^= high >>> 14;
+        return (low | ROCE_UDP_SOURCE_PORT_MIN) & 0xFFFF;
+    }
+
+    /**
+     * {@link #udpSourcePort(int)} of this route's {@link #flowLabel()}.
+     *
+     * @return the UDP source port RoCE v2 uses for this route's flow label
+     */
+    public int udpSourcePort() {
+        return udpSourcePort(flowLabel);
+    }
+
     /**
      * A route to {@code destinationGid} from local GID {@code sourceGidIndex}, hop limit 64, class and label 0.
      *

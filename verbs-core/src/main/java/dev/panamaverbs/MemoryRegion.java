@@ -5,6 +5,10 @@ import dev.panamaverbs.ffm.ibv_mr;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 import dev.panamaverbs.loader.internal.InlineVerbs;
+import dev.panamaverbs.loader.internal.ExtendedOps;
+import dev.panamaverbs.loader.internal.ObjectVerbs;
+import dev.panamaverbs.ffm.VerbsConstants;
+import dev.panamaverbs.ffm.ibv_sge;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
@@ -16,7 +20,10 @@ import java.util.Set;
  * in work requests by {@link #lkey()} (locally) and {@link #rkey()} (by the remote side).
  *
  * <p>Created by {@link ProtectionDomain#register(MemorySegment, Set)} and its variants; closing it
- * deregisters ({@code ibv_dereg_mr}). Deregistration invalidates the region for later use: after
+ * deregisters ({@code ibv_dereg_mr}). {@link #reregister(Set)} changes its access (and
+ * {@link #reregister(MemorySegment, Set)} its memory) in place ({@code ibv_rereg_mr}), while no
+ * post holds it; its keys are read again then. A region imported from another process
+ * ({@link ProtectionDomain#importMemoryRegion(int)}) is unimported on close ({@code ibv_unimport_mr}). Deregistration invalidates the region for later use: after
  * {@link #close()} every accessor, {@link #lkey()} included, throws {@link IllegalStateException}.
  *
  * <h2>Memory lifetime</h2>
@@ -45,25 +52,31 @@ public final class MemoryRegion extends VerbsResource {
     /** Alignment of memory the region allocates itself: a page, so no other object shares its pages. */
     private static final long PAGE_SIZE = 4096;
     private final ProtectionDomain protectionDomain;
-    /** The registered user memory; null for a dma-buf region (no CPU mapping). Kept to pin it GC-wise. */
-    private final MemorySegment memory;
     /** The arena of memory this region allocated itself; closed after deregistration. Null otherwise. */
     private final Arena ownedArena;
-    private final EnumSet<AccessFlag> access;
-    private final long memoryAddress;
-    private final long length;
-    private final long iova;
-    // ibv_mr's keys never change after registration (rereg is not offered): cached so the data
-    // path reads a Java field, not native memory.
-    private final int lkey;
-    private final int rkey;
+    /** True for a region imported from another process ({@code ibv_import_mr}): closing unimports it. */
+    private final boolean imported;
+    // What ibv_rereg_mr may change: written only inside the region's exclusive use (reregister),
+    // while no post holds the region; volatile so every thread sees the new values at once.
+    /** The registered user memory; null for a dma-buf or imported region (no CPU mapping here). Kept to pin it GC-wise. */
+    private volatile MemorySegment memory;
+    private volatile EnumSet<AccessFlag> access;
+    private volatile long memoryAddress;
+    private volatile long length;
+    private volatile long iova;
+    // Cached so the data path reads a Java field, not native memory; reregister re-reads them.
+    private volatile int lkey;
+    private volatile int rkey;
+    /** Set when ibv_rereg_mr failed in the kernel (IBV_REREG_MR_ERR_CMD*): the region must only be closed. */
+    private volatile boolean unusable;
 
     private MemoryRegion(ProtectionDomain protectionDomain, MemorySegment handle, MemorySegment memory,
-            Arena ownedArena, EnumSet<AccessFlag> access, long iova) {
+            Arena ownedArena, EnumSet<AccessFlag> access, long iova, boolean imported) {
         super("MemoryRegion", handle, protectionDomain);
         this.protectionDomain = protectionDomain;
         this.memory = memory;
         this.ownedArena = ownedArena;
+        this.imported = imported;
         this.access = access;
         this.memoryAddress = ibv_mr.addr(handle).address();
         this.length = ibv_mr.length(handle);
@@ -213,14 +226,21 @@ public final class MemoryRegion extends VerbsResource {
 
     private static MemoryRegion publish(ProtectionDomain pd, MemorySegment mr, MemorySegment memory, Arena ownedArena,
             EnumSet<AccessFlag> flags, long iova) {
-        MemoryRegion region = new MemoryRegion(pd, Pointers.sized(mr, ibv_mr.SIZE), memory, ownedArena, flags, iova);
+        MemoryRegion region = new MemoryRegion(pd, Pointers.sized(mr, ibv_mr.SIZE), memory, ownedArena, flags, iova, false);
         region.register();
         return region;
     }
 
-    /** {@code ibv_dereg_mr}, then frees memory the region owns (only once the device lets go of it). */
+    /**
+     * {@code ibv_dereg_mr}, then frees memory the region owns (only once the device lets go of it);
+     * {@code ibv_unimport_mr} for an imported region (the exporting process still owns it).
+     */
     @Override
     void destroy() {
+        if (imported) {
+            ObjectVerbs.unimportMr(handleAddress());
+            return;
+        }
         int rc;
         try (Arena arena = Arena.ofConfined()) {
             rc = verbs_h.ibv_dereg_mr(CallState.allocate(arena), handleSegment());
@@ -238,11 +258,209 @@ public final class MemoryRegion extends VerbsResource {
                 + ", iova=0x" + Long.toHexString(iova) + ", length=" + length;
     }
 
+    // ---- ibv_rereg_mr ----
+
+    /**
+     * {@code ibv_rereg_mr} with {@code IBV_REREG_MR_CHANGE_ACCESS}: the region keeps its memory
+     * and domain and gets {@code access} instead of its access rights. {@link #lkey()} and
+     * {@link #rkey()} are read again afterwards: a provider may change them, and requests built
+     * before with the old keys must be built again.
+     *
+     * <p>Refused (IllegalStateException, before any native call) while a post holds the region
+     * or a memory window is bound to it, and while another thread re-registers it; a concurrent
+     * post is refused until this returns.
+     *
+     * @param access the new access rights (REMOTE_WRITE and REMOTE_ATOMIC need LOCAL_WRITE)
+     * @throws VerbsUnsupportedException when the provider does not re-register (its errno)
+     * @throws VerbsException with the errno on another failure; the region keeps its old
+     *         registration unless the kernel failed the command ({@code IBV_REREG_MR_ERR_CMD}),
+     *         after which it may only be closed
+     * @throws IllegalStateException if closed, in use, or bound to a memory window
+     */
+    public void reregister(Set<AccessFlag> access) {
+        String verb = "ibv_rereg_mr";
+        EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
+        rereg(verb, VerbsConstants.IBV_REREG_MR_CHANGE_ACCESS, null, flags);
+    }
+
+    /**
+     * {@code ibv_rereg_mr} with {@code IBV_REREG_MR_CHANGE_TRANSLATION | IBV_REREG_MR_CHANGE_ACCESS}:
+     * the region covers {@code memory} instead, with {@code access}, in the same domain; it keeps
+     * {@code memory} referenced from now on (and no longer the old memory). The device sees the
+     * new memory at its own address ({@link #iova()} becomes {@link #memoryAddress()}). Keys,
+     * refusals and failures as {@link #reregister(Set)}.
+     *
+     * @param memory the native memory to cover instead
+     * @param access the access rights
+     * @throws UnsupportedOperationException for a region that owns its memory
+     *         ({@link ProtectionDomain#allocateMemoryRegion}), a dma-buf or an imported region
+     * @throws VerbsUnsupportedException when the provider does not re-register (its errno)
+     * @throws VerbsException with the errno on another failure
+     * @throws IllegalStateException if closed, in use, or bound to a memory window
+     */
+    public void reregister(MemorySegment memory, Set<AccessFlag> access) {
+        String verb = "ibv_rereg_mr";
+        EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
+        RegistrationChecks.checkMemory(verb, memory, flags);
+        if (ownedArena != null || this.memory == null || imported) {
+            throw new UnsupportedOperationException(verb + ": " + this + (ownedArena != null
+                    ? " owns its memory: close it and register the new memory instead"
+                    : " has no memory of this process to translate (dma-buf or imported)"));
+        }
+        rereg(verb, VerbsConstants.IBV_REREG_MR_CHANGE_TRANSLATION | VerbsConstants.IBV_REREG_MR_CHANGE_ACCESS,
+                memory, flags);
+    }
+
+    private void rereg(String verb, int rereg, MemorySegment newMemory, EnumSet<AccessFlag> flags) {
+        requireOpen();
+        if (imported) {
+            throw new UnsupportedOperationException(verb + ": " + this + " is imported: the exporting process owns it");
+        }
+        if (!liveDependents().isEmpty()) {
+            throw new IllegalStateException(verb + ": " + this + " has memory windows bound to it " + liveDependents());
+        }
+        checkOnDemandPaging(verb, protectionDomain, flags);
+        if (!tryBeginExclusive()) {
+            requireOpen();
+            throw new IllegalStateException(verb + ": " + this + " is in use (a post holds it, or another thread"
+                    + " re-registers it)");
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            long address = newMemory == null ? 0 : newMemory.address();
+            long size = newMemory == null ? 0 : newMemory.byteSize();
+            int rc = ObjectVerbs.reregMr(state, handleAddress(), rereg, 0, address, size, BitFlag.toBits(flags));
+            int errno = CallState.errno(state);
+            MemorySegment mr = handleSegment();
+            if (rc == 0 || rc == VerbsConstants.IBV_REREG_MR_ERR_DO_FORK_OLD) {
+                // The new registration stands (DO_FORK_OLD: only the old range's fork marking failed).
+                lkey = ibv_mr.lkey(mr);
+                rkey = ibv_mr.rkey(mr);
+                access = flags;
+                if (newMemory != null) {
+                    memory = newMemory;
+                    memoryAddress = ibv_mr.addr(mr).address();
+                    length = ibv_mr.length(mr);
+                    iova = memoryAddress;
+                }
+                if (rc == 0) {
+                    return;
+                }
+            } else if (rc == VerbsConstants.IBV_REREG_MR_ERR_CMD || rc == VerbsConstants.IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW) {
+                if (!Errno.meansUnsupported(errno)) {
+                    unusable = true;
+                }
+            }
+            int reported = errno != 0 ? errno : Errno.EINVAL;
+            if (Errno.meansUnsupported(reported)) {
+                throw new VerbsUnsupportedException(verb, reported);
+            }
+            throw new VerbsException(verb, reported, verb + " answered " + rc + " (enum ibv_rereg_mr_err_code) for " + this);
+        } finally {
+            endExclusive();
+        }
+    }
+
+    // ---- ibv_advise_mr ----
+
+    /**
+     * {@code ibv_advise_mr} over {@code [offset, offset + length)} of this region (one
+     * scatter/gather entry): asks the device to fault in the pages of an on-demand-paging region
+     * ({@link AccessFlag#ON_DEMAND}) before they are used.
+     *
+     * @param advice what to prefetch for
+     * @param offset the offset in the region
+     * @param length the length in bytes (1 .. 2^32-1)
+     * @param flush  {@code IBV_ADVISE_MR_FLAG_FLUSH}: return only once the pages are mapped
+     *               (synchronous); otherwise the provider may work in the background
+     * @throws VerbsUnsupportedException when the provider has no {@code advise_mr} op, or answers
+     *         EOPNOTSUPP (e.g. a region without on-demand paging)
+     * @throws VerbsException with the provider's errno on another failure
+     * @throws IndexOutOfBoundsException if the range is not inside the region
+     * @throws IllegalStateException if closed
+     */
+    public void advise(MemoryAdvice advice, long offset, long length, boolean flush) {
+        String verb = "ibv_advise_mr";
+        java.util.Objects.requireNonNull(advice, verb + ": advice");
+        requireOpen();
+        java.util.Objects.checkFromIndexSize(offset, length, this.length);
+        if (length == 0 || length > 0xFFFF_FFFFL) {
+            throw new IllegalArgumentException(verb + ": sge.length must be in 1..2^32-1, got " + length);
+        }
+        acquire();
+        protectionDomain.acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment sge = arena.allocate(ibv_sge.LAYOUT);
+            ScatterGatherEntries.write(sge, 0, iova + offset, (int) length, lkey);
+            int rc = ExtendedOps.adviseMr(protectionDomain.handleAddress(), advice.value(),
+                    flush ? VerbsConstants.IBV_ADVISE_MR_FLAG_FLUSH : 0, sge.address(), 1);
+            if (rc != 0 && Errno.meansUnsupported(Math.abs(rc))) {
+                throw new VerbsUnsupportedException(verb, Math.abs(rc));
+            }
+            NativeCalls.checkReturnedErrno(verb, rc);
+        } finally {
+            protectionDomain.release();
+            release();
+        }
+    }
+
+    // ---- ibv_import_mr ----
+
+    /** {@code ibv_import_mr}: the factory hook behind {@link ProtectionDomain#importMemoryRegion(int)}. */
+    static MemoryRegion importFrom(ProtectionDomain pd, int mrHandle) {
+        String verb = "ibv_import_mr";
+        Capability.IMPORT.require(verb);
+        pd.acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            long mr = ObjectVerbs.importMr(state, pd.handleAddress(), mrHandle);
+            int errno = CallState.errno(state);
+            if (mr == 0 && Errno.meansUnsupported(errno)) {
+                throw new VerbsUnsupportedException(verb, errno);
+            }
+            MemorySegment handle = NativeCalls.checkPointer(verb, MemorySegment.ofAddress(mr), errno);
+            MemorySegment sized = Pointers.sized(handle, ibv_mr.SIZE);
+            MemoryRegion region = new MemoryRegion(pd, sized, null, null, EnumSet.noneOf(AccessFlag.class),
+                    ibv_mr.addr(sized).address(), true);
+            region.register();
+            return region;
+        } finally {
+            pd.release();
+        }
+    }
+
+    /**
+     * The kernel's handle of this region ({@code ibv_mr.handle}): what another process passes to
+     * {@code ibv_import_mr} ({@link ProtectionDomain#importMemoryRegion(int)}) on a context
+     * imported from this one.
+     *
+     * @return the kernel handle
+     * @throws IllegalStateException if closed
+     */
+    public int kernelHandle() {
+        requireOpen();
+        return ibv_mr.handle(handleSegment());
+    }
+
+    /**
+     * True for a region imported from another process ({@code ibv_import_mr}): closing it
+     * unimports it ({@code ibv_unimport_mr}), the exporter deregisters it; its access rights are
+     * not known here ({@link #access()} is empty) and it has no memory in this process.
+     *
+     * @return whether the region is imported
+     */
+    public boolean isImported() {
+        return imported;
+    }
+
     // ---- accessors: all fail once deregistered ----
 
     private void requireOpen() {
         if (isClosed()) {
             throw closedException();
+        }
+        if (unusable) {
+            throw new IllegalStateException(this + ": ibv_rereg_mr failed in the kernel, the region may only be closed");
         }
     }
 
@@ -324,7 +542,7 @@ public final class MemoryRegion extends VerbsResource {
      */
     public boolean isDmabuf() {
         requireOpen();
-        return memory == null;
+        return memory == null && !imported;
     }
 
     /**
@@ -336,7 +554,8 @@ public final class MemoryRegion extends VerbsResource {
     public MemorySegment memory() {
         requireOpen();
         if (memory == null) {
-            throw new UnsupportedOperationException(this + " is a dma-buf region: it has no memory in this process");
+            throw new UnsupportedOperationException(this + (imported ? " is imported" : " is a dma-buf region")
+                    + ": it has no memory in this process");
         }
         return memory;
     }

@@ -34,6 +34,17 @@ public enum NodeType implements NativeEnum {
     }
 
     /**
+     * libibverbs' own text for this value ({@code ibv_node_type_str}), e.g. "InfiniBand channel adapter" for {@link #CA}: the words
+     * {@code ibv_devinfo} and other rdma-core tools print, where {@link #name()} is the Java constant.
+     *
+     * @return the text libibverbs gives this value
+     * @throws VerbsUnavailableException when libibverbs is unavailable
+     */
+    public String describe() {
+        return LibraryText.of("ibv_node_type_str", dev.panamaverbs.ffm.invoke.verbs_h::ibv_node_type_str, value);
+    }
+
+    /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
      * @param value the value

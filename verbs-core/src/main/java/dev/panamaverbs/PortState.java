@@ -30,6 +30,17 @@ public enum PortState implements NativeEnum {
     }
 
     /**
+     * libibverbs' own text for this value ({@code ibv_port_state_str}), e.g. "active" for {@link #ACTIVE}: the words
+     * {@code ibv_devinfo} and other rdma-core tools print, where {@link #name()} is the Java constant.
+     *
+     * @return the text libibverbs gives this value
+     * @throws VerbsUnavailableException when libibverbs is unavailable
+     */
+    public String describe() {
+        return LibraryText.of("ibv_port_state_str", dev.panamaverbs.ffm.invoke.verbs_h::ibv_port_state_str, value);
+    }
+
+    /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
      * @param value the value

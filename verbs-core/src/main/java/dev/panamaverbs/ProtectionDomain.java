@@ -3,6 +3,7 @@ package dev.panamaverbs;
 import dev.panamaverbs.ffm.ibv_pd;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.loader.internal.ObjectVerbs;
 import dev.panamaverbs.loader.internal.Pointers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -27,10 +28,14 @@ public final class ProtectionDomain extends VerbsResource {
      */
     private final java.util.List<MemoryWindow> type2Windows = new java.util.ArrayList<>();
 
-    private ProtectionDomain(Context context, MemorySegment handle) {
+    /** True for a domain imported from another process ({@code ibv_import_pd}): closing unimports it. */
+    private final boolean imported;
+
+    private ProtectionDomain(Context context, MemorySegment handle, boolean imported) {
         super("ProtectionDomain", handle, context);
         this.context = context;
         this.kernelHandle = ibv_pd.handle(handle);
+        this.imported = imported;
     }
 
     /** {@code ibv_alloc_pd}: the factory hook behind {@link Context#allocateProtectionDomain()}. */
@@ -41,7 +46,7 @@ public final class ProtectionDomain extends VerbsResource {
             MemorySegment state = CallState.allocate(arena);
             MemorySegment pd = verbs_h.ibv_alloc_pd(state, context.handleSegment());
             NativeCalls.checkPointer("ibv_alloc_pd", pd, CallState.errno(state));
-            ProtectionDomain domain = new ProtectionDomain(context, Pointers.sized(pd, ibv_pd.SIZE));
+            ProtectionDomain domain = new ProtectionDomain(context, Pointers.sized(pd, ibv_pd.SIZE), false);
             domain.register();
             return domain;
         } finally {
@@ -49,14 +54,80 @@ public final class ProtectionDomain extends VerbsResource {
         }
     }
 
-    @Override
-    String describe() {
-        return "handle=" + kernelHandle;
+    /** {@code ibv_import_pd}: the factory hook behind {@link Context#importProtectionDomain(int)}. */
+    static ProtectionDomain importFrom(Context context, int pdHandle) {
+        String verb = "ibv_import_pd";
+        Objects.requireNonNull(context, verb + ": context is null");
+        Capability.IMPORT.require(verb);
+        context.acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            long pd = ObjectVerbs.importPd(state, context.handleAddress(), pdHandle);
+            int errno = CallState.errno(state);
+            if (pd == 0 && Errno.meansUnsupported(errno)) {
+                throw new VerbsUnsupportedException(verb, errno);
+            }
+            MemorySegment handle = NativeCalls.checkPointer(verb, MemorySegment.ofAddress(pd), errno);
+            ProtectionDomain domain = new ProtectionDomain(context, Pointers.sized(handle, ibv_pd.SIZE), true);
+            domain.register();
+            return domain;
+        } finally {
+            context.release();
+        }
     }
 
-    /** {@code ibv_dealloc_pd}. */
+    /**
+     * The kernel's handle of this domain ({@code ibv_pd.handle}): what another process passes to
+     * {@code ibv_import_pd} ({@link Context#importProtectionDomain(int)}).
+     *
+     * @return the kernel handle
+     * @throws IllegalStateException if closed
+     */
+    public int kernelHandle() {
+        requireOpen(this);
+        return kernelHandle;
+    }
+
+    /**
+     * True for a domain imported from another process ({@code ibv_import_pd}): closing it calls
+     * {@code ibv_unimport_pd}; the exporter deallocates it.
+     *
+     * @return whether the domain is imported
+     */
+    public boolean isImported() {
+        return imported;
+    }
+
+    /**
+     * {@code ibv_import_mr}: the memory region with kernel handle {@code mrHandle}
+     * ({@link MemoryRegion#kernelHandle()} in the exporting process), registered in the domain
+     * this one imports. A child of this domain; closing it calls {@code ibv_unimport_mr}: the
+     * exporter deregisters it. Its keys, address and length are the exporter's; it has no memory
+     * in this process.
+     *
+     * @param mrHandle the kernel handle of the region
+     * @return the imported region
+     * @throws VerbsUnsupportedException when the provider cannot import (its errno), or
+     *         libibverbs is older than 1.10 ({@link Capability#IMPORT})
+     * @throws VerbsException with the errno on another failure
+     * @throws IllegalStateException if closed
+     */
+    public MemoryRegion importMemoryRegion(int mrHandle) {
+        return MemoryRegion.importFrom(this, mrHandle);
+    }
+
+    @Override
+    String describe() {
+        return (imported ? "imported, handle=" : "handle=") + kernelHandle;
+    }
+
+    /** {@code ibv_dealloc_pd}; {@code ibv_unimport_pd} for an imported domain. */
     @Override
     void destroy() {
+        if (imported) {
+            ObjectVerbs.unimportPd(handleAddress());
+            return;
+        }
         NativeCalls.destroy("ibv_dealloc_pd", verbs_h::ibv_dealloc_pd, handleSegment());
     }
 

@@ -32,6 +32,19 @@ public enum QpType implements NativeEnum {
     }
 
     /**
+     * Whether a device's {@code supported_qpts} mask (e.g.
+     * {@link ExtendedDeviceAttributes.TcpSegmentationOffload#supportedQpTypes()}) holds this type:
+     * {@code ibv_is_qpt_supported(caps, qpt)} ({@code static inline} in verbs.h, computed here as
+     * it does: bit {@code value()} of the mask).
+     *
+     * @param supportedQpTypes a {@code supported_qpts} mask, one bit per {@code enum ibv_qp_type}
+     * @return true if the mask has this type's bit
+     */
+    public boolean isSupportedIn(int supportedQpTypes) {
+        return value < Integer.SIZE && (supportedQpTypes & (1 << value)) != 0;
+    }
+
+    /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
      * @param value the value

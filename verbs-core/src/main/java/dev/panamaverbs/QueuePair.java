@@ -1,6 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.ffm.ibv_ece;
 import dev.panamaverbs.ffm.ibv_qp;
+import dev.panamaverbs.loader.internal.ObjectVerbs;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 import dev.panamaverbs.loader.internal.OpsTable;
 import dev.panamaverbs.ffm.invoke.CallState;
@@ -514,6 +516,61 @@ public final class QueuePair extends VerbsResource {
         } finally {
             release();
         }
+    }
+
+    /**
+     * {@code ibv_query_ece}: the enhanced connection establishment options this queue pair
+     * currently holds (those the provider proposes before connecting, the accepted ones after).
+     *
+     * @return the options
+     * @throws VerbsUnsupportedException when the provider does not implement ECE (its errno, e.g.
+     *         EOPNOTSUPP), or libibverbs is older than 1.10 ({@link Capability#ECE})
+     * @throws VerbsException with the provider's errno on another failure
+     * @throws IllegalStateException if closed
+     */
+    public EnhancedConnection queryEce() {
+        Capability.ECE.require("ibv_query_ece");
+        acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ece = arena.allocate(ibv_ece.LAYOUT);
+            checkEce("ibv_query_ece", ObjectVerbs.queryEce(handleAddress(), ece.address()));
+            return new EnhancedConnection(ibv_ece.vendor_id(ece), ibv_ece.options(ece));
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * {@code ibv_set_ece}: offers {@code ece} for the connection this queue pair makes (call
+     * before it moves to RTR; {@code comp_mask} is 0).
+     *
+     * @param ece the options to offer
+     * @throws VerbsUnsupportedException when the provider does not implement ECE (its errno, e.g.
+     *         EOPNOTSUPP), or libibverbs is older than 1.10 ({@link Capability#ECE})
+     * @throws VerbsException with the provider's errno on another failure (EINVAL: options the
+     *         device does not support)
+     * @throws IllegalStateException if closed
+     */
+    public void setEce(EnhancedConnection ece) {
+        Objects.requireNonNull(ece, "ibv_set_ece: ece");
+        Capability.ECE.require("ibv_set_ece");
+        acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment native_ = arena.allocate(ibv_ece.LAYOUT);
+            ibv_ece.vendor_id(native_, ece.vendorId());
+            ibv_ece.options(native_, ece.options());
+            ibv_ece.comp_mask(native_, 0);
+            checkEce("ibv_set_ece", ObjectVerbs.setEce(handleAddress(), native_.address()));
+        } finally {
+            release();
+        }
+    }
+
+    private static void checkEce(String verb, int rc) {
+        if (rc != 0 && Errno.meansUnsupported(Math.abs(rc))) {
+            throw new VerbsUnsupportedException(verb, Math.abs(rc));
+        }
+        NativeCalls.checkReturnedErrno(verb, rc);
     }
 
     // ---- data path ----

@@ -41,6 +41,8 @@ public abstract class VerbsResource implements AutoCloseable {
     /** DEBUG: one line per resource created and closed, for users chasing a leak. */
     private static final Logger LOG = LoggerFactory.getLogger(VerbsResource.class);
     private static final long CLOSED = 1L << 62;
+    /** Set while one caller changes the native object in place ({@link #tryBeginExclusive}): uses are refused. */
+    private static final long EXCLUSIVE = 1L << 61;
     private static final AtomicLongFieldUpdater<VerbsResource> STATE =
             AtomicLongFieldUpdater.newUpdater(VerbsResource.class, "state");
 
@@ -206,10 +208,30 @@ public abstract class VerbsResource implements AutoCloseable {
     /** Starts a use of the native object; pair with {@link #release()} in a finally block. */
     final void acquire() {
         long previous = STATE.getAndAdd(this, 1L);
-        if ((previous & CLOSED) != 0) {
+        if ((previous & (CLOSED | EXCLUSIVE)) != 0) {
             STATE.getAndAdd(this, -1L);
-            throw closedException();
+            if ((previous & CLOSED) != 0) {
+                throw closedException();
+            }
+            throw new IllegalStateException(this + " is being changed (ibv_rereg_mr) by another thread");
         }
+    }
+
+    /**
+     * Starts an exclusive use, for a verb that changes the native object in place
+     * ({@code ibv_rereg_mr}): succeeds only when the resource is open and no use is under way (no
+     * post holds it); until {@link #endExclusive()} every {@link #acquire()} is refused and a
+     * {@link #close()} waits.
+     *
+     * @return false when the resource is closed, or in use (the caller refuses)
+     */
+    final boolean tryBeginExclusive() {
+        return STATE.compareAndSet(this, 0L, EXCLUSIVE);
+    }
+
+    /** Ends the use started by {@link #tryBeginExclusive()}. */
+    final void endExclusive() {
+        STATE.getAndAdd(this, -EXCLUSIVE);
     }
 
     /** Ends a use started by {@link #acquire()}. */

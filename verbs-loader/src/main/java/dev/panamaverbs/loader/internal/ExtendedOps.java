@@ -212,6 +212,28 @@ public final class ExtendedOps {
         return verbs_context$calls.query_rt_values$raw(MemorySegment.ofAddress(function), context, values);
     }
 
+    /**
+     * {@code ibv_advise_mr(pd, advice, flags, sg_list, num_sge)}: {@code vctx =
+     * verbs_get_ctx_op(pd->context, advise_mr); if (!vctx) return EOPNOTSUPP; return
+     * vctx->advise_mr(pd, advice, flags, sg_list, num_sge);}
+     *
+     * @param pd     the protection domain of every region {@code sgList} names
+     * @param advice an {@code IBV_ADVISE_MR_ADVICE_*} value
+     * @param flags  {@code IBV_ADVISE_MR_FLAG_*} flags
+     * @param sgList an array of {@code numSge} {@code struct ibv_sge}
+     * @param numSge how many entries
+     * @return 0, or the errno (EOPNOTSUPP when the provider lacks the op)
+     */
+    public static int adviseMr(long pd, int advice, int flags, long sgList, int numSge) {
+        Memory.requireNonNull(pd, "ibv_advise_mr", "pd");
+        Memory.requireNonNull(sgList, "ibv_advise_mr", "sg_list");
+        long function = op(Memory.readLong(pd + dev.panamaverbs.ffm.ibv_pd.context$OFFSET), verbs_context.advise_mr$OFFSET);
+        if (function == 0) {
+            return EOPNOTSUPP_ANSWER;
+        }
+        return verbs_context$calls.advise_mr$raw(MemorySegment.ofAddress(function), pd, advice, flags, sgList, numSge);
+    }
+
     /** {@link #queryDeviceEx}'s answer when only {@code attr->orig_attr} was filled (legacy query). */
     public static final int LEGACY_ATTRIBUTES_ONLY = -1;
 

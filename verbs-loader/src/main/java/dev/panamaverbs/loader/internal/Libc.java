@@ -39,6 +39,10 @@ public final class Libc {
     private static final class Functions {
         static final MemorySegment FCNTL = Downcalls.libc("fcntl");
         static final MemorySegment POLL = Downcalls.libc("poll");
+        static final MemorySegment CLOSE = Downcalls.libc("close");
+        /** {@code int close(int fd)}. */
+        static final MethodHandle CLOSE_CALL = Downcalls.handle(FunctionDescriptor.of(JAVA_INT, JAVA_INT),
+                Downcalls.CAPTURE_ERRNO);
         /** {@code int fcntl(int fd, int cmd, ...)}: variadic, called with one int argument. */
         static final MethodHandle FCNTL_CALL = Downcalls.handle(FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
                 Linker.Option.firstVariadicArg(2), Downcalls.CAPTURE_ERRNO);
@@ -78,6 +82,42 @@ public final class Libc {
                 return CallState.errno(state);
             }
             return 0;
+        }
+    }
+
+    /** {@code F_DUPFD_CLOEXEC}. */
+    static final int F_DUPFD_CLOEXEC = 1030;
+
+    /**
+     * {@code fcntl(fd, F_DUPFD_CLOEXEC, 0)}: a new close-on-exec descriptor of the same open file
+     * (what {@code ibv_import_device} wants for a command fd the caller keeps), or {@code -errno}.
+     *
+     * @param fd the file descriptor
+     * @return the new descriptor, or {@code -errno}
+     */
+    public static int duplicate(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            int copy = fcntl(state, fd, F_DUPFD_CLOEXEC, 0);
+            return copy < 0 ? -CallState.errno(state) : copy;
+        }
+    }
+
+    /**
+     * {@code close(fd)}: 0, or the errno.
+     *
+     * @param fd the file descriptor
+     * @return 0, or the errno
+     */
+    public static int close(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            int rc = (int) Functions.CLOSE_CALL.invokeExact(Functions.CLOSE, state, fd);
+            return rc < 0 ? CallState.errno(state) : 0;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw Downcalls.rethrow("close", t);
         }
     }
 

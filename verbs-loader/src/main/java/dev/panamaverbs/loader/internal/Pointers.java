@@ -65,6 +65,18 @@ public final class Pointers {
         return segment.reinterpret(arena, null);
     }
 
+    /**
+     * The NUL-terminated string at {@code pointer} (UTF-8), e.g. what {@code ibv_wc_status_str}
+     * returns: a pointer into libibverbs' constant strings.
+     *
+     * @param pointer the native pointer to a C string
+     * @return the string
+     */
+    public static String cString(MemorySegment pointer) {
+        requireNonNull(pointer.address());
+        return pointer.reinterpret(Integer.MAX_VALUE).getString(0);
+    }
+
     private static void requireNonNull(long address) {
         if (address == 0) {
             throw new IllegalArgumentException("a NULL pointer cannot be sized");

@@ -143,6 +143,11 @@ final class FakeProvider {
         return call("fake_pd", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), context);
     }
 
+    /** A zeroed {@code struct ibv_mr} whose only field set is its context. */
+    long mr(long context) {
+        return call("fake_region", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), context);
+    }
+
     long qpEx(long context, boolean withOps) {
         return call("fake_qp_ex", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT), context, withOps ? 1 : 0);
     }

@@ -4,6 +4,7 @@ package dev.panamaverbs.loader.internal;
 final class TestErrno {
     static final int ENOENT = 2;
     static final int EIO = 5;
+    static final int EBADF = 9;
     static final int ENOMEM = 12;
     static final int EFAULT = 14;
     static final int EINVAL = 22;
