@@ -200,6 +200,105 @@ static int ext_query_rt_values(struct ibv_context *context, struct ibv_values_ex
 	return (int)fake_next_return;
 }
 
+/*
+ * Device memory, null MRs, thread and parent domains, rate limits: each recorder reads its
+ * attribute struct field by field as gcc lays it out. The device memory is 64 bytes of fake_dm_bytes.
+ */
+static uint8_t fake_dm_bytes[64];
+
+static int dm_memcpy_to(struct ibv_dm *dm, uint64_t dm_offset, const void *host_addr, size_t length)
+{
+	record("memcpy_to_dm", R(dm), (int64_t)dm_offset, R(host_addr), (int64_t)length, 0, 0);
+	if (fake_next_return == 0 && dm_offset + length <= sizeof(fake_dm_bytes))
+		memcpy(fake_dm_bytes + dm_offset, host_addr, length);
+	return (int)fake_next_return;
+}
+
+static int dm_memcpy_from(void *host_addr, struct ibv_dm *dm, uint64_t dm_offset, size_t length)
+{
+	record("memcpy_from_dm", R(host_addr), R(dm), (int64_t)dm_offset, (int64_t)length, 0, 0);
+	if (fake_next_return == 0 && dm_offset + length <= sizeof(fake_dm_bytes))
+		memcpy(host_addr, fake_dm_bytes + dm_offset, length);
+	return (int)fake_next_return;
+}
+
+static struct ibv_dm fake_dm_for_alloc;
+
+static struct ibv_dm *ext_alloc_dm(struct ibv_context *context, struct ibv_alloc_dm_attr *attr)
+{
+	record("alloc_dm", R(context), R(attr), (int64_t)attr->length, attr->log_align_req, attr->comp_mask, 0);
+	fake_dm_for_alloc.context = context;
+	fake_dm_for_alloc.memcpy_to_dm = dm_memcpy_to;
+	fake_dm_for_alloc.memcpy_from_dm = dm_memcpy_from;
+	fake_dm_for_alloc.handle = 17;
+	return or_errno(&fake_dm_for_alloc);
+}
+
+static int ext_free_dm(struct ibv_dm *dm)
+{
+	record("free_dm", R(dm), 0, 0, 0, 0, 0);
+	return (int)fake_next_return;
+}
+
+static struct ibv_mr fake_mr_for_ext;
+
+static struct ibv_mr *ext_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm, uint64_t dm_offset, size_t length,
+				    unsigned int access)
+{
+	record("reg_dm_mr", R(pd), R(dm), (int64_t)dm_offset, (int64_t)length, access, 0);
+	memset(&fake_mr_for_ext, 0, sizeof(fake_mr_for_ext));
+	fake_mr_for_ext.context = pd->context;
+	fake_mr_for_ext.pd = pd;
+	fake_mr_for_ext.length = length;
+	fake_mr_for_ext.lkey = 0x1234;
+	fake_mr_for_ext.rkey = 0x5678;
+	return or_errno(&fake_mr_for_ext);
+}
+
+static struct ibv_mr *ext_alloc_null_mr(struct ibv_pd *pd)
+{
+	record("alloc_null_mr", R(pd), 0, 0, 0, 0, 0);
+	memset(&fake_mr_for_ext, 0, sizeof(fake_mr_for_ext));
+	fake_mr_for_ext.context = pd->context;
+	fake_mr_for_ext.pd = pd;
+	fake_mr_for_ext.length = SIZE_MAX;
+	fake_mr_for_ext.lkey = 0x4321;
+	return or_errno(&fake_mr_for_ext);
+}
+
+static struct ibv_td fake_td_for_alloc;
+
+static struct ibv_td *ext_alloc_td(struct ibv_context *context, struct ibv_td_init_attr *init_attr)
+{
+	record("alloc_td", R(context), R(init_attr), init_attr->comp_mask, 0, 0, 0);
+	fake_td_for_alloc.context = context;
+	return or_errno(&fake_td_for_alloc);
+}
+
+static int ext_dealloc_td(struct ibv_td *td)
+{
+	record("dealloc_td", R(td), 0, 0, 0, 0, 0);
+	return (int)fake_next_return;
+}
+
+static struct ibv_pd fake_parent_domain;
+
+static struct ibv_pd *ext_alloc_parent_domain(struct ibv_context *context, struct ibv_parent_domain_init_attr *attr)
+{
+	record8("alloc_parent_domain", R(context), R(attr), R(attr->pd), R(attr->td), attr->comp_mask, R(attr->alloc),
+		R(attr->free), R(attr->pd_context));
+	fake_parent_domain.context = context;
+	fake_parent_domain.handle = 9;
+	return or_errno(&fake_parent_domain);
+}
+
+static int ext_modify_qp_rate_limit(struct ibv_qp *qp, struct ibv_qp_rate_limit_attr *attr)
+{
+	record("modify_qp_rate_limit", R(qp), R(attr), attr->rate_limit, attr->max_burst_sz, attr->typical_pkt_sz,
+	       attr->comp_mask);
+	return (int)fake_next_return;
+}
+
 /* ---- exported functions the loader's fallbacks call ---------------------------------- */
 
 int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)
@@ -367,6 +466,14 @@ struct ibv_context *fake_context(int extended, int64_t sz, int with_ops)
 		p->vctx.query_device_ex = ext_query_device_ex;
 		p->vctx.modify_cq = ext_modify_cq;
 		p->vctx.query_rt_values = ext_query_rt_values;
+		p->vctx.alloc_dm = ext_alloc_dm;
+		p->vctx.free_dm = ext_free_dm;
+		p->vctx.reg_dm_mr = ext_reg_dm_mr;
+		p->vctx.alloc_null_mr = ext_alloc_null_mr;
+		p->vctx.alloc_td = ext_alloc_td;
+		p->vctx.dealloc_td = ext_dealloc_td;
+		p->vctx.alloc_parent_domain = ext_alloc_parent_domain;
+		p->vctx.modify_qp_rate_limit = ext_modify_qp_rate_limit;
 	}
 	return ctx;
 }
@@ -377,6 +484,30 @@ int64_t fake_offset_query_port(void) { return offsetof(struct verbs_context, que
 int64_t fake_offset_create_cq_ex(void) { return offsetof(struct verbs_context, create_cq_ex); }
 int64_t fake_offset_query_device_ex(void) { return offsetof(struct verbs_context, query_device_ex); }
 int64_t fake_offset_create_qp_ex(void) { return offsetof(struct verbs_context, create_qp_ex); }
+int64_t fake_offset_alloc_dm(void) { return offsetof(struct verbs_context, alloc_dm); }
+int64_t fake_offset_alloc_td(void) { return offsetof(struct verbs_context, alloc_td); }
+int64_t fake_offset_alloc_parent_domain(void) { return offsetof(struct verbs_context, alloc_parent_domain); }
+int64_t fake_offset_modify_qp_rate_limit(void) { return offsetof(struct verbs_context, modify_qp_rate_limit); }
+/* sizeof and offsetof the attribute structs as gcc lays them out, for the layout checks. */
+int64_t fake_layout(int which)
+{
+	switch (which) {
+	case 0: return sizeof(struct ibv_alloc_dm_attr);
+	case 1: return offsetof(struct ibv_alloc_dm_attr, log_align_req);
+	case 2: return offsetof(struct ibv_alloc_dm_attr, comp_mask);
+	case 3: return sizeof(struct ibv_parent_domain_init_attr);
+	case 4: return offsetof(struct ibv_parent_domain_init_attr, td);
+	case 5: return offsetof(struct ibv_parent_domain_init_attr, comp_mask);
+	case 6: return offsetof(struct ibv_parent_domain_init_attr, pd_context);
+	case 7: return sizeof(struct ibv_qp_rate_limit_attr);
+	case 8: return offsetof(struct ibv_qp_rate_limit_attr, max_burst_sz);
+	case 9: return offsetof(struct ibv_qp_rate_limit_attr, typical_pkt_sz);
+	case 10: return offsetof(struct ibv_qp_rate_limit_attr, comp_mask);
+	case 11: return sizeof(struct ibv_dm);
+	case 12: return offsetof(struct ibv_dm, memcpy_from_dm);
+	default: return -1;
+	}
+}
 
 /* fake_qp, fake_cq, fake_srq, fake_pd: a zeroed object whose only field set is its context. */
 #define FAKE_OBJECT(type)                                         \

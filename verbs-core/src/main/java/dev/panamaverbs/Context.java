@@ -333,6 +333,32 @@ public final class Context extends VerbsResource {
     }
 
     /**
+     * {@code ibv_alloc_dm}: {@code length} bytes of memory on the device, aligned to
+     * {@code 2^logAlignment} bytes. See {@link DeviceMemory}.
+     *
+     * @param length       the bytes, above 0 (at most {@link ExtendedDeviceAttributes#maxDeviceMemorySize()})
+     * @param logAlignment {@code log_align_req}, 0..63
+     * @return the device memory
+     * @throws IllegalArgumentException for a length not above 0 or an alignment out of range
+     * @throws VerbsUnsupportedException if the provider has no device memory (SoftRoCE: EOPNOTSUPP)
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public DeviceMemory allocateDeviceMemory(long length, int logAlignment) {
+        return DeviceMemory.allocate(this, length, logAlignment);
+    }
+
+    /**
+     * {@code ibv_alloc_td}: a thread domain, see {@link ThreadDomain}.
+     *
+     * @return the thread domain
+     * @throws VerbsUnsupportedException if the provider has no thread domains (SoftRoCE: EOPNOTSUPP)
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public ThreadDomain allocateThreadDomain() {
+        return ThreadDomain.allocate(this);
+    }
+
+    /**
      * {@code ibv_create_comp_channel}: a channel that CQs signal completions through.
      *
      * @return {@code ibv_create_comp_channel}: a channel that CQs signal completions through

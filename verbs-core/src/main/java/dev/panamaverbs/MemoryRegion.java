@@ -57,10 +57,20 @@ public final class MemoryRegion extends VerbsResource {
     // path reads a Java field, not native memory.
     private final int lkey;
     private final int rkey;
+    /** What the region is when it has no host memory ("a dma-buf", "a device memory", "a null"), else null. */
+    private final String hostless;
 
     private MemoryRegion(ProtectionDomain protectionDomain, MemorySegment handle, MemorySegment memory,
             Arena ownedArena, EnumSet<AccessFlag> access, long iova) {
-        super("MemoryRegion", handle, protectionDomain);
+        this(protectionDomain, handle, memory, ownedArena, access, iova, memory == null ? "a dma-buf" : null,
+                new VerbsResource[] {protectionDomain});
+    }
+
+    /** As above, depending on {@code dependencies} (the domain first; device memory after it). */
+    private MemoryRegion(ProtectionDomain protectionDomain, MemorySegment handle, MemorySegment memory,
+            Arena ownedArena, EnumSet<AccessFlag> access, long iova, String hostless, VerbsResource[] dependencies) {
+        super("MemoryRegion", handle, dependencies);
+        this.hostless = hostless;
         this.protectionDomain = protectionDomain;
         this.memory = memory;
         this.ownedArena = ownedArena;
@@ -218,6 +228,21 @@ public final class MemoryRegion extends VerbsResource {
         return region;
     }
 
+    /**
+     * A region the loader created without host memory ({@code ibv_reg_dm_mr}, {@code
+     * ibv_alloc_null_mr}): published under {@code pd}, and under {@code deviceMemory} too when
+     * non-null, so that closing the device memory deregisters the region first.
+     */
+    static MemoryRegion adopt(ProtectionDomain pd, MemorySegment mr, EnumSet<AccessFlag> flags, long iova,
+            DeviceMemory deviceMemory) {
+        VerbsResource[] dependencies = deviceMemory == null ? new VerbsResource[] {pd}
+                : new VerbsResource[] {pd, deviceMemory};
+        MemoryRegion region = new MemoryRegion(pd, Pointers.sized(mr, ibv_mr.SIZE), null, null, flags, iova,
+                deviceMemory == null ? "a null" : "a device memory", dependencies);
+        region.register();
+        return region;
+    }
+
     /** {@code ibv_dereg_mr}, then frees memory the region owns (only once the device lets go of it). */
     @Override
     void destroy() {
@@ -324,19 +349,19 @@ public final class MemoryRegion extends VerbsResource {
      */
     public boolean isDmabuf() {
         requireOpen();
-        return memory == null;
+        return "a dma-buf".equals(hostless);
     }
 
     /**
      * The registered memory: the segment given at registration.
      *
-     * @throws UnsupportedOperationException for a dma-buf region
+     * @throws UnsupportedOperationException for a dma-buf, device memory or null region
      * @return the registered memory: the segment given at registration
      */
     public MemorySegment memory() {
         requireOpen();
         if (memory == null) {
-            throw new UnsupportedOperationException(this + " is a dma-buf region: it has no memory in this process");
+            throw new UnsupportedOperationException(this + " is " + hostless + " region: it has no memory in this process");
         }
         return memory;
     }

@@ -1,6 +1,8 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_qp;
+import dev.panamaverbs.ffm.ibv_qp_rate_limit_attr;
+import dev.panamaverbs.loader.internal.DomainOps;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 import dev.panamaverbs.loader.internal.OpsTable;
 import dev.panamaverbs.ffm.invoke.CallState;
@@ -511,6 +513,32 @@ public final class QueuePair extends VerbsResource {
         acquire();
         try (Arena arena = Arena.ofConfined()) {
             return verbs_h.ibv_query_qp_data_in_order(CallState.allocate(arena), handleSegment(), opcode.value(), 0) == 1;
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * {@code ibv_modify_qp_rate_limit}: paces this queue pair's sends (packet pacing). The device's
+     * range and the queue pair types it paces are {@link ExtendedDeviceAttributes#packetPacing()};
+     * the provider checks them. SoftRoCE has no packet pacing ({@link VerbsUnsupportedException},
+     * EOPNOTSUPP).
+     *
+     * @param limit the limit; {@code RateLimit.ofKbps(0)} removes it
+     * @throws VerbsUnsupportedException if the provider has no packet pacing
+     * @throws VerbsException if the verb fails otherwise (e.g. EINVAL: out of the device's range)
+     * @throws IllegalStateException if closed
+     */
+    public void limitRate(RateLimit limit) {
+        Objects.requireNonNull(limit, "ibv_modify_qp_rate_limit: limit is null");
+        acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_rate_limit_attr.LAYOUT);
+            ibv_qp_rate_limit_attr.rate_limit(attr, (int) limit.kbps());
+            ibv_qp_rate_limit_attr.max_burst_sz(attr, (int) limit.maxBurstBytes());
+            ibv_qp_rate_limit_attr.typical_pkt_sz(attr, (short) limit.typicalPacketBytes());
+            NativeCalls.checkReturnedErrno("ibv_modify_qp_rate_limit",
+                    DomainOps.modifyQpRateLimit(handleAddress(), attr.address()));
         } finally {
             release();
         }

@@ -176,4 +176,9 @@ final class FakeProvider {
     long calls() {
         return calls.get(JAVA_LONG, 0);
     }
+
+    /** fake_layout(which): a sizeof or offsetof of an attribute struct as gcc computed it (see fake_provider.c). */
+    long layout(int which) {
+        return call("fake_layout", FunctionDescriptor.of(JAVA_LONG, JAVA_INT), which);
+    }
 }
