@@ -299,6 +299,54 @@ static int ext_modify_qp_rate_limit(struct ibv_qp *qp, struct ibv_qp_rate_limit_
 	return (int)fake_next_return;
 }
 
+/* XRC: domains, extended SRQs, SRQ numbers, opened QPs; attributes read as gcc lays them out. */
+static struct ibv_xrcd fake_xrcd_for_open;
+
+static struct ibv_xrcd *ext_open_xrcd(struct ibv_context *context, struct ibv_xrcd_init_attr *attr)
+{
+	record("open_xrcd", R(context), R(attr), attr->comp_mask, attr->fd, attr->oflags, 0);
+	fake_xrcd_for_open.context = context;
+	return or_errno(&fake_xrcd_for_open);
+}
+
+static int ext_close_xrcd(struct ibv_xrcd *xrcd)
+{
+	record("close_xrcd", R(xrcd), 0, 0, 0, 0, 0);
+	return (int)fake_next_return;
+}
+
+static struct ibv_srq fake_srq_for_create;
+
+static struct ibv_srq *ext_create_srq_ex(struct ibv_context *context, struct ibv_srq_init_attr_ex *attr)
+{
+	record8("create_srq_ex", R(context), R(attr), attr->comp_mask, attr->srq_type, R(attr->pd), R(attr->xrcd),
+		R(attr->cq), ((int64_t)attr->attr.max_wr << 32) | attr->attr.max_sge);
+	memset(&fake_srq_for_create, 0, sizeof(fake_srq_for_create));
+	fake_srq_for_create.context = context;
+	fake_srq_for_create.pd = attr->pd;
+	attr->attr.max_wr += 1; /* providers write back what they granted */
+	return or_errno(&fake_srq_for_create);
+}
+
+static int ext_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num)
+{
+	record("get_srq_num", R(srq), R(srq_num), 0, 0, 0, 0);
+	*srq_num = 0xABCDE;
+	return (int)fake_next_return;
+}
+
+static struct ibv_qp fake_qp_for_open;
+
+static struct ibv_qp *ext_open_qp(struct ibv_context *context, struct ibv_qp_open_attr *attr)
+{
+	record("open_qp", R(context), R(attr), attr->comp_mask, attr->qp_num, R(attr->xrcd), attr->qp_type);
+	memset(&fake_qp_for_open, 0, sizeof(fake_qp_for_open));
+	fake_qp_for_open.context = context;
+	fake_qp_for_open.qp_num = attr->qp_num;
+	fake_qp_for_open.qp_type = attr->qp_type;
+	return or_errno(&fake_qp_for_open);
+}
+
 /* ---- exported functions the loader's fallbacks call ---------------------------------- */
 
 int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)
@@ -474,6 +522,11 @@ struct ibv_context *fake_context(int extended, int64_t sz, int with_ops)
 		p->vctx.dealloc_td = ext_dealloc_td;
 		p->vctx.alloc_parent_domain = ext_alloc_parent_domain;
 		p->vctx.modify_qp_rate_limit = ext_modify_qp_rate_limit;
+		p->vctx.open_xrcd = ext_open_xrcd;
+		p->vctx.close_xrcd = ext_close_xrcd;
+		p->vctx.create_srq_ex = ext_create_srq_ex;
+		p->vctx.get_srq_num = ext_get_srq_num;
+		p->vctx.open_qp = ext_open_qp;
 	}
 	return ctx;
 }
@@ -505,6 +558,21 @@ int64_t fake_layout(int which)
 	case 10: return offsetof(struct ibv_qp_rate_limit_attr, comp_mask);
 	case 11: return sizeof(struct ibv_dm);
 	case 12: return offsetof(struct ibv_dm, memcpy_from_dm);
+	case 13: return sizeof(struct ibv_xrcd_init_attr);
+	case 14: return offsetof(struct ibv_xrcd_init_attr, oflags);
+	case 15: return sizeof(struct ibv_srq_init_attr_ex);
+	case 16: return offsetof(struct ibv_srq_init_attr_ex, comp_mask);
+	case 17: return offsetof(struct ibv_srq_init_attr_ex, srq_type);
+	case 18: return offsetof(struct ibv_srq_init_attr_ex, xrcd);
+	case 19: return offsetof(struct ibv_srq_init_attr_ex, cq);
+	case 20: return sizeof(struct ibv_qp_open_attr);
+	case 21: return offsetof(struct ibv_qp_open_attr, qp_num);
+	case 22: return offsetof(struct ibv_qp_open_attr, xrcd);
+	case 23: return offsetof(struct ibv_qp_open_attr, qp_type);
+	case 24: return offsetof(struct verbs_context, open_xrcd);
+	case 25: return offsetof(struct verbs_context, create_srq_ex);
+	case 26: return offsetof(struct verbs_context, get_srq_num);
+	case 27: return offsetof(struct verbs_context, open_qp);
 	default: return -1;
 	}
 }

@@ -359,6 +359,32 @@ public final class Context extends VerbsResource {
     }
 
     /**
+     * {@code ibv_open_xrcd} with no file ({@code fd -1}): an XRC domain of this process, see {@link XrcDomain}.
+     *
+     * @return the XRC domain
+     * @throws VerbsUnsupportedException if the provider has no XRC (SoftRoCE: EOPNOTSUPP)
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public XrcDomain openXrcDomain() {
+        return XrcDomain.open(this, -1, true);
+    }
+
+    /**
+     * {@code ibv_open_xrcd} on the file {@code fd}: processes opening the same file share the
+     * domain; {@code create} ({@code O_CREAT}) makes it when no process did yet.
+     *
+     * @param fd     an open file descriptor, or -1 for a domain of this process only
+     * @param create whether to create the domain when the file has none
+     * @return the XRC domain
+     * @throws IllegalArgumentException for an fd below -1
+     * @throws VerbsUnsupportedException if the provider has no XRC
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public XrcDomain openXrcDomain(int fd, boolean create) {
+        return XrcDomain.open(this, fd, create);
+    }
+
+    /**
      * {@code ibv_create_comp_channel}: a channel that CQs signal completions through.
      *
      * @return {@code ibv_create_comp_channel}: a channel that CQs signal completions through

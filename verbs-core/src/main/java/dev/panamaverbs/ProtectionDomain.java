@@ -300,6 +300,24 @@ public final class ProtectionDomain extends VerbsResource {
         return SharedReceiveQueue.create(this, options);
     }
 
+    /**
+     * {@code ibv_create_srq_ex} with {@code IBV_SRQT_XRC}: an XRC shared receive queue of this
+     * domain in {@code xrcDomain}, completing into {@code completionQueue}. XRC senders address it
+     * by {@link SharedReceiveQueue#number()}. Closing the XRC domain or the queue closes it first.
+     *
+     * @param xrcDomain       the XRC domain, of this domain's context
+     * @param completionQueue where its receives complete, of this domain's context
+     * @param options         sizes and limit, checked against {@code max_srq_wr}/{@code max_srq_sge}
+     * @return the shared receive queue
+     * @throws IllegalArgumentException for another context or sizes above the device's
+     * @throws VerbsUnsupportedException if the provider has no XRC
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public SharedReceiveQueue createXrcSharedReceiveQueue(XrcDomain xrcDomain, CompletionQueue completionQueue,
+            SharedReceiveQueueOptions options) {
+        return XrcQueues.createSharedReceiveQueue(this, xrcDomain, completionQueue, options);
+    }
+
     /** Tracks a new type 2 window of this domain (see {@link #invalidated}). */
     void addType2Window(MemoryWindow window) {
         synchronized (type2Windows) {
