@@ -347,6 +347,66 @@ static struct ibv_qp *ext_open_qp(struct ibv_context *context, struct ibv_qp_ope
 	return or_errno(&fake_qp_for_open);
 }
 
+/* Receive work queues and indirection tables. The WQ comes back with its mutex, cond and
+ * events_completed filled with 0xA5, so a test sees ibv_create_wq's own initialisation. */
+static struct ibv_wq fake_wq_for_create;
+
+static int wq_post_recv(struct ibv_wq *wq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
+{
+	record("post_wq_recv", R(wq), R(wr), R(bad_wr), (int64_t)wr->wr_id, wr->num_sge, 0);
+	if (fake_next_return != 0)
+		*bad_wr = wr;
+	return (int)fake_next_return;
+}
+
+static struct ibv_wq *ext_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr)
+{
+	record8("create_wq", R(context), R(attr), attr->wq_type, attr->max_wr, attr->max_sge, R(attr->pd), R(attr->cq),
+		((int64_t)attr->comp_mask << 32) | attr->create_flags);
+	memset(&fake_wq_for_create, 0xA5, sizeof(fake_wq_for_create));
+	fake_wq_for_create.context = context;
+	fake_wq_for_create.pd = attr->pd;
+	fake_wq_for_create.cq = attr->cq;
+	fake_wq_for_create.wq_num = 0x77;
+	fake_wq_for_create.state = IBV_WQS_RESET;
+	fake_wq_for_create.wq_type = attr->wq_type;
+	fake_wq_for_create.post_recv = wq_post_recv;
+	return or_errno(&fake_wq_for_create);
+}
+
+static int ext_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr)
+{
+	record("modify_wq", R(wq), R(attr), attr->attr_mask, attr->wq_state, attr->curr_wq_state,
+	       ((int64_t)attr->flags << 32) | attr->flags_mask);
+	return (int)fake_next_return;
+}
+
+static int ext_destroy_wq(struct ibv_wq *wq)
+{
+	record("destroy_wq", R(wq), 0, 0, 0, 0, 0);
+	return (int)fake_next_return;
+}
+
+static struct ibv_rwq_ind_table fake_ind_table;
+
+static struct ibv_rwq_ind_table *ext_create_rwq_ind_table(struct ibv_context *context,
+							  struct ibv_rwq_ind_table_init_attr *attr)
+{
+	uint32_t n = 1u << attr->log_ind_tbl_size;
+
+	record8("create_rwq_ind_table", R(context), R(attr), attr->log_ind_tbl_size, R(attr->ind_tbl), attr->comp_mask,
+		R(attr->ind_tbl[0]), R(attr->ind_tbl[n - 1]), 0);
+	fake_ind_table.context = context;
+	fake_ind_table.ind_tbl_num = 0x55;
+	return or_errno(&fake_ind_table);
+}
+
+static int ext_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table)
+{
+	record("destroy_rwq_ind_table", R(table), 0, 0, 0, 0, 0);
+	return (int)fake_next_return;
+}
+
 /* ---- exported functions the loader's fallbacks call ---------------------------------- */
 
 int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)
@@ -527,6 +587,11 @@ struct ibv_context *fake_context(int extended, int64_t sz, int with_ops)
 		p->vctx.create_srq_ex = ext_create_srq_ex;
 		p->vctx.get_srq_num = ext_get_srq_num;
 		p->vctx.open_qp = ext_open_qp;
+		p->vctx.create_wq = ext_create_wq;
+		p->vctx.modify_wq = ext_modify_wq;
+		p->vctx.destroy_wq = ext_destroy_wq;
+		p->vctx.create_rwq_ind_table = ext_create_rwq_ind_table;
+		p->vctx.destroy_rwq_ind_table = ext_destroy_rwq_ind_table;
 	}
 	return ctx;
 }
@@ -573,6 +638,22 @@ int64_t fake_layout(int which)
 	case 25: return offsetof(struct verbs_context, create_srq_ex);
 	case 26: return offsetof(struct verbs_context, get_srq_num);
 	case 27: return offsetof(struct verbs_context, open_qp);
+	case 30: return sizeof(struct ibv_wq_init_attr);
+	case 31: return offsetof(struct ibv_wq_init_attr, max_sge);
+	case 32: return offsetof(struct ibv_wq_init_attr, cq);
+	case 33: return offsetof(struct ibv_wq_init_attr, create_flags);
+	case 34: return sizeof(struct ibv_wq_attr);
+	case 35: return offsetof(struct ibv_wq_attr, flags_mask);
+	case 36: return sizeof(struct ibv_rwq_ind_table_init_attr);
+	case 37: return offsetof(struct ibv_rwq_ind_table_init_attr, ind_tbl);
+	case 38: return offsetof(struct ibv_rwq_ind_table_init_attr, comp_mask);
+	case 39: return sizeof(struct ibv_wq);
+	case 40: return offsetof(struct ibv_wq, post_recv);
+	case 41: return offsetof(struct ibv_wq, mutex);
+	case 42: return offsetof(struct ibv_wq, cond);
+	case 43: return offsetof(struct ibv_wq, events_completed);
+	case 44: return offsetof(struct verbs_context, create_wq);
+	case 45: return offsetof(struct verbs_context, create_rwq_ind_table);
 	default: return -1;
 	}
 }

@@ -385,6 +385,20 @@ public final class Context extends VerbsResource {
     }
 
     /**
+     * {@code ibv_create_rwq_ind_table}: an indirection table over {@code workQueues} (in order),
+     * for RSS. See {@link IndirectionTable}.
+     *
+     * @param workQueues the work queues, a power of two of them, of this context
+     * @return the table
+     * @throws IllegalArgumentException for a count that is not a power of two or a queue of another context
+     * @throws VerbsUnsupportedException if the provider has no indirection tables
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public IndirectionTable createIndirectionTable(java.util.List<WorkQueue> workQueues) {
+        return IndirectionTable.create(this, workQueues);
+    }
+
+    /**
      * {@code ibv_create_comp_channel}: a channel that CQs signal completions through.
      *
      * @return {@code ibv_create_comp_channel}: a channel that CQs signal completions through

@@ -301,6 +301,19 @@ public final class ProtectionDomain extends VerbsResource {
     }
 
     /**
+     * {@code ibv_create_wq}: a receive work queue of this domain, see {@link WorkQueue}.
+     *
+     * @param options the completion queue and sizes
+     * @return the work queue, in {@link WorkQueueState#RESET}
+     * @throws IllegalArgumentException for a completion queue of another context
+     * @throws VerbsUnsupportedException if the provider has no work queues (SoftRoCE: EOPNOTSUPP)
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public WorkQueue createWorkQueue(WorkQueueOptions options) {
+        return WorkQueue.create(this, options);
+    }
+
+    /**
      * {@code ibv_create_srq_ex} with {@code IBV_SRQT_XRC}: an XRC shared receive queue of this
      * domain in {@code xrcDomain}, completing into {@code completionQueue}. XRC senders address it
      * by {@link SharedReceiveQueue#number()}. Closing the XRC domain or the queue closes it first.
