@@ -407,6 +407,66 @@ static int ext_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table)
 	return (int)fake_next_return;
 }
 
+/* Flow steering and counters. create_flow walks the specs by their own size fields, as providers do. */
+static struct ibv_flow fake_flow_for_create;
+int64_t fake_flow_specs[8][4]; /* per spec: type, size, first 8 bytes after the header, next 8 bytes */
+
+static struct ibv_flow *ext_create_flow(struct ibv_qp *qp, struct ibv_flow_attr *flow)
+{
+	uint8_t *spec = (uint8_t *)(flow + 1);
+
+	record8("create_flow", R(qp), R(flow), flow->comp_mask, flow->type, flow->size, flow->priority,
+		flow->num_of_specs, ((int64_t)flow->port << 32) | flow->flags);
+	memset(fake_flow_specs, 0, sizeof(fake_flow_specs));
+	for (int i = 0; i < flow->num_of_specs && i < 8; i++) {
+		struct ibv_flow_spec *s = (struct ibv_flow_spec *)spec;
+		fake_flow_specs[i][0] = s->hdr.type;
+		fake_flow_specs[i][1] = s->hdr.size;
+		memcpy(&fake_flow_specs[i][2], spec + 4, 16 < s->hdr.size - 4 ? 16 : s->hdr.size - 4);
+		spec += s->hdr.size;
+	}
+	fake_flow_for_create.context = qp->context;
+	fake_flow_for_create.handle = 3;
+	return or_errno(&fake_flow_for_create);
+}
+
+static int ext_destroy_flow(struct ibv_flow *flow)
+{
+	record("destroy_flow", R(flow), 0, 0, 0, 0, 0);
+	return (int)fake_next_return;
+}
+
+static struct ibv_counters fake_counters_for_create;
+
+static struct ibv_counters *ext_create_counters(struct ibv_context *context, struct ibv_counters_init_attr *attr)
+{
+	record("create_counters", R(context), R(attr), attr->comp_mask, 0, 0, 0);
+	fake_counters_for_create.context = context;
+	return or_errno(&fake_counters_for_create);
+}
+
+static int ext_destroy_counters(struct ibv_counters *counters)
+{
+	record("destroy_counters", R(counters), 0, 0, 0, 0, 0);
+	return (int)fake_next_return;
+}
+
+static int ext_attach_counters_point_flow(struct ibv_counters *counters, struct ibv_counter_attach_attr *attr,
+					  struct ibv_flow *flow)
+{
+	record("attach_counters_point_flow", R(counters), R(attr), attr->counter_desc, attr->index, attr->comp_mask,
+	       R(flow));
+	return (int)fake_next_return;
+}
+
+static int ext_read_counters(struct ibv_counters *counters, uint64_t *values, uint32_t ncounters, uint32_t flags)
+{
+	record("read_counters", R(counters), R(values), ncounters, flags, 0, 0);
+	for (uint32_t i = 0; i < ncounters; i++)
+		values[i] = 0x100000000ull * (i + 1) + i;
+	return (int)fake_next_return;
+}
+
 /* ---- exported functions the loader's fallbacks call ---------------------------------- */
 
 int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)
@@ -592,6 +652,12 @@ struct ibv_context *fake_context(int extended, int64_t sz, int with_ops)
 		p->vctx.destroy_wq = ext_destroy_wq;
 		p->vctx.create_rwq_ind_table = ext_create_rwq_ind_table;
 		p->vctx.destroy_rwq_ind_table = ext_destroy_rwq_ind_table;
+		p->vctx.ibv_create_flow = ext_create_flow;
+		p->vctx.ibv_destroy_flow = ext_destroy_flow;
+		p->vctx.create_counters = ext_create_counters;
+		p->vctx.destroy_counters = ext_destroy_counters;
+		p->vctx.attach_counters_point_flow = ext_attach_counters_point_flow;
+		p->vctx.read_counters = ext_read_counters;
 	}
 	return ctx;
 }
@@ -654,6 +720,20 @@ int64_t fake_layout(int which)
 	case 43: return offsetof(struct ibv_wq, events_completed);
 	case 44: return offsetof(struct verbs_context, create_wq);
 	case 45: return offsetof(struct verbs_context, create_rwq_ind_table);
+	case 50: return sizeof(struct ibv_flow_attr);
+	case 51: return offsetof(struct ibv_flow_attr, port);
+	case 52: return offsetof(struct ibv_flow_attr, flags);
+	case 53: return sizeof(struct ibv_flow_spec_eth);
+	case 54: return offsetof(struct ibv_flow_spec_eth, mask);
+	case 55: return sizeof(struct ibv_flow_spec_ipv4);
+	case 56: return offsetof(struct ibv_flow_spec_ipv4, mask);
+	case 57: return sizeof(struct ibv_flow_spec_tcp_udp);
+	case 58: return sizeof(struct ibv_flow_spec_counter_action);
+	case 59: return offsetof(struct ibv_flow_spec_counter_action, counters);
+	case 60: return sizeof(struct ibv_counter_attach_attr);
+	case 61: return offsetof(struct ibv_flow, context);
+	case 62: return offsetof(struct verbs_context, ibv_create_flow);
+	case 63: return offsetof(struct verbs_context, read_counters);
 	default: return -1;
 	}
 }

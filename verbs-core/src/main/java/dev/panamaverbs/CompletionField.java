@@ -32,8 +32,8 @@ public enum CompletionField implements BitFlag {
     COMPLETION_TIMESTAMP(IBV_WC_EX_WITH_COMPLETION_TIMESTAMP),
     /** {@code IBV_WC_EX_WITH_CVLAN}: refused, no reader ({@code ibv_wc_read_cvlan} is not offered). */
     CVLAN(IBV_WC_EX_WITH_CVLAN, "ibv_wc_read_cvlan is not offered"),
-    /** {@code IBV_WC_EX_WITH_FLOW_TAG}: refused, flow steering is not offered. */
-    FLOW_TAG(IBV_WC_EX_WITH_FLOW_TAG, "flow steering (ibv_create_flow, ibv_wc_read_flow_tag) is not offered"),
+    /** {@code IBV_WC_EX_WITH_FLOW_TAG}: refused, flow tags are not offered. */
+    FLOW_TAG(IBV_WC_EX_WITH_FLOW_TAG, "flow tags (IBV_FLOW_SPEC_ACTION_TAG, ibv_wc_read_flow_tag) are not offered"),
     /** {@code IBV_WC_EX_WITH_TM_INFO}: refused, tag matching is not offered. */
     TM_INFO(IBV_WC_EX_WITH_TM_INFO, "tag matching (ibv_post_srq_ops, ibv_wc_read_tm_info) is not offered"),
     /** {@code IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK}: nanoseconds. */

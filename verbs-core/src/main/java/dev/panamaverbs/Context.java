@@ -399,6 +399,17 @@ public final class Context extends VerbsResource {
     }
 
     /**
+     * {@code ibv_create_counters}: a counters object for flows, see {@link Counters}.
+     *
+     * @return the counters
+     * @throws VerbsUnsupportedException if the provider has no counters (SoftRoCE: EOPNOTSUPP)
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public Counters createCounters() {
+        return Counters.create(this);
+    }
+
+    /**
      * {@code ibv_create_comp_channel}: a channel that CQs signal completions through.
      *
      * @return {@code ibv_create_comp_channel}: a channel that CQs signal completions through

@@ -544,6 +544,21 @@ public final class QueuePair extends VerbsResource {
         }
     }
 
+    /**
+     * {@code ibv_create_flow}: steers the packets of {@code rule} to this queue pair (flow
+     * steering, usually with raw packet queue pairs, which are not created yet: {@link QpType}).
+     * SoftRoCE has no flow steering ({@link VerbsUnsupportedException}, EOPNOTSUPP).
+     *
+     * @param rule the rule
+     * @return the installed flow; closing this queue pair closes it first
+     * @throws IllegalArgumentException if the rule's counters are of another context
+     * @throws VerbsUnsupportedException if the provider has no flow steering
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public Flow createFlow(FlowRule rule) {
+        return Flow.create(this, rule);
+    }
+
     // ---- data path ----
 
     /**
