@@ -71,12 +71,21 @@ class DomainVerbsDeviceTest {
         }
     }
 
-    /** {@code ibv_modify_qp_rate_limit}: ranges checked by RateLimit; rxe has no packet pacing. */
+    /**
+     * {@code ibv_modify_qp_rate_limit}: ranges checked by RateLimit; rxe has no packet pacing.
+     * {@code ibv_is_qpt_supported} (PacketPacing.paces) reads the device's packet pacing QP types.
+     */
     @DeviceTest
     void rateLimitsAreRefusedByRxe(Context context, TestDevice device) {
         assertThrows(IllegalArgumentException.class, () -> new RateLimit(1L << 32, 0, 0));
         assertThrows(IllegalArgumentException.class, () -> new RateLimit(1000, -1, 0));
         assertThrows(IllegalArgumentException.class, () -> new RateLimit(1000, 0, 65536));
+        context.maxAttributes().extended().ifPresent(attributes -> {
+            var pacing = attributes.packetPacing();
+            System.out.println("# DomainVerbsDeviceTest: " + device.name() + " " + pacing + ", paces RC: "
+                    + pacing.paces(QpType.RC));
+            assertEquals((pacing.supportedQpTypes() & (1 << QpType.RC.value())) != 0, pacing.paces(QpType.RC));
+        });
         Map<String, Integer> before = kernelCounts(device);
         try (ProtectionDomain pd = context.allocateProtectionDomain()) {
             CompletionQueue cq = context.createCompletionQueue(16);
