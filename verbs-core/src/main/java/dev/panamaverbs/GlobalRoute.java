@@ -87,6 +87,20 @@ public record GlobalRoute(Gid destinationGid, int flowLabel, int sourceGidIndex,
         return new GlobalRoute(destinationGid, flowLabel, sourceGidIndex, hopLimit, trafficClass);
     }
 
+    /**
+     * {@code ibv_flow_label_to_udp_sport(flow_label)}: the RoCE v2 UDP source port derived from
+     * this route's flow label (its low 14 bits folded with the high 6, in 0xC000..0xFFFF), e.g.
+     * for a {@link FlowRule.Builder#udp} match. The header's arithmetic, reimplemented. With flow
+     * label 0 devices usually pick the port by a hash of their own instead.
+     *
+     * @return the UDP source port, 0xC000..0xFFFF
+     */
+    public int udpSourcePort() {
+        int low = flowLabel & 0x03FFF;
+        int high = flowLabel & 0xFC000;
+        return (low ^ (high >>> 14)) | 0xC000;
+    }
+
     /** Writes the fields into a {@code struct ibv_global_route}. */
     void writeTo(MemorySegment grh) {
         destinationGid.write(ibv_global_route.dgid(grh));

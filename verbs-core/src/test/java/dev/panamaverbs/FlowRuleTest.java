@@ -65,6 +65,14 @@ class FlowRuleTest {
     }
 
     @Test
+    void theRoceSourcePortOfAFlowLabelIsTheHeadersArithmetic() {
+        GlobalRoute route = GlobalRoute.to(Gid.parse("::1"), 0);
+        assertEquals(0xC000, route.withFlowLabel(0).udpSourcePort());
+        assertEquals(0xE341, route.withFlowLabel(0x12345).udpSourcePort(), "0x2345 ^ (0x10000 >> 14) | 0xC000");
+        assertEquals(0xFFFF ^ 0x3F, route.withFlowLabel(0xFFFFF).udpSourcePort(), "0x3FFF ^ 0x3F | 0xC000");
+    }
+
+    @Test
     void argumentsAreCheckedAtOnce() {
         assertThrows(IllegalArgumentException.class, () -> FlowRule.builder(0));
         assertThrows(IllegalArgumentException.class, () -> FlowRule.builder(1).priority(65536));

@@ -7,6 +7,8 @@ import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Errno;
 import dev.panamaverbs.FlowRule;
+import dev.panamaverbs.Gid;
+import dev.panamaverbs.GlobalRoute;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QpType;
 import dev.panamaverbs.QueuePair;
@@ -40,7 +42,10 @@ class FlowSteeringDeviceTest {
             CompletionQueue cq = context.createCompletionQueue(16);
             QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.UD, cq)
                     .maxSendWorkRequests(4).maxReceiveWorkRequests(4).build());
-            FlowRule rule = FlowRule.builder(device.port()).udp(4791, 0).build();
+            // ibv_flow_label_to_udp_sport: the RoCE v2 source port of flow label 0x12345.
+            int sourcePort = GlobalRoute.to(Gid.parse("::1"), 0).withFlowLabel(0x12345).udpSourcePort();
+            assertEquals(0xE341, sourcePort);
+            FlowRule rule = FlowRule.builder(device.port()).udp(4791, sourcePort).build();
             assertRefused("ibv_create_flow", () -> qp.createFlow(rule));
             qp.close();
             cq.close();
