@@ -601,6 +601,7 @@ static uint8_t cqx_read_sl(struct ibv_cq_ex *cq) { record("read_sl", R(cq), 0, 0
 static uint8_t cqx_read_dlid_path_bits(struct ibv_cq_ex *cq) { record("read_dlid_path_bits", R(cq), 0, 0, 0, 0, 0); return 5; }
 static uint64_t cqx_read_completion_ts(struct ibv_cq_ex *cq) { record("read_completion_ts", R(cq), 0, 0, 0, 0, 0); return 0x8000000000000001ull; }
 static uint64_t cqx_read_completion_wallclock_ns(struct ibv_cq_ex *cq) { record("read_completion_wallclock_ns", R(cq), 0, 0, 0, 0, 0); return 123456789ull; }
+static uint32_t cqx_read_flow_tag(struct ibv_cq_ex *cq) { record("read_flow_tag", R(cq), 0, 0, 0, 0, 0); return 0xFFFFFFFEu; }
 
 /* ---- builders the tests call ---------------------------------------------------------- */
 
@@ -734,6 +735,8 @@ int64_t fake_layout(int which)
 	case 61: return offsetof(struct ibv_flow, context);
 	case 62: return offsetof(struct verbs_context, ibv_create_flow);
 	case 63: return offsetof(struct verbs_context, read_counters);
+	case 64: return sizeof(struct ibv_flow_spec_action_tag);
+	case 65: return offsetof(struct ibv_flow_spec_action_tag, tag_id);
 	default: return -1;
 	}
 }
@@ -801,6 +804,7 @@ struct ibv_cq_ex *fake_cq_ex(struct ibv_context *ctx, int with_ops)
 		cqx->read_dlid_path_bits = cqx_read_dlid_path_bits;
 		cqx->read_completion_ts = cqx_read_completion_ts;
 		cqx->read_completion_wallclock_ns = cqx_read_completion_wallclock_ns;
+		cqx->read_flow_tag = cqx_read_flow_tag;
 	}
 	return cqx;
 }

@@ -2,6 +2,7 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_flow_attr;
+import dev.panamaverbs.ffm.ibv_flow_spec_action_tag;
 import dev.panamaverbs.ffm.ibv_flow_eth_filter;
 import dev.panamaverbs.ffm.ibv_flow_ipv4_filter;
 import dev.panamaverbs.ffm.ibv_flow_spec_counter_action;
@@ -274,6 +275,27 @@ public final class FlowRule {
                     ibv_flow_spec_counter_action.type(at, VerbsConstants.IBV_FLOW_SPEC_ACTION_COUNT);
                     ibv_flow_spec_counter_action.size(at, (short) ibv_flow_spec_counter_action.SIZE);
                     ibv_flow_spec_counter_action.counters(at, counters.handleSegment());
+                }
+            });
+        }
+
+        /**
+         * {@code IBV_FLOW_SPEC_ACTION_TAG}: receive completions of the packets the rule takes carry
+         * {@code tag} ({@link Completions#flowTag(int)}, with {@link CompletionField#FLOW_TAG}).
+         *
+         * @param tag the tag, a uint32_t
+         * @return this builder
+         */
+        public Builder tag(int tag) {
+            return add(new Spec() {
+                public long size() {
+                    return ibv_flow_spec_action_tag.SIZE;
+                }
+
+                public void write(MemorySegment at) {
+                    ibv_flow_spec_action_tag.type(at, VerbsConstants.IBV_FLOW_SPEC_ACTION_TAG);
+                    ibv_flow_spec_action_tag.size(at, (short) ibv_flow_spec_action_tag.SIZE);
+                    ibv_flow_spec_action_tag.tag_id(at, tag);
                 }
             });
         }

@@ -73,6 +73,18 @@ class FlowRuleTest {
     }
 
     @Test
+    void aTagActionCarriesTheTag() {
+        FlowRule rule = FlowRule.builder(2).type(FlowType.SNIFFER).tag(0xFFFFFFFE).build();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = rule.encode(arena);
+            assertEquals(VerbsConstants.IBV_FLOW_ATTR_SNIFFER, ibv_flow_attr.type(attr));
+            MemorySegment tag = attr.asSlice(ibv_flow_attr.SIZE);
+            assertEquals(VerbsConstants.IBV_FLOW_SPEC_ACTION_TAG, dev.panamaverbs.ffm.ibv_flow_spec_action_tag.type(tag));
+            assertEquals(0xFFFFFFFE, dev.panamaverbs.ffm.ibv_flow_spec_action_tag.tag_id(tag));
+        }
+    }
+
+    @Test
     void argumentsAreCheckedAtOnce() {
         assertThrows(IllegalArgumentException.class, () -> FlowRule.builder(0));
         assertThrows(IllegalArgumentException.class, () -> FlowRule.builder(1).priority(65536));

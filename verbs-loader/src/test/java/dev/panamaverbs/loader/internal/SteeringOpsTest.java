@@ -71,6 +71,8 @@ class SteeringOpsTest {
         assertEquals(fake.layout(61), ibv_flow.context$OFFSET);
         assertEquals(fake.layout(62), SteeringOps.CREATE_FLOW);
         assertEquals(fake.layout(63), SteeringOps.READ_COUNTERS);
+        assertEquals(fake.layout(64), dev.panamaverbs.ffm.ibv_flow_spec_action_tag.SIZE);
+        assertEquals(fake.layout(65), dev.panamaverbs.ffm.ibv_flow_spec_action_tag.tag_id$OFFSET);
     }
 
     @Test
