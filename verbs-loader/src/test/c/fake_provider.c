@@ -209,6 +209,273 @@ static int ext_query_rt_values(struct ibv_context *context, struct ibv_values_ex
 	return (int)fake_next_return;
 }
 
+/*
+ * Device memory, null MRs, thread and parent domains, rate limits: each recorder reads its
+ * attribute struct field by field as gcc lays it out. The device memory is 64 bytes of fake_dm_bytes.
+ */
+static uint8_t fake_dm_bytes[64];
+
+static int dm_memcpy_to(struct ibv_dm *dm, uint64_t dm_offset, const void *host_addr, size_t length)
+{
+	record("memcpy_to_dm", R(dm), (int64_t)dm_offset, R(host_addr), (int64_t)length, 0, 0);
+	if (fake_next_return == 0 && dm_offset + length <= sizeof(fake_dm_bytes))
+		memcpy(fake_dm_bytes + dm_offset, host_addr, length);
+	return (int)fake_next_return;
+}
+
+static int dm_memcpy_from(void *host_addr, struct ibv_dm *dm, uint64_t dm_offset, size_t length)
+{
+	record("memcpy_from_dm", R(host_addr), R(dm), (int64_t)dm_offset, (int64_t)length, 0, 0);
+	if (fake_next_return == 0 && dm_offset + length <= sizeof(fake_dm_bytes))
+		memcpy(host_addr, fake_dm_bytes + dm_offset, length);
+	return (int)fake_next_return;
+}
+
+static struct ibv_dm fake_dm_for_alloc;
+
+static struct ibv_dm *ext_alloc_dm(struct ibv_context *context, struct ibv_alloc_dm_attr *attr)
+{
+	record("alloc_dm", R(context), R(attr), (int64_t)attr->length, attr->log_align_req, attr->comp_mask, 0);
+	fake_dm_for_alloc.context = context;
+	fake_dm_for_alloc.memcpy_to_dm = dm_memcpy_to;
+	fake_dm_for_alloc.memcpy_from_dm = dm_memcpy_from;
+	fake_dm_for_alloc.handle = 17;
+	return or_errno(&fake_dm_for_alloc);
+}
+
+static int ext_free_dm(struct ibv_dm *dm)
+{
+	record("free_dm", R(dm), 0, 0, 0, 0, 0);
+	return (int)fake_next_return;
+}
+
+static struct ibv_mr fake_mr_for_ext;
+
+static struct ibv_mr *ext_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm, uint64_t dm_offset, size_t length,
+				    unsigned int access)
+{
+	record("reg_dm_mr", R(pd), R(dm), (int64_t)dm_offset, (int64_t)length, access, 0);
+	memset(&fake_mr_for_ext, 0, sizeof(fake_mr_for_ext));
+	fake_mr_for_ext.context = pd->context;
+	fake_mr_for_ext.pd = pd;
+	fake_mr_for_ext.length = length;
+	fake_mr_for_ext.lkey = 0x1234;
+	fake_mr_for_ext.rkey = 0x5678;
+	return or_errno(&fake_mr_for_ext);
+}
+
+static struct ibv_mr *ext_alloc_null_mr(struct ibv_pd *pd)
+{
+	record("alloc_null_mr", R(pd), 0, 0, 0, 0, 0);
+	memset(&fake_mr_for_ext, 0, sizeof(fake_mr_for_ext));
+	fake_mr_for_ext.context = pd->context;
+	fake_mr_for_ext.pd = pd;
+	fake_mr_for_ext.length = SIZE_MAX;
+	fake_mr_for_ext.lkey = 0x4321;
+	return or_errno(&fake_mr_for_ext);
+}
+
+static struct ibv_td fake_td_for_alloc;
+
+static struct ibv_td *ext_alloc_td(struct ibv_context *context, struct ibv_td_init_attr *init_attr)
+{
+	record("alloc_td", R(context), R(init_attr), init_attr->comp_mask, 0, 0, 0);
+	fake_td_for_alloc.context = context;
+	return or_errno(&fake_td_for_alloc);
+}
+
+static int ext_dealloc_td(struct ibv_td *td)
+{
+	record("dealloc_td", R(td), 0, 0, 0, 0, 0);
+	return (int)fake_next_return;
+}
+
+static struct ibv_pd fake_parent_domain;
+
+static struct ibv_pd *ext_alloc_parent_domain(struct ibv_context *context, struct ibv_parent_domain_init_attr *attr)
+{
+	record8("alloc_parent_domain", R(context), R(attr), R(attr->pd), R(attr->td), attr->comp_mask, R(attr->alloc),
+		R(attr->free), R(attr->pd_context));
+	fake_parent_domain.context = context;
+	fake_parent_domain.handle = 9;
+	return or_errno(&fake_parent_domain);
+}
+
+static int ext_modify_qp_rate_limit(struct ibv_qp *qp, struct ibv_qp_rate_limit_attr *attr)
+{
+	record("modify_qp_rate_limit", R(qp), R(attr), attr->rate_limit, attr->max_burst_sz, attr->typical_pkt_sz,
+	       attr->comp_mask);
+	return (int)fake_next_return;
+}
+
+/* XRC: domains, extended SRQs, SRQ numbers, opened QPs; attributes read as gcc lays them out. */
+static struct ibv_xrcd fake_xrcd_for_open;
+
+static struct ibv_xrcd *ext_open_xrcd(struct ibv_context *context, struct ibv_xrcd_init_attr *attr)
+{
+	record("open_xrcd", R(context), R(attr), attr->comp_mask, attr->fd, attr->oflags, 0);
+	fake_xrcd_for_open.context = context;
+	return or_errno(&fake_xrcd_for_open);
+}
+
+static int ext_close_xrcd(struct ibv_xrcd *xrcd)
+{
+	record("close_xrcd", R(xrcd), 0, 0, 0, 0, 0);
+	return (int)fake_next_return;
+}
+
+static struct ibv_srq fake_srq_for_create;
+
+static struct ibv_srq *ext_create_srq_ex(struct ibv_context *context, struct ibv_srq_init_attr_ex *attr)
+{
+	record8("create_srq_ex", R(context), R(attr), attr->comp_mask, attr->srq_type, R(attr->pd), R(attr->xrcd),
+		R(attr->cq), ((int64_t)attr->attr.max_wr << 32) | attr->attr.max_sge);
+	memset(&fake_srq_for_create, 0, sizeof(fake_srq_for_create));
+	fake_srq_for_create.context = context;
+	fake_srq_for_create.pd = attr->pd;
+	attr->attr.max_wr += 1; /* providers write back what they granted */
+	return or_errno(&fake_srq_for_create);
+}
+
+static int ext_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num)
+{
+	record("get_srq_num", R(srq), R(srq_num), 0, 0, 0, 0);
+	*srq_num = 0xABCDE;
+	return (int)fake_next_return;
+}
+
+static struct ibv_qp fake_qp_for_open;
+
+static struct ibv_qp *ext_open_qp(struct ibv_context *context, struct ibv_qp_open_attr *attr)
+{
+	record("open_qp", R(context), R(attr), attr->comp_mask, attr->qp_num, R(attr->xrcd), attr->qp_type);
+	memset(&fake_qp_for_open, 0, sizeof(fake_qp_for_open));
+	fake_qp_for_open.context = context;
+	fake_qp_for_open.qp_num = attr->qp_num;
+	fake_qp_for_open.qp_type = attr->qp_type;
+	return or_errno(&fake_qp_for_open);
+}
+
+/* Receive work queues and indirection tables. The WQ comes back with its mutex, cond and
+ * events_completed filled with 0xA5, so a test sees ibv_create_wq's own initialisation. */
+static struct ibv_wq fake_wq_for_create;
+
+static int wq_post_recv(struct ibv_wq *wq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
+{
+	record("post_wq_recv", R(wq), R(wr), R(bad_wr), (int64_t)wr->wr_id, wr->num_sge, 0);
+	if (fake_next_return != 0)
+		*bad_wr = wr;
+	return (int)fake_next_return;
+}
+
+static struct ibv_wq *ext_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *attr)
+{
+	record8("create_wq", R(context), R(attr), attr->wq_type, attr->max_wr, attr->max_sge, R(attr->pd), R(attr->cq),
+		((int64_t)attr->comp_mask << 32) | attr->create_flags);
+	memset(&fake_wq_for_create, 0xA5, sizeof(fake_wq_for_create));
+	fake_wq_for_create.context = context;
+	fake_wq_for_create.pd = attr->pd;
+	fake_wq_for_create.cq = attr->cq;
+	fake_wq_for_create.wq_num = 0x77;
+	fake_wq_for_create.state = IBV_WQS_RESET;
+	fake_wq_for_create.wq_type = attr->wq_type;
+	fake_wq_for_create.post_recv = wq_post_recv;
+	return or_errno(&fake_wq_for_create);
+}
+
+static int ext_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr)
+{
+	record("modify_wq", R(wq), R(attr), attr->attr_mask, attr->wq_state, attr->curr_wq_state,
+	       ((int64_t)attr->flags << 32) | attr->flags_mask);
+	return (int)fake_next_return;
+}
+
+static int ext_destroy_wq(struct ibv_wq *wq)
+{
+	record("destroy_wq", R(wq), 0, 0, 0, 0, 0);
+	return (int)fake_next_return;
+}
+
+static struct ibv_rwq_ind_table fake_ind_table;
+
+static struct ibv_rwq_ind_table *ext_create_rwq_ind_table(struct ibv_context *context,
+							  struct ibv_rwq_ind_table_init_attr *attr)
+{
+	uint32_t n = 1u << attr->log_ind_tbl_size;
+
+	record8("create_rwq_ind_table", R(context), R(attr), attr->log_ind_tbl_size, R(attr->ind_tbl), attr->comp_mask,
+		R(attr->ind_tbl[0]), R(attr->ind_tbl[n - 1]), 0);
+	fake_ind_table.context = context;
+	fake_ind_table.ind_tbl_num = 0x55;
+	return or_errno(&fake_ind_table);
+}
+
+static int ext_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table)
+{
+	record("destroy_rwq_ind_table", R(table), 0, 0, 0, 0, 0);
+	return (int)fake_next_return;
+}
+
+/* Flow steering and counters. create_flow walks the specs by their own size fields, as providers do. */
+static struct ibv_flow fake_flow_for_create;
+int64_t fake_flow_specs[8][4]; /* per spec: type, size, first 8 bytes after the header, next 8 bytes */
+
+static struct ibv_flow *ext_create_flow(struct ibv_qp *qp, struct ibv_flow_attr *flow)
+{
+	uint8_t *spec = (uint8_t *)(flow + 1);
+
+	record8("create_flow", R(qp), R(flow), flow->comp_mask, flow->type, flow->size, flow->priority,
+		flow->num_of_specs, ((int64_t)flow->port << 32) | flow->flags);
+	memset(fake_flow_specs, 0, sizeof(fake_flow_specs));
+	for (int i = 0; i < flow->num_of_specs && i < 8; i++) {
+		struct ibv_flow_spec *s = (struct ibv_flow_spec *)spec;
+		fake_flow_specs[i][0] = s->hdr.type;
+		fake_flow_specs[i][1] = s->hdr.size;
+		memcpy(&fake_flow_specs[i][2], spec + 4, 16 < s->hdr.size - 4 ? 16 : s->hdr.size - 4);
+		spec += s->hdr.size;
+	}
+	fake_flow_for_create.context = qp->context;
+	fake_flow_for_create.handle = 3;
+	return or_errno(&fake_flow_for_create);
+}
+
+static int ext_destroy_flow(struct ibv_flow *flow)
+{
+	record("destroy_flow", R(flow), 0, 0, 0, 0, 0);
+	return (int)fake_next_return;
+}
+
+static struct ibv_counters fake_counters_for_create;
+
+static struct ibv_counters *ext_create_counters(struct ibv_context *context, struct ibv_counters_init_attr *attr)
+{
+	record("create_counters", R(context), R(attr), attr->comp_mask, 0, 0, 0);
+	fake_counters_for_create.context = context;
+	return or_errno(&fake_counters_for_create);
+}
+
+static int ext_destroy_counters(struct ibv_counters *counters)
+{
+	record("destroy_counters", R(counters), 0, 0, 0, 0, 0);
+	return (int)fake_next_return;
+}
+
+static int ext_attach_counters_point_flow(struct ibv_counters *counters, struct ibv_counter_attach_attr *attr,
+					  struct ibv_flow *flow)
+{
+	record("attach_counters_point_flow", R(counters), R(attr), attr->counter_desc, attr->index, attr->comp_mask,
+	       R(flow));
+	return (int)fake_next_return;
+}
+
+static int ext_read_counters(struct ibv_counters *counters, uint64_t *values, uint32_t ncounters, uint32_t flags)
+{
+	record("read_counters", R(counters), R(values), ncounters, flags, 0, 0);
+	for (uint32_t i = 0; i < ncounters; i++)
+		values[i] = 0x100000000ull * (i + 1) + i;
+	return (int)fake_next_return;
+}
+
 /* ---- exported functions the loader's fallbacks call ---------------------------------- */
 
 int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)
@@ -343,6 +610,7 @@ static uint8_t cqx_read_sl(struct ibv_cq_ex *cq) { record("read_sl", R(cq), 0, 0
 static uint8_t cqx_read_dlid_path_bits(struct ibv_cq_ex *cq) { record("read_dlid_path_bits", R(cq), 0, 0, 0, 0, 0); return 5; }
 static uint64_t cqx_read_completion_ts(struct ibv_cq_ex *cq) { record("read_completion_ts", R(cq), 0, 0, 0, 0, 0); return 0x8000000000000001ull; }
 static uint64_t cqx_read_completion_wallclock_ns(struct ibv_cq_ex *cq) { record("read_completion_wallclock_ns", R(cq), 0, 0, 0, 0, 0); return 123456789ull; }
+static uint32_t cqx_read_flow_tag(struct ibv_cq_ex *cq) { record("read_flow_tag", R(cq), 0, 0, 0, 0, 0); return 0xFFFFFFFEu; }
 
 /* ---- builders the tests call ---------------------------------------------------------- */
 
@@ -377,6 +645,30 @@ struct ibv_context *fake_context(int extended, int64_t sz, int with_ops)
 		p->vctx.modify_cq = ext_modify_cq;
 		p->vctx.query_rt_values = ext_query_rt_values;
 		p->vctx.advise_mr = ext_advise_mr;
+		p->vctx.alloc_dm = ext_alloc_dm;
+		p->vctx.free_dm = ext_free_dm;
+		p->vctx.reg_dm_mr = ext_reg_dm_mr;
+		p->vctx.alloc_null_mr = ext_alloc_null_mr;
+		p->vctx.alloc_td = ext_alloc_td;
+		p->vctx.dealloc_td = ext_dealloc_td;
+		p->vctx.alloc_parent_domain = ext_alloc_parent_domain;
+		p->vctx.modify_qp_rate_limit = ext_modify_qp_rate_limit;
+		p->vctx.open_xrcd = ext_open_xrcd;
+		p->vctx.close_xrcd = ext_close_xrcd;
+		p->vctx.create_srq_ex = ext_create_srq_ex;
+		p->vctx.get_srq_num = ext_get_srq_num;
+		p->vctx.open_qp = ext_open_qp;
+		p->vctx.create_wq = ext_create_wq;
+		p->vctx.modify_wq = ext_modify_wq;
+		p->vctx.destroy_wq = ext_destroy_wq;
+		p->vctx.create_rwq_ind_table = ext_create_rwq_ind_table;
+		p->vctx.destroy_rwq_ind_table = ext_destroy_rwq_ind_table;
+		p->vctx.ibv_create_flow = ext_create_flow;
+		p->vctx.ibv_destroy_flow = ext_destroy_flow;
+		p->vctx.create_counters = ext_create_counters;
+		p->vctx.destroy_counters = ext_destroy_counters;
+		p->vctx.attach_counters_point_flow = ext_attach_counters_point_flow;
+		p->vctx.read_counters = ext_read_counters;
 	}
 	return ctx;
 }
@@ -387,6 +679,77 @@ int64_t fake_offset_query_port(void) { return offsetof(struct verbs_context, que
 int64_t fake_offset_create_cq_ex(void) { return offsetof(struct verbs_context, create_cq_ex); }
 int64_t fake_offset_query_device_ex(void) { return offsetof(struct verbs_context, query_device_ex); }
 int64_t fake_offset_create_qp_ex(void) { return offsetof(struct verbs_context, create_qp_ex); }
+int64_t fake_offset_alloc_dm(void) { return offsetof(struct verbs_context, alloc_dm); }
+int64_t fake_offset_alloc_td(void) { return offsetof(struct verbs_context, alloc_td); }
+int64_t fake_offset_alloc_parent_domain(void) { return offsetof(struct verbs_context, alloc_parent_domain); }
+int64_t fake_offset_modify_qp_rate_limit(void) { return offsetof(struct verbs_context, modify_qp_rate_limit); }
+/* sizeof and offsetof the attribute structs as gcc lays them out, for the layout checks. */
+int64_t fake_layout(int which)
+{
+	switch (which) {
+	case 0: return sizeof(struct ibv_alloc_dm_attr);
+	case 1: return offsetof(struct ibv_alloc_dm_attr, log_align_req);
+	case 2: return offsetof(struct ibv_alloc_dm_attr, comp_mask);
+	case 3: return sizeof(struct ibv_parent_domain_init_attr);
+	case 4: return offsetof(struct ibv_parent_domain_init_attr, td);
+	case 5: return offsetof(struct ibv_parent_domain_init_attr, comp_mask);
+	case 6: return offsetof(struct ibv_parent_domain_init_attr, pd_context);
+	case 7: return sizeof(struct ibv_qp_rate_limit_attr);
+	case 8: return offsetof(struct ibv_qp_rate_limit_attr, max_burst_sz);
+	case 9: return offsetof(struct ibv_qp_rate_limit_attr, typical_pkt_sz);
+	case 10: return offsetof(struct ibv_qp_rate_limit_attr, comp_mask);
+	case 11: return sizeof(struct ibv_dm);
+	case 12: return offsetof(struct ibv_dm, memcpy_from_dm);
+	case 13: return sizeof(struct ibv_xrcd_init_attr);
+	case 14: return offsetof(struct ibv_xrcd_init_attr, oflags);
+	case 15: return sizeof(struct ibv_srq_init_attr_ex);
+	case 16: return offsetof(struct ibv_srq_init_attr_ex, comp_mask);
+	case 17: return offsetof(struct ibv_srq_init_attr_ex, srq_type);
+	case 18: return offsetof(struct ibv_srq_init_attr_ex, xrcd);
+	case 19: return offsetof(struct ibv_srq_init_attr_ex, cq);
+	case 20: return sizeof(struct ibv_qp_open_attr);
+	case 21: return offsetof(struct ibv_qp_open_attr, qp_num);
+	case 22: return offsetof(struct ibv_qp_open_attr, xrcd);
+	case 23: return offsetof(struct ibv_qp_open_attr, qp_type);
+	case 24: return offsetof(struct verbs_context, open_xrcd);
+	case 25: return offsetof(struct verbs_context, create_srq_ex);
+	case 26: return offsetof(struct verbs_context, get_srq_num);
+	case 27: return offsetof(struct verbs_context, open_qp);
+	case 30: return sizeof(struct ibv_wq_init_attr);
+	case 31: return offsetof(struct ibv_wq_init_attr, max_sge);
+	case 32: return offsetof(struct ibv_wq_init_attr, cq);
+	case 33: return offsetof(struct ibv_wq_init_attr, create_flags);
+	case 34: return sizeof(struct ibv_wq_attr);
+	case 35: return offsetof(struct ibv_wq_attr, flags_mask);
+	case 36: return sizeof(struct ibv_rwq_ind_table_init_attr);
+	case 37: return offsetof(struct ibv_rwq_ind_table_init_attr, ind_tbl);
+	case 38: return offsetof(struct ibv_rwq_ind_table_init_attr, comp_mask);
+	case 39: return sizeof(struct ibv_wq);
+	case 40: return offsetof(struct ibv_wq, post_recv);
+	case 41: return offsetof(struct ibv_wq, mutex);
+	case 42: return offsetof(struct ibv_wq, cond);
+	case 43: return offsetof(struct ibv_wq, events_completed);
+	case 44: return offsetof(struct verbs_context, create_wq);
+	case 45: return offsetof(struct verbs_context, create_rwq_ind_table);
+	case 50: return sizeof(struct ibv_flow_attr);
+	case 51: return offsetof(struct ibv_flow_attr, port);
+	case 52: return offsetof(struct ibv_flow_attr, flags);
+	case 53: return sizeof(struct ibv_flow_spec_eth);
+	case 54: return offsetof(struct ibv_flow_spec_eth, mask);
+	case 55: return sizeof(struct ibv_flow_spec_ipv4);
+	case 56: return offsetof(struct ibv_flow_spec_ipv4, mask);
+	case 57: return sizeof(struct ibv_flow_spec_tcp_udp);
+	case 58: return sizeof(struct ibv_flow_spec_counter_action);
+	case 59: return offsetof(struct ibv_flow_spec_counter_action, counters);
+	case 60: return sizeof(struct ibv_counter_attach_attr);
+	case 61: return offsetof(struct ibv_flow, context);
+	case 62: return offsetof(struct verbs_context, ibv_create_flow);
+	case 63: return offsetof(struct verbs_context, read_counters);
+	case 64: return sizeof(struct ibv_flow_spec_action_tag);
+	case 65: return offsetof(struct ibv_flow_spec_action_tag, tag_id);
+	default: return -1;
+	}
+}
 
 /* fake_qp, fake_cq, fake_srq, fake_pd: a zeroed object whose only field set is its context. */
 #define FAKE_OBJECT(type)                                         \
@@ -458,6 +821,7 @@ struct ibv_cq_ex *fake_cq_ex(struct ibv_context *ctx, int with_ops)
 		cqx->read_dlid_path_bits = cqx_read_dlid_path_bits;
 		cqx->read_completion_ts = cqx_read_completion_ts;
 		cqx->read_completion_wallclock_ns = cqx_read_completion_wallclock_ns;
+		cqx->read_flow_tag = cqx_read_flow_tag;
 	}
 	return cqx;
 }

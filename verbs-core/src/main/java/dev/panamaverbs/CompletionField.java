@@ -9,8 +9,8 @@ import java.util.Set;
 /**
  * The fields an extended CQ reports per completion (C {@code enum ibv_create_cq_wc_flags},
  * {@code ibv_cq_init_attr_ex.wc_flags}). Requesting fewer lets the provider skip work. Each field
- * {@link CompletionQueueOptions} accepts has a reader on {@link Completions}; {@link #CVLAN},
- * {@link #FLOW_TAG} and {@link #TM_INFO} have none in this version and are refused there
+ * {@link CompletionQueueOptions} accepts has a reader on {@link Completions}; {@link #CVLAN} and
+ * {@link #TM_INFO} have none in this version and are refused there
  * ({@code docs/verb-coverage.md} lists each field with its reader).
  */
 public enum CompletionField implements BitFlag {
@@ -32,8 +32,8 @@ public enum CompletionField implements BitFlag {
     COMPLETION_TIMESTAMP(IBV_WC_EX_WITH_COMPLETION_TIMESTAMP),
     /** {@code IBV_WC_EX_WITH_CVLAN}: refused, no reader ({@code ibv_wc_read_cvlan} is not offered). */
     CVLAN(IBV_WC_EX_WITH_CVLAN, "ibv_wc_read_cvlan is not offered"),
-    /** {@code IBV_WC_EX_WITH_FLOW_TAG}: refused, flow steering is not offered. */
-    FLOW_TAG(IBV_WC_EX_WITH_FLOW_TAG, "flow steering (ibv_create_flow, ibv_wc_read_flow_tag) is not offered"),
+    /** {@code IBV_WC_EX_WITH_FLOW_TAG}: the flow rule's tag, {@link FlowRule.Builder#tag(int)}. */
+    FLOW_TAG(IBV_WC_EX_WITH_FLOW_TAG),
     /** {@code IBV_WC_EX_WITH_TM_INFO}: refused, tag matching is not offered. */
     TM_INFO(IBV_WC_EX_WITH_TM_INFO, "tag matching (ibv_post_srq_ops, ibv_wc_read_tm_info) is not offered"),
     /** {@code IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK}: nanoseconds. */
@@ -59,7 +59,7 @@ public enum CompletionField implements BitFlag {
     /**
      * Whether {@link Completions} has a reader for this field, so that a queue may request it.
      *
-     * @return false for {@link #CVLAN}, {@link #FLOW_TAG} and {@link #TM_INFO}
+     * @return false for {@link #CVLAN} and {@link #TM_INFO}
      */
     public boolean isReadable() {
         return refusal == null;

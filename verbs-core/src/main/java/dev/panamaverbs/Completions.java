@@ -32,6 +32,7 @@ public final class Completions {
     private final MemorySegment entries;
     private final MemorySegment timestamps;
     private final MemorySegment wallclocks;
+    private final MemorySegment flowTags;
     private final int capacity;
 
     private Completions(Arena arena, int capacity) {
@@ -40,6 +41,7 @@ public final class Completions {
         this.entries = arena.allocate(ibv_wc.LAYOUT, capacity);
         this.timestamps = arena.allocate(JAVA_LONG, capacity);
         this.wallclocks = arena.allocate(JAVA_LONG, capacity);
+        this.flowTags = arena.allocate(JAVA_INT, capacity);
     }
 
     /**
@@ -108,6 +110,11 @@ public final class Completions {
     /** The wall-clock timestamp slots that extended CQs fill (a parallel {@code uint64_t} array). */
     MemorySegment wallclockSlots() {
         return wallclocks;
+    }
+
+    /** The flow tag slots that extended CQs fill (a parallel {@code uint32_t} array). */
+    MemorySegment flowTagSlots() {
+        return flowTags;
     }
 
     private long offset(int index) {
@@ -330,6 +337,18 @@ public final class Completions {
      */
     public long completionWallclockNanos(int index) {
         return wallclocks.get(JAVA_LONG, (long) Objects.checkIndex(index, capacity) * Long.BYTES);
+    }
+
+    /**
+     * {@code ibv_wc_read_flow_tag}: the tag of the flow rule that steered the received packet
+     * ({@link FlowRule.Builder#tag(int)}). Filled only by an extended CQ created with
+     * {@link CompletionField#FLOW_TAG}; 0 otherwise.
+     *
+     * @param index the index
+     * @return the flow tag (a uint32_t), or 0
+     */
+    public int flowTag(int index) {
+        return flowTags.get(JAVA_INT, (long) Objects.checkIndex(index, capacity) * Integer.BYTES);
     }
 
     /**

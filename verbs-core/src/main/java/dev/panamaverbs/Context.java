@@ -450,6 +450,83 @@ public final class Context extends VerbsResource {
     }
 
     /**
+     * {@code ibv_alloc_dm}: {@code length} bytes of memory on the device, aligned to
+     * {@code 2^logAlignment} bytes. See {@link DeviceMemory}.
+     *
+     * @param length       the bytes, above 0 (at most {@link ExtendedDeviceAttributes#maxDeviceMemorySize()})
+     * @param logAlignment {@code log_align_req}, 0..63
+     * @return the device memory
+     * @throws IllegalArgumentException for a length not above 0 or an alignment out of range
+     * @throws VerbsUnsupportedException if the provider has no device memory (SoftRoCE: EOPNOTSUPP)
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public DeviceMemory allocateDeviceMemory(long length, int logAlignment) {
+        return DeviceMemory.allocate(this, length, logAlignment);
+    }
+
+    /**
+     * {@code ibv_alloc_td}: a thread domain, see {@link ThreadDomain}.
+     *
+     * @return the thread domain
+     * @throws VerbsUnsupportedException if the provider has no thread domains (SoftRoCE: EOPNOTSUPP)
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public ThreadDomain allocateThreadDomain() {
+        return ThreadDomain.allocate(this);
+    }
+
+    /**
+     * {@code ibv_open_xrcd} with no file ({@code fd -1}): an XRC domain of this process, see {@link XrcDomain}.
+     *
+     * @return the XRC domain
+     * @throws VerbsUnsupportedException if the provider has no XRC (SoftRoCE: EOPNOTSUPP)
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public XrcDomain openXrcDomain() {
+        return XrcDomain.open(this, -1, true);
+    }
+
+    /**
+     * {@code ibv_open_xrcd} on the file {@code fd}: processes opening the same file share the
+     * domain; {@code create} ({@code O_CREAT}) makes it when no process did yet.
+     *
+     * @param fd     an open file descriptor, or -1 for a domain of this process only
+     * @param create whether to create the domain when the file has none
+     * @return the XRC domain
+     * @throws IllegalArgumentException for an fd below -1
+     * @throws VerbsUnsupportedException if the provider has no XRC
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public XrcDomain openXrcDomain(int fd, boolean create) {
+        return XrcDomain.open(this, fd, create);
+    }
+
+    /**
+     * {@code ibv_create_rwq_ind_table}: an indirection table over {@code workQueues} (in order),
+     * for RSS. See {@link IndirectionTable}.
+     *
+     * @param workQueues the work queues, a power of two of them, of this context
+     * @return the table
+     * @throws IllegalArgumentException for a count that is not a power of two or a queue of another context
+     * @throws VerbsUnsupportedException if the provider has no indirection tables
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public IndirectionTable createIndirectionTable(java.util.List<WorkQueue> workQueues) {
+        return IndirectionTable.create(this, workQueues);
+    }
+
+    /**
+     * {@code ibv_create_counters}: a counters object for flows, see {@link Counters}.
+     *
+     * @return the counters
+     * @throws VerbsUnsupportedException if the provider has no counters (SoftRoCE: EOPNOTSUPP)
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public Counters createCounters() {
+        return Counters.create(this);
+    }
+
+    /**
      * {@code ibv_create_comp_channel}: a channel that CQs signal completions through.
      *
      * @return {@code ibv_create_comp_channel}: a channel that CQs signal completions through

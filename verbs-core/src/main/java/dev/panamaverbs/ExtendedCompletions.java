@@ -66,6 +66,7 @@ final class ExtendedCompletions {
         requiredIfRequested(CompletionField.COMPLETION_TIMESTAMP, fns.readCompletionTs(), "read_completion_ts");
         requiredIfRequested(CompletionField.COMPLETION_TIMESTAMP_WALLCLOCK, fns.readCompletionWallclockNs(),
                 "read_completion_wallclock_ns");
+        requiredIfRequested(CompletionField.FLOW_TAG, fns.readFlowTag(), "read_flow_tag");
     }
 
     private static void required(MemorySegment pointer, String op) {
@@ -193,5 +194,7 @@ final class ExtendedCompletions {
         batch.wallclockSlots().set(JAVA_LONG, (long) index * Long.BYTES,
                 requested(CompletionField.COMPLETION_TIMESTAMP_WALLCLOCK)
                         ? CqEx.readCompletionWallclockNs(fns, cqAddress) : 0L);
+        batch.flowTagSlots().set(JAVA_INT, (long) index * Integer.BYTES,
+                success && requested(CompletionField.FLOW_TAG) ? CqEx.readFlowTag(fns, cqAddress) : 0);
     }
 }

@@ -105,7 +105,18 @@ public record ExtendedDeviceAttributes(
      * @param qpRateLimitMaxKbps the maximum rate limit in kbps
      * @param supportedQpTypes the QP types the device supports
      */
-    public record PacketPacing(long qpRateLimitMinKbps, long qpRateLimitMaxKbps, int supportedQpTypes) {}
+    public record PacketPacing(long qpRateLimitMinKbps, long qpRateLimitMaxKbps, int supportedQpTypes) {
+        /**
+         * {@code ibv_is_qpt_supported(supported_qpts, type)}: whether the device paces queue pairs
+         * of {@code type} ({@link QueuePair#limitRate}); {@link QpType#isSupportedIn} on this mask.
+         *
+         * @param type the queue pair type
+         * @return true if bit {@code type} of {@code supported_qpts} is set
+         */
+        public boolean paces(QpType type) {
+            return type.isSupportedIn(supportedQpTypes);
+        }
+    }
 
     /**
      * Tag matching offload ({@code struct ibv_tm_caps}).

@@ -56,9 +56,11 @@ public final class MemoryRegion extends VerbsResource {
     private final Arena ownedArena;
     /** True for a region imported from another process ({@code ibv_import_mr}): closing unimports it. */
     private final boolean imported;
+    /** What the region is when it has no host memory ("a dma-buf", "an imported", "a device memory", "a null"), else null. */
+    private final String hostless;
     // What ibv_rereg_mr may change: written only inside the region's exclusive use (reregister),
     // while no post holds the region; volatile so every thread sees the new values at once.
-    /** The registered user memory; null for a dma-buf or imported region (no CPU mapping here). Kept to pin it GC-wise. */
+    /** The registered user memory; null for a region without host memory (no CPU mapping here). Kept to pin it GC-wise. */
     private volatile MemorySegment memory;
     private volatile EnumSet<AccessFlag> access;
     private volatile long memoryAddress;
@@ -72,7 +74,16 @@ public final class MemoryRegion extends VerbsResource {
 
     private MemoryRegion(ProtectionDomain protectionDomain, MemorySegment handle, MemorySegment memory,
             Arena ownedArena, EnumSet<AccessFlag> access, long iova, boolean imported) {
-        super("MemoryRegion", handle, protectionDomain);
+        this(protectionDomain, handle, memory, ownedArena, access, iova, imported,
+                memory != null ? null : imported ? "an imported" : "a dma-buf", new VerbsResource[] {protectionDomain});
+    }
+
+    /** As above, depending on {@code dependencies} (the domain first; device memory after it). */
+    private MemoryRegion(ProtectionDomain protectionDomain, MemorySegment handle, MemorySegment memory,
+            Arena ownedArena, EnumSet<AccessFlag> access, long iova, boolean imported, String hostless,
+            VerbsResource[] dependencies) {
+        super("MemoryRegion", handle, dependencies);
+        this.hostless = hostless;
         this.protectionDomain = protectionDomain;
         this.memory = memory;
         this.ownedArena = ownedArena;
@@ -232,6 +243,21 @@ public final class MemoryRegion extends VerbsResource {
     }
 
     /**
+     * A region the loader created without host memory ({@code ibv_reg_dm_mr}, {@code
+     * ibv_alloc_null_mr}): published under {@code pd}, and under {@code deviceMemory} too when
+     * non-null, so that closing the device memory deregisters the region first.
+     */
+    static MemoryRegion adopt(ProtectionDomain pd, MemorySegment mr, EnumSet<AccessFlag> flags, long iova,
+            DeviceMemory deviceMemory) {
+        VerbsResource[] dependencies = deviceMemory == null ? new VerbsResource[] {pd}
+                : new VerbsResource[] {pd, deviceMemory};
+        MemoryRegion region = new MemoryRegion(pd, Pointers.sized(mr, ibv_mr.SIZE), null, null, flags, iova, false,
+                deviceMemory == null ? "a null" : "a device memory", dependencies);
+        region.register();
+        return region;
+    }
+
+    /**
      * {@code ibv_dereg_mr}, then frees memory the region owns (only once the device lets go of it);
      * {@code ibv_unimport_mr} for an imported region (the exporting process still owns it).
      */
@@ -302,10 +328,10 @@ public final class MemoryRegion extends VerbsResource {
         String verb = "ibv_rereg_mr";
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
         RegistrationChecks.checkMemory(verb, memory, flags);
-        if (ownedArena != null || this.memory == null || imported) {
+        if (ownedArena != null || hostless != null) {
             throw new UnsupportedOperationException(verb + ": " + this + (ownedArena != null
                     ? " owns its memory: close it and register the new memory instead"
-                    : " has no memory of this process to translate (dma-buf or imported)"));
+                    : " has no memory of this process to translate (" + hostless + " region)"));
         }
         rereg(verb, VerbsConstants.IBV_REREG_MR_CHANGE_TRANSLATION | VerbsConstants.IBV_REREG_MR_CHANGE_ACCESS,
                 memory, flags);
@@ -542,20 +568,19 @@ public final class MemoryRegion extends VerbsResource {
      */
     public boolean isDmabuf() {
         requireOpen();
-        return memory == null && !imported;
+        return "a dma-buf".equals(hostless);
     }
 
     /**
      * The registered memory: the segment given at registration.
      *
-     * @throws UnsupportedOperationException for a dma-buf region
+     * @throws UnsupportedOperationException for a dma-buf, device memory or null region
      * @return the registered memory: the segment given at registration
      */
     public MemorySegment memory() {
         requireOpen();
         if (memory == null) {
-            throw new UnsupportedOperationException(this + (imported ? " is imported" : " is a dma-buf region")
-                    + ": it has no memory in this process");
+            throw new UnsupportedOperationException(this + " is " + hostless + " region: it has no memory in this process");
         }
         return memory;
     }

@@ -1,6 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.ffm.ibv_parent_domain_init_attr;
 import dev.panamaverbs.ffm.ibv_pd;
+import dev.panamaverbs.loader.internal.DomainOps;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 import dev.panamaverbs.loader.internal.ObjectVerbs;
@@ -36,6 +38,93 @@ public final class ProtectionDomain extends VerbsResource {
         this.context = context;
         this.kernelHandle = ibv_pd.handle(handle);
         this.imported = imported;
+    }
+
+    /** A parent domain: depends on its protection domain and, if any, its thread domain. */
+    private ProtectionDomain(Context context, MemorySegment handle, VerbsResource... dependencies) {
+        super("ParentDomain", handle, dependencies);
+        this.context = context;
+        this.kernelHandle = ibv_pd.handle(handle);
+        this.imported = false;
+    }
+
+    /** {@code ibv_alloc_parent_domain}: the factory hook behind {@link #allocateParentDomain(ThreadDomain)}. */
+    private static ProtectionDomain allocateParent(ProtectionDomain pd, ThreadDomain td) {
+        String verb = "ibv_alloc_parent_domain";
+        if (td != null && td.context() != pd.context()) {
+            throw new IllegalArgumentException(verb + ": the thread domain belongs to another context than the domain");
+        }
+        pd.acquire();
+        if (td != null) {
+            td.acquire();
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_parent_domain_init_attr.LAYOUT);
+            ibv_parent_domain_init_attr.pd(attr, pd.handleSegment());
+            ibv_parent_domain_init_attr.td(attr, td == null ? MemorySegment.NULL : td.handleSegment());
+            MemorySegment state = CallState.allocate(arena);
+            long parent = DomainOps.allocParentDomain(state, pd.context.handleAddress(), attr.address());
+            NativeCalls.checkPointer(verb, MemorySegment.ofAddress(parent), CallState.errno(state));
+            ProtectionDomain domain = new ProtectionDomain(pd.context, Pointers.sized(parent, ibv_pd.SIZE),
+                    td == null ? new VerbsResource[] {pd} : new VerbsResource[] {pd, td});
+            domain.register();
+            return domain;
+        } finally {
+            if (td != null) {
+                td.release();
+            }
+            pd.release();
+        }
+    }
+
+    /**
+     * {@code ibv_alloc_parent_domain}: a parent domain over this protection domain, usable wherever
+     * a {@code ProtectionDomain} is (queue pairs, regions, shared receive queues created from it
+     * belong to this domain); with a {@code threadDomain}, the provider may drop its locks for the
+     * objects created from it. Freed by {@code ibv_dealloc_pd} when closed; closing this domain or
+     * the thread domain closes it first. SoftRoCE has none ({@link VerbsUnsupportedException},
+     * EOPNOTSUPP).
+     *
+     * @param threadDomain the thread domain, or null for none
+     * @return the parent domain
+     * @throws IllegalArgumentException if the thread domain is of another context
+     * @throws VerbsUnsupportedException if the provider has no parent domains
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public ProtectionDomain allocateParentDomain(ThreadDomain threadDomain) {
+        return allocateParent(this, threadDomain);
+    }
+
+    /**
+     * {@code ibv_reg_dm_mr}: registers {@code length} bytes at {@code offset} of device memory so
+     * work requests reach it through the region's keys. The region is zero-based
+     * ({@code IBV_ACCESS_ZERO_BASED} is always added): addresses in work requests count from 0.
+     * Closing the device memory closes the region first.
+     *
+     * @param memory the device memory, of this domain's context
+     * @param offset the offset in the device memory
+     * @param length the bytes to register, above 0
+     * @param access the access flags
+     * @return the region
+     * @throws IllegalArgumentException for a range outside the device memory, another context, or
+     *         remote write/atomic access without local write
+     * @throws VerbsException if the verb fails
+     */
+    public MemoryRegion registerDeviceMemory(DeviceMemory memory, long offset, long length, Set<AccessFlag> access) {
+        return HostlessRegions.registerDeviceMemory(this, memory, offset, length, access);
+    }
+
+    /**
+     * {@code ibv_alloc_null_mr}: a region with an lkey only, whose scatter/gather entries read
+     * nothing and drop what is written to them (e.g. to discard part of a receive). SoftRoCE has
+     * none ({@link VerbsUnsupportedException}, EOPNOTSUPP).
+     *
+     * @return the region
+     * @throws VerbsUnsupportedException if the provider has no null regions
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public MemoryRegion allocateNullMemoryRegion() {
+        return HostlessRegions.allocateNull(this);
     }
 
     /** {@code ibv_alloc_pd}: the factory hook behind {@link Context#allocateProtectionDomain()}. */
@@ -281,6 +370,37 @@ public final class ProtectionDomain extends VerbsResource {
      */
     public SharedReceiveQueue createSharedReceiveQueue(SharedReceiveQueueOptions options) {
         return SharedReceiveQueue.create(this, options);
+    }
+
+    /**
+     * {@code ibv_create_wq}: a receive work queue of this domain, see {@link WorkQueue}.
+     *
+     * @param options the completion queue and sizes
+     * @return the work queue, in {@link WorkQueueState#RESET}
+     * @throws IllegalArgumentException for a completion queue of another context
+     * @throws VerbsUnsupportedException if the provider has no work queues (SoftRoCE: EOPNOTSUPP)
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public WorkQueue createWorkQueue(WorkQueueOptions options) {
+        return WorkQueue.create(this, options);
+    }
+
+    /**
+     * {@code ibv_create_srq_ex} with {@code IBV_SRQT_XRC}: an XRC shared receive queue of this
+     * domain in {@code xrcDomain}, completing into {@code completionQueue}. XRC senders address it
+     * by {@link SharedReceiveQueue#number()}. Closing the XRC domain or the queue closes it first.
+     *
+     * @param xrcDomain       the XRC domain, of this domain's context
+     * @param completionQueue where its receives complete, of this domain's context
+     * @param options         sizes and limit, checked against {@code max_srq_wr}/{@code max_srq_sge}
+     * @return the shared receive queue
+     * @throws IllegalArgumentException for another context or sizes above the device's
+     * @throws VerbsUnsupportedException if the provider has no XRC
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public SharedReceiveQueue createXrcSharedReceiveQueue(XrcDomain xrcDomain, CompletionQueue completionQueue,
+            SharedReceiveQueueOptions options) {
+        return XrcQueues.createSharedReceiveQueue(this, xrcDomain, completionQueue, options);
     }
 
     /** Tracks a new type 2 window of this domain (see {@link #invalidated}). */

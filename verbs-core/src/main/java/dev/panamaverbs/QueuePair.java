@@ -3,6 +3,8 @@ package dev.panamaverbs;
 import dev.panamaverbs.ffm.ibv_ece;
 import dev.panamaverbs.ffm.ibv_qp;
 import dev.panamaverbs.loader.internal.ObjectVerbs;
+import dev.panamaverbs.ffm.ibv_qp_rate_limit_attr;
+import dev.panamaverbs.loader.internal.DomainOps;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 import dev.panamaverbs.loader.internal.OpsTable;
 import dev.panamaverbs.ffm.invoke.CallState;
@@ -541,6 +543,32 @@ public final class QueuePair extends VerbsResource {
     }
 
     /**
+     * {@code ibv_modify_qp_rate_limit}: paces this queue pair's sends (packet pacing). The device's
+     * range and the queue pair types it paces are {@link ExtendedDeviceAttributes#packetPacing()};
+     * the provider checks them. SoftRoCE has no packet pacing ({@link VerbsUnsupportedException},
+     * EOPNOTSUPP).
+     *
+     * @param limit the limit; {@code RateLimit.ofKbps(0)} removes it
+     * @throws VerbsUnsupportedException if the provider has no packet pacing
+     * @throws VerbsException if the verb fails otherwise (e.g. EINVAL: out of the device's range)
+     * @throws IllegalStateException if closed
+     */
+    public void limitRate(RateLimit limit) {
+        Objects.requireNonNull(limit, "ibv_modify_qp_rate_limit: limit is null");
+        acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_qp_rate_limit_attr.LAYOUT);
+            ibv_qp_rate_limit_attr.rate_limit(attr, (int) limit.kbps());
+            ibv_qp_rate_limit_attr.max_burst_sz(attr, (int) limit.maxBurstBytes());
+            ibv_qp_rate_limit_attr.typical_pkt_sz(attr, (short) limit.typicalPacketBytes());
+            NativeCalls.checkReturnedErrno("ibv_modify_qp_rate_limit",
+                    DomainOps.modifyQpRateLimit(handleAddress(), attr.address()));
+        } finally {
+            release();
+        }
+    }
+
+    /**
      * {@code ibv_set_ece}: offers {@code ece} for the connection this queue pair makes (call
      * before it moves to RTR; {@code comp_mask} is 0).
      *
@@ -571,6 +599,21 @@ public final class QueuePair extends VerbsResource {
             throw new VerbsUnsupportedException(verb, Math.abs(rc));
         }
         NativeCalls.checkReturnedErrno(verb, rc);
+    }
+
+    /**
+     * {@code ibv_create_flow}: steers the packets of {@code rule} to this queue pair (flow
+     * steering, usually with raw packet queue pairs, which are not created yet: {@link QpType}).
+     * SoftRoCE has no flow steering ({@link VerbsUnsupportedException}, EOPNOTSUPP).
+     *
+     * @param rule the rule
+     * @return the installed flow; closing this queue pair closes it first
+     * @throws IllegalArgumentException if the rule's counters are of another context
+     * @throws VerbsUnsupportedException if the provider has no flow steering
+     * @throws VerbsException if the verb fails otherwise
+     */
+    public Flow createFlow(FlowRule rule) {
+        return Flow.create(this, rule);
     }
 
     // ---- data path ----

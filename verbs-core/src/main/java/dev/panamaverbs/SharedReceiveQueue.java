@@ -36,7 +36,13 @@ public final class SharedReceiveQueue extends VerbsResource {
 
     private SharedReceiveQueue(ProtectionDomain protectionDomain, Context context, MemorySegment handle,
                                int maxWorkRequests, int maxSge) {
-        super("SharedReceiveQueue", handle, protectionDomain);
+        this(protectionDomain, context, handle, maxWorkRequests, maxSge, new VerbsResource[] {protectionDomain});
+    }
+
+    /** As above, depending on {@code dependencies} (the domain first; an XRC SRQ's XRC domain and CQ after it). */
+    SharedReceiveQueue(ProtectionDomain protectionDomain, Context context, MemorySegment handle,
+                       int maxWorkRequests, int maxSge, VerbsResource[] dependencies) {
+        super("SharedReceiveQueue", handle, dependencies);
         this.protectionDomain = protectionDomain;
         this.context = context;
         this.kernelHandle = ibv_srq.handle(handle);
@@ -233,6 +239,28 @@ public final class SharedReceiveQueue extends VerbsResource {
     @Override
     void destroy() {
         NativeCalls.destroy("ibv_destroy_srq", verbs_h::ibv_destroy_srq, handleSegment());
+    }
+
+    /**
+     * {@code ibv_get_srq_num}: the queue's number, which XRC senders name as the remote SRQ
+     * ({@code ibv_wr_set_xrc_srqn}). Only XRC shared receive queues have one; a provider without
+     * XRC refuses (SoftRoCE: {@link VerbsUnsupportedException}, EOPNOTSUPP).
+     *
+     * @return the SRQ number, a uint32_t (read it with {@link Integer#toUnsignedLong})
+     * @throws VerbsUnsupportedException if the provider has no SRQ numbers
+     * @throws VerbsException if the verb fails otherwise
+     * @throws IllegalStateException if closed
+     */
+    public int number() {
+        acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment number = arena.allocate(java.lang.foreign.ValueLayout.JAVA_INT);
+            NativeCalls.checkReturnedErrno("ibv_get_srq_num",
+                    dev.panamaverbs.loader.internal.XrcOps.getSrqNum(handleAddress(), number.address()));
+            return number.get(java.lang.foreign.ValueLayout.JAVA_INT, 0);
+        } finally {
+            release();
+        }
     }
 
     @Override

@@ -42,13 +42,14 @@ public final class CqEx {
      * @param readDlidPathBits the read dlid path bits
      * @param readCompletionTs the read completion ts
      * @param readCompletionWallclockNs the read completion wallclock ns
+     * @param readFlowTag the read flow tag
      */
     public record Functions(MemorySegment startPoll, MemorySegment endPoll,
                             MemorySegment readOpcode, MemorySegment readVendorErr, MemorySegment readByteLen,
                             MemorySegment readImmData, MemorySegment readQpNum, MemorySegment readSrcQp,
                             MemorySegment readWcFlags, MemorySegment readSlid, MemorySegment readSl,
                             MemorySegment readDlidPathBits, MemorySegment readCompletionTs,
-                            MemorySegment readCompletionWallclockNs) {
+                            MemorySegment readCompletionWallclockNs, MemorySegment readFlowTag) {
         /**
          * Whether the provider set {@code function}.
          *
@@ -77,7 +78,8 @@ public final class CqEx {
                 pointer(cqx, ibv_cq_ex.read_wc_flags$OFFSET), pointer(cqx, ibv_cq_ex.read_slid$OFFSET),
                 pointer(cqx, ibv_cq_ex.read_sl$OFFSET), pointer(cqx, ibv_cq_ex.read_dlid_path_bits$OFFSET),
                 pointer(cqx, ibv_cq_ex.read_completion_ts$OFFSET),
-                pointer(cqx, ibv_cq_ex.read_completion_wallclock_ns$OFFSET));
+                pointer(cqx, ibv_cq_ex.read_completion_wallclock_ns$OFFSET),
+                pointer(cqx, ibv_cq_ex.read_flow_tag$OFFSET));
     }
 
     private static MemorySegment pointer(long cqx, long offset) {
@@ -241,6 +243,17 @@ public final class CqEx {
      */
     public static long readCompletionWallclockNs(Functions fns, long cqx) {
         return ibv_cq_ex$calls.read_completion_wallclock_ns$raw(fns.readCompletionWallclockNs(), cq(cqx));
+    }
+
+    /**
+     * {@code ibv_wc_read_flow_tag} (uint32_t).
+     *
+     * @param fns the resolved function pointers
+     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
+     * @return {@code ibv_wc_read_flow_tag} (uint32_t): the tag of the flow rule that steered the packet
+     */
+    public static int readFlowTag(Functions fns, long cqx) {
+        return ibv_cq_ex$calls.read_flow_tag$raw(fns.readFlowTag(), cq(cqx));
     }
 
     /**

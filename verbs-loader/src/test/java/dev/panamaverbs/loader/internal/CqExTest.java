@@ -69,6 +69,8 @@ class CqExTest {
         assertEquals("read_completion_ts", fake.lastOp());
         assertEquals(123456789L, CqEx.readCompletionWallclockNs(fns, cqx));
         assertEquals("read_completion_wallclock_ns", fake.lastOp());
+        assertEquals(0xFFFFFFFE, CqEx.readFlowTag(fns, cqx), "a uint32_t");
+        assertEquals("read_flow_tag", fake.lastOp());
         assertEquals(cqx, fake.arg(0));
     }
 

@@ -181,4 +181,14 @@ final class FakeProvider {
     long calls() {
         return calls.get(JAVA_LONG, 0);
     }
+
+    /** fake_flow_specs[spec][field]: what the fake's create_flow read of spec {@code spec} (type, size, 16 bytes after the header). */
+    long flowSpec(int spec, int field) {
+        return data("fake_flow_specs", 8 * 4 * 8).getAtIndex(JAVA_LONG, spec * 4L + field);
+    }
+
+    /** fake_layout(which): a sizeof or offsetof of an attribute struct as gcc computed it (see fake_provider.c). */
+    long layout(int which) {
+        return call("fake_layout", FunctionDescriptor.of(JAVA_LONG, JAVA_INT), which);
+    }
 }

@@ -1,0 +1,147 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.ffm.ibv_alloc_dm_attr;
+import dev.panamaverbs.ffm.ibv_dm;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.loader.internal.DomainOps;
+import dev.panamaverbs.loader.internal.Pointers;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * Memory on the device itself (C {@code struct ibv_dm}): allocated by
+ * {@link Context#allocateDeviceMemory(long, int)} ({@code ibv_alloc_dm}), filled and read by copies
+ * ({@code ibv_memcpy_to_dm}, {@code ibv_memcpy_from_dm}: the host cannot map it), and made
+ * addressable by work requests through {@link ProtectionDomain#registerDeviceMemory}
+ * ({@code ibv_reg_dm_mr}). {@link #close()} closes those regions first, then frees it
+ * ({@code ibv_free_dm}). How much a device has is
+ * {@link ExtendedDeviceAttributes#maxDeviceMemorySize()}; SoftRoCE has none and refuses the
+ * allocation ({@link VerbsUnsupportedException}, EOPNOTSUPP).
+ */
+public final class DeviceMemory extends VerbsResource {
+    private final Context context;
+    private final long length;
+
+    private DeviceMemory(Context context, MemorySegment handle, long length) {
+        super("DeviceMemory", handle, context);
+        this.context = context;
+        this.length = length;
+    }
+
+    /** {@code ibv_alloc_dm}: the factory hook behind {@link Context#allocateDeviceMemory(long, int)}. */
+    static DeviceMemory allocate(Context context, long length, int logAlignment) {
+        String verb = "ibv_alloc_dm";
+        Objects.requireNonNull(context, verb + ": context is null");
+        if (length <= 0) {
+            throw new IllegalArgumentException(verb + ": length must be above 0, got " + length);
+        }
+        if (logAlignment < 0 || logAlignment > 63) {
+            throw new IllegalArgumentException(verb + ": log_align_req must be 0..63, got " + logAlignment);
+        }
+        context.acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(ibv_alloc_dm_attr.LAYOUT);
+            ibv_alloc_dm_attr.length(attr, length);
+            ibv_alloc_dm_attr.log_align_req(attr, logAlignment);
+            MemorySegment state = CallState.allocate(arena);
+            long dm = DomainOps.allocDm(state, context.handleAddress(), attr.address());
+            NativeCalls.checkPointer(verb, MemorySegment.ofAddress(dm), CallState.errno(state));
+            DeviceMemory memory = new DeviceMemory(context, Pointers.sized(dm, ibv_dm.SIZE), length);
+            memory.register();
+            return memory;
+        } finally {
+            context.release();
+        }
+    }
+
+    /** {@code ibv_free_dm}. */
+    @Override
+    void destroy() {
+        NativeCalls.checkReturnedErrno("ibv_free_dm", DomainOps.freeDm(handleAddress()));
+    }
+
+    @Override
+    String describe() {
+        return "length=" + length;
+    }
+
+    /**
+     * The context the memory was allocated on.
+     *
+     * @return the context
+     */
+    public Context context() {
+        requireOpen(this);
+        return context;
+    }
+
+    /**
+     * The bytes allocated ({@code ibv_alloc_dm_attr.length}).
+     *
+     * @return the length in bytes
+     */
+    public long length() {
+        requireOpen(this);
+        return length;
+    }
+
+    /**
+     * {@code ibv_memcpy_to_dm}: copies all of {@code source} (native host memory) into this device
+     * memory at {@code offset}.
+     *
+     * @param offset where in the device memory
+     * @param source the bytes to copy, a native segment
+     * @throws IllegalArgumentException for a heap segment or a range outside the device memory
+     * @throws VerbsException if the provider refuses the copy
+     */
+    public void copyFrom(MemorySegment source, long offset) {
+        checkRange("ibv_memcpy_to_dm", source, offset);
+        acquire();
+        try {
+            NativeCalls.checkReturnedErrno("ibv_memcpy_to_dm",
+                    DomainOps.memcpyToDm(handleAddress(), offset, source.address(), source.byteSize()));
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * {@code ibv_memcpy_from_dm}: fills all of {@code target} (native host memory) from this device
+     * memory at {@code offset}.
+     *
+     * @param target where the bytes go, a native writable segment
+     * @param offset where in the device memory
+     * @throws IllegalArgumentException for a heap or read-only segment or a range outside the device memory
+     * @throws VerbsException if the provider refuses the copy
+     */
+    public void copyTo(MemorySegment target, long offset) {
+        checkRange("ibv_memcpy_from_dm", target, offset);
+        if (target.isReadOnly()) {
+            throw new IllegalArgumentException("ibv_memcpy_from_dm: the target segment is read-only");
+        }
+        acquire();
+        try {
+            NativeCalls.checkReturnedErrno("ibv_memcpy_from_dm",
+                    DomainOps.memcpyFromDm(target.address(), handleAddress(), offset, target.byteSize()));
+        } finally {
+            release();
+        }
+    }
+
+    private void checkRange(String verb, MemorySegment host, long offset) {
+        Objects.requireNonNull(host, verb + ": host segment is null");
+        if (!host.isNative()) {
+            throw new IllegalArgumentException(verb + ": the host segment must be native memory");
+        }
+        checkRange(verb, offset, host.byteSize());
+    }
+
+    /** Checks that {@code offset .. offset + bytes} lies within the allocation. */
+    void checkRange(String verb, long offset, long bytes) {
+        if (offset < 0 || bytes < 0 || offset > length || bytes > length - offset) {
+            throw new IllegalArgumentException(verb + ": " + bytes + " bytes at offset " + offset
+                    + " do not fit the device memory's " + length + " bytes");
+        }
+    }
+}

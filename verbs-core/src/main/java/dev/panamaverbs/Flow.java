@@ -1,0 +1,64 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.ffm.ibv_flow;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.loader.internal.SteeringOps;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * A flow steering rule installed on a queue pair (C {@code struct ibv_flow}): created by
+ * {@link QueuePair#createFlow(FlowRule)} ({@code ibv_create_flow}); {@link #close()} removes it
+ * ({@code ibv_destroy_flow}). Closing the queue pair, or the counters it counts into, closes it first.
+ */
+public final class Flow extends VerbsResource {
+    private final FlowRule rule;
+
+    private Flow(MemorySegment handle, FlowRule rule, VerbsResource[] dependencies) {
+        super("Flow", handle, dependencies);
+        this.rule = rule;
+    }
+
+    /** {@code ibv_create_flow}: the factory hook behind {@link QueuePair#createFlow}. */
+    static Flow create(QueuePair qp, FlowRule rule) {
+        String verb = "ibv_create_flow";
+        Objects.requireNonNull(qp, verb + ": queue pair is null");
+        Objects.requireNonNull(rule, verb + ": rule is null");
+        Counters counters = rule.counters();
+        if (counters != null && counters.context() != qp.protectionDomain().context()) {
+            throw new IllegalArgumentException(verb + ": the counters belong to another context than the queue pair");
+        }
+        VerbsResource[] dependencies = counters == null ? new VerbsResource[] {qp} : new VerbsResource[] {qp, counters};
+        int held = 0;
+        try (Arena arena = Arena.ofConfined()) {
+            for (VerbsResource resource : dependencies) {
+                resource.acquire();
+                held++;
+            }
+            MemorySegment attr = rule.encode(arena);
+            MemorySegment state = CallState.allocate(arena);
+            long flow = SteeringOps.createFlow(state, qp.handleAddress(), attr.address());
+            NativeCalls.checkPointer(verb, MemorySegment.ofAddress(flow), CallState.errno(state));
+            Flow created = new Flow(Pointers.sized(flow, ibv_flow.SIZE), rule, dependencies);
+            created.register();
+            return created;
+        } finally {
+            for (int i = 0; i < held; i++) {
+                dependencies[i].release();
+            }
+        }
+    }
+
+    /** {@code ibv_destroy_flow}. */
+    @Override
+    void destroy() {
+        NativeCalls.checkReturnedErrno("ibv_destroy_flow", SteeringOps.destroyFlow(handleAddress()));
+    }
+
+    @Override
+    String describe() {
+        return rule.toString();
+    }
+}

@@ -1,0 +1,99 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.ffm.ibv_rwq_ind_table;
+import dev.panamaverbs.ffm.ibv_rwq_ind_table_init_attr;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.loader.internal.WqOps;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A receive work queue indirection table (C {@code struct ibv_rwq_ind_table}): the work queues
+ * RSS hashes incoming packets over. Created by {@link Context#createIndirectionTable(List)}
+ * ({@code ibv_create_rwq_ind_table}); it depends on every work queue it lists, so closing one of
+ * them closes it first; {@link #close()} is {@code ibv_destroy_rwq_ind_table}.
+ */
+public final class IndirectionTable extends VerbsResource {
+    private final int size;
+
+    private IndirectionTable(MemorySegment handle, int size, VerbsResource[] dependencies) {
+        super("IndirectionTable", handle, dependencies);
+        this.size = size;
+    }
+
+    /** {@code ibv_create_rwq_ind_table}: the factory hook behind {@link Context#createIndirectionTable}. */
+    static IndirectionTable create(Context context, List<WorkQueue> workQueues) {
+        String verb = "ibv_create_rwq_ind_table";
+        Objects.requireNonNull(context, verb + ": context is null");
+        Objects.requireNonNull(workQueues, verb + ": work queues are null");
+        int size = workQueues.size();
+        if (size == 0 || Integer.bitCount(size) != 1) {
+            throw new IllegalArgumentException(verb + ": the table holds a power of two of work queues (log_ind_tbl_size), got "
+                    + size);
+        }
+        LinkedHashSet<VerbsResource> used = new LinkedHashSet<>();
+        used.add(context);
+        for (WorkQueue wq : workQueues) {
+            Objects.requireNonNull(wq, verb + ": a work queue is null");
+            if (wq.protectionDomain().context() != context) {
+                throw new IllegalArgumentException(verb + ": " + wq + " belongs to another context");
+            }
+            used.add(wq);
+        }
+        VerbsResource[] dependencies = used.toArray(VerbsResource[]::new);
+        int held = 0;
+        try (Arena arena = Arena.ofConfined()) {
+            for (VerbsResource resource : dependencies) {
+                resource.acquire();
+                held++;
+            }
+            MemorySegment table = arena.allocate(ValueLayout.ADDRESS, size);
+            for (int i = 0; i < size; i++) {
+                table.setAtIndex(ValueLayout.ADDRESS, i, workQueues.get(i).handleSegment());
+            }
+            MemorySegment attr = arena.allocate(ibv_rwq_ind_table_init_attr.LAYOUT);
+            ibv_rwq_ind_table_init_attr.log_ind_tbl_size(attr, Integer.numberOfTrailingZeros(size));
+            ibv_rwq_ind_table_init_attr.ind_tbl(attr, table);
+            MemorySegment state = CallState.allocate(arena);
+            long created = WqOps.createRwqIndTable(state, context.handleAddress(), attr.address());
+            NativeCalls.checkPointer(verb, MemorySegment.ofAddress(created), CallState.errno(state));
+            IndirectionTable indirection = new IndirectionTable(Pointers.sized(created, ibv_rwq_ind_table.SIZE), size,
+                    dependencies);
+            indirection.register();
+            return indirection;
+        } finally {
+            for (VerbsResource resource : dependencies) {
+                if (held-- == 0) {
+                    break;
+                }
+                resource.release();
+            }
+        }
+    }
+
+    /** {@code ibv_destroy_rwq_ind_table}. */
+    @Override
+    void destroy() {
+        NativeCalls.checkReturnedErrno("ibv_destroy_rwq_ind_table", WqOps.destroyRwqIndTable(handleAddress()));
+    }
+
+    @Override
+    String describe() {
+        return "size=" + size;
+    }
+
+    /**
+     * The number of entries.
+     *
+     * @return the table's size, a power of two
+     */
+    public int size() {
+        requireOpen(this);
+        return size;
+    }
+}

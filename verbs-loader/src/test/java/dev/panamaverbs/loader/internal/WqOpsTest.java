@@ -1,0 +1,166 @@
+package dev.panamaverbs.loader.internal;
+
+import dev.panamaverbs.ffm.VerbsConstants;
+import dev.panamaverbs.ffm.ibv_recv_wr;
+import dev.panamaverbs.ffm.ibv_rwq_ind_table;
+import dev.panamaverbs.ffm.ibv_rwq_ind_table_init_attr;
+import dev.panamaverbs.ffm.ibv_wq;
+import dev.panamaverbs.ffm.ibv_wq_attr;
+import dev.panamaverbs.ffm.ibv_wq_init_attr;
+import dev.panamaverbs.ffm.invoke.CallState;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Receive work queues and indirection tables against the fake provider: attribute structs
+ * field by field where gcc put them, ibv_create_wq's own initialisation of the new WQ, the WQ's
+ * post_recv, and EOPNOTSUPP without a call where the provider lacks the op.
+ */
+class WqOpsTest {
+    private static FakeProvider fake;
+    private static long context;
+    private static long fullSize;
+    private static Arena arena;
+
+    @BeforeAll
+    static void useTheFakeLibrary() {
+        fake = FakeProvider.standardAsProcessLibrary();
+        context = fake.context();
+        fullSize = fake.verbsContextSize();
+        arena = Arena.ofShared();
+    }
+
+    @AfterAll
+    static void close() {
+        arena.close();
+    }
+
+    @BeforeEach
+    void reset() {
+        fake.reset();
+    }
+
+    private static long contextWithout(long opOffset) {
+        return fake.context(true, fullSize - opOffset - 1, true);
+    }
+
+    @Test
+    void theGeneratedLayoutsMatchGcc() {
+        assertEquals(fake.layout(30), ibv_wq_init_attr.SIZE);
+        assertEquals(fake.layout(31), ibv_wq_init_attr.max_sge$OFFSET);
+        assertEquals(fake.layout(32), ibv_wq_init_attr.cq$OFFSET);
+        assertEquals(fake.layout(33), ibv_wq_init_attr.create_flags$OFFSET);
+        assertEquals(fake.layout(34), ibv_wq_attr.SIZE);
+        assertEquals(fake.layout(35), ibv_wq_attr.flags_mask$OFFSET);
+        assertEquals(fake.layout(36), ibv_rwq_ind_table_init_attr.SIZE);
+        assertEquals(fake.layout(37), ibv_rwq_ind_table_init_attr.ind_tbl$OFFSET);
+        assertEquals(fake.layout(38), ibv_rwq_ind_table_init_attr.comp_mask$OFFSET);
+        assertEquals(fake.layout(39), ibv_wq.SIZE);
+        assertEquals(fake.layout(40), ibv_wq.post_recv$OFFSET);
+        assertEquals(fake.layout(41), ibv_wq.mutex$OFFSET);
+        assertEquals(fake.layout(42), ibv_wq.cond$OFFSET);
+        assertEquals(fake.layout(43), ibv_wq.events_completed$OFFSET);
+        assertEquals(fake.layout(44), WqOps.CREATE_WQ);
+        assertEquals(fake.layout(45), WqOps.CREATE_RWQ_IND_TABLE);
+    }
+
+    private long createWq(MemorySegment state, long pd, long cq) {
+        MemorySegment attr = arena.allocate(ibv_wq_init_attr.LAYOUT);
+        ibv_wq_init_attr.wq_context(attr, MemorySegment.ofAddress(0xC0FFEE));
+        ibv_wq_init_attr.wq_type(attr, VerbsConstants.IBV_WQT_RQ);
+        ibv_wq_init_attr.max_wr(attr, 256);
+        ibv_wq_init_attr.max_sge(attr, 4);
+        ibv_wq_init_attr.pd(attr, MemorySegment.ofAddress(pd));
+        ibv_wq_init_attr.cq(attr, MemorySegment.ofAddress(cq));
+        long wq = WqOps.createWq(state, context, attr.address());
+        assertEquals("create_wq", fake.lastOp());
+        assertArrayEquals(new long[] {context, attr.address(), VerbsConstants.IBV_WQT_RQ, 256, 4, pd, cq, 0},
+                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5), fake.arg(6), fake.arg(7)});
+        return wq;
+    }
+
+    @Test
+    void aWorkQueueIsCreatedInitialisedModifiedPostedToAndDestroyed() {
+        MemorySegment state = CallState.allocate(arena);
+        long pd = fake.pd(context);
+        long cq = fake.cq(context);
+        long wq = createWq(state, pd, cq);
+        MemorySegment created = MemorySegment.ofAddress(wq).reinterpret(ibv_wq.SIZE);
+        assertEquals(0xC0FFEE, ibv_wq.wq_context(created).address(), "wq_context from the attributes");
+        assertEquals(0, ibv_wq.events_completed(created));
+        MemorySegment lock = created.asSlice(ibv_wq.mutex$OFFSET, ibv_wq.cond$OFFSET - ibv_wq.mutex$OFFSET);
+        assertEquals(-1L, lock.mismatch(MemorySegment.ofArray(new byte[(int) lock.byteSize()])),
+                "pthread_mutex_init with no attributes leaves glibc's all-zero mutex");
+        assertEquals(0x77, ibv_wq.wq_num(created));
+
+        MemorySegment attr = arena.allocate(ibv_wq_attr.LAYOUT);
+        ibv_wq_attr.attr_mask(attr, VerbsConstants.IBV_WQ_ATTR_STATE | VerbsConstants.IBV_WQ_ATTR_CURR_STATE);
+        ibv_wq_attr.wq_state(attr, VerbsConstants.IBV_WQS_RDY);
+        ibv_wq_attr.curr_wq_state(attr, VerbsConstants.IBV_WQS_RESET);
+        assertEquals(0, WqOps.modifyWq(wq, attr.address()));
+        assertEquals("modify_wq", fake.lastOp());
+        assertArrayEquals(new long[] {wq, attr.address(), 3, VerbsConstants.IBV_WQS_RDY, VerbsConstants.IBV_WQS_RESET, 0},
+                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5)});
+
+        MemorySegment wr = arena.allocate(ibv_recv_wr.LAYOUT);
+        ibv_recv_wr.wr_id(wr, 0x1234_5678_9ABCL);
+        ibv_recv_wr.num_sge(wr, 0);
+        MemorySegment bad = arena.allocate(ValueLayout.ADDRESS);
+        assertEquals(0, WqOps.postWqRecv(wq, wr.address(), bad.address()));
+        assertEquals("post_wq_recv", fake.lastOp());
+        assertArrayEquals(new long[] {wq, wr.address(), bad.address(), 0x1234_5678_9ABCL},
+                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3)});
+        fake.nextReturn(TestErrno.ENOMEM);
+        assertEquals(TestErrno.ENOMEM, WqOps.postWqRecv(wq, wr.address(), bad.address()));
+        assertEquals(wr.address(), bad.get(ValueLayout.JAVA_LONG, 0), "bad_recv_wr points at the refused request");
+        fake.nextReturn(0);
+
+        assertEquals(0, WqOps.destroyWq(wq));
+        assertEquals("destroy_wq", fake.lastOp());
+        assertEquals(wq, fake.arg(0));
+
+        long calls = fake.calls();
+        MemorySegment initAttr = arena.allocate(ibv_wq_init_attr.LAYOUT);
+        assertEquals(0, WqOps.createWq(state, contextWithout(WqOps.CREATE_WQ), initAttr.address()));
+        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
+        assertEquals(calls, fake.calls());
+    }
+
+    @Test
+    void anIndirectionTableListsItsWorkQueues() {
+        MemorySegment state = CallState.allocate(arena);
+        long first = createWq(state, fake.pd(context), fake.cq(context));
+        MemorySegment table = arena.allocate(ValueLayout.ADDRESS, 4);
+        for (int i = 0; i < 4; i++) {
+            table.setAtIndex(ValueLayout.JAVA_LONG, i, first + i);
+        }
+        MemorySegment attr = arena.allocate(ibv_rwq_ind_table_init_attr.LAYOUT);
+        ibv_rwq_ind_table_init_attr.log_ind_tbl_size(attr, 2);
+        ibv_rwq_ind_table_init_attr.ind_tbl(attr, table);
+        long created = WqOps.createRwqIndTable(state, context, attr.address());
+        assertEquals("create_rwq_ind_table", fake.lastOp());
+        assertArrayEquals(new long[] {context, attr.address(), 2, table.address(), 0, first, first + 3},
+                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5), fake.arg(6)});
+        assertEquals(0x55, Memory.readInt(created + ibv_rwq_ind_table.ind_tbl_num$OFFSET));
+        assertEquals(0, WqOps.destroyRwqIndTable(created));
+        assertEquals("destroy_rwq_ind_table", fake.lastOp());
+        assertEquals(created, fake.arg(0));
+        fake.nextReturn(TestErrno.EINVAL);
+        assertEquals(0, WqOps.createRwqIndTable(state, context, attr.address()));
+        assertEquals(TestErrno.EINVAL, CallState.errno(state));
+        fake.nextReturn(0);
+        long calls = fake.calls();
+        assertEquals(0, WqOps.createRwqIndTable(state, contextWithout(WqOps.CREATE_RWQ_IND_TABLE), attr.address()));
+        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
+        assertEquals(calls, fake.calls());
+    }
+}

@@ -1,0 +1,157 @@
+package dev.panamaverbs.loader.internal;
+
+import dev.panamaverbs.ffm.VerbsConstants;
+import dev.panamaverbs.ffm.ibv_qp;
+import dev.panamaverbs.ffm.ibv_qp_open_attr;
+import dev.panamaverbs.ffm.ibv_srq_attr;
+import dev.panamaverbs.ffm.ibv_srq_init_attr_ex;
+import dev.panamaverbs.ffm.ibv_xrcd;
+import dev.panamaverbs.ffm.ibv_xrcd_init_attr;
+import dev.panamaverbs.ffm.invoke.CallState;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * XRC domains, XRC shared receive queues, SRQ numbers and opened queue pairs against the fake
+ * provider: the attribute structs arrive field by field where gcc put them; a provider without
+ * the op answers EOPNOTSUPP without a call.
+ */
+class XrcOpsTest {
+    private static FakeProvider fake;
+    private static long context;
+    private static long fullSize;
+    private static Arena arena;
+
+    @BeforeAll
+    static void useTheFakeLibrary() {
+        fake = FakeProvider.standardAsProcessLibrary();
+        context = fake.context();
+        fullSize = fake.verbsContextSize();
+        arena = Arena.ofShared();
+    }
+
+    @AfterAll
+    static void close() {
+        arena.close();
+    }
+
+    @BeforeEach
+    void reset() {
+        fake.reset();
+    }
+
+    private static long contextWithout(long opOffset) {
+        return fake.context(true, fullSize - opOffset - 1, true);
+    }
+
+    @Test
+    void theGeneratedLayoutsMatchGcc() {
+        assertEquals(fake.layout(13), ibv_xrcd_init_attr.SIZE);
+        assertEquals(fake.layout(14), ibv_xrcd_init_attr.oflags$OFFSET);
+        assertEquals(fake.layout(15), ibv_srq_init_attr_ex.SIZE);
+        assertEquals(fake.layout(16), ibv_srq_init_attr_ex.comp_mask$OFFSET);
+        assertEquals(fake.layout(17), ibv_srq_init_attr_ex.srq_type$OFFSET);
+        assertEquals(fake.layout(18), ibv_srq_init_attr_ex.xrcd$OFFSET);
+        assertEquals(fake.layout(19), ibv_srq_init_attr_ex.cq$OFFSET);
+        assertEquals(fake.layout(20), ibv_qp_open_attr.SIZE);
+        assertEquals(fake.layout(21), ibv_qp_open_attr.qp_num$OFFSET);
+        assertEquals(fake.layout(22), ibv_qp_open_attr.xrcd$OFFSET);
+        assertEquals(fake.layout(23), ibv_qp_open_attr.qp_type$OFFSET);
+        assertEquals(fake.layout(24), XrcOps.OPEN_XRCD);
+        assertEquals(fake.layout(25), XrcOps.CREATE_SRQ_EX);
+        assertEquals(fake.layout(26), XrcOps.GET_SRQ_NUM);
+        assertEquals(fake.layout(27), XrcOps.OPEN_QP);
+    }
+
+    @Test
+    void anXrcDomainIsOpenedAndClosed() {
+        MemorySegment state = CallState.allocate(arena);
+        MemorySegment attr = arena.allocate(ibv_xrcd_init_attr.LAYOUT);
+        ibv_xrcd_init_attr.comp_mask(attr, VerbsConstants.IBV_XRCD_INIT_ATTR_FD | VerbsConstants.IBV_XRCD_INIT_ATTR_OFLAGS);
+        ibv_xrcd_init_attr.fd(attr, -1);
+        ibv_xrcd_init_attr.oflags(attr, 0100);
+        long xrcd = XrcOps.openXrcd(state, context, attr.address());
+        assertEquals("open_xrcd", fake.lastOp());
+        assertArrayEquals(new long[] {context, attr.address(), 3, -1, 0100},
+                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4)});
+        assertEquals(context, Memory.readLong(xrcd + ibv_xrcd.context$OFFSET));
+        assertEquals(0, XrcOps.closeXrcd(xrcd));
+        assertEquals("close_xrcd", fake.lastOp());
+        assertEquals(xrcd, fake.arg(0));
+        fake.nextReturn(TestErrno.EIO);
+        assertEquals(TestErrno.EIO, XrcOps.closeXrcd(xrcd));
+        assertEquals(0, XrcOps.openXrcd(state, context, attr.address()));
+        assertEquals(TestErrno.EIO, CallState.errno(state));
+        fake.nextReturn(0);
+        long calls = fake.calls();
+        assertEquals(0, XrcOps.openXrcd(state, contextWithout(XrcOps.OPEN_XRCD), attr.address()));
+        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
+        assertEquals(calls, fake.calls());
+    }
+
+    @Test
+    void anXrcSharedReceiveQueueReachesCreateSrqExAndHasANumber() {
+        MemorySegment state = CallState.allocate(arena);
+        long pd = fake.pd(context);
+        long xrcd = 0x1000;
+        long cq = fake.cq(context);
+        MemorySegment attr = arena.allocate(ibv_srq_init_attr_ex.LAYOUT);
+        int mask = VerbsConstants.IBV_SRQ_INIT_ATTR_TYPE | VerbsConstants.IBV_SRQ_INIT_ATTR_PD
+                | VerbsConstants.IBV_SRQ_INIT_ATTR_XRCD | VerbsConstants.IBV_SRQ_INIT_ATTR_CQ;
+        ibv_srq_init_attr_ex.comp_mask(attr, mask);
+        ibv_srq_init_attr_ex.srq_type(attr, VerbsConstants.IBV_SRQT_XRC);
+        ibv_srq_init_attr_ex.pd(attr, MemorySegment.ofAddress(pd));
+        ibv_srq_init_attr_ex.xrcd(attr, MemorySegment.ofAddress(xrcd));
+        ibv_srq_init_attr_ex.cq(attr, MemorySegment.ofAddress(cq));
+        ibv_srq_attr.max_wr(ibv_srq_init_attr_ex.attr(attr), 100);
+        ibv_srq_attr.max_sge(ibv_srq_init_attr_ex.attr(attr), 3);
+        long srq = XrcOps.createSrqEx(state, context, attr.address());
+        assertEquals("create_srq_ex", fake.lastOp());
+        assertArrayEquals(new long[] {context, attr.address(), mask, VerbsConstants.IBV_SRQT_XRC, pd, xrcd, cq, (100L << 32) | 3},
+                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5), fake.arg(6), fake.arg(7)});
+        assertEquals(101, ibv_srq_attr.max_wr(ibv_srq_init_attr_ex.attr(attr)), "the granted size comes back");
+
+        MemorySegment number = arena.allocate(ValueLayout.JAVA_INT);
+        assertEquals(0, XrcOps.getSrqNum(srq, number.address()));
+        assertEquals("get_srq_num", fake.lastOp());
+        assertArrayEquals(new long[] {srq, number.address()}, new long[] {fake.arg(0), fake.arg(1)});
+        assertEquals(0xABCDE, number.get(ValueLayout.JAVA_INT, 0));
+
+        long calls = fake.calls();
+        long older = contextWithout(XrcOps.CREATE_SRQ_EX);
+        assertEquals(0, XrcOps.createSrqEx(state, older, attr.address()));
+        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
+        assertEquals(OpsTable.EOPNOTSUPP, XrcOps.getSrqNum(fake.srq(contextWithout(XrcOps.GET_SRQ_NUM)), number.address()));
+        assertEquals(calls, fake.calls());
+    }
+
+    @Test
+    void aQueuePairIsOpenedByNumberInItsXrcDomain() {
+        MemorySegment state = CallState.allocate(arena);
+        MemorySegment attr = arena.allocate(ibv_qp_open_attr.LAYOUT);
+        int mask = VerbsConstants.IBV_QP_OPEN_ATTR_NUM | VerbsConstants.IBV_QP_OPEN_ATTR_XRCD
+                | VerbsConstants.IBV_QP_OPEN_ATTR_TYPE;
+        ibv_qp_open_attr.comp_mask(attr, mask);
+        ibv_qp_open_attr.qp_num(attr, 0xFFFFFE);
+        ibv_qp_open_attr.xrcd(attr, MemorySegment.ofAddress(0x2000));
+        ibv_qp_open_attr.qp_type(attr, VerbsConstants.IBV_QPT_XRC_RECV);
+        long qp = XrcOps.openQp(state, context, attr.address());
+        assertEquals("open_qp", fake.lastOp());
+        assertArrayEquals(new long[] {context, attr.address(), mask, 0xFFFFFE, 0x2000, VerbsConstants.IBV_QPT_XRC_RECV},
+                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5)});
+        assertEquals(0xFFFFFE, Memory.readInt(qp + ibv_qp.qp_num$OFFSET));
+        long calls = fake.calls();
+        assertEquals(0, XrcOps.openQp(state, contextWithout(XrcOps.OPEN_QP), attr.address()));
+        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
+        assertEquals(calls, fake.calls());
+    }
+}
