@@ -304,6 +304,7 @@ public final class MemoryRegion extends VerbsResource {
      * @throws IllegalStateException if closed, in use, or bound to a memory window
      */
     public void reregister(Set<AccessFlag> access) {
+        requireOpen();
         String verb = "ibv_rereg_mr";
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
         rereg(verb, VerbsConstants.IBV_REREG_MR_CHANGE_ACCESS, null, flags);
@@ -325,6 +326,7 @@ public final class MemoryRegion extends VerbsResource {
      * @throws IllegalStateException if closed, in use, or bound to a memory window
      */
     public void reregister(MemorySegment memory, Set<AccessFlag> access) {
+        requireOpen(); // a closed region says so before any question about its memory
         String verb = "ibv_rereg_mr";
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
         RegistrationChecks.checkMemory(verb, memory, flags);
@@ -474,8 +476,10 @@ public final class MemoryRegion extends VerbsResource {
      * not known here ({@link #access()} is empty) and it has no memory in this process.
      *
      * @return whether the region is imported
+     * @throws IllegalStateException if closed
      */
     public boolean isImported() {
+        requireOpen();
         return imported;
     }
 

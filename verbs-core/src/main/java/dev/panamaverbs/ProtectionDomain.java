@@ -182,8 +182,10 @@ public final class ProtectionDomain extends VerbsResource {
      * {@code ibv_unimport_pd}; the exporter deallocates it.
      *
      * @return whether the domain is imported
+     * @throws IllegalStateException if closed
      */
     public boolean isImported() {
+        requireOpen(this);
         return imported;
     }
 
