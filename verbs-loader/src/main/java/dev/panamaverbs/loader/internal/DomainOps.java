@@ -37,15 +37,6 @@ public final class DomainOps {
 
     private DomainOps() {}
 
-    private static MemorySegment opOrUnsupported(MemorySegment errno, long context, long opOffset) {
-        long function = ExtendedOps.op(context, opOffset);
-        if (function == 0) {
-            Errnos.set(errno, OpsTable.EOPNOTSUPP);
-            return null;
-        }
-        return MemorySegment.ofAddress(function);
-    }
-
     /**
      * {@code ibv_alloc_dm(context, attr)}: {@code vctx->alloc_dm(context, attr)}.
      *
@@ -57,7 +48,7 @@ public final class DomainOps {
     public static long allocDm(MemorySegment errno, long context, long attr) {
         Memory.requireNonNull(context, "ibv_alloc_dm", "context");
         Memory.requireNonNull(attr, "ibv_alloc_dm", "attr");
-        MemorySegment function = opOrUnsupported(errno, context, ALLOC_DM);
+        MemorySegment function = ExtendedOps.opOrUnsupported(errno, context, ALLOC_DM);
         return function == null ? 0 : verbs_context$calls.alloc_dm(function, errno,
                 MemorySegment.ofAddress(context), MemorySegment.ofAddress(attr)).address();
     }
@@ -123,7 +114,7 @@ public final class DomainOps {
     public static long regDmMr(MemorySegment errno, long pd, long dm, long dmOffset, long length, int access) {
         Memory.requireNonNull(pd, "ibv_reg_dm_mr", "pd");
         Memory.requireNonNull(dm, "ibv_reg_dm_mr", "dm");
-        MemorySegment function = opOrUnsupported(errno, Memory.readLong(pd + ibv_pd.context$OFFSET), REG_DM_MR);
+        MemorySegment function = ExtendedOps.opOrUnsupported(errno, Memory.readLong(pd + ibv_pd.context$OFFSET), REG_DM_MR);
         return function == null ? 0 : verbs_context$calls.reg_dm_mr(function, errno, MemorySegment.ofAddress(pd),
                 MemorySegment.ofAddress(dm), dmOffset, length, access).address();
     }
@@ -137,7 +128,7 @@ public final class DomainOps {
      */
     public static long allocNullMr(MemorySegment errno, long pd) {
         Memory.requireNonNull(pd, "ibv_alloc_null_mr", "pd");
-        MemorySegment function = opOrUnsupported(errno, Memory.readLong(pd + ibv_pd.context$OFFSET), ALLOC_NULL_MR);
+        MemorySegment function = ExtendedOps.opOrUnsupported(errno, Memory.readLong(pd + ibv_pd.context$OFFSET), ALLOC_NULL_MR);
         return function == null ? 0 : verbs_context$calls.alloc_null_mr(function, errno, MemorySegment.ofAddress(pd))
                 .address();
     }
@@ -153,7 +144,7 @@ public final class DomainOps {
     public static long allocTd(MemorySegment errno, long context, long initAttr) {
         Memory.requireNonNull(context, "ibv_alloc_td", "context");
         Memory.requireNonNull(initAttr, "ibv_alloc_td", "init_attr");
-        MemorySegment function = opOrUnsupported(errno, context, ALLOC_TD);
+        MemorySegment function = ExtendedOps.opOrUnsupported(errno, context, ALLOC_TD);
         return function == null ? 0 : verbs_context$calls.alloc_td(function, errno, MemorySegment.ofAddress(context),
                 MemorySegment.ofAddress(initAttr)).address();
     }
@@ -182,7 +173,7 @@ public final class DomainOps {
     public static long allocParentDomain(MemorySegment errno, long context, long attr) {
         Memory.requireNonNull(context, "ibv_alloc_parent_domain", "context");
         Memory.requireNonNull(attr, "ibv_alloc_parent_domain", "attr");
-        MemorySegment function = opOrUnsupported(errno, context, ALLOC_PARENT_DOMAIN);
+        MemorySegment function = ExtendedOps.opOrUnsupported(errno, context, ALLOC_PARENT_DOMAIN);
         return function == null ? 0 : verbs_context$calls.alloc_parent_domain(function, errno,
                 MemorySegment.ofAddress(context), MemorySegment.ofAddress(attr)).address();
     }

@@ -80,9 +80,9 @@ public final class ExtendedOps {
 
     /**
      * The op at {@code opOffset}, or null with EOPNOTSUPP in {@code errno}: how every extended
-     * create verb answers when the provider lacks the op.
+     * verb answers when the provider lacks the op (also for DomainOps, XrcOps, WqOps, SteeringOps).
      */
-    private static MemorySegment opOrUnsupported(MemorySegment errno, long context, long opOffset) {
+    static MemorySegment opOrUnsupported(MemorySegment errno, long context, long opOffset) {
         long function = op(context, opOffset);
         if (function == 0) {
             Errnos.set(errno, OpsTable.EOPNOTSUPP);

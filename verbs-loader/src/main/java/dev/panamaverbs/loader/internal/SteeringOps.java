@@ -29,15 +29,6 @@ public final class SteeringOps {
 
     private SteeringOps() {}
 
-    private static MemorySegment opOrUnsupported(MemorySegment errno, long context, long opOffset) {
-        long function = ExtendedOps.op(context, opOffset);
-        if (function == 0) {
-            Errnos.set(errno, OpsTable.EOPNOTSUPP);
-            return null;
-        }
-        return MemorySegment.ofAddress(function);
-    }
-
     /**
      * {@code ibv_create_flow(qp, flow)}: {@code vctx->ibv_create_flow(qp, flow)} of {@code qp->context}.
      *
@@ -49,7 +40,7 @@ public final class SteeringOps {
     public static long createFlow(MemorySegment errno, long qp, long flowAttr) {
         Memory.requireNonNull(qp, "ibv_create_flow", "qp");
         Memory.requireNonNull(flowAttr, "ibv_create_flow", "flow");
-        MemorySegment function = opOrUnsupported(errno, Memory.readLong(qp + ibv_qp.context$OFFSET), CREATE_FLOW);
+        MemorySegment function = ExtendedOps.opOrUnsupported(errno, Memory.readLong(qp + ibv_qp.context$OFFSET), CREATE_FLOW);
         return function == null ? 0 : verbs_context$calls.ibv_create_flow(function, errno, MemorySegment.ofAddress(qp),
                 MemorySegment.ofAddress(flowAttr)).address();
     }
@@ -78,7 +69,7 @@ public final class SteeringOps {
     public static long createCounters(MemorySegment errno, long context, long initAttr) {
         Memory.requireNonNull(context, "ibv_create_counters", "context");
         Memory.requireNonNull(initAttr, "ibv_create_counters", "init_attr");
-        MemorySegment function = opOrUnsupported(errno, context, CREATE_COUNTERS);
+        MemorySegment function = ExtendedOps.opOrUnsupported(errno, context, CREATE_COUNTERS);
         return function == null ? 0 : verbs_context$calls.create_counters(function, errno,
                 MemorySegment.ofAddress(context), MemorySegment.ofAddress(initAttr)).address();
     }

@@ -43,15 +43,6 @@ public final class WqOps {
                 .bindTo(Downcalls.libc("pthread_cond_init"));
     }
 
-    private static MemorySegment opOrUnsupported(MemorySegment errno, long context, long opOffset) {
-        long function = ExtendedOps.op(context, opOffset);
-        if (function == 0) {
-            Errnos.set(errno, OpsTable.EOPNOTSUPP);
-            return null;
-        }
-        return MemorySegment.ofAddress(function);
-    }
-
     /**
      * {@code ibv_create_wq(context, wq_init_attr)}: {@code vctx->create_wq(context, attr)}; on
      * success, as the header, {@code wq->wq_context = attr->wq_context},
@@ -66,7 +57,7 @@ public final class WqOps {
     public static long createWq(MemorySegment errno, long context, long initAttr) {
         Memory.requireNonNull(context, "ibv_create_wq", "context");
         Memory.requireNonNull(initAttr, "ibv_create_wq", "wq_init_attr");
-        MemorySegment function = opOrUnsupported(errno, context, CREATE_WQ);
+        MemorySegment function = ExtendedOps.opOrUnsupported(errno, context, CREATE_WQ);
         if (function == null) {
             return 0;
         }
@@ -144,7 +135,7 @@ public final class WqOps {
     public static long createRwqIndTable(MemorySegment errno, long context, long initAttr) {
         Memory.requireNonNull(context, "ibv_create_rwq_ind_table", "context");
         Memory.requireNonNull(initAttr, "ibv_create_rwq_ind_table", "init_attr");
-        MemorySegment function = opOrUnsupported(errno, context, CREATE_RWQ_IND_TABLE);
+        MemorySegment function = ExtendedOps.opOrUnsupported(errno, context, CREATE_RWQ_IND_TABLE);
         return function == null ? 0 : verbs_context$calls.create_rwq_ind_table(function, errno,
                 MemorySegment.ofAddress(context), MemorySegment.ofAddress(initAttr)).address();
     }

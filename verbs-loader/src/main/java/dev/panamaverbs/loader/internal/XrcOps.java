@@ -30,15 +30,6 @@ public final class XrcOps {
 
     private XrcOps() {}
 
-    private static MemorySegment opOrUnsupported(MemorySegment errno, long context, long opOffset) {
-        long function = ExtendedOps.op(context, opOffset);
-        if (function == 0) {
-            Errnos.set(errno, OpsTable.EOPNOTSUPP);
-            return null;
-        }
-        return MemorySegment.ofAddress(function);
-    }
-
     /**
      * {@code ibv_open_xrcd(context, xrcd_init_attr)}: {@code vctx->open_xrcd(...)}.
      *
@@ -50,7 +41,7 @@ public final class XrcOps {
     public static long openXrcd(MemorySegment errno, long context, long initAttr) {
         Memory.requireNonNull(context, "ibv_open_xrcd", "context");
         Memory.requireNonNull(initAttr, "ibv_open_xrcd", "xrcd_init_attr");
-        MemorySegment function = opOrUnsupported(errno, context, OPEN_XRCD);
+        MemorySegment function = ExtendedOps.opOrUnsupported(errno, context, OPEN_XRCD);
         return function == null ? 0 : verbs_context$calls.open_xrcd(function, errno, MemorySegment.ofAddress(context),
                 MemorySegment.ofAddress(initAttr)).address();
     }
@@ -91,7 +82,7 @@ public final class XrcOps {
             return verbs_h.ibv_create_srq(errno, MemorySegment.ofAddress(pd), MemorySegment.ofAddress(initAttrEx))
                     .address();
         }
-        MemorySegment function = opOrUnsupported(errno, context, CREATE_SRQ_EX);
+        MemorySegment function = ExtendedOps.opOrUnsupported(errno, context, CREATE_SRQ_EX);
         return function == null ? 0 : verbs_context$calls.create_srq_ex(function, errno,
                 MemorySegment.ofAddress(context), MemorySegment.ofAddress(initAttrEx)).address();
     }
@@ -123,7 +114,7 @@ public final class XrcOps {
     public static long openQp(MemorySegment errno, long context, long openAttr) {
         Memory.requireNonNull(context, "ibv_open_qp", "context");
         Memory.requireNonNull(openAttr, "ibv_open_qp", "qp_open_attr");
-        MemorySegment function = opOrUnsupported(errno, context, OPEN_QP);
+        MemorySegment function = ExtendedOps.opOrUnsupported(errno, context, OPEN_QP);
         return function == null ? 0 : verbs_context$calls.open_qp(function, errno, MemorySegment.ofAddress(context),
                 MemorySegment.ofAddress(openAttr)).address();
     }
