@@ -122,6 +122,11 @@ final class FakeProvider {
         return call("fake_verbs_context_size", FunctionDescriptor.of(JAVA_LONG));
     }
 
+    /** A context whose verbs_context ends just before the op at {@code opOffset}: verbs_get_ctx_op finds no op there. */
+    long contextWithout(long opOffset) {
+        return context(true, verbsContextSize() - opOffset - 1, true);
+    }
+
     /** offsetof(struct verbs_context, op) as gcc computed it. */
     long offsetInVerbsContext(String op) {
         return call("fake_offset_" + op, FunctionDescriptor.of(JAVA_LONG));

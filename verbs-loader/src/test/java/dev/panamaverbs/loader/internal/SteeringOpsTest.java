@@ -30,14 +30,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class SteeringOpsTest {
     private static FakeProvider fake;
     private static long context;
-    private static long fullSize;
     private static Arena arena;
 
     @BeforeAll
     static void useTheFakeLibrary() {
         fake = FakeProvider.standardAsProcessLibrary();
         context = fake.context();
-        fullSize = fake.verbsContextSize();
         arena = Arena.ofShared();
     }
 
@@ -49,10 +47,6 @@ class SteeringOpsTest {
     @BeforeEach
     void reset() {
         fake.reset();
-    }
-
-    private static long contextWithout(long opOffset) {
-        return fake.context(true, fullSize - opOffset - 1, true);
     }
 
     @Test
@@ -106,7 +100,7 @@ class SteeringOpsTest {
         assertEquals(created, fake.arg(0));
 
         long calls = fake.calls();
-        assertEquals(0, SteeringOps.createFlow(state, fake.qp(contextWithout(SteeringOps.CREATE_FLOW)), flow.address()));
+        assertEquals(0, SteeringOps.createFlow(state, fake.qp(fake.contextWithout(SteeringOps.CREATE_FLOW)), flow.address()));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
         assertEquals(calls, fake.calls());
     }
@@ -144,7 +138,7 @@ class SteeringOpsTest {
         fake.nextReturn(0);
 
         long calls = fake.calls();
-        assertEquals(0, SteeringOps.createCounters(state, contextWithout(SteeringOps.CREATE_COUNTERS), init.address()));
+        assertEquals(0, SteeringOps.createCounters(state, fake.contextWithout(SteeringOps.CREATE_COUNTERS), init.address()));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
         assertEquals(calls, fake.calls());
     }

@@ -28,14 +28,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class XrcOpsTest {
     private static FakeProvider fake;
     private static long context;
-    private static long fullSize;
     private static Arena arena;
 
     @BeforeAll
     static void useTheFakeLibrary() {
         fake = FakeProvider.standardAsProcessLibrary();
         context = fake.context();
-        fullSize = fake.verbsContextSize();
         arena = Arena.ofShared();
     }
 
@@ -47,10 +45,6 @@ class XrcOpsTest {
     @BeforeEach
     void reset() {
         fake.reset();
-    }
-
-    private static long contextWithout(long opOffset) {
-        return fake.context(true, fullSize - opOffset - 1, true);
     }
 
     @Test
@@ -93,7 +87,7 @@ class XrcOpsTest {
         assertEquals(TestErrno.EIO, CallState.errno(state));
         fake.nextReturn(0);
         long calls = fake.calls();
-        assertEquals(0, XrcOps.openXrcd(state, contextWithout(XrcOps.OPEN_XRCD), attr.address()));
+        assertEquals(0, XrcOps.openXrcd(state, fake.contextWithout(XrcOps.OPEN_XRCD), attr.address()));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
         assertEquals(calls, fake.calls());
     }
@@ -127,10 +121,10 @@ class XrcOpsTest {
         assertEquals(0xABCDE, number.get(ValueLayout.JAVA_INT, 0));
 
         long calls = fake.calls();
-        long older = contextWithout(XrcOps.CREATE_SRQ_EX);
+        long older = fake.contextWithout(XrcOps.CREATE_SRQ_EX);
         assertEquals(0, XrcOps.createSrqEx(state, older, attr.address()));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
-        assertEquals(OpsTable.EOPNOTSUPP, XrcOps.getSrqNum(fake.srq(contextWithout(XrcOps.GET_SRQ_NUM)), number.address()));
+        assertEquals(OpsTable.EOPNOTSUPP, XrcOps.getSrqNum(fake.srq(fake.contextWithout(XrcOps.GET_SRQ_NUM)), number.address()));
         assertEquals(calls, fake.calls());
     }
 
@@ -150,7 +144,7 @@ class XrcOpsTest {
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5)});
         assertEquals(0xFFFFFE, Memory.readInt(qp + ibv_qp.qp_num$OFFSET));
         long calls = fake.calls();
-        assertEquals(0, XrcOps.openQp(state, contextWithout(XrcOps.OPEN_QP), attr.address()));
+        assertEquals(0, XrcOps.openQp(state, fake.contextWithout(XrcOps.OPEN_QP), attr.address()));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
         assertEquals(calls, fake.calls());
     }
