@@ -3,10 +3,9 @@ package dev.panamaverbs;
 import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_ah_attr;
 import dev.panamaverbs.ffm.ibv_ah;
-import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -35,20 +34,13 @@ public final class AddressHandle extends VerbsResource {
         String verb = "ibv_create_ah";
         Objects.requireNonNull(pd, verb + ": protection domain is null");
         Objects.requireNonNull(attributes, verb + ": attributes are null");
-        pd.acquire();
-        try (Arena arena = Arena.ofConfined()) {
+        return ResourceCreation.create(verb, ibv_ah.SIZE, List.of(pd), arena -> {
             checkAgainstPort(pd.parentContext(), attributes);
             MemorySegment attr = arena.allocate(ibv_ah_attr.LAYOUT);
             attributes.writeTo(attr);
-            MemorySegment state = CallState.allocate(arena);
-            MemorySegment ah = verbs_h.ibv_create_ah(state, pd.handleSegment(), attr);
-            NativeCalls.checkPointer(verb, ah, CallState.errno(state));
-            AddressHandle handle = new AddressHandle(pd, Pointers.sized(ah, ibv_ah.SIZE), attributes);
-            handle.register();
-            return handle;
-        } finally {
-            pd.release();
-        }
+            return attr;
+        }, (state, attr) -> verbs_h.ibv_create_ah(state, pd.handleSegment(), MemorySegment.ofAddress(attr)).address(),
+                (ah, attr) -> new AddressHandle(pd, ah, attributes));
     }
 
     /** Wraps and registers an {@code ibv_ah} the caller created in {@code pd} (held by the caller). */

@@ -4,12 +4,11 @@ import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_counter_attach_attr;
 import dev.panamaverbs.ffm.ibv_counters;
 import dev.panamaverbs.ffm.ibv_counters_init_attr;
-import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.loader.internal.SteeringOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -31,18 +30,10 @@ public final class Counters extends VerbsResource {
     /** {@code ibv_create_counters}: the factory hook behind {@link Context#createCounters()}. */
     static Counters create(Context context) {
         Objects.requireNonNull(context, "ibv_create_counters: context is null");
-        context.acquire();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment attr = arena.allocate(ibv_counters_init_attr.LAYOUT);
-            MemorySegment state = CallState.allocate(arena);
-            long counters = SteeringOps.createCounters(state, context.handleAddress(), attr.address());
-            NativeCalls.checkPointer("ibv_create_counters", MemorySegment.ofAddress(counters), CallState.errno(state));
-            Counters created = new Counters(context, Pointers.sized(counters, ibv_counters.SIZE));
-            created.register();
-            return created;
-        } finally {
-            context.release();
-        }
+        return ResourceCreation.create("ibv_create_counters", ibv_counters.SIZE, List.of(context),
+                arena -> arena.allocate(ibv_counters_init_attr.LAYOUT),
+                (state, attr) -> SteeringOps.createCounters(state, context.handleAddress(), attr),
+                (handle, attr) -> new Counters(context, handle));
     }
 
     /** {@code ibv_destroy_counters}. */

@@ -2,11 +2,9 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_alloc_dm_attr;
 import dev.panamaverbs.ffm.ibv_dm;
-import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.loader.internal.DomainOps;
-import dev.panamaverbs.loader.internal.Pointers;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -39,20 +37,12 @@ public final class DeviceMemory extends VerbsResource {
         if (logAlignment < 0 || logAlignment > 63) {
             throw new IllegalArgumentException(verb + ": log_align_req must be 0..63, got " + logAlignment);
         }
-        context.acquire();
-        try (Arena arena = Arena.ofConfined()) {
+        return ResourceCreation.create(verb, ibv_dm.SIZE, List.of(context), arena -> {
             MemorySegment attr = arena.allocate(ibv_alloc_dm_attr.LAYOUT);
             ibv_alloc_dm_attr.length(attr, length);
             ibv_alloc_dm_attr.log_align_req(attr, logAlignment);
-            MemorySegment state = CallState.allocate(arena);
-            long dm = DomainOps.allocDm(state, context.handleAddress(), attr.address());
-            NativeCalls.checkPointer(verb, MemorySegment.ofAddress(dm), CallState.errno(state));
-            DeviceMemory memory = new DeviceMemory(context, Pointers.sized(dm, ibv_dm.SIZE), length);
-            memory.register();
-            return memory;
-        } finally {
-            context.release();
-        }
+            return attr;
+        }, (state, attr) -> DomainOps.allocDm(state, context.handleAddress(), attr), (handle, attr) -> new DeviceMemory(context, handle, length));
     }
 
     /** {@code ibv_free_dm}. */

@@ -1,11 +1,9 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_flow;
-import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.loader.internal.SteeringOps;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -31,24 +29,9 @@ public final class Flow extends VerbsResource {
             throw new IllegalArgumentException(verb + ": the counters belong to another context than the queue pair");
         }
         VerbsResource[] dependencies = counters == null ? new VerbsResource[] {qp} : new VerbsResource[] {qp, counters};
-        int held = 0;
-        try (Arena arena = Arena.ofConfined()) {
-            for (VerbsResource resource : dependencies) {
-                resource.acquire();
-                held++;
-            }
-            MemorySegment attr = rule.encode(arena);
-            MemorySegment state = CallState.allocate(arena);
-            long flow = SteeringOps.createFlow(state, qp.handleAddress(), attr.address());
-            NativeCalls.checkPointer(verb, MemorySegment.ofAddress(flow), CallState.errno(state));
-            Flow created = new Flow(Pointers.sized(flow, ibv_flow.SIZE), rule, dependencies);
-            created.register();
-            return created;
-        } finally {
-            for (int i = 0; i < held; i++) {
-                dependencies[i].release();
-            }
-        }
+        return ResourceCreation.create(verb, ibv_flow.SIZE, List.of(dependencies),
+                rule::encode, (state, attr) -> SteeringOps.createFlow(state, qp.handleAddress(), attr),
+                (handle, attr) -> new Flow(handle, rule, dependencies));
     }
 
     /** {@code ibv_destroy_flow}. */

@@ -2,10 +2,7 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_rwq_ind_table;
 import dev.panamaverbs.ffm.ibv_rwq_ind_table_init_attr;
-import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.loader.internal.WqOps;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.LinkedHashSet;
@@ -46,12 +43,7 @@ public final class IndirectionTable extends VerbsResource {
             used.add(wq);
         }
         VerbsResource[] dependencies = used.toArray(VerbsResource[]::new);
-        int held = 0;
-        try (Arena arena = Arena.ofConfined()) {
-            for (VerbsResource resource : dependencies) {
-                resource.acquire();
-                held++;
-            }
+        return ResourceCreation.create(verb, ibv_rwq_ind_table.SIZE, List.of(dependencies), arena -> {
             MemorySegment table = arena.allocate(ValueLayout.ADDRESS, size);
             for (int i = 0; i < size; i++) {
                 table.setAtIndex(ValueLayout.ADDRESS, i, workQueues.get(i).handleSegment());
@@ -59,21 +51,9 @@ public final class IndirectionTable extends VerbsResource {
             MemorySegment attr = arena.allocate(ibv_rwq_ind_table_init_attr.LAYOUT);
             ibv_rwq_ind_table_init_attr.log_ind_tbl_size(attr, Integer.numberOfTrailingZeros(size));
             ibv_rwq_ind_table_init_attr.ind_tbl(attr, table);
-            MemorySegment state = CallState.allocate(arena);
-            long created = WqOps.createRwqIndTable(state, context.handleAddress(), attr.address());
-            NativeCalls.checkPointer(verb, MemorySegment.ofAddress(created), CallState.errno(state));
-            IndirectionTable indirection = new IndirectionTable(Pointers.sized(created, ibv_rwq_ind_table.SIZE), size,
-                    dependencies);
-            indirection.register();
-            return indirection;
-        } finally {
-            for (VerbsResource resource : dependencies) {
-                if (held-- == 0) {
-                    break;
-                }
-                resource.release();
-            }
-        }
+            return attr;
+        }, (state, attr) -> WqOps.createRwqIndTable(state, context.handleAddress(), attr),
+                (handle, attr) -> new IndirectionTable(handle, size, dependencies));
     }
 
     /** {@code ibv_destroy_rwq_ind_table}. */

@@ -2,11 +2,9 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_td;
 import dev.panamaverbs.ffm.ibv_td_init_attr;
-import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.loader.internal.DomainOps;
-import dev.panamaverbs.loader.internal.Pointers;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -28,18 +26,10 @@ public final class ThreadDomain extends VerbsResource {
     /** {@code ibv_alloc_td}: the factory hook behind {@link Context#allocateThreadDomain()}. */
     static ThreadDomain allocate(Context context) {
         Objects.requireNonNull(context, "ibv_alloc_td: context is null");
-        context.acquire();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment attr = arena.allocate(ibv_td_init_attr.LAYOUT);
-            MemorySegment state = CallState.allocate(arena);
-            long td = DomainOps.allocTd(state, context.handleAddress(), attr.address());
-            NativeCalls.checkPointer("ibv_alloc_td", MemorySegment.ofAddress(td), CallState.errno(state));
-            ThreadDomain domain = new ThreadDomain(context, Pointers.sized(td, ibv_td.SIZE));
-            domain.register();
-            return domain;
-        } finally {
-            context.release();
-        }
+        return ResourceCreation.create("ibv_alloc_td", ibv_td.SIZE, List.of(context),
+                arena -> arena.allocate(ibv_td_init_attr.LAYOUT),
+                (state, attr) -> DomainOps.allocTd(state, context.handleAddress(), attr),
+                (handle, attr) -> new ThreadDomain(context, handle));
     }
 
     /** {@code ibv_dealloc_td}. */

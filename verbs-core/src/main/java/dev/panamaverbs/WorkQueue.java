@@ -4,11 +4,10 @@ import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_wq;
 import dev.panamaverbs.ffm.ibv_wq_attr;
 import dev.panamaverbs.ffm.ibv_wq_init_attr;
-import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.loader.internal.WqOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -40,26 +39,17 @@ public final class WorkQueue extends VerbsResource {
         if (cq.context() != context) {
             throw new IllegalArgumentException(verb + ": the completion queue belongs to another context than the domain");
         }
-        pd.acquire();
-        cq.acquire();
-        try (Arena arena = Arena.ofConfined()) {
+        return ResourceCreation.create(verb, ibv_wq.SIZE, List.of(pd, cq), arena -> {
             MemorySegment attr = arena.allocate(ibv_wq_init_attr.LAYOUT);
             ibv_wq_init_attr.wq_type(attr, VerbsConstants.IBV_WQT_RQ);
             ibv_wq_init_attr.max_wr(attr, options.maxWorkRequests());
             ibv_wq_init_attr.max_sge(attr, options.maxSge());
             ibv_wq_init_attr.pd(attr, pd.handleSegment());
             ibv_wq_init_attr.cq(attr, cq.handleSegment());
-            MemorySegment state = CallState.allocate(arena);
-            long wq = WqOps.createWq(state, context.handleAddress(), attr.address());
-            NativeCalls.checkPointer(verb, MemorySegment.ofAddress(wq), CallState.errno(state));
-            // The provider writes back what it granted.
-            WorkQueue queue = new WorkQueue(pd, cq, Pointers.sized(wq, ibv_wq.SIZE), ibv_wq_init_attr.max_sge(attr));
-            queue.register();
-            return queue;
-        } finally {
-            cq.release();
-            pd.release();
-        }
+            return attr;
+        }, (state, attr) -> WqOps.createWq(state, context.handleAddress(), attr),
+                // The provider writes back what it granted.
+                (handle, attr) -> new WorkQueue(pd, cq, handle, ibv_wq_init_attr.max_sge(attr)));
     }
 
     /** {@code ibv_destroy_wq}. */

@@ -3,11 +3,9 @@ package dev.panamaverbs;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_xrcd;
 import dev.panamaverbs.ffm.ibv_xrcd_init_attr;
-import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.loader.internal.XrcOps;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -38,21 +36,13 @@ public final class XrcDomain extends VerbsResource {
         if (fd < -1) {
             throw new IllegalArgumentException(verb + ": fd must be -1 or a file descriptor, got " + fd);
         }
-        context.acquire();
-        try (Arena arena = Arena.ofConfined()) {
+        return ResourceCreation.create(verb, ibv_xrcd.SIZE, List.of(context), arena -> {
             MemorySegment attr = arena.allocate(ibv_xrcd_init_attr.LAYOUT);
             ibv_xrcd_init_attr.comp_mask(attr, VerbsConstants.IBV_XRCD_INIT_ATTR_FD | VerbsConstants.IBV_XRCD_INIT_ATTR_OFLAGS);
             ibv_xrcd_init_attr.fd(attr, fd);
             ibv_xrcd_init_attr.oflags(attr, create ? O_CREAT : 0);
-            MemorySegment state = CallState.allocate(arena);
-            long xrcd = XrcOps.openXrcd(state, context.handleAddress(), attr.address());
-            NativeCalls.checkPointer(verb, MemorySegment.ofAddress(xrcd), CallState.errno(state));
-            XrcDomain domain = new XrcDomain(context, Pointers.sized(xrcd, ibv_xrcd.SIZE));
-            domain.register();
-            return domain;
-        } finally {
-            context.release();
-        }
+            return attr;
+        }, (state, attr) -> XrcOps.openXrcd(state, context.handleAddress(), attr), (handle, attr) -> new XrcDomain(context, handle));
     }
 
     /** {@code ibv_close_xrcd}. */
