@@ -24,6 +24,10 @@ final class QpTransitionAttributes {
                     + " use toInit(port, pkeyIndex, qkey)");
         }
         int bits = BitFlag.toBits(Objects.requireNonNull(access, MODIFY + ": access flags"));
+        if (type == QpType.RAW_PACKET && bits != 0) {
+            throw new IllegalArgumentException(MODIFY + ": a RAW_PACKET queue pair takes no access flags (INIT sets its port only), got "
+                    + access);
+        }
         if ((bits & ~QP_ACCESS_FLAGS) != 0) {
             throw new IllegalArgumentException(MODIFY + ": qp_access_flags may hold LOCAL_WRITE, REMOTE_WRITE,"
                     + " REMOTE_READ and REMOTE_ATOMIC only, got " + access);

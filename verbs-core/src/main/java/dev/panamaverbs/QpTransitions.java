@@ -21,6 +21,9 @@ public final class QpTransitions {
     private static final int RTS_RC = IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT
             | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
     private static final int RTS_UNRELIABLE = IBV_QP_STATE | IBV_QP_SQ_PSN;
+    // A raw packet queue pair has no PSN, P_Key, Q_Key or access flags: only its port (IBA has no
+    // such transport; this is what rdma-core's raw Ethernet providers require).
+    private static final int INIT_RAW = IBV_QP_STATE | IBV_QP_PORT;
 
     /**
      * The attribute mask {@code ibv_modify_qp} requires to move a {@code type} queue pair to
@@ -28,19 +31,27 @@ public final class QpTransitions {
      * anywhere. For RTS the mask of RTR -> RTS; see {@link #maskFor(QpType, QpState, QpState)}
      * for RTS -> RTS, SQD -> RTS and SQE -> RTS.
      *
-     * @throws IllegalArgumentException for a transport other than RC, UC, UD, or a target state
+     * @throws IllegalArgumentException for a transport other than RC, UC, UD, RAW_PACKET, or a target state
      *         that has no typed transition (SQE, UNKNOWN)
      */
     static int maskFor(QpType type, QpState target) {
         requireTypedTransport(type);
         return switch (target) {
-            case INIT -> type == QpType.UD ? INIT_DATAGRAM : INIT_CONNECTED;
+            case INIT -> switch (type) {
+                case UD -> INIT_DATAGRAM;
+                case RAW_PACKET -> INIT_RAW;
+                default -> INIT_CONNECTED;
+            };
             case RTR -> switch (type) {
                 case RC -> RTR_RC;
                 case UC -> RTR_UC;
                 default -> IBV_QP_STATE;
             };
-            case RTS -> type == QpType.RC ? RTS_RC : RTS_UNRELIABLE;
+            case RTS -> switch (type) {
+                case RC -> RTS_RC;
+                case RAW_PACKET -> IBV_QP_STATE;
+                default -> RTS_UNRELIABLE;
+            };
             case SQD, ERROR, RESET -> IBV_QP_STATE;
             default -> throw new IllegalArgumentException(
                     "ibv_modify_qp: no typed transition to " + target + "; use QueuePair.modify");
@@ -78,6 +89,11 @@ public final class QpTransitions {
         requireTypedTransport(type);
         if (target == QpState.SQD && from == QpState.RTS) {
             return IBV_QP_EN_SQD_ASYNC_NOTIFY;
+        }
+        if (target == QpState.RTS && type == QpType.RAW_PACKET) {
+            // IBA's table has no raw packet transport, so no optional attributes are known for it.
+            throw new IllegalArgumentException("ibv_modify_qp: no typed RAW_PACKET transition " + from + " -> " + target
+                    + " other than RTR -> RTS; use QueuePair.modify");
         }
         if (target == QpState.RTS && (from == QpState.RTS || from == QpState.SQD)) {
             return switch (type) {
@@ -156,9 +172,9 @@ public final class QpTransitions {
 
     /** The transports the typed transitions know. */
     static void requireTypedTransport(QpType type) {
-        if (type != QpType.RC && type != QpType.UC && type != QpType.UD) {
+        if (type != QpType.RC && type != QpType.UC && type != QpType.UD && type != QpType.RAW_PACKET) {
             throw new IllegalArgumentException(
-                    "ibv_modify_qp: typed transitions support RC, UC and UD, not " + type + "; use QueuePair.modify");
+                    "ibv_modify_qp: typed transitions support RC, UC, UD and RAW_PACKET, not " + type + "; use QueuePair.modify");
         }
     }
 }

@@ -16,7 +16,9 @@ import java.util.Set;
 
 /**
  * A queue pair (C {@code struct ibv_qp}): a send queue and a receive queue bound to one transport
- * (RC, UC or UD). Created by {@link ProtectionDomain#createQueuePair(QueuePairOptions)}; depends on
+ * (RC, UC, UD, or RAW_PACKET: whole Ethernet frames, SEND only; INIT takes the port alone,
+ * {@code toInit(port, 0, Set.of())}, then {@link #toRtr()} and {@code toRts}). Created by
+ * {@link ProtectionDomain#createQueuePair(QueuePairOptions)}; depends on
  * its protection domain, its completion queues and its shared receive queue, so closing any of
  * them closes the queue pair first ({@code ibv_destroy_qp}).
  *
@@ -279,7 +281,8 @@ public final class QueuePair extends VerbsResource {
 
     /**
      * RESET (or INIT) -> INIT for RC and UC: {@code ibv_modify_qp} with
-     * {@code STATE | PKEY_INDEX | PORT | ACCESS_FLAGS}.
+     * {@code STATE | PKEY_INDEX | PORT | ACCESS_FLAGS}; for RAW_PACKET {@code STATE | PORT}
+     * (no access flags allowed, the P_Key index unused).
      *
      * @param port       the local port, from 1
      * @param pkeyIndex  the P_Key table index (0 for the default partition)
@@ -329,7 +332,7 @@ public final class QueuePair extends VerbsResource {
      * DEST_QPN | RQ_PSN}, plus {@code MAX_DEST_RD_ATOMIC | MIN_RNR_TIMER} for RC. The address
      * vector uses the INIT port unless {@code remote} names one.
      *
-     * @throws IllegalArgumentException for UD (use {@link #toRtr()}), a RoCE port without a remote
+     * @throws IllegalArgumentException for UD and RAW_PACKET (use {@link #toRtr()}), a RoCE port without a remote
      *         GID, a path MTU above the port's active MTU, or a read/atomic depth above the device's
      * @throws IllegalStateException if the queue pair is not in INIT, or closed
      * @param remote the remote endpoint
@@ -340,7 +343,7 @@ public final class QueuePair extends VerbsResource {
     }
 
     /**
-     * INIT -> RTR for UD: {@code ibv_modify_qp} with {@code STATE} only.
+     * INIT -> RTR for UD and RAW_PACKET: {@code ibv_modify_qp} with {@code STATE} only.
      *
      * @throws IllegalArgumentException for RC/UC (use {@link #toRtr(RemoteEndpoint)})
      * @throws IllegalStateException if the queue pair is not in INIT, or closed

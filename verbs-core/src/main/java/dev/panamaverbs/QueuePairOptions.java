@@ -49,7 +49,7 @@ public final class QueuePairOptions {
     }
 
     /**
-     * Options for a queue pair of {@code type} (RC, UC or UD) completing sends and receives on the given queues.
+     * Options for a queue pair of {@code type} (RC, UC, UD or RAW_PACKET) completing sends and receives on the given queues.
      *
      * @param type the type
      * @param sendCompletionQueue the send completion queue
@@ -208,8 +208,8 @@ public final class QueuePairOptions {
 
         private Builder(QpType type) {
             Objects.requireNonNull(type, "ibv_create_qp: qp_type");
-            if (type != QpType.RC && type != QpType.UC && type != QpType.UD) {
-                throw new IllegalArgumentException("ibv_create_qp: qp_type must be RC, UC or UD, got " + type);
+            if (type != QpType.RC && type != QpType.UC && type != QpType.UD && type != QpType.RAW_PACKET) {
+                throw new IllegalArgumentException("ibv_create_qp: qp_type must be RC, UC, UD or RAW_PACKET, got " + type);
             }
             this.type = type;
         }

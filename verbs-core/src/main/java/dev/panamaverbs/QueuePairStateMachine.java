@@ -79,8 +79,8 @@ final class QueuePairStateMachine {
     void toRtr(RemoteEndpoint remote, ReadyToReceiveOptions options) {
         Objects.requireNonNull(remote, MODIFY + ": remote endpoint");
         Objects.requireNonNull(options, MODIFY + ": options");
-        if (type == QpType.UD) {
-            throw new IllegalArgumentException(MODIFY + ": a UD queue pair has no remote endpoint: use toRtr()");
+        if (type == QpType.UD || type == QpType.RAW_PACKET) {
+            throw new IllegalArgumentException(MODIFY + ": a " + type + " queue pair has no remote endpoint: use toRtr()");
         }
         QpTransitions.requireTypedTransition(qp, state, QpState.RTR);
         int avPort = remote.port() != 0 ? remote.port() : port != 0 ? port : query().port();
@@ -96,7 +96,7 @@ final class QueuePairStateMachine {
     }
 
     void toRtr() {
-        if (type != QpType.UD) {
+        if (type != QpType.UD && type != QpType.RAW_PACKET) {
             throw new IllegalArgumentException(MODIFY + ": a " + type + " queue pair needs its remote endpoint: use toRtr(remote)");
         }
         transitionStateOnly(QpState.RTR);

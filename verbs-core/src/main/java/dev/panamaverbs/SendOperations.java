@@ -19,6 +19,8 @@ final class SendOperations {
             WorkRequestOpcode.LOCAL_INV, WorkRequestOpcode.BIND_MW, WorkRequestOpcode.SEND_WITH_INV);
     // TSO on UD needs the tso header fields, which SendWorkRequest does not expose.
     private static final int UD = bits(WorkRequestOpcode.SEND, WorkRequestOpcode.SEND_WITH_IMM);
+    // A raw packet queue pair sends whole Ethernet frames (the SGEs hold the headers too): SEND only.
+    private static final int RAW_PACKET = bits(WorkRequestOpcode.SEND);
 
     static final int INLINE_OPCODES = bit(WorkRequestOpcode.SEND.value())
             | bit(WorkRequestOpcode.SEND_WITH_IMM.value())
@@ -47,6 +49,7 @@ final class SendOperations {
             case RC -> RC;
             case UC -> UC;
             case UD -> UD;
+            case RAW_PACKET -> RAW_PACKET;
             default -> 0;
         };
     }

@@ -34,6 +34,14 @@ class QpTransitionsTest {
                     QpState.RTS, EnumSet.of(STATE, SQ_PSN),
                     QpState.SQD, EnumSet.of(STATE),
                     QpState.ERROR, EnumSet.of(STATE),
+                    QpState.RESET, EnumSet.of(STATE)),
+            // Not in IBA: what rdma-core's raw Ethernet providers (mlx4/mlx5) take.
+            QpType.RAW_PACKET, Map.of(
+                    QpState.INIT, EnumSet.of(STATE, PORT),
+                    QpState.RTR, EnumSet.of(STATE),
+                    QpState.RTS, EnumSet.of(STATE),
+                    QpState.SQD, EnumSet.of(STATE),
+                    QpState.ERROR, EnumSet.of(STATE),
                     QpState.RESET, EnumSet.of(STATE)));
 
     @Test
@@ -64,7 +72,7 @@ class QpTransitionsTest {
 
     @Test
     void otherTransportsHaveNoTypedTransitions() {
-        for (QpType type : EnumSet.complementOf(EnumSet.of(QpType.RC, QpType.UC, QpType.UD))) {
+        for (QpType type : EnumSet.complementOf(EnumSet.of(QpType.RC, QpType.UC, QpType.UD, QpType.RAW_PACKET))) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> QpTransitions.maskFor(type, QpState.INIT));
             assertTrue(e.getMessage().contains(type.name()), e.getMessage());
@@ -127,6 +135,20 @@ class QpTransitionsTest {
                 () -> QpTransitions.maskFor(QpType.RC, QpState.SQE, QpState.RTS));
         assertTrue(rcSqe.getMessage().contains("SQE"), rcSqe.getMessage());
         assertThrows(IllegalArgumentException.class, () -> QpTransitions.optionalMaskFor(QpType.XRC_SEND, QpState.RTS, QpState.RTS));
+    }
+
+    @Test
+    void rawPacketResumesNothingButTakesRtrToRts() {
+        assertEquals(STATE.bit(), QpTransitions.maskFor(QpType.RAW_PACKET, QpState.RTR, QpState.RTS));
+        for (QpState from : EnumSet.of(QpState.RTS, QpState.SQD, QpState.SQE)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> QpTransitions.maskFor(QpType.RAW_PACKET, from, QpState.RTS), from + " -> RTS");
+            assertTrue(e.getMessage().contains("RAW_PACKET"), e.getMessage());
+        }
+        IllegalArgumentException access = assertThrows(IllegalArgumentException.class,
+                () -> QpTransitionAttributes.accessBits(QpType.RAW_PACKET, EnumSet.of(AccessFlag.REMOTE_WRITE)));
+        assertTrue(access.getMessage().contains("RAW_PACKET"), access.getMessage());
+        assertEquals(0, QpTransitionAttributes.accessBits(QpType.RAW_PACKET, Set.of()));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.panamaverbs;
 
 import static dev.panamaverbs.ffm.VerbsConstants.*;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -21,10 +22,12 @@ class QueuePairOptionsTest {
     }
 
     @Test
-    void onlyRcUcAndUdCanBeCreated() {
-        for (QpType type : EnumSet.complementOf(EnumSet.of(QpType.RC, QpType.UC, QpType.UD))) {
-            assertRejected("ibv_create_qp: qp_type must be RC, UC or UD, got " + type, () -> QueuePairOptions.builder(type));
+    void onlyRcUcUdAndRawPacketCanBeCreated() {
+        for (QpType type : EnumSet.complementOf(EnumSet.of(QpType.RC, QpType.UC, QpType.UD, QpType.RAW_PACKET))) {
+            assertRejected("ibv_create_qp: qp_type must be RC, UC, UD or RAW_PACKET, got " + type,
+                    () -> QueuePairOptions.builder(type));
         }
+        assertDoesNotThrow(() -> QueuePairOptions.builder(QpType.RAW_PACKET));
         assertThrows(NullPointerException.class, () -> QueuePairOptions.builder(null));
     }
 
@@ -104,7 +107,7 @@ class QueuePairOptionsTest {
             assertEquals(ud.contains(opcode), SendOperations.isAllowed(QpType.UD, opcode), "UD " + opcode);
             assertEquals(uc.contains(opcode), SendOperations.isAllowed(QpType.UC, opcode), "UC " + opcode);
             assertEquals(rc.contains(opcode), SendOperations.isAllowed(QpType.RC, opcode), "RC " + opcode);
-            assertFalse(SendOperations.isAllowed(QpType.RAW_PACKET, opcode), "RAW_PACKET " + opcode);
+            assertEquals(opcode == WorkRequestOpcode.SEND, SendOperations.isAllowed(QpType.RAW_PACKET, opcode), "RAW_PACKET " + opcode);
         }
         assertEquals(0, SendOperations.bit(-1));
         assertEquals(0, SendOperations.bit(32));

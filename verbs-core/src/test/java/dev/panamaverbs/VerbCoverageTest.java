@@ -330,7 +330,7 @@ class VerbCoverageTest {
         for (Map.Entry<String, String[]> e : opcodes.entrySet()) {
             WorkRequestOpcode opcode = WorkRequestOpcode.valueOf(e.getKey());
             boolean unfilled = (SendOperations.UNFILLED_OPCODES & SendOperations.bit(opcode.value())) != 0;
-            List<QpType> transports = List.of(QpType.RC, QpType.UC, QpType.UD);
+            List<QpType> transports = List.of(QpType.RC, QpType.UC, QpType.UD, QpType.RAW_PACKET);
             if (e.getValue()[0].startsWith("refused")) {
                 assertTrue(unfilled, opcode + ": postSend would not refuse it");
                 assertEquals("refused", e.getValue()[1], opcode + ": SendBatch");

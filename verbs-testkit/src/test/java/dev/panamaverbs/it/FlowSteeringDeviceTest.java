@@ -2,6 +2,7 @@ package dev.panamaverbs.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
@@ -13,6 +14,7 @@ import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QpType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
+import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.VerbsUnsupportedException;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
@@ -20,8 +22,9 @@ import java.util.Map;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * Flow steering and counters on rxe (issue 10 item 2): SoftRoCE has neither, so
- * {@code ibv_create_flow} (on a UD queue pair: raw packet queue pairs are not created) and
+ * Flow steering, raw packet queue pairs and counters on rxe (issue 10 item 2): SoftRoCE has none
+ * of them. The kernel refuses to create a RAW_PACKET queue pair (the transport flows usually
+ * steer to), so {@code ibv_create_flow} is tried on a UD queue pair; it and
  * {@code ibv_create_counters} reach libibverbs' stand-in ops, which answer EOPNOTSUPP; the queue
  * pair closes and the kernel frees it.
  */
@@ -32,6 +35,24 @@ class FlowSteeringDeviceTest {
         assertEquals(verb, e.verb(), e.getMessage());
         assertEquals(Errno.EOPNOTSUPP, e.errno(), e.getMessage());
         System.out.println("# FlowSteeringDeviceTest: " + e.getMessage());
+    }
+
+    @DeviceTest
+    void rawPacketQueuePairsAreRefusedByRxe(Context context, TestDevice device) {
+        Map<String, Integer> before = KernelResources.toolAvailable() ? KernelResources.count(device.name()) : Map.of();
+        try (ProtectionDomain pd = context.allocateProtectionDomain()) {
+            CompletionQueue cq = context.createCompletionQueue(16);
+            QueuePairOptions options = QueuePairOptions.builder(QpType.RAW_PACKET, cq)
+                    .maxSendWorkRequests(4).maxReceiveWorkRequests(4).build();
+            VerbsException e = assertThrows(VerbsException.class, () -> pd.createQueuePair(options));
+            assertEquals("ibv_create_qp", e.verb(), e.getMessage());
+            assertTrue(e.errno() > 0, e.getMessage());
+            System.out.println("# FlowSteeringDeviceTest: RAW_PACKET: " + e.getMessage());
+            cq.close();
+        }
+        if (!before.isEmpty()) {
+            assertEquals(before.get("qp"), KernelResources.count(device.name()).get("qp"), "no QP left behind");
+        }
     }
 
     @DeviceTest
