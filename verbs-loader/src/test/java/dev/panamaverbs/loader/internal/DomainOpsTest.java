@@ -7,12 +7,8 @@ import dev.panamaverbs.ffm.ibv_parent_domain_init_attr;
 import dev.panamaverbs.ffm.ibv_qp_rate_limit_attr;
 import dev.panamaverbs.ffm.ibv_td_init_attr;
 import dev.panamaverbs.ffm.invoke.CallState;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -25,28 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
  * them, every argument reaches the op, and a provider without the op answers EOPNOTSUPP without a
  * call.
  */
-class DomainOpsTest {
-    private static FakeProvider fake;
-    private static long context;
-    private static Arena arena;
-
-    @BeforeAll
-    static void useTheFakeLibrary() {
-        fake = FakeProvider.standardAsProcessLibrary();
-        context = fake.context();
-        arena = Arena.ofShared();
-    }
-
-    @AfterAll
-    static void close() {
-        arena.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        fake.reset();
-    }
-
+class DomainOpsTest extends ProcessFakeProviderTest {
     @Test
     void theGeneratedLayoutsMatchGcc() {
         assertEquals(fake.offsetInVerbsContext("alloc_dm"), DomainOps.ALLOC_DM);

@@ -9,12 +9,9 @@ import dev.panamaverbs.ffm.ibv_port_attr;
 import dev.panamaverbs.ffm.ibv_qp_init_attr_ex;
 import dev.panamaverbs.ffm.ibv_query_device_ex_input;
 import dev.panamaverbs.ffm.verbs_context;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,28 +24,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * library is the fake too (own JVM), so the header's fallbacks to exported functions land in
  * its recorders.
  */
-class ExtendedOpsTest {
-    private static FakeProvider fake;
-    private static long context;
+class ExtendedOpsTest extends ProcessFakeProviderTest {
     private static long fullSize;
-    private static Arena arena;
 
     @BeforeAll
-    static void useTheFakeLibrary() {
-        fake = FakeProvider.standardAsProcessLibrary();
-        context = fake.context();
+    static void measureTheVerbsContext() {
         fullSize = fake.verbsContextSize();
-        arena = Arena.ofShared();
-    }
-
-    @AfterAll
-    static void close() {
-        arena.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        fake.reset();
     }
 
     /** A context whose verbs_context claims to end just before {@code op} (or just at it). */

@@ -10,12 +10,8 @@ import dev.panamaverbs.ffm.ibv_flow_spec_eth;
 import dev.panamaverbs.ffm.ibv_flow_spec_ipv4;
 import dev.panamaverbs.ffm.ibv_flow_spec_tcp_udp;
 import dev.panamaverbs.ffm.invoke.CallState;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -27,28 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * where gcc lays them out (the fake walks the specs by their size fields), counters are created,
  * attached, read and destroyed, and EOPNOTSUPP comes back without a call where the op is missing.
  */
-class SteeringOpsTest {
-    private static FakeProvider fake;
-    private static long context;
-    private static Arena arena;
-
-    @BeforeAll
-    static void useTheFakeLibrary() {
-        fake = FakeProvider.standardAsProcessLibrary();
-        context = fake.context();
-        arena = Arena.ofShared();
-    }
-
-    @AfterAll
-    static void close() {
-        arena.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        fake.reset();
-    }
-
+class SteeringOpsTest extends ProcessFakeProviderTest {
     @Test
     void theGeneratedLayoutsMatchGcc() {
         assertEquals(fake.layout(50), ibv_flow_attr.SIZE);

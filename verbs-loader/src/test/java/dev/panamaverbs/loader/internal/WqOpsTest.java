@@ -8,12 +8,8 @@ import dev.panamaverbs.ffm.ibv_wq;
 import dev.panamaverbs.ffm.ibv_wq_attr;
 import dev.panamaverbs.ffm.ibv_wq_init_attr;
 import dev.panamaverbs.ffm.invoke.CallState;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -25,28 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * field by field where gcc put them, ibv_create_wq's own initialisation of the new WQ, the WQ's
  * post_recv, and EOPNOTSUPP without a call where the provider lacks the op.
  */
-class WqOpsTest {
-    private static FakeProvider fake;
-    private static long context;
-    private static Arena arena;
-
-    @BeforeAll
-    static void useTheFakeLibrary() {
-        fake = FakeProvider.standardAsProcessLibrary();
-        context = fake.context();
-        arena = Arena.ofShared();
-    }
-
-    @AfterAll
-    static void close() {
-        arena.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        fake.reset();
-    }
-
+class WqOpsTest extends ProcessFakeProviderTest {
     @Test
     void theGeneratedLayoutsMatchGcc() {
         assertEquals(fake.layout(30), ibv_wq_init_attr.SIZE);

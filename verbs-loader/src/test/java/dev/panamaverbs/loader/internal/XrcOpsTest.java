@@ -8,12 +8,8 @@ import dev.panamaverbs.ffm.ibv_srq_init_attr_ex;
 import dev.panamaverbs.ffm.ibv_xrcd;
 import dev.panamaverbs.ffm.ibv_xrcd_init_attr;
 import dev.panamaverbs.ffm.invoke.CallState;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -25,28 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * provider: the attribute structs arrive field by field where gcc put them; a provider without
  * the op answers EOPNOTSUPP without a call.
  */
-class XrcOpsTest {
-    private static FakeProvider fake;
-    private static long context;
-    private static Arena arena;
-
-    @BeforeAll
-    static void useTheFakeLibrary() {
-        fake = FakeProvider.standardAsProcessLibrary();
-        context = fake.context();
-        arena = Arena.ofShared();
-    }
-
-    @AfterAll
-    static void close() {
-        arena.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        fake.reset();
-    }
-
+class XrcOpsTest extends ProcessFakeProviderTest {
     @Test
     void theGeneratedLayoutsMatchGcc() {
         assertEquals(fake.layout(13), ibv_xrcd_init_attr.SIZE);
