@@ -58,13 +58,13 @@ jvm_opts+=("-XX:ErrorFile=${TMPDIR:-/tmp}/panamaverbs-bench-hs_err_pid%p.log")
 extra=()
 if [ "$mode" = host ] && ! has_device; then
     for arg in "$@"; do
-        case "$arg" in *RcLoopback*|*OneSided*)
-            die "no RDMA device on this host (/sys/class/infiniband is empty): RcLoopbackBench and OneSidedBench need one.
+        case "$arg" in *RcLoopback*|*OneSided*|*SendBatchBench*)
+            die "no RDMA device on this host (/sys/class/infiniband is empty): RcLoopbackBench, OneSidedBench and SendBatchBench need one.
 Run them on SoftRoCE with: ./verbs bench --vm $*" ;;
         esac
     done
-    say "no RDMA device on this host: leaving out RcLoopbackBench and OneSidedBench (./verbs bench --vm runs them on SoftRoCE)"
-    extra=(-e RcLoopbackBench -e OneSidedBench)
+    say "no RDMA device on this host: leaving out RcLoopbackBench, OneSidedBench and SendBatchBench (./verbs bench --vm runs them on SoftRoCE)"
+    extra=(-e RcLoopbackBench -e OneSidedBench -e SendBatchBench)
 fi
 
 cmd=("$JAVA_HOME/bin/java" "${jvm_opts[@]}" -jar "$jar" -jvmArgsAppend "${jvm_opts[*]}" "${extra[@]}" "$@")

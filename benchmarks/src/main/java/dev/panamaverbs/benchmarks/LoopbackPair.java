@@ -15,6 +15,7 @@ import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.RemoteEndpoint;
 import dev.panamaverbs.Verbs;
+import dev.panamaverbs.WorkRequestOpcode;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -93,6 +94,17 @@ final class LoopbackPair implements AutoCloseable {
      * @throws NoDeviceException when libibverbs is unavailable or there is no (such) device
      */
     static LoopbackPair open(int workRequests, int bufferSize) {
+        return open(workRequests, bufferSize, Set.of());
+    }
+
+    /**
+     * As {@link #open(int, int)}, both queue pairs created with {@code extendedSendOperations}
+     * ({@code ibv_create_qp_ex} with these {@code send_ops_flags}), so that a {@code SendBatch}
+     * can post on them as well as {@code postSend}.
+     *
+     * @param extendedSendOperations the operations of the extended post API, none for a plain queue pair
+     */
+    static LoopbackPair open(int workRequests, int bufferSize, Set<WorkRequestOpcode> extendedSendOperations) {
         Device device = chooseDevice();
         int port = Setting.PORT.value().map(Integer::parseInt).orElse(1);
         Context context = device.open();
@@ -109,8 +121,8 @@ final class LoopbackPair implements AutoCloseable {
             ProtectionDomain pd = context.allocateProtectionDomain();
             CompletionQueue queueA = context.createCompletionQueue(4 * workRequests);
             CompletionQueue queueB = context.createCompletionQueue(4 * workRequests);
-            QueuePair a = pd.createQueuePair(options(queueA, workRequests));
-            QueuePair b = pd.createQueuePair(options(queueB, workRequests));
+            QueuePair a = pd.createQueuePair(options(queueA, workRequests, extendedSendOperations));
+            QueuePair b = pd.createQueuePair(options(queueB, workRequests, extendedSendOperations));
             Set<AccessFlag> remoteAccess = EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ, AccessFlag.REMOTE_ATOMIC);
             Mtu mtu = attributes.activeMtu();
             for (QueuePair local : List.of(a, b)) {
@@ -137,11 +149,14 @@ final class LoopbackPair implements AutoCloseable {
         }
     }
 
-    private static QueuePairOptions options(CompletionQueue queue, int workRequests) {
-        return QueuePairOptions.builder(QpType.RC, queue)
+    private static QueuePairOptions options(CompletionQueue queue, int workRequests, Set<WorkRequestOpcode> extendedSendOperations) {
+        QueuePairOptions.Builder builder = QueuePairOptions.builder(QpType.RC, queue)
                 .maxSendWorkRequests(workRequests).maxReceiveWorkRequests(workRequests)
-                .maxSendSge(1).maxReceiveSge(1)
-                .build();
+                .maxSendSge(1).maxReceiveSge(1);
+        if (!extendedSendOperations.isEmpty()) {
+            builder.extendedSendOperations(extendedSendOperations);
+        }
+        return builder.build();
     }
 
     private static Device chooseDevice() {
