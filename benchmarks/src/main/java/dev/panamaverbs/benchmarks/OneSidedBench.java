@@ -38,7 +38,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *
  * <ul>
  *   <li>{@link #channelPutWithSignal}: {@code putWithSignal} on a channel over A, then
- *       {@code waitLocal} of its ticket (the channel polls A's queue and its companion's);</li>
+ *       {@code waitLocal} of its ticket (the channel polls A's queue, and its companion's only
+ *       while that has requests in flight: never here);</li>
  *   <li>{@link #channelPutWithSignalPolled}: {@code putWithSignal}, then busy-poll with
  *       {@code progress()} until {@code isComplete(ticket)}: the channel's post path and
  *       bookkeeping with the hand method's polling (no park);</li>
@@ -47,7 +48,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * </ul>
  *
  * The difference is the channel's own work: its range checks and request filling, ticket
- * bookkeeping, the companion's poll and its wait loop.
+ * bookkeeping and its wait loop (spin by time, then park).
  *
  * <p><b>Fenced stalls on one rxe device.</b> Between two queue pairs of one rxe device a fenced
  * request sometimes waits until the next post (README, "One-sided windows"). Both methods treat
@@ -57,7 +58,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *
  * <p>Allocation: as {@link RcLoopbackBench},
  * after measuring the tear-down runs the method a few thousand times more and prints the bytes
- * the benchmark thread allocated ({@link ThreadAllocation}).
+ * the benchmark thread allocated ({@link ThreadAllocation}), after a first pass as long that
+ * settles the method in its new caller (printed too).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SampleTime)
@@ -154,6 +156,12 @@ public class OneSidedBench {
         }
     }
 
+    /**
+     * Two passes of {@link #ALLOCATION_CHECK_INVOCATIONS} on this thread; the second is the check.
+     * The first settles the method in its new caller (this tear-down, not JMH's loop): a
+     * recompilation or a deoptimization then (which re-allocates the objects the compiler had
+     * eliminated, on this thread) is not the data path. Both passes are printed.
+     */
     private void checkAllocation(String method) throws InterruptedException {
         int which = switch (method) {
             case "handPutWithSignal" -> 0;
@@ -162,6 +170,17 @@ public class OneSidedBench {
         };
         long stallsBefore = stalls;
         long calibration = ThreadAllocation.calibration();
+        System.out.println("# allocation check: settling pass starts");
+        long settling = allocated(which) - calibration;
+        System.out.println("# allocation check: settling pass allocated " + settling + " bytes in "
+                + ALLOCATION_CHECK_INVOCATIONS + " invocations; counted pass starts");
+        long bytes = allocated(which) - calibration;
+        ThreadAllocation.report(method + (fence ? "-fenced" : "-unfenced"), bytes, ALLOCATION_CHECK_INVOCATIONS);
+        System.out.println("# stalls during the allocation check: " + (stalls - stallsBefore));
+    }
+
+    /** Bytes this thread allocated in {@link #ALLOCATION_CHECK_INVOCATIONS} invocations of method {@code which}. */
+    private long allocated(int which) throws InterruptedException {
         long before = ThreadAllocation.current();
         for (int i = 0; i < ALLOCATION_CHECK_INVOCATIONS; i++) {
             switch (which) {
@@ -170,9 +189,7 @@ public class OneSidedBench {
                 default -> channelPutWithSignal();
             }
         }
-        long bytes = ThreadAllocation.current() - before - calibration;
-        ThreadAllocation.report(method + (fence ? "-fenced" : "-unfenced"), bytes, ALLOCATION_CHECK_INVOCATIONS);
-        System.out.println("# stalls during the allocation check: " + (stalls - stallsBefore));
+        return ThreadAllocation.current() - before;
     }
 
     /** {@code putWithSignal} (64-byte WRITE, add of 1, fenced or not) and {@code waitLocal} of its ticket. */

@@ -103,6 +103,11 @@ final class Companion implements AutoCloseable {
         return tracker.post(write, 1);
     }
 
+    /** Whether nothing is in flight on the companion: no counter add or reset to reap. */
+    boolean isIdle() {
+        return tracker.isIdle();
+    }
+
     int poll() {
         return tracker.poll();
     }

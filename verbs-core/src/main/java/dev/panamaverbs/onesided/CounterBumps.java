@@ -40,22 +40,24 @@ final class CounterBumps {
 
     /** Writes 0 to {@code counter} through the companion and waits for that write to complete. */
     void reset(SignalSlot counter, long deadline, java.time.Duration timeout) throws InterruptedException {
-        for (int round = 0; !companion.hasRoom(); round++) {
+        long start = System.nanoTime();
+        while (!companion.hasRoom()) {
             companion.poll();
             checkFailure();
             if (System.nanoTime() - deadline >= 0) {
                 throw new WaitTimeoutException("room in the companion queue pair", 1, 0, timeout);
             }
-            Pause.pause(round);
+            Pause.pause(start);
         }
         long ticket = companion.write(counter, 0);
-        for (int round = 0; !companion.tracker().isComplete(ticket); round++) {
+        start = System.nanoTime();
+        while (!companion.tracker().isComplete(ticket)) {
             companion.poll();
             checkFailure();
             if (System.nanoTime() - deadline >= 0) {
                 throw new WaitTimeoutException("the reset of counter " + counter, 0, counter.read(), timeout);
             }
-            Pause.pause(round);
+            Pause.pause(start);
         }
     }
 
@@ -66,13 +68,14 @@ final class CounterBumps {
     }
 
     private boolean awaitRoom() {
-        long deadline = System.nanoTime() + timeoutNanos;
-        for (int round = 0; !companion.hasRoom(); round++) {
+        long start = System.nanoTime();
+        long deadline = start + timeoutNanos;
+        while (!companion.hasRoom()) {
             companion.poll();
             if (companion.failure() != null || System.nanoTime() - deadline >= 0) {
                 return false;
             }
-            Pause.spinOrPark(round);
+            Pause.spinOrPark(start);
         }
         return true;
     }

@@ -56,8 +56,9 @@ import java.util.Optional;
  * for the post timeout does too. Nothing waits for ever. (A peer that disappears fails the
  * operations only if the queue pair's {@code retry_cnt} is below 7, which rxe treats as infinite.)
  *
- * <p>Waits spin briefly, then park with growing back-off up to 1 ms, so they suit virtual
- * threads. Not thread-safe: one thread at a time drives a channel. Closing it closes the
+ * <p>Waits spin for up to 200 us (an operation usually completes well within that), then park
+ * with growing back-off up to 1 ms, so a waiting virtual thread holds its carrier for at most
+ * the spin. Not thread-safe: one thread at a time drives a channel. Closing it closes the
  * companion queue pair, its completion queue and the sink, not the caller's queue pair.
  */
 public final class OneSidedChannel implements AutoCloseable {

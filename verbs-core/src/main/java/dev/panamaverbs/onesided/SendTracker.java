@@ -65,6 +65,14 @@ final class SendTracker {
         return posted - completed + requests <= depth;
     }
 
+    /**
+     * Whether every request posted has completed successfully, so polling would find nothing.
+     * False from the first failure on (the failed and flushed requests are not counted as completed).
+     */
+    boolean isIdle() {
+        return posted == completed;
+    }
+
     /** Posts {@code head} (a chain of {@code requests}, the last signaled with {@link #nextTicket()}) and returns its ticket. */
     long post(SendWorkRequest head, int requests) {
         qp.postSend(head);

@@ -19,8 +19,10 @@ final class Waits {
         this.companion = companion;
     }
 
+    /** Reaps the main queue, and the companion's when it has requests in flight (counter adds, resets). */
     int poll() {
-        return main.poll() + companion.poll();
+        int n = main.poll();
+        return companion.isIdle() ? n : n + companion.poll();
     }
 
     CompletionFailedException firstFailure() {
@@ -49,39 +51,44 @@ final class Waits {
 
     /** Polls until {@code count} requests fit in the main send queue; ignores interrupts (the flag stays set). */
     void awaitRoom(int count, String what, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (int round = 0; !main.hasRoom(count); round++) {
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        while (!main.hasRoom(count)) {
             poll();
             throwIfFailed(what);
             if (System.nanoTime() - deadline >= 0) {
                 throw new WaitTimeoutException(what + ": room in the send queue of " + main.queuePair(),
                         main.nextTicket() - 1, main.completedTicket(), timeout);
             }
-            Pause.spinOrPark(round);
+            Pause.spinOrPark(start);
         }
     }
 
     /** Polls until operation {@code ticket} of the main queue completed. */
     void awaitTicket(long ticket, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (int round = 0; ; round++) {
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        while (true) {
             poll();
             if (main.isComplete(ticket)) {
                 return;
             }
-            throwIfFailed("waiting for operation " + ticket);
+            if (closed || firstFailure() != null) {
+                throwIfFailed("waiting for operation " + ticket); // the message is built only to throw
+            }
             if (System.nanoTime() - deadline >= 0) {
                 throw new WaitTimeoutException("operation " + ticket + " on " + main.queuePair(), ticket,
                         main.completedTicket(), timeout);
             }
-            Pause.pause(round);
+            Pause.pause(start);
         }
     }
 
     /** Polls until {@code slot} holds at least {@code atLeast}; {@code kind} names it ("signal", "counter"). */
     long awaitSlot(SignalSlot slot, long atLeast, Duration timeout, String kind) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (int round = 0; ; round++) {
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        while (true) {
             long value = slot.read();
             if (value >= atLeast) {
                 return value;
@@ -95,7 +102,7 @@ final class Waits {
             if (System.nanoTime() - deadline >= 0) {
                 throw new WaitTimeoutException(kind + " " + slot, atLeast, slot.read(), timeout);
             }
-            Pause.pause(round);
+            Pause.pause(start);
         }
     }
 }
