@@ -69,7 +69,10 @@ final class Waits {
             if (main.isComplete(ticket)) {
                 return;
             }
-            throwIfFailed("waiting for operation " + ticket);
+            if (closed || firstFailure() != null) {
+                // The message only when failing: built every round, it allocated on each wait.
+                throwIfFailed("waiting for operation " + ticket);
+            }
             if (System.nanoTime() - deadline >= 0) {
                 throw new WaitTimeoutException("operation " + ticket + " on " + main.queuePair(), ticket,
                         main.completedTicket(), timeout);

@@ -73,7 +73,8 @@ final class AllocationMeter {
         long thread = Thread.currentThread().threadId();
         Map<String, Integer> counts = new HashMap<>();
         for (RecordedEvent event : RecordingFile.readAllEvents(file)) {
-            if (event.getThread() == null || event.getThread().getJavaThreadId() != thread || event.getStackTrace() == null) {
+            if (event.getThread() == null || event.getThread().getJavaThreadId() != thread || event.getStackTrace() == null
+                    || isRecorders(event.getStackTrace().getFrames())) {
                 continue;
             }
             StringBuilder site = new StringBuilder(event.getClass("objectClass").getName());
@@ -100,6 +101,21 @@ final class AllocationMeter {
             lines.add(e.getValue() + " x " + e.getKey());
         }
         return lines;
+    }
+
+    /**
+     * An allocation of the recording's own start or stop: no frame of the measured operation (the
+     * library's or the loop's) on its stack, only JFR's and the meter's.
+     */
+    private static boolean isRecorders(List<RecordedFrame> stack) {
+        for (RecordedFrame frame : stack) {
+            String type = frame.getMethod().getType().getName();
+            if (type.startsWith("dev.panamaverbs.") && !type.equals(AllocationMeter.class.getName())
+                    && !type.equals(DataPathAllocation.class.getName())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void deleteQuietly(Path file) {

@@ -90,8 +90,10 @@ final class DataPathLoops implements AutoCloseable {
         Completions batch = Completions.allocate(arena, 4);
 
         SendWorkRequest write = write(local, 0, remote, remoteAddress, true);
-        loops.put("postSend RDMA WRITE + poll", i -> {
-            a.postSend(write.wrId(i));
+        int rkey = remote.rkey();
+        loops.put("postSend RDMA WRITE (entry and target set each time) + poll", i -> {
+            long at = (i & 7) * MESSAGE;
+            a.postSend(write.wrId(i).sge(local, at, MESSAGE).rdma(remoteAddress + at, rkey));
             await(cqA, batch, 1);
         });
 
