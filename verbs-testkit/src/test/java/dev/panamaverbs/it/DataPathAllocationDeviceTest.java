@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.stream.Collectors;
 
 /**
  * Issue 11: the public data path allocates 0 bytes per operation on the posting thread in every
@@ -61,7 +62,7 @@ class DataPathAllocationDeviceTest {
             String sites = runChild(mode + " (allocation sites)", options, pinned, device, warmUp, ops, true);
             fail(mode + ": the data path allocated:\n  " + String.join("\n  ", failures) + "\nwhere (JFR, -XX:-UseTLAB):\n"
                     + sites.lines().filter(l -> l.startsWith(DataPathAllocation.PREFIX + "site") || l.startsWith("      at")
-                            || l.startsWith(DataPathAllocation.LOOP)).reduce("", (a, b) -> a + b + "\n"));
+                            || l.startsWith(DataPathAllocation.LOOP)).collect(Collectors.joining("\n")));
         }
     }
 
