@@ -106,10 +106,15 @@ public final class AddressHandle extends VerbsResource {
      * Checks that this handle belongs to {@code domain}, the protection domain of the queue pair
      * that posts a UD send naming it ({@code ibv_post_send}: {@code wr.ud.ah->pd == qp->pd}).
      *
-     * @throws IllegalArgumentException naming {@code verb} otherwise
+     * The message names {@code verb} and {@code wrId}, and is built only on failure: this runs on
+     * every UD post, where building it each time allocated.
+     *
+     * @throws IllegalArgumentException naming {@code verb} and {@code wrId} otherwise
      */
-    void checkDomain(String verb, ProtectionDomain domain) {
-        RegistrationChecks.checkSameDomain(verb, "the queue pair", domain, this, protectionDomain);
+    void checkDomain(String verb, long wrId, ProtectionDomain domain) {
+        if (protectionDomain != domain) {
+            RegistrationChecks.checkSameDomain(verb + ": wr_id=" + wrId, "the queue pair", domain, this, protectionDomain);
+        }
     }
 
     /**

@@ -69,7 +69,7 @@ final class SendChain {
                 throw ah.closedException();
             }
             // wr.ud.ah->pd must be the queue pair's (another context's handle is another domain's too).
-            ah.checkDomain(SendWorkRequest.VERB + ": wr_id=" + r.wrId(), pd);
+            ah.checkDomain(SendWorkRequest.VERB, r.wrId(), pd);
         }
         if ((opcodeBit & SendOperations.RDMA_OPCODES) != 0 && r.union().kind() != SendWrUnion.REMOTE_RDMA) {
             throw invalid(verb, r, opcodeName(r) + " needs rdma(remoteAddress, rkey)");
