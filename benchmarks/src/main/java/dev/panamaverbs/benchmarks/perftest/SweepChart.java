@@ -17,6 +17,7 @@ import javax.imageio.ImageIO;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.LogarithmicAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.XYPlot;
@@ -111,8 +112,9 @@ public final class SweepChart {
                 true, false, false);
         XYPlot plot = chart.getXYPlot();
         plot.setDomainAxis(sizeAxis());
-        LogAxis values = new LogAxis(unit);
-        values.setSmallestValue(1e-6);
+        // 1-2-..-9 ticks per decade, labelled as plain numbers (LogAxis would write 10^2.9).
+        LogarithmicAxis values = new LogarithmicAxis(unit);
+        values.setAutoRangeNextLogFlag(false);
         plot.setRangeAxis(values);
         style(chart, keys, false);
         return chart;
