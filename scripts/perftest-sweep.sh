@@ -10,7 +10,8 @@
 # module) draws benchmarks/perftest-sweep.png from the medians on this host.
 #
 # Environment: VERBS_SWEEP_ROUNDS (default 3), VERBS_SWEEP_TESTS (comma-separated subset),
-# VERBS_SWEEP_CHART (the PNG; default benchmarks/perftest-sweep.png), VERBS_SKIP_BUILD=1.
+# VERBS_SWEEP_BUDGET_SECONDS (default 1500: no step starts later), VERBS_SWEEP_CHART (the PNG;
+# default benchmarks/perftest-sweep.png), VERBS_SKIP_BUILD=1.
 # Inside host A (VERBS_IN_VM=1) this script is the guest side: perftest-sweep.sh --guest STAGE_DIR.
 set -euo pipefail
 VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -43,7 +44,7 @@ mkdir -p "$out"
 # crashes under multi-threaded TCG (scripts/vm.sh); and two VMs on a 2-core host get one host
 # thread each.
 export VERBS_VM_TCG_THREAD=${VERBS_VM_TCG_THREAD:-single}
-say "two-host perftest sweep (about 20 minutes under TCG)"
+say "two-host perftest sweep (25-35 minutes under TCG; VERBS_SWEEP_BUDGET_SECONDS, default 1500, caps it)"
 status=0
 (cd "$VERBS_ROOT" && bash "$VERBS_ROOT/scripts/vm.sh" --peer "bash $VERBS_ROOT/scripts/peer-agent.sh $stage" \
     -- bash "$VERBS_ROOT/scripts/perftest-sweep.sh" --guest "$stage") || status=$?

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class PerftestSweepServerPeer {
     static final String STEP = "STEP";
-    private static final long COMMAND_SECONDS = 180;
+    private static final long COMMAND_SECONDS = 90;
 
     private PerftestSweepServerPeer() {}
 

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * rows give the medians and the ratios to C/C ({@link PerftestSweepResults}), written to
  * {@code target/perftest-sweep/} ({@code VERBS_SWEEP_OUT}) for benchmarks/README.md and the chart.
  *
- * <p>A benchmark, not a device test: tag {@value #TAG} only, so neither Surefire nor
+ * <p>Sizes 2 B to 64 KiB (write_lat to 4 KiB: {@link PerftestSweepPlan#sizes}). A benchmark, not a device test: tag {@value #TAG} only, so neither Surefire nor
  * {@code ./verbs test} runs it (the root pom excludes the tag; the device launcher includes only
  * {@code device}); scripts/perftest-sweep.sh launches it. It fails when a step did not give
  * a row for every size, never on the figures themselves.
@@ -47,7 +47,7 @@ class PerftestSweepTwoHostTest {
     /** The first step waits for host B's JVMs too (the agent's and the server peer's, under TCG). */
     private static final Duration FIRST_LISTEN = Duration.ofSeconds(300);
     private static final Duration LISTEN = Duration.ofSeconds(200);
-    private static final Duration CLIENT = Duration.ofSeconds(240);
+    private static final Duration CLIENT = Duration.ofSeconds(120);
     /** How long a C client keeps trying while the Java server's next run is not listening yet. */
     private static final Duration CONNECT_RETRIES = Duration.ofSeconds(60);
 
@@ -118,7 +118,7 @@ class PerftestSweepTwoHostTest {
                 + ", four pairings each, server on host B, client on host A (rxe1 over the link): " + ran + " of "
                 + plan.steps().size() + " steps in " + took.toSeconds() + " s. Java " + Runtime.version() + ", VERBS_VM_TCG_THREAD="
                 + System.getenv().getOrDefault("VERBS_VM_TCG_THREAD", "single") + ". Sizes and iterations: lat "
-                + PerftestSweepPlan.sizes("write_lat") + ", bw " + PerftestSweepPlan.sizes("write_bw") + ".\n";
+                + PerftestSweepPlan.sizes("send_lat") + " (write_lat to 4 KiB), bw " + PerftestSweepPlan.sizes("write_bw") + ".\n";
         String markdown = header + results.markdown()
                 + (failures.isEmpty() ? "" : "\nFailed steps:\n" + String.join("\n", failures) + "\n");
         Files.writeString(out.resolve("results.md"), markdown);
@@ -193,7 +193,7 @@ class PerftestSweepTwoHostTest {
         }
         return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-jar", jar.toString(), step.test(), "-d", device, "-x", gidIndex, "-F",
-                "-p", Integer.toString(step.port()), "--sizes=" + step.sizesOption(), "--timeout=120"));
+                "-p", Integer.toString(step.port()), "--sizes=" + step.sizesOption(), "--timeout=60"));
     }
 
     /** Debian's perftest for size {@code i} of the step, on port {@code port + i}. */
