@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # ./verbs bench [--vm] [JMH ARGS...]: builds the JMH jar and runs it. --vm runs it inside the
 # rxe VM (device benchmarks need an RDMA device). Example: ./verbs bench OpsTable -prof gc
-# ./verbs bench --perftest [JMH ARGS...]: perftest and RcLoopbackBench side by side in one run on
-# one device (scripts/perftest-compare.sh), inside the rxe VM when this host has no device.
+# ./verbs bench --perftest: the two-host sweep, perftest against our Java twin in four pairings
+# across two rxe VMs, with tables, ratios and a chart (scripts/perftest-sweep.sh).
+# ./verbs bench --perftest-loopback [JMH ARGS...]: perftest and RcLoopbackBench side by side in one
+# run on one device (scripts/perftest-compare.sh), inside the rxe VM when this host has no device.
 # ./verbs bench --cold-start [ROUNDS]: Verbs.isAvailable() + devices() against a plain FFM program,
 # as whole processes on this host (ColdStart).
 # See benchmarks/README.md.
@@ -14,7 +16,8 @@ ensure_packages "${PKGS_BUILD[@]}" "${PKGS_VERBS[@]}"
 mode=host
 case "${1:-}" in
     --vm) mode=vm; shift ;;
-    --perftest) mode=perftest; shift ;;
+    --perftest) shift; exec bash "$VERBS_ROOT/scripts/perftest-sweep.sh" "$@" ;;
+    --perftest-loopback) mode=perftest; shift ;;
     --cold-start) mode=cold-start; shift ;;
 esac
 [ "$mode" = perftest ] && ensure_packages "${PKGS_BENCH[@]}"

@@ -4,7 +4,7 @@
 # the same device, 64-byte messages, fixed iteration counts), the C twin of RcLoopbackBench
 # (benchmarks/src/main/c/loopback_twin.c: the same loops in C), then RcLoopbackBench through JMH
 # (dev.panamaverbs.benchmarks.PerftestCompare), and prints the tables with the ratios.
-# Needs a device here: `./verbs bench --perftest` builds the jar and runs this inside the rxe VM
+# Needs a device here: `./verbs bench --perftest-loopback` builds the jar and runs this inside the rxe VM
 # when the host has none. See benchmarks/README.md.
 #
 # Environment:
@@ -20,7 +20,7 @@ VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 find_jdk
 
 jar="$VERBS_ROOT/benchmarks/target/benchmarks.jar"
-[ -f "$jar" ] || die "$jar is missing: build it first (./verbs bench --perftest does)"
+[ -f "$jar" ] || die "$jar is missing: build it first (./verbs bench --perftest-loopback does)"
 command -v ib_write_lat >/dev/null || die "perftest is not installed (Debian package perftest)"
 command -v gcc >/dev/null || die "gcc is not installed (the C twin is built here)"
 
@@ -28,7 +28,7 @@ device=${VERBS_TEST_DEVICE:-}
 if [ -z "$device" ]; then
     device=$(ls -1 /sys/class/infiniband 2>/dev/null | head -n1 || true)
 fi
-[ -n "$device" ] || die "no RDMA device here (/sys/class/infiniband is empty): run ./verbs bench --perftest, which uses the rxe VM"
+[ -n "$device" ] || die "no RDMA device here (/sys/class/infiniband is empty): run ./verbs bench --perftest-loopback, which uses the rxe VM"
 export VERBS_TEST_DEVICE=$device
 
 # One GID index for all three (perftest -x, the C twin, the JMH fixture): SoftRoCE's RoCE v2

@@ -3,4 +3,6 @@ module dev.panamaverbs.benchmarks {
     requires dev.panamaverbs.core;
     requires dev.panamaverbs.loader; // OpsTableBench measures the loader's invokers directly
     requires jmh.core;
+    requires java.desktop; // SweepChart draws its PNG with AWT, headless
+    requires org.jfree.jfreechart; // SweepChart
 }

@@ -24,7 +24,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.util.Statistics;
 
 /**
- * The side-by-side table of {@code ./verbs bench --perftest} (scripts/perftest-compare.sh):
+ * The side-by-side table of {@code ./verbs bench --perftest-loopback} (scripts/perftest-compare.sh):
  * runs {@link RcLoopbackBench} through JMH (sample time, {@code -prof gc}, the allocation
  * check), reads what the script saved from perftest and from the C twin of the benchmark
  * ({@code benchmarks/src/main/c/loopback_twin.c}), and prints the three side by side with the

@@ -26,6 +26,6 @@ public final class Perftest {
     }
 
     private static int run(PerftestOptions options, PrintStream out, PrintStream err) throws Exception {
-        return new Session(options, out, err).run();
+        return options.series().isEmpty() ? new Session(options, out, err).run() : SizeSeries.run(options, out, err);
     }
 }

@@ -3,6 +3,7 @@ package dev.panamaverbs.perftest;
 import dev.panamaverbs.examples.cli.GetOpt;
 import dev.panamaverbs.perftest.wire.OobChannel;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,11 +28,17 @@ import java.util.Map;
  * @param reportGbits {@code --report_gbits}: bandwidth in Gb/s instead of MB/s
  * @param rdmaCm      {@code -R}: connect the queue pair with rdma_cm
  * @param timeout     {@code --timeout}: the bound on every wait (not perftest's; perftest waits for ever)
+ * @param series      {@code --sizes}: one run per size, each its own connection ({@link SizeSeries}); empty for one run
  */
 public record PerftestOptions(TestKind test, String server, int port, String device, int ibPort, int gidIndex, int size,
                               int iterations, int durationSeconds, boolean allSizes, int txDepth, int postList,
                               int cqModeration, Connection connection, int mtu, boolean reportGbits, boolean rdmaCm,
-                              Duration timeout) {
+                              Duration timeout, List<SizeSeries.Step> series) {
+    /** A defensive copy of {@code series}. */
+    public PerftestOptions {
+        series = List.copyOf(series);
+    }
+
     /** {@code -x} not given. */
     public static final int AUTO_GID = -1;
     /** The largest size {@code -a} reaches: 2^23 bytes ({@code MAX_SIZE}). */
@@ -63,14 +70,18 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
               -R, --rdma_cm              connect QPs with rdma_cm
                   --report_gbits         report bandwidth in Gb/s instead of MB/s
                   --timeout=<seconds>    bound on every wait (default 60; not a perftest option)
+                  --sizes=<size>[:<iters>],...  one run per size, each its own connection, the
+                                         i-th on port <port>+i, in this one process (not a
+                                         perftest option; the peer may be one perftest per size)
             """;
 
-    private static final GetOpt GETOPT = new GetOpt("p:d:i:x:s:n:D:at:l:Q:c:m:FRG2:", Map.ofEntries(
+    private static final GetOpt GETOPT = new GetOpt("p:d:i:x:s:n:D:at:l:Q:c:m:FRG2:3:", Map.ofEntries(
             Map.entry("port", 'p'), Map.entry("ib-dev", 'd'), Map.entry("ib-port", 'i'), Map.entry("gid-index", 'x'),
             Map.entry("size", 's'), Map.entry("iters", 'n'), Map.entry("duration", 'D'), Map.entry("all", 'a'),
             Map.entry("tx-depth", 't'), Map.entry("post_list", 'l'), Map.entry("cq-mod", 'Q'),
             Map.entry("connection", 'c'), Map.entry("mtu", 'm'), Map.entry("CPU-freq", 'F'), Map.entry("rdma_cm", 'R'),
-            Map.entry("report_gbits", 'G'), Map.entry("timeout", '2')));
+            Map.entry("report_gbits", 'G'), Map.entry("timeout", '2'),
+            Map.entry("sizes", '3')));
 
     /** Whether this side is the server (no host given). */
     public boolean isServer() {
@@ -103,6 +114,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         boolean gbits = false;
         boolean rdmaCm = false;
         Duration timeout = Duration.ofSeconds(60);
+        List<SizeSeries.Step> series = List.of();
         for (GetOpt.Option option : parsed.options()) {
             String v = option.value();
             switch (option.letter()) {
@@ -123,6 +135,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 case 'R' -> rdmaCm = true;
                 case 'G' -> gbits = true;
                 case '2' -> timeout = Duration.ofSeconds(range(v, "timeout", 1, 86_400));
+                case '3' -> series = SizeSeries.parse(v);
                 default -> throw new IllegalArgumentException("unexpected option -" + option.letter());
             }
         }
@@ -138,6 +151,12 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         if (all && duration > 0) {
             throw new IllegalArgumentException("Duration mode (-D) cannot run all sizes (-a)");
         }
+        if (!series.isEmpty() && (all || atomic || duration > 0)) {
+            throw new IllegalArgumentException("--sizes cannot be combined with -a, -D or an atomic test");
+        }
+        if (port + series.size() - 1 > 65535) {
+            throw new IllegalArgumentException("--sizes: the last run's port " + (port + series.size() - 1) + " is above 65535");
+        }
         if (postList != 1) {
             throw new IllegalArgumentException("-l (post list) other than 1 is not implemented by the Java perftest");
         }
@@ -152,7 +171,21 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         }
         String server = parsed.operands().isEmpty() ? null : parsed.operands().getFirst();
         return new PerftestOptions(test, server, port, device, ibPort, gidIndex, size, iterations, duration, all, txDepth,
-                postList, cqMod, connection, mtu, gbits, rdmaCm, timeout);
+                postList, cqMod, connection, mtu, gbits, rdmaCm, timeout, series);
+    }
+
+    /**
+     * The options of run {@code index} of the {@code --sizes} series: its size, its iterations
+     * ({@code -n} unless it names its own), port {@code -p} + index, and no series. The tx depth
+     * and CQ moderation are cut to the iterations as {@link #parse} cuts them.
+     */
+    PerftestOptions seriesRun(int index) {
+        SizeSeries.Step step = series.get(index);
+        int runIterations = step.iterations() > 0 ? step.iterations() : iterations;
+        int runTxDepth = !test.isLatency() && txDepth > runIterations ? runIterations : txDepth;
+        return new PerftestOptions(test, server, port + index, device, ibPort, gidIndex, step.size(), runIterations,
+                durationSeconds, false, runTxDepth, postList, Math.min(cqModeration, runTxDepth), connection, mtu, reportGbits,
+                rdmaCm, timeout, List.of());
     }
 
     private static int range(String text, String what, long min, long max) {

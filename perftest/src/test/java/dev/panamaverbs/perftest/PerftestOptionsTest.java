@@ -70,4 +70,33 @@ class PerftestOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("nope"));
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_bw", "-l", "4"));
     }
+
+    @Test
+    void sizesMakeOneRunPerSizeOnConsecutivePorts() {
+        PerftestOptions o = PerftestOptions.parse("write_bw", "-n", "1000", "-p", "18700", "--sizes=2,64:300,65536:10", "host");
+        assertEquals(3, o.series().size());
+        PerftestOptions first = o.seriesRun(0);
+        assertEquals(2, first.size());
+        assertEquals(1000, first.iterations());
+        assertEquals(18700, first.port());
+        assertTrue(first.series().isEmpty());
+        PerftestOptions last = o.seriesRun(2);
+        assertEquals(65536, last.size());
+        assertEquals(10, last.iterations());
+        assertEquals(18702, last.port());
+        assertEquals(10, last.txDepth(), "the tx depth is cut to the run's iterations, as perftest cuts it to -n");
+        assertEquals(10, last.cqModeration());
+        assertEquals(128, o.seriesRun(1).txDepth());
+    }
+
+    @Test
+    void sizesRefusals() {
+        assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "--sizes=2,x"));
+        assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "--sizes=2:4"));
+        assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "--sizes=2,,4"));
+        assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "--sizes=2:1:1"));
+        assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "-a", "--sizes=2,4"));
+        assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("atomic_lat", "--sizes=8"));
+        assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "-p", "65535", "--sizes=2,4"));
+    }
 }
