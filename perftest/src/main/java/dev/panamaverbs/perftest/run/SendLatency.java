@@ -55,8 +55,12 @@ public final class SendLatency {
         ccnt = 0;
         while (scnt < iterations) {
             long needed = Math.min(iterations, server ? scnt + 1 : scnt);   // the peer's sends before our next
-            while (rcnt < needed) {
-                account(completions.poll("the peer's SEND", rcnt + 1));
+            // Also our own last SEND's completion, as ib_send_lat polls it after each post: the
+            // send queue is as deep as -t (1 by default), and the peer's answer can arrive before
+            // the ACK that frees our send slot (ENOMEM on the next post otherwise).
+            while (rcnt < needed || ccnt < scnt) {
+                account(rcnt < needed ? completions.poll("the peer's SEND", rcnt + 1)
+                        : completions.poll("the completion of SEND", ccnt + 1));
             }
             posted[(int) scnt] = System.nanoTime();
             qp.postSend(send);
@@ -77,7 +81,7 @@ public final class SendLatency {
         ccnt = 0;
         while (System.nanoTime() - endNanos < 0) {
             long needed = server ? scnt + 1 : scnt;
-            while (rcnt < needed) {
+            while (rcnt < needed || ccnt < scnt) {
                 int n = completions.pollUntil(endNanos);
                 if (n == 0) {
                     return scnt;
