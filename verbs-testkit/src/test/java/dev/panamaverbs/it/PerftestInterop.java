@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
  * executable jar) and Debian's perftest 4.5 ({@code ib_write_lat} ...), both ways, and Java with
  * Java, across the two hosts: the server on host B, the client on host A, each on its rxe1, the
  * out-of-band TCP connection to B's link address (with {@code -R}, rdma_cm connections instead).
- * Both must exit 0 and print perftest's result
- * table with a row for the size and iterations asked for. A WRITE bandwidth server measures
+ * Both must exit 0 and print perftest's result table with a row for the size and iterations
+ * asked for. A WRITE bandwidth server measures
  * nothing itself: its row is the client's, received in perftest's report exchange, so that row
  * checks the exchange too.
  */
