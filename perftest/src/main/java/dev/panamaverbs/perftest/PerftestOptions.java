@@ -26,7 +26,7 @@ import java.util.Map;
  * @param connection  {@code -c}: RC, UC or UD
  * @param mtu         {@code -m}: MTU in bytes; 0 for the port's active MTU
  * @param reportGbits {@code --report_gbits}: bandwidth in Gb/s instead of MB/s
- * @param rdmaCm      {@code -R}: connect the queue pair with rdma_cm
+ * @param rdmaCm      {@code -R}: connect the queue pair with rdma_cm, and run the out-of-band exchange over rdma_cm too (as perftest 4.5)
  * @param timeout     {@code --timeout}: the bound on every wait (not perftest's; perftest waits for ever)
  * @param series      {@code --sizes}: one run per size, each its own connection ({@link SizeSeries}); empty for one run
  */
@@ -67,7 +67,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
               -c, --connection=<RC/UC/UD> connection type (default RC)
               -m, --mtu=<mtu>            MTU size: 256 - 4096 (default port mtu)
               -F, --CPU-freq             accepted, as perftest's (no CPU frequency check here)
-              -R, --rdma_cm              connect QPs with rdma_cm
+              -R, --rdma_cm              connect QPs with rdma_cm, and exchange data over it (RC only)
                   --report_gbits         report bandwidth in Gb/s instead of MB/s
                   --timeout=<seconds>    bound on every wait (default 60; not a perftest option)
                   --sizes=<size>[:<iters>],...  one run per size, each its own connection, the
@@ -147,6 +147,12 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         }
         if (connection == Connection.UC && (test.verb() == TestKind.Verb.READ || test.verb() == TestKind.Verb.ATOMIC)) {
             throw new IllegalArgumentException("UC connection not possible in READ/ATOMIC verbs");
+        }
+        if (rdmaCm && connection == Connection.UC) {
+            throw new IllegalArgumentException("UC is not supported in librdmacm");
+        }
+        if (rdmaCm && connection == Connection.UD) {
+            throw new IllegalArgumentException("-R (rdma_cm) with UD is not implemented by the Java perftest (RC only)");
         }
         if (all && duration > 0) {
             throw new IllegalArgumentException("Duration mode (-D) cannot run all sizes (-a)");

@@ -1,8 +1,11 @@
 package dev.panamaverbs.perftest;
 
 import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.RdmaConnection;
 import dev.panamaverbs.WorkRequestOpcode;
 import dev.panamaverbs.perftest.PerftestOptions.Connection;
+import dev.panamaverbs.perftest.cm.CmOobLink;
+import dev.panamaverbs.perftest.cm.CmTestConnection;
 import dev.panamaverbs.perftest.report.BandwidthStatistics;
 import dev.panamaverbs.perftest.report.LatencyStatistics;
 import dev.panamaverbs.perftest.report.ResultTable;
@@ -15,6 +18,7 @@ import dev.panamaverbs.perftest.run.WriteLatency;
 import dev.panamaverbs.perftest.wire.BandwidthReportWire;
 import dev.panamaverbs.perftest.wire.KeyMessage;
 import dev.panamaverbs.perftest.wire.OobChannel;
+import dev.panamaverbs.perftest.wire.OobLink;
 import dev.panamaverbs.perftest.wire.Preamble;
 import dev.panamaverbs.perftest.wire.ProtocolException;
 import dev.panamaverbs.perftest.wire.SystemData;
@@ -24,9 +28,11 @@ import java.lang.foreign.Arena;
 
 /**
  * One run of a test, in perftest 4.5's order (docs/perftest-protocol.md): open the device, the
- * TCP connection, the preamble (version, system data, MTU), the verbs objects, the key exchange,
- * RTR/RTS, the hand shake after RTR, the test with its own synchronisation, and the end
- * (bandwidth reports and the closing hand shake). Prints what perftest prints: the test
+ * out-of-band link (TCP; with {@code -R} rdma_cm, {@link CmOobLink}), the preamble (version,
+ * system data, MTU), the verbs objects (with {@code -R} on the test's own rdma_cm connection,
+ * {@link CmTestConnection}), the key exchange, RTR/RTS (not with {@code -R}), the hand shake
+ * after RTR, the test with its own synchronisation, and the end (bandwidth reports and the
+ * closing hand shake). Prints what perftest prints: the test
  * description, both sides' addresses and the result table.
  */
 final class Session {
@@ -49,16 +55,12 @@ final class Session {
     }
 
     int run() throws IOException {
-        if (o.rdmaCm()) {
-            throw new ProtocolException("-R (rdma_cm) is not implemented yet by the Java perftest");
-        }
         try (TestResources res = TestResources.open(o); Arena arena = Arena.ofConfined()) {
             if (o.isServer()) {
                 out.print("\n************************************\n* Waiting for client to connect... *\n************************************\n");
                 out.flush();
             }
-            try (OobChannel channel = o.isServer() ? OobChannel.accept(o.port(), o.timeout())
-                    : OobChannel.connect(o.server(), o.port(), o.timeout())) {
+            try (OobLink channel = openLink(res)) {
                 Preamble preamble = Preamble.run(channel, SystemData.DEFAULT_CYCLE_BUFFER, SystemData.DEFAULT_CACHE_LINE,
                         res.offeredMtu(err));
                 int mtuBytes = 1 << (preamble.mtu() + 7);
@@ -66,33 +68,59 @@ final class Session {
                 if (o.connection() == Connection.UD && maxSize > mtuBytes) {
                     throw new ProtocolException(" Max message size in UD cannot be greater than MTU (" + mtuBytes + ")");
                 }
-                res.create(maxSize + (o.connection() == Connection.UD ? TestResources.UD_GRH : 0), preamble.cycleBuffer(),
-                        receiveDepth(o));
-                TestInfo.print(out, o, res, mtuBytes);
-                KeyMessage local = res.local();
-                boolean rdmaFields = o.test().verb() != TestKind.Verb.SEND;
-                boolean outReads = o.test().verb() == TestKind.Verb.READ;
-                out.println(local.describe("local", rdmaFields, outReads));
-                KeyMessage remote = null;
-                for (int i = 0; i < Schedule.keyExchanges(o.test()); i++) {
-                    remote = channel.handShake(local, "the key exchange");
-                }
-                out.println(remote.describe("remote", rdmaFields, outReads));
-                checkGidTypes(res, remote);
-                res.connect(remote, preamble.mtu());
-                channel.handShake(local, "the hand shake after RTR");
-                for (int i = 0; i < Schedule.extraHandShakesBeforeRun(o.test()); i++) {
-                    channel.handShake(local, "the hand shake before the test");
-                }
-                CompletionWaiter completions = new CompletionWaiter(res.completionQueue(), arena, 64, o.timeout(), o.isServer());
-                if (o.test().isLatency()) {
-                    latency(res, remote, channel, completions, arena);
-                } else {
-                    bandwidth(res, remote, channel, completions, arena);
+                int room = maxSize + (o.connection() == Connection.UD ? TestResources.UD_GRH : 0);
+                try (RdmaConnection cm = o.rdmaCm() ? CmTestConnection.establish(channel, o.server(), o.port(),
+                        res.connectionOptions(receiveDepth(o)), o.timeout()) : null) {
+                    if (cm != null) {
+                        res.adopt(cm, room, preamble.cycleBuffer());
+                    } else {
+                        res.create(room, preamble.cycleBuffer(), receiveDepth(o));
+                    }
+                    test(res, channel, preamble.mtu(), arena);
+                    if (cm != null) {
+                        CmTestConnection.disconnect(cm);
+                    }
                 }
             }
         }
         return 0;
+    }
+
+    /** The out-of-band link: perftest's TCP connection, or with {@code -R} its rdma_cm connection. */
+    private OobLink openLink(TestResources res) throws IOException {
+        if (o.rdmaCm()) {
+            return o.isServer() ? CmOobLink.accept(o.port(), o.timeout(), res.gidIndex())
+                    : CmOobLink.connect(o.server(), o.port(), o.timeout(), res.gidIndex());
+        }
+        return o.isServer() ? OobChannel.accept(o.port(), o.timeout()) : OobChannel.connect(o.server(), o.port(), o.timeout());
+    }
+
+    /** From the test description to the end: key exchanges, RTR/RTS (not with {@code -R}), the hand shakes, the test. */
+    private void test(TestResources res, OobLink channel, int mtu, Arena arena) throws IOException {
+        TestInfo.print(out, o, res, 1 << (mtu + 7));
+        KeyMessage local = res.local();
+        boolean rdmaFields = o.test().verb() != TestKind.Verb.SEND;
+        boolean outReads = o.test().verb() == TestKind.Verb.READ;
+        out.println(local.describe("local", rdmaFields, outReads));
+        KeyMessage remote = null;
+        for (int i = 0; i < Schedule.keyExchanges(o.test()); i++) {
+            remote = channel.handShake(local, "the key exchange");
+        }
+        out.println(remote.describe("remote", rdmaFields, outReads));
+        if (!o.rdmaCm()) {
+            checkGidTypes(res, remote);
+            res.connect(remote, mtu);
+        }
+        channel.handShake(local, "the hand shake after RTR");
+        for (int i = 0; i < Schedule.extraHandShakesBeforeRun(o.test()); i++) {
+            channel.handShake(local, "the hand shake before the test");
+        }
+        CompletionWaiter completions = new CompletionWaiter(res.completionQueue(), arena, 64, o.timeout(), o.isServer());
+        if (o.test().isLatency()) {
+            latency(res, remote, channel, completions, arena);
+        } else {
+            bandwidth(res, remote, channel, completions, arena);
+        }
     }
 
     /** perftest's {@code ctx_check_gid_compatibility}: both GIDs IPv4-mapped, or neither. */
@@ -107,7 +135,7 @@ final class Session {
         }
     }
 
-    private void latency(TestResources res, KeyMessage remote, OobChannel channel, CompletionWaiter completions, Arena arena)
+    private void latency(TestResources res, KeyMessage remote, OobLink channel, CompletionWaiter completions, Arena arena)
             throws IOException {
         int[] sizes = sizes();
         long[] posted = new long[o.durationSeconds() > 0 ? 1 : o.iterations()];
@@ -176,7 +204,7 @@ final class Session {
         }
     }
 
-    private void bandwidth(TestResources res, KeyMessage remote, OobChannel channel, CompletionWaiter completions, Arena arena)
+    private void bandwidth(TestResources res, KeyMessage remote, OobLink channel, CompletionWaiter completions, Arena arena)
             throws IOException {
         TestKind.Verb verb = o.test().verb();
         String header = o.reportGbits() ? ResultTable.BANDWIDTH_HEADER_GBITS : ResultTable.BANDWIDTH_HEADER;
@@ -226,7 +254,7 @@ final class Session {
         closeConnection(channel, res);
     }
 
-    private void sendBandwidth(TestResources res, KeyMessage remote, OobChannel channel, CompletionWaiter completions,
+    private void sendBandwidth(TestResources res, KeyMessage remote, OobLink channel, CompletionWaiter completions,
                                Arena arena) throws IOException {
         int room = o.size() + (o.connection() == Connection.UD ? TestResources.UD_GRH : 0);
         long[] posted = new long[o.durationSeconds() > 0 ? 1 : o.iterations()];
@@ -267,10 +295,10 @@ final class Session {
         closeConnection(channel, res);
     }
 
-    /** {@code ctx_close_connection}: one more hand shake, then "done" and close. */
-    private static void closeConnection(OobChannel channel, TestResources res) throws IOException {
+    /** {@code ctx_close_connection}: one more hand shake, then (over TCP) "done" and close. */
+    private static void closeConnection(OobLink channel, TestResources res) throws IOException {
         channel.handShake(res.local(), "the closing hand shake");
-        channel.sendDoneAndClose();
+        channel.finish();
     }
 
     /** The sizes to run: {@code -s}, or with {@code -a} 2, 4, ... 2^23 (up to the MTU on UD). */

@@ -4,6 +4,7 @@ import dev.panamaverbs.AccessFlag;
 import dev.panamaverbs.AddressHandle;
 import dev.panamaverbs.AddressHandleAttributes;
 import dev.panamaverbs.CompletionQueue;
+import dev.panamaverbs.ConnectionOptions;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Device;
 import dev.panamaverbs.GidEntry;
@@ -14,6 +15,7 @@ import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QpType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
+import dev.panamaverbs.RdmaConnection;
 import dev.panamaverbs.ReadyToReceiveOptions;
 import dev.panamaverbs.ReadyToSendOptions;
 import dev.panamaverbs.RemoteEndpoint;
@@ -31,7 +33,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * peer writes to, reads from or adds to (the address and rkey this side sends); one completion
  * queue; one queue pair of the test's connection type. The device and port come first
  * ({@link #open}), the rest once the out-of-band preamble has fixed the MTU and cycle buffer
- * ({@link #create}).
+ * ({@link #create}; with {@code -R}, {@link #adopt} of what rdma_cm made).
  */
 final class TestResources implements AutoCloseable {
     /** {@code DEF_QKEY}. */
@@ -105,6 +107,11 @@ final class TestResources implements AutoCloseable {
         return context.device().name();
     }
 
+    /** The GID index in use, -1 without GID (perftest's {@code gid_index}). */
+    int gidIndex() {
+        return gid == null ? -1 : gid.index();
+    }
+
     /** The GID entry in use, if any. */
     Optional<GidEntry> gid() {
         return Optional.ofNullable(gid);
@@ -136,29 +143,78 @@ final class TestResources implements AutoCloseable {
      */
     void create(int maxSize, int cycleBuffer, int receiveDepth) {
         pd = context.allocateProtectionDomain();
-        half = align(Math.max(maxSize, cycleBuffer) + (long) cycleBuffer, 4096);
-        EnumSet<AccessFlag> access = EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ,
-                AccessFlag.REMOTE_ATOMIC);
-        buffer = pd.allocateMemoryRegion(2 * half, access);
+        registerBuffer(maxSize, cycleBuffer);
         QpType type = switch (options.connection()) {
             case RC -> QpType.RC;
             case UC -> QpType.UC;
             case UD -> QpType.UD;
         };
-        int sendDepth = Math.max(options.txDepth(), 1) * Math.max(options.postList(), 1);
+        int sendDepth = sendDepth();
         cq = context.createCompletionQueue(sendDepth + receiveDepth + 16);
         qp = pd.createQueuePair(QueuePairOptions.builder(type, cq).maxSendWorkRequests(sendDepth)
                 .maxReceiveWorkRequests(Math.max(receiveDepth, 1)).maxSendSge(1).maxReceiveSge(1).maxInlineData(INLINE).build());
-        inline = qp.capabilities().maxInlineData();
-        var device = context.queryDevice();
-        boolean readOrAtomic = options.test().verb() == TestKind.Verb.READ || options.test().verb() == TestKind.Verb.ATOMIC;
-        outReads = readOrAtomic ? Math.max(1, Math.min(16, Math.min(device.maxQpRdAtom(), device.maxQpInitRdAtom()))) : 1;
         switch (options.connection()) {
             case UD -> qp.toInit(options.ibPort(), 0, QKEY);
             case UC -> qp.toInit(options.ibPort(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE));
             case RC -> qp.toInit(options.ibPort(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ,
                     AccessFlag.REMOTE_ATOMIC));
         }
+        describeLocal();
+    }
+
+    /**
+     * With {@code -R}: the sizes of the test's rdma_cm connection (the queues {@link #create}
+     * makes), and perftest's {@code rdma_conn_param}: READ/atomic depths for those tests, else 0.
+     * Retry count 6, not perftest's 7 (see {@link #connect}).
+     */
+    ConnectionOptions connectionOptions(int receiveDepth) {
+        int sendDepth = sendDepth();
+        int depth = readOrAtomic() ? outReads() : 0;
+        return ConnectionOptions.builder().queueDepth(sendDepth, Math.max(receiveDepth, 1))
+                .completionQueueSize(sendDepth + receiveDepth + 16).maxSge(1).maxInlineData(INLINE)
+                .responderResources(depth).initiatorDepth(depth).connectTimeout(options.timeout()).build();
+    }
+
+    /**
+     * With {@code -R}: takes the protection domain, completion queue and queue pair (in RTS)
+     * rdma_cm made on the device it chose, and registers the buffer there.
+     */
+    void adopt(RdmaConnection connection, int maxSize, int cycleBuffer) {
+        pd = connection.protectionDomain();
+        cq = connection.completionQueue();
+        qp = connection.queuePair();
+        registerBuffer(maxSize, cycleBuffer);
+        describeLocal();
+    }
+
+    private void registerBuffer(int maxSize, int cycleBuffer) {
+        half = align(Math.max(maxSize, cycleBuffer) + (long) cycleBuffer, 4096);
+        EnumSet<AccessFlag> access = EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ,
+                AccessFlag.REMOTE_ATOMIC);
+        buffer = pd.allocateMemoryRegion(2 * half, access);
+    }
+
+    private int sendDepth() {
+        return Math.max(options.txDepth(), 1) * Math.max(options.postList(), 1);
+    }
+
+    private boolean readOrAtomic() {
+        return options.test().verb() == TestKind.Verb.READ || options.test().verb() == TestKind.Verb.ATOMIC;
+    }
+
+    /** perftest's outstanding READ/atomic depth: the device's, at most 16; 1 for the other tests. */
+    private int outReads() {
+        if (!readOrAtomic()) {
+            return 1;
+        }
+        var device = context.queryDevice();
+        return Math.max(1, Math.min(16, Math.min(device.maxQpRdAtom(), device.maxQpInitRdAtom())));
+    }
+
+    /** This side's key message: our queue pair, a random PSN, the target half of the buffer. */
+    private void describeLocal() {
+        inline = qp.capabilities().maxInlineData();
+        outReads = outReads();
         psn = ThreadLocalRandom.current().nextInt() & 0xFF_FFFF;
         local = new KeyMessage(port.lid(), outReads, qp.number(), psn, buffer.rkey(), buffer.iova() + half,
                 gid == null ? null : gid.gid(), 0);
@@ -228,7 +284,7 @@ final class TestResources implements AutoCloseable {
         return (value + to - 1) / to * to;
     }
 
-    /** Closes every verbs object (the context closes what it holds). */
+    /** Closes every verbs object (the context closes what it holds; with {@code -R} the rdma_cm connection holds its own). */
     @Override
     public void close() {
         context.close();

@@ -69,6 +69,10 @@ class PerftestOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "-a", "-D", "3"));
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("nope"));
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_bw", "-l", "4"));
+        IllegalArgumentException uc = assertThrows(IllegalArgumentException.class,
+                () -> PerftestOptions.parse("write_bw", "-R", "-c", "UC"));
+        assertEquals("UC is not supported in librdmacm", uc.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("send_bw", "-R", "-c", "UD"));
     }
 
     @Test

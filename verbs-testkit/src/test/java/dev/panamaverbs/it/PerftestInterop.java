@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
  * One perftest test ({@code write_lat} ...) between our Java twin (the perftest module's
  * executable jar) and Debian's perftest 4.5 ({@code ib_write_lat} ...), both ways, and Java with
  * Java, across the two hosts: the server on host B, the client on host A, each on its rxe1, the
- * out-of-band TCP connection to B's link address. Both must exit 0 and print perftest's result
- * table with a row for the size and iterations asked for. A WRITE bandwidth server measures
+ * out-of-band TCP connection to B's link address (with {@code -R}, rdma_cm connections instead).
+ * Both must exit 0 and print perftest's result table with a row for the size and iterations
+ * asked for. A WRITE bandwidth server measures
  * nothing itself: its row is the client's, received in perftest's report exchange, so that row
  * checks the exchange too.
  */
@@ -30,22 +31,37 @@ abstract class PerftestInterop extends InteropPairingTests {
     private final String test;
     private final int size;
     private final int iterations;
+    private final boolean rdmaCm;
 
     PerftestInterop(String test, int size, int iterations) {
-        super("ib_" + test);
+        this(test, size, iterations, false);
+    }
+
+    /**
+     * With {@code rdmaCm}, both sides run with {@code -R}: the out-of-band link and the test's
+     * queue pair are rdma_cm connections on the port, so the client starts once the server's
+     * rdma_cm identifier listens there, and both must say so in their test description.
+     */
+    PerftestInterop(String test, int size, int iterations, boolean rdmaCm) {
+        super("ib_" + test + (rdmaCm ? " -R" : ""));
         this.test = test;
         this.size = size;
         this.iterations = iterations;
+        this.rdmaCm = rdmaCm;
     }
 
     @Override
     void pair(String device, PeerHost serverHost, PeerHost clientHost, boolean javaServer, boolean javaClient) throws Exception {
         int port = NEXT_PORT.getAndIncrement();
-        List<String> serverArgs = List.of("-d", device, "-F", "-s", Integer.toString(size), "-n", Integer.toString(iterations),
-                "-p", Integer.toString(port));
+        List<String> serverArgs = new ArrayList<>(List.of("-d", device, "-F", "-s", Integer.toString(size), "-n",
+                Integer.toString(iterations), "-p", Integer.toString(port)));
+        if (rdmaCm) {
+            serverArgs.add("-R");
+        }
         List<String> clientArgs = new ArrayList<>(serverArgs);
         clientArgs.add(serverHost.address().getHostAddress());
-        Outputs outputs = run(serverHost, javaServer, serverArgs, clientHost, javaClient, clientArgs, Listening.TCP, port);
+        Outputs outputs = run(serverHost, javaServer, serverArgs, clientHost, javaClient, clientArgs,
+                rdmaCm ? Listening.RDMA_CM : Listening.TCP, port);
         String header = test.endsWith("_lat") ? LATENCY_HEADER : BANDWIDTH_HEADER;
         int columns = test.endsWith("_lat") ? 9 : 5;
         for (String[] side : new String[][] {{"server", outputs.server()}, {"client", outputs.client()}}) {
@@ -53,6 +69,10 @@ abstract class PerftestInterop extends InteropPairingTests {
             PeerPairing.expect(outputs, side[0], side[1], text -> hasRow(text, columns),
                     "no result row for " + size + " bytes and " + iterations + " iterations with " + columns + " figures");
             PeerPairing.expect(outputs, side[0], side[1], text -> text.contains("remote address: LID"), "no remote address line");
+            if (rdmaCm) {
+                PeerPairing.expect(outputs, side[0], side[1], text -> text.contains(" Data ex. method : rdma_cm"),
+                        "no \"Data ex. method : rdma_cm\" in the test description");
+            }
         }
     }
 

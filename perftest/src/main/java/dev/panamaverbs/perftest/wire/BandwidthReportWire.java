@@ -21,7 +21,7 @@ public record BandwidthReportWire(long size, long iterations, double peak, doubl
     public static final int FIELD = 8;
 
     /** One exchange per value, in perftest's order; returns the peer's report. */
-    public BandwidthReportWire exchange(OobChannel channel) throws IOException {
+    public BandwidthReportWire exchange(OobLink channel) throws IOException {
         long theirSize = field(channel.exchange(longField(size), "the bandwidth report's size"));
         long theirIterations = field(channel.exchange(longField(iterations), "the bandwidth report's iterations"));
         double theirPeak = Double.longBitsToDouble(field(channel.exchange(doubleField(peak), "the bandwidth report's peak")));

@@ -21,7 +21,7 @@ import java.time.Duration;
  * perftest does when it refuses something: it prints why and exits) is reported with the step
  * that was under way.
  */
-public final class OobChannel implements AutoCloseable {
+public final class OobChannel implements OobLink {
     /** {@code DEF_PORT}. */
     public static final int DEFAULT_PORT = 18515;
 
@@ -87,6 +87,7 @@ public final class OobChannel implements AutoCloseable {
      *
      * @param step what this step is, for the error (e.g. "the version exchange")
      */
+    @Override
     public byte[] exchange(byte[] mine, String step) throws IOException {
         if (client) {
             write(mine, step);
@@ -98,6 +99,7 @@ public final class OobChannel implements AutoCloseable {
     }
 
     /** One key message each way ({@code ctx_hand_shake}); the peer's is parsed in the same form as ours. */
+    @Override
     public KeyMessage handShake(KeyMessage mine, String step) throws IOException {
         return KeyMessage.decode(exchange(mine.encode(), step));
     }
@@ -137,7 +139,8 @@ public final class OobChannel implements AutoCloseable {
      * NUL ({@value #DONE_SIZE} bytes) and close, without reading the peer's (each side writes its
      * own and closes). A peer already gone by then is no error: the test is over.
      */
-    public void sendDoneAndClose() throws IOException {
+    @Override
+    public void finish() throws IOException {
         try {
             out.write(DONE);
             out.flush();

@@ -19,7 +19,7 @@ public record Preamble(String peerVersion, int cycleBuffer, int cacheLine, int m
      * Runs the three steps on {@code channel} with this side's values; refuses (as perftest 4.5
      * does) a peer older than 5.70, and a peer that is not perftest at all.
      */
-    public static Preamble run(OobChannel channel, int cycleBuffer, int cacheLine, int mtu) throws IOException {
+    public static Preamble run(OobLink channel, int cycleBuffer, int cacheLine, int mtu) throws IOException {
         String peerVersion = VersionField.decode(channel.exchange(VersionField.encode(VersionField.PERFTEST_4_5_VERSION),
                 "the version exchange"));
         double number = VersionField.number(peerVersion);

@@ -86,7 +86,7 @@ class WriteBwTranscriptTest {
                 channel.handShake(mine, "the hand shake at the end of test");
                 new BandwidthReportWire(65536, 5, 58.85, 24.86, 0.000398).exchange(channel);
                 channel.handShake(mine, "the closing hand shake");
-                channel.sendDoneAndClose();
+                channel.finish();
             }
             List<byte[]> ours = server.get();
             List<Step> theirs = steps.stream().filter(Step::fromClient).toList();

@@ -1,0 +1,61 @@
+package dev.panamaverbs.perftest.cm;
+
+import dev.panamaverbs.ConnectionOptions;
+import dev.panamaverbs.ConnectionRejectedException;
+import dev.panamaverbs.RdmaConnection;
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
+/**
+ * An rdma_cm client's connect as perftest makes it: to the server's IPv4 address ({@code AF_INET}
+ * hints), tried again every 100 ms while the peer rejects it because nothing listens yet
+ * ({@code rdma_cm_client_connection} tries 10 times: its server starts listening only after a
+ * hand shake, so the client may come first).
+ */
+final class CmDial {
+    private static final long PAUSE_MILLIS = 100;
+
+    private CmDial() {}
+
+    /** 0.0.0.0:{@code port}, where perftest's servers listen ({@code AF_INET}, {@code RAI_PASSIVE}); Java's own wildcard may be IPv6. */
+    static InetSocketAddress anyIpv4(int port) throws IOException {
+        return new InetSocketAddress(InetAddress.getByAddress(new byte[4]), port);
+    }
+
+    /** {@code host}'s first IPv4 address with {@code port}. */
+    static InetSocketAddress ipv4(String host, int port) throws IOException {
+        for (InetAddress address : InetAddress.getAllByName(host)) {
+            if (address instanceof Inet4Address) {
+                return new InetSocketAddress(address, port);
+            }
+        }
+        throw new IOException(host + " has no IPv4 address (perftest's rdma_cm connections are AF_INET)");
+    }
+
+    /**
+     * Connects to {@code server}, trying again for up to {@code retryFor} while it is rejected;
+     * the last rejection is thrown after that.
+     */
+    static RdmaConnection dial(InetSocketAddress server, ConnectionOptions options, Duration retryFor) throws IOException {
+        long deadline = System.nanoTime() + retryFor.toNanos();
+        while (true) {
+            try {
+                return RdmaConnection.connect(server, options);
+            } catch (ConnectionRejectedException rejected) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IOException("rdma_cm connect to " + server + " rejected for " + retryFor.toSeconds()
+                            + " s (is the perftest server running, with -R?): " + rejected.getMessage(), rejected);
+                }
+                try {
+                    Thread.sleep(PAUSE_MILLIS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while connecting to " + server, e);
+                }
+            }
+        }
+    }
+}
