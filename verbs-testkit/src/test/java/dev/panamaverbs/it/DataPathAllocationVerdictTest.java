@@ -38,6 +38,18 @@ class DataPathAllocationVerdictTest {
     }
 
     @Test
+    void theJitModeAllowsLessThanOneBytePerOperationOnly() {
+        long[] bytes = zeros();
+        bytes[2] = 2_999; // the JVM's one-off compile work: under 1 B per operation over 3000
+        assertEquals(List.of(), DataPathAllocationDeviceTest.failures(report(0, bytes), true));
+        assertEquals(1, DataPathAllocationDeviceTest.failures(report(0, bytes), false).size());
+        bytes[2] = 3_000 * 16; // one 16-byte object per operation
+        List<String> failures = DataPathAllocationDeviceTest.failures(report(0, bytes), true);
+        assertEquals(1, failures.size());
+        assertTrue(failures.get(0).startsWith("loop 2: 48000 B over 3000 operations"), failures.get(0));
+    }
+
+    @Test
     void aMeterThatAllocatesOrAMissingLoopFails() {
         assertThrows(AssertionFailedError.class, () -> DataPathAllocationDeviceTest.failures(report(24, zeros())));
         assertThrows(AssertionFailedError.class,
