@@ -101,13 +101,12 @@ public final class CmOobLink implements OobLink {
             throw new IllegalArgumentException(step + ": " + mine.length + " bytes do not fit perftest's receive of "
                     + KeyStruct.SIZE);
         }
-        if (client) {
-            write(mine, step);
-            return read(mine.length, step);
-        }
-        byte[] theirs = read(mine.length, step);
-        write(mine, step);
-        return theirs;
+        return OobLink.super.exchange(mine, step);
+    }
+
+    @Override
+    public boolean isClient() {
+        return client;
     }
 
     @Override
@@ -120,7 +119,8 @@ public final class CmOobLink implements OobLink {
     public void finish() {
     }
 
-    private void write(byte[] data, String step) throws IOException {
+    @Override
+    public void write(byte[] data, String step) throws IOException {
         MemorySegment.copy(MemorySegment.ofArray(data), 0, buffer.memory(), SEND_AT, data.length);
         send.sge(0, buffer, SEND_AT, data.length);
         sent = false;
@@ -128,7 +128,8 @@ public final class CmOobLink implements OobLink {
         await(true, step);
     }
 
-    private byte[] read(int size, String step) throws IOException {
+    @Override
+    public byte[] read(int size, String step) throws IOException {
         await(false, step);
         int length = received;
         received = -1;

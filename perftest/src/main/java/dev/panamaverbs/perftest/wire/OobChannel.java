@@ -77,25 +77,9 @@ public final class OobChannel implements OobLink {
     }
 
     /** Whether this side connected (and writes first). */
+    @Override
     public boolean isClient() {
         return client;
-    }
-
-    /**
-     * One step: sends {@code mine} and returns the peer's {@code mine.length} bytes, in perftest's
-     * order (client writes then reads, server reads then writes).
-     *
-     * @param step what this step is, for the error (e.g. "the version exchange")
-     */
-    @Override
-    public byte[] exchange(byte[] mine, String step) throws IOException {
-        if (client) {
-            write(mine, step);
-            return read(mine.length, step);
-        }
-        byte[] theirs = read(mine.length, step);
-        write(mine, step);
-        return theirs;
     }
 
     /** One key message each way ({@code ctx_hand_shake}); the peer's is parsed in the same form as ours. */
@@ -104,7 +88,8 @@ public final class OobChannel implements OobLink {
         return KeyMessage.decode(exchange(mine.encode(), step));
     }
 
-    private void write(byte[] data, String step) throws IOException {
+    @Override
+    public void write(byte[] data, String step) throws IOException {
         try {
             out.write(data);
             out.flush();
@@ -114,7 +99,8 @@ public final class OobChannel implements OobLink {
         }
     }
 
-    private byte[] read(int size, String step) throws IOException {
+    @Override
+    public byte[] read(int size, String step) throws IOException {
         byte[] data = new byte[size];
         int read = 0;
         try {

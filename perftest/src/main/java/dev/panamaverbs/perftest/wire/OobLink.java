@@ -11,11 +11,29 @@ import java.io.IOException;
  */
 public interface OobLink extends AutoCloseable {
     /**
-     * One step: sends {@code mine} and returns the peer's {@code mine.length} bytes.
+     * One step: sends {@code mine} and returns the peer's {@code mine.length} bytes, in perftest's
+     * order (the client writes then reads, the server reads then writes).
      *
      * @param step what this step is, for the error (e.g. "the version exchange")
      */
-    byte[] exchange(byte[] mine, String step) throws IOException;
+    default byte[] exchange(byte[] mine, String step) throws IOException {
+        if (isClient()) {
+            write(mine, step);
+            return read(mine.length, step);
+        }
+        byte[] theirs = read(mine.length, step);
+        write(mine, step);
+        return theirs;
+    }
+
+    /** True on the client's side of the link. */
+    boolean isClient();
+
+    /** Sends {@code data} whole; a peer gone is reported naming {@code step}. */
+    void write(byte[] data, String step) throws IOException;
+
+    /** Receives exactly {@code size} bytes, bounded by the link's timeout; a peer gone is reported naming {@code step}. */
+    byte[] read(int size, String step) throws IOException;
 
     /** One key message each way ({@code ctx_hand_shake}), in this link's form of it. */
     KeyMessage handShake(KeyMessage mine, String step) throws IOException;
