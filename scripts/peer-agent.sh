@@ -8,4 +8,4 @@ set -uo pipefail
 stage=$1
 # One small JVM that mostly sleeps: C1 only, the serial GC, a small heap.
 exec "${JAVA_HOME:?JAVA_HOME is not set}/bin/java" "@$stage/peer.args" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xmx64m \
-    dev.panamaverbs.testkit.PeerAgent "$stage" --max-seconds "${VERBS_VM_TIMEOUT:-2400}"
+    dev.panamaverbs.testkit.PeerAgent "$stage" --max-seconds "${VERBS_VM_TIMEOUT:-3600}"

@@ -16,7 +16,8 @@
 # when it failed, B's console is shown; without --peer-report a failed B fails this script.
 #
 # Environment:
-#   VERBS_VM_TIMEOUT   seconds before the VM is killed and the run fails (default 2400)
+#   VERBS_VM_TIMEOUT   seconds before the VM is killed and the run fails (default 3600: the whole
+#                      device suite took over 40 minutes on a loaded 2-core host)
 #   VERBS_VM_MEMORY    guest memory in MiB (default 4096); host B: VERBS_VM_PEER_MEMORY (2048)
 #   VERBS_VM_PEER_GRACE  seconds B may take to stop after A stopped (default 60)
 #   VERBS_VM_TCG_THREAD  single (default) or multi: QEMU's TCG threading. Multi-threaded TCG
@@ -57,7 +58,7 @@ if [ "${VERBS_IN_VM:-0}" = 1 ]; then
     exec "$@"
 fi
 
-TIMEOUT=${VERBS_VM_TIMEOUT:-2400}
+TIMEOUT=${VERBS_VM_TIMEOUT:-3600}
 MEMORY=${VERBS_VM_MEMORY:-4096}
 PEER_MEMORY=${VERBS_VM_PEER_MEMORY:-2048}
 PEER_GRACE=${VERBS_VM_PEER_GRACE:-60}
