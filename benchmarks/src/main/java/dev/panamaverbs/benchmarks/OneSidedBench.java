@@ -163,33 +163,19 @@ public class OneSidedBench {
      * eliminated, on this thread) is not the data path. Both passes are printed.
      */
     private void checkAllocation(String method) throws InterruptedException {
-        int which = switch (method) {
-            case "handPutWithSignal" -> 0;
-            case "channelPutWithSignalPolled" -> 1;
-            default -> 2;
+        ThreadAllocation.Invocation invocation = switch (method) {
+            case "handPutWithSignal" -> this::handPutWithSignal;
+            case "channelPutWithSignalPolled" -> this::channelPutWithSignalPolled;
+            default -> this::channelPutWithSignal;
         };
         long stallsBefore = stalls;
-        long calibration = ThreadAllocation.calibration();
         System.out.println("# allocation check: settling pass starts");
-        long settling = allocated(which) - calibration;
+        long settling = ThreadAllocation.allocatedIn(ALLOCATION_CHECK_INVOCATIONS, invocation);
         System.out.println("# allocation check: settling pass allocated " + settling + " bytes in "
                 + ALLOCATION_CHECK_INVOCATIONS + " invocations; counted pass starts");
-        long bytes = allocated(which) - calibration;
+        long bytes = ThreadAllocation.allocatedIn(ALLOCATION_CHECK_INVOCATIONS, invocation);
         ThreadAllocation.report(method + (fence ? "-fenced" : "-unfenced"), bytes, ALLOCATION_CHECK_INVOCATIONS);
         System.out.println("# stalls during the allocation check: " + (stalls - stallsBefore));
-    }
-
-    /** Bytes this thread allocated in {@link #ALLOCATION_CHECK_INVOCATIONS} invocations of method {@code which}. */
-    private long allocated(int which) throws InterruptedException {
-        long before = ThreadAllocation.current();
-        for (int i = 0; i < ALLOCATION_CHECK_INVOCATIONS; i++) {
-            switch (which) {
-                case 0 -> handPutWithSignal();
-                case 1 -> channelPutWithSignalPolled();
-                default -> channelPutWithSignal();
-            }
-        }
-        return ThreadAllocation.current() - before;
     }
 
     /** {@code putWithSignal} (64-byte WRITE, add of 1, fenced or not) and {@code waitLocal} of its ticket. */

@@ -169,7 +169,7 @@ public class RcLoopbackBench {
      * counting this thread's allocated bytes), then closes everything.
      */
     @TearDown(Level.Trial)
-    public void tearDown(BenchmarkParams params) {
+    public void tearDown(BenchmarkParams params) throws InterruptedException {
         try {
             if (pair != null && ThreadAllocation.isSupported()) {
                 String benchmark = params.getBenchmark();
@@ -185,31 +185,19 @@ public class RcLoopbackBench {
         }
     }
 
-    private void checkAllocation(String method) {
-        int which = switch (method) {
-            case "writeSignaled" -> 0;
-            case "writePingPong" -> 1;
-            case "sendPingPong" -> 2;
-            case "writeBatch16" -> 3;
-            default -> -1;
+    private void checkAllocation(String method) throws InterruptedException {
+        ThreadAllocation.Invocation invocation = switch (method) {
+            case "writeSignaled" -> this::writeSignaled;
+            case "writePingPong" -> this::writePingPong;
+            case "sendPingPong" -> this::sendPingPong;
+            case "writeBatch16" -> this::writeBatch16;
+            default -> null;
         };
-        if (which < 0) {
+        if (invocation == null) {
             return;
         }
-        int invocations = which == 3 ? ALLOCATION_CHECK_INVOCATIONS / 4 : ALLOCATION_CHECK_INVOCATIONS;
-        long calibration = ThreadAllocation.calibration();
-        long before = ThreadAllocation.current();
-        for (int i = 0; i < invocations; i++) {
-            // Native calls with side effects: nothing here can be optimised away.
-            switch (which) {
-                case 0 -> writeSignaled();
-                case 1 -> writePingPong();
-                case 2 -> sendPingPong();
-                default -> writeBatch16();
-            }
-        }
-        long bytes = ThreadAllocation.current() - before - calibration;
-        ThreadAllocation.report(method, bytes, invocations);
+        int invocations = method.equals("writeBatch16") ? ALLOCATION_CHECK_INVOCATIONS / 4 : ALLOCATION_CHECK_INVOCATIONS;
+        ThreadAllocation.report(method, ThreadAllocation.allocatedIn(invocations, invocation), invocations);
     }
 
     /** (a) One signaled 64-byte RDMA WRITE A -> B: post, then busy-poll A's CQ for its completion. */

@@ -104,22 +104,13 @@ public class SendBatchBench {
 
     /** After measuring: the allocation check on this thread, then closes everything. */
     @TearDown(Level.Trial)
-    public void tearDown(BenchmarkParams params) {
+    public void tearDown(BenchmarkParams params) throws InterruptedException {
         try {
             if (pair != null && ThreadAllocation.isSupported()) {
                 String benchmark = params.getBenchmark();
-                boolean extended = benchmark.endsWith("sendBatch16");
-                long calibration = ThreadAllocation.calibration();
-                long before = ThreadAllocation.current();
-                for (int i = 0; i < ALLOCATION_CHECK_INVOCATIONS; i++) {
-                    if (extended) {
-                        sendBatch16();
-                    } else {
-                        postSendChain16();
-                    }
-                }
-                long bytes = ThreadAllocation.current() - before - calibration;
-                ThreadAllocation.report(benchmark.substring(benchmark.lastIndexOf('.') + 1), bytes, ALLOCATION_CHECK_INVOCATIONS);
+                ThreadAllocation.Invocation invocation = benchmark.endsWith("sendBatch16") ? this::sendBatch16 : this::postSendChain16;
+                ThreadAllocation.report(benchmark.substring(benchmark.lastIndexOf('.') + 1),
+                        ThreadAllocation.allocatedIn(ALLOCATION_CHECK_INVOCATIONS, invocation), ALLOCATION_CHECK_INVOCATIONS);
             }
         } finally {
             if (pair != null) {

@@ -71,6 +71,26 @@ final class ThreadAllocation {
         return least;
     }
 
+    /** One invocation of the benchmark method an allocation check runs. */
+    @FunctionalInterface
+    interface Invocation {
+        void run() throws InterruptedException;
+    }
+
+    /**
+     * Bytes this thread allocates in {@code invocations} calls of {@code invocation}, less the
+     * counter's own cost ({@link #calibration()}). The calls have native side effects, so none can
+     * be optimised away.
+     */
+    static long allocatedIn(int invocations, Invocation invocation) throws InterruptedException {
+        long calibration = calibration();
+        long before = current();
+        for (int i = 0; i < invocations; i++) {
+            invocation.run();
+        }
+        return current() - before - calibration;
+    }
+
     /**
      * Prints the result of an allocation check and, when {@value #REPORT_PROPERTY} names a file,
      * appends {@code benchmark bytes invocations} to it.
