@@ -205,6 +205,21 @@ final class LoopbackPair implements AutoCloseable {
         return n;
     }
 
+    /**
+     * Polls {@code queue} ({@link #pollSome}) until the completion of work request {@code wrId}
+     * arrives, consuming the others on the way; each poll gives up after {@code timeoutNanos}.
+     */
+    static void awaitWrId(CompletionQueue queue, Completions completions, long wrId, long timeoutNanos) {
+        while (true) {
+            int n = pollSome(queue, completions, timeoutNanos);
+            for (int i = 0; i < n; i++) {
+                if (completions.wrId(i) == wrId) {
+                    return;
+                }
+            }
+        }
+    }
+
     private static int pollSlow(CompletionQueue queue, Completions completions, long timeoutNanos) {
         long deadline = System.nanoTime() + timeoutNanos;
         int spins = 0;

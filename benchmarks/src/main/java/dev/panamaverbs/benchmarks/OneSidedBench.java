@@ -238,13 +238,7 @@ public class OneSidedBench {
 
     /** After a stall: polls (bounded) until the add's completion, the kick's on the way. */
     private long awaitHand() {
-        while (true) {
-            int n = LoopbackPair.pollSome(pair.queueA, completions, TIMEOUT_NANOS);
-            for (int i = 0; i < n; i++) {
-                if (completions.wrId(i) == WR_HAND) {
-                    return WR_HAND;
-                }
-            }
-        }
+        LoopbackPair.awaitWrId(pair.queueA, completions, WR_HAND, TIMEOUT_NANOS);
+        return WR_HAND;
     }
 }

@@ -244,14 +244,8 @@ public class RcLoopbackBench {
     @OperationsPerInvocation(BATCH)
     public long writeBatch16() {
         pair.a.postSend(batch);
-        while (true) {
-            int n = LoopbackPair.pollSome(pair.queueA, completions, TIMEOUT_NANOS);
-            for (int i = 0; i < n; i++) {
-                if (completions.wrId(i) == WR_BATCH_LAST) {
-                    return WR_BATCH_LAST;
-                }
-            }
-        }
+        LoopbackPair.awaitWrId(pair.queueA, completions, WR_BATCH_LAST, TIMEOUT_NANOS);
+        return WR_BATCH_LAST;
     }
 
     /**

@@ -143,13 +143,7 @@ public class SendBatchBench {
     }
 
     private long awaitLast() {
-        while (true) {
-            int n = LoopbackPair.pollSome(pair.queueA, completions, TIMEOUT_NANOS);
-            for (int i = 0; i < n; i++) {
-                if (completions.wrId(i) == WR_LAST) {
-                    return WR_LAST;
-                }
-            }
-        }
+        LoopbackPair.awaitWrId(pair.queueA, completions, WR_LAST, TIMEOUT_NANOS);
+        return WR_LAST;
     }
 }
