@@ -4,6 +4,7 @@ import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.rdma_cma_h;
 import dev.panamaverbs.ffm.rdmacm.rdma_cm_event;
 import dev.panamaverbs.ffm.rdmacm.rdma_event_channel;
+import dev.panamaverbs.loader.internal.LibRdmacm;
 import dev.panamaverbs.loader.internal.Pointers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -81,6 +82,7 @@ public final class ConnectionEventChannel extends VerbsResource {
                 throw e;
             }
             channel.register();
+            LibRdmacm.LIBRARY.announceLoaded(); // the library's first use, not the probe, logs its file
             return channel;
         }
     }

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.loader.internal.LibIbverbs;
 import dev.panamaverbs.loader.internal.ObjectVerbs;
 import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_device;
@@ -41,6 +42,7 @@ public final class Context extends VerbsResource {
         this.completionVectors = ibv_context.num_comp_vectors(context);
         this.asyncEvents = new AsyncEventReader(this, asyncFd);
         this.borrowedFrom = null;
+        LibIbverbs.LIBRARY.announceLoaded(); // the library's first use, not the probe, logs its file
         register();
     }
 
@@ -57,6 +59,7 @@ public final class Context extends VerbsResource {
         this.completionVectors = ibv_context.num_comp_vectors(context);
         this.asyncEvents = new AsyncEventReader(this, asyncFd);
         this.borrowedFrom = owner;
+        LibIbverbs.LIBRARY.announceLoaded();
     }
 
     /**

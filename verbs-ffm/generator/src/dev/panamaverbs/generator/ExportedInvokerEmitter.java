@@ -35,7 +35,7 @@ final class ExportedInvokerEmitter {
                     + "). errno lands in {@code errno}.";
             Invokers.emit(out, new Invokers.Spec(doc, f.name(), List.of(new Param("MemorySegment", "errno", "a {@link CallState} segment that receives errno")),
                     f.signature(), f.paramNames(), false, "LIBRARY.address(" + i + ")", true,
-                    "Downcalls.handle(" + functions + "." + f.name() + "$DESC, Downcalls.CAPTURE_ERRNO)", f.name()));
+                    "Downcalls.handle(" + functions + ".descriptor(\"" + f.name() + "\"), Downcalls.CAPTURE_ERRNO)", f.name()));
             written.add(f.name());
         }
         out.append("}\n");

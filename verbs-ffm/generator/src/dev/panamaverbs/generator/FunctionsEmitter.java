@@ -39,9 +39,13 @@ final class FunctionsEmitter {
                 .append(" * The functions of ").append(target.headerName())
                 .append(". {@link #EXPORTED}: declared as functions and exported\n")
                 .append(" * by ").append(target.soname())
-                .append(", each with its descriptor ({@code NAME$DESC}) and the default\n")
-                .append(" * ({@code @@}) symbol version ({@code NAME$VERSION}). {@link #INLINE}: {@code static inline}\n")
+                .append(", each with its default ({@code @@}) symbol version ({@code NAME$VERSION})\n")
+                .append(" * and its descriptor ({@link #descriptor}). {@link #INLINE}: {@code static inline}\n")
                 .append(" * functions and function-like macros, which are not symbols and must be reimplemented.\n")
+                .append(" *\n")
+                .append(" * <p>Descriptors are built on request, one function at a time: the loader's probe needs\n")
+                .append(" * only names and versions, and building every descriptor up front cost a cold JVM's\n")
+                .append(" * first {@code isAvailable()} about 10-20 ms.\n")
                 .append(target.functionsNote())
                 .append(" */\n");
         String name = target.classPrefix() + "Functions";
@@ -49,13 +53,27 @@ final class FunctionsEmitter {
         out.append("    private ").append(name).append("() {}\n");
         for (Function f : exported) {
             String n = f.name();
-            out.append("\n    /** {@code ").append(Names.javadoc(f.prototype())).append("} */\n");
-            out.append("    public static final FunctionDescriptor ").append(n).append("$DESC = ")
-                    .append(Layouts.descriptor(f.signature())).append(";\n");
-            out.append("    /** Default symbol version of {@code ").append(n).append("}. */\n");
+            out.append("\n    /** Default symbol version of {@code ").append(Names.javadoc(f.prototype())).append("}. */\n");
             out.append("    public static final String ").append(n).append("$VERSION = \"")
                     .append(versions.get(n)).append("\";\n");
         }
+        out.append("\n    /**\n")
+                .append("     * The descriptor of the exported function {@code name} (pointers as {@code ValueLayout.ADDRESS}),\n")
+                .append("     * built anew on each call.\n")
+                .append("     *\n")
+                .append("     * @param name the C name of a function of {@link #EXPORTED}\n")
+                .append("     * @return its descriptor\n")
+                .append("     * @throws IllegalArgumentException when {@code name} is not in {@link #EXPORTED}\n")
+                .append("     */\n");
+        out.append("    public static FunctionDescriptor descriptor(String name) {\n");
+        out.append("        return switch (name) {\n");
+        for (Function f : exported) {
+            out.append("            case \"").append(f.name()).append("\" -> ")
+                    .append(Layouts.descriptor(f.signature())).append(";\n");
+        }
+        out.append("            default -> throw new IllegalArgumentException(\"").append(target.soname())
+                .append(" exports no function \" + name + \" that ").append(file).append(" declares\");\n");
+        out.append("        };\n    }\n");
         out.append("\n    /**\n")
                 .append("     * Every exported function declared in ").append(file).append(", in header order; required\n")
                 .append("     * when its version is one of ").append(String.join(", ", new java.util.TreeSet<>(target.baseVersions())))
@@ -65,7 +83,7 @@ final class FunctionsEmitter {
         for (int i = 0; i < exported.size(); i++) {
             String n = exported.get(i).name();
             out.append(sep).append("new ExportedFunction(\"").append(n).append("\", ").append(n).append("$VERSION, ")
-                    .append(n).append("$DESC, ").append(target.baseVersions().contains(versions.get(n))).append(")");
+                    .append(target.baseVersions().contains(versions.get(n))).append(")");
             written.exported().add(n);
             sep = ",\n            ";
         }
@@ -86,21 +104,18 @@ final class FunctionsEmitter {
 
     static String exportedFunctionRecord() {
         return Main.BANNER + "package " + Target.BASE_PACKAGE + ";\n\n"
-                + "import java.lang.foreign.FunctionDescriptor;\n\n"
                 + "/**\n"
                 + " * A function a shared library exports and its header declares (VerbsFunctions.EXPORTED:\n"
                 + " * libibverbs.so.1 and infiniband/verbs.h; RdmaCmFunctions.EXPORTED: librdmacm.so.1 and\n"
-                + " * rdma/rdma_cma.h).\n"
+                + " * rdma/rdma_cma.h). Its descriptor comes from the same class's {@code descriptor(name)}.\n"
                 + " *\n"
-                + " * @param name       the C name, which is the symbol name\n"
-                + " * @param version    the default ({@code @@}) symbol version, e.g. {@code IBVERBS_1.1}\n"
-                + " * @param descriptor the function's descriptor (pointers as {@code ValueLayout.ADDRESS})\n"
-                + " * @param required   true when {@code version} is a base version of the library (IBVERBS_1.0,\n"
-                + " *                   IBVERBS_1.1, RDMACM_1.0), which every supported library exports: the\n"
-                + " *                   library is unusable without it. Optional functions may be missing.\n"
+                + " * @param name     the C name, which is the symbol name\n"
+                + " * @param version  the default ({@code @@}) symbol version, e.g. {@code IBVERBS_1.1}\n"
+                + " * @param required true when {@code version} is a base version of the library (IBVERBS_1.0,\n"
+                + " *                 IBVERBS_1.1, RDMACM_1.0), which every supported library exports: the\n"
+                + " *                 library is unusable without it. Optional functions may be missing.\n"
                 + " */\n"
-                + "public record ExportedFunction(String name, String version, FunctionDescriptor descriptor,\n"
-                + "                               boolean required) {}\n";
+                + "public record ExportedFunction(String name, String version, boolean required) {}\n";
     }
 
     static String inlineFunctionRecord() {

@@ -2,19 +2,15 @@
 
 package dev.panamaverbs.ffm;
 
-import java.lang.foreign.FunctionDescriptor;
-
 /**
  * A function a shared library exports and its header declares (VerbsFunctions.EXPORTED:
  * libibverbs.so.1 and infiniband/verbs.h; RdmaCmFunctions.EXPORTED: librdmacm.so.1 and
- * rdma/rdma_cma.h).
+ * rdma/rdma_cma.h). Its descriptor comes from the same class's {@code descriptor(name)}.
  *
- * @param name       the C name, which is the symbol name
- * @param version    the default ({@code @@}) symbol version, e.g. {@code IBVERBS_1.1}
- * @param descriptor the function's descriptor (pointers as {@code ValueLayout.ADDRESS})
- * @param required   true when {@code version} is a base version of the library (IBVERBS_1.0,
- *                   IBVERBS_1.1, RDMACM_1.0), which every supported library exports: the
- *                   library is unusable without it. Optional functions may be missing.
+ * @param name     the C name, which is the symbol name
+ * @param version  the default ({@code @@}) symbol version, e.g. {@code IBVERBS_1.1}
+ * @param required true when {@code version} is a base version of the library (IBVERBS_1.0,
+ *                 IBVERBS_1.1, RDMACM_1.0), which every supported library exports: the
+ *                 library is unusable without it. Optional functions may be missing.
  */
-public record ExportedFunction(String name, String version, FunctionDescriptor descriptor,
-                               boolean required) {}
+public record ExportedFunction(String name, String version, boolean required) {}

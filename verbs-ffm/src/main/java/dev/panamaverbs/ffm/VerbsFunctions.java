@@ -8,9 +8,13 @@ import java.util.List;
 
 /**
  * The functions of infiniband/verbs.h. {@link #EXPORTED}: declared as functions and exported
- * by libibverbs.so.1, each with its descriptor ({@code NAME$DESC}) and the default
- * ({@code @@}) symbol version ({@code NAME$VERSION}). {@link #INLINE}: {@code static inline}
+ * by libibverbs.so.1, each with its default ({@code @@}) symbol version ({@code NAME$VERSION})
+ * and its descriptor ({@link #descriptor}). {@link #INLINE}: {@code static inline}
  * functions and function-like macros, which are not symbols and must be reimplemented.
+ *
+ * <p>Descriptors are built on request, one function at a time: the loader's probe needs
+ * only names and versions, and building every descriptor up front cost a cold JVM's
+ * first {@code isAvailable()} about 10-20 ms.
  *
  * <p>{@code ibv_reg_mr} and {@code ibv_query_port} are both: the header declares an exported
  * function and then hides it behind a function-like macro of the same name (the macro adds
@@ -20,413 +24,360 @@ import java.util.List;
 public final class VerbsFunctions {
     private VerbsFunctions() {}
 
-    /** {@code const char * ibv_wc_status_str(enum ibv_wc_status status)} */
-    public static final FunctionDescriptor ibv_wc_status_str$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_wc_status_str}. */
+    /** Default symbol version of {@code const char * ibv_wc_status_str(enum ibv_wc_status status)}. */
     public static final String ibv_wc_status_str$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_rate_to_mult(enum ibv_rate rate)} */
-    public static final FunctionDescriptor ibv_rate_to_mult$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_rate_to_mult}. */
+    /** Default symbol version of {@code int ibv_rate_to_mult(enum ibv_rate rate)}. */
     public static final String ibv_rate_to_mult$VERSION = "IBVERBS_1.0";
 
-    /** {@code enum ibv_rate mult_to_ibv_rate(int mult)} */
-    public static final FunctionDescriptor mult_to_ibv_rate$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code mult_to_ibv_rate}. */
+    /** Default symbol version of {@code enum ibv_rate mult_to_ibv_rate(int mult)}. */
     public static final String mult_to_ibv_rate$VERSION = "IBVERBS_1.0";
 
-    /** {@code int ibv_rate_to_mbps(enum ibv_rate rate)} */
-    public static final FunctionDescriptor ibv_rate_to_mbps$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_rate_to_mbps}. */
+    /** Default symbol version of {@code int ibv_rate_to_mbps(enum ibv_rate rate)}. */
     public static final String ibv_rate_to_mbps$VERSION = "IBVERBS_1.1";
 
-    /** {@code enum ibv_rate mbps_to_ibv_rate(int mbps)} */
-    public static final FunctionDescriptor mbps_to_ibv_rate$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code mbps_to_ibv_rate}. */
+    /** Default symbol version of {@code enum ibv_rate mbps_to_ibv_rate(int mbps)}. */
     public static final String mbps_to_ibv_rate$VERSION = "IBVERBS_1.1";
 
-    /** {@code struct ibv_qp_ex * ibv_qp_to_qp_ex(struct ibv_qp * qp)} */
-    public static final FunctionDescriptor ibv_qp_to_qp_ex$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_qp_to_qp_ex}. */
+    /** Default symbol version of {@code struct ibv_qp_ex * ibv_qp_to_qp_ex(struct ibv_qp * qp)}. */
     public static final String ibv_qp_to_qp_ex$VERSION = "IBVERBS_1.6";
 
-    /** {@code struct ibv_device ** ibv_get_device_list(int * num_devices)} */
-    public static final FunctionDescriptor ibv_get_device_list$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_get_device_list}. */
+    /** Default symbol version of {@code struct ibv_device ** ibv_get_device_list(int * num_devices)}. */
     public static final String ibv_get_device_list$VERSION = "IBVERBS_1.1";
 
-    /** {@code void ibv_free_device_list(struct ibv_device ** list)} */
-    public static final FunctionDescriptor ibv_free_device_list$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_free_device_list}. */
+    /** Default symbol version of {@code void ibv_free_device_list(struct ibv_device ** list)}. */
     public static final String ibv_free_device_list$VERSION = "IBVERBS_1.1";
 
-    /** {@code const char * ibv_get_device_name(struct ibv_device * device)} */
-    public static final FunctionDescriptor ibv_get_device_name$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_get_device_name}. */
+    /** Default symbol version of {@code const char * ibv_get_device_name(struct ibv_device * device)}. */
     public static final String ibv_get_device_name$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_get_device_index(struct ibv_device * device)} */
-    public static final FunctionDescriptor ibv_get_device_index$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_get_device_index}. */
+    /** Default symbol version of {@code int ibv_get_device_index(struct ibv_device * device)}. */
     public static final String ibv_get_device_index$VERSION = "IBVERBS_1.9";
 
-    /** {@code __be64 ibv_get_device_guid(struct ibv_device * device)} */
-    public static final FunctionDescriptor ibv_get_device_guid$DESC = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_get_device_guid}. */
+    /** Default symbol version of {@code __be64 ibv_get_device_guid(struct ibv_device * device)}. */
     public static final String ibv_get_device_guid$VERSION = "IBVERBS_1.1";
 
-    /** {@code struct ibv_context * ibv_open_device(struct ibv_device * device)} */
-    public static final FunctionDescriptor ibv_open_device$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_open_device}. */
+    /** Default symbol version of {@code struct ibv_context * ibv_open_device(struct ibv_device * device)}. */
     public static final String ibv_open_device$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_close_device(struct ibv_context * context)} */
-    public static final FunctionDescriptor ibv_close_device$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_close_device}. */
+    /** Default symbol version of {@code int ibv_close_device(struct ibv_context * context)}. */
     public static final String ibv_close_device$VERSION = "IBVERBS_1.1";
 
-    /** {@code struct ibv_context * ibv_import_device(int cmd_fd)} */
-    public static final FunctionDescriptor ibv_import_device$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_import_device}. */
+    /** Default symbol version of {@code struct ibv_context * ibv_import_device(int cmd_fd)}. */
     public static final String ibv_import_device$VERSION = "IBVERBS_1.10";
 
-    /** {@code struct ibv_pd * ibv_import_pd(struct ibv_context * context, uint32_t pd_handle)} */
-    public static final FunctionDescriptor ibv_import_pd$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_import_pd}. */
+    /** Default symbol version of {@code struct ibv_pd * ibv_import_pd(struct ibv_context * context, uint32_t pd_handle)}. */
     public static final String ibv_import_pd$VERSION = "IBVERBS_1.10";
 
-    /** {@code void ibv_unimport_pd(struct ibv_pd * pd)} */
-    public static final FunctionDescriptor ibv_unimport_pd$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_unimport_pd}. */
+    /** Default symbol version of {@code void ibv_unimport_pd(struct ibv_pd * pd)}. */
     public static final String ibv_unimport_pd$VERSION = "IBVERBS_1.10";
 
-    /** {@code struct ibv_mr * ibv_import_mr(struct ibv_pd * pd, uint32_t mr_handle)} */
-    public static final FunctionDescriptor ibv_import_mr$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_import_mr}. */
+    /** Default symbol version of {@code struct ibv_mr * ibv_import_mr(struct ibv_pd * pd, uint32_t mr_handle)}. */
     public static final String ibv_import_mr$VERSION = "IBVERBS_1.10";
 
-    /** {@code void ibv_unimport_mr(struct ibv_mr * mr)} */
-    public static final FunctionDescriptor ibv_unimport_mr$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_unimport_mr}. */
+    /** Default symbol version of {@code void ibv_unimport_mr(struct ibv_mr * mr)}. */
     public static final String ibv_unimport_mr$VERSION = "IBVERBS_1.10";
 
-    /** {@code struct ibv_dm * ibv_import_dm(struct ibv_context * context, uint32_t dm_handle)} */
-    public static final FunctionDescriptor ibv_import_dm$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_import_dm}. */
+    /** Default symbol version of {@code struct ibv_dm * ibv_import_dm(struct ibv_context * context, uint32_t dm_handle)}. */
     public static final String ibv_import_dm$VERSION = "IBVERBS_1.13";
 
-    /** {@code void ibv_unimport_dm(struct ibv_dm * dm)} */
-    public static final FunctionDescriptor ibv_unimport_dm$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_unimport_dm}. */
+    /** Default symbol version of {@code void ibv_unimport_dm(struct ibv_dm * dm)}. */
     public static final String ibv_unimport_dm$VERSION = "IBVERBS_1.13";
 
-    /** {@code int ibv_get_async_event(struct ibv_context * context, struct ibv_async_event * event)} */
-    public static final FunctionDescriptor ibv_get_async_event$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_get_async_event}. */
+    /** Default symbol version of {@code int ibv_get_async_event(struct ibv_context * context, struct ibv_async_event * event)}. */
     public static final String ibv_get_async_event$VERSION = "IBVERBS_1.1";
 
-    /** {@code void ibv_ack_async_event(struct ibv_async_event * event)} */
-    public static final FunctionDescriptor ibv_ack_async_event$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_ack_async_event}. */
+    /** Default symbol version of {@code void ibv_ack_async_event(struct ibv_async_event * event)}. */
     public static final String ibv_ack_async_event$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_query_device(struct ibv_context * context, struct ibv_device_attr * device_attr)} */
-    public static final FunctionDescriptor ibv_query_device$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_query_device}. */
+    /** Default symbol version of {@code int ibv_query_device(struct ibv_context * context, struct ibv_device_attr * device_attr)}. */
     public static final String ibv_query_device$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_query_port(struct ibv_context * context, uint8_t port_num, struct _compat_ibv_port_attr * port_attr)} */
-    public static final FunctionDescriptor ibv_query_port$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_query_port}. */
+    /** Default symbol version of {@code int ibv_query_port(struct ibv_context * context, uint8_t port_num, struct _compat_ibv_port_attr * port_attr)}. */
     public static final String ibv_query_port$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_query_gid(struct ibv_context * context, uint8_t port_num, int index, union ibv_gid * gid)} */
-    public static final FunctionDescriptor ibv_query_gid$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_query_gid}. */
+    /** Default symbol version of {@code int ibv_query_gid(struct ibv_context * context, uint8_t port_num, int index, union ibv_gid * gid)}. */
     public static final String ibv_query_gid$VERSION = "IBVERBS_1.1";
 
-    /** {@code int _ibv_query_gid_ex(struct ibv_context * context, uint32_t port_num, uint32_t gid_index, struct ibv_gid_entry * entry, uint32_t flags, size_t entry_size)} */
-    public static final FunctionDescriptor _ibv_query_gid_ex$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG);
-    /** Default symbol version of {@code _ibv_query_gid_ex}. */
+    /** Default symbol version of {@code int _ibv_query_gid_ex(struct ibv_context * context, uint32_t port_num, uint32_t gid_index, struct ibv_gid_entry * entry, uint32_t flags, size_t entry_size)}. */
     public static final String _ibv_query_gid_ex$VERSION = "IBVERBS_1.11";
 
-    /** {@code ssize_t _ibv_query_gid_table(struct ibv_context * context, struct ibv_gid_entry * entries, size_t max_entries, uint32_t flags, size_t entry_size)} */
-    public static final FunctionDescriptor _ibv_query_gid_table$DESC = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG);
-    /** Default symbol version of {@code _ibv_query_gid_table}. */
+    /** Default symbol version of {@code ssize_t _ibv_query_gid_table(struct ibv_context * context, struct ibv_gid_entry * entries, size_t max_entries, uint32_t flags, size_t entry_size)}. */
     public static final String _ibv_query_gid_table$VERSION = "IBVERBS_1.11";
 
-    /** {@code int ibv_query_pkey(struct ibv_context * context, uint8_t port_num, int index, __be16 * pkey)} */
-    public static final FunctionDescriptor ibv_query_pkey$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_query_pkey}. */
+    /** Default symbol version of {@code int ibv_query_pkey(struct ibv_context * context, uint8_t port_num, int index, __be16 * pkey)}. */
     public static final String ibv_query_pkey$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_get_pkey_index(struct ibv_context * context, uint8_t port_num, __be16 pkey)} */
-    public static final FunctionDescriptor ibv_get_pkey_index$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE, ValueLayout.JAVA_SHORT);
-    /** Default symbol version of {@code ibv_get_pkey_index}. */
+    /** Default symbol version of {@code int ibv_get_pkey_index(struct ibv_context * context, uint8_t port_num, __be16 pkey)}. */
     public static final String ibv_get_pkey_index$VERSION = "IBVERBS_1.5";
 
-    /** {@code struct ibv_pd * ibv_alloc_pd(struct ibv_context * context)} */
-    public static final FunctionDescriptor ibv_alloc_pd$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_alloc_pd}. */
+    /** Default symbol version of {@code struct ibv_pd * ibv_alloc_pd(struct ibv_context * context)}. */
     public static final String ibv_alloc_pd$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_dealloc_pd(struct ibv_pd * pd)} */
-    public static final FunctionDescriptor ibv_dealloc_pd$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_dealloc_pd}. */
+    /** Default symbol version of {@code int ibv_dealloc_pd(struct ibv_pd * pd)}. */
     public static final String ibv_dealloc_pd$VERSION = "IBVERBS_1.1";
 
-    /** {@code struct ibv_mr * ibv_reg_mr_iova2(struct ibv_pd * pd, void * addr, size_t length, uint64_t iova, unsigned int access)} */
-    public static final FunctionDescriptor ibv_reg_mr_iova2$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_reg_mr_iova2}. */
+    /** Default symbol version of {@code struct ibv_mr * ibv_reg_mr_iova2(struct ibv_pd * pd, void * addr, size_t length, uint64_t iova, unsigned int access)}. */
     public static final String ibv_reg_mr_iova2$VERSION = "IBVERBS_1.8";
 
-    /** {@code struct ibv_mr * ibv_reg_mr(struct ibv_pd * pd, void * addr, size_t length, int access)} */
-    public static final FunctionDescriptor ibv_reg_mr$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_reg_mr}. */
+    /** Default symbol version of {@code struct ibv_mr * ibv_reg_mr(struct ibv_pd * pd, void * addr, size_t length, int access)}. */
     public static final String ibv_reg_mr$VERSION = "IBVERBS_1.1";
 
-    /** {@code struct ibv_mr * ibv_reg_mr_iova(struct ibv_pd * pd, void * addr, size_t length, uint64_t iova, int access)} */
-    public static final FunctionDescriptor ibv_reg_mr_iova$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_reg_mr_iova}. */
+    /** Default symbol version of {@code struct ibv_mr * ibv_reg_mr_iova(struct ibv_pd * pd, void * addr, size_t length, uint64_t iova, int access)}. */
     public static final String ibv_reg_mr_iova$VERSION = "IBVERBS_1.7";
 
-    /** {@code struct ibv_mr * ibv_reg_dmabuf_mr(struct ibv_pd * pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access)} */
-    public static final FunctionDescriptor ibv_reg_dmabuf_mr$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_reg_dmabuf_mr}. */
+    /** Default symbol version of {@code struct ibv_mr * ibv_reg_dmabuf_mr(struct ibv_pd * pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access)}. */
     public static final String ibv_reg_dmabuf_mr$VERSION = "IBVERBS_1.12";
 
-    /** {@code int ibv_rereg_mr(struct ibv_mr * mr, int flags, struct ibv_pd * pd, void * addr, size_t length, int access)} */
-    public static final FunctionDescriptor ibv_rereg_mr$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_rereg_mr}. */
+    /** Default symbol version of {@code int ibv_rereg_mr(struct ibv_mr * mr, int flags, struct ibv_pd * pd, void * addr, size_t length, int access)}. */
     public static final String ibv_rereg_mr$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_dereg_mr(struct ibv_mr * mr)} */
-    public static final FunctionDescriptor ibv_dereg_mr$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_dereg_mr}. */
+    /** Default symbol version of {@code int ibv_dereg_mr(struct ibv_mr * mr)}. */
     public static final String ibv_dereg_mr$VERSION = "IBVERBS_1.1";
 
-    /** {@code struct ibv_comp_channel * ibv_create_comp_channel(struct ibv_context * context)} */
-    public static final FunctionDescriptor ibv_create_comp_channel$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_create_comp_channel}. */
+    /** Default symbol version of {@code struct ibv_comp_channel * ibv_create_comp_channel(struct ibv_context * context)}. */
     public static final String ibv_create_comp_channel$VERSION = "IBVERBS_1.0";
 
-    /** {@code int ibv_destroy_comp_channel(struct ibv_comp_channel * channel)} */
-    public static final FunctionDescriptor ibv_destroy_comp_channel$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_destroy_comp_channel}. */
+    /** Default symbol version of {@code int ibv_destroy_comp_channel(struct ibv_comp_channel * channel)}. */
     public static final String ibv_destroy_comp_channel$VERSION = "IBVERBS_1.0";
 
-    /** {@code struct ibv_cq * ibv_create_cq(struct ibv_context * context, int cqe, void * cq_context, struct ibv_comp_channel * channel, int comp_vector)} */
-    public static final FunctionDescriptor ibv_create_cq$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_create_cq}. */
+    /** Default symbol version of {@code struct ibv_cq * ibv_create_cq(struct ibv_context * context, int cqe, void * cq_context, struct ibv_comp_channel * channel, int comp_vector)}. */
     public static final String ibv_create_cq$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_resize_cq(struct ibv_cq * cq, int cqe)} */
-    public static final FunctionDescriptor ibv_resize_cq$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_resize_cq}. */
+    /** Default symbol version of {@code int ibv_resize_cq(struct ibv_cq * cq, int cqe)}. */
     public static final String ibv_resize_cq$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_destroy_cq(struct ibv_cq * cq)} */
-    public static final FunctionDescriptor ibv_destroy_cq$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_destroy_cq}. */
+    /** Default symbol version of {@code int ibv_destroy_cq(struct ibv_cq * cq)}. */
     public static final String ibv_destroy_cq$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_get_cq_event(struct ibv_comp_channel * channel, struct ibv_cq ** cq, void ** cq_context)} */
-    public static final FunctionDescriptor ibv_get_cq_event$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_get_cq_event}. */
+    /** Default symbol version of {@code int ibv_get_cq_event(struct ibv_comp_channel * channel, struct ibv_cq ** cq, void ** cq_context)}. */
     public static final String ibv_get_cq_event$VERSION = "IBVERBS_1.1";
 
-    /** {@code void ibv_ack_cq_events(struct ibv_cq * cq, unsigned int nevents)} */
-    public static final FunctionDescriptor ibv_ack_cq_events$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_ack_cq_events}. */
+    /** Default symbol version of {@code void ibv_ack_cq_events(struct ibv_cq * cq, unsigned int nevents)}. */
     public static final String ibv_ack_cq_events$VERSION = "IBVERBS_1.1";
 
-    /** {@code struct ibv_srq * ibv_create_srq(struct ibv_pd * pd, struct ibv_srq_init_attr * srq_init_attr)} */
-    public static final FunctionDescriptor ibv_create_srq$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_create_srq}. */
+    /** Default symbol version of {@code struct ibv_srq * ibv_create_srq(struct ibv_pd * pd, struct ibv_srq_init_attr * srq_init_attr)}. */
     public static final String ibv_create_srq$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_modify_srq(struct ibv_srq * srq, struct ibv_srq_attr * srq_attr, int srq_attr_mask)} */
-    public static final FunctionDescriptor ibv_modify_srq$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_modify_srq}. */
+    /** Default symbol version of {@code int ibv_modify_srq(struct ibv_srq * srq, struct ibv_srq_attr * srq_attr, int srq_attr_mask)}. */
     public static final String ibv_modify_srq$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_query_srq(struct ibv_srq * srq, struct ibv_srq_attr * srq_attr)} */
-    public static final FunctionDescriptor ibv_query_srq$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_query_srq}. */
+    /** Default symbol version of {@code int ibv_query_srq(struct ibv_srq * srq, struct ibv_srq_attr * srq_attr)}. */
     public static final String ibv_query_srq$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_destroy_srq(struct ibv_srq * srq)} */
-    public static final FunctionDescriptor ibv_destroy_srq$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_destroy_srq}. */
+    /** Default symbol version of {@code int ibv_destroy_srq(struct ibv_srq * srq)}. */
     public static final String ibv_destroy_srq$VERSION = "IBVERBS_1.1";
 
-    /** {@code struct ibv_qp * ibv_create_qp(struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr)} */
-    public static final FunctionDescriptor ibv_create_qp$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_create_qp}. */
+    /** Default symbol version of {@code struct ibv_qp * ibv_create_qp(struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr)}. */
     public static final String ibv_create_qp$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_modify_qp(struct ibv_qp * qp, struct ibv_qp_attr * attr, int attr_mask)} */
-    public static final FunctionDescriptor ibv_modify_qp$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_modify_qp}. */
+    /** Default symbol version of {@code int ibv_modify_qp(struct ibv_qp * qp, struct ibv_qp_attr * attr, int attr_mask)}. */
     public static final String ibv_modify_qp$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_query_qp_data_in_order(struct ibv_qp * qp, enum ibv_wr_opcode op, uint32_t flags)} */
-    public static final FunctionDescriptor ibv_query_qp_data_in_order$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_query_qp_data_in_order}. */
+    /** Default symbol version of {@code int ibv_query_qp_data_in_order(struct ibv_qp * qp, enum ibv_wr_opcode op, uint32_t flags)}. */
     public static final String ibv_query_qp_data_in_order$VERSION = "IBVERBS_1.14";
 
-    /** {@code int ibv_query_qp(struct ibv_qp * qp, struct ibv_qp_attr * attr, int attr_mask, struct ibv_qp_init_attr * init_attr)} */
-    public static final FunctionDescriptor ibv_query_qp$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_query_qp}. */
+    /** Default symbol version of {@code int ibv_query_qp(struct ibv_qp * qp, struct ibv_qp_attr * attr, int attr_mask, struct ibv_qp_init_attr * init_attr)}. */
     public static final String ibv_query_qp$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_destroy_qp(struct ibv_qp * qp)} */
-    public static final FunctionDescriptor ibv_destroy_qp$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_destroy_qp}. */
+    /** Default symbol version of {@code int ibv_destroy_qp(struct ibv_qp * qp)}. */
     public static final String ibv_destroy_qp$VERSION = "IBVERBS_1.1";
 
-    /** {@code struct ibv_ah * ibv_create_ah(struct ibv_pd * pd, struct ibv_ah_attr * attr)} */
-    public static final FunctionDescriptor ibv_create_ah$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_create_ah}. */
+    /** Default symbol version of {@code struct ibv_ah * ibv_create_ah(struct ibv_pd * pd, struct ibv_ah_attr * attr)}. */
     public static final String ibv_create_ah$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_init_ah_from_wc(struct ibv_context * context, uint8_t port_num, struct ibv_wc * wc, struct ibv_grh * grh, struct ibv_ah_attr * ah_attr)} */
-    public static final FunctionDescriptor ibv_init_ah_from_wc$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_init_ah_from_wc}. */
+    /** Default symbol version of {@code int ibv_init_ah_from_wc(struct ibv_context * context, uint8_t port_num, struct ibv_wc * wc, struct ibv_grh * grh, struct ibv_ah_attr * ah_attr)}. */
     public static final String ibv_init_ah_from_wc$VERSION = "IBVERBS_1.1";
 
-    /** {@code struct ibv_ah * ibv_create_ah_from_wc(struct ibv_pd * pd, struct ibv_wc * wc, struct ibv_grh * grh, uint8_t port_num)} */
-    public static final FunctionDescriptor ibv_create_ah_from_wc$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE);
-    /** Default symbol version of {@code ibv_create_ah_from_wc}. */
+    /** Default symbol version of {@code struct ibv_ah * ibv_create_ah_from_wc(struct ibv_pd * pd, struct ibv_wc * wc, struct ibv_grh * grh, uint8_t port_num)}. */
     public static final String ibv_create_ah_from_wc$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_destroy_ah(struct ibv_ah * ah)} */
-    public static final FunctionDescriptor ibv_destroy_ah$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_destroy_ah}. */
+    /** Default symbol version of {@code int ibv_destroy_ah(struct ibv_ah * ah)}. */
     public static final String ibv_destroy_ah$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_attach_mcast(struct ibv_qp * qp, const union ibv_gid * gid, uint16_t lid)} */
-    public static final FunctionDescriptor ibv_attach_mcast$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_SHORT);
-    /** Default symbol version of {@code ibv_attach_mcast}. */
+    /** Default symbol version of {@code int ibv_attach_mcast(struct ibv_qp * qp, const union ibv_gid * gid, uint16_t lid)}. */
     public static final String ibv_attach_mcast$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_detach_mcast(struct ibv_qp * qp, const union ibv_gid * gid, uint16_t lid)} */
-    public static final FunctionDescriptor ibv_detach_mcast$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_SHORT);
-    /** Default symbol version of {@code ibv_detach_mcast}. */
+    /** Default symbol version of {@code int ibv_detach_mcast(struct ibv_qp * qp, const union ibv_gid * gid, uint16_t lid)}. */
     public static final String ibv_detach_mcast$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_fork_init(void)} */
-    public static final FunctionDescriptor ibv_fork_init$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_fork_init}. */
+    /** Default symbol version of {@code int ibv_fork_init(void)}. */
     public static final String ibv_fork_init$VERSION = "IBVERBS_1.1";
 
-    /** {@code enum ibv_fork_status ibv_is_fork_initialized(void)} */
-    public static final FunctionDescriptor ibv_is_fork_initialized$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_is_fork_initialized}. */
+    /** Default symbol version of {@code enum ibv_fork_status ibv_is_fork_initialized(void)}. */
     public static final String ibv_is_fork_initialized$VERSION = "IBVERBS_1.13";
 
-    /** {@code const char * ibv_node_type_str(enum ibv_node_type node_type)} */
-    public static final FunctionDescriptor ibv_node_type_str$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_node_type_str}. */
+    /** Default symbol version of {@code const char * ibv_node_type_str(enum ibv_node_type node_type)}. */
     public static final String ibv_node_type_str$VERSION = "IBVERBS_1.1";
 
-    /** {@code const char * ibv_port_state_str(enum ibv_port_state port_state)} */
-    public static final FunctionDescriptor ibv_port_state_str$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_port_state_str}. */
+    /** Default symbol version of {@code const char * ibv_port_state_str(enum ibv_port_state port_state)}. */
     public static final String ibv_port_state_str$VERSION = "IBVERBS_1.1";
 
-    /** {@code const char * ibv_event_type_str(enum ibv_event_type event)} */
-    public static final FunctionDescriptor ibv_event_type_str$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code ibv_event_type_str}. */
+    /** Default symbol version of {@code const char * ibv_event_type_str(enum ibv_event_type event)}. */
     public static final String ibv_event_type_str$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_resolve_eth_l2_from_gid(struct ibv_context * context, struct ibv_ah_attr * attr, uint8_t[6] eth_mac, uint16_t * vid)} */
-    public static final FunctionDescriptor ibv_resolve_eth_l2_from_gid$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_resolve_eth_l2_from_gid}. */
+    /** Default symbol version of {@code int ibv_resolve_eth_l2_from_gid(struct ibv_context * context, struct ibv_ah_attr * attr, uint8_t[6] eth_mac, uint16_t * vid)}. */
     public static final String ibv_resolve_eth_l2_from_gid$VERSION = "IBVERBS_1.1";
 
-    /** {@code int ibv_set_ece(struct ibv_qp * qp, struct ibv_ece * ece)} */
-    public static final FunctionDescriptor ibv_set_ece$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_set_ece}. */
+    /** Default symbol version of {@code int ibv_set_ece(struct ibv_qp * qp, struct ibv_ece * ece)}. */
     public static final String ibv_set_ece$VERSION = "IBVERBS_1.10";
 
-    /** {@code int ibv_query_ece(struct ibv_qp * qp, struct ibv_ece * ece)} */
-    public static final FunctionDescriptor ibv_query_ece$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code ibv_query_ece}. */
+    /** Default symbol version of {@code int ibv_query_ece(struct ibv_qp * qp, struct ibv_ece * ece)}. */
     public static final String ibv_query_ece$VERSION = "IBVERBS_1.10";
+
+    /**
+     * The descriptor of the exported function {@code name} (pointers as {@code ValueLayout.ADDRESS}),
+     * built anew on each call.
+     *
+     * @param name the C name of a function of {@link #EXPORTED}
+     * @return its descriptor
+     * @throws IllegalArgumentException when {@code name} is not in {@link #EXPORTED}
+     */
+    public static FunctionDescriptor descriptor(String name) {
+        return switch (name) {
+            case "ibv_wc_status_str" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "ibv_rate_to_mult" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
+            case "mult_to_ibv_rate" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
+            case "ibv_rate_to_mbps" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
+            case "mbps_to_ibv_rate" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
+            case "ibv_qp_to_qp_ex" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "ibv_get_device_list" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "ibv_free_device_list" -> FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
+            case "ibv_get_device_name" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "ibv_get_device_index" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+            case "ibv_get_device_guid" -> FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
+            case "ibv_open_device" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "ibv_close_device" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+            case "ibv_import_device" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "ibv_import_pd" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "ibv_unimport_pd" -> FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
+            case "ibv_import_mr" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "ibv_unimport_mr" -> FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
+            case "ibv_import_dm" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "ibv_unimport_dm" -> FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
+            case "ibv_get_async_event" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "ibv_ack_async_event" -> FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
+            case "ibv_query_device" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "ibv_query_port" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE, ValueLayout.ADDRESS);
+            case "ibv_query_gid" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+            case "_ibv_query_gid_ex" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG);
+            case "_ibv_query_gid_table" -> FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG);
+            case "ibv_query_pkey" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+            case "ibv_get_pkey_index" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE, ValueLayout.JAVA_SHORT);
+            case "ibv_alloc_pd" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "ibv_dealloc_pd" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+            case "ibv_reg_mr_iova2" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT);
+            case "ibv_reg_mr" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT);
+            case "ibv_reg_mr_iova" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT);
+            case "ibv_reg_dmabuf_mr" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
+            case "ibv_rereg_mr" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT);
+            case "ibv_dereg_mr" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+            case "ibv_create_comp_channel" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "ibv_destroy_comp_channel" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+            case "ibv_create_cq" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "ibv_resize_cq" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "ibv_destroy_cq" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+            case "ibv_get_cq_event" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "ibv_ack_cq_events" -> FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "ibv_create_srq" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "ibv_modify_srq" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "ibv_query_srq" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "ibv_destroy_srq" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+            case "ibv_create_qp" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "ibv_modify_qp" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "ibv_query_qp_data_in_order" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
+            case "ibv_query_qp" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+            case "ibv_destroy_qp" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+            case "ibv_create_ah" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "ibv_init_ah_from_wc" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "ibv_create_ah_from_wc" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE);
+            case "ibv_destroy_ah" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+            case "ibv_attach_mcast" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_SHORT);
+            case "ibv_detach_mcast" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_SHORT);
+            case "ibv_fork_init" -> FunctionDescriptor.of(ValueLayout.JAVA_INT);
+            case "ibv_is_fork_initialized" -> FunctionDescriptor.of(ValueLayout.JAVA_INT);
+            case "ibv_node_type_str" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "ibv_port_state_str" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "ibv_event_type_str" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "ibv_resolve_eth_l2_from_gid" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "ibv_set_ece" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "ibv_query_ece" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            default -> throw new IllegalArgumentException("libibverbs.so.1 exports no function " + name + " that verbs.h declares");
+        };
+    }
 
     /**
      * Every exported function declared in verbs.h, in header order; required
      * when its version is one of IBVERBS_1.0, IBVERBS_1.1.
      */
     public static final List<ExportedFunction> EXPORTED = List.of(
-            new ExportedFunction("ibv_wc_status_str", ibv_wc_status_str$VERSION, ibv_wc_status_str$DESC, true),
-            new ExportedFunction("ibv_rate_to_mult", ibv_rate_to_mult$VERSION, ibv_rate_to_mult$DESC, true),
-            new ExportedFunction("mult_to_ibv_rate", mult_to_ibv_rate$VERSION, mult_to_ibv_rate$DESC, true),
-            new ExportedFunction("ibv_rate_to_mbps", ibv_rate_to_mbps$VERSION, ibv_rate_to_mbps$DESC, true),
-            new ExportedFunction("mbps_to_ibv_rate", mbps_to_ibv_rate$VERSION, mbps_to_ibv_rate$DESC, true),
-            new ExportedFunction("ibv_qp_to_qp_ex", ibv_qp_to_qp_ex$VERSION, ibv_qp_to_qp_ex$DESC, false),
-            new ExportedFunction("ibv_get_device_list", ibv_get_device_list$VERSION, ibv_get_device_list$DESC, true),
-            new ExportedFunction("ibv_free_device_list", ibv_free_device_list$VERSION, ibv_free_device_list$DESC, true),
-            new ExportedFunction("ibv_get_device_name", ibv_get_device_name$VERSION, ibv_get_device_name$DESC, true),
-            new ExportedFunction("ibv_get_device_index", ibv_get_device_index$VERSION, ibv_get_device_index$DESC, false),
-            new ExportedFunction("ibv_get_device_guid", ibv_get_device_guid$VERSION, ibv_get_device_guid$DESC, true),
-            new ExportedFunction("ibv_open_device", ibv_open_device$VERSION, ibv_open_device$DESC, true),
-            new ExportedFunction("ibv_close_device", ibv_close_device$VERSION, ibv_close_device$DESC, true),
-            new ExportedFunction("ibv_import_device", ibv_import_device$VERSION, ibv_import_device$DESC, false),
-            new ExportedFunction("ibv_import_pd", ibv_import_pd$VERSION, ibv_import_pd$DESC, false),
-            new ExportedFunction("ibv_unimport_pd", ibv_unimport_pd$VERSION, ibv_unimport_pd$DESC, false),
-            new ExportedFunction("ibv_import_mr", ibv_import_mr$VERSION, ibv_import_mr$DESC, false),
-            new ExportedFunction("ibv_unimport_mr", ibv_unimport_mr$VERSION, ibv_unimport_mr$DESC, false),
-            new ExportedFunction("ibv_import_dm", ibv_import_dm$VERSION, ibv_import_dm$DESC, false),
-            new ExportedFunction("ibv_unimport_dm", ibv_unimport_dm$VERSION, ibv_unimport_dm$DESC, false),
-            new ExportedFunction("ibv_get_async_event", ibv_get_async_event$VERSION, ibv_get_async_event$DESC, true),
-            new ExportedFunction("ibv_ack_async_event", ibv_ack_async_event$VERSION, ibv_ack_async_event$DESC, true),
-            new ExportedFunction("ibv_query_device", ibv_query_device$VERSION, ibv_query_device$DESC, true),
-            new ExportedFunction("ibv_query_port", ibv_query_port$VERSION, ibv_query_port$DESC, true),
-            new ExportedFunction("ibv_query_gid", ibv_query_gid$VERSION, ibv_query_gid$DESC, true),
-            new ExportedFunction("_ibv_query_gid_ex", _ibv_query_gid_ex$VERSION, _ibv_query_gid_ex$DESC, false),
-            new ExportedFunction("_ibv_query_gid_table", _ibv_query_gid_table$VERSION, _ibv_query_gid_table$DESC, false),
-            new ExportedFunction("ibv_query_pkey", ibv_query_pkey$VERSION, ibv_query_pkey$DESC, true),
-            new ExportedFunction("ibv_get_pkey_index", ibv_get_pkey_index$VERSION, ibv_get_pkey_index$DESC, false),
-            new ExportedFunction("ibv_alloc_pd", ibv_alloc_pd$VERSION, ibv_alloc_pd$DESC, true),
-            new ExportedFunction("ibv_dealloc_pd", ibv_dealloc_pd$VERSION, ibv_dealloc_pd$DESC, true),
-            new ExportedFunction("ibv_reg_mr_iova2", ibv_reg_mr_iova2$VERSION, ibv_reg_mr_iova2$DESC, false),
-            new ExportedFunction("ibv_reg_mr", ibv_reg_mr$VERSION, ibv_reg_mr$DESC, true),
-            new ExportedFunction("ibv_reg_mr_iova", ibv_reg_mr_iova$VERSION, ibv_reg_mr_iova$DESC, false),
-            new ExportedFunction("ibv_reg_dmabuf_mr", ibv_reg_dmabuf_mr$VERSION, ibv_reg_dmabuf_mr$DESC, false),
-            new ExportedFunction("ibv_rereg_mr", ibv_rereg_mr$VERSION, ibv_rereg_mr$DESC, true),
-            new ExportedFunction("ibv_dereg_mr", ibv_dereg_mr$VERSION, ibv_dereg_mr$DESC, true),
-            new ExportedFunction("ibv_create_comp_channel", ibv_create_comp_channel$VERSION, ibv_create_comp_channel$DESC, true),
-            new ExportedFunction("ibv_destroy_comp_channel", ibv_destroy_comp_channel$VERSION, ibv_destroy_comp_channel$DESC, true),
-            new ExportedFunction("ibv_create_cq", ibv_create_cq$VERSION, ibv_create_cq$DESC, true),
-            new ExportedFunction("ibv_resize_cq", ibv_resize_cq$VERSION, ibv_resize_cq$DESC, true),
-            new ExportedFunction("ibv_destroy_cq", ibv_destroy_cq$VERSION, ibv_destroy_cq$DESC, true),
-            new ExportedFunction("ibv_get_cq_event", ibv_get_cq_event$VERSION, ibv_get_cq_event$DESC, true),
-            new ExportedFunction("ibv_ack_cq_events", ibv_ack_cq_events$VERSION, ibv_ack_cq_events$DESC, true),
-            new ExportedFunction("ibv_create_srq", ibv_create_srq$VERSION, ibv_create_srq$DESC, true),
-            new ExportedFunction("ibv_modify_srq", ibv_modify_srq$VERSION, ibv_modify_srq$DESC, true),
-            new ExportedFunction("ibv_query_srq", ibv_query_srq$VERSION, ibv_query_srq$DESC, true),
-            new ExportedFunction("ibv_destroy_srq", ibv_destroy_srq$VERSION, ibv_destroy_srq$DESC, true),
-            new ExportedFunction("ibv_create_qp", ibv_create_qp$VERSION, ibv_create_qp$DESC, true),
-            new ExportedFunction("ibv_modify_qp", ibv_modify_qp$VERSION, ibv_modify_qp$DESC, true),
-            new ExportedFunction("ibv_query_qp_data_in_order", ibv_query_qp_data_in_order$VERSION, ibv_query_qp_data_in_order$DESC, false),
-            new ExportedFunction("ibv_query_qp", ibv_query_qp$VERSION, ibv_query_qp$DESC, true),
-            new ExportedFunction("ibv_destroy_qp", ibv_destroy_qp$VERSION, ibv_destroy_qp$DESC, true),
-            new ExportedFunction("ibv_create_ah", ibv_create_ah$VERSION, ibv_create_ah$DESC, true),
-            new ExportedFunction("ibv_init_ah_from_wc", ibv_init_ah_from_wc$VERSION, ibv_init_ah_from_wc$DESC, true),
-            new ExportedFunction("ibv_create_ah_from_wc", ibv_create_ah_from_wc$VERSION, ibv_create_ah_from_wc$DESC, true),
-            new ExportedFunction("ibv_destroy_ah", ibv_destroy_ah$VERSION, ibv_destroy_ah$DESC, true),
-            new ExportedFunction("ibv_attach_mcast", ibv_attach_mcast$VERSION, ibv_attach_mcast$DESC, true),
-            new ExportedFunction("ibv_detach_mcast", ibv_detach_mcast$VERSION, ibv_detach_mcast$DESC, true),
-            new ExportedFunction("ibv_fork_init", ibv_fork_init$VERSION, ibv_fork_init$DESC, true),
-            new ExportedFunction("ibv_is_fork_initialized", ibv_is_fork_initialized$VERSION, ibv_is_fork_initialized$DESC, false),
-            new ExportedFunction("ibv_node_type_str", ibv_node_type_str$VERSION, ibv_node_type_str$DESC, true),
-            new ExportedFunction("ibv_port_state_str", ibv_port_state_str$VERSION, ibv_port_state_str$DESC, true),
-            new ExportedFunction("ibv_event_type_str", ibv_event_type_str$VERSION, ibv_event_type_str$DESC, true),
-            new ExportedFunction("ibv_resolve_eth_l2_from_gid", ibv_resolve_eth_l2_from_gid$VERSION, ibv_resolve_eth_l2_from_gid$DESC, true),
-            new ExportedFunction("ibv_set_ece", ibv_set_ece$VERSION, ibv_set_ece$DESC, false),
-            new ExportedFunction("ibv_query_ece", ibv_query_ece$VERSION, ibv_query_ece$DESC, false));
+            new ExportedFunction("ibv_wc_status_str", ibv_wc_status_str$VERSION, true),
+            new ExportedFunction("ibv_rate_to_mult", ibv_rate_to_mult$VERSION, true),
+            new ExportedFunction("mult_to_ibv_rate", mult_to_ibv_rate$VERSION, true),
+            new ExportedFunction("ibv_rate_to_mbps", ibv_rate_to_mbps$VERSION, true),
+            new ExportedFunction("mbps_to_ibv_rate", mbps_to_ibv_rate$VERSION, true),
+            new ExportedFunction("ibv_qp_to_qp_ex", ibv_qp_to_qp_ex$VERSION, false),
+            new ExportedFunction("ibv_get_device_list", ibv_get_device_list$VERSION, true),
+            new ExportedFunction("ibv_free_device_list", ibv_free_device_list$VERSION, true),
+            new ExportedFunction("ibv_get_device_name", ibv_get_device_name$VERSION, true),
+            new ExportedFunction("ibv_get_device_index", ibv_get_device_index$VERSION, false),
+            new ExportedFunction("ibv_get_device_guid", ibv_get_device_guid$VERSION, true),
+            new ExportedFunction("ibv_open_device", ibv_open_device$VERSION, true),
+            new ExportedFunction("ibv_close_device", ibv_close_device$VERSION, true),
+            new ExportedFunction("ibv_import_device", ibv_import_device$VERSION, false),
+            new ExportedFunction("ibv_import_pd", ibv_import_pd$VERSION, false),
+            new ExportedFunction("ibv_unimport_pd", ibv_unimport_pd$VERSION, false),
+            new ExportedFunction("ibv_import_mr", ibv_import_mr$VERSION, false),
+            new ExportedFunction("ibv_unimport_mr", ibv_unimport_mr$VERSION, false),
+            new ExportedFunction("ibv_import_dm", ibv_import_dm$VERSION, false),
+            new ExportedFunction("ibv_unimport_dm", ibv_unimport_dm$VERSION, false),
+            new ExportedFunction("ibv_get_async_event", ibv_get_async_event$VERSION, true),
+            new ExportedFunction("ibv_ack_async_event", ibv_ack_async_event$VERSION, true),
+            new ExportedFunction("ibv_query_device", ibv_query_device$VERSION, true),
+            new ExportedFunction("ibv_query_port", ibv_query_port$VERSION, true),
+            new ExportedFunction("ibv_query_gid", ibv_query_gid$VERSION, true),
+            new ExportedFunction("_ibv_query_gid_ex", _ibv_query_gid_ex$VERSION, false),
+            new ExportedFunction("_ibv_query_gid_table", _ibv_query_gid_table$VERSION, false),
+            new ExportedFunction("ibv_query_pkey", ibv_query_pkey$VERSION, true),
+            new ExportedFunction("ibv_get_pkey_index", ibv_get_pkey_index$VERSION, false),
+            new ExportedFunction("ibv_alloc_pd", ibv_alloc_pd$VERSION, true),
+            new ExportedFunction("ibv_dealloc_pd", ibv_dealloc_pd$VERSION, true),
+            new ExportedFunction("ibv_reg_mr_iova2", ibv_reg_mr_iova2$VERSION, false),
+            new ExportedFunction("ibv_reg_mr", ibv_reg_mr$VERSION, true),
+            new ExportedFunction("ibv_reg_mr_iova", ibv_reg_mr_iova$VERSION, false),
+            new ExportedFunction("ibv_reg_dmabuf_mr", ibv_reg_dmabuf_mr$VERSION, false),
+            new ExportedFunction("ibv_rereg_mr", ibv_rereg_mr$VERSION, true),
+            new ExportedFunction("ibv_dereg_mr", ibv_dereg_mr$VERSION, true),
+            new ExportedFunction("ibv_create_comp_channel", ibv_create_comp_channel$VERSION, true),
+            new ExportedFunction("ibv_destroy_comp_channel", ibv_destroy_comp_channel$VERSION, true),
+            new ExportedFunction("ibv_create_cq", ibv_create_cq$VERSION, true),
+            new ExportedFunction("ibv_resize_cq", ibv_resize_cq$VERSION, true),
+            new ExportedFunction("ibv_destroy_cq", ibv_destroy_cq$VERSION, true),
+            new ExportedFunction("ibv_get_cq_event", ibv_get_cq_event$VERSION, true),
+            new ExportedFunction("ibv_ack_cq_events", ibv_ack_cq_events$VERSION, true),
+            new ExportedFunction("ibv_create_srq", ibv_create_srq$VERSION, true),
+            new ExportedFunction("ibv_modify_srq", ibv_modify_srq$VERSION, true),
+            new ExportedFunction("ibv_query_srq", ibv_query_srq$VERSION, true),
+            new ExportedFunction("ibv_destroy_srq", ibv_destroy_srq$VERSION, true),
+            new ExportedFunction("ibv_create_qp", ibv_create_qp$VERSION, true),
+            new ExportedFunction("ibv_modify_qp", ibv_modify_qp$VERSION, true),
+            new ExportedFunction("ibv_query_qp_data_in_order", ibv_query_qp_data_in_order$VERSION, false),
+            new ExportedFunction("ibv_query_qp", ibv_query_qp$VERSION, true),
+            new ExportedFunction("ibv_destroy_qp", ibv_destroy_qp$VERSION, true),
+            new ExportedFunction("ibv_create_ah", ibv_create_ah$VERSION, true),
+            new ExportedFunction("ibv_init_ah_from_wc", ibv_init_ah_from_wc$VERSION, true),
+            new ExportedFunction("ibv_create_ah_from_wc", ibv_create_ah_from_wc$VERSION, true),
+            new ExportedFunction("ibv_destroy_ah", ibv_destroy_ah$VERSION, true),
+            new ExportedFunction("ibv_attach_mcast", ibv_attach_mcast$VERSION, true),
+            new ExportedFunction("ibv_detach_mcast", ibv_detach_mcast$VERSION, true),
+            new ExportedFunction("ibv_fork_init", ibv_fork_init$VERSION, true),
+            new ExportedFunction("ibv_is_fork_initialized", ibv_is_fork_initialized$VERSION, false),
+            new ExportedFunction("ibv_node_type_str", ibv_node_type_str$VERSION, true),
+            new ExportedFunction("ibv_port_state_str", ibv_port_state_str$VERSION, true),
+            new ExportedFunction("ibv_event_type_str", ibv_event_type_str$VERSION, true),
+            new ExportedFunction("ibv_resolve_eth_l2_from_gid", ibv_resolve_eth_l2_from_gid$VERSION, true),
+            new ExportedFunction("ibv_set_ece", ibv_set_ece$VERSION, false),
+            new ExportedFunction("ibv_query_ece", ibv_query_ece$VERSION, false));
 
     /** Static inline functions and function-like macros of verbs.h: never resolved as symbols. */
     public static final List<InlineFunction> INLINE = List.of(

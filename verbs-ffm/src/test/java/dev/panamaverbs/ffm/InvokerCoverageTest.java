@@ -18,10 +18,12 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -33,23 +35,29 @@ class InvokerCoverageTest {
 
     @Test
     void everyExportedFunctionHasATypedInvoker() throws Exception {
-        assertInvokers(verbs_h.class, VerbsFunctions.EXPORTED);
-        assertInvokers(rdma_cma_h.class, RdmaCmFunctions.EXPORTED);
+        assertInvokers(verbs_h.class, VerbsFunctions.EXPORTED, VerbsFunctions::descriptor);
+        assertInvokers(rdma_cma_h.class, RdmaCmFunctions.EXPORTED, RdmaCmFunctions::descriptor);
         assertEquals(VerbsFunctions.EXPORTED, verbs_h.LIBRARY.functions());
         assertEquals("libibverbs.so.1", verbs_h.LIBRARY.soname());
         assertEquals(RdmaCmFunctions.EXPORTED, rdma_cma_h.LIBRARY.functions());
         assertEquals("librdmacm.so.1", rdma_cma_h.LIBRARY.soname());
     }
 
-    private static void assertInvokers(Class<?> invokers, List<ExportedFunction> exported) throws Exception {
+    private static void assertInvokers(Class<?> invokers, List<ExportedFunction> exported,
+                                       Function<String, FunctionDescriptor> descriptors) throws Exception {
         assertTrue(exported.size() > 30, invokers + ": only " + exported.size() + " functions");
         for (ExportedFunction f : exported) {
+            FunctionDescriptor descriptor = descriptors.apply(f.name());
+            assertEquals(descriptor, descriptors.apply(f.name()), f.name()); // built anew, equal each time
             List<Class<?>> params = new ArrayList<>(List.of(MemorySegment.class)); // errno
-            params.addAll(carriers(f.descriptor(), false));
+            params.addAll(carriers(descriptor, false));
             Method m = invokers.getMethod(f.name(), params.toArray(new Class<?>[0]));
             assertTrue(Modifier.isStatic(m.getModifiers()), m.toString());
-            assertEquals(returnCarrier(f.descriptor(), false), m.getReturnType(), m.toString());
+            assertEquals(returnCarrier(descriptor, false), m.getReturnType(), m.toString());
         }
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+                () -> descriptors.apply("ibv_post_send")); // static inline: no symbol, no descriptor
+        assertTrue(unknown.getMessage().contains("ibv_post_send"), unknown.getMessage());
         long methods = Arrays.stream(invokers.getDeclaredMethods()).filter(m -> Modifier.isPublic(m.getModifiers())).count();
         assertEquals(exported.size(), methods, "public methods of " + invokers);
     }

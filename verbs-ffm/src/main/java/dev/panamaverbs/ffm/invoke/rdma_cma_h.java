@@ -33,7 +33,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_create_event_channel$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_create_event_channel$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_create_event_channel"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -51,7 +51,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_destroy_event_channel$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_destroy_event_channel$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_destroy_event_channel"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -73,7 +73,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_create_id$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_create_id$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_create_id"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -95,7 +95,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_create_ep$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_create_ep$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_create_ep"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -113,7 +113,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_destroy_ep$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_destroy_ep$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_destroy_ep"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -132,7 +132,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_destroy_id$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_destroy_id$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_destroy_id"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -152,7 +152,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_bind_addr$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_bind_addr$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_bind_addr"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -174,7 +174,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_resolve_addr$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_resolve_addr$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_resolve_addr"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -194,7 +194,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_resolve_route$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_resolve_route$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_resolve_route"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -215,7 +215,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_create_qp$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_create_qp$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_create_qp"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -235,7 +235,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_create_qp_ex$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_create_qp_ex$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_create_qp_ex"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -253,7 +253,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_destroy_qp$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_destroy_qp$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_destroy_qp"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -273,7 +273,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_connect$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_connect$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_connect"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -292,7 +292,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_establish$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_establish$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_establish"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -312,7 +312,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_listen$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_listen$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_listen"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -332,7 +332,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_get_request$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_get_request$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_get_request"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -352,7 +352,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_accept$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_accept$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_accept"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -373,7 +373,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_reject$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_reject$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_reject"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -394,7 +394,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_reject_ece$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_reject_ece$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_reject_ece"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -414,7 +414,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_notify$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_notify$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_notify"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -433,7 +433,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_disconnect$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_disconnect$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_disconnect"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -454,7 +454,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_join_multicast$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_join_multicast$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_join_multicast"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -474,7 +474,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_leave_multicast$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_leave_multicast$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_leave_multicast"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -495,7 +495,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_join_multicast_ex$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_join_multicast_ex$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_join_multicast_ex"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -515,7 +515,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_get_cm_event$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_get_cm_event$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_get_cm_event"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -534,7 +534,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_ack_cm_event$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_ack_cm_event$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_ack_cm_event"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -553,7 +553,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_get_src_port$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_get_src_port$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_get_src_port"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -572,7 +572,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_get_dst_port$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_get_dst_port$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_get_dst_port"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -591,7 +591,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_get_devices$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_get_devices$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_get_devices"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -609,7 +609,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_free_devices$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_free_devices$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_free_devices"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -628,7 +628,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_event_str$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_event_str$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_event_str"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -651,7 +651,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_set_option$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_set_option$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_set_option"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -671,7 +671,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_migrate_id$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_migrate_id$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_migrate_id"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -693,7 +693,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_getaddrinfo$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_getaddrinfo$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_getaddrinfo"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -711,7 +711,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_freeaddrinfo$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_freeaddrinfo$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_freeaddrinfo"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -732,7 +732,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_init_qp_attr$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_init_qp_attr$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_init_qp_attr"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -752,7 +752,7 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_set_local_ece$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_set_local_ece$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_set_local_ece"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -772,6 +772,6 @@ public final class rdma_cma_h {
     }
 
     private static final class rdma_get_remote_ece$ {
-        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.rdma_get_remote_ece$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(RdmaCmFunctions.descriptor("rdma_get_remote_ece"), Downcalls.CAPTURE_ERRNO);
     }
 }

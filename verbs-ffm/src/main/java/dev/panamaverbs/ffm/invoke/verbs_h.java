@@ -34,7 +34,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_wc_status_str$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_wc_status_str$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_wc_status_str"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -53,7 +53,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_rate_to_mult$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_rate_to_mult$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_rate_to_mult"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -72,7 +72,7 @@ public final class verbs_h {
     }
 
     private static final class mult_to_ibv_rate$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.mult_to_ibv_rate$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("mult_to_ibv_rate"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -91,7 +91,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_rate_to_mbps$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_rate_to_mbps$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_rate_to_mbps"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -110,7 +110,7 @@ public final class verbs_h {
     }
 
     private static final class mbps_to_ibv_rate$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.mbps_to_ibv_rate$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("mbps_to_ibv_rate"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -129,7 +129,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_qp_to_qp_ex$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_qp_to_qp_ex$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_qp_to_qp_ex"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -148,7 +148,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_get_device_list$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_get_device_list$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_get_device_list"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -166,7 +166,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_free_device_list$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_free_device_list$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_free_device_list"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -185,7 +185,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_get_device_name$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_get_device_name$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_get_device_name"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -204,7 +204,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_get_device_index$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_get_device_index$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_get_device_index"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -223,7 +223,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_get_device_guid$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_get_device_guid$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_get_device_guid"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -242,7 +242,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_open_device$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_open_device$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_open_device"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -261,7 +261,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_close_device$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_close_device$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_close_device"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -280,7 +280,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_import_device$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_import_device$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_import_device"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -300,7 +300,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_import_pd$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_import_pd$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_import_pd"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -318,7 +318,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_unimport_pd$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_unimport_pd$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_unimport_pd"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -338,7 +338,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_import_mr$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_import_mr$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_import_mr"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -356,7 +356,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_unimport_mr$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_unimport_mr$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_unimport_mr"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -376,7 +376,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_import_dm$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_import_dm$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_import_dm"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -394,7 +394,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_unimport_dm$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_unimport_dm$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_unimport_dm"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -414,7 +414,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_get_async_event$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_get_async_event$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_get_async_event"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -432,7 +432,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_ack_async_event$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_ack_async_event$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_ack_async_event"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -452,7 +452,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_query_device$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_query_device$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_query_device"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -473,7 +473,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_query_port$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_query_port$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_query_port"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -495,7 +495,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_query_gid$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_query_gid$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_query_gid"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -519,7 +519,7 @@ public final class verbs_h {
     }
 
     private static final class _ibv_query_gid_ex$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions._ibv_query_gid_ex$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("_ibv_query_gid_ex"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -542,7 +542,7 @@ public final class verbs_h {
     }
 
     private static final class _ibv_query_gid_table$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions._ibv_query_gid_table$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("_ibv_query_gid_table"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -564,7 +564,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_query_pkey$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_query_pkey$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_query_pkey"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -585,7 +585,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_get_pkey_index$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_get_pkey_index$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_get_pkey_index"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -604,7 +604,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_alloc_pd$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_alloc_pd$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_alloc_pd"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -623,7 +623,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_dealloc_pd$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_dealloc_pd$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_dealloc_pd"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -646,7 +646,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_reg_mr_iova2$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_reg_mr_iova2$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_reg_mr_iova2"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -668,7 +668,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_reg_mr$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_reg_mr$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_reg_mr"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -691,7 +691,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_reg_mr_iova$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_reg_mr_iova$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_reg_mr_iova"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -715,7 +715,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_reg_dmabuf_mr$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_reg_dmabuf_mr$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_reg_dmabuf_mr"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -739,7 +739,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_rereg_mr$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_rereg_mr$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_rereg_mr"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -758,7 +758,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_dereg_mr$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_dereg_mr$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_dereg_mr"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -777,7 +777,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_create_comp_channel$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_create_comp_channel$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_create_comp_channel"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -796,7 +796,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_destroy_comp_channel$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_destroy_comp_channel$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_destroy_comp_channel"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -819,7 +819,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_create_cq$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_create_cq$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_create_cq"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -839,7 +839,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_resize_cq$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_resize_cq$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_resize_cq"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -858,7 +858,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_destroy_cq$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_destroy_cq$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_destroy_cq"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -879,7 +879,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_get_cq_event$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_get_cq_event$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_get_cq_event"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -898,7 +898,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_ack_cq_events$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_ack_cq_events$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_ack_cq_events"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -918,7 +918,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_create_srq$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_create_srq$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_create_srq"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -939,7 +939,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_modify_srq$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_modify_srq$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_modify_srq"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -959,7 +959,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_query_srq$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_query_srq$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_query_srq"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -978,7 +978,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_destroy_srq$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_destroy_srq$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_destroy_srq"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -998,7 +998,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_create_qp$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_create_qp$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_create_qp"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1019,7 +1019,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_modify_qp$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_modify_qp$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_modify_qp"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1040,7 +1040,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_query_qp_data_in_order$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_query_qp_data_in_order$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_query_qp_data_in_order"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1062,7 +1062,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_query_qp$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_query_qp$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_query_qp"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1081,7 +1081,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_destroy_qp$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_destroy_qp$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_destroy_qp"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1101,7 +1101,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_create_ah$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_create_ah$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_create_ah"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1124,7 +1124,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_init_ah_from_wc$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_init_ah_from_wc$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_init_ah_from_wc"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1146,7 +1146,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_create_ah_from_wc$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_create_ah_from_wc$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_create_ah_from_wc"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1165,7 +1165,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_destroy_ah$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_destroy_ah$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_destroy_ah"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1186,7 +1186,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_attach_mcast$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_attach_mcast$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_attach_mcast"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1207,7 +1207,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_detach_mcast$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_detach_mcast$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_detach_mcast"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1225,7 +1225,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_fork_init$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_fork_init$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_fork_init"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1243,7 +1243,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_is_fork_initialized$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_is_fork_initialized$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_is_fork_initialized"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1262,7 +1262,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_node_type_str$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_node_type_str$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_node_type_str"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1281,7 +1281,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_port_state_str$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_port_state_str$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_port_state_str"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1300,7 +1300,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_event_type_str$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_event_type_str$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_event_type_str"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1322,7 +1322,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_resolve_eth_l2_from_gid$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_resolve_eth_l2_from_gid$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_resolve_eth_l2_from_gid"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1342,7 +1342,7 @@ public final class verbs_h {
     }
 
     private static final class ibv_set_ece$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_set_ece$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_set_ece"), Downcalls.CAPTURE_ERRNO);
     }
 
     /**
@@ -1362,6 +1362,6 @@ public final class verbs_h {
     }
 
     private static final class ibv_query_ece$ {
-        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.ibv_query_ece$DESC, Downcalls.CAPTURE_ERRNO);
+        static final MethodHandle HANDLE = Downcalls.handle(VerbsFunctions.descriptor("ibv_query_ece"), Downcalls.CAPTURE_ERRNO);
     }
 }

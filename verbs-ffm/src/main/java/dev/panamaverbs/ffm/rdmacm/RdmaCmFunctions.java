@@ -11,246 +11,226 @@ import java.util.List;
 
 /**
  * The functions of rdma/rdma_cma.h. {@link #EXPORTED}: declared as functions and exported
- * by librdmacm.so.1, each with its descriptor ({@code NAME$DESC}) and the default
- * ({@code @@}) symbol version ({@code NAME$VERSION}). {@link #INLINE}: {@code static inline}
+ * by librdmacm.so.1, each with its default ({@code @@}) symbol version ({@code NAME$VERSION})
+ * and its descriptor ({@link #descriptor}). {@link #INLINE}: {@code static inline}
  * functions and function-like macros, which are not symbols and must be reimplemented.
+ *
+ * <p>Descriptors are built on request, one function at a time: the loader's probe needs
+ * only names and versions, and building every descriptor up front cost a cold JVM's
+ * first {@code isAvailable()} about 10-20 ms.
  */
 public final class RdmaCmFunctions {
     private RdmaCmFunctions() {}
 
-    /** {@code struct rdma_event_channel * rdma_create_event_channel(void)} */
-    public static final FunctionDescriptor rdma_create_event_channel$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_create_event_channel}. */
+    /** Default symbol version of {@code struct rdma_event_channel * rdma_create_event_channel(void)}. */
     public static final String rdma_create_event_channel$VERSION = "RDMACM_1.0";
 
-    /** {@code void rdma_destroy_event_channel(struct rdma_event_channel * channel)} */
-    public static final FunctionDescriptor rdma_destroy_event_channel$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_destroy_event_channel}. */
+    /** Default symbol version of {@code void rdma_destroy_event_channel(struct rdma_event_channel * channel)}. */
     public static final String rdma_destroy_event_channel$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_create_id(struct rdma_event_channel * channel, struct rdma_cm_id ** id, void * context, enum rdma_port_space ps)} */
-    public static final FunctionDescriptor rdma_create_id$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code rdma_create_id}. */
+    /** Default symbol version of {@code int rdma_create_id(struct rdma_event_channel * channel, struct rdma_cm_id ** id, void * context, enum rdma_port_space ps)}. */
     public static final String rdma_create_id$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_create_ep(struct rdma_cm_id ** id, struct rdma_addrinfo * res, struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr)} */
-    public static final FunctionDescriptor rdma_create_ep$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_create_ep}. */
+    /** Default symbol version of {@code int rdma_create_ep(struct rdma_cm_id ** id, struct rdma_addrinfo * res, struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr)}. */
     public static final String rdma_create_ep$VERSION = "RDMACM_1.0";
 
-    /** {@code void rdma_destroy_ep(struct rdma_cm_id * id)} */
-    public static final FunctionDescriptor rdma_destroy_ep$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_destroy_ep}. */
+    /** Default symbol version of {@code void rdma_destroy_ep(struct rdma_cm_id * id)}. */
     public static final String rdma_destroy_ep$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_destroy_id(struct rdma_cm_id * id)} */
-    public static final FunctionDescriptor rdma_destroy_id$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_destroy_id}. */
+    /** Default symbol version of {@code int rdma_destroy_id(struct rdma_cm_id * id)}. */
     public static final String rdma_destroy_id$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_bind_addr(struct rdma_cm_id * id, struct sockaddr * addr)} */
-    public static final FunctionDescriptor rdma_bind_addr$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_bind_addr}. */
+    /** Default symbol version of {@code int rdma_bind_addr(struct rdma_cm_id * id, struct sockaddr * addr)}. */
     public static final String rdma_bind_addr$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_resolve_addr(struct rdma_cm_id * id, struct sockaddr * src_addr, struct sockaddr * dst_addr, int timeout_ms)} */
-    public static final FunctionDescriptor rdma_resolve_addr$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code rdma_resolve_addr}. */
+    /** Default symbol version of {@code int rdma_resolve_addr(struct rdma_cm_id * id, struct sockaddr * src_addr, struct sockaddr * dst_addr, int timeout_ms)}. */
     public static final String rdma_resolve_addr$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_resolve_route(struct rdma_cm_id * id, int timeout_ms)} */
-    public static final FunctionDescriptor rdma_resolve_route$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code rdma_resolve_route}. */
+    /** Default symbol version of {@code int rdma_resolve_route(struct rdma_cm_id * id, int timeout_ms)}. */
     public static final String rdma_resolve_route$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_create_qp(struct rdma_cm_id * id, struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr)} */
-    public static final FunctionDescriptor rdma_create_qp$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_create_qp}. */
+    /** Default symbol version of {@code int rdma_create_qp(struct rdma_cm_id * id, struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr)}. */
     public static final String rdma_create_qp$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_create_qp_ex(struct rdma_cm_id * id, struct ibv_qp_init_attr_ex * qp_init_attr)} */
-    public static final FunctionDescriptor rdma_create_qp_ex$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_create_qp_ex}. */
+    /** Default symbol version of {@code int rdma_create_qp_ex(struct rdma_cm_id * id, struct ibv_qp_init_attr_ex * qp_init_attr)}. */
     public static final String rdma_create_qp_ex$VERSION = "RDMACM_1.0";
 
-    /** {@code void rdma_destroy_qp(struct rdma_cm_id * id)} */
-    public static final FunctionDescriptor rdma_destroy_qp$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_destroy_qp}. */
+    /** Default symbol version of {@code void rdma_destroy_qp(struct rdma_cm_id * id)}. */
     public static final String rdma_destroy_qp$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_connect(struct rdma_cm_id * id, struct rdma_conn_param * conn_param)} */
-    public static final FunctionDescriptor rdma_connect$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_connect}. */
+    /** Default symbol version of {@code int rdma_connect(struct rdma_cm_id * id, struct rdma_conn_param * conn_param)}. */
     public static final String rdma_connect$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_establish(struct rdma_cm_id * id)} */
-    public static final FunctionDescriptor rdma_establish$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_establish}. */
+    /** Default symbol version of {@code int rdma_establish(struct rdma_cm_id * id)}. */
     public static final String rdma_establish$VERSION = "RDMACM_1.2";
 
-    /** {@code int rdma_listen(struct rdma_cm_id * id, int backlog)} */
-    public static final FunctionDescriptor rdma_listen$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code rdma_listen}. */
+    /** Default symbol version of {@code int rdma_listen(struct rdma_cm_id * id, int backlog)}. */
     public static final String rdma_listen$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_get_request(struct rdma_cm_id * listen, struct rdma_cm_id ** id)} */
-    public static final FunctionDescriptor rdma_get_request$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_get_request}. */
+    /** Default symbol version of {@code int rdma_get_request(struct rdma_cm_id * listen, struct rdma_cm_id ** id)}. */
     public static final String rdma_get_request$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_accept(struct rdma_cm_id * id, struct rdma_conn_param * conn_param)} */
-    public static final FunctionDescriptor rdma_accept$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_accept}. */
+    /** Default symbol version of {@code int rdma_accept(struct rdma_cm_id * id, struct rdma_conn_param * conn_param)}. */
     public static final String rdma_accept$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_reject(struct rdma_cm_id * id, const void * private_data, uint8_t private_data_len)} */
-    public static final FunctionDescriptor rdma_reject$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE);
-    /** Default symbol version of {@code rdma_reject}. */
+    /** Default symbol version of {@code int rdma_reject(struct rdma_cm_id * id, const void * private_data, uint8_t private_data_len)}. */
     public static final String rdma_reject$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_reject_ece(struct rdma_cm_id * id, const void * private_data, uint8_t private_data_len)} */
-    public static final FunctionDescriptor rdma_reject_ece$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE);
-    /** Default symbol version of {@code rdma_reject_ece}. */
+    /** Default symbol version of {@code int rdma_reject_ece(struct rdma_cm_id * id, const void * private_data, uint8_t private_data_len)}. */
     public static final String rdma_reject_ece$VERSION = "RDMACM_1.3";
 
-    /** {@code int rdma_notify(struct rdma_cm_id * id, enum ibv_event_type event)} */
-    public static final FunctionDescriptor rdma_notify$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code rdma_notify}. */
+    /** Default symbol version of {@code int rdma_notify(struct rdma_cm_id * id, enum ibv_event_type event)}. */
     public static final String rdma_notify$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_disconnect(struct rdma_cm_id * id)} */
-    public static final FunctionDescriptor rdma_disconnect$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_disconnect}. */
+    /** Default symbol version of {@code int rdma_disconnect(struct rdma_cm_id * id)}. */
     public static final String rdma_disconnect$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_join_multicast(struct rdma_cm_id * id, struct sockaddr * addr, void * context)} */
-    public static final FunctionDescriptor rdma_join_multicast$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_join_multicast}. */
+    /** Default symbol version of {@code int rdma_join_multicast(struct rdma_cm_id * id, struct sockaddr * addr, void * context)}. */
     public static final String rdma_join_multicast$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_leave_multicast(struct rdma_cm_id * id, struct sockaddr * addr)} */
-    public static final FunctionDescriptor rdma_leave_multicast$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_leave_multicast}. */
+    /** Default symbol version of {@code int rdma_leave_multicast(struct rdma_cm_id * id, struct sockaddr * addr)}. */
     public static final String rdma_leave_multicast$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_join_multicast_ex(struct rdma_cm_id * id, struct rdma_cm_join_mc_attr_ex * mc_join_attr, void * context)} */
-    public static final FunctionDescriptor rdma_join_multicast_ex$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_join_multicast_ex}. */
+    /** Default symbol version of {@code int rdma_join_multicast_ex(struct rdma_cm_id * id, struct rdma_cm_join_mc_attr_ex * mc_join_attr, void * context)}. */
     public static final String rdma_join_multicast_ex$VERSION = "RDMACM_1.1";
 
-    /** {@code int rdma_get_cm_event(struct rdma_event_channel * channel, struct rdma_cm_event ** event)} */
-    public static final FunctionDescriptor rdma_get_cm_event$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_get_cm_event}. */
+    /** Default symbol version of {@code int rdma_get_cm_event(struct rdma_event_channel * channel, struct rdma_cm_event ** event)}. */
     public static final String rdma_get_cm_event$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_ack_cm_event(struct rdma_cm_event * event)} */
-    public static final FunctionDescriptor rdma_ack_cm_event$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_ack_cm_event}. */
+    /** Default symbol version of {@code int rdma_ack_cm_event(struct rdma_cm_event * event)}. */
     public static final String rdma_ack_cm_event$VERSION = "RDMACM_1.0";
 
-    /** {@code __be16 rdma_get_src_port(struct rdma_cm_id * id)} */
-    public static final FunctionDescriptor rdma_get_src_port$DESC = FunctionDescriptor.of(ValueLayout.JAVA_SHORT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_get_src_port}. */
+    /** Default symbol version of {@code __be16 rdma_get_src_port(struct rdma_cm_id * id)}. */
     public static final String rdma_get_src_port$VERSION = "RDMACM_1.0";
 
-    /** {@code __be16 rdma_get_dst_port(struct rdma_cm_id * id)} */
-    public static final FunctionDescriptor rdma_get_dst_port$DESC = FunctionDescriptor.of(ValueLayout.JAVA_SHORT, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_get_dst_port}. */
+    /** Default symbol version of {@code __be16 rdma_get_dst_port(struct rdma_cm_id * id)}. */
     public static final String rdma_get_dst_port$VERSION = "RDMACM_1.0";
 
-    /** {@code struct ibv_context ** rdma_get_devices(int * num_devices)} */
-    public static final FunctionDescriptor rdma_get_devices$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_get_devices}. */
+    /** Default symbol version of {@code struct ibv_context ** rdma_get_devices(int * num_devices)}. */
     public static final String rdma_get_devices$VERSION = "RDMACM_1.0";
 
-    /** {@code void rdma_free_devices(struct ibv_context ** list)} */
-    public static final FunctionDescriptor rdma_free_devices$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_free_devices}. */
+    /** Default symbol version of {@code void rdma_free_devices(struct ibv_context ** list)}. */
     public static final String rdma_free_devices$VERSION = "RDMACM_1.0";
 
-    /** {@code const char * rdma_event_str(enum rdma_cm_event_type event)} */
-    public static final FunctionDescriptor rdma_event_str$DESC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
-    /** Default symbol version of {@code rdma_event_str}. */
+    /** Default symbol version of {@code const char * rdma_event_str(enum rdma_cm_event_type event)}. */
     public static final String rdma_event_str$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_set_option(struct rdma_cm_id * id, int level, int optname, void * optval, size_t optlen)} */
-    public static final FunctionDescriptor rdma_set_option$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG);
-    /** Default symbol version of {@code rdma_set_option}. */
+    /** Default symbol version of {@code int rdma_set_option(struct rdma_cm_id * id, int level, int optname, void * optval, size_t optlen)}. */
     public static final String rdma_set_option$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_migrate_id(struct rdma_cm_id * id, struct rdma_event_channel * channel)} */
-    public static final FunctionDescriptor rdma_migrate_id$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_migrate_id}. */
+    /** Default symbol version of {@code int rdma_migrate_id(struct rdma_cm_id * id, struct rdma_event_channel * channel)}. */
     public static final String rdma_migrate_id$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_getaddrinfo(const char * node, const char * service, const struct rdma_addrinfo * hints, struct rdma_addrinfo ** res)} */
-    public static final FunctionDescriptor rdma_getaddrinfo$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_getaddrinfo}. */
+    /** Default symbol version of {@code int rdma_getaddrinfo(const char * node, const char * service, const struct rdma_addrinfo * hints, struct rdma_addrinfo ** res)}. */
     public static final String rdma_getaddrinfo$VERSION = "RDMACM_1.0";
 
-    /** {@code void rdma_freeaddrinfo(struct rdma_addrinfo * res)} */
-    public static final FunctionDescriptor rdma_freeaddrinfo$DESC = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_freeaddrinfo}. */
+    /** Default symbol version of {@code void rdma_freeaddrinfo(struct rdma_addrinfo * res)}. */
     public static final String rdma_freeaddrinfo$VERSION = "RDMACM_1.0";
 
-    /** {@code int rdma_init_qp_attr(struct rdma_cm_id * id, struct ibv_qp_attr * qp_attr, int * qp_attr_mask)} */
-    public static final FunctionDescriptor rdma_init_qp_attr$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_init_qp_attr}. */
+    /** Default symbol version of {@code int rdma_init_qp_attr(struct rdma_cm_id * id, struct ibv_qp_attr * qp_attr, int * qp_attr_mask)}. */
     public static final String rdma_init_qp_attr$VERSION = "RDMACM_1.2";
 
-    /** {@code int rdma_set_local_ece(struct rdma_cm_id * id, struct ibv_ece * ece)} */
-    public static final FunctionDescriptor rdma_set_local_ece$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_set_local_ece}. */
+    /** Default symbol version of {@code int rdma_set_local_ece(struct rdma_cm_id * id, struct ibv_ece * ece)}. */
     public static final String rdma_set_local_ece$VERSION = "RDMACM_1.3";
 
-    /** {@code int rdma_get_remote_ece(struct rdma_cm_id * id, struct ibv_ece * ece)} */
-    public static final FunctionDescriptor rdma_get_remote_ece$DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
-    /** Default symbol version of {@code rdma_get_remote_ece}. */
+    /** Default symbol version of {@code int rdma_get_remote_ece(struct rdma_cm_id * id, struct ibv_ece * ece)}. */
     public static final String rdma_get_remote_ece$VERSION = "RDMACM_1.3";
+
+    /**
+     * The descriptor of the exported function {@code name} (pointers as {@code ValueLayout.ADDRESS}),
+     * built anew on each call.
+     *
+     * @param name the C name of a function of {@link #EXPORTED}
+     * @return its descriptor
+     * @throws IllegalArgumentException when {@code name} is not in {@link #EXPORTED}
+     */
+    public static FunctionDescriptor descriptor(String name) {
+        return switch (name) {
+            case "rdma_create_event_channel" -> FunctionDescriptor.of(ValueLayout.ADDRESS);
+            case "rdma_destroy_event_channel" -> FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
+            case "rdma_create_id" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "rdma_create_ep" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "rdma_destroy_ep" -> FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
+            case "rdma_destroy_id" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+            case "rdma_bind_addr" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "rdma_resolve_addr" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "rdma_resolve_route" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "rdma_create_qp" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "rdma_create_qp_ex" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "rdma_destroy_qp" -> FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
+            case "rdma_connect" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "rdma_establish" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+            case "rdma_listen" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "rdma_get_request" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "rdma_accept" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "rdma_reject" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE);
+            case "rdma_reject_ece" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_BYTE);
+            case "rdma_notify" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "rdma_disconnect" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+            case "rdma_join_multicast" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "rdma_leave_multicast" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "rdma_join_multicast_ex" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "rdma_get_cm_event" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "rdma_ack_cm_event" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+            case "rdma_get_src_port" -> FunctionDescriptor.of(ValueLayout.JAVA_SHORT, ValueLayout.ADDRESS);
+            case "rdma_get_dst_port" -> FunctionDescriptor.of(ValueLayout.JAVA_SHORT, ValueLayout.ADDRESS);
+            case "rdma_get_devices" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "rdma_free_devices" -> FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
+            case "rdma_event_str" -> FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+            case "rdma_set_option" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG);
+            case "rdma_migrate_id" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "rdma_getaddrinfo" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "rdma_freeaddrinfo" -> FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
+            case "rdma_init_qp_attr" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "rdma_set_local_ece" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            case "rdma_get_remote_ece" -> FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+            default -> throw new IllegalArgumentException("librdmacm.so.1 exports no function " + name + " that rdma_cma.h declares");
+        };
+    }
 
     /**
      * Every exported function declared in rdma_cma.h, in header order; required
      * when its version is one of RDMACM_1.0.
      */
     public static final List<ExportedFunction> EXPORTED = List.of(
-            new ExportedFunction("rdma_create_event_channel", rdma_create_event_channel$VERSION, rdma_create_event_channel$DESC, true),
-            new ExportedFunction("rdma_destroy_event_channel", rdma_destroy_event_channel$VERSION, rdma_destroy_event_channel$DESC, true),
-            new ExportedFunction("rdma_create_id", rdma_create_id$VERSION, rdma_create_id$DESC, true),
-            new ExportedFunction("rdma_create_ep", rdma_create_ep$VERSION, rdma_create_ep$DESC, true),
-            new ExportedFunction("rdma_destroy_ep", rdma_destroy_ep$VERSION, rdma_destroy_ep$DESC, true),
-            new ExportedFunction("rdma_destroy_id", rdma_destroy_id$VERSION, rdma_destroy_id$DESC, true),
-            new ExportedFunction("rdma_bind_addr", rdma_bind_addr$VERSION, rdma_bind_addr$DESC, true),
-            new ExportedFunction("rdma_resolve_addr", rdma_resolve_addr$VERSION, rdma_resolve_addr$DESC, true),
-            new ExportedFunction("rdma_resolve_route", rdma_resolve_route$VERSION, rdma_resolve_route$DESC, true),
-            new ExportedFunction("rdma_create_qp", rdma_create_qp$VERSION, rdma_create_qp$DESC, true),
-            new ExportedFunction("rdma_create_qp_ex", rdma_create_qp_ex$VERSION, rdma_create_qp_ex$DESC, true),
-            new ExportedFunction("rdma_destroy_qp", rdma_destroy_qp$VERSION, rdma_destroy_qp$DESC, true),
-            new ExportedFunction("rdma_connect", rdma_connect$VERSION, rdma_connect$DESC, true),
-            new ExportedFunction("rdma_establish", rdma_establish$VERSION, rdma_establish$DESC, false),
-            new ExportedFunction("rdma_listen", rdma_listen$VERSION, rdma_listen$DESC, true),
-            new ExportedFunction("rdma_get_request", rdma_get_request$VERSION, rdma_get_request$DESC, true),
-            new ExportedFunction("rdma_accept", rdma_accept$VERSION, rdma_accept$DESC, true),
-            new ExportedFunction("rdma_reject", rdma_reject$VERSION, rdma_reject$DESC, true),
-            new ExportedFunction("rdma_reject_ece", rdma_reject_ece$VERSION, rdma_reject_ece$DESC, false),
-            new ExportedFunction("rdma_notify", rdma_notify$VERSION, rdma_notify$DESC, true),
-            new ExportedFunction("rdma_disconnect", rdma_disconnect$VERSION, rdma_disconnect$DESC, true),
-            new ExportedFunction("rdma_join_multicast", rdma_join_multicast$VERSION, rdma_join_multicast$DESC, true),
-            new ExportedFunction("rdma_leave_multicast", rdma_leave_multicast$VERSION, rdma_leave_multicast$DESC, true),
-            new ExportedFunction("rdma_join_multicast_ex", rdma_join_multicast_ex$VERSION, rdma_join_multicast_ex$DESC, false),
-            new ExportedFunction("rdma_get_cm_event", rdma_get_cm_event$VERSION, rdma_get_cm_event$DESC, true),
-            new ExportedFunction("rdma_ack_cm_event", rdma_ack_cm_event$VERSION, rdma_ack_cm_event$DESC, true),
-            new ExportedFunction("rdma_get_src_port", rdma_get_src_port$VERSION, rdma_get_src_port$DESC, true),
-            new ExportedFunction("rdma_get_dst_port", rdma_get_dst_port$VERSION, rdma_get_dst_port$DESC, true),
-            new ExportedFunction("rdma_get_devices", rdma_get_devices$VERSION, rdma_get_devices$DESC, true),
-            new ExportedFunction("rdma_free_devices", rdma_free_devices$VERSION, rdma_free_devices$DESC, true),
-            new ExportedFunction("rdma_event_str", rdma_event_str$VERSION, rdma_event_str$DESC, true),
-            new ExportedFunction("rdma_set_option", rdma_set_option$VERSION, rdma_set_option$DESC, true),
-            new ExportedFunction("rdma_migrate_id", rdma_migrate_id$VERSION, rdma_migrate_id$DESC, true),
-            new ExportedFunction("rdma_getaddrinfo", rdma_getaddrinfo$VERSION, rdma_getaddrinfo$DESC, true),
-            new ExportedFunction("rdma_freeaddrinfo", rdma_freeaddrinfo$VERSION, rdma_freeaddrinfo$DESC, true),
-            new ExportedFunction("rdma_init_qp_attr", rdma_init_qp_attr$VERSION, rdma_init_qp_attr$DESC, false),
-            new ExportedFunction("rdma_set_local_ece", rdma_set_local_ece$VERSION, rdma_set_local_ece$DESC, false),
-            new ExportedFunction("rdma_get_remote_ece", rdma_get_remote_ece$VERSION, rdma_get_remote_ece$DESC, false));
+            new ExportedFunction("rdma_create_event_channel", rdma_create_event_channel$VERSION, true),
+            new ExportedFunction("rdma_destroy_event_channel", rdma_destroy_event_channel$VERSION, true),
+            new ExportedFunction("rdma_create_id", rdma_create_id$VERSION, true),
+            new ExportedFunction("rdma_create_ep", rdma_create_ep$VERSION, true),
+            new ExportedFunction("rdma_destroy_ep", rdma_destroy_ep$VERSION, true),
+            new ExportedFunction("rdma_destroy_id", rdma_destroy_id$VERSION, true),
+            new ExportedFunction("rdma_bind_addr", rdma_bind_addr$VERSION, true),
+            new ExportedFunction("rdma_resolve_addr", rdma_resolve_addr$VERSION, true),
+            new ExportedFunction("rdma_resolve_route", rdma_resolve_route$VERSION, true),
+            new ExportedFunction("rdma_create_qp", rdma_create_qp$VERSION, true),
+            new ExportedFunction("rdma_create_qp_ex", rdma_create_qp_ex$VERSION, true),
+            new ExportedFunction("rdma_destroy_qp", rdma_destroy_qp$VERSION, true),
+            new ExportedFunction("rdma_connect", rdma_connect$VERSION, true),
+            new ExportedFunction("rdma_establish", rdma_establish$VERSION, false),
+            new ExportedFunction("rdma_listen", rdma_listen$VERSION, true),
+            new ExportedFunction("rdma_get_request", rdma_get_request$VERSION, true),
+            new ExportedFunction("rdma_accept", rdma_accept$VERSION, true),
+            new ExportedFunction("rdma_reject", rdma_reject$VERSION, true),
+            new ExportedFunction("rdma_reject_ece", rdma_reject_ece$VERSION, false),
+            new ExportedFunction("rdma_notify", rdma_notify$VERSION, true),
+            new ExportedFunction("rdma_disconnect", rdma_disconnect$VERSION, true),
+            new ExportedFunction("rdma_join_multicast", rdma_join_multicast$VERSION, true),
+            new ExportedFunction("rdma_leave_multicast", rdma_leave_multicast$VERSION, true),
+            new ExportedFunction("rdma_join_multicast_ex", rdma_join_multicast_ex$VERSION, false),
+            new ExportedFunction("rdma_get_cm_event", rdma_get_cm_event$VERSION, true),
+            new ExportedFunction("rdma_ack_cm_event", rdma_ack_cm_event$VERSION, true),
+            new ExportedFunction("rdma_get_src_port", rdma_get_src_port$VERSION, true),
+            new ExportedFunction("rdma_get_dst_port", rdma_get_dst_port$VERSION, true),
+            new ExportedFunction("rdma_get_devices", rdma_get_devices$VERSION, true),
+            new ExportedFunction("rdma_free_devices", rdma_free_devices$VERSION, true),
+            new ExportedFunction("rdma_event_str", rdma_event_str$VERSION, true),
+            new ExportedFunction("rdma_set_option", rdma_set_option$VERSION, true),
+            new ExportedFunction("rdma_migrate_id", rdma_migrate_id$VERSION, true),
+            new ExportedFunction("rdma_getaddrinfo", rdma_getaddrinfo$VERSION, true),
+            new ExportedFunction("rdma_freeaddrinfo", rdma_freeaddrinfo$VERSION, true),
+            new ExportedFunction("rdma_init_qp_attr", rdma_init_qp_attr$VERSION, false),
+            new ExportedFunction("rdma_set_local_ece", rdma_set_local_ece$VERSION, false),
+            new ExportedFunction("rdma_get_remote_ece", rdma_get_remote_ece$VERSION, false));
 
     /** Static inline functions and function-like macros of rdma_cma.h: never resolved as symbols. */
     public static final List<InlineFunction> INLINE = List.of(

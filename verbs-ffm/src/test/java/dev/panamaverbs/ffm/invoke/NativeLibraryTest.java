@@ -19,14 +19,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** NativeLibrary's binding rules, and Downcalls' handles calling real libc functions through it. */
 class NativeLibraryTest {
-    private static final ExportedFunction GETPID =
-            new ExportedFunction("getpid", "GLIBC_2.2.5", FunctionDescriptor.of(ValueLayout.JAVA_INT), true);
-    private static final ExportedFunction CLOSE = new ExportedFunction("close", "GLIBC_2.2.5",
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT), true);
-    private static final ExportedFunction STRLEN = new ExportedFunction("strlen", "GLIBC_2.2.5",
-            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS), false);
-    private static final ExportedFunction MISSING = new ExportedFunction("no_such_function", "FAKE_9.9",
-            FunctionDescriptor.ofVoid(), false);
+    private static final ExportedFunction GETPID = new ExportedFunction("getpid", "GLIBC_2.2.5", true);
+    private static final ExportedFunction CLOSE = new ExportedFunction("close", "GLIBC_2.2.5", true);
+    private static final ExportedFunction STRLEN = new ExportedFunction("strlen", "GLIBC_2.2.5", false);
+    private static final ExportedFunction MISSING = new ExportedFunction("no_such_function", "FAKE_9.9", false);
+    private static final FunctionDescriptor GETPID_DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT);
+    private static final FunctionDescriptor CLOSE_DESC = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
+    private static final FunctionDescriptor STRLEN_DESC = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
 
     private static NativeLibrary libc() {
         return new NativeLibrary("libc.so.6", List.of(GETPID, CLOSE, STRLEN, MISSING));
@@ -79,9 +78,9 @@ class NativeLibraryTest {
     void callsThroughTheBoundAddressesCaptureErrno() throws Throwable {
         NativeLibrary lib = libc();
         lib.bind(resolved());
-        MethodHandle getpid = Downcalls.handle(GETPID.descriptor(), Downcalls.CAPTURE_ERRNO);
-        MethodHandle close = Downcalls.handle(CLOSE.descriptor(), Downcalls.CAPTURE_ERRNO);
-        MethodHandle strlen = Downcalls.handle(Downcalls.rawAddresses(STRLEN.descriptor()), Downcalls.CRITICAL);
+        MethodHandle getpid = Downcalls.handle(GETPID_DESC, Downcalls.CAPTURE_ERRNO);
+        MethodHandle close = Downcalls.handle(CLOSE_DESC, Downcalls.CAPTURE_ERRNO);
+        MethodHandle strlen = Downcalls.handle(Downcalls.rawAddresses(STRLEN_DESC), Downcalls.CRITICAL);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = CallState.allocate(arena);
             assertEquals(ProcessHandle.current().pid(), (long) (int) getpid.invokeExact(lib.address(0), errno));
@@ -91,7 +90,7 @@ class NativeLibraryTest {
             assertEquals(5L, (long) strlen.invokeExact(lib.address(2), text.address()));
         }
         assertEquals(FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
-                Downcalls.rawAddresses(STRLEN.descriptor()));
+                Downcalls.rawAddresses(STRLEN_DESC));
     }
 
     @Test

@@ -8,12 +8,15 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * glibc's {@code dlopen}, {@code dlvsym}, {@code dlerror} and {@code dlclose}, called through FFM
@@ -63,7 +66,7 @@ final class Dlfcn {
             ERROR_FUNCTION = error;
             BIND_FAILURE = failure;
             OPEN = Downcalls.handle(FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
-            VSYM = Downcalls.handle(FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+            VSYM = Downcalls.handle(FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
             ERROR = Downcalls.handle(FunctionDescriptor.of(ADDRESS));
         }
     }
@@ -91,16 +94,38 @@ final class Dlfcn {
     }
 
     /**
-     * {@code dlvsym(handle, name, version)}; {@link MemorySegment#NULL} when absent. The C strings
-     * are allocated in {@code arena}, which a probe keeps for its whole loop (one arena, not one
-     * per symbol: the loop runs interpreted in a cold JVM).
+     * {@code dlvsym(handle, names[i], versions[i])} for every i; {@link MemorySegment#NULL} where
+     * absent. Every C string lies in one segment, and the calls pass raw addresses: the loop runs
+     * interpreted in a cold JVM, where an allocation per string and the checks of segment
+     * arguments showed (67 look-ups took 25-30 ms of the first {@code isAvailable()}).
+     *
+     * @param names    symbol names (C identifiers: ASCII)
+     * @param versions their versions, index for index (ASCII)
      */
-    static MemorySegment versionedSymbol(Arena arena, MemorySegment handle, String name, String version) {
-        try {
-            return (MemorySegment) Libdl.VSYM.invokeExact(Libdl.VSYM_FUNCTION, handle, arena.allocateFrom(name), arena.allocateFrom(version));
+    static MemorySegment[] versionedSymbols(MemorySegment handle, List<String> names, List<String> versions) {
+        int count = names.size();
+        int[] nameAt = new int[count];
+        int[] versionAt = new int[count];
+        StringBuilder table = new StringBuilder(count * 40);
+        for (int i = 0; i < count; i++) {
+            nameAt[i] = table.length();
+            table.append(names.get(i)).append('\0');
+            versionAt[i] = table.length();
+            table.append(versions.get(i)).append('\0');
+        }
+        MemorySegment[] found = new MemorySegment[count];
+        try (Arena arena = Arena.ofConfined()) {
+            // US-ASCII: one byte per char, so the offsets above are byte offsets.
+            long strings = arena.allocateFrom(table.toString(), StandardCharsets.US_ASCII).address();
+            long library = handle.address();
+            for (int i = 0; i < count; i++) {
+                long address = (long) Libdl.VSYM.invokeExact(Libdl.VSYM_FUNCTION, library, strings + nameAt[i], strings + versionAt[i]);
+                found[i] = MemorySegment.ofAddress(address);
+            }
         } catch (Throwable t) {
             throw Downcalls.rethrow("dlvsym", t);
         }
+        return found;
     }
 
     /** {@code dlerror()}: the last error text of this thread, clearing it; empty when none. */

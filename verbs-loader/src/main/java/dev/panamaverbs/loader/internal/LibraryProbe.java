@@ -4,7 +4,6 @@ import dev.panamaverbs.ffm.ExportedFunction;
 import dev.panamaverbs.ffm.invoke.NativeLibrary;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -131,13 +130,20 @@ public final class LibraryProbe {
             return LoadResult.unavailable(library, "dlopen(\"" + library + "\") failed: " + Dlfcn.lastError());
         }
         boolean keepOpen = false;
-        try (Arena names = Arena.ofConfined()) {
+        try {
+            List<String> names = new ArrayList<>(functions.size());
+            List<String> versions = new ArrayList<>(functions.size());
+            for (ExportedFunction function : functions) { // a plain loop: no lambda to bootstrap at start-up
+                names.add(function.name());
+                versions.add(function.version());
+            }
+            MemorySegment[] addresses = Dlfcn.versionedSymbols(handle, names, versions);
             Map<String, MemorySegment> resolved = new LinkedHashMap<>();
             List<ExportedFunction> missing = new ArrayList<>();
-            for (ExportedFunction function : functions) {
-                MemorySegment address = Dlfcn.versionedSymbol(names, handle, function.name(), function.version());
-                if (!address.equals(MemorySegment.NULL)) {
-                    resolved.put(function.name(), address);
+            for (int i = 0; i < addresses.length; i++) {
+                ExportedFunction function = functions.get(i);
+                if (!addresses[i].equals(MemorySegment.NULL)) {
+                    resolved.put(function.name(), addresses[i]);
                 } else if (function.required()) {
                     missing.add(function);
                 }
@@ -146,11 +152,8 @@ public final class LibraryProbe {
             if (!missing.isEmpty()) {
                 return LoadResult.unavailable(library, missingCause(library, missing, lastError));
             }
-            // The file the soname led to: the mapping of one of its symbols, links resolved.
-            String loadedFile = resolved.isEmpty() ? null
-                    : Dlfcn.fileContaining(resolved.values().iterator().next()).orElse(null);
             keepOpen = true;
-            return LoadResult.available(library, loadedFile, resolved);
+            return LoadResult.available(library, resolved);
         } finally {
             if (!keepOpen) {
                 // The resolved addresses die with this frame: an unavailable result holds none.

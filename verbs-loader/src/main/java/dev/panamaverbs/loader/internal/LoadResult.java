@@ -12,28 +12,31 @@ import java.util.Set;
  */
 public final class LoadResult {
     private final String requestedLibrary;
-    private final String libraryPath;
     private final String cause;
     private final Map<String, MemorySegment> symbols;
+    /** Where a resolved symbol lies, for {@link #libraryPath()}; NULL when nothing was resolved. */
+    private final MemorySegment someSymbol;
+    /** {@link #libraryPath()}, found on first request: the probe itself need not read /proc. */
+    private volatile String libraryPath;
 
-    private LoadResult(String requestedLibrary, String libraryPath, String cause, Map<String, MemorySegment> symbols) {
+    private LoadResult(String requestedLibrary, String cause, Map<String, MemorySegment> symbols, MemorySegment someSymbol) {
         this.requestedLibrary = requestedLibrary;
-        this.libraryPath = libraryPath;
         this.cause = cause;
         this.symbols = Map.copyOf(symbols);
+        this.someSymbol = someSymbol;
     }
 
     /**
      * @param requestedLibrary what was handed to {@code dlopen}
-     * @param loadedFile       the file actually mapped (symbolic links resolved), or null when
-     *                         unknown: {@link #libraryPath()} then reports {@code requestedLibrary}
+     * @param symbols          every function resolved, by name
      */
-    static LoadResult available(String requestedLibrary, String loadedFile, Map<String, MemorySegment> symbols) {
-        return new LoadResult(requestedLibrary, loadedFile != null ? loadedFile : requestedLibrary, null, symbols);
+    static LoadResult available(String requestedLibrary, Map<String, MemorySegment> symbols) {
+        MemorySegment someSymbol = symbols.isEmpty() ? MemorySegment.NULL : symbols.values().iterator().next();
+        return new LoadResult(requestedLibrary, null, symbols, someSymbol);
     }
 
     static LoadResult unavailable(String requestedLibrary, String cause) {
-        return new LoadResult(requestedLibrary, requestedLibrary, cause, Map.of());
+        return new LoadResult(requestedLibrary, cause, Map.of(), MemorySegment.NULL);
     }
 
     /**
@@ -57,13 +60,20 @@ public final class LoadResult {
     /**
      * The file actually loaded, symbolic links resolved (for the default soname, something like
      * {@code /usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0}), found in {@code /proc/self/maps} at a
-     * resolved symbol. When unavailable, or if no mapping could be read, the name handed to
+     * resolved symbol on the first call. When unavailable, or if no mapping could be read, the name handed to
      * {@code dlopen} ({@link #requestedLibrary()}).
      *
      * @return the file actually loaded, symbolic links resolved (for the default soname, something like {@code /usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0}), found in {@code /proc/self/maps} at a resolved symbol
      */
     public String libraryPath() {
-        return libraryPath;
+        String path = libraryPath;
+        if (path == null) {
+            // Racing callers compute the same answer; the mapping cannot change while the handle is open.
+            path = someSymbol.equals(MemorySegment.NULL) ? requestedLibrary
+                    : Dlfcn.fileContaining(someSymbol).orElse(requestedLibrary);
+            libraryPath = path;
+        }
+        return path;
     }
 
     /**
@@ -102,8 +112,8 @@ public final class LoadResult {
     @Override
     public String toString() {
         return isAvailable()
-                ? "available from " + libraryPath
-                        + (libraryPath.equals(requestedLibrary) ? "" : " (dlopen(\"" + requestedLibrary + "\"))")
+                ? "available from " + libraryPath()
+                        + (libraryPath().equals(requestedLibrary) ? "" : " (dlopen(\"" + requestedLibrary + "\"))")
                         + ", " + symbols.size() + " functions resolved"
                 : "unavailable: " + cause;
     }

@@ -28,7 +28,9 @@ final class NativeAccess {
     }
 
     static boolean isEnabled() {
-        return modules().stream().allMatch(Module::isNativeAccessEnabled);
+        // Plain calls: this runs in every cold probe, where a stream's lambdas cost their bootstrap.
+        return Downcalls.class.getModule().isNativeAccessEnabled()
+                && NativeAccess.class.getModule().isNativeAccessEnabled();
     }
 
     /**

@@ -1,10 +1,10 @@
 package dev.panamaverbs.loader.internal;
 
 import dev.panamaverbs.ffm.invoke.NativeLibrary;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -13,15 +13,17 @@ import java.util.function.Supplier;
  * changes afterwards. When available, the generated invokers ({@link NativeLibrary}) are bound to
  * the addresses resolved before anyone can see the answer: a caller told "available" can call
  * them at once. Nothing runs in a static initialiser: a failed load is an answer, not an
- * {@link ExceptionInInitializerError}.
+ * {@link ExceptionInInitializerError}. The probe logs nothing when the library loads; the API
+ * announces it at first use ({@link #announceLoaded()}).
  */
 public final class ProcessLibrary {
-    private final Logger log;
+    private final Class<?> owner;
     private final String name;
     private final Supplier<String> configuredFile;
     private final NativeLibrary functions;
     private final Object lock = new Object();
     private volatile LoadResult result;
+    private final AtomicBoolean announced = new AtomicBoolean();
 
     /**
      * @param owner          the class whose logger reports loading (users configure it by that name)
@@ -30,7 +32,7 @@ public final class ProcessLibrary {
      * @param functions      the generated functions to resolve and bind
      */
     ProcessLibrary(Class<?> owner, String name, Supplier<String> configuredFile, NativeLibrary functions) {
-        this.log = LoggerFactory.getLogger(owner);
+        this.owner = owner;
         this.name = name;
         this.configuredFile = configuredFile;
         this.functions = functions;
@@ -46,17 +48,29 @@ public final class ProcessLibrary {
                     current = LibraryProbe.probeConfigured(configuredFile.get(), functions);
                     if (current.isAvailable()) {
                         functions.bind(current.addresses());
-                        log.info("{} loaded from {}", name, current.libraryPath());
                     } else {
                         // The cause is the caller's to report (unavailabilityCause): a library turned
                         // off or absent on purpose is no warning.
-                        log.debug("{} unavailable: {}", name, current.unavailabilityCause().orElseThrow());
+                        LoggerFactory.getLogger(owner).debug("{} unavailable: {}", name, current.unavailabilityCause().orElseThrow());
                     }
                     result = current;
                 }
             }
         }
         return current;
+    }
+
+    /**
+     * Logs, once per process, the INFO line {@code "<name> loaded from <file>"}. The API calls it
+     * when the library is first put to use (a device context or an event channel created), not at
+     * the probe: {@link #isAvailable()} is often an application's first call, and the first log line
+     * starts the logging framework (about 30 ms in a cold JVM) and reads {@code /proc/self/maps}
+     * for the file's name. Does nothing when the library is unavailable.
+     */
+    public void announceLoaded() {
+        if (isAvailable() && announced.compareAndSet(false, true)) {
+            LoggerFactory.getLogger(owner).info("{} loaded from {}", name, libraryPath());
+        }
     }
 
     /**
