@@ -9,6 +9,8 @@ import dev.panamaverbs.loader.internal.OpsTable;
 import dev.panamaverbs.loader.internal.QpEx;
 import dev.panamaverbs.ffm.ibv_sge;
 import dev.panamaverbs.ffm.ibv_qp_ex;
+import dev.panamaverbs.ffm.ibv_context_ops;
+import dev.panamaverbs.ffm.invoke.Downcalls;
 import dev.panamaverbs.ffm.invoke.ibv_qp_ex$calls;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -67,6 +69,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 @Fork(value = 2, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class OpsTableBench {
     private static final int POLL_BATCH = 16;
+    /** {@link #postSendCritical()}'s handle: static final, as the generated invokers' are. */
+    private static final MethodHandle POST_SEND_CRITICAL = Downcalls.handle(
+            Downcalls.rawAddresses(ibv_context_ops.post_send$DESC), Downcalls.CRITICAL);
     /** Calls per downcall in the C baseline loops. */
     static final int C_LOOP = 1000;
     private MethodHandle cPostSend;
@@ -299,6 +304,18 @@ public class OpsTableBench {
         OpsTable.postSend(postSendFunction, qp, sendWr, badWr);
         int polled = OpsTable.pollCq(pollCqFunction, cq, POLL_BATCH, wcs);
         return polled == 0 ? -1 : wcArray.get(JAVA_LONG, ibv_wc.wr_id$OFFSET);
+    }
+
+    /**
+     * What {@link #postSend()} would cost as a {@code critical} downcall (no thread-state transition;
+     * the handle is the generated raw {@code post_send} descriptor with {@code Downcalls.CRITICAL}).
+     * An experiment, not what {@code QueuePair.postSend} does: the JDK allows {@code critical} only
+     * for functions that are extremely short in all cases, and rxe's {@code post_send} makes a
+     * {@code write()} system call (benchmarks/README.md).
+     */
+    @Benchmark
+    public int postSendCritical() throws Throwable {
+        return (int) POST_SEND_CRITICAL.invokeExact(postSendFunction, qp, sendWr, badWr);
     }
 
     /** C baseline of {@link #postSend()}: {@code ibv_post_send} from C, per call. */

@@ -11,7 +11,7 @@ import java.util.TreeSet;
 /**
  * What the two-host perftest sweep measured: the clients' result rows of every step, the median
  * over the rounds of each figure per test, size and pairing, its ratio to C/C (perftest against
- * perftest, in the same run), and a verdict on each target. Rendered as CSV (every sample, and
+ * perftest, in the same run), and a verdict on each target that holds only when every round agrees. Rendered as CSV (every sample, and
  * the medians the chart is drawn from) and as Markdown tables.
  */
 final class PerftestSweepResults {
@@ -84,6 +84,24 @@ final class PerftestSweepResults {
         }
     }
 
+    /**
+     * The results {@link #samplesCsv()} wrote, read back: tables and verdicts can be rendered again
+     * from a run's {@code samples.csv}.
+     */
+    static PerftestSweepResults fromSamplesCsv(String csv) {
+        PerftestSweepResults results = new PerftestSweepResults();
+        csv.lines().skip(1).filter(line -> !line.isBlank()).forEach(line -> {
+            String[] f = line.split(",");
+            Sample sample = new Sample(f[0], Integer.parseInt(f[1]), Metric.valueOf(f[2]), Pairing.valueOf(f[3]),
+                    Integer.parseInt(f[4]), Double.parseDouble(f[5]));
+            if (!results.tests.contains(sample.test())) {
+                results.tests.add(sample.test());
+            }
+            results.samples.add(sample);
+        });
+        return results;
+    }
+
     List<Sample> samples() {
         return List.copyOf(samples);
     }
@@ -130,14 +148,60 @@ final class PerftestSweepResults {
         return worst < 0 ? OptionalDouble.empty() : OptionalDouble.of(worst);
     }
 
-    /** Whether {@code target} was met; empty when something it needs was not measured. */
-    java.util.Optional<Boolean> met(Target target) {
-        OptionalDouble ratio = ratio(target.test(), target.size(), target.metric(), target.pairing());
-        if (ratio.isEmpty()) {
-            return java.util.Optional.empty();
+    /** A target's verdict. */
+    enum Verdict {
+        /** Met in every round that measured both sides. */
+        MET("met"),
+        /** Missed in every such round. */
+        MISSED("**missed**"),
+        /** Met in some rounds and missed in others: the noise between rounds is larger than the margin. */
+        INCONCLUSIVE("inconclusive: the rounds disagree"),
+        /** The pairing or C/C was not measured. */
+        NOT_MEASURED("not measured");
+
+        final String text;
+
+        Verdict(String text) {
+            this.text = text;
         }
-        double r = ratio.getAsDouble();
-        return java.util.Optional.of(target.metric().lowerIsBetter ? r <= target.bound() : r >= target.bound());
+    }
+
+    /**
+     * {@code target}'s pairing over C/C, round by round (each round runs all four pairings within
+     * minutes of each other), in round order; only the rounds that measured both.
+     */
+    double[] roundRatios(Target target) {
+        List<Double> ratios = new ArrayList<>();
+        for (Sample mine : samples) {
+            if (!mine.test().equals(target.test()) || mine.size() != target.size() || mine.metric() != target.metric()
+                    || mine.pairing() != target.pairing()) {
+                continue;
+            }
+            for (Sample c : samples) {
+                if (c.pairing() == Pairing.C_C && c.round() == mine.round() && c.test().equals(mine.test())
+                        && c.size() == mine.size() && c.metric() == mine.metric() && c.value() != 0) {
+                    ratios.add(mine.value() / c.value());
+                }
+            }
+        }
+        return ratios.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /**
+     * Met or missed only when every round agrees; a median that one noisy round put on the right
+     * side of the bound is no verdict.
+     */
+    Verdict verdict(Target target) {
+        double[] rounds = roundRatios(target);
+        if (rounds.length == 0) {
+            return Verdict.NOT_MEASURED;
+        }
+        long met = Arrays.stream(rounds).filter(r -> meets(target, r)).count();
+        return met == rounds.length ? Verdict.MET : met == 0 ? Verdict.MISSED : Verdict.INCONCLUSIVE;
+    }
+
+    private static boolean meets(Target target, double ratio) {
+        return target.metric().lowerIsBetter ? ratio <= target.bound() : ratio >= target.bound();
     }
 
     private TreeSet<Integer> sizes(String test) {
@@ -202,14 +266,17 @@ final class PerftestSweepResults {
                 }
             }
         }
-        md.append("\n#### Targets\n\n| target | ratio | verdict |\n|---|---:|---|\n");
+        md.append("\n#### Targets\n\n| target | ratio of medians | ratio per round | verdict |\n|---|---:|---|---|\n");
         for (Target target : TARGETS) {
             if (!tests.contains(target.test())) {
                 continue;
             }
+            double[] rounds = roundRatios(target);
             md.append("| ").append(target.describe()).append(" | ")
                     .append(format(ratio(target.test(), target.size(), target.metric(), target.pairing()), "%.3f")).append(" | ")
-                    .append(met(target).map(ok -> ok ? "met" : "**missed**").orElse("not measured")).append(" |\n");
+                    .append(rounds.length == 0 ? "n/a" : String.join(", ", Arrays.stream(rounds)
+                            .mapToObj(r -> String.format(Locale.ROOT, "%.3f", r)).toList()))
+                    .append(" | ").append(verdict(target).text).append(" |\n");
         }
         return md.toString();
     }

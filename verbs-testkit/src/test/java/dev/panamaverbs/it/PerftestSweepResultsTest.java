@@ -9,6 +9,7 @@ import dev.panamaverbs.it.PerftestSweepPlan.Pairing;
 import dev.panamaverbs.it.PerftestSweepPlan.Step;
 import dev.panamaverbs.it.PerftestSweepResults.Metric;
 import dev.panamaverbs.it.PerftestSweepResults.Target;
+import dev.panamaverbs.it.PerftestSweepResults.Verdict;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -57,7 +58,12 @@ class PerftestSweepResultsTest {
                 assertTrue(ports.add(step.port() + i), "port " + (step.port() + i) + " used twice");
             }
         }
-        assertEquals("2:1000,64:1000,1024:1000,4096:500", steps.get(0).sizesOption());
+        assertEquals("32:10000,2:1000,64:1000,1024:1000,4096:500", steps.get(0).sizesOption());
+        for (Step step : steps) {
+            assertEquals(PerftestSweepPlan.WARM_UP, step.sizes().getFirst(), "every step warms up first");
+            assertTrue(step.sizes().size() <= PerftestSweepPlan.PORTS_PER_STEP);
+            assertEquals(1, step.sizes().stream().filter(PerftestSweepPlan.Size::warmUp).count());
+        }
         assertThrows(IllegalArgumentException.class, () -> new PerftestSweepPlan(List.of("read_lat"), 1));
         assertThrows(IllegalArgumentException.class, () -> new PerftestSweepPlan(List.of("write_lat"), 0));
     }
@@ -83,18 +89,29 @@ class PerftestSweepResultsTest {
         assertEquals(850, results.median("write_lat", 64, Metric.LATENCY, Pairing.JAVA_JAVA).getAsDouble());
         assertEquals(850.0 / 820, results.ratio("write_lat", 64, Metric.LATENCY, Pairing.JAVA_JAVA).getAsDouble(), 1e-12);
         assertTrue(results.ratio("write_lat", 64, Metric.LATENCY, Pairing.C_CLIENT_JAVA_SERVER).isEmpty(), "not measured");
-        assertEquals(true, results.met(new Target("write_lat", 64, Metric.LATENCY, Pairing.JAVA_JAVA, 1.05)).orElseThrow());
-        assertEquals(false, results.met(new Target("write_lat", 64, Metric.LATENCY, Pairing.JAVA_CLIENT_C_SERVER, 1.03))
-                .orElseThrow(), "845 / 820 = 1.0305");
-        assertTrue(results.met(new Target("send_lat", 64, Metric.LATENCY, Pairing.JAVA_JAVA, 1.05)).isEmpty());
+        // Java/Java per round: 830/800, 850/820 within 5%, 10000/900 not: the rounds disagree.
+        Target javaJava = new Target("write_lat", 64, Metric.LATENCY, Pairing.JAVA_JAVA, 1.05);
+        assertEquals(3, results.roundRatios(javaJava).length);
+        assertEquals(Verdict.INCONCLUSIVE, results.verdict(javaJava));
+        assertEquals(Verdict.MET, results.verdict(new Target("write_lat", 64, Metric.LATENCY, Pairing.JAVA_JAVA, 12)));
+        // Java client per round: 850/800, 845/820, 840/900 = 1.0625, 1.0305, 0.933: inconclusive at +3% ...
+        assertEquals(Verdict.INCONCLUSIVE,
+                results.verdict(new Target("write_lat", 64, Metric.LATENCY, Pairing.JAVA_CLIENT_C_SERVER, 1.03)));
+        // ... and missed at -10%, where no round meets it.
+        assertEquals(Verdict.MISSED,
+                results.verdict(new Target("write_lat", 64, Metric.LATENCY, Pairing.JAVA_CLIENT_C_SERVER, 0.90)));
+        assertEquals(Verdict.NOT_MEASURED, results.verdict(new Target("send_lat", 64, Metric.LATENCY, Pairing.JAVA_JAVA, 1.05)));
         assertEquals((10_000 - 830) / 850.0, results.spread("write_lat", 64, Metric.LATENCY).getAsDouble(), 1e-12);
         String markdown = results.markdown();
         assertTrue(markdown.contains("| 64 B | t_typical[usec] | 820.00 | 850.00 | 845.00 | n/a | 1.037 | 1.030 | n/a | 1079% |"),
                 markdown);
-        assertTrue(markdown.contains("| write_lat 64 B, t_typical[usec]: Java client / C server within +3% of C/C | 1.030 | **missed** |"),
-                markdown);
+        assertTrue(markdown.contains("| write_lat 64 B, t_typical[usec]: Java client / C server within +3% of C/C | 1.030"
+                + " | 1.063, 1.030, 0.933 | inconclusive: the rounds disagree |"), markdown);
         assertFalse(markdown.contains("send_bw"), "targets of tests not run are left out");
         assertTrue(results.mediansCsv().contains("write_lat,64,LATENCY,820.0,850.0,845.0,\n"), results.mediansCsv());
+        PerftestSweepResults reread = PerftestSweepResults.fromSamplesCsv(results.samplesCsv());
+        assertEquals(results.samples(), reread.samples());
+        assertEquals(markdown, reread.markdown());
     }
 
     @Test
@@ -103,8 +120,8 @@ class PerftestSweepResultsTest {
         results.add("write_bw", Pairing.C_C, 0, List.of(new PerftestRows.Row(64, 2000, List.of(0.3, 0.2, 0.003))));
         results.add("write_bw", Pairing.JAVA_JAVA, 0, List.of(new PerftestRows.Row(64, 2000, List.of(0.3, Double.NaN, 0.00294))));
         assertTrue(results.median("write_bw", 64, Metric.BANDWIDTH, Pairing.JAVA_JAVA).isEmpty());
-        assertEquals(true, results.met(new Target("write_bw", 64, Metric.MESSAGE_RATE, Pairing.JAVA_JAVA, 0.95)).orElseThrow());
-        assertEquals(false, results.met(new Target("write_bw", 64, Metric.MESSAGE_RATE, Pairing.JAVA_JAVA, 0.99)).orElseThrow());
+        assertEquals(Verdict.MET, results.verdict(new Target("write_bw", 64, Metric.MESSAGE_RATE, Pairing.JAVA_JAVA, 0.95)));
+        assertEquals(Verdict.MISSED, results.verdict(new Target("write_bw", 64, Metric.MESSAGE_RATE, Pairing.JAVA_JAVA, 0.99)));
         assertEquals("64 KiB", PerftestSweepResults.bytes(65536));
         assertEquals("2 B", PerftestSweepResults.bytes(2));
     }
