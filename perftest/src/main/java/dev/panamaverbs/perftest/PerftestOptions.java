@@ -62,7 +62,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
               -D, --duration=<seconds>   run for <seconds> instead of -n
               -a, --all                  run sizes from 2 till 2^23
               -t, --tx-depth=<dep>       size of tx queue (default 1 lat, 128 bw)
-              -l, --post_list=<list size> post lists of requests (only 1 here)
+              -l, --post_list=<list size> post lists of requests, chained in one post (bw tests)
               -Q, --cq-mod=<n>           generate a completion every <n> requests (default 100 bw)
               -c, --connection=<RC/UC/UD> connection type (default RC)
               -m, --mtu=<mtu>            MTU size: 256 - 4096 (default port mtu)
@@ -109,6 +109,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         int txDepth = latency ? 1 : 128;
         int postList = 1;
         int cqMod = latency ? 1 : 100;
+        boolean cqModGiven = false;
         Connection connection = Connection.RC;
         int mtu = 0;
         boolean gbits = false;
@@ -128,7 +129,10 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 case 'a' -> all = true;
                 case 't' -> txDepth = range(v, "tx depth", 1, 15000);
                 case 'l' -> postList = range(v, "post list", 1, 15000);
-                case 'Q' -> cqMod = range(v, "CQ moderation", 1, 1024);
+                case 'Q' -> {
+                    cqMod = range(v, "CQ moderation", 1, 1024);
+                    cqModGiven = true;
+                }
                 case 'c' -> connection = connection(v);
                 case 'm' -> mtu = mtu(v);
                 case 'F' -> { }
@@ -163,8 +167,25 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         if (port + series.size() - 1 > 65535) {
             throw new IllegalArgumentException("--sizes: the last run's port " + (port + series.size() - 1) + " is above 65535");
         }
-        if (postList != 1) {
-            throw new IllegalArgumentException("-l (post list) other than 1 is not implemented by the Java perftest");
+        if (postList > 1) {
+            // perftest 4.5's checks and messages; the last one is ours (perftest would wait for ever).
+            if (latency) {
+                throw new IllegalArgumentException("Post list is supported in BW tests only");
+            }
+            int list = postList;
+            if (duration == 0 && (iterations % list != 0
+                    || series.stream().anyMatch(step -> step.iterations() > 0 && step.iterations() % list != 0))) {
+                throw new IllegalArgumentException("Number of iterations must be a multiple of post list size");
+            }
+            if (!cqModGiven) {
+                cqMod = postList; // "Post List requested - CQ moderation will be the size of the post list"
+            } else if (postList % cqMod != 0) {
+                throw new IllegalArgumentException("Post list size must be a multiple of CQ moderation");
+            }
+            if (postList > Math.min(txDepth, duration == 0 ? iterations : txDepth)) {
+                throw new IllegalArgumentException("post list (-l " + postList + ") larger than the tx depth (-t " + txDepth
+                        + ") or the iterations: no list would ever fit the send queue");
+            }
         }
         if (parsed.operands().size() > 1) {
             throw new IllegalArgumentException("more than one host given: " + parsed.operands());

@@ -236,7 +236,7 @@ final class Session {
         long lastIterations = o.iterations();
         for (int size : sizes()) {
             PostingBandwidth loop = new PostingBandwidth(res.queuePair(), res.buffer(), opcode, size, res.maxInline(),
-                    remote.vaddr(), remote.rkey(), null, 0, 0, o.txDepth(), o.cqModeration(), completions, arena);
+                    remote.vaddr(), remote.rkey(), null, 0, 0, o.txDepth(), o.postList(), o.cqModeration(), completions, arena);
             if (o.durationSeconds() > 0) {
                 lastIterations = loop.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
                 last = BandwidthStatistics.over(size, lastIterations, loop.elapsedNanos(),
@@ -279,7 +279,7 @@ final class Session {
                 channel.handShake(res.local(), "the hand shake after the server posted its receives");
                 PostingBandwidth loop = new PostingBandwidth(res.queuePair(), res.buffer(), WorkRequestOpcode.SEND, size,
                         res.maxInline(), 0, 0, res.addressHandle(), remote.qpn(), TestResources.QKEY, o.txDepth(),
-                        o.cqModeration(), completions, arena);
+                        o.postList(), o.cqModeration(), completions, arena);
                 if (duration) {
                     count = loop.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
                     stats = BandwidthStatistics.over(size, count, loop.elapsedNanos(), loop.elapsedNanos() / Math.max(1, count),

@@ -23,6 +23,9 @@ final class TestInfo {
         out.printf(" Number of qps   : 1\t\tTransport type : IB%n");
         out.printf(" Connection type : %s\t\tUsing SRQ      : OFF%n", o.connection());
         out.printf(" TX depth        : %d%n", o.txDepth());
+        if (o.postList() > 1) {
+            out.printf(" Post List       : %d%n", o.postList());
+        }
         if (o.test().verb() == TestKind.Verb.SEND) {
             out.printf(" RX depth        : %d%n", Session.receiveDepth(o));
         }

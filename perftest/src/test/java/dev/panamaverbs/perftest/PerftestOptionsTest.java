@@ -68,11 +68,33 @@ class PerftestOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "-n", "4"));
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "-a", "-D", "3"));
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("nope"));
-        assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_bw", "-l", "4"));
         IllegalArgumentException uc = assertThrows(IllegalArgumentException.class,
                 () -> PerftestOptions.parse("write_bw", "-R", "-c", "UC"));
         assertEquals("UC is not supported in librdmacm", uc.getMessage());
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("send_bw", "-R", "-c", "UD"));
+    }
+
+    @Test
+    void postListAsPerftest() {
+        PerftestOptions o = PerftestOptions.parse("write_bw", "-l", "4", "-n", "1000");
+        assertEquals(4, o.postList());
+        assertEquals(4, o.cqModeration(), "Post List requested - CQ moderation will be the size of the post list");
+        assertEquals(2, PerftestOptions.parse("send_bw", "-l", "8", "-Q", "2").cqModeration(), "-Q given and dividing the list");
+        assertEquals(4, PerftestOptions.parse("write_bw", "-l", "4", "-D", "3").postList(), "duration mode: no multiple needed");
+        assertEquals("Post list is supported in BW tests only",
+                assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "-l", "4")).getMessage());
+        assertEquals("Number of iterations must be a multiple of post list size",
+                assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_bw", "-l", "3", "-n", "1000"))
+                        .getMessage());
+        assertEquals("Number of iterations must be a multiple of post list size",
+                assertThrows(IllegalArgumentException.class,
+                        () -> PerftestOptions.parse("write_bw", "-l", "4", "-n", "1000", "--sizes=2,64:30")).getMessage());
+        assertEquals("Post list size must be a multiple of CQ moderation",
+                assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_bw", "-l", "4", "-Q", "3"))
+                        .getMessage());
+        IllegalArgumentException deep = assertThrows(IllegalArgumentException.class,
+                () -> PerftestOptions.parse("write_bw", "-l", "64", "-t", "32", "-n", "6400"));
+        assertTrue(deep.getMessage().contains("no list would ever fit the send queue"), deep.getMessage());
     }
 
     @Test

@@ -14,7 +14,9 @@ import java.lang.foreign.Arena;
  * completion, every iteration it covers. The opcode is the test's verb: RDMA WRITE or SEND of
  * {@code size} bytes, RDMA READ of {@code size} bytes, or an 8-byte fetch-and-add, always on the
  * peer's target. Allocates nothing per iteration: the two requests (signaled and not) are built
- * once, and only their {@code wr_id} changes.
+ * once, and only their {@code wr_id} changes. With a post list ({@code -l} &gt; 1) the unit is a
+ * chain of that many requests, built once and posted by one {@code ibv_post_send}, signaled where
+ * {@code -Q} divides the position (so always at its end: the list is a multiple of {@code -Q}).
  */
 public final class PostingBandwidth {
     private final QueuePair qp;
@@ -23,20 +25,59 @@ public final class PostingBandwidth {
     private final CompletionWaiter completions;
     private final int txDepth;
     private final int cqModeration;
+    private final int postList;
+    /** The post list's requests, chained in order; null when {@code postList} is 1. */
+    private final SendWorkRequest[] list;
 
     /**
      * @param opcode        RDMA_WRITE, SEND, RDMA_READ or ATOMIC_FETCH_AND_ADD
      * @param ah            the peer's address handle on UD ({@code null} otherwise), with {@code remoteQpn} and {@code qkey}
+     * @param postList      requests per post ({@code -l}); above 1, a multiple of {@code cqModeration}
      */
     public PostingBandwidth(QueuePair qp, MemoryRegion buffer, WorkRequestOpcode opcode, int size, int maxInline,
                             long remoteAddress, int remoteRkey, AddressHandle ah, int remoteQpn, int qkey, int txDepth,
-                            int cqModeration, CompletionWaiter completions, Arena arena) {
+                            int postList, int cqModeration, CompletionWaiter completions, Arena arena) {
+        if (postList < 1 || postList > txDepth || (postList > 1 && postList % cqModeration != 0)) {
+            throw new IllegalArgumentException("post list " + postList + " with tx depth " + txDepth + " and CQ moderation "
+                    + cqModeration + ": the list must fit the tx depth and be a multiple of the moderation");
+        }
         this.qp = qp;
         this.completions = completions;
         this.txDepth = txDepth;
         this.cqModeration = cqModeration;
+        this.postList = postList;
         this.signaled = request(arena, buffer, opcode, size, maxInline, remoteAddress, remoteRkey, ah, remoteQpn, qkey, true);
         this.unsignaled = request(arena, buffer, opcode, size, maxInline, remoteAddress, remoteRkey, ah, remoteQpn, qkey, false);
+        if (postList == 1) {
+            this.list = null;
+        } else {
+            this.list = new SendWorkRequest[postList];
+            for (int k = postList - 1; k >= 0; k--) {
+                list[k] = request(arena, buffer, opcode, size, maxInline, remoteAddress, remoteRkey, ah, remoteQpn, qkey,
+                        (k + 1) % cqModeration == 0);
+                if (k < postList - 1) {
+                    list[k].next(list[k + 1]);
+                }
+            }
+        }
+    }
+
+    /**
+     * Posts the next unit from request number {@code scnt} (0-based): one request (signaled as
+     * {@code signal} says) or the whole post list. Returns how many requests went out.
+     */
+    private int postNext(long scnt, boolean signal) {
+        if (list == null) {
+            SendWorkRequest request = signal ? signaled : unsignaled;
+            request.wrId(scnt + 1);
+            qp.postSend(request);
+            return 1;
+        }
+        for (int k = 0; k < postList; k++) {
+            list[k].wrId(scnt + k + 1);
+        }
+        qp.postSend(list[0]);
+        return postList;
     }
 
     private static SendWorkRequest request(Arena arena, MemoryRegion buffer, WorkRequestOpcode opcode, int size, int maxInline,
@@ -60,16 +101,20 @@ public final class PostingBandwidth {
 
     /** Runs {@code iterations}: {@code posted[i]} and {@code completed[i]} get when iteration i was posted and completed (ns). */
     public void run(int iterations, long[] posted, long[] completed) {
+        if (iterations % postList != 0) {
+            throw new IllegalArgumentException(iterations + " iterations are not a multiple of the post list " + postList);
+        }
         int scnt = 0;
         int ccnt = 0;
         while (ccnt < iterations) {
-            while (scnt < iterations && scnt - ccnt < txDepth) {
+            while (scnt < iterations && scnt - ccnt + postList <= txDepth) {
                 boolean signal = (scnt + 1) % cqModeration == 0 || scnt + 1 == iterations;
-                SendWorkRequest request = signal ? signaled : unsignaled;
-                request.wrId(scnt + 1);
-                posted[scnt] = System.nanoTime();
-                qp.postSend(request);
-                scnt++;
+                long now = System.nanoTime();
+                int sent = postNext(scnt, signal);
+                for (int k = 0; k < sent; k++) {
+                    posted[scnt + k] = now;
+                }
+                scnt += sent;
             }
             int n = completions.poll("the completion of request", ccnt + 1);
             long now = System.nanoTime();
@@ -95,13 +140,11 @@ public final class PostingBandwidth {
         long last = first;
         while (ccnt < scnt || System.nanoTime() - endNanos < 0) {
             boolean posting = System.nanoTime() - endNanos < 0;
-            while (posting && scnt - ccnt < txDepth) {
-                // every burst fills the window and ends signaled, so the last request posted always completes
+            while (posting && scnt - ccnt + postList <= txDepth) {
+                // every burst fills the window and ends signaled (a post list always does), so the
+                // last request posted always completes
                 boolean signal = (scnt + 1) % cqModeration == 0 || scnt - ccnt + 1 == txDepth;
-                SendWorkRequest request = signal ? signaled : unsignaled;
-                request.wrId(scnt + 1);
-                qp.postSend(request);
-                scnt++;
+                scnt += postNext(scnt, signal);
             }
             if (ccnt < scnt) {
                 int n = completions.poll("the completion of request", ccnt + 1);
