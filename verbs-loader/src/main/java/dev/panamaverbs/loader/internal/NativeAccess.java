@@ -4,7 +4,6 @@ import dev.panamaverbs.ffm.invoke.Downcalls;
 
 import java.util.List;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Whether the two panama-verbs modules that call restricted FFM methods may do so: the generated
@@ -24,13 +23,19 @@ final class NativeAccess {
 
     /** The generated layer's module, then this one; one entry when both are the unnamed module. */
     static List<Module> modules() {
-        return Stream.of(Downcalls.class.getModule(), NativeAccess.class.getModule()).distinct().toList();
+        // No stream here: this runs in every cold probe, where a stream's lambdas cost their bootstrap.
+        Module ffm = Downcalls.class.getModule();
+        Module loader = NativeAccess.class.getModule();
+        return ffm.equals(loader) ? List.of(ffm) : List.of(ffm, loader);
     }
 
     static boolean isEnabled() {
-        // Plain calls: this runs in every cold probe, where a stream's lambdas cost their bootstrap.
-        return Downcalls.class.getModule().isNativeAccessEnabled()
-                && NativeAccess.class.getModule().isNativeAccessEnabled();
+        for (Module module : modules()) {
+            if (!module.isNativeAccessEnabled()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
