@@ -40,7 +40,12 @@ final class PerftestSweepResults {
     }
 
     /** One figure of one client row. */
-    record Sample(String test, int size, Metric metric, Pairing pairing, int round, double value) {}
+    record Sample(String test, int size, Metric metric, Pairing pairing, int round, double value) {
+        /** Whether this sample is of {@code pairing}'s {@code metric} for {@code test} at {@code size}. */
+        boolean of(String test, int size, Metric metric, Pairing pairing) {
+            return this.test.equals(test) && this.size == size && this.metric == metric && this.pairing == pairing;
+        }
+    }
 
     /**
      * A target: {@code pairing}'s median of {@code metric} for {@code test} at {@code size}, as a
@@ -71,9 +76,7 @@ final class PerftestSweepResults {
 
     /** Records the client's rows of one step of {@code test} (figures that are NaN are left out). */
     void add(String test, Pairing pairing, int round, List<PerftestRows.Row> rows) {
-        if (!tests.contains(test)) {
-            tests.add(test);
-        }
+        noteTest(test);
         for (PerftestRows.Row row : rows) {
             for (Metric metric : Metric.of(test)) {
                 double value = row.figures().get(metric.figure);
@@ -94,12 +97,17 @@ final class PerftestSweepResults {
             String[] f = line.split(",");
             Sample sample = new Sample(f[0], Integer.parseInt(f[1]), Metric.valueOf(f[2]), Pairing.valueOf(f[3]),
                     Integer.parseInt(f[4]), Double.parseDouble(f[5]));
-            if (!results.tests.contains(sample.test())) {
-                results.tests.add(sample.test());
-            }
+            results.noteTest(sample.test());
             results.samples.add(sample);
         });
         return results;
+    }
+
+    /** Keeps the tests in the order they were first recorded: the tables' order. */
+    private void noteTest(String test) {
+        if (!tests.contains(test)) {
+            tests.add(test);
+        }
     }
 
     List<Sample> samples() {
@@ -108,8 +116,8 @@ final class PerftestSweepResults {
 
     /** The median over the rounds, if any sample was recorded. */
     OptionalDouble median(String test, int size, Metric metric, Pairing pairing) {
-        double[] values = samples.stream().filter(s -> s.test().equals(test) && s.size() == size && s.metric() == metric
-                && s.pairing() == pairing).mapToDouble(Sample::value).sorted().toArray();
+        double[] values = samples.stream().filter(s -> s.of(test, size, metric, pairing)).mapToDouble(Sample::value)
+                .sorted().toArray();
         return median(values);
     }
 
@@ -137,8 +145,8 @@ final class PerftestSweepResults {
     OptionalDouble spread(String test, int size, Metric metric) {
         double worst = -1;
         for (Pairing pairing : Pairing.values()) {
-            double[] values = samples.stream().filter(s -> s.test().equals(test) && s.size() == size && s.metric() == metric
-                    && s.pairing() == pairing).mapToDouble(Sample::value).toArray();
+            double[] values = samples.stream().filter(s -> s.of(test, size, metric, pairing)).mapToDouble(Sample::value)
+                    .toArray();
             OptionalDouble median = median(values);
             if (values.length > 1 && median.isPresent() && median.getAsDouble() > 0) {
                 double range = Arrays.stream(values).max().orElseThrow() - Arrays.stream(values).min().orElseThrow();
@@ -173,13 +181,12 @@ final class PerftestSweepResults {
     double[] roundRatios(Target target) {
         List<Double> ratios = new ArrayList<>();
         for (Sample mine : samples) {
-            if (!mine.test().equals(target.test()) || mine.size() != target.size() || mine.metric() != target.metric()
-                    || mine.pairing() != target.pairing()) {
+            if (!mine.of(target.test(), target.size(), target.metric(), target.pairing())) {
                 continue;
             }
             for (Sample c : samples) {
-                if (c.pairing() == Pairing.C_C && c.round() == mine.round() && c.test().equals(mine.test())
-                        && c.size() == mine.size() && c.metric() == mine.metric() && c.value() != 0) {
+                if (c.of(target.test(), target.size(), target.metric(), Pairing.C_C) && c.round() == mine.round()
+                        && c.value() != 0) {
                     ratios.add(mine.value() / c.value());
                 }
             }
