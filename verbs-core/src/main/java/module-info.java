@@ -1,7 +1,9 @@
 /**
  * The hand-written RDMA verbs API: devices, contexts and every verbs resource, safe to misuse.
- * {@code dev.panamaverbs} holds all of it (exceptions and capabilities included);
- * {@code dev.panamaverbs.onesided} adds one-sided windows (put, signal, wait) on its public API only.
+ * {@code dev.panamaverbs} holds devices, contexts, every resource, work requests, completions and
+ * the exceptions; {@code dev.panamaverbs.values} the plain values the verbs take and return;
+ * {@code dev.panamaverbs.cm} rdma_cm and the endpoint exchange; {@code dev.panamaverbs.onesided}
+ * one-sided windows (put, signal, wait) on the public API only.
  *
  * <p>This module makes no native call of its own: it calls the generated invokers
  * ({@code dev.panamaverbs.ffm}) and the loader's internals, and needs no native access. Grant it
@@ -13,5 +15,8 @@ module dev.panamaverbs.core {
     requires org.slf4j;
 
     exports dev.panamaverbs;
+    exports dev.panamaverbs.values;
+    exports dev.panamaverbs.cm;
     exports dev.panamaverbs.onesided;
+    // dev.panamaverbs.internal stays unexported: the helpers the packages above share
 }

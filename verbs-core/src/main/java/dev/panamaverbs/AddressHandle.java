@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.PortAttributes;
 import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_ah_attr;
 import dev.panamaverbs.ffm.ibv_ah;
@@ -73,12 +75,12 @@ public final class AddressHandle extends VerbsResource {
 
     /** {@code ibv_destroy_ah}. */
     @Override
-    void destroy() {
+    protected void destroy() {
         NativeCalls.destroy("ibv_destroy_ah", verbs_h::ibv_destroy_ah, handleSegment());
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return "port=" + attributes.portNumber()
                 + (attributes.isGlobal() ? ", dgid=" + attributes.globalRoute().destinationGid().toAddressString()
                         : ", dlid=" + attributes.destinationLid());

@@ -1,5 +1,10 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.CompletionFlag;
+import dev.panamaverbs.values.Gid;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.values.GidType;
+import dev.panamaverbs.values.GlobalRoute;
 import dev.panamaverbs.ffm.ibv_ah_attr;
 import dev.panamaverbs.ffm.ibv_global_route;
 import java.lang.foreign.MemorySegment;
@@ -178,7 +183,7 @@ public record AddressHandleAttributes(int portNumber, int destinationLid, int se
     }
 
     /** The check every field goes through: an {@link IllegalArgumentException} naming {@code ibv_create_ah} and the field. */
-    static void requireRange(String field, int value, int min, int max) {
+    public static void requireRange(String field, int value, int min, int max) {
         if (value < min || value > max) {
             throw new IllegalArgumentException("ibv_create_ah: " + field + " must be in " + min + ".." + max
                     + ", got " + value);

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.AsyncEventType;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;

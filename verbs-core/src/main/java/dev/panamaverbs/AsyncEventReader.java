@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.EventFiles;
 import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_async_event;
 import dev.panamaverbs.ffm.ibv_qp;

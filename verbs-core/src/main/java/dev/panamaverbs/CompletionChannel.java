@@ -1,5 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.Undo;
+import dev.panamaverbs.internal.EventFiles;
+import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_comp_channel;
 import dev.panamaverbs.ffm.invoke.CallState;
@@ -75,7 +78,7 @@ public final class CompletionChannel extends VerbsResource {
                     ibv_comp_channel.LAYOUT.byteSize());
             int fd = ibv_comp_channel.fd(created);
             CompletionChannel channel = new CompletionChannel(context, created, fd);
-            orUndo(() -> EventFiles.setNonBlocking(fd), channel::destroy);
+            Undo.orUndo(() -> EventFiles.setNonBlocking(fd), channel::destroy);
             channel.register();
             return channel;
         } finally {
@@ -114,7 +117,7 @@ public final class CompletionChannel extends VerbsResource {
      * @param timeout how long to wait at most
      */
     public Optional<CompletionQueue> awaitEvent(Duration timeout) throws InterruptedException {
-        long timeoutNanos = checkTimeout(timeout);
+        long timeoutNanos = EventFiles.checkTimeout(timeout);
         return Optional.ofNullable(await(timeoutNanos));
     }
 
@@ -128,12 +131,6 @@ public final class CompletionChannel extends VerbsResource {
      */
     public CompletionQueue awaitEvent() throws InterruptedException {
         return await(Long.MAX_VALUE);
-    }
-
-    /** The timeout in nanoseconds (saturated), after checking it is not negative. */
-    static long checkTimeout(Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        return EventFiles.timeoutNanos("ibv_get_cq_event", timeout);
     }
 
     private CompletionQueue await(long timeoutNanos) throws InterruptedException {
@@ -194,13 +191,13 @@ public final class CompletionChannel extends VerbsResource {
 
     /** {@code ibv_destroy_comp_channel}; every CQ using the channel is already closed. */
     @Override
-    void destroy() {
+    protected void destroy() {
         // Returns the errno itself (EBUSY while a CQ still uses the channel).
         NativeCalls.destroy("ibv_destroy_comp_channel", verbs_h::ibv_destroy_comp_channel, handleSegment());
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return "fd=" + fd;
     }
 }

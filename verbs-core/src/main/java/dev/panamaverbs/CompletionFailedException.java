@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.CompletionStatus;
+
 
 /**
  * A work completion came back with a status other than {@code IBV_WC_SUCCESS}. The verb is

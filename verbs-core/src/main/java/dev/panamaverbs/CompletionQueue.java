@@ -1,5 +1,10 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.EventFiles;
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.internal.UnackedEvents;
+import dev.panamaverbs.values.CompletionField;
+import dev.panamaverbs.values.ExtendedDeviceAttributes;
 import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_cq;
 import dev.panamaverbs.ffm.invoke.CallState;
@@ -305,7 +310,7 @@ public final class CompletionQueue extends VerbsResource {
         if (channel == null) {
             throw new IllegalStateException("ibv_get_cq_event: " + this + " has no completion channel");
         }
-        long deadline = System.nanoTime() + Math.min(CompletionChannel.checkTimeout(timeout), Long.MAX_VALUE / 2);
+        long deadline = System.nanoTime() + Math.min(EventFiles.checkTimeout(timeout), Long.MAX_VALUE / 2);
         while (true) {
             int polled = poll(batch);
             if (polled > 0) {
@@ -458,7 +463,7 @@ public final class CompletionQueue extends VerbsResource {
 
     /** Acknowledges outstanding events, then {@code ibv_destroy_cq}. */
     @Override
-    void destroy() {
+    protected void destroy() {
         long address = handleAddress();
         try {
             int outstanding = unackedEvents.takeAll();
@@ -488,7 +493,7 @@ public final class CompletionQueue extends VerbsResource {
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return "handle=" + Integer.toUnsignedString(kernelHandle)
                 + (extended != null ? ", extended" : "");
     }

@@ -1,5 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.UnackedEvents;
+import dev.panamaverbs.values.BitFlag;
+import dev.panamaverbs.values.CompletionField;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Objects;

@@ -1,5 +1,11 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.ImmediateData;
+import dev.panamaverbs.internal.SizeLimits;
+import dev.panamaverbs.values.CompletionField;
+import dev.panamaverbs.values.CompletionFlag;
+import dev.panamaverbs.values.CompletionOpcode;
+import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.ffm.ibv_wc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

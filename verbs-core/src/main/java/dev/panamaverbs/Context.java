@@ -1,5 +1,10 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.DeviceAttributes;
+import dev.panamaverbs.values.ExtendedDeviceAttributes;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.values.PortAttributes;
 import dev.panamaverbs.loader.internal.LibIbverbs;
 import dev.panamaverbs.loader.internal.ObjectVerbs;
 import dev.panamaverbs.loader.internal.Pointers;
@@ -29,7 +34,7 @@ public final class Context extends VerbsResource {
     private final int completionVectors;
     private final AsyncEventReader asyncEvents;
     /** The identifier whose librdmacm-owned device context this wraps; null when opened here. */
-    private final ConnectionId borrowedFrom;
+    private final VerbsResource borrowedFrom;
     /** {@code ibv_query_device} result cached for capability checks; limits never change. */
     private volatile DeviceAttributes maxAttributes;
 
@@ -52,7 +57,7 @@ public final class Context extends VerbsResource {
      * created here first. Closing it never calls {@code ibv_close_device} (librdmacm keeps the
      * device open for every identifier of the process); the caller registers it.
      */
-    Context(Device device, MemorySegment context, ConnectionId owner) {
+    Context(Device device, MemorySegment context, VerbsResource owner) {
         super("Context", context, owner);
         this.device = device;
         this.asyncFd = ibv_context.async_fd(context);
@@ -63,7 +68,7 @@ public final class Context extends VerbsResource {
     }
 
     /**
-     * True when this context is librdmacm's ({@link ConnectionId#context()}): shared by every
+     * True when this context is librdmacm's ({@code rdma_cm_id.verbs}, through {@code ConnectionId.context()}): shared by every
      * rdma_cm identifier on the device, never closed by this object, and its async events go to
      * whichever wrapper asks first.
      *
@@ -586,7 +591,7 @@ public final class Context extends VerbsResource {
     }
 
     @Override
-    void destroy() {
+    protected void destroy() {
         asyncEvents.stop();
         if (borrowedFrom != null) {
             return; // librdmacm's: it closes the device itself
@@ -608,7 +613,7 @@ public final class Context extends VerbsResource {
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return borrowedFrom != null ? device.name() + ", rdma_cm" : device.name();
     }
 }

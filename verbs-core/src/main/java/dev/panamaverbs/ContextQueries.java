@@ -1,5 +1,12 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.internal.SysfsGidAttributes;
+import dev.panamaverbs.values.DeviceAttributes;
+import dev.panamaverbs.values.Gid;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.values.GidType;
+import dev.panamaverbs.values.PortAttributes;
 import dev.panamaverbs.ffm.ibv_device_attr_ex;
 import dev.panamaverbs.ffm.ibv_gid_entry;
 import dev.panamaverbs.ffm.ibv_port_attr;

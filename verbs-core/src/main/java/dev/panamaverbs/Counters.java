@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.CounterDescription;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_counter_attach_attr;
 import dev.panamaverbs.ffm.ibv_counters;
@@ -38,12 +40,12 @@ public final class Counters extends VerbsResource {
 
     /** {@code ibv_destroy_counters}. */
     @Override
-    void destroy() {
+    protected void destroy() {
         NativeCalls.checkReturnedErrno("ibv_destroy_counters", SteeringOps.destroyCounters(handleAddress()));
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return "";
     }
 

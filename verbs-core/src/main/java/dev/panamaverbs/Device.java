@@ -1,5 +1,9 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.SysfsDeviceAttributes;
+import dev.panamaverbs.values.Guids;
+import dev.panamaverbs.values.NodeType;
+import dev.panamaverbs.values.TransportType;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;

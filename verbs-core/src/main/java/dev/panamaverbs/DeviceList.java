@@ -1,5 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.Guids;
+import dev.panamaverbs.values.NodeType;
+import dev.panamaverbs.values.TransportType;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 import dev.panamaverbs.loader.internal.Pointers;

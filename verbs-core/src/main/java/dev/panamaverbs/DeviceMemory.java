@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.ExtendedDeviceAttributes;
 import dev.panamaverbs.ffm.ibv_alloc_dm_attr;
 import dev.panamaverbs.ffm.ibv_dm;
 import dev.panamaverbs.loader.internal.DomainOps;
@@ -47,12 +49,12 @@ public final class DeviceMemory extends VerbsResource {
 
     /** {@code ibv_free_dm}. */
     @Override
-    void destroy() {
+    protected void destroy() {
         NativeCalls.checkReturnedErrno("ibv_free_dm", DomainOps.freeDm(handleAddress()));
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return "length=" + length;
     }
 

@@ -1,5 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.BitFlag;
+import dev.panamaverbs.values.CompletionField;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.VerbsConstants;

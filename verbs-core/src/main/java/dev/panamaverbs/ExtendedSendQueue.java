@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.loader.internal.QpEx;
 import java.lang.foreign.Arena;

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.ffm.ibv_flow;
 import dev.panamaverbs.loader.internal.SteeringOps;
 import java.lang.foreign.MemorySegment;
@@ -36,12 +37,12 @@ public final class Flow extends VerbsResource {
 
     /** {@code ibv_destroy_flow}. */
     @Override
-    void destroy() {
+    protected void destroy() {
         NativeCalls.checkReturnedErrno("ibv_destroy_flow", SteeringOps.destroyFlow(handleAddress()));
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return rule.toString();
     }
 }

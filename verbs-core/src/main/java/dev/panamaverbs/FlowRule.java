@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.CompletionField;
+import dev.panamaverbs.values.FlowType;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_flow_attr;
 import dev.panamaverbs.ffm.ibv_flow_spec_action_tag;

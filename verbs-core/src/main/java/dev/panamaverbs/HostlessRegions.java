@@ -1,5 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.BitFlag;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.loader.internal.DomainOps;
 import java.lang.foreign.Arena;

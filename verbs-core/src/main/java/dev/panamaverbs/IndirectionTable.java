@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.ffm.ibv_rwq_ind_table;
 import dev.panamaverbs.ffm.ibv_rwq_ind_table_init_attr;
 import dev.panamaverbs.loader.internal.WqOps;
@@ -58,12 +59,12 @@ public final class IndirectionTable extends VerbsResource {
 
     /** {@code ibv_destroy_rwq_ind_table}. */
     @Override
-    void destroy() {
+    protected void destroy() {
         NativeCalls.checkReturnedErrno("ibv_destroy_rwq_ind_table", WqOps.destroyRwqIndTable(handleAddress()));
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return "size=" + size;
     }
 

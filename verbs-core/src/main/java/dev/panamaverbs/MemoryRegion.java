@@ -1,5 +1,10 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.internal.SizeLimits;
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.BitFlag;
+import dev.panamaverbs.values.MemoryAdvice;
 import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_mr;
 import dev.panamaverbs.ffm.invoke.CallState;
@@ -262,7 +267,7 @@ public final class MemoryRegion extends VerbsResource {
      * {@code ibv_unimport_mr} for an imported region (the exporting process still owns it).
      */
     @Override
-    void destroy() {
+    protected void destroy() {
         if (imported) {
             ObjectVerbs.unimportMr(handleAddress());
             return;
@@ -279,7 +284,7 @@ public final class MemoryRegion extends VerbsResource {
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return "lkey=0x" + Integer.toHexString(lkey) + ", rkey=0x" + Integer.toHexString(rkey)
                 + ", iova=0x" + Long.toHexString(iova) + ", length=" + length;
     }

@@ -1,5 +1,10 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.BitFlag;
+import dev.panamaverbs.values.MemoryWindowType;
+import dev.panamaverbs.values.SendFlag;
 import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_mw;
 import dev.panamaverbs.ffm.ibv_mw_bind;
@@ -99,7 +104,7 @@ public final class MemoryWindow extends VerbsResource {
 
     /** {@code ibv_dealloc_mw}, then stops being a dependent of the bound region (see the class comment). */
     @Override
-    void destroy() {
+    protected void destroy() {
         try {
             NativeCalls.checkReturnedErrno("ibv_dealloc_mw", OpsTable.deallocMw(handleAddress()));
         } finally {
@@ -115,7 +120,7 @@ public final class MemoryWindow extends VerbsResource {
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return type + ", rkey=0x" + Integer.toHexString(rkey);
     }
 

@@ -1,5 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.Gid;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 import java.lang.foreign.Arena;
@@ -17,7 +20,7 @@ final class Multicast {
      */
     static void call(String verb, QueuePair qp, Gid group, int lid) {
         Objects.requireNonNull(group, verb + ": gid");
-        if (qp.type() != QpType.UD) {
+        if (qp.type() != QueuePairType.UD) {
             throw new IllegalArgumentException(verb + ": only UD queue pairs join multicast groups, " + qp + " is "
                     + qp.type());
         }

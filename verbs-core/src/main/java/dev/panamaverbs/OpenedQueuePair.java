@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_qp;
 import dev.panamaverbs.ffm.ibv_qp_open_attr;
@@ -40,7 +42,7 @@ public final class OpenedQueuePair extends VerbsResource {
                     | VerbsConstants.IBV_QP_OPEN_ATTR_TYPE);
             ibv_qp_open_attr.qp_num(attr, qpNumber);
             ibv_qp_open_attr.xrcd(attr, domain.handleSegment());
-            ibv_qp_open_attr.qp_type(attr, QpType.XRC_RECV.value());
+            ibv_qp_open_attr.qp_type(attr, QueuePairType.XRC_RECV.value());
             MemorySegment state = CallState.allocate(arena);
             long qp = XrcOps.openQp(state, context.handleAddress(), attr.address());
             NativeCalls.checkPointer(verb, MemorySegment.ofAddress(qp), CallState.errno(state));
@@ -55,12 +57,12 @@ public final class OpenedQueuePair extends VerbsResource {
 
     /** {@code ibv_destroy_qp}: drops this process's reference. */
     @Override
-    void destroy() {
+    protected void destroy() {
         NativeCalls.destroy("ibv_destroy_qp", verbs_h::ibv_destroy_qp, handleSegment());
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return "qp_num=" + number;
     }
 

@@ -1,5 +1,11 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.DeviceAttributes;
+import dev.panamaverbs.values.MemoryWindowType;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
+import dev.panamaverbs.values.WorkQueueState;
 import dev.panamaverbs.ffm.ibv_parent_domain_init_attr;
 import dev.panamaverbs.ffm.ibv_pd;
 import dev.panamaverbs.loader.internal.DomainOps;
@@ -208,13 +214,13 @@ public final class ProtectionDomain extends VerbsResource {
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return (imported ? "imported, handle=" : "handle=") + kernelHandle;
     }
 
     /** {@code ibv_dealloc_pd}; {@code ibv_unimport_pd} for an imported domain. */
     @Override
-    void destroy() {
+    protected void destroy() {
         if (imported) {
             ObjectVerbs.unimportPd(handleAddress());
             return;

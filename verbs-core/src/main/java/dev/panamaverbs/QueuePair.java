@@ -1,5 +1,21 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.internal.QueuePairTransitions;
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.EceOptions;
+import dev.panamaverbs.values.ExtendedDeviceAttributes;
+import dev.panamaverbs.values.Gid;
+import dev.panamaverbs.values.QueuePairAttributeMask;
+import dev.panamaverbs.values.QueuePairAttributes;
+import dev.panamaverbs.values.QueuePairCapabilities;
+import dev.panamaverbs.values.QueuePairState;
+import dev.panamaverbs.values.QueuePairType;
+import dev.panamaverbs.values.RateLimit;
+import dev.panamaverbs.values.ReadyToReceiveOptions;
+import dev.panamaverbs.values.ReadyToSendOptions;
+import dev.panamaverbs.values.RemoteEndpoint;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.ffm.ibv_ece;
 import dev.panamaverbs.ffm.ibv_qp;
 import dev.panamaverbs.loader.internal.ObjectVerbs;
@@ -25,7 +41,7 @@ import java.util.Set;
  * <h2>State machine</h2>
  * A new queue pair is in RESET. The typed transitions {@link #toInit}, {@link #toRtr},
  * {@link #toRts}, {@link #toSqd}, {@link #resumeRts}, {@link #toError()} and {@link #toReset()} pass {@code ibv_modify_qp} exactly
- * the attribute mask the verbs require for the transport ({@link QpTransitions}); a transition
+ * the attribute mask the verbs require for the transport ({@link QueuePairTransitions}); a transition
  * not allowed from the current state is an {@link IllegalStateException} before any native call.
  * {@link #state()} is the last state the library set or read: the device moves a queue pair to
  * ERROR (or SQE) on its own, after a remote access error for one, and {@code state()} does not
@@ -42,7 +58,7 @@ import java.util.Set;
  */
 public final class QueuePair extends VerbsResource {
     private final ProtectionDomain protectionDomain;
-    private final QpType type;
+    private final QueuePairType type;
     private final int number;
     /** What the queue pair was created with (its completion queues and shared receive queue). */
     private final QueuePairOptions options;
@@ -69,7 +85,8 @@ public final class QueuePair extends VerbsResource {
     /** Transitions, raw modify and query, and the state they leave behind. */
     private final QueuePairStateMachine stateMachine;
     /** The rdma_cm identifier the queue pair was created on ({@code rdma_create_qp}), else null. */
-    private final ConnectionId connectionId;
+    /** {@code rdma_destroy_qp} for a queue pair librdmacm made; null for an ordinary one. */
+    private final Runnable destroyThroughConnectionManager;
 
 
     /** Over a created {@code ibv_qp}; {@link QueuePairCreation} calls it, then {@link #register()}. */
@@ -83,7 +100,7 @@ public final class QueuePair extends VerbsResource {
      * one): destroyed through {@code rdma_destroy_qp}, so librdmacm forgets it too.
      */
     QueuePair(ProtectionDomain pd, QueuePairOptions options, MemorySegment handle,
-              QueuePairCapabilities granted, boolean extended, ConnectionId connectionId) {
+              QueuePairCapabilities granted, boolean extended, Runnable destroyThroughConnectionManager) {
         super("QueuePair", handle, QueuePairCreation.dependencies(pd, options));
         this.protectionDomain = pd;
         this.type = options.type();
@@ -99,7 +116,7 @@ public final class QueuePair extends VerbsResource {
         this.postSendFunction = NativeCalls.resolveOrNull(OpsTable::resolvePostSend, handle.address());
         this.postRecvFunction = NativeCalls.resolveOrNull(OpsTable::resolvePostRecv, handle.address());
         this.stateMachine = new QueuePairStateMachine(this, pd.context(), type);
-        this.connectionId = connectionId;
+        this.destroyThroughConnectionManager = destroyThroughConnectionManager;
     }
 
     // ---- creation (hook of ProtectionDomain.createQueuePair) ----
@@ -127,19 +144,19 @@ public final class QueuePair extends VerbsResource {
      * multicast groups still attached are detached first.
      */
     @Override
-    void destroy() {
+    protected void destroy() {
         synchronized (this) {
             Multicast.detachAll(this);
         }
-        if (connectionId != null) {
-            connectionId.destroyQueuePair();
+        if (destroyThroughConnectionManager != null) {
+            destroyThroughConnectionManager.run();
             return;
         }
         NativeCalls.destroy("ibv_destroy_qp", verbs_h::ibv_destroy_qp, handleSegment());
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return "qpn=" + number + ", " + type;
     }
 
@@ -159,7 +176,7 @@ public final class QueuePair extends VerbsResource {
      *
      * @return {@code qp_type}
      */
-    public QpType type() {
+    public QueuePairType type() {
         return type;
     }
 
@@ -173,7 +190,7 @@ public final class QueuePair extends VerbsResource {
      *
      * @return the last state the library set or read
      */
-    public QpState state() {
+    public QueuePairState state() {
         return stateMachine.state();
     }
 
@@ -181,26 +198,18 @@ public final class QueuePair extends VerbsResource {
      * {@code ibv_query_qp} for {@code qp_state} only: the state the device has the queue pair in
      * now, which {@link #state()} returns from then on.
      *
-     * @return the device's current state of this queue pair ({@link QpState#UNKNOWN} for a value
+     * @return the device's current state of this queue pair ({@link QueuePairState#UNKNOWN} for a value
      *         this version does not know)
      * @throws VerbsException if the verb fails
      * @throws IllegalStateException if closed
      */
-    public synchronized QpState queryState() {
+    public synchronized QueuePairState queryState() {
         return stateMachine.queryState();
     }
 
-    /**
-     * The rdma_cm identifier this queue pair was created on, if any.
-     *
-     * @return the identifier, or empty for a queue pair created on a protection domain
-     */
-    public Optional<ConnectionId> connectionId() {
-        return Optional.ofNullable(connectionId);
-    }
 
     /** Records a state librdmacm moved the queue pair to (rdma_cm drives its transitions). */
-    void assumeState(QpState state) {
+    void assumeState(QueuePairState state) {
         stateMachine.assume(state);
     }
 
@@ -477,14 +486,14 @@ public final class QueuePair extends VerbsResource {
      * {@code ibv_modify_qp(qp, attr, mask)} with a caller-filled {@code struct ibv_qp_attr}: the
      * escape hatch for what the typed transitions do not cover (SQD -> SQD, alternate paths,
      * rate limits, RTS -> RTS changes other than min_rnr_timer). No state-machine checks; when {@code mask} has
-     * {@link QpAttributeMask#STATE}, {@link #state()} follows {@code attr.qp_state} on success.
+     * {@link QueuePairAttributeMask#STATE}, {@link #state()} follows {@code attr.qp_state} on success.
      *
      * @throws IllegalArgumentException if {@code attr} is smaller than {@code struct ibv_qp_attr} or the mask is empty
      * @throws VerbsException if the verb fails
      * @param attr the attributes
      * @param mask the mask
      */
-    public synchronized void modify(MemorySegment attr, Set<QpAttributeMask> mask) {
+    public synchronized void modify(MemorySegment attr, Set<QueuePairAttributeMask> mask) {
         stateMachine.modify(attr, mask);
     }
 
@@ -533,13 +542,13 @@ public final class QueuePair extends VerbsResource {
      * @throws VerbsException with the provider's errno on another failure
      * @throws IllegalStateException if closed
      */
-    public EnhancedConnection queryEce() {
+    public EceOptions queryEce() {
         Capability.ECE.require("ibv_query_ece");
         acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment ece = arena.allocate(ibv_ece.LAYOUT);
             checkEce("ibv_query_ece", ObjectVerbs.queryEce(handleAddress(), ece.address()));
-            return new EnhancedConnection(ibv_ece.vendor_id(ece), ibv_ece.options(ece));
+            return new EceOptions(ibv_ece.vendor_id(ece), ibv_ece.options(ece));
         } finally {
             release();
         }
@@ -582,7 +591,7 @@ public final class QueuePair extends VerbsResource {
      *         device does not support)
      * @throws IllegalStateException if closed
      */
-    public void setEce(EnhancedConnection ece) {
+    public void setEce(EceOptions ece) {
         Objects.requireNonNull(ece, "ibv_set_ece: ece");
         Capability.ECE.require("ibv_set_ece");
         acquire();
@@ -606,7 +615,7 @@ public final class QueuePair extends VerbsResource {
 
     /**
      * {@code ibv_create_flow}: steers the packets of {@code rule} to this queue pair (flow
-     * steering, usually with raw packet queue pairs, which are not created yet: {@link QpType}).
+     * steering, usually with raw packet queue pairs, which are not created yet: {@link QueuePairType}).
      * SoftRoCE has no flow steering ({@link VerbsUnsupportedException}, EOPNOTSUPP).
      *
      * @param rule the rule
@@ -647,8 +656,8 @@ public final class QueuePair extends VerbsResource {
         boolean bookkeeping = false;
         int startedRequests = 0;
         try {
-            if (connectionId == null) { // librdmacm moves its queue pairs' states itself
-                QpTransitions.requirePostable(SendWorkRequest.VERB, true, this, stateMachine.state());
+            if (destroyThroughConnectionManager == null) { // librdmacm moves its queue pairs' states itself
+                QueuePairTransitions.requirePostable(SendWorkRequest.VERB, true, this, stateMachine.state());
             }
             bookkeeping = SendChain.check(request, type, allowedOpcodes, maxSendSge, maxInlineData, protectionDomain);
             if (bookkeeping) {
@@ -695,8 +704,8 @@ public final class QueuePair extends VerbsResource {
         }
         acquire();
         try {
-            if (connectionId == null) {
-                QpTransitions.requirePostable(ReceiveWorkRequest.VERB, false, this, stateMachine.state());
+            if (destroyThroughConnectionManager == null) {
+                QueuePairTransitions.requirePostable(ReceiveWorkRequest.VERB, false, this, stateMachine.state());
             }
             WorkRequestChecks.checkReceiveChain(ReceiveWorkRequest.VERB, request, maxReceiveSge,
                     "the queue pair's max_recv_sge", protectionDomain);

@@ -1,5 +1,11 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.DeviceAttributes;
+import dev.panamaverbs.values.QueuePairAttributes;
+import dev.panamaverbs.values.QueuePairCapabilities;
+import dev.panamaverbs.values.QueuePairState;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.loader.internal.Pointers;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_QP_INIT_ATTR_PD;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
@@ -96,8 +102,8 @@ final class QueuePairCreation {
      * for RC, RTS for UD; RTR/RTS on connect). Same checks as {@link #create}; the caller holds
      * {@code id} and checked that {@code pd} is on the identifier's context.
      */
-    static QueuePair createOnIdentifier(ConnectionId id, MemorySegment idHandle, ProtectionDomain pd,
-                                        QueuePairOptions options) {
+    static QueuePair createOnIdentifier(MemorySegment idHandle, ProtectionDomain pd, QueuePairOptions options,
+                                        Runnable destroy) {
         return holding(dependencies(pd, options), arena -> {
             check("rdma_create_qp", pd, options, pd.context().maxAttributes());
             MemorySegment attr = arena.allocate(ibv_qp_init_attr.LAYOUT);
@@ -107,8 +113,8 @@ final class QueuePairCreation {
             NativeCalls.checkErrno("rdma_create_qp", rc, CallState.errno(callState));
             MemorySegment handle = dev.panamaverbs.ffm.rdmacm.rdma_cm_id.qp(idHandle);
             QueuePairCapabilities granted = QueuePairAttributes.readCapabilities(ibv_qp_init_attr.cap(attr));
-            QueuePair qp = new QueuePair(pd, options, Pointers.sized(handle, ibv_qp.LAYOUT.byteSize()), granted, false, id);
-            qp.assumeState(options.type() == QpType.UD ? QpState.RTS : QpState.INIT);
+            QueuePair qp = new QueuePair(pd, options, Pointers.sized(handle, ibv_qp.LAYOUT.byteSize()), granted, false, destroy);
+            qp.assumeState(options.type() == QueuePairType.UD ? QueuePairState.RTS : QueuePairState.INIT);
             qp.register();
             return qp;
         });

@@ -1,5 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.QueuePairCapabilities;
+import dev.panamaverbs.values.QueuePairType;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
 import java.util.EnumSet;
@@ -12,7 +15,7 @@ import java.util.Set;
  * {@code struct ibv_qp_init_attr}, or {@code struct ibv_qp_init_attr_ex} when
  * {@link #needsExtendedCreate()}): the transport, the completion queues, an optional shared
  * receive queue, the queue sizes and whether every send is signaled. Immutable; build one with
- * {@link #builder(QpType, CompletionQueue)}. Defaults: 128 send and receive work requests, one
+ * {@link #builder(QueuePairType, CompletionQueue)}. Defaults: 128 send and receive work requests, one
  * SGE each way, no inline data, sends signaled only when their request asks.
  *
  * <p>Sizes are checked against the device ({@code ibv_query_device}'s {@code max_qp_wr},
@@ -22,7 +25,7 @@ public final class QueuePairOptions {
     /** Queue depth used when the caller sets none. */
     public static final int DEFAULT_WORK_REQUESTS = 128;
 
-    private final QpType type;
+    private final QueuePairType type;
     private final CompletionQueue sendCompletionQueue;
     private final CompletionQueue receiveCompletionQueue;
     private final SharedReceiveQueue sharedReceiveQueue;
@@ -56,7 +59,7 @@ public final class QueuePairOptions {
      * @param receiveCompletionQueue the receive completion queue
      * @return this builder
      */
-    public static Builder builder(QpType type, CompletionQueue sendCompletionQueue, CompletionQueue receiveCompletionQueue) {
+    public static Builder builder(QueuePairType type, CompletionQueue sendCompletionQueue, CompletionQueue receiveCompletionQueue) {
         return new Builder(type).sendCompletionQueue(sendCompletionQueue).receiveCompletionQueue(receiveCompletionQueue);
     }
 
@@ -67,7 +70,7 @@ public final class QueuePairOptions {
      * @param completionQueue the completion queue
      * @return this builder
      */
-    public static Builder builder(QpType type, CompletionQueue completionQueue) {
+    public static Builder builder(QueuePairType type, CompletionQueue completionQueue) {
         return builder(type, completionQueue, completionQueue);
     }
 
@@ -77,7 +80,7 @@ public final class QueuePairOptions {
      * @param type the type
      * @return this builder
      */
-    public static Builder builder(QpType type) {
+    public static Builder builder(QueuePairType type) {
         return new Builder(type);
     }
 
@@ -86,7 +89,7 @@ public final class QueuePairOptions {
      *
      * @return {@code qp_type}
      */
-    public QpType type() {
+    public QueuePairType type() {
         return type;
     }
 
@@ -193,7 +196,7 @@ public final class QueuePairOptions {
 
     /** Builds {@link QueuePairOptions}; every setter checks its argument at once. */
     public static final class Builder {
-        private final QpType type;
+        private final QueuePairType type;
         private CompletionQueue sendCompletionQueue;
         private CompletionQueue receiveCompletionQueue;
         private SharedReceiveQueue sharedReceiveQueue;
@@ -206,9 +209,9 @@ public final class QueuePairOptions {
         private final Set<WorkRequestOpcode> extendedSendOperations = EnumSet.noneOf(WorkRequestOpcode.class);
         private boolean forceExtendedCreate;
 
-        private Builder(QpType type) {
+        private Builder(QueuePairType type) {
             Objects.requireNonNull(type, "ibv_create_qp: qp_type");
-            if (type != QpType.RC && type != QpType.UC && type != QpType.UD && type != QpType.RAW_PACKET) {
+            if (type != QueuePairType.RC && type != QueuePairType.UC && type != QueuePairType.UD && type != QueuePairType.RAW_PACKET) {
                 throw new IllegalArgumentException("ibv_create_qp: qp_type must be RC, UC, UD or RAW_PACKET, got " + type);
             }
             this.type = type;
@@ -323,7 +326,7 @@ public final class QueuePairOptions {
          */
         public Builder sharedReceiveQueue(SharedReceiveQueue srq) {
             Objects.requireNonNull(srq, "ibv_create_qp: srq");
-            if (type == QpType.UC) {
+            if (type == QueuePairType.UC) {
                 throw new IllegalArgumentException("ibv_create_qp: a UC queue pair cannot use a shared receive queue");
             }
             this.sharedReceiveQueue = srq;

@@ -1,5 +1,16 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.internal.QueuePairTransitions;
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.BitFlag;
+import dev.panamaverbs.values.QueuePairAttributeMask;
+import dev.panamaverbs.values.QueuePairAttributes;
+import dev.panamaverbs.values.QueuePairState;
+import dev.panamaverbs.values.QueuePairType;
+import dev.panamaverbs.values.ReadyToReceiveOptions;
+import dev.panamaverbs.values.ReadyToSendOptions;
+import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.ffm.ibv_qp_attr;
 import dev.panamaverbs.ffm.ibv_qp_init_attr;
 import dev.panamaverbs.ffm.invoke.CallState;
@@ -16,47 +27,47 @@ import org.slf4j.LoggerFactory;
 /**
  * The state machine of one {@link QueuePair}: the typed transitions, the raw {@code ibv_modify_qp}
  * and {@code ibv_query_qp}, and the state and INIT port they leave behind. Builds each
- * {@code struct ibv_qp_attr} and its mask ({@link QpTransitionAttributes}, {@link QpTransitions}).
+ * {@code struct ibv_qp_attr} and its mask ({@link QueuePairTransitionAttributes}, {@link QueuePairTransitions}).
  * Not synchronised itself: {@link QueuePair}'s public methods call it holding the queue pair's lock.
  */
 final class QueuePairStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(QueuePair.class);
-    private static final String MODIFY = QpTransitionAttributes.MODIFY;
+    private static final String MODIFY = QueuePairTransitionAttributes.MODIFY;
     /** Every attribute {@code ibv_query_qp} can report (rate limit left out: few providers answer it). */
-    private static final int QUERY_MASK = BitFlag.toBits(EnumSet.complementOf(EnumSet.of(QpAttributeMask.RATE_LIMIT)));
+    private static final int QUERY_MASK = BitFlag.toBits(EnumSet.complementOf(EnumSet.of(QueuePairAttributeMask.RATE_LIMIT)));
 
     private final QueuePair qp;
     private final Context context;
-    private final QpType type;
-    private volatile QpState state = QpState.RESET;
+    private final QueuePairType type;
+    private volatile QueuePairState state = QueuePairState.RESET;
     /** The port given to the last INIT transition (0: unknown), the default for the RTR address vector. */
     private int port;
 
 
-    QueuePairStateMachine(QueuePair qp, Context context, QpType type) {
+    QueuePairStateMachine(QueuePair qp, Context context, QueuePairType type) {
         this.qp = qp;
         this.context = context;
         this.type = type;
     }
 
-    QpState state() {
+    QueuePairState state() {
         return state;
     }
 
     /** Records a state reached outside this object (librdmacm's own {@code ibv_modify_qp}). */
-    void assume(QpState reached) {
+    void assume(QueuePairState reached) {
         state = reached;
     }
 
     // ---- typed transitions ----
 
     void toInit(int port, int pkeyIndex, Set<AccessFlag> access) {
-        int accessBits = QpTransitionAttributes.accessBits(type, access);
+        int accessBits = QueuePairTransitionAttributes.accessBits(type, access);
         transitionToInit(port, pkeyIndex, attr -> ibv_qp_attr.qp_access_flags(attr, accessBits));
     }
 
     void toInit(int port, int pkeyIndex, int qkey) {
-        if (type != QpType.UD) {
+        if (type != QueuePairType.UD) {
             throw new IllegalArgumentException(MODIFY + ": a Q_Key at INIT is for UD queue pairs; " + type
                     + " takes access flags: use toInit(port, pkeyIndex, access)");
         }
@@ -64,48 +75,48 @@ final class QueuePairStateMachine {
     }
 
     private void transitionToInit(int port, int pkeyIndex, Consumer<MemorySegment> transportPart) {
-        QpTransitionAttributes.checkInit(port, pkeyIndex, context.maxAttributes().physicalPortCount());
-        QpTransitions.requireTypedTransition(qp, state, QpState.INIT);
+        QueuePairTransitionAttributes.checkInit(port, pkeyIndex, context.maxAttributes().physicalPortCount());
+        QueuePairTransitions.requireTypedTransition(qp, state, QueuePairState.INIT);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            QpTransitionAttributes.writeInit(attr, port, pkeyIndex);
+            QueuePairTransitionAttributes.writeInit(attr, port, pkeyIndex);
             transportPart.accept(attr);
-            modifyNative(arena, attr, QpTransitions.maskFor(type, QpState.INIT));
+            modifyNative(arena, attr, QueuePairTransitions.maskFor(type, QueuePairState.INIT));
         }
         this.port = port;
-        state = QpState.INIT;
+        state = QueuePairState.INIT;
     }
 
     void toRtr(RemoteEndpoint remote, ReadyToReceiveOptions options) {
         Objects.requireNonNull(remote, MODIFY + ": remote endpoint");
         Objects.requireNonNull(options, MODIFY + ": options");
-        if (type == QpType.UD || type == QpType.RAW_PACKET) {
+        if (type == QueuePairType.UD || type == QueuePairType.RAW_PACKET) {
             throw new IllegalArgumentException(MODIFY + ": a " + type + " queue pair has no remote endpoint: use toRtr()");
         }
-        QpTransitions.requireTypedTransition(qp, state, QpState.RTR);
+        QueuePairTransitions.requireTypedTransition(qp, state, QueuePairState.RTR);
         int avPort = remote.port() != 0 ? remote.port() : port != 0 ? port : query().port();
-        QpTransitionAttributes.checkRemote(remote, avPort, context.queryPort(avPort));
-        int maxDestReadAtomic = QpTransitionAttributes.readAtomicDepth("max_dest_rd_atomic",
+        QueuePairTransitionAttributes.checkRemote(remote, avPort, context.queryPort(avPort));
+        int maxDestReadAtomic = QueuePairTransitionAttributes.readAtomicDepth("max_dest_rd_atomic",
                 options.maxDestReadAtomic(), "max_qp_rd_atom", context.maxAttributes().maxQpRdAtom());
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            QpTransitionAttributes.writeRtr(attr, type, remote, avPort, maxDestReadAtomic, options.minRnrTimer());
-            modifyNative(arena, attr, QpTransitions.maskFor(type, QpState.RTR));
+            QueuePairTransitionAttributes.writeRtr(attr, type, remote, avPort, maxDestReadAtomic, options.minRnrTimer());
+            modifyNative(arena, attr, QueuePairTransitions.maskFor(type, QueuePairState.RTR));
         }
-        state = QpState.RTR;
+        state = QueuePairState.RTR;
     }
 
     void toRtr() {
-        if (type != QpType.UD && type != QpType.RAW_PACKET) {
+        if (type != QueuePairType.UD && type != QueuePairType.RAW_PACKET) {
             throw new IllegalArgumentException(MODIFY + ": a " + type + " queue pair needs its remote endpoint: use toRtr(remote)");
         }
-        transitionStateOnly(QpState.RTR);
+        transitionStateOnly(QueuePairState.RTR);
     }
 
     void toRts(ReadyToSendOptions options) {
         Objects.requireNonNull(options, MODIFY + ": options");
-        QpTransitions.requireTypedTransition(qp, state, QpState.RTS);
-        if (state != QpState.RTR) {
+        QueuePairTransitions.requireTypedTransition(qp, state, QueuePairState.RTS);
+        if (state != QueuePairState.RTR) {
             throw new IllegalStateException(MODIFY + ": " + qp + " is in " + state + "; " + state
                     + " -> RTS takes none of sq_psn, timeout, retry_cnt, rnr_retry, max_rd_atomic: use resumeRts()");
         }
@@ -113,93 +124,93 @@ final class QueuePairStateMachine {
             LOG.warn("{}: retry_cnt 7 on SoftRoCE (rxe) retries for ever: a request to a peer that died never completes"
                     + " (6 or less fails it after (retry_cnt + 1) ACK timeouts)", qp);
         }
-        int maxReadAtomic = QpTransitionAttributes.readAtomicDepth("max_rd_atomic", options.maxReadAtomic(),
+        int maxReadAtomic = QueuePairTransitionAttributes.readAtomicDepth("max_rd_atomic", options.maxReadAtomic(),
                 "max_qp_init_rd_atom", context.maxAttributes().maxQpInitRdAtom());
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            QpTransitionAttributes.writeRts(attr, type, options, maxReadAtomic);
-            modifyNative(arena, attr, QpTransitions.maskFor(type, QpState.RTS));
+            QueuePairTransitionAttributes.writeRts(attr, type, options, maxReadAtomic);
+            modifyNative(arena, attr, QueuePairTransitions.maskFor(type, QueuePairState.RTS));
         }
-        state = QpState.RTS;
+        state = QueuePairState.RTS;
     }
 
     void toSqd(boolean asyncNotify) {
-        QpTransitions.requireTypedTransport(type);
-        QpTransitions.requireTypedTransition(qp, state, QpState.SQD);
-        int mask = QpTransitions.maskFor(type, state, QpState.SQD);
+        QueuePairTransitions.requireTypedTransport(type);
+        QueuePairTransitions.requireTypedTransition(qp, state, QueuePairState.SQD);
+        int mask = QueuePairTransitions.maskFor(type, state, QueuePairState.SQD);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            ibv_qp_attr.qp_state(attr, QpState.SQD.value());
+            ibv_qp_attr.qp_state(attr, QueuePairState.SQD.value());
             if (asyncNotify) {
                 ibv_qp_attr.en_sqd_async_notify(attr, (byte) 1);
-                mask |= QpAttributeMask.SQD_ASYNC_NOTIFY.bit();
+                mask |= QueuePairAttributeMask.SQD_ASYNC_NOTIFY.bit();
             }
             modifyNative(arena, attr, mask);
         }
-        state = QpState.SQD;
+        state = QueuePairState.SQD;
     }
 
     void resumeRts() {
-        QpTransitions.requireTypedTransport(type);
+        QueuePairTransitions.requireTypedTransport(type);
         requireResumable();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            ibv_qp_attr.qp_state(attr, QpState.RTS.value());
-            modifyNative(arena, attr, QpTransitions.maskFor(type, state, QpState.RTS));
+            ibv_qp_attr.qp_state(attr, QueuePairState.RTS.value());
+            modifyNative(arena, attr, QueuePairTransitions.maskFor(type, state, QueuePairState.RTS));
         }
-        state = QpState.RTS;
+        state = QueuePairState.RTS;
     }
 
     void resumeRts(int minRnrTimer) {
-        if (type != QpType.RC) {
+        if (type != QueuePairType.RC) {
             throw new IllegalArgumentException(MODIFY + ": min_rnr_timer is an RC attribute, not " + type);
         }
         ReadyToSendOptions.requireRange("min_rnr_timer", minRnrTimer, 0, 31);
         requireResumable();
-        if (state == QpState.SQE) {
+        if (state == QueuePairState.SQE) {
             throw new IllegalStateException(MODIFY + ": " + qp + " is in SQE, which RC does not have");
         }
-        int mask = QpTransitions.maskFor(type, state, QpState.RTS)
-                | (QpTransitions.optionalMaskFor(type, state, QpState.RTS) & QpAttributeMask.MIN_RNR_TIMER.bit());
+        int mask = QueuePairTransitions.maskFor(type, state, QueuePairState.RTS)
+                | (QueuePairTransitions.optionalMaskFor(type, state, QueuePairState.RTS) & QueuePairAttributeMask.MIN_RNR_TIMER.bit());
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            ibv_qp_attr.qp_state(attr, QpState.RTS.value());
+            ibv_qp_attr.qp_state(attr, QueuePairState.RTS.value());
             ibv_qp_attr.min_rnr_timer(attr, (byte) minRnrTimer);
             modifyNative(arena, attr, mask);
         }
-        state = QpState.RTS;
+        state = QueuePairState.RTS;
     }
 
     private void requireResumable() {
-        if (state != QpState.RTS && state != QpState.SQD && state != QpState.SQE) {
+        if (state != QueuePairState.RTS && state != QueuePairState.SQD && state != QueuePairState.SQE) {
             throw new IllegalStateException(MODIFY + ": " + qp + " cannot resume RTS from " + state
                     + " (resumeRts runs from RTS, SQD or SQE; from RTR use toRts)");
         }
     }
 
     void toError() {
-        transitionStateOnly(QpState.ERROR);
+        transitionStateOnly(QueuePairState.ERROR);
     }
 
     void toReset() {
-        transitionStateOnly(QpState.RESET);
+        transitionStateOnly(QueuePairState.RESET);
         port = 0;
     }
 
-    private void transitionStateOnly(QpState target) {
-        QpTransitions.requireTypedTransport(type);
-        QpTransitions.requireTypedTransition(qp, state, target);
+    private void transitionStateOnly(QueuePairState target) {
+        QueuePairTransitions.requireTypedTransport(type);
+        QueuePairTransitions.requireTypedTransition(qp, state, target);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
             ibv_qp_attr.qp_state(attr, target.value());
-            modifyNative(arena, attr, QpTransitions.maskFor(type, target));
+            modifyNative(arena, attr, QueuePairTransitions.maskFor(type, target));
         }
         state = target;
     }
 
     // ---- raw modify and query ----
 
-    void modify(MemorySegment attr, Set<QpAttributeMask> mask) {
+    void modify(MemorySegment attr, Set<QueuePairAttributeMask> mask) {
         Objects.requireNonNull(attr, MODIFY + ": attr");
         int bits = BitFlag.toBits(Objects.requireNonNull(mask, MODIFY + ": mask"));
         if (attr.byteSize() < ibv_qp_attr.LAYOUT.byteSize()) {
@@ -212,11 +223,11 @@ final class QueuePairStateMachine {
         try (Arena arena = Arena.ofConfined()) {
             modifyNative(arena, attr, bits);
         }
-        if (mask.contains(QpAttributeMask.STATE)) {
-            QpState newState = QpState.orNull(ibv_qp_attr.qp_state(attr));
-            state = newState != null ? newState : QpState.UNKNOWN;
+        if (mask.contains(QueuePairAttributeMask.STATE)) {
+            QueuePairState newState = QueuePairState.orNull(ibv_qp_attr.qp_state(attr));
+            state = newState != null ? newState : QueuePairState.UNKNOWN;
         }
-        if (mask.contains(QpAttributeMask.PORT)) {
+        if (mask.contains(QueuePairAttributeMask.PORT)) {
             port = Byte.toUnsignedInt(ibv_qp_attr.port_num(attr));
         }
     }
@@ -244,11 +255,11 @@ final class QueuePairStateMachine {
     }
 
     /** {@code ibv_query_qp} asking for {@code qp_state} only; the answer becomes {@link #state()}. */
-    QpState queryState() {
+    QueuePairState queryState() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment attr = queryNative(arena, QpAttributeMask.STATE.bit(), arena.allocate(ibv_qp_init_attr.LAYOUT));
-            QpState queried = QpState.orNull(ibv_qp_attr.qp_state(attr));
-            state = queried != null ? queried : QpState.UNKNOWN;
+            MemorySegment attr = queryNative(arena, QueuePairAttributeMask.STATE.bit(), arena.allocate(ibv_qp_init_attr.LAYOUT));
+            QueuePairState queried = QueuePairState.orNull(ibv_qp_attr.qp_state(attr));
+            state = queried != null ? queried : QueuePairState.UNKNOWN;
             return state;
         }
     }

@@ -1,5 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.PostSlots;
+import dev.panamaverbs.internal.SizeLimits;
+import dev.panamaverbs.internal.WorkRequestChain;
 import dev.panamaverbs.ffm.ibv_recv_wr;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

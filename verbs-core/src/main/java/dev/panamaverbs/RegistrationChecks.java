@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.MemoryWindowType;
 import java.lang.foreign.MemorySegment;
 import java.util.Collections;
 import java.util.EnumSet;

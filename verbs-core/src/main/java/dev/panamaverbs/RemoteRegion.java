@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.cm.EndpointInfo;
+
 /**
  * A memory region on the other side of a connection, as its owner advertised it (for example in
  * an {@link EndpointInfo}): what RDMA READ, WRITE and atomic requests name with

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.loader.internal.Pointers;
 import java.lang.foreign.Arena;

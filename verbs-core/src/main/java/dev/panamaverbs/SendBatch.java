@@ -1,5 +1,9 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.QueuePairCapabilities;
+import dev.panamaverbs.values.QueuePairType;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.loader.internal.QpEx;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -74,7 +78,7 @@ public final class SendBatch {
      * What a batch is checked against: the queue pair's transport, its extended send operations
      * (as opcode bits and as the set, for messages), its granted limits and protection domain.
      */
-    record Limits(QpType type, int opcodeBits, java.util.Set<WorkRequestOpcode> operations, int maxSendSge,
+    record Limits(QueuePairType type, int opcodeBits, java.util.Set<WorkRequestOpcode> operations, int maxSendSge,
                   int maxInlineData, int maxSendWorkRequests, ProtectionDomain pd) {
         static Limits of(QueuePair qp, int opcodeBits) {
             QueuePairCapabilities caps = qp.capabilities();

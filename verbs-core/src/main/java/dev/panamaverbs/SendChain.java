@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.QueuePairType;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -22,7 +24,7 @@ final class SendChain {
      * @throws IllegalArgumentException naming {@code ibv_post_send} and the request's wr_id
      * @throws IllegalStateException if a request's arena, memory region or address handle is closed
      */
-    static boolean check(SendWorkRequest head, QpType type, int allowedOpcodes, int maxSendSge, int maxInlineData,
+    static boolean check(SendWorkRequest head, QueuePairType type, int allowedOpcodes, int maxSendSge, int maxInlineData,
             ProtectionDomain pd) {
         boolean holds = false;
         for (SendWorkRequest r = head; r != null; r = r.next()) {
@@ -32,7 +34,7 @@ final class SendChain {
     }
 
     /** {@link #check} for one request, with messages naming {@code verb}. */
-    static boolean checkOne(String verb, SendWorkRequest r, QpType type, int allowedOpcodes, int maxSendSge,
+    static boolean checkOne(String verb, SendWorkRequest r, QueuePairType type, int allowedOpcodes, int maxSendSge,
             int maxInlineData, ProtectionDomain pd) {
         WorkRequestChecks.requireAlive(verb, r.isAlive(), r.wrId());
         int opcodeBit = SendOperations.bit(r.opcodeValue());
@@ -58,7 +60,7 @@ final class SendChain {
         if (r.opcodeValue() == WorkRequestOpcode.LOCAL_INV.value()) {
             return true; // afterPost frees the type 2 window it names
         }
-        boolean datagram = type == QpType.UD;
+        boolean datagram = type == QueuePairType.UD;
         if (datagram != (r.union().kind() == SendWrUnion.REMOTE_UD)) {
             throw invalid(verb, r, datagram ? "a UD send needs ud(addressHandle, remoteQpn, remoteQkey)"
                     : "ud(...) is only for UD queue pairs, this one is " + type);

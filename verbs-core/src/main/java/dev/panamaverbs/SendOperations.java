@@ -1,5 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.QueuePairType;
+import dev.panamaverbs.values.WorkRequestOpcode;
+
 /**
  * Which send opcodes each transport accepts (the table in {@code man ibv_post_send}), as an int
  * bit set indexed by the C opcode value so that {@link QueuePair#postSend} checks a request with
@@ -44,7 +47,7 @@ final class SendOperations {
             | bit(WorkRequestOpcode.ATOMIC_FETCH_AND_ADD.value());
 
     /** The opcode bit set of a transport (0 for transports the typed API does not post on). */
-    static int allowedBits(QpType type) {
+    static int allowedBits(QueuePairType type) {
         return switch (type) {
             case RC -> RC;
             case UC -> UC;
@@ -55,7 +58,7 @@ final class SendOperations {
     }
 
     /** Whether {@code type} accepts {@code opcode}. */
-    static boolean isAllowed(QpType type, WorkRequestOpcode opcode) {
+    static boolean isAllowed(QueuePairType type, WorkRequestOpcode opcode) {
         return (allowedBits(type) & bit(opcode.value())) != 0;
     }
 

@@ -1,5 +1,13 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.ImmediateData;
+import dev.panamaverbs.internal.PostSlots;
+import dev.panamaverbs.internal.SizeLimits;
+import dev.panamaverbs.internal.WorkRequestChain;
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.BitFlag;
+import dev.panamaverbs.values.SendFlag;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.ffm.ibv_send_wr;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

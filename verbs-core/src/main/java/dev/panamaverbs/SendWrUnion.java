@@ -1,5 +1,9 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.BitFlag;
+import dev.panamaverbs.values.MemoryWindowType;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.ffm.ibv_mw_bind_info;
 import dev.panamaverbs.ffm.ibv_send_wr;
 import java.lang.foreign.MemorySegment;

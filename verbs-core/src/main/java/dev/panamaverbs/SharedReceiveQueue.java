@@ -1,5 +1,10 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.Undo;
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.DeviceAttributes;
+import dev.panamaverbs.values.SharedReceiveQueueAttributes;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
 import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_srq;
@@ -88,7 +93,7 @@ public final class SharedReceiveQueue extends VerbsResource {
         }
         if (options.limit() > 0) {
             SharedReceiveQueue created = queue;
-            orUndo(() -> created.setLimit(options.limit()), created::close);
+            Undo.orUndo(() -> created.setLimit(options.limit()), created::close);
         }
         return queue;
     }
@@ -237,7 +242,7 @@ public final class SharedReceiveQueue extends VerbsResource {
 
     /** {@code ibv_destroy_srq}; every QP using the queue is already closed. */
     @Override
-    void destroy() {
+    protected void destroy() {
         NativeCalls.destroy("ibv_destroy_srq", verbs_h::ibv_destroy_srq, handleSegment());
     }
 
@@ -264,7 +269,7 @@ public final class SharedReceiveQueue extends VerbsResource {
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return "handle=" + Integer.toUnsignedString(kernelHandle);
     }
 }

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.ffm.ibv_td;
 import dev.panamaverbs.ffm.ibv_td_init_attr;
 import dev.panamaverbs.loader.internal.DomainOps;
@@ -34,12 +35,12 @@ public final class ThreadDomain extends VerbsResource {
 
     /** {@code ibv_dealloc_td}. */
     @Override
-    void destroy() {
+    protected void destroy() {
         NativeCalls.checkReturnedErrno("ibv_dealloc_td", DomainOps.deallocTd(handleAddress()));
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return "";
     }
 

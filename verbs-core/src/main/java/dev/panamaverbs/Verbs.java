@@ -1,5 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.BuildInfo;
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.ForkStatus;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 import java.lang.foreign.Arena;

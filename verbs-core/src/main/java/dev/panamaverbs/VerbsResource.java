@@ -3,6 +3,10 @@ package dev.panamaverbs;
 import dev.panamaverbs.loader.internal.Pointers;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.lang.foreign.Arena;
+import dev.panamaverbs.internal.CoreAccess;
+import dev.panamaverbs.ffm.ibv_context;
+import dev.panamaverbs.ffm.ibv_device;
+import dev.panamaverbs.values.QueuePairState;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -47,6 +51,10 @@ public abstract class VerbsResource implements AutoCloseable {
             AtomicLongFieldUpdater.newUpdater(VerbsResource.class, "state");
 
     /** Closed bit and the number of uses under way. */
+    static {
+        CoreAccess.install(new CoreBridge());
+    }
+
     private volatile long state;
     /** Opened once the close that set the closed bit has finished (freed or failed to free). */
     private final CountDownLatch closeFinished = new CountDownLatch(1);
@@ -66,7 +74,7 @@ public abstract class VerbsResource implements AutoCloseable {
      * (sized to its C struct), depending on {@code dependencies}, its parent first. Nothing is
      * registered until {@link #register()}.
      */
-    VerbsResource(String kind, MemorySegment handle, VerbsResource... dependencies) {
+    protected VerbsResource(String kind, MemorySegment handle, VerbsResource... dependencies) {
         this.kind = kind;
         this.handle = handle;
         this.dependencies = List.of(dependencies);
@@ -118,12 +126,12 @@ public abstract class VerbsResource implements AutoCloseable {
     }
 
     /** The native object without the closed check, for code already inside acquire/release. */
-    final MemorySegment handleSegment() {
+    protected final MemorySegment handleSegment() {
         return handle;
     }
 
     /** The native object's address, for the data path inside acquire/release. */
-    final long handleAddress() {
+    protected final long handleAddress() {
         return handle.address();
     }
 
@@ -132,7 +140,7 @@ public abstract class VerbsResource implements AutoCloseable {
      * exists, inside the parent's acquire/release. If a dependency closed meanwhile, the native
      * object is destroyed again and the dependency's closed exception is thrown, so nothing leaks.
      */
-    final void register() {
+    protected final void register() {
         List<VerbsResource> done = new ArrayList<>();
         try {
             for (VerbsResource dependency : dependencies) {
@@ -206,7 +214,7 @@ public abstract class VerbsResource implements AutoCloseable {
     }
 
     /** Starts a use of the native object; pair with {@link #release()} in a finally block. */
-    final void acquire() {
+    protected final void acquire() {
         long previous = STATE.getAndAdd(this, 1L);
         if ((previous & (CLOSED | EXCLUSIVE)) != 0) {
             STATE.getAndAdd(this, -1L);
@@ -235,7 +243,7 @@ public abstract class VerbsResource implements AutoCloseable {
     }
 
     /** Ends a use started by {@link #acquire()}. */
-    final void release() {
+    protected final void release() {
         STATE.getAndAdd(this, -1L);
     }
 
@@ -249,7 +257,7 @@ public abstract class VerbsResource implements AutoCloseable {
     }
 
     /** The exception every use after close throws. */
-    final IllegalStateException closedException() {
+    protected final IllegalStateException closedException() {
         return new IllegalStateException(this + " is closed");
     }
 
@@ -331,34 +339,6 @@ public abstract class VerbsResource implements AutoCloseable {
         return snapshot;
     }
 
-    /**
-     * Runs {@code step} on a just-created resource; when it fails, runs {@code undo} (destroying
-     * what was created) and throws the step's failure with the undo's suppressed into it.
-     */
-    static void orUndo(Runnable step, Runnable undo) {
-        orUndo(() -> {
-            step.run();
-            return null;
-        }, undo);
-    }
-
-    /**
-     * Like {@link #orUndo(Runnable, Runnable)}, for a step that makes something: returns what
-     * {@code step} returns.
-     */
-    static <T> T orUndo(Supplier<T> step, Runnable undo) {
-        try {
-            return step.get();
-        } catch (RuntimeException e) {
-            try {
-                undo.run();
-            } catch (RuntimeException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            throw e;
-        }
-    }
-
     private static RuntimeException addFailure(RuntimeException first, RuntimeException next) {
         if (first == null) {
             return next;
@@ -384,7 +364,7 @@ public abstract class VerbsResource implements AutoCloseable {
     }
 
     /** Frees the native object; runs once, after every dependent is closed and no use is under way. */
-    abstract void destroy();
+    protected abstract void destroy();
 
     /** A short description naming the kind and the native identity, e.g. {@code QueuePair[qpn=17]}. */
     @Override
@@ -393,5 +373,32 @@ public abstract class VerbsResource implements AutoCloseable {
     }
 
     /** The identifying part of {@link #toString()}. */
-    abstract String describe();
+    protected abstract String describe();
+
+    /** {@link CoreAccess} for the other packages of this module. */
+    private static final class CoreBridge extends CoreAccess {
+        @Override public MemorySegment handleSegment(VerbsResource resource) { return resource.handleSegment(); }
+        @Override public long handleAddress(VerbsResource resource) { return resource.handleAddress(); }
+        @Override public void acquire(VerbsResource resource) { resource.acquire(); }
+        @Override public void release(VerbsResource resource) { resource.release(); }
+        @Override public void register(VerbsResource resource) { resource.register(); }
+        @Override public List<VerbsResource> liveDependents(VerbsResource resource) { return resource.liveDependents(); }
+
+        @Override
+        public Context adoptContext(MemorySegment context, VerbsResource owner) {
+            Device device = DeviceList.describe(Pointers.sized(ibv_context.device(context), ibv_device.SIZE));
+            Context wrapper = new Context(device, context, owner);
+            wrapper.register();
+            return wrapper;
+        }
+
+        @Override
+        public QueuePair createQueuePairOnIdentifier(MemorySegment idHandle, ProtectionDomain pd,
+                                                     QueuePairOptions options, Runnable destroy) {
+            return QueuePairCreation.createOnIdentifier(idHandle, pd, options, destroy);
+        }
+
+        @Override
+        public void assumeState(QueuePair queuePair, QueuePairState state) { queuePair.assumeState(state); }
+    }
 }

@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.values.PortAttributes;
 import java.util.List;
 import java.util.stream.Collectors;
 

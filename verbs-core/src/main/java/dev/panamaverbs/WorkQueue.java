@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.WorkQueueState;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_wq;
 import dev.panamaverbs.ffm.ibv_wq_attr;
@@ -54,12 +56,12 @@ public final class WorkQueue extends VerbsResource {
 
     /** {@code ibv_destroy_wq}. */
     @Override
-    void destroy() {
+    protected void destroy() {
         NativeCalls.checkReturnedErrno("ibv_destroy_wq", WqOps.destroyWq(handleAddress()));
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return "wq_num=" + Integer.toUnsignedString(number);
     }
 

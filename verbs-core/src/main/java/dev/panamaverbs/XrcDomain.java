@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_xrcd;
 import dev.panamaverbs.ffm.ibv_xrcd_init_attr;
@@ -47,12 +48,12 @@ public final class XrcDomain extends VerbsResource {
 
     /** {@code ibv_close_xrcd}. */
     @Override
-    void destroy() {
+    protected void destroy() {
         NativeCalls.checkReturnedErrno("ibv_close_xrcd", XrcOps.closeXrcd(handleAddress()));
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return "";
     }
 

@@ -1,5 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.DeviceAttributes;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_srq;
 import dev.panamaverbs.ffm.ibv_srq_attr;

@@ -1,5 +1,13 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.Gid;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.values.GidType;
+import dev.panamaverbs.values.GlobalRoute;
+import dev.panamaverbs.values.LinkLayer;
+import dev.panamaverbs.values.Mtu;
+import dev.panamaverbs.values.PortAttributes;
+import dev.panamaverbs.values.PortState;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,5 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.EventFiles;
+import dev.panamaverbs.internal.UnackedEvents;
+import dev.panamaverbs.values.CompletionField;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -77,9 +80,9 @@ class CompletionQueueValidationTest {
     @Test
     void negativeTimeoutIsRejectedAndHugeOnesSaturate() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> CompletionChannel.checkTimeout(Duration.ofMillis(-1)));
+                () -> EventFiles.checkTimeout(Duration.ofMillis(-1)));
         assertTrue(e.getMessage().startsWith("ibv_get_cq_event: "), e.getMessage());
-        assertEquals(Long.MAX_VALUE, CompletionChannel.checkTimeout(Duration.ofSeconds(Long.MAX_VALUE)));
-        assertEquals(5_000_000, CompletionChannel.checkTimeout(Duration.ofMillis(5)));
+        assertEquals(Long.MAX_VALUE, EventFiles.checkTimeout(Duration.ofSeconds(Long.MAX_VALUE)));
+        assertEquals(5_000_000, EventFiles.checkTimeout(Duration.ofMillis(5)));
     }
 }

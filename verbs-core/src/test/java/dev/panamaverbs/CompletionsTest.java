@@ -1,5 +1,9 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.SizeLimits;
+import dev.panamaverbs.values.CompletionFlag;
+import dev.panamaverbs.values.CompletionOpcode;
+import dev.panamaverbs.values.CompletionStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

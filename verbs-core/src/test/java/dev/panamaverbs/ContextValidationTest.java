@@ -1,5 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.Gid;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.values.GidType;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,5 +1,11 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.AsyncEventType;
+import dev.panamaverbs.values.CompletionStatus;
+import dev.panamaverbs.values.GlobalRoute;
+import dev.panamaverbs.values.NodeType;
+import dev.panamaverbs.values.PortState;
+import dev.panamaverbs.values.QueuePairType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -33,11 +39,11 @@ class NamesAndRatesTest {
     @Test
     void aQpTypeIsSupportedWhenItsBitIsSet() {
         // ibv_is_qpt_supported(1 << IBV_QPT_UD, IBV_QPT_UD) == 1, (..., IBV_QPT_RC) == 0.
-        int udOnly = 1 << QpType.UD.value();
-        assertTrue(QpType.UD.isSupportedIn(udOnly));
-        assertFalse(QpType.RC.isSupportedIn(udOnly));
-        assertFalse(QpType.RC.isSupportedIn(0));
-        for (QpType type : QpType.values()) {
+        int udOnly = 1 << QueuePairType.UD.value();
+        assertTrue(QueuePairType.UD.isSupportedIn(udOnly));
+        assertFalse(QueuePairType.RC.isSupportedIn(udOnly));
+        assertFalse(QueuePairType.RC.isSupportedIn(0));
+        for (QueuePairType type : QueuePairType.values()) {
             // IBV_QPT_DRIVER (0xff) has no bit: C's 1 << 0xff is undefined, the method says false.
             assertEquals(type.value() < 32, type.isSupportedIn(-1), type.toString());
         }

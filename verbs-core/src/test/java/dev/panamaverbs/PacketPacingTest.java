@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.ExtendedDeviceAttributes;
+import dev.panamaverbs.values.QueuePairType;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,10 +11,10 @@ import org.junit.jupiter.api.Test;
 class PacketPacingTest {
     @Test
     void pacesTheTypesWhoseBitIsSet() {
-        var pacing = new ExtendedDeviceAttributes.PacketPacing(1, 100, (1 << QpType.UD.value()) | (1 << QpType.RAW_PACKET.value()));
-        assertTrue(pacing.paces(QpType.UD));
-        assertTrue(pacing.paces(QpType.RAW_PACKET));
-        assertFalse(pacing.paces(QpType.RC));
-        assertFalse(pacing.paces(QpType.DRIVER), "IBV_QPT_DRIVER (0xff) is beyond the 32 bits");
+        var pacing = new ExtendedDeviceAttributes.PacketPacing(1, 100, (1 << QueuePairType.UD.value()) | (1 << QueuePairType.RAW_PACKET.value()));
+        assertTrue(pacing.paces(QueuePairType.UD));
+        assertTrue(pacing.paces(QueuePairType.RAW_PACKET));
+        assertFalse(pacing.paces(QueuePairType.RC));
+        assertFalse(pacing.paces(QueuePairType.DRIVER), "IBV_QPT_DRIVER (0xff) is beyond the 32 bits");
     }
 }

@@ -1,5 +1,11 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.QueuePairTransitions;
+import dev.panamaverbs.values.CompletionFlag;
+import dev.panamaverbs.values.CompletionOpcode;
+import dev.panamaverbs.values.QueuePairState;
+import dev.panamaverbs.values.QueuePairType;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -76,7 +82,7 @@ class PostPathAllocationTest {
                 .rdma(0x1000, 7);
         SendWorkRequest head = SendWorkRequest.allocate(arena, 1).opcode(WorkRequestOpcode.RDMA_WRITE).rdma(0x2000, 7)
                 .next(SendWorkRequest.allocate(arena, 1).opcode(WorkRequestOpcode.SEND).next(last));
-        int rc = SendOperations.allowedBits(QpType.RC);
+        int rc = SendOperations.allowedBits(QueuePairType.RC);
         SendWorkRequest add = SendWorkRequest.allocate(arena, 1);
         assertNothingAllocated("the wr union's setters", i -> {
             last.rdma(0x1000 + 8 * (i & 7), 7);
@@ -84,8 +90,8 @@ class PostPathAllocationTest {
         });
         assertNothingAllocated("wrId + SendChain.check + the bad-request slot", i -> {
             last.wrId(i);
-            QpTransitions.requirePostable(SendWorkRequest.VERB, true, head, QpState.RTS);
-            sink += SendChain.check(head, QpType.RC, rc, 1, 0, null) ? 1 : 0;
+            QueuePairTransitions.requirePostable(SendWorkRequest.VERB, true, head, QueuePairState.RTS);
+            sink += SendChain.check(head, QueuePairType.RC, rc, 1, 0, null) ? 1 : 0;
             head.slots().clearBadRequest();
             sink += head.slots().badRequestAddress() + (head.isAlive() ? 1 : 0);
         });
@@ -96,14 +102,14 @@ class PostPathAllocationTest {
         MemorySegment bytes = arena.allocate(64);
         SendWorkRequest send = SendWorkRequest.allocate(arena, 2).opcode(WorkRequestOpcode.SEND_WITH_IMM)
                 .immediateData(5).signaled(true).inlineData(0, bytes.asSlice(0, 16)).inlineData(1, bytes.asSlice(32, 16));
-        int rc = SendOperations.allowedBits(QpType.RC);
+        int rc = SendOperations.allowedBits(QueuePairType.RC);
         MemorySegment first = bytes.asSlice(0, 16);
         MemorySegment second = bytes.asSlice(32, 16);
         assertNothingAllocated("inline setters", i -> {
             send.inlineData(0, first).inlineData(1, second).immediateData((int) i).sgeCount(2);
         });
         assertNothingAllocated("inline SendChain.check", i -> {
-            sink += SendChain.check(send.wrId(i), QpType.RC, rc, 2, 64, null) ? 1 : 0;
+            sink += SendChain.check(send.wrId(i), QueuePairType.RC, rc, 2, 64, null) ? 1 : 0;
         });
     }
 
@@ -114,7 +120,7 @@ class PostPathAllocationTest {
         assertNothingAllocated("wrId + checkReceiveChain", i -> {
             head.wrId(i);
             second.wrId(i + 1);
-            QpTransitions.requirePostable(ReceiveWorkRequest.VERB, false, head, QpState.RTS);
+            QueuePairTransitions.requirePostable(ReceiveWorkRequest.VERB, false, head, QueuePairState.RTS);
             WorkRequestChecks.checkReceiveChain(ReceiveWorkRequest.VERB, head, 1, "max_recv_sge", null);
             head.slots().clearBadRequest();
         });

@@ -1,5 +1,15 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.Gid;
+import dev.panamaverbs.values.LinkLayer;
+import dev.panamaverbs.values.Mtu;
+import dev.panamaverbs.values.PortAttributes;
+import dev.panamaverbs.values.PortState;
+import dev.panamaverbs.values.QueuePairState;
+import dev.panamaverbs.values.QueuePairType;
+import dev.panamaverbs.values.ReadyToSendOptions;
+import dev.panamaverbs.values.RemoteEndpoint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.panamaverbs.ffm.ibv_ah_attr;
@@ -26,61 +36,61 @@ class QpTransitionAttributesTest {
     @Test
     void accessFlagsSuitTheTransport() {
         assertEquals(AccessFlag.REMOTE_WRITE.bit() | AccessFlag.REMOTE_READ.bit() | AccessFlag.REMOTE_ATOMIC.bit(),
-                QpTransitionAttributes.accessBits(QpType.RC,
+                QueuePairTransitionAttributes.accessBits(QueuePairType.RC,
                         EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ, AccessFlag.REMOTE_ATOMIC)));
-        assertEquals(AccessFlag.REMOTE_WRITE.bit(), QpTransitionAttributes.accessBits(QpType.UC, EnumSet.of(AccessFlag.REMOTE_WRITE)));
-        assertEquals(0, QpTransitionAttributes.accessBits(QpType.RC, EnumSet.noneOf(AccessFlag.class)));
-        assertRejected("UC supports no RDMA READ", () -> QpTransitionAttributes.accessBits(QpType.UC, EnumSet.of(AccessFlag.REMOTE_READ)));
-        assertRejected("UC supports no RDMA READ or atomics", () -> QpTransitionAttributes.accessBits(QpType.UC, EnumSet.of(AccessFlag.REMOTE_ATOMIC)));
-        assertRejected("Q_Key", () -> QpTransitionAttributes.accessBits(QpType.UD, EnumSet.noneOf(AccessFlag.class)));
-        assertRejected("qp_access_flags", () -> QpTransitionAttributes.accessBits(QpType.RC, EnumSet.of(AccessFlag.ZERO_BASED)));
-        assertRejected("qp_access_flags", () -> QpTransitionAttributes.accessBits(QpType.RC, EnumSet.of(AccessFlag.MW_BIND)));
+        assertEquals(AccessFlag.REMOTE_WRITE.bit(), QueuePairTransitionAttributes.accessBits(QueuePairType.UC, EnumSet.of(AccessFlag.REMOTE_WRITE)));
+        assertEquals(0, QueuePairTransitionAttributes.accessBits(QueuePairType.RC, EnumSet.noneOf(AccessFlag.class)));
+        assertRejected("UC supports no RDMA READ", () -> QueuePairTransitionAttributes.accessBits(QueuePairType.UC, EnumSet.of(AccessFlag.REMOTE_READ)));
+        assertRejected("UC supports no RDMA READ or atomics", () -> QueuePairTransitionAttributes.accessBits(QueuePairType.UC, EnumSet.of(AccessFlag.REMOTE_ATOMIC)));
+        assertRejected("Q_Key", () -> QueuePairTransitionAttributes.accessBits(QueuePairType.UD, EnumSet.noneOf(AccessFlag.class)));
+        assertRejected("qp_access_flags", () -> QueuePairTransitionAttributes.accessBits(QueuePairType.RC, EnumSet.of(AccessFlag.ZERO_BASED)));
+        assertRejected("qp_access_flags", () -> QueuePairTransitionAttributes.accessBits(QueuePairType.RC, EnumSet.of(AccessFlag.MW_BIND)));
     }
 
     @Test
     void initPortAndPkeyIndexAreChecked() {
-        QpTransitionAttributes.checkInit(1, 0, 1);
-        QpTransitionAttributes.checkInit(2, 0xFFFF, 2);
-        assertRejected("port must be in 1..1, got 0", () -> QpTransitionAttributes.checkInit(0, 0, 1));
-        assertRejected("port must be in 1..1, got 2", () -> QpTransitionAttributes.checkInit(2, 0, 1));
-        assertRejected("pkey_index", () -> QpTransitionAttributes.checkInit(1, 0x10000, 1));
-        assertRejected("pkey_index", () -> QpTransitionAttributes.checkInit(1, -1, 1));
+        QueuePairTransitionAttributes.checkInit(1, 0, 1);
+        QueuePairTransitionAttributes.checkInit(2, 0xFFFF, 2);
+        assertRejected("port must be in 1..1, got 0", () -> QueuePairTransitionAttributes.checkInit(0, 0, 1));
+        assertRejected("port must be in 1..1, got 2", () -> QueuePairTransitionAttributes.checkInit(2, 0, 1));
+        assertRejected("pkey_index", () -> QueuePairTransitionAttributes.checkInit(1, 0x10000, 1));
+        assertRejected("pkey_index", () -> QueuePairTransitionAttributes.checkInit(1, -1, 1));
     }
 
     @Test
     void roceNeedsAGidAndTheMtuFitsThePort() {
         PortAttributes roce = port(LinkLayer.ETHERNET, Mtu.MTU_1024);
-        QpTransitionAttributes.checkRemote(RemoteEndpoint.global(5, 0, GID, 1, Mtu.MTU_1024), 1, roce);
-        assertRejected("needs a GID", () -> QpTransitionAttributes.checkRemote(RemoteEndpoint.local(5, 0, 0, Mtu.MTU_1024), 1, roce));
+        QueuePairTransitionAttributes.checkRemote(RemoteEndpoint.global(5, 0, GID, 1, Mtu.MTU_1024), 1, roce);
+        assertRejected("needs a GID", () -> QueuePairTransitionAttributes.checkRemote(RemoteEndpoint.local(5, 0, 0, Mtu.MTU_1024), 1, roce));
         assertRejected("exceeds port 1's active MTU MTU_1024",
-                () -> QpTransitionAttributes.checkRemote(RemoteEndpoint.global(5, 0, GID, 1, Mtu.MTU_2048), 1, roce));
+                () -> QueuePairTransitionAttributes.checkRemote(RemoteEndpoint.global(5, 0, GID, 1, Mtu.MTU_2048), 1, roce));
         // InfiniBand addresses by LID: no GID needed.
-        QpTransitionAttributes.checkRemote(RemoteEndpoint.local(5, 0, 3, Mtu.MTU_4096), 1, port(LinkLayer.INFINIBAND, Mtu.MTU_4096));
+        QueuePairTransitionAttributes.checkRemote(RemoteEndpoint.local(5, 0, 3, Mtu.MTU_4096), 1, port(LinkLayer.INFINIBAND, Mtu.MTU_4096));
     }
 
     @Test
     void readAtomicDepthComesFromTheDeviceOrIsCheckedAgainstIt() {
-        assertEquals(16, QpTransitionAttributes.readAtomicDepth("max_rd_atomic", ReadyToSendOptions.FROM_DEVICE, "max_qp_init_rd_atom", 16));
-        assertEquals(1, QpTransitionAttributes.readAtomicDepth("max_rd_atomic", ReadyToSendOptions.FROM_DEVICE, "max_qp_init_rd_atom", 0));
-        assertEquals(255, QpTransitionAttributes.readAtomicDepth("max_rd_atomic", ReadyToSendOptions.FROM_DEVICE, "max_qp_init_rd_atom", 1000));
-        assertEquals(4, QpTransitionAttributes.readAtomicDepth("max_rd_atomic", 4, "max_qp_init_rd_atom", 16));
+        assertEquals(16, QueuePairTransitionAttributes.readAtomicDepth("max_rd_atomic", ReadyToSendOptions.FROM_DEVICE, "max_qp_init_rd_atom", 16));
+        assertEquals(1, QueuePairTransitionAttributes.readAtomicDepth("max_rd_atomic", ReadyToSendOptions.FROM_DEVICE, "max_qp_init_rd_atom", 0));
+        assertEquals(255, QueuePairTransitionAttributes.readAtomicDepth("max_rd_atomic", ReadyToSendOptions.FROM_DEVICE, "max_qp_init_rd_atom", 1000));
+        assertEquals(4, QueuePairTransitionAttributes.readAtomicDepth("max_rd_atomic", 4, "max_qp_init_rd_atom", 16));
         assertRejected("max_rd_atomic must be at most 16 (device max_qp_init_rd_atom), got 17",
-                () -> QpTransitionAttributes.readAtomicDepth("max_rd_atomic", 17, "max_qp_init_rd_atom", 16));
+                () -> QueuePairTransitionAttributes.readAtomicDepth("max_rd_atomic", 17, "max_qp_init_rd_atom", 16));
     }
 
     @Test
     void attributesLandInTheirFields() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment init = arena.allocate(ibv_qp_attr.LAYOUT);
-            QpTransitionAttributes.writeInit(init, 2, 7);
-            assertEquals(QpState.INIT.value(), ibv_qp_attr.qp_state(init));
+            QueuePairTransitionAttributes.writeInit(init, 2, 7);
+            assertEquals(QueuePairState.INIT.value(), ibv_qp_attr.qp_state(init));
             assertEquals(2, ibv_qp_attr.port_num(init));
             assertEquals(7, ibv_qp_attr.pkey_index(init));
 
             RemoteEndpoint remote = RemoteEndpoint.global(0xABCDE, 0x12345, GID, 1, Mtu.MTU_1024);
             MemorySegment rc = arena.allocate(ibv_qp_attr.LAYOUT);
-            QpTransitionAttributes.writeRtr(rc, QpType.RC, remote, 1, 8, 12);
-            assertEquals(QpState.RTR.value(), ibv_qp_attr.qp_state(rc));
+            QueuePairTransitionAttributes.writeRtr(rc, QueuePairType.RC, remote, 1, 8, 12);
+            assertEquals(QueuePairState.RTR.value(), ibv_qp_attr.qp_state(rc));
             assertEquals(Mtu.MTU_1024.value(), ibv_qp_attr.path_mtu(rc));
             assertEquals(0xABCDE, ibv_qp_attr.dest_qp_num(rc));
             assertEquals(0x12345, ibv_qp_attr.rq_psn(rc));
@@ -90,20 +100,20 @@ class QpTransitionAttributesTest {
             assertEquals(1, ibv_ah_attr.port_num(ibv_qp_attr.ah_attr(rc)));
 
             MemorySegment uc = arena.allocate(ibv_qp_attr.LAYOUT);
-            QpTransitionAttributes.writeRtr(uc, QpType.UC, remote, 1, 8, 12);
+            QueuePairTransitionAttributes.writeRtr(uc, QueuePairType.UC, remote, 1, 8, 12);
             assertEquals(0, ibv_qp_attr.max_dest_rd_atomic(uc), "RC-only attributes stay unset for UC");
             assertEquals(0, ibv_qp_attr.min_rnr_timer(uc));
 
             MemorySegment rts = arena.allocate(ibv_qp_attr.LAYOUT);
-            QpTransitionAttributes.writeRts(rts, QpType.RC, ReadyToSendOptions.withPsn(99).withTimeout(20), 4);
-            assertEquals(QpState.RTS.value(), ibv_qp_attr.qp_state(rts));
+            QueuePairTransitionAttributes.writeRts(rts, QueuePairType.RC, ReadyToSendOptions.withPsn(99).withTimeout(20), 4);
+            assertEquals(QueuePairState.RTS.value(), ibv_qp_attr.qp_state(rts));
             assertEquals(99, ibv_qp_attr.sq_psn(rts));
             assertEquals(20, ibv_qp_attr.timeout(rts));
             assertEquals(ReadyToSendOptions.DEFAULT_RETRY_COUNT, ibv_qp_attr.retry_cnt(rts));
             assertEquals(7, ibv_qp_attr.rnr_retry(rts));
             assertEquals(4, ibv_qp_attr.max_rd_atomic(rts));
             MemorySegment udRts = arena.allocate(ibv_qp_attr.LAYOUT);
-            QpTransitionAttributes.writeRts(udRts, QpType.UD, ReadyToSendOptions.withPsn(5), 4);
+            QueuePairTransitionAttributes.writeRts(udRts, QueuePairType.UD, ReadyToSendOptions.withPsn(5), 4);
             assertEquals(5, ibv_qp_attr.sq_psn(udRts));
             assertEquals(0, ibv_qp_attr.timeout(udRts));
             assertEquals(0, ibv_qp_attr.max_rd_atomic(udRts));

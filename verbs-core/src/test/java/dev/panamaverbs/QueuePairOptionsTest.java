@@ -1,5 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.QueuePairCapabilities;
+import dev.panamaverbs.values.QueuePairType;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,17 +26,17 @@ class QueuePairOptionsTest {
 
     @Test
     void onlyRcUcUdAndRawPacketCanBeCreated() {
-        for (QpType type : EnumSet.complementOf(EnumSet.of(QpType.RC, QpType.UC, QpType.UD, QpType.RAW_PACKET))) {
+        for (QueuePairType type : EnumSet.complementOf(EnumSet.of(QueuePairType.RC, QueuePairType.UC, QueuePairType.UD, QueuePairType.RAW_PACKET))) {
             assertRejected("ibv_create_qp: qp_type must be RC, UC, UD or RAW_PACKET, got " + type,
                     () -> QueuePairOptions.builder(type));
         }
-        assertDoesNotThrow(() -> QueuePairOptions.builder(QpType.RAW_PACKET));
+        assertDoesNotThrow(() -> QueuePairOptions.builder(QueuePairType.RAW_PACKET));
         assertThrows(NullPointerException.class, () -> QueuePairOptions.builder(null));
     }
 
     @Test
     void sizesAreCheckedInTheSetters() {
-        QueuePairOptions.Builder builder = QueuePairOptions.builder(QpType.RC);
+        QueuePairOptions.Builder builder = QueuePairOptions.builder(QueuePairType.RC);
         assertRejected("ibv_create_qp: max_send_wr must be at least 1, got 0", () -> builder.maxSendWorkRequests(0));
         assertRejected("ibv_create_qp: max_recv_wr must be at least 1, got -5", () -> builder.maxReceiveWorkRequests(-5));
         assertRejected("ibv_create_qp: max_send_sge must be at least 1", () -> builder.maxSendSge(0));
@@ -44,10 +47,10 @@ class QueuePairOptionsTest {
 
     @Test
     void completionQueuesAreRequired() {
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> QueuePairOptions.builder(QpType.UD).build());
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> QueuePairOptions.builder(QueuePairType.UD).build());
         assertTrue(e.getMessage().contains("send_cq"), e.getMessage());
-        assertThrows(NullPointerException.class, () -> QueuePairOptions.builder(QpType.RC).completionQueue(null));
-        assertThrows(NullPointerException.class, () -> QueuePairOptions.builder(QpType.RC, null));
+        assertThrows(NullPointerException.class, () -> QueuePairOptions.builder(QueuePairType.RC).completionQueue(null));
+        assertThrows(NullPointerException.class, () -> QueuePairOptions.builder(QueuePairType.RC, null));
     }
 
     @Test
@@ -59,12 +62,12 @@ class QueuePairOptionsTest {
     @Test
     void extendedSendOperationsMustSuitTheTransport() {
         assertRejected("ibv_create_qp_ex: RDMA_READ is not a UD operation",
-                () -> QueuePairOptions.builder(QpType.UD).extendedSendOperations(EnumSet.of(WorkRequestOpcode.RDMA_READ)));
+                () -> QueuePairOptions.builder(QueuePairType.UD).extendedSendOperations(EnumSet.of(WorkRequestOpcode.RDMA_READ)));
         assertRejected("ibv_create_qp_ex: ATOMIC_FETCH_AND_ADD is not a UC operation",
-                () -> QueuePairOptions.builder(QpType.UC).extendedSendOperations(EnumSet.of(WorkRequestOpcode.ATOMIC_FETCH_AND_ADD)));
+                () -> QueuePairOptions.builder(QueuePairType.UC).extendedSendOperations(EnumSet.of(WorkRequestOpcode.ATOMIC_FETCH_AND_ADD)));
         assertRejected("ibv_create_qp_ex: DRIVER1",
-                () -> QueuePairOptions.builder(QpType.RC).extendedSendOperations(EnumSet.of(WorkRequestOpcode.DRIVER1)));
-        QueuePairOptions.builder(QpType.RC).extendedSendOperations(EnumSet.of(WorkRequestOpcode.RDMA_WRITE, WorkRequestOpcode.ATOMIC_CMP_AND_SWP));
+                () -> QueuePairOptions.builder(QueuePairType.RC).extendedSendOperations(EnumSet.of(WorkRequestOpcode.DRIVER1)));
+        QueuePairOptions.builder(QueuePairType.RC).extendedSendOperations(EnumSet.of(WorkRequestOpcode.RDMA_WRITE, WorkRequestOpcode.ATOMIC_CMP_AND_SWP));
     }
 
     @Test
@@ -104,10 +107,10 @@ class QueuePairOptionsTest {
         rc.addAll(EnumSet.of(WorkRequestOpcode.RDMA_READ, WorkRequestOpcode.ATOMIC_CMP_AND_SWP,
                 WorkRequestOpcode.ATOMIC_FETCH_AND_ADD, WorkRequestOpcode.ATOMIC_WRITE));
         for (WorkRequestOpcode opcode : WorkRequestOpcode.values()) {
-            assertEquals(ud.contains(opcode), SendOperations.isAllowed(QpType.UD, opcode), "UD " + opcode);
-            assertEquals(uc.contains(opcode), SendOperations.isAllowed(QpType.UC, opcode), "UC " + opcode);
-            assertEquals(rc.contains(opcode), SendOperations.isAllowed(QpType.RC, opcode), "RC " + opcode);
-            assertEquals(opcode == WorkRequestOpcode.SEND, SendOperations.isAllowed(QpType.RAW_PACKET, opcode), "RAW_PACKET " + opcode);
+            assertEquals(ud.contains(opcode), SendOperations.isAllowed(QueuePairType.UD, opcode), "UD " + opcode);
+            assertEquals(uc.contains(opcode), SendOperations.isAllowed(QueuePairType.UC, opcode), "UC " + opcode);
+            assertEquals(rc.contains(opcode), SendOperations.isAllowed(QueuePairType.RC, opcode), "RC " + opcode);
+            assertEquals(opcode == WorkRequestOpcode.SEND, SendOperations.isAllowed(QueuePairType.RAW_PACKET, opcode), "RAW_PACKET " + opcode);
         }
         assertEquals(0, SendOperations.bit(-1));
         assertEquals(0, SendOperations.bit(32));

@@ -1,5 +1,17 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.cm.ConnectionEvent;
+import dev.panamaverbs.cm.ConnectionEventType;
+import dev.panamaverbs.cm.ConnectionException;
+import dev.panamaverbs.cm.ConnectionId;
+import dev.panamaverbs.cm.ConnectionOptions;
+import dev.panamaverbs.cm.ConnectionRejectedException;
+import dev.panamaverbs.cm.PortSpace;
+import dev.panamaverbs.cm.RdmaConnection;
+import dev.panamaverbs.cm.RdmaDatagramSocket;
+import dev.panamaverbs.cm.RdmaListener;
+import dev.panamaverbs.cm.SocketAddresses;
+import dev.panamaverbs.values.QueuePairType;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -82,7 +94,7 @@ class RdmaCmValidationTest {
         assertTrue(unresolved.getMessage().contains("unresolved"), unresolved.getMessage());
         assertThrows(NullPointerException.class, () -> RdmaListener.listen(null, ConnectionOptions.defaults()));
         assertThrows(NullPointerException.class, () -> RdmaConnection.connect(somewhere, null));
-        assertThrows(IllegalArgumentException.class, () -> DatagramEndpoint.connect(somewhere,
+        assertThrows(IllegalArgumentException.class, () -> RdmaDatagramSocket.connect(somewhere,
                 ConnectionOptions.builder().privateData(new byte[181]).build()));
         assertThrows(IllegalArgumentException.class, () -> ConnectionId.timeoutMillis("rdma_resolve_addr", Duration.ofNanos(10)));
         assertThrows(IllegalArgumentException.class, () -> ConnectionId.timeoutMillis("rdma_resolve_addr", Duration.ofSeconds(-1)));
@@ -101,8 +113,8 @@ class RdmaCmValidationTest {
         assertTrue(ConnectionEventType.ADDR_ERROR.isFailure());
         assertFalse(ConnectionEventType.DISCONNECTED.isFailure());
         assertEquals(PortSpace.UDP, PortSpace.orNull(RdmaCmConstants.RDMA_PS_UDP));
-        assertEquals(QpType.UD, PortSpace.UDP.queuePairType());
-        assertEquals(QpType.RC, PortSpace.TCP.queuePairType());
+        assertEquals(QueuePairType.UD, PortSpace.UDP.queuePairType());
+        assertEquals(QueuePairType.RC, PortSpace.TCP.queuePairType());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.QueuePairType;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,9 +12,9 @@ import org.junit.jupiter.api.function.Executable;
  */
 final class Rejections {
     /** What {@link SendOperations} allows on each transport, as the post-send checks see it. */
-    static final int RC = SendOperations.allowedBits(QpType.RC);
-    static final int UC = SendOperations.allowedBits(QpType.UC);
-    static final int UD = SendOperations.allowedBits(QpType.UD);
+    static final int RC = SendOperations.allowedBits(QueuePairType.RC);
+    static final int UC = SendOperations.allowedBits(QueuePairType.UC);
+    static final int UD = SendOperations.allowedBits(QueuePairType.UD);
 
     private Rejections() {}
 

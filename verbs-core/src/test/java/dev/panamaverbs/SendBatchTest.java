@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.QueuePairType;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,7 +36,7 @@ class SendBatchTest {
         return QpEx.Functions.class.getDeclaredConstructor(types).newInstance(values);
     }
 
-    private static SendBatch.Limits limits(QpType type, Set<WorkRequestOpcode> operations, int maxSendWr) {
+    private static SendBatch.Limits limits(QueuePairType type, Set<WorkRequestOpcode> operations, int maxSendWr) {
         int bits = 0;
         for (WorkRequestOpcode opcode : operations) {
             bits |= SendOperations.bit(opcode.value());
@@ -58,7 +60,7 @@ class SendBatchTest {
             SendWorkRequest send = SendWorkRequest.allocate(arena, 2).wrId(1).sgeCount(0);
             SendWorkRequest write = SendWorkRequest.allocate(arena, 2).wrId(2).opcode(WorkRequestOpcode.RDMA_WRITE)
                     .rdma(0x1000, 7).inlineData(arena.allocate(16));
-            check(limits(QpType.RC, SEND_AND_WRITE, 16), send, write, send);
+            check(limits(QueuePairType.RC, SEND_AND_WRITE, 16), send, write, send);
         }
     }
 
@@ -66,32 +68,32 @@ class SendBatchTest {
     void anOpcodeOutsideTheExtendedSendOperationsIsRefused() {
         SendWorkRequest read = SendWorkRequest.allocate(1).wrId(5).opcode(WorkRequestOpcode.RDMA_READ).rdma(0x1000, 7);
         assertRefused("wr_id=5: RDMA_READ is not one of the queue pair's extended send operations [RDMA_WRITE, SEND,"
-                + " SEND_WITH_IMM] (send_ops_flags)", () -> check(limits(QpType.RC, EnumSet.copyOf(SEND_AND_WRITE)), read));
+                + " SEND_WITH_IMM] (send_ops_flags)", () -> check(limits(QueuePairType.RC, EnumSet.copyOf(SEND_AND_WRITE)), read));
     }
 
     @Test
     void moreRequestsThanMaxSendWrAreRefused() {
         SendWorkRequest send = SendWorkRequest.allocate(1);
         assertRefused("3 requests exceed the queue pair's max_send_wr 2",
-                () -> check(limits(QpType.RC, SEND_AND_WRITE, 2), send, send, send));
+                () -> check(limits(QueuePairType.RC, SEND_AND_WRITE, 2), send, send, send));
     }
 
     @Test
     void thePostSendChecksNameTheBatchVerb() {
         SendWorkRequest read = SendWorkRequest.allocate(1).wrId(6).opcode(WorkRequestOpcode.RDMA_READ).rdma(0x1000, 7);
         assertRefused("wr_id=6: RDMA_READ is not a UD operation",
-                () -> check(limits(QpType.UD, EnumSet.of(WorkRequestOpcode.SEND)), read));
+                () -> check(limits(QueuePairType.UD, EnumSet.of(WorkRequestOpcode.SEND)), read));
         SendWorkRequest udWithoutAddress = SendWorkRequest.allocate(1).wrId(7);
         assertRefused("wr_id=7: a UD send needs ud(addressHandle, remoteQpn, remoteQkey)",
-                () -> check(limits(QpType.UD, EnumSet.of(WorkRequestOpcode.SEND)), udWithoutAddress));
+                () -> check(limits(QueuePairType.UD, EnumSet.of(WorkRequestOpcode.SEND)), udWithoutAddress));
         try (Arena arena = Arena.ofConfined()) {
             SendWorkRequest tooMuchInline = SendWorkRequest.allocate(arena, 1).wrId(8).inlineData(arena.allocate(33));
             assertRefused("wr_id=8: 33 inline bytes exceed the queue pair's max_inline_data 32",
-                    () -> check(limits(QpType.RC, SEND_AND_WRITE), tooMuchInline));
+                    () -> check(limits(QueuePairType.RC, SEND_AND_WRITE), tooMuchInline));
         }
         SendWorkRequest threeEntries = SendWorkRequest.allocate(3).wrId(9).sgeCount(3);
         assertRefused("wr_id=9: 3 entries exceed the queue pair's max_send_sge 2",
-                () -> check(limits(QpType.RC, SEND_AND_WRITE), threeEntries));
+                () -> check(limits(QueuePairType.RC, SEND_AND_WRITE), threeEntries));
     }
 
     @Test
@@ -99,14 +101,14 @@ class SendBatchTest {
         SendWorkRequest atomicWrite = SendWorkRequest.allocate(1).wrId(10).opcode(WorkRequestOpcode.ATOMIC_WRITE)
                 .rdma(0x1000, 7).sgeCount(0);
         assertRefused("wr_id=10: ATOMIC_WRITE needs exactly one 8-byte entry of a memory region, got 0 entries",
-                () -> check(limits(QpType.RC, EnumSet.of(WorkRequestOpcode.ATOMIC_WRITE)), atomicWrite));
+                () -> check(limits(QueuePairType.RC, EnumSet.of(WorkRequestOpcode.ATOMIC_WRITE)), atomicWrite));
     }
 
     @Test
     void aFunctionTheProviderLeftNullIsUnsupported() {
         SendWorkRequest sendImm = SendWorkRequest.allocate(1).wrId(11).opcode(WorkRequestOpcode.SEND_WITH_IMM);
         VerbsUnsupportedException e = assertThrows(VerbsUnsupportedException.class, () -> SendBatch.check(
-                new SendWorkRequest[] {sendImm}, 1, limits(QpType.RC, SEND_AND_WRITE), functions("sendImm")));
+                new SendWorkRequest[] {sendImm}, 1, limits(QueuePairType.RC, SEND_AND_WRITE), functions("sendImm")));
         assertEquals("ibv_wr_complete", e.verb());
         assertTrue(e.getMessage().contains("wr_id=11: the provider's ibv_qp_ex.wr_send_imm is NULL"), e.getMessage());
         SendWorkRequest inlineList;
@@ -114,13 +116,13 @@ class SendBatchTest {
             inlineList = SendWorkRequest.allocate(arena, 2).wrId(12).inlineData(0, arena.allocate(4))
                     .inlineData(1, arena.allocate(4));
             VerbsUnsupportedException list = assertThrows(VerbsUnsupportedException.class, () -> SendBatch.check(
-                    new SendWorkRequest[] {inlineList}, 1, limits(QpType.RC, SEND_AND_WRITE),
+                    new SendWorkRequest[] {inlineList}, 1, limits(QueuePairType.RC, SEND_AND_WRITE),
                     functions("setInlineData")));
             assertTrue(list.getMessage().contains("ibv_qp_ex.wr_set_inline_data is NULL"), list.getMessage());
         }
     }
 
-    private static SendBatch.Limits limits(QpType type, Set<WorkRequestOpcode> operations) {
+    private static SendBatch.Limits limits(QueuePairType type, Set<WorkRequestOpcode> operations) {
         return limits(type, operations, 16);
     }
 }

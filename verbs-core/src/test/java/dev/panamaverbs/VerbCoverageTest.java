@@ -1,5 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.CompletionField;
+import dev.panamaverbs.values.QueuePairType;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.ffm.ExportedFunction;
 import dev.panamaverbs.ffm.InlineFunction;
 import dev.panamaverbs.ffm.VerbsFunctions;
@@ -298,10 +301,10 @@ class VerbCoverageTest {
     @Test
     void everyQueuePairTypeIsCreatedOrRefusedNamingTheVerb() {
         Map<String, String> types = pairs("Queue pair types");
-        assertEquals(EnumSet.allOf(QpType.class).stream().map(Enum::name).collect(Collectors.toSet()),
-                types.keySet(), "one row per QpType");
+        assertEquals(EnumSet.allOf(QueuePairType.class).stream().map(Enum::name).collect(Collectors.toSet()),
+                types.keySet(), "one row per QueuePairType");
         for (Map.Entry<String, String> e : types.entrySet()) {
-            QpType type = QpType.valueOf(e.getKey());
+            QueuePairType type = QueuePairType.valueOf(e.getKey());
             if (e.getValue().startsWith("refused: ")) {
                 IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                         () -> QueuePairOptions.builder(type), type.name());
@@ -330,11 +333,11 @@ class VerbCoverageTest {
         for (Map.Entry<String, String[]> e : opcodes.entrySet()) {
             WorkRequestOpcode opcode = WorkRequestOpcode.valueOf(e.getKey());
             boolean unfilled = (SendOperations.UNFILLED_OPCODES & SendOperations.bit(opcode.value())) != 0;
-            List<QpType> transports = List.of(QpType.RC, QpType.UC, QpType.UD, QpType.RAW_PACKET);
+            List<QueuePairType> transports = List.of(QueuePairType.RC, QueuePairType.UC, QueuePairType.UD, QueuePairType.RAW_PACKET);
             if (e.getValue()[0].startsWith("refused")) {
                 assertTrue(unfilled, opcode + ": postSend would not refuse it");
                 assertEquals("refused", e.getValue()[1], opcode + ": SendBatch");
-                for (QpType type : transports) {
+                for (QueuePairType type : transports) {
                     assertThrows(IllegalArgumentException.class,
                             () -> QueuePairOptions.builder(type).extendedSendOperations(EnumSet.of(opcode)), opcode + " on " + type);
                 }

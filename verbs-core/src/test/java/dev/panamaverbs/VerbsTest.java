@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.NodeType;
+import dev.panamaverbs.values.TransportType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.MemoryWindowType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,6 +1,6 @@
 package dev.panamaverbs.onesided;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.Capability;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;

@@ -1,7 +1,7 @@
 package dev.panamaverbs.onesided;
 
 import dev.panamaverbs.CompletionFailedException;
-import dev.panamaverbs.CompletionStatus;
+import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.VerbsException;
 
 /**

@@ -1,11 +1,11 @@
 package dev.panamaverbs.onesided;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.SendFlag;
+import dev.panamaverbs.values.SendFlag;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.util.EnumSet;

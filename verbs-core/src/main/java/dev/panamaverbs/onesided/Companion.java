@@ -1,22 +1,22 @@
 package dev.panamaverbs.onesided;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.CompletionFailedException;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.Mtu;
+import dev.panamaverbs.values.Mtu;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
-import dev.panamaverbs.QueuePairAttributes;
+import dev.panamaverbs.values.QueuePairAttributes;
 import dev.panamaverbs.QueuePairOptions;
-import dev.panamaverbs.RemoteEndpoint;
-import dev.panamaverbs.SendFlag;
+import dev.panamaverbs.values.RemoteEndpoint;
+import dev.panamaverbs.values.SendFlag;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.VerbsSetupException;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -46,7 +46,7 @@ final class Companion implements AutoCloseable {
         cq = context.createCompletionQueue(depth);
         QueuePair created = null;
         try {
-            created = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).maxSendWorkRequests(depth)
+            created = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).maxSendWorkRequests(depth)
                     .maxReceiveWorkRequests(1).maxSendSge(1).maxReceiveSge(1).maxInlineData(Slots.SLOT_BYTES).build());
             connectToItself(created, context, attributes);
         } catch (RuntimeException e) {

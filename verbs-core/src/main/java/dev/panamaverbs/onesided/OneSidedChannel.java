@@ -1,7 +1,7 @@
 package dev.panamaverbs.onesided;
 
 import dev.panamaverbs.CompletionFailedException;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.SendWorkRequest;
 import java.lang.foreign.Arena;
@@ -120,7 +120,7 @@ public final class OneSidedChannel implements AutoCloseable {
     public static OneSidedChannel open(QueuePair qp, Duration postTimeout) {
         Objects.requireNonNull(qp, "qp");
         Objects.requireNonNull(postTimeout, "postTimeout");
-        if (qp.type() != QpType.RC) {
+        if (qp.type() != QueuePairType.RC) {
             throw new IllegalArgumentException("one-sided operations need an RC queue pair, not " + qp.type());
         }
         if (postTimeout.isNegative() || postTimeout.isZero()) {

@@ -12,7 +12,7 @@ import java.util.Objects;
  * region's {@code iova}), its length and its rkey. Small and fixed on the wire, so it fits
  * {@code rdma_cm} private data (56 bytes on an RC connect) and any control channel;
  * {@link #toRemoteRegion()} and {@link #of(RemoteRegion)} carry it through
- * {@link dev.panamaverbs.EndpointExchange} too.
+ * {@link dev.panamaverbs.cm.EndpointExchange} too.
  *
  * <p>Wire format, {@value #BYTES} bytes, little-endian:
  * <pre>
@@ -55,7 +55,7 @@ public record WindowDescriptor(long address, long length, int rkey) {
     }
 
     /**
-     * The descriptor of a region a peer advertised in its {@link dev.panamaverbs.EndpointInfo}.
+     * The descriptor of a region a peer advertised in its {@link dev.panamaverbs.cm.EndpointInfo}.
      *
      * @param region the advertised region
      * @return the same address, length and rkey as a descriptor
@@ -65,7 +65,7 @@ public record WindowDescriptor(long address, long length, int rkey) {
     }
 
     /**
-     * This descriptor as a {@link RemoteRegion}, e.g. for {@link dev.panamaverbs.EndpointInfo#withRegion(RemoteRegion)}.
+     * This descriptor as a {@link RemoteRegion}, e.g. for {@link dev.panamaverbs.cm.EndpointInfo#withRegion(RemoteRegion)}.
      *
      * @return the same address, rkey and length as a remote region
      */

@@ -1,0 +1,267 @@
+package dev.panamaverbs.cm;
+
+import dev.panamaverbs.internal.CoreAccess;
+import dev.panamaverbs.CompletionChannel;
+import dev.panamaverbs.Errno;
+import dev.panamaverbs.VerbsException;
+import dev.panamaverbs.VerbsResource;
+import dev.panamaverbs.VerbsUnavailableException;
+import dev.panamaverbs.internal.EventFiles;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.rdma_cma_h;
+import dev.panamaverbs.ffm.rdmacm.rdma_cm_event;
+import dev.panamaverbs.ffm.rdmacm.rdma_event_channel;
+import dev.panamaverbs.loader.internal.LibRdmacm;
+import dev.panamaverbs.loader.internal.Pointers;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+
+/**
+ * An rdma_cm event channel (C {@code struct rdma_event_channel}, {@code rdma_create_event_channel}):
+ * where the connection identifiers created on it report address and route resolution,
+ * connection requests, establishment, rejection and disconnection. The root of an rdma_cm
+ * resource tree: {@link #close()} closes its identifiers (and what they created) first, then
+ * {@code rdma_destroy_event_channel}.
+ *
+ * <h2>Waiting</h2>
+ * The channel's fd is made non-blocking, so {@code rdma_get_cm_event} never blocks; waiters poll
+ * the fd like {@link CompletionChannel}: a virtual thread polls with timeout 0 and parks in Java
+ * between polls (backoff up to 1 ms), a platform thread blocks in {@code poll(2)} slices of 50 ms.
+ * Every event is copied and acknowledged ({@code rdma_ack_cm_event}) at once, then handed to the
+ * identifier it concerns (a connection request to its listener): a thread waiting for one
+ * identifier keeps the events of others for them, so several identifiers and threads can share
+ * one channel. Closing the channel or the identifier a thread waits for ends the wait with an
+ * {@link IllegalStateException}.
+ */
+public final class ConnectionEventChannel extends VerbsResource {
+    private static final long FIRST_PARK_NANOS = 10_000;
+    private static final long MAX_PARK_NANOS = 1_000_000;
+    private static final int PLATFORM_SLICE_MILLIS = 50;
+
+    private final int fd;
+    /** The identifiers on this channel, by {@code rdma_cm_id*} address. */
+    private final Map<Long, ConnectionId> identifiers = new ConcurrentHashMap<>();
+    /** Events taken from the fd but not yet claimed, by the address of the identifier they concern. */
+    private final Map<Long, Queue<ConnectionEvent>> mailboxes = new ConcurrentHashMap<>();
+    /** Connection requests taken but not yet claimed, by the address of their listener. */
+    private final Map<Long, Queue<ConnectionEvent>> requests = new ConcurrentHashMap<>();
+
+    private ConnectionEventChannel(MemorySegment handle, int fd) {
+        super("ConnectionEventChannel", handle);
+        this.fd = fd;
+    }
+
+    /**
+     * {@code rdma_create_event_channel}, its fd made non-blocking.
+     *
+     * @throws VerbsUnavailableException when libibverbs or librdmacm is unavailable
+     * @throws VerbsException when the call fails (ENODEV: no {@code /dev/infiniband/rdma_cm}, the
+     *         {@code rdma_ucm} kernel module is not loaded)
+     * @return {@code rdma_create_event_channel}, its fd made non-blocking.
+     */
+    public static ConnectionEventChannel create() {
+        RdmaCm.ensureAvailable();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            MemorySegment created = rdma_cma_h.rdma_create_event_channel(state);
+            int errno = CallState.errno(state);
+            if (created.equals(MemorySegment.NULL)) {
+                throw new VerbsException("rdma_create_event_channel", errno != 0 ? errno : Errno.ENODEV,
+                        errno == Errno.ENOENT || errno == Errno.ENODEV
+                                ? "/dev/infiniband/rdma_cm is missing (load the rdma_ucm kernel module)" : null);
+            }
+            created = Pointers.sized(created, rdma_event_channel.SIZE);
+            int fd = rdma_event_channel.fd(created);
+            ConnectionEventChannel channel = new ConnectionEventChannel(created, fd);
+            try {
+                EventFiles.setNonBlocking(fd);
+            } catch (RuntimeException e) {
+                rdma_cma_h.rdma_destroy_event_channel(state, created);
+                throw e;
+            }
+            CoreAccess.get().register(channel);
+            LibRdmacm.LIBRARY.announceLoaded(); // the library's first use, not the probe, logs its file
+            return channel;
+        }
+    }
+
+    /**
+     * The channel's file descriptor ({@code rdma_event_channel.fd}), non-blocking.
+     *
+     * @return the channel's file descriptor ({@code rdma_event_channel.fd}), non-blocking.
+     */
+    public int fd() {
+        return fd;
+    }
+
+    /**
+     * {@code rdma_create_id}: a new identifier on this channel in {@code space}.
+     *
+     * @param space the space
+     * @return {@code rdma_create_id}: a new identifier on this channel in {@code space}.
+     */
+    public ConnectionId createIdentifier(PortSpace space) {
+        return ConnectionId.create(this, space);
+    }
+
+    /**
+     * The next event for any identifier of this channel, waiting up to {@code timeout}
+     * ({@code rdma_get_cm_event}, then {@code rdma_ack_cm_event}); events already taken for an
+     * identifier no one waited for come first. Connection requests are not returned here: they
+     * wait for their listener's {@link ConnectionId#awaitRequest}.
+     *
+     * @return the event, or empty when none came in time
+     * @throws IllegalStateException when the channel is (or gets) closed
+     * @param timeout the timeout
+     */
+    public Optional<ConnectionEvent> awaitEvent(Duration timeout) {
+        long nanos = EventFiles.checkTimeout(timeout);
+        return Optional.ofNullable(await(null, false, nanos, "rdma_get_cm_event", "on " + this));
+    }
+
+    /**
+     * The next event concerning {@code id} (with {@code request}: the next connection request to
+     * the listener {@code id}) within {@code timeoutNanos}, or null. Other events are kept for
+     * whoever they concern.
+     *
+     * @throws IllegalStateException when the channel or {@code id} is (or gets) closed
+     * @throws ConnectionException with EINTR when interrupted (the interrupt flag is kept)
+     */
+    ConnectionEvent await(ConnectionId id, boolean request, long timeoutNanos, String verb, String target) {
+        long start = System.nanoTime();
+        boolean virtual = Thread.currentThread().isVirtual();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment pollState = EventFiles.allocatePollState(arena);
+            MemorySegment eventSlot = arena.allocate(ADDRESS);
+            MemorySegment callState = CallState.allocate(arena);
+            long park = 0;
+            while (true) {
+                ConnectionEvent mine = claim(id, request);
+                if (mine != null) {
+                    return mine;
+                }
+                if (isClosed()) {
+                    throw new IllegalStateException(this + " was closed while waiting for " + verb + " " + target);
+                }
+                if (id != null && id.isClosed()) {
+                    throw new IllegalStateException(id + " was closed while waiting for " + verb + " " + target);
+                }
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new ConnectionException(verb, target, Errno.EINTR, null, "interrupted while waiting");
+                }
+                long remaining = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : timeoutNanos - (System.nanoTime() - start);
+                int pollMillis = virtual || remaining <= 0 ? 0
+                        : (int) Math.min(PLATFORM_SLICE_MILLIS, Math.max(1, remaining / 1_000_000));
+                ConnectionEvent event = tryTake(pollState, eventSlot, callState, pollMillis);
+                if (event != null) {
+                    boolean isRequest = event.type() == ConnectionEventType.CONNECT_REQUEST;
+                    if (isRequest == request && (id == null || event.ownerAddress() == CoreAccess.get().handleAddress(id))) {
+                        return event;
+                    }
+                    deliver(event);
+                    continue;
+                }
+                if (remaining <= 0) {
+                    return null;
+                }
+                if (virtual) {
+                    park = park == 0 ? FIRST_PARK_NANOS : Math.min(MAX_PARK_NANOS, park * 2);
+                    LockSupport.parkNanos(Math.min(park, remaining));
+                }
+            }
+        }
+    }
+
+    /** An event (or request) already taken for {@code id} (any identifier's when null), or null. */
+    private ConnectionEvent claim(ConnectionId id, boolean request) {
+        Map<Long, Queue<ConnectionEvent>> boxes = request ? requests : mailboxes;
+        if (id != null) {
+            Queue<ConnectionEvent> box = boxes.get(CoreAccess.get().handleAddress(id));
+            return box == null ? null : box.poll();
+        }
+        for (Queue<ConnectionEvent> box : boxes.values()) {
+            ConnectionEvent event = box.poll();
+            if (event != null) {
+                return event;
+            }
+        }
+        return null;
+    }
+
+    /** Keeps {@code event} for its identifier; an event for none of ours is dropped (a request refused). */
+    private void deliver(ConnectionEvent event) {
+        long owner = event.ownerAddress();
+        boolean isRequest = event.type() == ConnectionEventType.CONNECT_REQUEST;
+        if (identifiers.containsKey(owner)) {
+            (isRequest ? requests : mailboxes).computeIfAbsent(owner, k -> new ConcurrentLinkedQueue<>()).add(event);
+        } else if (isRequest) {
+            ConnectionId.refuseRaw(event.idAddress());
+        }
+    }
+
+    /** One attempt: poll the fd, and if readable take one event, copy it and acknowledge it. */
+    private ConnectionEvent tryTake(MemorySegment pollState, MemorySegment eventSlot, MemorySegment callState,
+                                    int pollMillis) {
+        acquire();
+        try {
+            if (!EventFiles.pollReadable(pollState, fd, pollMillis)) {
+                return null;
+            }
+            int rc = rdma_cma_h.rdma_get_cm_event(callState, handleSegment(), eventSlot);
+            if (rc != 0) {
+                int errno = CallState.errno(callState);
+                if (errno == Errno.EAGAIN || errno == Errno.EINTR) {
+                    return null;
+                }
+                throw VerbsException.of("rdma_get_cm_event", errno);
+            }
+            MemorySegment event = Pointers.sized(eventSlot.get(ADDRESS, 0), rdma_cm_event.SIZE);
+            try {
+                return ConnectionEvents.copy(event);
+            } finally {
+                // Acknowledged at once: rdma_destroy_id waits for every event of its id to be acknowledged.
+                rdma_cma_h.rdma_ack_cm_event(callState, event);
+            }
+        } finally {
+            release();
+        }
+    }
+
+    /** Called by an identifier once registered on this channel. */
+    void attach(ConnectionId id) {
+        identifiers.put(CoreAccess.get().handleAddress(id), id);
+    }
+
+    /**
+     * Called by an identifier being destroyed: forgets it and returns the events no one claimed
+     * (pending connection requests the caller must refuse).
+     */
+    Queue<ConnectionEvent> detach(ConnectionId id) {
+        identifiers.remove(CoreAccess.get().handleAddress(id), id);
+        mailboxes.remove(CoreAccess.get().handleAddress(id));
+        Queue<ConnectionEvent> left = requests.remove(CoreAccess.get().handleAddress(id));
+        return left != null ? left : new ConcurrentLinkedQueue<>();
+    }
+
+    /** {@code rdma_destroy_event_channel}; every identifier on it is already destroyed. */
+    @Override
+    protected void destroy() {
+        try (Arena arena = Arena.ofConfined()) {
+            rdma_cma_h.rdma_destroy_event_channel(CallState.allocate(arena), handleSegment());
+        }
+    }
+
+    @Override
+    protected String describe() {
+        return "fd=" + fd;
+    }
+}

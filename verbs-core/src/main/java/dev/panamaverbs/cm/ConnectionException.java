@@ -1,0 +1,50 @@
+package dev.panamaverbs.cm;
+
+import dev.panamaverbs.Errno;
+import dev.panamaverbs.VerbsException;
+
+/**
+ * An rdma_cm operation failed: address or route resolution, connect, accept or disconnect. The
+ * message names the C function, the address or identifier, the event that ended the wait (or
+ * that none came in time) and its status; {@link #errno()} is the errno ({@code ETIMEDOUT} for a
+ * wait that timed out, {@code ECONNREFUSED} for a rejected connect).
+ */
+public class ConnectionException extends VerbsException {
+    private static final long serialVersionUID = 1L;
+
+    private final transient ConnectionEvent event;
+
+    /**
+     * A failure of {@code verb} about {@code target}, with {@code errno}, ended by {@code event} (or none).
+     *
+     * @param verb the verb
+     * @param target the target
+     * @param errno the errno
+     * @param event the event
+     * @param detail the detail
+     */
+    public ConnectionException(String verb, String target, int errno, ConnectionEvent event, String detail) {
+        super(verb, errno, verb + " " + target + " failed: " + (event != null
+                ? event.type() + ", " + event.statusDescription() : "errno " + errno + " (" + Errno.describe(errno) + ")")
+                + (detail == null || detail.isEmpty() ? "" : ": " + detail), null);
+        this.event = event;
+    }
+
+    /**
+     * The event that ended the operation, if one did (none for a timeout or a failed call).
+     *
+     * @return the event that ended the operation, if one did (none for a timeout or a failed call).
+     */
+    public java.util.Optional<ConnectionEvent> event() {
+        return java.util.Optional.ofNullable(event);
+    }
+
+    /**
+     * The event's status (0 when there was no event).
+     *
+     * @return the event's status (0 when there was no event).
+     */
+    public int status() {
+        return event != null ? event.status() : 0;
+    }
+}

@@ -1,0 +1,546 @@
+package dev.panamaverbs.cm;
+
+import dev.panamaverbs.internal.EventFiles;
+import dev.panamaverbs.internal.CoreAccess;
+import dev.panamaverbs.CompletionChannel;
+import dev.panamaverbs.Context;
+import dev.panamaverbs.Device;
+import dev.panamaverbs.Errno;
+import dev.panamaverbs.ProtectionDomain;
+import dev.panamaverbs.QueuePair;
+import dev.panamaverbs.QueuePairOptions;
+import dev.panamaverbs.VerbsException;
+import dev.panamaverbs.VerbsResource;
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.values.QueuePairState;
+import dev.panamaverbs.ffm.ibv_context;
+import dev.panamaverbs.ffm.ibv_device;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.rdma_cma_h;
+import dev.panamaverbs.ffm.rdmacm.rdma_addr;
+import dev.panamaverbs.ffm.rdmacm.rdma_cm_id;
+import dev.panamaverbs.ffm.rdmacm.rdma_route;
+import dev.panamaverbs.loader.internal.Pointers;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.function.UnaryOperator;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+
+/**
+ * An rdma_cm connection identifier (C {@code struct rdma_cm_id}, {@code rdma_create_id}): the
+ * rdma_cm counterpart of a socket. Active side: {@link #resolveAddress}, {@link #resolveRoute},
+ * {@link #createQueuePair}, {@link #connect}. Passive side: {@link #bind}, {@link #listen},
+ * {@link #awaitRequest}, then {@link #accept} or {@link #reject} on the request's identifier.
+ * {@link #disconnect} ends a connection.
+ *
+ * <p>Every wait has a timeout and runs on the {@link ConnectionEventChannel} (virtual-thread
+ * friendly). A failure throws {@link ConnectionException} naming the C function, this identifier
+ * or the address, the event and its status; a rejected connect
+ * {@link ConnectionRejectedException} with the peer's private data.
+ *
+ * <p>Tree: the identifier is a child of its channel; {@link #context()} (librdmacm's device
+ * context, never closed by this library) is its child, and the protection domains, completion
+ * queues and queue pairs made from that context are below it. {@link #close()} closes them, then
+ * {@code rdma_destroy_id} (which also disconnects a connected identifier).
+ */
+public final class ConnectionId extends VerbsResource {
+    /** What the identifier's own waits add to librdmacm's resolution timeouts before giving up. */
+    private static final long RESOLVE_SLACK_NANOS = 1_000_000_000L;
+
+    private final ConnectionEventChannel channel;
+    private final PortSpace portSpace;
+    private volatile Context context;
+    private volatile QueuePair queuePair;
+    private volatile boolean disconnected;
+    /** rdma_disconnect was called on this identifier (by the user, or in answer to the peer's). */
+    private volatile boolean disconnectSent;
+    /** The peer's address as asked for ({@link #resolveAddress}), for messages. */
+    private volatile InetSocketAddress target;
+
+    private ConnectionId(ConnectionEventChannel channel, MemorySegment handle, PortSpace portSpace) {
+        super("ConnectionId", handle, channel);
+        this.channel = channel;
+        this.portSpace = portSpace;
+    }
+
+    /** {@code rdma_create_id(channel, &id, NULL, ps)}: hook of {@link ConnectionEventChannel#createIdentifier}. */
+    static ConnectionId create(ConnectionEventChannel channel, PortSpace space) {
+        Objects.requireNonNull(channel, "rdma_create_id: channel is null");
+        Objects.requireNonNull(space, "rdma_create_id: port space is null");
+        CoreAccess.get().acquire(channel);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            MemorySegment slot = arena.allocate(ADDRESS);
+            int rc = rdma_cma_h.rdma_create_id(state, CoreAccess.get().handleSegment(channel), slot, MemorySegment.NULL, space.value());
+            NativeCalls.checkErrno("rdma_create_id", rc, CallState.errno(state));
+            return adopt(channel, slot.get(ADDRESS, 0).address(), space);
+        } finally {
+            CoreAccess.get().release(channel);
+        }
+    }
+
+    /** Wraps and registers an identifier librdmacm created on {@code channel} (a request's new one). */
+    static ConnectionId adopt(ConnectionEventChannel channel, long rawId, PortSpace space) {
+        ConnectionId id = new ConnectionId(channel, Pointers.sized(rawId, rdma_cm_id.SIZE), space);
+        CoreAccess.get().register(id);
+        channel.attach(id);
+        return id;
+    }
+
+    /** Refuses a connection request no one will take: {@code rdma_reject}, then {@code rdma_destroy_id}. */
+    static void refuseRaw(long rawId) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            MemorySegment id = MemorySegment.ofAddress(rawId);
+            int ignored = rdma_cma_h.rdma_reject(state, id, MemorySegment.NULL, (byte) 0);
+            ignored = rdma_cma_h.rdma_destroy_id(state, id);
+        }
+    }
+
+    /**
+     * The channel this identifier reports on.
+     *
+     * @return the channel this identifier reports on.
+     */
+    public ConnectionEventChannel channel() {
+        return channel;
+    }
+
+    /**
+     * The port space ({@code rdma_cm_id.ps}).
+     *
+     * @return the port space ({@code rdma_cm_id.ps}).
+     */
+    public PortSpace portSpace() {
+        return portSpace;
+    }
+
+    /**
+     * {@code rdma_bind_addr}: binds to a local address and port (port 0: any). Binding to an
+     * RDMA device's address also picks that device ({@link #context()}).
+     *
+     * @throws VerbsException when the call fails (EADDRINUSE, EADDRNOTAVAIL: not a local address...)
+     * @param local the local
+     */
+    public void bind(InetSocketAddress local) {
+        SocketAddresses.check("rdma_bind_addr", local);
+        call("rdma_bind_addr", SocketAddresses.format(local), (state, arena) ->
+                rdma_cma_h.rdma_bind_addr(state, handleSegment(), SocketAddresses.write(arena, local)));
+    }
+
+    /**
+     * {@code rdma_listen}: accepts connection requests (see {@link #awaitRequest}), {@code backlog} queued.
+     *
+     * @param backlog the backlog
+     */
+    public void listen(int backlog) {
+        if (backlog < 0) {
+            throw new IllegalArgumentException("rdma_listen: backlog must not be negative, got " + backlog);
+        }
+        call("rdma_listen", "on " + localAddressText(), (state, arena) -> rdma_cma_h.rdma_listen(state, handleSegment(), backlog));
+    }
+
+    /**
+     * {@code rdma_resolve_addr}: finds the local device and port that reach {@code remote}, and
+     * waits for ADDR_RESOLVED (librdmacm's own timeout is {@code timeout}; this wait adds a second).
+     *
+     * @throws ConnectionException naming {@code remote}: ADDR_ERROR with its status (e.g. -110:
+     *         timed out, -113: no route), or ETIMEDOUT when no event came
+     * @param remote the remote
+     * @param timeout the timeout
+     */
+    public void resolveAddress(InetSocketAddress remote, Duration timeout) {
+        SocketAddresses.check("rdma_resolve_addr", remote);
+        int millis = timeoutMillis("rdma_resolve_addr", timeout);
+        target = remote;
+        String where = "to " + SocketAddresses.format(remote);
+        call("rdma_resolve_addr", where, (state, arena) -> rdma_cma_h.rdma_resolve_addr(state, handleSegment(),
+                MemorySegment.NULL, SocketAddresses.write(arena, remote), millis));
+        expect("rdma_resolve_addr", where, ConnectionEventType.ADDR_RESOLVED, millis * 1_000_000L + RESOLVE_SLACK_NANOS);
+    }
+
+    /**
+     * {@code rdma_resolve_route}: finds the path to the resolved address, waiting for ROUTE_RESOLVED.
+     *
+     * @throws ConnectionException ROUTE_ERROR with its status, or ETIMEDOUT when no event came
+     * @param timeout the timeout
+     */
+    public void resolveRoute(Duration timeout) {
+        int millis = timeoutMillis("rdma_resolve_route", timeout);
+        String where = "to " + SocketAddresses.format(target);
+        call("rdma_resolve_route", where, (state, arena) -> rdma_cma_h.rdma_resolve_route(state, handleSegment(), millis));
+        expect("rdma_resolve_route", where, ConnectionEventType.ROUTE_RESOLVED, millis * 1_000_000L + RESOLVE_SLACK_NANOS);
+    }
+
+    /**
+     * The device context rdma_cm chose ({@code rdma_cm_id.verbs}), known once the identifier is
+     * bound to a device address, resolved, or came with a connection request. librdmacm owns it:
+     * the wrapper is this identifier's child and closing it frees only what was created on it.
+     *
+     * @throws IllegalStateException when no device is chosen yet, or the identifier is closed
+     * @return the device context rdma_cm chose ({@code rdma_cm_id.verbs}), known once the identifier is bound to a device address, resolved, or came with a connection request.
+     */
+    public Context context() {
+        Context current = context;
+        if (current != null) {
+            return current;
+        }
+        synchronized (this) {
+            if (context == null) {
+                acquire();
+                try {
+                    MemorySegment verbs = rdma_cm_id.verbs(handleSegment());
+                    if (verbs.address() == 0) {
+                        throw new IllegalStateException(this + " has no device yet: bind it to an RDMA device's"
+                                + " address or resolve an address first");
+                    }
+                    MemorySegment sized = Pointers.sized(verbs, ibv_context.SIZE);
+                    context = CoreAccess.get().adoptContext(sized, this);
+                } finally {
+                    release();
+                }
+            }
+            return context;
+        }
+    }
+
+    /**
+     * {@code rdma_create_qp}: the identifier's queue pair, of its port space's type (RC for TCP,
+     * UD for UDP), on {@code pd} (allocated on {@link #context()}). librdmacm moves it through
+     * its states: INIT now (UD: RTS), RTS once connected; the whole data-path API works on it.
+     * Closed with {@code rdma_destroy_qp}.
+     *
+     * @throws IllegalArgumentException when {@code pd} is not on this identifier's context, the
+     *         type does not match the port space, or a size exceeds the device's
+     * @throws IllegalStateException when the identifier already has a queue pair, or is closed
+     * @param pd the pd
+     * @param options the options
+     * @return {@code rdma_create_qp}: the identifier's queue pair, of its port space's type (RC for TCP, UD for UDP), on {@code pd} (allocated on {@link #context()}).
+     */
+    public QueuePair createQueuePair(ProtectionDomain pd, QueuePairOptions options) {
+        Objects.requireNonNull(pd, "rdma_create_qp: protection domain is null");
+        Objects.requireNonNull(options, "rdma_create_qp: options is null");
+        if (options.type() != portSpace.queuePairType()) {
+            throw new IllegalArgumentException("rdma_create_qp: an identifier of port space " + portSpace + " takes a "
+                    + portSpace.queuePairType() + " queue pair, got " + options.type());
+        }
+        if (pd.context() != context()) {
+            throw new IllegalArgumentException("rdma_create_qp: " + pd + " is not on " + this
+                    + "'s context: allocate it with id.context().allocateProtectionDomain()");
+        }
+        synchronized (this) {
+            if (queuePair != null && !queuePair.isClosed()) {
+                throw new IllegalStateException("rdma_create_qp: " + this + " already has " + queuePair);
+            }
+            acquire();
+            try {
+                queuePair = CoreAccess.get().createQueuePairOnIdentifier(handleSegment(), pd, options, this::destroyQueuePair);
+                return queuePair;
+            } finally {
+                release();
+            }
+        }
+    }
+
+    /**
+     * The queue pair made by {@link #createQueuePair}, while open.
+     *
+     * @return the queue pair made by {@link #createQueuePair}, while open.
+     */
+    public Optional<QueuePair> queuePair() {
+        QueuePair qp = queuePair;
+        return qp != null && !qp.isClosed() ? Optional.of(qp) : Optional.empty();
+    }
+
+    /** {@code rdma_destroy_qp}: called by the queue pair's close, never twice. */
+    void destroyQueuePair() {
+        try (Arena arena = Arena.ofConfined()) {
+            rdma_cma_h.rdma_destroy_qp(CallState.allocate(arena), handleSegment());
+        }
+    }
+
+    /**
+     * {@code rdma_connect} with {@code options}' parameters, then waits up to {@code timeout} for
+     * ESTABLISHED. For a datagram identifier this is the UD resolution of the peer's QPN and Q_Key
+     * ({@link ConnectionEvent#datagram()}).
+     *
+     * @return the ESTABLISHED event (the peer's private data and parameters)
+     * @throws IllegalArgumentException when the private data exceeds the CM's limit
+     * @throws ConnectionRejectedException when rejected (by the peer, or nothing listens on the port)
+     * @throws ConnectionException UNREACHABLE or CONNECT_ERROR with its status, or ETIMEDOUT
+     * @param options the options
+     * @param timeout the timeout
+     */
+    public ConnectionEvent connect(ConnectionOptions options, Duration timeout) {
+        Objects.requireNonNull(options, "rdma_connect: options is null");
+        ConnectionOptions.checkPrivateData("rdma_connect", options.privateDataUnsafe(), portSpace.isDatagram()
+                ? ConnectionOptions.MAX_DATAGRAM_REQUEST_PRIVATE_DATA : ConnectionOptions.MAX_CONNECT_PRIVATE_DATA);
+        long nanos = EventFiles.checkTimeout(timeout);
+        String where = "to " + SocketAddresses.format(target);
+        call("rdma_connect", where, (state, arena) ->
+                rdma_cma_h.rdma_connect(state, handleSegment(), ConnectionParameters.write(arena, "rdma_connect", options, this, 0)));
+        ConnectionEvent established = expect("rdma_connect", where, ConnectionEventType.ESTABLISHED, nanos);
+        queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.RTS));
+        return established;
+    }
+
+    /**
+     * {@code rdma_accept} on a request's identifier, then for a connected space waits up to
+     * {@code timeout} for ESTABLISHED (a datagram space answers at once: no wait).
+     *
+     * @throws ConnectionException when the accept fails or the connection is not established in time
+     * @param options the options
+     * @param timeout the timeout
+     */
+    public void accept(ConnectionOptions options, Duration timeout) {
+        accept(options, timeout, 0);
+    }
+
+    /**
+     * {@link #accept(ConnectionOptions, Duration)} naming {@code answeringQpn} as the queue pair
+     * that serves this request when the identifier has none (a datagram server answers every
+     * resolution with its one UD queue pair).
+     */
+    void accept(ConnectionOptions options, Duration timeout, int answeringQpn) {
+        Objects.requireNonNull(options, "rdma_accept: options is null");
+        ConnectionOptions.checkPrivateData("rdma_accept", options.privateDataUnsafe(), portSpace.isDatagram()
+                ? ConnectionOptions.MAX_DATAGRAM_REPLY_PRIVATE_DATA : ConnectionOptions.MAX_ACCEPT_PRIVATE_DATA);
+        long nanos = EventFiles.checkTimeout(timeout);
+        String where = "from " + SocketAddresses.format(remoteAddress());
+        call("rdma_accept", where, (state, arena) ->
+                rdma_cma_h.rdma_accept(state, handleSegment(),
+                        ConnectionParameters.write(arena, "rdma_accept", options, this, answeringQpn)));
+        if (!portSpace.isDatagram()) {
+            expect("rdma_accept", where, ConnectionEventType.ESTABLISHED, nanos);
+            queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.RTS));
+        }
+    }
+
+    /**
+     * {@code rdma_reject} on a request's identifier, sending {@code privateData} (at most
+     * {@value ConnectionOptions#MAX_REJECT_PRIVATE_DATA} bytes) to the peer, whose connect fails with
+     * {@link ConnectionRejectedException}.
+     * @param privateData the private data
+     */
+    public void reject(byte[] privateData) {
+        Objects.requireNonNull(privateData, "rdma_reject: private data is null");
+        ConnectionOptions.checkPrivateData("rdma_reject", privateData, ConnectionOptions.MAX_REJECT_PRIVATE_DATA);
+        call("rdma_reject", "from " + SocketAddresses.format(remoteAddress()), (state, arena) -> {
+            MemorySegment data = privateData.length == 0 ? MemorySegment.NULL : arena.allocateFrom(
+                    java.lang.foreign.ValueLayout.JAVA_BYTE, privateData);
+            return rdma_cma_h.rdma_reject(state, handleSegment(), data, (byte) privateData.length);
+        });
+    }
+
+    /**
+     * {@code rdma_disconnect} (the queue pair goes to ERROR: outstanding requests flush), then
+     * waits up to {@code timeout} for DISCONNECTED. Returns at once when the peer already
+     * disconnected.
+     *
+     * @return true when DISCONNECTED arrived (or had), false when the timeout passed first
+     * @param timeout the timeout
+     */
+    public boolean disconnect(Duration timeout) {
+        long nanos = EventFiles.checkTimeout(timeout);
+        String where = "from " + SocketAddresses.format(remoteAddress());
+        disconnectSent = true;
+        call("rdma_disconnect", where, (state, arena) -> rdma_cma_h.rdma_disconnect(state, handleSegment()));
+        queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.ERROR));
+        return awaitDisconnect(Duration.ofNanos(nanos));
+    }
+
+    /**
+     * Waits up to {@code timeout} for DISCONNECTED (the peer disconnected, closed or, after the
+     * retries of {@link ConnectionOptions#retryCount()}, stopped answering). Other events that
+     * arrive meanwhile are dropped.
+     *
+     * @return true once disconnected
+     * @param timeout the timeout
+     */
+    public boolean awaitDisconnect(Duration timeout) {
+        long deadline = System.nanoTime() + EventFiles.checkTimeout(timeout);
+        while (!disconnected) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || awaitEvent(Duration.ofNanos(left)).isEmpty()) {
+                return disconnected;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The next event for this identifier within {@code timeout} (not connection requests: {@link #awaitRequest}).
+     *
+     * @param timeout the timeout
+     * @return the next event for this identifier within {@code timeout} (not connection requests: {@link #awaitRequest}).
+     */
+    public Optional<ConnectionEvent> awaitEvent(Duration timeout) {
+        long nanos = EventFiles.checkTimeout(timeout);
+        return Optional.ofNullable(observe(channel.await(this, false, nanos, "rdma_get_cm_event", "for " + this)));
+    }
+
+    /**
+     * The next connection request to this listening identifier within {@code timeout}: a new
+     * identifier on the same channel, to {@link #accept} or {@link #reject}.
+     * @param timeout the timeout
+     * @return the next connection request to this listening identifier within {@code timeout}: a new identifier on the same channel, to {@link #accept} or {@link #reject}.
+     */
+    public Optional<ConnectionRequest> awaitRequest(Duration timeout) {
+        return awaitRequest(timeout, channel, ConnectionOptions.defaults());
+    }
+
+    /** As {@link #awaitRequest(Duration)}, the new identifier moved to {@code target} ({@code rdma_migrate_id}). */
+    Optional<ConnectionRequest> awaitRequest(Duration timeout, ConnectionEventChannel target, ConnectionOptions options) {
+        long nanos = EventFiles.checkTimeout(timeout);
+        ConnectionEvent request = channel.await(this, true, nanos, "rdma_get_request", "on " + localAddressText());
+        if (request == null) {
+            return Optional.empty();
+        }
+        if (target != channel) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment state = CallState.allocate(arena);
+                CoreAccess.get().acquire(target);
+                try {
+                    int rc = rdma_cma_h.rdma_migrate_id(state, MemorySegment.ofAddress(request.idAddress()), CoreAccess.get().handleSegment(target));
+                    if (rc != 0) {
+                        refuseRaw(request.idAddress());
+                        throw VerbsException.of("rdma_migrate_id", CallState.errno(state));
+                    }
+                } finally {
+                    CoreAccess.get().release(target);
+                }
+            }
+        }
+        ConnectionId id = adopt(target, request.idAddress(), portSpace);
+        return Optional.of(new ConnectionRequest(id, request, options));
+    }
+
+    /**
+     * The local address ({@code route.addr.src_addr}), null before bind or resolution.
+     *
+     * @return the local address ({@code route.addr.src_addr}), null before bind or resolution.
+     */
+    public InetSocketAddress localAddress() {
+        return readAddress(rdma_addr::src_addr);
+    }
+
+    /**
+     * The peer's address ({@code route.addr.dst_addr}), null before resolution or a request.
+     *
+     * @return the peer's address ({@code route.addr.dst_addr}), null before resolution or a request.
+     */
+    public InetSocketAddress remoteAddress() {
+        return readAddress(rdma_addr::dst_addr);
+    }
+
+    /** Reads one of {@code route.addr}'s addresses ({@code field} picks it) while holding the identifier. */
+    private InetSocketAddress readAddress(UnaryOperator<MemorySegment> field) {
+        acquire();
+        try {
+            return SocketAddresses.read(field.apply(rdma_route.addr(rdma_cm_id.route(handleSegment()))));
+        } finally {
+            release();
+        }
+    }
+
+    private String localAddressText() {
+        return SocketAddresses.format(localAddress());
+    }
+
+    /** Waits for {@code wanted}; any failure event, another event, or the timeout throws. */
+    private ConnectionEvent expect(String verb, String where, ConnectionEventType wanted, long timeoutNanos) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (true) {
+            long left = Math.max(0, deadline - System.nanoTime());
+            ConnectionEvent event = observe(channel.await(this, false, left, verb, where + " on " + this));
+            if (event == null) {
+                throw new ConnectionException(verb, where + " on " + this, Errno.ETIMEDOUT, null,
+                        "no " + wanted + " within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms");
+            }
+            if (event.type() == wanted) {
+                return event;
+            }
+            if (event.type() == ConnectionEventType.REJECTED) {
+                throw new ConnectionRejectedException(verb, where + " on " + this, event);
+            }
+            if (event.type() == null || event.type().isFailure() || event.type() == ConnectionEventType.DISCONNECTED) {
+                int errno = event.status() < 0 ? -event.status() : Errno.EIO;
+                throw new ConnectionException(verb, where + " on " + this, errno, event, null);
+            }
+            // anything else (e.g. a late TIMEWAIT_EXIT) does not end this wait
+        }
+    }
+
+    /**
+     * Notes what an event means for this identifier's state. The peer's DISCONNECTED is answered
+     * with our own rdma_disconnect at once (the DREP its rdma_disconnect waits for), so the peer
+     * learns within a round trip instead of after the CM's DREQ timeout.
+     */
+    private ConnectionEvent observe(ConnectionEvent event) {
+        if (event != null && event.type() == ConnectionEventType.DISCONNECTED) {
+            disconnected = true;
+            queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.ERROR));
+            if (!disconnectSent) {
+                disconnectSent = true;
+                try (Arena arena = Arena.ofConfined()) {
+                    // Best effort: the connection is over either way; EINVAL here only means the CM already answered.
+                    int ignored = rdma_cma_h.rdma_disconnect(CallState.allocate(arena), handleSegment());
+                }
+            }
+        }
+        return event;
+    }
+
+    /** Runs one rdma_cm call returning 0 or -1 with errno, inside acquire/release. */
+    private void call(String verb, String where, Call body) {
+        acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            int rc = body.run(state, arena);
+            if (rc != 0) {
+                int errno = CallState.errno(state);
+                throw new ConnectionException(verb, where + " on " + this, errno != 0 ? errno : Math.abs(rc), null, null);
+            }
+        } finally {
+            release();
+        }
+    }
+
+    @FunctionalInterface
+    private interface Call {
+        int run(MemorySegment state, Arena arena);
+    }
+
+    static int timeoutMillis(String verb, Duration timeout) {
+        long nanos = EventFiles.checkTimeout(timeout);
+        if (nanos < 1_000_000) {
+            throw new IllegalArgumentException(verb + ": timeout must be at least 1 ms, got " + timeout);
+        }
+        return (int) Math.min(Integer.MAX_VALUE, nanos / 1_000_000);
+    }
+
+    /** Refuses requests no one claimed, then {@code rdma_destroy_id} (waits for its events' acks: all are acked at once). */
+    @Override
+    protected void destroy() {
+        Queue<ConnectionEvent> unclaimed = channel.detach(this);
+        for (ConnectionEvent request; (request = unclaimed.poll()) != null; ) {
+            refuseRaw(request.idAddress());
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            int rc = rdma_cma_h.rdma_destroy_id(state, handleSegment());
+            NativeCalls.checkErrno("rdma_destroy_id", rc, CallState.errno(state));
+        }
+    }
+
+    @Override
+    protected String describe() {
+        return portSpace + ", id=0x" + Long.toHexString(handleAddress());
+    }
+}

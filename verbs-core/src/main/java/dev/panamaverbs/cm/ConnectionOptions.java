@@ -1,0 +1,362 @@
+package dev.panamaverbs.cm;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How rdma_cm connects: the C {@code struct rdma_conn_param} ({@code private_data},
+ * {@code responder_resources}, {@code initiator_depth}, {@code retry_count},
+ * {@code rnr_retry_count}), the timeouts of each wait, and the sizes of the queues the
+ * high-level {@link RdmaConnection}, {@link RdmaListener} and {@link RdmaDatagramSocket} create.
+ * Immutable; {@link #defaults()} or {@link #builder()}.
+ *
+ * <h2>Detecting a dead peer</h2>
+ * {@code retry_count} (3 bits) is how often an unacknowledged packet is sent again before its
+ * work request completes with {@code RETRY_EXC_ERR}. <b>7 means "retry for ever" on SoftRoCE
+ * (rxe)</b>: a dead peer is then never noticed. The default here is {@value #DEFAULT_RETRY_COUNT}:
+ * a dead peer is detected after about (retry_count + 1) local ACK timeouts. rdma_cm sets that
+ * timeout from the path's packet lifetime; on rxe over RoCE v2 a try took about 2 s (with 3
+ * retries a pulled cable was reported after 8.2 s), so the default bound is about 15 s.
+ * {@code rnr_retry_count} 7 (the default) retries "receiver not ready" for ever: the peer is alive
+ * and only late with its receives; 0..6 fails instead.
+ *
+ * <h2>Private data limits (InfiniBand CM, also RoCE)</h2>
+ * connect {@value #MAX_CONNECT_PRIVATE_DATA} bytes, accept {@value #MAX_ACCEPT_PRIVATE_DATA},
+ * reject {@value #MAX_REJECT_PRIVATE_DATA}; UD resolution request {@value #MAX_DATAGRAM_REQUEST_PRIVATE_DATA},
+ * its reply {@value #MAX_DATAGRAM_REPLY_PRIVATE_DATA}. The CM may pad what arrives to the field's
+ * fixed size with zeros.
+ *
+ * @param privateData          bytes sent with the connect or accept (copied)
+ * @param responderResources   {@code responder_resources}: RDMA READ/atomics the peer may have outstanding to us
+ * @param initiatorDepth       {@code initiator_depth}: RDMA READ/atomics we may have outstanding to the peer
+ * @param retryCount           {@code retry_count}, 0..7 (7: for ever on rxe)
+ * @param rnrRetryCount        {@code rnr_retry_count}, 0..7 (7: for ever)
+ * @param resolveTimeout       limit of address resolution and of route resolution, each
+ * @param connectTimeout       limit of a connect or accept until ESTABLISHED, and of a disconnect
+ * @param maxSendWorkRequests  send queue depth of the queue pair the high-level classes create
+ * @param maxReceiveWorkRequests receive queue depth
+ * @param maxSge               scatter/gather entries per request, send and receive
+ * @param maxInlineData        inline bytes per send
+ * @param completionQueueSize  entries of the one completion queue both queues use
+ * @param backlog              pending connection requests a listener queues ({@code rdma_listen})
+ */
+public record ConnectionOptions(byte[] privateData, int responderResources, int initiatorDepth, int retryCount,
+                                int rnrRetryCount, Duration resolveTimeout, Duration connectTimeout,
+                                int maxSendWorkRequests, int maxReceiveWorkRequests, int maxSge, int maxInlineData,
+                                int completionQueueSize, int backlog) {
+    /** Private data of a connect (IB CM REQ, less rdma_cm's own header). */
+    public static final int MAX_CONNECT_PRIVATE_DATA = 56;
+    /** Private data of an accept (IB CM REP). */
+    public static final int MAX_ACCEPT_PRIVATE_DATA = 196;
+    /** Private data of a reject (IB CM REJ). */
+    public static final int MAX_REJECT_PRIVATE_DATA = 148;
+    /** Private data of a UD resolution request (IB CM SIDR REQ, less rdma_cm's header). */
+    public static final int MAX_DATAGRAM_REQUEST_PRIVATE_DATA = 180;
+    /** Private data of a UD resolution reply (IB CM SIDR REP). */
+    public static final int MAX_DATAGRAM_REPLY_PRIVATE_DATA = 136;
+    /** The default {@code retry_count}: bounded (7 retries for ever on rxe). */
+    public static final int DEFAULT_RETRY_COUNT = 6;
+
+    private static final ConnectionOptions DEFAULTS = builder().build();
+
+    /** Checks every field. */
+    public ConnectionOptions {
+        Objects.requireNonNull(privateData, "privateData");
+        privateData = privateData.clone();
+        requireRange("responder_resources", responderResources, 0, 255);
+        requireRange("initiator_depth", initiatorDepth, 0, 255);
+        requireRange("retry_count", retryCount, 0, 7);
+        requireRange("rnr_retry_count", rnrRetryCount, 0, 7);
+        requirePositive("resolveTimeout", resolveTimeout);
+        requirePositive("connectTimeout", connectTimeout);
+        requireRange("maxSendWorkRequests", maxSendWorkRequests, 1, Integer.MAX_VALUE);
+        requireRange("maxReceiveWorkRequests", maxReceiveWorkRequests, 1, Integer.MAX_VALUE);
+        requireRange("maxSge", maxSge, 1, Integer.MAX_VALUE);
+        requireRange("maxInlineData", maxInlineData, 0, Integer.MAX_VALUE);
+        requireRange("completionQueueSize", completionQueueSize, 1, Integer.MAX_VALUE);
+        requireRange("backlog", backlog, 0, Integer.MAX_VALUE);
+        if (privateData.length > 255) {
+            throw new IllegalArgumentException("rdma_conn_param: private data must be at most 255 bytes"
+                    + " (private_data_len is 8 bits), got " + privateData.length);
+        }
+    }
+
+    /**
+     * The defaults: no private data, 1 read/atomic each way, retry 6, RNR retry 7, 64-deep queues.
+     *
+     * @return the defaults: no private data, 1 read/atomic each way, retry 6, RNR retry 7, 64-deep queues.
+     */
+    public static ConnectionOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * A builder starting from the defaults.
+     *
+     * @return a builder starting from the defaults.
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * A builder starting from these options.
+     *
+     * @return a builder starting from these options.
+     */
+    public Builder toBuilder() {
+        Builder builder = new Builder();
+        builder.privateData = privateData;
+        builder.responderResources = responderResources;
+        builder.initiatorDepth = initiatorDepth;
+        builder.retryCount = retryCount;
+        builder.rnrRetryCount = rnrRetryCount;
+        builder.resolveTimeout = resolveTimeout;
+        builder.connectTimeout = connectTimeout;
+        builder.maxSendWorkRequests = maxSendWorkRequests;
+        builder.maxReceiveWorkRequests = maxReceiveWorkRequests;
+        builder.maxSge = maxSge;
+        builder.maxInlineData = maxInlineData;
+        builder.completionQueueSize = completionQueueSize;
+        builder.backlog = backlog;
+        return builder;
+    }
+
+    /**
+     * These options with other private data.
+     *
+     * @param data the data
+     * @return these options with other private data.
+     */
+    public ConnectionOptions withPrivateData(byte[] data) {
+        return toBuilder().privateData(data).build();
+    }
+
+    /**
+     * A copy of the private data.
+     *
+     * @return a copy of the private data.
+     */
+    @Override
+    public byte[] privateData() {
+        return privateData.clone();
+    }
+
+    /** The private data without a copy, for filling C structs. */
+    byte[] privateDataUnsafe() {
+        return privateData;
+    }
+
+    /** Throws naming {@code verb} and the limit when {@code data} is longer than {@code max} bytes. */
+    static void checkPrivateData(String verb, byte[] data, int max) {
+        if (data.length > max) {
+            throw new IllegalArgumentException(verb + ": private data must be at most " + max
+                    + " bytes here (InfiniBand CM limit), got " + data.length);
+        }
+    }
+
+    private static void requireRange(String field, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException("rdma_conn_param: " + field + " must be in " + min + ".." + max
+                    + ", got " + value);
+        }
+    }
+
+    private static void requirePositive(String field, Duration value) {
+        Objects.requireNonNull(value, field);
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException("rdma_cm: " + field + " must be positive, got " + value);
+        }
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ConnectionOptions o && java.util.Arrays.equals(privateData, o.privateData)
+                && responderResources == o.responderResources && initiatorDepth == o.initiatorDepth
+                && retryCount == o.retryCount && rnrRetryCount == o.rnrRetryCount
+                && resolveTimeout.equals(o.resolveTimeout) && connectTimeout.equals(o.connectTimeout)
+                && maxSendWorkRequests == o.maxSendWorkRequests && maxReceiveWorkRequests == o.maxReceiveWorkRequests
+                && maxSge == o.maxSge && maxInlineData == o.maxInlineData
+                && completionQueueSize == o.completionQueueSize && backlog == o.backlog;
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Arrays.hashCode(privateData) * 31 + Objects.hash(responderResources, initiatorDepth,
+                retryCount, rnrRetryCount, resolveTimeout, connectTimeout, maxSendWorkRequests,
+                maxReceiveWorkRequests, maxSge, maxInlineData, completionQueueSize, backlog);
+    }
+
+    @Override
+    public String toString() {
+        return "ConnectionOptions[privateData=" + privateData.length + " bytes, responderResources=" + responderResources
+                + ", initiatorDepth=" + initiatorDepth + ", retryCount=" + retryCount + ", rnrRetryCount="
+                + rnrRetryCount + ", resolveTimeout=" + resolveTimeout + ", connectTimeout=" + connectTimeout
+                + ", queues=" + maxSendWorkRequests + "/" + maxReceiveWorkRequests + ", maxSge=" + maxSge
+                + ", maxInlineData=" + maxInlineData + ", cq=" + completionQueueSize + ", backlog=" + backlog + "]";
+    }
+
+    /** Builds {@link ConnectionOptions}; every value is checked by {@link #build()}. */
+    public static final class Builder {
+        private byte[] privateData = new byte[0];
+        private int responderResources = 1;
+        private int initiatorDepth = 1;
+        private int retryCount = DEFAULT_RETRY_COUNT;
+        private int rnrRetryCount = 7;
+        private Duration resolveTimeout = Duration.ofSeconds(2);
+        private Duration connectTimeout = Duration.ofSeconds(10);
+        private int maxSendWorkRequests = 64;
+        private int maxReceiveWorkRequests = 64;
+        private int maxSge = 1;
+        private int maxInlineData = 0;
+        private int completionQueueSize = 256;
+        private int backlog = 16;
+
+        private Builder() {}
+
+        /**
+         * Bytes sent with the connect or accept (copied); limits in {@link ConnectionOptions}.
+         *
+         * @param data the data
+         * @return bytes sent with the connect or accept (copied); limits in {@link ConnectionOptions}.
+         */
+        public Builder privateData(byte[] data) {
+            this.privateData = Objects.requireNonNull(data, "privateData").clone();
+            return this;
+        }
+
+        /**
+         * {@code responder_resources}, 0..255 (at most the device's {@code max_qp_rd_atom}).
+         *
+         * @param value the value
+         * @return {@code responder_resources}, 0..255 (at most the device's {@code max_qp_rd_atom}).
+         */
+        public Builder responderResources(int value) {
+            this.responderResources = value;
+            return this;
+        }
+
+        /**
+         * {@code initiator_depth}, 0..255 (at most the device's {@code max_qp_init_rd_atom}).
+         *
+         * @param value the value
+         * @return {@code initiator_depth}, 0..255 (at most the device's {@code max_qp_init_rd_atom}).
+         */
+        public Builder initiatorDepth(int value) {
+            this.initiatorDepth = value;
+            return this;
+        }
+
+        /**
+         * {@code retry_count}, 0..7; 7 retries for ever on rxe (a dead peer is never detected).
+         *
+         * @param value the value
+         * @return {@code retry_count}, 0..7; 7 retries for ever on rxe (a dead peer is never detected).
+         */
+        public Builder retryCount(int value) {
+            this.retryCount = value;
+            return this;
+        }
+
+        /**
+         * {@code rnr_retry_count}, 0..7; 7 retries for ever.
+         *
+         * @param value the value
+         * @return {@code rnr_retry_count}, 0..7; 7 retries for ever.
+         */
+        public Builder rnrRetryCount(int value) {
+            this.rnrRetryCount = value;
+            return this;
+        }
+
+        /**
+         * Limit of address resolution and of route resolution, each (default 2 s).
+         *
+         * @param value the value
+         * @return limit of address resolution and of route resolution, each (default 2 s).
+         */
+        public Builder resolveTimeout(Duration value) {
+            this.resolveTimeout = value;
+            return this;
+        }
+
+        /**
+         * Limit of a connect or accept until ESTABLISHED, and of a disconnect (default 10 s).
+         *
+         * @param value the value
+         * @return limit of a connect or accept until ESTABLISHED, and of a disconnect (default 10 s).
+         */
+        public Builder connectTimeout(Duration value) {
+            this.connectTimeout = value;
+            return this;
+        }
+
+        /**
+         * Send and receive queue depths of the created queue pair (default 64 each).
+         *
+         * @param send the send
+         * @param receive the receive
+         * @return send and receive queue depths of the created queue pair (default 64 each).
+         */
+        public Builder queueDepth(int send, int receive) {
+            this.maxSendWorkRequests = send;
+            this.maxReceiveWorkRequests = receive;
+            return this;
+        }
+
+        /**
+         * Scatter/gather entries per request (default 1).
+         *
+         * @param value the value
+         * @return scatter/gather entries per request (default 1).
+         */
+        public Builder maxSge(int value) {
+            this.maxSge = value;
+            return this;
+        }
+
+        /**
+         * Inline bytes per send (default 0).
+         *
+         * @param value the value
+         * @return inline bytes per send (default 0).
+         */
+        public Builder maxInlineData(int value) {
+            this.maxInlineData = value;
+            return this;
+        }
+
+        /**
+         * Entries of the created completion queue (default 256).
+         *
+         * @param value the value
+         * @return entries of the created completion queue (default 256).
+         */
+        public Builder completionQueueSize(int value) {
+            this.completionQueueSize = value;
+            return this;
+        }
+
+        /**
+         * Pending requests a listener queues (default 16).
+         *
+         * @param value the value
+         * @return pending requests a listener queues (default 16).
+         */
+        public Builder backlog(int value) {
+            this.backlog = value;
+            return this;
+        }
+
+        /**
+         * The options, every field checked.
+         *
+         * @return the options, every field checked.
+         */
+        public ConnectionOptions build() {
+            return new ConnectionOptions(privateData, responderResources, initiatorDepth, retryCount, rnrRetryCount,
+                    resolveTimeout, connectTimeout, maxSendWorkRequests, maxReceiveWorkRequests, maxSge,
+                    maxInlineData, completionQueueSize, backlog);
+        }
+    }
+}

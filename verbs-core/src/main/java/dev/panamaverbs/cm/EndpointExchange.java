@@ -1,0 +1,450 @@
+package dev.panamaverbs.cm;
+
+import dev.panamaverbs.RemoteRegion;
+import dev.panamaverbs.values.Gid;
+import dev.panamaverbs.values.Mtu;
+import dev.panamaverbs.cm.EndpointExchangeException.Reason;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The out-of-band endpoint exchange, for connecting queue pairs without rdma_cm (InfiniBand
+ * without IPoIB, or an application that already has a control channel): each side sends its
+ * {@link EndpointInfo} and receives the peer's, over a socket the caller supplies or one this
+ * class opens. Both sides send first and then read, so neither has to go first.
+ *
+ * <h2>Wire format, version 1</h2>
+ * One message of {@value #MESSAGE_SIZE} bytes each way, big-endian (network order):
+ * <table>
+ *   <caption>Endpoint message, version 1</caption>
+ *   <tr><th>offset</th><th>size</th><th>field</th></tr>
+ *   <tr><td>0</td><td>4</td><td>magic {@code 0x50564550} (ASCII "PVEP")</td></tr>
+ *   <tr><td>4</td><td>2</td><td>version, 1</td></tr>
+ *   <tr><td>6</td><td>2</td><td>flags: bit 0 a GID follows, bit 1 a memory region follows; other bits 0</td></tr>
+ *   <tr><td>8</td><td>4</td><td>queue pair number (24 bits used)</td></tr>
+ *   <tr><td>12</td><td>4</td><td>first packet sequence number the sender sends (24 bits used)</td></tr>
+ *   <tr><td>16</td><td>2</td><td>LID (0 on RoCE)</td></tr>
+ *   <tr><td>18</td><td>1</td><td>path MTU as C {@code enum ibv_mtu} (1 = 256 ... 5 = 4096)</td></tr>
+ *   <tr><td>19</td><td>1</td><td>reserved, 0</td></tr>
+ *   <tr><td>20</td><td>4</td><td>Q_Key (UD; 0 when unused)</td></tr>
+ *   <tr><td>24</td><td>16</td><td>GID, network order (zero without flag bit 0)</td></tr>
+ *   <tr><td>40</td><td>8</td><td>memory region: device address (zero without flag bit 1)</td></tr>
+ *   <tr><td>48</td><td>4</td><td>memory region: rkey</td></tr>
+ *   <tr><td>52</td><td>4</td><td>reserved, 0</td></tr>
+ *   <tr><td>56</td><td>8</td><td>memory region: length in bytes</td></tr>
+ * </table>
+ * A receiver reads the first 8 bytes, checks the magic and the version, then reads the rest.
+ * Another version is a {@link Reason#VERSION_MISMATCH}; a wrong magic, unknown flags, non-zero
+ * reserved or absent fields, or out-of-range values are {@link Reason#GARBAGE}; a connection that
+ * ends early is {@link Reason#PEER_CLOSED}; a wait longer than the timeout is
+ * {@link Reason#TIMEOUT}. A later version may grow the message; it keeps the first 8 bytes.
+ *
+ * <pre>{@code
+ * // server                                         // client
+ * try (var listener = EndpointExchange.listen(       EndpointInfo server = EndpointExchange.connect(
+ *         new InetSocketAddress(port))) {                    serverAddress, mine, Duration.ofSeconds(10));
+ *     EndpointInfo client = listener.accept(mine, Duration.ofSeconds(30));
+ * }
+ * }</pre>
+ */
+public final class EndpointExchange {
+    /** The first four bytes of every message: ASCII "PVEP". */
+    public static final int MAGIC = 0x50564550;
+    /** The wire format version this class writes and reads. */
+    public static final int VERSION = 1;
+    /** Bytes in a version 1 message. */
+    public static final int MESSAGE_SIZE = 64;
+
+    private static final int HEADER_SIZE = 8;
+    private static final int FLAG_GID = 1, FLAG_REGION = 2, KNOWN_FLAGS = FLAG_GID | FLAG_REGION;
+    /** How long a refused connect waits before it tries again (the peer may not listen yet). */
+    private static final long CONNECT_RETRY_MILLIS = 100;
+
+    private EndpointExchange() {}
+
+    // ---- the wire format ----
+
+    /**
+     * {@code info} as a version 1 message.
+     *
+     * @param info the info
+     * @return {@code info} as a version 1 message.
+     */
+    public static byte[] encode(EndpointInfo info) {
+        ByteBuffer buffer = ByteBuffer.allocate(MESSAGE_SIZE); // big-endian
+        int flags = (info.gid() != null ? FLAG_GID : 0) | (info.region().isPresent() ? FLAG_REGION : 0);
+        buffer.putInt(MAGIC).putShort((short) VERSION).putShort((short) flags)
+                .putInt(info.qpn()).putInt(info.psn()).putShort((short) info.lid())
+                .put((byte) info.mtu().value()).put((byte) 0).putInt(info.qkey());
+        buffer.put(info.gid() != null ? info.gid().toByteArray() : new byte[Gid.SIZE]);
+        RemoteRegion region = info.region().orElse(new RemoteRegion(0, 0, 0));
+        buffer.putLong(region.address()).putInt(region.rkey()).putInt(0).putLong(region.length());
+        return buffer.array();
+    }
+
+    /**
+     * The endpoint in a version 1 message.
+     *
+     * @throws EndpointExchangeException {@link Reason#VERSION_MISMATCH} or {@link Reason#GARBAGE}
+     * @param message the message
+     * @return the endpoint in a version 1 message.
+     */
+    public static EndpointInfo decode(byte[] message) throws EndpointExchangeException {
+        if (message.length < HEADER_SIZE) {
+            throw garbage("an endpoint message is " + MESSAGE_SIZE + " bytes, got " + message.length);
+        }
+        checkHeader(Arrays.copyOf(message, HEADER_SIZE));
+        if (message.length != MESSAGE_SIZE) {
+            throw garbage("a version " + VERSION + " endpoint message is " + MESSAGE_SIZE + " bytes, got " + message.length);
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(message);
+        buffer.position(6);
+        int flags = Short.toUnsignedInt(buffer.getShort());
+        int qpn = buffer.getInt(), psn = buffer.getInt(), lid = Short.toUnsignedInt(buffer.getShort());
+        int mtuValue = Byte.toUnsignedInt(buffer.get()), reserved1 = buffer.get(), qkey = buffer.getInt();
+        byte[] gid = new byte[Gid.SIZE];
+        buffer.get(gid);
+        long address = buffer.getLong();
+        int rkey = buffer.getInt(), reserved2 = buffer.getInt();
+        long length = buffer.getLong();
+        if ((flags & ~KNOWN_FLAGS) != 0) {
+            throw garbage("unknown flags 0x" + Integer.toHexString(flags & ~KNOWN_FLAGS));
+        }
+        if (reserved1 != 0 || reserved2 != 0) {
+            throw garbage("reserved bytes are not zero");
+        }
+        if (qpn > 0xFF_FFFF || psn > 0xFF_FFFF) {
+            throw garbage("queue pair number 0x" + Integer.toHexString(qpn) + " or PSN 0x" + Integer.toHexString(psn)
+                    + " wider than 24 bits");
+        }
+        Mtu mtu = Mtu.orNull(mtuValue);
+        if (mtu == null) {
+            throw garbage("unknown MTU value " + mtuValue + " (ibv_mtu is 1..5)");
+        }
+        boolean hasGid = (flags & FLAG_GID) != 0, hasRegion = (flags & FLAG_REGION) != 0;
+        if (!hasGid && !Arrays.equals(gid, new byte[Gid.SIZE])) {
+            throw garbage("GID bytes without the GID flag");
+        }
+        if (!hasRegion && (address != 0 || rkey != 0 || length != 0)) {
+            throw garbage("memory region fields without the region flag");
+        }
+        if (length < 0) {
+            throw garbage("memory region length " + Long.toUnsignedString(length) + " is too large");
+        }
+        return new EndpointInfo(qpn, psn, lid, hasGid ? Gid.of(gid) : null, mtu, qkey,
+                hasRegion ? Optional.of(new RemoteRegion(address, rkey, length)) : Optional.empty());
+    }
+
+    private static void checkHeader(byte[] header) throws EndpointExchangeException {
+        ByteBuffer buffer = ByteBuffer.wrap(header);
+        int magic = buffer.getInt();
+        if (magic != MAGIC) {
+            throw garbage("not a panama-verbs endpoint message: it starts with " + HexFormat.of().formatHex(header, 0, 4)
+                    + ", not the magic 50564550 (\"PVEP\")");
+        }
+        int version = Short.toUnsignedInt(buffer.getShort());
+        if (version != VERSION) {
+            throw new EndpointExchangeException(Reason.VERSION_MISMATCH, "the peer sent an endpoint message of version "
+                    + version + "; this side speaks version " + VERSION);
+        }
+    }
+
+    private static EndpointExchangeException garbage(String what) {
+        return new EndpointExchangeException(Reason.GARBAGE, "malformed endpoint message: " + what);
+    }
+
+    // ---- exchanges over a connection the caller supplies ----
+
+    /**
+     * Sends {@code local} on {@code out}, then reads the peer's message from {@code in}. Reads
+     * block as long as {@code in} does: give it a timeout (a socket's {@code SO_TIMEOUT}; then a
+     * {@link SocketTimeoutException} becomes {@link Reason#TIMEOUT}), or use an overload with one.
+     * The streams stay open.
+     *
+     * @return the peer's endpoint
+     * @throws EndpointExchangeException when the peer closes early, speaks another version, sends
+     *                                   garbage, or the read times out
+     * @throws IOException               when writing or reading fails otherwise
+     * @param in the in
+     * @param out the out
+     * @param local the local
+     */
+    public static EndpointInfo exchange(InputStream in, OutputStream out, EndpointInfo local) throws IOException {
+        Objects.requireNonNull(in, "in");
+        Objects.requireNonNull(out, "out");
+        out.write(encode(local));
+        out.flush();
+        try {
+            byte[] header = readFully(in, HEADER_SIZE, 0);
+            checkHeader(header);
+            byte[] message = Arrays.copyOf(header, MESSAGE_SIZE);
+            System.arraycopy(readFully(in, MESSAGE_SIZE - HEADER_SIZE, HEADER_SIZE), 0, message, HEADER_SIZE,
+                    MESSAGE_SIZE - HEADER_SIZE);
+            return decode(message);
+        } catch (SocketTimeoutException e) {
+            throw new EndpointExchangeException(Reason.TIMEOUT, "no endpoint message from the peer within the read timeout", e);
+        }
+    }
+
+    private static byte[] readFully(InputStream in, int count, int before) throws IOException {
+        byte[] bytes = in.readNBytes(count);
+        if (bytes.length < count) {
+            throw new EndpointExchangeException(Reason.PEER_CLOSED, "the peer closed the connection after "
+                    + (before + bytes.length) + " of the " + MESSAGE_SIZE + " bytes of its endpoint message");
+        }
+        return bytes;
+    }
+
+    /**
+     * As {@link #exchange(InputStream, OutputStream, EndpointInfo)} over a connected socket,
+     * failing with {@link Reason#TIMEOUT} when the peer's message takes longer than {@code timeout}.
+     * The socket stays open (its read timeout is restored).
+     * @param socket the socket
+     * @param local the local
+     * @param timeout the timeout
+     * @return as {@link #exchange(InputStream, OutputStream, EndpointInfo)} over a connected socket, failing with {@link Reason#TIMEOUT} when the peer's message takes longer than {@code timeout}.
+     * @throws IOException if the socket fails
+     */
+    public static EndpointInfo exchange(Socket socket, EndpointInfo local, Duration timeout) throws IOException {
+        int previous = socket.getSoTimeout();
+        socket.setSoTimeout(timeoutMillis(timeout));
+        try {
+            return exchange(socket.getInputStream(), socket.getOutputStream(), local);
+        } finally {
+            if (!socket.isClosed()) {
+                socket.setSoTimeout(previous);
+            }
+        }
+    }
+
+    /**
+     * As {@link #exchange(Socket, EndpointInfo, Duration)} over a connected channel. The channel
+     * must not be registered with a selector; it is left in the blocking mode it had, and open.
+     * @param channel the channel
+     * @param local the local
+     * @param timeout the timeout
+     * @return as {@link #exchange(Socket, EndpointInfo, Duration)} over a connected channel.
+     * @throws IOException if the socket fails
+     */
+    public static EndpointInfo exchange(SocketChannel channel, EndpointInfo local, Duration timeout) throws IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        timeoutMillis(timeout);
+        boolean blocking = channel.isBlocking();
+        channel.configureBlocking(false);
+        try (Selector selector = Selector.open()) {
+            ByteBuffer out = ByteBuffer.wrap(encode(local));
+            SelectionKey key = channel.register(selector, SelectionKey.OP_WRITE);
+            while (out.hasRemaining()) {
+                if (channel.write(out) == 0) {
+                    await(selector, deadline, "sending our endpoint message");
+                }
+            }
+            key.interestOps(SelectionKey.OP_READ);
+            ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE);
+            fill(channel, selector, header, deadline);
+            checkHeader(header.array());
+            ByteBuffer message = ByteBuffer.allocate(MESSAGE_SIZE).put(header.array());
+            fill(channel, selector, message, deadline);
+            key.cancel();
+            selector.selectNow(); // deregisters, so blocking mode can be restored
+            return decode(message.array());
+        } finally {
+            if (channel.isOpen()) {
+                channel.configureBlocking(blocking);
+            }
+        }
+    }
+
+    private static void fill(SocketChannel channel, Selector selector, ByteBuffer buffer, long deadline) throws IOException {
+        while (buffer.hasRemaining()) {
+            int read = channel.read(buffer);
+            if (read < 0) {
+                throw new EndpointExchangeException(Reason.PEER_CLOSED, "the peer closed the connection after "
+                        + buffer.position() + " of the " + MESSAGE_SIZE + " bytes of its endpoint message");
+            }
+            if (read == 0) {
+                await(selector, deadline, "waiting for the peer's endpoint message");
+            }
+        }
+    }
+
+    private static void await(Selector selector, long deadline, String what) throws IOException {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || selector.select(Math.max(1, left / 1_000_000)) == 0 && System.nanoTime() >= deadline) {
+            throw new EndpointExchangeException(Reason.TIMEOUT, "timed out " + what);
+        }
+        selector.selectedKeys().clear();
+    }
+
+    // ---- exchanges over a connection this class opens ----
+
+    /**
+     * Connects to {@code peer}, exchanges endpoints, and closes the connection. A refused
+     * connection is retried (every 100 ms) until {@code timeout}, since the peer may not listen
+     * yet; the whole call, connect and read, takes at most about {@code timeout}.
+     *
+     * @throws EndpointExchangeException {@link Reason#TIMEOUT} when nothing accepted within the
+     *                                   timeout, or any failure of the exchange itself
+     * @param peer the peer
+     * @param local the local
+     * @param timeout the timeout
+     * @return connects to {@code peer}, exchanges endpoints, and closes the connection.
+     */
+    public static EndpointInfo connect(InetSocketAddress peer, EndpointInfo local, Duration timeout) throws IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (Socket socket = connectSocket(peer, timeout)) {
+            return exchange(socket, local, Duration.ofMillis(Math.max(1, deadlineLeft(deadline))));
+        }
+    }
+
+    /**
+     * A socket connected to {@code peer}, retrying refused connections until {@code timeout}: the
+     * connection {@link #connect} uses, for callers who keep it open afterwards (as a control
+     * channel, say) and run {@link #exchange(Socket, EndpointInfo, Duration)} over it.
+     * @param peer the peer
+     * @param timeout the timeout
+     * @return a socket connected to {@code peer}, retrying refused connections until {@code timeout}: the connection {@link #connect} uses, for callers who keep it open afterwards (as a control channel, say) and run {@link #exchange(Socket, EndpointInfo, Duration)} over it.
+     * @throws IOException if the socket fails
+     */
+    public static Socket connectSocket(InetSocketAddress peer, Duration timeout) throws IOException {
+        Objects.requireNonNull(peer, "peer");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        timeoutMillis(timeout);
+        IOException last = null;
+        while (true) {
+            long left = deadlineLeft(deadline);
+            if (left <= 0) {
+                throw new EndpointExchangeException(Reason.TIMEOUT, "could not connect to " + peer + " within " + timeout
+                        + (last != null ? " (last attempt: " + last.getMessage() + ")" : ""), last);
+            }
+            Socket socket = new Socket();
+            try {
+                socket.connect(peer, (int) Math.max(1, left));
+                socket.setTcpNoDelay(true);
+                return socket;
+            } catch (ConnectException e) { // refused: nobody listens yet
+                socket.close();
+                last = e;
+                sleep(Math.min(CONNECT_RETRY_MILLIS, Math.max(1, deadlineLeft(deadline))));
+            } catch (SocketTimeoutException e) {
+                socket.close();
+                last = e;
+            } catch (IOException | RuntimeException e) {
+                socket.close();
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Listens on {@code address} (port 0: any free port, see {@link Listener#localAddress()}) for
+     * peers to exchange endpoints with.
+     * @param address the address
+     * @return listens on {@code address} (port 0: any free port, see {@link Listener#localAddress()}) for peers to exchange endpoints with.
+     * @throws IOException if the socket fails
+     */
+    public static Listener listen(InetSocketAddress address) throws IOException {
+        ServerSocket server = new ServerSocket();
+        try {
+            server.setReuseAddress(true);
+            server.bind(address);
+            return new Listener(server);
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /** A listening socket that exchanges endpoints with each peer that connects. */
+    public static final class Listener implements AutoCloseable {
+        private final ServerSocket server;
+
+        private Listener(ServerSocket server) {
+            this.server = server;
+        }
+
+        /**
+         * The address and port it listens on.
+         *
+         * @return the address and port it listens on.
+         */
+        public InetSocketAddress localAddress() {
+            return (InetSocketAddress) server.getLocalSocketAddress();
+        }
+
+        /**
+         * Waits up to {@code timeout} for a peer, exchanges endpoints with it (within the same
+         * timeout again), and closes that connection.
+         * @param local the local
+         * @param timeout the timeout
+         * @return waits up to {@code timeout} for a peer, exchanges endpoints with it (within the same timeout again), and closes that connection.
+         * @throws IOException if the socket fails
+         */
+        public EndpointInfo accept(EndpointInfo local, Duration timeout) throws IOException {
+            try (Socket socket = acceptSocket(timeout)) {
+                return exchange(socket, local, timeout);
+            }
+        }
+
+        /**
+         * Waits up to {@code timeout} for a peer and returns its connection, for callers who keep it open.
+         *
+         * @param timeout the timeout
+         * @return waits up to {@code timeout} for a peer and returns its connection, for callers who keep it open.
+         * @throws IOException if the socket fails
+         */
+        public Socket acceptSocket(Duration timeout) throws IOException {
+            server.setSoTimeout(timeoutMillis(timeout));
+            try {
+                Socket socket = server.accept();
+                socket.setTcpNoDelay(true);
+                return socket;
+            } catch (SocketTimeoutException e) {
+                throw new EndpointExchangeException(Reason.TIMEOUT, "no peer connected to " + localAddress() + " within "
+                        + timeout, e);
+            }
+        }
+
+        /** Stops listening. */
+        @Override
+        public void close() throws IOException {
+            server.close();
+        }
+    }
+
+    private static long deadlineLeft(long deadline) {
+        return (deadline - System.nanoTime()) / 1_000_000;
+    }
+
+    private static int timeoutMillis(Duration timeout) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("the timeout must be positive, got " + timeout);
+        }
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
+    }
+
+    private static void sleep(long millis) throws IOException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while connecting");
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.panamaverbs.cm;
+
+import dev.panamaverbs.internal.Undo;
+import dev.panamaverbs.Errno;
+import dev.panamaverbs.VerbsResource;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * An rdma_cm server: a listening identifier on its own event channel. {@link #accept(Duration)}
+ * takes the next connection request and returns a connected {@link RdmaConnection}; any number
+ * of threads (virtual ones too) may accept at once, and each accepted connection gets an event
+ * channel of its own ({@code rdma_migrate_id}), so it lives and closes independently of the
+ * listener.
+ *
+ * <pre>{@code
+ * try (RdmaListener listener = RdmaListener.listen(new InetSocketAddress("10.0.2.15", 7471), ConnectionOptions.defaults());
+ *      RdmaConnection connection = listener.accept(Duration.ofSeconds(30))) {
+ *     connection.queuePair().postReceive(...);
+ * }
+ * }</pre>
+ */
+public final class RdmaListener implements AutoCloseable {
+    private final ConnectionId id;
+    private final ConnectionOptions options;
+
+    private RdmaListener(ConnectionId id, ConnectionOptions options) {
+        this.id = id;
+        this.options = options;
+    }
+
+    /**
+     * Listens on {@code local} ({@code rdma_bind_addr}, {@code rdma_listen} with the options'
+     * backlog); port 0 picks a free port ({@link #localAddress()}). Bind to the address of an
+     * RDMA device (the wildcard address listens on every device).
+     *
+     * @throws ConnectionException when bind or listen fails (EADDRINUSE...)
+     * @param local the local
+     * @param options the options
+     * @return listens on {@code local} ({@code rdma_bind_addr}, {@code rdma_listen} with the options' backlog); port 0 picks a free port ({@link #localAddress()}).
+     */
+    public static RdmaListener listen(InetSocketAddress local, ConnectionOptions options) {
+        return CmResources.listenOnNewChannel(local, options, PortSpace.TCP, id -> new RdmaListener(id, options));
+    }
+
+    /**
+     * The address listened on (the port chosen when 0 was asked).
+     *
+     * @return the address listened on (the port chosen when 0 was asked).
+     */
+    public InetSocketAddress localAddress() {
+        return id.localAddress();
+    }
+
+    /**
+     * The listening identifier.
+     *
+     * @return the listening identifier.
+     */
+    public ConnectionId identifier() {
+        return id;
+    }
+
+    /**
+     * The next connection request within {@code timeout}, its identifier moved to an event
+     * channel of its own; accept or reject it. Empty when none came in time.
+     *
+     * @throws IllegalStateException when the listener is (or gets) closed
+     * @param timeout the timeout
+     * @return the next connection request within {@code timeout}, its identifier moved to an event channel of its own; accept or reject it.
+     */
+    public Optional<ConnectionRequest> awaitRequest(Duration timeout) {
+        ConnectionEventChannel own = ConnectionEventChannel.create();
+        return Undo.orUndo(() -> {
+            Optional<ConnectionRequest> request = id.awaitRequest(timeout, own, options);
+            if (request.isEmpty()) {
+                own.close();
+            }
+            return request;
+        }, own::close);
+    }
+
+    /**
+     * Waits up to {@code timeout} for a connection request and accepts it with the listener's
+     * options ({@link ConnectionRequest#accept()}).
+     *
+     * @throws ConnectionException with ETIMEDOUT when no request came in time, or when accepting failed
+     * @throws IllegalStateException when the listener is (or gets) closed
+     * @param timeout the timeout
+     * @return waits up to {@code timeout} for a connection request and accepts it with the listener's options ({@link ConnectionRequest#accept()}).
+     */
+    public RdmaConnection accept(Duration timeout) {
+        return awaitRequest(timeout).orElseThrow(() -> new ConnectionException("rdma_get_request",
+                "on " + SocketAddresses.format(localAddress()), Errno.ETIMEDOUT, null,
+                "no connection request within " + timeout.toMillis() + " ms")).accept();
+    }
+
+    /** Stops listening: closes the identifier (refusing queued requests) and the channel. Idempotent. */
+    @Override
+    public void close() {
+        id.channel().close();
+    }
+
+    @Override
+    public String toString() {
+        return "RdmaListener[" + id + "]";
+    }
+}

@@ -1,0 +1,122 @@
+package dev.panamaverbs.internal;
+
+import dev.panamaverbs.VerbsException;
+import dev.panamaverbs.loader.internal.Libc;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The file descriptors libibverbs hands out (a completion channel's, a context's async fd), made
+ * non-blocking and polled with a timeout, so that waits park in Java and can be interrupted or
+ * closed instead of blocking a thread in C. Failures become {@link VerbsException}s naming the fd.
+ */
+public final class EventFiles {
+    private EventFiles() {}
+
+    /** Adds {@code O_NONBLOCK} to {@code fd}'s status flags ({@code fcntl F_GETFL/F_SETFL}). */
+    public static void setNonBlocking(int fd) {
+        int errno = Libc.setNonBlocking(fd);
+        if (errno != 0) {
+            throw new VerbsException("fcntl", errno, "fd " + fd);
+        }
+    }
+
+    /** True when {@code O_NONBLOCK} is set on {@code fd}. */
+    public static boolean isNonBlocking(int fd) {
+        int flags = Libc.statusFlags(fd);
+        if (flags < 0) {
+            throw new VerbsException("fcntl(F_GETFL)", -flags, "fd " + fd);
+        }
+        return (flags & Libc.O_NONBLOCK) != 0;
+    }
+
+    /** Room for one {@link #pollReadable} call at a time; reusable by one thread. */
+    public static MemorySegment allocatePollState(Arena arena) {
+        return Libc.allocatePollState(arena);
+    }
+
+    /** {@code poll(fd, POLLIN, timeoutMillis)}: true when readable; false on timeout or EINTR. */
+    public static boolean pollReadable(MemorySegment pollState, int fd, int timeoutMillis) {
+        int rc = Libc.pollReadable(pollState, fd, timeoutMillis);
+        if (rc < 0) {
+            throw new VerbsException("poll", -rc, "fd " + fd);
+        }
+        return rc > 0;
+    }
+
+    /** {@code timeout} (not null) in nanoseconds, saturated; a negative one is rejected naming {@code verb}. */
+    public static long timeoutNanos(String verb, Duration timeout) {
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException(verb + ": timeout must not be negative, got " + timeout);
+        }
+        try {
+            return timeout.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * How {@link #await} waits between attempts: a platform thread polls in slices of at most
+     * {@code sliceMillis}; a virtual thread polls with timeout 0, yields {@code yieldRounds} times,
+     * then parks from {@code firstParkNanos}, doubling up to {@code maxParkNanos}.
+     */
+    public record Backoff(int sliceMillis, int yieldRounds, long firstParkNanos, long maxParkNanos) {}
+
+    /** One attempt of {@link #await}: poll the fd for up to {@code pollMillis} and take an event, or null. */
+    public interface Attempt<T> {
+        T tryOnce(int pollMillis);
+    }
+
+    /**
+     * The wait loop both event readers share (one place for the timeout arithmetic): attempts until
+     * one returns an event or {@code timeoutNanos} ({@code Long.MAX_VALUE}: none) has passed,
+     * waiting between attempts as {@code backoff} says.
+     *
+     * @return the event, or null on timeout
+     * @throws InterruptedException naming {@code verb} and {@code waitedOn}, when interrupted
+     */
+    public static <T> T await(long timeoutNanos, String verb, Object waitedOn, Backoff backoff, Attempt<T> attempt)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        boolean virtual = Thread.currentThread().isVirtual();
+        long park = 0;
+        int round = 0;
+        while (true) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException(verb + ": interrupted while waiting on " + waitedOn);
+            }
+            long remaining = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE
+                    : timeoutNanos - (System.nanoTime() - start);
+            int pollMillis = virtual || remaining <= 0 ? 0
+                    : (int) Math.min(backoff.sliceMillis(), Math.max(1, remaining / 1_000_000));
+            T event = attempt.tryOnce(pollMillis);
+            if (event != null) {
+                return event;
+            }
+            if (remaining <= 0) {
+                return null;
+            }
+            if (virtual) {
+                if (round < backoff.yieldRounds()) {
+                    round++;
+                    Thread.yield();
+                } else {
+                    park = park == 0 ? backoff.firstParkNanos() : Math.min(backoff.maxParkNanos(), park * 2);
+                    LockSupport.parkNanos(Math.min(park, remaining));
+                }
+            }
+        }
+    }
+
+    /**
+     * A wait's timeout in nanoseconds (saturated at {@code Long.MAX_VALUE}), after checking it is
+     * not null or negative.
+     */
+    public static long checkTimeout(java.time.Duration timeout) {
+        java.util.Objects.requireNonNull(timeout, "timeout");
+        return timeoutNanos("ibv_get_cq_event", timeout);
+    }
+}

@@ -1,0 +1,36 @@
+package dev.panamaverbs.internal;
+
+import dev.panamaverbs.Errno;
+import dev.panamaverbs.Verbs;
+import dev.panamaverbs.VerbsException;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.loader.internal.Pointers;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The {@code ibv_*_str} functions of libibverbs ({@code ibv_wc_status_str},
+ * {@code ibv_node_type_str}, {@code ibv_port_state_str}, {@code ibv_event_type_str}): a C enum
+ * value to libibverbs' own text for it (a constant string, never freed).
+ */
+public final class LibraryText {
+    private LibraryText() {}
+
+    /** One of the {@code ibv_*_str} invokers of the generated layer. */
+    @FunctionalInterface
+    public interface StringFunction {
+        MemorySegment call(MemorySegment callState, int value);
+    }
+
+    /** {@code function(value)} as a Java string; libibverbs answers "unknown" for values it does not know. */
+    public static String of(String verb, StringFunction function, int value) {
+        Verbs.ensureAvailable();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment text = function.call(CallState.allocate(arena), value);
+            if (text.equals(MemorySegment.NULL)) {
+                throw new VerbsException(verb, Errno.EINVAL, verb + " returned NULL for " + value);
+            }
+            return Pointers.cString(text);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package dev.panamaverbs.internal;
+
+import dev.panamaverbs.Device;
+import dev.panamaverbs.values.NodeType;
+import dev.panamaverbs.values.TransportType;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SysfsDeviceAttributesTest {
+    @TempDir
+    Path sysfs;
+
+    @Test
+    void boardIdIsTheFileWithoutItsNewline() throws IOException {
+        Files.createDirectories(sysfs.resolve("mlx5_0"));
+        Files.writeString(sysfs.resolve("mlx5_0/board_id"), "MT_0000000010\n");
+        assertEquals(Optional.of("MT_0000000010"), SysfsDeviceAttributes.boardId(sysfs, "mlx5_0"));
+    }
+
+    @Test
+    void missingOrEmptyBoardIdIsEmpty() throws IOException {
+        Files.createDirectories(sysfs.resolve("rxe0"));
+        assertTrue(SysfsDeviceAttributes.boardId(sysfs, "rxe0").isEmpty());
+        Files.writeString(sysfs.resolve("rxe0/board_id"), "\n");
+        assertTrue(SysfsDeviceAttributes.boardId(sysfs, "rxe0").isEmpty());
+    }
+
+    @Test
+    void deviceBoardIdMakesNoNativeCall() {
+        Device device = new Device("no-such-device-42", 0, NodeType.CA, TransportType.IB);
+        assertTrue(device.boardId().isEmpty());
+    }
+}
