@@ -48,7 +48,7 @@ final class FakeResource extends VerbsResource {
     }
 
     @Override
-    void destroy() {
+    protected void destroy() {
         duringDestroy.run();
         if (usesInFlight.get() != 0) {
             destroyedDuringUse.set(true);
@@ -63,7 +63,7 @@ final class FakeResource extends VerbsResource {
     }
 
     @Override
-    String describe() {
+    protected String describe() {
         return name;
     }
 }

@@ -25,10 +25,10 @@ class VerbsResourceLoggingTest {
         }
 
         @Override
-        void destroy() {}
+        protected void destroy() {}
 
         @Override
-        String describe() {
+        protected String describe() {
             return name;
         }
     }

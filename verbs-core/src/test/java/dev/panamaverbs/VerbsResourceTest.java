@@ -157,10 +157,10 @@ class VerbsResourceTest {
         // A resource over real memory: the handle reads it while open, refuses after close.
         VerbsResource resource = new VerbsResource("Fake", nativeObject) {
             @Override
-            void destroy() {}
+            protected void destroy() {}
 
             @Override
-            String describe() {
+            protected String describe() {
                 return "mem";
             }
         };

@@ -1,21 +1,21 @@
 package dev.panamaverbs.benchmarks;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Device;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.Mtu;
-import dev.panamaverbs.PortAttributes;
+import dev.panamaverbs.values.Mtu;
+import dev.panamaverbs.values.PortAttributes;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
-import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.Verbs;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -150,7 +150,7 @@ final class LoopbackPair implements AutoCloseable {
     }
 
     private static QueuePairOptions options(CompletionQueue queue, int workRequests, Set<WorkRequestOpcode> extendedSendOperations) {
-        QueuePairOptions.Builder builder = QueuePairOptions.builder(QpType.RC, queue)
+        QueuePairOptions.Builder builder = QueuePairOptions.builder(QueuePairType.RC, queue)
                 .maxSendWorkRequests(workRequests).maxReceiveWorkRequests(workRequests)
                 .maxSendSge(1).maxReceiveSge(1);
         if (!extendedSendOperations.isEmpty()) {

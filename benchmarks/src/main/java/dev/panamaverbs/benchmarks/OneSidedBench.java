@@ -1,9 +1,9 @@
 package dev.panamaverbs.benchmarks;
 
 import dev.panamaverbs.Completions;
-import dev.panamaverbs.SendFlag;
+import dev.panamaverbs.values.SendFlag;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.onesided.OneSidedChannel;
 import dev.panamaverbs.onesided.RemoteSlot;
 import dev.panamaverbs.onesided.RemoteWindow;

@@ -2,9 +2,9 @@ package dev.panamaverbs.examples;
 
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Device;
-import dev.panamaverbs.DeviceAttributes;
-import dev.panamaverbs.GidEntry;
-import dev.panamaverbs.PortAttributes;
+import dev.panamaverbs.values.DeviceAttributes;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.values.PortAttributes;
 import dev.panamaverbs.Verbs;
 import java.util.List;
 import java.util.Optional;

@@ -1,20 +1,20 @@
 package dev.panamaverbs.examples;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.PortAttributes;
+import dev.panamaverbs.values.PortAttributes;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
-import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -51,8 +51,8 @@ final class LoopbackExchange {
         ProtectionDomain pd = context.allocateProtectionDomain();
         cqA = context.createCompletionQueue(64);
         cqB = context.createCompletionQueue(64);
-        a = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cqA).build());
-        b = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cqB).build());
+        a = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cqA).build());
+        b = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cqB).build());
         bufferA = pd.allocateMemoryRegion(SIZE, ACCESS);
         bufferB = pd.allocateMemoryRegion(SIZE, ACCESS);
         completions = Completions.allocate(arena, 16);

@@ -1,22 +1,22 @@
 package dev.panamaverbs.examples;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.Mtu;
+import dev.panamaverbs.values.Mtu;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
-import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.VerbsSetupException;
 import dev.panamaverbs.VerbsUnavailableException;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
@@ -53,7 +53,7 @@ public final class QuickStart {
             ProtectionDomain pd = ctx.allocateProtectionDomain();
             CompletionQueue cq = ctx.createCompletionQueue(64);
             MemoryRegion mr = pd.allocateMemoryRegion(4096, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
-            QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
+            QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).build());
             GidEntry gid = ctx.requireRoceV2Ipv4Gid(1);          // RoCE v2: the GID picked by type
             qp.toInit(1, EnumSet.of(AccessFlag.REMOTE_WRITE));
             qp.toRtr(RemoteEndpoint.global(qp.number(), 0, gid.gid(), gid.index(), Mtu.MTU_1024)); qp.toRts(0);

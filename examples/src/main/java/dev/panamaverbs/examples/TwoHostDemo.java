@@ -1,15 +1,15 @@
 package dev.panamaverbs.examples;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.Completions;
-import dev.panamaverbs.ConnectionOptions;
-import dev.panamaverbs.ConnectionException;
+import dev.panamaverbs.cm.ConnectionOptions;
+import dev.panamaverbs.cm.ConnectionException;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.RdmaConnection;
-import dev.panamaverbs.RdmaListener;
+import dev.panamaverbs.cm.RdmaConnection;
+import dev.panamaverbs.cm.RdmaListener;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 
 import java.io.PrintStream;
 import java.lang.foreign.ValueLayout;

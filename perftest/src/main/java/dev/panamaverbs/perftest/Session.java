@@ -1,8 +1,8 @@
 package dev.panamaverbs.perftest;
 
-import dev.panamaverbs.GidEntry;
-import dev.panamaverbs.RdmaConnection;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.cm.RdmaConnection;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.perftest.PerftestOptions.Connection;
 import dev.panamaverbs.perftest.cm.CmOobLink;
 import dev.panamaverbs.perftest.cm.CmTestConnection;

@@ -1,24 +1,24 @@
 package dev.panamaverbs.perftest;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.AddressHandle;
 import dev.panamaverbs.AddressHandleAttributes;
 import dev.panamaverbs.CompletionQueue;
-import dev.panamaverbs.ConnectionOptions;
+import dev.panamaverbs.cm.ConnectionOptions;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Device;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.Mtu;
-import dev.panamaverbs.PortAttributes;
+import dev.panamaverbs.values.Mtu;
+import dev.panamaverbs.values.PortAttributes;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
-import dev.panamaverbs.RdmaConnection;
-import dev.panamaverbs.ReadyToReceiveOptions;
-import dev.panamaverbs.ReadyToSendOptions;
-import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.cm.RdmaConnection;
+import dev.panamaverbs.values.ReadyToReceiveOptions;
+import dev.panamaverbs.values.ReadyToSendOptions;
+import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.perftest.PerftestOptions.Connection;
 import dev.panamaverbs.perftest.wire.KeyMessage;
@@ -144,10 +144,10 @@ final class TestResources implements AutoCloseable {
     void create(int maxSize, int cycleBuffer, int receiveDepth) {
         pd = context.allocateProtectionDomain();
         registerBuffer(maxSize, cycleBuffer);
-        QpType type = switch (options.connection()) {
-            case RC -> QpType.RC;
-            case UC -> QpType.UC;
-            case UD -> QpType.UD;
+        QueuePairType type = switch (options.connection()) {
+            case RC -> QueuePairType.RC;
+            case UC -> QueuePairType.UC;
+            case UD -> QueuePairType.UD;
         };
         int sendDepth = sendDepth();
         cq = context.createCompletionQueue(sendDepth + receiveDepth + 16);

@@ -162,7 +162,7 @@ public record DeviceAttributes(
      * Decodes a filled {@code struct ibv_device_attr} ({@code basic}; also the {@code orig_attr}
      * head of an {@code ibv_device_attr_ex}) and the extended part when there is one.
      */
-    static DeviceAttributes read(MemorySegment basic, ExtendedDeviceAttributes extended) {
+    public static DeviceAttributes read(MemorySegment basic, ExtendedDeviceAttributes extended) {
         int flags = ibv_device_attr.device_cap_flags(basic);
         long capFlags = extended != null && extended.deviceCapFlagsEx() != 0
                 ? extended.deviceCapFlagsEx() | Integer.toUnsignedLong(flags)

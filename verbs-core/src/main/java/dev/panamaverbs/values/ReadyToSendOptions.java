@@ -25,7 +25,7 @@ public record ReadyToSendOptions(int sqPsn, int timeout, int retryCount, int rnr
     /** The default local ACK timeout exponent: 4.096 us * 2^14, about 67 ms. */
     public static final int DEFAULT_TIMEOUT = 14;
     /** SoftRoCE's {@code vendor_id} (rdma_rxe's RXE_VENDOR_ID). */
-    static final long RXE_VENDOR_ID = 0xFFFFFF;
+    public static final long RXE_VENDOR_ID = 0xFFFFFF;
 
     /** {@code maxReadAtomic} value meaning "the device's maximum". */
     public static final int FROM_DEVICE = -1;

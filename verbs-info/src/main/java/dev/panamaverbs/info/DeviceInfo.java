@@ -1,9 +1,9 @@
 package dev.panamaverbs.info;
 
 import dev.panamaverbs.Device;
-import dev.panamaverbs.DeviceAttributes;
-import dev.panamaverbs.GidEntry;
-import dev.panamaverbs.PortAttributes;
+import dev.panamaverbs.values.DeviceAttributes;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.values.PortAttributes;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,12 +1,12 @@
 package dev.panamaverbs.info;
 
-import dev.panamaverbs.DeviceAttributes;
-import dev.panamaverbs.ExtendedDeviceAttributes;
-import dev.panamaverbs.GidEntry;
-import dev.panamaverbs.GidType;
-import dev.panamaverbs.Guids;
-import dev.panamaverbs.PortAttributes;
-import dev.panamaverbs.TransportType;
+import dev.panamaverbs.values.DeviceAttributes;
+import dev.panamaverbs.values.ExtendedDeviceAttributes;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.values.GidType;
+import dev.panamaverbs.values.Guids;
+import dev.panamaverbs.values.PortAttributes;
+import dev.panamaverbs.values.TransportType;
 import java.util.List;
 import java.util.Locale;
 

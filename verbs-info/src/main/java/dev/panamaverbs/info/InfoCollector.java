@@ -2,7 +2,7 @@ package dev.panamaverbs.info;
 
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Device;
-import dev.panamaverbs.DeviceAttributes;
+import dev.panamaverbs.values.DeviceAttributes;
 import java.util.ArrayList;
 import java.util.List;
 

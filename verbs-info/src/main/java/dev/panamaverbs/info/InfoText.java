@@ -1,7 +1,7 @@
 package dev.panamaverbs.info;
 
 import dev.panamaverbs.Capability;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.values.GidEntry;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;

@@ -1,11 +1,11 @@
 package dev.panamaverbs.info;
 
 import dev.panamaverbs.Capability;
-import dev.panamaverbs.DeviceAttributes;
-import dev.panamaverbs.ExtendedDeviceAttributes;
-import dev.panamaverbs.GidEntry;
-import dev.panamaverbs.Guids;
-import dev.panamaverbs.PortAttributes;
+import dev.panamaverbs.values.DeviceAttributes;
+import dev.panamaverbs.values.ExtendedDeviceAttributes;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.values.Guids;
+import dev.panamaverbs.values.PortAttributes;
 import java.util.List;
 
 /**

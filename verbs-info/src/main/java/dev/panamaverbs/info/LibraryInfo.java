@@ -1,7 +1,7 @@
 package dev.panamaverbs.info;
 
 import dev.panamaverbs.Capability;
-import dev.panamaverbs.RdmaCm;
+import dev.panamaverbs.cm.RdmaCm;
 import dev.panamaverbs.Verbs;
 import java.util.List;
 import java.util.Objects;

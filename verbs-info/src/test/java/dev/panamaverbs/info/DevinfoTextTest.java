@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.panamaverbs.Device;
-import dev.panamaverbs.LinkLayer;
-import dev.panamaverbs.NodeType;
-import dev.panamaverbs.TransportType;
+import dev.panamaverbs.values.LinkLayer;
+import dev.panamaverbs.values.NodeType;
+import dev.panamaverbs.values.TransportType;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

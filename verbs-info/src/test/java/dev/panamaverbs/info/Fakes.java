@@ -1,19 +1,19 @@
 package dev.panamaverbs.info;
 
-import dev.panamaverbs.AtomicCapability;
+import dev.panamaverbs.values.AtomicCapability;
 import dev.panamaverbs.Capability;
 import dev.panamaverbs.Device;
-import dev.panamaverbs.DeviceAttributes;
-import dev.panamaverbs.ExtendedDeviceAttributes;
-import dev.panamaverbs.Gid;
-import dev.panamaverbs.GidEntry;
-import dev.panamaverbs.GidType;
-import dev.panamaverbs.LinkLayer;
-import dev.panamaverbs.Mtu;
-import dev.panamaverbs.NodeType;
-import dev.panamaverbs.PortAttributes;
-import dev.panamaverbs.PortState;
-import dev.panamaverbs.TransportType;
+import dev.panamaverbs.values.DeviceAttributes;
+import dev.panamaverbs.values.ExtendedDeviceAttributes;
+import dev.panamaverbs.values.Gid;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.values.GidType;
+import dev.panamaverbs.values.LinkLayer;
+import dev.panamaverbs.values.Mtu;
+import dev.panamaverbs.values.NodeType;
+import dev.panamaverbs.values.PortAttributes;
+import dev.panamaverbs.values.PortState;
+import dev.panamaverbs.values.TransportType;
 import java.util.List;
 import java.util.Optional;
 

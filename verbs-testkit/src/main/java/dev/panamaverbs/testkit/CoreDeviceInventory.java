@@ -2,7 +2,7 @@ package dev.panamaverbs.testkit;
 
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Device;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.Verbs;
 
 import java.util.List;

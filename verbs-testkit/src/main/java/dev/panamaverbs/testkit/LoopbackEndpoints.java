@@ -1,9 +1,9 @@
 package dev.panamaverbs.testkit;
 
 import dev.panamaverbs.Context;
-import dev.panamaverbs.Gid;
-import dev.panamaverbs.GidEntry;
-import dev.panamaverbs.PortAttributes;
+import dev.panamaverbs.values.Gid;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.values.PortAttributes;
 
 /**
  * How two queue pairs on the same port address each other: by GID (RoCE: the configured GID

@@ -1,14 +1,14 @@
 package dev.panamaverbs.testkit;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.Mtu;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.Mtu;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
-import dev.panamaverbs.RemoteEndpoint;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.RemoteEndpoint;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.Objects;
@@ -34,12 +34,12 @@ public final class RcLoopbackPair extends LoopbackFixture {
     /** The first send PSN of each side (the peer's receive PSN). */
     static final int FIRST_PSN = 0x1234;
 
-    private RcLoopbackPair(Context context, boolean ownsContext, TestDevice device, QpType type, int bufferSize,
+    private RcLoopbackPair(Context context, boolean ownsContext, TestDevice device, QueuePairType type, int bufferSize,
                            int maxInlineData) {
         this(context, ownsContext, device, type, bufferSize, maxInlineData, Set.of());
     }
 
-    private RcLoopbackPair(Context context, boolean ownsContext, TestDevice device, QpType type, int bufferSize,
+    private RcLoopbackPair(Context context, boolean ownsContext, TestDevice device, QueuePairType type, int bufferSize,
                            int maxInlineData, Set<WorkRequestOpcode> extendedSendOperations) {
         super(context, ownsContext, device, queue -> options(type, queue, maxInlineData, extendedSendOperations),
                 connection(type), bufferSize);
@@ -61,7 +61,7 @@ public final class RcLoopbackPair extends LoopbackFixture {
         if (extendedSendOperations.isEmpty()) {
             throw new IllegalArgumentException("an extended pair needs at least one extended send operation");
         }
-        return new RcLoopbackPair(openContext(device), true, device, QpType.RC, DEFAULT_BUFFER_SIZE, maxInlineData,
+        return new RcLoopbackPair(openContext(device), true, device, QueuePairType.RC, DEFAULT_BUFFER_SIZE, maxInlineData,
                 extendedSendOperations);
     }
 
@@ -72,7 +72,7 @@ public final class RcLoopbackPair extends LoopbackFixture {
      * @return an RC pair on the test device with the default sizes
      */
     public static RcLoopbackPair open(TestDevice device) {
-        return open(device, QpType.RC, DEFAULT_BUFFER_SIZE, 0);
+        return open(device, QueuePairType.RC, DEFAULT_BUFFER_SIZE, 0);
     }
 
     /**
@@ -85,7 +85,7 @@ public final class RcLoopbackPair extends LoopbackFixture {
      * @param maxInlineData the maximum inline data size in bytes
      * @return a connected pair of {@code type} (RC or UC) on {@code device}, with buffers of {@code bufferSize} bytes and {@code maxInlineData} inline bytes per send
      */
-    public static RcLoopbackPair open(TestDevice device, QpType type, int bufferSize, int maxInlineData) {
+    public static RcLoopbackPair open(TestDevice device, QueuePairType type, int bufferSize, int maxInlineData) {
         Objects.requireNonNull(device, "device");
         checkType(type);
         return new RcLoopbackPair(openContext(device), true, device, type, bufferSize, maxInlineData);
@@ -102,11 +102,11 @@ public final class RcLoopbackPair extends LoopbackFixture {
      * @return an RC pair with the default sizes on the caller's {@code context} of {@code device}
      */
     public static RcLoopbackPair open(Context context, TestDevice device) {
-        return open(context, device, QpType.RC, DEFAULT_BUFFER_SIZE, 0);
+        return open(context, device, QueuePairType.RC, DEFAULT_BUFFER_SIZE, 0);
     }
 
     /**
-     * As {@link #open(TestDevice, QpType, int, int)}, on the caller's {@code context} of
+     * As {@link #open(TestDevice, QueuePairType, int, int)}, on the caller's {@code context} of
      * {@code device}, which closing the pair leaves open.
      *
      * @throws IllegalArgumentException if {@code context} is not open on {@code device}
@@ -117,20 +117,20 @@ public final class RcLoopbackPair extends LoopbackFixture {
      * @param maxInlineData the maximum inline data size in bytes
      * @return this rc loopback pair
      */
-    public static RcLoopbackPair open(Context context, TestDevice device, QpType type, int bufferSize,
+    public static RcLoopbackPair open(Context context, TestDevice device, QueuePairType type, int bufferSize,
                                       int maxInlineData) {
         requireContextOf(device, context);
         checkType(type);
         return new RcLoopbackPair(context, false, device, type, bufferSize, maxInlineData);
     }
 
-    private static void checkType(QpType type) {
-        if (type != QpType.RC && type != QpType.UC) {
+    private static void checkType(QueuePairType type) {
+        if (type != QueuePairType.RC && type != QueuePairType.UC) {
             throw new IllegalArgumentException("a loopback pair is RC or UC, not " + type);
         }
     }
 
-    private static QueuePairOptions options(QpType type, CompletionQueue queue, int maxInlineData,
+    private static QueuePairOptions options(QueuePairType type, CompletionQueue queue, int maxInlineData,
                                             Set<WorkRequestOpcode> extendedSendOperations) {
         return QueuePairOptions.builder(type, queue)
                 .maxSendWorkRequests(64).maxReceiveWorkRequests(64)
@@ -140,8 +140,8 @@ public final class RcLoopbackPair extends LoopbackFixture {
     }
 
     /** Connects each queue pair to the other (RESET -> INIT -> RTR), then both to RTS. */
-    private static Activation connection(QpType type) {
-        EnumSet<AccessFlag> access = type == QpType.RC
+    private static Activation connection(QueuePairType type) {
+        EnumSet<AccessFlag> access = type == QueuePairType.RC
                 ? EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ, AccessFlag.REMOTE_ATOMIC)
                 : EnumSet.of(AccessFlag.REMOTE_WRITE);
         return (first, second, endpoints) -> {
@@ -154,7 +154,7 @@ public final class RcLoopbackPair extends LoopbackFixture {
 
     /** RESET -> INIT -> RTR of {@code local}, pointed at {@code remote}. */
     private static void connect(QueuePair local, QueuePair remote, LoopbackEndpoints endpoints, EnumSet<AccessFlag> access) {
-        if (local.state() == dev.panamaverbs.QpState.RESET) {
+        if (local.state() == dev.panamaverbs.values.QueuePairState.RESET) {
             local.toInit(endpoints.port(), 0, access);
         }
         Mtu mtu = endpoints.portAttributes().activeMtu();

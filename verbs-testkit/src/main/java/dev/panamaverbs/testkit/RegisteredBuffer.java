@@ -1,6 +1,6 @@
 package dev.panamaverbs.testkit;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;
 import java.lang.foreign.Arena;

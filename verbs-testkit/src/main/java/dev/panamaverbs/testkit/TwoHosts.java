@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Assertions;
  * on host A (198.18.0.1); {@link #startPeer} runs a program on host B (198.18.0.2). The hosts are
  * two VMs joined by one virtual link with an rxe device on each end ({@link #device()}); the test
  * and its peers find each other on that link, e.g. through an
- * {@link dev.panamaverbs.EndpointExchange} over TCP, or through values the peer publishes.
+ * {@link dev.panamaverbs.cm.EndpointExchange} over TCP, or through values the peer publishes.
  * Closing kills every peer still running (the extension does it when the test ends).
  */
 public final class TwoHosts implements AutoCloseable {

@@ -4,10 +4,10 @@ import dev.panamaverbs.AddressHandle;
 import dev.panamaverbs.AddressHandleAttributes;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import java.util.Set;
 
 /**
@@ -104,7 +104,7 @@ public final class UdPair extends LoopbackFixture {
     }
 
     private static QueuePairOptions options(CompletionQueue queue, Set<WorkRequestOpcode> extendedSendOperations) {
-        return QueuePairOptions.builder(QpType.UD, queue)
+        return QueuePairOptions.builder(QueuePairType.UD, queue)
                 .maxSendWorkRequests(64).maxReceiveWorkRequests(64).maxSendSge(2).maxReceiveSge(2)
                 .extendedSendOperations(extendedSendOperations)
                 .build();

@@ -1,20 +1,20 @@
 package dev.panamaverbs.it;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.MemoryWindowType;
+import dev.panamaverbs.values.MemoryWindowType;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpAttributeMask;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairAttributeMask;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
-import dev.panamaverbs.SendFlag;
+import dev.panamaverbs.values.SendFlag;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.SharedReceiveQueueOptions;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
 import dev.panamaverbs.VerbsResource;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.RcLoopbackPair;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.Arena;
@@ -56,10 +56,10 @@ final class AbsurdSizeFuzz {
                 switch (what) {
                     case 0 -> run.misuse(name + "createCompletionQueue(" + a + ")", () -> closeNow(context.createCompletionQueue(a)));
                     case 1 -> run.misuse(name + "createQueuePair(send " + a + ", recv " + b + ")", () -> closeNow(
-                            pd.createQueuePair(QueuePairOptions.builder(QpType.RC, pair.firstQueue())
+                            pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, pair.firstQueue())
                                     .maxSendWorkRequests(a).maxReceiveWorkRequests(b).build())));
                     case 2 -> run.misuse(name + "createQueuePair(sge " + a + ", inline " + b + ")", () -> closeNow(
-                            pd.createQueuePair(QueuePairOptions.builder(QpType.UD, pair.firstQueue())
+                            pd.createQueuePair(QueuePairOptions.builder(QueuePairType.UD, pair.firstQueue())
                                     .maxSendSge(a).maxReceiveSge(a).maxInlineData(b).build())));
                     case 3 -> run.misuse(name + "createSharedReceiveQueue(" + a + ", " + b + ")", () -> closeNow(
                             pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(a, b))));
@@ -107,16 +107,16 @@ final class AbsurdSizeFuzz {
                         pair.firstQueue().setEventAckBatch(a);
                     });
                     case 16 -> run.misuse(name + "toInit(port " + a + ", pkey " + b + ")", () -> {
-                        try (QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, pair.firstQueue()).build())) {
+                        try (QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, pair.firstQueue()).build())) {
                             qp.toInit(a, b, randomSubset(random, AccessFlag.class));
                         }
                     });
                     default -> {
                         // Not the address vectors: random ones exercise the kernel's route lookup, not this library.
-                        Set<QpAttributeMask> mask = randomSubset(random, QpAttributeMask.class);
-                        mask.removeAll(EnumSet.of(QpAttributeMask.ADDRESS_VECTOR, QpAttributeMask.ALTERNATE_PATH));
+                        Set<QueuePairAttributeMask> mask = randomSubset(random, QueuePairAttributeMask.class);
+                        mask.removeAll(EnumSet.of(QueuePairAttributeMask.ADDRESS_VECTOR, QueuePairAttributeMask.ALTERNATE_PATH));
                         run.misuse(name + "modify(random attr, " + mask + ")", () -> {
-                            try (QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, pair.firstQueue()).build());
+                            try (QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, pair.firstQueue()).build());
                                     Arena arena = Arena.ofConfined()) {
                                 MemorySegment attr = arena.allocate(512);
                                 byte[] bytes = new byte[512];

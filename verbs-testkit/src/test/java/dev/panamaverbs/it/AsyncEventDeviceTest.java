@@ -6,27 +6,27 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.AsyncEvent;
-import dev.panamaverbs.AsyncEventType;
+import dev.panamaverbs.values.AsyncEventType;
 import dev.panamaverbs.CompletionQueue;
-import dev.panamaverbs.CompletionStatus;
+import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpAttributeMask;
-import dev.panamaverbs.QpState;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairAttributeMask;
+import dev.panamaverbs.values.QueuePairState;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
-import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.SharedReceiveQueue;
-import dev.panamaverbs.SharedReceiveQueueOptions;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.Errno;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.ffm.ibv_qp_attr;
@@ -182,10 +182,10 @@ class AsyncEventDeviceTest {
                         .rdma(targetRegion.memoryAddress(), targetRegion.rkey()).signaled(i == writes - 1));
             }
             MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            ibv_qp_attr.qp_state(attr, QpState.SQD.value());
+            ibv_qp_attr.qp_state(attr, QueuePairState.SQD.value());
             ibv_qp_attr.en_sqd_async_notify(attr, (byte) 1);
             try {
-                loopback.sender.modify(attr, EnumSet.of(QpAttributeMask.STATE, QpAttributeMask.SQD_ASYNC_NOTIFY));
+                loopback.sender.modify(attr, EnumSet.of(QueuePairAttributeMask.STATE, QueuePairAttributeMask.SQD_ASYNC_NOTIFY));
             } catch (VerbsException e) {
                 // rxe before Linux 6.x answers EINVAL for RTS -> SQD: nothing to observe then.
                 assumeTrue(e.errno() != Errno.EINVAL, "the provider rejects RTS -> SQD: " + e.getMessage());
@@ -209,8 +209,8 @@ class AsyncEventDeviceTest {
         try (Context context = ContextDeviceTest.open(device); Arena arena = Arena.ofConfined()) {
             Loopback loopback = Loopback.connect(context, device, arena);
             CompletionQueue tiny = context.createCompletionQueue(1);
-            QueuePair sender = loopback.pd.createQueuePair(QueuePairOptions.builder(QpType.RC, tiny, loopback.cq).build());
-            QueuePair target = loopback.pd.createQueuePair(QueuePairOptions.builder(QpType.RC, loopback.cq).build());
+            QueuePair sender = loopback.pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, tiny, loopback.cq).build());
+            QueuePair target = loopback.pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, loopback.cq).build());
             GidEntry gid = context.roceV2Ipv4Gid(device.port()).orElseThrow();
             var mtu = context.queryPort(device.port()).activeMtu();
             for (QueuePair[] pair : new QueuePair[][] {{sender, target}, {target, sender}}) {
@@ -261,8 +261,8 @@ class AsyncEventDeviceTest {
             };
             for (long[] bad : cases) {
                 CompletionQueue cq = context.createCompletionQueue(8);
-                QueuePair requester = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
-                QueuePair responder = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
+                QueuePair requester = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).build());
+                QueuePair responder = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).build());
                 connect(context, device, requester, responder, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
                 requester.postSend(SendWorkRequest.allocate(arena, 1).wrId(77).opcode(WorkRequestOpcode.RDMA_WRITE)
                         .sge(source, 0, 64).rdma(bad[0], (int) bad[1]).signaled(true));
@@ -310,8 +310,8 @@ class AsyncEventDeviceTest {
             ProtectionDomain pd = context.allocateProtectionDomain();
             CompletionQueue sendCq = context.createCompletionQueue(64);
             CompletionQueue tinyReceiveCq = context.createCompletionQueue(1);
-            QueuePair sender = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, sendCq).build());
-            QueuePair receiver = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, sendCq, tinyReceiveCq).build());
+            QueuePair sender = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, sendCq).build());
+            QueuePair receiver = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, sendCq, tinyReceiveCq).build());
             connect(context, device, sender, receiver, EnumSet.of(AccessFlag.LOCAL_WRITE));
             MemoryRegion region = pd.register(arena.allocate(8192, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));
             int sends = tinyReceiveCq.capacity() + 4;
@@ -371,8 +371,8 @@ class AsyncEventDeviceTest {
             for (int i = 0; i < SRQ_POSTED; i++) {
                 srq.postReceive(ReceiveWorkRequest.allocate(arena, 1).wrId(100 + i).sge(0, region, 1024 + i * 64L, 64));
             }
-            QueuePair sender = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
-            QueuePair receiver = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).sharedReceiveQueue(srq).build());
+            QueuePair sender = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).build());
+            QueuePair receiver = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).sharedReceiveQueue(srq).build());
             GidEntry gid = context.roceV2Ipv4Gid(device.port()).orElseThrow();
             var mtu = context.queryPort(device.port()).activeMtu();
             for (QueuePair[] pair : new QueuePair[][] {{sender, receiver}, {receiver, sender}}) {

@@ -3,7 +3,7 @@ package dev.panamaverbs.it;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.RcLoopbackPair;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.Arena;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.panamaverbs.CompletionChannel;
-import dev.panamaverbs.CompletionField;
+import dev.panamaverbs.values.CompletionField;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.CompletionQueueOptions;
 import dev.panamaverbs.Completions;

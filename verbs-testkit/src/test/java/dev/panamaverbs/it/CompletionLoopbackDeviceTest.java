@@ -5,29 +5,29 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.CompletionChannel;
-import dev.panamaverbs.CompletionField;
-import dev.panamaverbs.CompletionFlag;
-import dev.panamaverbs.CompletionOpcode;
+import dev.panamaverbs.values.CompletionField;
+import dev.panamaverbs.values.CompletionFlag;
+import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.CompletionQueueOptions;
-import dev.panamaverbs.CompletionStatus;
+import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.Mtu;
+import dev.panamaverbs.values.Mtu;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
-import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.SharedReceiveQueue;
-import dev.panamaverbs.SharedReceiveQueueOptions;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.MemorySegment;
@@ -56,8 +56,8 @@ class CompletionLoopbackDeviceTest {
                                 CompletionQueue sendCq, CompletionQueue recvCq, SharedReceiveQueue srq) {
         Context context = scope.context();
         ProtectionDomain pd = scope.pd();
-        QueuePair sender = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, sendCq, sendCq).build());
-        QueuePair receiver = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, sendCq, recvCq)
+        QueuePair sender = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, sendCq, sendCq).build());
+        QueuePair receiver = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, sendCq, recvCq)
                 .sharedReceiveQueue(srq).build());
         GidEntry gid = ProtectionDomainDeviceTest.sourceGid(context, device);
         Mtu mtu = context.queryPort(device.port()).activeMtu();

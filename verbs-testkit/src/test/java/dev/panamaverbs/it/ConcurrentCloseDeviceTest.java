@@ -1,20 +1,20 @@
 package dev.panamaverbs.it;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.SharedReceiveQueue;
-import dev.panamaverbs.SharedReceiveQueueOptions;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.VerbsResource;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.RcLoopbackPair;
 import dev.panamaverbs.testkit.TestDevice;
@@ -83,7 +83,7 @@ class ConcurrentCloseDeviceTest {
             for (int q = 0; q < 3; q++) {
                 CompletionQueue cq = context.createCompletionQueue(16);
                 SharedReceiveQueue srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(8, 1));
-                QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).sharedReceiveQueue(srq)
+                QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).sharedReceiveQueue(srq)
                         .maxSendWorkRequests(8).maxSendSge(1).build());
                 MemoryRegion mr = pd.allocateMemoryRegion(4096, EnumSet.of(AccessFlag.LOCAL_WRITE));
                 nodes.addAll(List.of(cq, srq, qp, mr));
@@ -130,7 +130,7 @@ class ConcurrentCloseDeviceTest {
      */
     @DeviceTest
     void aRequestChangedWhileItIsPostedLeavesNoUseCountRaised(TestDevice device) throws Exception {
-        RcLoopbackPair pair = RcLoopbackPair.open(device, QpType.RC, RcLoopbackPair.DEFAULT_BUFFER_SIZE, 64);
+        RcLoopbackPair pair = RcLoopbackPair.open(device, QueuePairType.RC, RcLoopbackPair.DEFAULT_BUFFER_SIZE, 64);
         {
             SendWorkRequest write = SendWorkRequest.allocate(1).opcode(WorkRequestOpcode.RDMA_WRITE).signaled(true)
                     .inline(true).sge(pair.firstBuffer().region(), 0, 32)

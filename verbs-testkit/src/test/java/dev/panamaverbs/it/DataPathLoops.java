@@ -1,27 +1,27 @@
 package dev.panamaverbs.it;
 
-import dev.panamaverbs.AccessFlag;
-import dev.panamaverbs.CompletionField;
-import dev.panamaverbs.CompletionFlag;
-import dev.panamaverbs.CompletionOpcode;
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.CompletionField;
+import dev.panamaverbs.values.CompletionFlag;
+import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.CompletionQueueOptions;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.Mtu;
+import dev.panamaverbs.values.Mtu;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
-import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.SendBatch;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.SharedReceiveQueue;
-import dev.panamaverbs.SharedReceiveQueueOptions;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.onesided.OneSidedChannel;
 import dev.panamaverbs.onesided.RemoteSlot;
 import dev.panamaverbs.testkit.RcLoopbackPair;
@@ -79,7 +79,7 @@ final class DataPathLoops implements AutoCloseable {
     // ---- RC: one request, a chain, an entry list; inline SEND with a receive ----
 
     private void rcLoops(TestDevice device) {
-        RcLoopbackPair pair = keep(RcLoopbackPair.open(device, QpType.RC, RcLoopbackPair.DEFAULT_BUFFER_SIZE, MESSAGE));
+        RcLoopbackPair pair = keep(RcLoopbackPair.open(device, QueuePairType.RC, RcLoopbackPair.DEFAULT_BUFFER_SIZE, MESSAGE));
         QueuePair a = pair.first();
         QueuePair b = pair.second();
         MemoryRegion local = pair.firstBuffer().region();
@@ -141,8 +141,8 @@ final class DataPathLoops implements AutoCloseable {
         CompletionQueue recvCq = context.createCompletionQueue(CompletionQueueOptions.of(16)
                 .withFields(EnumSet.of(CompletionField.BYTE_LEN, CompletionField.IMM, CompletionField.QP_NUM)));
         SharedReceiveQueue srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(16, 1));
-        QueuePair sender = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, sendCq, sendCq).build());
-        QueuePair receiver = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, sendCq, recvCq)
+        QueuePair sender = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, sendCq, sendCq).build());
+        QueuePair receiver = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, sendCq, recvCq)
                 .sharedReceiveQueue(srq).build());
         connect(context, device, sender, receiver);
         MemoryRegion sendMr = pd.register(arena.allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE));

@@ -4,15 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Errno;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
-import dev.panamaverbs.RateLimit;
+import dev.panamaverbs.values.RateLimit;
 import dev.panamaverbs.VerbsUnsupportedException;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
@@ -83,13 +83,13 @@ class DomainVerbsDeviceTest {
         context.maxAttributes().extended().ifPresent(attributes -> {
             var pacing = attributes.packetPacing();
             System.out.println("# DomainVerbsDeviceTest: " + device.name() + " " + pacing + ", paces RC: "
-                    + pacing.paces(QpType.RC));
-            assertEquals((pacing.supportedQpTypes() & (1 << QpType.RC.value())) != 0, pacing.paces(QpType.RC));
+                    + pacing.paces(QueuePairType.RC));
+            assertEquals((pacing.supportedQpTypes() & (1 << QueuePairType.RC.value())) != 0, pacing.paces(QueuePairType.RC));
         });
         Map<String, Integer> before = kernelCounts(device);
         try (ProtectionDomain pd = context.allocateProtectionDomain()) {
             CompletionQueue cq = context.createCompletionQueue(16);
-            QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq)
+            QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq)
                     .maxSendWorkRequests(4).maxReceiveWorkRequests(4).build());
             assertRefused("ibv_modify_qp_rate_limit", () -> qp.limitRate(new RateLimit(100_000, 4096, 1024)));
             assertRefused("ibv_modify_qp_rate_limit", () -> qp.limitRate(RateLimit.ofKbps(0)));

@@ -1,14 +1,14 @@
 package dev.panamaverbs.it;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.SharedReceiveQueueOptions;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.testkit.RcLoopbackPair;
 import dev.panamaverbs.testkit.TestDevice;
@@ -64,7 +64,7 @@ final class DroppedReferenceFuzz {
                 case 0 -> pair.context().allocateProtectionDomain();
                 case 1 -> pair.context().createCompletionQueue(8);
                 case 2 -> pair.protectionDomain().allocateMemoryRegion(4096, EnumSet.of(AccessFlag.LOCAL_WRITE));
-                case 3 -> pair.protectionDomain().createQueuePair(QueuePairOptions.builder(QpType.RC, pair.firstQueue()).build());
+                case 3 -> pair.protectionDomain().createQueuePair(QueuePairOptions.builder(QueuePairType.RC, pair.firstQueue()).build());
                 case 4 -> pair.protectionDomain().createSharedReceiveQueue(SharedReceiveQueueOptions.of(4, 1));
                 case 5 -> Completions.allocate(64);
                 default -> SendWorkRequest.allocate(4);

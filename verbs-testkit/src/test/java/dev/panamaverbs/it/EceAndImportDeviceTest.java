@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.EnhancedConnection;
+import dev.panamaverbs.values.EceOptions;
 import dev.panamaverbs.Errno;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;
@@ -31,7 +31,7 @@ class EceAndImportDeviceTest {
     void eceIsQueriedAndSetOrRefused(TestDevice device) {
         try (RcLoopbackPair pair = RcLoopbackPair.open(device)) {
             QueuePair qp = pair.first();
-            EnhancedConnection ece;
+            EceOptions ece;
             try {
                 ece = qp.queryEce();
             } catch (VerbsUnsupportedException e) {
@@ -40,7 +40,7 @@ class EceAndImportDeviceTest {
                 assertTrue(Errno.meansUnsupported(e.errno()), e.getMessage());
                 // A vendor id (0x02c9) so that libibverbs passes the request to the provider.
                 VerbsUnsupportedException set = assertThrows(VerbsUnsupportedException.class,
-                        () -> qp.setEce(new EnhancedConnection(0x02c9, 1)));
+                        () -> qp.setEce(new EceOptions(0x02c9, 1)));
                 System.out.println("# EceAndImportDeviceTest: " + device.name() + " refuses ibv_set_ece: " + set.getMessage());
                 assertEquals("ibv_set_ece", set.verb());
                 assertTrue(Errno.meansUnsupported(set.errno()), set.getMessage());

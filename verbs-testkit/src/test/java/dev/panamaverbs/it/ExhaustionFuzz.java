@@ -1,21 +1,21 @@
 package dev.panamaverbs.it;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.AddressHandleAttributes;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.Gid;
-import dev.panamaverbs.GidEntry;
-import dev.panamaverbs.MemoryWindowType;
+import dev.panamaverbs.values.Gid;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.values.MemoryWindowType;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.SharedReceiveQueue;
-import dev.panamaverbs.SharedReceiveQueueOptions;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
 import dev.panamaverbs.VerbsException;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.RcLoopbackPair;
 import dev.panamaverbs.testkit.TestDevice;
 import java.util.EnumSet;
@@ -72,7 +72,7 @@ final class ExhaustionFuzz {
             until(run, "memory regions", i -> pd.allocateMemoryRegion(4096, EnumSet.of(AccessFlag.LOCAL_WRITE)));
             until(run, "memory windows", i -> pd.allocateMemoryWindow(MemoryWindowType.TYPE_2));
             until(run, "address handles", i -> pd.createAddressHandle(AddressHandleAttributes.roce(gid, gid.gid())));
-            until(run, "queue pairs", i -> pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq)
+            until(run, "queue pairs", i -> pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq)
                     .maxSendWorkRequests(4).maxReceiveWorkRequests(4).build()));
         }
     }
@@ -87,7 +87,7 @@ final class ExhaustionFuzz {
         Gid group = Gid.parse("::ffff:239.1.2.4");
         run.run("multicast group past max_mcast_qp_attach " + limit, List.of(VerbsException.class), () -> {
             for (int i = 0; i <= limit + 1; i++) {
-                QueuePair qp = pair.protectionDomain().createQueuePair(QueuePairOptions.builder(QpType.UD, pair.firstQueue())
+                QueuePair qp = pair.protectionDomain().createQueuePair(QueuePairOptions.builder(QueuePairType.UD, pair.firstQueue())
                         .maxSendWorkRequests(1).maxReceiveWorkRequests(1).build());
                 qp.toInit(device.port(), 0, 0x11111111);
                 qp.attachMulticast(group, 0);

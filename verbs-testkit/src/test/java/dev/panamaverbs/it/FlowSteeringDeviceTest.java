@@ -8,10 +8,10 @@ import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Errno;
 import dev.panamaverbs.FlowRule;
-import dev.panamaverbs.Gid;
-import dev.panamaverbs.GlobalRoute;
+import dev.panamaverbs.values.Gid;
+import dev.panamaverbs.values.GlobalRoute;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.VerbsException;
@@ -42,7 +42,7 @@ class FlowSteeringDeviceTest {
         Map<String, Integer> before = KernelResources.toolAvailable() ? KernelResources.count(device.name()) : Map.of();
         try (ProtectionDomain pd = context.allocateProtectionDomain()) {
             CompletionQueue cq = context.createCompletionQueue(16);
-            QueuePairOptions options = QueuePairOptions.builder(QpType.RAW_PACKET, cq)
+            QueuePairOptions options = QueuePairOptions.builder(QueuePairType.RAW_PACKET, cq)
                     .maxSendWorkRequests(4).maxReceiveWorkRequests(4).build();
             VerbsException e = assertThrows(VerbsException.class, () -> pd.createQueuePair(options));
             assertEquals("ibv_create_qp", e.verb(), e.getMessage());
@@ -61,7 +61,7 @@ class FlowSteeringDeviceTest {
         Map<String, Integer> before = KernelResources.toolAvailable() ? KernelResources.count(device.name()) : Map.of();
         try (ProtectionDomain pd = context.allocateProtectionDomain()) {
             CompletionQueue cq = context.createCompletionQueue(16);
-            QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.UD, cq)
+            QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.UD, cq)
                     .maxSendWorkRequests(4).maxReceiveWorkRequests(4).build());
             // ibv_flow_label_to_udp_sport: the RoCE v2 source port of flow label 0x12345.
             int sourcePort = GlobalRoute.to(Gid.parse("::1"), 0).withFlowLabel(0x12345).udpSourcePort();

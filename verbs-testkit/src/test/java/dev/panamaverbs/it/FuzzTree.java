@@ -1,19 +1,19 @@
 package dev.panamaverbs.it;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.AddressHandleAttributes;
 import dev.panamaverbs.CompletionChannel;
 import dev.panamaverbs.CompletionQueue;
-import dev.panamaverbs.ConnectionEventChannel;
+import dev.panamaverbs.cm.ConnectionEventChannel;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.GidEntry;
-import dev.panamaverbs.MemoryWindowType;
-import dev.panamaverbs.PortSpace;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.values.MemoryWindowType;
+import dev.panamaverbs.cm.PortSpace;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePairOptions;
-import dev.panamaverbs.RdmaCm;
-import dev.panamaverbs.SharedReceiveQueueOptions;
+import dev.panamaverbs.cm.RdmaCm;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
 import dev.panamaverbs.VerbsResource;
 import dev.panamaverbs.VerbsUnsupportedException;
 import dev.panamaverbs.testkit.TestDevice;
@@ -40,9 +40,9 @@ record FuzzTree(Context context, List<VerbsResource> resources, ConnectionEventC
             CompletionQueue cq = context.createCompletionQueue(16, channel, 0);
             var srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(8, 1));
             all.addAll(List.of(pd, channel, cq, srq));
-            all.add(pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).sharedReceiveQueue(srq)
+            all.add(pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).sharedReceiveQueue(srq)
                     .maxSendWorkRequests(8).maxSendSge(1).build()));
-            all.add(pd.createQueuePair(QueuePairOptions.builder(QpType.UD, cq).maxSendWorkRequests(8)
+            all.add(pd.createQueuePair(QueuePairOptions.builder(QueuePairType.UD, cq).maxSendWorkRequests(8)
                     .maxReceiveWorkRequests(8).maxSendSge(1).maxReceiveSge(1).build()));
             all.add(pd.allocateMemoryRegion(4096, EnumSet.of(AccessFlag.LOCAL_WRITE)));
             all.add(pd.register(arena.allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE)));

@@ -8,7 +8,7 @@ import dev.panamaverbs.Context;
 import dev.panamaverbs.Device;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.Verbs;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.RcLoopbackPair;
 import dev.panamaverbs.testkit.TestDevice;

@@ -6,25 +6,25 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.AccessFlag;
-import dev.panamaverbs.CompletionOpcode;
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.CompletionQueue;
-import dev.panamaverbs.CompletionStatus;
+import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.MemoryWindow;
-import dev.panamaverbs.MemoryWindowType;
-import dev.panamaverbs.Mtu;
+import dev.panamaverbs.values.MemoryWindowType;
+import dev.panamaverbs.values.Mtu;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
-import dev.panamaverbs.RemoteEndpoint;
-import dev.panamaverbs.SendFlag;
+import dev.panamaverbs.values.RemoteEndpoint;
+import dev.panamaverbs.values.SendFlag;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.RcLoopbackPair;
 import dev.panamaverbs.testkit.TestDevice;
@@ -53,7 +53,7 @@ class MemoryWindowDeviceTest {
 
     /** An RC queue pair of {@code pd} connected to itself, ready to post binds. */
     private static QueuePair loopback(Context context, ProtectionDomain pd, CompletionQueue cq, TestDevice device) {
-        QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
+        QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).build());
         GidEntry gid = ProtectionDomainDeviceTest.sourceGid(context, device);
         qp.toInit(device.port(), EnumSet.of(AccessFlag.REMOTE_READ, AccessFlag.REMOTE_WRITE));
         qp.toRtr(RemoteEndpoint.global(qp.number(), 0, gid.gid(), gid.index(), Mtu.MTU_1024));
@@ -161,7 +161,7 @@ class MemoryWindowDeviceTest {
     void boundWindowGrantsItsRangeAndUnbindRevokesIt(TestDevice device) throws InterruptedException {
         try (DeviceScope scope = DeviceScope.open(device)) {
             CompletionQueue cq = scope.context().createCompletionQueue(16);
-            QueuePair qp = scope.pd().createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
+            QueuePair qp = scope.pd().createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).build());
             GidEntry gid = ProtectionDomainDeviceTest.sourceGid(scope.context(), device);
             qp.toInit(device.port(), EnumSet.of(AccessFlag.REMOTE_READ, AccessFlag.REMOTE_WRITE));
             qp.toRtr(RemoteEndpoint.global(qp.number(), 0, gid.gid(), gid.index(), Mtu.MTU_1024));

@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.panamaverbs.AddressHandle;
 import dev.panamaverbs.AddressHandleAttributes;
-import dev.panamaverbs.CompletionFlag;
+import dev.panamaverbs.values.CompletionFlag;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Errno;
-import dev.panamaverbs.ForkStatus;
-import dev.panamaverbs.Gid;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.ForkStatus;
+import dev.panamaverbs.values.Gid;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
@@ -140,7 +140,7 @@ class MoreVerbsDeviceTest {
         try (UdPair pair = UdPair.open(device)) {
             var pd = pair.protectionDomain();
             CompletionQueue thirdQueue = pair.context().createCompletionQueue(16);
-            QueuePair third = pd.createQueuePair(QueuePairOptions.builder(QpType.UD, thirdQueue)
+            QueuePair third = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.UD, thirdQueue)
                     .maxSendWorkRequests(4).maxReceiveWorkRequests(4).build());
             Gid group = Gid.parse("::ffff:239.1.2.3");
             IllegalArgumentException unicast = assertThrows(IllegalArgumentException.class,

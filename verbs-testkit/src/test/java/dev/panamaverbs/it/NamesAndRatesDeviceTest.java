@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.AsyncEventType;
-import dev.panamaverbs.CompletionStatus;
+import dev.panamaverbs.values.AsyncEventType;
+import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Device;
-import dev.panamaverbs.ExtendedDeviceAttributes;
-import dev.panamaverbs.GlobalRoute;
-import dev.panamaverbs.PortState;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.ExtendedDeviceAttributes;
+import dev.panamaverbs.values.GlobalRoute;
+import dev.panamaverbs.values.PortState;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.StaticRate;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.testkit.DeviceTest;
@@ -21,7 +21,7 @@ import dev.panamaverbs.testkit.TestDevice;
  * The pure verbs in the VM, on the device's own values: {@code ibv_get_device_name} (behind
  * {@link Device#name()}), the {@code ibv_*_str} texts ({@code describe()} of the enums), the
  * {@code enum ibv_rate} tables ({@link StaticRate}), {@code ibv_is_qpt_supported}
- * ({@link QpType#isSupportedIn}) and {@code ibv_flow_label_to_udp_sport}
+ * ({@link QueuePairType#isSupportedIn}) and {@code ibv_flow_label_to_udp_sport}
  * ({@link GlobalRoute#udpSourcePort(int)}).
  */
 class NamesAndRatesDeviceTest {
@@ -64,11 +64,11 @@ class NamesAndRatesDeviceTest {
                 .map(ExtendedDeviceAttributes::tcpSegmentationOffload)
                 .map(ExtendedDeviceAttributes.TcpSegmentationOffload::supportedQpTypes)
                 .orElse(0);
-        for (QpType type : new QpType[] {QpType.RC, QpType.UD, QpType.RAW_PACKET}) {
+        for (QueuePairType type : new QueuePairType[] {QueuePairType.RC, QueuePairType.UD, QueuePairType.RAW_PACKET}) {
             assertEquals((tsoTypes >>> type.value() & 1) == 1, type.isSupportedIn(tsoTypes), type.toString());
         }
         System.out.println("# NamesAndRatesDeviceTest: TSO supported_qpts 0x" + Integer.toHexString(tsoTypes)
-                + ", UD " + QpType.UD.isSupportedIn(tsoTypes));
+                + ", UD " + QueuePairType.UD.isSupportedIn(tsoTypes));
         assertEquals(0xe341, GlobalRoute.udpSourcePort(0x12345));
     }
 }

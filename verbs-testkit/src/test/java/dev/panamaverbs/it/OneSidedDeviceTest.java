@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.Capability;
-import dev.panamaverbs.CompletionStatus;
+import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.onesided.ChannelFailedException;
 import dev.panamaverbs.onesided.OneSidedChannel;

@@ -2,17 +2,17 @@ package dev.panamaverbs.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.panamaverbs.AccessFlag;
-import dev.panamaverbs.CompletionStatus;
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.MemoryWindow;
-import dev.panamaverbs.MemoryWindowType;
+import dev.panamaverbs.values.MemoryWindowType;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.VerbsException;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.RcLoopbackPair;

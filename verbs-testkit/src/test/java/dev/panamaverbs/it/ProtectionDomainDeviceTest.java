@@ -8,14 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.AddressHandle;
 import dev.panamaverbs.AddressHandleAttributes;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.MemoryWindow;
-import dev.panamaverbs.MemoryWindowType;
+import dev.panamaverbs.values.MemoryWindowType;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.VerbsUnsupportedException;

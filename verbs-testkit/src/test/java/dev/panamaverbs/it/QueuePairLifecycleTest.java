@@ -6,29 +6,29 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.DeviceAttributes;
-import dev.panamaverbs.Gid;
-import dev.panamaverbs.GidEntry;
-import dev.panamaverbs.Mtu;
-import dev.panamaverbs.PortAttributes;
+import dev.panamaverbs.values.DeviceAttributes;
+import dev.panamaverbs.values.Gid;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.values.Mtu;
+import dev.panamaverbs.values.PortAttributes;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpAttributeMask;
-import dev.panamaverbs.QpState;
-import dev.panamaverbs.QpType;
-import dev.panamaverbs.ReadyToSendOptions;
+import dev.panamaverbs.values.QueuePairAttributeMask;
+import dev.panamaverbs.values.QueuePairState;
+import dev.panamaverbs.values.QueuePairType;
+import dev.panamaverbs.values.ReadyToSendOptions;
 import dev.panamaverbs.QueuePair;
-import dev.panamaverbs.QueuePairAttributes;
+import dev.panamaverbs.values.QueuePairAttributes;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
-import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.SharedReceiveQueue;
-import dev.panamaverbs.SharedReceiveQueueOptions;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
 import dev.panamaverbs.Verbs;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.Errno;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.ffm.ibv_qp_attr;
@@ -47,7 +47,7 @@ class QueuePairLifecycleTest {
         return Verbs.device(device.name()).orElseThrow().open();
     }
 
-    private static QueuePairOptions options(QpType type, CompletionQueue cq) {
+    private static QueuePairOptions options(QueuePairType type, CompletionQueue cq) {
         return QueuePairOptions.builder(type, cq).maxSendWorkRequests(32).maxReceiveWorkRequests(16)
                 .maxSendSge(2).maxReceiveSge(1).build();
     }
@@ -68,13 +68,13 @@ class QueuePairLifecycleTest {
         }
 
         /** A queue pair of {@code type} on this setup's queue, with the sizes of {@link #options}. */
-        QueuePair createQueuePair(QpType type) {
+        QueuePair createQueuePair(QueuePairType type) {
             return pd.createQueuePair(options(type, cq));
         }
 
         /** An RC queue pair connected to itself, in RTS with send PSN 0x222. */
         QueuePair rcInRts(TestDevice device) {
-            QueuePair qp = createQueuePair(QpType.RC);
+            QueuePair qp = createQueuePair(QueuePairType.RC);
             qp.toInit(device.port(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE));
             qp.toRtr(self(context, device, qp, 0x111));
             qp.toRts(0x222);
@@ -100,15 +100,15 @@ class QueuePairLifecycleTest {
     @DeviceTest
     void createsEveryTransportInResetWithAtLeastTheAskedSizes(TestDevice device) {
         try (Setup setup = Setup.open(device)) {
-            for (QpType type : EnumSet.of(QpType.RC, QpType.UC, QpType.UD)) {
+            for (QueuePairType type : EnumSet.of(QueuePairType.RC, QueuePairType.UC, QueuePairType.UD)) {
                 QueuePair qp = setup.createQueuePair(type);
                 assertEquals(type, qp.type());
                 assertTrue(qp.number() > 0 && qp.number() <= 0xFF_FFFF, "qpn " + qp.number());
-                assertEquals(QpState.RESET, qp.state());
+                assertEquals(QueuePairState.RESET, qp.state());
                 assertTrue(qp.capabilities().maxSendWorkRequests() >= 32, qp.capabilities().toString());
                 assertTrue(qp.capabilities().maxSendSge() >= 2, qp.capabilities().toString());
                 QueuePairAttributes attributes = qp.query();
-                assertEquals(QpState.RESET, attributes.state());
+                assertEquals(QueuePairState.RESET, attributes.state());
                 assertTrue(attributes.capabilities().maxSendWorkRequests() >= 32, attributes.toString());
                 assertFalse(attributes.signalAll());
                 assertTrue(qp.toString().contains("qpn=" + qp.number()), qp.toString());
@@ -116,7 +116,7 @@ class QueuePairLifecycleTest {
                 assertTrue(qp.isClosed());
             }
             QueuePair signalAll = setup.pd().createQueuePair(
-                    QueuePairOptions.builder(QpType.RC, setup.cq()).signalAll(true).build());
+                    QueuePairOptions.builder(QueuePairType.RC, setup.cq()).signalAll(true).build());
             assertTrue(signalAll.query().signalAll());
         }
     }
@@ -124,30 +124,30 @@ class QueuePairLifecycleTest {
     @DeviceTest
     void rcAndUcGoThroughTheWholeStateMachine(TestDevice device) {
         try (Setup setup = Setup.open(device)) {
-            for (QpType type : EnumSet.of(QpType.RC, QpType.UC)) {
+            for (QueuePairType type : EnumSet.of(QueuePairType.RC, QueuePairType.UC)) {
                 QueuePair qp = setup.createQueuePair(type);
-                Set<AccessFlag> access = type == QpType.RC
+                Set<AccessFlag> access = type == QueuePairType.RC
                         ? EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ, AccessFlag.REMOTE_ATOMIC)
                         : EnumSet.of(AccessFlag.REMOTE_WRITE);
                 for (int round = 0; round < 2; round++) { // RESET lets the queue pair start over
                     qp.toInit(device.port(), 0, access);
                     QueuePairAttributes init = qp.query();
-                    assertEquals(QpState.INIT, init.state(), type + " " + init);
+                    assertEquals(QueuePairState.INIT, init.state(), type + " " + init);
                     assertEquals(device.port(), init.port());
                     assertTrue(init.accessFlags().containsAll(access), init.accessFlags().toString());
 
                     qp.toRtr(self(setup.context(), device, qp, 0x111));
                     QueuePairAttributes rtr = qp.query();
-                    assertEquals(QpState.RTR, rtr.state(), type + " " + rtr);
+                    assertEquals(QueuePairState.RTR, rtr.state(), type + " " + rtr);
                     assertEquals(qp.number(), rtr.destQpn());
                     assertEquals(0x111, rtr.rqPsn());
                     assertEquals(Mtu.MTU_1024, rtr.pathMtu());
 
                     qp.toRts(0x222);
                     QueuePairAttributes rts = qp.query();
-                    assertEquals(QpState.RTS, rts.state(), type + " " + rts);
+                    assertEquals(QueuePairState.RTS, rts.state(), type + " " + rts);
                     assertEquals(0x222, rts.sqPsn());
-                    if (type == QpType.RC) {
+                    if (type == QueuePairType.RC) {
                         assertEquals(14, rts.timeout());
                         assertEquals(ReadyToSendOptions.DEFAULT_RETRY_COUNT, rts.retryCount(), "the default: bounded on rxe");
                         assertEquals(7, rts.rnrRetry());
@@ -155,10 +155,10 @@ class QueuePairLifecycleTest {
                         assertEquals(12, rts.minRnrTimer());
                     }
                     qp.toError();
-                    assertEquals(QpState.ERROR, qp.query().state());
+                    assertEquals(QueuePairState.ERROR, qp.query().state());
                     qp.toReset();
-                    assertEquals(QpState.RESET, qp.query().state());
-                    assertEquals(QpState.RESET, qp.state());
+                    assertEquals(QueuePairState.RESET, qp.query().state());
+                    assertEquals(QueuePairState.RESET, qp.state());
                 }
             }
         }
@@ -172,19 +172,19 @@ class QueuePairLifecycleTest {
 
             qp.resumeRts(20); // RTS -> RTS with STATE | MIN_RNR_TIMER
             QueuePairAttributes changed = qp.query();
-            assertEquals(QpState.RTS, changed.state(), changed.toString());
+            assertEquals(QueuePairState.RTS, changed.state(), changed.toString());
             assertEquals(20, changed.minRnrTimer());
             assertEquals(0x222, changed.sqPsn(), "RTS -> RTS must leave the send PSN alone");
             assertEquals(14, changed.timeout());
 
             qp.resumeRts(); // RTS -> RTS with STATE only
-            assertEquals(QpState.RTS, qp.query().state());
+            assertEquals(QueuePairState.RTS, qp.query().state());
             assertEquals(20, qp.query().minRnrTimer());
 
             IllegalStateException rtrAttributes = assertThrows(IllegalStateException.class, () -> qp.toRts(5));
             assertTrue(rtrAttributes.getMessage().contains("resumeRts"), rtrAttributes.getMessage());
             assertThrows(IllegalArgumentException.class, () -> qp.resumeRts(32));
-            QueuePair ud = setup.createQueuePair(QpType.UD);
+            QueuePair ud = setup.createQueuePair(QueuePairType.UD);
             assertThrows(IllegalArgumentException.class, () -> ud.resumeRts(12), "min_rnr_timer is RC only");
             assertThrows(IllegalStateException.class, ud::resumeRts, "RESET cannot resume RTS");
             assertThrows(IllegalStateException.class, ud::toSqd, "RESET -> SQD");
@@ -202,11 +202,11 @@ class QueuePairLifecycleTest {
                 assumeTrue(e.errno() != Errno.EINVAL, "the provider rejects RTS -> SQD: " + e.getMessage());
                 throw e;
             }
-            assertEquals(QpState.SQD, qp.state());
-            assertEquals(QpState.SQD, qp.query().state());
+            assertEquals(QueuePairState.SQD, qp.state());
+            assertEquals(QueuePairState.SQD, qp.query().state());
             qp.resumeRts(13); // SQD -> RTS with MIN_RNR_TIMER
             QueuePairAttributes back = qp.query();
-            assertEquals(QpState.RTS, back.state(), back.toString());
+            assertEquals(QueuePairState.RTS, back.state(), back.toString());
             assertEquals(13, back.minRnrTimer());
         }
     }
@@ -214,28 +214,28 @@ class QueuePairLifecycleTest {
     @DeviceTest
     void udGoesThroughTheWholeStateMachine(TestDevice device) {
         try (Setup setup = Setup.open(device)) {
-            QueuePair qp = setup.createQueuePair(QpType.UD);
+            QueuePair qp = setup.createQueuePair(QueuePairType.UD);
             qp.toInit(device.port(), 0, QKEY);
             QueuePairAttributes init = qp.query();
-            assertEquals(QpState.INIT, init.state());
+            assertEquals(QueuePairState.INIT, init.state());
             assertEquals(QKEY, init.qkey());
             qp.toRtr();
-            assertEquals(QpState.RTR, qp.query().state());
+            assertEquals(QueuePairState.RTR, qp.query().state());
             qp.toRts(77);
             QueuePairAttributes rts = qp.query();
-            assertEquals(QpState.RTS, rts.state());
+            assertEquals(QueuePairState.RTS, rts.state());
             assertEquals(77, rts.sqPsn());
             qp.toError();
-            assertEquals(QpState.ERROR, qp.query().state());
+            assertEquals(QueuePairState.ERROR, qp.query().state());
             qp.toReset();
-            assertEquals(QpState.RESET, qp.query().state());
+            assertEquals(QueuePairState.RESET, qp.query().state());
         }
     }
 
     @DeviceTest
     void illegalTransitionsFailBeforeTheNativeCall(TestDevice device) {
         try (Setup setup = Setup.open(device)) {
-            QueuePair rc = setup.createQueuePair(QpType.RC);
+            QueuePair rc = setup.createQueuePair(QueuePairType.RC);
             RemoteEndpoint remote = self(setup.context(), device, rc, 0);
             assertThrows(IllegalStateException.class, () -> rc.toRtr(remote));
             assertThrows(IllegalStateException.class, rc::toRts);
@@ -243,16 +243,16 @@ class QueuePairLifecycleTest {
             rc.toInit(device.port(), EnumSet.of(AccessFlag.REMOTE_WRITE));
             IllegalStateException early = assertThrows(IllegalStateException.class, rc::toRts);
             assertTrue(early.getMessage().contains("INIT") && early.getMessage().contains("RTS"), early.getMessage());
-            assertEquals(QpState.INIT, rc.query().state(), "the refused transition must not reach the device");
+            assertEquals(QueuePairState.INIT, rc.query().state(), "the refused transition must not reach the device");
             assertThrows(IllegalArgumentException.class, () -> rc.toInit(device.port(), 0, QKEY));
             assertThrows(IllegalArgumentException.class, rc::toRtr);
             assertThrows(IllegalArgumentException.class, () -> rc.toInit(0, EnumSet.noneOf(AccessFlag.class)));
             assertThrows(IllegalArgumentException.class, () -> rc.toInit(device.port(), EnumSet.of(AccessFlag.MW_BIND)));
 
-            QueuePair uc = setup.createQueuePair(QpType.UC);
+            QueuePair uc = setup.createQueuePair(QueuePairType.UC);
             assertThrows(IllegalArgumentException.class, () -> uc.toInit(device.port(), EnumSet.of(AccessFlag.REMOTE_READ)));
 
-            QueuePair ud = setup.createQueuePair(QpType.UD);
+            QueuePair ud = setup.createQueuePair(QueuePairType.UD);
             assertThrows(IllegalArgumentException.class, () -> ud.toInit(device.port(), EnumSet.noneOf(AccessFlag.class)));
             ud.toInit(device.port(), 0, QKEY);
             assertThrows(IllegalArgumentException.class, () -> ud.toRtr(remote));
@@ -277,11 +277,11 @@ class QueuePairLifecycleTest {
             ProtectionDomain pd = context.allocateProtectionDomain();
             CompletionQueue cq = context.createCompletionQueue(64);
             IllegalArgumentException wr = assertThrows(IllegalArgumentException.class, () -> pd.createQueuePair(
-                    QueuePairOptions.builder(QpType.RC, cq).maxSendWorkRequests(limits.maxQpWr() + 1).build()));
+                    QueuePairOptions.builder(QueuePairType.RC, cq).maxSendWorkRequests(limits.maxQpWr() + 1).build()));
             assertTrue(wr.getMessage().startsWith("ibv_create_qp: max_send_wr") && wr.getMessage().contains("max_qp_wr"),
                     wr.getMessage());
             IllegalArgumentException sge = assertThrows(IllegalArgumentException.class, () -> pd.createQueuePair(
-                    QueuePairOptions.builder(QpType.RC, cq).maxReceiveSge(limits.maxSge() + 1).build()));
+                    QueuePairOptions.builder(QueuePairType.RC, cq).maxReceiveSge(limits.maxSge() + 1).build()));
             assertTrue(sge.getMessage().contains("max_sge"), sge.getMessage());
         }
     }
@@ -292,30 +292,30 @@ class QueuePairLifecycleTest {
             ProtectionDomain pd = context.allocateProtectionDomain();
             CompletionQueue sendCq = context.createCompletionQueue(64);
             CompletionQueue recvCq = context.createCompletionQueue(64);
-            QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, sendCq, recvCq).build());
+            QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, sendCq, recvCq).build());
             recvCq.close(); // ibv_destroy_cq would fail with EBUSY if the QP still used it
             assertTrue(qp.isClosed());
             assertFalse(sendCq.isClosed());
             assertFalse(pd.isClosed());
 
-            QueuePair second = pd.createQueuePair(QueuePairOptions.builder(QpType.UD, sendCq).build());
+            QueuePair second = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.UD, sendCq).build());
             pd.close();
             assertTrue(second.isClosed());
             assertFalse(sendCq.isClosed());
 
             ProtectionDomain pd2 = context.allocateProtectionDomain();
-            QueuePair third = pd2.createQueuePair(QueuePairOptions.builder(QpType.UC, sendCq).build());
+            QueuePair third = pd2.createQueuePair(QueuePairOptions.builder(QueuePairType.UC, sendCq).build());
             sendCq.close();
             assertTrue(third.isClosed());
             assertThrows(IllegalStateException.class, () -> pd2.createQueuePair(
-                    QueuePairOptions.builder(QpType.UC, sendCq).build()), "a closed CQ cannot take a new QP");
+                    QueuePairOptions.builder(QueuePairType.UC, sendCq).build()), "a closed CQ cannot take a new QP");
         }
     }
 
     @DeviceTest
     void useAfterCloseIsAnIllegalStateNotACrash(TestDevice device) {
         try (Setup setup = Setup.open(device)) {
-            QueuePair qp = setup.createQueuePair(QpType.RC);
+            QueuePair qp = setup.createQueuePair(QueuePairType.RC);
             qp.close();
             qp.close(); // idempotent
             IllegalStateException query = assertThrows(IllegalStateException.class, qp::query);
@@ -332,32 +332,32 @@ class QueuePairLifecycleTest {
         try (Context context = open(device); Arena arena = Arena.ofConfined()) {
             ProtectionDomain pd = context.allocateProtectionDomain();
             CompletionQueue cq = context.createCompletionQueue(64);
-            QueuePair qp = pd.createQueuePair(options(QpType.UD, cq));
+            QueuePair qp = pd.createQueuePair(options(QueuePairType.UD, cq));
             MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            ibv_qp_attr.qp_state(attr, QpState.INIT.value());
+            ibv_qp_attr.qp_state(attr, QueuePairState.INIT.value());
             ibv_qp_attr.port_num(attr, (byte) device.port());
             ibv_qp_attr.qkey(attr, QKEY);
-            qp.modify(attr, EnumSet.of(QpAttributeMask.STATE, QpAttributeMask.PKEY_INDEX, QpAttributeMask.PORT,
-                    QpAttributeMask.QKEY));
-            assertEquals(QpState.INIT, qp.state());
+            qp.modify(attr, EnumSet.of(QueuePairAttributeMask.STATE, QueuePairAttributeMask.PKEY_INDEX, QueuePairAttributeMask.PORT,
+                    QueuePairAttributeMask.QKEY));
+            assertEquals(QueuePairState.INIT, qp.state());
             assertEquals(QKEY, qp.query().qkey());
             // Missing the Q_Key the verbs require for UD INIT: the device refuses (EINVAL).
-            QueuePair other = pd.createQueuePair(options(QpType.UD, cq));
+            QueuePair other = pd.createQueuePair(options(QueuePairType.UD, cq));
             assertThrows(dev.panamaverbs.VerbsException.class,
-                    () -> other.modify(attr, EnumSet.of(QpAttributeMask.STATE, QpAttributeMask.PORT)));
-            assertEquals(QpState.RESET, other.state());
+                    () -> other.modify(attr, EnumSet.of(QueuePairAttributeMask.STATE, QueuePairAttributeMask.PORT)));
+            assertEquals(QueuePairState.RESET, other.state());
         }
     }
 
     @DeviceTest
     void extendedCreationGoesThroughCreateQpEx(TestDevice device) {
         try (Setup setup = Setup.open(device)) {
-            QueuePair qp = setup.pd().createQueuePair(QueuePairOptions.builder(QpType.RC, setup.cq())
+            QueuePair qp = setup.pd().createQueuePair(QueuePairOptions.builder(QueuePairType.RC, setup.cq())
                     .extendedSendOperations(EnumSet.of(WorkRequestOpcode.SEND, WorkRequestOpcode.RDMA_WRITE)).build());
             assertTrue(qp.isExtended());
-            assertEquals(QpState.RESET, qp.query().state());
+            assertEquals(QueuePairState.RESET, qp.query().state());
             qp.toInit(device.port(), EnumSet.of(AccessFlag.REMOTE_WRITE));
-            assertEquals(QpState.INIT, qp.query().state());
+            assertEquals(QueuePairState.INIT, qp.query().state());
         }
     }
 
@@ -366,7 +366,7 @@ class QueuePairLifecycleTest {
         try (Setup setup = Setup.open(device)) {
             SharedReceiveQueue srq = setup.pd().createSharedReceiveQueue(SharedReceiveQueueOptions.of(16, 1));
             QueuePair qp = setup.pd().createQueuePair(
-                    QueuePairOptions.builder(QpType.RC, setup.cq()).sharedReceiveQueue(srq).build());
+                    QueuePairOptions.builder(QueuePairType.RC, setup.cq()).sharedReceiveQueue(srq).build());
             assertEquals(srq, qp.sharedReceiveQueue().orElseThrow());
             IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> qp.postReceive(ReceiveWorkRequest.allocate(1)));

@@ -4,21 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.CompletionQueue;
-import dev.panamaverbs.CompletionStatus;
+import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpState;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairState;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.Verbs;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.RcLoopbackPair;
@@ -40,7 +40,7 @@ class QueuePairStateDeviceTest {
             ProtectionDomain pd = context.allocateProtectionDomain();
             CompletionQueue cq = context.createCompletionQueue(16);
             RegisteredBuffer buffer = RegisteredBuffer.allocate(pd, 4096);
-            QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
+            QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).build());
             ReceiveWorkRequest receive = ReceiveWorkRequest.allocate(1).wrId(1).sge(0, buffer.region(), 0, 64);
             SendWorkRequest send = SendWorkRequest.allocate(1).wrId(2).sge(buffer.region(), 0, 64);
 
@@ -53,7 +53,7 @@ class QueuePairStateDeviceTest {
             IllegalStateException sendInInit = assertThrows(IllegalStateException.class, () -> qp.postSend(send));
             assertTrue(sendInInit.getMessage().startsWith("ibv_post_send: " + qp + " is in INIT"), sendInInit.getMessage());
             qp.postReceive(receive); // INIT takes receives
-            assertEquals(QpState.INIT, qp.queryState());
+            assertEquals(QueuePairState.INIT, qp.queryState());
             Completions wc = Completions.allocate(4);
             assertEquals(0, cq.poll(wc), "nothing reached the device from the refused posts");
         }
@@ -72,9 +72,9 @@ class QueuePairStateDeviceTest {
             assertEquals(31, wc.wrId(0));
             assertEquals(CompletionStatus.REM_ACCESS_ERR, wc.status(0));
 
-            assertEquals(QpState.RTS, pair.first().state(), "state() is the last state the library set");
-            assertEquals(QpState.ERROR, pair.first().queryState(), "the device moved the queue pair to ERROR");
-            assertEquals(QpState.ERROR, pair.first().state(), "queryState() refreshed state()");
+            assertEquals(QueuePairState.RTS, pair.first().state(), "state() is the last state the library set");
+            assertEquals(QueuePairState.ERROR, pair.first().queryState(), "the device moved the queue pair to ERROR");
+            assertEquals(QueuePairState.ERROR, pair.first().state(), "queryState() refreshed state()");
 
             // ERROR takes both posts (the library's state checks must not refuse them) and flushes
             // them. The send's flush is what this waits for: rxe on Linux 6.1 flushes a receive

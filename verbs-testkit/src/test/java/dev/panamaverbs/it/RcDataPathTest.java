@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.CompletionFlag;
-import dev.panamaverbs.CompletionOpcode;
+import dev.panamaverbs.values.CompletionFlag;
+import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.Errno;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.testkit.CompletionWaiter;
@@ -175,7 +175,7 @@ class RcDataPathTest {
 
     @DeviceTest
     void inlineSendNeedsNoRegisteredMemory(TestDevice device) {
-        try (RcLoopbackPair pair = RcLoopbackPair.open(device, QpType.RC, RcLoopbackPair.DEFAULT_BUFFER_SIZE, 64);
+        try (RcLoopbackPair pair = RcLoopbackPair.open(device, QueuePairType.RC, RcLoopbackPair.DEFAULT_BUFFER_SIZE, 64);
              Arena arena = Arena.ofConfined()) {
             int maxInline = pair.first().capabilities().maxInlineData();
             assertTrue(maxInline >= 64, "granted max_inline_data " + maxInline);
@@ -223,7 +223,7 @@ class RcDataPathTest {
 
     @DeviceTest
     void operationsTheTransportLacksAreRefusedAtPost(TestDevice device) {
-        try (RcLoopbackPair uc = RcLoopbackPair.open(device, QpType.UC, 4096, 0)) {
+        try (RcLoopbackPair uc = RcLoopbackPair.open(device, QueuePairType.UC, 4096, 0)) {
             RegisteredBuffer remote = uc.secondBuffer();
             SendWorkRequest read = SendWorkRequest.allocate(1).opcode(WorkRequestOpcode.RDMA_READ)
                     .sge(uc.firstBuffer().region(), 0, 8).rdma(remote.deviceAddress(0), remote.region().rkey());
@@ -237,7 +237,7 @@ class RcDataPathTest {
 
     @DeviceTest
     void ucSendAndWriteWork(TestDevice device) {
-        try (RcLoopbackPair uc = RcLoopbackPair.open(device, QpType.UC, 8192, 0)) {
+        try (RcLoopbackPair uc = RcLoopbackPair.open(device, QueuePairType.UC, 8192, 0)) {
             uc.firstBuffer().fillPattern(8);
             uc.second().postReceive(ReceiveWorkRequest.allocate(1).sge(0, uc.secondBuffer().region(), 0, 512));
             uc.first().postSend(SendWorkRequest.allocate(1).signaled(true).sge(uc.firstBuffer().region(), 0, 512));

@@ -8,17 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.AccessFlag;
-import dev.panamaverbs.CompletionOpcode;
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.Completions;
-import dev.panamaverbs.ConnectionOptions;
+import dev.panamaverbs.cm.ConnectionOptions;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.QpState;
-import dev.panamaverbs.RdmaConnection;
-import dev.panamaverbs.RdmaListener;
+import dev.panamaverbs.values.QueuePairState;
+import dev.panamaverbs.cm.RdmaConnection;
+import dev.panamaverbs.cm.RdmaListener;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.ValueLayout;
@@ -73,7 +73,7 @@ class RdmaCmConnectDeviceTest {
             ConnectionOptions options = ConnectionOptions.builder().privateData("hello".getBytes()).build();
             try (RdmaConnection client = RdmaConnection.connect(server, options);
                  MemoryRegion local = client.protectionDomain().allocateMemoryRegion(4096, remoteWrite)) {
-                assertEquals(QpState.RTS, client.queuePair().state());
+                assertEquals(QueuePairState.RTS, client.queuePair().state());
                 assertTrue(client.context().isOwnedByConnectionManager());
                 Completions wc = Completions.allocate(4);
                 client.queuePair().postReceive(ReceiveWorkRequest.allocate(1).wrId(3).sge(0, local, 0, 64));
@@ -88,7 +88,7 @@ class RdmaCmConnectDeviceTest {
                 client.queuePair().postSend(SendWorkRequest.allocate(1).signaled(true).sge(local, 2000, 5));
                 awaitOne(client.completionQueue(), wc, "client SEND");
                 assertTrue(client.disconnect(WAIT), "DISCONNECTED after rdma_disconnect");
-                assertEquals(QpState.ERROR, client.queuePair().state());
+                assertEquals(QueuePairState.ERROR, client.queuePair().state());
             }
             assertEquals("hello|42,42|world", serverSide.get(60, TimeUnit.SECONDS));
         }
@@ -104,7 +104,7 @@ class RdmaCmConnectDeviceTest {
                 Future<RdmaConnection> accepted = threads.submit(() -> listener.accept(WAIT));
                 try (RdmaConnection client = RdmaConnection.connect(server, ConnectionOptions.defaults());
                      RdmaConnection serverSide = accepted.get(60, TimeUnit.SECONDS)) {
-                    assertEquals(QpState.RTS, serverSide.queuePair().state());
+                    assertEquals(QueuePairState.RTS, serverSide.queuePair().state());
                     assertEquals(client.localAddress().getPort(), serverSide.remoteAddress().getPort(), "sequential " + i);
                 }
             }
@@ -125,7 +125,7 @@ class RdmaCmConnectDeviceTest {
                 for (Future<RdmaConnection> f : clients) {
                     all.add(f.get(60, TimeUnit.SECONDS));
                 }
-                assertEquals(2 * n, all.stream().filter(c -> c.queuePair().state() == QpState.RTS).count());
+                assertEquals(2 * n, all.stream().filter(c -> c.queuePair().state() == QueuePairState.RTS).count());
             } finally {
                 all.forEach(RdmaConnection::close);
             }

@@ -8,15 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.Completions;
-import dev.panamaverbs.ConnectionOptions;
-import dev.panamaverbs.DatagramEndpoint;
-import dev.panamaverbs.DatagramPeer;
+import dev.panamaverbs.cm.ConnectionOptions;
+import dev.panamaverbs.cm.RdmaDatagramSocket;
+import dev.panamaverbs.cm.DatagramPeer;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.QpState;
-import dev.panamaverbs.RdmaConnection;
-import dev.panamaverbs.RdmaListener;
+import dev.panamaverbs.values.QueuePairState;
+import dev.panamaverbs.cm.RdmaConnection;
+import dev.panamaverbs.cm.RdmaListener;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.testkit.DeviceTest;
@@ -37,13 +37,13 @@ class RdmaCmDatagramAndLeakDeviceTest {
     void aDatagramReachesTheServerRdmaCmResolved(TestDevice device) throws Exception {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         EnumSet<AccessFlag> write = EnumSet.of(AccessFlag.LOCAL_WRITE);
-        try (DatagramEndpoint server = DatagramEndpoint.bind(anyPort(ip), ConnectionOptions.defaults());
+        try (RdmaDatagramSocket server = RdmaDatagramSocket.bind(anyPort(ip), ConnectionOptions.defaults());
              MemoryRegion inbox = server.protectionDomain().allocateMemoryRegion(4096, write)) {
-            assertEquals(QpState.RTS, server.queuePair().state());
+            assertEquals(QueuePairState.RTS, server.queuePair().state());
             server.queuePair().postReceive(ReceiveWorkRequest.allocate(1).wrId(5).sge(0, inbox, 0, GRH + 256));
             CompletableFuture<Optional<byte[]>> answered = CompletableFuture.supplyAsync(() -> server.answerResolution(WAIT));
             ConnectionOptions options = ConnectionOptions.builder().privateData("who".getBytes()).build();
-            try (DatagramEndpoint client = DatagramEndpoint.connect(server.localAddress(), options);
+            try (RdmaDatagramSocket client = RdmaDatagramSocket.connect(server.localAddress(), options);
                  MemoryRegion outbox = client.protectionDomain().allocateMemoryRegion(4096, write)) {
                 assertEquals("who", new String(answered.get(30, TimeUnit.SECONDS).orElseThrow(), 0, 3));
                 DatagramPeer peer = client.peer().orElseThrow();

@@ -8,21 +8,21 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.panamaverbs.AccessFlag;
-import dev.panamaverbs.CompletionStatus;
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.Completions;
-import dev.panamaverbs.ConnectionEventChannel;
-import dev.panamaverbs.ConnectionException;
-import dev.panamaverbs.ConnectionId;
-import dev.panamaverbs.ConnectionOptions;
-import dev.panamaverbs.ConnectionRejectedException;
+import dev.panamaverbs.cm.ConnectionEventChannel;
+import dev.panamaverbs.cm.ConnectionException;
+import dev.panamaverbs.cm.ConnectionId;
+import dev.panamaverbs.cm.ConnectionOptions;
+import dev.panamaverbs.cm.ConnectionRejectedException;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.PortSpace;
+import dev.panamaverbs.cm.PortSpace;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePairOptions;
-import dev.panamaverbs.RdmaConnection;
-import dev.panamaverbs.RdmaListener;
+import dev.panamaverbs.cm.RdmaConnection;
+import dev.panamaverbs.cm.RdmaListener;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.testkit.DeviceTest;
@@ -92,7 +92,7 @@ class RdmaCmFailureDeviceTest {
             id.resolveAddress(listener.localAddress(), Duration.ofSeconds(2));
             id.resolveRoute(Duration.ofSeconds(2));
             ProtectionDomain pd = id.context().allocateProtectionDomain();
-            id.createQueuePair(pd, QueuePairOptions.builder(QpType.RC, id.context().createCompletionQueue(8)).build());
+            id.createQueuePair(pd, QueuePairOptions.builder(QueuePairType.RC, id.context().createCompletionQueue(8)).build());
             CompletableFuture<Throwable> connecting = CompletableFuture.supplyAsync(() -> {
                 try {
                     id.connect(ConnectionOptions.defaults(), Duration.ofSeconds(60));

@@ -4,15 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Errno;
-import dev.panamaverbs.MemoryAdvice;
+import dev.panamaverbs.values.MemoryAdvice;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.VerbsUnsupportedException;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.RcLoopbackPair;

@@ -5,23 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.AddressHandle;
 import dev.panamaverbs.AddressHandleAttributes;
 import dev.panamaverbs.CompletionChannel;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Device;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.MemoryWindow;
-import dev.panamaverbs.MemoryWindowType;
+import dev.panamaverbs.values.MemoryWindowType;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.SharedReceiveQueue;
-import dev.panamaverbs.SharedReceiveQueueOptions;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
@@ -81,8 +81,8 @@ class ResourceLeakDeviceTest {
             CompletionChannel channel = context.createCompletionChannel();
             CompletionQueue cq = context.createCompletionQueue(16, channel, 0);
             SharedReceiveQueue srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(16, 1));
-            QueuePair rc = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).sharedReceiveQueue(srq).build());
-            QueuePair ud = pd.createQueuePair(QueuePairOptions.builder(QpType.UD, cq).build());
+            QueuePair rc = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).sharedReceiveQueue(srq).build());
+            QueuePair ud = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.UD, cq).build());
             MemoryWindow mw = pd.allocateMemoryWindow(MemoryWindowType.TYPE_2);
             GidEntry gid = ProtectionDomainDeviceTest.sourceGid(context, device);
             AddressHandle ah = pd.createAddressHandle(AddressHandleAttributes.roce(gid, gid.gid()));
@@ -153,7 +153,7 @@ class ResourceLeakDeviceTest {
                     CompletionChannel channel = context.createCompletionChannel();
                     CompletionQueue cq = context.createCompletionQueue(16, channel, 0);
                     SharedReceiveQueue srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(16, 1));
-                    QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq)
+                    QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq)
                             .maxSendWorkRequests(16).sharedReceiveQueue(srq).build());
                     if (qp.number() == 0) {
                         throw new AssertionError("cycle " + i + ": a queue pair without a number");

@@ -50,7 +50,7 @@ final class SegmentWriteFuzz {
                 RcLoopbackPair pair = RcLoopbackPair.open(device)) {
             Window window = Window.allocate(pair.protectionDomain(), 4096);
             MemoryRegion owned = pair.protectionDomain().allocateMemoryRegion(8192,
-                    java.util.EnumSet.of(dev.panamaverbs.AccessFlag.LOCAL_WRITE));
+                    java.util.EnumSet.of(dev.panamaverbs.values.AccessFlag.LOCAL_WRITE));
             Completions completions = Completions.allocate(arena, 8);
             Map<String, List<Supplier<MemorySegment>>> readOnly = Map.of(
                     "VerbsResource#handle", tree.resources().stream().<Supplier<MemorySegment>>map(r -> r::handle).toList(),

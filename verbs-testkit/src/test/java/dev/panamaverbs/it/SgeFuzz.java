@@ -1,15 +1,15 @@
 package dev.panamaverbs.it;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpState;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairState;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.RcLoopbackPair;
 import dev.panamaverbs.testkit.RegisteredBuffer;
 import dev.panamaverbs.testkit.TestDevice;
@@ -55,11 +55,11 @@ final class SgeFuzz {
             try {
                 for (int i = 0; i < CASES; i++) {
                     // A new pair when an accepted bad request put a queue pair in the error state.
-                    if (pair == null || pair.first().queryState() != QpState.RTS || pair.second().queryState() != QpState.RTS) {
+                    if (pair == null || pair.first().queryState() != QueuePairState.RTS || pair.second().queryState() != QueuePairState.RTS) {
                         if (pair != null) {
                             pair.close();
                         }
-                        pair = RcLoopbackPair.open(device, QpType.RC, 8192, 64);
+                        pair = RcLoopbackPair.open(device, QueuePairType.RC, 8192, 64);
                         foreignPd = RegisteredBuffer.allocate(pair.context().allocateProtectionDomain(), SIZE);
                     }
                     oneCase(run, random, i, pair, foreignPd, foreignContext, mapped, channel);

@@ -7,17 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SharedReceiveQueue;
-import dev.panamaverbs.SharedReceiveQueueAttributes;
-import dev.panamaverbs.SharedReceiveQueueOptions;
+import dev.panamaverbs.values.SharedReceiveQueueAttributes;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
@@ -163,7 +163,7 @@ class SharedReceiveQueueDeviceTest {
             assertClosedSrq(name, "handle", srq::handle);
             CompletionQueue cq = scope.context().createCompletionQueue(4);
             assertClosedSrq(name, "createQueuePair with the SRQ", () -> scope.pd().createQueuePair(
-                    QueuePairOptions.builder(QpType.RC, cq).sharedReceiveQueue(srq).build()));
+                    QueuePairOptions.builder(QueuePairType.RC, cq).sharedReceiveQueue(srq).build()));
             // The PD is still usable: a fresh SRQ works.
             SharedReceiveQueue fresh = scope.pd().createSharedReceiveQueue(SharedReceiveQueueOptions.of(8, 1));
             fresh.postReceive(request);

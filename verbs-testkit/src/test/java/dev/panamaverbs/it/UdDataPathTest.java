@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.panamaverbs.AddressHandle;
-import dev.panamaverbs.CompletionOpcode;
+import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.Verbs;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;

@@ -5,20 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.CompletionChannel;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
-import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.Arena;
@@ -180,7 +180,7 @@ class VirtualThreadWaitDeviceTest {
     /** An RC queue pair connected to itself whose send completions go to {@code cq}. */
     private static QueuePair loopback(Context context, TestDevice device, CompletionQueue cq) {
         ProtectionDomain pd = context.allocateProtectionDomain();
-        QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).build());
+        QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).build());
         GidEntry gid = context.roceV2Ipv4Gid(device.port()).orElseThrow();
         qp.toInit(device.port(), EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
         qp.toRtr(RemoteEndpoint.global(qp.number(), 0, gid.gid(), gid.index(), context.queryPort(device.port()).activeMtu()));

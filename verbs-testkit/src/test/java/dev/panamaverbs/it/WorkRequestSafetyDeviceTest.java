@@ -4,16 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.SharedReceiveQueue;
-import dev.panamaverbs.SharedReceiveQueueOptions;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.RcLoopbackPair;
@@ -53,7 +53,7 @@ class WorkRequestSafetyDeviceTest {
 
     @DeviceTest
     void inlineFromARegionAtADistinctIovaIsRefused(TestDevice device) {
-        try (RcLoopbackPair pair = RcLoopbackPair.open(device, QpType.RC, 8192, 64);
+        try (RcLoopbackPair pair = RcLoopbackPair.open(device, QueuePairType.RC, 8192, 64);
                 Arena arena = Arena.ofShared()) {
             MemorySegment memory = arena.allocate(4096, 4096);
             try (MemoryRegion atIova = pair.protectionDomain().register(memory, LOCAL, 0x10_0000_0000L)) {
@@ -67,7 +67,7 @@ class WorkRequestSafetyDeviceTest {
 
     @DeviceTest
     void inlineFromARegionWhoseMemoryIsFreedIsRefused(TestDevice device) {
-        try (RcLoopbackPair pair = RcLoopbackPair.open(device, QpType.RC, 8192, 64)) {
+        try (RcLoopbackPair pair = RcLoopbackPair.open(device, QueuePairType.RC, 8192, 64)) {
             Arena arena = Arena.ofShared();
             MemorySegment memory = arena.allocate(4096, 4096);
             try (MemoryRegion region = pair.protectionDomain().register(memory, LOCAL)) {
@@ -87,7 +87,7 @@ class WorkRequestSafetyDeviceTest {
     @DeviceTest
     void inlineFromATruncatedFileMappingIsRefused(TestDevice device) throws java.io.IOException {
         java.nio.file.Path file = java.nio.file.Files.createTempFile("inline-mapping", ".bin");
-        try (RcLoopbackPair pair = RcLoopbackPair.open(device, QpType.RC, 8192, 64); Arena arena = Arena.ofShared();
+        try (RcLoopbackPair pair = RcLoopbackPair.open(device, QueuePairType.RC, 8192, 64); Arena arena = Arena.ofShared();
                 java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
                         java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
             channel.write(java.nio.ByteBuffer.allocate(4096));
@@ -112,7 +112,7 @@ class WorkRequestSafetyDeviceTest {
 
     @DeviceTest
     void inlineFromAnOpenRegionStillWorksAndReleasesTheRegion(TestDevice device) {
-        try (RcLoopbackPair pair = RcLoopbackPair.open(device, QpType.RC, 8192, 64)) {
+        try (RcLoopbackPair pair = RcLoopbackPair.open(device, QueuePairType.RC, 8192, 64)) {
             RegisteredBuffer source = RegisteredBuffer.allocate(pair.protectionDomain(), 4096);
             source.fillPattern(3, 0, 48);
             pair.second().postReceive(ReceiveWorkRequest.allocate(1).wrId(1).sge(0, pair.secondBuffer().region(), 0, 64));
@@ -127,7 +127,7 @@ class WorkRequestSafetyDeviceTest {
 
     @DeviceTest
     void aClosedRegionIsRefusedOnEveryPost(TestDevice device) {
-        try (RcLoopbackPair pair = RcLoopbackPair.open(device, QpType.RC, 8192, 64);
+        try (RcLoopbackPair pair = RcLoopbackPair.open(device, QueuePairType.RC, 8192, 64);
                 SharedReceiveQueue srq = pair.protectionDomain().createSharedReceiveQueue(SharedReceiveQueueOptions.of(8, 1))) {
             RegisteredBuffer buffer = RegisteredBuffer.allocate(pair.protectionDomain(), 4096);
             SendWorkRequest send = SendWorkRequest.allocate(1).wrId(11).sge(buffer.region(), 0, 16);

@@ -7,7 +7,7 @@ import dev.panamaverbs.Context;
 import dev.panamaverbs.Errno;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.SharedReceiveQueue;
-import dev.panamaverbs.SharedReceiveQueueOptions;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
 import dev.panamaverbs.VerbsUnsupportedException;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;

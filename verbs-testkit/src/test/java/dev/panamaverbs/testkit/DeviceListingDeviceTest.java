@@ -1,9 +1,9 @@
 package dev.panamaverbs.testkit;
 
 import dev.panamaverbs.Context;
-import dev.panamaverbs.GidEntry;
-import dev.panamaverbs.GidType;
-import dev.panamaverbs.LinkLayer;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.values.GidType;
+import dev.panamaverbs.values.LinkLayer;
 import org.junit.jupiter.api.Assumptions;
 
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.panamaverbs.testkit;
 
 import dev.panamaverbs.Context;
-import dev.panamaverbs.PortAttributes;
+import dev.panamaverbs.values.PortAttributes;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

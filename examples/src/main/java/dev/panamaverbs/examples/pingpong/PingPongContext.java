@@ -1,24 +1,24 @@
 package dev.panamaverbs.examples.pingpong;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Device;
-import dev.panamaverbs.Gid;
+import dev.panamaverbs.values.Gid;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.PortAttributes;
+import dev.panamaverbs.values.PortAttributes;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
-import dev.panamaverbs.ReadyToReceiveOptions;
-import dev.panamaverbs.ReadyToSendOptions;
+import dev.panamaverbs.values.ReadyToReceiveOptions;
+import dev.panamaverbs.values.ReadyToSendOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
-import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.VerbsException;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -61,7 +61,7 @@ final class PingPongContext implements AutoCloseable {
             }
         }
         cq = context.createCompletionQueue(options.rxDepth() + 1);
-        qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq).maxSendWorkRequests(1)
+        qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).maxSendWorkRequests(1)
                 .maxReceiveWorkRequests(options.rxDepth()).maxSendSge(1).maxReceiveSge(1).build());
         boolean inline = qp.capabilities().maxInlineData() >= options.size();
         qp.toInit(options.ibPort(), 0, EnumSet.noneOf(AccessFlag.class));

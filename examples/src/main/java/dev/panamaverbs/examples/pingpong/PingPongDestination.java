@@ -1,6 +1,6 @@
 package dev.panamaverbs.examples.pingpong;
 
-import dev.panamaverbs.Gid;
+import dev.panamaverbs.values.Gid;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;

@@ -1,6 +1,6 @@
 package dev.panamaverbs.examples.pingpong;
 
-import dev.panamaverbs.Mtu;
+import dev.panamaverbs.values.Mtu;
 import dev.panamaverbs.examples.cli.GetOpt;
 import java.time.Duration;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.panamaverbs.examples.rping;
 
-import dev.panamaverbs.RdmaConnection;
+import dev.panamaverbs.cm.RdmaConnection;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,6 +1,6 @@
 package dev.panamaverbs.examples.rping;
 
-import dev.panamaverbs.ConnectionOptions;
+import dev.panamaverbs.cm.ConnectionOptions;
 import java.time.Duration;
 
 /** The rdma_cm parameters both rping sides use. */

@@ -1,17 +1,17 @@
 package dev.panamaverbs.examples.rping;
 
-import dev.panamaverbs.AccessFlag;
-import dev.panamaverbs.CompletionOpcode;
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.CompletionQueue;
-import dev.panamaverbs.CompletionStatus;
+import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.Completions;
-import dev.panamaverbs.ConnectionId;
+import dev.panamaverbs.cm.ConnectionId;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import java.lang.foreign.Arena;
 import java.time.Duration;
 import java.util.EnumSet;

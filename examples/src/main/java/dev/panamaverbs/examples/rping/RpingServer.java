@@ -1,15 +1,15 @@
 package dev.panamaverbs.examples.rping;
 
 import dev.panamaverbs.CompletionQueue;
-import dev.panamaverbs.ConnectionId;
-import dev.panamaverbs.ConnectionOptions;
-import dev.panamaverbs.ConnectionRequest;
+import dev.panamaverbs.cm.ConnectionId;
+import dev.panamaverbs.cm.ConnectionOptions;
+import dev.panamaverbs.cm.ConnectionRequest;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
-import dev.panamaverbs.RdmaListener;
+import dev.panamaverbs.cm.RdmaListener;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.net.InetSocketAddress;
@@ -46,7 +46,7 @@ record RpingServer(RpingOptions options, PrintStream out, PrintStream err) imple
         Context context = id.context();
         ProtectionDomain pd = context.allocateProtectionDomain();
         CompletionQueue cq = context.createCompletionQueue(RpingConnections.SQ_DEPTH * 2);
-        QueuePair qp = id.createQueuePair(pd, QueuePairOptions.builder(QpType.RC, cq)
+        QueuePair qp = id.createQueuePair(pd, QueuePairOptions.builder(QueuePairType.RC, cq)
                 .maxSendWorkRequests(RpingConnections.SQ_DEPTH).maxReceiveWorkRequests(RpingConnections.RQ_DEPTH)
                 .maxSendSge(1).maxReceiveSge(1).build());
         RpingEndpoint endpoint = new RpingEndpoint(id, pd, qp, cq, options.size(), false, options.timeout(), arena);

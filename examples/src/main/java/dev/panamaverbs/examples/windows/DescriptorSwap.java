@@ -1,12 +1,12 @@
 package dev.panamaverbs.examples.windows;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.RdmaConnection;
+import dev.panamaverbs.cm.RdmaConnection;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.onesided.WindowDescriptor;
 import java.time.Duration;
 import java.util.EnumSet;

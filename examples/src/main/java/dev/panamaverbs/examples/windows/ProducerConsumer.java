@@ -1,8 +1,8 @@
 package dev.panamaverbs.examples.windows;
 
-import dev.panamaverbs.ConnectionOptions;
-import dev.panamaverbs.RdmaConnection;
-import dev.panamaverbs.RdmaListener;
+import dev.panamaverbs.cm.ConnectionOptions;
+import dev.panamaverbs.cm.RdmaConnection;
+import dev.panamaverbs.cm.RdmaListener;
 import dev.panamaverbs.onesided.ChannelFailedException;
 import dev.panamaverbs.onesided.OneSidedChannel;
 import dev.panamaverbs.onesided.RemoteSlot;

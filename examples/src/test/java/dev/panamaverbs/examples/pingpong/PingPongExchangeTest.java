@@ -1,6 +1,6 @@
 package dev.panamaverbs.examples.pingpong;
 
-import dev.panamaverbs.Gid;
+import dev.panamaverbs.values.Gid;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,6 +1,6 @@
 package dev.panamaverbs.examples.pingpong;
 
-import dev.panamaverbs.Mtu;
+import dev.panamaverbs.values.Mtu;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

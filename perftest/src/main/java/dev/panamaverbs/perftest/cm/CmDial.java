@@ -1,8 +1,8 @@
 package dev.panamaverbs.perftest.cm;
 
-import dev.panamaverbs.ConnectionOptions;
-import dev.panamaverbs.ConnectionRejectedException;
-import dev.panamaverbs.RdmaConnection;
+import dev.panamaverbs.cm.ConnectionOptions;
+import dev.panamaverbs.cm.ConnectionRejectedException;
+import dev.panamaverbs.cm.RdmaConnection;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;

@@ -1,16 +1,16 @@
 package dev.panamaverbs.perftest.cm;
 
-import dev.panamaverbs.AccessFlag;
-import dev.panamaverbs.CompletionOpcode;
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.Completions;
-import dev.panamaverbs.ConnectionOptions;
-import dev.panamaverbs.ConnectionRequest;
+import dev.panamaverbs.cm.ConnectionOptions;
+import dev.panamaverbs.cm.ConnectionRequest;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.RdmaConnection;
-import dev.panamaverbs.RdmaListener;
+import dev.panamaverbs.cm.RdmaConnection;
+import dev.panamaverbs.cm.RdmaListener;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.perftest.wire.KeyMessage;
 import dev.panamaverbs.perftest.wire.KeyStruct;
 import dev.panamaverbs.perftest.wire.OobLink;

@@ -1,10 +1,10 @@
 package dev.panamaverbs.perftest.cm;
 
-import dev.panamaverbs.ConnectionOptions;
-import dev.panamaverbs.ConnectionRequest;
-import dev.panamaverbs.Gid;
-import dev.panamaverbs.RdmaConnection;
-import dev.panamaverbs.RdmaListener;
+import dev.panamaverbs.cm.ConnectionOptions;
+import dev.panamaverbs.cm.ConnectionRequest;
+import dev.panamaverbs.values.Gid;
+import dev.panamaverbs.cm.RdmaConnection;
+import dev.panamaverbs.cm.RdmaListener;
 import dev.panamaverbs.perftest.wire.KeyMessage;
 import dev.panamaverbs.perftest.wire.OobLink;
 import dev.panamaverbs.perftest.wire.PeerGoneException;

@@ -3,7 +3,7 @@ package dev.panamaverbs.perftest.run;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import java.lang.foreign.Arena;
 
 /**

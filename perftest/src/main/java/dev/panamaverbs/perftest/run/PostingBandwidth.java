@@ -5,7 +5,7 @@ import dev.panamaverbs.Completions;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import java.lang.foreign.Arena;
 
 /**

@@ -2,12 +2,12 @@ package dev.panamaverbs.perftest.run;
 
 import dev.panamaverbs.AddressHandle;
 import dev.panamaverbs.Completions;
-import dev.panamaverbs.CompletionOpcode;
+import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import java.lang.foreign.Arena;
 
 /**

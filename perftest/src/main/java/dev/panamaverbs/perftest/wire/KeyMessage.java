@@ -1,6 +1,6 @@
 package dev.panamaverbs.perftest.wire;
 
-import dev.panamaverbs.Gid;
+import dev.panamaverbs.values.Gid;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Locale;

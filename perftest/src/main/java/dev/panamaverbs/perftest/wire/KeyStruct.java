@@ -1,6 +1,6 @@
 package dev.panamaverbs.perftest.wire;
 
-import dev.panamaverbs.Gid;
+import dev.panamaverbs.values.Gid;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 

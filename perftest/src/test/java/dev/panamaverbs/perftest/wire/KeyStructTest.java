@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.panamaverbs.Gid;
+import dev.panamaverbs.values.Gid;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 

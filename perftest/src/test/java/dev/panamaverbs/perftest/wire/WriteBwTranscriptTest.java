@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import dev.panamaverbs.Gid;
+import dev.panamaverbs.values.Gid;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,15 +1,15 @@
 package dev.panamaverbs.it.twohost;
 
-import dev.panamaverbs.AccessFlag;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
-import dev.panamaverbs.ConnectionOptions;
-import dev.panamaverbs.ConnectionRequest;
-import dev.panamaverbs.DatagramEndpoint;
+import dev.panamaverbs.cm.ConnectionOptions;
+import dev.panamaverbs.cm.ConnectionRequest;
+import dev.panamaverbs.cm.RdmaDatagramSocket;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.QueuePair;
-import dev.panamaverbs.RdmaConnection;
-import dev.panamaverbs.RdmaListener;
+import dev.panamaverbs.cm.RdmaConnection;
+import dev.panamaverbs.cm.RdmaListener;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.testkit.CompletionWaiter;
@@ -54,7 +54,7 @@ public final class CmPeer {
     public static void main(String[] args) throws Exception {
         InetSocketAddress any = new InetSocketAddress(PeerSide.localAddress(), 0);
         try (RdmaListener listener = RdmaListener.listen(any, ConnectionOptions.defaults());
-             DatagramEndpoint datagrams = DatagramEndpoint.bind(any, ConnectionOptions.defaults())) {
+             RdmaDatagramSocket datagrams = RdmaDatagramSocket.bind(any, ConnectionOptions.defaults())) {
             Thread.ofVirtual().name("ud").start(() -> receiveOneDatagram(datagrams));
             PeerSide.publish("rc-port", listener.localAddress().getPort());
             PeerSide.publish("ud-port", datagrams.localAddress().getPort());
@@ -125,7 +125,7 @@ public final class CmPeer {
         }
     }
 
-    private static void receiveOneDatagram(DatagramEndpoint datagrams) {
+    private static void receiveOneDatagram(RdmaDatagramSocket datagrams) {
         try (MemoryRegion inbox = datagrams.protectionDomain().allocateMemoryRegion(4096, EnumSet.of(AccessFlag.LOCAL_WRITE))) {
             datagrams.queuePair().postReceive(ReceiveWorkRequest.allocate(1).wrId(9).sge(0, inbox, 0, GRH + 256));
             byte[] hello = datagrams.answerResolution(WAIT).orElseThrow(() -> new IllegalStateException("no UD resolution"));

@@ -2,11 +2,11 @@ package dev.panamaverbs.it.twohost;
 
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.EndpointExchange;
-import dev.panamaverbs.EndpointInfo;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.cm.EndpointExchange;
+import dev.panamaverbs.cm.EndpointInfo;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.Verbs;
@@ -52,7 +52,7 @@ public final class FaultPeer {
             for (int connection = 1; ; connection++) {
                 try (Socket socket = server.accept()) {
                     CompletionQueue cq = context.createCompletionQueue(64);
-                    QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq)
+                    QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq)
                             .maxSendWorkRequests(16).maxReceiveWorkRequests(16).maxSendSge(1).maxReceiveSge(1).build());
                     EndpointInfo mine = EndpointInfo.of(qp, PSN, gid.gid(), context.queryPort(device.port()).activeMtu())
                             .withRegion(buffer.region());

@@ -6,17 +6,17 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.EndpointExchange;
-import dev.panamaverbs.EndpointInfo;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.cm.EndpointExchange;
+import dev.panamaverbs.cm.EndpointInfo;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.RemoteRegion;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.Verbs;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.it.Commands;
 import dev.panamaverbs.testkit.Peer;
 import dev.panamaverbs.testkit.RegisteredBuffer;
@@ -78,7 +78,7 @@ final class FaultWire implements AutoCloseable {
     Link connect() throws IOException {
         Socket socket = EndpointExchange.connectSocket(new InetSocketAddress(hosts.peerAddress(), peerPort), Duration.ofSeconds(60));
         CompletionQueue cq = context.createCompletionQueue(64);
-        QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq)
+        QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq)
                 .maxSendWorkRequests(DEPTH).maxReceiveWorkRequests(4).maxSendSge(1).maxReceiveSge(1).build());
         GidEntry gid = context.queryGid(device.port(), device.gidIndex()).orElseThrow();
         EndpointInfo mine = EndpointInfo.of(qp, PSN, gid.gid(), context.queryPort(device.port()).activeMtu());

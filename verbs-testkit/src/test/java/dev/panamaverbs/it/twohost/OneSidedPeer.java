@@ -3,7 +3,7 @@ package dev.panamaverbs.it.twohost;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.Verbs;
@@ -46,7 +46,7 @@ public final class OneSidedPeer {
     }
 
     static QueuePairOptions queuePairOptions(CompletionQueue cq) {
-        return QueuePairOptions.builder(QpType.RC, cq).maxSendWorkRequests(QUEUE_DEPTH).maxReceiveWorkRequests(1)
+        return QueuePairOptions.builder(QueuePairType.RC, cq).maxSendWorkRequests(QUEUE_DEPTH).maxReceiveWorkRequests(1)
                 .maxSendSge(1).maxReceiveSge(1).maxInlineData(64).build();
     }
 

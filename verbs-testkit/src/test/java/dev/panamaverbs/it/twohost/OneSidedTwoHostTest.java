@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.CompletionStatus;
+import dev.panamaverbs.values.CompletionStatus;
 
 import dev.panamaverbs.Context;
 import dev.panamaverbs.ProtectionDomain;

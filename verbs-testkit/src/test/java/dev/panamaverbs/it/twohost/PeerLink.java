@@ -1,9 +1,9 @@
 package dev.panamaverbs.it.twohost;
 
 import dev.panamaverbs.Context;
-import dev.panamaverbs.EndpointExchange;
-import dev.panamaverbs.EndpointInfo;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.cm.EndpointExchange;
+import dev.panamaverbs.cm.EndpointInfo;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.testkit.Peer;
 import dev.panamaverbs.testkit.PeerSide;

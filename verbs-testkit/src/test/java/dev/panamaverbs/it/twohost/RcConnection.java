@@ -2,14 +2,14 @@ package dev.panamaverbs.it.twohost;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.panamaverbs.AccessFlag;
-import dev.panamaverbs.CompletionOpcode;
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
-import dev.panamaverbs.EndpointInfo;
+import dev.panamaverbs.cm.EndpointInfo;
 import dev.panamaverbs.QueuePair;
-import dev.panamaverbs.ReadyToSendOptions;
-import dev.panamaverbs.RemoteEndpoint;
+import dev.panamaverbs.values.ReadyToSendOptions;
+import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.testkit.TestDevice;

@@ -2,22 +2,22 @@ package dev.panamaverbs.it.twohost;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.panamaverbs.CompletionOpcode;
+import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.EndpointExchange;
-import dev.panamaverbs.EndpointInfo;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.cm.EndpointExchange;
+import dev.panamaverbs.cm.EndpointInfo;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.RemoteRegion;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.Verbs;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.testkit.Peer;
 import dev.panamaverbs.testkit.RegisteredBuffer;
@@ -62,7 +62,7 @@ class RcTwoHostTest {
         context = Verbs.device(device.name()).orElseThrow().open();
         ProtectionDomain pd = context.allocateProtectionDomain();
         cq = context.createCompletionQueue(64);
-        qp = pd.createQueuePair(QueuePairOptions.builder(QpType.RC, cq)
+        qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq)
                 .maxSendWorkRequests(16).maxReceiveWorkRequests(16).maxSendSge(1).maxReceiveSge(1).build());
         buffer = RegisteredBuffer.allocate(pd, RcPeer.BUFFER_SIZE);
         GidEntry gid = context.queryGid(device.port(), device.gidIndex()).orElseThrow();

@@ -6,23 +6,23 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.panamaverbs.AccessFlag;
-import dev.panamaverbs.CompletionOpcode;
-import dev.panamaverbs.CompletionStatus;
+import dev.panamaverbs.values.AccessFlag;
+import dev.panamaverbs.values.CompletionOpcode;
+import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.Completions;
-import dev.panamaverbs.ConnectionException;
-import dev.panamaverbs.ConnectionOptions;
-import dev.panamaverbs.ConnectionRejectedException;
-import dev.panamaverbs.DatagramEndpoint;
-import dev.panamaverbs.DatagramPeer;
+import dev.panamaverbs.cm.ConnectionException;
+import dev.panamaverbs.cm.ConnectionOptions;
+import dev.panamaverbs.cm.ConnectionRejectedException;
+import dev.panamaverbs.cm.RdmaDatagramSocket;
+import dev.panamaverbs.cm.DatagramPeer;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.QpState;
+import dev.panamaverbs.values.QueuePairState;
 import dev.panamaverbs.QueuePair;
-import dev.panamaverbs.RdmaCm;
-import dev.panamaverbs.RdmaConnection;
+import dev.panamaverbs.cm.RdmaCm;
+import dev.panamaverbs.cm.RdmaConnection;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.it.KernelResources;
 import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.testkit.Peer;
@@ -99,7 +99,7 @@ class RdmaCmTwoHostTest {
     /** One "data" connection to B, every transfer checked; returns after A's disconnect completed. */
     private void exchangeData() {
         try (RdmaConnection connection = RdmaConnection.connect(rcServer, saying("data"))) {
-            assertEquals(QpState.RTS, connection.queuePair().state());
+            assertEquals(QueuePairState.RTS, connection.queuePair().state());
             assertEquals(rcServer, connection.remoteAddress());
             QueuePair qp = connection.queuePair();
             RegisteredBuffer buffer = RegisteredBuffer.allocate(connection.protectionDomain(), CmPeer.SIZE);
@@ -135,7 +135,7 @@ class RdmaCmTwoHostTest {
             assertEquals(CmPeer.WORD_START + 5, buffer.getLong(8), "B's word after the add");
 
             assertTrue(connection.disconnect(WAIT), "DISCONNECTED after rdma_disconnect");
-            assertEquals(QpState.ERROR, qp.state());
+            assertEquals(QueuePairState.ERROR, qp.state());
             buffer.close();
         }
     }
@@ -171,7 +171,7 @@ class RdmaCmTwoHostTest {
     @Order(4)
     void aDatagramReachesHostBThroughRdmaCmResolution() {
         byte[] message = "a datagram from host A".getBytes(StandardCharsets.US_ASCII);
-        try (DatagramEndpoint client = DatagramEndpoint.connect(udServer, saying("ud"));
+        try (RdmaDatagramSocket client = RdmaDatagramSocket.connect(udServer, saying("ud"));
              MemoryRegion outbox = client.protectionDomain().allocateMemoryRegion(4096, EnumSet.of(AccessFlag.LOCAL_WRITE))) {
             DatagramPeer server = client.peer().orElseThrow();
             outbox.memory().asSlice(0, message.length).copyFrom(MemorySegment.ofArray(message));

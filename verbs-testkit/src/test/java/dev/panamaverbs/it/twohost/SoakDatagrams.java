@@ -2,15 +2,15 @@ package dev.panamaverbs.it.twohost;
 
 import dev.panamaverbs.AddressHandle;
 import dev.panamaverbs.CompletionQueue;
-import dev.panamaverbs.CompletionStatus;
+import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.Gid;
+import dev.panamaverbs.values.Gid;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.EndpointInfo;
+import dev.panamaverbs.cm.EndpointInfo;
 import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.testkit.RegisteredBuffer;
 import dev.panamaverbs.testkit.TestDevice;
@@ -60,7 +60,7 @@ final class SoakDatagrams implements AutoCloseable {
     /** Sends datagrams {@code first} .. {@code first + count - 1} to {@code address} ({@link #address()} of the peer). */
     void send(String address, long first, int count) {
         String[] words = address.split(" ");
-        EndpointInfo peer = new EndpointInfo(Integer.parseInt(words[0]), 0, 0, Gid.parse(words[1]), dev.panamaverbs.Mtu.MTU_1024,
+        EndpointInfo peer = new EndpointInfo(Integer.parseInt(words[0]), 0, 0, Gid.parse(words[1]), dev.panamaverbs.values.Mtu.MTU_1024,
                 QKEY, java.util.Optional.empty());
         Completions wc = Completions.allocate(1);
         try (AddressHandle ah = pd.createAddressHandle(peer.toAddressHandleAttributes(device.port(), device.gidIndex()))) {

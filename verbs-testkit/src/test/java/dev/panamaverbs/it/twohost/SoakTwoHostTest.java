@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.it.KernelResources;
 import dev.panamaverbs.testkit.TwoHostTest;
 import dev.panamaverbs.testkit.TwoHosts;

@@ -1,20 +1,20 @@
 package dev.panamaverbs.it.twohost;
 
 import dev.panamaverbs.AddressHandle;
-import dev.panamaverbs.CompletionOpcode;
+import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.EndpointInfo;
-import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.cm.EndpointInfo;
+import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.ProtectionDomain;
-import dev.panamaverbs.QpType;
+import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.Verbs;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.testkit.RegisteredBuffer;
 import dev.panamaverbs.testkit.TestDevice;
@@ -65,7 +65,7 @@ final class UdDatagrams implements AutoCloseable {
     /** A UD queue pair of {@code depth} one-entry requests each way, in RTS with {@code qkey}. */
     static QueuePair readyQueuePair(ProtectionDomain pd, CompletionQueue sendQueue, CompletionQueue receiveQueue,
             TestDevice device, int qkey, int depth) {
-        QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.UD, sendQueue, receiveQueue)
+        QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.UD, sendQueue, receiveQueue)
                 .maxSendWorkRequests(depth).maxReceiveWorkRequests(depth).maxSendSge(1).maxReceiveSge(1).build());
         qp.toInit(device.port(), 0, qkey);
         qp.toRtr();

@@ -1,7 +1,7 @@
 package dev.panamaverbs.it.twohost;
 
-import dev.panamaverbs.EndpointExchange;
-import dev.panamaverbs.EndpointInfo;
+import dev.panamaverbs.cm.EndpointExchange;
+import dev.panamaverbs.cm.EndpointInfo;
 import dev.panamaverbs.testkit.PeerSide;
 import java.net.InetSocketAddress;
 import java.time.Duration;

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.panamaverbs.CompletionStatus;
+import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.Completions;
-import dev.panamaverbs.QpState;
+import dev.panamaverbs.values.QueuePairState;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.WorkRequestOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.it.KernelResources;
 import dev.panamaverbs.testkit.TwoHostExtension;
 import dev.panamaverbs.testkit.TwoHostTest;
@@ -151,7 +151,7 @@ class WireFaultTwoHostTest {
                 fault, wc.status(0), millis, RcConnection.RETRY_COUNT, predicted.toMillis());
         assertEquals(CompletionStatus.RETRY_EXC_ERR, wc.status(0), fault);
         assertTrue(millis >= predicted.toMillis() / 2, fault + ": failed after " + millis + " ms, before the retries could have run");
-        assertEquals(QpState.ERROR, link.qp().query().state(), fault + ": the queue pair's state on the device");
+        assertEquals(QueuePairState.ERROR, link.qp().query().state(), fault + ": the queue pair's state on the device");
     }
 
 

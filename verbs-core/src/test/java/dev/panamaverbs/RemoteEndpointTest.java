@@ -1,5 +1,11 @@
-package dev.panamaverbs.values;
+package dev.panamaverbs;
 
+
+import dev.panamaverbs.values.Gid;
+import dev.panamaverbs.values.Mtu;
+import dev.panamaverbs.values.ReadyToReceiveOptions;
+import dev.panamaverbs.values.ReadyToSendOptions;
+import dev.panamaverbs.values.RemoteEndpoint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

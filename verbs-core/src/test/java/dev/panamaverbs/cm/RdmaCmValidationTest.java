@@ -1,16 +1,6 @@
-package dev.panamaverbs;
+package dev.panamaverbs.cm;
 
-import dev.panamaverbs.cm.ConnectionEvent;
-import dev.panamaverbs.cm.ConnectionEventType;
-import dev.panamaverbs.cm.ConnectionException;
-import dev.panamaverbs.cm.ConnectionId;
-import dev.panamaverbs.cm.ConnectionOptions;
-import dev.panamaverbs.cm.ConnectionRejectedException;
-import dev.panamaverbs.cm.PortSpace;
-import dev.panamaverbs.cm.RdmaConnection;
-import dev.panamaverbs.cm.RdmaDatagramSocket;
-import dev.panamaverbs.cm.RdmaListener;
-import dev.panamaverbs.cm.SocketAddresses;
+import dev.panamaverbs.Errno;
 import dev.panamaverbs.values.QueuePairType;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
