@@ -1,6 +1,5 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.cm.ConnectionId;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.DeviceAttributes;
 import dev.panamaverbs.values.ExtendedDeviceAttributes;

@@ -1,10 +1,9 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.cm.EndpointInfo;
 
 /**
  * A memory region on the other side of a connection, as its owner advertised it (for example in
- * an {@link EndpointInfo}): what RDMA READ, WRITE and atomic requests name with
+ * what the endpoint exchange sends): what RDMA READ, WRITE and atomic requests name with
  * {@link SendWorkRequest#rdma(long, int)} and friends.
  *
  * @param address the device address of the region's first byte (its {@link MemoryRegion#iova()})
