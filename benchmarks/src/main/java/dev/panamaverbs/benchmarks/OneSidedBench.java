@@ -57,11 +57,11 @@ public class OneSidedBench extends LoopbackBench {
     private static final long SIGNAL = 512;
     /** A's word the hand-posted add's old value lands in. */
     private static final long SINK = 1024;
-    private static final long WR_HAND = 7;
-    private static final long WR_KICK = 8;
-    /** How long a wait goes before it counts a stall and posts the kick. */
+    /** How long a wait goes before it counts a stall and posts the kick (with {@link #WR_KICK}). */
     static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final Duration STALL = Duration.ofNanos(STALL_NANOS);
+    private static final long WR_HAND = 7;
+    private static final long WR_KICK = 8;
     private static final int ALLOCATION_CHECK_INVOCATIONS = 4000;
     private static final Duration TIMEOUT = Duration.ofNanos(TIMEOUT_NANOS);
 

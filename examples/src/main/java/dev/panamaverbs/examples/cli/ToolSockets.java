@@ -1,6 +1,7 @@
 package dev.panamaverbs.examples.cli;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -56,6 +57,44 @@ public final class ToolSockets {
                 throw new IOException("no client connected to port " + port + " within " + timeout.toSeconds() + " s", e);
             }
         }
+    }
+
+    /** What a read of an exact number of bytes throws when fewer came. */
+    @FunctionalInterface
+    public interface ShortRead {
+        /**
+         * The failure for a read that got only {@code read} bytes.
+         *
+         * @param read    how many bytes came
+         * @param timeout the socket's timeout that passed first, or {@code null} when the stream ended
+         * @return the exception to throw
+         * @throws IOException when the socket cannot say what the failure needs
+         */
+        IOException failure(int read, SocketTimeoutException timeout) throws IOException;
+    }
+
+    /**
+     * Reads exactly {@code size} bytes from {@code in}, each read bounded by the socket's timeout.
+     *
+     * @param failure what to throw when the stream ends or a read times out first
+     * @return the bytes
+     * @throws IOException {@code failure}'s exception, or the stream's own
+     */
+    public static byte[] readFully(InputStream in, int size, ShortRead failure) throws IOException {
+        byte[] data = new byte[size];
+        int read = 0;
+        try {
+            while (read < size) {
+                int n = in.read(data, read, size - read);
+                if (n < 0) {
+                    throw failure.failure(read, null);
+                }
+                read += n;
+            }
+        } catch (SocketTimeoutException e) {
+            throw failure.failure(read, e);
+        }
+        return data;
     }
 
     /** Makes every read of {@code socket} wait at most {@code timeout}, and sends without delay. */

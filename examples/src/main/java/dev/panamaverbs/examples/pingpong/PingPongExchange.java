@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -73,19 +72,8 @@ public final class PingPongExchange {
 
     /** Reads exactly {@code size} bytes (or fails naming {@code what}: EOF or timeout). */
     static byte[] readFully(InputStream in, int size, String what) throws IOException {
-        byte[] data = new byte[size];
-        int read = 0;
-        try {
-            while (read < size) {
-                int n = in.read(data, read, size - read);
-                if (n < 0) {
-                    throw new IOException(read + "/" + size + ": Couldn't read " + what + " (connection closed)");
-                }
-                read += n;
-            }
-        } catch (SocketTimeoutException e) {
-            throw new IOException(read + "/" + size + ": Couldn't read " + what + " in time", e);
-        }
-        return data;
+        return ToolSockets.readFully(in, size, (read, timeout) -> timeout == null
+                ? new IOException(read + "/" + size + ": Couldn't read " + what + " (connection closed)")
+                : new IOException(read + "/" + size + ": Couldn't read " + what + " in time", timeout));
     }
 }

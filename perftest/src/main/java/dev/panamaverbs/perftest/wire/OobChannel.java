@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.time.Duration;
 
 /**
@@ -82,23 +81,12 @@ public final class OobChannel implements OobLink {
 
     @Override
     public byte[] read(int size, String step) throws IOException {
-        byte[] data = new byte[size];
-        int read = 0;
-        try {
-            while (read < size) {
-                int n = in.read(data, read, size - read);
-                if (n < 0) {
-                    throw new PeerGoneException("the perftest peer closed the connection during " + step + " after " + read
-                            + " of " + size + " bytes (it refused the test or failed; its own output says why)",
-                            new EOFException());
-                }
-                read += n;
-            }
-        } catch (SocketTimeoutException e) {
-            throw new PeerGoneException("no answer from the perftest peer during " + step + " within "
-                    + socket.getSoTimeout() / 1000 + " s (" + read + " of " + size + " bytes)", e);
-        }
-        return data;
+        return ToolSockets.readFully(in, size, (read, timeout) -> timeout == null
+                ? new PeerGoneException("the perftest peer closed the connection during " + step + " after " + read
+                        + " of " + size + " bytes (it refused the test or failed; its own output says why)",
+                        new EOFException())
+                : new PeerGoneException("no answer from the perftest peer during " + step + " within "
+                        + socket.getSoTimeout() / 1000 + " s (" + read + " of " + size + " bytes)", timeout));
     }
 
     /**
