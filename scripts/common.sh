@@ -112,6 +112,24 @@ run_place() {
     esac
 }
 
+# Runs the command given (exec) here, or inside the SoftRoCE VM when $1 is vm (saying $3 first);
+# with a peer command ($2, may be empty) example-pair.sh runs the peer, then the command, in that
+# one place. Usage: exec_with_peer "$where" "$peer" "running inside the VM" java ...
+exec_with_peer() {
+    local place=$1 peer=$2 message=$3 runner
+    shift 3
+    if [ -n "$peer" ]; then
+        runner=(env VERBS_SKIP_BUILD=1 VERBS_EXAMPLE_PEER="$peer" bash "$VERBS_ROOT/scripts/example-pair.sh" "$@")
+    else
+        runner=("$@")
+    fi
+    if [ "$place" = vm ]; then
+        say "$message"
+        exec bash "$VERBS_ROOT/scripts/vm.sh" -- "${runner[@]}"
+    fi
+    exec "${runner[@]}"
+}
+
 # Reads a leading --host or --vm from the arguments given ("$@"), resolves where the program runs
 # (run_place) into where, prepares that place (prepare_run), and sets place_args to how many
 # arguments it took (0 or 1): the caller then does shift "$place_args".

@@ -46,15 +46,6 @@ if [ "${VERBS_IN_VM:-0}" != 1 ] && [ "${VERBS_SKIP_BUILD:-0}" != 1 ]; then
 fi
 [ -f "$demo_dir/java.args" ] || die "no $demo_dir/java.args: run ./verbs example on the host first (it builds and stages)"
 
-cmd=("$JAVA_HOME/bin/java" "@$demo_dir/java.args" -m "dev.panamaverbs.examples/$main" "$@")
-if [ -n "$peer" ]; then
-    # example-pair.sh runs the peer, then the program, in one place (here or in the VM).
-    runner=(env VERBS_SKIP_BUILD=1 VERBS_EXAMPLE_PEER="$peer" bash "$VERBS_ROOT/scripts/example-pair.sh" "${cmd[@]}")
-else
-    runner=("${cmd[@]}")
-fi
-if [ "$where" = vm ]; then
-    say "running inside the SoftRoCE VM (rxe0 at 10.0.2.15)"
-    exec bash "$VERBS_ROOT/scripts/vm.sh" -- "${runner[@]}"
-fi
-exec "${runner[@]}"
+# With --peer, example-pair.sh runs the peer, then the program, in one place (here or in the VM).
+exec_with_peer "$where" "$peer" "running inside the SoftRoCE VM (rxe0 at 10.0.2.15)" \
+    "$JAVA_HOME/bin/java" "@$demo_dir/java.args" -m "dev.panamaverbs.examples/$main" "$@"

@@ -31,15 +31,6 @@ else
 fi
 
 # The jar's manifest grants native access too (Enable-Native-Access: ALL-UNNAMED); the flag says so.
-cmd=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -jar "$jar" "$@")
-if [ -n "$peer" ]; then
-    runner=(env VERBS_SKIP_BUILD=1 VERBS_EXAMPLE_PEER="$peer" bash "$VERBS_ROOT/scripts/example-pair.sh" "${cmd[@]}")
-else
-    runner=("${cmd[@]}")
-fi
-if [ "$where" = vm ]; then
-    say "no RDMA device on this host: running inside the SoftRoCE VM (rxe0 at 10.0.2.15)"
-    cd "$VERBS_ROOT"
-    exec bash "$VERBS_ROOT/scripts/vm.sh" -- "${runner[@]}"
-fi
-exec "${runner[@]}"
+if [ "$where" = vm ]; then cd "$VERBS_ROOT"; fi
+exec_with_peer "$where" "$peer" "no RDMA device on this host: running inside the SoftRoCE VM (rxe0 at 10.0.2.15)" \
+    "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -jar "$jar" "$@"

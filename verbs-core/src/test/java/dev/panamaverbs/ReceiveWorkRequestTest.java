@@ -12,7 +12,6 @@ import dev.panamaverbs.ffm.ibv_recv_wr;
 import dev.panamaverbs.ffm.ibv_sge;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.Test;
 
 /** The reusable native ibv_recv_wr: layout, bounds, chaining, and the shared SGE writer. */
@@ -80,35 +79,24 @@ class ReceiveWorkRequestTest {
 
     @Test
     void chainingLinksNativeNextAndRefusesLoops() {
-        ReceiveWorkRequest first = ReceiveWorkRequest.allocate(1).wrId(1);
-        ReceiveWorkRequest second = ReceiveWorkRequest.allocate(1).wrId(2);
-        ReceiveWorkRequest third = ReceiveWorkRequest.allocate(1).wrId(3);
-        first.next(second);
-        second.next(third);
-        assertSame(second, first.next());
-        assertEquals(second.segment().address(), ibv_recv_wr.next(first.segment()).address());
+        ChainOfThree<ReceiveWorkRequest> chain = ChainOfThree.of(id -> ReceiveWorkRequest.allocate(1).wrId(id),
+                ReceiveWorkRequest::next);
+        assertSame(chain.second(), chain.first().next());
+        assertEquals(chain.second().segment().address(), ibv_recv_wr.next(chain.first().segment()).address());
 
-        IllegalArgumentException loop = assertThrows(IllegalArgumentException.class, () -> third.next(first));
+        IllegalArgumentException loop = assertThrows(IllegalArgumentException.class, () -> chain.third().next(chain.first()));
         assertTrue(loop.getMessage().contains("loop"), loop.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> first.next(first));
-        assertNull(third.next(), "a refused link leaves the chain unchanged");
+        assertThrows(IllegalArgumentException.class, () -> chain.first().next(chain.first()));
+        assertNull(chain.third().next(), "a refused link leaves the chain unchanged");
 
-        first.next(null);
-        assertNull(first.next());
-        assertEquals(MemorySegment.NULL, ibv_recv_wr.next(first.segment()));
+        chain.first().next(null);
+        assertNull(chain.first().next());
+        assertEquals(MemorySegment.NULL, ibv_recv_wr.next(chain.first().segment()));
     }
 
     @Test
     void badRequestIsFoundInTheChain() {
-        ReceiveWorkRequest first = ReceiveWorkRequest.allocate(1).wrId(10);
-        ReceiveWorkRequest second = ReceiveWorkRequest.allocate(1).wrId(20);
-        first.next(second);
-        first.slots().clearBadRequest();
-        assertEquals("bad_wr not set", first.describeBadRequest());
-        MemorySegment slot = Pointers.sized(first.slots().badRequestSlotAddress(), 8);
-        slot.set(ValueLayout.JAVA_LONG, 0, second.segment().address());
-        assertEquals("bad_wr wr_id=20 (request 1 of the chain)", first.describeBadRequest());
-        first.slots().clearBadRequest();
-        assertEquals(0, slot.get(ValueLayout.JAVA_LONG, 0));
+        BadRequestCheck.assertFoundInTheChain(id -> ReceiveWorkRequest.allocate(1).wrId(id), ReceiveWorkRequest::next,
+                ReceiveWorkRequest::slots, ReceiveWorkRequest::describeBadRequest, ReceiveWorkRequest::segment);
     }
 }

@@ -153,18 +153,14 @@ class SendWorkRequestTest {
 
     @Test
     void chainsLinkNativelyAndNeverLoop() {
-        SendWorkRequest a = SendWorkRequest.allocate(1).wrId(1);
-        SendWorkRequest b = SendWorkRequest.allocate(1).wrId(2);
-        SendWorkRequest c = SendWorkRequest.allocate(1).wrId(3);
-        a.next(b);
-        b.next(c);
-        assertEquals(b.segment().address(), ibv_send_wr.next(a.segment()).address());
-        assertSame(c, b.next());
-        assertPostSendRejected("loop", () -> c.next(a));
-        assertPostSendRejected("loop", () -> a.next(a));
-        b.next(null);
-        assertEquals(0, ibv_send_wr.next(b.segment()).address());
-        assertNull(b.next());
+        ChainOfThree<SendWorkRequest> chain = ChainOfThree.of(id -> SendWorkRequest.allocate(1).wrId(id), SendWorkRequest::next);
+        assertEquals(chain.second().segment().address(), ibv_send_wr.next(chain.first().segment()).address());
+        assertSame(chain.third(), chain.second().next());
+        assertPostSendRejected("loop", () -> chain.third().next(chain.first()));
+        assertPostSendRejected("loop", () -> chain.first().next(chain.first()));
+        chain.second().next(null);
+        assertEquals(0, ibv_send_wr.next(chain.second().segment()).address());
+        assertNull(chain.second().next());
     }
 
     @Test
@@ -233,14 +229,8 @@ class SendWorkRequestTest {
 
     @Test
     void badRequestIsFoundInTheChain() {
-        SendWorkRequest first = SendWorkRequest.allocate(1).wrId(10);
-        SendWorkRequest second = SendWorkRequest.allocate(1).wrId(20);
-        first.next(second);
-        first.slots().clearBadRequest();
-        assertEquals("bad_wr not set", first.describeBadRequest());
-        Pointers.sized(first.slots().badRequestSlotAddress(), 8)
-                .set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, second.segment().address());
-        assertEquals("bad_wr wr_id=20 (request 1 of the chain)", first.describeBadRequest());
+        BadRequestCheck.assertFoundInTheChain(id -> SendWorkRequest.allocate(1).wrId(id), SendWorkRequest::next,
+                SendWorkRequest::slots, SendWorkRequest::describeBadRequest, SendWorkRequest::segment);
     }
 
     @Test

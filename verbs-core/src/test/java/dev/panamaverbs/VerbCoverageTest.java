@@ -128,6 +128,19 @@ class VerbCoverageTest {
     }
 
     /** A two-column table of a section: first cell (without backquotes) to second. */
+    /**
+     * The two-cell rows of section {@code title} by constant of {@code type}, checking there is
+     * one row per constant (and none for anything else).
+     */
+    private static <E extends Enum<E>> Map<E, String> rowsPerConstant(String title, Class<E> type) {
+        Map<String, String> rows = pairs(title);
+        assertEquals(EnumSet.allOf(type).stream().map(Enum::name).collect(Collectors.toSet()), rows.keySet(),
+                "one row per " + type.getSimpleName());
+        Map<E, String> byConstant = new LinkedHashMap<>();
+        rows.forEach((name, value) -> byConstant.put(Enum.valueOf(type, name), value));
+        return byConstant;
+    }
+
     private static Map<String, String> pairs(String title) {
         Map<String, String> pairs = new LinkedHashMap<>();
         for (String line : section(title)) {
@@ -275,11 +288,8 @@ class VerbCoverageTest {
 
     @Test
     void everyCompletionFieldHasAPublicReaderOrIsRefused() {
-        Map<String, String> fields = pairs("Completion fields");
-        assertEquals(EnumSet.allOf(CompletionField.class).stream().map(Enum::name).collect(Collectors.toSet()),
-                fields.keySet(), "one row per CompletionField");
-        for (Map.Entry<String, String> e : fields.entrySet()) {
-            CompletionField field = CompletionField.valueOf(e.getKey());
+        for (Map.Entry<CompletionField, String> e : rowsPerConstant("Completion fields", CompletionField.class).entrySet()) {
+            CompletionField field = e.getKey();
             CompletionQueueOptions base = CompletionQueueOptions.of(4);
             if (e.getValue().startsWith("refused: ")) {
                 assertFalse(field.isReadable(), field.name());
@@ -300,11 +310,8 @@ class VerbCoverageTest {
 
     @Test
     void everyQueuePairTypeIsCreatedOrRefusedNamingTheVerb() {
-        Map<String, String> types = pairs("Queue pair types");
-        assertEquals(EnumSet.allOf(QueuePairType.class).stream().map(Enum::name).collect(Collectors.toSet()),
-                types.keySet(), "one row per QueuePairType");
-        for (Map.Entry<String, String> e : types.entrySet()) {
-            QueuePairType type = QueuePairType.valueOf(e.getKey());
+        for (Map.Entry<QueuePairType, String> e : rowsPerConstant("Queue pair types", QueuePairType.class).entrySet()) {
+            QueuePairType type = e.getKey();
             if (e.getValue().startsWith("refused: ")) {
                 IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                         () -> QueuePairOptions.builder(type), type.name());

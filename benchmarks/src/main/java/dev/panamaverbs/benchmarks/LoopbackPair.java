@@ -35,7 +35,9 @@ import java.util.Set;
  * {@code VERBS_TEST_PORT}, default 1. GID index (RoCE): {@code panamaverbs.bench.gidIndex} /
  * {@code VERBS_TEST_GID_INDEX}, else the port's RoCE v2 IPv4-mapped GID (chosen by type), else 0.
  */
-final class LoopbackPair implements AutoCloseable {
+record LoopbackPair(Context context, ProtectionDomain protectionDomain, CompletionQueue queueA, CompletionQueue queueB,
+                   QueuePair a, QueuePair b, MemoryRegion bufferA, MemoryRegion bufferB, String description)
+        implements AutoCloseable {
     /** A choice the benchmarks read from a system property, else an environment variable. */
     enum Setting {
         DEVICE("panamaverbs.bench.device", "VERBS_TEST_DEVICE"),
@@ -62,29 +64,6 @@ final class LoopbackPair implements AutoCloseable {
 
     /** The first PSN of each side. */
     private static final int FIRST_PSN = 0x1234;
-
-    final Context context;
-    final ProtectionDomain protectionDomain;
-    final CompletionQueue queueA;
-    final CompletionQueue queueB;
-    final QueuePair a;
-    final QueuePair b;
-    final MemoryRegion bufferA;
-    final MemoryRegion bufferB;
-    final String description;
-
-    private LoopbackPair(Context context, ProtectionDomain pd, CompletionQueue queueA, CompletionQueue queueB,
-                         QueuePair a, QueuePair b, MemoryRegion bufferA, MemoryRegion bufferB, String description) {
-        this.context = context;
-        this.protectionDomain = pd;
-        this.queueA = queueA;
-        this.queueB = queueB;
-        this.a = a;
-        this.b = b;
-        this.bufferA = bufferA;
-        this.bufferB = bufferB;
-        this.description = description;
-    }
 
     /**
      * Opens the configured device and connects the pair.

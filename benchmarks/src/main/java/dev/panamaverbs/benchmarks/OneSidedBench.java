@@ -1,6 +1,5 @@
 package dev.panamaverbs.benchmarks;
 
-import dev.panamaverbs.Completions;
 import dev.panamaverbs.values.SendFlag;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.values.WorkRequestOpcode;
@@ -9,24 +8,14 @@ import dev.panamaverbs.onesided.RemoteSlot;
 import dev.panamaverbs.onesided.RemoteWindow;
 import dev.panamaverbs.onesided.WaitTimeoutException;
 import dev.panamaverbs.onesided.Window;
-import java.lang.foreign.Arena;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * {@link OneSidedChannel#putWithSignal} against the same work posted by hand through the core
@@ -61,68 +50,51 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * the benchmark thread allocated ({@link ThreadAllocation}), after a first pass as long that
  * settles the method in its new caller (printed too).
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.SampleTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 5, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-public class OneSidedBench {
-    /** The put's size, as the other device benchmarks' messages. */
-    static final int SIZE = 64;
-    private static final int QUEUE_DEPTH = 64;
-    private static final int BUFFER_SIZE = 4096;
+public class OneSidedBench extends LoopbackBench {
     /** Where the put's bytes come from in A's buffer and land in B's. */
     private static final long DATA = 0;
     /** B's signal word. */
     private static final long SIGNAL = 512;
     /** A's word the hand-posted add's old value lands in. */
     private static final long SINK = 1024;
-    private static final long WR_HAND = 7;
-    private static final long WR_KICK = 8;
-    /** How long a wait goes before it counts a stall and posts the kick. */
+    /** How long a wait goes before it counts a stall and posts the kick (with {@link #WR_KICK}). */
     static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final Duration STALL = Duration.ofNanos(STALL_NANOS);
+    private static final long WR_HAND = 7;
+    private static final long WR_KICK = 8;
     private static final int ALLOCATION_CHECK_INVOCATIONS = 4000;
-    private static final long TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final Duration TIMEOUT = Duration.ofNanos(TIMEOUT_NANOS);
 
     /** Whether the add carries {@code IBV_SEND_FENCE}. */
     @Param({"true", "false"})
     public boolean fence;
 
-    private LoopbackPair pair;
-    private Arena arena;
     private OneSidedChannel channel;
     private Window source;
     private RemoteWindow target;
     private RemoteSlot signal;
     private SendWorkRequest handChain;
     private SendWorkRequest handKick;
-    private Completions completions;
     private long stalls;
     private long operations;
 
     @Setup(Level.Trial)
     public void setUp() throws InterruptedException {
-        pair = LoopbackPair.open(QUEUE_DEPTH, BUFFER_SIZE);
-        System.out.println("# device: " + pair);
-        arena = Arena.ofConfined();
-        completions = Completions.allocate(arena, 16);
-        source = Window.of(pair.bufferA);
-        Window targetWindow = Window.of(pair.bufferB);
+        openPair(Set.of(), 16);
+        source = Window.of(pair.bufferA());
+        Window targetWindow = Window.of(pair.bufferB());
         target = RemoteWindow.open(targetWindow.descriptor());
         signal = target.slot(SIGNAL);
-        channel = OneSidedChannel.open(pair.a);
+        channel = OneSidedChannel.open(pair.a());
 
         SendWorkRequest add = SendWorkRequest.allocate(arena, 1).wrId(WR_HAND)
                 .opcode(WorkRequestOpcode.ATOMIC_FETCH_AND_ADD).flags(fence ? EnumSet.of(SendFlag.SIGNALED, SendFlag.FENCE) : EnumSet.of(SendFlag.SIGNALED))
-                .sge(pair.bufferA, SINK, Long.BYTES).atomicFetchAndAdd(signal.address(), signal.rkey(), 1);
+                .sge(pair.bufferA(), SINK, Long.BYTES).atomicFetchAndAdd(signal.address(), signal.rkey(), 1);
         handChain = SendWorkRequest.allocate(arena, 1).opcode(WorkRequestOpcode.RDMA_WRITE)
-                .flags(EnumSet.noneOf(SendFlag.class)).sge(pair.bufferA, DATA, SIZE)
+                .flags(EnumSet.noneOf(SendFlag.class)).sge(pair.bufferA(), DATA, SIZE)
                 .rdma(target.addressAt(DATA, SIZE), target.descriptor().rkey()).next(add);
         handKick = SendWorkRequest.allocate(arena, 1).wrId(WR_KICK).opcode(WorkRequestOpcode.RDMA_WRITE)
-                .flags(EnumSet.of(SendFlag.SIGNALED)).sge(pair.bufferA, DATA, 0)
+                .flags(EnumSet.of(SendFlag.SIGNALED)).sge(pair.bufferA(), DATA, 0)
                 .rdma(target.addressAt(DATA, 0), target.descriptor().rkey());
 
         // One checked round of each before measuring: the signal word counts both.
@@ -134,26 +106,26 @@ public class OneSidedBench {
         }
     }
 
-    @TearDown(Level.Trial)
-    public void tearDown(BenchmarkParams params) throws InterruptedException {
-        try {
-            System.out.printf("# stalls: %d of %d operations waited more than %d ms for their completion (fence %s)%n",
-                    stalls, operations, TimeUnit.NANOSECONDS.toMillis(STALL_NANOS), fence);
-            if (channel != null && ThreadAllocation.isSupported()) {
-                String benchmark = params.getBenchmark();
-                checkAllocation(benchmark.substring(benchmark.lastIndexOf('.') + 1));
-            }
-        } finally {
-            if (channel != null) {
-                channel.close();
-            }
-            if (pair != null) {
-                pair.close();
-            }
-            if (arena != null) {
-                arena.close();
-            }
+    /** The tear-down prints the stalls first. */
+    @Override
+    void report() {
+        System.out.printf("# stalls: %d of %d operations waited more than %d ms for their completion (fence %s)%n",
+                stalls, operations, TimeUnit.NANOSECONDS.toMillis(STALL_NANOS), fence);
+    }
+
+    /** The allocation check needs the channel. */
+    @Override
+    boolean isOpen() {
+        return channel != null;
+    }
+
+    /** The channel first, then the pair and the arena. */
+    @Override
+    void close() {
+        if (channel != null) {
+            channel.close();
         }
+        super.close();
     }
 
     /**
@@ -162,7 +134,8 @@ public class OneSidedBench {
      * recompilation or a deoptimization then (which re-allocates the objects the compiler had
      * eliminated, on this thread) is not the data path. Both passes are printed.
      */
-    private void checkAllocation(String method) throws InterruptedException {
+    @Override
+    void checkAllocation(String method) throws InterruptedException {
         ThreadAllocation.Invocation invocation = switch (method) {
             case "handPutWithSignal" -> this::handPutWithSignal;
             case "channelPutWithSignalPolled" -> this::channelPutWithSignalPolled;
@@ -217,10 +190,10 @@ public class OneSidedBench {
     @Benchmark
     public long handPutWithSignal() {
         operations++;
-        pair.a.postSend(handChain);
+        pair.a().postSend(handChain);
         long deadline = System.nanoTime() + STALL_NANOS;
         while (true) {
-            int n = pair.queueA.poll(completions);
+            int n = pair.queueA().poll(completions);
             for (int i = 0; i < n; i++) {
                 completions.throwIfFailed(i);
                 if (completions.wrId(i) == WR_HAND) {
@@ -229,7 +202,7 @@ public class OneSidedBench {
             }
             if (n == 0 && System.nanoTime() - deadline > 0) {
                 stalls++;
-                pair.a.postSend(handKick);
+                pair.a().postSend(handKick);
                 return awaitHand();
             }
             Thread.onSpinWait();
@@ -238,7 +211,7 @@ public class OneSidedBench {
 
     /** After a stall: polls (bounded) until the add's completion, the kick's on the way. */
     private long awaitHand() {
-        LoopbackPair.awaitWrId(pair.queueA, completions, WR_HAND, TIMEOUT_NANOS);
+        LoopbackPair.awaitWrId(pair.queueA(), completions, WR_HAND, TIMEOUT_NANOS);
         return WR_HAND;
     }
 }

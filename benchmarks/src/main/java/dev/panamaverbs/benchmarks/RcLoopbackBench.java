@@ -2,31 +2,20 @@ package dev.panamaverbs.benchmarks;
 
 import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.CompletionQueue;
-import dev.panamaverbs.Completions;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.values.WorkRequestOpcode;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * The core data path on a real device, through the public API only: an RC loopback pair (two
@@ -61,21 +50,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * a host; {@code ./verbs bench --vm} runs them on SoftRoCE). Sample-time mode: the score is the
  * mean, the percentiles (p0.50 is perftest's "typical") come with it.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.SampleTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 5, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-public class RcLoopbackBench {
-    /** Message size, as perftest's {@code -s 64}. */
-    static final int SIZE = 64;
-    static final int BATCH = 16;
-    private static final int QUEUE_DEPTH = 64;
+public class RcLoopbackBench extends LoopbackBench {
     private static final int RECEIVES_POSTED = 16;
     /** Invocations of the allocation check after the measurement (a quarter of it for the batch). */
     private static final int ALLOCATION_CHECK_INVOCATIONS = 4000;
-    private static final long TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     // Buffer layout (both sides): each benchmark uses its own 64-byte slots.
     private static final long PING_SOURCE = 0;
@@ -85,7 +63,6 @@ public class RcLoopbackBench {
     private static final long SEND_SOURCE = 256;
     private static final long RECEIVE_TARGET = 320;
     private static final long BATCH_AREA = 1024;
-    private static final int BUFFER_SIZE = 4096;
     /** The 8-byte word a ping-pong write carries its sequence number in (its last word). */
     private static final long SEQUENCE_WORD = SIZE - Long.BYTES;
 
@@ -102,9 +79,6 @@ public class RcLoopbackBench {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final int RECV = CompletionOpcode.RECV.value();
 
-    private LoopbackPair pair;
-    private Arena arena;
-    private Completions completions;
     private MemorySegment memoryA;
     private MemorySegment memoryB;
     private SendWorkRequest pingA;
@@ -119,14 +93,11 @@ public class RcLoopbackBench {
 
     @Setup(Level.Trial)
     public void setUp() {
-        pair = LoopbackPair.open(QUEUE_DEPTH, BUFFER_SIZE);
-        System.out.println("# device: " + pair);
-        arena = Arena.ofConfined();
-        completions = Completions.allocate(arena, BATCH);
-        memoryA = pair.bufferA.memory();
-        memoryB = pair.bufferB.memory();
-        MemoryRegion a = pair.bufferA;
-        MemoryRegion b = pair.bufferB;
+        openPair(Set.of(), BATCH);
+        memoryA = pair.bufferA().memory();
+        memoryB = pair.bufferB().memory();
+        MemoryRegion a = pair.bufferA();
+        MemoryRegion b = pair.bufferB();
 
         pingA = write(WR_PING_A, a, PING_SOURCE, b, PING_TARGET).signaled(true);
         pingB = write(WR_PING_B, b, PING_SOURCE, a, PING_TARGET).signaled(true);
@@ -139,8 +110,8 @@ public class RcLoopbackBench {
         receiveA = ReceiveWorkRequest.allocate(arena, 1).wrId(WR_RECEIVE_A).sge(0, a, RECEIVE_TARGET, SIZE);
         receiveB = ReceiveWorkRequest.allocate(arena, 1).wrId(WR_RECEIVE_B).sge(0, b, RECEIVE_TARGET, SIZE);
         for (int i = 0; i < RECEIVES_POSTED; i++) {
-            pair.a.postReceive(receiveA);
-            pair.b.postReceive(receiveB);
+            pair.a().postReceive(receiveA);
+            pair.b().postReceive(receiveB);
         }
 
         SendWorkRequest next = null;
@@ -164,28 +135,8 @@ public class RcLoopbackBench {
                 .sge(from, fromOffset, SIZE).rdma(to.addressAt(toOffset, SIZE), to.rkey());
     }
 
-    /**
-     * After the measurement: the allocation check (the benchmark's method again, on this thread,
-     * counting this thread's allocated bytes), then closes everything.
-     */
-    @TearDown(Level.Trial)
-    public void tearDown(BenchmarkParams params) throws InterruptedException {
-        try {
-            if (pair != null && ThreadAllocation.isSupported()) {
-                String benchmark = params.getBenchmark();
-                checkAllocation(benchmark.substring(benchmark.lastIndexOf('.') + 1));
-            }
-        } finally {
-            if (pair != null) {
-                pair.close();
-            }
-            if (arena != null) {
-                arena.close();
-            }
-        }
-    }
-
-    private void checkAllocation(String method) throws InterruptedException {
+    @Override
+    void checkAllocation(String method) throws InterruptedException {
         ThreadAllocation.Invocation invocation = switch (method) {
             case "writeSignaled" -> this::writeSignaled;
             case "writePingPong" -> this::writePingPong;
@@ -203,8 +154,8 @@ public class RcLoopbackBench {
     /** (a) One signaled 64-byte RDMA WRITE A -> B: post, then busy-poll A's CQ for its completion. */
     @Benchmark
     public long writeSignaled() {
-        pair.a.postSend(signaled);
-        LoopbackPair.pollSome(pair.queueA, completions, TIMEOUT_NANOS);
+        pair.a().postSend(signaled);
+        LoopbackPair.pollSome(pair.queueA(), completions, TIMEOUT_NANOS);
         return completions.wrId(0);
     }
 
@@ -214,15 +165,15 @@ public class RcLoopbackBench {
     public long writePingPong() {
         long seq = ++sequence;
         LONG.setVolatile(memoryA, PING_SOURCE + SEQUENCE_WORD, seq);
-        pair.a.postSend(pingA);
+        pair.a().postSend(pingA);
         awaitWord(memoryB, PING_TARGET + SEQUENCE_WORD, seq);
         LONG.setVolatile(memoryB, PING_SOURCE + SEQUENCE_WORD, seq);
-        pair.b.postSend(pingB);
+        pair.b().postSend(pingB);
         awaitWord(memoryA, PING_TARGET + SEQUENCE_WORD, seq);
         // Each side's send completion, reaped after the round trip: in ib_write_lat the other
         // process answers while this one polls its CQ; one thread cannot, so it polls afterwards.
-        LoopbackPair.pollSome(pair.queueA, completions, TIMEOUT_NANOS);
-        LoopbackPair.pollSome(pair.queueB, completions, TIMEOUT_NANOS);
+        LoopbackPair.pollSome(pair.queueA(), completions, TIMEOUT_NANOS);
+        LoopbackPair.pollSome(pair.queueB(), completions, TIMEOUT_NANOS);
         return seq;
     }
 
@@ -230,12 +181,12 @@ public class RcLoopbackBench {
     @Benchmark
     @OperationsPerInvocation(2)
     public int sendPingPong() {
-        pair.a.postSend(sendA);
-        awaitReceive(pair.queueB);
-        pair.b.postReceive(receiveB);
-        pair.b.postSend(sendB);
-        int length = awaitReceive(pair.queueA);
-        pair.a.postReceive(receiveA);
+        pair.a().postSend(sendA);
+        awaitReceive(pair.queueB());
+        pair.b().postReceive(receiveB);
+        pair.b().postSend(sendB);
+        int length = awaitReceive(pair.queueA());
+        pair.a().postReceive(receiveA);
         return length;
     }
 
@@ -243,8 +194,8 @@ public class RcLoopbackBench {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long writeBatch16() {
-        pair.a.postSend(batch);
-        LoopbackPair.awaitWrId(pair.queueA, completions, WR_BATCH_LAST, TIMEOUT_NANOS);
+        pair.a().postSend(batch);
+        LoopbackPair.awaitWrId(pair.queueA(), completions, WR_BATCH_LAST, TIMEOUT_NANOS);
         return WR_BATCH_LAST;
     }
 

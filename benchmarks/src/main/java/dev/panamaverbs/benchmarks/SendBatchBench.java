@@ -1,28 +1,15 @@
 package dev.panamaverbs.benchmarks;
 
-import dev.panamaverbs.Completions;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.SendBatch;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.values.WorkRequestOpcode;
-import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * A 16-request batch through the extended post API ({@link SendBatch}: {@code ibv_wr_start}, 16
@@ -38,37 +25,20 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * <p>Allocation: after measuring, {@link #tearDown} runs the benchmark's method 1,000 times more
  * while counting this thread's allocated bytes and prints {@code # allocation check: ...}.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.SampleTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 5, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-public class SendBatchBench {
-    static final int SIZE = 64;
-    static final int BATCH = 16;
-    private static final int QUEUE_DEPTH = 64;
-    private static final int BUFFER_SIZE = 4096;
+public class SendBatchBench extends LoopbackBench {
     private static final int ALLOCATION_CHECK_INVOCATIONS = 1000;
-    private static final long TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final long WR_FIRST = 100;
     private static final long WR_LAST = WR_FIRST + BATCH - 1;
 
-    private LoopbackPair pair;
-    private Arena arena;
-    private Completions completions;
     private SendWorkRequest chain;
     private SendWorkRequest[] requests;
     private SendBatch batch;
 
     @Setup(Level.Trial)
     public void setUp() {
-        pair = LoopbackPair.open(QUEUE_DEPTH, BUFFER_SIZE, Set.of(WorkRequestOpcode.RDMA_WRITE));
-        System.out.println("# device: " + pair);
-        arena = Arena.ofConfined();
-        completions = Completions.allocate(arena, BATCH);
-        MemoryRegion a = pair.bufferA;
-        MemoryRegion b = pair.bufferB;
+        openPair(Set.of(WorkRequestOpcode.RDMA_WRITE), BATCH);
+        MemoryRegion a = pair.bufferA();
+        MemoryRegion b = pair.bufferB();
         requests = new SendWorkRequest[BATCH];
         SendWorkRequest next = null;
         for (int i = BATCH - 1; i >= 0; i--) {
@@ -78,7 +48,7 @@ public class SendBatchBench {
             next = requests[i].next(next);
         }
         chain = next;
-        batch = SendBatch.allocate(arena, pair.a, BATCH);
+        batch = SendBatch.allocate(arena, pair.a(), BATCH);
         checkBothMove();
     }
 
@@ -86,15 +56,15 @@ public class SendBatchBench {
     private void checkBothMove() {
         for (boolean extended : new boolean[] {false, true}) {
             byte mark = (byte) (extended ? 0x3C : 0x5A);
-            pair.bufferA.memory().asSlice(0, BATCH * SIZE).fill(mark);
-            pair.bufferB.memory().asSlice(0, BATCH * SIZE).fill((byte) 0);
+            pair.bufferA().memory().asSlice(0, BATCH * SIZE).fill(mark);
+            pair.bufferB().memory().asSlice(0, BATCH * SIZE).fill((byte) 0);
             if (extended) {
                 sendBatch16();
             } else {
                 postSendChain16();
             }
             for (long at = 0; at < BATCH * SIZE; at++) {
-                if (pair.bufferB.memory().get(ValueLayout.JAVA_BYTE, at) != mark) {
+                if (pair.bufferB().memory().get(ValueLayout.JAVA_BYTE, at) != mark) {
                     throw new IllegalStateException((extended ? "the ibv_wr_* batch" : "the postSend chain")
                             + " completed but byte " + at + " of B's buffer did not arrive");
                 }
@@ -102,31 +72,18 @@ public class SendBatchBench {
         }
     }
 
-    /** After measuring: the allocation check on this thread, then closes everything. */
-    @TearDown(Level.Trial)
-    public void tearDown(BenchmarkParams params) throws InterruptedException {
-        try {
-            if (pair != null && ThreadAllocation.isSupported()) {
-                String benchmark = params.getBenchmark();
-                ThreadAllocation.Invocation invocation = benchmark.endsWith("sendBatch16") ? this::sendBatch16 : this::postSendChain16;
-                ThreadAllocation.report(benchmark.substring(benchmark.lastIndexOf('.') + 1),
-                        ThreadAllocation.allocatedIn(ALLOCATION_CHECK_INVOCATIONS, invocation), ALLOCATION_CHECK_INVOCATIONS);
-            }
-        } finally {
-            if (pair != null) {
-                pair.close();
-            }
-            if (arena != null) {
-                arena.close();
-            }
-        }
+    @Override
+    void checkAllocation(String method) throws InterruptedException {
+        ThreadAllocation.Invocation invocation = method.endsWith("sendBatch16") ? this::sendBatch16 : this::postSendChain16;
+        ThreadAllocation.report(method, ThreadAllocation.allocatedIn(ALLOCATION_CHECK_INVOCATIONS, invocation),
+                ALLOCATION_CHECK_INVOCATIONS);
     }
 
     /** The 16 WRITEs chained, one {@code ibv_post_send}, poll to the last completion; per work request. */
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long postSendChain16() {
-        pair.a.postSend(chain);
+        pair.a().postSend(chain);
         return awaitLast();
     }
 
@@ -143,7 +100,7 @@ public class SendBatchBench {
     }
 
     private long awaitLast() {
-        LoopbackPair.awaitWrId(pair.queueA, completions, WR_LAST, TIMEOUT_NANOS);
+        LoopbackPair.awaitWrId(pair.queueA(), completions, WR_LAST, TIMEOUT_NANOS);
         return WR_LAST;
     }
 }

@@ -35,16 +35,7 @@ import java.lang.foreign.Arena;
  * closing hand shake). Prints what perftest prints: the test
  * description, both sides' addresses and the result table.
  */
-final class Session {
-    private final PerftestOptions o;
-    private final PrintStream out;
-    private final PrintStream err;
-
-    Session(PerftestOptions options, PrintStream out, PrintStream err) {
-        this.o = options;
-        this.out = out;
-        this.err = err;
-    }
+record Session(PerftestOptions o, PrintStream out, PrintStream err) {
 
     /** perftest's receive depth: 512 for SEND bandwidth ({@code DEF_RX_SEND}), else 1 per iteration in flight. */
     static int receiveDepth(PerftestOptions o) {

@@ -8,25 +8,15 @@ import java.util.Locale;
  * the verb each measures and whether it measures latency or bandwidth.
  */
 public enum TestKind {
-    WRITE_LAT(Verb.WRITE, true),
-    SEND_LAT(Verb.SEND, true),
-    READ_LAT(Verb.READ, true),
-    ATOMIC_LAT(Verb.ATOMIC, true),
-    WRITE_BW(Verb.WRITE, false),
-    SEND_BW(Verb.SEND, false),
-    READ_BW(Verb.READ, false),
-    ATOMIC_BW(Verb.ATOMIC, false);
+    WRITE_LAT, SEND_LAT, READ_LAT, ATOMIC_LAT, WRITE_BW, SEND_BW, READ_BW, ATOMIC_BW;
 
     /** perftest's {@code VerbType}. */
     public enum Verb { SEND, WRITE, READ, ATOMIC }
 
-    private final Verb verb;
-    private final boolean latency;
-
-    TestKind(Verb verb, boolean latency) {
-        this.verb = verb;
-        this.latency = latency;
-    }
+    /** The name's first word: {@code WRITE} of {@code WRITE_LAT}. */
+    private final Verb verb = Verb.valueOf(name().substring(0, name().indexOf('_')));
+    /** The name's last word: {@code _LAT} (latency), else {@code _BW} (bandwidth). */
+    private final boolean latency = name().endsWith("_LAT");
 
     public Verb verb() {
         return verb;

@@ -6,7 +6,6 @@ import dev.panamaverbs.AddressHandleAttributes;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.cm.ConnectionOptions;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.Device;
 import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.values.Mtu;
@@ -19,11 +18,10 @@ import dev.panamaverbs.cm.RdmaConnection;
 import dev.panamaverbs.values.ReadyToReceiveOptions;
 import dev.panamaverbs.values.ReadyToSendOptions;
 import dev.panamaverbs.values.RemoteEndpoint;
-import dev.panamaverbs.Verbs;
+import dev.panamaverbs.examples.cli.ToolDevice;
 import dev.panamaverbs.perftest.PerftestOptions.Connection;
 import dev.panamaverbs.perftest.wire.KeyMessage;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -70,24 +68,7 @@ final class TestResources implements AutoCloseable {
 
     /** Opens the device ({@code -d}, else the first) and reads its port. */
     static TestResources open(PerftestOptions options) {
-        Device device;
-        if (options.device() == null) {
-            List<Device> devices = Verbs.devices();
-            if (devices.isEmpty()) {
-                throw new IllegalStateException("No IB devices found");
-            }
-            device = devices.getFirst();
-        } else {
-            device = Verbs.device(options.device())
-                    .orElseThrow(() -> new IllegalStateException("IB device " + options.device() + " not found"));
-        }
-        Context context = device.open();
-        try {
-            return new TestResources(options, context);
-        } catch (RuntimeException e) {
-            context.close();
-            throw e;
-        }
+        return ToolDevice.open(options.device(), context -> new TestResources(options, context));
     }
 
     /** perftest's GID choice: {@code -x} when given; on Ethernet (RoCE) the best entry (IPv4, RoCE v2); on IB none. */

@@ -3,7 +3,6 @@ package dev.panamaverbs.examples.pingpong;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.Device;
 import dev.panamaverbs.values.Gid;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.values.PortAttributes;
@@ -16,9 +15,9 @@ import dev.panamaverbs.values.ReadyToSendOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.SendWorkRequest;
-import dev.panamaverbs.Verbs;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.values.WorkRequestOpcode;
+import dev.panamaverbs.examples.cli.ToolDevice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -73,24 +72,7 @@ final class PingPongContext implements AutoCloseable {
 
     /** Opens the device ({@code -d}, else the first) and creates everything on it. */
     static PingPongContext open(PingPongOptions options) {
-        List<Device> devices = Verbs.devices();
-        Device device;
-        if (options.device() == null) {
-            if (devices.isEmpty()) {
-                throw new IllegalStateException("No IB devices found");
-            }
-            device = devices.getFirst();
-        } else {
-            device = Verbs.device(options.device())
-                    .orElseThrow(() -> new IllegalStateException("IB device " + options.device() + " not found"));
-        }
-        Context context = device.open();
-        try {
-            return new PingPongContext(options, context);
-        } catch (RuntimeException e) {
-            context.close();
-            throw e;
-        }
+        return ToolDevice.open(options.device(), context -> new PingPongContext(options, context));
     }
 
     private int localLid() {

@@ -1,13 +1,10 @@
 package dev.panamaverbs.examples.pingpong;
 
+import dev.panamaverbs.examples.cli.ToolSockets;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -32,27 +29,14 @@ public final class PingPongExchange {
     /** The client side: connects to the first of {@code host}'s addresses that answers; returns the server's address. */
     public static PingPongDestination client(String host, int port, PingPongDestination mine, Duration timeout)
             throws IOException {
-        IOException last = null;
-        for (InetAddress address : InetAddress.getAllByName(host)) {
-            Socket socket = new Socket();
-            try {
-                socket.connect(new InetSocketAddress(address, port), millis(timeout));
-            } catch (IOException e) {
-                socket.close();
-                last = e;
-                continue;
-            }
-            try (socket) {
-                return clientExchange(socket, mine, timeout);
-            }
+        try (Socket socket = ToolSockets.connect(host, port, timeout, "")) {
+            return clientExchange(socket, mine, timeout);
         }
-        throw new IOException("Couldn't connect to " + host + ":" + port, last);
     }
 
     private static PingPongDestination clientExchange(Socket socket, PingPongDestination mine, Duration timeout)
             throws IOException {
-        socket.setSoTimeout(millis(timeout));
-        socket.setTcpNoDelay(true);
+        ToolSockets.bound(socket, timeout);
         OutputStream out = socket.getOutputStream();
         out.write(mine.toMessage());
         out.flush();
@@ -70,53 +54,26 @@ public final class PingPongExchange {
      */
     public static PingPongDestination server(int port, PingPongDestination mine, Duration timeout,
                                              Consumer<PingPongDestination> connect) throws IOException {
-        try (ServerSocket listener = new ServerSocket()) {
-            listener.setReuseAddress(true);
-            listener.bind(new InetSocketAddress(port), 1);
-            listener.setSoTimeout(millis(timeout));
-            Socket socket;
-            try {
-                socket = listener.accept();
-            } catch (SocketTimeoutException e) {
-                throw new IOException("no client connected to port " + port + " within " + timeout.toSeconds() + " s", e);
+        try (Socket socket = ToolSockets.accept(port, timeout)) {
+            ToolSockets.bound(socket, timeout);
+            PingPongDestination remote = PingPongDestination.parse(readFully(socket.getInputStream(),
+                    PingPongDestination.MESSAGE_SIZE, "the client's address"));
+            connect.accept(remote);
+            OutputStream out = socket.getOutputStream();
+            out.write(mine.toMessage());
+            out.flush();
+            byte[] done = readFully(socket.getInputStream(), DONE.length, "the client's \"done\"");
+            if (!Arrays.equals(done, DONE)) {
+                throw new IOException("expected \"done\" from the client, got " + Arrays.toString(done));
             }
-            try (socket) {
-                socket.setSoTimeout(millis(timeout));
-                socket.setTcpNoDelay(true);
-                PingPongDestination remote = PingPongDestination.parse(readFully(socket.getInputStream(),
-                        PingPongDestination.MESSAGE_SIZE, "the client's address"));
-                connect.accept(remote);
-                OutputStream out = socket.getOutputStream();
-                out.write(mine.toMessage());
-                out.flush();
-                byte[] done = readFully(socket.getInputStream(), DONE.length, "the client's \"done\"");
-                if (!Arrays.equals(done, DONE)) {
-                    throw new IOException("expected \"done\" from the client, got " + Arrays.toString(done));
-                }
-                return remote;
-            }
+            return remote;
         }
     }
 
     /** Reads exactly {@code size} bytes (or fails naming {@code what}: EOF or timeout). */
     static byte[] readFully(InputStream in, int size, String what) throws IOException {
-        byte[] data = new byte[size];
-        int read = 0;
-        try {
-            while (read < size) {
-                int n = in.read(data, read, size - read);
-                if (n < 0) {
-                    throw new IOException(read + "/" + size + ": Couldn't read " + what + " (connection closed)");
-                }
-                read += n;
-            }
-        } catch (SocketTimeoutException e) {
-            throw new IOException(read + "/" + size + ": Couldn't read " + what + " in time", e);
-        }
-        return data;
-    }
-
-    private static int millis(Duration timeout) {
-        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
+        return ToolSockets.readFully(in, size, (read, timeout) -> timeout == null
+                ? new IOException(read + "/" + size + ": Couldn't read " + what + " (connection closed)")
+                : new IOException(read + "/" + size + ": Couldn't read " + what + " in time", timeout));
     }
 }

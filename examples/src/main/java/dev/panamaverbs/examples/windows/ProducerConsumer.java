@@ -73,63 +73,80 @@ public final class ProducerConsumer {
     static void consume(InetSocketAddress address, long count, PrintStream out) throws InterruptedException {
         try (RdmaListener listener = RdmaListener.listen(address, ConnectionOptions.defaults())) {
             out.println("consumer: listening on " + listener.localAddress());
-            try (RdmaConnection connection = listener.accept(Duration.ofSeconds(180));
-                 Window window = Window.allocate(connection.protectionDomain(), RecordRing.WINDOW_BYTES);
-                 OneSidedChannel channel = OneSidedChannel.open(connection.queuePair())) {
-                RemoteWindow producer = RemoteWindow.open(DescriptorSwap.swap(connection, window.descriptor(), WAIT));
-                out.println("consumer: connected to " + connection.remoteAddress() + ", producer's window " + producer);
-                SignalSlot arrived = window.slot(RecordRing.SIGNAL_OFFSET);
-                RemoteSlot credit = producer.slot(RecordRing.SIGNAL_OFFSET);
-                long started = System.nanoTime();
-                long ticket = 0;
-                for (long n = 1; n <= count; n++) {
-                    channel.waitSignal(arrived, n, WAIT); // woken once record n and every earlier one are in
-                    String text = RecordRing.read(window.memory(), n);
-                    if (n <= SHOWN || n == count) {
-                        out.println("consumer: record " + n + ": \"" + text + "\"");
+            try (RdmaConnection connection = listener.accept(Duration.ofSeconds(180))) {
+                withWindows(connection, "consumer", "producer", out, (window, channel, producer) -> {
+                    SignalSlot arrived = window.slot(RecordRing.SIGNAL_OFFSET);
+                    RemoteSlot credit = producer.slot(RecordRing.SIGNAL_OFFSET);
+                    long started = System.nanoTime();
+                    long ticket = 0;
+                    for (long n = 1; n <= count; n++) {
+                        channel.waitSignal(arrived, n, WAIT); // woken once record n and every earlier one are in
+                        String text = RecordRing.read(window.memory(), n);
+                        if (n <= SHOWN || n == count) {
+                            out.println("consumer: record " + n + ": \"" + text + "\"");
+                        }
+                        if (n % CREDIT_EVERY == 0 || n == count) {
+                            ticket = channel.signal(credit, n % CREDIT_EVERY == 0 ? CREDIT_EVERY : n % CREDIT_EVERY, false);
+                        }
                     }
-                    if (n % CREDIT_EVERY == 0 || n == count) {
-                        ticket = channel.signal(credit, n % CREDIT_EVERY == 0 ? CREDIT_EVERY : n % CREDIT_EVERY, false);
+                    channel.waitLocal(ticket, WAIT);
+                    out.printf("consumer: %d records received in order in %d ms, each checked when its signal arrived%n",
+                            count, (System.nanoTime() - started) / 1_000_000);
+                    if (!connection.awaitDisconnect(WAIT)) {
+                        throw new IllegalStateException("the producer did not disconnect within " + WAIT.toSeconds() + " s");
                     }
-                }
-                channel.waitLocal(ticket, WAIT);
-                out.printf("consumer: %d records received in order in %d ms, each checked when its signal arrived%n",
-                        count, (System.nanoTime() - started) / 1_000_000);
-                if (!connection.awaitDisconnect(WAIT)) {
-                    throw new IllegalStateException("the producer did not disconnect within " + WAIT.toSeconds() + " s");
-                }
-                out.println("consumer: the producer disconnected");
+                    out.println("consumer: the producer disconnected");
+                });
             }
         }
     }
 
     /** Connects to the consumer and pushes {@code count} records, then waits until all were read. */
     static void produce(InetSocketAddress consumer, long count, PrintStream out) throws InterruptedException {
-        try (RdmaConnection connection = RdmaConnection.connect(consumer, ConnectionOptions.defaults());
-             Window window = Window.allocate(connection.protectionDomain(), RecordRing.WINDOW_BYTES);
+        try (RdmaConnection connection = RdmaConnection.connect(consumer, ConnectionOptions.defaults())) {
+            withWindows(connection, "producer", "consumer", out, (window, channel, ring) -> {
+                RemoteSlot arrived = ring.slot(RecordRing.SIGNAL_OFFSET);
+                SignalSlot credit = window.slot(RecordRing.SIGNAL_OFFSET);
+                long started = System.nanoTime();
+                for (long n = 1; n <= count; n++) {
+                    if (n > RecordRing.ENTRIES) {
+                        channel.waitSignal(credit, n - RecordRing.ENTRIES, WAIT); // the entry is free again
+                    }
+                    RecordRing.write(window.memory(), n);
+                    long at = RecordRing.offset(n);
+                    channel.putWithSignal(ring, at, window, at, RecordRing.RECORD_BYTES, arrived, 1);
+                    if (n == 1) {
+                        out.println("producer: pushing records"); // the exchange is under way
+                    }
+                }
+                channel.waitSignal(credit, count, WAIT);
+                out.printf("producer: %d records pushed in %d ms, all read by the consumer%n", count,
+                        (System.nanoTime() - started) / 1_000_000);
+                if (!connection.disconnect(WAIT)) {
+                    throw new IllegalStateException("the consumer did not answer the disconnect within " + WAIT.toSeconds() + " s");
+                }
+            });
+        }
+    }
+
+    /** What a side does once connected: with its window, a channel on the connection and the peer's window. */
+    @FunctionalInterface
+    private interface Connected {
+        void run(Window window, OneSidedChannel channel, RemoteWindow peer) throws InterruptedException;
+    }
+
+    /**
+     * Both sides' start: allocates this side's window, opens a channel on the connection's queue
+     * pair, swaps window descriptors with the peer ({@link DescriptorSwap}), says so as {@code role},
+     * runs {@code connected}, then closes the channel and the window.
+     */
+    private static void withWindows(RdmaConnection connection, String role, String peerRole, PrintStream out,
+                                    Connected connected) throws InterruptedException {
+        try (Window window = Window.allocate(connection.protectionDomain(), RecordRing.WINDOW_BYTES);
              OneSidedChannel channel = OneSidedChannel.open(connection.queuePair())) {
-            RemoteWindow ring = RemoteWindow.open(DescriptorSwap.swap(connection, window.descriptor(), WAIT));
-            out.println("producer: connected to " + connection.remoteAddress() + ", consumer's window " + ring);
-            RemoteSlot arrived = ring.slot(RecordRing.SIGNAL_OFFSET);
-            SignalSlot credit = window.slot(RecordRing.SIGNAL_OFFSET);
-            long started = System.nanoTime();
-            for (long n = 1; n <= count; n++) {
-                if (n > RecordRing.ENTRIES) {
-                    channel.waitSignal(credit, n - RecordRing.ENTRIES, WAIT); // the entry is free again
-                }
-                RecordRing.write(window.memory(), n);
-                long at = RecordRing.offset(n);
-                channel.putWithSignal(ring, at, window, at, RecordRing.RECORD_BYTES, arrived, 1);
-                if (n == 1) {
-                    out.println("producer: pushing records"); // the exchange is under way
-                }
-            }
-            channel.waitSignal(credit, count, WAIT);
-            out.printf("producer: %d records pushed in %d ms, all read by the consumer%n", count,
-                    (System.nanoTime() - started) / 1_000_000);
-            if (!connection.disconnect(WAIT)) {
-                throw new IllegalStateException("the consumer did not answer the disconnect within " + WAIT.toSeconds() + " s");
-            }
+            RemoteWindow peer = RemoteWindow.open(DescriptorSwap.swap(connection, window.descriptor(), WAIT));
+            out.println(role + ": connected to " + connection.remoteAddress() + ", " + peerRole + "'s window " + peer);
+            connected.run(window, channel, peer);
         }
     }
 }

@@ -24,28 +24,27 @@ public final class ResultTable {
     /** {@code RESULT_FMT_G}. */
     public static final String BANDWIDTH_HEADER_GBITS = " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]";
 
-    private static final String LATENCY_ROW = " %-7d %d          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f";
-    private static final String LATENCY_DURATION_ROW = " %-7d       %d            %-7.2f        %-7.2f";
-    private static final String BANDWIDTH_ROW = " %-7d    %-10d       %-7.2f            %-7.2f\t\t   %-7.6f";
-
     private static final Pattern NUMBER_ROW = Pattern.compile("^\\s*\\d+\\s+\\d+(\\s+[0-9.]+(e[+-]?\\d+)?|\\s+inf|\\s+nan)+\\s*$");
 
     private ResultTable() {}
 
     /** One latency line ({@code REPORT_FMT_LAT}). */
     public static String latencyRow(long size, long iterations, LatencyStatistics s) {
-        return String.format(Locale.ROOT, LATENCY_ROW, size, iterations, s.min(), s.max(), s.typical(), s.average(),
-                s.stdev(), s.percentile99(), s.percentile999());
+        return String.format(Locale.ROOT,
+                " %-7d %d          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f",
+                size, iterations, s.min(), s.max(), s.typical(), s.average(), s.stdev(), s.percentile99(), s.percentile999());
     }
 
     /** One latency line of a duration run ({@code REPORT_FMT_LAT_DUR}). */
     public static String latencyDurationRow(long size, long iterations, double averageMicros, double transactionsPerSecond) {
-        return String.format(Locale.ROOT, LATENCY_DURATION_ROW, size, iterations, averageMicros, transactionsPerSecond);
+        return String.format(Locale.ROOT, " %-7d       %d            %-7.2f        %-7.2f", size, iterations, averageMicros,
+                transactionsPerSecond);
     }
 
     /** One bandwidth line ({@code REPORT_FMT}). */
     public static String bandwidthRow(long size, long iterations, double peak, double average, double messageRate) {
-        return String.format(Locale.ROOT, BANDWIDTH_ROW, size, iterations, peak, average, messageRate);
+        return String.format(Locale.ROOT, " %-7d    %-10d       %-7.2f            %-7.2f\t\t   %-7.6f", size, iterations, peak, average,
+                messageRate);
     }
 
     /** The rows of a result table in {@code output} (ours or perftest's): each row's numbers, in order. */

@@ -1,14 +1,11 @@
 package dev.panamaverbs.perftest.wire;
 
+import dev.panamaverbs.examples.cli.ToolSockets;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.time.Duration;
 
 /**
@@ -33,8 +30,7 @@ public final class OobChannel implements OobLink {
     private OobChannel(Socket socket, boolean client, Duration timeout) throws IOException {
         this.socket = socket;
         this.client = client;
-        socket.setSoTimeout(millis(timeout));
-        socket.setTcpNoDelay(true);
+        ToolSockets.bound(socket, timeout);
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
     }
@@ -46,34 +42,18 @@ public final class OobChannel implements OobLink {
 
     /** The client: connects to the first address of {@code host} that answers on {@code port}. */
     public static OobChannel connect(String host, int port, Duration timeout) throws IOException {
-        IOException last = null;
-        for (InetAddress address : InetAddress.getAllByName(host)) {
-            Socket socket = new Socket();
-            try {
-                socket.connect(new InetSocketAddress(address, port), millis(timeout));
-                return new OobChannel(socket, true, timeout);
-            } catch (IOException e) {
-                socket.close();
-                last = e;
-            }
+        Socket socket = ToolSockets.connect(host, port, timeout, " (is the perftest server running?)");
+        try {
+            return new OobChannel(socket, true, timeout);
+        } catch (IOException e) {
+            socket.close();
+            throw e;
         }
-        throw new IOException("Couldn't connect to " + host + ":" + port + " (is the perftest server running?)", last);
     }
 
     /** The server: listens on {@code port} of every local address and accepts one client within {@code timeout}. */
     public static OobChannel accept(int port, Duration timeout) throws IOException {
-        try (ServerSocket listener = new ServerSocket()) {
-            listener.setReuseAddress(true);
-            listener.bind(new InetSocketAddress(port), 1);
-            listener.setSoTimeout(millis(timeout));
-            Socket socket;
-            try {
-                socket = listener.accept();
-            } catch (SocketTimeoutException e) {
-                throw new IOException("no client connected to port " + port + " within " + timeout.toSeconds() + " s", e);
-            }
-            return new OobChannel(socket, false, timeout);
-        }
+        return new OobChannel(ToolSockets.accept(port, timeout), false, timeout);
     }
 
     /** Whether this side connected (and writes first). */
@@ -101,23 +81,12 @@ public final class OobChannel implements OobLink {
 
     @Override
     public byte[] read(int size, String step) throws IOException {
-        byte[] data = new byte[size];
-        int read = 0;
-        try {
-            while (read < size) {
-                int n = in.read(data, read, size - read);
-                if (n < 0) {
-                    throw new PeerGoneException("the perftest peer closed the connection during " + step + " after " + read
-                            + " of " + size + " bytes (it refused the test or failed; its own output says why)",
-                            new EOFException());
-                }
-                read += n;
-            }
-        } catch (SocketTimeoutException e) {
-            throw new PeerGoneException("no answer from the perftest peer during " + step + " within "
-                    + socket.getSoTimeout() / 1000 + " s (" + read + " of " + size + " bytes)", e);
-        }
-        return data;
+        return ToolSockets.readFully(in, size, (read, timeout) -> timeout == null
+                ? new PeerGoneException("the perftest peer closed the connection during " + step + " after " + read
+                        + " of " + size + " bytes (it refused the test or failed; its own output says why)",
+                        new EOFException())
+                : new PeerGoneException("no answer from the perftest peer during " + step + " within "
+                        + socket.getSoTimeout() / 1000 + " s (" + read + " of " + size + " bytes)", timeout));
     }
 
     /**
@@ -145,9 +114,5 @@ public final class OobChannel implements OobLink {
     @Override
     public void close() throws IOException {
         socket.close();
-    }
-
-    private static int millis(Duration timeout) {
-        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
     }
 }

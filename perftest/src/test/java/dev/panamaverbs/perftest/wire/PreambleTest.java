@@ -45,6 +45,23 @@ class PreambleTest {
         });
     }
 
+    /**
+     * Runs the preamble (4096-byte messages, MTU 64, 3 iterations) against a {@link #cServer}
+     * that checks {@code expected} and answers {@code answers}, and returns the {@code type} it threw.
+     */
+    private static <E extends Throwable> E preambleRefused(Class<E> type, byte[][] expected, byte[][] answers)
+            throws Exception {
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<Void> peer = cServer(listener, expected, answers);
+            E refused;
+            try (OobChannel channel = OobChannel.connect("127.0.0.1", listener.getLocalPort(), TIMEOUT)) {
+                refused = assertThrows(type, () -> Preamble.run(channel, 4096, 64, 3));
+            }
+            peer.get();
+            return refused;
+        }
+    }
+
     private static byte[] bytes(int... values) {
         byte[] b = new byte[values.length];
         for (int i = 0; i < values.length; i++) {
@@ -124,41 +141,24 @@ class PreambleTest {
 
     @Test
     void anOldPeerIsRefusedAsPerftestRefusesIt() throws Exception {
-        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            CompletableFuture<Void> peer = cServer(listener, new byte[][] {version("6.06")}, new byte[][] {version("5.60")});
-            try (OobChannel channel = OobChannel.connect("127.0.0.1", listener.getLocalPort(), TIMEOUT)) {
-                ProtocolException e = assertThrows(ProtocolException.class, () -> Preamble.run(channel, 4096, 64, 3));
-                assertTrue(e.getMessage().contains("5.60") && e.getMessage().contains("older than 5.7"), e.getMessage());
-            }
-            peer.get();
-        }
+        ProtocolException e = preambleRefused(ProtocolException.class, new byte[][] {version("6.06")},
+                new byte[][] {version("5.60")});
+        assertTrue(e.getMessage().contains("5.60") && e.getMessage().contains("older than 5.7"), e.getMessage());
     }
 
     @Test
     void notPerftestIsNamed() throws Exception {
-        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            CompletableFuture<Void> peer = cServer(listener, new byte[][] {version("6.06")},
-                    new byte[][] {"SSH-2.0-OpenSSH_9".getBytes(StandardCharsets.US_ASCII)});
-            try (OobChannel channel = OobChannel.connect("127.0.0.1", listener.getLocalPort(), TIMEOUT)) {
-                ProtocolException e = assertThrows(ProtocolException.class, () -> Preamble.run(channel, 4096, 64, 3));
-                assertTrue(e.getMessage().contains("not perftest"), e.getMessage());
-            }
-            peer.get();
-        }
+        ProtocolException e = preambleRefused(ProtocolException.class, new byte[][] {version("6.06")},
+                new byte[][] {"SSH-2.0-OpenSSH_9".getBytes(StandardCharsets.US_ASCII)});
+        assertTrue(e.getMessage().contains("not perftest"), e.getMessage());
     }
 
     @Test
     void aPeerThatClosesIsReportedWithTheStep() throws Exception {
-        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            // The peer answers the version, then closes (as perftest does when it refuses: it exits).
-            CompletableFuture<Void> peer = cServer(listener, new byte[][] {version("6.06")}, new byte[][] {version("6.06")});
-            try (OobChannel channel = OobChannel.connect("127.0.0.1", listener.getLocalPort(), TIMEOUT)) {
-                IOException e = assertThrows(IOException.class, () -> Preamble.run(channel, 4096, 64, 3));
-                assertInstanceOf(PeerGoneException.class, e);
-                assertTrue(e.getMessage().contains("system-data"), e.getMessage());
-            }
-            peer.get();
-        }
+        // The peer answers the version, then closes (as perftest does when it refuses: it exits).
+        IOException e = preambleRefused(IOException.class, new byte[][] {version("6.06")}, new byte[][] {version("6.06")});
+        assertInstanceOf(PeerGoneException.class, e);
+        assertTrue(e.getMessage().contains("system-data"), e.getMessage());
     }
 
     @Test
