@@ -28,12 +28,7 @@ public final class TwoHostSendRecv {
     static final Duration WAIT = Duration.ofSeconds(30);
     static final long RECV = 1, SEND = 2;                     // wr_ids
 
-    /**
-     * {@code server ADDRESS PORT} or {@code client ADDRESS PORT}.
-     *
-     * @param args the role, the address to listen on or connect to, the port
-     */
-    public static void main(String[] args) {
+    public static void main(String[] args) {                  // server|client ADDRESS PORT
         InetSocketAddress address = new InetSocketAddress(args[1], Integer.parseInt(args[2]));
         if (args[0].equals("server")) {
             try (RdmaListener listener = RdmaListener.listen(address, ConnectionOptions.defaults());
@@ -47,37 +42,26 @@ public final class TwoHostSendRecv {
         }
     }
 
-    /** Posts a receive, sends {@code text} first (client) or once the peer's message is in (server). */
+    /** Posts a receive; sends {@code text} first (client) or once the peer's message is in (server). */
     static String talk(RdmaConnection connection, String text, boolean sendFirst) {
-        QueuePair qp = connection.queuePair();              // RC, already RTS: rdma_cm moved it
+        QueuePair qp = connection.queuePair();                // RC and RTS: rdma_cm connected it
         MemoryRegion mr = connection.protectionDomain().allocateMemoryRegion(4096, EnumSet.of(AccessFlag.LOCAL_WRITE));
         qp.postReceive(ReceiveWorkRequest.allocate(1).wrId(RECV).sge(0, mr, 0, 2048));   // into bytes 0..2047
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         MemorySegment.copy(bytes, 0, mr.memory(), ValueLayout.JAVA_BYTE, 2048, bytes.length);
-        SendWorkRequest send = SendWorkRequest.allocate(1).wrId(SEND).signaled(true)   // opcode SEND
-                .sge(0, mr, 2048, bytes.length);
-        if (sendFirst) {
-            qp.postSend(send);
-        }
+        SendWorkRequest send = SendWorkRequest.allocate(1).wrId(SEND).signaled(true).sge(0, mr, 2048, bytes.length);
+        if (sendFirst) qp.postSend(send);                     // the opcode is SEND unless set
         Completions wc = Completions.allocate(4);
-        int received = -1;
+        int received = -1;                                    // the receive's length, once in
         boolean sent = false;
         long deadline = System.nanoTime() + WAIT.toNanos();
-        while (received < 0 || !sent) {                      // our receive's completion and our send's
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("no completion within " + WAIT);
-            }
-            int n = connection.completionQueue().poll(wc);
-            for (int i = 0; i < n; i++) {
-                wc.throwIfFailed(i);                         // CompletionFailedException: status, wr_id
-                if (wc.wrId(i) == SEND) {
-                    sent = true;
-                } else {
-                    received = wc.byteLength(i);
-                    if (!sendFirst) {
-                        qp.postSend(send);                   // the server answers
-                    }
-                }
+        while (received < 0 || !sent) {                       // our receive's completion and our send's
+            if (System.nanoTime() > deadline) throw new IllegalStateException("no completion within " + WAIT);
+            for (int i = 0, n = connection.completionQueue().poll(wc); i < n; i++) {
+                wc.throwIfFailed(i);                          // CompletionFailedException: status, wr_id
+                if (wc.wrId(i) == SEND) { sent = true; continue; }
+                received = wc.byteLength(i);
+                if (!sendFirst) qp.postSend(send);            // the server answers
             }
         }
         return new String(mr.memory().asSlice(0, received).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
