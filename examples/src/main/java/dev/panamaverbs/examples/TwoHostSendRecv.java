@@ -42,7 +42,7 @@ public final class TwoHostSendRecv {
         }
     }
 
-    /** Posts a receive; sends {@code text} first (client) or once the peer's message is in (server). */
+    /** Posts a receive; sends text first (client) or once the peer's message is in (server). */
     static String talk(RdmaConnection connection, String text, boolean sendFirst) {
         QueuePair qp = connection.queuePair();                // RC and RTS: rdma_cm connected it
         MemoryRegion mr = connection.protectionDomain().allocateMemoryRegion(4096, EnumSet.of(AccessFlag.LOCAL_WRITE));
