@@ -25,7 +25,7 @@ import java.util.EnumSet;
  */
 // ---- two-host example ----
 public final class TwoHostSendRecv {
-    static final Duration WAIT = Duration.ofSeconds(30);
+    static final Duration WAIT = Duration.ofSeconds(60);
     static final long RECV = 1, SEND = 2;                     // wr_ids
 
     public static void main(String[] args) {                  // server|client ADDRESS PORT
