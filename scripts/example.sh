@@ -5,6 +5,8 @@
 #   rping         dev.panamaverbs.examples.rping.RPing           (rping's twin)
 #   windows       dev.panamaverbs.examples.windows.ProducerConsumer (one-sided windows: a producer
 #                 pushes records into a consumer's window; `consumer|producer ADDRESS PORT [COUNT]`)
+#   send-recv     dev.panamaverbs.examples.TwoHostSendRecv (the README's two-host example:
+#                 `server|client ADDRESS PORT`, one SEND each way over rdma_cm)
 # On this host when it has an RDMA device (or --host), else inside the SoftRoCE VM (or --vm).
 # --peer 'CMD' first starts CMD (a shell command: the C tool, or `./verbs example ...` for our own
 # program) in the same place, in the background, waits VERBS_PEER_DELAY seconds (default 5) for it
@@ -25,12 +27,13 @@ while [ $# -gt 0 ]; do
         *) break ;;
     esac
 done
-[ $# -ge 1 ] || die "usage: ./verbs example [--host|--vm] [--peer 'CMD'] rc-pingpong|rping|windows [ARGS...]"
+[ $# -ge 1 ] || die "usage: ./verbs example [--host|--vm] [--peer 'CMD'] rc-pingpong|rping|windows|send-recv [ARGS...]"
 case "$1" in
     rc-pingpong) main=dev.panamaverbs.examples.pingpong.RcPingPong ;;
     rping) main=dev.panamaverbs.examples.rping.RPing ;;
     windows) main=dev.panamaverbs.examples.windows.ProducerConsumer ;;
-    *) die "unknown example: $1 (rc-pingpong, rping or windows)" ;;
+    send-recv) main=dev.panamaverbs.examples.TwoHostSendRecv ;;
+    *) die "unknown example: $1 (rc-pingpong, rping, windows or send-recv)" ;;
 esac
 shift
 where=$(run_place "$where")
