@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.Ranges;
 import dev.panamaverbs.values.CompletionFlag;
 import dev.panamaverbs.values.Gid;
 import dev.panamaverbs.values.GidEntry;
@@ -27,11 +28,11 @@ public record AddressHandleAttributes(int portNumber, int destinationLid, int se
 
     /** Checks every field against its C width. */
     public AddressHandleAttributes {
-        requireRange("port_num", portNumber, 1, 255);
-        requireRange("dlid", destinationLid, 0, 0xFFFF);
-        requireRange("sl", serviceLevel, 0, 15);
-        requireRange("src_path_bits", sourcePathBits, 0, 127);
-        requireRange("static_rate", staticRate, 0, 255);
+        Ranges.require("ibv_create_ah", "port_num", portNumber, 1, 255);
+        Ranges.require("ibv_create_ah", "dlid", destinationLid, 0, 0xFFFF);
+        Ranges.require("ibv_create_ah", "sl", serviceLevel, 0, 15);
+        Ranges.require("ibv_create_ah", "src_path_bits", sourcePathBits, 0, 127);
+        Ranges.require("ibv_create_ah", "static_rate", staticRate, 0, 255);
     }
 
     /**
@@ -182,11 +183,4 @@ public record AddressHandleAttributes(int portNumber, int destinationLid, int se
         return AddressFromCompletion.attributes(context, port, completions, index, grh);
     }
 
-    /** The check every field goes through: an {@link IllegalArgumentException} naming {@code ibv_create_ah} and the field. */
-    public static void requireRange(String field, int value, int min, int max) {
-        if (value < min || value > max) {
-            throw new IllegalArgumentException("ibv_create_ah: " + field + " must be in " + min + ".." + max
-                    + ", got " + value);
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.Ranges;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.internal.QueuePairTransitions;
 import dev.panamaverbs.values.AccessFlag;
@@ -165,7 +166,7 @@ final class QueuePairStateMachine {
         if (type != QueuePairType.RC) {
             throw new IllegalArgumentException(MODIFY + ": min_rnr_timer is an RC attribute, not " + type);
         }
-        ReadyToSendOptions.requireRange("min_rnr_timer", minRnrTimer, 0, 31);
+        Ranges.require("ibv_modify_qp", "min_rnr_timer", minRnrTimer, 0, 31);
         requireResumable();
         if (state == QueuePairState.SQE) {
             throw new IllegalStateException(MODIFY + ": " + qp + " is in SQE, which RC does not have");

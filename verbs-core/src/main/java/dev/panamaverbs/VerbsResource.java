@@ -73,6 +73,10 @@ public abstract class VerbsResource implements AutoCloseable {
      * A resource of the given kind (e.g. "QueuePair") over the native object at {@code handle}
      * (sized to its C struct), depending on {@code dependencies}, its parent first. Nothing is
      * registered until {@link #register()}.
+     *
+     * @param kind         the resource's kind, as {@link #toString()} shows it
+     * @param handle       the native object
+     * @param dependencies the resources this one depends on, its parent first; each stays open until this closes
      */
     protected VerbsResource(String kind, MemorySegment handle, VerbsResource... dependencies) {
         this.kind = kind;
@@ -125,12 +129,20 @@ public abstract class VerbsResource implements AutoCloseable {
         }
     }
 
-    /** The native object without the closed check, for code already inside acquire/release. */
+    /**
+     * The native object without the closed check, for code already inside acquire/release.
+     *
+     * @return the native object, sized to its C struct, valid until the resource is destroyed
+     */
     protected final MemorySegment handleSegment() {
         return handle;
     }
 
-    /** The native object's address, for the data path inside acquire/release. */
+    /**
+     * The native object's address, for the data path inside acquire/release.
+     *
+     * @return the native object's address
+     */
     protected final long handleAddress() {
         return handle.address();
     }
@@ -256,7 +268,11 @@ public abstract class VerbsResource implements AutoCloseable {
         return (STATE.get(this) & CLOSED) != 0;
     }
 
-    /** The exception every use after close throws. */
+    /**
+     * The exception every use after close throws.
+     *
+     * @return an exception naming this resource as closed
+     */
     protected final IllegalStateException closedException() {
         return new IllegalStateException(this + " is closed");
     }
@@ -372,7 +388,11 @@ public abstract class VerbsResource implements AutoCloseable {
         return kind + "[" + describe() + "]";
     }
 
-    /** The identifying part of {@link #toString()}. */
+    /**
+     * The identifying part of {@link #toString()}.
+     *
+     * @return what tells this resource from others of its kind (a number, a name)
+     */
     protected abstract String describe();
 
     /** {@link CoreAccess} for the other packages of this module. */

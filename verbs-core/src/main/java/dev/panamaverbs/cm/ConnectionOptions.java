@@ -1,5 +1,6 @@
 package dev.panamaverbs.cm;
 
+import dev.panamaverbs.internal.Ranges;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -63,18 +64,18 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
     public ConnectionOptions {
         Objects.requireNonNull(privateData, "privateData");
         privateData = privateData.clone();
-        requireRange("responder_resources", responderResources, 0, 255);
-        requireRange("initiator_depth", initiatorDepth, 0, 255);
-        requireRange("retry_count", retryCount, 0, 7);
-        requireRange("rnr_retry_count", rnrRetryCount, 0, 7);
+        Ranges.require("rdma_conn_param", "responder_resources", responderResources, 0, 255);
+        Ranges.require("rdma_conn_param", "initiator_depth", initiatorDepth, 0, 255);
+        Ranges.require("rdma_conn_param", "retry_count", retryCount, 0, 7);
+        Ranges.require("rdma_conn_param", "rnr_retry_count", rnrRetryCount, 0, 7);
         requirePositive("resolveTimeout", resolveTimeout);
         requirePositive("connectTimeout", connectTimeout);
-        requireRange("maxSendWorkRequests", maxSendWorkRequests, 1, Integer.MAX_VALUE);
-        requireRange("maxReceiveWorkRequests", maxReceiveWorkRequests, 1, Integer.MAX_VALUE);
-        requireRange("maxSge", maxSge, 1, Integer.MAX_VALUE);
-        requireRange("maxInlineData", maxInlineData, 0, Integer.MAX_VALUE);
-        requireRange("completionQueueSize", completionQueueSize, 1, Integer.MAX_VALUE);
-        requireRange("backlog", backlog, 0, Integer.MAX_VALUE);
+        Ranges.require("rdma_conn_param", "maxSendWorkRequests", maxSendWorkRequests, 1, Integer.MAX_VALUE);
+        Ranges.require("rdma_conn_param", "maxReceiveWorkRequests", maxReceiveWorkRequests, 1, Integer.MAX_VALUE);
+        Ranges.require("rdma_conn_param", "maxSge", maxSge, 1, Integer.MAX_VALUE);
+        Ranges.require("rdma_conn_param", "maxInlineData", maxInlineData, 0, Integer.MAX_VALUE);
+        Ranges.require("rdma_conn_param", "completionQueueSize", completionQueueSize, 1, Integer.MAX_VALUE);
+        Ranges.require("rdma_conn_param", "backlog", backlog, 0, Integer.MAX_VALUE);
         if (privateData.length > 255) {
             throw new IllegalArgumentException("rdma_conn_param: private data must be at most 255 bytes"
                     + " (private_data_len is 8 bits), got " + privateData.length);
@@ -155,12 +156,6 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         }
     }
 
-    private static void requireRange(String field, int value, int min, int max) {
-        if (value < min || value > max) {
-            throw new IllegalArgumentException("rdma_conn_param: " + field + " must be in " + min + ".." + max
-                    + ", got " + value);
-        }
-    }
 
     private static void requirePositive(String field, Duration value) {
         Objects.requireNonNull(value, field);

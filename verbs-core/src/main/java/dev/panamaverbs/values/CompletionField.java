@@ -68,7 +68,13 @@ public enum CompletionField implements BitFlag {
         return refusal == null;
     }
 
-    /** Throws for the first field of {@code fields} that has no reader, naming why. */
+    /**
+     * Throws for the first field of {@code fields} that has no reader, naming why.
+     *
+     * @param verb   the verb the message names
+     * @param fields the fields a completion queue is asked to read
+     * @throws IllegalArgumentException for a field this library has no reader for
+     */
     public static void requireReadable(String verb, Set<CompletionField> fields) {
         for (CompletionField field : fields) {
             if (field.refusal != null) {

@@ -152,6 +152,10 @@ public record DeviceAttributes(
      * Decodes the {@code struct ibv_device_attr_ex} that {@code ibv_query_device_ex} filled: the
      * extended part only when {@code extendedQueryRan} (the provider answered it), never the zeros
      * left where the legacy {@code ibv_query_device} stood in and filled only {@code orig_attr}.
+     *
+     * @param attrEx           the filled {@code struct ibv_device_attr_ex}
+     * @param extendedQueryRan whether {@code ibv_query_device_ex} itself answered
+     * @return the attributes
      */
     public static DeviceAttributes readEx(MemorySegment attrEx, boolean extendedQueryRan) {
         ExtendedDeviceAttributes extended = extendedQueryRan ? ExtendedDeviceAttributes.read(attrEx) : null;
@@ -161,6 +165,10 @@ public record DeviceAttributes(
     /**
      * Decodes a filled {@code struct ibv_device_attr} ({@code basic}; also the {@code orig_attr}
      * head of an {@code ibv_device_attr_ex}) and the extended part when there is one.
+     *
+     * @param basic    the filled {@code struct ibv_device_attr}
+     * @param extended the extended attributes, or {@code null} when there are none
+     * @return the attributes
      */
     public static DeviceAttributes read(MemorySegment basic, ExtendedDeviceAttributes extended) {
         int flags = ibv_device_attr.device_cap_flags(basic);

@@ -40,7 +40,12 @@ public final class Gid {
         return new Gid(raw.clone());
     }
 
-    /** The GID stored at the start of {@code segment} (a {@code union ibv_gid}). */
+    /**
+     * The GID stored at the start of {@code segment} (a {@code union ibv_gid}).
+     *
+     * @param segment memory starting with a {@code union ibv_gid} (16 bytes)
+     * @return the GID
+     */
     public static Gid read(MemorySegment segment) {
         return new Gid(segment.asSlice(0, SIZE).toArray(ValueLayout.JAVA_BYTE));
     }

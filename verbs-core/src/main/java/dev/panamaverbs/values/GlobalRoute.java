@@ -1,6 +1,6 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.AddressHandleAttributes;
+import dev.panamaverbs.internal.Ranges;
 import dev.panamaverbs.ffm.ibv_global_route;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -24,10 +24,10 @@ public record GlobalRoute(Gid destinationGid, int flowLabel, int sourceGidIndex,
     /** Checks every field against its C width. */
     public GlobalRoute {
         Objects.requireNonNull(destinationGid, "ibv_create_ah: grh.dgid is null");
-        AddressHandleAttributes.requireRange("grh.flow_label", flowLabel, 0, 0xF_FFFF);
-        AddressHandleAttributes.requireRange("grh.sgid_index", sourceGidIndex, 0, 255);
-        AddressHandleAttributes.requireRange("grh.hop_limit", hopLimit, 0, 255);
-        AddressHandleAttributes.requireRange("grh.traffic_class", trafficClass, 0, 255);
+        Ranges.require("ibv_create_ah", "grh.flow_label", flowLabel, 0, 0xF_FFFF);
+        Ranges.require("ibv_create_ah", "grh.sgid_index", sourceGidIndex, 0, 255);
+        Ranges.require("ibv_create_ah", "grh.hop_limit", hopLimit, 0, 255);
+        Ranges.require("ibv_create_ah", "grh.traffic_class", trafficClass, 0, 255);
     }
 
     /** {@code IB_ROCE_UDP_ENCAP_VALID_PORT_MIN}: the lowest UDP source port RoCE v2 derives from a flow label. */
@@ -121,7 +121,11 @@ public record GlobalRoute(Gid destinationGid, int flowLabel, int sourceGidIndex,
         return new GlobalRoute(destinationGid, flowLabel, sourceGidIndex, hopLimit, trafficClass);
     }
 
-    /** Writes the fields into a {@code struct ibv_global_route}. */
+    /**
+     * Writes the fields into a {@code struct ibv_global_route}.
+     *
+     * @param grh a {@code struct ibv_global_route}
+     */
     public void writeTo(MemorySegment grh) {
         destinationGid.write(ibv_global_route.dgid(grh));
         ibv_global_route.flow_label(grh, flowLabel);

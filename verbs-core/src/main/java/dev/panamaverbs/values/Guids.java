@@ -10,7 +10,12 @@ import java.nio.ByteOrder;
 public final class Guids {
     private Guids() {}
 
-    /** Host order for a {@code __be64} read as a native-order {@code long} (what the generated accessors return). */
+    /**
+     * Host order for a {@code __be64} read as a native-order {@code long} (what the generated accessors return).
+     *
+     * @param rawBigEndian the {@code __be64} as read in native order
+     * @return the GUID in host order
+     */
     public static long fromNetworkOrder(long rawBigEndian) {
         return ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? Long.reverseBytes(rawBigEndian) : rawBigEndian;
     }

@@ -150,7 +150,13 @@ public record PortAttributes(
         };
     }
 
-    /** Decodes a filled {@code struct ibv_port_attr} of port {@code port}. */
+    /**
+     * Decodes a filled {@code struct ibv_port_attr} of port {@code port}.
+     *
+     * @param port the port number the attributes belong to
+     * @param attr the filled {@code struct ibv_port_attr}
+     * @return the attributes
+     */
     public static PortAttributes read(int port, MemorySegment attr) {
         Mtu maxMtu = Mtu.orNull(ibv_port_attr.max_mtu(attr));
         Mtu activeMtu = Mtu.orNull(ibv_port_attr.active_mtu(attr));

@@ -79,7 +79,13 @@ public record QueuePairAttributes(
         }
     }
 
-    /** Reads what {@code ibv_query_qp} filled in. */
+    /**
+     * Reads what {@code ibv_query_qp} filled in.
+     *
+     * @param attr     the filled {@code struct ibv_qp_attr}
+     * @param initAttr the filled {@code struct ibv_qp_init_attr}
+     * @return the attributes
+     */
     public static QueuePairAttributes read(MemorySegment attr, MemorySegment initAttr) {
         return new QueuePairAttributes(
                 QueuePairState.orNull(ibv_qp_attr.qp_state(attr)),
@@ -106,7 +112,12 @@ public record QueuePairAttributes(
                 ibv_qp_init_attr.sq_sig_all(initAttr) != 0);
     }
 
-    /** Reads a {@code struct ibv_qp_cap}. */
+    /**
+     * Reads a {@code struct ibv_qp_cap}.
+     *
+     * @param cap a filled {@code struct ibv_qp_cap}
+     * @return the capabilities
+     */
     public static QueuePairCapabilities readCapabilities(MemorySegment cap) {
         return new QueuePairCapabilities(
                 ibv_qp_cap.max_send_wr(cap), ibv_qp_cap.max_recv_wr(cap), ibv_qp_cap.max_send_sge(cap),

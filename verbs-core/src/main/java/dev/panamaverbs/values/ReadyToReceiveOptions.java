@@ -1,5 +1,6 @@
 package dev.panamaverbs.values;
 
+import dev.panamaverbs.internal.Ranges;
 import dev.panamaverbs.QueuePair;
 
 /**
@@ -17,8 +18,8 @@ public record ReadyToReceiveOptions(int maxDestReadAtomic, int minRnrTimer) {
 
     /** Checks each field against its width in the verbs. */
     public ReadyToReceiveOptions {
-        ReadyToSendOptions.requireRange("max_dest_rd_atomic", maxDestReadAtomic, FROM_DEVICE, 255);
-        ReadyToSendOptions.requireRange("min_rnr_timer", minRnrTimer, 0, 31);
+        Ranges.require("ibv_modify_qp", "max_dest_rd_atomic", maxDestReadAtomic, FROM_DEVICE, 255);
+        Ranges.require("ibv_modify_qp", "min_rnr_timer", minRnrTimer, 0, 31);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.panamaverbs.values;
 
+import dev.panamaverbs.internal.Ranges;
 import dev.panamaverbs.QueuePair;
 
 /**
@@ -32,11 +33,11 @@ public record ReadyToSendOptions(int sqPsn, int timeout, int retryCount, int rnr
 
     /** Checks each field against its width in the verbs. */
     public ReadyToSendOptions {
-        requireRange("sq_psn", sqPsn, 0, 0xFF_FFFF);
-        requireRange("timeout", timeout, 0, 31);
-        requireRange("retry_cnt", retryCount, 0, 7);
-        requireRange("rnr_retry", rnrRetry, 0, 7);
-        requireRange("max_rd_atomic", maxReadAtomic, FROM_DEVICE, 255);
+        Ranges.require("ibv_modify_qp", "sq_psn", sqPsn, 0, 0xFF_FFFF);
+        Ranges.require("ibv_modify_qp", "timeout", timeout, 0, 31);
+        Ranges.require("ibv_modify_qp", "retry_cnt", retryCount, 0, 7);
+        Ranges.require("ibv_modify_qp", "rnr_retry", rnrRetry, 0, 7);
+        Ranges.require("ibv_modify_qp", "max_rd_atomic", maxReadAtomic, FROM_DEVICE, 255);
     }
 
     /**
@@ -99,15 +100,13 @@ public record ReadyToSendOptions(int sqPsn, int timeout, int retryCount, int rnr
         return new ReadyToSendOptions(sqPsn, timeout, retryCount, rnrRetry, maxReadAtomic);
     }
 
-    public static void requireRange(String field, int value, int min, int max) {
-        if (value < min || value > max) {
-            throw new IllegalArgumentException("ibv_modify_qp: " + field + " must be in " + min + ".." + max + ", got " + value);
-        }
-    }
 
     /**
      * Whether these options never let a request to a dead peer fail on a device of
      * {@code vendorId}: retry count 7 on SoftRoCE retries for ever.
+     *
+     * @param vendorId the device's {@code vendor_id} ({@link DeviceAttributes#vendorId()})
+     * @return true when a request to a dead peer would never fail
      */
     public boolean retriesForEverOn(long vendorId) {
         return retryCount == 7 && vendorId == RXE_VENDOR_ID;

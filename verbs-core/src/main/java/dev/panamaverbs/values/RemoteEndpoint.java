@@ -1,5 +1,6 @@
 package dev.panamaverbs.values;
 
+import dev.panamaverbs.internal.Ranges;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.ffm.ibv_ah_attr;
 import dev.panamaverbs.ffm.ibv_global_route;
@@ -38,20 +39,20 @@ public record RemoteEndpoint(
 
     /** Checks every field against its C width. */
     public RemoteEndpoint {
-        requireRange("dest_qp_num", qpn, 0, 0xFF_FFFF);
-        requireRange("rq_psn", psn, 0, 0xFF_FFFF);
-        requireRange("ah_attr.dlid", lid, 0, 0xFFFF);
+        Ranges.require("ibv_modify_qp", "dest_qp_num", qpn, 0, 0xFF_FFFF);
+        Ranges.require("ibv_modify_qp", "rq_psn", psn, 0, 0xFF_FFFF);
+        Ranges.require("ibv_modify_qp", "ah_attr.dlid", lid, 0, 0xFFFF);
         Objects.requireNonNull(mtu, "ibv_modify_qp: path_mtu");
         if (gid != null) {
-            requireRange("ah_attr.grh.hop_limit", hopLimit, 1, 255);
+            Ranges.require("ibv_modify_qp", "ah_attr.grh.hop_limit", hopLimit, 1, 255);
         } else {
-            requireRange("ah_attr.grh.hop_limit", hopLimit, 0, 255);
+            Ranges.require("ibv_modify_qp", "ah_attr.grh.hop_limit", hopLimit, 0, 255);
         }
-        requireRange("ah_attr.port_num", port, 0, 255);
-        requireRange("ah_attr.grh.sgid_index", sgidIndex, 0, 255);
-        requireRange("ah_attr.grh.traffic_class", trafficClass, 0, 255);
-        requireRange("ah_attr.sl", serviceLevel, 0, 15);
-        requireRange("ah_attr.grh.flow_label", flowLabel, 0, 0xF_FFFF);
+        Ranges.require("ibv_modify_qp", "ah_attr.port_num", port, 0, 255);
+        Ranges.require("ibv_modify_qp", "ah_attr.grh.sgid_index", sgidIndex, 0, 255);
+        Ranges.require("ibv_modify_qp", "ah_attr.grh.traffic_class", trafficClass, 0, 255);
+        Ranges.require("ibv_modify_qp", "ah_attr.sl", serviceLevel, 0, 15);
+        Ranges.require("ibv_modify_qp", "ah_attr.grh.flow_label", flowLabel, 0, 0xF_FFFF);
     }
 
     /**
@@ -156,6 +157,9 @@ public record RemoteEndpoint(
     /**
      * Writes the address vector into an {@code ibv_ah_attr} (zeroed by the caller), using
      * {@code defaultPort} when {@link #port()} is 0.
+     *
+     * @param ahAttr      a zeroed {@code struct ibv_ah_attr}
+     * @param defaultPort the port to use when {@link #port()} is 0
      */
     public void writeAddressVector(MemorySegment ahAttr, int defaultPort) {
         ibv_ah_attr.dlid(ahAttr, (short) lid);
@@ -172,10 +176,4 @@ public record RemoteEndpoint(
         }
     }
 
-    private static void requireRange(String field, int value, int min, int max) {
-        if (value < min || value > max) {
-            throw new IllegalArgumentException(
-                    "ibv_modify_qp: " + field + " must be in " + min + ".." + max + ", got " + value);
-        }
-    }
 }
