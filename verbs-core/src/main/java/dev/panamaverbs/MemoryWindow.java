@@ -70,7 +70,7 @@ public final class MemoryWindow extends VerbsResource {
     /**
      * Type 2 only: true from a posted BIND_MW until a LOCAL_INV of its rkey is posted on a queue
      * pair of this domain. A bound type 2 window must be invalidated before it is bound again
-     * (IBA o10-36.2.2); {@code SendChain} refuses a BIND_MW of a window that is still valid.
+     * (IBA o10-36.2.2); {@code SendPath} refuses a BIND_MW of a window that is still valid.
      */
     private volatile boolean validType2;
 
@@ -193,7 +193,7 @@ public final class MemoryWindow extends VerbsResource {
      * After a {@code BIND_MW} request for this type 2 window was posted (window and region held
      * open by the post): records the new rkey (also in {@code ibv_mw.rkey}, which providers read as
      * the window's current key when the next bind is posted) and makes the window a dependent of
-     * {@code region} (registered by {@code SendChain.acquire} before the post), released from the
+     * {@code region} (registered by {@code SendPath.acquire} before the post), released from the
      * earlier one.
      */
     void boundByRequest(MemoryRegion region, int newRkey) {

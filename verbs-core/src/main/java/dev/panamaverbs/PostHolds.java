@@ -4,7 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * What one {@link SendWorkRequest} holds during a post ({@code SendChain.acquire} to
+ * What one {@link SendWorkRequest} holds during a post ({@code SendPath.acquire} to
  * {@code release}): the resources it acquired, the BIND_MW and LOCAL_INV facts the bookkeeping
  * after the post needs, and the next request as it was when acquired. The release and that
  * bookkeeping read these, never the request again: a request changed by another thread while

@@ -67,16 +67,9 @@ public final class QueuePair extends VerbsResource {
     private final QueuePairCapabilities capabilities;
     private final boolean extended;
     // Post-time limits, copied to plain fields so the data path reads no record or native memory.
-    private final int allowedOpcodes;
-    private final int maxSendSge;
     private final int maxReceiveSge;
-    private final int maxInlineData;
-    /**
-     * {@code qp->context->ops.post_send} and {@code .post_recv}, read once at creation (a context's
-     * ops never change), so a post reads no native memory and allocates nothing; null when the
-     * provider left the op NULL.
-     */
-    private final MemorySegment postSendFunction;
+    /** The send path every send goes through: limits, checks, holds and the downcall. */
+    private final SendPath sendPath;
     private final MemorySegment postRecvFunction;
     /** The multicast groups attached and not detached ({@link Multicast}), guarded by {@code this}. */
     private final java.util.List<Multicast.Group> multicastGroups = new java.util.ArrayList<>(0);
@@ -109,14 +102,11 @@ public final class QueuePair extends VerbsResource {
         this.sharedReceiveQueue = options.sharedReceiveQueue().orElse(null);
         this.capabilities = granted;
         this.extended = extended;
-        this.allowedOpcodes = SendOperations.allowedBits(type);
-        this.maxSendSge = granted.maxSendSge();
         this.maxReceiveSge = granted.maxReceiveSge();
-        this.maxInlineData = granted.maxInlineData();
-        this.postSendFunction = NativeCalls.resolveOrNull(OpsTable::resolvePostSend, handle.address());
         this.postRecvFunction = NativeCalls.resolveOrNull(OpsTable::resolvePostRecv, handle.address());
         this.stateMachine = new QueuePairStateMachine(this, pd.context(), type);
         this.destroyThroughConnectionManager = destroyThroughConnectionManager;
+        this.sendPath = SendPath.of(this, granted, NativeCalls.resolveOrNull(OpsTable::resolvePostSend, handle.address()));
     }
 
     // ---- creation (hook of ProtectionDomain.createQueuePair) ----
@@ -652,36 +642,17 @@ public final class QueuePair extends VerbsResource {
      * @param request the work request
      */
     public void postSend(SendWorkRequest request) {
-        acquire();
-        boolean bookkeeping = false;
-        int startedRequests = 0;
-        try {
-            if (destroyThroughConnectionManager == null) { // librdmacm moves its queue pairs' states itself
-                QueuePairTransitions.requirePostable(SendWorkRequest.VERB, true, this, stateMachine.state());
-            }
-            bookkeeping = SendChain.check(request, type, allowedOpcodes, maxSendSge, maxInlineData, protectionDomain);
-            if (bookkeeping) {
-                startedRequests = SendChain.acquire(request);
-            }
-            request.slots().clearBadRequest();
-            if (postSendFunction == null) {
-                throw NativeCalls.missingOp("ibv_post_send", "post_send");
-            }
-            // Segments: the downcall keeps the request's arena open until the provider returns.
-            int rc = OpsTable.postSend(postSendFunction, handleSegment(),
-                    request.nativeRequest(), request.slots().badRequest());
-            if (bookkeeping) {
-                SendChain.afterPost(request, rc == 0, request.slots().badRequestAddress(), protectionDomain, startedRequests);
-            }
-            if (rc != 0) {
-                throw NativeCalls.postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
-            }
-        } finally {
-            if (startedRequests != 0) {
-                SendChain.release(request, startedRequests);
-            }
-            release();
-        }
+        sendPath.post(request, destroyThroughConnectionManager == null);
+    }
+
+    /** The send path {@link #postSend} and {@link SendBatch} post through. */
+    SendPath sendPath() {
+        return sendPath;
+    }
+
+    /** Throws unless this queue pair's state accepts a post ({@code send}: to the send queue). */
+    void requirePostable(String verb, boolean send) {
+        QueuePairTransitions.requirePostable(verb, send, this, stateMachine.state());
     }
 
     /**
@@ -705,7 +676,7 @@ public final class QueuePair extends VerbsResource {
         acquire();
         try {
             if (destroyThroughConnectionManager == null) {
-                QueuePairTransitions.requirePostable(ReceiveWorkRequest.VERB, false, this, stateMachine.state());
+                requirePostable(ReceiveWorkRequest.VERB, false);
             }
             WorkRequestChecks.checkReceiveChain(ReceiveWorkRequest.VERB, request, maxReceiveSge,
                     "the queue pair's max_recv_sge", protectionDomain);

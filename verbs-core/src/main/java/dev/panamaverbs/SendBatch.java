@@ -58,8 +58,8 @@ public final class SendBatch {
     private final SendWorkRequest[] requests;
     /** Where an INLINE request's several entries are gathered for one {@code ibv_wr_set_inline_data}. */
     private final MemorySegment inlineScratch;
-    /** The queue pair's post-time limits, copied once. */
-    private final Limits limits;
+    /** The queue pair's send path: its limits and checks. */
+    private final SendPath path;
     private int size;
     private boolean started;
 
@@ -70,21 +70,8 @@ public final class SendBatch {
         this.queuePair = queuePair;
         this.queue = queuePair.extendedSendQueue();
         this.requests = new SendWorkRequest[capacity];
-        this.limits = Limits.of(queuePair, queue.opcodeBits());
-        this.inlineScratch = arena.allocate(Math.max(1, limits.maxInlineData()), 8);
-    }
-
-    /**
-     * What a batch is checked against: the queue pair's transport, its extended send operations
-     * (as opcode bits and as the set, for messages), its granted limits and protection domain.
-     */
-    record Limits(QueuePairType type, int opcodeBits, java.util.Set<WorkRequestOpcode> operations, int maxSendSge,
-                  int maxInlineData, int maxSendWorkRequests, ProtectionDomain pd) {
-        static Limits of(QueuePair qp, int opcodeBits) {
-            QueuePairCapabilities caps = qp.capabilities();
-            return new Limits(qp.type(), opcodeBits, qp.extendedSendOperations(), caps.maxSendSge(),
-                    caps.maxInlineData(), caps.maxSendWorkRequests(), qp.protectionDomain());
-        }
+        this.path = queuePair.sendPath();
+        this.inlineScratch = arena.allocate(Math.max(1, path.maxInlineData()), 8);
     }
 
     /**
@@ -234,20 +221,20 @@ public final class SendBatch {
         queuePair.acquire();
         int acquired = 0;
         try {
-            check(requests, count, limits, queue.functions());
+            check(requests, count, path, queue.opcodeBits(), queue.functions());
             try {
                 for (; acquired < count; acquired++) {
                     acquire(requests[acquired]);
                 }
             } catch (IllegalStateException closed) {
                 for (int i = 0; i < acquired; i++) {
-                    SendChain.afterPostOne(requests[i], false, limits.pd());
+                    SendPath.afterPostOne(requests[i], false, path.protectionDomain());
                 }
                 throw closed;
             }
             int rc = postNative(count);
             for (int i = 0; i < count; i++) {
-                SendChain.afterPostOne(requests[i], rc == 0, limits.pd()); // BIND_MW and LOCAL_INV bookkeeping
+                SendPath.afterPostOne(requests[i], rc == 0, path.protectionDomain()); // BIND_MW and LOCAL_INV bookkeeping
             }
             if (rc != 0) {
                 throw NativeCalls.postFailure(VERB, rc, "the batch of " + count + " requests (wr_id="
@@ -266,24 +253,22 @@ public final class SendBatch {
      * {@link QueuePair#postSend} checks it, its opcode among the extended send operations, an
      * ATOMIC_WRITE's entry, and the provider's functions ({@code fns}) it needs.
      */
-    static void check(SendWorkRequest[] requests, int count, Limits limits, QpEx.Functions fns) {
-        if (count > limits.maxSendWorkRequests()) {
+    static void check(SendWorkRequest[] requests, int count, SendPath path, int opcodeBits, QpEx.Functions fns) {
+        if (count > path.maxSendWorkRequests()) {
             throw new IllegalArgumentException(VERB + ": " + count + " requests exceed the queue pair's max_send_wr "
-                    + limits.maxSendWorkRequests());
+                    + path.maxSendWorkRequests());
         }
-        int allowedOpcodes = SendOperations.allowedBits(limits.type());
         for (int i = 0; i < count; i++) {
             SendWorkRequest r = requests[i];
-            SendChain.checkOne(VERB, r, limits.type(), allowedOpcodes, limits.maxSendSge(), limits.maxInlineData(),
-                    limits.pd());
-            if ((limits.opcodeBits() & SendOperations.bit(r.opcodeValue())) == 0) {
-                throw SendChain.invalid(VERB, r, SendChain.opcodeName(r) + " is not one of the queue pair's extended"
-                        + " send operations " + limits.operations() + " (send_ops_flags)");
+            path.checkOne(VERB, r);
+            if ((opcodeBits & SendOperations.bit(r.opcodeValue())) == 0) {
+                throw SendPath.invalid(VERB, r, SendPath.opcodeName(r) + " is not one of the queue pair's extended"
+                        + " send operations " + SendOperations.opcodes(opcodeBits) + " (send_ops_flags)");
             }
             if (r.opcodeValue() == ATOMIC_WRITE) {
                 checkAtomicWrite(r);
             }
-            String missing = QpEx.missing(fns, limits.type().value(), r.address());
+            String missing = QpEx.missing(fns, path.type().value(), r.address());
             if (missing != null) {
                 throw new VerbsUnsupportedException(VERB, "wr_id=" + r.wrId() + ": the provider's ibv_qp_ex."
                         + missing + " is NULL");
@@ -294,27 +279,27 @@ public final class SendBatch {
     /** ATOMIC_WRITE: one 8-byte entry the CPU can read (the provider copies it in {@code ibv_wr_atomic_write}). */
     private static void checkAtomicWrite(SendWorkRequest r) {
         if (r.sgeCount() != 1 || r.entryLength(0) != 8 || r.region(0) == null) {
-            throw SendChain.invalid(VERB, r, "ATOMIC_WRITE needs exactly one 8-byte entry of a memory region, got "
+            throw SendPath.invalid(VERB, r, "ATOMIC_WRITE needs exactly one 8-byte entry of a memory region, got "
                     + r.sgeCount() + " entries of " + r.totalLength() + " bytes");
         }
-        SendChain.checkCpuReadable(VERB, r, 0, r.region(0), "ATOMIC_WRITE");
+        SendPath.checkCpuReadable(VERB, r, 0, r.region(0), "ATOMIC_WRITE");
     }
 
-    /** {@link SendChain#acquireOne}, plus the region an ATOMIC_WRITE's CPU reads from (recorded with the rest). */
+    /** {@link SendPath#acquireOne}, plus the region an ATOMIC_WRITE's CPU reads from (recorded with the rest). */
     private static void acquire(SendWorkRequest r) {
-        SendChain.acquireOne(r);
+        SendPath.acquireOne(r);
         if (r.opcodeValue() == ATOMIC_WRITE) {
             try {
                 r.holds().hold(r.region(0));
             } catch (IllegalStateException closed) {
-                SendChain.releaseOne(r);
+                SendPath.releaseOne(r);
                 throw closed;
             }
         }
     }
 
     private static void release(SendWorkRequest r) {
-        SendChain.releaseOne(r);
+        SendPath.releaseOne(r);
     }
 
     /** {@code ibv_wr_start} ... {@code ibv_wr_complete}; {@code ibv_wr_abort} if anything throws in between. */
@@ -326,7 +311,7 @@ public final class SendBatch {
             boolean ended = false;
             try {
                 for (int i = 0; i < count; i++) {
-                    QpEx.post(fns, qpx, limits.type().value(), requests[i].address(), inlineScratch.address());
+                    QpEx.post(fns, qpx, path.type().value(), requests[i].address(), inlineScratch.address());
                 }
                 ended = true;
                 return QpEx.complete(fns, qpx);

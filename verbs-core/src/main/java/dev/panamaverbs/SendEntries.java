@@ -63,7 +63,7 @@ final class SendEntries {
             throw new IllegalArgumentException(VERB + ": inline data of " + data.byteSize() + " bytes is too long");
         }
         if (data.isMapped()) {
-            throw new IllegalArgumentException(VERB + ": inline data from a file mapping: " + SendChain.MAPPED_COPY);
+            throw new IllegalArgumentException(VERB + ": inline data from a file mapping: " + SendPath.MAPPED_COPY);
         }
         ScatterGatherEntries.write(entries, index, data.address(), (int) data.byteSize(), 0);
         lengths[index] = (int) data.byteSize();

@@ -72,6 +72,17 @@ final class SendOperations {
         return opcode == WorkRequestOpcode.ATOMIC_CMP_AND_SWP || opcode == WorkRequestOpcode.ATOMIC_FETCH_AND_ADD;
     }
 
+    /** The opcodes whose bits {@code bits} sets, in declaration order (for messages). */
+    static java.util.Set<WorkRequestOpcode> opcodes(int bits) {
+        java.util.Set<WorkRequestOpcode> set = java.util.EnumSet.noneOf(WorkRequestOpcode.class);
+        for (WorkRequestOpcode opcode : WorkRequestOpcode.values()) {
+            if ((bits & bit(opcode.value())) != 0) {
+                set.add(opcode);
+            }
+        }
+        return set;
+    }
+
     private static int bits(WorkRequestOpcode... opcodes) {
         int bits = 0;
         for (WorkRequestOpcode opcode : opcodes) {

@@ -20,7 +20,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * The remote side of one {@link SendWorkRequest}: writes its native {@code wr} union
  * ({@code rdma}, {@code atomic}, {@code ud}) and {@code bind_mw}, and remembers what it holds and
  * the Java objects behind it (address handle, window and region) for the post-time checks in
- * {@link SendChain}. The setters allocate nothing.
+ * {@link SendPath}. The setters allocate nothing.
  */
 final class SendWrUnion {
     private static final String VERB = SendWorkRequest.VERB;

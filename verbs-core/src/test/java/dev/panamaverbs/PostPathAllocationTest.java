@@ -88,10 +88,11 @@ class PostPathAllocationTest {
             last.rdma(0x1000 + 8 * (i & 7), 7);
             add.atomicFetchAndAdd(0x2000 + 8 * (i & 7), 9, i).atomicCompareAndSwap(0x2000, 9, i, i + 1);
         });
-        assertNothingAllocated("wrId + SendChain.check + the bad-request slot", i -> {
+        SendPath path = SendPath.limits(QueuePairType.RC, 1, 0, 1, null);
+        assertNothingAllocated("wrId + SendPath.check + the bad-request slot", i -> {
             last.wrId(i);
             QueuePairTransitions.requirePostable(SendWorkRequest.VERB, true, head, QueuePairState.RTS);
-            sink += SendChain.check(head, QueuePairType.RC, rc, 1, 0, null) ? 1 : 0;
+            sink += path.check(head) ? 1 : 0;
             head.slots().clearBadRequest();
             sink += head.slots().badRequestAddress() + (head.isAlive() ? 1 : 0);
         });
@@ -108,8 +109,9 @@ class PostPathAllocationTest {
         assertNothingAllocated("inline setters", i -> {
             send.inlineData(0, first).inlineData(1, second).immediateData((int) i).sgeCount(2);
         });
-        assertNothingAllocated("inline SendChain.check", i -> {
-            sink += SendChain.check(send.wrId(i), QueuePairType.RC, rc, 2, 64, null) ? 1 : 0;
+        SendPath path = SendPath.limits(QueuePairType.RC, 2, 64, 1, null);
+        assertNothingAllocated("inline SendPath.check", i -> {
+            sink += path.check(send.wrId(i)) ? 1 : 0;
         });
     }
 

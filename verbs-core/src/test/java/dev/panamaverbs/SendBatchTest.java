@@ -36,16 +36,19 @@ class SendBatchTest {
         return QpEx.Functions.class.getDeclaredConstructor(types).newInstance(values);
     }
 
-    private static SendBatch.Limits limits(QueuePairType type, Set<WorkRequestOpcode> operations, int maxSendWr) {
+    /** A queue pair's send path and its extended send operations, as a batch checks against them. */
+    private record Limits(SendPath path, int opcodeBits) {}
+
+    private static Limits limits(QueuePairType type, Set<WorkRequestOpcode> operations, int maxSendWr) {
         int bits = 0;
         for (WorkRequestOpcode opcode : operations) {
             bits |= SendOperations.bit(opcode.value());
         }
-        return new SendBatch.Limits(type, bits, operations, 2, 32, maxSendWr, null);
+        return new Limits(SendPath.limits(type, 2, 32, maxSendWr, null), bits);
     }
 
-    private static void check(SendBatch.Limits limits, SendWorkRequest... requests) throws ReflectiveOperationException {
-        SendBatch.check(requests, requests.length, limits, functions(""));
+    private static void check(Limits limits, SendWorkRequest... requests) throws ReflectiveOperationException {
+        SendBatch.check(requests, requests.length, limits.path(), limits.opcodeBits(), functions(""));
     }
 
     private static void assertRefused(String message, Executable check) {
@@ -108,7 +111,8 @@ class SendBatchTest {
     void aFunctionTheProviderLeftNullIsUnsupported() {
         SendWorkRequest sendImm = SendWorkRequest.allocate(1).wrId(11).opcode(WorkRequestOpcode.SEND_WITH_IMM);
         VerbsUnsupportedException e = assertThrows(VerbsUnsupportedException.class, () -> SendBatch.check(
-                new SendWorkRequest[] {sendImm}, 1, limits(QueuePairType.RC, SEND_AND_WRITE), functions("sendImm")));
+                new SendWorkRequest[] {sendImm}, 1, limits(QueuePairType.RC, SEND_AND_WRITE).path(),
+                limits(QueuePairType.RC, SEND_AND_WRITE).opcodeBits(), functions("sendImm")));
         assertEquals("ibv_wr_complete", e.verb());
         assertTrue(e.getMessage().contains("wr_id=11: the provider's ibv_qp_ex.wr_send_imm is NULL"), e.getMessage());
         SendWorkRequest inlineList;
@@ -116,13 +120,13 @@ class SendBatchTest {
             inlineList = SendWorkRequest.allocate(arena, 2).wrId(12).inlineData(0, arena.allocate(4))
                     .inlineData(1, arena.allocate(4));
             VerbsUnsupportedException list = assertThrows(VerbsUnsupportedException.class, () -> SendBatch.check(
-                    new SendWorkRequest[] {inlineList}, 1, limits(QueuePairType.RC, SEND_AND_WRITE),
-                    functions("setInlineData")));
+                    new SendWorkRequest[] {inlineList}, 1, limits(QueuePairType.RC, SEND_AND_WRITE).path(),
+                    limits(QueuePairType.RC, SEND_AND_WRITE).opcodeBits(), functions("setInlineData")));
             assertTrue(list.getMessage().contains("ibv_qp_ex.wr_set_inline_data is NULL"), list.getMessage());
         }
     }
 
-    private static SendBatch.Limits limits(QueuePairType type, Set<WorkRequestOpcode> operations) {
+    private static Limits limits(QueuePairType type, Set<WorkRequestOpcode> operations) {
         return limits(type, operations, 16);
     }
 }

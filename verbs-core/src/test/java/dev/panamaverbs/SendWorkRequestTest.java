@@ -166,28 +166,28 @@ class SendWorkRequestTest {
     @Test
     void opcodesAreCheckedAgainstTheTransportAtPostTime() {
         SendWorkRequest read = SendWorkRequest.allocate(1).wrId(5).opcode(WorkRequestOpcode.RDMA_READ).rdma(0x1000, 1);
-        SendChain.check(read, QueuePairType.RC, RC, 1, 0, null);
-        assertPostSendRejected("wr_id=5: RDMA_READ is not a UC operation", () -> SendChain.check(read, QueuePairType.UC, UC, 1, 0, null));
+        SendPath.limits(QueuePairType.RC, 1, 0, 1, null).check(read);
+        assertPostSendRejected("wr_id=5: RDMA_READ is not a UC operation", () -> SendPath.limits(QueuePairType.UC, 1, 0, 1, null).check(read));
         SendWorkRequest atomic = SendWorkRequest.allocate(1).atomicFetchAndAdd(0x1000, 1, 1);
-        assertPostSendRejected("not a UC operation", () -> SendChain.check(atomic, QueuePairType.UC, UC, 1, 0, null));
+        assertPostSendRejected("not a UC operation", () -> SendPath.limits(QueuePairType.UC, 1, 0, 1, null).check(atomic));
         SendWorkRequest send = SendWorkRequest.allocate(1).wrId(6);
-        SendChain.check(send, QueuePairType.RC, RC, 1, 0, null);
-        assertPostSendRejected("wr_id=6: a UD send needs ud(", () -> SendChain.check(send, QueuePairType.UD, UD, 1, 0, null));
+        SendPath.limits(QueuePairType.RC, 1, 0, 1, null).check(send);
+        assertPostSendRejected("wr_id=6: a UD send needs ud(", () -> SendPath.limits(QueuePairType.UD, 1, 0, 1, null).check(send));
         SendWorkRequest write = SendWorkRequest.allocate(1).opcode(WorkRequestOpcode.RDMA_WRITE);
-        assertPostSendRejected("RDMA_WRITE needs rdma(remoteAddress, rkey)", () -> SendChain.check(write, QueuePairType.RC, RC, 1, 0, null));
+        assertPostSendRejected("RDMA_WRITE needs rdma(remoteAddress, rkey)", () -> SendPath.limits(QueuePairType.RC, 1, 0, 1, null).check(write));
         // An atomic's remote part is not an RDMA one: switching the opcode back needs rdma() again.
         atomic.opcode(WorkRequestOpcode.RDMA_READ);
-        assertPostSendRejected("RDMA_READ needs rdma(", () -> SendChain.check(atomic, QueuePairType.RC, RC, 1, 0, null));
+        assertPostSendRejected("RDMA_READ needs rdma(", () -> SendPath.limits(QueuePairType.RC, 1, 0, 1, null).check(atomic));
     }
 
     @Test
     void atomicsNeedOneEightByteEntry() {
         try (Arena arena = Arena.ofConfined()) {
             SendWorkRequest atomic = SendWorkRequest.allocate(arena, 2).atomicFetchAndAdd(0x1000, 1, 1);
-            assertPostSendRejected("exactly one 8-byte local entry, got 0 entries", () -> SendChain.check(atomic, QueuePairType.RC, RC, 2, 0, null));
+            assertPostSendRejected("exactly one 8-byte local entry, got 0 entries", () -> SendPath.limits(QueuePairType.RC, 2, 0, 1, null).check(atomic));
             atomic.inlineData(arena.allocate(16)).inline(false);
             assertPostSendRejected("exactly one 8-byte local entry, got 1 entries of 16 bytes",
-                    () -> SendChain.check(atomic, QueuePairType.RC, RC, 2, 0, null));
+                    () -> SendPath.limits(QueuePairType.RC, 2, 0, 1, null).check(atomic));
         }
     }
 
@@ -196,13 +196,13 @@ class SendWorkRequestTest {
         try (Arena arena = Arena.ofConfined()) {
             SendWorkRequest wr = SendWorkRequest.allocate(arena, 3).wrId(9)
                     .inlineData(0, arena.allocate(40)).inlineData(1, arena.allocate(30));
-            SendChain.check(wr, QueuePairType.RC, RC, 2, 70, null);
-            assertPostSendRejected("2 entries exceed the queue pair's max_send_sge 1", () -> SendChain.check(wr, QueuePairType.RC, RC, 1, 70, null));
-            assertPostSendRejected("70 inline bytes exceed the queue pair's max_inline_data 64", () -> SendChain.check(wr, QueuePairType.RC, RC, 2, 64, null));
+            SendPath.limits(QueuePairType.RC, 2, 70, 1, null).check(wr);
+            assertPostSendRejected("2 entries exceed the queue pair's max_send_sge 1", () -> SendPath.limits(QueuePairType.RC, 1, 70, 1, null).check(wr));
+            assertPostSendRejected("70 inline bytes exceed the queue pair's max_inline_data 64", () -> SendPath.limits(QueuePairType.RC, 2, 64, 1, null).check(wr));
             wr.inline(false);
-            assertPostSendRejected("entry 0 holds inline data but the INLINE flag is cleared", () -> SendChain.check(wr, QueuePairType.RC, RC, 2, 70, null));
+            assertPostSendRejected("entry 0 holds inline data but the INLINE flag is cleared", () -> SendPath.limits(QueuePairType.RC, 2, 70, 1, null).check(wr));
             wr.inline(true).opcode(WorkRequestOpcode.RDMA_READ).rdma(0x1000, 1);
-            assertPostSendRejected("INLINE is only for SEND and RDMA WRITE", () -> SendChain.check(wr, QueuePairType.RC, RC, 2, 70, null));
+            assertPostSendRejected("INLINE is only for SEND and RDMA WRITE", () -> SendPath.limits(QueuePairType.RC, 2, 70, 1, null).check(wr));
         }
     }
 
@@ -211,8 +211,8 @@ class SendWorkRequestTest {
         SendWorkRequest first = SendWorkRequest.allocate(1).wrId(1);
         SendWorkRequest second = SendWorkRequest.allocate(1).wrId(2).opcode(WorkRequestOpcode.RDMA_READ).rdma(0x1000, 1);
         first.next(second);
-        SendChain.check(first, QueuePairType.RC, RC, 1, 0, null);
-        assertPostSendRejected("wr_id=2: RDMA_READ is not a UC operation", () -> SendChain.check(first, QueuePairType.UC, UC, 1, 0, null));
+        SendPath.limits(QueuePairType.RC, 1, 0, 1, null).check(first);
+        assertPostSendRejected("wr_id=2: RDMA_READ is not a UC operation", () -> SendPath.limits(QueuePairType.UC, 1, 0, 1, null).check(first));
     }
 
     @Test
@@ -221,9 +221,9 @@ class SendWorkRequestTest {
         SendWorkRequest wr = SendWorkRequest.allocate(arena, 1).wrId(4);
         MemorySegment data = Arena.ofAuto().allocate(8);
         SendWorkRequest withInline = SendWorkRequest.allocate(1).inlineData(data);
-        SendChain.check(withInline, QueuePairType.RC, RC, 1, 8, null);
+        SendPath.limits(QueuePairType.RC, 1, 8, 1, null).check(withInline);
         arena.close();
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> SendChain.check(wr, QueuePairType.RC, RC, 1, 0, null));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> SendPath.limits(QueuePairType.RC, 1, 0, 1, null).check(wr));
         assertTrue(e.getMessage().contains("wr_id=4"), e.getMessage());
     }
 

@@ -27,9 +27,9 @@ class WorkRequestChecksTest {
         for (WorkRequestOpcode opcode : new WorkRequestOpcode[] {WorkRequestOpcode.TSO, WorkRequestOpcode.DRIVER1}) {
             SendWorkRequest wr = SendWorkRequest.allocate(1).wrId(7).opcode(opcode);
             assertPostSendRejected("wr_id=7: " + opcode + " is not posted through SendWorkRequest",
-                    () -> SendChain.check(wr, QueuePairType.RC, RC, 1, 0, null));
-            assertPostSendRejected("wr_id=7: " + opcode, () -> SendChain.check(wr, QueuePairType.UC, UC, 1, 0, null));
-            assertPostSendRejected("wr_id=7: " + opcode, () -> SendChain.check(wr, QueuePairType.UD, UD, 1, 0, null));
+                    () -> SendPath.limits(QueuePairType.RC, 1, 0, 1, null).check(wr));
+            assertPostSendRejected("wr_id=7: " + opcode, () -> SendPath.limits(QueuePairType.UC, 1, 0, 1, null).check(wr));
+            assertPostSendRejected("wr_id=7: " + opcode, () -> SendPath.limits(QueuePairType.UD, 1, 0, 1, null).check(wr));
         }
     }
 
@@ -37,11 +37,11 @@ class WorkRequestChecksTest {
     void aBareBindMwIsRefusedOnEveryTransport() {
         // rxe dereferences wr->bind_mw.mw: only a request filled by bindMemoryWindow(...) may go out.
         SendWorkRequest wr = SendWorkRequest.allocate(1).wrId(7).opcode(WorkRequestOpcode.BIND_MW);
-        assertPostSendRejected("wr_id=7: BIND_MW needs bindMemoryWindow(", () -> SendChain.check(wr, QueuePairType.RC, RC, 1, 0, null));
-        assertPostSendRejected("wr_id=7: BIND_MW needs bindMemoryWindow(", () -> SendChain.check(wr, QueuePairType.UC, UC, 1, 0, null));
-        assertPostSendRejected("wr_id=7: BIND_MW is not a UD operation", () -> SendChain.check(wr, QueuePairType.UD, UD, 1, 0, null));
+        assertPostSendRejected("wr_id=7: BIND_MW needs bindMemoryWindow(", () -> SendPath.limits(QueuePairType.RC, 1, 0, 1, null).check(wr));
+        assertPostSendRejected("wr_id=7: BIND_MW needs bindMemoryWindow(", () -> SendPath.limits(QueuePairType.UC, 1, 0, 1, null).check(wr));
+        assertPostSendRejected("wr_id=7: BIND_MW is not a UD operation", () -> SendPath.limits(QueuePairType.UD, 1, 0, 1, null).check(wr));
         wr.rdma(0x1000, 5); // another union member does not make it a bind
-        assertPostSendRejected("wr_id=7: BIND_MW needs bindMemoryWindow(", () -> SendChain.check(wr, QueuePairType.RC, RC, 1, 0, null));
+        assertPostSendRejected("wr_id=7: BIND_MW needs bindMemoryWindow(", () -> SendPath.limits(QueuePairType.RC, 1, 0, 1, null).check(wr));
     }
 
     @Test
@@ -63,7 +63,7 @@ class WorkRequestChecksTest {
         SendWorkRequest first = SendWorkRequest.allocate(1).wrId(1);
         SendWorkRequest bind = SendWorkRequest.allocate(1).wrId(2).opcode(WorkRequestOpcode.BIND_MW);
         first.next(bind);
-        assertPostSendRejected("wr_id=2: BIND_MW needs bindMemoryWindow(", () -> SendChain.check(first, QueuePairType.RC, RC, 1, 0, null));
+        assertPostSendRejected("wr_id=2: BIND_MW needs bindMemoryWindow(", () -> SendPath.limits(QueuePairType.RC, 1, 0, 1, null).check(first));
     }
 
     @Test
@@ -72,11 +72,11 @@ class WorkRequestChecksTest {
                 WorkRequestOpcode.LOCAL_INV, WorkRequestOpcode.SEND_WITH_INV}) {
             SendWorkRequest wr = SendWorkRequest.allocate(1).wrId(3).opcode(opcode);
             assertPostSendRejected("wr_id=3: " + opcode + " needs invalidateRkey(rkey)",
-                    () -> SendChain.check(wr, QueuePairType.RC, RC, 1, 0, null));
+                    () -> SendPath.limits(QueuePairType.RC, 1, 0, 1, null).check(wr));
             wr.invalidateRkey(0x1234);
-            SendChain.check(wr, QueuePairType.RC, RC, 1, 0, null);
+            SendPath.limits(QueuePairType.RC, 1, 0, 1, null).check(wr);
             wr.immediateData(5); // shares the slot: the rkey is gone again
-            assertPostSendRejected("needs invalidateRkey", () -> SendChain.check(wr, QueuePairType.RC, RC, 1, 0, null));
+            assertPostSendRejected("needs invalidateRkey", () -> SendPath.limits(QueuePairType.RC, 1, 0, 1, null).check(wr));
         }
     }
 
@@ -84,9 +84,9 @@ class WorkRequestChecksTest {
     void atomicWriteNeedsTheRemoteAddress() {
         SendWorkRequest wr = SendWorkRequest.allocate(1).wrId(9).opcode(WorkRequestOpcode.ATOMIC_WRITE);
         assertPostSendRejected("wr_id=9: ATOMIC_WRITE needs rdma(remoteAddress, rkey)",
-                () -> SendChain.check(wr, QueuePairType.RC, RC, 1, 0, null));
+                () -> SendPath.limits(QueuePairType.RC, 1, 0, 1, null).check(wr));
         wr.rdma(0x1000, 1);
-        SendChain.check(wr, QueuePairType.RC, RC, 1, 0, null);
+        SendPath.limits(QueuePairType.RC, 1, 0, 1, null).check(wr);
     }
 
     @Test

@@ -2,15 +2,111 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.values.WorkRequestOpcode;
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.loader.internal.OpsTable;
+import dev.panamaverbs.values.QueuePairCapabilities;
 import java.lang.foreign.MemorySegment;
 
 /**
- * What {@link QueuePair#postSend(SendWorkRequest)} does to a chain of send requests besides the
- * downcall: checks every request against the queue pair, and holds the address handles of UD
- * requests open while the provider reads them. Allocation-free unless it throws.
+ * A queue pair's send path, the one object every send goes through: {@link QueuePair#postSend}
+ * (and so the one-sided channel) and {@link SendBatch}. It keeps the queue pair's send limits
+ * (transport, opcodes, {@code max_send_sge}, {@code max_inline_data}, {@code max_send_wr}, the
+ * protection domain), checks every request of a chain against them, holds what the provider
+ * reads during the post (address handles, BIND_MW's window and region, INLINE's regions), makes
+ * the {@code ibv_post_send} downcall and does the bookkeeping after it. Allocation-free unless it
+ * throws.
  */
-final class SendChain {
-    private SendChain() {}
+final class SendPath {
+    /** The queue pair posted to; null for limits made by {@link #limits} (checks only). */
+    private final QueuePair queuePair;
+    private final QueuePairType type;
+    private final int allowedOpcodes;
+    private final int maxSendSge;
+    private final int maxInlineData;
+    private final int maxSendWorkRequests;
+    private final ProtectionDomain protectionDomain;
+    /** The provider's {@code post_send} (null: the provider has none, refused at post). */
+    private final MemorySegment postSendFunction;
+
+    private SendPath(QueuePair queuePair, QueuePairType type, int maxSendSge, int maxInlineData, int maxSendWorkRequests,
+                     ProtectionDomain protectionDomain, MemorySegment postSendFunction) {
+        this.queuePair = queuePair;
+        this.type = type;
+        this.allowedOpcodes = SendOperations.allowedBits(type);
+        this.maxSendSge = maxSendSge;
+        this.maxInlineData = maxInlineData;
+        this.maxSendWorkRequests = maxSendWorkRequests;
+        this.protectionDomain = protectionDomain;
+        this.postSendFunction = postSendFunction;
+    }
+
+    /** The send path of {@code queuePair}, with the capabilities the provider granted it. */
+    static SendPath of(QueuePair queuePair, QueuePairCapabilities granted, MemorySegment postSendFunction) {
+        return new SendPath(queuePair, queuePair.type(), granted.maxSendSge(), granted.maxInlineData(),
+                granted.maxSendWorkRequests(), queuePair.protectionDomain(), postSendFunction);
+    }
+
+    /** Limits without a queue pair: {@link #check} and {@link #checkOne} only (tests, validation). */
+    static SendPath limits(QueuePairType type, int maxSendSge, int maxInlineData, int maxSendWorkRequests,
+                           ProtectionDomain pd) {
+        return new SendPath(null, type, maxSendSge, maxInlineData, maxSendWorkRequests, pd, null);
+    }
+
+    QueuePairType type() {
+        return type;
+    }
+
+    int maxInlineData() {
+        return maxInlineData;
+    }
+
+    int maxSendWorkRequests() {
+        return maxSendWorkRequests;
+    }
+
+    ProtectionDomain protectionDomain() {
+        return protectionDomain;
+    }
+
+    /**
+     * {@code ibv_post_send} of {@code request} and every request chained after it, for
+     * {@link QueuePair#postSend}: the checks, the holds, one downcall, the bookkeeping.
+     *
+     * @param checkState whether the queue pair's state is checked first (librdmacm moves the
+     *                   states of its queue pairs itself)
+     */
+    void post(SendWorkRequest request, boolean checkState) {
+        queuePair.acquire();
+        boolean bookkeeping = false;
+        int startedRequests = 0;
+        try {
+            if (checkState) {
+                queuePair.requirePostable(SendWorkRequest.VERB, true);
+            }
+            bookkeeping = check(request);
+            if (bookkeeping) {
+                startedRequests = acquire(request);
+            }
+            request.slots().clearBadRequest();
+            if (postSendFunction == null) {
+                throw NativeCalls.missingOp("ibv_post_send", "post_send");
+            }
+            // Segments: the downcall keeps the request's arena open until the provider returns.
+            int rc = OpsTable.postSend(postSendFunction, queuePair.handleSegment(),
+                    request.nativeRequest(), request.slots().badRequest());
+            if (bookkeeping) {
+                afterPost(request, rc == 0, request.slots().badRequestAddress(), protectionDomain, startedRequests);
+            }
+            if (rc != 0) {
+                throw NativeCalls.postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
+            }
+        } finally {
+            if (startedRequests != 0) {
+                release(request, startedRequests);
+            }
+            queuePair.release();
+        }
+    }
 
     /**
      * Checks {@code head} and every request chained after it: opcode vs transport, the
@@ -24,18 +120,17 @@ final class SendChain {
      * @throws IllegalArgumentException naming {@code ibv_post_send} and the request's wr_id
      * @throws IllegalStateException if a request's arena, memory region or address handle is closed
      */
-    static boolean check(SendWorkRequest head, QueuePairType type, int allowedOpcodes, int maxSendSge, int maxInlineData,
-            ProtectionDomain pd) {
+    boolean check(SendWorkRequest head) {
         boolean holds = false;
         for (SendWorkRequest r = head; r != null; r = r.next()) {
-            holds |= checkOne(SendWorkRequest.VERB, r, type, allowedOpcodes, maxSendSge, maxInlineData, pd);
+            holds |= checkOne(SendWorkRequest.VERB, r);
         }
         return holds;
     }
 
     /** {@link #check} for one request, with messages naming {@code verb}. */
-    static boolean checkOne(String verb, SendWorkRequest r, QueuePairType type, int allowedOpcodes, int maxSendSge,
-            int maxInlineData, ProtectionDomain pd) {
+    boolean checkOne(String verb, SendWorkRequest r) {
+        ProtectionDomain pd = protectionDomain;
         WorkRequestChecks.requireAlive(verb, r.isAlive(), r.wrId());
         int opcodeBit = SendOperations.bit(r.opcodeValue());
         if ((opcodeBit & SendOperations.UNFILLED_OPCODES) != 0) {
