@@ -1,8 +1,16 @@
 package dev.panamaverbs;
 
 /**
- * A verb failed. Carries the C verb's name and the errno it reported; the message reads
- * {@code ibv_xxx failed: errno N (text)}.
+ * The root of every exception this library throws, and itself the one for a failed verb: it
+ * carries the C verb's name and the errno it reported, and the message reads
+ * {@code ibv_xxx failed: errno N (text)}. Catching {@code VerbsException} catches every failure of
+ * the library's own making: {@link VerbsUnavailableException} (no usable libibverbs),
+ * {@link VerbsSetupException} (no device, no usable GID), {@link VerbsUnsupportedException},
+ * {@link CompletionFailedException}, rdma_cm's {@code ConnectionException}, the endpoint
+ * exchange's {@code EndpointExchangeException} and the one-sided channel's
+ * {@code ChannelFailedException} and {@code WaitTimeoutException}. Misuse (a closed resource, an
+ * argument out of range) is the JDK's {@link IllegalStateException} and
+ * {@link IllegalArgumentException}, as everywhere in Java.
  *
  * <p>Unchecked on purpose: verbs failures are programming or environment errors callers rarely
  * recover from locally, and checked exceptions do not compose with the lambdas that fixtures and
@@ -41,6 +49,17 @@ public class VerbsException extends RuntimeException {
     }
 
     /**
+     * For failures that are not one verb's (availability, set-up, the endpoint exchange, a
+     * one-sided wait): {@link #verb()} is {@code null} and {@link #errno()} 0.
+     *
+     * @param message the message
+     * @param cause the cause, or {@code null}
+     */
+    protected VerbsException(String message, Throwable cause) {
+        this(null, 0, message, cause);
+    }
+
+    /**
      * For subclasses that word their own message.
      *
      * @param verb the C verb being called, named in messages (e.g. {@code ibv_create_qp})
@@ -67,9 +86,10 @@ public class VerbsException extends RuntimeException {
     }
 
     /**
-     * The C verb that failed, e.g. {@code ibv_create_qp}.
+     * The C verb that failed, e.g. {@code ibv_create_qp}; {@code null} for a failure that is not
+     * one verb's ({@link VerbsUnavailableException}, {@link VerbsSetupException}, ...).
      *
-     * @return the C verb that failed, e.g
+     * @return the C verb that failed, or {@code null}
      */
     public String verb() {
         return verb;

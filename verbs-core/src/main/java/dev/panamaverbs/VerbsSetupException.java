@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
  * @see Verbs#firstDevice()
  * @see Context#requireRoceV2Ipv4Gid(int)
  */
-public class VerbsSetupException extends IllegalStateException {
+public class VerbsSetupException extends VerbsException {
     private static final long serialVersionUID = 1L;
 
     /**
@@ -22,7 +22,7 @@ public class VerbsSetupException extends IllegalStateException {
      * @param message what is missing, and how it is usually provided
      */
     public VerbsSetupException(String message) {
-        super(message);
+        super(message, null);
     }
 
     /** The message when {@code ibv_get_device_list} lists no device. */

@@ -4,8 +4,13 @@ package dev.panamaverbs;
  * libibverbs could not be used on this machine: not installed, a required symbol missing, native
  * access denied, or turned off with {@code panamaverbs.disable=true}. The message is the full
  * cause, as {@code Verbs.unavailabilityCause()} reports it.
+ *
+ * <p>Until 0.1 this was an {@link IllegalStateException}; it is now a {@link VerbsException}, the
+ * root of every exception of this library. Code that caught {@code IllegalStateException} around
+ * {@link Verbs#ensureAvailable()} catches this type (or {@code VerbsException}) instead; code that
+ * caught {@code RuntimeException} is unaffected, and {@link Verbs#isAvailable()} never throws.
  */
-public class VerbsUnavailableException extends IllegalStateException {
+public class VerbsUnavailableException extends VerbsException {
     private static final long serialVersionUID = 1L;
 
     /**
@@ -14,7 +19,7 @@ public class VerbsUnavailableException extends IllegalStateException {
      * @param cause the cause
      */
     public VerbsUnavailableException(String cause) {
-        super("libibverbs is not available: " + cause);
+        super("libibverbs is not available: " + cause, null);
     }
 
     /**

@@ -1,10 +1,10 @@
 package dev.panamaverbs.cm;
 
-import java.io.IOException;
+import dev.panamaverbs.VerbsException;
 import java.util.Objects;
 
 /** An {@link EndpointExchange} that did not complete; {@link #reason()} says why. */
-public final class EndpointExchangeException extends IOException {
+public final class EndpointExchangeException extends VerbsException {
     private static final long serialVersionUID = 1L;
 
     /** Why an exchange failed. */

@@ -1,12 +1,13 @@
 package dev.panamaverbs.onesided;
 
+import dev.panamaverbs.VerbsException;
 import java.time.Duration;
 
 /**
  * A wait of {@link OneSidedChannel} ran out of time: names what it waited on (a slot, or an
  * operation's ticket), the value it waited for and the value last seen.
  */
-public final class WaitTimeoutException extends RuntimeException {
+public final class WaitTimeoutException extends VerbsException {
     private static final long serialVersionUID = 1L;
 
     /** The value last seen. */
@@ -22,7 +23,7 @@ public final class WaitTimeoutException extends RuntimeException {
      */
     public WaitTimeoutException(String target, long awaited, long lastSeen, Duration timeout) {
         super("timed out after " + timeout + " waiting for " + target + " to reach " + awaited
-                + ": last value seen " + lastSeen);
+                + ": last value seen " + lastSeen, null);
         this.lastSeen = lastSeen;
     }
 
