@@ -1,8 +1,5 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.CompletionQueueOptions;
-import dev.panamaverbs.Completions;
-import dev.panamaverbs.FlowRule;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
 import java.util.Collections;
@@ -12,7 +9,7 @@ import java.util.Set;
 /**
  * The fields an extended CQ reports per completion (C {@code enum ibv_create_cq_wc_flags},
  * {@code ibv_cq_init_attr_ex.wc_flags}). Requesting fewer lets the provider skip work. Each field
- * {@link CompletionQueueOptions} accepts has a reader on {@link Completions}; {@link #CVLAN} and
+ * {@link dev.panamaverbs.CompletionQueueOptions} accepts has a reader on {@link dev.panamaverbs.Completions}; {@link #CVLAN} and
  * {@link #TM_INFO} have none in this version and are refused there
  * ({@code docs/verb-coverage.md} lists each field with its reader).
  */
@@ -35,7 +32,7 @@ public enum CompletionField implements BitFlag {
     COMPLETION_TIMESTAMP(IBV_WC_EX_WITH_COMPLETION_TIMESTAMP),
     /** {@code IBV_WC_EX_WITH_CVLAN}: refused, no reader ({@code ibv_wc_read_cvlan} is not offered). */
     CVLAN(IBV_WC_EX_WITH_CVLAN, "ibv_wc_read_cvlan is not offered"),
-    /** {@code IBV_WC_EX_WITH_FLOW_TAG}: the flow rule's tag, {@link FlowRule.Builder#tag(int)}. */
+    /** {@code IBV_WC_EX_WITH_FLOW_TAG}: the flow rule's tag, {@link dev.panamaverbs.FlowRule.Builder#tag(int)}. */
     FLOW_TAG(IBV_WC_EX_WITH_FLOW_TAG),
     /** {@code IBV_WC_EX_WITH_TM_INFO}: refused, tag matching is not offered. */
     TM_INFO(IBV_WC_EX_WITH_TM_INFO, "tag matching (ibv_post_srq_ops, ibv_wc_read_tm_info) is not offered"),
@@ -47,7 +44,7 @@ public enum CompletionField implements BitFlag {
             EnumSet.of(BYTE_LEN, IMM, QP_NUM, SRC_QP, SLID, SL, DLID_PATH_BITS));
 
     private final int bit;
-    /** Why the field is refused, or null when {@link Completions} reads it. */
+    /** Why the field is refused, or null when {@link dev.panamaverbs.Completions} reads it. */
     private final String refusal;
 
     CompletionField(int bit) {
@@ -60,7 +57,7 @@ public enum CompletionField implements BitFlag {
     }
 
     /**
-     * Whether {@link Completions} has a reader for this field, so that a queue may request it.
+     * Whether {@link dev.panamaverbs.Completions} has a reader for this field, so that a queue may request it.
      *
      * @return false for {@link #CVLAN} and {@link #TM_INFO}
      */

@@ -1,6 +1,5 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.VerbsUnavailableException;
 import dev.panamaverbs.internal.LibraryText;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
@@ -72,7 +71,7 @@ public enum CompletionStatus implements NativeEnum {
      * {@code ibv_devinfo} and other rdma-core tools print, where {@link #name()} is the Java constant.
      *
      * @return the text libibverbs gives this value
-     * @throws VerbsUnavailableException when libibverbs is unavailable
+     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
      */
     public String describe() {
         return LibraryText.of("ibv_wc_status_str", dev.panamaverbs.ffm.invoke.verbs_h::ibv_wc_status_str, value);

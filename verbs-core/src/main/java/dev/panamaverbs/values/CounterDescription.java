@@ -1,10 +1,9 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.Counters;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_COUNTER_BYTES;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_COUNTER_PACKETS;
 
-/** What one entry of {@link Counters} counts (C {@code enum ibv_counter_description}). */
+/** What one entry of {@link dev.panamaverbs.Counters} counts (C {@code enum ibv_counter_description}). */
 public enum CounterDescription implements NativeEnum {
     /** {@code IBV_COUNTER_PACKETS}. */
     PACKETS(IBV_COUNTER_PACKETS),

@@ -1,6 +1,5 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.Context;
 import dev.panamaverbs.ffm.ibv_device_attr;
 import dev.panamaverbs.ffm.ibv_device_attr_ex;
 import java.lang.foreign.MemorySegment;
@@ -11,7 +10,7 @@ import java.util.Set;
 /**
  * A device's attributes and limits (C {@code struct ibv_device_attr} from {@code ibv_query_device}),
  * plus the extended part from {@code ibv_query_device_ex} where the provider has it. The limits
- * are what creating objects is checked against ({@link Context#maxAttributes()}).
+ * are what creating objects is checked against ({@link dev.panamaverbs.Context#maxAttributes()}).
  *
  * <p>GUIDs are in host order (the C fields are big-endian); unsigned C values are widened to
  * non-negative Java numbers; bit masks keep their C encoding.

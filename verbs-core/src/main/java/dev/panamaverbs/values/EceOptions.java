@@ -1,11 +1,10 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.QueuePair;
 
 /**
  * Enhanced connection establishment options (C {@code struct ibv_ece}): vendor-specific features
- * two queue pairs negotiate while connecting. Read with {@link QueuePair#queryEce()} and offered
- * with {@link QueuePair#setEce(EceOptions)} ({@code ibv_query_ece}, {@code ibv_set_ece});
+ * two queue pairs negotiate while connecting. Read with {@link dev.panamaverbs.QueuePair#queryEce()} and offered
+ * with {@link dev.panamaverbs.QueuePair#setEce(EceOptions)} ({@code ibv_query_ece}, {@code ibv_set_ece});
  * the connection manager carries them between the two sides. {@code comp_mask} is always 0: no
  * extension of the struct is defined.
  *

@@ -1,6 +1,5 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.ffm.ibv_cq_moderation_caps;
 import dev.panamaverbs.ffm.ibv_device_attr_ex;
 import dev.panamaverbs.ffm.ibv_odp_caps;
@@ -109,7 +108,7 @@ public record ExtendedDeviceAttributes(
     public record PacketPacing(long qpRateLimitMinKbps, long qpRateLimitMaxKbps, int supportedQpTypes) {
         /**
          * {@code ibv_is_qpt_supported(supported_qpts, type)}: whether the device paces queue pairs
-         * of {@code type} ({@link QueuePair#limitRate}); {@link QueuePairType#isSupportedIn} on this mask.
+         * of {@code type} ({@link dev.panamaverbs.QueuePair#limitRate}); {@link QueuePairType#isSupportedIn} on this mask.
          *
          * @param type the queue pair type
          * @return true if bit {@code type} of {@code supported_qpts} is set

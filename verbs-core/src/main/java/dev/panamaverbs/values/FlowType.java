@@ -1,12 +1,11 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.FlowRule;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_FLOW_ATTR_ALL_DEFAULT;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_FLOW_ATTR_MC_DEFAULT;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_FLOW_ATTR_NORMAL;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_FLOW_ATTR_SNIFFER;
 
-/** What a {@link FlowRule} steers (C {@code enum ibv_flow_attr_type}). */
+/** What a {@link dev.panamaverbs.FlowRule} steers (C {@code enum ibv_flow_attr_type}). */
 public enum FlowType implements NativeEnum {
     /** {@code IBV_FLOW_ATTR_NORMAL}: packets matching the rule's specs. */
     NORMAL(IBV_FLOW_ATTR_NORMAL),

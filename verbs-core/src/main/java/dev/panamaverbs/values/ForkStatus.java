@@ -1,9 +1,8 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.Verbs;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
-/** Whether registered memory survives {@code fork(2)} safely (C {@code enum ibv_fork_status}, {@link Verbs#forkStatus()}). */
+/** Whether registered memory survives {@code fork(2)} safely (C {@code enum ibv_fork_status}, {@link dev.panamaverbs.Verbs#forkStatus()}). */
 public enum ForkStatus implements NativeEnum {
     /** {@code IBV_FORK_DISABLED}: no fork protection; a child touching registered pages may break the parent's RDMA. */
     DISABLED(IBV_FORK_DISABLED),

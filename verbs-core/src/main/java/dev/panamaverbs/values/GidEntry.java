@@ -1,12 +1,11 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.Context;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * One valid entry of a port's GID table (C {@code struct ibv_gid_entry}), as
- * {@link Context#gidTable(int)} returns it.
+ * {@link dev.panamaverbs.Context#gidTable(int)} returns it.
  *
  * @param port        the port number, from 1
  * @param index       the GID index: what an address handle's or QP's {@code sgid_index} takes

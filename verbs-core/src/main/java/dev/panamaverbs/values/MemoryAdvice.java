@@ -1,11 +1,10 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.MemoryRegion;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_ADVISE_MR_ADVICE_PREFETCH;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE;
 
-/** Advice for {@link MemoryRegion#advise} (C {@code enum ibv_advise_mr_advice}, {@code ibv_advise_mr}). */
+/** Advice for {@link dev.panamaverbs.MemoryRegion#advise} (C {@code enum ibv_advise_mr_advice}, {@code ibv_advise_mr}). */
 public enum MemoryAdvice implements NativeEnum {
     /** {@code IBV_ADVISE_MR_ADVICE_PREFETCH}: fault the pages in for reading. */
     PREFETCH(IBV_ADVISE_MR_ADVICE_PREFETCH),

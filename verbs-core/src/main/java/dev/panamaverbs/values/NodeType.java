@@ -1,7 +1,5 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.Device;
-import dev.panamaverbs.VerbsUnavailableException;
 import dev.panamaverbs.internal.LibraryText;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
@@ -41,7 +39,7 @@ public enum NodeType implements NativeEnum {
      * {@code ibv_devinfo} and other rdma-core tools print, where {@link #name()} is the Java constant.
      *
      * @return the text libibverbs gives this value
-     * @throws VerbsUnavailableException when libibverbs is unavailable
+     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
      */
     public String describe() {
         return LibraryText.of("ibv_node_type_str", dev.panamaverbs.ffm.invoke.verbs_h::ibv_node_type_str, value);

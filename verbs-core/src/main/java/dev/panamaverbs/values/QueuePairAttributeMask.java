@@ -1,13 +1,12 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.QueuePair;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
 /**
  * The attributes an {@code ibv_modify_qp} / {@code ibv_query_qp} call reads or writes (C
- * {@code enum ibv_qp_attr_mask}). The typed transitions of {@link QueuePair} choose these for
+ * {@code enum ibv_qp_attr_mask}). The typed transitions of {@link dev.panamaverbs.QueuePair} choose these for
  * you; combine them in an {@link java.util.EnumSet} only for
- * {@link QueuePair#modify(java.lang.foreign.MemorySegment, java.util.Set)}.
+ * {@link dev.panamaverbs.QueuePair#modify(java.lang.foreign.MemorySegment, java.util.Set)}.
  */
 public enum QueuePairAttributeMask implements BitFlag {
     /** {@code IBV_QP_STATE}. */

@@ -1,10 +1,9 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.QueuePair;
 
 /**
  * The sizes of a queue pair's work queues (C {@code struct ibv_qp_cap}). As create options they
- * are minimums the provider may round up; {@link QueuePair#capabilities()} and
+ * are minimums the provider may round up; {@link dev.panamaverbs.QueuePair#capabilities()} and
  * {@link QueuePairAttributes#capabilities()} report what was actually granted.
  *
  * @param maxSendWorkRequests   {@code max_send_wr}: outstanding send work requests

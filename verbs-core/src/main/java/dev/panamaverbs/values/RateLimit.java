@@ -1,9 +1,8 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.QueuePair;
 
 /**
- * A send rate limit for {@link QueuePair#limitRate(RateLimit)} ({@code struct
+ * A send rate limit for {@link dev.panamaverbs.QueuePair#limitRate(RateLimit)} ({@code struct
  * ibv_qp_rate_limit_attr}, packet pacing). The device's range and the queue pair types it paces
  * are {@link ExtendedDeviceAttributes#packetPacing()}.
  *

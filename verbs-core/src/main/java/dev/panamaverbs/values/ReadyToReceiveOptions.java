@@ -1,11 +1,10 @@
 package dev.panamaverbs.values;
 
 import dev.panamaverbs.internal.Ranges;
-import dev.panamaverbs.QueuePair;
 
 /**
  * The receive-side attributes of an RC queue pair's RTR transition that are not about the remote
- * endpoint ({@link QueuePair#toRtr(RemoteEndpoint, ReadyToReceiveOptions)}). UC ignores them.
+ * endpoint ({@link dev.panamaverbs.QueuePair#toRtr(RemoteEndpoint, ReadyToReceiveOptions)}). UC ignores them.
  *
  * @param maxDestReadAtomic {@code max_dest_rd_atomic}: RDMA READ/atomic operations the peer may
  *                          have in flight against this side, or {@link #FROM_DEVICE} for the

@@ -1,10 +1,9 @@
 package dev.panamaverbs.values;
 
 import dev.panamaverbs.internal.Ranges;
-import dev.panamaverbs.QueuePair;
 
 /**
- * The send-side attributes {@link QueuePair#toRts(ReadyToSendOptions)} writes. UC and UD use only
+ * The send-side attributes {@link dev.panamaverbs.QueuePair#toRts(ReadyToSendOptions)} writes. UC and UD use only
  * {@code sqPsn}; RC uses all of them.
  *
  * @param sqPsn         {@code sq_psn}: the first packet sequence number this side sends (24 bits);
@@ -14,7 +13,7 @@ import dev.panamaverbs.QueuePair;
  *                      longer answers fails with {@code RETRY_EXC_ERR} after about
  *                      {@code (retryCount + 1) * 4.096 us * 2^timeout}: 469 ms with the defaults
  *                      (timeout 14, 6 retries). <b>7 means "retry for ever" on SoftRoCE (rxe)</b>: a
- *                      dead peer is then never noticed, and {@link QueuePair#toRts} logs a warning
+ *                      dead peer is then never noticed, and {@link dev.panamaverbs.QueuePair#toRts} logs a warning
  *                      when it is asked for on rxe
  * @param rnrRetry      {@code rnr_retry}: retries on receiver-not-ready (0..7, 7 = forever)
  * @param maxReadAtomic {@code max_rd_atomic}: RDMA READ/atomic operations in flight as initiator,

@@ -1,14 +1,13 @@
 package dev.panamaverbs.values;
 
 import dev.panamaverbs.internal.Ranges;
-import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.ffm.ibv_ah_attr;
 import dev.panamaverbs.ffm.ibv_global_route;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
 /**
- * The other end of a connected (RC or UC) queue pair, as {@link QueuePair#toRtr(RemoteEndpoint)}
+ * The other end of a connected (RC or UC) queue pair, as {@link dev.panamaverbs.QueuePair#toRtr(RemoteEndpoint)}
  * writes it into {@code ibv_qp_attr}: {@code dest_qp_num}, {@code rq_psn}, {@code path_mtu} and
  * the address vector {@code ah_attr}.
  *

@@ -1,6 +1,5 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.ProtectionDomain;
 
 /**
  * What a shared receive queue is created with ({@code struct ibv_srq_init_attr.attr} for

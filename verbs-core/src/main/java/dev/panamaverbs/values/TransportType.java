@@ -1,6 +1,5 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.Device;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
 /** Device transport type (C {@code enum ibv_transport_type}). */

@@ -1,11 +1,10 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.WorkQueue;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_WQS_ERR;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_WQS_RDY;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_WQS_RESET;
 
-/** The states {@link WorkQueue#modify(WorkQueueState)} moves a work queue to (C {@code enum ibv_wq_state}). */
+/** The states {@link dev.panamaverbs.WorkQueue#modify(WorkQueueState)} moves a work queue to (C {@code enum ibv_wq_state}). */
 public enum WorkQueueState implements NativeEnum {
     /** {@code IBV_WQS_RESET}: created, receives nothing. */
     RESET(IBV_WQS_RESET),
