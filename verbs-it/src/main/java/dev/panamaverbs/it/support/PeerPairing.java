@@ -33,7 +33,7 @@ public final class PeerPairing {
         private static final String TCP_LISTEN = "0A";
 
         /** Whether something listens on {@code port} on the host this runs on. */
-        boolean onThisHost(int port) {
+        public boolean onThisHost(int port) {
             return switch (this) {
                 case NONE -> false;
                 case TCP -> tcpListening(port);
