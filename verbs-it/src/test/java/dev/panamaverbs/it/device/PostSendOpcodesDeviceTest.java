@@ -29,16 +29,22 @@ import java.util.EnumSet;
  */
 class PostSendOpcodesDeviceTest {
 
+    /** 4 KiB registered for binding windows to (LOCAL_WRITE, MW_BIND), byte i holding {@code i * multiplier + offset}. */
+    static MemoryRegion windowTarget(ProtectionDomain pd, Arena arena, int multiplier, int offset) {
+        MemorySegment memory = arena.allocate(4096, 4096);
+        for (int i = 0; i < 4096; i++) {
+            memory.set(ValueLayout.JAVA_BYTE, i, (byte) (i * multiplier + offset));
+        }
+        return pd.register(memory, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.MW_BIND));
+    }
+
     /** SEND_WITH_INV invalidates the peer's type 2 window: a read through it works before, fails after. */
     @DeviceTest
     void sendWithInvalidateInvalidatesThePeersWindow(TestDevice device) {
         try (RcLoopbackPair pair = RcLoopbackPair.open(device); Arena arena = Arena.ofConfined()) {
             ProtectionDomain pd = pair.protectionDomain();
-            MemorySegment exposedMemory = arena.allocate(4096, 4096);
-            for (int i = 0; i < 4096; i++) {
-                exposedMemory.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 5 + 1));
-            }
-            MemoryRegion exposed = pd.register(exposedMemory, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.MW_BIND));
+            MemoryRegion exposed = windowTarget(pd, arena, 5, 1);
+            MemorySegment exposedMemory = exposed.memory();
             MemoryRegion sink = pair.firstBuffer().region();
             Completions wc = Completions.allocate(arena, 1);
 

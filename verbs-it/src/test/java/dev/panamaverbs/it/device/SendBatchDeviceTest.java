@@ -222,11 +222,8 @@ class SendBatchDeviceTest {
         try (RcLoopbackPair pair = RcLoopbackPair.openExtended(device, 0, operations);
                 Arena arena = Arena.ofConfined()) {
             ProtectionDomain pd = pair.protectionDomain();
-            MemorySegment exposedMemory = arena.allocate(4096, 4096);
-            for (int i = 0; i < 4096; i++) {
-                exposedMemory.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 3 + 7));
-            }
-            MemoryRegion exposed = pd.register(exposedMemory, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.MW_BIND));
+            MemoryRegion exposed = PostSendOpcodesDeviceTest.windowTarget(pd, arena, 3, 7);
+            MemorySegment exposedMemory = exposed.memory();
             MemoryRegion sink = pair.firstBuffer().region();
             Completions wc = Completions.allocate(arena, 4);
             SendBatch batchA = SendBatch.allocate(pair.first(), 4);

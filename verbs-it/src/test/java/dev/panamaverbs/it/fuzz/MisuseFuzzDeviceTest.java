@@ -6,10 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.panamaverbs.testkit.DeviceTest;
+import dev.panamaverbs.testkit.RdmaDeviceExtension;
 import dev.panamaverbs.testkit.TestDevice;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Issue 14 item 5, the misuse fuzz: each category of {@link FuzzCategory} runs in a child JVM of
@@ -23,49 +28,13 @@ class MisuseFuzzDeviceTest {
     private static final long SEED = Long.getLong("panamaverbs.fuzzSeed", System.nanoTime());
     private static final Map<String, Long> CASES = new ConcurrentSkipListMap<>();
 
-    @DeviceTest
-    void useAfterClose(TestDevice device) throws Exception {
-        fuzz(FuzzCategory.USE_AFTER_CLOSE, device);
-    }
-
-    @DeviceTest
-    void closeRacingPostPollAndQuery(TestDevice device) throws Exception {
-        fuzz(FuzzCategory.CLOSE_RACE, device);
-    }
-
-    @DeviceTest
-    void foreignClosedAndOutOfBoundsSges(TestDevice device) throws Exception {
-        fuzz(FuzzCategory.BAD_SGES, device);
-    }
-
-    @DeviceTest
-    void requestsAndCompletionsWhoseArenaClosed(TestDevice device) throws Exception {
-        fuzz(FuzzCategory.CLOSED_ARENAS, device);
-    }
-
-    @DeviceTest
-    void absurdSizesAndFlags(TestDevice device) throws Exception {
-        fuzz(FuzzCategory.ABSURD_SIZES, device);
-    }
-
-    @DeviceTest
-    void exhaustionUntilTheDeviceRefuses(TestDevice device) throws Exception {
-        fuzz(FuzzCategory.EXHAUSTION, device);
-    }
-
-    @DeviceTest
-    void droppedReferencesAndGc(TestDevice device) throws Exception {
-        fuzz(FuzzCategory.DROPPED_REFERENCES, device);
-    }
-
-    @DeviceTest
-    void forkWhileRegionsAreRegistered(TestDevice device) throws Exception {
-        fuzz(FuzzCategory.FORK, device);
-    }
-
-    @DeviceTest
-    void writesThroughEveryPublicSegment(TestDevice device) throws Exception {
-        fuzz(FuzzCategory.SEGMENT_WRITES, device);
+    /** One test a category, in {@link FuzzCategory}'s order, named by the category. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(FuzzCategory.class)
+    @Tag(DeviceTest.TAG)
+    @ExtendWith(RdmaDeviceExtension.class)
+    void category(FuzzCategory category, TestDevice device) throws Exception {
+        fuzz(category, device);
     }
 
     private static void fuzz(FuzzCategory category, TestDevice device) throws Exception {

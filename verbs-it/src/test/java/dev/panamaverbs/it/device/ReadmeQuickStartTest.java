@@ -1,4 +1,4 @@
-package dev.panamaverbs.testkit;
+package dev.panamaverbs.it.device;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,7 +18,7 @@ class ReadmeQuickStartTest {
 
     @Test
     void readmeQuickStartIsTheCodeTheDeviceTestRuns() throws IOException {
-        assertEquals(marked("verbs-testkit/src/test/java/dev/panamaverbs/it/QuickStartDeviceTest.java"), readmeSnippet());
+        assertEquals(marked("verbs-it/src/test/java/dev/panamaverbs/it/device/QuickStartDeviceTest.java"), readmeSnippet());
     }
 
     @Test
