@@ -22,6 +22,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.EnumSet;
+import java.util.function.Consumer;
 
 /**
  * The two opcodes {@code QueuePair.postSend} accepts that no other device test posts through
@@ -36,6 +37,25 @@ class PostSendOpcodesDeviceTest {
             memory.set(ValueLayout.JAVA_BYTE, i, (byte) (i * multiplier + offset));
         }
         return pd.register(memory, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.MW_BIND));
+    }
+
+    /**
+     * A SEND_WITH_INV of 16 bytes of {@code sink} ({@code sendId}, posted by {@code post} on the
+     * pair's first queue pair) into a receive ({@code receiveId}) on the second, invalidating
+     * {@code rkey}: waits for both completions, checks their ids and prints the receive's flags.
+     */
+    static void sendWithInvalidate(RcLoopbackPair pair, Arena arena, Completions wc, long receiveId, long sendId, int rkey,
+            MemoryRegion sink, Consumer<SendWorkRequest> post, String test) {
+        pair.second().postReceive(ReceiveWorkRequest.allocate(arena, 1).wrId(receiveId)
+                .sge(0, pair.secondBuffer().region(), 0, 64));
+        post.accept(SendWorkRequest.allocate(arena, 1).wrId(sendId).signaled(true)
+                .opcode(WorkRequestOpcode.SEND_WITH_INV).invalidateRkey(rkey).sge(sink, 2048, 16));
+        CompletionWaiter.awaitSuccess(pair.firstQueue(), wc);
+        assertEquals(sendId, wc.wrId(0));
+        CompletionWaiter.awaitSuccess(pair.secondQueue(), wc);
+        assertEquals(receiveId, wc.wrId(0));
+        System.out.println("# " + test + ": SEND_WITH_INV receive flags " + wc.flags(0)
+                + ", invalidated rkey " + wc.invalidatedRkey(0));
     }
 
     /** SEND_WITH_INV invalidates the peer's type 2 window: a read through it works before, fails after. */
@@ -59,16 +79,7 @@ class PostSendOpcodesDeviceTest {
             CompletionWaiter.awaitSuccess(pair.firstQueue(), wc);
             assertEquals(-1L, sink.memory().asSlice(0, 1024).mismatch(exposedMemory.asSlice(1024, 1024)));
 
-            pair.second().postReceive(ReceiveWorkRequest.allocate(arena, 1).wrId(3)
-                    .sge(0, pair.secondBuffer().region(), 0, 64));
-            pair.first().postSend(SendWorkRequest.allocate(arena, 1).wrId(4).signaled(true)
-                    .opcode(WorkRequestOpcode.SEND_WITH_INV).invalidateRkey(rkey).sge(sink, 2048, 16));
-            CompletionWaiter.awaitSuccess(pair.firstQueue(), wc);
-            assertEquals(4, wc.wrId(0));
-            CompletionWaiter.awaitSuccess(pair.secondQueue(), wc);
-            assertEquals(3, wc.wrId(0));
-            System.out.println("# PostSendOpcodesDeviceTest: SEND_WITH_INV receive flags " + wc.flags(0)
-                    + ", invalidated rkey " + wc.invalidatedRkey(0));
+            sendWithInvalidate(pair, arena, wc, 3, 4, rkey, sink, wr -> pair.first().postSend(wr), "PostSendOpcodesDeviceTest");
 
             pair.first().postSend(read.wrId(5));
             CompletionWaiter.await(pair.firstQueue(), wc, 1, CompletionWaiter.DEFAULT_TIMEOUT);

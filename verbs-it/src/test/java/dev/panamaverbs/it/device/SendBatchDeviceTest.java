@@ -259,17 +259,8 @@ class SendBatchDeviceTest {
             assertEquals(CompletionOpcode.LOCAL_INV, wc.opcode(1));
 
             // A's SEND_WITH_INV invalidates B's window 1: A's next read through it fails remotely.
-            pair.second().postReceive(ReceiveWorkRequest.allocate(arena, 1).wrId(12)
-                    .sge(0, pair.secondBuffer().region(), 0, 64));
-            batchA.start().add(SendWorkRequest.allocate(arena, 1).wrId(13).signaled(true)
-                    .opcode(WorkRequestOpcode.SEND_WITH_INV).invalidateRkey(remoteRkey)
-                    .sge(sink, 2048, 16)).complete();
-            CompletionWaiter.awaitSuccess(pair.firstQueue(), wc);
-            assertEquals(13, wc.wrId(0));
-            CompletionWaiter.awaitSuccess(pair.secondQueue(), wc);
-            assertEquals(12, wc.wrId(0));
-            System.out.println("# SendBatchDeviceTest: SEND_WITH_INV receive flags " + wc.flags(0)
-                    + ", invalidated rkey " + wc.invalidatedRkey(0));
+            PostSendOpcodesDeviceTest.sendWithInvalidate(pair, arena, wc, 12, 13, remoteRkey, sink,
+                    wr -> batchA.start().add(wr).complete(), "SendBatchDeviceTest");
             batchA.start().add(read.wrId(16)).complete();
             CompletionWaiter.await(pair.firstQueue(), wc, 1, CompletionWaiter.DEFAULT_TIMEOUT);
             assertEquals(16, wc.wrId(0));
