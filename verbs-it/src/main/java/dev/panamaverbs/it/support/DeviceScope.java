@@ -1,11 +1,16 @@
 package dev.panamaverbs.it.support;
 
+import dev.panamaverbs.AccessFlag;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.GidEntry;
+import dev.panamaverbs.Mtu;
 import dev.panamaverbs.ProtectionDomain;
+import dev.panamaverbs.QueuePair;
+import dev.panamaverbs.RemoteEndpoint;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.Arena;
+import java.util.EnumSet;
 
 /**
  * What many device tests open first: a context on the test device, a protection domain in it, and
@@ -28,6 +33,21 @@ public record DeviceScope(Context context, ProtectionDomain pd, Arena arena) imp
         return context.roceV2Ipv4Gid(device.port())
                 .or(() -> context.queryGid(device.port(), device.gidIndex()))
                 .orElseThrow(() -> new AssertionError("no GID at index " + device.gidIndex()));
+    }
+
+    /**
+     * Connects two RC queue pairs of {@code context} to each other on the test device's port
+     * (INIT with LOCAL_WRITE, RTR through the source GID at the port's active MTU, RTS).
+     */
+    public static void connectLoopback(Context context, TestDevice device, QueuePair first, QueuePair second) {
+        GidEntry gid = sourceGid(context, device);
+        Mtu mtu = context.queryPort(device.port()).activeMtu();
+        first.toInit(device.port(), EnumSet.of(AccessFlag.LOCAL_WRITE));
+        second.toInit(device.port(), EnumSet.of(AccessFlag.LOCAL_WRITE));
+        first.toRtr(RemoteEndpoint.global(second.number(), 0, gid.gid(), gid.index(), mtu));
+        second.toRtr(RemoteEndpoint.global(first.number(), 0, gid.gid(), gid.index(), mtu));
+        first.toRts();
+        second.toRts();
     }
 
     /** A scope whose arena is confined to this thread. */

@@ -41,6 +41,11 @@ public final class KernelResources {
                 "rdma resource show does not list " + device + ":\n" + output));
     }
 
+    /** {@link #count} where iproute2's rdma tool is installed, else empty. */
+    public static Map<String, Integer> countIfAvailable(String device) {
+        return toolAvailable() ? count(device) : Map.of();
+    }
+
     /** The counts on {@code device}'s line of an {@code rdma resource show} summary. */
     public static Optional<Map<String, Integer>> parse(String output, String device) {
         for (String line : output.split("\n")) {

@@ -9,15 +9,12 @@ import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.CompletionQueueOptions;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.GidEntry;
 import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.Mtu;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QpType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
-import dev.panamaverbs.RemoteEndpoint;
 import dev.panamaverbs.SendBatch;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.SharedReceiveQueue;
@@ -171,14 +168,7 @@ final class DataPathLoops implements AutoCloseable {
     }
 
     private static void connect(Context context, TestDevice device, QueuePair first, QueuePair second) {
-        GidEntry gid = DeviceScope.sourceGid(context, device);
-        Mtu mtu = context.queryPort(device.port()).activeMtu();
-        first.toInit(device.port(), EnumSet.of(AccessFlag.LOCAL_WRITE));
-        second.toInit(device.port(), EnumSet.of(AccessFlag.LOCAL_WRITE));
-        first.toRtr(RemoteEndpoint.global(second.number(), 0, gid.gid(), gid.index(), mtu));
-        second.toRtr(RemoteEndpoint.global(first.number(), 0, gid.gid(), gid.index(), mtu));
-        first.toRts();
-        second.toRts();
+        DeviceScope.connectLoopback(context, device, first, second);
     }
 
     // ---- the extended post API ----

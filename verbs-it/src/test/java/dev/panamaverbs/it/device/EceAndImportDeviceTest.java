@@ -26,6 +26,13 @@ import java.util.EnumSet;
  */
 class EceAndImportDeviceTest {
 
+    /** A refusal of {@code verb} by {@code device}: printed, naming the verb, with an errno meaning unsupported. */
+    private static void refused(TestDevice device, String verb, VerbsUnsupportedException e) {
+        System.out.println("# EceAndImportDeviceTest: " + device.name() + " refuses " + verb + ": " + e.getMessage());
+        assertEquals(verb, e.verb());
+        assertTrue(Errno.meansUnsupported(e.errno()), e.getMessage());
+    }
+
     /** {@code ibv_query_ece} then {@code ibv_set_ece} with what it answered, on an RC queue pair. */
     @DeviceTest
     void eceIsQueriedAndSetOrRefused(TestDevice device) {
@@ -35,15 +42,11 @@ class EceAndImportDeviceTest {
             try {
                 ece = qp.queryEce();
             } catch (VerbsUnsupportedException e) {
-                System.out.println("# EceAndImportDeviceTest: " + device.name() + " refuses ibv_query_ece: " + e.getMessage());
-                assertEquals("ibv_query_ece", e.verb());
-                assertTrue(Errno.meansUnsupported(e.errno()), e.getMessage());
+                refused(device, "ibv_query_ece", e);
                 // A vendor id (0x02c9) so that libibverbs passes the request to the provider.
                 VerbsUnsupportedException set = assertThrows(VerbsUnsupportedException.class,
                         () -> qp.setEce(new EnhancedConnection(0x02c9, 1)));
-                System.out.println("# EceAndImportDeviceTest: " + device.name() + " refuses ibv_set_ece: " + set.getMessage());
-                assertEquals("ibv_set_ece", set.verb());
-                assertTrue(Errno.meansUnsupported(set.errno()), set.getMessage());
+                refused(device, "ibv_set_ece", set);
                 return;
             }
             System.out.println("# EceAndImportDeviceTest: " + device.name() + " ECE " + ece);
@@ -66,9 +69,7 @@ class EceAndImportDeviceTest {
             try {
                 imported = context.importDuplicate();
             } catch (VerbsUnsupportedException e) {
-                System.out.println("# EceAndImportDeviceTest: " + device.name() + " refuses ibv_import_device: " + e.getMessage());
-                assertEquals("ibv_import_device", e.verb());
-                assertTrue(Errno.meansUnsupported(e.errno()), e.getMessage());
+                refused(device, "ibv_import_device", e);
                 return;
             }
             try (imported) {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.Errno;
 import dev.panamaverbs.FlowRule;
 import dev.panamaverbs.Gid;
 import dev.panamaverbs.GlobalRoute;
@@ -16,7 +15,6 @@ import dev.panamaverbs.QpType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.VerbsException;
-import dev.panamaverbs.VerbsUnsupportedException;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import java.util.Map;
@@ -32,15 +30,12 @@ import org.junit.jupiter.api.function.Executable;
 class FlowSteeringDeviceTest {
 
     private static void assertRefused(String verb, Executable call) {
-        VerbsUnsupportedException e = assertThrows(VerbsUnsupportedException.class, call, verb);
-        assertEquals(verb, e.verb(), e.getMessage());
-        assertEquals(Errno.EOPNOTSUPP, e.errno(), e.getMessage());
-        System.out.println("# FlowSteeringDeviceTest: " + e.getMessage());
+        Refusals.assertRefused("FlowSteeringDeviceTest", verb, call);
     }
 
     @DeviceTest
     void rawPacketQueuePairsAreRefusedByRxe(Context context, TestDevice device) {
-        Map<String, Integer> before = KernelResources.toolAvailable() ? KernelResources.count(device.name()) : Map.of();
+        Map<String, Integer> before = KernelResources.countIfAvailable(device.name());
         try (ProtectionDomain pd = context.allocateProtectionDomain()) {
             CompletionQueue cq = context.createCompletionQueue(16);
             QueuePairOptions options = QueuePairOptions.builder(QpType.RAW_PACKET, cq)
@@ -59,7 +54,7 @@ class FlowSteeringDeviceTest {
     @DeviceTest
     void flowsAndCountersAreRefusedByRxe(Context context, TestDevice device) {
         assertRefused("ibv_create_counters", context::createCounters);
-        Map<String, Integer> before = KernelResources.toolAvailable() ? KernelResources.count(device.name()) : Map.of();
+        Map<String, Integer> before = KernelResources.countIfAvailable(device.name());
         try (ProtectionDomain pd = context.allocateProtectionDomain()) {
             CompletionQueue cq = context.createCompletionQueue(16);
             QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QpType.UD, cq)

@@ -178,7 +178,7 @@ class ResourceLeakDeviceTest {
         static Footprint now(String device) {
             System.gc();
             String status = read(Path.of("/proc/self/status"));
-            Map<String, Integer> kernel = KernelResources.toolAvailable() ? KernelResources.count(device) : Map.of();
+            Map<String, Integer> kernel = KernelResources.countIfAvailable(device);
             return new Footprint(statusKb(status, "VmRSS"), statusKb(status, "VmPin"), countOpenFiles(), kernel);
         }
 

@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.panamaverbs.Context;
-import dev.panamaverbs.Errno;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.SharedReceiveQueue;
 import dev.panamaverbs.SharedReceiveQueueOptions;
-import dev.panamaverbs.VerbsUnsupportedException;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import java.util.Map;
@@ -23,10 +21,7 @@ import org.junit.jupiter.api.function.Executable;
 class XrcDeviceTest {
 
     private static void assertRefused(String verb, Executable call) {
-        VerbsUnsupportedException e = assertThrows(VerbsUnsupportedException.class, call, verb);
-        assertEquals(verb, e.verb(), e.getMessage());
-        assertEquals(Errno.EOPNOTSUPP, e.errno(), e.getMessage());
-        System.out.println("# XrcDeviceTest: " + e.getMessage());
+        Refusals.assertRefused("XrcDeviceTest", verb, call);
     }
 
     /** {@code ibv_open_xrcd}: arguments checked, then refused. */
@@ -40,7 +35,7 @@ class XrcDeviceTest {
     /** {@code ibv_get_srq_num} on a plain SRQ: refused; the SRQ closes and the kernel frees it. */
     @DeviceTest
     void srqNumbersAreRefusedByRxe(Context context, TestDevice device) {
-        Map<String, Integer> before = KernelResources.toolAvailable() ? KernelResources.count(device.name()) : Map.of();
+        Map<String, Integer> before = KernelResources.countIfAvailable(device.name());
         try (ProtectionDomain pd = context.allocateProtectionDomain()) {
             SharedReceiveQueue srq = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(8, 1));
             assertRefused("ibv_get_srq_num", srq::number);

@@ -2,7 +2,6 @@ package dev.panamaverbs.it.fuzz;
 
 import dev.panamaverbs.it.support.LocalPeerProcess;
 import dev.panamaverbs.it.support.PeerProcess;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.panamaverbs.testkit.TestDevice;
@@ -10,7 +9,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.stream.Stream;
