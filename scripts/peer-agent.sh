@@ -1,5 +1,5 @@
 # Host B's command in a two-host run of ./verbs test (scripts/vm.sh --peer): starts the peer
-# agent (verbs-testkit PeerAgent), which runs the peer programs the two-host tests on host A
+# agent (verbs-it dev.panamaverbs.it.support.PeerAgent), which runs the peer programs the two-host tests on host A
 # submit, until host A writes $VERBS_TWO_HOST_DIR/stop.
 #   bash scripts/peer-agent.sh STAGE_DIR
 # Needs JAVA_HOME and the two-host environment vm.sh sets (VERBS_TWO_HOST_DIR, VERBS_HOST=b, ...).
@@ -8,4 +8,4 @@ set -uo pipefail
 stage=$1
 # One small JVM that mostly sleeps: C1 only, the serial GC, a small heap.
 exec "${JAVA_HOME:?JAVA_HOME is not set}/bin/java" "@$stage/peer.args" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xmx64m \
-    dev.panamaverbs.testkit.PeerAgent "$stage" --max-seconds "${VERBS_VM_TIMEOUT:-3600}"
+    dev.panamaverbs.it.support.PeerAgent "$stage" --max-seconds "${VERBS_VM_TIMEOUT:-3600}"

@@ -3,7 +3,7 @@
 # 64 KiB across two hosts (server on host B, client on host A: two rxe VMs on one virtual link,
 # scripts/vm.sh --peer), in four pairings in the same boot: C/C (Debian's perftest 4.5 against
 # itself), Java/Java (the perftest module's twin), Java client with C server, C client with Java
-# server; several rounds. The driver is verbs-testkit's PerftestSweepTwoHostTest (tag
+# server; several rounds. The driver is perftest's PerftestSweepTwoHostTest (src/test, tag
 # perftest-sweep: never part of ./verbs test), launched on host A as the device tests are, with
 # host B's peer agent starting the servers. It writes target/perftest-sweep/ (results.md, the
 # tables and verdicts; medians.csv; samples.csv; both sides' logs); then SweepChart (benchmarks

@@ -27,10 +27,21 @@ import java.util.Map;
  * Each module's test classes go on the class path (so the ConsoleLauncher finds them) and are
  * also patched into their module (so tests in a module's own package see package-private API and
  * load in the module, as under Surefire; tests in other packages are added to the module).
+ * The modules without a descriptor that hold tests ({@link #CLASS_PATH_DIRS}: verbs-it, with the
+ * device, two-host and fuzz tests and their support, and perftest's interop tests and sweep) go
+ * on the class path only, unpatched, as under Surefire: they use the library's exported API.
  */
 record DeviceTestStaging(Path root) {
     /** Reactor modules whose jars and test classes take part in device tests (benchmarks does not). */
     static final List<String> MODULE_DIRS = List.of("verbs-ffm", "verbs-loader", "verbs-core", "verbs-testkit");
+    /**
+     * Class-path entries (under the repository root) of the reactor modules without a module
+     * descriptor that hold tests: scanned by the ConsoleLauncher where they are test classes, on
+     * the class path of the tests and of the peer programs alike. verbs-it's main classes are its
+     * tests' support, the peer agent (host B) among them.
+     */
+    static final List<String> CLASS_PATH_DIRS = List.of("verbs-it/target/classes", "verbs-it/target/test-classes",
+            "perftest/target/test-classes");
     /** Where the harness's build copied its runtime dependencies: the JUnit launcher and slf4j. */
     static final String LAUNCHER_JARS = "harness/target/junit-launcher";
     /** What test code reads besides its module: JUnit, and anything on the class path. */
@@ -72,7 +83,26 @@ record DeviceTestStaging(Path root) {
                 patches.addAll(List.of("--add-opens", jar.name() + "/" + pkg + "=org.junit.platform.commons"));
             }
         }
-        List<String> args = javaArgs(modules, scan, patches);
+        // Test classes outside the modules: on the class path and scanned (their main support only on the path).
+        List<Path> classPath = new ArrayList<>(scan);
+        for (String entry : CLASS_PATH_DIRS) {
+            Path classes = root.resolve(entry);
+            if (!Files.isDirectory(classes)) {
+                continue;
+            }
+            classPath.add(classes);
+            if (entry.endsWith("/test-classes")) {
+                scan.add(classes);
+            }
+            for (String pkg : Paths.classPackages(classes)) {
+                String other = owner.get(pkg);
+                if (other != null) {
+                    throw new HarnessException("package " + pkg + " of " + entry + " is also in module " + other
+                            + ": classes on the class path cannot share a package with a module");
+                }
+            }
+        }
+        List<String> args = javaArgs(modules, classPath, patches);
         if (Files.isDirectory(root.resolve(ExampleStaging.DEPENDENCIES))) {
             Path examples = dir.resolve("examples");
             new ExampleStaging(root).stage(examples);
@@ -81,13 +111,13 @@ record DeviceTestStaging(Path root) {
         args.add("-D" + PEER_ARGS_PROPERTY + "=" + dir.resolve("peer.args").toAbsolutePath());
         Files.write(dir.resolve("java.args"), args);
         Files.write(dir.resolve("scan.args"), scanArgs(scan));
-        Files.write(dir.resolve("peer.args"), javaArgs(modules, scan, List.of()));
+        Files.write(dir.resolve("peer.args"), javaArgs(modules, classPath, List.of()));
     }
 
-    private static List<String> javaArgs(Path modules, List<Path> scan, List<String> patches) {
+    private static List<String> javaArgs(Path modules, List<Path> classPath, List<String> patches) {
         List<String> args = new ArrayList<>(List.of("--module-path", modules.toString()));
-        if (!scan.isEmpty()) {
-            args.addAll(List.of("--class-path", Paths.join(scan)));
+        if (!classPath.isEmpty()) {
+            args.addAll(List.of("--class-path", Paths.join(classPath)));
         }
         args.addAll(List.of("--add-modules", "ALL-MODULE-PATH"));
         args.addAll(NativeAccess.options());

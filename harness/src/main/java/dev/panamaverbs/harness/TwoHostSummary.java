@@ -8,13 +8,13 @@ import java.util.Optional;
 
 /**
  * The two-host part of the summary: the device launcher's two-host tests (classes named
- * {@code *TwoHostTest}, as verbs-testkit's TwoHostTest requires) counted on their own, and host
+ * {@code *TwoHostTest}, as verbs-it's TwoHostTest requires) counted on their own, and host
  * B's outcome as scripts/vm.sh recorded it ({@code peer-host} in the reports folder: "exit 0"
  * when B's peer agent ended well, else what went wrong). Red when host B failed, and under CI
  * when a two-host test was skipped or none ran.
  */
 final class TwoHostSummary {
-    /** The suffix of two-host test classes (verbs-testkit TwoHostTest.CLASS_SUFFIX). */
+    /** The suffix of two-host test classes (verbs-it TwoHostTest.CLASS_SUFFIX). */
     static final String CLASS_SUFFIX = "TwoHostTest";
     /** Host B's outcome, written by scripts/vm.sh --peer-report. */
     static final String PEER_REPORT = "peer-host";

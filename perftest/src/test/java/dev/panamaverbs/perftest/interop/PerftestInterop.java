@@ -1,0 +1,134 @@
+package dev.panamaverbs.perftest.interop;
+
+import dev.panamaverbs.it.support.PeerPairing;
+import dev.panamaverbs.it.support.InteropPairingTests;
+import dev.panamaverbs.it.support.InteropPeers;
+import dev.panamaverbs.it.support.PeerHost;
+import dev.panamaverbs.it.support.PeerPairing.Listening;
+import dev.panamaverbs.it.support.PeerPairing.Outputs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One perftest test ({@code write_lat} ...) between our Java twin (the perftest module's
+ * executable jar) and Debian's perftest 4.5 ({@code ib_write_lat} ...), both ways, and Java with
+ * Java, across the two hosts: the server on host B, the client on host A, each on its rxe1, the
+ * out-of-band TCP connection to B's link address (with {@code -R}, rdma_cm connections instead).
+ * Both must exit 0 and print perftest's result table with a row for the size and iterations
+ * asked for. A WRITE, READ or atomic bandwidth server measures
+ * nothing itself: its row is the client's, received in perftest's report exchange, so that row
+ * checks the exchange too. A READ or atomic latency server prints no table at all, as perftest's.
+ */
+public abstract class PerftestInterop extends InteropPairingTests {
+    public static final String PERFTEST_JAR = "panamaverbs.perftest.jar";
+    /** TCP ports of our own, one per pairing (a server's port in TIME_WAIT never collides). */
+    private static final AtomicInteger NEXT_PORT = new AtomicInteger(18600);
+
+    /** perftest's headers ({@code RESULT_FMT_LAT}, {@code RESULT_FMT}), written out here independently of the tool's code. */
+    static final String LATENCY_HEADER = " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]"
+            + "    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] ";
+    static final String BANDWIDTH_HEADER = " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]";
+
+    /**
+     * The latency tests whose server only answers the key exchange and waits: it is the target of the
+     * client's READs or atomics, measures nothing and, in perftest 4.5 as in our twin, prints no table.
+     */
+    private static final List<String> PASSIVE_LATENCY_SERVERS = List.of("read_lat", "atomic_lat");
+
+    private final String test;
+    private final int size;
+    private final int iterations;
+    private final boolean rdmaCm;
+    private final List<String> options;
+
+    PerftestInterop(String test, int size, int iterations) {
+        this(test, size, iterations, false);
+    }
+
+    /**
+     * With perftest options of the test's own ({@code -c UC}, {@code -l 4} ...), given to both
+     * sides; the pairing's name carries them.
+     */
+    PerftestInterop(String test, int size, int iterations, List<String> options) {
+        this(test, size, iterations, false, options);
+    }
+
+    PerftestInterop(String test, int size, int iterations, boolean rdmaCm) {
+        this(test, size, iterations, rdmaCm, List.of());
+    }
+
+    /**
+     * With {@code rdmaCm}, both sides run with {@code -R}: the out-of-band link and the test's
+     * queue pair are rdma_cm connections on the port, so the client starts once the server's
+     * rdma_cm identifier listens there, and both must say so in their test description.
+     */
+    private PerftestInterop(String test, int size, int iterations, boolean rdmaCm, List<String> options) {
+        super("ib_" + test + (rdmaCm ? " -R" : "") + (options.isEmpty() ? "" : " " + String.join(" ", options)));
+        this.test = test;
+        this.size = size;
+        this.iterations = iterations;
+        this.rdmaCm = rdmaCm;
+        this.options = List.copyOf(options);
+    }
+
+    @Override
+    public void pair(String device, PeerHost serverHost, PeerHost clientHost, boolean javaServer, boolean javaClient) throws Exception {
+        int port = NEXT_PORT.getAndIncrement();
+        List<String> serverArgs = new ArrayList<>(List.of("-d", device, "-F", "-s", Integer.toString(size), "-n",
+                Integer.toString(iterations), "-p", Integer.toString(port)));
+        if (rdmaCm) {
+            serverArgs.add("-R");
+        }
+        serverArgs.addAll(options);
+        List<String> clientArgs = new ArrayList<>(serverArgs);
+        clientArgs.add(serverHost.address().getHostAddress());
+        Outputs outputs = run(serverHost, javaServer, serverArgs, clientHost, javaClient, clientArgs,
+                rdmaCm ? Listening.RDMA_CM : Listening.TCP, port);
+        String header = test.endsWith("_lat") ? LATENCY_HEADER : BANDWIDTH_HEADER;
+        int columns = test.endsWith("_lat") ? 9 : 5;
+        for (String[] side : new String[][] {{"server", outputs.server()}, {"client", outputs.client()}}) {
+            if (side[0].equals("server") && PASSIVE_LATENCY_SERVERS.contains(test)) {
+                PeerPairing.expect(outputs, side[0], side[1], text -> !text.contains(header), "a result table from a passive server");
+            } else {
+                PeerPairing.expect(outputs, side[0], side[1], text -> text.contains("\n" + header + "\n"), "no result table header");
+                PeerPairing.expect(outputs, side[0], side[1], text -> hasRow(text, columns),
+                        "no result row for " + size + " bytes and " + iterations + " iterations with " + columns + " figures");
+            }
+            PeerPairing.expect(outputs, side[0], side[1], text -> text.contains("remote address: LID"), "no remote address line");
+            if (rdmaCm) {
+                PeerPairing.expect(outputs, side[0], side[1], text -> text.contains(" Data ex. method : rdma_cm"),
+                        "no \"Data ex. method : rdma_cm\" in the test description");
+            }
+        }
+    }
+
+    /**
+     * Whether a line of {@code text} is a table row: {@code size}, {@code iterations}, then the
+     * figures. perftest may print {@code inf} and {@code -nan} there: under the VM's emulated CPU
+     * its cycle counter's frequency sometimes reads as 0 (seen with ib_send_lat's server).
+     */
+    private boolean hasRow(String text, int columns) {
+        Matcher row = Pattern.compile("(?m)^ " + size + "\\s+" + iterations + "((?:\\s+(?:[0-9]+\\.[0-9]+|inf|-?nan))+)\\s*$")
+                .matcher(text);
+        while (row.find()) {
+            if (row.group(1).strip().split("\\s+").length == columns - 2) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public List<String> command(boolean java, List<String> args) {
+        List<String> full = new ArrayList<>(args);
+        if (java) {
+            full.addAll(List.of("--timeout", "60"));
+            full.addFirst(test);
+            return InteropPeers.jar(PERFTEST_JAR, "perftest/target/verbs-perftest.jar", full);
+        }
+        return InteropPeers.c("ib_" + test, "perftest", full);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.panamaverbs.it.support;
+
+import java.time.Duration;
+import java.util.OptionalInt;
+
+/**
+ * One peer program of an interop test, wherever it runs ({@link PeerHost}): its output so far,
+ * whether it is still alive and whether it listens yet, its exit awaited with a bound, and a kill.
+ * Never left behind: {@link #close()} kills what still runs.
+ */
+public interface PeerProcess extends AutoCloseable {
+    /** The peer's name in reports ("C rping server"). */
+    String label();
+
+    /** What the peer printed so far (stdout and stderr). */
+    String output();
+
+    boolean isAlive();
+
+    /** Whether the peer listens on the port it was started to listen on (false for a client). */
+    boolean isListening();
+
+    /**
+     * Waits up to {@code timeout} for the exit; returns the exit status, or empty after killing
+     * the peer (and what it started) because it did not exit in time.
+     */
+    OptionalInt awaitExit(Duration timeout) throws InterruptedException;
+
+    /** Kills the peer and everything it started, and waits (bounded) until it is gone. */
+    void kill() throws InterruptedException;
+
+    /** A report block: label, where it ran, command, and output. */
+    String describe();
+
+    @Override
+    default void close() throws InterruptedException {
+        if (isAlive()) {
+            kill();
+        }
+    }
+}

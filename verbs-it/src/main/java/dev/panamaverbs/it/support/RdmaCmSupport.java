@@ -1,0 +1,99 @@
+package dev.panamaverbs.it.support;
+
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.panamaverbs.CompletionQueue;
+import dev.panamaverbs.Completions;
+import dev.panamaverbs.Context;
+import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.cm.RdmaCm;
+import dev.panamaverbs.testkit.TestDevice;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+
+/**
+ * What the rdma_cm device tests share: the precondition (librdmacm and /dev/infiniband/rdma_cm;
+ * a skip with the reason, but a failure in CI or inside the project's VM, where both must be
+ * there), the device's own IPv4 address (rxe0's, 10.0.2.15 in the VM: no traffic leaves it), and
+ * a bounded completion wait.
+ */
+public final class RdmaCmSupport {
+    /** An address in RFC 2544's benchmarking range with no host behind it, probed only inside the VM. */
+    public static final String UNREACHABLE = "198.18.255.254";
+
+    /** How long the rdma_cm device tests wait for a request, an event or the other side. */
+    public static final Duration WAIT = Duration.ofSeconds(20);
+
+    private RdmaCmSupport() {}
+
+    /** Skips (or in CI / the VM fails) unless rdma_cm can run here. */
+    public static void requireRdmaCm() {
+        String missing = null;
+        if (!RdmaCm.isAvailable()) {
+            missing = "rdma_cm unavailable: " + RdmaCm.unavailabilityCause().orElse("?");
+        } else if (!Files.exists(Path.of("/dev/infiniband/rdma_cm"))) {
+            missing = "/dev/infiniband/rdma_cm is missing (the rdma_ucm kernel module is not loaded)";
+        }
+        if (missing != null) {
+            if ("true".equals(System.getenv("CI")) || "1".equals(System.getenv("VERBS_IN_VM"))) {
+                fail(missing + " (in CI and in the project's VM the rdma_cm tests must run)");
+            }
+            assumeTrue(false, missing);
+        }
+    }
+
+    /**
+     * {@link #requireRdmaCm()}, then {@code device}'s IPv4 address ({@link #deviceAddress}).
+     *
+     * @param device the device under test
+     * @return the device's IPv4 address
+     */
+    public static InetAddress requireRdmaCm(TestDevice device) {
+        requireRdmaCm();
+        return deviceAddress(device);
+    }
+
+    /** True inside the project's VM, the only place the unreachable probe may be sent. */
+    public static boolean insideProjectVm() {
+        return "1".equals(System.getenv("VERBS_IN_VM"));
+    }
+
+    /** The device's IPv4 address, from its RoCE v2 IPv4-mapped GID; skips when it has none. */
+    public static InetAddress deviceAddress(TestDevice device) {
+        try (Context context = DeviceScope.openContext(device)) {
+            GidEntry gid = context.roceV2Ipv4Gid(1).orElse(null);
+            assumeTrue(gid != null, device.name() + " has no RoCE v2 IPv4 GID: no IP address for rdma_cm");
+            byte[] raw = gid.gid().toByteArray();
+            return InetAddress.getByAddress(Arrays.copyOfRange(raw, 12, 16));
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** {@code address}:0, a port the listener picks. */
+    public static InetSocketAddress anyPort(InetAddress address) {
+        return new InetSocketAddress(address, 0);
+    }
+
+    /**
+     * Polls {@code cq} until one completion arrives (10 s at most) and fails on an error status.
+     * Takes at most one, so a second completion already queued (a slow thread under TCG can find
+     * the SEND's and the RECV's together) is left for the next call instead of being dropped.
+     */
+    public static void awaitOne(CompletionQueue cq, Completions wc, String what) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (cq.poll(wc, 1) == 0) {
+            if (System.nanoTime() > deadline) {
+                fail("no completion for " + what + " within 10 s");
+            }
+            Thread.onSpinWait();
+        }
+        wc.throwIfFailed(0);
+    }
+}

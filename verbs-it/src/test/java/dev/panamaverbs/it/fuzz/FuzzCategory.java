@@ -1,0 +1,55 @@
+package dev.panamaverbs.it.fuzz;
+
+import dev.panamaverbs.testkit.TestDevice;
+import java.util.List;
+
+/**
+ * The categories of the misuse fuzz (issue 14 item 5), each run in a child JVM of its own by
+ * {@link MisuseFuzzDeviceTest}: its cases, the fewest cases a run of it must report, and the
+ * child's extra JVM options.
+ */
+enum FuzzCategory {
+    USE_AFTER_CLOSE("useAfterClose", 150, UseAfterCloseFuzz::run),
+    CLOSE_RACE("closeRace", 6, CloseRaceFuzz::run),
+    BAD_SGES("badSges", 40, SgeFuzz::run),
+    CLOSED_ARENAS("closedArenas", 10, ClosedArenaFuzz::run),
+    ABSURD_SIZES("absurdSizes", 60, AbsurdSizeFuzz::run),
+    EXHAUSTION("exhaustion", 6, ExhaustionFuzz::run),
+    DROPPED_REFERENCES("droppedReferences", 5, DroppedReferenceFuzz::run),
+    // FORK: ProcessBuilder really forks the JVM (the default, posix_spawn, may vfork).
+    FORK("fork", 5, ForkFuzz::run, "-Djdk.lang.Process.launchMechanism=FORK"),
+    SEGMENT_WRITES("segmentWrites", 20, SegmentWriteFuzz::run);
+
+    /** A category's cases, reported through {@code run}; every resource they open is closed on return. */
+    interface Cases {
+        void run(TestDevice device, FuzzRun run) throws Exception;
+    }
+
+    private final String label;
+    private final int minCases;
+    private final Cases cases;
+    private final List<String> jvmOptions;
+
+    FuzzCategory(String label, int minCases, Cases cases, String... jvmOptions) {
+        this.label = label;
+        this.minCases = minCases;
+        this.cases = cases;
+        this.jvmOptions = List.of(jvmOptions);
+    }
+
+    String label() {
+        return label;
+    }
+
+    int minCases() {
+        return minCases;
+    }
+
+    Cases cases() {
+        return cases;
+    }
+
+    List<String> jvmOptions() {
+        return jvmOptions;
+    }
+}
