@@ -1,12 +1,12 @@
 package dev.panamaverbs.examples;
 
 import dev.panamaverbs.values.AccessFlag;
-import dev.panamaverbs.Completions;
-import dev.panamaverbs.cm.ConnectionOptions;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.QueuePair;
+import dev.panamaverbs.cm.ConnectionOptions;
 import dev.panamaverbs.cm.RdmaConnection;
 import dev.panamaverbs.cm.RdmaListener;
+import dev.panamaverbs.Completions;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
 import java.lang.foreign.MemorySegment;
