@@ -25,6 +25,7 @@ public final class InteropPeers {
     public static final String RC_PINGPONG = "dev.panamaverbs.examples.pingpong.RcPingPong";
     public static final String RPING = "dev.panamaverbs.examples.rping.RPing";
     public static final String TWO_HOST_DEMO = "dev.panamaverbs.examples.TwoHostDemo";
+    public static final String TWO_HOST_SEND_RECV = "dev.panamaverbs.examples.TwoHostSendRecv";
     public static final String WINDOWS = "dev.panamaverbs.examples.windows.ProducerConsumer";
 
     private InteropPeers() {}
