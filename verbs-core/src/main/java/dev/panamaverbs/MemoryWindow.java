@@ -193,7 +193,7 @@ public final class MemoryWindow extends VerbsResource {
      * After a {@code BIND_MW} request for this type 2 window was posted (window and region held
      * open by the post): records the new rkey (also in {@code ibv_mw.rkey}, which providers read as
      * the window's current key when the next bind is posted) and makes the window a dependent of
-     * {@code region} (registered by {@code SendPath.acquire} before the post), released from the
+     * {@code region} (registered by {@code PostHolds.acquire} before the post), released from the
      * earlier one.
      */
     void boundByRequest(MemoryRegion region, int newRkey) {

@@ -228,13 +228,13 @@ public final class SendBatch {
                 }
             } catch (IllegalStateException closed) {
                 for (int i = 0; i < acquired; i++) {
-                    SendPath.afterPostOne(requests[i], false, path.protectionDomain());
+                    PostHolds.afterPostOne(requests[i], false, path.protectionDomain());
                 }
                 throw closed;
             }
             int rc = postNative(count);
             for (int i = 0; i < count; i++) {
-                SendPath.afterPostOne(requests[i], rc == 0, path.protectionDomain()); // BIND_MW and LOCAL_INV bookkeeping
+                PostHolds.afterPostOne(requests[i], rc == 0, path.protectionDomain()); // BIND_MW and LOCAL_INV bookkeeping
             }
             if (rc != 0) {
                 throw NativeCalls.postFailure(VERB, rc, "the batch of " + count + " requests (wr_id="
@@ -285,21 +285,21 @@ public final class SendBatch {
         SendPath.checkCpuReadable(VERB, r, 0, r.region(0), "ATOMIC_WRITE");
     }
 
-    /** {@link SendPath#acquireOne}, plus the region an ATOMIC_WRITE's CPU reads from (recorded with the rest). */
+    /** {@link PostHolds#acquireOne}, plus the region an ATOMIC_WRITE's CPU reads from (recorded with the rest). */
     private static void acquire(SendWorkRequest r) {
-        SendPath.acquireOne(r);
+        PostHolds.acquireOne(r);
         if (r.opcodeValue() == ATOMIC_WRITE) {
             try {
                 r.holds().hold(r.region(0));
             } catch (IllegalStateException closed) {
-                SendPath.releaseOne(r);
+                PostHolds.releaseOne(r);
                 throw closed;
             }
         }
     }
 
     private static void release(SendWorkRequest r) {
-        SendPath.releaseOne(r);
+        PostHolds.releaseOne(r);
     }
 
     /** {@code ibv_wr_start} ... {@code ibv_wr_complete}; {@code ibv_wr_abort} if anything throws in between. */
