@@ -1,7 +1,7 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.loader.internal.LibIbverbs;
-import dev.panamaverbs.loader.internal.ObjectVerbs;
+import dev.panamaverbs.gateway.ObjectVerbs;
 import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_device;
 import dev.panamaverbs.ffm.ibv_context;

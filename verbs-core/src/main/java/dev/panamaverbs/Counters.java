@@ -4,7 +4,7 @@ import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_counter_attach_attr;
 import dev.panamaverbs.ffm.ibv_counters;
 import dev.panamaverbs.ffm.ibv_counters_init_attr;
-import dev.panamaverbs.loader.internal.SteeringOps;
+import dev.panamaverbs.gateway.SteeringOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

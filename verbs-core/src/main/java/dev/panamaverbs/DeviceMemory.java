@@ -2,7 +2,7 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_alloc_dm_attr;
 import dev.panamaverbs.ffm.ibv_dm;
-import dev.panamaverbs.loader.internal.DomainOps;
+import dev.panamaverbs.gateway.DomainOps;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Objects;

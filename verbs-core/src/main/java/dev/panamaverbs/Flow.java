@@ -1,7 +1,7 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_flow;
-import dev.panamaverbs.loader.internal.SteeringOps;
+import dev.panamaverbs.gateway.SteeringOps;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Objects;

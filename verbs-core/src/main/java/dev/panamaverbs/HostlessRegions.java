@@ -1,7 +1,7 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.loader.internal.DomainOps;
+import dev.panamaverbs.gateway.DomainOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;

@@ -2,7 +2,7 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_rwq_ind_table;
 import dev.panamaverbs.ffm.ibv_rwq_ind_table_init_attr;
-import dev.panamaverbs.loader.internal.WqOps;
+import dev.panamaverbs.gateway.WqOps;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.LinkedHashSet;

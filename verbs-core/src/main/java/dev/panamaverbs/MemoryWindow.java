@@ -6,7 +6,7 @@ import dev.panamaverbs.ffm.ibv_mw_bind;
 import dev.panamaverbs.ffm.ibv_mw_bind_info;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
-import dev.panamaverbs.loader.internal.OpsTable;
+import dev.panamaverbs.gateway.OpsTable;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;

@@ -6,7 +6,7 @@ import dev.panamaverbs.ffm.ibv_qp_open_attr;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 import dev.panamaverbs.loader.internal.Pointers;
-import dev.panamaverbs.loader.internal.XrcOps;
+import dev.panamaverbs.gateway.XrcOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 

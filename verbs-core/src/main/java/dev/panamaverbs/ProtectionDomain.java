@@ -2,10 +2,10 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_parent_domain_init_attr;
 import dev.panamaverbs.ffm.ibv_pd;
-import dev.panamaverbs.loader.internal.DomainOps;
+import dev.panamaverbs.gateway.DomainOps;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
-import dev.panamaverbs.loader.internal.ObjectVerbs;
+import dev.panamaverbs.gateway.ObjectVerbs;
 import dev.panamaverbs.loader.internal.Pointers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

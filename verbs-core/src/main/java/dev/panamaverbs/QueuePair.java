@@ -2,11 +2,11 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_ece;
 import dev.panamaverbs.ffm.ibv_qp;
-import dev.panamaverbs.loader.internal.ObjectVerbs;
+import dev.panamaverbs.gateway.ObjectVerbs;
 import dev.panamaverbs.ffm.ibv_qp_rate_limit_attr;
-import dev.panamaverbs.loader.internal.DomainOps;
+import dev.panamaverbs.gateway.DomainOps;
 import dev.panamaverbs.ffm.invoke.verbs_h;
-import dev.panamaverbs.loader.internal.OpsTable;
+import dev.panamaverbs.gateway.OpsTable;
 import dev.panamaverbs.ffm.invoke.CallState;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

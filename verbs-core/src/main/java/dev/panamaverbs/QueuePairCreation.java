@@ -10,7 +10,7 @@ import dev.panamaverbs.ffm.ibv_qp_init_attr;
 import dev.panamaverbs.ffm.ibv_qp_init_attr_ex;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
-import dev.panamaverbs.loader.internal.ExtendedOps;
+import dev.panamaverbs.gateway.ExtendedOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;

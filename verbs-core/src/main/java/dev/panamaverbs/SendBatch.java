@@ -1,6 +1,6 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.loader.internal.QpEx;
+import dev.panamaverbs.gateway.QpEx;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;

@@ -7,7 +7,7 @@ import dev.panamaverbs.ffm.ibv_srq_attr;
 import dev.panamaverbs.ffm.ibv_srq_init_attr;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
-import dev.panamaverbs.loader.internal.OpsTable;
+import dev.panamaverbs.gateway.OpsTable;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -256,7 +256,7 @@ public final class SharedReceiveQueue extends VerbsResource {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment number = arena.allocate(java.lang.foreign.ValueLayout.JAVA_INT);
             NativeCalls.checkReturnedErrno("ibv_get_srq_num",
-                    dev.panamaverbs.loader.internal.XrcOps.getSrqNum(handleAddress(), number.address()));
+                    dev.panamaverbs.gateway.XrcOps.getSrqNum(handleAddress(), number.address()));
             return number.get(java.lang.foreign.ValueLayout.JAVA_INT, 0);
         } finally {
             release();

@@ -2,7 +2,7 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.ibv_td;
 import dev.panamaverbs.ffm.ibv_td_init_attr;
-import dev.panamaverbs.loader.internal.DomainOps;
+import dev.panamaverbs.gateway.DomainOps;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Objects;

@@ -4,7 +4,7 @@ import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_wq;
 import dev.panamaverbs.ffm.ibv_wq_attr;
 import dev.panamaverbs.ffm.ibv_wq_init_attr;
-import dev.panamaverbs.loader.internal.WqOps;
+import dev.panamaverbs.gateway.WqOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.panamaverbs;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_xrcd;
 import dev.panamaverbs.ffm.ibv_xrcd_init_attr;
-import dev.panamaverbs.loader.internal.XrcOps;
+import dev.panamaverbs.gateway.XrcOps;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Objects;

@@ -1,4 +1,6 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
+
+import dev.panamaverbs.loader.internal.FakeProvider;
 
 import java.lang.foreign.Arena;
 import org.junit.jupiter.api.AfterAll;
