@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.gateway.VerbsOps;
 import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_cq;
 import dev.panamaverbs.ffm.invoke.CallState;
@@ -450,7 +451,7 @@ public final class CompletionQueue extends VerbsResource {
             ibv_modify_cq_attr.attr_mask(attr, IBV_CQ_ATTR_MODERATE);
             ibv_moderate_cq.cq_count(ibv_modify_cq_attr.moderate(attr), (short) count);
             ibv_moderate_cq.cq_period(ibv_modify_cq_attr.moderate(attr), (short) periodMicros);
-            NativeCalls.checkReturnedErrno("ibv_modify_cq", ExtendedOps.modifyCq(handleAddress(), attr.address()));
+            NativeCalls.checkReturnedErrno("ibv_modify_cq", VerbsOps.ibv_modify_cq(handleAddress(), attr.address()));
         } finally {
             release();
         }

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.gateway.VerbsOps;
 import dev.panamaverbs.ffm.ibv_device_attr_ex;
 import dev.panamaverbs.ffm.ibv_gid_entry;
 import dev.panamaverbs.ffm.ibv_port_attr;
@@ -209,7 +210,7 @@ final class ContextQueries {
             MemorySegment values = arena.allocate(ibv_values_ex.LAYOUT);
             ibv_values_ex.comp_mask(values, VerbsConstants.IBV_VALUES_MASK_RAW_CLOCK);
             NativeCalls.checkReturnedErrno("ibv_query_rt_values_ex",
-                    ExtendedOps.queryRtValues(context.handleAddress(), values.address()));
+                    VerbsOps.ibv_query_rt_values_ex(context.handleAddress(), values.address()));
             MemorySegment clock = ibv_values_ex.raw_clock(values);
             return timespec.tv_sec(clock) * 1_000_000_000L + timespec.tv_nsec(clock);
         } finally {

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.gateway.VerbsOps;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.VerbsConstants;
@@ -105,7 +106,7 @@ final class ExtendedCompletions {
             }
             MemorySegment state = CallState.allocate(arena);
             created = NativeCalls.checkPointer("ibv_create_cq_ex",
-                    MemorySegment.ofAddress(ExtendedOps.createCqEx(state, context.handleAddress(), attr.address())),
+                    MemorySegment.ofAddress(VerbsOps.ibv_create_cq_ex(state, context.handleAddress(), attr.address())),
                     CallState.errno(state));
         }
         MemorySegment cq = Pointers.sized(created, ibv_cq_ex.LAYOUT.byteSize());

@@ -1,7 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.gateway.VerbsOps;
 import dev.panamaverbs.ffm.ibv_flow;
-import dev.panamaverbs.gateway.SteeringOps;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Objects;
@@ -30,14 +30,14 @@ public final class Flow extends VerbsResource {
         }
         VerbsResource[] dependencies = counters == null ? new VerbsResource[] {qp} : new VerbsResource[] {qp, counters};
         return ResourceCreation.create(verb, ibv_flow.SIZE, List.of(dependencies),
-                rule::encode, (state, attr) -> SteeringOps.createFlow(state, qp.handleAddress(), attr),
+                rule::encode, (state, attr) -> VerbsOps.ibv_create_flow(state, qp.handleAddress(), attr),
                 (handle, attr) -> new Flow(handle, rule, dependencies));
     }
 
     /** {@code ibv_destroy_flow}. */
     @Override
     void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_destroy_flow", SteeringOps.destroyFlow(handleAddress()));
+        NativeCalls.checkReturnedErrno("ibv_destroy_flow", VerbsOps.ibv_destroy_flow(handleAddress()));
     }
 
     @Override

@@ -1,7 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.gateway.VerbsOps;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.gateway.DomainOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
@@ -38,7 +38,7 @@ final class HostlessRegions {
         memory.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            long mr = DomainOps.regDmMr(state, pd.handleAddress(), memory.handleAddress(), offset, length,
+            long mr = VerbsOps.ibv_reg_dm_mr(state, pd.handleAddress(), memory.handleAddress(), offset, length,
                     BitFlag.toBits(flags));
             NativeCalls.checkPointer(verb, MemorySegment.ofAddress(mr), CallState.errno(state));
             return MemoryRegion.adopt(pd, MemorySegment.ofAddress(mr), flags, 0, memory);
@@ -55,7 +55,7 @@ final class HostlessRegions {
         pd.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            long mr = DomainOps.allocNullMr(state, pd.handleAddress());
+            long mr = VerbsOps.ibv_alloc_null_mr(state, pd.handleAddress());
             NativeCalls.checkPointer(verb, MemorySegment.ofAddress(mr), CallState.errno(state));
             return MemoryRegion.adopt(pd, MemorySegment.ofAddress(mr), EnumSet.noneOf(AccessFlag.class), 0, null);
         } finally {

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.gateway.VerbsOps;
 import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.ibv_mr;
 import dev.panamaverbs.ffm.invoke.CallState;
@@ -420,7 +421,7 @@ public final class MemoryRegion extends VerbsResource {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment sge = arena.allocate(ibv_sge.LAYOUT);
             ScatterGatherEntries.write(sge, 0, iova + offset, (int) length, lkey);
-            int rc = ExtendedOps.adviseMr(protectionDomain.handleAddress(), advice.value(),
+            int rc = VerbsOps.ibv_advise_mr(protectionDomain.handleAddress(), advice.value(),
                     flush ? VerbsConstants.IBV_ADVISE_MR_FLAG_FLUSH : 0, sge.address(), 1);
             if (rc != 0 && Errno.meansUnsupported(Math.abs(rc))) {
                 throw new VerbsUnsupportedException(verb, Math.abs(rc));

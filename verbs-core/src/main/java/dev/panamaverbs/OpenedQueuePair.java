@@ -1,12 +1,12 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.gateway.VerbsOps;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_qp;
 import dev.panamaverbs.ffm.ibv_qp_open_attr;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 import dev.panamaverbs.loader.internal.Pointers;
-import dev.panamaverbs.gateway.XrcOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -42,7 +42,7 @@ public final class OpenedQueuePair extends VerbsResource {
             ibv_qp_open_attr.xrcd(attr, domain.handleSegment());
             ibv_qp_open_attr.qp_type(attr, QpType.XRC_RECV.value());
             MemorySegment state = CallState.allocate(arena);
-            long qp = XrcOps.openQp(state, context.handleAddress(), attr.address());
+            long qp = VerbsOps.ibv_open_qp(state, context.handleAddress(), attr.address());
             NativeCalls.checkPointer(verb, MemorySegment.ofAddress(qp), CallState.errno(state));
             OpenedQueuePair opened = new OpenedQueuePair(domain, Pointers.sized(qp, ibv_qp.SIZE), qpNumber);
             opened.register();

@@ -1,8 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.gateway.VerbsOps;
 import dev.panamaverbs.ffm.ibv_parent_domain_init_attr;
 import dev.panamaverbs.ffm.ibv_pd;
-import dev.panamaverbs.gateway.DomainOps;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 import dev.panamaverbs.gateway.ObjectVerbs;
@@ -63,7 +63,7 @@ public final class ProtectionDomain extends VerbsResource {
             ibv_parent_domain_init_attr.pd(attr, pd.handleSegment());
             ibv_parent_domain_init_attr.td(attr, td == null ? MemorySegment.NULL : td.handleSegment());
             MemorySegment state = CallState.allocate(arena);
-            long parent = DomainOps.allocParentDomain(state, pd.context.handleAddress(), attr.address());
+            long parent = VerbsOps.ibv_alloc_parent_domain(state, pd.context.handleAddress(), attr.address());
             NativeCalls.checkPointer(verb, MemorySegment.ofAddress(parent), CallState.errno(state));
             ProtectionDomain domain = new ProtectionDomain(pd.context, Pointers.sized(parent, ibv_pd.SIZE),
                     td == null ? new VerbsResource[] {pd} : new VerbsResource[] {pd, td});

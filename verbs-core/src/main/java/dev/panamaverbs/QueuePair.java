@@ -1,10 +1,10 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.gateway.VerbsOps;
 import dev.panamaverbs.ffm.ibv_ece;
 import dev.panamaverbs.ffm.ibv_qp;
 import dev.panamaverbs.gateway.ObjectVerbs;
 import dev.panamaverbs.ffm.ibv_qp_rate_limit_attr;
-import dev.panamaverbs.gateway.DomainOps;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 import dev.panamaverbs.gateway.OpsTable;
 import dev.panamaverbs.ffm.invoke.CallState;
@@ -565,7 +565,7 @@ public final class QueuePair extends VerbsResource {
             ibv_qp_rate_limit_attr.max_burst_sz(attr, (int) limit.maxBurstBytes());
             ibv_qp_rate_limit_attr.typical_pkt_sz(attr, (short) limit.typicalPacketBytes());
             NativeCalls.checkReturnedErrno("ibv_modify_qp_rate_limit",
-                    DomainOps.modifyQpRateLimit(handleAddress(), attr.address()));
+                    VerbsOps.ibv_modify_qp_rate_limit(handleAddress(), attr.address()));
         } finally {
             release();
         }

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.gateway.VerbsOps;
 import dev.panamaverbs.loader.internal.Pointers;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_srq;
@@ -256,7 +257,7 @@ public final class SharedReceiveQueue extends VerbsResource {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment number = arena.allocate(java.lang.foreign.ValueLayout.JAVA_INT);
             NativeCalls.checkReturnedErrno("ibv_get_srq_num",
-                    dev.panamaverbs.gateway.XrcOps.getSrqNum(handleAddress(), number.address()));
+                    dev.panamaverbs.gateway.VerbsOps.ibv_get_srq_num(handleAddress(), number.address()));
             return number.get(java.lang.foreign.ValueLayout.JAVA_INT, 0);
         } finally {
             release();

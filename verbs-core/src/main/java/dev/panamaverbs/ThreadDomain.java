@@ -1,8 +1,8 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.gateway.VerbsOps;
 import dev.panamaverbs.ffm.ibv_td;
 import dev.panamaverbs.ffm.ibv_td_init_attr;
-import dev.panamaverbs.gateway.DomainOps;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Objects;
@@ -28,14 +28,14 @@ public final class ThreadDomain extends VerbsResource {
         Objects.requireNonNull(context, "ibv_alloc_td: context is null");
         return ResourceCreation.create("ibv_alloc_td", ibv_td.SIZE, List.of(context),
                 arena -> arena.allocate(ibv_td_init_attr.LAYOUT),
-                (state, attr) -> DomainOps.allocTd(state, context.handleAddress(), attr),
+                (state, attr) -> VerbsOps.ibv_alloc_td(state, context.handleAddress(), attr),
                 (handle, attr) -> new ThreadDomain(context, handle));
     }
 
     /** {@code ibv_dealloc_td}. */
     @Override
     void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_dealloc_td", DomainOps.deallocTd(handleAddress()));
+        NativeCalls.checkReturnedErrno("ibv_dealloc_td", VerbsOps.ibv_dealloc_td(handleAddress()));
     }
 
     @Override
