@@ -24,7 +24,7 @@ ensure_packages "${PKGS_GENERATOR[@]}" "${PKGS_VERBS[@]}"
 
 generator="$VERBS_ROOT/verbs-ffm/generator/src/dev/panamaverbs/generator/Main.java"
 tree="$VERBS_ROOT/verbs-ffm/src/main/java"
-# The resolve-guard-call wrappers (dev.panamaverbs.gateway.VerbsOps) go to the loader module.
+# The resolve-guard-call wrappers (dev.panamaverbs.gateway.Ibverbs) go to the loader module.
 gateway="$VERBS_ROOT/verbs-loader/src/main/java"
 report="$VERBS_ROOT/verbs-ffm/target/generator-report.txt"
 mkdir -p "$(dirname "$report")"

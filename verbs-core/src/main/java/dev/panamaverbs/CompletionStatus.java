@@ -73,7 +73,7 @@ public enum CompletionStatus implements NativeEnum {
      * @throws VerbsUnavailableException when libibverbs is unavailable
      */
     public String describe() {
-        return LibraryText.of("ibv_wc_status_str", dev.panamaverbs.ffm.invoke.verbs_h::ibv_wc_status_str, value);
+        return LibraryText.of("ibv_wc_status_str", dev.panamaverbs.gateway.IbverbsCalls::ibv_wc_status_str, value);
     }
 
     /**

@@ -1,6 +1,6 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.gateway.VerbsOps;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.ibv_alloc_dm_attr;
 import dev.panamaverbs.ffm.ibv_dm;
 import java.lang.foreign.MemorySegment;
@@ -42,13 +42,13 @@ public final class DeviceMemory extends VerbsResource {
             ibv_alloc_dm_attr.length(attr, length);
             ibv_alloc_dm_attr.log_align_req(attr, logAlignment);
             return attr;
-        }, (state, attr) -> VerbsOps.ibv_alloc_dm(state, context.handleAddress(), attr), (handle, attr) -> new DeviceMemory(context, handle, length));
+        }, (state, attr) -> IbverbsCalls.ibv_alloc_dm(state, context.handleAddress(), attr), (handle, attr) -> new DeviceMemory(context, handle, length));
     }
 
     /** {@code ibv_free_dm}. */
     @Override
     void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_free_dm", VerbsOps.ibv_free_dm(handleAddress()));
+        NativeCalls.checkReturnedErrno("ibv_free_dm", IbverbsCalls.ibv_free_dm(handleAddress()));
     }
 
     @Override
@@ -90,7 +90,7 @@ public final class DeviceMemory extends VerbsResource {
         acquire();
         try {
             NativeCalls.checkReturnedErrno("ibv_memcpy_to_dm",
-                    VerbsOps.ibv_memcpy_to_dm(handleAddress(), offset, source.address(), source.byteSize()));
+                    IbverbsCalls.ibv_memcpy_to_dm(handleAddress(), offset, source.address(), source.byteSize()));
         } finally {
             release();
         }
@@ -113,7 +113,7 @@ public final class DeviceMemory extends VerbsResource {
         acquire();
         try {
             NativeCalls.checkReturnedErrno("ibv_memcpy_from_dm",
-                    VerbsOps.ibv_memcpy_from_dm(target.address(), handleAddress(), offset, target.byteSize()));
+                    IbverbsCalls.ibv_memcpy_from_dm(target.address(), handleAddress(), offset, target.byteSize()));
         } finally {
             release();
         }

@@ -1,6 +1,6 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.loader.internal.Libc;
+import dev.panamaverbs.gateway.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;

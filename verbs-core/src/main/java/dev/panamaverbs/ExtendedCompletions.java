@@ -1,8 +1,8 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.gateway.VerbsOps;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_cq_ex;
 import dev.panamaverbs.ffm.ibv_cq_init_attr_ex;
@@ -106,7 +106,7 @@ final class ExtendedCompletions {
             }
             MemorySegment state = CallState.allocate(arena);
             created = NativeCalls.checkPointer("ibv_create_cq_ex",
-                    MemorySegment.ofAddress(VerbsOps.ibv_create_cq_ex(state, context.handleAddress(), attr.address())),
+                    MemorySegment.ofAddress(IbverbsCalls.ibv_create_cq_ex(state, context.handleAddress(), attr.address())),
                     CallState.errno(state));
         }
         MemorySegment cq = Pointers.sized(created, ibv_cq_ex.LAYOUT.byteSize());

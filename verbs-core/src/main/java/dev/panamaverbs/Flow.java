@@ -1,6 +1,6 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.gateway.VerbsOps;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.ibv_flow;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -30,14 +30,14 @@ public final class Flow extends VerbsResource {
         }
         VerbsResource[] dependencies = counters == null ? new VerbsResource[] {qp} : new VerbsResource[] {qp, counters};
         return ResourceCreation.create(verb, ibv_flow.SIZE, List.of(dependencies),
-                rule::encode, (state, attr) -> VerbsOps.ibv_create_flow(state, qp.handleAddress(), attr),
+                rule::encode, (state, attr) -> IbverbsCalls.ibv_create_flow(state, qp.handleAddress(), attr),
                 (handle, attr) -> new Flow(handle, rule, dependencies));
     }
 
     /** {@code ibv_destroy_flow}. */
     @Override
     void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_destroy_flow", VerbsOps.ibv_destroy_flow(handleAddress()));
+        NativeCalls.checkReturnedErrno("ibv_destroy_flow", IbverbsCalls.ibv_destroy_flow(handleAddress()));
     }
 
     @Override

@@ -1,6 +1,6 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.gateway.VerbsOps;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.invoke.CallState;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -38,7 +38,7 @@ final class HostlessRegions {
         memory.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            long mr = VerbsOps.ibv_reg_dm_mr(state, pd.handleAddress(), memory.handleAddress(), offset, length,
+            long mr = IbverbsCalls.ibv_reg_dm_mr(state, pd.handleAddress(), memory.handleAddress(), offset, length,
                     BitFlag.toBits(flags));
             NativeCalls.checkPointer(verb, MemorySegment.ofAddress(mr), CallState.errno(state));
             return MemoryRegion.adopt(pd, MemorySegment.ofAddress(mr), flags, 0, memory);
@@ -55,7 +55,7 @@ final class HostlessRegions {
         pd.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            long mr = VerbsOps.ibv_alloc_null_mr(state, pd.handleAddress());
+            long mr = IbverbsCalls.ibv_alloc_null_mr(state, pd.handleAddress());
             NativeCalls.checkPointer(verb, MemorySegment.ofAddress(mr), CallState.errno(state));
             return MemoryRegion.adopt(pd, MemorySegment.ofAddress(mr), EnumSet.noneOf(AccessFlag.class), 0, null);
         } finally {

@@ -1,6 +1,6 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.gateway.VerbsOps;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.ibv_rwq_ind_table;
 import dev.panamaverbs.ffm.ibv_rwq_ind_table_init_attr;
 import java.lang.foreign.MemorySegment;
@@ -52,14 +52,14 @@ public final class IndirectionTable extends VerbsResource {
             ibv_rwq_ind_table_init_attr.log_ind_tbl_size(attr, Integer.numberOfTrailingZeros(size));
             ibv_rwq_ind_table_init_attr.ind_tbl(attr, table);
             return attr;
-        }, (state, attr) -> VerbsOps.ibv_create_rwq_ind_table(state, context.handleAddress(), attr),
+        }, (state, attr) -> IbverbsCalls.ibv_create_rwq_ind_table(state, context.handleAddress(), attr),
                 (handle, attr) -> new IndirectionTable(handle, size, dependencies));
     }
 
     /** {@code ibv_destroy_rwq_ind_table}. */
     @Override
     void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_destroy_rwq_ind_table", VerbsOps.ibv_destroy_rwq_ind_table(handleAddress()));
+        NativeCalls.checkReturnedErrno("ibv_destroy_rwq_ind_table", IbverbsCalls.ibv_destroy_rwq_ind_table(handleAddress()));
     }
 
     @Override

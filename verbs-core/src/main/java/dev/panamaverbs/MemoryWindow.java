@@ -1,11 +1,11 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.ibv_mw;
 import dev.panamaverbs.ffm.ibv_mw_bind;
 import dev.panamaverbs.ffm.ibv_mw_bind_info;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.gateway.OpsTable;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,6 +1,6 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.gateway.VerbsOps;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.ibv_td;
 import dev.panamaverbs.ffm.ibv_td_init_attr;
 import java.lang.foreign.MemorySegment;
@@ -28,14 +28,14 @@ public final class ThreadDomain extends VerbsResource {
         Objects.requireNonNull(context, "ibv_alloc_td: context is null");
         return ResourceCreation.create("ibv_alloc_td", ibv_td.SIZE, List.of(context),
                 arena -> arena.allocate(ibv_td_init_attr.LAYOUT),
-                (state, attr) -> VerbsOps.ibv_alloc_td(state, context.handleAddress(), attr),
+                (state, attr) -> IbverbsCalls.ibv_alloc_td(state, context.handleAddress(), attr),
                 (handle, attr) -> new ThreadDomain(context, handle));
     }
 
     /** {@code ibv_dealloc_td}. */
     @Override
     void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_dealloc_td", VerbsOps.ibv_dealloc_td(handleAddress()));
+        NativeCalls.checkReturnedErrno("ibv_dealloc_td", IbverbsCalls.ibv_dealloc_td(handleAddress()));
     }
 
     @Override

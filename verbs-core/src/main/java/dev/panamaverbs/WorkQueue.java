@@ -1,7 +1,7 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.gateway.ExtendedOps;
-import dev.panamaverbs.gateway.VerbsOps;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_wq;
 import dev.panamaverbs.ffm.ibv_wq_attr;
@@ -56,7 +56,7 @@ public final class WorkQueue extends VerbsResource {
     /** {@code ibv_destroy_wq}. */
     @Override
     void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_destroy_wq", VerbsOps.ibv_destroy_wq(handleAddress()));
+        NativeCalls.checkReturnedErrno("ibv_destroy_wq", IbverbsCalls.ibv_destroy_wq(handleAddress()));
     }
 
     @Override
@@ -99,7 +99,7 @@ public final class WorkQueue extends VerbsResource {
             MemorySegment attr = arena.allocate(ibv_wq_attr.LAYOUT);
             ibv_wq_attr.attr_mask(attr, VerbsConstants.IBV_WQ_ATTR_STATE);
             ibv_wq_attr.wq_state(attr, state.value());
-            NativeCalls.checkReturnedErrno("ibv_modify_wq", VerbsOps.ibv_modify_wq(handleAddress(), attr.address()));
+            NativeCalls.checkReturnedErrno("ibv_modify_wq", IbverbsCalls.ibv_modify_wq(handleAddress(), attr.address()));
         } finally {
             release();
         }
@@ -122,7 +122,7 @@ public final class WorkQueue extends VerbsResource {
         acquire();
         try {
             request.slots().clearBadRequest();
-            rc = VerbsOps.ibv_post_wq_recv(handleAddress(), request.nativeRequest().address(),
+            rc = IbverbsCalls.ibv_post_wq_recv(handleAddress(), request.nativeRequest().address(),
                     request.slots().badRequest().address());
         } finally {
             release();

@@ -1,6 +1,6 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.gateway.VerbsOps;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_xrcd;
 import dev.panamaverbs.ffm.ibv_xrcd_init_attr;
@@ -42,13 +42,13 @@ public final class XrcDomain extends VerbsResource {
             ibv_xrcd_init_attr.fd(attr, fd);
             ibv_xrcd_init_attr.oflags(attr, create ? O_CREAT : 0);
             return attr;
-        }, (state, attr) -> VerbsOps.ibv_open_xrcd(state, context.handleAddress(), attr), (handle, attr) -> new XrcDomain(context, handle));
+        }, (state, attr) -> IbverbsCalls.ibv_open_xrcd(state, context.handleAddress(), attr), (handle, attr) -> new XrcDomain(context, handle));
     }
 
     /** {@code ibv_close_xrcd}. */
     @Override
     void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_close_xrcd", VerbsOps.ibv_close_xrcd(handleAddress()));
+        NativeCalls.checkReturnedErrno("ibv_close_xrcd", IbverbsCalls.ibv_close_xrcd(handleAddress()));
     }
 
     @Override

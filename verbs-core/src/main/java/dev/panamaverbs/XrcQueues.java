@@ -6,7 +6,7 @@ import dev.panamaverbs.ffm.ibv_srq;
 import dev.panamaverbs.ffm.ibv_srq_attr;
 import dev.panamaverbs.ffm.ibv_srq_init_attr_ex;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;

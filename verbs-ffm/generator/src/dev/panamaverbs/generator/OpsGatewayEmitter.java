@@ -13,8 +13,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code dev.panamaverbs.gateway.VerbsOps}: the {@code static inline} verbs of verbs.h whose whole
- * body is resolve-guard-call, emitted from the same model as the {@code $calls} invokers (the
+ * {@code dev.panamaverbs.gateway.IbverbsCalls} ({@code RdmacmCalls}): the one door the API takes to
+ * a library. Every function it exports, under its C name, forwarding to its bound invoker; for
+ * verbs.h also the {@code static inline} verbs whose whole body is resolve-guard-call, emitted from the same model as the {@code $calls} invokers (the
  * inline function's parameters, the op's signature). One rule for every verb of {@link #RULES}:
  * refuse a NULL pointer argument (the object's first), resolve the op (through
  * {@code verbs_get_ctx_op} for a {@code struct verbs_context} op, else the object's own field),
@@ -25,10 +26,24 @@ import java.util.Set;
 final class OpsGatewayEmitter {
     private OpsGatewayEmitter() {}
 
-    /** The package, and the path under the gateway tree, of the emitted class. */
+    /** The package of the emitted classes, in the loader module. */
     static final String PACKAGE = "dev.panamaverbs.gateway";
-    static final String CLASS = "VerbsOps";
-    static final String FILE = PACKAGE.replace('.', '/') + "/" + CLASS + ".java";
+
+    /**
+     * "IbverbsCalls" for libibverbs.so.1, "RdmacmCalls" for librdmacm.so.1: the door's class for
+     * the library (not "Rdmacm", which the API's RdmaCm would shadow by a letter's case).
+     */
+    static String className(Target target) {
+        String base = target.soname();
+        base = base.startsWith("lib") ? base.substring(3) : base;
+        base = base.contains(".") ? base.substring(0, base.indexOf('.')) : base;
+        return Character.toUpperCase(base.charAt(0)) + base.substring(1).replaceAll("[^A-Za-z0-9]", "_") + "Calls";
+    }
+
+    /** The path of the class under the gateway tree. */
+    static String file(Target target) {
+        return PACKAGE.replace('.', '/') + "/" + className(target) + ".java";
+    }
 
     /**
      * A resolve-guard-call verb: {@code verb} calls {@code table.op}; {@code object} is the
@@ -92,10 +107,13 @@ final class OpsGatewayEmitter {
      * @param functions the header's functions by name (the inline ones give the parameter names)
      * @param pointers  the function-pointer fields by record
      */
-    static String emit(Target target, Map<String, Function> functions, Map<String, List<Field>> pointers,
-                       List<String> written) {
-        List<String> imports = new ArrayList<>();
-        for (Rule r : RULES) {
+    static String emit(Target target, List<Function> exported, Map<String, Function> functions,
+                       Map<String, List<Field>> pointers, List<String> written) {
+        boolean ops = target.packageName().equals(Target.BASE_PACKAGE);
+        List<Rule> rules = ops ? RULES : List.of();
+        String name = className(target);
+        List<String> imports = new ArrayList<>(List.of(Target.INVOKE_PACKAGE + "." + target.invokerClass()));
+        for (Rule r : rules) {
             addOnce(imports, Target.INVOKE_PACKAGE + "." + r.table() + "$calls");
             addOnce(imports, Target.BASE_PACKAGE + "." + r.table());
             if (r.objectStruct() != null) {
@@ -104,20 +122,28 @@ final class OpsGatewayEmitter {
         }
         imports.sort(null);
         StringBuilder out = JavaFile.start(target, PACKAGE, imports, List.of("java.lang.foreign.MemorySegment"));
-        out.append("""
-                /**
-                 * The {@code static inline} verbs of verbs.h that only resolve an op, guard it and call it, all by
+        out.append("/**\n * The verbs of " + target.headerName() + " as the API calls them: the one door to "
+                + target.soname() + ".\n *\n");
+        out.append(" * <p>Every function the library exports, under its C name, forwarding to its bound invoker\n"
+                + " * ({@link " + target.invokerClass() + "}; errno lands in the {@code CallState} segment {@code errno}).\n");
+        if (ops) {
+            out.append("""
+                 *
+                 * <p>The {@code static inline} verbs that only resolve an op, guard it and call it, all by
                  * one rule: a NULL pointer argument is refused with {@link IllegalArgumentException} before any
                  * native call; the op comes from {@code struct verbs_context} under {@code verbs_get_ctx_op}'s
                  * guard ({@link ExtendedOps#op}) or from the object's own field; a provider without it answers
                  * {@link OpsTable#EOPNOTSUPP} (in {@code errno} for the verbs that return a pointer, as the
                  * header does); else the op is called through the generated invoker. C's return conventions:
                  * 0 or an errno; a pointer, or 0 with the errno in {@code errno}.
-                 */
-                public final class VerbsOps {
-                    private VerbsOps() {}
                 """);
-        for (Rule r : RULES) {
+        }
+        out.append(" */\npublic final class ").append(name).append(" {\n    private ").append(name).append("() {}\n");
+        for (Function f : exported) {
+            emitExported(out, target, f);
+            written.add(f.name());
+        }
+        for (Rule r : rules) {
             Function f = functions.get(r.verb());
             if (f == null || !f.inline()) {
                 throw new IllegalStateException(r.verb() + ": not a static inline function of " + target.headerName());
@@ -201,6 +227,37 @@ final class OpsGatewayEmitter {
                     .append("$raw(MemorySegment.ofAddress(function), ").append(String.join(", ", rawArgs)).append(");\n");
         }
         out.append("    }\n");
+    }
+
+    /** A forwarder with the invoker's very parameters (the same names, so one sed turns a call site). */
+    private static void emitExported(StringBuilder out, Target target, Function f) {
+        Signature sig = f.signature();
+        java.util.Set<String> taken = new java.util.HashSet<>(List.of("t", "errno"));
+        List<String> params = new ArrayList<>(List.of("MemorySegment errno"));
+        List<String> args = new ArrayList<>(List.of("errno"));
+        StringBuilder tags = new StringBuilder("     * @param errno a {@code CallState} segment that receives errno\n");
+        for (int i = 0; i < sig.params().size(); i++) {
+            String c = i < f.paramNames().size() ? f.paramNames().get(i) : "";
+            String name = c.isEmpty() ? "a" + i : Names.javaIdentifier(c);
+            while (!taken.add(name)) {
+                name = name + "_";
+            }
+            params.add(Invokers.javaType(sig.params().get(i), false) + " " + name);
+            args.add(name);
+            tags.append("     * @param ").append(name).append(' ')
+                    .append(c.isEmpty() ? "the C function's argument " + (i + 1) : "the C argument {@code " + c + "}").append('\n');
+        }
+        String result = sig.result() == null ? "void" : Invokers.javaType(sig.result(), false);
+        if (sig.result() != null) {
+            tags.append("     * @return what the C function returns\n");
+        }
+        out.append("\n    /**\n     * {@code ").append(Names.javadoc(f.prototype())).append("}: {@link ")
+                .append(target.invokerClass()).append('#').append(f.name()).append("}.\n     *\n").append(tags)
+                .append("     */\n");
+        out.append("    public static ").append(result).append(' ').append(f.name()).append('(')
+                .append(String.join(", ", params)).append(") {\n        ")
+                .append(result.equals("void") ? "" : "return ").append(target.invokerClass()).append('.')
+                .append(f.name()).append('(').append(String.join(", ", args)).append(");\n    }\n");
     }
 
     private static void addOnce(List<String> list, String value) {

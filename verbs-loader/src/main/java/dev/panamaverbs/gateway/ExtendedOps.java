@@ -88,7 +88,7 @@ public final class ExtendedOps {
 
     /**
      * The op at {@code opOffset}, or null with EOPNOTSUPP in {@code errno}: how every extended
-     * verb answers when the provider lacks the op (also for the generated {@link VerbsOps}).
+     * verb answers when the provider lacks the op (also for the generated {@link IbverbsCalls}).
      */
     static MemorySegment opOrUnsupported(MemorySegment errno, long context, long opOffset) {
         long function = op(context, opOffset);

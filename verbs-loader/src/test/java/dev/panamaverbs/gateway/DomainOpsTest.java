@@ -51,7 +51,7 @@ class DomainOpsTest extends ProcessFakeProviderTest {
         MemorySegment attr = arena.allocate(ibv_alloc_dm_attr.LAYOUT);
         ibv_alloc_dm_attr.length(attr, 0x1_0000_0040L);
         ibv_alloc_dm_attr.log_align_req(attr, 6);
-        long dm = VerbsOps.ibv_alloc_dm(state, context, attr.address());
+        long dm = IbverbsCalls.ibv_alloc_dm(state, context, attr.address());
         assertEquals("alloc_dm", fake.lastOp());
         assertEquals(context, fake.arg(0));
         assertEquals(attr.address(), fake.arg(1));
@@ -64,37 +64,37 @@ class DomainOpsTest extends ProcessFakeProviderTest {
         for (int i = 0; i < 16; i++) {
             host.set(ValueLayout.JAVA_BYTE, i, (byte) (i + 1));
         }
-        assertEquals(0, VerbsOps.ibv_memcpy_to_dm(dm, 8, host.address(), 16));
+        assertEquals(0, IbverbsCalls.ibv_memcpy_to_dm(dm, 8, host.address(), 16));
         assertEquals("memcpy_to_dm", fake.lastOp());
         assertArrayEquals(new long[] {dm, 8, host.address(), 16}, new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3)});
         MemorySegment back = arena.allocate(16);
-        assertEquals(0, VerbsOps.ibv_memcpy_from_dm(back.address(), dm, 8, 16));
+        assertEquals(0, IbverbsCalls.ibv_memcpy_from_dm(back.address(), dm, 8, 16));
         assertEquals("memcpy_from_dm", fake.lastOp());
         assertArrayEquals(new long[] {back.address(), dm, 8, 16}, new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3)});
         assertEquals(-1L, back.mismatch(host), "the bytes came back");
 
         long pd = fake.pd(context);
-        long mr = VerbsOps.ibv_reg_dm_mr(state, pd, dm, 32, 24, 0x20 | 0x1);
+        long mr = IbverbsCalls.ibv_reg_dm_mr(state, pd, dm, 32, 24, 0x20 | 0x1);
         assertEquals("reg_dm_mr", fake.lastOp());
         assertArrayEquals(new long[] {pd, dm, 32, 24, 0x21},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4)});
         assertEquals(0x1234, Memory.readInt(mr + ibv_mr.lkey$OFFSET));
 
         fake.nextReturn(TestErrno.EINVAL);
-        assertEquals(0, VerbsOps.ibv_reg_dm_mr(state, pd, dm, 32, 24, 0x21));
+        assertEquals(0, IbverbsCalls.ibv_reg_dm_mr(state, pd, dm, 32, 24, 0x21));
         assertEquals(TestErrno.EINVAL, CallState.errno(state));
-        assertEquals(TestErrno.EINVAL, VerbsOps.ibv_memcpy_to_dm(dm, 0, host.address(), 1));
+        assertEquals(TestErrno.EINVAL, IbverbsCalls.ibv_memcpy_to_dm(dm, 0, host.address(), 1));
         fake.nextReturn(0);
 
-        assertEquals(0, VerbsOps.ibv_free_dm(dm));
+        assertEquals(0, IbverbsCalls.ibv_free_dm(dm));
         assertEquals("free_dm", fake.lastOp());
         assertEquals(dm, fake.arg(0));
 
         long calls = fake.calls();
         long older = fake.contextWithout(verbs_context.alloc_dm$OFFSET);
-        assertEquals(0, VerbsOps.ibv_alloc_dm(state, older, attr.address()));
+        assertEquals(0, IbverbsCalls.ibv_alloc_dm(state, older, attr.address()));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
-        assertEquals(0, VerbsOps.ibv_reg_dm_mr(state, fake.pd(fake.contextWithout(verbs_context.reg_dm_mr$OFFSET)), dm, 0, 1, 0x20));
+        assertEquals(0, IbverbsCalls.ibv_reg_dm_mr(state, fake.pd(fake.contextWithout(verbs_context.reg_dm_mr$OFFSET)), dm, 0, 1, 0x20));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
         assertEquals(calls, fake.calls());
     }
@@ -103,15 +103,15 @@ class DomainOpsTest extends ProcessFakeProviderTest {
     void aNullMemoryRegionIsAllocated() {
         MemorySegment state = CallState.allocate(arena);
         long pd = fake.pd(context);
-        long mr = VerbsOps.ibv_alloc_null_mr(state, pd);
+        long mr = IbverbsCalls.ibv_alloc_null_mr(state, pd);
         assertEquals("alloc_null_mr", fake.lastOp());
         assertEquals(pd, fake.arg(0));
         assertEquals(0x4321, Memory.readInt(mr + ibv_mr.lkey$OFFSET));
         fake.nextReturn(TestErrno.EINVAL);
-        assertEquals(0, VerbsOps.ibv_alloc_null_mr(state, pd));
+        assertEquals(0, IbverbsCalls.ibv_alloc_null_mr(state, pd));
         assertEquals(TestErrno.EINVAL, CallState.errno(state));
         long calls = fake.calls();
-        assertEquals(0, VerbsOps.ibv_alloc_null_mr(state, fake.pd(fake.contextWithout(verbs_context.alloc_null_mr$OFFSET))));
+        assertEquals(0, IbverbsCalls.ibv_alloc_null_mr(state, fake.pd(fake.contextWithout(verbs_context.alloc_null_mr$OFFSET))));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
         assertEquals(calls, fake.calls());
     }
@@ -120,7 +120,7 @@ class DomainOpsTest extends ProcessFakeProviderTest {
     void threadAndParentDomains() {
         MemorySegment state = CallState.allocate(arena);
         MemorySegment tdAttr = arena.allocate(ibv_td_init_attr.LAYOUT);
-        long td = VerbsOps.ibv_alloc_td(state, context, tdAttr.address());
+        long td = IbverbsCalls.ibv_alloc_td(state, context, tdAttr.address());
         assertEquals("alloc_td", fake.lastOp());
         assertArrayEquals(new long[] {context, tdAttr.address(), 0}, new long[] {fake.arg(0), fake.arg(1), fake.arg(2)});
 
@@ -128,25 +128,25 @@ class DomainOpsTest extends ProcessFakeProviderTest {
         MemorySegment attr = arena.allocate(ibv_parent_domain_init_attr.LAYOUT);
         ibv_parent_domain_init_attr.pd(attr, MemorySegment.ofAddress(pd));
         ibv_parent_domain_init_attr.td(attr, MemorySegment.ofAddress(td));
-        long parent = VerbsOps.ibv_alloc_parent_domain(state, context, attr.address());
+        long parent = IbverbsCalls.ibv_alloc_parent_domain(state, context, attr.address());
         assertEquals("alloc_parent_domain", fake.lastOp());
         assertArrayEquals(new long[] {context, attr.address(), pd, td, 0, 0, 0, 0},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5), fake.arg(6), fake.arg(7)});
         assertEquals(context, Memory.readLong(parent + dev.panamaverbs.ffm.ibv_pd.context$OFFSET));
 
-        assertEquals(0, VerbsOps.ibv_dealloc_td(td));
+        assertEquals(0, IbverbsCalls.ibv_dealloc_td(td));
         assertEquals("dealloc_td", fake.lastOp());
         assertEquals(td, fake.arg(0));
         fake.nextReturn(TestErrno.EIO);
-        assertEquals(TestErrno.EIO, VerbsOps.ibv_dealloc_td(td));
-        assertEquals(0, VerbsOps.ibv_alloc_td(state, context, tdAttr.address()));
+        assertEquals(TestErrno.EIO, IbverbsCalls.ibv_dealloc_td(td));
+        assertEquals(0, IbverbsCalls.ibv_alloc_td(state, context, tdAttr.address()));
         assertEquals(TestErrno.EIO, CallState.errno(state));
         fake.nextReturn(0);
 
         long calls = fake.calls();
-        assertEquals(0, VerbsOps.ibv_alloc_td(state, fake.contextWithout(verbs_context.alloc_td$OFFSET), tdAttr.address()));
+        assertEquals(0, IbverbsCalls.ibv_alloc_td(state, fake.contextWithout(verbs_context.alloc_td$OFFSET), tdAttr.address()));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
-        assertEquals(0, VerbsOps.ibv_alloc_parent_domain(state, fake.contextWithout(verbs_context.alloc_parent_domain$OFFSET), attr.address()));
+        assertEquals(0, IbverbsCalls.ibv_alloc_parent_domain(state, fake.contextWithout(verbs_context.alloc_parent_domain$OFFSET), attr.address()));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
         assertEquals(calls, fake.calls());
     }
@@ -158,7 +158,7 @@ class DomainOpsTest extends ProcessFakeProviderTest {
         ibv_qp_rate_limit_attr.rate_limit(attr, 0xFFFF_FFF0);
         ibv_qp_rate_limit_attr.max_burst_sz(attr, 70_000);
         ibv_qp_rate_limit_attr.typical_pkt_sz(attr, (short) 0xFFEE);
-        assertEquals(0, VerbsOps.ibv_modify_qp_rate_limit(qp, attr.address()));
+        assertEquals(0, IbverbsCalls.ibv_modify_qp_rate_limit(qp, attr.address()));
         assertEquals("modify_qp_rate_limit", fake.lastOp());
         assertEquals(qp, fake.arg(0));
         assertEquals(attr.address(), fake.arg(1));
@@ -167,10 +167,10 @@ class DomainOpsTest extends ProcessFakeProviderTest {
         assertEquals(0xFFEE, fake.arg(4), "typical_pkt_sz, a uint16_t");
         assertEquals(0, fake.arg(5), "comp_mask");
         fake.nextReturn(TestErrno.EINVAL);
-        assertEquals(TestErrno.EINVAL, VerbsOps.ibv_modify_qp_rate_limit(qp, attr.address()));
+        assertEquals(TestErrno.EINVAL, IbverbsCalls.ibv_modify_qp_rate_limit(qp, attr.address()));
         long calls = fake.calls();
         assertEquals(OpsTable.EOPNOTSUPP,
-                VerbsOps.ibv_modify_qp_rate_limit(fake.qp(fake.contextWithout(verbs_context.modify_qp_rate_limit$OFFSET)), attr.address()));
+                IbverbsCalls.ibv_modify_qp_rate_limit(fake.qp(fake.contextWithout(verbs_context.modify_qp_rate_limit$OFFSET)), attr.address()));
         assertEquals(calls, fake.calls());
     }
 }

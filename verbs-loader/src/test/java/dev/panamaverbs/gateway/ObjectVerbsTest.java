@@ -138,7 +138,7 @@ class ObjectVerbsTest {
         ibv_sge.addr(sge, 0x7000_0000_1000L);
         ibv_sge.length(sge, 65536);
         ibv_sge.lkey(sge, 0x77);
-        assertEquals(0, VerbsOps.ibv_advise_mr(pd, VerbsConstants.IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE,
+        assertEquals(0, IbverbsCalls.ibv_advise_mr(pd, VerbsConstants.IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE,
                 VerbsConstants.IBV_ADVISE_MR_FLAG_FLUSH, sge.address(), 2));
         assertEquals("advise_mr", fake.lastOp());
         assertEquals(pd, fake.arg(0));
@@ -150,12 +150,12 @@ class ObjectVerbsTest {
         assertEquals(65536, fake.arg(6));
         assertEquals(0x77, fake.arg(7));
         fake.nextReturn(TestErrno.EFAULT);
-        assertEquals(TestErrno.EFAULT, VerbsOps.ibv_advise_mr(pd, 0, 0, sge.address(), 1));
+        assertEquals(TestErrno.EFAULT, IbverbsCalls.ibv_advise_mr(pd, 0, 0, sge.address(), 1));
 
         long calls = fake.calls();
         long older = fake.pd(fake.context(true, fake.verbsContextSize()
                 - dev.panamaverbs.ffm.verbs_context.advise_mr$OFFSET - 1, true));
-        assertEquals(OpsTable.EOPNOTSUPP, VerbsOps.ibv_advise_mr(older, 0, 0, sge.address(), 1), "a provider without advise_mr");
+        assertEquals(OpsTable.EOPNOTSUPP, IbverbsCalls.ibv_advise_mr(older, 0, 0, sge.address(), 1), "a provider without advise_mr");
         assertEquals(calls, fake.calls());
         assertTrue(calls > 0);
     }

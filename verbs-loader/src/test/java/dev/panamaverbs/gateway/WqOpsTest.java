@@ -77,7 +77,7 @@ class WqOpsTest extends ProcessFakeProviderTest {
         ibv_wq_attr.attr_mask(attr, VerbsConstants.IBV_WQ_ATTR_STATE | VerbsConstants.IBV_WQ_ATTR_CURR_STATE);
         ibv_wq_attr.wq_state(attr, VerbsConstants.IBV_WQS_RDY);
         ibv_wq_attr.curr_wq_state(attr, VerbsConstants.IBV_WQS_RESET);
-        assertEquals(0, VerbsOps.ibv_modify_wq(wq, attr.address()));
+        assertEquals(0, IbverbsCalls.ibv_modify_wq(wq, attr.address()));
         assertEquals("modify_wq", fake.lastOp());
         assertArrayEquals(new long[] {wq, attr.address(), 3, VerbsConstants.IBV_WQS_RDY, VerbsConstants.IBV_WQS_RESET, 0},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5)});
@@ -86,16 +86,16 @@ class WqOpsTest extends ProcessFakeProviderTest {
         ibv_recv_wr.wr_id(wr, 0x1234_5678_9ABCL);
         ibv_recv_wr.num_sge(wr, 0);
         MemorySegment bad = arena.allocate(ValueLayout.ADDRESS);
-        assertEquals(0, VerbsOps.ibv_post_wq_recv(wq, wr.address(), bad.address()));
+        assertEquals(0, IbverbsCalls.ibv_post_wq_recv(wq, wr.address(), bad.address()));
         assertEquals("post_wq_recv", fake.lastOp());
         assertArrayEquals(new long[] {wq, wr.address(), bad.address(), 0x1234_5678_9ABCL},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3)});
         fake.nextReturn(TestErrno.ENOMEM);
-        assertEquals(TestErrno.ENOMEM, VerbsOps.ibv_post_wq_recv(wq, wr.address(), bad.address()));
+        assertEquals(TestErrno.ENOMEM, IbverbsCalls.ibv_post_wq_recv(wq, wr.address(), bad.address()));
         assertEquals(wr.address(), bad.get(ValueLayout.JAVA_LONG, 0), "bad_recv_wr points at the refused request");
         fake.nextReturn(0);
 
-        assertEquals(0, VerbsOps.ibv_destroy_wq(wq));
+        assertEquals(0, IbverbsCalls.ibv_destroy_wq(wq));
         assertEquals("destroy_wq", fake.lastOp());
         assertEquals(wq, fake.arg(0));
 
@@ -117,20 +117,20 @@ class WqOpsTest extends ProcessFakeProviderTest {
         MemorySegment attr = arena.allocate(ibv_rwq_ind_table_init_attr.LAYOUT);
         ibv_rwq_ind_table_init_attr.log_ind_tbl_size(attr, 2);
         ibv_rwq_ind_table_init_attr.ind_tbl(attr, table);
-        long created = VerbsOps.ibv_create_rwq_ind_table(state, context, attr.address());
+        long created = IbverbsCalls.ibv_create_rwq_ind_table(state, context, attr.address());
         assertEquals("create_rwq_ind_table", fake.lastOp());
         assertArrayEquals(new long[] {context, attr.address(), 2, table.address(), 0, first, first + 3},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5), fake.arg(6)});
         assertEquals(0x55, Memory.readInt(created + ibv_rwq_ind_table.ind_tbl_num$OFFSET));
-        assertEquals(0, VerbsOps.ibv_destroy_rwq_ind_table(created));
+        assertEquals(0, IbverbsCalls.ibv_destroy_rwq_ind_table(created));
         assertEquals("destroy_rwq_ind_table", fake.lastOp());
         assertEquals(created, fake.arg(0));
         fake.nextReturn(TestErrno.EINVAL);
-        assertEquals(0, VerbsOps.ibv_create_rwq_ind_table(state, context, attr.address()));
+        assertEquals(0, IbverbsCalls.ibv_create_rwq_ind_table(state, context, attr.address()));
         assertEquals(TestErrno.EINVAL, CallState.errno(state));
         fake.nextReturn(0);
         long calls = fake.calls();
-        assertEquals(0, VerbsOps.ibv_create_rwq_ind_table(state, fake.contextWithout(verbs_context.create_rwq_ind_table$OFFSET), attr.address()));
+        assertEquals(0, IbverbsCalls.ibv_create_rwq_ind_table(state, fake.contextWithout(verbs_context.create_rwq_ind_table$OFFSET), attr.address()));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
         assertEquals(calls, fake.calls());
     }

@@ -50,21 +50,21 @@ class XrcOpsTest extends ProcessFakeProviderTest {
         ibv_xrcd_init_attr.comp_mask(attr, VerbsConstants.IBV_XRCD_INIT_ATTR_FD | VerbsConstants.IBV_XRCD_INIT_ATTR_OFLAGS);
         ibv_xrcd_init_attr.fd(attr, -1);
         ibv_xrcd_init_attr.oflags(attr, 0100);
-        long xrcd = VerbsOps.ibv_open_xrcd(state, context, attr.address());
+        long xrcd = IbverbsCalls.ibv_open_xrcd(state, context, attr.address());
         assertEquals("open_xrcd", fake.lastOp());
         assertArrayEquals(new long[] {context, attr.address(), 3, -1, 0100},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4)});
         assertEquals(context, Memory.readLong(xrcd + ibv_xrcd.context$OFFSET));
-        assertEquals(0, VerbsOps.ibv_close_xrcd(xrcd));
+        assertEquals(0, IbverbsCalls.ibv_close_xrcd(xrcd));
         assertEquals("close_xrcd", fake.lastOp());
         assertEquals(xrcd, fake.arg(0));
         fake.nextReturn(TestErrno.EIO);
-        assertEquals(TestErrno.EIO, VerbsOps.ibv_close_xrcd(xrcd));
-        assertEquals(0, VerbsOps.ibv_open_xrcd(state, context, attr.address()));
+        assertEquals(TestErrno.EIO, IbverbsCalls.ibv_close_xrcd(xrcd));
+        assertEquals(0, IbverbsCalls.ibv_open_xrcd(state, context, attr.address()));
         assertEquals(TestErrno.EIO, CallState.errno(state));
         fake.nextReturn(0);
         long calls = fake.calls();
-        assertEquals(0, VerbsOps.ibv_open_xrcd(state, fake.contextWithout(verbs_context.open_xrcd$OFFSET), attr.address()));
+        assertEquals(0, IbverbsCalls.ibv_open_xrcd(state, fake.contextWithout(verbs_context.open_xrcd$OFFSET), attr.address()));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
         assertEquals(calls, fake.calls());
     }
@@ -92,7 +92,7 @@ class XrcOpsTest extends ProcessFakeProviderTest {
         assertEquals(101, ibv_srq_attr.max_wr(ibv_srq_init_attr_ex.attr(attr)), "the granted size comes back");
 
         MemorySegment number = arena.allocate(ValueLayout.JAVA_INT);
-        assertEquals(0, VerbsOps.ibv_get_srq_num(srq, number.address()));
+        assertEquals(0, IbverbsCalls.ibv_get_srq_num(srq, number.address()));
         assertEquals("get_srq_num", fake.lastOp());
         assertArrayEquals(new long[] {srq, number.address()}, new long[] {fake.arg(0), fake.arg(1)});
         assertEquals(0xABCDE, number.get(ValueLayout.JAVA_INT, 0));
@@ -101,7 +101,7 @@ class XrcOpsTest extends ProcessFakeProviderTest {
         long older = fake.contextWithout(verbs_context.create_srq_ex$OFFSET);
         assertEquals(0, ExtendedOps.createSrqEx(state, older, attr.address()));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
-        assertEquals(OpsTable.EOPNOTSUPP, VerbsOps.ibv_get_srq_num(fake.srq(fake.contextWithout(verbs_context.get_srq_num$OFFSET)), number.address()));
+        assertEquals(OpsTable.EOPNOTSUPP, IbverbsCalls.ibv_get_srq_num(fake.srq(fake.contextWithout(verbs_context.get_srq_num$OFFSET)), number.address()));
         assertEquals(calls, fake.calls());
     }
 
@@ -115,13 +115,13 @@ class XrcOpsTest extends ProcessFakeProviderTest {
         ibv_qp_open_attr.qp_num(attr, 0xFFFFFE);
         ibv_qp_open_attr.xrcd(attr, MemorySegment.ofAddress(0x2000));
         ibv_qp_open_attr.qp_type(attr, VerbsConstants.IBV_QPT_XRC_RECV);
-        long qp = VerbsOps.ibv_open_qp(state, context, attr.address());
+        long qp = IbverbsCalls.ibv_open_qp(state, context, attr.address());
         assertEquals("open_qp", fake.lastOp());
         assertArrayEquals(new long[] {context, attr.address(), mask, 0xFFFFFE, 0x2000, VerbsConstants.IBV_QPT_XRC_RECV},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5)});
         assertEquals(0xFFFFFE, Memory.readInt(qp + ibv_qp.qp_num$OFFSET));
         long calls = fake.calls();
-        assertEquals(0, VerbsOps.ibv_open_qp(state, fake.contextWithout(verbs_context.open_qp$OFFSET), attr.address()));
+        assertEquals(0, IbverbsCalls.ibv_open_qp(state, fake.contextWithout(verbs_context.open_qp$OFFSET), attr.address()));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
         assertEquals(calls, fake.calls());
     }

@@ -1,6 +1,6 @@
 /**
- * The loader proper: probing, dlopen, symbol versions and availability. The gateway to the
- * provider's ops tables is {@link dev.panamaverbs.gateway}.
+ * The loader proper: probing, dlopen, symbol versions and availability. It calls no verb: the
+ * one door the API takes to native code is {@link dev.panamaverbs.gateway}.
  *
  * <p>The loader's internals, for the panama-verbs modules only (a qualified export): they take raw
  * native addresses, and on the class path, where module encapsulation does not hold, misusing
@@ -15,8 +15,6 @@
  *   <li>{@link dev.panamaverbs.loader.internal.LibraryProbe}: probe any file for a generated
  *       {@code NativeLibrary}'s functions into an immutable
  *       {@link dev.panamaverbs.loader.internal.LoadResult} (tests, diagnostics).</li>
- *   <li>{@link dev.panamaverbs.loader.internal.Pointers}: sizing the pointers C hands out;
- *       {@link dev.panamaverbs.loader.internal.Libc}: {@code fcntl} and {@code poll} on event fds.</li>
  * </ul>
  */
 package dev.panamaverbs.loader.internal;
