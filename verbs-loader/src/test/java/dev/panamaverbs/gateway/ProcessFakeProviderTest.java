@@ -2,10 +2,17 @@ package dev.panamaverbs.gateway;
 
 import dev.panamaverbs.loader.internal.FakeProvider;
 
+import dev.panamaverbs.ffm.invoke.CallState;
+
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.function.LongSupplier;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The fixture of the tests that drive ops against the standard fake provider loaded as the
@@ -32,5 +39,23 @@ abstract class ProcessFakeProviderTest {
     @BeforeEach
     void resetTheRecorders() {
         fake.reset();
+    }
+
+    /**
+     * A verb returning a pointer, called where the provider lacks its op: 0, EOPNOTSUPP in
+     * {@code state}, as the header answers, and no call reached the provider.
+     */
+    static void assertUnsupportedInErrno(MemorySegment state, LongSupplier verb) {
+        long calls = fake.calls();
+        assertEquals(0, verb.getAsLong());
+        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
+        assertEquals(calls, fake.calls());
+    }
+
+    /** The fake's layout answers {@code first}, {@code first + 1}, ... are {@code expected}, in order. */
+    static void assertLayouts(int first, long... expected) {
+        for (int i = 0; i < expected.length; i++) {
+            assertEquals(fake.layout(first + i), expected[i]);
+        }
     }
 }
