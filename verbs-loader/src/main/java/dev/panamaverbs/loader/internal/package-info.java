@@ -1,6 +1,6 @@
 /**
  * The loader proper: probing, dlopen, symbol versions and availability. It calls no verb: the
- * one door the API takes to native code is {@link dev.panamaverbs.gateway}.
+ * one door the API takes to native code is {@code dev.panamaverbs.gateway}.
  *
  * <p>The loader's internals, for the panama-verbs modules only (a qualified export): they take raw
  * native addresses, and on the class path, where module encapsulation does not hold, misusing
