@@ -135,18 +135,12 @@ class DomainOpsTest extends ProcessFakeProviderTest {
         assertEquals(0, IbverbsCalls.ibv_dealloc_td(td));
         assertEquals("dealloc_td", fake.lastOp());
         assertEquals(td, fake.arg(0));
-        fake.nextReturn(TestErrno.EIO);
-        assertEquals(TestErrno.EIO, IbverbsCalls.ibv_dealloc_td(td));
-        assertEquals(0, IbverbsCalls.ibv_alloc_td(state, context, tdAttr.address()));
-        assertEquals(TestErrno.EIO, CallState.errno(state));
-        fake.nextReturn(0);
+        assertProviderErrorPassesThrough(state, TestErrno.EIO, () -> IbverbsCalls.ibv_dealloc_td(td),
+                () -> IbverbsCalls.ibv_alloc_td(state, context, tdAttr.address()));
 
-        long calls = fake.calls();
-        assertEquals(0, IbverbsCalls.ibv_alloc_td(state, fake.contextWithout(verbs_context.alloc_td$OFFSET), tdAttr.address()));
-        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
-        assertEquals(0, IbverbsCalls.ibv_alloc_parent_domain(state, fake.contextWithout(verbs_context.alloc_parent_domain$OFFSET), attr.address()));
-        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
-        assertEquals(calls, fake.calls());
+        assertUnsupportedInErrno(state,
+                () -> IbverbsCalls.ibv_alloc_td(state, fake.contextWithout(verbs_context.alloc_td$OFFSET), tdAttr.address()),
+                () -> IbverbsCalls.ibv_alloc_parent_domain(state, fake.contextWithout(verbs_context.alloc_parent_domain$OFFSET), attr.address()));
     }
 
     @Test

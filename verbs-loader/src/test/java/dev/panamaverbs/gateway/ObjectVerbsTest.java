@@ -12,9 +12,7 @@ import dev.panamaverbs.ffm.ibv_mr;
 import dev.panamaverbs.ffm.ibv_pd;
 import dev.panamaverbs.ffm.ibv_sge;
 import dev.panamaverbs.ffm.invoke.CallState;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,17 +20,8 @@ import org.junit.jupiter.api.Test;
  * {@code ibv_advise_mr} against the fake library (the process-wide one, own JVM): the arguments
  * and the structs as gcc lays them out reach the C functions, and their answers come back.
  */
-class ObjectVerbsTest {
-    private static final FakeProvider fake = FakeProvider.standardAsProcessLibrary();
-    private static final long context = fake.context();
-
-    private final Arena arena = Arena.ofAuto();
+class ObjectVerbsTest extends ProcessFakeProviderTest {
     private final MemorySegment state = CallState.allocate(arena);
-
-    @BeforeEach
-    void reset() {
-        fake.reset();
-    }
 
     @Test
     void reregMrPassesEveryArgumentAndTheProviderUpdatesTheRegion() {

@@ -6,6 +6,7 @@ import dev.panamaverbs.ffm.invoke.CallState;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
 import org.junit.jupiter.api.AfterAll;
@@ -45,11 +46,26 @@ abstract class ProcessFakeProviderTest {
      * A verb returning a pointer, called where the provider lacks its op: 0, EOPNOTSUPP in
      * {@code state}, as the header answers, and no call reached the provider.
      */
-    static void assertUnsupportedInErrno(MemorySegment state, LongSupplier verb) {
+    static void assertUnsupportedInErrno(MemorySegment state, LongSupplier... verbs) {
         long calls = fake.calls();
-        assertEquals(0, verb.getAsLong());
-        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
+        for (LongSupplier verb : verbs) {
+            assertEquals(0, verb.getAsLong());
+            assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
+        }
         assertEquals(calls, fake.calls());
+    }
+
+    /**
+     * The provider's error comes back as is: {@code errno} from {@code destroy} (returned) and from
+     * {@code create} (0, the errno in {@code state}); the fake answers 0 again afterwards.
+     */
+    static void assertProviderErrorPassesThrough(MemorySegment state, int errno, IntSupplier destroy,
+                                                 LongSupplier create) {
+        fake.nextReturn(errno);
+        assertEquals(errno, destroy.getAsInt());
+        assertEquals(0, create.getAsLong());
+        assertEquals(errno, CallState.errno(state));
+        fake.nextReturn(0);
     }
 
     /** The fake's layout answers {@code first}, {@code first + 1}, ... are {@code expected}, in order. */

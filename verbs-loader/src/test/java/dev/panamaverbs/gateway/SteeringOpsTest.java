@@ -106,11 +106,8 @@ class SteeringOpsTest extends ProcessFakeProviderTest {
 
         assertEquals(0, IbverbsCalls.ibv_destroy_counters(counters));
         assertEquals("destroy_counters", fake.lastOp());
-        fake.nextReturn(TestErrno.EINVAL);
-        assertEquals(TestErrno.EINVAL, IbverbsCalls.ibv_attach_counters_point_flow(counters, attach.address(), 0));
-        assertEquals(0, IbverbsCalls.ibv_create_counters(state, context, init.address()));
-        assertEquals(TestErrno.EINVAL, CallState.errno(state));
-        fake.nextReturn(0);
+        assertProviderErrorPassesThrough(state, TestErrno.EINVAL, () -> IbverbsCalls.ibv_attach_counters_point_flow(counters, attach.address(), 0),
+                () -> IbverbsCalls.ibv_create_counters(state, context, init.address()));
 
         assertUnsupportedInErrno(state, () -> IbverbsCalls.ibv_create_counters(state, fake.contextWithout(verbs_context.create_counters$OFFSET), init.address()));
     }

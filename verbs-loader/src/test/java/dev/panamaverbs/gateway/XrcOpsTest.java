@@ -59,11 +59,8 @@ class XrcOpsTest extends ProcessFakeProviderTest {
         assertEquals(0, IbverbsCalls.ibv_close_xrcd(xrcd));
         assertEquals("close_xrcd", fake.lastOp());
         assertEquals(xrcd, fake.arg(0));
-        fake.nextReturn(TestErrno.EIO);
-        assertEquals(TestErrno.EIO, IbverbsCalls.ibv_close_xrcd(xrcd));
-        assertEquals(0, IbverbsCalls.ibv_open_xrcd(state, context, attr.address()));
-        assertEquals(TestErrno.EIO, CallState.errno(state));
-        fake.nextReturn(0);
+        assertProviderErrorPassesThrough(state, TestErrno.EIO, () -> IbverbsCalls.ibv_close_xrcd(xrcd),
+                () -> IbverbsCalls.ibv_open_xrcd(state, context, attr.address()));
         assertUnsupportedInErrno(state, () -> IbverbsCalls.ibv_open_xrcd(state, fake.contextWithout(verbs_context.open_xrcd$OFFSET), attr.address()));
     }
 
