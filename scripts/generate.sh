@@ -24,6 +24,8 @@ ensure_packages "${PKGS_GENERATOR[@]}" "${PKGS_VERBS[@]}"
 
 generator="$VERBS_ROOT/verbs-ffm/generator/src/dev/panamaverbs/generator/Main.java"
 tree="$VERBS_ROOT/verbs-ffm/src/main/java"
+# The resolve-guard-call wrappers (dev.panamaverbs.gateway.Ibverbs) go to the loader module.
+gateway="$VERBS_ROOT/verbs-loader/src/main/java"
 report="$VERBS_ROOT/verbs-ffm/target/generator-report.txt"
 mkdir -p "$(dirname "$report")"
 
@@ -31,7 +33,7 @@ if $check; then
     say "checking $tree against the generator's output"
     rm -f "$report"
     status=0
-    java --enable-native-access=ALL-UNNAMED "$generator" --check "$tree" --report "$report" >/dev/null || status=$?
+    java --enable-native-access=ALL-UNNAMED "$generator" --check "$tree" --gateway "$gateway" --report "$report" >/dev/null || status=$?
     # The report's summary block (per header: one found / emitted / skipped line per category,
     # the invoker lines) ends at its first empty line; the full report stays in $report.
     [[ -f $report ]] && sed '/^$/q' "$report"
@@ -42,5 +44,5 @@ if $check; then
     esac
 else
     say "generating $tree (coverage report: $report)"
-    java --enable-native-access=ALL-UNNAMED "$generator" --out "$tree" --report "$report"
+    java --enable-native-access=ALL-UNNAMED "$generator" --out "$tree" --gateway "$gateway" --report "$report"
 fi

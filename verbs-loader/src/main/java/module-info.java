@@ -3,8 +3,10 @@
  * every required symbol at its pinned version or none, binds the generated invokers to what it
  * resolved, and reimplements the {@code static inline} verbs through the provider's ops tables.
  *
- * <p>Everything here is internal. Its one package takes raw native addresses and runs them under
- * this module's native access, so it is exported only to the panama-verbs modules that guard
+ * <p>Two packages: {@code dev.panamaverbs.loader.internal}, the loader proper (probe, dlopen,
+ * symbol versions, availability), and {@code dev.panamaverbs.gateway}, the one door the API
+ * takes to the ops tables. Everything here is internal. Both take raw native addresses and runs them under
+ * this module's native access, so they are exported only to the panama-verbs modules that guard
  * those addresses. Applications use {@code dev.panamaverbs} (module {@code dev.panamaverbs.core}).
  */
 @SuppressWarnings("module") // the qualified exports name modules built after this one
@@ -13,4 +15,5 @@ module dev.panamaverbs.loader {
     requires org.slf4j;
 
     exports dev.panamaverbs.loader.internal to dev.panamaverbs.core, dev.panamaverbs.benchmarks;
+    exports dev.panamaverbs.gateway to dev.panamaverbs.core, dev.panamaverbs.benchmarks;
 }

@@ -4,7 +4,7 @@ import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.CompletionFlag;
 import dev.panamaverbs.ffm.ibv_ah_attr;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -44,7 +44,7 @@ final class AddressFromCompletion {
             // The attributes, for the handle's description and port; then the verb itself.
             AddressHandleAttributes attributes = init(verb, arena, context, port, wc, grh);
             MemorySegment state = CallState.allocate(arena);
-            MemorySegment ah = verbs_h.ibv_create_ah_from_wc(state, pd.handleSegment(), wc, grhOrNull(grh), (byte) port);
+            MemorySegment ah = IbverbsCalls.ibv_create_ah_from_wc(state, pd.handleSegment(), wc, grhOrNull(grh), (byte) port);
             NativeCalls.checkPointer(verb, ah, CallState.errno(state));
             return AddressHandle.adopt(pd, ah, attributes);
         } finally {
@@ -57,7 +57,7 @@ final class AddressFromCompletion {
                                                 MemorySegment grh) {
         MemorySegment attr = arena.allocate(ibv_ah_attr.LAYOUT);
         MemorySegment state = CallState.allocate(arena);
-        int rc = verbs_h.ibv_init_ah_from_wc(state, context.handleSegment(), (byte) port, wc, grhOrNull(grh), attr);
+        int rc = IbverbsCalls.ibv_init_ah_from_wc(state, context.handleSegment(), (byte) port, wc, grhOrNull(grh), attr);
         NativeCalls.checkErrno(verb, rc, CallState.errno(state));
         return AddressHandleAttributes.readFrom(attr);
     }

@@ -3,10 +3,10 @@ package dev.panamaverbs;
 import dev.panamaverbs.internal.RegistrationChecks;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.PortAttributes;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.ibv_ah_attr;
 import dev.panamaverbs.ffm.ibv_ah;
-import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Objects;
@@ -42,7 +42,7 @@ public final class AddressHandle extends VerbsResource {
             MemorySegment attr = arena.allocate(ibv_ah_attr.LAYOUT);
             attributes.writeTo(attr);
             return attr;
-        }, (state, attr) -> verbs_h.ibv_create_ah(state, pd.handleSegment(), MemorySegment.ofAddress(attr)).address(),
+        }, (state, attr) -> IbverbsCalls.ibv_create_ah(state, pd.handleSegment(), MemorySegment.ofAddress(attr)).address(),
                 (ah, attr) -> new AddressHandle(pd, ah, attributes));
     }
 
@@ -77,7 +77,7 @@ public final class AddressHandle extends VerbsResource {
     /** {@code ibv_destroy_ah}. */
     @Override
     protected void destroy() {
-        NativeCalls.destroy("ibv_destroy_ah", verbs_h::ibv_destroy_ah, handleSegment());
+        NativeCalls.destroy("ibv_destroy_ah", IbverbsCalls::ibv_destroy_ah, handleSegment());
     }
 
     @Override

@@ -1,12 +1,12 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.internal.EventFiles;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.ibv_async_event;
 import dev.panamaverbs.ffm.ibv_qp;
 import dev.panamaverbs.ffm.ibv_wq;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -95,7 +95,7 @@ final class AsyncEventReader {
             if (!EventFiles.pollReadable(pollState, fd, pollMillis)) {
                 return null;
             }
-            int rc = verbs_h.ibv_get_async_event(callState, context.handleSegment(), event);
+            int rc = IbverbsCalls.ibv_get_async_event(callState, context.handleSegment(), event);
             if (rc != 0) {
                 int errno = CallState.errno(callState);
                 if (errno == Errno.EAGAIN || errno == Errno.EINTR) {
@@ -107,7 +107,7 @@ final class AsyncEventReader {
                 return copy(event);
             } finally {
                 // Always acknowledge, even if copying failed: ibv_destroy_qp/cq/srq wait for it.
-                verbs_h.ibv_ack_async_event(callState, event);
+                IbverbsCalls.ibv_ack_async_event(callState, event);
             }
         } finally {
             context.release();

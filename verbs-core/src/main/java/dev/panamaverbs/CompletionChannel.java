@@ -3,10 +3,10 @@ package dev.panamaverbs;
 import dev.panamaverbs.internal.Undo;
 import dev.panamaverbs.internal.EventFiles;
 import dev.panamaverbs.internal.NativeCalls;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.ibv_comp_channel;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -72,7 +72,7 @@ public final class CompletionChannel extends VerbsResource {
         context.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            MemorySegment created = verbs_h.ibv_create_comp_channel(state,
+            MemorySegment created = IbverbsCalls.ibv_create_comp_channel(state,
                     context.handleSegment());
             created = Pointers.sized(NativeCalls.checkPointer("ibv_create_comp_channel", created, CallState.errno(state)),
                     ibv_comp_channel.LAYOUT.byteSize());
@@ -155,7 +155,7 @@ public final class CompletionChannel extends VerbsResource {
             if (!EventFiles.pollReadable(pollState, fd, pollMillis)) {
                 return null;
             }
-            int rc = verbs_h.ibv_get_cq_event(callState, handleSegment(),
+            int rc = IbverbsCalls.ibv_get_cq_event(callState, handleSegment(),
                     eventSlots, eventSlots.asSlice(ADDRESS.byteSize()));
             if (rc != 0) {
                 int errno = CallState.errno(callState);
@@ -193,7 +193,7 @@ public final class CompletionChannel extends VerbsResource {
     @Override
     protected void destroy() {
         // Returns the errno itself (EBUSY while a CQ still uses the channel).
-        NativeCalls.destroy("ibv_destroy_comp_channel", verbs_h::ibv_destroy_comp_channel, handleSegment());
+        NativeCalls.destroy("ibv_destroy_comp_channel", IbverbsCalls::ibv_destroy_comp_channel, handleSegment());
     }
 
     @Override

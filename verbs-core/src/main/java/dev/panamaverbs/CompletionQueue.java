@@ -5,14 +5,14 @@ import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.internal.UnackedEvents;
 import dev.panamaverbs.values.CompletionField;
 import dev.panamaverbs.values.ExtendedDeviceAttributes;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.ibv_cq;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
-import dev.panamaverbs.loader.internal.OpsTable;
+import dev.panamaverbs.gateway.OpsTable;
 import dev.panamaverbs.ffm.ibv_moderate_cq;
 import dev.panamaverbs.ffm.ibv_modify_cq_attr;
-import dev.panamaverbs.loader.internal.ExtendedOps;
+import dev.panamaverbs.gateway.ExtendedOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -85,7 +85,7 @@ public final class CompletionQueue extends VerbsResource {
             MemorySegment state = CallState.allocate(arena);
             // A local, not a conditional expression: invokeExact would see the conditional as Object.
             MemorySegment channelSegment = channel == null ? MemorySegment.NULL : channel.handleSegment();
-            MemorySegment created = verbs_h.ibv_create_cq(state, context.handleSegment(), cqe,
+            MemorySegment created = IbverbsCalls.ibv_create_cq(state, context.handleSegment(), cqe,
                         MemorySegment.NULL, channelSegment, compVector);
             NativeCalls.checkPointer(verb, created, CallState.errno(state));
             return publish(new CompletionQueue(context, channel, Pointers.sized(created, ibv_cq.LAYOUT.byteSize()),
@@ -405,7 +405,7 @@ public final class CompletionQueue extends VerbsResource {
 
     /** {@code ibv_ack_cq_events(cq, count)} on a raw {@code struct ibv_cq *}. */
     static void acknowledgeRaw(long cqAddress, int count) {
-        verbs_h.ibv_ack_cq_events(ACK_CALL_STATE, MemorySegment.ofAddress(cqAddress), count);
+        IbverbsCalls.ibv_ack_cq_events(ACK_CALL_STATE, MemorySegment.ofAddress(cqAddress), count);
     }
 
     // ---- control path ----
@@ -423,7 +423,7 @@ public final class CompletionQueue extends VerbsResource {
             checkCqe("ibv_resize_cq", cqe, context.maxAttributes().maxCqe());
             int rc;
             try (Arena arena = Arena.ofConfined()) {
-                rc = verbs_h.ibv_resize_cq(CallState.allocate(arena), handleSegment(), cqe);
+                rc = IbverbsCalls.ibv_resize_cq(CallState.allocate(arena), handleSegment(), cqe);
             }
             NativeCalls.checkReturnedErrno("ibv_resize_cq", rc);
         } finally {
@@ -455,7 +455,7 @@ public final class CompletionQueue extends VerbsResource {
             ibv_modify_cq_attr.attr_mask(attr, IBV_CQ_ATTR_MODERATE);
             ibv_moderate_cq.cq_count(ibv_modify_cq_attr.moderate(attr), (short) count);
             ibv_moderate_cq.cq_period(ibv_modify_cq_attr.moderate(attr), (short) periodMicros);
-            NativeCalls.checkReturnedErrno("ibv_modify_cq", ExtendedOps.modifyCq(handleAddress(), attr.address()));
+            NativeCalls.checkReturnedErrno("ibv_modify_cq", IbverbsCalls.ibv_modify_cq(handleAddress(), attr.address()));
         } finally {
             release();
         }
@@ -472,7 +472,7 @@ public final class CompletionQueue extends VerbsResource {
             }
             int rc;
             try (Arena arena = Arena.ofConfined()) {
-                rc = verbs_h.ibv_destroy_cq(CallState.allocate(arena), handleSegment());
+                rc = IbverbsCalls.ibv_destroy_cq(CallState.allocate(arena), handleSegment());
             }
             NativeCalls.checkReturnedErrno("ibv_destroy_cq", rc);
         } finally {
@@ -485,7 +485,7 @@ public final class CompletionQueue extends VerbsResource {
     /** {@code ibv_destroy_cq} on a CQ that never became a {@code CompletionQueue}; failures are suppressed into {@code cause}. */
     static void destroyRaw(MemorySegment cq, RuntimeException cause) {
         try (Arena arena = Arena.ofConfined()) {
-            int rc = verbs_h.ibv_destroy_cq(CallState.allocate(arena), cq);
+            int rc = IbverbsCalls.ibv_destroy_cq(CallState.allocate(arena), cq);
             NativeCalls.checkReturnedErrno("ibv_destroy_cq", rc);
         } catch (RuntimeException e) {
             cause.addSuppressed(e);

@@ -6,12 +6,12 @@ import dev.panamaverbs.values.ExtendedDeviceAttributes;
 import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.values.PortAttributes;
 import dev.panamaverbs.loader.internal.LibIbverbs;
-import dev.panamaverbs.loader.internal.ObjectVerbs;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.ObjectVerbs;
+import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.ibv_device;
 import dev.panamaverbs.ffm.ibv_context;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -385,7 +385,7 @@ public final class Context extends VerbsResource {
             int errno = CallState.errno(state);
             if (context == 0) {
                 if (closeOnFailure) {
-                    dev.panamaverbs.loader.internal.Libc.close(commandFd);
+                    dev.panamaverbs.gateway.Libc.close(commandFd);
                 }
                 throw VerbsException.of(verb, errno != 0 ? errno : Errno.ENODEV);
             }
@@ -416,7 +416,7 @@ public final class Context extends VerbsResource {
         int copy;
         acquire();
         try {
-            copy = dev.panamaverbs.loader.internal.Libc.duplicate(ibv_context.cmd_fd(handleSegment()));
+            copy = dev.panamaverbs.gateway.Libc.duplicate(ibv_context.cmd_fd(handleSegment()));
         } finally {
             release();
         }
@@ -598,7 +598,7 @@ public final class Context extends VerbsResource {
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            int rc = verbs_h.ibv_close_device(state, handleSegment());
+            int rc = IbverbsCalls.ibv_close_device(state, handleSegment());
             NativeCalls.checkErrno("ibv_close_device", rc, CallState.errno(state));
         }
     }
@@ -606,7 +606,7 @@ public final class Context extends VerbsResource {
     /** Closes a just-opened context whose Java wrapper could not be built, keeping the first failure. */
     static void closeDeviceQuietly(MemorySegment context, Throwable failure) {
         try (Arena arena = Arena.ofConfined()) {
-            int ignored = verbs_h.ibv_close_device(CallState.allocate(arena), context);
+            int ignored = IbverbsCalls.ibv_close_device(CallState.allocate(arena), context);
         } catch (RuntimeException e) {
             failure.addSuppressed(e);
         }

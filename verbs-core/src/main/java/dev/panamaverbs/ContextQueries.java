@@ -7,6 +7,7 @@ import dev.panamaverbs.values.Gid;
 import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.values.GidType;
 import dev.panamaverbs.values.PortAttributes;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.ibv_device_attr_ex;
 import dev.panamaverbs.ffm.ibv_gid_entry;
 import dev.panamaverbs.ffm.ibv_port_attr;
@@ -14,9 +15,8 @@ import dev.panamaverbs.ffm.ibv_values_ex;
 import dev.panamaverbs.ffm.timespec;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
-import dev.panamaverbs.loader.internal.ExtendedOps;
-import dev.panamaverbs.loader.internal.InlineVerbs;
+import dev.panamaverbs.gateway.ExtendedOps;
+import dev.panamaverbs.gateway.InlineVerbs;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.NetworkInterface;
@@ -147,7 +147,7 @@ final class ContextQueries {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
             MemorySegment raw = arena.allocate(Gid.SIZE, 8);
-            int rc = verbs_h.ibv_query_gid(state, context, (byte) port.port(), index, raw);
+            int rc = IbverbsCalls.ibv_query_gid(state, context, (byte) port.port(), index, raw);
             if (rc != 0) {
                 int errno = CallState.errno(state);
                 // Unused slots of a RoCE table answer EINVAL/ENODATA through sysfs: just empty.
@@ -173,7 +173,7 @@ final class ContextQueries {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
             MemorySegment pkey = arena.allocate(JAVA_SHORT);
-            int rc = verbs_h.ibv_query_pkey(state, context, (byte) port, index, pkey);
+            int rc = IbverbsCalls.ibv_query_pkey(state, context, (byte) port, index, pkey);
             NativeCalls.checkErrno("ibv_query_pkey", rc, CallState.errno(state));
             return Short.toUnsignedInt(pkey.get(JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN), 0));
         }
@@ -184,7 +184,7 @@ final class ContextQueries {
         try (Arena arena = Arena.ofConfined()) {
             short bigEndian = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN
                     ? Short.reverseBytes((short) pkey) : (short) pkey;
-            int index = verbs_h.ibv_get_pkey_index(CallState.allocate(arena), context, (byte) port, bigEndian);
+            int index = IbverbsCalls.ibv_get_pkey_index(CallState.allocate(arena), context, (byte) port, bigEndian);
             return index < 0 ? OptionalInt.empty() : OptionalInt.of(index);
         }
     }
@@ -216,7 +216,7 @@ final class ContextQueries {
             MemorySegment values = arena.allocate(ibv_values_ex.LAYOUT);
             ibv_values_ex.comp_mask(values, VerbsConstants.IBV_VALUES_MASK_RAW_CLOCK);
             NativeCalls.checkReturnedErrno("ibv_query_rt_values_ex",
-                    ExtendedOps.queryRtValues(context.handleAddress(), values.address()));
+                    IbverbsCalls.ibv_query_rt_values_ex(context.handleAddress(), values.address()));
             MemorySegment clock = ibv_values_ex.raw_clock(values);
             return timespec.tv_sec(clock) * 1_000_000_000L + timespec.tv_nsec(clock);
         } finally {

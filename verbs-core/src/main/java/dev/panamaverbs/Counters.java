@@ -2,11 +2,11 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.CounterDescription;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_counter_attach_attr;
 import dev.panamaverbs.ffm.ibv_counters;
 import dev.panamaverbs.ffm.ibv_counters_init_attr;
-import dev.panamaverbs.loader.internal.SteeringOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -34,14 +34,14 @@ public final class Counters extends VerbsResource {
         Objects.requireNonNull(context, "ibv_create_counters: context is null");
         return ResourceCreation.create("ibv_create_counters", ibv_counters.SIZE, List.of(context),
                 arena -> arena.allocate(ibv_counters_init_attr.LAYOUT),
-                (state, attr) -> SteeringOps.createCounters(state, context.handleAddress(), attr),
+                (state, attr) -> IbverbsCalls.ibv_create_counters(state, context.handleAddress(), attr),
                 (handle, attr) -> new Counters(context, handle));
     }
 
     /** {@code ibv_destroy_counters}. */
     @Override
     protected void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_destroy_counters", SteeringOps.destroyCounters(handleAddress()));
+        NativeCalls.checkReturnedErrno("ibv_destroy_counters", IbverbsCalls.ibv_destroy_counters(handleAddress()));
     }
 
     @Override
@@ -80,7 +80,7 @@ public final class Counters extends VerbsResource {
             MemorySegment attr = arena.allocate(ibv_counter_attach_attr.LAYOUT);
             ibv_counter_attach_attr.counter_desc(attr, description.value());
             ibv_counter_attach_attr.index(attr, index);
-            NativeCalls.checkReturnedErrno(verb, SteeringOps.attachCountersPointFlow(handleAddress(), attr.address(), 0));
+            NativeCalls.checkReturnedErrno(verb, IbverbsCalls.ibv_attach_counters_point_flow(handleAddress(), attr.address(), 0));
         } finally {
             release();
         }
@@ -104,7 +104,7 @@ public final class Counters extends VerbsResource {
         acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment values = arena.allocate(ValueLayout.JAVA_LONG, count);
-            NativeCalls.checkReturnedErrno("ibv_read_counters", SteeringOps.readCounters(handleAddress(), values.address(),
+            NativeCalls.checkReturnedErrno("ibv_read_counters", IbverbsCalls.ibv_read_counters(handleAddress(), values.address(),
                     count, preferCached ? VerbsConstants.IBV_READ_COUNTERS_ATTR_PREFER_CACHED : 0));
             return values.toArray(ValueLayout.JAVA_LONG);
         } finally {

@@ -4,8 +4,8 @@ import dev.panamaverbs.values.Guids;
 import dev.panamaverbs.values.NodeType;
 import dev.panamaverbs.values.TransportType;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.IbverbsCalls;
+import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.ibv_context;
 import dev.panamaverbs.ffm.ibv_device;
 import java.lang.foreign.Arena;
@@ -59,7 +59,7 @@ final class DeviceList {
             Capability.GET_DEVICE_INDEX.require("ibv_get_device_index");
             for (MemorySegment device : devices) {
                 if (ibv_device.name(device).getString(0).equals(wanted.name())) {
-                    int index = verbs_h.ibv_get_device_index(CallState.allocate(arena), device);
+                    int index = IbverbsCalls.ibv_get_device_index(CallState.allocate(arena), device);
                     return index < 0 ? OptionalInt.empty() : OptionalInt.of(index);
                 }
             }
@@ -70,7 +70,7 @@ final class DeviceList {
 
     private static MemorySegment openDevice(MemorySegment device, Arena arena, String name) {
         MemorySegment state = CallState.allocate(arena);
-        MemorySegment context = verbs_h.ibv_open_device(state, device);
+        MemorySegment context = IbverbsCalls.ibv_open_device(state, device);
         if (context.equals(MemorySegment.NULL)) {
             int errno = CallState.errno(state);
             throw new VerbsException("ibv_open_device", errno != 0 ? errno : Errno.ENODEV, "device " + name);
@@ -86,10 +86,10 @@ final class DeviceList {
     }
 
     private static Device read(MemorySegment device, Arena arena) {
-        long rawGuid = verbs_h.ibv_get_device_guid(CallState.allocate(arena), device);
+        long rawGuid = IbverbsCalls.ibv_get_device_guid(CallState.allocate(arena), device);
         NodeType nodeType = NodeType.orNull(ibv_device.node_type(device));
         TransportType transportType = TransportType.orNull(ibv_device.transport_type(device));
-        MemorySegment name = verbs_h.ibv_get_device_name(CallState.allocate(arena), device);
+        MemorySegment name = IbverbsCalls.ibv_get_device_name(CallState.allocate(arena), device);
         return new Device(
                 name.equals(MemorySegment.NULL) ? ibv_device.name(device).getString(0) : Pointers.cString(name),
                 Guids.fromNetworkOrder(rawGuid),
@@ -103,7 +103,7 @@ final class DeviceList {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
             MemorySegment count = arena.allocate(ValueLayout.JAVA_INT);
-            MemorySegment list = verbs_h.ibv_get_device_list(state, count);
+            MemorySegment list = IbverbsCalls.ibv_get_device_list(state, count);
             if (list.equals(MemorySegment.NULL)) {
                 int errno = CallState.errno(state);
                 // ENOSYS: the kernel has no RDMA support at all, which is "no devices", not a failure.
@@ -121,7 +121,7 @@ final class DeviceList {
                 }
                 return body.apply(devices, arena);
             } finally {
-                verbs_h.ibv_free_device_list(state, list);
+                IbverbsCalls.ibv_free_device_list(state, list);
             }
         }
     }

@@ -2,9 +2,9 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.ExtendedDeviceAttributes;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.ibv_alloc_dm_attr;
 import dev.panamaverbs.ffm.ibv_dm;
-import dev.panamaverbs.loader.internal.DomainOps;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Objects;
@@ -44,13 +44,13 @@ public final class DeviceMemory extends VerbsResource {
             ibv_alloc_dm_attr.length(attr, length);
             ibv_alloc_dm_attr.log_align_req(attr, logAlignment);
             return attr;
-        }, (state, attr) -> DomainOps.allocDm(state, context.handleAddress(), attr), (handle, attr) -> new DeviceMemory(context, handle, length));
+        }, (state, attr) -> IbverbsCalls.ibv_alloc_dm(state, context.handleAddress(), attr), (handle, attr) -> new DeviceMemory(context, handle, length));
     }
 
     /** {@code ibv_free_dm}. */
     @Override
     protected void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_free_dm", DomainOps.freeDm(handleAddress()));
+        NativeCalls.checkReturnedErrno("ibv_free_dm", IbverbsCalls.ibv_free_dm(handleAddress()));
     }
 
     @Override
@@ -92,7 +92,7 @@ public final class DeviceMemory extends VerbsResource {
         acquire();
         try {
             NativeCalls.checkReturnedErrno("ibv_memcpy_to_dm",
-                    DomainOps.memcpyToDm(handleAddress(), offset, source.address(), source.byteSize()));
+                    IbverbsCalls.ibv_memcpy_to_dm(handleAddress(), offset, source.address(), source.byteSize()));
         } finally {
             release();
         }
@@ -115,7 +115,7 @@ public final class DeviceMemory extends VerbsResource {
         acquire();
         try {
             NativeCalls.checkReturnedErrno("ibv_memcpy_from_dm",
-                    DomainOps.memcpyFromDm(target.address(), handleAddress(), offset, target.byteSize()));
+                    IbverbsCalls.ibv_memcpy_from_dm(target.address(), handleAddress(), offset, target.byteSize()));
         } finally {
             release();
         }

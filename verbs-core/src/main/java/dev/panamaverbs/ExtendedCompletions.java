@@ -3,15 +3,16 @@ package dev.panamaverbs;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.BitFlag;
 import dev.panamaverbs.values.CompletionField;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_cq_ex;
 import dev.panamaverbs.ffm.ibv_cq_init_attr_ex;
 import dev.panamaverbs.ffm.ibv_poll_cq_attr;
 import dev.panamaverbs.ffm.ibv_wc;
-import dev.panamaverbs.loader.internal.CqEx;
-import dev.panamaverbs.loader.internal.ExtendedOps;
+import dev.panamaverbs.gateway.CqEx;
+import dev.panamaverbs.gateway.ExtendedOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
@@ -108,7 +109,7 @@ final class ExtendedCompletions {
             }
             MemorySegment state = CallState.allocate(arena);
             created = NativeCalls.checkPointer("ibv_create_cq_ex",
-                    MemorySegment.ofAddress(ExtendedOps.createCqEx(state, context.handleAddress(), attr.address())),
+                    MemorySegment.ofAddress(IbverbsCalls.ibv_create_cq_ex(state, context.handleAddress(), attr.address())),
                     CallState.errno(state));
         }
         MemorySegment cq = Pointers.sized(created, ibv_cq_ex.LAYOUT.byteSize());

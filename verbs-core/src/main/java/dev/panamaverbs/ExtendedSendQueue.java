@@ -2,7 +2,7 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.loader.internal.QpEx;
+import dev.panamaverbs.gateway.QpEx;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 

@@ -1,8 +1,8 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.ibv_flow;
-import dev.panamaverbs.loader.internal.SteeringOps;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Objects;
@@ -31,14 +31,14 @@ public final class Flow extends VerbsResource {
         }
         VerbsResource[] dependencies = counters == null ? new VerbsResource[] {qp} : new VerbsResource[] {qp, counters};
         return ResourceCreation.create(verb, ibv_flow.SIZE, List.of(dependencies),
-                rule::encode, (state, attr) -> SteeringOps.createFlow(state, qp.handleAddress(), attr),
+                rule::encode, (state, attr) -> IbverbsCalls.ibv_create_flow(state, qp.handleAddress(), attr),
                 (handle, attr) -> new Flow(handle, rule, dependencies));
     }
 
     /** {@code ibv_destroy_flow}. */
     @Override
     protected void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_destroy_flow", SteeringOps.destroyFlow(handleAddress()));
+        NativeCalls.checkReturnedErrno("ibv_destroy_flow", IbverbsCalls.ibv_destroy_flow(handleAddress()));
     }
 
     @Override

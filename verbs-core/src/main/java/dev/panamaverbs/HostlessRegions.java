@@ -4,8 +4,8 @@ import dev.panamaverbs.internal.RegistrationChecks;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.BitFlag;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.loader.internal.DomainOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
@@ -42,7 +42,7 @@ final class HostlessRegions {
         memory.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            long mr = DomainOps.regDmMr(state, pd.handleAddress(), memory.handleAddress(), offset, length,
+            long mr = IbverbsCalls.ibv_reg_dm_mr(state, pd.handleAddress(), memory.handleAddress(), offset, length,
                     BitFlag.toBits(flags));
             NativeCalls.checkPointer(verb, MemorySegment.ofAddress(mr), CallState.errno(state));
             return MemoryRegion.adopt(pd, MemorySegment.ofAddress(mr), flags, 0, memory);
@@ -59,7 +59,7 @@ final class HostlessRegions {
         pd.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            long mr = DomainOps.allocNullMr(state, pd.handleAddress());
+            long mr = IbverbsCalls.ibv_alloc_null_mr(state, pd.handleAddress());
             NativeCalls.checkPointer(verb, MemorySegment.ofAddress(mr), CallState.errno(state));
             return MemoryRegion.adopt(pd, MemorySegment.ofAddress(mr), EnumSet.noneOf(AccessFlag.class), 0, null);
         } finally {

@@ -1,9 +1,9 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.ibv_rwq_ind_table;
 import dev.panamaverbs.ffm.ibv_rwq_ind_table_init_attr;
-import dev.panamaverbs.loader.internal.WqOps;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.LinkedHashSet;
@@ -53,14 +53,14 @@ public final class IndirectionTable extends VerbsResource {
             ibv_rwq_ind_table_init_attr.log_ind_tbl_size(attr, Integer.numberOfTrailingZeros(size));
             ibv_rwq_ind_table_init_attr.ind_tbl(attr, table);
             return attr;
-        }, (state, attr) -> WqOps.createRwqIndTable(state, context.handleAddress(), attr),
+        }, (state, attr) -> IbverbsCalls.ibv_create_rwq_ind_table(state, context.handleAddress(), attr),
                 (handle, attr) -> new IndirectionTable(handle, size, dependencies));
     }
 
     /** {@code ibv_destroy_rwq_ind_table}. */
     @Override
     protected void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_destroy_rwq_ind_table", WqOps.destroyRwqIndTable(handleAddress()));
+        NativeCalls.checkReturnedErrno("ibv_destroy_rwq_ind_table", IbverbsCalls.ibv_destroy_rwq_ind_table(handleAddress()));
     }
 
     @Override

@@ -6,13 +6,13 @@ import dev.panamaverbs.internal.SizeLimits;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.BitFlag;
 import dev.panamaverbs.values.MemoryAdvice;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.ibv_mr;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
-import dev.panamaverbs.loader.internal.InlineVerbs;
-import dev.panamaverbs.loader.internal.ExtendedOps;
-import dev.panamaverbs.loader.internal.ObjectVerbs;
+import dev.panamaverbs.gateway.InlineVerbs;
+import dev.panamaverbs.gateway.ExtendedOps;
+import dev.panamaverbs.gateway.ObjectVerbs;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_sge;
 import java.lang.foreign.Arena;
@@ -190,7 +190,7 @@ public final class MemoryRegion extends VerbsResource {
         try (Arena arena = Arena.ofConfined()) {
             checkOnDemandPaging(verb, pd, flags);
             MemorySegment state = CallState.allocate(arena);
-            MemorySegment mr = verbs_h.ibv_reg_mr_iova2(state, pd.handleSegment(), memory,
+            MemorySegment mr = IbverbsCalls.ibv_reg_mr_iova2(state, pd.handleSegment(), memory,
                     memory.byteSize(), iova, BitFlag.toBits(flags));
             NativeCalls.checkPointer("ibv_reg_mr_iova2", mr, CallState.errno(state));
             return publish(pd, mr, memory, null, flags, iova);
@@ -215,7 +215,7 @@ public final class MemoryRegion extends VerbsResource {
         pd.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            MemorySegment mr = verbs_h.ibv_reg_dmabuf_mr(state, pd.handleSegment(), offset, length, iova, fd,
+            MemorySegment mr = IbverbsCalls.ibv_reg_dmabuf_mr(state, pd.handleSegment(), offset, length, iova, fd,
                     BitFlag.toBits(flags));
             NativeCalls.checkPointer(verb, mr, CallState.errno(state));
             return publish(pd, mr, null, null, flags, iova);
@@ -275,7 +275,7 @@ public final class MemoryRegion extends VerbsResource {
         }
         int rc;
         try (Arena arena = Arena.ofConfined()) {
-            rc = verbs_h.ibv_dereg_mr(CallState.allocate(arena), handleSegment());
+            rc = IbverbsCalls.ibv_dereg_mr(CallState.allocate(arena), handleSegment());
         }
         // On failure the registration may still stand: leaking the owned memory is the safe choice.
         NativeCalls.checkReturnedErrno("ibv_dereg_mr", rc);
@@ -426,7 +426,7 @@ public final class MemoryRegion extends VerbsResource {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment sge = arena.allocate(ibv_sge.LAYOUT);
             ScatterGatherEntries.write(sge, 0, iova + offset, (int) length, lkey);
-            int rc = ExtendedOps.adviseMr(protectionDomain.handleAddress(), advice.value(),
+            int rc = IbverbsCalls.ibv_advise_mr(protectionDomain.handleAddress(), advice.value(),
                     flush ? VerbsConstants.IBV_ADVISE_MR_FLAG_FLUSH : 0, sge.address(), 1);
             if (rc != 0 && Errno.meansUnsupported(Math.abs(rc))) {
                 throw new VerbsUnsupportedException(verb, Math.abs(rc));

@@ -4,7 +4,7 @@ import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.Gid;
 import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -59,8 +59,8 @@ final class Multicast {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment gid = arena.allocateFrom(ValueLayout.JAVA_BYTE, group.toByteArray());
             MemorySegment state = CallState.allocate(arena);
-            return attach ? verbs_h.ibv_attach_mcast(state, qp, gid, (short) lid)
-                    : verbs_h.ibv_detach_mcast(state, qp, gid, (short) lid);
+            return attach ? IbverbsCalls.ibv_attach_mcast(state, qp, gid, (short) lid)
+                    : IbverbsCalls.ibv_detach_mcast(state, qp, gid, (short) lid);
         }
     }
 

@@ -2,13 +2,12 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.QueuePairType;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_qp;
 import dev.panamaverbs.ffm.ibv_qp_open_attr;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
-import dev.panamaverbs.loader.internal.Pointers;
-import dev.panamaverbs.loader.internal.XrcOps;
+import dev.panamaverbs.gateway.Pointers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -44,7 +43,7 @@ public final class OpenedQueuePair extends VerbsResource {
             ibv_qp_open_attr.xrcd(attr, domain.handleSegment());
             ibv_qp_open_attr.qp_type(attr, QueuePairType.XRC_RECV.value());
             MemorySegment state = CallState.allocate(arena);
-            long qp = XrcOps.openQp(state, context.handleAddress(), attr.address());
+            long qp = IbverbsCalls.ibv_open_qp(state, context.handleAddress(), attr.address());
             NativeCalls.checkPointer(verb, MemorySegment.ofAddress(qp), CallState.errno(state));
             OpenedQueuePair opened = new OpenedQueuePair(domain, Pointers.sized(qp, ibv_qp.SIZE), qpNumber);
             opened.register();
@@ -58,7 +57,7 @@ public final class OpenedQueuePair extends VerbsResource {
     /** {@code ibv_destroy_qp}: drops this process's reference. */
     @Override
     protected void destroy() {
-        NativeCalls.destroy("ibv_destroy_qp", verbs_h::ibv_destroy_qp, handleSegment());
+        NativeCalls.destroy("ibv_destroy_qp", IbverbsCalls::ibv_destroy_qp, handleSegment());
     }
 
     @Override

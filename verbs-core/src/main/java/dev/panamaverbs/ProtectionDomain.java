@@ -6,13 +6,12 @@ import dev.panamaverbs.values.DeviceAttributes;
 import dev.panamaverbs.values.MemoryWindowType;
 import dev.panamaverbs.values.SharedReceiveQueueOptions;
 import dev.panamaverbs.values.WorkQueueState;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.ibv_parent_domain_init_attr;
 import dev.panamaverbs.ffm.ibv_pd;
-import dev.panamaverbs.loader.internal.DomainOps;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
-import dev.panamaverbs.loader.internal.ObjectVerbs;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.ObjectVerbs;
+import dev.panamaverbs.gateway.Pointers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -69,7 +68,7 @@ public final class ProtectionDomain extends VerbsResource {
             ibv_parent_domain_init_attr.pd(attr, pd.handleSegment());
             ibv_parent_domain_init_attr.td(attr, td == null ? MemorySegment.NULL : td.handleSegment());
             MemorySegment state = CallState.allocate(arena);
-            long parent = DomainOps.allocParentDomain(state, pd.context.handleAddress(), attr.address());
+            long parent = IbverbsCalls.ibv_alloc_parent_domain(state, pd.context.handleAddress(), attr.address());
             NativeCalls.checkPointer(verb, MemorySegment.ofAddress(parent), CallState.errno(state));
             ProtectionDomain domain = new ProtectionDomain(pd.context, Pointers.sized(parent, ibv_pd.SIZE),
                     td == null ? new VerbsResource[] {pd} : new VerbsResource[] {pd, td});
@@ -139,7 +138,7 @@ public final class ProtectionDomain extends VerbsResource {
         context.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            MemorySegment pd = verbs_h.ibv_alloc_pd(state, context.handleSegment());
+            MemorySegment pd = IbverbsCalls.ibv_alloc_pd(state, context.handleSegment());
             NativeCalls.checkPointer("ibv_alloc_pd", pd, CallState.errno(state));
             ProtectionDomain domain = new ProtectionDomain(context, Pointers.sized(pd, ibv_pd.SIZE), false);
             domain.register();
@@ -225,7 +224,7 @@ public final class ProtectionDomain extends VerbsResource {
             ObjectVerbs.unimportPd(handleAddress());
             return;
         }
-        NativeCalls.destroy("ibv_dealloc_pd", verbs_h::ibv_dealloc_pd, handleSegment());
+        NativeCalls.destroy("ibv_dealloc_pd", IbverbsCalls::ibv_dealloc_pd, handleSegment());
     }
 
     /**

@@ -16,13 +16,12 @@ import dev.panamaverbs.values.ReadyToReceiveOptions;
 import dev.panamaverbs.values.ReadyToSendOptions;
 import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.values.WorkRequestOpcode;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.ibv_ece;
 import dev.panamaverbs.ffm.ibv_qp;
-import dev.panamaverbs.loader.internal.ObjectVerbs;
+import dev.panamaverbs.gateway.ObjectVerbs;
 import dev.panamaverbs.ffm.ibv_qp_rate_limit_attr;
-import dev.panamaverbs.loader.internal.DomainOps;
-import dev.panamaverbs.ffm.invoke.verbs_h;
-import dev.panamaverbs.loader.internal.OpsTable;
+import dev.panamaverbs.gateway.OpsTable;
 import dev.panamaverbs.ffm.invoke.CallState;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -142,7 +141,7 @@ public final class QueuePair extends VerbsResource {
             destroyThroughConnectionManager.run();
             return;
         }
-        NativeCalls.destroy("ibv_destroy_qp", verbs_h::ibv_destroy_qp, handleSegment());
+        NativeCalls.destroy("ibv_destroy_qp", IbverbsCalls::ibv_destroy_qp, handleSegment());
     }
 
     @Override
@@ -516,7 +515,7 @@ public final class QueuePair extends VerbsResource {
         Capability.QUERY_QP_DATA_IN_ORDER.require("ibv_query_qp_data_in_order");
         acquire();
         try (Arena arena = Arena.ofConfined()) {
-            return verbs_h.ibv_query_qp_data_in_order(CallState.allocate(arena), handleSegment(), opcode.value(), 0) == 1;
+            return IbverbsCalls.ibv_query_qp_data_in_order(CallState.allocate(arena), handleSegment(), opcode.value(), 0) == 1;
         } finally {
             release();
         }
@@ -564,7 +563,7 @@ public final class QueuePair extends VerbsResource {
             ibv_qp_rate_limit_attr.max_burst_sz(attr, (int) limit.maxBurstBytes());
             ibv_qp_rate_limit_attr.typical_pkt_sz(attr, (short) limit.typicalPacketBytes());
             NativeCalls.checkReturnedErrno("ibv_modify_qp_rate_limit",
-                    DomainOps.modifyQpRateLimit(handleAddress(), attr.address()));
+                    IbverbsCalls.ibv_modify_qp_rate_limit(handleAddress(), attr.address()));
         } finally {
             release();
         }

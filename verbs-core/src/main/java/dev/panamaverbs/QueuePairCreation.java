@@ -6,7 +6,7 @@ import dev.panamaverbs.values.QueuePairAttributes;
 import dev.panamaverbs.values.QueuePairCapabilities;
 import dev.panamaverbs.values.QueuePairState;
 import dev.panamaverbs.values.QueuePairType;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_QP_INIT_ATTR_PD;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 
@@ -15,8 +15,8 @@ import dev.panamaverbs.ffm.ibv_qp_cap;
 import dev.panamaverbs.ffm.ibv_qp_init_attr;
 import dev.panamaverbs.ffm.ibv_qp_init_attr_ex;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
-import dev.panamaverbs.loader.internal.ExtendedOps;
+import dev.panamaverbs.gateway.IbverbsCalls;
+import dev.panamaverbs.gateway.ExtendedOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -66,7 +66,7 @@ final class QueuePairCreation {
                 attr = arena.allocate(ibv_qp_init_attr.LAYOUT);
                 writeInitAttr(attr, options);
                 MemorySegment callState = CallState.allocate(arena);
-                handle = verbs_h.ibv_create_qp(callState, pd.handleSegment(), attr);
+                handle = IbverbsCalls.ibv_create_qp(callState, pd.handleSegment(), attr);
                 NativeCalls.checkPointer(verb, handle, CallState.errno(callState));
             }
             // The provider writes the sizes it granted back into cap (the prefix both structs share).
@@ -109,7 +109,7 @@ final class QueuePairCreation {
             MemorySegment attr = arena.allocate(ibv_qp_init_attr.LAYOUT);
             writeInitAttr(attr, options);
             MemorySegment callState = CallState.allocate(arena);
-            int rc = dev.panamaverbs.ffm.invoke.rdma_cma_h.rdma_create_qp(callState, idHandle, pd.handleSegment(), attr);
+            int rc = dev.panamaverbs.gateway.RdmacmCalls.rdma_create_qp(callState, idHandle, pd.handleSegment(), attr);
             NativeCalls.checkErrno("rdma_create_qp", rc, CallState.errno(callState));
             MemorySegment handle = dev.panamaverbs.ffm.rdmacm.rdma_cm_id.qp(idHandle);
             QueuePairCapabilities granted = QueuePairAttributes.readCapabilities(ibv_qp_init_attr.cap(attr));

@@ -15,7 +15,7 @@ import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.ffm.ibv_qp_attr;
 import dev.panamaverbs.ffm.ibv_qp_init_attr;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
@@ -237,7 +237,7 @@ final class QueuePairStateMachine {
         qp.acquire();
         try {
             MemorySegment callState = CallState.allocate(arena);
-            int rc = verbs_h.ibv_modify_qp(callState, qp.handleSegment(), attr, mask);
+            int rc = IbverbsCalls.ibv_modify_qp(callState, qp.handleSegment(), attr, mask);
             NativeCalls.checkReturnedErrno(MODIFY, rc);
         } finally {
             qp.release();
@@ -270,7 +270,7 @@ final class QueuePairStateMachine {
         qp.acquire();
         try {
             MemorySegment attr = arena.allocate(ibv_qp_attr.LAYOUT);
-            int rc = verbs_h.ibv_query_qp(CallState.allocate(arena), qp.handleSegment(), attr, mask, initAttr);
+            int rc = IbverbsCalls.ibv_query_qp(CallState.allocate(arena), qp.handleSegment(), attr, mask, initAttr);
             NativeCalls.checkReturnedErrno("ibv_query_qp", rc);
             return attr;
         } finally {

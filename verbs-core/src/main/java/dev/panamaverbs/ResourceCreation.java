@@ -2,7 +2,7 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;

@@ -4,7 +4,7 @@ import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.QueuePairCapabilities;
 import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.values.WorkRequestOpcode;
-import dev.panamaverbs.loader.internal.QpEx;
+import dev.panamaverbs.gateway.QpEx;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;

@@ -3,7 +3,7 @@ package dev.panamaverbs;
 import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.internal.NativeCalls;
-import dev.panamaverbs.loader.internal.OpsTable;
+import dev.panamaverbs.gateway.OpsTable;
 import dev.panamaverbs.values.QueuePairCapabilities;
 import java.lang.foreign.MemorySegment;
 

@@ -5,14 +5,14 @@ import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.DeviceAttributes;
 import dev.panamaverbs.values.SharedReceiveQueueAttributes;
 import dev.panamaverbs.values.SharedReceiveQueueOptions;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_srq;
 import dev.panamaverbs.ffm.ibv_srq_attr;
 import dev.panamaverbs.ffm.ibv_srq_init_attr;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
-import dev.panamaverbs.loader.internal.OpsTable;
+import dev.panamaverbs.gateway.OpsTable;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -82,7 +82,7 @@ public final class SharedReceiveQueue extends VerbsResource {
             ibv_srq_attr.max_wr(attr, options.maxWorkRequests());
             ibv_srq_attr.max_sge(attr, options.maxSge());
             MemorySegment state = CallState.allocate(arena);
-            MemorySegment created = verbs_h.ibv_create_srq(state, pd.handleSegment(), initAttr);
+            MemorySegment created = IbverbsCalls.ibv_create_srq(state, pd.handleSegment(), initAttr);
             NativeCalls.checkPointer(verb, created, CallState.errno(state));
             // The provider writes back what it actually allocated (at least what was asked).
             queue = new SharedReceiveQueue(pd, context, Pointers.sized(created, ibv_srq.LAYOUT.byteSize()),
@@ -213,7 +213,7 @@ public final class SharedReceiveQueue extends VerbsResource {
             MemorySegment attr = arena.allocate(ibv_srq_attr.LAYOUT);
             ibv_srq_attr.max_wr(attr, maxWr);
             ibv_srq_attr.srq_limit(attr, limit);
-            int rc = verbs_h.ibv_modify_srq(CallState.allocate(arena), handleSegment(), attr, mask);
+            int rc = IbverbsCalls.ibv_modify_srq(CallState.allocate(arena), handleSegment(), attr, mask);
             NativeCalls.checkReturnedErrno("ibv_modify_srq", rc);
         } finally {
             release();
@@ -229,7 +229,7 @@ public final class SharedReceiveQueue extends VerbsResource {
         acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_srq_attr.LAYOUT);
-            int rc = verbs_h.ibv_query_srq(CallState.allocate(arena), handleSegment(), attr);
+            int rc = IbverbsCalls.ibv_query_srq(CallState.allocate(arena), handleSegment(), attr);
             NativeCalls.checkReturnedErrno("ibv_query_srq", rc);
             SharedReceiveQueueAttributes result = new SharedReceiveQueueAttributes(
                     ibv_srq_attr.max_wr(attr), ibv_srq_attr.max_sge(attr), ibv_srq_attr.srq_limit(attr));
@@ -243,7 +243,7 @@ public final class SharedReceiveQueue extends VerbsResource {
     /** {@code ibv_destroy_srq}; every QP using the queue is already closed. */
     @Override
     protected void destroy() {
-        NativeCalls.destroy("ibv_destroy_srq", verbs_h::ibv_destroy_srq, handleSegment());
+        NativeCalls.destroy("ibv_destroy_srq", IbverbsCalls::ibv_destroy_srq, handleSegment());
     }
 
     /**
@@ -261,7 +261,7 @@ public final class SharedReceiveQueue extends VerbsResource {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment number = arena.allocate(java.lang.foreign.ValueLayout.JAVA_INT);
             NativeCalls.checkReturnedErrno("ibv_get_srq_num",
-                    dev.panamaverbs.loader.internal.XrcOps.getSrqNum(handleAddress(), number.address()));
+                    dev.panamaverbs.gateway.IbverbsCalls.ibv_get_srq_num(handleAddress(), number.address()));
             return number.get(java.lang.foreign.ValueLayout.JAVA_INT, 0);
         } finally {
             release();

@@ -1,7 +1,7 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import java.lang.foreign.Arena;
 import java.util.function.ToIntBiFunction;
 import java.lang.foreign.MemorySegment;
@@ -40,7 +40,7 @@ public record StaticRate(int value) {
      * @throws VerbsUnavailableException when libibverbs is unavailable
      */
     public static StaticRate ofMultiple(int multiple) {
-        return new StaticRate(call(verbs_h::mult_to_ibv_rate, multiple));
+        return new StaticRate(call(IbverbsCalls::mult_to_ibv_rate, multiple));
     }
 
     /**
@@ -52,7 +52,7 @@ public record StaticRate(int value) {
      * @throws VerbsUnavailableException when libibverbs is unavailable
      */
     public static StaticRate ofMbps(int mbps) {
-        return new StaticRate(call(verbs_h::mbps_to_ibv_rate, mbps));
+        return new StaticRate(call(IbverbsCalls::mbps_to_ibv_rate, mbps));
     }
 
     /**
@@ -63,7 +63,7 @@ public record StaticRate(int value) {
      * @throws VerbsUnavailableException when libibverbs is unavailable
      */
     public int multiple() {
-        return call(verbs_h::ibv_rate_to_mult, value);
+        return call(IbverbsCalls::ibv_rate_to_mult, value);
     }
 
     /**
@@ -73,7 +73,7 @@ public record StaticRate(int value) {
      * @throws VerbsUnavailableException when libibverbs is unavailable
      */
     public int mbps() {
-        return call(verbs_h::ibv_rate_to_mbps, value);
+        return call(IbverbsCalls::ibv_rate_to_mbps, value);
     }
 
     private static int call(ToIntBiFunction<MemorySegment, Integer> function, int argument) {

@@ -1,9 +1,9 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.ibv_td;
 import dev.panamaverbs.ffm.ibv_td_init_attr;
-import dev.panamaverbs.loader.internal.DomainOps;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Objects;
@@ -29,14 +29,14 @@ public final class ThreadDomain extends VerbsResource {
         Objects.requireNonNull(context, "ibv_alloc_td: context is null");
         return ResourceCreation.create("ibv_alloc_td", ibv_td.SIZE, List.of(context),
                 arena -> arena.allocate(ibv_td_init_attr.LAYOUT),
-                (state, attr) -> DomainOps.allocTd(state, context.handleAddress(), attr),
+                (state, attr) -> IbverbsCalls.ibv_alloc_td(state, context.handleAddress(), attr),
                 (handle, attr) -> new ThreadDomain(context, handle));
     }
 
     /** {@code ibv_dealloc_td}. */
     @Override
     protected void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_dealloc_td", DomainOps.deallocTd(handleAddress()));
+        NativeCalls.checkReturnedErrno("ibv_dealloc_td", IbverbsCalls.ibv_dealloc_td(handleAddress()));
     }
 
     @Override

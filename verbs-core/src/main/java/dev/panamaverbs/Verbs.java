@@ -4,7 +4,7 @@ import dev.panamaverbs.internal.BuildInfo;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.ForkStatus;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.verbs_h;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import dev.panamaverbs.loader.internal.LibIbverbs;
@@ -157,7 +157,7 @@ public final class Verbs {
         ensureAvailable();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            NativeCalls.checkReturnedErrno("ibv_fork_init", verbs_h.ibv_fork_init(state));
+            NativeCalls.checkReturnedErrno("ibv_fork_init", IbverbsCalls.ibv_fork_init(state));
         }
     }
 
@@ -172,7 +172,7 @@ public final class Verbs {
         ensureAvailable();
         Capability.IS_FORK_INITIALIZED.require("ibv_is_fork_initialized");
         try (Arena arena = Arena.ofConfined()) {
-            return ForkStatus.of(verbs_h.ibv_is_fork_initialized(
+            return ForkStatus.of(IbverbsCalls.ibv_is_fork_initialized(
                     CallState.allocate(arena)));
         }
     }

@@ -1,6 +1,6 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.lang.foreign.Arena;
 import dev.panamaverbs.internal.CoreAccess;

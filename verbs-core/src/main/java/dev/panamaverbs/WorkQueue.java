@@ -2,11 +2,12 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.WorkQueueState;
+import dev.panamaverbs.gateway.ExtendedOps;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_wq;
 import dev.panamaverbs.ffm.ibv_wq_attr;
 import dev.panamaverbs.ffm.ibv_wq_init_attr;
-import dev.panamaverbs.loader.internal.WqOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -49,7 +50,7 @@ public final class WorkQueue extends VerbsResource {
             ibv_wq_init_attr.pd(attr, pd.handleSegment());
             ibv_wq_init_attr.cq(attr, cq.handleSegment());
             return attr;
-        }, (state, attr) -> WqOps.createWq(state, context.handleAddress(), attr),
+        }, (state, attr) -> ExtendedOps.createWq(state, context.handleAddress(), attr),
                 // The provider writes back what it granted.
                 (handle, attr) -> new WorkQueue(pd, cq, handle, ibv_wq_init_attr.max_sge(attr)));
     }
@@ -57,7 +58,7 @@ public final class WorkQueue extends VerbsResource {
     /** {@code ibv_destroy_wq}. */
     @Override
     protected void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_destroy_wq", WqOps.destroyWq(handleAddress()));
+        NativeCalls.checkReturnedErrno("ibv_destroy_wq", IbverbsCalls.ibv_destroy_wq(handleAddress()));
     }
 
     @Override
@@ -100,7 +101,7 @@ public final class WorkQueue extends VerbsResource {
             MemorySegment attr = arena.allocate(ibv_wq_attr.LAYOUT);
             ibv_wq_attr.attr_mask(attr, VerbsConstants.IBV_WQ_ATTR_STATE);
             ibv_wq_attr.wq_state(attr, state.value());
-            NativeCalls.checkReturnedErrno("ibv_modify_wq", WqOps.modifyWq(handleAddress(), attr.address()));
+            NativeCalls.checkReturnedErrno("ibv_modify_wq", IbverbsCalls.ibv_modify_wq(handleAddress(), attr.address()));
         } finally {
             release();
         }
@@ -123,7 +124,7 @@ public final class WorkQueue extends VerbsResource {
         acquire();
         try {
             request.slots().clearBadRequest();
-            rc = WqOps.postWqRecv(handleAddress(), request.nativeRequest().address(),
+            rc = IbverbsCalls.ibv_post_wq_recv(handleAddress(), request.nativeRequest().address(),
                     request.slots().badRequest().address());
         } finally {
             release();

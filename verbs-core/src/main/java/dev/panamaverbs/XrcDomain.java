@@ -1,10 +1,10 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_xrcd;
 import dev.panamaverbs.ffm.ibv_xrcd_init_attr;
-import dev.panamaverbs.loader.internal.XrcOps;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Objects;
@@ -43,13 +43,13 @@ public final class XrcDomain extends VerbsResource {
             ibv_xrcd_init_attr.fd(attr, fd);
             ibv_xrcd_init_attr.oflags(attr, create ? O_CREAT : 0);
             return attr;
-        }, (state, attr) -> XrcOps.openXrcd(state, context.handleAddress(), attr), (handle, attr) -> new XrcDomain(context, handle));
+        }, (state, attr) -> IbverbsCalls.ibv_open_xrcd(state, context.handleAddress(), attr), (handle, attr) -> new XrcDomain(context, handle));
     }
 
     /** {@code ibv_close_xrcd}. */
     @Override
     protected void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_close_xrcd", XrcOps.closeXrcd(handleAddress()));
+        NativeCalls.checkReturnedErrno("ibv_close_xrcd", IbverbsCalls.ibv_close_xrcd(handleAddress()));
     }
 
     @Override

@@ -3,13 +3,13 @@ package dev.panamaverbs;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.DeviceAttributes;
 import dev.panamaverbs.values.SharedReceiveQueueOptions;
+import dev.panamaverbs.gateway.ExtendedOps;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_srq;
 import dev.panamaverbs.ffm.ibv_srq_attr;
 import dev.panamaverbs.ffm.ibv_srq_init_attr_ex;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.loader.internal.Pointers;
-import dev.panamaverbs.loader.internal.XrcOps;
+import dev.panamaverbs.gateway.Pointers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -50,7 +50,7 @@ final class XrcQueues {
             ibv_srq_init_attr_ex.xrcd(initAttr, domain.handleSegment());
             ibv_srq_init_attr_ex.cq(initAttr, cq.handleSegment());
             MemorySegment state = CallState.allocate(arena);
-            long srq = XrcOps.createSrqEx(state, context.handleAddress(), initAttr.address());
+            long srq = ExtendedOps.createSrqEx(state, context.handleAddress(), initAttr.address());
             NativeCalls.checkPointer(verb, MemorySegment.ofAddress(srq), CallState.errno(state));
             SharedReceiveQueue queue = new SharedReceiveQueue(pd, context, Pointers.sized(srq, ibv_srq.LAYOUT.byteSize()),
                     ibv_srq_attr.max_wr(attr), ibv_srq_attr.max_sge(attr), new VerbsResource[] {pd, domain, cq});

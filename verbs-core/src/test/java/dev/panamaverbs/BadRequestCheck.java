@@ -3,7 +3,7 @@ package dev.panamaverbs;
 import dev.panamaverbs.internal.PostSlots;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.function.BiConsumer;

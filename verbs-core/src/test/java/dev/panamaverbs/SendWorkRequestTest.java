@@ -7,7 +7,7 @@ import static dev.panamaverbs.Rejections.RC;
 import static dev.panamaverbs.Rejections.UC;
 import static dev.panamaverbs.Rejections.UD;
 import static dev.panamaverbs.Rejections.assertPostSendRejected;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;

@@ -129,6 +129,8 @@ final class Generation {
             g.files.put(invokeDir + FunctionPointerInvokerEmitter.className(record) + ".java",
                     FunctionPointerInvokerEmitter.emit(target, record, fields, pointersInvoked));
         });
+        g.files.put(Main.GATEWAY_PREFIX + OpsGatewayEmitter.file(target),
+                OpsGatewayEmitter.emit(target, exported, scan.functions, scan.functionPointerFields, new ArrayList<>()));
 
         List<String> undeclared = new ArrayList<>();
         String prefix = target.symbolPrefix();

@@ -8,11 +8,11 @@ import dev.panamaverbs.VerbsResource;
 import dev.panamaverbs.VerbsUnavailableException;
 import dev.panamaverbs.internal.EventFiles;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.rdma_cma_h;
+import dev.panamaverbs.gateway.RdmacmCalls;
 import dev.panamaverbs.ffm.rdmacm.rdma_cm_event;
 import dev.panamaverbs.ffm.rdmacm.rdma_event_channel;
 import dev.panamaverbs.loader.internal.LibRdmacm;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -72,7 +72,7 @@ public final class ConnectionEventChannel extends VerbsResource {
         RdmaCm.ensureAvailable();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            MemorySegment created = rdma_cma_h.rdma_create_event_channel(state);
+            MemorySegment created = RdmacmCalls.rdma_create_event_channel(state);
             int errno = CallState.errno(state);
             if (created.equals(MemorySegment.NULL)) {
                 throw new VerbsException("rdma_create_event_channel", errno != 0 ? errno : Errno.ENODEV,
@@ -85,7 +85,7 @@ public final class ConnectionEventChannel extends VerbsResource {
             try {
                 EventFiles.setNonBlocking(fd);
             } catch (RuntimeException e) {
-                rdma_cma_h.rdma_destroy_event_channel(state, created);
+                RdmacmCalls.rdma_destroy_event_channel(state, created);
                 throw e;
             }
             CoreAccess.get().register(channel);
@@ -216,7 +216,7 @@ public final class ConnectionEventChannel extends VerbsResource {
             if (!EventFiles.pollReadable(pollState, fd, pollMillis)) {
                 return null;
             }
-            int rc = rdma_cma_h.rdma_get_cm_event(callState, handleSegment(), eventSlot);
+            int rc = RdmacmCalls.rdma_get_cm_event(callState, handleSegment(), eventSlot);
             if (rc != 0) {
                 int errno = CallState.errno(callState);
                 if (errno == Errno.EAGAIN || errno == Errno.EINTR) {
@@ -229,7 +229,7 @@ public final class ConnectionEventChannel extends VerbsResource {
                 return ConnectionEvents.copy(event);
             } finally {
                 // Acknowledged at once: rdma_destroy_id waits for every event of its id to be acknowledged.
-                rdma_cma_h.rdma_ack_cm_event(callState, event);
+                RdmacmCalls.rdma_ack_cm_event(callState, event);
             }
         } finally {
             release();
@@ -256,7 +256,7 @@ public final class ConnectionEventChannel extends VerbsResource {
     @Override
     protected void destroy() {
         try (Arena arena = Arena.ofConfined()) {
-            rdma_cma_h.rdma_destroy_event_channel(CallState.allocate(arena), handleSegment());
+            RdmacmCalls.rdma_destroy_event_channel(CallState.allocate(arena), handleSegment());
         }
     }
 

@@ -9,7 +9,7 @@ import dev.panamaverbs.ffm.rdmacm.rdma_cm_event;
 import dev.panamaverbs.ffm.rdmacm.rdma_cm_id;
 import dev.panamaverbs.ffm.rdmacm.rdma_conn_param;
 import dev.panamaverbs.ffm.rdmacm.rdma_ud_param;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 

@@ -16,11 +16,11 @@ import dev.panamaverbs.values.QueuePairState;
 import dev.panamaverbs.ffm.ibv_context;
 import dev.panamaverbs.ffm.ibv_device;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.ffm.invoke.rdma_cma_h;
+import dev.panamaverbs.gateway.RdmacmCalls;
 import dev.panamaverbs.ffm.rdmacm.rdma_addr;
 import dev.panamaverbs.ffm.rdmacm.rdma_cm_id;
 import dev.panamaverbs.ffm.rdmacm.rdma_route;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
@@ -77,7 +77,7 @@ public final class ConnectionId extends VerbsResource {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
             MemorySegment slot = arena.allocate(ADDRESS);
-            int rc = rdma_cma_h.rdma_create_id(state, CoreAccess.get().handleSegment(channel), slot, MemorySegment.NULL, space.value());
+            int rc = RdmacmCalls.rdma_create_id(state, CoreAccess.get().handleSegment(channel), slot, MemorySegment.NULL, space.value());
             NativeCalls.checkErrno("rdma_create_id", rc, CallState.errno(state));
             return adopt(channel, slot.get(ADDRESS, 0).address(), space);
         } finally {
@@ -98,8 +98,8 @@ public final class ConnectionId extends VerbsResource {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
             MemorySegment id = MemorySegment.ofAddress(rawId);
-            int ignored = rdma_cma_h.rdma_reject(state, id, MemorySegment.NULL, (byte) 0);
-            ignored = rdma_cma_h.rdma_destroy_id(state, id);
+            int ignored = RdmacmCalls.rdma_reject(state, id, MemorySegment.NULL, (byte) 0);
+            ignored = RdmacmCalls.rdma_destroy_id(state, id);
         }
     }
 
@@ -131,7 +131,7 @@ public final class ConnectionId extends VerbsResource {
     public void bind(InetSocketAddress local) {
         SocketAddresses.check("rdma_bind_addr", local);
         call("rdma_bind_addr", SocketAddresses.format(local), (state, arena) ->
-                rdma_cma_h.rdma_bind_addr(state, handleSegment(), SocketAddresses.write(arena, local)));
+                RdmacmCalls.rdma_bind_addr(state, handleSegment(), SocketAddresses.write(arena, local)));
     }
 
     /**
@@ -143,7 +143,7 @@ public final class ConnectionId extends VerbsResource {
         if (backlog < 0) {
             throw new IllegalArgumentException("rdma_listen: backlog must not be negative, got " + backlog);
         }
-        call("rdma_listen", "on " + localAddressText(), (state, arena) -> rdma_cma_h.rdma_listen(state, handleSegment(), backlog));
+        call("rdma_listen", "on " + localAddressText(), (state, arena) -> RdmacmCalls.rdma_listen(state, handleSegment(), backlog));
     }
 
     /**
@@ -160,7 +160,7 @@ public final class ConnectionId extends VerbsResource {
         int millis = timeoutMillis("rdma_resolve_addr", timeout);
         target = remote;
         String where = "to " + SocketAddresses.format(remote);
-        call("rdma_resolve_addr", where, (state, arena) -> rdma_cma_h.rdma_resolve_addr(state, handleSegment(),
+        call("rdma_resolve_addr", where, (state, arena) -> RdmacmCalls.rdma_resolve_addr(state, handleSegment(),
                 MemorySegment.NULL, SocketAddresses.write(arena, remote), millis));
         expect("rdma_resolve_addr", where, ConnectionEventType.ADDR_RESOLVED, millis * 1_000_000L + RESOLVE_SLACK_NANOS);
     }
@@ -174,7 +174,7 @@ public final class ConnectionId extends VerbsResource {
     public void resolveRoute(Duration timeout) {
         int millis = timeoutMillis("rdma_resolve_route", timeout);
         String where = "to " + SocketAddresses.format(target);
-        call("rdma_resolve_route", where, (state, arena) -> rdma_cma_h.rdma_resolve_route(state, handleSegment(), millis));
+        call("rdma_resolve_route", where, (state, arena) -> RdmacmCalls.rdma_resolve_route(state, handleSegment(), millis));
         expect("rdma_resolve_route", where, ConnectionEventType.ROUTE_RESOLVED, millis * 1_000_000L + RESOLVE_SLACK_NANOS);
     }
 
@@ -261,7 +261,7 @@ public final class ConnectionId extends VerbsResource {
     /** {@code rdma_destroy_qp}: called by the queue pair's close, never twice. */
     void destroyQueuePair() {
         try (Arena arena = Arena.ofConfined()) {
-            rdma_cma_h.rdma_destroy_qp(CallState.allocate(arena), handleSegment());
+            RdmacmCalls.rdma_destroy_qp(CallState.allocate(arena), handleSegment());
         }
     }
 
@@ -284,7 +284,7 @@ public final class ConnectionId extends VerbsResource {
         long nanos = EventFiles.checkTimeout(timeout);
         String where = "to " + SocketAddresses.format(target);
         call("rdma_connect", where, (state, arena) ->
-                rdma_cma_h.rdma_connect(state, handleSegment(), ConnectionParameters.write(arena, "rdma_connect", options, this, 0)));
+                RdmacmCalls.rdma_connect(state, handleSegment(), ConnectionParameters.write(arena, "rdma_connect", options, this, 0)));
         ConnectionEvent established = expect("rdma_connect", where, ConnectionEventType.ESTABLISHED, nanos);
         queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.RTS));
         return established;
@@ -314,7 +314,7 @@ public final class ConnectionId extends VerbsResource {
         long nanos = EventFiles.checkTimeout(timeout);
         String where = "from " + SocketAddresses.format(remoteAddress());
         call("rdma_accept", where, (state, arena) ->
-                rdma_cma_h.rdma_accept(state, handleSegment(),
+                RdmacmCalls.rdma_accept(state, handleSegment(),
                         ConnectionParameters.write(arena, "rdma_accept", options, this, answeringQpn)));
         if (!portSpace.isDatagram()) {
             expect("rdma_accept", where, ConnectionEventType.ESTABLISHED, nanos);
@@ -334,7 +334,7 @@ public final class ConnectionId extends VerbsResource {
         call("rdma_reject", "from " + SocketAddresses.format(remoteAddress()), (state, arena) -> {
             MemorySegment data = privateData.length == 0 ? MemorySegment.NULL : arena.allocateFrom(
                     java.lang.foreign.ValueLayout.JAVA_BYTE, privateData);
-            return rdma_cma_h.rdma_reject(state, handleSegment(), data, (byte) privateData.length);
+            return RdmacmCalls.rdma_reject(state, handleSegment(), data, (byte) privateData.length);
         });
     }
 
@@ -350,7 +350,7 @@ public final class ConnectionId extends VerbsResource {
         long nanos = EventFiles.checkTimeout(timeout);
         String where = "from " + SocketAddresses.format(remoteAddress());
         disconnectSent = true;
-        call("rdma_disconnect", where, (state, arena) -> rdma_cma_h.rdma_disconnect(state, handleSegment()));
+        call("rdma_disconnect", where, (state, arena) -> RdmacmCalls.rdma_disconnect(state, handleSegment()));
         queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.ERROR));
         return awaitDisconnect(Duration.ofNanos(nanos));
     }
@@ -407,7 +407,7 @@ public final class ConnectionId extends VerbsResource {
                 MemorySegment state = CallState.allocate(arena);
                 CoreAccess.get().acquire(target);
                 try {
-                    int rc = rdma_cma_h.rdma_migrate_id(state, MemorySegment.ofAddress(request.idAddress()), CoreAccess.get().handleSegment(target));
+                    int rc = RdmacmCalls.rdma_migrate_id(state, MemorySegment.ofAddress(request.idAddress()), CoreAccess.get().handleSegment(target));
                     if (rc != 0) {
                         refuseRaw(request.idAddress());
                         throw VerbsException.of("rdma_migrate_id", CallState.errno(state));
@@ -490,7 +490,7 @@ public final class ConnectionId extends VerbsResource {
                 disconnectSent = true;
                 try (Arena arena = Arena.ofConfined()) {
                     // Best effort: the connection is over either way; EINVAL here only means the CM already answered.
-                    int ignored = rdma_cma_h.rdma_disconnect(CallState.allocate(arena), handleSegment());
+                    int ignored = RdmacmCalls.rdma_disconnect(CallState.allocate(arena), handleSegment());
                 }
             }
         }
@@ -534,7 +534,7 @@ public final class ConnectionId extends VerbsResource {
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            int rc = rdma_cma_h.rdma_destroy_id(state, handleSegment());
+            int rc = RdmacmCalls.rdma_destroy_id(state, handleSegment());
             NativeCalls.checkErrno("rdma_destroy_id", rc, CallState.errno(state));
         }
     }

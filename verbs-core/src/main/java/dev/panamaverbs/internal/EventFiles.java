@@ -1,7 +1,7 @@
 package dev.panamaverbs.internal;
 
 import dev.panamaverbs.VerbsException;
-import dev.panamaverbs.loader.internal.Libc;
+import dev.panamaverbs.gateway.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;

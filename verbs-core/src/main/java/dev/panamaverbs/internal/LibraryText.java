@@ -4,7 +4,7 @@ import dev.panamaverbs.Errno;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.loader.internal.Pointers;
+import dev.panamaverbs.gateway.Pointers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 

@@ -66,7 +66,7 @@ public enum AsyncEventType implements NativeEnum {
      * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
      */
     public String describe() {
-        return LibraryText.of("ibv_event_type_str", dev.panamaverbs.ffm.invoke.verbs_h::ibv_event_type_str, value);
+        return LibraryText.of("ibv_event_type_str", dev.panamaverbs.gateway.IbverbsCalls::ibv_event_type_str, value);
     }
 
     /**

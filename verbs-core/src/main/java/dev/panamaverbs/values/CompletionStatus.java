@@ -74,7 +74,7 @@ public enum CompletionStatus implements NativeEnum {
      * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
      */
     public String describe() {
-        return LibraryText.of("ibv_wc_status_str", dev.panamaverbs.ffm.invoke.verbs_h::ibv_wc_status_str, value);
+        return LibraryText.of("ibv_wc_status_str", dev.panamaverbs.gateway.IbverbsCalls::ibv_wc_status_str, value);
     }
 
     /**

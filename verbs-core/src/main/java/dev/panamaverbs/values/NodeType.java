@@ -42,7 +42,7 @@ public enum NodeType implements NativeEnum {
      * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
      */
     public String describe() {
-        return LibraryText.of("ibv_node_type_str", dev.panamaverbs.ffm.invoke.verbs_h::ibv_node_type_str, value);
+        return LibraryText.of("ibv_node_type_str", dev.panamaverbs.gateway.IbverbsCalls::ibv_node_type_str, value);
     }
 
     /**

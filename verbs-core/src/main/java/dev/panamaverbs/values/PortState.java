@@ -38,7 +38,7 @@ public enum PortState implements NativeEnum {
      * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
      */
     public String describe() {
-        return LibraryText.of("ibv_port_state_str", dev.panamaverbs.ffm.invoke.verbs_h::ibv_port_state_str, value);
+        return LibraryText.of("ibv_port_state_str", dev.panamaverbs.gateway.IbverbsCalls::ibv_port_state_str, value);
     }
 
     /**

@@ -1,5 +1,8 @@
 /**
- * The loader's internals, for the panama-verbs modules only (a qualified export): they take raw
+ * The loader proper: probing, dlopen, symbol versions and availability. It calls no verb: the
+ * one door the API takes to native code is {@code dev.panamaverbs.gateway}.
+ *
+ * <p>The loader's internals, for the panama-verbs modules only (a qualified export): they take raw
  * native addresses, and on the class path, where module encapsulation does not hold, misusing
  * them can crash the JVM like any restricted FFM method can.
  *
@@ -12,13 +15,6 @@
  *   <li>{@link dev.panamaverbs.loader.internal.LibraryProbe}: probe any file for a generated
  *       {@code NativeLibrary}'s functions into an immutable
  *       {@link dev.panamaverbs.loader.internal.LoadResult} (tests, diagnostics).</li>
- *   <li>The {@code static inline} verbs, reimplemented with C's return conventions:
- *       {@link dev.panamaverbs.loader.internal.OpsTable} ({@code ibv_context.ops}),
- *       {@link dev.panamaverbs.loader.internal.ExtendedOps} ({@code verbs_context}),
- *       {@link dev.panamaverbs.loader.internal.InlineVerbs} (macros over exports),
- *       {@link dev.panamaverbs.loader.internal.CqEx} ({@code ibv_start_poll}...).</li>
- *   <li>{@link dev.panamaverbs.loader.internal.Pointers}: sizing the pointers C hands out;
- *       {@link dev.panamaverbs.loader.internal.Libc}: {@code fcntl} and {@code poll} on event fds.</li>
  * </ul>
  */
 package dev.panamaverbs.loader.internal;

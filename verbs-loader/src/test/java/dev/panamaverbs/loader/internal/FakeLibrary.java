@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * every required and optional function, exported through a generated linker version script at
  * the versions VerbsFunctions pins (or at the versions a test overrides, or not at all).
  */
-final class FakeLibrary {
+public final class FakeLibrary {
     private static final Path BASEDIR = Path.of(System.getProperty("basedir", ".")).toAbsolutePath();
     private static final Path SOURCE = BASEDIR.resolve("src/test/c/fake_provider.c");
     private static final Path OUTPUT = BASEDIR.resolve("target/fake-libs");
@@ -38,18 +38,18 @@ final class FakeLibrary {
     }
 
     /** A fake library named {@code lib<name>.so}; names must differ between variants. */
-    static FakeLibrary named(String name) {
+    public static FakeLibrary named(String name) {
         return new FakeLibrary(name);
     }
 
     /** Does not export {@code symbol} at all. */
-    FakeLibrary omit(String symbol) {
+    public FakeLibrary omit(String symbol) {
         omitted.add(symbol);
         return this;
     }
 
     /** Does not export any optional symbol. */
-    FakeLibrary omitAllOptional() {
+    public FakeLibrary omitAllOptional() {
         for (ExportedFunction function : VerbsFunctions.EXPORTED) {
             if (!function.required()) {
                 omitted.add(function.name());
@@ -59,13 +59,13 @@ final class FakeLibrary {
     }
 
     /** Exports {@code symbol} only at {@code version}. */
-    FakeLibrary version(String symbol, String version) {
+    public FakeLibrary version(String symbol, String version) {
         versions.put(symbol, version);
         return this;
     }
 
     /** The symbols exported, with their versions. */
-    Map<String, String> exports() {
+    public Map<String, String> exports() {
         Map<String, String> exports = new LinkedHashMap<>();
         for (ExportedFunction function : VerbsFunctions.EXPORTED) {
             if (!omitted.contains(function.name())) {
@@ -76,7 +76,7 @@ final class FakeLibrary {
     }
 
     /** Compiles the library (once per JVM and name) and returns its path. */
-    synchronized Path build() {
+    public synchronized Path build() {
         synchronized (BUILT) {
             Path existing = BUILT.get(name);
             if (existing != null) {
@@ -102,7 +102,7 @@ final class FakeLibrary {
      * exporting {@code exports} at their versions ({@link #versionScript}), and moves it into the
      * output directory; {@code description} names it in failures.
      */
-    static Path link(String name, String description, CharSequence stubs, Map<String, String> exports,
+    public static Path link(String name, String description, CharSequence stubs, Map<String, String> exports,
                      Path... sources) {
         try {
             Files.createDirectories(OUTPUT);
@@ -141,7 +141,7 @@ final class FakeLibrary {
     }
 
     /** One node per version, ordered, each inheriting the previous; everything else local. */
-    static String versionScript(Map<String, String> exports) {
+    public static String versionScript(Map<String, String> exports) {
         Map<String, List<String>> byVersion = new TreeMap<>(FakeLibrary::compareVersions);
         exports.forEach((symbol, version) -> byVersion.computeIfAbsent(version, v -> new ArrayList<>()).add(symbol));
         StringBuilder script = new StringBuilder();

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * what its recorders saw: the last operation's name, its arguments, the call count.
  */
 @SuppressWarnings("restricted") // native access is granted to this module on purpose
-final class FakeProvider {
+public final class FakeProvider {
     private final SymbolLookup lookup;
     private final MemorySegment lastOp;
     private final MemorySegment args;
@@ -27,7 +27,7 @@ final class FakeProvider {
     private final MemorySegment logCount;
     private final long callSize;
 
-    FakeProvider(Path library) {
+    public FakeProvider(Path library) {
         lookup = SymbolLookup.libraryLookup(library, Arena.global());
         lastOp = data("fake_last_op", 64);
         args = data("fake_args", 64);
@@ -47,8 +47,8 @@ final class FakeProvider {
      * @param wrId ibv_qp_ex.wr_id when an operation started, else 0
      * @param wrFlags ibv_qp_ex.wr_flags likewise
      */
-    record Call(String op, long[] args, long wrId, long wrFlags) {
-        long arg(int index) {
+    public record Call(String op, long[] args, long wrId, long wrFlags) {
+        public long arg(int index) {
             return args[index];
         }
 
@@ -59,7 +59,7 @@ final class FakeProvider {
     }
 
     /** Every call recorded since the last {@link #reset()}, in order (up to the fake's log capacity). */
-    java.util.List<Call> log() {
+    public java.util.List<Call> log() {
         java.util.List<Call> calls = new java.util.ArrayList<>();
         long count = Math.min(logCount.get(JAVA_LONG, 0), log.byteSize() / callSize);
         for (long i = 0; i < count; i++) {
@@ -71,12 +71,12 @@ final class FakeProvider {
     }
 
     /** The operation names of {@link #log()}. */
-    java.util.List<String> ops() {
+    public java.util.List<String> ops() {
         return log().stream().map(Call::op).toList();
     }
 
     /** The fake library with everything exported, shared by the tests of one JVM. */
-    static FakeProvider standard() {
+    public static FakeProvider standard() {
         return new FakeProvider(standardLibrary());
     }
 
@@ -84,13 +84,13 @@ final class FakeProvider {
      * Makes the standard fake the process-wide library (call before the first use of
      * {@link LibIbverbs}, in a test class with its own JVM), checks it loaded, and opens it.
      */
-    static FakeProvider standardAsProcessLibrary() {
+    public static FakeProvider standardAsProcessLibrary() {
         System.setProperty(LibraryProbe.LIBRARY_PROPERTY, standardLibrary().toString());
         assertTrue(LibIbverbs.LIBRARY.isAvailable(), () -> LibIbverbs.LIBRARY.unavailabilityCause().orElse(""));
         return standard();
     }
 
-    static Path standardLibrary() {
+    public static Path standardLibrary() {
         return FakeLibrary.named("fakeverbs-standard").build();
     }
 
@@ -108,66 +108,66 @@ final class FakeProvider {
     }
 
     /** A provider context; {@code sz} is the size its verbs_context claims. */
-    long context(boolean extended, long sz, boolean withOps) {
+    public long context(boolean extended, long sz, boolean withOps) {
         return call("fake_context", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT),
                 extended ? 1 : 0, sz, withOps ? 1 : 0);
     }
 
     /** A full extended context with every op. */
-    long context() {
+    public long context() {
         return context(true, verbsContextSize(), true);
     }
 
-    long verbsContextSize() {
+    public long verbsContextSize() {
         return call("fake_verbs_context_size", FunctionDescriptor.of(JAVA_LONG));
     }
 
     /** A context whose verbs_context ends just before the op at {@code opOffset}: verbs_get_ctx_op finds no op there. */
-    long contextWithout(long opOffset) {
+    public long contextWithout(long opOffset) {
         return context(true, verbsContextSize() - opOffset - 1, true);
     }
 
     /** offsetof(struct verbs_context, op) as gcc computed it. */
-    long offsetInVerbsContext(String op) {
+    public long offsetInVerbsContext(String op) {
         return call("fake_offset_" + op, FunctionDescriptor.of(JAVA_LONG));
     }
 
-    long qp(long context) {
+    public long qp(long context) {
         return call("fake_qp", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), context);
     }
 
-    long cq(long context) {
+    public long cq(long context) {
         return call("fake_cq", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), context);
     }
 
-    long srq(long context) {
+    public long srq(long context) {
         return call("fake_srq", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), context);
     }
 
-    long pd(long context) {
+    public long pd(long context) {
         return call("fake_pd", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), context);
     }
 
     /** A zeroed {@code struct ibv_mr} whose only field set is its context. */
-    long mr(long context) {
+    public long mr(long context) {
         return call("fake_region", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), context);
     }
 
-    long qpEx(long context, boolean withOps) {
+    public long qpEx(long context, boolean withOps) {
         return call("fake_qp_ex", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT), context, withOps ? 1 : 0);
     }
 
-    long cqEx(long context, boolean withOps) {
+    public long cqEx(long context, boolean withOps) {
         return call("fake_cq_ex", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT), context, withOps ? 1 : 0);
     }
 
     /** What the next recorded call returns (or, for pointer-returning ones, the errno it fails with). */
-    void nextReturn(long value) {
+    public void nextReturn(long value) {
         nextReturn.set(JAVA_LONG, 0, value);
     }
 
     /** Clears the record: no operation, zero arguments, next return 0. */
-    void reset() {
+    public void reset() {
         lastOp.fill((byte) 0);
         args.fill((byte) 0);
         log.fill((byte) 0);
@@ -175,25 +175,25 @@ final class FakeProvider {
         nextReturn(0);
     }
 
-    String lastOp() {
+    public String lastOp() {
         return lastOp.getString(0);
     }
 
-    long arg(int index) {
+    public long arg(int index) {
         return args.getAtIndex(JAVA_LONG, index);
     }
 
-    long calls() {
+    public long calls() {
         return calls.get(JAVA_LONG, 0);
     }
 
     /** fake_flow_specs[spec][field]: what the fake's create_flow read of spec {@code spec} (type, size, 16 bytes after the header). */
-    long flowSpec(int spec, int field) {
+    public long flowSpec(int spec, int field) {
         return data("fake_flow_specs", 8 * 4 * 8).getAtIndex(JAVA_LONG, spec * 4L + field);
     }
 
     /** fake_layout(which): a sizeof or offsetof of an attribute struct as gcc computed it (see fake_provider.c). */
-    long layout(int which) {
+    public long layout(int which) {
         return call("fake_layout", FunctionDescriptor.of(JAVA_LONG, JAVA_INT), which);
     }
 }

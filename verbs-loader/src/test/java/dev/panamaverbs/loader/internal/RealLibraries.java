@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 
 /** The assumption the tests of a host's real library share. */
-final class RealLibraries {
+public final class RealLibraries {
     private RealLibraries() {}
 
     /**
@@ -17,7 +17,7 @@ final class RealLibraries {
      * {@code property} nor the environment variable {@code environment}) and {@code soname} is
      * installed in one of the usual library directories.
      */
-    static void assumeInstalledWithoutOverride(String property, String environment, String soname) {
+    public static void assumeInstalledWithoutOverride(String property, String environment, String soname) {
         assumeTrue(System.getProperty(property) == null && System.getenv(environment) == null,
                 "an override is configured");
         boolean installed = Stream.of("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib/x86_64-linux-gnu")
@@ -29,7 +29,7 @@ final class RealLibraries {
      * Asserts that {@code library} is available, was asked for as {@code requested} and loaded
      * from a file whose name matches {@code fileNamePattern}; returns that file's path.
      */
-    static String assertLoaded(ProcessLibrary library, String requested, String fileNamePattern) {
+    public static String assertLoaded(ProcessLibrary library, String requested, String fileNamePattern) {
         assertTrue(library.isAvailable(), () -> library.unavailabilityCause().orElse(""));
         assertEquals(requested, library.requestedLibrary());
         String loaded = library.libraryPath();

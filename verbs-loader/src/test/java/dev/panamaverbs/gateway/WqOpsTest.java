@@ -1,5 +1,7 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
 
+import dev.panamaverbs.ffm.verbs_context;
+import dev.panamaverbs.loader.internal.*;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_recv_wr;
 import dev.panamaverbs.ffm.ibv_rwq_ind_table;
@@ -24,22 +26,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class WqOpsTest extends ProcessFakeProviderTest {
     @Test
     void theGeneratedLayoutsMatchGcc() {
-        assertEquals(fake.layout(30), ibv_wq_init_attr.SIZE);
-        assertEquals(fake.layout(31), ibv_wq_init_attr.max_sge$OFFSET);
-        assertEquals(fake.layout(32), ibv_wq_init_attr.cq$OFFSET);
-        assertEquals(fake.layout(33), ibv_wq_init_attr.create_flags$OFFSET);
-        assertEquals(fake.layout(34), ibv_wq_attr.SIZE);
-        assertEquals(fake.layout(35), ibv_wq_attr.flags_mask$OFFSET);
-        assertEquals(fake.layout(36), ibv_rwq_ind_table_init_attr.SIZE);
-        assertEquals(fake.layout(37), ibv_rwq_ind_table_init_attr.ind_tbl$OFFSET);
-        assertEquals(fake.layout(38), ibv_rwq_ind_table_init_attr.comp_mask$OFFSET);
-        assertEquals(fake.layout(39), ibv_wq.SIZE);
-        assertEquals(fake.layout(40), ibv_wq.post_recv$OFFSET);
-        assertEquals(fake.layout(41), ibv_wq.mutex$OFFSET);
-        assertEquals(fake.layout(42), ibv_wq.cond$OFFSET);
-        assertEquals(fake.layout(43), ibv_wq.events_completed$OFFSET);
-        assertEquals(fake.layout(44), WqOps.CREATE_WQ);
-        assertEquals(fake.layout(45), WqOps.CREATE_RWQ_IND_TABLE);
+        assertLayouts(30,
+                ibv_wq_init_attr.SIZE,
+                ibv_wq_init_attr.max_sge$OFFSET,
+                ibv_wq_init_attr.cq$OFFSET,
+                ibv_wq_init_attr.create_flags$OFFSET,
+                ibv_wq_attr.SIZE,
+                ibv_wq_attr.flags_mask$OFFSET,
+                ibv_rwq_ind_table_init_attr.SIZE,
+                ibv_rwq_ind_table_init_attr.ind_tbl$OFFSET,
+                ibv_rwq_ind_table_init_attr.comp_mask$OFFSET,
+                ibv_wq.SIZE,
+                ibv_wq.post_recv$OFFSET,
+                ibv_wq.mutex$OFFSET,
+                ibv_wq.cond$OFFSET,
+                ibv_wq.events_completed$OFFSET,
+                verbs_context.create_wq$OFFSET,
+                verbs_context.create_rwq_ind_table$OFFSET);
     }
 
     private long createWq(MemorySegment state, long pd, long cq) {
@@ -50,7 +53,7 @@ class WqOpsTest extends ProcessFakeProviderTest {
         ibv_wq_init_attr.max_sge(attr, 4);
         ibv_wq_init_attr.pd(attr, MemorySegment.ofAddress(pd));
         ibv_wq_init_attr.cq(attr, MemorySegment.ofAddress(cq));
-        long wq = WqOps.createWq(state, context, attr.address());
+        long wq = ExtendedOps.createWq(state, context, attr.address());
         assertEquals("create_wq", fake.lastOp());
         assertArrayEquals(new long[] {context, attr.address(), VerbsConstants.IBV_WQT_RQ, 256, 4, pd, cq, 0},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5), fake.arg(6), fake.arg(7)});
@@ -75,7 +78,7 @@ class WqOpsTest extends ProcessFakeProviderTest {
         ibv_wq_attr.attr_mask(attr, VerbsConstants.IBV_WQ_ATTR_STATE | VerbsConstants.IBV_WQ_ATTR_CURR_STATE);
         ibv_wq_attr.wq_state(attr, VerbsConstants.IBV_WQS_RDY);
         ibv_wq_attr.curr_wq_state(attr, VerbsConstants.IBV_WQS_RESET);
-        assertEquals(0, WqOps.modifyWq(wq, attr.address()));
+        assertEquals(0, IbverbsCalls.ibv_modify_wq(wq, attr.address()));
         assertEquals("modify_wq", fake.lastOp());
         assertArrayEquals(new long[] {wq, attr.address(), 3, VerbsConstants.IBV_WQS_RDY, VerbsConstants.IBV_WQS_RESET, 0},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5)});
@@ -84,22 +87,22 @@ class WqOpsTest extends ProcessFakeProviderTest {
         ibv_recv_wr.wr_id(wr, 0x1234_5678_9ABCL);
         ibv_recv_wr.num_sge(wr, 0);
         MemorySegment bad = arena.allocate(ValueLayout.ADDRESS);
-        assertEquals(0, WqOps.postWqRecv(wq, wr.address(), bad.address()));
+        assertEquals(0, IbverbsCalls.ibv_post_wq_recv(wq, wr.address(), bad.address()));
         assertEquals("post_wq_recv", fake.lastOp());
         assertArrayEquals(new long[] {wq, wr.address(), bad.address(), 0x1234_5678_9ABCL},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3)});
         fake.nextReturn(TestErrno.ENOMEM);
-        assertEquals(TestErrno.ENOMEM, WqOps.postWqRecv(wq, wr.address(), bad.address()));
+        assertEquals(TestErrno.ENOMEM, IbverbsCalls.ibv_post_wq_recv(wq, wr.address(), bad.address()));
         assertEquals(wr.address(), bad.get(ValueLayout.JAVA_LONG, 0), "bad_recv_wr points at the refused request");
         fake.nextReturn(0);
 
-        assertEquals(0, WqOps.destroyWq(wq));
+        assertEquals(0, IbverbsCalls.ibv_destroy_wq(wq));
         assertEquals("destroy_wq", fake.lastOp());
         assertEquals(wq, fake.arg(0));
 
         long calls = fake.calls();
         MemorySegment initAttr = arena.allocate(ibv_wq_init_attr.LAYOUT);
-        assertEquals(0, WqOps.createWq(state, fake.contextWithout(WqOps.CREATE_WQ), initAttr.address()));
+        assertEquals(0, ExtendedOps.createWq(state, fake.contextWithout(verbs_context.create_wq$OFFSET), initAttr.address()));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
         assertEquals(calls, fake.calls());
     }
@@ -115,21 +118,18 @@ class WqOpsTest extends ProcessFakeProviderTest {
         MemorySegment attr = arena.allocate(ibv_rwq_ind_table_init_attr.LAYOUT);
         ibv_rwq_ind_table_init_attr.log_ind_tbl_size(attr, 2);
         ibv_rwq_ind_table_init_attr.ind_tbl(attr, table);
-        long created = WqOps.createRwqIndTable(state, context, attr.address());
+        long created = IbverbsCalls.ibv_create_rwq_ind_table(state, context, attr.address());
         assertEquals("create_rwq_ind_table", fake.lastOp());
         assertArrayEquals(new long[] {context, attr.address(), 2, table.address(), 0, first, first + 3},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5), fake.arg(6)});
         assertEquals(0x55, Memory.readInt(created + ibv_rwq_ind_table.ind_tbl_num$OFFSET));
-        assertEquals(0, WqOps.destroyRwqIndTable(created));
+        assertEquals(0, IbverbsCalls.ibv_destroy_rwq_ind_table(created));
         assertEquals("destroy_rwq_ind_table", fake.lastOp());
         assertEquals(created, fake.arg(0));
         fake.nextReturn(TestErrno.EINVAL);
-        assertEquals(0, WqOps.createRwqIndTable(state, context, attr.address()));
+        assertEquals(0, IbverbsCalls.ibv_create_rwq_ind_table(state, context, attr.address()));
         assertEquals(TestErrno.EINVAL, CallState.errno(state));
         fake.nextReturn(0);
-        long calls = fake.calls();
-        assertEquals(0, WqOps.createRwqIndTable(state, fake.contextWithout(WqOps.CREATE_RWQ_IND_TABLE), attr.address()));
-        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
-        assertEquals(calls, fake.calls());
+        assertUnsupportedInErrno(state, () -> IbverbsCalls.ibv_create_rwq_ind_table(state, fake.contextWithout(verbs_context.create_rwq_ind_table$OFFSET), attr.address()));
     }
 }

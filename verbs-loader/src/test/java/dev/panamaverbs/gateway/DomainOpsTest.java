@@ -1,5 +1,7 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
 
+import dev.panamaverbs.ffm.verbs_context;
+import dev.panamaverbs.loader.internal.*;
 import dev.panamaverbs.ffm.ibv_alloc_dm_attr;
 import dev.panamaverbs.ffm.ibv_dm;
 import dev.panamaverbs.ffm.ibv_mr;
@@ -24,23 +26,24 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 class DomainOpsTest extends ProcessFakeProviderTest {
     @Test
     void theGeneratedLayoutsMatchGcc() {
-        assertEquals(fake.offsetInVerbsContext("alloc_dm"), DomainOps.ALLOC_DM);
-        assertEquals(fake.offsetInVerbsContext("alloc_td"), DomainOps.ALLOC_TD);
-        assertEquals(fake.offsetInVerbsContext("alloc_parent_domain"), DomainOps.ALLOC_PARENT_DOMAIN);
-        assertEquals(fake.offsetInVerbsContext("modify_qp_rate_limit"), DomainOps.MODIFY_QP_RATE_LIMIT);
-        assertEquals(fake.layout(0), ibv_alloc_dm_attr.SIZE);
-        assertEquals(fake.layout(1), ibv_alloc_dm_attr.log_align_req$OFFSET);
-        assertEquals(fake.layout(2), ibv_alloc_dm_attr.comp_mask$OFFSET);
-        assertEquals(fake.layout(3), ibv_parent_domain_init_attr.SIZE);
-        assertEquals(fake.layout(4), ibv_parent_domain_init_attr.td$OFFSET);
-        assertEquals(fake.layout(5), ibv_parent_domain_init_attr.comp_mask$OFFSET);
-        assertEquals(fake.layout(6), ibv_parent_domain_init_attr.pd_context$OFFSET);
-        assertEquals(fake.layout(7), ibv_qp_rate_limit_attr.SIZE);
-        assertEquals(fake.layout(8), ibv_qp_rate_limit_attr.max_burst_sz$OFFSET);
-        assertEquals(fake.layout(9), ibv_qp_rate_limit_attr.typical_pkt_sz$OFFSET);
-        assertEquals(fake.layout(10), ibv_qp_rate_limit_attr.comp_mask$OFFSET);
-        assertEquals(fake.layout(11), ibv_dm.SIZE);
-        assertEquals(fake.layout(12), ibv_dm.memcpy_from_dm$OFFSET);
+        assertEquals(fake.offsetInVerbsContext("alloc_dm"), verbs_context.alloc_dm$OFFSET);
+        assertEquals(fake.offsetInVerbsContext("alloc_td"), verbs_context.alloc_td$OFFSET);
+        assertEquals(fake.offsetInVerbsContext("alloc_parent_domain"), verbs_context.alloc_parent_domain$OFFSET);
+        assertEquals(fake.offsetInVerbsContext("modify_qp_rate_limit"), verbs_context.modify_qp_rate_limit$OFFSET);
+        assertLayouts(0,
+                ibv_alloc_dm_attr.SIZE,
+                ibv_alloc_dm_attr.log_align_req$OFFSET,
+                ibv_alloc_dm_attr.comp_mask$OFFSET,
+                ibv_parent_domain_init_attr.SIZE,
+                ibv_parent_domain_init_attr.td$OFFSET,
+                ibv_parent_domain_init_attr.comp_mask$OFFSET,
+                ibv_parent_domain_init_attr.pd_context$OFFSET,
+                ibv_qp_rate_limit_attr.SIZE,
+                ibv_qp_rate_limit_attr.max_burst_sz$OFFSET,
+                ibv_qp_rate_limit_attr.typical_pkt_sz$OFFSET,
+                ibv_qp_rate_limit_attr.comp_mask$OFFSET,
+                ibv_dm.SIZE,
+                ibv_dm.memcpy_from_dm$OFFSET);
     }
 
     @Test
@@ -49,7 +52,7 @@ class DomainOpsTest extends ProcessFakeProviderTest {
         MemorySegment attr = arena.allocate(ibv_alloc_dm_attr.LAYOUT);
         ibv_alloc_dm_attr.length(attr, 0x1_0000_0040L);
         ibv_alloc_dm_attr.log_align_req(attr, 6);
-        long dm = DomainOps.allocDm(state, context, attr.address());
+        long dm = IbverbsCalls.ibv_alloc_dm(state, context, attr.address());
         assertEquals("alloc_dm", fake.lastOp());
         assertEquals(context, fake.arg(0));
         assertEquals(attr.address(), fake.arg(1));
@@ -62,37 +65,37 @@ class DomainOpsTest extends ProcessFakeProviderTest {
         for (int i = 0; i < 16; i++) {
             host.set(ValueLayout.JAVA_BYTE, i, (byte) (i + 1));
         }
-        assertEquals(0, DomainOps.memcpyToDm(dm, 8, host.address(), 16));
+        assertEquals(0, IbverbsCalls.ibv_memcpy_to_dm(dm, 8, host.address(), 16));
         assertEquals("memcpy_to_dm", fake.lastOp());
         assertArrayEquals(new long[] {dm, 8, host.address(), 16}, new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3)});
         MemorySegment back = arena.allocate(16);
-        assertEquals(0, DomainOps.memcpyFromDm(back.address(), dm, 8, 16));
+        assertEquals(0, IbverbsCalls.ibv_memcpy_from_dm(back.address(), dm, 8, 16));
         assertEquals("memcpy_from_dm", fake.lastOp());
         assertArrayEquals(new long[] {back.address(), dm, 8, 16}, new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3)});
         assertEquals(-1L, back.mismatch(host), "the bytes came back");
 
         long pd = fake.pd(context);
-        long mr = DomainOps.regDmMr(state, pd, dm, 32, 24, 0x20 | 0x1);
+        long mr = IbverbsCalls.ibv_reg_dm_mr(state, pd, dm, 32, 24, 0x20 | 0x1);
         assertEquals("reg_dm_mr", fake.lastOp());
         assertArrayEquals(new long[] {pd, dm, 32, 24, 0x21},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4)});
         assertEquals(0x1234, Memory.readInt(mr + ibv_mr.lkey$OFFSET));
 
         fake.nextReturn(TestErrno.EINVAL);
-        assertEquals(0, DomainOps.regDmMr(state, pd, dm, 32, 24, 0x21));
+        assertEquals(0, IbverbsCalls.ibv_reg_dm_mr(state, pd, dm, 32, 24, 0x21));
         assertEquals(TestErrno.EINVAL, CallState.errno(state));
-        assertEquals(TestErrno.EINVAL, DomainOps.memcpyToDm(dm, 0, host.address(), 1));
+        assertEquals(TestErrno.EINVAL, IbverbsCalls.ibv_memcpy_to_dm(dm, 0, host.address(), 1));
         fake.nextReturn(0);
 
-        assertEquals(0, DomainOps.freeDm(dm));
+        assertEquals(0, IbverbsCalls.ibv_free_dm(dm));
         assertEquals("free_dm", fake.lastOp());
         assertEquals(dm, fake.arg(0));
 
         long calls = fake.calls();
-        long older = fake.contextWithout(DomainOps.ALLOC_DM);
-        assertEquals(0, DomainOps.allocDm(state, older, attr.address()));
+        long older = fake.contextWithout(verbs_context.alloc_dm$OFFSET);
+        assertEquals(0, IbverbsCalls.ibv_alloc_dm(state, older, attr.address()));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
-        assertEquals(0, DomainOps.regDmMr(state, fake.pd(fake.contextWithout(DomainOps.REG_DM_MR)), dm, 0, 1, 0x20));
+        assertEquals(0, IbverbsCalls.ibv_reg_dm_mr(state, fake.pd(fake.contextWithout(verbs_context.reg_dm_mr$OFFSET)), dm, 0, 1, 0x20));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
         assertEquals(calls, fake.calls());
     }
@@ -101,24 +104,21 @@ class DomainOpsTest extends ProcessFakeProviderTest {
     void aNullMemoryRegionIsAllocated() {
         MemorySegment state = CallState.allocate(arena);
         long pd = fake.pd(context);
-        long mr = DomainOps.allocNullMr(state, pd);
+        long mr = IbverbsCalls.ibv_alloc_null_mr(state, pd);
         assertEquals("alloc_null_mr", fake.lastOp());
         assertEquals(pd, fake.arg(0));
         assertEquals(0x4321, Memory.readInt(mr + ibv_mr.lkey$OFFSET));
         fake.nextReturn(TestErrno.EINVAL);
-        assertEquals(0, DomainOps.allocNullMr(state, pd));
+        assertEquals(0, IbverbsCalls.ibv_alloc_null_mr(state, pd));
         assertEquals(TestErrno.EINVAL, CallState.errno(state));
-        long calls = fake.calls();
-        assertEquals(0, DomainOps.allocNullMr(state, fake.pd(fake.contextWithout(DomainOps.ALLOC_NULL_MR))));
-        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
-        assertEquals(calls, fake.calls());
+        assertUnsupportedInErrno(state, () -> IbverbsCalls.ibv_alloc_null_mr(state, fake.pd(fake.contextWithout(verbs_context.alloc_null_mr$OFFSET))));
     }
 
     @Test
     void threadAndParentDomains() {
         MemorySegment state = CallState.allocate(arena);
         MemorySegment tdAttr = arena.allocate(ibv_td_init_attr.LAYOUT);
-        long td = DomainOps.allocTd(state, context, tdAttr.address());
+        long td = IbverbsCalls.ibv_alloc_td(state, context, tdAttr.address());
         assertEquals("alloc_td", fake.lastOp());
         assertArrayEquals(new long[] {context, tdAttr.address(), 0}, new long[] {fake.arg(0), fake.arg(1), fake.arg(2)});
 
@@ -126,27 +126,21 @@ class DomainOpsTest extends ProcessFakeProviderTest {
         MemorySegment attr = arena.allocate(ibv_parent_domain_init_attr.LAYOUT);
         ibv_parent_domain_init_attr.pd(attr, MemorySegment.ofAddress(pd));
         ibv_parent_domain_init_attr.td(attr, MemorySegment.ofAddress(td));
-        long parent = DomainOps.allocParentDomain(state, context, attr.address());
+        long parent = IbverbsCalls.ibv_alloc_parent_domain(state, context, attr.address());
         assertEquals("alloc_parent_domain", fake.lastOp());
         assertArrayEquals(new long[] {context, attr.address(), pd, td, 0, 0, 0, 0},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5), fake.arg(6), fake.arg(7)});
         assertEquals(context, Memory.readLong(parent + dev.panamaverbs.ffm.ibv_pd.context$OFFSET));
 
-        assertEquals(0, DomainOps.deallocTd(td));
+        assertEquals(0, IbverbsCalls.ibv_dealloc_td(td));
         assertEquals("dealloc_td", fake.lastOp());
         assertEquals(td, fake.arg(0));
-        fake.nextReturn(TestErrno.EIO);
-        assertEquals(TestErrno.EIO, DomainOps.deallocTd(td));
-        assertEquals(0, DomainOps.allocTd(state, context, tdAttr.address()));
-        assertEquals(TestErrno.EIO, CallState.errno(state));
-        fake.nextReturn(0);
+        assertProviderErrorPassesThrough(state, TestErrno.EIO, () -> IbverbsCalls.ibv_dealloc_td(td),
+                () -> IbverbsCalls.ibv_alloc_td(state, context, tdAttr.address()));
 
-        long calls = fake.calls();
-        assertEquals(0, DomainOps.allocTd(state, fake.contextWithout(DomainOps.ALLOC_TD), tdAttr.address()));
-        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
-        assertEquals(0, DomainOps.allocParentDomain(state, fake.contextWithout(DomainOps.ALLOC_PARENT_DOMAIN), attr.address()));
-        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
-        assertEquals(calls, fake.calls());
+        assertUnsupportedInErrno(state,
+                () -> IbverbsCalls.ibv_alloc_td(state, fake.contextWithout(verbs_context.alloc_td$OFFSET), tdAttr.address()),
+                () -> IbverbsCalls.ibv_alloc_parent_domain(state, fake.contextWithout(verbs_context.alloc_parent_domain$OFFSET), attr.address()));
     }
 
     @Test
@@ -156,7 +150,7 @@ class DomainOpsTest extends ProcessFakeProviderTest {
         ibv_qp_rate_limit_attr.rate_limit(attr, 0xFFFF_FFF0);
         ibv_qp_rate_limit_attr.max_burst_sz(attr, 70_000);
         ibv_qp_rate_limit_attr.typical_pkt_sz(attr, (short) 0xFFEE);
-        assertEquals(0, DomainOps.modifyQpRateLimit(qp, attr.address()));
+        assertEquals(0, IbverbsCalls.ibv_modify_qp_rate_limit(qp, attr.address()));
         assertEquals("modify_qp_rate_limit", fake.lastOp());
         assertEquals(qp, fake.arg(0));
         assertEquals(attr.address(), fake.arg(1));
@@ -165,10 +159,10 @@ class DomainOpsTest extends ProcessFakeProviderTest {
         assertEquals(0xFFEE, fake.arg(4), "typical_pkt_sz, a uint16_t");
         assertEquals(0, fake.arg(5), "comp_mask");
         fake.nextReturn(TestErrno.EINVAL);
-        assertEquals(TestErrno.EINVAL, DomainOps.modifyQpRateLimit(qp, attr.address()));
+        assertEquals(TestErrno.EINVAL, IbverbsCalls.ibv_modify_qp_rate_limit(qp, attr.address()));
         long calls = fake.calls();
         assertEquals(OpsTable.EOPNOTSUPP,
-                DomainOps.modifyQpRateLimit(fake.qp(fake.contextWithout(DomainOps.MODIFY_QP_RATE_LIMIT)), attr.address()));
+                IbverbsCalls.ibv_modify_qp_rate_limit(fake.qp(fake.contextWithout(verbs_context.modify_qp_rate_limit$OFFSET)), attr.address()));
         assertEquals(calls, fake.calls());
     }
 }

@@ -1,4 +1,4 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
 
 import dev.panamaverbs.ffm.ibv_cq_ex;
 import dev.panamaverbs.ffm.invoke.ibv_cq_ex$calls;

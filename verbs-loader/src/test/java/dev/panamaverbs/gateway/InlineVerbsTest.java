@@ -1,9 +1,9 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
 
+import dev.panamaverbs.loader.internal.*;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_gid_entry;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
@@ -14,19 +14,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The macro verbs choosing between exported functions, with the fake as the process-wide library. */
-class InlineVerbsTest {
-    /** The fake made the process-wide library once, for the whole class; its context and a PD. */
-    private static final FakeProvider fake = FakeProvider.standardAsProcessLibrary();
-    private static final long context = fake.context();
-    private static final long pd = fake.pd(context);
-
-    private final Arena arena = Arena.ofAuto();
+class InlineVerbsTest extends ProcessFakeProviderTest {
+    /** A PD of the fake's context (the fake is the process-wide library, for the whole class). */
+    private final long pd = fake.pd(context);
     private final MemorySegment state = CallState.allocate(arena);
-
-    @BeforeEach
-    void reset() {
-        fake.reset();
-    }
 
     @Test
     void regMrWithoutOptionalFlagsIsPlainRegMr() {

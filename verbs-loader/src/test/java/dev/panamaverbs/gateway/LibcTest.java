@@ -1,4 +1,4 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,7 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
 
+import dev.panamaverbs.ffm.verbs_context;
+import dev.panamaverbs.loader.internal.*;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_counter_attach_attr;
 import dev.panamaverbs.ffm.ibv_counters_init_attr;
@@ -26,22 +28,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class SteeringOpsTest extends ProcessFakeProviderTest {
     @Test
     void theGeneratedLayoutsMatchGcc() {
-        assertEquals(fake.layout(50), ibv_flow_attr.SIZE);
-        assertEquals(fake.layout(51), ibv_flow_attr.port$OFFSET);
-        assertEquals(fake.layout(52), ibv_flow_attr.flags$OFFSET);
-        assertEquals(fake.layout(53), ibv_flow_spec_eth.SIZE);
-        assertEquals(fake.layout(54), ibv_flow_spec_eth.mask$OFFSET);
-        assertEquals(fake.layout(55), ibv_flow_spec_ipv4.SIZE);
-        assertEquals(fake.layout(56), ibv_flow_spec_ipv4.mask$OFFSET);
-        assertEquals(fake.layout(57), ibv_flow_spec_tcp_udp.SIZE);
-        assertEquals(fake.layout(58), ibv_flow_spec_counter_action.SIZE);
-        assertEquals(fake.layout(59), ibv_flow_spec_counter_action.counters$OFFSET);
-        assertEquals(fake.layout(60), ibv_counter_attach_attr.SIZE);
-        assertEquals(fake.layout(61), ibv_flow.context$OFFSET);
-        assertEquals(fake.layout(62), SteeringOps.CREATE_FLOW);
-        assertEquals(fake.layout(63), SteeringOps.READ_COUNTERS);
-        assertEquals(fake.layout(64), dev.panamaverbs.ffm.ibv_flow_spec_action_tag.SIZE);
-        assertEquals(fake.layout(65), dev.panamaverbs.ffm.ibv_flow_spec_action_tag.tag_id$OFFSET);
+        assertLayouts(50,
+                ibv_flow_attr.SIZE,
+                ibv_flow_attr.port$OFFSET,
+                ibv_flow_attr.flags$OFFSET,
+                ibv_flow_spec_eth.SIZE,
+                ibv_flow_spec_eth.mask$OFFSET,
+                ibv_flow_spec_ipv4.SIZE,
+                ibv_flow_spec_ipv4.mask$OFFSET,
+                ibv_flow_spec_tcp_udp.SIZE,
+                ibv_flow_spec_counter_action.SIZE,
+                ibv_flow_spec_counter_action.counters$OFFSET,
+                ibv_counter_attach_attr.SIZE,
+                ibv_flow.context$OFFSET,
+                verbs_context.ibv_create_flow$OFFSET,
+                verbs_context.read_counters$OFFSET,
+                dev.panamaverbs.ffm.ibv_flow_spec_action_tag.SIZE,
+                dev.panamaverbs.ffm.ibv_flow_spec_action_tag.tag_id$OFFSET);
     }
 
     @Test
@@ -62,7 +65,7 @@ class SteeringOpsTest extends ProcessFakeProviderTest {
         MemorySegment udp = flow.asSlice(ibv_flow_attr.SIZE + ibv_flow_spec_ipv4.SIZE, ibv_flow_spec_tcp_udp.SIZE);
         ibv_flow_spec_tcp_udp.type(udp, VerbsConstants.IBV_FLOW_SPEC_UDP);
         ibv_flow_spec_tcp_udp.size(udp, (short) ibv_flow_spec_tcp_udp.SIZE);
-        long created = SteeringOps.createFlow(state, qp, flow.address());
+        long created = IbverbsCalls.ibv_create_flow(state, qp, flow.address());
         assertEquals("create_flow", fake.lastOp());
         assertArrayEquals(new long[] {qp, flow.address(), 0, VerbsConstants.IBV_FLOW_ATTR_NORMAL, size, 3, 2, 1L << 32},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5), fake.arg(6), fake.arg(7)});
@@ -70,51 +73,42 @@ class SteeringOpsTest extends ProcessFakeProviderTest {
         assertEquals(ibv_flow_spec_ipv4.SIZE, fake.flowSpec(0, 1));
         assertEquals(VerbsConstants.IBV_FLOW_SPEC_UDP, fake.flowSpec(1, 0), "the second spec found by the first's size");
         assertEquals(context, Memory.readLong(created + ibv_flow.context$OFFSET));
-        assertEquals(0, SteeringOps.destroyFlow(created));
+        assertEquals(0, IbverbsCalls.ibv_destroy_flow(created));
         assertEquals("destroy_flow", fake.lastOp());
         assertEquals(created, fake.arg(0));
 
-        long calls = fake.calls();
-        assertEquals(0, SteeringOps.createFlow(state, fake.qp(fake.contextWithout(SteeringOps.CREATE_FLOW)), flow.address()));
-        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
-        assertEquals(calls, fake.calls());
+        assertUnsupportedInErrno(state, () -> IbverbsCalls.ibv_create_flow(state, fake.qp(fake.contextWithout(verbs_context.ibv_create_flow$OFFSET)), flow.address()));
     }
 
     @Test
     void countersAreCreatedAttachedReadAndDestroyed() {
         MemorySegment state = CallState.allocate(arena);
         MemorySegment init = arena.allocate(ibv_counters_init_attr.LAYOUT);
-        long counters = SteeringOps.createCounters(state, context, init.address());
+        long counters = IbverbsCalls.ibv_create_counters(state, context, init.address());
         assertEquals("create_counters", fake.lastOp());
         assertArrayEquals(new long[] {context, init.address(), 0}, new long[] {fake.arg(0), fake.arg(1), fake.arg(2)});
 
         MemorySegment attach = arena.allocate(ibv_counter_attach_attr.LAYOUT);
         ibv_counter_attach_attr.counter_desc(attach, VerbsConstants.IBV_COUNTER_BYTES);
         ibv_counter_attach_attr.index(attach, 1);
-        assertEquals(0, SteeringOps.attachCountersPointFlow(counters, attach.address(), 0));
+        assertEquals(0, IbverbsCalls.ibv_attach_counters_point_flow(counters, attach.address(), 0));
         assertEquals("attach_counters_point_flow", fake.lastOp());
         assertArrayEquals(new long[] {counters, attach.address(), VerbsConstants.IBV_COUNTER_BYTES, 1, 0, 0},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5)});
 
         MemorySegment values = arena.allocate(ValueLayout.JAVA_LONG, 2);
-        assertEquals(0, SteeringOps.readCounters(counters, values.address(), 2,
+        assertEquals(0, IbverbsCalls.ibv_read_counters(counters, values.address(), 2,
                 VerbsConstants.IBV_READ_COUNTERS_ATTR_PREFER_CACHED));
         assertEquals("read_counters", fake.lastOp());
         assertArrayEquals(new long[] {counters, values.address(), 2, 1},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3)});
         assertArrayEquals(new long[] {0x1_0000_0000L, 0x2_0000_0001L}, values.toArray(ValueLayout.JAVA_LONG));
 
-        assertEquals(0, SteeringOps.destroyCounters(counters));
+        assertEquals(0, IbverbsCalls.ibv_destroy_counters(counters));
         assertEquals("destroy_counters", fake.lastOp());
-        fake.nextReturn(TestErrno.EINVAL);
-        assertEquals(TestErrno.EINVAL, SteeringOps.attachCountersPointFlow(counters, attach.address(), 0));
-        assertEquals(0, SteeringOps.createCounters(state, context, init.address()));
-        assertEquals(TestErrno.EINVAL, CallState.errno(state));
-        fake.nextReturn(0);
+        assertProviderErrorPassesThrough(state, TestErrno.EINVAL, () -> IbverbsCalls.ibv_attach_counters_point_flow(counters, attach.address(), 0),
+                () -> IbverbsCalls.ibv_create_counters(state, context, init.address()));
 
-        long calls = fake.calls();
-        assertEquals(0, SteeringOps.createCounters(state, fake.contextWithout(SteeringOps.CREATE_COUNTERS), init.address()));
-        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
-        assertEquals(calls, fake.calls());
+        assertUnsupportedInErrno(state, () -> IbverbsCalls.ibv_create_counters(state, fake.contextWithout(verbs_context.create_counters$OFFSET), init.address()));
     }
 }

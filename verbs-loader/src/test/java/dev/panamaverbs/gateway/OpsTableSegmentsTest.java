@@ -1,5 +1,6 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
 
+import dev.panamaverbs.loader.internal.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;

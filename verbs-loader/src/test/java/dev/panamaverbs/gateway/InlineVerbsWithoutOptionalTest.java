@@ -1,5 +1,6 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
 
+import dev.panamaverbs.loader.internal.*;
 import dev.panamaverbs.ffm.invoke.CallState;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

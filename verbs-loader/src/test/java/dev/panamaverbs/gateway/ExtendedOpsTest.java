@@ -1,5 +1,6 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
 
+import dev.panamaverbs.loader.internal.*;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_cq_init_attr_ex;
@@ -107,14 +108,14 @@ class ExtendedOpsTest extends ProcessFakeProviderTest {
     void createCqExCallsTheProvider() {
         MemorySegment attr = arena.allocate(ibv_cq_init_attr_ex.LAYOUT);
         MemorySegment state = CallState.allocate(arena);
-        long cq = ExtendedOps.createCqEx(state, context, attr.address());
+        long cq = IbverbsCalls.ibv_create_cq_ex(state, context, attr.address());
         assertTrue(cq != 0);
         assertEquals("create_cq_ex", fake.lastOp());
         assertEquals(context, fake.arg(0));
         assertEquals(attr.address(), fake.arg(1));
 
         fake.nextReturn(TestErrno.EINVAL);
-        assertEquals(0, ExtendedOps.createCqEx(state, context, attr.address()));
+        assertEquals(0, IbverbsCalls.ibv_create_cq_ex(state, context, attr.address()));
         assertEquals(TestErrno.EINVAL, CallState.errno(state), "errno captured from the provider");
     }
 
@@ -126,7 +127,7 @@ class ExtendedOpsTest extends ProcessFakeProviderTest {
         for (long unfit : new long[] {contextReaching(ExtendedOps.CREATE_CQ_EX, false),
                 fake.context(true, fullSize, false), fake.context(false, fullSize, true)}) {
             state.fill((byte) 0); // errno 0 again
-            assertEquals(0, ExtendedOps.createCqEx(state, unfit, attr.address()));
+            assertEquals(0, IbverbsCalls.ibv_create_cq_ex(state, unfit, attr.address()));
             assertEquals(TestErrno.EOPNOTSUPP, CallState.errno(state), "the header's errno = EOPNOTSUPP");
         }
         assertEquals(calls, fake.calls(), "never a call through a missing op");
@@ -209,7 +210,7 @@ class ExtendedOpsTest extends ProcessFakeProviderTest {
         MemorySegment moderate = dev.panamaverbs.ffm.ibv_modify_cq_attr.moderate(attr);
         dev.panamaverbs.ffm.ibv_moderate_cq.cq_count(moderate, (short) 0xFFFE);
         dev.panamaverbs.ffm.ibv_moderate_cq.cq_period(moderate, (short) 300);
-        assertEquals(0, ExtendedOps.modifyCq(cq, attr.address()));
+        assertEquals(0, IbverbsCalls.ibv_modify_cq(cq, attr.address()));
         assertEquals("modify_cq", fake.lastOp());
         assertEquals(cq, fake.arg(0));
         assertEquals(attr.address(), fake.arg(1));
@@ -217,11 +218,11 @@ class ExtendedOpsTest extends ProcessFakeProviderTest {
         assertEquals(0xFFFE, fake.arg(3), "cq_count, a uint16_t");
         assertEquals(300, fake.arg(4), "cq_period");
         fake.nextReturn(TestErrno.EINVAL);
-        assertEquals(TestErrno.EINVAL, ExtendedOps.modifyCq(cq, attr.address()));
+        assertEquals(TestErrno.EINVAL, IbverbsCalls.ibv_modify_cq(cq, attr.address()));
 
         long calls = fake.calls();
         long older = fake.cq(contextReaching(dev.panamaverbs.ffm.verbs_context.modify_cq$OFFSET, false));
-        assertEquals(OpsTable.EOPNOTSUPP, ExtendedOps.modifyCq(older, attr.address()), "a provider without modify_cq");
+        assertEquals(OpsTable.EOPNOTSUPP, IbverbsCalls.ibv_modify_cq(older, attr.address()), "a provider without modify_cq");
         assertEquals(calls, fake.calls());
     }
 
@@ -229,7 +230,7 @@ class ExtendedOpsTest extends ProcessFakeProviderTest {
     void queryRtValuesReturnsTheRawClock() {
         MemorySegment values = arena.allocate(dev.panamaverbs.ffm.ibv_values_ex.LAYOUT);
         dev.panamaverbs.ffm.ibv_values_ex.comp_mask(values, dev.panamaverbs.ffm.VerbsConstants.IBV_VALUES_MASK_RAW_CLOCK);
-        assertEquals(0, ExtendedOps.queryRtValues(context, values.address()));
+        assertEquals(0, IbverbsCalls.ibv_query_rt_values_ex(context, values.address()));
         assertEquals("query_rt_values", fake.lastOp());
         assertEquals(context, fake.arg(0));
         assertEquals(dev.panamaverbs.ffm.VerbsConstants.IBV_VALUES_MASK_RAW_CLOCK, fake.arg(2));
@@ -237,7 +238,7 @@ class ExtendedOpsTest extends ProcessFakeProviderTest {
         assertEquals(12, dev.panamaverbs.ffm.timespec.tv_sec(clock));
         assertEquals(345678901, dev.panamaverbs.ffm.timespec.tv_nsec(clock));
         long calls = fake.calls();
-        assertEquals(OpsTable.EOPNOTSUPP, ExtendedOps.queryRtValues(
+        assertEquals(OpsTable.EOPNOTSUPP, IbverbsCalls.ibv_query_rt_values_ex(
                 contextReaching(dev.panamaverbs.ffm.verbs_context.query_rt_values$OFFSET, false), values.address()));
         assertEquals(calls, fake.calls());
     }

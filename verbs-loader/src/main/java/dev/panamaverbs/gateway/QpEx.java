@@ -1,4 +1,4 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
 
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_qp_ex;

@@ -1,5 +1,6 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
 
+import dev.panamaverbs.loader.internal.*;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.ibv_recv_wr;
 import dev.panamaverbs.ffm.ibv_send_wr;

@@ -1,4 +1,4 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
 
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.Downcalls;

@@ -1,19 +1,27 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
 
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_context;
-import dev.panamaverbs.ffm.ibv_cq;
 import dev.panamaverbs.ffm.ibv_device_attr_ex;
 import dev.panamaverbs.ffm.ibv_port_attr;
 import dev.panamaverbs.ffm.ibv_qp_init_attr_ex;
+import dev.panamaverbs.ffm.ibv_srq_init_attr_ex;
+import dev.panamaverbs.ffm.ibv_wq;
+import dev.panamaverbs.ffm.ibv_wq_init_attr;
 import dev.panamaverbs.ffm.ibv_query_device_ex_input;
 import dev.panamaverbs.ffm.verbs_context;
 import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.Downcalls;
 import dev.panamaverbs.ffm.invoke.verbs_context$calls;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /**
  * The {@code static inline} verbs of verbs.h that reach the provider through
@@ -80,7 +88,7 @@ public final class ExtendedOps {
 
     /**
      * The op at {@code opOffset}, or null with EOPNOTSUPP in {@code errno}: how every extended
-     * verb answers when the provider lacks the op (also for DomainOps, XrcOps, WqOps, SteeringOps).
+     * verb answers when the provider lacks the op (also for the generated {@link IbverbsCalls}).
      */
     static MemorySegment opOrUnsupported(MemorySegment errno, long context, long opOffset) {
         long function = op(context, opOffset);
@@ -135,23 +143,6 @@ public final class ExtendedOps {
     }
 
     /**
-     * {@code ibv_create_cq_ex}: {@code vctx = verbs_get_ctx_op(context, create_cq_ex); if (!vctx)
-     * { errno = EOPNOTSUPP; return NULL; } return vctx->create_cq_ex(context, cq_attr);}
-     *
-     * @param errno        a {@code CallState} segment: the errno on failure
-     * @param cqInitAttrEx a {@code struct ibv_cq_init_attr_ex}
-     * @return the {@code struct ibv_cq_ex *}, or 0 with the errno in {@code errno}
-     * @param context the device context
-     */
-    public static long createCqEx(MemorySegment errno, long context, long cqInitAttrEx) {
-        Memory.requireNonNull(context, "ibv_create_cq_ex", "context");
-        Memory.requireNonNull(cqInitAttrEx, "ibv_create_cq_ex", "cq_attr");
-        MemorySegment function = opOrUnsupported(errno, context, CREATE_CQ_EX);
-        return function == null ? 0 : verbs_context$calls.create_cq_ex(function, errno,
-                MemorySegment.ofAddress(context), MemorySegment.ofAddress(cqInitAttrEx)).address();
-    }
-
-    /**
      * {@code ibv_create_qp_ex}: when {@code comp_mask == IBV_QP_INIT_ATTR_PD}, plain
      * {@code ibv_create_qp(attr->pd, (struct ibv_qp_init_attr *)attr)}; else
      * {@code vctx->create_qp_ex(context, attr)}, EOPNOTSUPP when the provider lacks it.
@@ -174,64 +165,6 @@ public final class ExtendedOps {
         MemorySegment function = opOrUnsupported(errno, context, CREATE_QP_EX);
         return function == null ? 0 : verbs_context$calls.create_qp_ex(function, errno,
                 MemorySegment.ofAddress(context), MemorySegment.ofAddress(qpInitAttrEx)).address();
-    }
-
-    /**
-     * {@code ibv_modify_cq(cq, attr)}: {@code vctx = verbs_get_ctx_op(cq->context, modify_cq);
-     * if (!vctx) return EOPNOTSUPP; return vctx->modify_cq(cq, attr);}
-     *
-     * @param cq   the completion queue ({@code struct ibv_cq *}, or an {@code ibv_cq_ex} cast to it)
-     * @param attr a {@code struct ibv_modify_cq_attr}
-     * @return 0, or the errno (EOPNOTSUPP when the provider lacks the op)
-     */
-    public static int modifyCq(long cq, long attr) {
-        Memory.requireNonNull(cq, "ibv_modify_cq", "cq");
-        Memory.requireNonNull(attr, "ibv_modify_cq", "attr");
-        long function = op(Memory.readLong(cq + ibv_cq.context$OFFSET), verbs_context.modify_cq$OFFSET);
-        if (function == 0) {
-            return EOPNOTSUPP_ANSWER;
-        }
-        return verbs_context$calls.modify_cq$raw(MemorySegment.ofAddress(function), cq, attr);
-    }
-
-    /**
-     * {@code ibv_query_rt_values_ex(context, values)}: {@code vctx->query_rt_values(context,
-     * values)}, EOPNOTSUPP when the provider lacks it.
-     *
-     * @param context the device context
-     * @param values  a {@code struct ibv_values_ex} whose {@code comp_mask} asks for the values
-     * @return 0, or the errno
-     */
-    public static int queryRtValues(long context, long values) {
-        Memory.requireNonNull(context, "ibv_query_rt_values_ex", "context");
-        Memory.requireNonNull(values, "ibv_query_rt_values_ex", "values");
-        long function = op(context, verbs_context.query_rt_values$OFFSET);
-        if (function == 0) {
-            return EOPNOTSUPP_ANSWER;
-        }
-        return verbs_context$calls.query_rt_values$raw(MemorySegment.ofAddress(function), context, values);
-    }
-
-    /**
-     * {@code ibv_advise_mr(pd, advice, flags, sg_list, num_sge)}: {@code vctx =
-     * verbs_get_ctx_op(pd->context, advise_mr); if (!vctx) return EOPNOTSUPP; return
-     * vctx->advise_mr(pd, advice, flags, sg_list, num_sge);}
-     *
-     * @param pd     the protection domain of every region {@code sgList} names
-     * @param advice an {@code IBV_ADVISE_MR_ADVICE_*} value
-     * @param flags  {@code IBV_ADVISE_MR_FLAG_*} flags
-     * @param sgList an array of {@code numSge} {@code struct ibv_sge}
-     * @param numSge how many entries
-     * @return 0, or the errno (EOPNOTSUPP when the provider lacks the op)
-     */
-    public static int adviseMr(long pd, int advice, int flags, long sgList, int numSge) {
-        Memory.requireNonNull(pd, "ibv_advise_mr", "pd");
-        Memory.requireNonNull(sgList, "ibv_advise_mr", "sg_list");
-        long function = op(Memory.readLong(pd + dev.panamaverbs.ffm.ibv_pd.context$OFFSET), verbs_context.advise_mr$OFFSET);
-        if (function == 0) {
-            return EOPNOTSUPP_ANSWER;
-        }
-        return verbs_context$calls.advise_mr$raw(MemorySegment.ofAddress(function), pd, advice, flags, sgList, numSge);
     }
 
     /** {@link #queryDeviceEx}'s answer when only {@code attr->orig_attr} was filled (legacy query). */
@@ -272,6 +205,77 @@ public final class ExtendedOps {
             rc = errnoOf(rc, state);
             return rc == 0 ? LEGACY_ATTRIBUTES_ONLY : rc;
         }
+    }
+
+    /**
+     * {@code ibv_create_srq_ex(context, srq_init_attr_ex)}: as the header, plain
+     * {@code ibv_create_srq(attr->pd, attr)} when {@code comp_mask} asks for no more than a PD and a
+     * basic type; else {@code vctx->create_srq_ex(context, attr)}.
+     *
+     * @param errno     a {@code CallState} segment: the errno on failure
+     * @param context   the device context
+     * @param initAttrEx a {@code struct ibv_srq_init_attr_ex}
+     * @return the {@code struct ibv_srq *}, or 0 with the errno in {@code errno}
+     */
+    public static long createSrqEx(MemorySegment errno, long context, long initAttrEx) {
+        Memory.requireNonNull(context, "ibv_create_srq_ex", "context");
+        Memory.requireNonNull(initAttrEx, "ibv_create_srq_ex", "srq_init_attr_ex");
+        int mask = Memory.readInt(initAttrEx + ibv_srq_init_attr_ex.comp_mask$OFFSET);
+        int type = Memory.readInt(initAttrEx + ibv_srq_init_attr_ex.srq_type$OFFSET);
+        if ((mask & ~(VerbsConstants.IBV_SRQ_INIT_ATTR_PD | VerbsConstants.IBV_SRQ_INIT_ATTR_TYPE)) == 0
+                && (mask & VerbsConstants.IBV_SRQ_INIT_ATTR_PD) != 0
+                && ((mask & VerbsConstants.IBV_SRQ_INIT_ATTR_TYPE) == 0 || type == VerbsConstants.IBV_SRQT_BASIC)) {
+            long pd = Memory.readLong(initAttrEx + ibv_srq_init_attr_ex.pd$OFFSET);
+            Memory.requireNonNull(pd, "ibv_create_srq_ex", "srq_init_attr_ex->pd");
+            return verbs_h.ibv_create_srq(errno, MemorySegment.ofAddress(pd), MemorySegment.ofAddress(initAttrEx))
+                    .address();
+        }
+        MemorySegment function = ExtendedOps.opOrUnsupported(errno, context, verbs_context.create_srq_ex$OFFSET);
+        return function == null ? 0 : verbs_context$calls.create_srq_ex(function, errno,
+                MemorySegment.ofAddress(context), MemorySegment.ofAddress(initAttrEx)).address();
+    }
+
+    /**
+     * {@code ibv_create_wq(context, wq_init_attr)}: {@code vctx->create_wq(context, attr)}; on
+     * success, as the header, {@code wq->wq_context = attr->wq_context},
+     * {@code wq->events_completed = 0} and {@code pthread_mutex_init}/{@code pthread_cond_init}
+     * of {@code wq->mutex}/{@code wq->cond}.
+     *
+     * @param errno    a {@code CallState} segment: the errno on failure
+     * @param context  the device context
+     * @param initAttr a {@code struct ibv_wq_init_attr}
+     * @return the {@code struct ibv_wq *}, or 0 with the errno in {@code errno}
+     */
+    public static long createWq(MemorySegment errno, long context, long initAttr) {
+        Memory.requireNonNull(context, "ibv_create_wq", "context");
+        Memory.requireNonNull(initAttr, "ibv_create_wq", "wq_init_attr");
+        MemorySegment function = ExtendedOps.opOrUnsupported(errno, context, verbs_context.create_wq$OFFSET);
+        if (function == null) {
+            return 0;
+        }
+        long wq = verbs_context$calls.create_wq(function, errno, MemorySegment.ofAddress(context),
+                MemorySegment.ofAddress(initAttr)).address();
+        if (wq != 0) {
+            Memory.writeLong(wq + ibv_wq.wq_context$OFFSET, Memory.readLong(initAttr + ibv_wq_init_attr.wq_context$OFFSET));
+            Memory.writeInt(wq + ibv_wq.events_completed$OFFSET, 0);
+            try {
+                int unused = (int) Pthread.MUTEX_INIT.invokeExact(MemorySegment.ofAddress(wq + ibv_wq.mutex$OFFSET),
+                        MemorySegment.NULL);
+                unused = (int) Pthread.COND_INIT.invokeExact(MemorySegment.ofAddress(wq + ibv_wq.cond$OFFSET),
+                        MemorySegment.NULL);
+            } catch (Throwable t) {
+                throw new IllegalStateException("ibv_create_wq: pthread init", t);
+            }
+        }
+        return wq;
+    }
+
+    /** libc's pthread initializers, which the header's ibv_create_wq calls on the new WQ. */
+    private static final class Pthread {
+        static final MethodHandle MUTEX_INIT = Downcalls.handle(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS))
+                .bindTo(Downcalls.libc("pthread_mutex_init"));
+        static final MethodHandle COND_INIT = Downcalls.handle(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS))
+                .bindTo(Downcalls.libc("pthread_cond_init"));
     }
 
     /** Verbs that "return errno" sometimes return -1 with errno set instead; take the real errno then. */

@@ -1,5 +1,6 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
 
+import dev.panamaverbs.loader.internal.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,9 +12,7 @@ import dev.panamaverbs.ffm.ibv_mr;
 import dev.panamaverbs.ffm.ibv_pd;
 import dev.panamaverbs.ffm.ibv_sge;
 import dev.panamaverbs.ffm.invoke.CallState;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,17 +20,8 @@ import org.junit.jupiter.api.Test;
  * {@code ibv_advise_mr} against the fake library (the process-wide one, own JVM): the arguments
  * and the structs as gcc lays them out reach the C functions, and their answers come back.
  */
-class ObjectVerbsTest {
-    private static final FakeProvider fake = FakeProvider.standardAsProcessLibrary();
-    private static final long context = fake.context();
-
-    private final Arena arena = Arena.ofAuto();
+class ObjectVerbsTest extends ProcessFakeProviderTest {
     private final MemorySegment state = CallState.allocate(arena);
-
-    @BeforeEach
-    void reset() {
-        fake.reset();
-    }
 
     @Test
     void reregMrPassesEveryArgumentAndTheProviderUpdatesTheRegion() {
@@ -137,7 +127,7 @@ class ObjectVerbsTest {
         ibv_sge.addr(sge, 0x7000_0000_1000L);
         ibv_sge.length(sge, 65536);
         ibv_sge.lkey(sge, 0x77);
-        assertEquals(0, ExtendedOps.adviseMr(pd, VerbsConstants.IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE,
+        assertEquals(0, IbverbsCalls.ibv_advise_mr(pd, VerbsConstants.IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE,
                 VerbsConstants.IBV_ADVISE_MR_FLAG_FLUSH, sge.address(), 2));
         assertEquals("advise_mr", fake.lastOp());
         assertEquals(pd, fake.arg(0));
@@ -149,12 +139,12 @@ class ObjectVerbsTest {
         assertEquals(65536, fake.arg(6));
         assertEquals(0x77, fake.arg(7));
         fake.nextReturn(TestErrno.EFAULT);
-        assertEquals(TestErrno.EFAULT, ExtendedOps.adviseMr(pd, 0, 0, sge.address(), 1));
+        assertEquals(TestErrno.EFAULT, IbverbsCalls.ibv_advise_mr(pd, 0, 0, sge.address(), 1));
 
         long calls = fake.calls();
         long older = fake.pd(fake.context(true, fake.verbsContextSize()
                 - dev.panamaverbs.ffm.verbs_context.advise_mr$OFFSET - 1, true));
-        assertEquals(OpsTable.EOPNOTSUPP, ExtendedOps.adviseMr(older, 0, 0, sge.address(), 1), "a provider without advise_mr");
+        assertEquals(OpsTable.EOPNOTSUPP, IbverbsCalls.ibv_advise_mr(older, 0, 0, sge.address(), 1), "a provider without advise_mr");
         assertEquals(calls, fake.calls());
         assertTrue(calls > 0);
     }

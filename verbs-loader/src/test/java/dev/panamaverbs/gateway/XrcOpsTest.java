@@ -1,5 +1,7 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
 
+import dev.panamaverbs.ffm.verbs_context;
+import dev.panamaverbs.loader.internal.*;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_qp;
 import dev.panamaverbs.ffm.ibv_qp_open_attr;
@@ -24,21 +26,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class XrcOpsTest extends ProcessFakeProviderTest {
     @Test
     void theGeneratedLayoutsMatchGcc() {
-        assertEquals(fake.layout(13), ibv_xrcd_init_attr.SIZE);
-        assertEquals(fake.layout(14), ibv_xrcd_init_attr.oflags$OFFSET);
-        assertEquals(fake.layout(15), ibv_srq_init_attr_ex.SIZE);
-        assertEquals(fake.layout(16), ibv_srq_init_attr_ex.comp_mask$OFFSET);
-        assertEquals(fake.layout(17), ibv_srq_init_attr_ex.srq_type$OFFSET);
-        assertEquals(fake.layout(18), ibv_srq_init_attr_ex.xrcd$OFFSET);
-        assertEquals(fake.layout(19), ibv_srq_init_attr_ex.cq$OFFSET);
-        assertEquals(fake.layout(20), ibv_qp_open_attr.SIZE);
-        assertEquals(fake.layout(21), ibv_qp_open_attr.qp_num$OFFSET);
-        assertEquals(fake.layout(22), ibv_qp_open_attr.xrcd$OFFSET);
-        assertEquals(fake.layout(23), ibv_qp_open_attr.qp_type$OFFSET);
-        assertEquals(fake.layout(24), XrcOps.OPEN_XRCD);
-        assertEquals(fake.layout(25), XrcOps.CREATE_SRQ_EX);
-        assertEquals(fake.layout(26), XrcOps.GET_SRQ_NUM);
-        assertEquals(fake.layout(27), XrcOps.OPEN_QP);
+        assertLayouts(13,
+                ibv_xrcd_init_attr.SIZE,
+                ibv_xrcd_init_attr.oflags$OFFSET,
+                ibv_srq_init_attr_ex.SIZE,
+                ibv_srq_init_attr_ex.comp_mask$OFFSET,
+                ibv_srq_init_attr_ex.srq_type$OFFSET,
+                ibv_srq_init_attr_ex.xrcd$OFFSET,
+                ibv_srq_init_attr_ex.cq$OFFSET,
+                ibv_qp_open_attr.SIZE,
+                ibv_qp_open_attr.qp_num$OFFSET,
+                ibv_qp_open_attr.xrcd$OFFSET,
+                ibv_qp_open_attr.qp_type$OFFSET,
+                verbs_context.open_xrcd$OFFSET,
+                verbs_context.create_srq_ex$OFFSET,
+                verbs_context.get_srq_num$OFFSET,
+                verbs_context.open_qp$OFFSET);
     }
 
     @Test
@@ -48,23 +51,17 @@ class XrcOpsTest extends ProcessFakeProviderTest {
         ibv_xrcd_init_attr.comp_mask(attr, VerbsConstants.IBV_XRCD_INIT_ATTR_FD | VerbsConstants.IBV_XRCD_INIT_ATTR_OFLAGS);
         ibv_xrcd_init_attr.fd(attr, -1);
         ibv_xrcd_init_attr.oflags(attr, 0100);
-        long xrcd = XrcOps.openXrcd(state, context, attr.address());
+        long xrcd = IbverbsCalls.ibv_open_xrcd(state, context, attr.address());
         assertEquals("open_xrcd", fake.lastOp());
         assertArrayEquals(new long[] {context, attr.address(), 3, -1, 0100},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4)});
         assertEquals(context, Memory.readLong(xrcd + ibv_xrcd.context$OFFSET));
-        assertEquals(0, XrcOps.closeXrcd(xrcd));
+        assertEquals(0, IbverbsCalls.ibv_close_xrcd(xrcd));
         assertEquals("close_xrcd", fake.lastOp());
         assertEquals(xrcd, fake.arg(0));
-        fake.nextReturn(TestErrno.EIO);
-        assertEquals(TestErrno.EIO, XrcOps.closeXrcd(xrcd));
-        assertEquals(0, XrcOps.openXrcd(state, context, attr.address()));
-        assertEquals(TestErrno.EIO, CallState.errno(state));
-        fake.nextReturn(0);
-        long calls = fake.calls();
-        assertEquals(0, XrcOps.openXrcd(state, fake.contextWithout(XrcOps.OPEN_XRCD), attr.address()));
-        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
-        assertEquals(calls, fake.calls());
+        assertProviderErrorPassesThrough(state, TestErrno.EIO, () -> IbverbsCalls.ibv_close_xrcd(xrcd),
+                () -> IbverbsCalls.ibv_open_xrcd(state, context, attr.address()));
+        assertUnsupportedInErrno(state, () -> IbverbsCalls.ibv_open_xrcd(state, fake.contextWithout(verbs_context.open_xrcd$OFFSET), attr.address()));
     }
 
     @Test
@@ -83,23 +80,23 @@ class XrcOpsTest extends ProcessFakeProviderTest {
         ibv_srq_init_attr_ex.cq(attr, MemorySegment.ofAddress(cq));
         ibv_srq_attr.max_wr(ibv_srq_init_attr_ex.attr(attr), 100);
         ibv_srq_attr.max_sge(ibv_srq_init_attr_ex.attr(attr), 3);
-        long srq = XrcOps.createSrqEx(state, context, attr.address());
+        long srq = ExtendedOps.createSrqEx(state, context, attr.address());
         assertEquals("create_srq_ex", fake.lastOp());
         assertArrayEquals(new long[] {context, attr.address(), mask, VerbsConstants.IBV_SRQT_XRC, pd, xrcd, cq, (100L << 32) | 3},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5), fake.arg(6), fake.arg(7)});
         assertEquals(101, ibv_srq_attr.max_wr(ibv_srq_init_attr_ex.attr(attr)), "the granted size comes back");
 
         MemorySegment number = arena.allocate(ValueLayout.JAVA_INT);
-        assertEquals(0, XrcOps.getSrqNum(srq, number.address()));
+        assertEquals(0, IbverbsCalls.ibv_get_srq_num(srq, number.address()));
         assertEquals("get_srq_num", fake.lastOp());
         assertArrayEquals(new long[] {srq, number.address()}, new long[] {fake.arg(0), fake.arg(1)});
         assertEquals(0xABCDE, number.get(ValueLayout.JAVA_INT, 0));
 
         long calls = fake.calls();
-        long older = fake.contextWithout(XrcOps.CREATE_SRQ_EX);
-        assertEquals(0, XrcOps.createSrqEx(state, older, attr.address()));
+        long older = fake.contextWithout(verbs_context.create_srq_ex$OFFSET);
+        assertEquals(0, ExtendedOps.createSrqEx(state, older, attr.address()));
         assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
-        assertEquals(OpsTable.EOPNOTSUPP, XrcOps.getSrqNum(fake.srq(fake.contextWithout(XrcOps.GET_SRQ_NUM)), number.address()));
+        assertEquals(OpsTable.EOPNOTSUPP, IbverbsCalls.ibv_get_srq_num(fake.srq(fake.contextWithout(verbs_context.get_srq_num$OFFSET)), number.address()));
         assertEquals(calls, fake.calls());
     }
 
@@ -113,14 +110,11 @@ class XrcOpsTest extends ProcessFakeProviderTest {
         ibv_qp_open_attr.qp_num(attr, 0xFFFFFE);
         ibv_qp_open_attr.xrcd(attr, MemorySegment.ofAddress(0x2000));
         ibv_qp_open_attr.qp_type(attr, VerbsConstants.IBV_QPT_XRC_RECV);
-        long qp = XrcOps.openQp(state, context, attr.address());
+        long qp = IbverbsCalls.ibv_open_qp(state, context, attr.address());
         assertEquals("open_qp", fake.lastOp());
         assertArrayEquals(new long[] {context, attr.address(), mask, 0xFFFFFE, 0x2000, VerbsConstants.IBV_QPT_XRC_RECV},
                 new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5)});
         assertEquals(0xFFFFFE, Memory.readInt(qp + ibv_qp.qp_num$OFFSET));
-        long calls = fake.calls();
-        assertEquals(0, XrcOps.openQp(state, fake.contextWithout(XrcOps.OPEN_QP), attr.address()));
-        assertEquals(OpsTable.EOPNOTSUPP, CallState.errno(state));
-        assertEquals(calls, fake.calls());
+        assertUnsupportedInErrno(state, () -> IbverbsCalls.ibv_open_qp(state, fake.contextWithout(verbs_context.open_qp$OFFSET), attr.address()));
     }
 }

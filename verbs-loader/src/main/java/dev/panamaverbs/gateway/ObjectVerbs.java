@@ -1,5 +1,6 @@
-package dev.panamaverbs.loader.internal;
+package dev.panamaverbs.gateway;
 
+import dev.panamaverbs.loader.internal.LibIbverbs;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.invoke.verbs_h;
 
@@ -43,13 +44,7 @@ public final class ObjectVerbs {
      * @return 0, or the errno
      */
     public static int queryEce(long qp, long ece) {
-        Memory.requireNonNull(qp, "ibv_query_ece", "qp");
-        Memory.requireNonNull(ece, "ibv_query_ece", "ece");
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = CallState.allocate(arena);
-            return ExtendedOps.errnoOf(verbs_h.ibv_query_ece(state, MemorySegment.ofAddress(qp),
-                    MemorySegment.ofAddress(ece)), state);
-        }
+        return eceVerb("ibv_query_ece", verbs_h::ibv_query_ece, qp, ece);
     }
 
     /**
@@ -60,12 +55,20 @@ public final class ObjectVerbs {
      * @return 0, or the errno
      */
     public static int setEce(long qp, long ece) {
-        Memory.requireNonNull(qp, "ibv_set_ece", "qp");
-        Memory.requireNonNull(ece, "ibv_set_ece", "ece");
+        return eceVerb("ibv_set_ece", verbs_h::ibv_set_ece, qp, ece);
+    }
+
+    /** {@code ibv_query_ece} and {@code ibv_set_ece}: one shape, {@code int f(qp, ece)}. */
+    private interface EceCall {
+        int call(MemorySegment state, MemorySegment qp, MemorySegment ece);
+    }
+
+    private static int eceVerb(String verb, EceCall call, long qp, long ece) {
+        Memory.requireNonNull(qp, verb, "qp");
+        Memory.requireNonNull(ece, verb, "ece");
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            return ExtendedOps.errnoOf(verbs_h.ibv_set_ece(state, MemorySegment.ofAddress(qp),
-                    MemorySegment.ofAddress(ece)), state);
+            return ExtendedOps.errnoOf(call.call(state, MemorySegment.ofAddress(qp), MemorySegment.ofAddress(ece)), state);
         }
     }
 
@@ -99,10 +102,7 @@ public final class ObjectVerbs {
      * @param pd the imported {@code struct ibv_pd *}
      */
     public static void unimportPd(long pd) {
-        Memory.requireNonNull(pd, "ibv_unimport_pd", "pd");
-        try (Arena arena = Arena.ofConfined()) {
-            verbs_h.ibv_unimport_pd(CallState.allocate(arena), MemorySegment.ofAddress(pd));
-        }
+        unimport("ibv_unimport_pd", "pd", verbs_h::ibv_unimport_pd, pd);
     }
 
     /**
@@ -124,9 +124,15 @@ public final class ObjectVerbs {
      * @param mr the imported {@code struct ibv_mr *}
      */
     public static void unimportMr(long mr) {
-        Memory.requireNonNull(mr, "ibv_unimport_mr", "mr");
+        unimport("ibv_unimport_mr", "mr", verbs_h::ibv_unimport_mr, mr);
+    }
+
+    /** {@code ibv_unimport_pd} and {@code ibv_unimport_mr}: one shape, {@code void f(object)}. */
+    private static void unimport(String verb, String argument,
+                                 java.util.function.BiConsumer<MemorySegment, MemorySegment> call, long object) {
+        Memory.requireNonNull(object, verb, argument);
         try (Arena arena = Arena.ofConfined()) {
-            verbs_h.ibv_unimport_mr(CallState.allocate(arena), MemorySegment.ofAddress(mr));
+            call.accept(CallState.allocate(arena), MemorySegment.ofAddress(object));
         }
     }
 }
