@@ -55,13 +55,27 @@ public final class Verbs {
     }
 
     /**
+     * Why libibverbs is unavailable, as a throwable to log, wrap or rethrow (as Netty's transports
+     * offer theirs): a {@link VerbsUnavailableException} whose message is
+     * {@link #unavailabilityCause()} and whose cause is what the probe caught, when something threw
+     * (an {@code Error} from the linker, say). Empty when available. Never throws.
+     *
+     * @return the unavailability as an exception, empty when available
+     */
+    public static Optional<VerbsUnavailableException> unavailabilityException() {
+        return LibIbverbs.LIBRARY.unavailabilityCause().map(cause ->
+                new VerbsUnavailableException(cause, LibIbverbs.LIBRARY.unavailabilityFailure().orElse(null)));
+    }
+
+    /**
      * Returns normally when libibverbs is available.
      *
      * @throws dev.panamaverbs.VerbsUnavailableException with the cause otherwise
      */
     public static void ensureAvailable() {
-        if (!LibIbverbs.LIBRARY.isAvailable()) {
-            throw new VerbsUnavailableException(LibIbverbs.LIBRARY.unavailabilityCause().orElseThrow());
+        Optional<VerbsUnavailableException> unavailable = unavailabilityException();
+        if (unavailable.isPresent()) {
+            throw unavailable.get();
         }
     }
 

@@ -29,6 +29,16 @@ class VerbsTest {
     }
 
     @Test
+    void theUnavailabilityIsOfferedAsAnExceptionWithTheCauseText() {
+        assertEquals(Verbs.isAvailable(), Verbs.unavailabilityException().isEmpty());
+        Verbs.unavailabilityException().ifPresent(offered -> {
+            assertTrue(offered.getMessage().endsWith(Verbs.unavailabilityCause().orElseThrow()), offered.getMessage());
+            VerbsUnavailableException thrown = assertThrows(VerbsUnavailableException.class, Verbs::ensureAvailable);
+            assertEquals(offered.getMessage(), thrown.getMessage());
+        });
+    }
+
+    @Test
     void listingDevicesFreesTheListAndReadsNamesEagerly() {
         assumeTrue(Verbs.isAvailable(), () -> "libibverbs unavailable: " + Verbs.unavailabilityCause().orElse(""));
         List<Device> devices = Verbs.devices();

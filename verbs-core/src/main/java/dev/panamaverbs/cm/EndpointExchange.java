@@ -301,6 +301,7 @@ public final class EndpointExchange {
      *
      * @throws EndpointExchangeException {@link Reason#TIMEOUT} when nothing accepted within the
      *                                   timeout, or any failure of the exchange itself
+     * @throws IOException               when the socket fails otherwise
      * @param peer the peer
      * @param local the local
      * @param timeout the timeout

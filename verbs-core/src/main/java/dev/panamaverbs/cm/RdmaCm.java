@@ -39,6 +39,21 @@ public final class RdmaCm {
     }
 
     /**
+     * Why rdma_cm is unavailable, as a throwable (libibverbs' first, else librdmacm's): a
+     * {@link VerbsUnavailableException} whose message is {@link #unavailabilityCause()} and whose
+     * cause is what the probe caught, if something threw. Empty when available. Never throws.
+     *
+     * @return the unavailability as an exception, empty when available
+     */
+    public static Optional<VerbsUnavailableException> unavailabilityException() {
+        if (!Verbs.isAvailable()) {
+            return Verbs.unavailabilityException();
+        }
+        return LibRdmacm.LIBRARY.unavailabilityCause().map(cause ->
+                new VerbsUnavailableException(cause, LibRdmacm.LIBRARY.unavailabilityFailure().orElse(null)));
+    }
+
+    /**
      * The librdmacm file loaded (links resolved), or the name that was tried.
      *
      * @return the librdmacm file loaded (links resolved), or the name that was tried.
@@ -53,9 +68,9 @@ public final class RdmaCm {
      * @throws VerbsUnavailableException with the cause otherwise
      */
     public static void ensureAvailable() {
-        Verbs.ensureAvailable();
-        if (!LibRdmacm.LIBRARY.isAvailable()) {
-            throw new VerbsUnavailableException(LibRdmacm.LIBRARY.unavailabilityCause().orElseThrow());
+        Optional<VerbsUnavailableException> unavailable = unavailabilityException();
+        if (unavailable.isPresent()) {
+            throw unavailable.get();
         }
     }
 }

@@ -119,7 +119,7 @@ public final class LibraryProbe {
         } catch (Throwable t) {
             // Anything unexpected (a broken generated layer, an Error from the linker) still
             // yields an answer rather than an exception out of the lazy initialisation.
-            return LoadResult.unavailable(library, "probing " + library + " failed: " + t);
+            return LoadResult.unavailable(library, "probing " + library + " failed: " + t, t);
         }
     }
 

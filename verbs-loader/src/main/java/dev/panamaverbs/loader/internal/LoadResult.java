@@ -13,15 +13,19 @@ import java.util.Set;
 public final class LoadResult {
     private final String requestedLibrary;
     private final String cause;
+    /** What was thrown while probing, when the cause is a throwable (null otherwise). */
+    private final Throwable failure;
     private final Map<String, MemorySegment> symbols;
     /** Where a resolved symbol lies, for {@link #libraryPath()}; NULL when nothing was resolved. */
     private final MemorySegment someSymbol;
     /** {@link #libraryPath()}, found on first request: the probe itself need not read /proc. */
     private volatile String libraryPath;
 
-    private LoadResult(String requestedLibrary, String cause, Map<String, MemorySegment> symbols, MemorySegment someSymbol) {
+    private LoadResult(String requestedLibrary, String cause, Throwable failure, Map<String, MemorySegment> symbols,
+                       MemorySegment someSymbol) {
         this.requestedLibrary = requestedLibrary;
         this.cause = cause;
+        this.failure = failure;
         this.symbols = Map.copyOf(symbols);
         this.someSymbol = someSymbol;
     }
@@ -32,11 +36,16 @@ public final class LoadResult {
      */
     static LoadResult available(String requestedLibrary, Map<String, MemorySegment> symbols) {
         MemorySegment someSymbol = symbols.isEmpty() ? MemorySegment.NULL : symbols.values().iterator().next();
-        return new LoadResult(requestedLibrary, null, symbols, someSymbol);
+        return new LoadResult(requestedLibrary, null, null, symbols, someSymbol);
     }
 
     static LoadResult unavailable(String requestedLibrary, String cause) {
-        return new LoadResult(requestedLibrary, cause, Map.of(), MemorySegment.NULL);
+        return unavailable(requestedLibrary, cause, null);
+    }
+
+    /** Unavailable because probing threw {@code failure} (kept for {@link #unavailabilityFailure()}). */
+    static LoadResult unavailable(String requestedLibrary, String cause, Throwable failure) {
+        return new LoadResult(requestedLibrary, cause, failure, Map.of(), MemorySegment.NULL);
     }
 
     /**
@@ -55,6 +64,16 @@ public final class LoadResult {
      */
     public Optional<String> unavailabilityCause() {
         return Optional.ofNullable(cause);
+    }
+
+    /**
+     * What was thrown while probing, when the library is unavailable because something threw
+     * (an {@code Error} from the linker, a broken generated layer); empty otherwise.
+     *
+     * @return the throwable behind {@link #unavailabilityCause()}, if any
+     */
+    public Optional<Throwable> unavailabilityFailure() {
+        return Optional.ofNullable(failure);
     }
 
     /**

@@ -93,6 +93,15 @@ public final class ProcessLibrary {
     }
 
     /**
+     * What was thrown while probing, when that is why the library is unavailable.
+     *
+     * @return the throwable, if any
+     */
+    public Optional<Throwable> unavailabilityFailure() {
+        return result().unavailabilityFailure();
+    }
+
+    /**
      * The file actually loaded, symbolic links resolved; when unavailable, the name that was (or
      * would have been) handed to {@code dlopen}. See {@link LoadResult#libraryPath()}.
      *

@@ -35,6 +35,17 @@ class LibraryProbeTest {
         assertTrue(cause.contains(missing.toString()), cause);
         assertTrue(cause.contains("No such file or directory"), cause); // dlerror's text
         assertTrue(result.resolvedSymbols().isEmpty());
+        assertTrue(result.unavailabilityFailure().isEmpty(), "dlopen failing throws nothing");
+    }
+
+    @Test
+    void aProbeThatThrowsKeepsTheThrowableBehindTheCause() {
+        LoadResult result = LibraryProbe.probe("libibverbs.so.1", null); // no function list: the probe throws
+
+        assertFalse(result.isAvailable());
+        Throwable failure = result.unavailabilityFailure().orElseThrow();
+        assertTrue(failure instanceof NullPointerException, String.valueOf(failure));
+        assertTrue(result.unavailabilityCause().orElseThrow().contains(failure.toString()));
     }
 
     @Test
