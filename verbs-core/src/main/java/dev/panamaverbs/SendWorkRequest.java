@@ -471,16 +471,6 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
         return flags;
     }
 
-    /** Entry {@code index}'s length, from the Java mirror. */
-    int entryLength(int index) {
-        return entries.mirroredLength(index);
-    }
-
-    /** The region behind entry {@code index}, or {@code null} for an inline or never-set entry. */
-    MemoryRegion region(int index) {
-        return entries.region(index);
-    }
-
     /** {@code invalidate_rkey} as {@link #invalidateRkey(int)} set it (meaningful when {@link #hasInvalidateRkey()}). */
     int invalidateRkeyValue() {
         return request.get(JAVA_INT, ibv_send_wr.imm_data$OFFSET);
@@ -494,6 +484,16 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
     /** What a post of this request holds. */
     PostHolds holds() {
         return holds;
+    }
+
+    /** Entry {@code index}'s length, from the Java mirror. */
+    int entryLength(int index) {
+        return entries.mirroredLength(index);
+    }
+
+    /** The region behind entry {@code index}, or {@code null} for an inline or never-set entry. */
+    MemoryRegion region(int index) {
+        return entries.region(index);
     }
 
     /** The memory of inline entry {@code index}, or {@code null} for a region entry. */
