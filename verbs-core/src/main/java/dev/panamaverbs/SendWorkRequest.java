@@ -461,6 +461,16 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
         return readOnlyRequest;
     }
 
+    /** Entry {@code index}'s length, from the Java mirror. */
+    int entryLength(int index) {
+        return entries.mirroredLength(index);
+    }
+
+    /** The region behind entry {@code index}, or {@code null} for an inline or never-set entry. */
+    MemoryRegion region(int index) {
+        return entries.region(index);
+    }
+
     /** {@code opcode} as its C value. */
     int opcodeValue() {
         return opcode;
@@ -484,16 +494,6 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
     /** What a post of this request holds. */
     PostHolds holds() {
         return holds;
-    }
-
-    /** Entry {@code index}'s length, from the Java mirror. */
-    int entryLength(int index) {
-        return entries.mirroredLength(index);
-    }
-
-    /** The region behind entry {@code index}, or {@code null} for an inline or never-set entry. */
-    MemoryRegion region(int index) {
-        return entries.region(index);
     }
 
     /** The memory of inline entry {@code index}, or {@code null} for a region entry. */
