@@ -15,7 +15,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * request into the queue, so the same object can be changed and posted again at once; the
  * buffers its entries point to belong to the device until the receive completes.
  *
- * <p>Setters return {@code this} and allocate nothing. Requests chain through {@link #next}
+ * <p>Setters return {@code this} and allocate nothing. Requests chain through {@code next(ReceiveWorkRequest)}
  * (one post call for the whole chain, as C's {@code wr->next}). Not thread-safe.
  *
  * <p>Memory: {@link #allocate(int)} uses an automatic (GC-managed) arena;

@@ -22,9 +22,9 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  *
  * <p>Setters write native memory directly, return {@code this} and allocate nothing (except
  * {@link #flags(Set)}, which iterates a set): fill a request once, then change only what differs
- * per post ({@link #wrId}, an entry, the remote address). Argument checks run in the setters;
+ * per post ({@code wrId}, an entry, the remote address). Argument checks run in the setters;
  * the checks that depend on the queue pair (transport, SGE and inline limits) run at post time as
- * a few int compares. Requests chain through {@link #next}. Not thread-safe.
+ * a few int compares. Requests chain through {@code next(SendWorkRequest)}. Not thread-safe.
  *
  * <p>Memory: {@link #allocate(int)} uses an automatic (GC-managed) arena, usable from any
  * thread; {@link #allocate(Arena, int)} the caller's arena, which decides lifetime and thread
