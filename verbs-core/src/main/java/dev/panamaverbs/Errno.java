@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -59,41 +60,54 @@ public final class Errno {
     /** {@code EHOSTUNREACH}: No route to host. */
     public static final int EHOSTUNREACH = 113;
 
-    private static final Map<Integer, String[]> TABLE = Map.ofEntries(
-            Map.entry(EPERM, new String[] {"EPERM", "Operation not permitted"}),
-            Map.entry(ENOENT, new String[] {"ENOENT", "No such file or directory"}),
-            Map.entry(3, new String[] {"ESRCH", "No such process"}),
-            Map.entry(EINTR, new String[] {"EINTR", "Interrupted system call"}),
-            Map.entry(EIO, new String[] {"EIO", "Input/output error"}),
-            Map.entry(6, new String[] {"ENXIO", "No such device or address"}),
-            Map.entry(7, new String[] {"E2BIG", "Argument list too long"}),
-            Map.entry(EBADF, new String[] {"EBADF", "Bad file descriptor"}),
-            Map.entry(EAGAIN, new String[] {"EAGAIN", "Resource temporarily unavailable"}),
-            Map.entry(ENOMEM, new String[] {"ENOMEM", "Cannot allocate memory"}),
-            Map.entry(EACCES, new String[] {"EACCES", "Permission denied"}),
-            Map.entry(EFAULT, new String[] {"EFAULT", "Bad address"}),
-            Map.entry(EBUSY, new String[] {"EBUSY", "Device or resource busy"}),
-            Map.entry(EEXIST, new String[] {"EEXIST", "File exists"}),
-            Map.entry(ENODEV, new String[] {"ENODEV", "No such device"}),
-            Map.entry(EINVAL, new String[] {"EINVAL", "Invalid argument"}),
-            Map.entry(23, new String[] {"ENFILE", "Too many open files in system"}),
-            Map.entry(24, new String[] {"EMFILE", "Too many open files"}),
-            Map.entry(ENOSPC, new String[] {"ENOSPC", "No space left on device"}),
-            Map.entry(ERANGE, new String[] {"ERANGE", "Numerical result out of range"}),
-            Map.entry(ENOSYS, new String[] {"ENOSYS", "Function not implemented"}),
-            Map.entry(ENODATA, new String[] {"ENODATA", "No data available"}),
-            Map.entry(EPROTO, new String[] {"EPROTO", "Protocol error"}),
-            Map.entry(EOVERFLOW, new String[] {"EOVERFLOW", "Value too large for defined data type"}),
-            Map.entry(EOPNOTSUPP, new String[] {"EOPNOTSUPP", "Operation not supported"}),
-            Map.entry(97, new String[] {"EAFNOSUPPORT", "Address family not supported by protocol"}),
-            Map.entry(99, new String[] {"EADDRNOTAVAIL", "Cannot assign requested address"}),
-            Map.entry(ENETUNREACH, new String[] {"ENETUNREACH", "Network is unreachable"}),
-            Map.entry(ECONNRESET, new String[] {"ECONNRESET", "Connection reset by peer"}),
-            Map.entry(ETIMEDOUT, new String[] {"ETIMEDOUT", "Connection timed out"}),
-            Map.entry(ECONNREFUSED, new String[] {"ECONNREFUSED", "Connection refused"}),
-            Map.entry(EHOSTUNREACH, new String[] {"EHOSTUNREACH", "No route to host"}));
+    /** Each line: the value, the symbolic name and glibc's text, as {@code strerror} words it. */
+    private static final String TEXTS = """
+            1 EPERM Operation not permitted
+            2 ENOENT No such file or directory
+            3 ESRCH No such process
+            4 EINTR Interrupted system call
+            5 EIO Input/output error
+            6 ENXIO No such device or address
+            7 E2BIG Argument list too long
+            9 EBADF Bad file descriptor
+            11 EAGAIN Resource temporarily unavailable
+            12 ENOMEM Cannot allocate memory
+            13 EACCES Permission denied
+            14 EFAULT Bad address
+            16 EBUSY Device or resource busy
+            17 EEXIST File exists
+            19 ENODEV No such device
+            22 EINVAL Invalid argument
+            23 ENFILE Too many open files in system
+            24 EMFILE Too many open files
+            28 ENOSPC No space left on device
+            34 ERANGE Numerical result out of range
+            38 ENOSYS Function not implemented
+            61 ENODATA No data available
+            71 EPROTO Protocol error
+            75 EOVERFLOW Value too large for defined data type
+            95 EOPNOTSUPP Operation not supported
+            97 EAFNOSUPPORT Address family not supported by protocol
+            99 EADDRNOTAVAIL Cannot assign requested address
+            101 ENETUNREACH Network is unreachable
+            104 ECONNRESET Connection reset by peer
+            110 ETIMEDOUT Connection timed out
+            111 ECONNREFUSED Connection refused
+            113 EHOSTUNREACH No route to host
+            """;
+
+    private static final Map<Integer, String[]> TABLE = parse(TEXTS);
 
     private Errno() {}
+
+    private static Map<Integer, String[]> parse(String texts) {
+        Map<Integer, String[]> table = new HashMap<>();
+        for (String line : texts.strip().split("\n")) {
+            String[] words = line.strip().split(" ", 3);
+            table.put(Integer.parseInt(words[0]), new String[] {words[1], words[2]});
+        }
+        return Map.copyOf(table);
+    }
 
     /**
      * The symbolic name and glibc's text of an errno, as {@link VerbsException}'s message shows it

@@ -4,6 +4,7 @@ import dev.panamaverbs.values.CompletionField;
 import dev.panamaverbs.values.FlowType;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_flow_attr;
+import dev.panamaverbs.ffm.ibv_flow_spec;
 import dev.panamaverbs.ffm.ibv_flow_spec_action_tag;
 import dev.panamaverbs.ffm.ibv_flow_eth_filter;
 import dev.panamaverbs.ffm.ibv_flow_ipv4_filter;
@@ -35,11 +36,28 @@ public final class FlowRule {
     private final List<Spec> specs;
     private final Counters counters;
 
-    /** One spec: its size and how it writes itself at a segment of that size. */
-    private interface Spec {
-        long size();
+    /**
+     * One spec: its C type and size, and how it writes its fields at a segment of that size. The
+     * header every {@code ibv_flow_spec_*} starts with ({@code type}, {@code size}) is written here.
+     */
+    private abstract static class Spec {
+        private final int type;
+        /** The spec's size in bytes, {@code sizeof} its C struct. */
+        final long size;
 
-        void write(MemorySegment at);
+        Spec(int type, long size) {
+            this.type = type;
+            this.size = size;
+        }
+
+        /** Writes the header, then the fields. */
+        final void write(MemorySegment at) {
+            ibv_flow_spec.hdr.type(at, type);
+            ibv_flow_spec.hdr.size(at, (short) size);
+            writeFields(at);
+        }
+
+        abstract void writeFields(MemorySegment at);
     }
 
     private FlowRule(Builder builder) {
@@ -77,7 +95,7 @@ public final class FlowRule {
     MemorySegment encode(Arena arena) {
         long size = ibv_flow_attr.SIZE;
         for (Spec spec : specs) {
-            size += spec.size();
+            size += spec.size;
         }
         MemorySegment attr = arena.allocate(size, 8);
         ibv_flow_attr.type(attr, type.value());
@@ -87,8 +105,8 @@ public final class FlowRule {
         ibv_flow_attr.port(attr, (byte) port);
         long offset = ibv_flow_attr.SIZE;
         for (Spec spec : specs) {
-            spec.write(attr.asSlice(offset, spec.size()));
-            offset += spec.size();
+            spec.write(attr.asSlice(offset, spec.size));
+            offset += spec.size;
         }
         return attr;
     }
@@ -152,14 +170,8 @@ public final class FlowRule {
                 throw new IllegalArgumentException("ibv_create_flow: a MAC is 6 bytes and an ether type a uint16_t");
             }
             byte[] mac = destinationMac.clone();
-            return add(new Spec() {
-                public long size() {
-                    return ibv_flow_spec_eth.SIZE;
-                }
-
-                public void write(MemorySegment at) {
-                    ibv_flow_spec_eth.type(at, VerbsConstants.IBV_FLOW_SPEC_ETH);
-                    ibv_flow_spec_eth.size(at, (short) ibv_flow_spec_eth.SIZE);
+            return add(new Spec(VerbsConstants.IBV_FLOW_SPEC_ETH, ibv_flow_spec_eth.SIZE) {
+                void writeFields(MemorySegment at) {
                     MemorySegment val = ibv_flow_spec_eth.val(at);
                     MemorySegment mask = ibv_flow_spec_eth.mask(at);
                     MemorySegment.copy(mac, 0, val, ValueLayout.JAVA_BYTE, ibv_flow_eth_filter.dst_mac$OFFSET, 6);
@@ -183,14 +195,8 @@ public final class FlowRule {
         public Builder ipv4(Inet4Address source, Inet4Address destination) {
             byte[] src = source == null ? null : source.getAddress();
             byte[] dst = destination == null ? null : destination.getAddress();
-            return add(new Spec() {
-                public long size() {
-                    return ibv_flow_spec_ipv4.SIZE;
-                }
-
-                public void write(MemorySegment at) {
-                    ibv_flow_spec_ipv4.type(at, VerbsConstants.IBV_FLOW_SPEC_IPV4);
-                    ibv_flow_spec_ipv4.size(at, (short) ibv_flow_spec_ipv4.SIZE);
+            return add(new Spec(VerbsConstants.IBV_FLOW_SPEC_IPV4, ibv_flow_spec_ipv4.SIZE) {
+                void writeFields(MemorySegment at) {
                     address(at, src, ibv_flow_ipv4_filter.src_ip$OFFSET);
                     address(at, dst, ibv_flow_ipv4_filter.dst_ip$OFFSET);
                 }
@@ -233,14 +239,8 @@ public final class FlowRule {
                 throw new IllegalArgumentException("ibv_create_flow: ports are uint16_t, got " + destinationPort + " and "
                         + sourcePort);
             }
-            return new Spec() {
-                public long size() {
-                    return ibv_flow_spec_tcp_udp.SIZE;
-                }
-
-                public void write(MemorySegment at) {
-                    ibv_flow_spec_tcp_udp.type(at, specType);
-                    ibv_flow_spec_tcp_udp.size(at, (short) ibv_flow_spec_tcp_udp.SIZE);
+            return new Spec(specType, ibv_flow_spec_tcp_udp.SIZE) {
+                void writeFields(MemorySegment at) {
                     port(at, destinationPort, ibv_flow_tcp_udp_filter.dst_port$OFFSET);
                     port(at, sourcePort, ibv_flow_tcp_udp_filter.src_port$OFFSET);
                 }
@@ -268,14 +268,8 @@ public final class FlowRule {
                 throw new IllegalArgumentException("ibv_create_flow: the rule counts into one counters object");
             }
             this.counters = counters;
-            return add(new Spec() {
-                public long size() {
-                    return ibv_flow_spec_counter_action.SIZE;
-                }
-
-                public void write(MemorySegment at) {
-                    ibv_flow_spec_counter_action.type(at, VerbsConstants.IBV_FLOW_SPEC_ACTION_COUNT);
-                    ibv_flow_spec_counter_action.size(at, (short) ibv_flow_spec_counter_action.SIZE);
+            return add(new Spec(VerbsConstants.IBV_FLOW_SPEC_ACTION_COUNT, ibv_flow_spec_counter_action.SIZE) {
+                void writeFields(MemorySegment at) {
                     ibv_flow_spec_counter_action.counters(at, counters.handleSegment());
                 }
             });
@@ -289,14 +283,8 @@ public final class FlowRule {
          * @return this builder
          */
         public Builder tag(int tag) {
-            return add(new Spec() {
-                public long size() {
-                    return ibv_flow_spec_action_tag.SIZE;
-                }
-
-                public void write(MemorySegment at) {
-                    ibv_flow_spec_action_tag.type(at, VerbsConstants.IBV_FLOW_SPEC_ACTION_TAG);
-                    ibv_flow_spec_action_tag.size(at, (short) ibv_flow_spec_action_tag.SIZE);
+            return add(new Spec(VerbsConstants.IBV_FLOW_SPEC_ACTION_TAG, ibv_flow_spec_action_tag.SIZE) {
+                void writeFields(MemorySegment at) {
                     ibv_flow_spec_action_tag.tag_id(at, tag);
                 }
             });

@@ -1,14 +1,10 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.internal.PostSlots;
-import dev.panamaverbs.internal.SizeLimits;
-import dev.panamaverbs.internal.WorkRequestChain;
 import dev.panamaverbs.ffm.ibv_recv_wr;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -19,7 +15,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * request into the queue, so the same object can be changed and posted again at once; the
  * buffers its entries point to belong to the device until the receive completes.
  *
- * <p>Setters return {@code this} and allocate nothing. Requests chain through {@link #next}
+ * <p>Setters return {@code this} and allocate nothing. Requests chain through {@code next(ReceiveWorkRequest)}
  * (one post call for the whole chain, as C's {@code wr->next}). Not thread-safe.
  *
  * <p>Memory: {@link #allocate(int)} uses an automatic (GC-managed) arena;
@@ -29,32 +25,20 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * FFM downcall argument. Requests chained after the first, when they live in other arenas, are
  * not covered by that.
  */
-public final class ReceiveWorkRequest {
+public final class ReceiveWorkRequest extends WorkRequest<ReceiveWorkRequest> {
     static final String VERB = "ibv_post_recv";
-    private static final WorkRequestChain<ReceiveWorkRequest> CHAIN = new WorkRequestChain<>(VERB,
-            ReceiveWorkRequest::next, ReceiveWorkRequest::address, ReceiveWorkRequest::wrId);
 
-    private final MemorySegment request;
-    /** The read-only view {@link #segment()} hands out, made once. */
-    private final MemorySegment readOnlyRequest;
     private final MemorySegment entries;
     /** The region behind each entry (checked open and of the queue's protection domain at post). */
     private final MemoryRegion[] regions;
-    private long wrId;
-    /** The post's {@code bad_wr} slot and call state. */
-    private final PostSlots slots;
     private final int maxSge;
     private int sgeCount;
-    private ReceiveWorkRequest next;
 
     private ReceiveWorkRequest(Arena arena, int maxSge) {
-        SizeLimits.checkMaxSge(VERB, maxSge);
+        super(VERB, arena, ibv_recv_wr.LAYOUT, maxSge);
         this.maxSge = maxSge;
-        this.request = arena.allocate(ibv_recv_wr.LAYOUT);
-        this.readOnlyRequest = request.asReadOnly();
         this.regions = new MemoryRegion[maxSge];
         this.entries = ScatterGatherEntries.allocate(arena, Math.max(1, maxSge));
-        this.slots = new PostSlots(arena);
         request.set(JAVA_LONG, ibv_recv_wr.sg_list$OFFSET, entries.address());
     }
 
@@ -79,27 +63,6 @@ public final class ReceiveWorkRequest {
      */
     public static ReceiveWorkRequest allocate(Arena arena, int maxSge) {
         return new ReceiveWorkRequest(Objects.requireNonNull(arena, "arena"), maxSge);
-    }
-
-    /**
-     * Sets {@code wr_id}: the id the receive's completion carries ({@link Completions#wrId}).
-     *
-     * @param wrId the work request id, returned in its completion
-     * @return this receive work request
-     */
-    public ReceiveWorkRequest wrId(long wrId) {
-        this.wrId = wrId;
-        request.set(JAVA_LONG, ibv_recv_wr.wr_id$OFFSET, wrId);
-        return this;
-    }
-
-    /**
-     * {@code wr_id}.
-     *
-     * @return {@code wr_id}
-     */
-    public long wrId() {
-        return wrId;
     }
 
     /**
@@ -198,30 +161,6 @@ public final class ReceiveWorkRequest {
     }
 
     /**
-     * Chains {@code following} after this request ({@code wr->next}), or ends the chain here with
-     * {@code null}. Posting this request then posts the whole chain in one call.
-     *
-     * @throws IllegalArgumentException if the chain would loop back to this request
-     * @param following the next resources
-     * @return this receive work request
-     */
-    public ReceiveWorkRequest next(ReceiveWorkRequest following) {
-        CHAIN.checkNoLoop(this, following);
-        next = following;
-        request.set(JAVA_LONG, ibv_recv_wr.next$OFFSET, CHAIN.nextAddress(following));
-        return this;
-    }
-
-    /**
-     * The request chained after this one, or {@code null}.
-     *
-     * @return the request chained after this one, or {@code null}
-     */
-    public ReceiveWorkRequest next() {
-        return next;
-    }
-
-    /**
      * The native {@code struct ibv_recv_wr}, read-only, for callers of the generated layer that
      * inspect it. Read-only so that no caller can plant {@code sg_list} or {@code next} pointers
      * the provider would follow: change the request through its setters.
@@ -232,46 +171,14 @@ public final class ReceiveWorkRequest {
         return readOnlyRequest;
     }
 
-    /** False once the arena holding the native request is closed. */
-    boolean isAlive() {
-        return request.scope().isAlive();
-    }
-
     /** The region behind entry {@code index}, or {@code null} if the entry was never set. */
     MemoryRegion region(int index) {
         return regions[index];
     }
 
-    /** The request's address, passed to the post verb. */
-    long address() {
-        return request.address();
-    }
-
-    /** The address of the {@code struct ibv_recv_wr **bad_wr} slot the post verb fills on failure. */
-    /**
-     * The request as a segment of its arena, for the post downcall, which keeps that arena open
-     * until the provider returns.
-     */
-    MemorySegment nativeRequest() {
-        return request;
-    }
-
-    /** The post's {@code bad_wr} slot and call state. */
-    PostSlots slots() {
-        return slots;
-    }
-
-    /**
-     * After a failed post: which request of this chain the provider reported in {@code bad_wr},
-     * as {@code "wr_id=N (request K of the chain)"}, for the exception message.
-     */
-    String describeBadRequest() {
-        return CHAIN.describeBadRequest(this, slots.badRequestAddress());
-    }
-
     @Override
     public String toString() {
         return "ReceiveWorkRequest[wr_id=" + wrId() + ", num_sge=" + sgeCount + "/" + maxSge
-                + (next == null ? "" : ", chained") + "]";
+                + (next() == null ? "" : ", chained") + "]";
     }
 }

@@ -1,9 +1,6 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.internal.ImmediateData;
-import dev.panamaverbs.internal.PostSlots;
-import dev.panamaverbs.internal.SizeLimits;
-import dev.panamaverbs.internal.WorkRequestChain;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.BitFlag;
 import dev.panamaverbs.values.SendFlag;
@@ -14,9 +11,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import java.util.Set;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * A reusable send work request: a preallocated native {@code struct ibv_send_wr}, its
@@ -27,9 +22,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *
  * <p>Setters write native memory directly, return {@code this} and allocate nothing (except
  * {@link #flags(Set)}, which iterates a set): fill a request once, then change only what differs
- * per post ({@link #wrId}, an entry, the remote address). Argument checks run in the setters;
+ * per post ({@code wrId}, an entry, the remote address). Argument checks run in the setters;
  * the checks that depend on the queue pair (transport, SGE and inline limits) run at post time as
- * a few int compares. Requests chain through {@link #next(SendWorkRequest)}. Not thread-safe.
+ * a few int compares. Requests chain through {@code next(SendWorkRequest)}. Not thread-safe.
  *
  * <p>Memory: {@link #allocate(int)} uses an automatic (GC-managed) arena, usable from any
  * thread; {@link #allocate(Arena, int)} the caller's arena, which decides lifetime and thread
@@ -39,40 +34,28 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * {@link IllegalStateException}, as for any FFM downcall argument. Chained requests and inline
  * data in other arenas are not covered by that: keep them alive until the post returns.
  */
-public final class SendWorkRequest {
+public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
     static final String VERB = "ibv_post_send";
-    private static final WorkRequestChain<SendWorkRequest> CHAIN = new WorkRequestChain<>(VERB,
-            SendWorkRequest::next, SendWorkRequest::address, SendWorkRequest::wrId);
 
     static final int INLINE = SendFlag.INLINE.bit();
     private static final int SIGNALED = SendFlag.SIGNALED.bit();
 
-    private final MemorySegment request;
-    /** The read-only view {@link #segment()} hands out, made once. */
-    private final MemorySegment readOnlyRequest;
     /** The scatter/gather list: {@code sg_list}, {@code num_sge} and their Java mirrors. */
     private final SendEntries entries;
-    /** The post's {@code bad_wr} slot and call state. */
-    private final PostSlots slots;
     /** Whether {@code imm_data} holds an rkey from {@link #invalidateRkey(int)}. */
     private boolean invalidateRkeySet;
-    private long wrId;
     private int opcode = WorkRequestOpcode.SEND.value();
     private int flags;
     /** The {@code wr} union and {@code bind_mw}: what the remote side is. */
     private final SendWrUnion union;
-    private SendWorkRequest next;
     /** What a post of this request acquired, for its release. */
     private final PostHolds holds;
 
     private SendWorkRequest(Arena arena, int maxSge) {
-        SizeLimits.checkMaxSge(VERB, maxSge);
-        this.request = arena.allocate(ibv_send_wr.LAYOUT);
-        this.readOnlyRequest = request.asReadOnly();
+        super(VERB, arena, ibv_send_wr.LAYOUT, maxSge);
         this.union = new SendWrUnion(request);
         this.entries = new SendEntries(arena, request, maxSge);
         this.holds = new PostHolds(maxSge);
-        this.slots = new PostSlots(arena);
         request.set(JAVA_INT, ibv_send_wr.opcode$OFFSET, opcode);
     }
 
@@ -100,27 +83,6 @@ public final class SendWorkRequest {
     }
 
     // ---- common fields ----
-
-    /**
-     * Sets {@code wr_id}: the id the request's completion carries ({@link Completions#wrId}).
-     *
-     * @param wrId the work request id, returned in its completion
-     * @return this send work request
-     */
-    public SendWorkRequest wrId(long wrId) {
-        this.wrId = wrId;
-        request.set(JAVA_LONG, ibv_send_wr.wr_id$OFFSET, wrId);
-        return this;
-    }
-
-    /**
-     * {@code wr_id}.
-     *
-     * @return {@code wr_id}
-     */
-    public long wrId() {
-        return wrId;
-    }
 
     /**
      * Sets {@code opcode}. Whether the queue pair's transport accepts it is checked at post time
@@ -486,32 +448,6 @@ public final class SendWorkRequest {
         return union.addressHandle();
     }
 
-    // ---- chaining ----
-
-    /**
-     * Chains {@code following} after this request ({@code wr->next}), or ends the chain here with
-     * {@code null}. Posting this request then posts the whole chain in one call.
-     *
-     * @throws IllegalArgumentException if the chain would loop back to this request
-     * @param following the next resources
-     * @return this send work request
-     */
-    public SendWorkRequest next(SendWorkRequest following) {
-        CHAIN.checkNoLoop(this, following);
-        next = following;
-        request.set(JAVA_LONG, ibv_send_wr.next$OFFSET, CHAIN.nextAddress(following));
-        return this;
-    }
-
-    /**
-     * The request chained after this one, or {@code null}.
-     *
-     * @return the request chained after this one, or {@code null}
-     */
-    public SendWorkRequest next() {
-        return next;
-    }
-
     // ---- for QueuePair ----
 
     /**
@@ -525,26 +461,14 @@ public final class SendWorkRequest {
         return readOnlyRequest;
     }
 
-    long address() {
-        return request.address();
+    /** Entry {@code index}'s length, from the Java mirror. */
+    int entryLength(int index) {
+        return entries.mirroredLength(index);
     }
 
-    /**
-     * The request as a segment of its arena, for the post downcall, which keeps that arena open
-     * until the provider returns.
-     */
-    MemorySegment nativeRequest() {
-        return request;
-    }
-
-    /** The post's {@code bad_wr} slot and call state. */
-    PostSlots slots() {
-        return slots;
-    }
-
-    /** False once the arena holding the native request is closed. */
-    boolean isAlive() {
-        return request.scope().isAlive();
+    /** The region behind entry {@code index}, or {@code null} for an inline or never-set entry. */
+    MemoryRegion region(int index) {
+        return entries.region(index);
     }
 
     /** {@code opcode} as its C value. */
@@ -555,16 +479,6 @@ public final class SendWorkRequest {
     /** {@code send_flags} as bits. */
     int flagBits() {
         return flags;
-    }
-
-    /** Entry {@code index}'s length, from the Java mirror. */
-    int entryLength(int index) {
-        return entries.mirroredLength(index);
-    }
-
-    /** The region behind entry {@code index}, or {@code null} for an inline or never-set entry. */
-    MemoryRegion region(int index) {
-        return entries.region(index);
     }
 
     /** {@code invalidate_rkey} as {@link #invalidateRkey(int)} set it (meaningful when {@link #hasInvalidateRkey()}). */
@@ -587,18 +501,10 @@ public final class SendWorkRequest {
         return entries.inlineMemory(index);
     }
 
-    /**
-     * After a failed post: which request of this chain the provider reported in {@code bad_wr},
-     * as {@code "bad_wr wr_id=N (request K of the chain)"}, for the exception message.
-     */
-    String describeBadRequest() {
-        return CHAIN.describeBadRequest(this, slots.badRequestAddress());
-    }
-
     @Override
     public String toString() {
-        return "SendWorkRequest[wr_id=" + wrId + ", " + WorkRequestOpcode.orNull(opcode)
+        return "SendWorkRequest[wr_id=" + wrId() + ", " + WorkRequestOpcode.orNull(opcode)
                 + ", flags=" + flags() + ", num_sge=" + entries.count() + "/" + entries.maxSge()
-                + (next == null ? "" : ", chained") + "]";
+                + (next() == null ? "" : ", chained") + "]";
     }
 }

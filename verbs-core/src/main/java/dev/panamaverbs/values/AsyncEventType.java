@@ -3,8 +3,11 @@ package dev.panamaverbs.values;
 import dev.panamaverbs.internal.LibraryText;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
-/** Asynchronous event type (C {@code enum ibv_event_type}). */
-public enum AsyncEventType implements NativeEnum {
+/**
+ * Asynchronous event type (C {@code enum ibv_event_type}). {@code describe()} gives libibverbs' own text for a value
+ * ({@code ibv_event_type_str}), e.g. "local catastrophic error" for {@link #DEVICE_FATAL}.
+ */
+public enum AsyncEventType implements NativeEnum, LibraryText.Described {
     /** {@code IBV_EVENT_CQ_ERR}. */
     CQ_ERR(IBV_EVENT_CQ_ERR),
     /** {@code IBV_EVENT_QP_FATAL}. */
@@ -56,17 +59,6 @@ public enum AsyncEventType implements NativeEnum {
     @Override
     public int value() {
         return value;
-    }
-
-    /**
-     * libibverbs' own text for this value ({@code ibv_event_type_str}), e.g. "local catastrophic error" for {@link #DEVICE_FATAL}: the words
-     * {@code ibv_devinfo} and other rdma-core tools print, where {@link #name()} is the Java constant.
-     *
-     * @return the text libibverbs gives this value
-     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
-     */
-    public String describe() {
-        return LibraryText.of("ibv_event_type_str", dev.panamaverbs.gateway.IbverbsCalls::ibv_event_type_str, value);
     }
 
     /**

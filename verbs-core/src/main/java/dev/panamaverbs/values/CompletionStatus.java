@@ -3,8 +3,11 @@ package dev.panamaverbs.values;
 import dev.panamaverbs.internal.LibraryText;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
-/** Work completion status (C {@code enum ibv_wc_status}). */
-public enum CompletionStatus implements NativeEnum {
+/**
+ * Work completion status (C {@code enum ibv_wc_status}). {@code describe()} gives libibverbs' own text for a value
+ * ({@code ibv_wc_status_str}), e.g. "local length error" for {@link #LOC_LEN_ERR}.
+ */
+public enum CompletionStatus implements NativeEnum, LibraryText.Described {
     /** {@code IBV_WC_SUCCESS}. */
     SUCCESS(IBV_WC_SUCCESS),
     /** {@code IBV_WC_LOC_LEN_ERR}. */
@@ -64,17 +67,6 @@ public enum CompletionStatus implements NativeEnum {
     @Override
     public int value() {
         return value;
-    }
-
-    /**
-     * libibverbs' own text for this value ({@code ibv_wc_status_str}), e.g. "local length error" for {@link #LOC_LEN_ERR}: the words
-     * {@code ibv_devinfo} and other rdma-core tools print, where {@link #name()} is the Java constant.
-     *
-     * @return the text libibverbs gives this value
-     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
-     */
-    public String describe() {
-        return LibraryText.of("ibv_wc_status_str", dev.panamaverbs.gateway.IbverbsCalls::ibv_wc_status_str, value);
     }
 
     /**

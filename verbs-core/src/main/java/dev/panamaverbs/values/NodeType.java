@@ -3,8 +3,11 @@ package dev.panamaverbs.values;
 import dev.panamaverbs.internal.LibraryText;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
-/** Device node type (C {@code enum ibv_node_type}). */
-public enum NodeType implements NativeEnum {
+/**
+ * Device node type (C {@code enum ibv_node_type}). {@code describe()} gives libibverbs' own text for a value
+ * ({@code ibv_node_type_str}), e.g. "InfiniBand channel adapter" for {@link #CA}.
+ */
+public enum NodeType implements NativeEnum, LibraryText.Described {
     /** {@code IBV_NODE_UNKNOWN}. */
     UNKNOWN(IBV_NODE_UNKNOWN),
     /** {@code IBV_NODE_CA}. */
@@ -32,17 +35,6 @@ public enum NodeType implements NativeEnum {
     @Override
     public int value() {
         return value;
-    }
-
-    /**
-     * libibverbs' own text for this value ({@code ibv_node_type_str}), e.g. "InfiniBand channel adapter" for {@link #CA}: the words
-     * {@code ibv_devinfo} and other rdma-core tools print, where {@link #name()} is the Java constant.
-     *
-     * @return the text libibverbs gives this value
-     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
-     */
-    public String describe() {
-        return LibraryText.of("ibv_node_type_str", dev.panamaverbs.gateway.IbverbsCalls::ibv_node_type_str, value);
     }
 
     /**

@@ -3,8 +3,11 @@ package dev.panamaverbs.values;
 import dev.panamaverbs.internal.LibraryText;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
-/** Logical port state (C {@code enum ibv_port_state}). */
-public enum PortState implements NativeEnum {
+/**
+ * Logical port state (C {@code enum ibv_port_state}). {@code describe()} gives libibverbs' own text for a value
+ * ({@code ibv_port_state_str}), e.g. "active" for {@link #ACTIVE}.
+ */
+public enum PortState implements NativeEnum, LibraryText.Described {
     /** {@code IBV_PORT_NOP}. */
     NOP(IBV_PORT_NOP),
     /** {@code IBV_PORT_DOWN}. */
@@ -28,17 +31,6 @@ public enum PortState implements NativeEnum {
     @Override
     public int value() {
         return value;
-    }
-
-    /**
-     * libibverbs' own text for this value ({@code ibv_port_state_str}), e.g. "active" for {@link #ACTIVE}: the words
-     * {@code ibv_devinfo} and other rdma-core tools print, where {@link #name()} is the Java constant.
-     *
-     * @return the text libibverbs gives this value
-     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
-     */
-    public String describe() {
-        return LibraryText.of("ibv_port_state_str", dev.panamaverbs.gateway.IbverbsCalls::ibv_port_state_str, value);
     }
 
     /**
