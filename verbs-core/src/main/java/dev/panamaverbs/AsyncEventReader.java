@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.EventFiles;
 import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.ibv_async_event;

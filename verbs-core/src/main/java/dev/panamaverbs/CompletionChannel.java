@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.Undo;
 import dev.panamaverbs.internal.EventFiles;
 import dev.panamaverbs.internal.NativeCalls;

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.values.Guids;
 import dev.panamaverbs.values.NodeType;
 import dev.panamaverbs.values.TransportType;

@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.Errno;
+
 /**
  * The root of every exception this library throws, and itself the one for a failed verb: it
  * carries the C verb's name and the errno it reported, and the message reads

@@ -1,5 +1,7 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.Errno;
+
 /**
  * The provider (or the loaded libibverbs) does not offer this verb or operation: an
  * {@code EOPNOTSUPP} answer, an ops-table entry that is null, or a provider context too small to

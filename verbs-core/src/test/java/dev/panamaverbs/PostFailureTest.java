@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.gateway.Pointers;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.values.NodeType;
 import dev.panamaverbs.values.TransportType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -70,7 +71,7 @@ class VerbsTest {
         dev.panamaverbs.VerbsException failure =
                 assertThrows(dev.panamaverbs.VerbsException.class, ghost::open);
         assertEquals("ibv_open_device", failure.verb());
-        assertEquals(dev.panamaverbs.Errno.ENODEV, failure.errno());
+        assertEquals(dev.panamaverbs.values.Errno.ENODEV, failure.errno());
         assertTrue(failure.getMessage().contains("no-such-device-42"), failure.getMessage());
     }
 }

@@ -1,6 +1,6 @@
 package dev.panamaverbs.cm;
 
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 import java.util.Arrays;
 import java.util.Optional;
 

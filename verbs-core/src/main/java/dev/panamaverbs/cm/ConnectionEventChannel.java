@@ -2,7 +2,7 @@ package dev.panamaverbs.cm;
 
 import dev.panamaverbs.internal.CoreAccess;
 import dev.panamaverbs.CompletionChannel;
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.VerbsResource;
 import dev.panamaverbs.VerbsUnavailableException;

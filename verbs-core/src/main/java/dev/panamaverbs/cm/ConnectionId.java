@@ -5,7 +5,7 @@ import dev.panamaverbs.internal.CoreAccess;
 import dev.panamaverbs.CompletionChannel;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Device;
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;

@@ -1,6 +1,6 @@
 package dev.panamaverbs.cm;
 
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 
 /**
  * A connect was rejected: the peer called {@code rdma_reject} (reason 28, its private data

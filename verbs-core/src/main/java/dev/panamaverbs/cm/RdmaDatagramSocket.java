@@ -1,7 +1,7 @@
 package dev.panamaverbs.cm;
 
 import dev.panamaverbs.AddressHandle;
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.values.QueuePairType;
 import java.net.InetSocketAddress;

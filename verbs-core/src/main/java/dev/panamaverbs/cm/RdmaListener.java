@@ -1,7 +1,7 @@
 package dev.panamaverbs.cm;
 
 import dev.panamaverbs.internal.Undo;
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.VerbsResource;
 import java.net.InetSocketAddress;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.panamaverbs.internal;
 
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.ffm.invoke.CallState;

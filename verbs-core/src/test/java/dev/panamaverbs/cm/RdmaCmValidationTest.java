@@ -1,6 +1,6 @@
 package dev.panamaverbs.cm;
 
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.values.QueuePairType;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

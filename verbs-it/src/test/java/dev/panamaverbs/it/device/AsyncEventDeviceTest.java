@@ -27,7 +27,7 @@ import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.SharedReceiveQueue;
 import dev.panamaverbs.values.SharedReceiveQueueOptions;
 import dev.panamaverbs.values.WorkRequestOpcode;
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.ffm.ibv_qp_attr;
 import dev.panamaverbs.testkit.DeviceTest;

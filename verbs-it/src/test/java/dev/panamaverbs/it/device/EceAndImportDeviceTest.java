@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.values.EceOptions;
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QueuePair;

@@ -10,7 +10,7 @@ import dev.panamaverbs.values.CompletionFlag;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.values.ForkStatus;
 import dev.panamaverbs.values.Gid;
 import dev.panamaverbs.values.QueuePairType;

@@ -30,7 +30,7 @@ import dev.panamaverbs.SharedReceiveQueue;
 import dev.panamaverbs.values.SharedReceiveQueueOptions;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.values.WorkRequestOpcode;
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.ffm.ibv_qp_attr;
 import dev.panamaverbs.testkit.DeviceTest;

@@ -14,7 +14,7 @@ import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.values.WorkRequestOpcode;
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.testkit.DeviceTest;

@@ -3,7 +3,7 @@ package dev.panamaverbs.it.device;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.VerbsUnsupportedException;
 import org.junit.jupiter.api.function.Executable;
 

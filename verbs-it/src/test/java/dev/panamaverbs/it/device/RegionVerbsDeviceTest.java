@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.values.MemoryAdvice;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;

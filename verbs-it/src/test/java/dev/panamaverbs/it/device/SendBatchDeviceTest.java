@@ -10,7 +10,7 @@ import dev.panamaverbs.values.CompletionFlag;
 import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.Completions;
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.MemoryWindow;
 import dev.panamaverbs.values.MemoryWindowType;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.Errno;
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.VerbsUnsupportedException;
 import dev.panamaverbs.WorkQueueOptions;

@@ -1,4 +1,4 @@
-package dev.panamaverbs;
+package dev.panamaverbs.values;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -110,7 +110,7 @@ public final class Errno {
     }
 
     /**
-     * The symbolic name and glibc's text of an errno, as {@link VerbsException}'s message shows it
+     * The symbolic name and glibc's text of an errno, as {@link dev.panamaverbs.VerbsException}'s message shows it
      * in parentheses.
      *
      * @param errno a Linux errno value
