@@ -41,7 +41,8 @@ class ReadmeQuickStartTest {
         return lines;
     }
 
-    private static List<String> between(List<String> lines, String start, String end) {
+    /** The lines strictly between the first line equal to {@code start} and the next equal to {@code end} (both stripped). */
+    static List<String> between(List<String> lines, String start, String end) {
         int from = -1;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();

@@ -35,7 +35,7 @@ class ReadmeTwoHostExampleTest {
         List<String> source = Files.readAllLines(
                 ROOT.resolve("examples/src/main/java/dev/panamaverbs/examples/TwoHostSendRecv.java"));
         List<String> imports = source.stream().filter(line -> line.startsWith("import ")).toList();
-        List<String> body = between(source, "// ---- two-host example ----", "// ---- end of two-host example ----");
+        List<String> body = ReadmeQuickStartTest.between(source, "// ---- two-host example ----", "// ---- end of two-host example ----");
         assertTrue(!imports.isEmpty() && !body.isEmpty());
         return join(imports, body);
     }
@@ -44,7 +44,7 @@ class ReadmeTwoHostExampleTest {
     private static List<String> block(List<String> lines, String open, String close, String marker) {
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).strip().equals(open)) {
-                List<String> block = between(lines.subList(i, lines.size()), open, close);
+                List<String> block = ReadmeQuickStartTest.between(lines.subList(i, lines.size()), open, close);
                 if (block.contains(marker)) {
                     List<String> imports = block.stream().filter(line -> line.startsWith("import ")).toList();
                     return join(imports, block.subList(block.indexOf(marker), block.size()));
@@ -56,18 +56,5 @@ class ReadmeTwoHostExampleTest {
 
     private static List<String> join(List<String> imports, List<String> body) {
         return java.util.stream.Stream.concat(imports.stream(), body.stream()).toList();
-    }
-
-    private static List<String> between(List<String> lines, String start, String end) {
-        int from = -1;
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).strip();
-            if (from < 0 && line.equals(start)) {
-                from = i + 1;
-            } else if (from >= 0 && line.equals(end)) {
-                return lines.subList(from, i);
-            }
-        }
-        throw new AssertionError("no block between '" + start + "' and '" + end + "'");
     }
 }
