@@ -71,7 +71,7 @@ public final class SendBatch {
         this.queue = queuePair.extendedSendQueue();
         this.requests = new SendWorkRequest[capacity];
         this.path = queuePair.sendPath();
-        this.inlineScratch = arena.allocate(Math.max(1, path.maxInlineData()), 8);
+        this.inlineScratch = arena.allocate(Math.max(1, path.limits.maxInlineData()), 8);
     }
 
     /**
@@ -228,13 +228,13 @@ public final class SendBatch {
                 }
             } catch (IllegalStateException closed) {
                 for (int i = 0; i < acquired; i++) {
-                    PostHolds.afterPostOne(requests[i], false, path.protectionDomain());
+                    PostHolds.afterPostOne(requests[i], false, path.limits.protectionDomain());
                 }
                 throw closed;
             }
             int rc = postNative(count);
             for (int i = 0; i < count; i++) {
-                PostHolds.afterPostOne(requests[i], rc == 0, path.protectionDomain()); // BIND_MW and LOCAL_INV bookkeeping
+                PostHolds.afterPostOne(requests[i], rc == 0, path.limits.protectionDomain()); // BIND_MW and LOCAL_INV bookkeeping
             }
             if (rc != 0) {
                 throw NativeCalls.postFailure(VERB, rc, "the batch of " + count + " requests (wr_id="
@@ -254,9 +254,9 @@ public final class SendBatch {
      * ATOMIC_WRITE's entry, and the provider's functions ({@code fns}) it needs.
      */
     static void check(SendWorkRequest[] requests, int count, SendPath path, int opcodeBits, QpEx.Functions fns) {
-        if (count > path.maxSendWorkRequests()) {
+        if (count > path.limits.maxSendWorkRequests()) {
             throw new IllegalArgumentException(VERB + ": " + count + " requests exceed the queue pair's max_send_wr "
-                    + path.maxSendWorkRequests());
+                    + path.limits.maxSendWorkRequests());
         }
         for (int i = 0; i < count; i++) {
             SendWorkRequest r = requests[i];
@@ -268,7 +268,7 @@ public final class SendBatch {
             if (r.opcodeValue() == ATOMIC_WRITE) {
                 checkAtomicWrite(r);
             }
-            String missing = QpEx.missing(fns, path.type().value(), r.address());
+            String missing = QpEx.missing(fns, path.limits.type().value(), r.address());
             if (missing != null) {
                 throw new VerbsUnsupportedException(VERB, "wr_id=" + r.wrId() + ": the provider's ibv_qp_ex."
                         + missing + " is NULL");
@@ -311,7 +311,7 @@ public final class SendBatch {
             boolean ended = false;
             try {
                 for (int i = 0; i < count; i++) {
-                    QpEx.post(fns, qpx, path.type().value(), requests[i].address(), inlineScratch.address());
+                    QpEx.post(fns, qpx, path.limits.type().value(), requests[i].address(), inlineScratch.address());
                 }
                 ended = true;
                 return QpEx.complete(fns, qpx);

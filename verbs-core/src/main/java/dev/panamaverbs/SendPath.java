@@ -17,55 +17,38 @@ import java.lang.foreign.MemorySegment;
  * throws.
  */
 final class SendPath {
-    /** The queue pair posted to; null for limits made by {@link #limits} (checks only). */
+    /**
+     * The queue pair's send limits as the provider granted them: what every request is checked
+     * against, kept here once ({@link SendBatch} reads them from here too).
+     */
+    record Limits(QueuePairType type, int maxSendSge, int maxInlineData, int maxSendWorkRequests,
+                  ProtectionDomain protectionDomain) {}
+
+    /** The queue pair posted to; null for a path made by {@link #limits} (checks only). */
     private final QueuePair queuePair;
-    private final QueuePairType type;
+    final Limits limits;
+    /** The opcodes {@link Limits#type()} allows, as {@link SendOperations} bits. */
     private final int allowedOpcodes;
-    private final int maxSendSge;
-    private final int maxInlineData;
-    private final int maxSendWorkRequests;
-    private final ProtectionDomain protectionDomain;
     /** The provider's {@code post_send} (null: the provider has none, refused at post). */
     private final MemorySegment postSendFunction;
 
-    private SendPath(QueuePair queuePair, QueuePairType type, int maxSendSge, int maxInlineData, int maxSendWorkRequests,
-                     ProtectionDomain protectionDomain, MemorySegment postSendFunction) {
+    private SendPath(QueuePair queuePair, Limits limits, MemorySegment postSendFunction) {
         this.queuePair = queuePair;
-        this.type = type;
-        this.allowedOpcodes = SendOperations.allowedBits(type);
-        this.maxSendSge = maxSendSge;
-        this.maxInlineData = maxInlineData;
-        this.maxSendWorkRequests = maxSendWorkRequests;
-        this.protectionDomain = protectionDomain;
+        this.limits = limits;
+        this.allowedOpcodes = SendOperations.allowedBits(limits.type());
         this.postSendFunction = postSendFunction;
     }
 
     /** The send path of {@code queuePair}, with the capabilities the provider granted it. */
     static SendPath of(QueuePair queuePair, QueuePairCapabilities granted, MemorySegment postSendFunction) {
-        return new SendPath(queuePair, queuePair.type(), granted.maxSendSge(), granted.maxInlineData(),
-                granted.maxSendWorkRequests(), queuePair.protectionDomain(), postSendFunction);
+        return new SendPath(queuePair, new Limits(queuePair.type(), granted.maxSendSge(), granted.maxInlineData(),
+                granted.maxSendWorkRequests(), queuePair.protectionDomain()), postSendFunction);
     }
 
     /** Limits without a queue pair: {@link #check} and {@link #checkOne} only (tests, validation). */
     static SendPath limits(QueuePairType type, int maxSendSge, int maxInlineData, int maxSendWorkRequests,
                            ProtectionDomain pd) {
-        return new SendPath(null, type, maxSendSge, maxInlineData, maxSendWorkRequests, pd, null);
-    }
-
-    QueuePairType type() {
-        return type;
-    }
-
-    int maxInlineData() {
-        return maxInlineData;
-    }
-
-    int maxSendWorkRequests() {
-        return maxSendWorkRequests;
-    }
-
-    ProtectionDomain protectionDomain() {
-        return protectionDomain;
+        return new SendPath(null, new Limits(type, maxSendSge, maxInlineData, maxSendWorkRequests, pd), null);
     }
 
     /**
@@ -95,7 +78,7 @@ final class SendPath {
             int rc = OpsTable.postSend(postSendFunction, queuePair.handleSegment(),
                     request.nativeRequest(), request.slots().badRequest());
             if (bookkeeping) {
-                PostHolds.afterPost(request, rc == 0, request.slots().badRequestAddress(), protectionDomain, startedRequests);
+                PostHolds.afterPost(request, rc == 0, request.slots().badRequestAddress(), limits.protectionDomain(), startedRequests);
             }
             if (rc != 0) {
                 throw NativeCalls.postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
@@ -130,7 +113,10 @@ final class SendPath {
 
     /** {@link #check} for one request, with messages naming {@code verb}. */
     boolean checkOne(String verb, SendWorkRequest r) {
-        ProtectionDomain pd = protectionDomain;
+        ProtectionDomain pd = limits.protectionDomain();
+        QueuePairType type = limits.type();
+        int maxSendSge = limits.maxSendSge();
+        int maxInlineData = limits.maxInlineData();
         WorkRequestChecks.requireAlive(verb, r.isAlive(), r.wrId());
         int opcodeBit = SendOperations.bit(r.opcodeValue());
         if ((opcodeBit & SendOperations.UNFILLED_OPCODES) != 0) {
