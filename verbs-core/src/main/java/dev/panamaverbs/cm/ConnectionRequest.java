@@ -61,6 +61,8 @@ public final class ConnectionRequest {
      * {@link #accept(ConnectionOptions)} with the listener's options.
      *
      * @return {@link #accept(ConnectionOptions)} with the listener's options.
+     * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno), e.g.
+     *         allocating the protection domain, completion queue or queue pair
      */
     public RdmaConnection accept() {
         return accept(options);
@@ -73,6 +75,8 @@ public final class ConnectionRequest {
      * the identifier too.
      * @param options the options
      * @return accepts with {@code options} ({@code rdma_accept}, waiting for ESTABLISHED up to {@link ConnectionOptions#connectTimeout()}) after making a protection domain, a completion queue and an RC queue pair on the request's device.
+     * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno), e.g.
+     *         allocating the protection domain, completion queue or queue pair
      */
     public RdmaConnection accept(ConnectionOptions options) {
         Objects.requireNonNull(options, "rdma_accept: options is null");

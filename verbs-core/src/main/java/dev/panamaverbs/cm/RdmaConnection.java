@@ -55,6 +55,8 @@ public final class RdmaConnection extends CmResources {
      * @param remote the remote
      * @param options the options
      * @return connects to {@code remote}: a new event channel and identifier, address and route resolution ({@link ConnectionOptions#resolveTimeout()} each), protection domain, completion queue and RC queue pair, {@code rdma_connect} and ESTABLISHED ({@link ConnectionOptions#connectTimeout()}).
+     * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno), e.g.
+     *         allocating the protection domain, completion queue or queue pair
      */
     public static RdmaConnection connect(InetSocketAddress remote, ConnectionOptions options) {
         return resolveOnNewChannel(remote, options, ConnectionOptions.MAX_CONNECT_PRIVATE_DATA, PortSpace.TCP,

@@ -32,6 +32,9 @@ public final class RdmaDatagramSocket extends CmResources {
      * @param local the local
      * @param options the options
      * @return a datagram server on {@code local} (an RDMA device's address): {@code rdma_bind_addr}, {@code rdma_listen}, and a UD queue pair on the listening identifier.
+     * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno), e.g.
+     *         allocating the protection domain, completion queue or queue pair
+     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs or librdmacm is unavailable
      */
     public static RdmaDatagramSocket bind(InetSocketAddress local, ConnectionOptions options) {
         return listenOnNewChannel(local, options, PortSpace.UDP, id -> open(id, options, null));
@@ -46,6 +49,9 @@ public final class RdmaDatagramSocket extends CmResources {
      * @param remote the remote
      * @param options the options
      * @return resolves the datagram server at {@code remote}: address, route, a UD queue pair, and {@code rdma_connect} (a service ID resolution, SIDR) whose answer gives {@link #peer()}.
+     * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno), e.g.
+     *         allocating the protection domain, completion queue or queue pair
+     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs or librdmacm is unavailable
      */
     public static RdmaDatagramSocket connect(InetSocketAddress remote, ConnectionOptions options) {
         return resolveOnNewChannel(remote, options, ConnectionOptions.MAX_DATAGRAM_REQUEST_PRIVATE_DATA, PortSpace.UDP,

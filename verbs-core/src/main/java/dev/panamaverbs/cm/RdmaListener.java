@@ -39,6 +39,9 @@ public final class RdmaListener implements AutoCloseable {
      * @param local the local
      * @param options the options
      * @return listens on {@code local} ({@code rdma_bind_addr}, {@code rdma_listen} with the options' backlog); port 0 picks a free port ({@link #localAddress()}).
+     * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno), e.g.
+     *         creating the event channel or the identifier
+     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs or librdmacm is unavailable
      */
     public static RdmaListener listen(InetSocketAddress local, ConnectionOptions options) {
         return CmResources.listenOnNewChannel(local, options, PortSpace.TCP, id -> new RdmaListener(id, options));
@@ -89,6 +92,8 @@ public final class RdmaListener implements AutoCloseable {
      * @throws IllegalStateException when the listener is (or gets) closed
      * @param timeout the timeout
      * @return waits up to {@code timeout} for a connection request and accepts it with the listener's options ({@link ConnectionRequest#accept()}).
+     * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno), e.g.
+     *         allocating the protection domain, completion queue or queue pair
      */
     public RdmaConnection accept(Duration timeout) {
         return awaitRequest(timeout).orElseThrow(() -> new ConnectionException("rdma_get_request",
