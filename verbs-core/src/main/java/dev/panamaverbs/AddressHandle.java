@@ -1,7 +1,6 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.internal.RegistrationChecks;
-import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.PortAttributes;
 import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.ibv_ah_attr;
@@ -9,7 +8,6 @@ import dev.panamaverbs.ffm.ibv_ah;
 import dev.panamaverbs.gateway.IbverbsCalls;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * An address handle (C {@code struct ibv_ah}): a resolved destination that unreliable datagram
@@ -17,16 +15,14 @@ import java.util.Objects;
  * {@link ProtectionDomain#createAddressHandle(AddressHandleAttributes)} ({@code ibv_create_ah});
  * closing it destroys it ({@code ibv_destroy_ah}).
  */
-public final class AddressHandle extends VerbsResource {
-    private final ProtectionDomain protectionDomain;
+public final class AddressHandle extends ResourceCreation.FreedBy {
     private final AddressHandleAttributes attributes;
 
+    /** Closing it is {@code ibv_destroy_ah}. */
     private AddressHandle(ProtectionDomain protectionDomain, MemorySegment handle, AddressHandleAttributes attributes) {
-        super("AddressHandle", handle, protectionDomain);
-        this.protectionDomain = protectionDomain;
+        super("AddressHandle", handle, protectionDomain, "ibv_destroy_ah", IbverbsCalls::ibv_destroy_ah);
         this.attributes = attributes;
     }
-
 
     /**
      * {@code ibv_create_ah}: the factory hook behind {@link ProtectionDomain#createAddressHandle}.
@@ -35,8 +31,7 @@ public final class AddressHandle extends VerbsResource {
      */
     static AddressHandle create(ProtectionDomain pd, AddressHandleAttributes attributes) {
         String verb = "ibv_create_ah";
-        Objects.requireNonNull(pd, verb + ": protection domain is null");
-        Objects.requireNonNull(attributes, verb + ": attributes are null");
+        ResourceCreation.requireArguments(verb, pd, "protection domain is null", attributes, "attributes are null");
         return ResourceCreation.create(verb, ibv_ah.SIZE, List.of(pd), arena -> {
             checkAgainstPort(pd.parentContext(), attributes);
             MemorySegment attr = arena.allocate(ibv_ah_attr.LAYOUT);
@@ -74,12 +69,6 @@ public final class AddressHandle extends VerbsResource {
         }
     }
 
-    /** {@code ibv_destroy_ah}. */
-    @Override
-    protected void destroy() {
-        NativeCalls.destroy("ibv_destroy_ah", IbverbsCalls::ibv_destroy_ah, handleSegment());
-    }
-
     @Override
     protected String describe() {
         return "port=" + attributes.portNumber()
@@ -93,8 +82,7 @@ public final class AddressHandle extends VerbsResource {
      * @return the protection domain the handle belongs to ({@code ibv_ah.pd})
      */
     public ProtectionDomain protectionDomain() {
-        requireOpen(this);
-        return protectionDomain;
+        return whileOpen(parent());
     }
 
     /**
@@ -102,7 +90,7 @@ public final class AddressHandle extends VerbsResource {
      * handle (acquired): a UD send may only name an address handle of its queue pair's domain.
      */
     ProtectionDomain parentDomain() {
-        return protectionDomain;
+        return parent();
     }
 
     /**
@@ -115,8 +103,9 @@ public final class AddressHandle extends VerbsResource {
      * @throws IllegalArgumentException naming {@code verb} and {@code wrId} otherwise
      */
     void checkDomain(String verb, long wrId, ProtectionDomain domain) {
-        if (protectionDomain != domain) {
-            RegistrationChecks.checkSameDomain(verb + ": wr_id=" + wrId, "the queue pair", domain, this, protectionDomain);
+        ProtectionDomain own = parent();
+        if (own != domain) {
+            RegistrationChecks.checkSameDomain(verb + ": wr_id=" + wrId, "the queue pair", domain, this, own);
         }
     }
 
@@ -126,7 +115,6 @@ public final class AddressHandle extends VerbsResource {
      * @return the attributes the handle was created with
      */
     public AddressHandleAttributes attributes() {
-        requireOpen(this);
-        return attributes;
+        return whileOpen(attributes);
     }
 }

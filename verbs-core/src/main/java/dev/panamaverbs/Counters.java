@@ -10,7 +10,6 @@ import dev.panamaverbs.ffm.ibv_counters_init_attr;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -21,42 +20,15 @@ import java.util.Objects;
  * the flows counting into it first, then {@code ibv_destroy_counters}. SoftRoCE has none
  * ({@link VerbsUnsupportedException}, EOPNOTSUPP).
  */
-public final class Counters extends VerbsResource {
-    private final Context context;
-
-    private Counters(Context context, MemorySegment handle) {
-        super("Counters", handle, context);
-        this.context = context;
-    }
-
+public final class Counters extends ResourceCreation.OnContext {
     /** {@code ibv_create_counters}: the factory hook behind {@link Context#createCounters()}. */
     static Counters create(Context context) {
-        Objects.requireNonNull(context, "ibv_create_counters: context is null");
-        return ResourceCreation.create("ibv_create_counters", ibv_counters.SIZE, List.of(context),
-                arena -> arena.allocate(ibv_counters_init_attr.LAYOUT),
-                (state, attr) -> IbverbsCalls.ibv_create_counters(state, context.handleAddress(), attr),
-                (handle, attr) -> new Counters(context, handle));
+        return ResourceCreation.onContext("ibv_create_counters", ibv_counters.SIZE, context, ibv_counters_init_attr.LAYOUT,
+                IbverbsCalls::ibv_create_counters, Counters::new);
     }
 
-    /** {@code ibv_destroy_counters}. */
-    @Override
-    protected void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_destroy_counters", IbverbsCalls.ibv_destroy_counters(handleAddress()));
-    }
-
-    @Override
-    protected String describe() {
-        return "";
-    }
-
-    /**
-     * The context the counters were created on.
-     *
-     * @return the context
-     */
-    public Context context() {
-        requireOpen(this);
-        return context;
+    private Counters(Context context, MemorySegment handle) {
+        super("Counters", handle, context, "ibv_destroy_counters", IbverbsCalls::ibv_destroy_counters);
     }
 
     /**

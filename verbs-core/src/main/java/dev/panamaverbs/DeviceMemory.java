@@ -6,7 +6,6 @@ import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.ibv_alloc_dm_attr;
 import dev.panamaverbs.ffm.ibv_dm;
 import java.lang.foreign.MemorySegment;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -19,13 +18,11 @@ import java.util.Objects;
  * {@link ExtendedDeviceAttributes#maxDeviceMemorySize()}; SoftRoCE has none and refuses the
  * allocation ({@link VerbsUnsupportedException}, EOPNOTSUPP).
  */
-public final class DeviceMemory extends VerbsResource {
-    private final Context context;
+public final class DeviceMemory extends ResourceCreation.OnContext {
     private final long length;
 
     private DeviceMemory(Context context, MemorySegment handle, long length) {
-        super("DeviceMemory", handle, context);
-        this.context = context;
+        super("DeviceMemory", handle, context, "ibv_free_dm", IbverbsCalls::ibv_free_dm);
         this.length = length;
     }
 
@@ -39,18 +36,12 @@ public final class DeviceMemory extends VerbsResource {
         if (logAlignment < 0 || logAlignment > 63) {
             throw new IllegalArgumentException(verb + ": log_align_req must be 0..63, got " + logAlignment);
         }
-        return ResourceCreation.create(verb, ibv_dm.SIZE, List.of(context), arena -> {
+        return ResourceCreation.onContext(verb, ibv_dm.SIZE, context, arena -> {
             MemorySegment attr = arena.allocate(ibv_alloc_dm_attr.LAYOUT);
             ibv_alloc_dm_attr.length(attr, length);
             ibv_alloc_dm_attr.log_align_req(attr, logAlignment);
             return attr;
-        }, (state, attr) -> IbverbsCalls.ibv_alloc_dm(state, context.handleAddress(), attr), (handle, attr) -> new DeviceMemory(context, handle, length));
-    }
-
-    /** {@code ibv_free_dm}. */
-    @Override
-    protected void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_free_dm", IbverbsCalls.ibv_free_dm(handleAddress()));
+        }, IbverbsCalls::ibv_alloc_dm, (parent, handle) -> new DeviceMemory(parent, handle, length));
     }
 
     @Override
@@ -59,23 +50,12 @@ public final class DeviceMemory extends VerbsResource {
     }
 
     /**
-     * The context the memory was allocated on.
-     *
-     * @return the context
-     */
-    public Context context() {
-        requireOpen(this);
-        return context;
-    }
-
-    /**
      * The bytes allocated ({@code ibv_alloc_dm_attr.length}).
      *
      * @return the length in bytes
      */
     public long length() {
-        requireOpen(this);
-        return length;
+        return whileOpen(length);
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.ibv_rwq_ind_table;
 import dev.panamaverbs.ffm.ibv_rwq_ind_table_init_attr;
@@ -16,19 +15,18 @@ import java.util.Objects;
  * ({@code ibv_create_rwq_ind_table}); it depends on every work queue it lists, so closing one of
  * them closes it first; {@link #close()} is {@code ibv_destroy_rwq_ind_table}.
  */
-public final class IndirectionTable extends VerbsResource {
+public final class IndirectionTable extends ResourceCreation.FreedBy {
     private final int size;
 
     private IndirectionTable(MemorySegment handle, int size, VerbsResource[] dependencies) {
-        super("IndirectionTable", handle, dependencies);
+        super("IndirectionTable", handle, "ibv_destroy_rwq_ind_table", IbverbsCalls::ibv_destroy_rwq_ind_table, dependencies);
         this.size = size;
     }
 
     /** {@code ibv_create_rwq_ind_table}: the factory hook behind {@link Context#createIndirectionTable}. */
     static IndirectionTable create(Context context, List<WorkQueue> workQueues) {
         String verb = "ibv_create_rwq_ind_table";
-        Objects.requireNonNull(context, verb + ": context is null");
-        Objects.requireNonNull(workQueues, verb + ": work queues are null");
+        ResourceCreation.requireArguments(verb, context, "context is null", workQueues, "work queues are null");
         int size = workQueues.size();
         if (size == 0 || Integer.bitCount(size) != 1) {
             throw new IllegalArgumentException(verb + ": the table holds a power of two of work queues (log_ind_tbl_size), got "
@@ -57,12 +55,6 @@ public final class IndirectionTable extends VerbsResource {
                 (handle, attr) -> new IndirectionTable(handle, size, dependencies));
     }
 
-    /** {@code ibv_destroy_rwq_ind_table}. */
-    @Override
-    protected void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_destroy_rwq_ind_table", IbverbsCalls.ibv_destroy_rwq_ind_table(handleAddress()));
-    }
-
     @Override
     protected String describe() {
         return "size=" + size;
@@ -74,7 +66,6 @@ public final class IndirectionTable extends VerbsResource {
      * @return the table's size, a power of two
      */
     public int size() {
-        requireOpen(this);
-        return size;
+        return whileOpen(size);
     }
 }

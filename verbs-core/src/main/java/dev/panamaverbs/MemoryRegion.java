@@ -443,25 +443,10 @@ public final class MemoryRegion extends VerbsResource {
 
     /** {@code ibv_import_mr}: the factory hook behind {@link ProtectionDomain#importMemoryRegion(int)}. */
     static MemoryRegion importFrom(ProtectionDomain pd, int mrHandle) {
-        String verb = "ibv_import_mr";
-        Capability.IMPORT.require(verb);
-        pd.acquire();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = CallState.allocate(arena);
-            long mr = ObjectVerbs.importMr(state, pd.handleAddress(), mrHandle);
-            int errno = CallState.errno(state);
-            if (mr == 0 && Errno.meansUnsupported(errno)) {
-                throw new VerbsUnsupportedException(verb, errno);
-            }
-            MemorySegment handle = NativeCalls.checkPointer(verb, MemorySegment.ofAddress(mr), errno);
-            MemorySegment sized = Pointers.sized(handle, ibv_mr.SIZE);
-            MemoryRegion region = new MemoryRegion(pd, sized, null, null, EnumSet.noneOf(AccessFlag.class),
-                    ibv_mr.addr(sized).address(), true);
-            region.register();
-            return region;
-        } finally {
-            pd.release();
-        }
+        return ResourceCreation.importFrom("ibv_import_mr", ibv_mr.SIZE, pd,
+                state -> ObjectVerbs.importMr(state, pd.handleAddress(), mrHandle),
+                sized -> new MemoryRegion(pd, sized, null, null, EnumSet.noneOf(AccessFlag.class),
+                        ibv_mr.addr(sized).address(), true));
     }
 
     /**

@@ -52,15 +52,20 @@ import java.util.function.IntSupplier;
  * the one last posted: a bind that later completes with an error is not noticed.
  */
 public final class MemoryWindow extends VerbsResource {
-    private final ProtectionDomain protectionDomain;
-    /** Whose ops table holds bind_mw. */
-    private final Context context;
     private final MemoryWindowType type;
     /**
      * {@code ibv_mw.rkey}, copied after allocation and after each bind so that {@link #toString()}
      * never reads native memory, which is freed once the window is closed.
      */
     private volatile int rkey;
+
+    private MemoryWindow(ProtectionDomain protectionDomain, MemorySegment handle, MemoryWindowType type) {
+        super("MemoryWindow", handle, protectionDomain);
+        this.type = type;
+        this.rkey = ibv_mw.rkey(handle);
+    }
+
+    // The binding: changed by bind, unbind and the posts of BIND_MW and LOCAL_INV requests.
     /**
      * The region of the last bind, which {@link #unbind} names again (never NULL, see there). While
      * bound (not unbound since), this window is registered with it as a user ({@link VerbsResource#addUser}).
@@ -75,18 +80,9 @@ public final class MemoryWindow extends VerbsResource {
      */
     private volatile boolean validType2;
 
-    private MemoryWindow(ProtectionDomain protectionDomain, MemorySegment handle, MemoryWindowType type) {
-        super("MemoryWindow", handle, protectionDomain);
-        this.protectionDomain = protectionDomain;
-        this.context = protectionDomain.parentContext();
-        this.type = type;
-        this.rkey = ibv_mw.rkey(handle);
-    }
-
     /** {@code ibv_alloc_mw}: the factory hook behind {@link ProtectionDomain#allocateMemoryWindow}. */
     static MemoryWindow allocate(ProtectionDomain pd, MemoryWindowType type) {
-        Objects.requireNonNull(pd, "ibv_alloc_mw: protection domain is null");
-        Objects.requireNonNull(type, "ibv_alloc_mw: window type is null");
+        ResourceCreation.requireArguments("ibv_alloc_mw", pd, "protection domain is null", type, "window type is null");
         pd.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
@@ -110,7 +106,7 @@ public final class MemoryWindow extends VerbsResource {
             NativeCalls.checkReturnedErrno("ibv_dealloc_mw", OpsTable.deallocMw(handleAddress()));
         } finally {
             if (type == MemoryWindowType.TYPE_2) {
-                protectionDomain.removeType2Window(this);
+                parentDomain().removeType2Window(this);
             }
             // No bind is under way any more (close waited for uses), so boundRegion is final here.
             MemoryRegion region = boundRegion;
@@ -131,8 +127,12 @@ public final class MemoryWindow extends VerbsResource {
      * @return the protection domain the window belongs to ({@code ibv_mw.pd})
      */
     public ProtectionDomain protectionDomain() {
-        requireOpen(this);
-        return protectionDomain;
+        return whileOpen(parentDomain());
+    }
+
+    /** The protection domain without the closed check. */
+    private ProtectionDomain parentDomain() {
+        return parent();
     }
 
     /**
@@ -141,8 +141,7 @@ public final class MemoryWindow extends VerbsResource {
      * @return the window type ({@code ibv_mw.type})
      */
     public MemoryWindowType type() {
-        requireOpen(this);
-        return type;
+        return whileOpen(type);
     }
 
     /**
@@ -154,8 +153,7 @@ public final class MemoryWindow extends VerbsResource {
      * @return the window's current remote key ({@code ibv_mw.rkey})
      */
     public int rkey() {
-        requireOpen(this);
-        return rkey;
+        return whileOpen(rkey);
     }
 
     /**
@@ -241,8 +239,9 @@ public final class MemoryWindow extends VerbsResource {
         Objects.requireNonNull(region, verb + ": memory region is null");
         Objects.requireNonNull(sendFlags, verb + ": send flags are null");
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
-        RegistrationChecks.checkSameDomain(verb, this, protectionDomain, queuePair, queuePair.protectionDomain());
-        RegistrationChecks.checkSameDomain(verb, this, protectionDomain, region, region.protectionDomain());
+        ProtectionDomain own = parentDomain();
+        RegistrationChecks.checkSameDomain(verb, this, own, queuePair, queuePair.protectionDomain());
+        RegistrationChecks.checkSameDomain(verb, this, own, region, region.protectionDomain());
         RegistrationChecks.checkBind(verb, this, type, flags, region, region.access(), region.length(), offset, length);
         return whileHeld(region, queuePair, () -> {
             MemoryRegion previous = boundRegion;

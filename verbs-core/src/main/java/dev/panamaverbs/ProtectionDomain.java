@@ -1,6 +1,5 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.DeviceAttributes;
@@ -153,22 +152,9 @@ public final class ProtectionDomain extends VerbsResource {
     static ProtectionDomain importFrom(Context context, int pdHandle) {
         String verb = "ibv_import_pd";
         Objects.requireNonNull(context, verb + ": context is null");
-        Capability.IMPORT.require(verb);
-        context.acquire();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = CallState.allocate(arena);
-            long pd = ObjectVerbs.importPd(state, context.handleAddress(), pdHandle);
-            int errno = CallState.errno(state);
-            if (pd == 0 && Errno.meansUnsupported(errno)) {
-                throw new VerbsUnsupportedException(verb, errno);
-            }
-            MemorySegment handle = NativeCalls.checkPointer(verb, MemorySegment.ofAddress(pd), errno);
-            ProtectionDomain domain = new ProtectionDomain(context, Pointers.sized(handle, ibv_pd.SIZE), true);
-            domain.register();
-            return domain;
-        } finally {
-            context.release();
-        }
+        return ResourceCreation.importFrom(verb, ibv_pd.SIZE, context,
+                state -> ObjectVerbs.importPd(state, context.handleAddress(), pdHandle),
+                handle -> new ProtectionDomain(context, handle, true));
     }
 
     /**
@@ -179,8 +165,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @throws IllegalStateException if closed
      */
     public int kernelHandle() {
-        requireOpen(this);
-        return kernelHandle;
+        return whileOpen(kernelHandle);
     }
 
     /**
@@ -191,8 +176,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @throws IllegalStateException if closed
      */
     public boolean isImported() {
-        requireOpen(this);
-        return imported;
+        return whileOpen(imported);
     }
 
     /**
@@ -234,8 +218,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @return the context the domain was allocated on ({@code ibv_pd.context})
      */
     public Context context() {
-        requireOpen(this);
-        return context;
+        return whileOpen(context);
     }
 
     /** The parent without the closed check, for children that still need it while the domain closes. */

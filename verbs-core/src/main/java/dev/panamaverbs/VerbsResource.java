@@ -184,6 +184,48 @@ public abstract class VerbsResource implements AutoCloseable {
     }
 
     /**
+     * The parent: the first of the dependencies this resource was made with.
+     *
+     * @param <P> the parent's type, as the subclass knows it
+     * @return the parent
+     */
+    @SuppressWarnings("unchecked")
+    final <P extends VerbsResource> P parent() {
+        return (P) dependencies.get(0);
+    }
+
+    /**
+     * {@code value}, once this resource is checked open: the whole of a getter that refuses use
+     * after close ({@link IllegalStateException} naming this resource).
+     *
+     * @param <T>   the value's type
+     * @param value what the getter answers
+     * @return {@code value}
+     */
+    final <T> T whileOpen(T value) {
+        requireOpen(this);
+        return value;
+    }
+
+    /** {@link #whileOpen(Object)} for an {@code int}, unboxed. */
+    final int whileOpen(int value) {
+        return (int) whileOpen((long) value);
+    }
+
+    /** {@link #whileOpen(Object)} for a {@code boolean}, unboxed. */
+    final boolean whileOpen(boolean value) {
+        return whileOpen(value ? 1L : 0L) != 0L;
+    }
+
+    /** {@link #whileOpen(Object)} for a {@code long}, unboxed. */
+    final long whileOpen(long value) {
+        if (isClosed()) {
+            throw closedException();
+        }
+        return value;
+    }
+
+    /**
      * Checks that every dependency is open, before a create verb runs: creating a child of a
      * closed parent is an {@link IllegalStateException}, not a native call.
      */

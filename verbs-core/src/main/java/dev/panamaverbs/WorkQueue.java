@@ -20,14 +20,12 @@ import java.util.Objects;
  * {@link WorkQueueState#RESET}; {@link #close()} closes the tables that list it first, then
  * {@code ibv_destroy_wq}. SoftRoCE has none ({@link VerbsUnsupportedException}, EOPNOTSUPP).
  */
-public final class WorkQueue extends VerbsResource {
-    private final ProtectionDomain protectionDomain;
+public final class WorkQueue extends ResourceCreation.FreedBy {
     private final int number;
     private final int maxSge;
 
     private WorkQueue(ProtectionDomain pd, CompletionQueue cq, MemorySegment handle, int maxSge) {
-        super("WorkQueue", handle, pd, cq);
-        this.protectionDomain = pd;
+        super("WorkQueue", handle, "ibv_destroy_wq", IbverbsCalls::ibv_destroy_wq, pd, cq);
         this.number = ibv_wq.wq_num(handle);
         this.maxSge = maxSge;
     }
@@ -35,8 +33,7 @@ public final class WorkQueue extends VerbsResource {
     /** {@code ibv_create_wq}: the factory hook behind {@link ProtectionDomain#createWorkQueue}. */
     static WorkQueue create(ProtectionDomain pd, WorkQueueOptions options) {
         String verb = "ibv_create_wq";
-        Objects.requireNonNull(pd, verb + ": pd is null");
-        Objects.requireNonNull(options, verb + ": options is null");
+        ResourceCreation.requireArguments(verb, pd, "pd is null", options, "options is null");
         CompletionQueue cq = options.completionQueue();
         Context context = pd.context();
         if (cq.context() != context) {
@@ -55,12 +52,6 @@ public final class WorkQueue extends VerbsResource {
                 (handle, attr) -> new WorkQueue(pd, cq, handle, ibv_wq_init_attr.max_sge(attr)));
     }
 
-    /** {@code ibv_destroy_wq}. */
-    @Override
-    protected void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_destroy_wq", IbverbsCalls.ibv_destroy_wq(handleAddress()));
-    }
-
     @Override
     protected String describe() {
         return "wq_num=" + Integer.toUnsignedString(number);
@@ -72,8 +63,7 @@ public final class WorkQueue extends VerbsResource {
      * @return the number
      */
     public int number() {
-        requireOpen(this);
-        return number;
+        return whileOpen(number);
     }
 
     /**
@@ -82,8 +72,7 @@ public final class WorkQueue extends VerbsResource {
      * @return the domain
      */
     public ProtectionDomain protectionDomain() {
-        requireOpen(this);
-        return protectionDomain;
+        return whileOpen(parent());
     }
 
     /**
@@ -119,7 +108,7 @@ public final class WorkQueue extends VerbsResource {
     public void postReceive(ReceiveWorkRequest request) {
         String verb = "ibv_post_wq_recv";
         Objects.requireNonNull(request, verb + ": request is null");
-        WorkRequestChecks.checkReceiveChain(verb, request, maxSge, "the work queue's max_sge", protectionDomain);
+        WorkRequestChecks.checkReceiveChain(verb, request, maxSge, "the work queue's max_sge", parent());
         int rc;
         acquire();
         try {

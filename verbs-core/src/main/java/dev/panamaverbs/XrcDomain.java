@@ -1,12 +1,10 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_xrcd;
 import dev.panamaverbs.ffm.ibv_xrcd_init_attr;
 import java.lang.foreign.MemorySegment;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -17,14 +15,12 @@ import java.util.Objects;
  * was created in it first, then {@code ibv_close_xrcd}. SoftRoCE has no XRC
  * ({@link VerbsUnsupportedException}, EOPNOTSUPP).
  */
-public final class XrcDomain extends VerbsResource {
+public final class XrcDomain extends ResourceCreation.OnContext {
     /** {@code O_CREAT} of Linux's fcntl.h. */
     private static final int O_CREAT = 0100;
-    private final Context context;
 
     private XrcDomain(Context context, MemorySegment handle) {
-        super("XrcDomain", handle, context);
-        this.context = context;
+        super("XrcDomain", handle, context, "ibv_close_xrcd", IbverbsCalls::ibv_close_xrcd);
     }
 
     /**
@@ -37,34 +33,13 @@ public final class XrcDomain extends VerbsResource {
         if (fd < -1) {
             throw new IllegalArgumentException(verb + ": fd must be -1 or a file descriptor, got " + fd);
         }
-        return ResourceCreation.create(verb, ibv_xrcd.SIZE, List.of(context), arena -> {
+        return ResourceCreation.onContext(verb, ibv_xrcd.SIZE, context, arena -> {
             MemorySegment attr = arena.allocate(ibv_xrcd_init_attr.LAYOUT);
             ibv_xrcd_init_attr.comp_mask(attr, VerbsConstants.IBV_XRCD_INIT_ATTR_FD | VerbsConstants.IBV_XRCD_INIT_ATTR_OFLAGS);
             ibv_xrcd_init_attr.fd(attr, fd);
             ibv_xrcd_init_attr.oflags(attr, create ? O_CREAT : 0);
             return attr;
-        }, (state, attr) -> IbverbsCalls.ibv_open_xrcd(state, context.handleAddress(), attr), (handle, attr) -> new XrcDomain(context, handle));
-    }
-
-    /** {@code ibv_close_xrcd}. */
-    @Override
-    protected void destroy() {
-        NativeCalls.checkReturnedErrno("ibv_close_xrcd", IbverbsCalls.ibv_close_xrcd(handleAddress()));
-    }
-
-    @Override
-    protected String describe() {
-        return "";
-    }
-
-    /**
-     * The context the domain was opened on.
-     *
-     * @return the context
-     */
-    public Context context() {
-        requireOpen(this);
-        return context;
+        }, IbverbsCalls::ibv_open_xrcd, XrcDomain::new);
     }
 
     /**

@@ -37,10 +37,23 @@ abstract sealed class CmResources implements AutoCloseable permits RdmaConnectio
     /** The rdma_cm identifier. */
     final ConnectionId id;
     private final Resources resources;
+    /** What {@link #close()} closes: the identifier's channel when it serves the identifier alone, else the identifier. */
+    private final VerbsResource closes;
 
-    CmResources(ConnectionId id, Resources resources) {
+    CmResources(ConnectionId id, boolean ownsChannel, Resources resources) {
         this.id = id;
+        this.closes = ownsChannel ? id.channel() : id;
         this.resources = resources;
+    }
+
+    /**
+     * Closes the queue pair, the completion queue, the protection domain (and what was made in it),
+     * the identifier (disconnecting a connected one) and, when it has one of its own, its event
+     * channel, in that order. Idempotent.
+     */
+    @Override
+    public final void close() {
+        closes.close();
     }
 
     /**

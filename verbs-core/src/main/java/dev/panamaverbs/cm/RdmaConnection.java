@@ -33,12 +33,10 @@ import java.time.Duration;
  * (retry count + 1) ACK timeouts ({@link ConnectionOptions}).
  */
 public final class RdmaConnection extends CmResources {
-    private final boolean ownsChannel;
     private final ConnectionEvent established;
 
     private RdmaConnection(ConnectionId id, boolean ownsChannel, Resources resources, ConnectionEvent established) {
-        super(id, resources);
-        this.ownsChannel = ownsChannel;
+        super(id, ownsChannel, resources);
         this.established = established;
     }
 
@@ -117,6 +115,15 @@ public final class RdmaConnection extends CmResources {
 
 
     /**
+     * True once closed.
+     *
+     * @return true once closed.
+     */
+    public boolean isClosed() {
+        return id.isClosed();
+    }
+
+    /**
      * The private data the server sent with its accept (client side; padded by the CM), else empty.
      *
      * @return the private data the server sent with its accept (client side; padded by the CM), else empty.
@@ -146,24 +153,6 @@ public final class RdmaConnection extends CmResources {
         return id.awaitDisconnect(timeout);
     }
 
-    /**
-     * True once closed.
-     *
-     * @return true once closed.
-     */
-    public boolean isClosed() {
-        return id.isClosed();
-    }
-
-    /** Closes queue pair, CQ, PD, identifier (disconnecting) and its own channel, in that order. Idempotent. */
-    @Override
-    public void close() {
-        if (ownsChannel) {
-            id.channel().close();
-        } else {
-            id.close();
-        }
-    }
 
     @Override
     public String toString() {

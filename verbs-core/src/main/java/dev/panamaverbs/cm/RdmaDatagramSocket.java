@@ -21,7 +21,7 @@ public final class RdmaDatagramSocket extends CmResources {
     private final ConnectionOptions options;
 
     private RdmaDatagramSocket(ConnectionId id, Resources resources, DatagramPeer peer, ConnectionOptions options) {
-        super(id, resources);
+        super(id, true, resources);
         this.peer = peer;
         this.options = options;
     }
@@ -100,11 +100,5 @@ public final class RdmaDatagramSocket extends CmResources {
      */
     public Optional<DatagramPeer> peer() {
         return Optional.ofNullable(peer);
-    }
-
-    /** Closes queue pair, address handle, CQ, PD, identifier and channel. Idempotent. */
-    @Override
-    public void close() {
-        id.channel().close();
     }
 }
