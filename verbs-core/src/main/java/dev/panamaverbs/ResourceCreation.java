@@ -79,7 +79,7 @@ final class ResourceCreation {
          * @return the context
          * @throws IllegalStateException if closed
          */
-        public final Context context() {
+        public Context context() {
             return whileOpen(parent());
         }
 

@@ -64,7 +64,7 @@ abstract class WorkRequest<W extends WorkRequest<W>> {
      * @param wrId the work request id, returned in its completion
      * @return this work request
      */
-    public final W wrId(long wrId) {
+    public W wrId(long wrId) {
         this.wrId = wrId;
         request.set(JAVA_LONG, WR_ID, wrId);
         return self();
@@ -75,7 +75,7 @@ abstract class WorkRequest<W extends WorkRequest<W>> {
      *
      * @return {@code wr_id}
      */
-    public final long wrId() {
+    public long wrId() {
         return wrId;
     }
 
@@ -87,7 +87,7 @@ abstract class WorkRequest<W extends WorkRequest<W>> {
      * @param following the next request, or {@code null}
      * @return this work request
      */
-    public final W next(W following) {
+    public W next(W following) {
         for (WorkRequest<W> r = following; r != null; r = r.next) {
             if (r == this) {
                 throw new IllegalArgumentException(verb + ": chaining would make a loop through wr_id=" + wrId);
@@ -103,7 +103,7 @@ abstract class WorkRequest<W extends WorkRequest<W>> {
      *
      * @return the request chained after this one, or {@code null}
      */
-    public final W next() {
+    public W next() {
         return next;
     }
 

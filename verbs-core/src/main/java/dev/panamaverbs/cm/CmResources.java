@@ -52,7 +52,7 @@ abstract sealed class CmResources implements AutoCloseable permits RdmaConnectio
      * channel, in that order. Idempotent.
      */
     @Override
-    public final void close() {
+    public void close() {
         closes.close();
     }
 
@@ -105,7 +105,7 @@ abstract sealed class CmResources implements AutoCloseable permits RdmaConnectio
      *
      * @return the queue pair
      */
-    public final QueuePair queuePair() {
+    public QueuePair queuePair() {
         return resources.queuePair();
     }
 
@@ -114,7 +114,7 @@ abstract sealed class CmResources implements AutoCloseable permits RdmaConnectio
      *
      * @return the completion queue of both send and receive completions.
      */
-    public final CompletionQueue completionQueue() {
+    public CompletionQueue completionQueue() {
         return resources.completionQueue();
     }
 
@@ -123,7 +123,7 @@ abstract sealed class CmResources implements AutoCloseable permits RdmaConnectio
      *
      * @return the protection domain to register memory in.
      */
-    public final ProtectionDomain protectionDomain() {
+    public ProtectionDomain protectionDomain() {
         return resources.protectionDomain();
     }
 
@@ -132,7 +132,7 @@ abstract sealed class CmResources implements AutoCloseable permits RdmaConnectio
      *
      * @return the rdma_cm identifier (on a datagram server, the listening one).
      */
-    public final ConnectionId identifier() {
+    public ConnectionId identifier() {
         return id;
     }
 
@@ -141,7 +141,7 @@ abstract sealed class CmResources implements AutoCloseable permits RdmaConnectio
      *
      * @return the local address (on a datagram server, the port chosen when 0 was asked).
      */
-    public final InetSocketAddress localAddress() {
+    public InetSocketAddress localAddress() {
         return id.localAddress();
     }
 }

@@ -30,7 +30,7 @@ class DeadPeerInteropTwoHostTest {
         PeerHost hostA = PeerHost.hostA(hosts), hostB = PeerHost.hostB(hosts);
         int port = InteropPeers.freeTcpPort();
         List<String> serverArgs = new ArrayList<>(common(hosts, hostA, port));
-        serverArgs.addAll(List.of("-T", "30")); // B starts its C client through a JVM (CommandPeer): allow for that
+        serverArgs.addAll(List.of("-T", "60")); // B starts its C client through a JVM (CommandPeer), slow on a loaded host: allow for that
         List<String> clientArgs = new ArrayList<>(common(hosts, hostB, port));
         clientArgs.add(hostA.address().getHostAddress());
         String output = PeerPairing.killMidRun(
