@@ -133,11 +133,15 @@ static struct ibv_mw *op_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
 	return &fake_mw;
 }
 
-static int op_dealloc_mw(struct ibv_mw *mw)
-{
-	record("dealloc_mw", R(mw), 0, 0, 0, 0, 0);
-	return (int)fake_next_return;
-}
+/* A destroy-style op: records its one object and answers what fake_next_return says. */
+#define FAKE_DESTROY_OP(prefix, op, type) \
+	static int prefix##_##op(struct type *object) \
+	{ \
+		record(#op, R(object), 0, 0, 0, 0, 0); \
+		return (int)fake_next_return; \
+	}
+
+FAKE_DESTROY_OP(op, dealloc_mw, ibv_mw)
 
 /* ---- verbs_context extended ops ----------------------------------------------------- */
 
@@ -243,11 +247,7 @@ static struct ibv_dm *ext_alloc_dm(struct ibv_context *context, struct ibv_alloc
 	return or_errno(&fake_dm_for_alloc);
 }
 
-static int ext_free_dm(struct ibv_dm *dm)
-{
-	record("free_dm", R(dm), 0, 0, 0, 0, 0);
-	return (int)fake_next_return;
-}
+FAKE_DESTROY_OP(ext, free_dm, ibv_dm)
 
 static struct ibv_mr fake_mr_for_ext;
 
@@ -284,11 +284,7 @@ static struct ibv_td *ext_alloc_td(struct ibv_context *context, struct ibv_td_in
 	return or_errno(&fake_td_for_alloc);
 }
 
-static int ext_dealloc_td(struct ibv_td *td)
-{
-	record("dealloc_td", R(td), 0, 0, 0, 0, 0);
-	return (int)fake_next_return;
-}
+FAKE_DESTROY_OP(ext, dealloc_td, ibv_td)
 
 static struct ibv_pd fake_parent_domain;
 
@@ -318,11 +314,7 @@ static struct ibv_xrcd *ext_open_xrcd(struct ibv_context *context, struct ibv_xr
 	return or_errno(&fake_xrcd_for_open);
 }
 
-static int ext_close_xrcd(struct ibv_xrcd *xrcd)
-{
-	record("close_xrcd", R(xrcd), 0, 0, 0, 0, 0);
-	return (int)fake_next_return;
-}
+FAKE_DESTROY_OP(ext, close_xrcd, ibv_xrcd)
 
 static struct ibv_srq fake_srq_for_create;
 
@@ -390,11 +382,7 @@ static int ext_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr)
 	return (int)fake_next_return;
 }
 
-static int ext_destroy_wq(struct ibv_wq *wq)
-{
-	record("destroy_wq", R(wq), 0, 0, 0, 0, 0);
-	return (int)fake_next_return;
-}
+FAKE_DESTROY_OP(ext, destroy_wq, ibv_wq)
 
 static struct ibv_rwq_ind_table fake_ind_table;
 
@@ -410,11 +398,7 @@ static struct ibv_rwq_ind_table *ext_create_rwq_ind_table(struct ibv_context *co
 	return or_errno(&fake_ind_table);
 }
 
-static int ext_destroy_rwq_ind_table(struct ibv_rwq_ind_table *table)
-{
-	record("destroy_rwq_ind_table", R(table), 0, 0, 0, 0, 0);
-	return (int)fake_next_return;
-}
+FAKE_DESTROY_OP(ext, destroy_rwq_ind_table, ibv_rwq_ind_table)
 
 /* Flow steering and counters. create_flow walks the specs by their own size fields, as providers do. */
 static struct ibv_flow fake_flow_for_create;
@@ -439,11 +423,7 @@ static struct ibv_flow *ext_create_flow(struct ibv_qp *qp, struct ibv_flow_attr 
 	return or_errno(&fake_flow_for_create);
 }
 
-static int ext_destroy_flow(struct ibv_flow *flow)
-{
-	record("destroy_flow", R(flow), 0, 0, 0, 0, 0);
-	return (int)fake_next_return;
-}
+FAKE_DESTROY_OP(ext, destroy_flow, ibv_flow)
 
 static struct ibv_counters fake_counters_for_create;
 
@@ -454,11 +434,7 @@ static struct ibv_counters *ext_create_counters(struct ibv_context *context, str
 	return or_errno(&fake_counters_for_create);
 }
 
-static int ext_destroy_counters(struct ibv_counters *counters)
-{
-	record("destroy_counters", R(counters), 0, 0, 0, 0, 0);
-	return (int)fake_next_return;
-}
+FAKE_DESTROY_OP(ext, destroy_counters, ibv_counters)
 
 static int ext_attach_counters_point_flow(struct ibv_counters *counters, struct ibv_counter_attach_attr *attr,
 					  struct ibv_flow *flow)

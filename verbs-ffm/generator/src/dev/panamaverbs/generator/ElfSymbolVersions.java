@@ -14,6 +14,8 @@ import java.util.TreeMap;
  * way {@code dlsym} would resolve an unversioned lookup. No binutils needed.
  */
 public final class ElfSymbolVersions {
+    /** Version index 1 means "global, unversioned". */
+    private static final String UNVERSIONED = "";
     private static final int SHT_DYNSYM = 11;
     private static final int SHT_GNU_VERDEF = 0x6ffffffd;
     private static final int SHT_GNU_VERSYM = 0x6fffffff;
@@ -23,8 +25,6 @@ public final class ElfSymbolVersions {
     private static final int VER_FLG_BASE = 1;
     private static final int VERSYM_HIDDEN = 0x8000;
     private static final int VERSYM_INDEX_MASK = 0x7fff;
-    /** Version index 1 means "global, unversioned". */
-    private static final String UNVERSIONED = "";
 
     private final Map<String, String> defaultVersions;
 

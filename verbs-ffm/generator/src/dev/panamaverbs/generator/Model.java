@@ -14,16 +14,15 @@ final class Model {
 
     /** Primitive Java carriers of C scalars. */
     enum Carrier {
-        BYTE("byte", "JAVA_BYTE", 1), SHORT("short", "JAVA_SHORT", 2), INT("int", "JAVA_INT", 4),
-        LONG("long", "JAVA_LONG", 8), FLOAT("float", "JAVA_FLOAT", 4), DOUBLE("double", "JAVA_DOUBLE", 8);
+        BYTE(1), SHORT(2), INT(4), LONG(8), FLOAT(4), DOUBLE(8);
 
-        final String javaType;
-        final String layout;
+        /** The Java primitive: the constant's name in lower case. */
+        final String javaType = name().toLowerCase(java.util.Locale.ROOT);
+        /** The ValueLayout constant: JAVA_ and the constant's name. */
+        final String layout = "JAVA_" + name();
         final long size;
 
-        Carrier(String javaType, String layout, long size) {
-            this.javaType = javaType;
-            this.layout = layout;
+        Carrier(long size) {
             this.size = size;
         }
     }

@@ -58,11 +58,7 @@ public final class Libc {
      * @return {@code fcntl(fd, F_GETFL)}: the file status flags, or {@code -errno}
      */
     public static int statusFlags(int fd) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = CallState.allocate(arena);
-            int flags = fcntl(state, fd, F_GETFL, 0);
-            return flags < 0 ? -CallState.errno(state) : flags;
-        }
+        return fcntlOrMinusErrno(fd, F_GETFL);
     }
 
     /**
@@ -96,10 +92,15 @@ public final class Libc {
      * @return the new descriptor, or {@code -errno}
      */
     public static int duplicate(int fd) {
+        return fcntlOrMinusErrno(fd, F_DUPFD_CLOEXEC);
+    }
+
+    /** {@code fcntl(fd, cmd, 0)}: its result, or {@code -errno} where it fails. */
+    private static int fcntlOrMinusErrno(int fd, int cmd) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
-            int copy = fcntl(state, fd, F_DUPFD_CLOEXEC, 0);
-            return copy < 0 ? -CallState.errno(state) : copy;
+            int result = fcntl(state, fd, cmd, 0);
+            return result < 0 ? -CallState.errno(state) : result;
         }
     }
 

@@ -4,10 +4,8 @@ import dev.panamaverbs.loader.internal.*;
 import dev.panamaverbs.ffm.VerbsConstants;
 import dev.panamaverbs.ffm.ibv_poll_cq_attr;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,36 +14,26 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The extended completion calls through a fake ibv_cq_ex: C's return values, the arguments as passed. */
-class CqExTest {
-    private static FakeProvider fake;
+class CqExTest extends ProcessFakeProviderTest {
     private static long cqx;
     private static MemorySegment attr;
     private static CqEx.Functions fns;
 
     @BeforeAll
-    static void provider() {
-        fake = FakeProvider.standard();
-        cqx = fake.cqEx(fake.context(), true);
-        attr = Arena.global().allocate(ibv_poll_cq_attr.LAYOUT);
+    static void extendedCq() {
+        cqx = fake.cqEx(context, true);
+        attr = arena.allocate(ibv_poll_cq_attr.LAYOUT);
         fns = CqEx.resolve(cqx);
-    }
-
-    @BeforeEach
-    void reset() {
-        fake.reset();
     }
 
     @Test
     void pollingReportsFoundEmptyAndErrorsAsC() {
         assertEquals(0, CqEx.startPoll(fns, cqx, attr.address()));
-        assertEquals("start_poll", fake.lastOp());
-        assertEquals(cqx, fake.arg(0));
-        assertEquals(attr.address(), fake.arg(1));
+        assertLastCall("start_poll", cqx, attr.address());
         assertEquals(4242, CqEx.wrId(cqx));
         assertEquals(VerbsConstants.IBV_WC_SUCCESS, CqEx.status(cqx));
         CqEx.endPoll(fns, cqx);
-        assertEquals("end_poll", fake.lastOp());
-        assertEquals(cqx, fake.arg(0));
+        assertLastCall("end_poll", cqx);
 
         fake.nextReturn(TestErrno.ENOENT);
         assertEquals(TestErrno.ENOENT, CqEx.startPoll(fns, cqx, attr.address()), "empty");
@@ -71,8 +59,7 @@ class CqExTest {
         assertEquals(123456789L, CqEx.readCompletionWallclockNs(fns, cqx));
         assertEquals("read_completion_wallclock_ns", fake.lastOp());
         assertEquals(0xFFFFFFFE, CqEx.readFlowTag(fns, cqx), "a uint32_t");
-        assertEquals("read_flow_tag", fake.lastOp());
-        assertEquals(cqx, fake.arg(0));
+        assertLastCall("read_flow_tag", cqx);
     }
 
     @Test

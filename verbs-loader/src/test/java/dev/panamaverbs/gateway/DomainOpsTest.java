@@ -48,17 +48,12 @@ class DomainOpsTest extends ProcessFakeProviderTest {
 
     @Test
     void deviceMemoryIsAllocatedCopiedRegisteredAndFreed() {
-        MemorySegment state = CallState.allocate(arena);
         MemorySegment attr = arena.allocate(ibv_alloc_dm_attr.LAYOUT);
         ibv_alloc_dm_attr.length(attr, 0x1_0000_0040L);
         ibv_alloc_dm_attr.log_align_req(attr, 6);
         long dm = IbverbsCalls.ibv_alloc_dm(state, context, attr.address());
-        assertEquals("alloc_dm", fake.lastOp());
-        assertEquals(context, fake.arg(0));
-        assertEquals(attr.address(), fake.arg(1));
-        assertEquals(0x1_0000_0040L, fake.arg(2), "length, a size_t");
-        assertEquals(6, fake.arg(3), "log_align_req");
-        assertEquals(0, fake.arg(4), "comp_mask");
+        // 0x1_0000_0040L is length, a size_t; 6 is log_align_req; 0 is comp_mask
+        assertLastCall("alloc_dm", context, attr.address(), 0x1_0000_0040L, 6, 0);
         assertEquals(context, Memory.readLong(dm + ibv_dm.context$OFFSET));
 
         MemorySegment host = arena.allocate(16);
@@ -66,19 +61,15 @@ class DomainOpsTest extends ProcessFakeProviderTest {
             host.set(ValueLayout.JAVA_BYTE, i, (byte) (i + 1));
         }
         assertEquals(0, IbverbsCalls.ibv_memcpy_to_dm(dm, 8, host.address(), 16));
-        assertEquals("memcpy_to_dm", fake.lastOp());
-        assertArrayEquals(new long[] {dm, 8, host.address(), 16}, new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3)});
+        assertLastCall("memcpy_to_dm", dm, 8, host.address(), 16);
         MemorySegment back = arena.allocate(16);
         assertEquals(0, IbverbsCalls.ibv_memcpy_from_dm(back.address(), dm, 8, 16));
-        assertEquals("memcpy_from_dm", fake.lastOp());
-        assertArrayEquals(new long[] {back.address(), dm, 8, 16}, new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3)});
+        assertLastCall("memcpy_from_dm", back.address(), dm, 8, 16);
         assertEquals(-1L, back.mismatch(host), "the bytes came back");
 
         long pd = fake.pd(context);
         long mr = IbverbsCalls.ibv_reg_dm_mr(state, pd, dm, 32, 24, 0x20 | 0x1);
-        assertEquals("reg_dm_mr", fake.lastOp());
-        assertArrayEquals(new long[] {pd, dm, 32, 24, 0x21},
-                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4)});
+        assertLastCall("reg_dm_mr", pd, dm, 32, 24, 0x21);
         assertEquals(0x1234, Memory.readInt(mr + ibv_mr.lkey$OFFSET));
 
         fake.nextReturn(TestErrno.EINVAL);
@@ -88,8 +79,7 @@ class DomainOpsTest extends ProcessFakeProviderTest {
         fake.nextReturn(0);
 
         assertEquals(0, IbverbsCalls.ibv_free_dm(dm));
-        assertEquals("free_dm", fake.lastOp());
-        assertEquals(dm, fake.arg(0));
+        assertLastCall("free_dm", dm);
 
         long calls = fake.calls();
         long older = fake.contextWithout(verbs_context.alloc_dm$OFFSET);
@@ -102,11 +92,9 @@ class DomainOpsTest extends ProcessFakeProviderTest {
 
     @Test
     void aNullMemoryRegionIsAllocated() {
-        MemorySegment state = CallState.allocate(arena);
         long pd = fake.pd(context);
         long mr = IbverbsCalls.ibv_alloc_null_mr(state, pd);
-        assertEquals("alloc_null_mr", fake.lastOp());
-        assertEquals(pd, fake.arg(0));
+        assertLastCall("alloc_null_mr", pd);
         assertEquals(0x4321, Memory.readInt(mr + ibv_mr.lkey$OFFSET));
         fake.nextReturn(TestErrno.EINVAL);
         assertEquals(0, IbverbsCalls.ibv_alloc_null_mr(state, pd));
@@ -116,25 +104,20 @@ class DomainOpsTest extends ProcessFakeProviderTest {
 
     @Test
     void threadAndParentDomains() {
-        MemorySegment state = CallState.allocate(arena);
         MemorySegment tdAttr = arena.allocate(ibv_td_init_attr.LAYOUT);
         long td = IbverbsCalls.ibv_alloc_td(state, context, tdAttr.address());
-        assertEquals("alloc_td", fake.lastOp());
-        assertArrayEquals(new long[] {context, tdAttr.address(), 0}, new long[] {fake.arg(0), fake.arg(1), fake.arg(2)});
+        assertLastCall("alloc_td", context, tdAttr.address(), 0);
 
         long pd = fake.pd(context);
         MemorySegment attr = arena.allocate(ibv_parent_domain_init_attr.LAYOUT);
         ibv_parent_domain_init_attr.pd(attr, MemorySegment.ofAddress(pd));
         ibv_parent_domain_init_attr.td(attr, MemorySegment.ofAddress(td));
         long parent = IbverbsCalls.ibv_alloc_parent_domain(state, context, attr.address());
-        assertEquals("alloc_parent_domain", fake.lastOp());
-        assertArrayEquals(new long[] {context, attr.address(), pd, td, 0, 0, 0, 0},
-                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5), fake.arg(6), fake.arg(7)});
+        assertLastCall("alloc_parent_domain", context, attr.address(), pd, td, 0, 0, 0, 0);
         assertEquals(context, Memory.readLong(parent + dev.panamaverbs.ffm.ibv_pd.context$OFFSET));
 
         assertEquals(0, IbverbsCalls.ibv_dealloc_td(td));
-        assertEquals("dealloc_td", fake.lastOp());
-        assertEquals(td, fake.arg(0));
+        assertLastCall("dealloc_td", td);
         assertProviderErrorPassesThrough(state, TestErrno.EIO, () -> IbverbsCalls.ibv_dealloc_td(td),
                 () -> IbverbsCalls.ibv_alloc_td(state, context, tdAttr.address()));
 
@@ -145,19 +128,14 @@ class DomainOpsTest extends ProcessFakeProviderTest {
 
     @Test
     void rateLimitReachesTheProviderAsGccLaysItOut() {
-        long qp = fake.qp(context);
         MemorySegment attr = arena.allocate(ibv_qp_rate_limit_attr.LAYOUT);
         ibv_qp_rate_limit_attr.rate_limit(attr, 0xFFFF_FFF0);
         ibv_qp_rate_limit_attr.max_burst_sz(attr, 70_000);
         ibv_qp_rate_limit_attr.typical_pkt_sz(attr, (short) 0xFFEE);
+        long qp = fake.qp(context);
         assertEquals(0, IbverbsCalls.ibv_modify_qp_rate_limit(qp, attr.address()));
-        assertEquals("modify_qp_rate_limit", fake.lastOp());
-        assertEquals(qp, fake.arg(0));
-        assertEquals(attr.address(), fake.arg(1));
-        assertEquals(0xFFFF_FFF0L, fake.arg(2), "rate_limit, a uint32_t");
-        assertEquals(70_000, fake.arg(3), "max_burst_sz");
-        assertEquals(0xFFEE, fake.arg(4), "typical_pkt_sz, a uint16_t");
-        assertEquals(0, fake.arg(5), "comp_mask");
+        // 0xFFFF_FFF0L is rate_limit, a uint32_t; 70_000 is max_burst_sz; 0xFFEE is typical_pkt_sz, a uint16_t; 0 is comp_mask
+        assertLastCall("modify_qp_rate_limit", qp, attr.address(), 0xFFFF_FFF0L, 70_000, 0xFFEE, 0);
         fake.nextReturn(TestErrno.EINVAL);
         assertEquals(TestErrno.EINVAL, IbverbsCalls.ibv_modify_qp_rate_limit(qp, attr.address()));
         long calls = fake.calls();

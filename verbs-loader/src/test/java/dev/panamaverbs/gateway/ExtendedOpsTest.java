@@ -71,11 +71,8 @@ class ExtendedOpsTest extends ProcessFakeProviderTest {
     void queryPortUsesTheProvidersFullQuery() {
         MemorySegment attr = arena.allocate(ibv_port_attr.LAYOUT);
         assertEquals(0, ExtendedOps.queryPort(context, 1, attr.address()));
-        assertEquals("query_port", fake.lastOp());
-        assertEquals(context, fake.arg(0));
-        assertEquals(1, fake.arg(1));
-        assertEquals(attr.address(), fake.arg(2));
-        assertEquals(ibv_port_attr.SIZE, fake.arg(3), "the size argument is sizeof(struct ibv_port_attr)");
+        // the size argument is sizeof(struct ibv_port_attr)
+        assertLastCall("query_port", context, 1, attr.address(), ibv_port_attr.SIZE);
         assertEquals(VerbsConstants.IBV_PORT_ACTIVE, ibv_port_attr.state(attr));
         assertEquals(VerbsConstants.IBV_MTU_1024, ibv_port_attr.active_mtu(attr));
     }
@@ -86,9 +83,7 @@ class ExtendedOpsTest extends ProcessFakeProviderTest {
         MemorySegment attr = arena.allocate(ibv_port_attr.LAYOUT);
         attr.fill((byte) 0x5a);
         assertEquals(0, ExtendedOps.queryPort(old, 2, attr.address()));
-        assertEquals("ibv_query_port", fake.lastOp());
-        assertEquals(old, fake.arg(0));
-        assertEquals(2, fake.arg(1));
+        assertLastCall("ibv_query_port", old, 2);
         assertEquals(VerbsConstants.IBV_PORT_ARMED, ibv_port_attr.state(attr));
         assertEquals(0, ibv_port_attr.active_mtu(attr), "the header zeroes the struct first");
     }
@@ -107,12 +102,9 @@ class ExtendedOpsTest extends ProcessFakeProviderTest {
     @Test
     void createCqExCallsTheProvider() {
         MemorySegment attr = arena.allocate(ibv_cq_init_attr_ex.LAYOUT);
-        MemorySegment state = CallState.allocate(arena);
         long cq = IbverbsCalls.ibv_create_cq_ex(state, context, attr.address());
         assertTrue(cq != 0);
-        assertEquals("create_cq_ex", fake.lastOp());
-        assertEquals(context, fake.arg(0));
-        assertEquals(attr.address(), fake.arg(1));
+        assertLastCall("create_cq_ex", context, attr.address());
 
         fake.nextReturn(TestErrno.EINVAL);
         assertEquals(0, IbverbsCalls.ibv_create_cq_ex(state, context, attr.address()));
@@ -122,7 +114,6 @@ class ExtendedOpsTest extends ProcessFakeProviderTest {
     @Test
     void createCqExOnATooSmallContextIsEopnotsuppWithoutACall() {
         MemorySegment attr = arena.allocate(ibv_cq_init_attr_ex.LAYOUT);
-        MemorySegment state = CallState.allocate(arena);
         long calls = fake.calls();
         for (long unfit : new long[] {contextReaching(ExtendedOps.CREATE_CQ_EX, false),
                 fake.context(true, fullSize, false), fake.context(false, fullSize, true)}) {
@@ -142,9 +133,7 @@ class ExtendedOpsTest extends ProcessFakeProviderTest {
         // Even a provider without create_qp_ex serves this form.
         long old = contextReaching(ExtendedOps.CREATE_QP_EX, false);
         assertTrue(ExtendedOps.createQpEx(CallState.allocate(arena), old, attr.address()) != 0);
-        assertEquals("ibv_create_qp", fake.lastOp());
-        assertEquals(pd, fake.arg(0));
-        assertEquals(attr.address(), fake.arg(1));
+        assertLastCall("ibv_create_qp", pd, attr.address());
     }
 
     @Test
@@ -152,11 +141,8 @@ class ExtendedOpsTest extends ProcessFakeProviderTest {
         MemorySegment attr = arena.allocate(ibv_qp_init_attr_ex.LAYOUT);
         ibv_qp_init_attr_ex.comp_mask(attr, VerbsConstants.IBV_QP_INIT_ATTR_PD | VerbsConstants.IBV_QP_INIT_ATTR_CREATE_FLAGS);
         ibv_qp_init_attr_ex.pd(attr, MemorySegment.ofAddress(fake.pd(context)));
-        MemorySegment state = CallState.allocate(arena);
         assertTrue(ExtendedOps.createQpEx(state, context, attr.address()) != 0);
-        assertEquals("create_qp_ex", fake.lastOp());
-        assertEquals(context, fake.arg(0));
-        assertEquals(attr.address(), fake.arg(1));
+        assertLastCall("create_qp_ex", context, attr.address());
 
         assertEquals(0, ExtendedOps.createQpEx(state, contextReaching(ExtendedOps.CREATE_QP_EX, false), attr.address()));
         assertEquals(TestErrno.EOPNOTSUPP, CallState.errno(state));
@@ -166,11 +152,7 @@ class ExtendedOpsTest extends ProcessFakeProviderTest {
     void queryDeviceExUsesTheProvider() {
         MemorySegment attr = arena.allocate(ibv_device_attr_ex.LAYOUT);
         assertEquals(0, ExtendedOps.queryDeviceEx(context, 0, attr.address()), "the extended query ran");
-        assertEquals("query_device_ex", fake.lastOp());
-        assertEquals(context, fake.arg(0));
-        assertEquals(0, fake.arg(1));
-        assertEquals(attr.address(), fake.arg(2));
-        assertEquals(ibv_device_attr_ex.SIZE, fake.arg(3));
+        assertLastCall("query_device_ex", context, 0, attr.address(), ibv_device_attr_ex.SIZE);
         assertEquals(4096, ibv_device_attr_ex.max_dm_size(attr));
     }
 
@@ -211,12 +193,8 @@ class ExtendedOpsTest extends ProcessFakeProviderTest {
         dev.panamaverbs.ffm.ibv_moderate_cq.cq_count(moderate, (short) 0xFFFE);
         dev.panamaverbs.ffm.ibv_moderate_cq.cq_period(moderate, (short) 300);
         assertEquals(0, IbverbsCalls.ibv_modify_cq(cq, attr.address()));
-        assertEquals("modify_cq", fake.lastOp());
-        assertEquals(cq, fake.arg(0));
-        assertEquals(attr.address(), fake.arg(1));
-        assertEquals(dev.panamaverbs.ffm.VerbsConstants.IBV_CQ_ATTR_MODERATE, fake.arg(2));
-        assertEquals(0xFFFE, fake.arg(3), "cq_count, a uint16_t");
-        assertEquals(300, fake.arg(4), "cq_period");
+        // 0xFFFE is cq_count, a uint16_t; 300 is cq_period
+        assertLastCall("modify_cq", cq, attr.address(), dev.panamaverbs.ffm.VerbsConstants.IBV_CQ_ATTR_MODERATE, 0xFFFE, 300);
         fake.nextReturn(TestErrno.EINVAL);
         assertEquals(TestErrno.EINVAL, IbverbsCalls.ibv_modify_cq(cq, attr.address()));
 
@@ -231,8 +209,7 @@ class ExtendedOpsTest extends ProcessFakeProviderTest {
         MemorySegment values = arena.allocate(dev.panamaverbs.ffm.ibv_values_ex.LAYOUT);
         dev.panamaverbs.ffm.ibv_values_ex.comp_mask(values, dev.panamaverbs.ffm.VerbsConstants.IBV_VALUES_MASK_RAW_CLOCK);
         assertEquals(0, IbverbsCalls.ibv_query_rt_values_ex(context, values.address()));
-        assertEquals("query_rt_values", fake.lastOp());
-        assertEquals(context, fake.arg(0));
+        assertLastCall("query_rt_values", context);
         assertEquals(dev.panamaverbs.ffm.VerbsConstants.IBV_VALUES_MASK_RAW_CLOCK, fake.arg(2));
         MemorySegment clock = dev.panamaverbs.ffm.ibv_values_ex.raw_clock(values);
         assertEquals(12, dev.panamaverbs.ffm.timespec.tv_sec(clock));

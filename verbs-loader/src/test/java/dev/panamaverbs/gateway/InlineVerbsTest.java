@@ -17,17 +17,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class InlineVerbsTest extends ProcessFakeProviderTest {
     /** A PD of the fake's context (the fake is the process-wide library, for the whole class). */
     private final long pd = fake.pd(context);
-    private final MemorySegment state = CallState.allocate(arena);
 
     @Test
     void regMrWithoutOptionalFlagsIsPlainRegMr() {
         int access = VerbsConstants.IBV_ACCESS_LOCAL_WRITE | VerbsConstants.IBV_ACCESS_REMOTE_WRITE;
         assertTrue(InlineVerbs.regMr(state, pd, 0x10000, 4096, access) != 0);
-        assertEquals("ibv_reg_mr", fake.lastOp());
-        assertEquals(pd, fake.arg(0));
-        assertEquals(0x10000, fake.arg(1));
-        assertEquals(4096, fake.arg(2));
-        assertEquals(access, fake.arg(3));
+        assertLastCall("ibv_reg_mr", pd, 0x10000, 4096, access);
     }
 
     @Test
@@ -35,12 +30,8 @@ class InlineVerbsTest extends ProcessFakeProviderTest {
         int access = VerbsConstants.IBV_ACCESS_LOCAL_WRITE | VerbsConstants.IBV_ACCESS_RELAXED_ORDERING;
         assertTrue((access & InlineVerbs.ACCESS_OPTIONAL_RANGE) != 0);
         assertTrue(InlineVerbs.regMr(state, pd, 0x20000, 8192, access) != 0);
-        assertEquals("ibv_reg_mr_iova2", fake.lastOp());
-        assertEquals(pd, fake.arg(0));
-        assertEquals(0x20000, fake.arg(1));
-        assertEquals(8192, fake.arg(2));
-        assertEquals(0x20000, fake.arg(3), "iova = (uintptr_t)addr");
-        assertEquals(access, fake.arg(4));
+        // pd, addr, length, iova = (uintptr_t)addr, access
+        assertLastCall("ibv_reg_mr_iova2", pd, 0x20000, 8192, 0x20000, access);
     }
 
     @Test
@@ -66,11 +57,7 @@ class InlineVerbsTest extends ProcessFakeProviderTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment entry = arena.allocate(ibv_gid_entry.LAYOUT);
             assertEquals(0, InlineVerbs.queryGidEx(context, 1, 3, entry.address(), 0));
-            assertEquals("_ibv_query_gid_ex", fake.lastOp());
-            assertEquals(context, fake.arg(0));
-            assertEquals(1, fake.arg(1));
-            assertEquals(3, fake.arg(2));
-            assertEquals(entry.address(), fake.arg(3));
+            assertLastCall("_ibv_query_gid_ex", context, 1, 3, entry.address());
             assertEquals(ibv_gid_entry.SIZE, fake.arg(5));
             assertEquals(3, ibv_gid_entry.gid_index(entry));
 

@@ -21,7 +21,6 @@ import org.junit.jupiter.api.Test;
  * and the structs as gcc lays them out reach the C functions, and their answers come back.
  */
 class ObjectVerbsTest extends ProcessFakeProviderTest {
-    private final MemorySegment state = CallState.allocate(arena);
 
     @Test
     void reregMrPassesEveryArgumentAndTheProviderUpdatesTheRegion() {
@@ -31,13 +30,7 @@ class ObjectVerbsTest extends ProcessFakeProviderTest {
         int flags = VerbsConstants.IBV_REREG_MR_CHANGE_TRANSLATION | VerbsConstants.IBV_REREG_MR_CHANGE_ACCESS;
         int access = VerbsConstants.IBV_ACCESS_LOCAL_WRITE | VerbsConstants.IBV_ACCESS_REMOTE_READ;
         assertEquals(0, ObjectVerbs.reregMr(state, mr, flags, 0, 0x40000, 12288, access));
-        assertEquals("ibv_rereg_mr", fake.lastOp());
-        assertEquals(mr, fake.arg(0));
-        assertEquals(flags, fake.arg(1));
-        assertEquals(0, fake.arg(2));
-        assertEquals(0x40000, fake.arg(3));
-        assertEquals(12288, fake.arg(4));
-        assertEquals(access, fake.arg(5));
+        assertLastCall("ibv_rereg_mr", mr, flags, 0, 0x40000, 12288, access);
         assertEquals(0x100, ibv_mr.lkey(region));
         assertEquals(0x40000, ibv_mr.addr(region).address());
         assertEquals(12288, ibv_mr.length(region));
@@ -60,10 +53,8 @@ class ObjectVerbsTest extends ProcessFakeProviderTest {
         ibv_ece.options(ece, 0xC0FFEE01);
         ibv_ece.comp_mask(ece, 0);
         assertEquals(0, ObjectVerbs.setEce(qp, ece.address()));
-        assertEquals("ibv_set_ece", fake.lastOp());
-        assertEquals(qp, fake.arg(0));
-        assertEquals(ece.address(), fake.arg(1));
-        assertEquals(0x02c9, fake.arg(2), "vendor_id");
+        // 0x02c9 is vendor_id
+        assertLastCall("ibv_set_ece", qp, ece.address(), 0x02c9);
         assertEquals(0xC0FFEE01L, fake.arg(3) & 0xFFFF_FFFFL, "options");
         assertEquals(0, fake.arg(4), "comp_mask");
         fake.nextReturn(TestErrno.EOPNOTSUPP);
@@ -72,8 +63,7 @@ class ObjectVerbsTest extends ProcessFakeProviderTest {
         fake.reset();
         MemorySegment queried = arena.allocate(ibv_ece.LAYOUT);
         assertEquals(0, ObjectVerbs.queryEce(qp, queried.address()));
-        assertEquals("ibv_query_ece", fake.lastOp());
-        assertEquals(qp, fake.arg(0));
+        assertLastCall("ibv_query_ece", qp);
         assertEquals(0x15b3, ibv_ece.vendor_id(queried));
         assertEquals(0x80000001, ibv_ece.options(queried));
         fake.nextReturn(TestErrno.EOPNOTSUPP);
@@ -83,32 +73,23 @@ class ObjectVerbsTest extends ProcessFakeProviderTest {
     @Test
     void importsPassTheFdAndTheHandles() {
         long imported = ObjectVerbs.importDevice(state, 42);
-        assertEquals("ibv_import_device", fake.lastOp());
-        assertEquals(42, fake.arg(0));
+        assertLastCall("ibv_import_device", 42);
         assertEquals(42, ibv_context.cmd_fd(MemorySegment.ofAddress(imported).reinterpret(ibv_context.SIZE)));
 
         long pd = ObjectVerbs.importPd(state, imported, 7);
-        assertEquals("ibv_import_pd", fake.lastOp());
-        assertEquals(imported, fake.arg(0));
-        assertEquals(7, fake.arg(1));
+        assertLastCall("ibv_import_pd", imported, 7);
         assertEquals(7, ibv_pd.handle(MemorySegment.ofAddress(pd).reinterpret(ibv_pd.SIZE)));
 
         long mr = ObjectVerbs.importMr(state, pd, 0xABCD);
-        assertEquals("ibv_import_mr", fake.lastOp());
-        assertEquals(pd, fake.arg(0));
-        assertEquals(0xABCD, fake.arg(1));
+        assertLastCall("ibv_import_mr", pd, 0xABCD);
         MemorySegment region = MemorySegment.ofAddress(mr).reinterpret(ibv_mr.SIZE);
         assertEquals(0x1234, ibv_mr.lkey(region));
         assertEquals(8192, ibv_mr.length(region));
 
         ObjectVerbs.unimportMr(mr);
-        assertEquals("ibv_unimport_mr", fake.lastOp());
-        assertEquals(mr, fake.arg(0));
-        assertEquals(0xABCD, fake.arg(1));
+        assertLastCall("ibv_unimport_mr", mr, 0xABCD);
         ObjectVerbs.unimportPd(pd);
-        assertEquals("ibv_unimport_pd", fake.lastOp());
-        assertEquals(pd, fake.arg(0));
-        assertEquals(7, fake.arg(1));
+        assertLastCall("ibv_unimport_pd", pd, 7);
 
         fake.nextReturn(TestErrno.EBADF);
         assertEquals(0, ObjectVerbs.importDevice(state, 99));
@@ -129,15 +110,7 @@ class ObjectVerbsTest extends ProcessFakeProviderTest {
         ibv_sge.lkey(sge, 0x77);
         assertEquals(0, IbverbsCalls.ibv_advise_mr(pd, VerbsConstants.IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE,
                 VerbsConstants.IBV_ADVISE_MR_FLAG_FLUSH, sge.address(), 2));
-        assertEquals("advise_mr", fake.lastOp());
-        assertEquals(pd, fake.arg(0));
-        assertEquals(VerbsConstants.IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE, fake.arg(1));
-        assertEquals(VerbsConstants.IBV_ADVISE_MR_FLAG_FLUSH, fake.arg(2));
-        assertEquals(sge.address(), fake.arg(3));
-        assertEquals(2, fake.arg(4));
-        assertEquals(0x7000_0000_1000L, fake.arg(5));
-        assertEquals(65536, fake.arg(6));
-        assertEquals(0x77, fake.arg(7));
+        assertLastCall("advise_mr", pd, VerbsConstants.IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE, VerbsConstants.IBV_ADVISE_MR_FLAG_FLUSH, sge.address(), 2, 0x7000_0000_1000L, 65536, 0x77);
         fake.nextReturn(TestErrno.EFAULT);
         assertEquals(TestErrno.EFAULT, IbverbsCalls.ibv_advise_mr(pd, 0, 0, sge.address(), 1));
 

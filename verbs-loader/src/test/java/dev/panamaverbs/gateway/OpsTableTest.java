@@ -5,12 +5,10 @@ import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.ffm.ibv_recv_wr;
 import dev.panamaverbs.ffm.ibv_send_wr;
 import dev.panamaverbs.ffm.ibv_wc;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -19,36 +17,24 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The ops-table verbs against a fake provider whose ops record the arguments they receive. */
-class OpsTableTest {
-    private static FakeProvider fake;
-    private static long context;
+class OpsTableTest extends ProcessFakeProviderTest {
     private static long qp;
     private static long cq;
     private static long srq;
-    private static Arena arena;
 
     private MemorySegment sendWr;
     private MemorySegment recvWr;
     private MemorySegment badWr;
 
     @BeforeAll
-    static void provider() {
-        fake = FakeProvider.standard();
-        context = fake.context();
+    static void queues() {
         qp = fake.qp(context);
         cq = fake.cq(context);
         srq = fake.srq(context);
-        arena = Arena.ofShared();
-    }
-
-    @AfterAll
-    static void close() {
-        arena.close();
     }
 
     @BeforeEach
     void requests() {
-        fake.reset();
         sendWr = arena.allocate(ibv_send_wr.LAYOUT);
         recvWr = arena.allocate(ibv_recv_wr.LAYOUT);
         badWr = arena.allocate(JAVA_LONG);
@@ -78,10 +64,7 @@ class OpsTableTest {
         MemorySegment postSend = OpsTable.resolvePostSend(qp);
         long before = fake.calls();
         assertEquals(0, OpsTable.postSend(postSend, qp, sendWr.address(), badWr.address()));
-        assertEquals("post_send", fake.lastOp());
-        assertEquals(qp, fake.arg(0));
-        assertEquals(sendWr.address(), fake.arg(1));
-        assertEquals(badWr.address(), fake.arg(2));
+        assertLastCall("post_send", qp, sendWr.address(), badWr.address());
         assertEquals(before + 1, fake.calls());
     }
 
@@ -128,10 +111,7 @@ class OpsTableTest {
         MemorySegment wcs = arena.allocate(ibv_wc.LAYOUT, 16);
         fake.nextReturn(3);
         assertEquals(3, OpsTable.pollCq(pollCq, cq, 16, wcs.address()));
-        assertEquals("poll_cq", fake.lastOp());
-        assertEquals(cq, fake.arg(0));
-        assertEquals(16, fake.arg(1));
-        assertEquals(wcs.address(), fake.arg(2));
+        assertLastCall("poll_cq", cq, 16, wcs.address());
         assertEquals(1002, wcs.get(JAVA_LONG, 2 * ibv_wc.SIZE + ibv_wc.wr_id$OFFSET));
 
         fake.nextReturn(0);
@@ -153,9 +133,7 @@ class OpsTableTest {
     void reqNotifyCqPassesSolicitedOnlyAndMapsErrors() {
         MemorySegment reqNotifyCq = OpsTable.resolveReqNotifyCq(cq);
         assertEquals(0, OpsTable.reqNotifyCq(reqNotifyCq, cq, true));
-        assertEquals("req_notify_cq", fake.lastOp());
-        assertEquals(cq, fake.arg(0));
-        assertEquals(1, fake.arg(1));
+        assertLastCall("req_notify_cq", cq, 1);
         assertEquals(0, OpsTable.reqNotifyCq(reqNotifyCq, cq, false));
         assertEquals(0, fake.arg(1));
 
@@ -176,7 +154,6 @@ class OpsTableTest {
         assertEquals(MemorySegment.NULL, OpsTable.resolvePostSrqRecv(bareSrq));
         assertEquals(MemorySegment.NULL, OpsTable.resolvePollCq(bareCq));
         assertEquals(MemorySegment.NULL, OpsTable.resolveReqNotifyCq(bareCq));
-        MemorySegment state = CallState.allocate(arena);
         assertEquals(0, OpsTable.allocMw(state, fake.pd(bare), 2), "the header's answer: NULL");
         assertEquals(TestErrno.EOPNOTSUPP, CallState.errno(state), "with errno EOPNOTSUPP");
         assertEquals(TestErrno.EOPNOTSUPP, OpsTable.bindMw(bareQp, fake.pd(bare), arena.allocate(64).address()),
@@ -253,16 +230,12 @@ class OpsTableTest {
     @Test
     void memoryWindowsGoThroughTheOpsTable() {
         long pd = fake.pd(context);
-        MemorySegment state = CallState.allocate(arena);
         long mw = OpsTable.allocMw(state, pd, 2);
         assertTrue(mw != 0);
-        assertEquals("alloc_mw", fake.lastOp());
-        assertEquals(pd, fake.arg(0));
-        assertEquals(2, fake.arg(1));
+        assertLastCall("alloc_mw", pd, 2);
 
         assertEquals(0, OpsTable.deallocMw(mw));
-        assertEquals("dealloc_mw", fake.lastOp());
-        assertEquals(mw, fake.arg(0));
+        assertLastCall("dealloc_mw", mw);
 
         fake.nextReturn(TestErrno.ENOMEM);
         assertEquals(0, OpsTable.allocMw(state, pd, 2));

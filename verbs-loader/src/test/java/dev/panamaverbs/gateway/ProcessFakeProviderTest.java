@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -37,9 +38,22 @@ abstract class ProcessFakeProviderTest {
         arena.close();
     }
 
+    /** A call state of the test's own, where the verbs returning a pointer leave their errno. */
+    final MemorySegment state = CallState.allocate(arena);
+
     @BeforeEach
     void resetTheRecorders() {
         fake.reset();
+    }
+
+    /** The last op the fake recorded is {@code op}, and its first arguments are {@code args}, in order. */
+    static void assertLastCall(String op, long... args) {
+        assertEquals(op, fake.lastOp());
+        long[] received = new long[args.length];
+        for (int i = 0; i < args.length; i++) {
+            received[i] = fake.arg(i);
+        }
+        assertArrayEquals(args, received, () -> op + "'s arguments");
     }
 
     /**

@@ -49,7 +49,6 @@ class SteeringOpsTest extends ProcessFakeProviderTest {
 
     @Test
     void aFlowWithItsSpecsReachesTheProvider() {
-        MemorySegment state = CallState.allocate(arena);
         long qp = fake.qp(context);
         long size = ibv_flow_attr.SIZE + ibv_flow_spec_ipv4.SIZE + ibv_flow_spec_tcp_udp.SIZE;
         MemorySegment flow = arena.allocate(size, 8);
@@ -66,42 +65,33 @@ class SteeringOpsTest extends ProcessFakeProviderTest {
         ibv_flow_spec_tcp_udp.type(udp, VerbsConstants.IBV_FLOW_SPEC_UDP);
         ibv_flow_spec_tcp_udp.size(udp, (short) ibv_flow_spec_tcp_udp.SIZE);
         long created = IbverbsCalls.ibv_create_flow(state, qp, flow.address());
-        assertEquals("create_flow", fake.lastOp());
-        assertArrayEquals(new long[] {qp, flow.address(), 0, VerbsConstants.IBV_FLOW_ATTR_NORMAL, size, 3, 2, 1L << 32},
-                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5), fake.arg(6), fake.arg(7)});
+        assertLastCall("create_flow", qp, flow.address(), 0, VerbsConstants.IBV_FLOW_ATTR_NORMAL, size, 3, 2, 1L << 32);
         assertEquals(VerbsConstants.IBV_FLOW_SPEC_IPV4, fake.flowSpec(0, 0));
         assertEquals(ibv_flow_spec_ipv4.SIZE, fake.flowSpec(0, 1));
         assertEquals(VerbsConstants.IBV_FLOW_SPEC_UDP, fake.flowSpec(1, 0), "the second spec found by the first's size");
         assertEquals(context, Memory.readLong(created + ibv_flow.context$OFFSET));
         assertEquals(0, IbverbsCalls.ibv_destroy_flow(created));
-        assertEquals("destroy_flow", fake.lastOp());
-        assertEquals(created, fake.arg(0));
+        assertLastCall("destroy_flow", created);
 
         assertUnsupportedInErrno(state, () -> IbverbsCalls.ibv_create_flow(state, fake.qp(fake.contextWithout(verbs_context.ibv_create_flow$OFFSET)), flow.address()));
     }
 
     @Test
     void countersAreCreatedAttachedReadAndDestroyed() {
-        MemorySegment state = CallState.allocate(arena);
         MemorySegment init = arena.allocate(ibv_counters_init_attr.LAYOUT);
         long counters = IbverbsCalls.ibv_create_counters(state, context, init.address());
-        assertEquals("create_counters", fake.lastOp());
-        assertArrayEquals(new long[] {context, init.address(), 0}, new long[] {fake.arg(0), fake.arg(1), fake.arg(2)});
+        assertLastCall("create_counters", context, init.address(), 0);
 
         MemorySegment attach = arena.allocate(ibv_counter_attach_attr.LAYOUT);
         ibv_counter_attach_attr.counter_desc(attach, VerbsConstants.IBV_COUNTER_BYTES);
         ibv_counter_attach_attr.index(attach, 1);
         assertEquals(0, IbverbsCalls.ibv_attach_counters_point_flow(counters, attach.address(), 0));
-        assertEquals("attach_counters_point_flow", fake.lastOp());
-        assertArrayEquals(new long[] {counters, attach.address(), VerbsConstants.IBV_COUNTER_BYTES, 1, 0, 0},
-                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5)});
+        assertLastCall("attach_counters_point_flow", counters, attach.address(), VerbsConstants.IBV_COUNTER_BYTES, 1, 0, 0);
 
         MemorySegment values = arena.allocate(ValueLayout.JAVA_LONG, 2);
         assertEquals(0, IbverbsCalls.ibv_read_counters(counters, values.address(), 2,
                 VerbsConstants.IBV_READ_COUNTERS_ATTR_PREFER_CACHED));
-        assertEquals("read_counters", fake.lastOp());
-        assertArrayEquals(new long[] {counters, values.address(), 2, 1},
-                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3)});
+        assertLastCall("read_counters", counters, values.address(), 2, 1);
         assertArrayEquals(new long[] {0x1_0000_0000L, 0x2_0000_0001L}, values.toArray(ValueLayout.JAVA_LONG));
 
         assertEquals(0, IbverbsCalls.ibv_destroy_counters(counters));

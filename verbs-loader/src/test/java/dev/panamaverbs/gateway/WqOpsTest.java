@@ -54,15 +54,12 @@ class WqOpsTest extends ProcessFakeProviderTest {
         ibv_wq_init_attr.pd(attr, MemorySegment.ofAddress(pd));
         ibv_wq_init_attr.cq(attr, MemorySegment.ofAddress(cq));
         long wq = ExtendedOps.createWq(state, context, attr.address());
-        assertEquals("create_wq", fake.lastOp());
-        assertArrayEquals(new long[] {context, attr.address(), VerbsConstants.IBV_WQT_RQ, 256, 4, pd, cq, 0},
-                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5), fake.arg(6), fake.arg(7)});
+        assertLastCall("create_wq", context, attr.address(), VerbsConstants.IBV_WQT_RQ, 256, 4, pd, cq, 0);
         return wq;
     }
 
     @Test
     void aWorkQueueIsCreatedInitialisedModifiedPostedToAndDestroyed() {
-        MemorySegment state = CallState.allocate(arena);
         long pd = fake.pd(context);
         long cq = fake.cq(context);
         long wq = createWq(state, pd, cq);
@@ -79,26 +76,21 @@ class WqOpsTest extends ProcessFakeProviderTest {
         ibv_wq_attr.wq_state(attr, VerbsConstants.IBV_WQS_RDY);
         ibv_wq_attr.curr_wq_state(attr, VerbsConstants.IBV_WQS_RESET);
         assertEquals(0, IbverbsCalls.ibv_modify_wq(wq, attr.address()));
-        assertEquals("modify_wq", fake.lastOp());
-        assertArrayEquals(new long[] {wq, attr.address(), 3, VerbsConstants.IBV_WQS_RDY, VerbsConstants.IBV_WQS_RESET, 0},
-                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5)});
+        assertLastCall("modify_wq", wq, attr.address(), 3, VerbsConstants.IBV_WQS_RDY, VerbsConstants.IBV_WQS_RESET, 0);
 
         MemorySegment wr = arena.allocate(ibv_recv_wr.LAYOUT);
         ibv_recv_wr.wr_id(wr, 0x1234_5678_9ABCL);
         ibv_recv_wr.num_sge(wr, 0);
         MemorySegment bad = arena.allocate(ValueLayout.ADDRESS);
         assertEquals(0, IbverbsCalls.ibv_post_wq_recv(wq, wr.address(), bad.address()));
-        assertEquals("post_wq_recv", fake.lastOp());
-        assertArrayEquals(new long[] {wq, wr.address(), bad.address(), 0x1234_5678_9ABCL},
-                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3)});
+        assertLastCall("post_wq_recv", wq, wr.address(), bad.address(), 0x1234_5678_9ABCL);
         fake.nextReturn(TestErrno.ENOMEM);
         assertEquals(TestErrno.ENOMEM, IbverbsCalls.ibv_post_wq_recv(wq, wr.address(), bad.address()));
         assertEquals(wr.address(), bad.get(ValueLayout.JAVA_LONG, 0), "bad_recv_wr points at the refused request");
         fake.nextReturn(0);
 
         assertEquals(0, IbverbsCalls.ibv_destroy_wq(wq));
-        assertEquals("destroy_wq", fake.lastOp());
-        assertEquals(wq, fake.arg(0));
+        assertLastCall("destroy_wq", wq);
 
         long calls = fake.calls();
         MemorySegment initAttr = arena.allocate(ibv_wq_init_attr.LAYOUT);
@@ -109,7 +101,6 @@ class WqOpsTest extends ProcessFakeProviderTest {
 
     @Test
     void anIndirectionTableListsItsWorkQueues() {
-        MemorySegment state = CallState.allocate(arena);
         long first = createWq(state, fake.pd(context), fake.cq(context));
         MemorySegment table = arena.allocate(ValueLayout.ADDRESS, 4);
         for (int i = 0; i < 4; i++) {
@@ -119,13 +110,10 @@ class WqOpsTest extends ProcessFakeProviderTest {
         ibv_rwq_ind_table_init_attr.log_ind_tbl_size(attr, 2);
         ibv_rwq_ind_table_init_attr.ind_tbl(attr, table);
         long created = IbverbsCalls.ibv_create_rwq_ind_table(state, context, attr.address());
-        assertEquals("create_rwq_ind_table", fake.lastOp());
-        assertArrayEquals(new long[] {context, attr.address(), 2, table.address(), 0, first, first + 3},
-                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5), fake.arg(6)});
+        assertLastCall("create_rwq_ind_table", context, attr.address(), 2, table.address(), 0, first, first + 3);
         assertEquals(0x55, Memory.readInt(created + ibv_rwq_ind_table.ind_tbl_num$OFFSET));
         assertEquals(0, IbverbsCalls.ibv_destroy_rwq_ind_table(created));
-        assertEquals("destroy_rwq_ind_table", fake.lastOp());
-        assertEquals(created, fake.arg(0));
+        assertLastCall("destroy_rwq_ind_table", created);
         fake.nextReturn(TestErrno.EINVAL);
         assertEquals(0, IbverbsCalls.ibv_create_rwq_ind_table(state, context, attr.address()));
         assertEquals(TestErrno.EINVAL, CallState.errno(state));

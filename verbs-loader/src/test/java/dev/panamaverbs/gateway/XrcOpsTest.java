@@ -46,19 +46,15 @@ class XrcOpsTest extends ProcessFakeProviderTest {
 
     @Test
     void anXrcDomainIsOpenedAndClosed() {
-        MemorySegment state = CallState.allocate(arena);
         MemorySegment attr = arena.allocate(ibv_xrcd_init_attr.LAYOUT);
         ibv_xrcd_init_attr.comp_mask(attr, VerbsConstants.IBV_XRCD_INIT_ATTR_FD | VerbsConstants.IBV_XRCD_INIT_ATTR_OFLAGS);
         ibv_xrcd_init_attr.fd(attr, -1);
         ibv_xrcd_init_attr.oflags(attr, 0100);
         long xrcd = IbverbsCalls.ibv_open_xrcd(state, context, attr.address());
-        assertEquals("open_xrcd", fake.lastOp());
-        assertArrayEquals(new long[] {context, attr.address(), 3, -1, 0100},
-                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4)});
+        assertLastCall("open_xrcd", context, attr.address(), 3, -1, 0100);
         assertEquals(context, Memory.readLong(xrcd + ibv_xrcd.context$OFFSET));
         assertEquals(0, IbverbsCalls.ibv_close_xrcd(xrcd));
-        assertEquals("close_xrcd", fake.lastOp());
-        assertEquals(xrcd, fake.arg(0));
+        assertLastCall("close_xrcd", xrcd);
         assertProviderErrorPassesThrough(state, TestErrno.EIO, () -> IbverbsCalls.ibv_close_xrcd(xrcd),
                 () -> IbverbsCalls.ibv_open_xrcd(state, context, attr.address()));
         assertUnsupportedInErrno(state, () -> IbverbsCalls.ibv_open_xrcd(state, fake.contextWithout(verbs_context.open_xrcd$OFFSET), attr.address()));
@@ -66,7 +62,6 @@ class XrcOpsTest extends ProcessFakeProviderTest {
 
     @Test
     void anXrcSharedReceiveQueueReachesCreateSrqExAndHasANumber() {
-        MemorySegment state = CallState.allocate(arena);
         long pd = fake.pd(context);
         long xrcd = 0x1000;
         long cq = fake.cq(context);
@@ -81,15 +76,12 @@ class XrcOpsTest extends ProcessFakeProviderTest {
         ibv_srq_attr.max_wr(ibv_srq_init_attr_ex.attr(attr), 100);
         ibv_srq_attr.max_sge(ibv_srq_init_attr_ex.attr(attr), 3);
         long srq = ExtendedOps.createSrqEx(state, context, attr.address());
-        assertEquals("create_srq_ex", fake.lastOp());
-        assertArrayEquals(new long[] {context, attr.address(), mask, VerbsConstants.IBV_SRQT_XRC, pd, xrcd, cq, (100L << 32) | 3},
-                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5), fake.arg(6), fake.arg(7)});
+        assertLastCall("create_srq_ex", context, attr.address(), mask, VerbsConstants.IBV_SRQT_XRC, pd, xrcd, cq, (100L << 32) | 3);
         assertEquals(101, ibv_srq_attr.max_wr(ibv_srq_init_attr_ex.attr(attr)), "the granted size comes back");
 
         MemorySegment number = arena.allocate(ValueLayout.JAVA_INT);
         assertEquals(0, IbverbsCalls.ibv_get_srq_num(srq, number.address()));
-        assertEquals("get_srq_num", fake.lastOp());
-        assertArrayEquals(new long[] {srq, number.address()}, new long[] {fake.arg(0), fake.arg(1)});
+        assertLastCall("get_srq_num", srq, number.address());
         assertEquals(0xABCDE, number.get(ValueLayout.JAVA_INT, 0));
 
         long calls = fake.calls();
@@ -102,7 +94,6 @@ class XrcOpsTest extends ProcessFakeProviderTest {
 
     @Test
     void aQueuePairIsOpenedByNumberInItsXrcDomain() {
-        MemorySegment state = CallState.allocate(arena);
         MemorySegment attr = arena.allocate(ibv_qp_open_attr.LAYOUT);
         int mask = VerbsConstants.IBV_QP_OPEN_ATTR_NUM | VerbsConstants.IBV_QP_OPEN_ATTR_XRCD
                 | VerbsConstants.IBV_QP_OPEN_ATTR_TYPE;
@@ -111,9 +102,7 @@ class XrcOpsTest extends ProcessFakeProviderTest {
         ibv_qp_open_attr.xrcd(attr, MemorySegment.ofAddress(0x2000));
         ibv_qp_open_attr.qp_type(attr, VerbsConstants.IBV_QPT_XRC_RECV);
         long qp = IbverbsCalls.ibv_open_qp(state, context, attr.address());
-        assertEquals("open_qp", fake.lastOp());
-        assertArrayEquals(new long[] {context, attr.address(), mask, 0xFFFFFE, 0x2000, VerbsConstants.IBV_QPT_XRC_RECV},
-                new long[] {fake.arg(0), fake.arg(1), fake.arg(2), fake.arg(3), fake.arg(4), fake.arg(5)});
+        assertLastCall("open_qp", context, attr.address(), mask, 0xFFFFFE, 0x2000, VerbsConstants.IBV_QPT_XRC_RECV);
         assertEquals(0xFFFFFE, Memory.readInt(qp + ibv_qp.qp_num$OFFSET));
         assertUnsupportedInErrno(state, () -> IbverbsCalls.ibv_open_qp(state, fake.contextWithout(verbs_context.open_qp$OFFSET), attr.address()));
     }

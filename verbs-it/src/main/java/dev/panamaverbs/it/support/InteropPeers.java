@@ -21,14 +21,16 @@ import java.util.List;
  * but fail it in CI and inside the project's VM, where they must be there.
  */
 public final class InteropPeers {
-    public static final String EXAMPLES_ARGS = "panamaverbs.examples.args";
-    public static final String RC_PINGPONG = "dev.panamaverbs.examples.pingpong.RcPingPong";
-    public static final String RPING = "dev.panamaverbs.examples.rping.RPing";
-    public static final String TWO_HOST_DEMO = "dev.panamaverbs.examples.TwoHostDemo";
-    public static final String TWO_HOST_SEND_RECV = "dev.panamaverbs.examples.TwoHostSendRecv";
-    public static final String WINDOWS = "dev.panamaverbs.examples.windows.ProducerConsumer";
-
     private InteropPeers() {}
+
+    public static final String EXAMPLES_ARGS = "panamaverbs.examples.args";
+    /** The examples' package: the main classes below are named within it. */
+    private static final String EXAMPLES = "dev.panamaverbs.examples.";
+    public static final String RC_PINGPONG = EXAMPLES + "pingpong.RcPingPong";
+    public static final String RPING = EXAMPLES + "rping.RPing";
+    public static final String TWO_HOST_DEMO = EXAMPLES + "TwoHostDemo";
+    public static final String TWO_HOST_SEND_RECV = EXAMPLES + "TwoHostSendRecv";
+    public static final String WINDOWS = EXAMPLES + "windows.ProducerConsumer";
 
     /** {@code java @examples-args -m dev.panamaverbs.examples/MAIN ARGS}, started quickly (C1, serial GC). */
     public static List<String> java(String mainClass, List<String> args) {

@@ -24,20 +24,25 @@ import java.util.OptionalInt;
  * </pre>
  */
 record PeerJob(Path dir) {
+    /** One of the job's files, named as in the table above. */
+    private Path file(String name) {
+        return dir.resolve(name);
+    }
+
     Path request() {
-        return dir.resolve("request");
+        return file("request");
     }
 
     Path started() {
-        return dir.resolve("started");
+        return file("started");
     }
 
     Path output() {
-        return dir.resolve("output");
+        return file("output");
     }
 
     Path values() {
-        return dir.resolve("values");
+        return file("values");
     }
 
     Path value(String key) {
@@ -45,11 +50,11 @@ record PeerJob(Path dir) {
     }
 
     Path kill() {
-        return dir.resolve("kill");
+        return file("kill");
     }
 
     Path exit() {
-        return dir.resolve("exit");
+        return file("exit");
     }
 
     /** The recorded exit status, once there is one. */

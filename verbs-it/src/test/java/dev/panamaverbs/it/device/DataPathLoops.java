@@ -251,10 +251,11 @@ final class DataPathLoops implements AutoCloseable {
     private static void read(Completions batch, int k) {
         batch.throwIfFailed(k);
         CompletionOpcode opcode = batch.opcode(k);
-        sink += batch.wrId(k) + batch.statusValue(k) + batch.status(k).ordinal() + batch.opcodeValue(k)
-                + (opcode == null ? -1 : opcode.ordinal()) + batch.byteLength(k) + batch.immediateData(k)
-                + batch.immediateDataHostOrder(k) + batch.qpNumber(k) + batch.sourceQp(k) + batch.flags(k)
-                + (batch.hasFlag(k, CompletionFlag.WITH_IMM) ? 1 : 0) + (batch.isSuccess(k) ? 1 : 0)
+        int opcodeOrdinal = opcode == null ? -1 : opcode.ordinal();
+        int withImmediate = batch.hasFlag(k, CompletionFlag.WITH_IMM) ? 1 : 0;
+        sink += batch.wrId(k) + batch.statusValue(k) + batch.status(k).ordinal() + batch.opcodeValue(k) + opcodeOrdinal
+                + batch.byteLength(k) + batch.immediateData(k) + batch.immediateDataHostOrder(k)
+                + batch.qpNumber(k) + batch.sourceQp(k) + batch.flags(k) + withImmediate + (batch.isSuccess(k) ? 1 : 0)
                 + batch.vendorError(k) + batch.invalidatedRkey(k) + batch.pkeyIndex(k) + batch.slid(k) + batch.sl(k)
                 + batch.dlidPathBits(k) + batch.completionTimestamp(k) + batch.completionWallclockNanos(k)
                 + batch.flowTag(k);

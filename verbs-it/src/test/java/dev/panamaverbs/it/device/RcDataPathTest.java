@@ -127,8 +127,8 @@ class RcDataPathTest {
     @DeviceTest
     void rdmaReadFetchesTheRemoteRange(TestDevice device) {
         try (RcLoopbackPair pair = RcLoopbackPair.open(device)) {
-            RegisteredBuffer remote = pair.secondBuffer().fillPattern(4);
             RegisteredBuffer local = pair.firstBuffer().fill((byte) 0);
+            RegisteredBuffer remote = pair.secondBuffer().fillPattern(4);
             postOnFirstAndAwait(pair, CompletionOpcode.RDMA_READ, SendWorkRequest.allocate(1).wrId(12)
                     .opcode(WorkRequestOpcode.RDMA_READ).signaled(true).sge(local.region(), 64, 20000)
                     .rdma(remote.deviceAddress(0), remote.region().rkey()));

@@ -176,9 +176,7 @@ final class SegmentWriteFuzz {
                 continue;
             }
             for (Method method : type.getDeclaredMethods()) {
-                if (Modifier.isPublic(method.getModifiers()) && !method.isSynthetic() && !method.isBridge()
-                        && (MemorySegment.class.isAssignableFrom(method.getReturnType())
-                        || ByteBuffer.class.isAssignableFrom(method.getReturnType()))) {
+                if (handsOutMemory(method)) {
                     found.add(type.getSimpleName() + "#" + method.getName());
                 }
             }
@@ -187,5 +185,12 @@ final class SegmentWriteFuzz {
             throw new IllegalStateException("found too few public segment methods: " + found);
         }
         return found;
+    }
+
+    /** A public method of the API's own (not a bridge) that returns a MemorySegment or a ByteBuffer. */
+    private static boolean handsOutMemory(Method method) {
+        Class<?> returned = method.getReturnType();
+        return Modifier.isPublic(method.getModifiers()) && !method.isSynthetic() && !method.isBridge()
+                && (MemorySegment.class.isAssignableFrom(returned) || ByteBuffer.class.isAssignableFrom(returned));
     }
 }
