@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.loader.internal.LibIbverbs;
 import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.values.PortAttributes;
 import java.util.List;
@@ -27,7 +28,7 @@ public class VerbsSetupException extends VerbsException {
 
     /** The message when {@code ibv_get_device_list} lists no device. */
     static VerbsSetupException noDevice() {
-        return new VerbsSetupException("no RDMA device: libibverbs (" + Verbs.libraryPath() + ") lists none."
+        return new VerbsSetupException("no RDMA device: libibverbs (" + LibIbverbs.LIBRARY.libraryPath() + ") lists none."
                 + " Load the driver of your NIC, or create a SoftRoCE device on an Ethernet interface:"
                 + " modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0 (devices appear in"
                 + " /sys/class/infiniband; `rdma link` lists them)");

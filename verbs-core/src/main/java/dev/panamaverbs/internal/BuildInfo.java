@@ -1,13 +1,12 @@
 package dev.panamaverbs.internal;
 
-import dev.panamaverbs.Verbs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.jar.Manifest;
 
 /** The library's version, from its jar's manifest ({@code Implementation-Version}). */
 public final class BuildInfo {
-    /** What {@link Verbs#version()} answers when no manifest says (classes run from a build tree). */
+    /** What {@link dev.panamaverbs.Verbs#version()} answers when no manifest says (classes run from a build tree). */
     public static final String UNKNOWN = "unknown (not run from the verbs-core jar)";
 
     private static final String VERSION = read();
@@ -20,12 +19,12 @@ public final class BuildInfo {
 
     private static String read() {
         // Class path: the package carries its jar's manifest attributes.
-        String version = Verbs.class.getPackage().getImplementationVersion();
+        String version = BuildInfo.class.getPackage().getImplementationVersion();
         if (version != null) {
             return version;
         }
         // Module path: packages of named modules carry none; read this module's own manifest.
-        try (InputStream in = Verbs.class.getModule().getResourceAsStream("META-INF/MANIFEST.MF")) {
+        try (InputStream in = BuildInfo.class.getModule().getResourceAsStream("META-INF/MANIFEST.MF")) {
             if (in != null) {
                 version = new Manifest(in).getMainAttributes().getValue("Implementation-Version");
             }
@@ -33,8 +32,8 @@ public final class BuildInfo {
             version = null;
         }
         if (version == null) {
-            version = Verbs.class.getModule().getDescriptor() == null ? null
-                    : Verbs.class.getModule().getDescriptor().rawVersion().orElse(null);
+            version = BuildInfo.class.getModule().getDescriptor() == null ? null
+                    : BuildInfo.class.getModule().getDescriptor().rawVersion().orElse(null);
         }
         return version == null || version.isBlank() ? UNKNOWN : version;
     }

@@ -4,15 +4,12 @@ import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.ffm.invoke.CallState;
-import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.gateway.Pointers;
-import dev.panamaverbs.values.AsyncEventType;
-import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.values.NativeEnum;
-import dev.panamaverbs.values.NodeType;
-import dev.panamaverbs.values.PortState;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@code ibv_*_str} functions of libibverbs ({@code ibv_wc_status_str},
@@ -29,27 +26,46 @@ public final class LibraryText {
     }
 
     /**
-     * An enum libibverbs has an {@code ibv_*_str} function for ({@link AsyncEventType},
-     * {@link CompletionStatus}, {@link NodeType}, {@link PortState}): its {@link #describe()}.
+     * An enum libibverbs has an {@code ibv_*_str} function for (AsyncEventType, CompletionStatus,
+     * NodeType and PortState of {@code dev.panamaverbs.values}, each registered with
+     * {@link #register}): its {@link #describe()}.
      */
     public interface Described extends NativeEnum {
         /**
          * libibverbs' own text for this value (its {@code ibv_*_str} function), e.g. "active" for
-         * {@link PortState#ACTIVE}: the words {@code ibv_devinfo} and other rdma-core tools print,
+         * {@code PortState.ACTIVE}: the words {@code ibv_devinfo} and other rdma-core tools print,
          * where {@code name()} is the Java constant.
          *
          * @return the text libibverbs gives this value
          * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
          */
         default String describe() {
-            return switch (this) {
-                case AsyncEventType type -> of("ibv_event_type_str", IbverbsCalls::ibv_event_type_str, type.value());
-                case CompletionStatus status -> of("ibv_wc_status_str", IbverbsCalls::ibv_wc_status_str, status.value());
-                case NodeType type -> of("ibv_node_type_str", IbverbsCalls::ibv_node_type_str, type.value());
-                case PortState state -> of("ibv_port_state_str", IbverbsCalls::ibv_port_state_str, state.value());
-                default -> throw new IllegalStateException("no ibv_*_str function for " + getClass());
-            };
+            return LibraryText.describe(this);
         }
+    }
+
+    /** The {@code ibv_*_str} function of each {@link Described} enum, registered by the enum itself. */
+    private static final Map<Class<?>, Text> TEXTS = new ConcurrentHashMap<>();
+
+    private record Text(String verb, StringFunction function) {}
+
+    /**
+     * Called by a {@link Described} enum's static initialiser: its {@code ibv_*_str} function.
+     *
+     * @param type     the enum
+     * @param verb     the function's name, for messages
+     * @param function its invoker
+     */
+    public static void register(Class<? extends Described> type, String verb, StringFunction function) {
+        TEXTS.put(type, new Text(verb, function));
+    }
+
+    private static String describe(Described value) {
+        Text text = TEXTS.get(((Enum<?>) value).getDeclaringClass());
+        if (text == null) {
+            throw new IllegalStateException("no ibv_*_str function for " + value.getClass());
+        }
+        return of(text.verb(), text.function(), value.value());
     }
 
     /** {@code function(value)} as a Java string; libibverbs answers "unknown" for values it does not know. */

@@ -1,6 +1,5 @@
 package dev.panamaverbs.internal;
 
-import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.values.BitFlag;
 import dev.panamaverbs.values.QueuePairAttributeMask;
 import dev.panamaverbs.values.QueuePairState;
@@ -10,7 +9,7 @@ import static dev.panamaverbs.ffm.VerbsConstants.*;
 import java.util.Set;
 
 /**
- * The queue pair state machine as the typed transitions of {@link QueuePair} use it: which
+ * The queue pair state machine as the typed transitions of {@link dev.panamaverbs.QueuePair} use it: which
  * {@code IBV_QP_*} attributes {@code ibv_modify_qp} requires for each transport and target state
  * (IBA 11.2.4.2 / {@code man ibv_modify_qp}), and which moves a typed transition accepts.
  * Pure functions, no native calls.
@@ -116,7 +115,7 @@ public final class QueuePairTransitions {
     }
 
     /**
-     * {@link #maskFor} as a set of {@link QueuePairAttributeMask}, for callers of {@link QueuePair#modify}.
+     * {@link #maskFor} as a set of {@link QueuePairAttributeMask}, for callers of {@link dev.panamaverbs.QueuePair#modify}.
      *
      * @param type the type
      * @param target the target

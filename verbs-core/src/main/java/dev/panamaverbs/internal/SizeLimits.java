@@ -1,6 +1,5 @@
 package dev.panamaverbs.internal;
 
-import dev.panamaverbs.Completions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +10,7 @@ import java.nio.file.Path;
  */
 public final class SizeLimits {
     /**
-     * The most entries a {@link Completions} batch may have: 2^22 (192 MiB of {@code ibv_wc}),
+     * The most entries a {@link dev.panamaverbs.Completions} batch may have: 2^22 (192 MiB of {@code ibv_wc}),
      * as many as the largest completion queue a device reports ({@code max_cqe}, mlx5: 2^22 - 1),
      * so one poll can always drain it.
      */

@@ -1,5 +1,6 @@
 package dev.panamaverbs.values;
 
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.internal.LibraryText;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
@@ -48,6 +49,10 @@ public enum AsyncEventType implements NativeEnum, LibraryText.Described {
     GID_CHANGE(IBV_EVENT_GID_CHANGE),
     /** {@code IBV_EVENT_WQ_FATAL}. */
     WQ_FATAL(IBV_EVENT_WQ_FATAL);
+
+    static {
+        LibraryText.register(AsyncEventType.class, "ibv_event_type_str", IbverbsCalls::ibv_event_type_str);
+    }
 
     private static final Table<AsyncEventType> TABLE = new Table<>(AsyncEventType.class, "ibv_event_type");
     private final int value;

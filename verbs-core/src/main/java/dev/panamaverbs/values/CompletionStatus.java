@@ -1,5 +1,6 @@
 package dev.panamaverbs.values;
 
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.internal.LibraryText;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
@@ -56,6 +57,10 @@ public enum CompletionStatus implements NativeEnum, LibraryText.Described {
     TM_ERR(IBV_WC_TM_ERR),
     /** {@code IBV_WC_TM_RNDV_INCOMPLETE}. */
     TM_RNDV_INCOMPLETE(IBV_WC_TM_RNDV_INCOMPLETE);
+
+    static {
+        LibraryText.register(CompletionStatus.class, "ibv_wc_status_str", IbverbsCalls::ibv_wc_status_str);
+    }
 
     private static final Table<CompletionStatus> TABLE = new Table<>(CompletionStatus.class, "ibv_wc_status");
     private final int value;

@@ -1,5 +1,6 @@
 package dev.panamaverbs.values;
 
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.internal.LibraryText;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
@@ -24,6 +25,10 @@ public enum NodeType implements NativeEnum, LibraryText.Described {
     USNIC_UDP(IBV_NODE_USNIC_UDP),
     /** {@code IBV_NODE_UNSPECIFIED}. */
     UNSPECIFIED(IBV_NODE_UNSPECIFIED);
+
+    static {
+        LibraryText.register(NodeType.class, "ibv_node_type_str", IbverbsCalls::ibv_node_type_str);
+    }
 
     private static final Table<NodeType> TABLE = new Table<>(NodeType.class, "ibv_node_type");
     private final int value;

@@ -1,5 +1,6 @@
 package dev.panamaverbs.values;
 
+import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.internal.LibraryText;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
@@ -20,6 +21,10 @@ public enum PortState implements NativeEnum, LibraryText.Described {
     ACTIVE(IBV_PORT_ACTIVE),
     /** {@code IBV_PORT_ACTIVE_DEFER}. */
     ACTIVE_DEFER(IBV_PORT_ACTIVE_DEFER);
+
+    static {
+        LibraryText.register(PortState.class, "ibv_port_state_str", IbverbsCalls::ibv_port_state_str);
+    }
 
     private static final Table<PortState> TABLE = new Table<>(PortState.class, "ibv_port_state");
     private final int value;
