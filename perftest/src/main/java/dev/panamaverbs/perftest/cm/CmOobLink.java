@@ -142,22 +142,35 @@ public final class CmOobLink implements OobLink {
         return data;
     }
 
-    /** Polls until our SEND completed ({@code forSend}) or a message arrived, bounded by the timeout; watches for a disconnect. */
+    /**
+     * Polls until our SEND completed ({@code forSend}) or a message arrived, bounded by the timeout;
+     * watches for a disconnect. The peer's last message and its disconnect travel apart (the data
+     * on the queue pair, the disconnect as a CM message), so either may be seen first: a failed
+     * completion counts only when what we wait for is not in the same batch, and a disconnect only
+     * when nothing arrived in the 100 ms after it was seen.
+     */
     private void await(boolean forSend, String step) throws IOException {
         long deadline = System.nanoTime() + timeout.toNanos();
         long nextCheck = System.nanoTime();
+        boolean disconnectSeen = false;
         while (forSend ? !sent : received < 0) {
             int n = connection.completionQueue().poll(completions);
+            PeerGoneException failed = null;
             for (int i = 0; i < n; i++) {
                 if (!completions.isSuccess(i)) {
-                    throw new PeerGoneException("the rdma_cm link to the perftest peer failed during " + step + ": "
-                            + completions.status(i) + " (the peer went away or refused the test; its own output says why)", null);
-                }
-                if (completions.opcode(i) == CompletionOpcode.RECV) {
+                    if (failed == null) {
+                        failed = new PeerGoneException("the rdma_cm link to the perftest peer failed during " + step + ": "
+                                + completions.status(i) + " (the peer went away or refused the test; its own output says why)",
+                                null);
+                    }
+                } else if (completions.opcode(i) == CompletionOpcode.RECV) {
                     received = completions.byteLength(i);
                 } else {
                     sent = true;
                 }
+            }
+            if (failed != null && (forSend ? !sent : received < 0)) {
+                throw failed;
             }
             if (n == 0) {
                 long now = System.nanoTime();
@@ -167,10 +180,11 @@ public final class CmOobLink implements OobLink {
                 }
                 if (now - nextCheck > 0) {
                     nextCheck = now + 100_000_000L;
-                    if (connection.awaitDisconnect(Duration.ofMillis(1))) {
+                    if (disconnectSeen) {
                         throw new PeerGoneException("the perftest peer disconnected its rdma_cm link during " + step
                                 + " (it refused the test or failed; its own output says why)", null);
                     }
+                    disconnectSeen = connection.awaitDisconnect(Duration.ofMillis(1));
                 }
                 Thread.onSpinWait();
             }
