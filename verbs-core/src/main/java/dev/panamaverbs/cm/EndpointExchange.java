@@ -129,7 +129,8 @@ public final class EndpointExchange {
         if (reserved1 != 0 || reserved2 != 0) {
             throw garbage("reserved bytes are not zero");
         }
-        if (qpn > 0xFF_FFFF || psn > 0xFF_FFFF) {
+        // Unsigned: a peer's 0x80000000 or 0xffffffff is out of range, not a negative number.
+        if (Integer.compareUnsigned(qpn, 0xFF_FFFF) > 0 || Integer.compareUnsigned(psn, 0xFF_FFFF) > 0) {
             throw garbage("queue pair number 0x" + Integer.toHexString(qpn) + " or PSN 0x" + Integer.toHexString(psn)
                     + " wider than 24 bits");
         }
@@ -147,8 +148,13 @@ public final class EndpointExchange {
         if (length < 0) {
             throw garbage("memory region length " + Long.toUnsignedString(length) + " is too large");
         }
-        return new EndpointInfo(qpn, psn, lid, hasGid ? Gid.of(gid) : null, mtu, qkey,
-                hasRegion ? Optional.of(new RemoteRegion(address, rkey, length)) : Optional.empty());
+        try {
+            return new EndpointInfo(qpn, psn, lid, hasGid ? Gid.of(gid) : null, mtu, qkey,
+                    hasRegion ? Optional.of(new RemoteRegion(address, rkey, length)) : Optional.empty());
+        } catch (IllegalArgumentException e) {
+            // Every field is checked above; should a value constructor ever check more, it is still GARBAGE.
+            throw new EndpointExchangeException(Reason.GARBAGE, "malformed endpoint message: " + e.getMessage(), e);
+        }
     }
 
     private static void checkHeader(byte[] header) throws EndpointExchangeException {
