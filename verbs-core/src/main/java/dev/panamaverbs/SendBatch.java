@@ -64,14 +64,27 @@ public final class SendBatch {
     private boolean started;
 
     private SendBatch(Arena arena, QueuePair queuePair, int capacity) {
-        if (capacity < 1) {
-            throw new IllegalArgumentException(VERB + ": a batch needs a capacity of at least 1, got " + capacity);
-        }
+        this.path = queuePair.sendPath();
+        checkCapacity(capacity, path.limits.maxSendWorkRequests());
         this.queuePair = queuePair;
         this.queue = queuePair.extendedSendQueue();
         this.requests = new SendWorkRequest[capacity];
-        this.path = queuePair.sendPath();
         this.inlineScratch = arena.allocate(Math.max(1, path.limits.maxInlineData()), 8);
+    }
+
+    /**
+     * Refuses a capacity no batch could use: below 1, or above the queue pair's {@code max_send_wr}
+     * (a batch of more requests than the send queue holds fails every {@code ibv_wr_complete}).
+     */
+    static void checkCapacity(int capacity, int maxSendWorkRequests) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("ibv_wr_start: a batch needs a capacity of at least 1, got " + capacity);
+        }
+        if (capacity > maxSendWorkRequests) {
+            throw new IllegalArgumentException("ibv_wr_start: a batch capacity of " + capacity
+                    + " exceeds the queue pair's max_send_wr " + maxSendWorkRequests
+                    + " (ibv_wr_complete would refuse every batch that large)");
+        }
     }
 
     /**
@@ -80,7 +93,8 @@ public final class SendBatch {
      * @param queuePair a queue pair created with extended send operations
      * @param capacity the most requests one batch holds
      * @return the batch, not started
-     * @throws IllegalArgumentException if {@code capacity} is below 1
+     * @throws IllegalArgumentException if {@code capacity} is below 1 or above the queue pair's
+     *         {@code max_send_wr} (its granted send queue depth)
      * @throws IllegalStateException if the queue pair was not created with
      *         {@link QueuePairOptions.Builder#extendedSendOperations}, or is closed
      * @throws VerbsUnsupportedException if libibverbs lacks {@code ibv_qp_to_qp_ex} or the
@@ -97,7 +111,8 @@ public final class SendBatch {
      * @param queuePair a queue pair created with extended send operations
      * @param capacity the most requests one batch holds
      * @return the batch, not started
-     * @throws IllegalArgumentException if {@code capacity} is below 1
+     * @throws IllegalArgumentException if {@code capacity} is below 1 or above the queue pair's
+     *         {@code max_send_wr} (its granted send queue depth)
      * @throws IllegalStateException if the queue pair was not created with extended send
      *         operations, or is closed
      * @throws VerbsUnsupportedException if {@code ibv_qp_to_qp_ex} is missing or answers NULL

@@ -75,6 +75,20 @@ class SendBatchTest {
     }
 
     @Test
+    void aCapacityAboveMaxSendWrIsRefusedAtAllocate() {
+        SendBatch.checkCapacity(1, 1);
+        SendBatch.checkCapacity(64, 64);
+        for (int[] bad : new int[][] {{0, 64}, {-1, 64}, {Integer.MIN_VALUE, 64}, {65, 64}, {Integer.MAX_VALUE, 64}}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> SendBatch.checkCapacity(bad[0], bad[1]), "capacity " + bad[0]);
+            assertTrue(e.getMessage().startsWith("ibv_wr_start: "), e.getMessage());
+            if (bad[0] > 0) {
+                assertTrue(e.getMessage().contains("exceeds the queue pair's max_send_wr 64"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
     void moreRequestsThanMaxSendWrAreRefused() {
         SendWorkRequest send = SendWorkRequest.allocate(1);
         assertRefused("3 requests exceed the queue pair's max_send_wr 2",

@@ -25,7 +25,9 @@ import java.util.Objects;
  * connect {@value #MAX_CONNECT_PRIVATE_DATA} bytes, accept {@value #MAX_ACCEPT_PRIVATE_DATA},
  * reject {@value #MAX_REJECT_PRIVATE_DATA}; UD resolution request {@value #MAX_DATAGRAM_REQUEST_PRIVATE_DATA},
  * its reply {@value #MAX_DATAGRAM_REPLY_PRIVATE_DATA}. The CM may pad what arrives to the field's
- * fixed size with zeros.
+ * fixed size with zeros. Options refuse more than {@value #MAX_ACCEPT_PRIVATE_DATA} bytes when built,
+ * more than {@value #MAX_CONNECT_PRIVATE_DATA} once {@link Builder#forConnecting()} says they are for a
+ * connect; every call checks its own limit before any native call.
  *
  * @param privateData          bytes sent with the connect or accept (copied)
  * @param responderResources   {@code responder_resources}: RDMA READ/atomics the peer may have outstanding to us
@@ -76,10 +78,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         Ranges.require("rdma_conn_param", "maxInlineData", maxInlineData, 0, Integer.MAX_VALUE);
         Ranges.require("rdma_conn_param", "completionQueueSize", completionQueueSize, 1, Integer.MAX_VALUE);
         Ranges.require("rdma_conn_param", "backlog", backlog, 0, Integer.MAX_VALUE);
-        if (privateData.length > 255) {
-            throw new IllegalArgumentException("rdma_conn_param: private data must be at most 255 bytes"
-                    + " (private_data_len is 8 bits), got " + privateData.length);
-        }
+        // No rdma_cm message carries more than an accept's 196 bytes (the CM limits above).
+        checkPrivateData("rdma_conn_param", privateData, MAX_ACCEPT_PRIVATE_DATA);
     }
 
     /**
@@ -194,6 +194,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
     /** Builds {@link ConnectionOptions}; every value is checked by {@link #build()}. */
     public static final class Builder {
         private byte[] privateData = new byte[0];
+        /** Set by {@link #forConnecting()}: private data is then checked against a connect's limit as it is set. */
+        private boolean connecting;
         private int responderResources = 1;
         private int initiatorDepth = 1;
         private int retryCount = DEFAULT_RETRY_COUNT;
@@ -216,7 +218,27 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
          * @return bytes sent with the connect or accept (copied); limits in {@link ConnectionOptions}.
          */
         public Builder privateData(byte[] data) {
-            this.privateData = Objects.requireNonNull(data, "privateData").clone();
+            Objects.requireNonNull(data, "privateData");
+            if (connecting) {
+                checkPrivateData("rdma_connect", data, MAX_CONNECT_PRIVATE_DATA);
+            }
+            this.privateData = data.clone();
+            return this;
+        }
+
+        /**
+         * Says these options are for {@code rdma_connect} of a connected (RC) identifier, such as
+         * {@link RdmaConnection#connect}: private data over {@value #MAX_CONNECT_PRIVATE_DATA} bytes
+         * is then refused here, when it is set (or now, if set already), not at the connect. Without
+         * it, {@link #build()} accepts up to {@value #MAX_ACCEPT_PRIVATE_DATA} bytes (an accept's
+         * limit) and each call checks its own limit before any native call.
+         *
+         * @return this builder
+         * @throws IllegalArgumentException if the private data already set is over a connect's limit
+         */
+        public Builder forConnecting() {
+            checkPrivateData("rdma_connect", privateData, MAX_CONNECT_PRIVATE_DATA);
+            this.connecting = true;
             return this;
         }
 

@@ -56,8 +56,8 @@ class RdmaCmValidationTest {
         assertThrows(IllegalArgumentException.class, () -> ConnectionOptions.builder().resolveTimeout(Duration.ZERO).build());
         assertThrows(IllegalArgumentException.class, () -> ConnectionOptions.builder().queueDepth(0, 1).build());
         IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
-                () -> ConnectionOptions.builder().privateData(new byte[256]).build());
-        assertTrue(tooLong.getMessage().contains("255"), tooLong.getMessage());
+                () -> ConnectionOptions.builder().privateData(new byte[197]).build());
+        assertTrue(tooLong.getMessage().contains("at most 196 bytes"), tooLong.getMessage());
     }
 
     @Test
