@@ -4,6 +4,7 @@ import dev.panamaverbs.internal.RegistrationChecks;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.BitFlag;
+import dev.panamaverbs.values.CompletionFlag;
 import dev.panamaverbs.values.MemoryWindowType;
 import dev.panamaverbs.values.SendFlag;
 import dev.panamaverbs.gateway.Pointers;
@@ -15,6 +16,8 @@ import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.gateway.OpsTable;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
@@ -29,12 +32,29 @@ import java.util.function.IntSupplier;
  * <p>Type 1 windows are bound with {@link #bind} ({@code ibv_bind_mw}). Type 2 windows are bound
  * by a {@code BIND_MW} work request built with {@link SendWorkRequest#bindMemoryWindow} and posted
  * with {@link QueuePair#postSend} (RC or UC); their rkey is the one the consumer chose there
- * ({@link #incrementRkey}), which {@link #rkey()} reports once that post succeeds. A type 2 window
- * is unbound by a {@code LOCAL_INV} or {@code SEND_WITH_INV} of its rkey, and must be before it
- * is bound again: a {@code BIND_MW} of a window bound by an earlier {@code BIND_MW} is an
- * {@link IllegalStateException} at post, until a {@code LOCAL_INV} of its rkey was posted on a
- * queue pair of its protection domain. A peer's {@code SEND_WITH_INV} is not seen here: bind a
- * new window after one. Invalidations do not change the dependency (the rkey stays, and the
+ * ({@link #incrementRkey}), which {@link #rkey()} reports once that post succeeds.
+ *
+ * <h2>Whether a type 2 window is bound</h2>
+ * A bound type 2 window must be invalidated before it is bound again (IBA o10-36.2.2; on
+ * SoftRoCE a second bind left a kernel warning and a context close of about 50 s). So the window
+ * knows its state ({@link #isBound()}) and a {@code BIND_MW} of a bound window is an
+ * {@link IllegalStateException} before the device, from {@link QueuePair#postSend} and
+ * {@link SendBatch#complete()} alike. What it learns, and when:
+ * <ul>
+ *   <li><b>bound</b>: a post takes the window atomically before it reaches the provider, so two
+ *       binds of one window in a chain or a batch, or in two threads' posts at once, are refused
+ *       (the second); the post's success makes it bound, its failure frees it again;</li>
+ *   <li><b>free</b> again: when a {@code LOCAL_INV} of its current rkey is posted on a queue pair
+ *       of its protection domain (in an earlier post: a chain or batch that invalidates and then
+ *       binds is refused), or when {@link #invalidatedByPeer} is handed the receive completion of
+ *       a peer's {@code SEND_WITH_INV} that names its rkey ({@code IBV_WC_WITH_INV}; a received
+ *       invalidation is seen by nothing else here).</li>
+ * </ul>
+ * Conservative where the library sees no completion: a bind that is posted but completes with an
+ * error still counts as bound (close the window and allocate another), and a {@code LOCAL_INV}
+ * counts when posted; if it then completes with an error (flushed by a queue pair in the error
+ * state), the device still holds the binding: close the window rather than bind it again.
+ * Invalidations do not change the dependency (the rkey stays, and the
  * window stays a dependent of its last region until it is closed, see below). A window without a binding grants nothing.
  * The queue pair, the region and the window must belong to the same protection domain.
  *
@@ -74,11 +94,22 @@ public final class MemoryWindow extends VerbsResource {
     /** True from a bind until an unbind: whether this window is registered with {@link #boundRegion}. */
     private volatile boolean bound;
     /**
-     * Type 2 only: true from a posted BIND_MW until a LOCAL_INV of its rkey is posted on a queue
-     * pair of this domain. A bound type 2 window must be invalidated before it is bound again
-     * (IBA o10-36.2.2); {@code SendPath} refuses a BIND_MW of a window that is still valid.
+     * Type 2 only: {@link #TYPE2_FREE}, {@link #TYPE2_BINDING} from the claim of a post that binds
+     * it until that post returns, {@link #TYPE2_BOUND} from a posted BIND_MW until it is
+     * invalidated. A bound type 2 window must be invalidated before it is bound again (IBA
+     * o10-36.2.2); a BIND_MW of a window not free is refused before the device.
      */
-    private volatile boolean validType2;
+    private volatile int type2State;
+    private static final int TYPE2_FREE = 0, TYPE2_BINDING = 1, TYPE2_BOUND = 2;
+    private static final VarHandle TYPE2_STATE;
+
+    static {
+        try {
+            TYPE2_STATE = MethodHandles.lookup().findVarHandle(MemoryWindow.class, "type2State", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** {@code ibv_alloc_mw}: the factory hook behind {@link ProtectionDomain#allocateMemoryWindow}. */
     static MemoryWindow allocate(ProtectionDomain pd, MemoryWindowType type) {
@@ -169,17 +200,81 @@ public final class MemoryWindow extends VerbsResource {
     }
 
     /**
-     * Type 2: whether a BIND_MW of this window was posted and no LOCAL_INV of its rkey since, so
-     * that binding it again would fail on the device.
+     * Whether this window is bound as far as this library knows: a type 1 window from a
+     * {@link #bind} until an {@link #unbind}; a type 2 window from the successful post of a
+     * {@code BIND_MW} request until it is invalidated (see the class comment for how that is learned).
+     * A type 2 window that is bound refuses another {@code BIND_MW}.
+     *
+     * @return true if bound
+     * @throws IllegalStateException if the window is closed
+     */
+    public boolean isBound() {
+        return whileOpen(type == MemoryWindowType.TYPE_2 ? type2State != TYPE2_FREE : bound);
+    }
+
+    /**
+     * Tells a bound type 2 window that the peer invalidated it: {@code completions} entry
+     * {@code index} is the successful receive of a {@code SEND_WITH_INV} whose invalidated rkey
+     * ({@link CompletionFlag#WITH_INV}, {@link Completions#invalidatedRkey}) is this window's.
+     * Then the window is free to be bound again. The entry is checked, so a completion that did
+     * not invalidate this window changes nothing and throws.
+     *
+     * @param completions polled completions
+     * @param index       the entry of the receive that carried the invalidation
+     * @throws IllegalArgumentException if that entry failed, carries no invalidation, or names
+     *         another rkey than this window's
+     * @throws IllegalStateException if the window is closed, or is not a bound type 2 window
+     */
+    public void invalidatedByPeer(Completions completions, int index) {
+        Objects.requireNonNull(completions, "completions");
+        String verb = "ibv_poll_cq";
+        requireOpen(this);
+        boolean success = completions.isSuccess(index);
+        boolean withInvalidate = completions.hasFlag(index, CompletionFlag.WITH_INV);
+        int invalidated = completions.invalidatedRkey(index);
+        if (!success || !withInvalidate || invalidated != rkey) {
+            throw new IllegalArgumentException(verb + ": completion " + index + " did not invalidate " + this
+                    + (!success ? ": it failed" : !withInvalidate ? ": it has no IBV_WC_WITH_INV flag"
+                    : ": it invalidated rkey 0x" + Integer.toHexString(invalidated)));
+        }
+        if (!TYPE2_STATE.compareAndSet(this, TYPE2_BOUND, TYPE2_FREE)) {
+            throw new IllegalStateException(verb + ": " + this + " is not a bound type 2 window");
+        }
+    }
+
+    /**
+     * Claims this type 2 window for a post that binds it (before the post, atomically).
+     *
+     * @throws IllegalStateException if it is bound, or another post (or an earlier request of
+     *         this chain or batch) is binding it
+     */
+    void claimType2Bind(long wrId) {
+        int state = (int) TYPE2_STATE.compareAndExchange(this, TYPE2_FREE, TYPE2_BINDING);
+        if (state != TYPE2_FREE) {
+            throw new IllegalStateException(SendWorkRequest.VERB + ": wr_id=" + wrId + ": BIND_MW names " + this
+                    + (state == TYPE2_BOUND ? ", which an earlier BIND_MW bound" : ", which another request of this"
+                    + " post (or another thread's post) binds") + ": a type 2 window is bound again only once"
+                    + " invalidated (post a LOCAL_INV of its rkey first)");
+        }
+    }
+
+    /** The post that claimed this window ({@link #claimType2Bind}) did not post its bind. */
+    void type2BindNotPosted() {
+        TYPE2_STATE.compareAndSet(this, TYPE2_BINDING, TYPE2_FREE);
+    }
+
+    /**
+     * Type 2: whether a BIND_MW of this window was posted (or is being posted) and no
+     * invalidation since, so that binding it again would fail on the device.
      */
     boolean isValidType2() {
-        return validType2;
+        return type2State != TYPE2_FREE;
     }
 
     /** A LOCAL_INV of {@code invalidatedRkey} was posted in this window's domain: if it is this window's, it is free again. */
     void invalidatedIfRkey(int invalidatedRkey) {
-        if (validType2 && rkey == invalidatedRkey) {
-            validType2 = false;
+        if (type2State == TYPE2_BOUND && rkey == invalidatedRkey) {
+            TYPE2_STATE.compareAndSet(this, TYPE2_BOUND, TYPE2_FREE);
         }
     }
 
@@ -201,7 +296,7 @@ public final class MemoryWindow extends VerbsResource {
         rkey = newRkey;
         boundRegion = region;
         bound = true;
-        validType2 = true;
+        type2State = TYPE2_BOUND;
         if (previous != null && previous != region) {
             previous.removeUser(this);
         }

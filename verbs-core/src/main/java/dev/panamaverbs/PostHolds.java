@@ -12,21 +12,24 @@ import java.lang.invoke.VarHandle;
  * after the post needs, and the next request as it was when acquired. The release and that
  * bookkeeping read these, never the request again: a request changed by another thread while
  * it is posted (a user's race) cannot make the library release something it did not acquire, or
- * leave a use count raised. A request is in one post at a time ({@link #begin()}).
+ * leave a use count raised. A request is in one post at a time, the post of one thread
+ * ({@link #begin(SendWorkRequest)}): a batch may name it several times (its provider copies each
+ * into the queue), but two threads cannot post it at once.
  */
 final class PostHolds {
-    private static final VarHandle POSTING;
+    private static final VarHandle POSTER;
 
     static {
         try {
-            POSTING = MethodHandles.lookup().findVarHandle(PostHolds.class, "posting", int.class);
+            POSTER = MethodHandles.lookup().findVarHandle(PostHolds.class, "poster", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    @SuppressWarnings("unused") // through POSTING
-    private volatile int posting;
+    /** The thread whose post holds this request, null when none does. */
+    @SuppressWarnings("unused") // through POSTER
+    private volatile Thread poster;
     private final VerbsResource[] held;
     private int count;
     /** The request chained after this one when acquired. */
@@ -46,9 +49,13 @@ final class PostHolds {
         this.held = new VerbsResource[maxSge + 3];
     }
 
-    /** Starts a post of this request; false if another post of it is under way. */
-    boolean begin() {
-        return POSTING.compareAndSet(this, 0, 1);
+    /**
+     * Starts a post of this request by {@code thread}, unless a post holds it already.
+     *
+     * @return null if the post started; else the thread whose post holds the request
+     */
+    Thread begin(Thread thread) {
+        return (Thread) POSTER.compareAndExchange(this, (Thread) null, thread);
     }
 
     /**
@@ -81,7 +88,7 @@ final class PostHolds {
         bindRegion = null;
         bindAddedUser = false;
         localInvalidate = false;
-        POSTING.setRelease(this, 0);
+        POSTER.setRelease(this, null);
     }
 
     /**
@@ -94,13 +101,19 @@ final class PostHolds {
      *
      * @return how many requests of the chain were started: pass it to {@link #afterPost} and {@link #release}
      * @throws IllegalStateException if a resource is closed, or a request is being posted by
-     *         another thread at the same time (then nothing stays held)
+     *         another thread at the same time, or was linked into the chain twice meanwhile (then
+     *         nothing stays held)
      */
     static int acquire(SendWorkRequest head) {
         int started = 0;
         try {
             for (SendWorkRequest r = head; r != null; ) {
-                PostHolds holds = begin(r);
+                if (!begin(r)) {
+                    // next(...) refuses loops: only another thread relinking the chain gets here.
+                    throw new IllegalStateException(SendWorkRequest.VERB + ": wr_id=" + r.wrId()
+                            + " is in the chain twice: the chain changed while it was posted");
+                }
+                PostHolds holds = r.holds();
                 started++;
                 SendWorkRequest next = r.next();
                 holds.next = next;
@@ -117,12 +130,17 @@ final class PostHolds {
 
     /**
      * {@link #acquire} for one request of a batch ({@link SendBatch}), all or nothing: end it
-     * with {@link #afterPostOne} and {@link #releaseOne}.
+     * with {@link #afterPostOne} and {@link #releaseOne}, once for each time it returned true.
      *
+     * @return true if this started the request's post; false if this thread's post holds it
+     *         already (the batch names it again), and nothing more was acquired
      * @throws IllegalStateException if a resource is closed, or the request is being posted by another thread
      */
-    static void acquireOne(SendWorkRequest r) {
-        PostHolds holds = begin(r);
+    static boolean acquireOne(SendWorkRequest r) {
+        if (!begin(r)) {
+            return false;
+        }
+        PostHolds holds = r.holds();
         try {
             hold(r, holds);
         } catch (IllegalStateException closed) {
@@ -130,16 +148,27 @@ final class PostHolds {
             holds.end();
             throw closed;
         }
+        return true;
     }
 
-    /** Starts {@code r}'s post: its record of what it holds, once no other post of it is under way. */
-    private static PostHolds begin(SendWorkRequest r) {
-        PostHolds holds = r.holds();
-        if (!holds.begin()) {
-            throw new IllegalStateException(SendWorkRequest.VERB + ": wr_id=" + r.wrId()
-                    + " is being posted by another thread (a request is in one post at a time)");
+    /**
+     * Starts {@code r}'s post by the calling thread. The owner is a thread, not a flag, so a
+     * batch that names one request several times is told apart from a real race.
+     *
+     * @return true if {@code r} was in no post; false if this thread's post already holds it
+     * @throws IllegalStateException if another thread's post holds it
+     */
+    private static boolean begin(SendWorkRequest r) {
+        Thread current = Thread.currentThread();
+        Thread owner = r.holds().begin(current);
+        if (owner == null) {
+            return true;
         }
-        return holds;
+        if (owner == current) {
+            return false;
+        }
+        throw new IllegalStateException(SendWorkRequest.VERB + ": wr_id=" + r.wrId() + " is being posted by another"
+                + " thread at the same moment (a request is in one post at a time: give each thread its own requests)");
     }
 
     /** Acquires what request {@code r} names, recording it in {@code holds}. */
@@ -153,10 +182,19 @@ final class PostHolds {
         if (window != null && bindRegion != null) {
             holds.hold(window);
             holds.hold(bindRegion);
-            // Before posting, as MemoryWindow.bind does: a closing region throws here and
-            // nothing is posted; once added, the region's close closes the window first.
-            boolean added = !window.isBoundTo(bindRegion);
-            bindRegion.addUser(window);
+            // Claimed before the post, atomically: a second bind of the window in this chain or
+            // batch, or in another thread's post, is refused here instead of reaching the device.
+            window.claimType2Bind(r.wrId());
+            boolean added;
+            try {
+                // Before posting, as MemoryWindow.bind does: a closing region throws here and
+                // nothing is posted; once added, the region's close closes the window first.
+                added = !window.isBoundTo(bindRegion);
+                bindRegion.addUser(window);
+            } catch (RuntimeException e) {
+                window.type2BindNotPosted();
+                throw e;
+            }
             holds.bindWindow = window;
             holds.bindRegion = bindRegion;
             holds.bindRkey = r.union().bindRkey();
@@ -206,10 +244,14 @@ final class PostHolds {
         if (holds.bindWindow != null) {
             if (posted) {
                 holds.bindWindow.boundByRequest(holds.bindRegion, holds.bindRkey);
-            } else if (holds.bindAddedUser) {
-                holds.bindRegion.removeUser(holds.bindWindow);
+            } else {
+                holds.bindWindow.type2BindNotPosted();
+                if (holds.bindAddedUser) {
+                    holds.bindRegion.removeUser(holds.bindWindow);
+                }
             }
             holds.bindAddedUser = false;
+            holds.bindWindow = null; // done once per acquisition
         }
     }
 

@@ -46,8 +46,15 @@ import java.util.Objects;
  * {@code ibv_wr_start} and hold it until {@code ibv_wr_complete} or {@code ibv_wr_abort}. The
  * batch records requests and makes every native call inside {@link #complete()}, where a failure
  * after {@code ibv_wr_start} always ends in {@code ibv_wr_abort}: no exception can leave the
- * lock held. Recording and posting allocate nothing. Not thread-safe; several batches of one
- * queue pair may complete from different threads at once (they serialize).
+ * lock held. Recording and posting allocate nothing.
+ *
+ * <p>One request object may be added several times ({@code ibv_wr_*} copies each into the queue
+ * when the batch completes), except a {@code BIND_MW} (a type 2 window is bound once until
+ * invalidated). A batch is not thread-safe; several batches of one queue pair may complete from
+ * different threads at once: they complete one after the other, under the queue pair's lock, so
+ * they may even share request objects. What is refused, naming the request, is a real race: a
+ * request in a post of another thread at the same moment through anything else (another queue
+ * pair's batch, {@link QueuePair#postSend}).
  */
 public final class SendBatch {
     static final String VERB = "ibv_wr_complete";
@@ -56,6 +63,8 @@ public final class SendBatch {
     private final QueuePair queuePair;
     private final ExtendedSendQueue queue;
     private final SendWorkRequest[] requests;
+    /** Per place of the batch, during a post: whether this place holds its request (its first place). */
+    private final boolean[] firstPlace;
     /** Where an INLINE request's several entries are gathered for one {@code ibv_wr_set_inline_data}. */
     private final MemorySegment inlineScratch;
     /** The queue pair's send path: its limits and checks. */
@@ -69,6 +78,7 @@ public final class SendBatch {
         this.queuePair = queuePair;
         this.queue = queuePair.extendedSendQueue();
         this.requests = new SendWorkRequest[capacity];
+        this.firstPlace = new boolean[capacity];
         this.inlineScratch = arena.allocate(Math.max(1, path.limits.maxInlineData()), 8);
     }
 
@@ -140,7 +150,8 @@ public final class SendBatch {
 
     /**
      * Adds {@code request} (not the requests chained after it). The request is read when the
-     * batch completes: changing it before then changes what is posted.
+     * batch completes: changing it before then changes what is posted. The same request may be
+     * added again: each place is posted with what the request holds at completion.
      *
      * @param request a filled send work request
      * @return this batch
@@ -232,24 +243,50 @@ public final class SendBatch {
         return queuePair;
     }
 
+    /**
+     * The checks, the holds, the native calls and the bookkeeping, all under the queue pair's
+     * lock: batches of one queue pair complete one at a time, so a request two of them share is
+     * never in two of their posts at once. A request named again in this batch is held (and
+     * booked) once, at its first place ({@link #firstPlace}).
+     */
     private void post(int count) {
         queuePair.acquire();
+        try {
+            synchronized (queue) {
+                postLocked(count);
+            }
+        } finally {
+            queuePair.release();
+        }
+    }
+
+    private void postLocked(int count) {
+        ProtectionDomain pd = path.limits.protectionDomain();
         int acquired = 0;
         try {
             check(requests, count, path, queue.opcodeBits(), queue.functions());
             try {
                 for (; acquired < count; acquired++) {
-                    acquire(requests[acquired]);
+                    SendWorkRequest r = requests[acquired];
+                    firstPlace[acquired] = acquire(r);
+                    if (!firstPlace[acquired] && r.union().bindWindow() != null) {
+                        throw new IllegalStateException(VERB + ": wr_id=" + r.wrId() + ": the batch names this BIND_MW"
+                                + " request twice: a type 2 window is bound again only once invalidated");
+                    }
                 }
-            } catch (IllegalStateException closed) {
+            } catch (IllegalStateException refused) {
                 for (int i = 0; i < acquired; i++) {
-                    PostHolds.afterPostOne(requests[i], false, path.limits.protectionDomain());
+                    if (firstPlace[i]) {
+                        PostHolds.afterPostOne(requests[i], false, pd);
+                    }
                 }
-                throw closed;
+                throw refused;
             }
             int rc = postNative(count);
             for (int i = 0; i < count; i++) {
-                PostHolds.afterPostOne(requests[i], rc == 0, path.limits.protectionDomain()); // BIND_MW and LOCAL_INV bookkeeping
+                if (firstPlace[i]) {
+                    PostHolds.afterPostOne(requests[i], rc == 0, pd); // BIND_MW and LOCAL_INV bookkeeping
+                }
             }
             if (rc != 0) {
                 throw NativeCalls.postFailure(VERB, rc, "the batch of " + count + " requests (wr_id="
@@ -257,9 +294,10 @@ public final class SendBatch {
             }
         } finally {
             for (int i = 0; i < acquired; i++) {
-                release(requests[i]);
+                if (firstPlace[i]) {
+                    release(requests[i]);
+                }
             }
-            queuePair.release();
         }
     }
 
@@ -300,9 +338,15 @@ public final class SendBatch {
         SendPath.checkCpuReadable(VERB, r, 0, r.region(0), "ATOMIC_WRITE");
     }
 
-    /** {@link PostHolds#acquireOne}, plus the region an ATOMIC_WRITE's CPU reads from (recorded with the rest). */
-    private static void acquire(SendWorkRequest r) {
-        PostHolds.acquireOne(r);
+    /**
+     * {@link PostHolds#acquireOne}, plus the region an ATOMIC_WRITE's CPU reads from (recorded with the rest).
+     *
+     * @return false if an earlier place of this batch holds {@code r} already (nothing acquired)
+     */
+    private static boolean acquire(SendWorkRequest r) {
+        if (!PostHolds.acquireOne(r)) {
+            return false;
+        }
         if (r.opcodeValue() == ATOMIC_WRITE) {
             try {
                 r.holds().hold(r.region(0));
@@ -311,29 +355,32 @@ public final class SendBatch {
                 throw closed;
             }
         }
+        return true;
     }
 
     private static void release(SendWorkRequest r) {
         PostHolds.releaseOne(r);
     }
 
-    /** {@code ibv_wr_start} ... {@code ibv_wr_complete}; {@code ibv_wr_abort} if anything throws in between. */
+    /**
+     * {@code ibv_wr_start} ... {@code ibv_wr_complete}; {@code ibv_wr_abort} if anything throws in
+     * between. Runs under the queue pair's lock ({@link #post}): providers lock the send queue
+     * from start to complete, and the Java lock keeps other threads' batches off it meanwhile.
+     */
     private int postNative(int count) {
         QpEx.Functions fns = queue.functions();
         long qpx = queue.qpx();
-        synchronized (queue) {
-            QpEx.start(fns, qpx);
-            boolean ended = false;
-            try {
-                for (int i = 0; i < count; i++) {
-                    QpEx.post(fns, qpx, path.limits.type().value(), requests[i].address(), inlineScratch.address());
-                }
-                ended = true;
-                return QpEx.complete(fns, qpx);
-            } finally {
-                if (!ended) {
-                    QpEx.abort(fns, qpx);
-                }
+        QpEx.start(fns, qpx);
+        boolean ended = false;
+        try {
+            for (int i = 0; i < count; i++) {
+                QpEx.post(fns, qpx, path.limits.type().value(), requests[i].address(), inlineScratch.address());
+            }
+            ended = true;
+            return QpEx.complete(fns, qpx);
+        } finally {
+            if (!ended) {
+                QpEx.abort(fns, qpx);
             }
         }
     }

@@ -2,6 +2,8 @@ package dev.panamaverbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,7 +20,7 @@ class PostHoldsTest {
         FakeResource ah = FakeResource.open("ah", destroyed);
         FakeResource mr = FakeResource.open("mr", destroyed);
         PostHolds holds = new PostHolds(1);
-        assertTrue(holds.begin());
+        assertNull(holds.begin(Thread.currentThread()));
         holds.hold(ah);
         holds.hold(mr);
         assertEquals(2, holds.heldCount());
@@ -40,13 +42,15 @@ class PostHoldsTest {
         FakeResource closed = FakeResource.open("closed", destroyed);
         closed.close();
         PostHolds holds = new PostHolds(0);
-        assertTrue(holds.begin());
-        assertFalse(holds.begin(), "a second post of the same request while the first runs");
+        Thread me = Thread.currentThread();
+        assertNull(holds.begin(me));
+        assertSame(me, holds.begin(me), "this thread's post holds it: a batch naming it again is told so");
+        assertSame(me, holds.begin(new Thread(() -> { })), "another thread's post is refused: it names the owner");
         holds.hold(open);
         assertThrows(IllegalStateException.class, () -> holds.hold(closed));
         assertEquals(1, holds.heldCount(), "the closed resource was not recorded, so it is not released");
         holds.end();
-        assertTrue(holds.begin(), "ended: the request may be posted again");
+        assertNull(holds.begin(me), "ended: the request may be posted again");
         holds.end();
         Thread closer = Thread.ofPlatform().start(open::close);
         assertTimeoutJoin(closer);
@@ -56,7 +60,7 @@ class PostHoldsTest {
     void holdsHaveRoomForAnAddressHandleAWindowItsRegionAndEveryEntryButNoMore() {
         List<String> destroyed = new ArrayList<>();
         PostHolds holds = new PostHolds(2);
-        holds.begin();
+        holds.begin(Thread.currentThread());
         for (int i = 0; i < 5; i++) {
             holds.hold(FakeResource.open("r" + i, destroyed));
         }
@@ -65,6 +69,36 @@ class PostHoldsTest {
         holds.end();
         Thread closer = Thread.ofPlatform().start(extra::close);
         assertTimeoutJoin(closer);
+    }
+
+    /**
+     * A batch may name one request several times from one thread (only its first place holds it);
+     * a post of it from another thread meanwhile is refused, and may go ahead once it ended.
+     */
+    @Test
+    void oneThreadMayNameARequestTwiceAnotherThreadIsRefused() throws InterruptedException {
+        SendWorkRequest request = SendWorkRequest.allocate(1).wrId(77);
+        assertTrue(PostHolds.acquireOne(request), "the first place starts the post");
+        assertFalse(PostHolds.acquireOne(request), "the second place of the same thread holds nothing more");
+        IllegalStateException[] refused = new IllegalStateException[1];
+        Thread other = Thread.ofPlatform().start(() -> {
+            try {
+                PostHolds.acquireOne(request);
+            } catch (IllegalStateException e) {
+                refused[0] = e;
+            }
+        });
+        assertTimeoutJoin(other);
+        assertTrue(refused[0] != null && refused[0].getMessage().startsWith("ibv_post_send: wr_id=77 is being posted by"
+                + " another thread at the same moment"), String.valueOf(refused[0]));
+        PostHolds.releaseOne(request);
+        boolean[] started = new boolean[1];
+        Thread after = Thread.ofPlatform().start(() -> {
+            started[0] = PostHolds.acquireOne(request);
+            PostHolds.releaseOne(request);
+        });
+        assertTimeoutJoin(after);
+        assertTrue(started[0], "released: another thread may post it");
     }
 
     private static void assertTimeoutJoin(Thread thread) {
