@@ -303,4 +303,76 @@ class MemoryWindowDeviceTest {
             assertTrue(window.isClosed(), "closing the bound region closes the type 2 window");
         }
     }
+
+    /**
+     * A type 2 window knows whether it is bound: two binds of it in one chain are refused before
+     * the device (nothing posted, still free), and of two threads binding it at once exactly one
+     * succeeds, 20 times over; a LOCAL_INV frees it each time. No second bind reaches rxe (which
+     * would leave a kernel warning and a close of about 50 s).
+     */
+    @DeviceTest
+    void aType2WindowIsBoundOnceInAChainAndAcrossThreads(TestDevice device) throws Exception {
+        try (RcLoopbackPair pair = RcLoopbackPair.open(device);
+                Arena arena = Arena.ofShared()) {
+            ProtectionDomain pd = pair.protectionDomain();
+            Completions batch = Completions.allocate(arena, 4);
+            MemoryRegion exposed = pd.register(arena.allocate(4096, 4096),
+                    EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.MW_BIND));
+            MemoryWindow window = pd.allocateMemoryWindow(MemoryWindowType.TYPE_2);
+            assertFalse(window.isBound());
+            int rkey = MemoryWindow.incrementRkey(window.rkey());
+            SendWorkRequest first = SendWorkRequest.allocate(arena, 1).wrId(60).signaled(true)
+                    .bindMemoryWindow(window, rkey, exposed, 0, 1024, EnumSet.of(AccessFlag.REMOTE_READ));
+            SendWorkRequest second = SendWorkRequest.allocate(arena, 1).wrId(61).signaled(true)
+                    .bindMemoryWindow(window, rkey, exposed, 1024, 1024, EnumSet.of(AccessFlag.REMOTE_READ));
+            first.next(second);
+            IllegalStateException chained = assertThrows(IllegalStateException.class, () -> pair.first().postSend(first));
+            assertTrue(chained.getMessage().startsWith("ibv_post_send: wr_id=61: BIND_MW names " + window),
+                    chained.getMessage());
+            assertFalse(window.isBound(), "the refused chain bound nothing");
+            assertEquals(0, pair.firstQueue().poll(batch, 4), "the refused chain posted nothing");
+            first.next(null);
+
+            for (int round = 0; round < 20; round++) {
+                SendWorkRequest[] binds = {first.wrId(100 + 2 * round), second.wrId(101 + 2 * round)};
+                java.util.concurrent.CyclicBarrier go = new java.util.concurrent.CyclicBarrier(2);
+                java.util.concurrent.atomic.AtomicInteger posted = new java.util.concurrent.atomic.AtomicInteger();
+                java.util.concurrent.ConcurrentLinkedQueue<Throwable> unexpected = new java.util.concurrent.ConcurrentLinkedQueue<>();
+                Thread[] threads = new Thread[2];
+                for (int t = 0; t < 2; t++) {
+                    SendWorkRequest mine = binds[t].bindMemoryWindow(window, rkey, exposed, 1024L * t, 1024,
+                            EnumSet.of(AccessFlag.REMOTE_READ));
+                    threads[t] = Thread.ofPlatform().start(() -> {
+                        try {
+                            go.await();
+                            pair.first().postSend(mine);
+                            posted.incrementAndGet();
+                        } catch (IllegalStateException refused) {
+                            if (!refused.getMessage().contains("BIND_MW names " + window)) {
+                                unexpected.add(refused);
+                            }
+                        } catch (Throwable e) {
+                            unexpected.add(e);
+                        }
+                    });
+                }
+                for (Thread thread : threads) {
+                    thread.join(60_000);
+                    assertFalse(thread.isAlive(), "a binding thread hangs");
+                }
+                assertTrue(unexpected.isEmpty(), "round " + round + ": " + unexpected);
+                assertEquals(1, posted.get(), "round " + round + ": exactly one of two concurrent binds is posted");
+                assertTrue(window.isBound());
+                awaitOne(pair.firstQueue(), batch);
+                assertEquals(CompletionStatus.SUCCESS, batch.status(0), "round " + round + ": the one bind");
+                pair.first().postSend(SendWorkRequest.allocate(arena, 1).wrId(59).signaled(true)
+                        .opcode(WorkRequestOpcode.LOCAL_INV).invalidateRkey(rkey));
+                assertFalse(window.isBound(), "a posted LOCAL_INV of its rkey frees it");
+                awaitOne(pair.firstQueue(), batch);
+                assertEquals(CompletionStatus.SUCCESS, batch.status(0), "round " + round + ": LOCAL_INV");
+                rkey = MemoryWindow.incrementRkey(rkey);
+            }
+            assertEquals(0, pair.firstQueue().poll(batch, 4), "no other completion");
+        }
+    }
 }

@@ -257,6 +257,25 @@ class SendBatchDeviceTest {
             assertEquals(CompletionOpcode.BIND_MW, wc.opcode(0));
             assertEquals(CompletionStatus.SUCCESS, wc.status(1), "LOCAL_INV");
             assertEquals(CompletionOpcode.LOCAL_INV, wc.opcode(1));
+            assertFalse(localWindow.isBound(), "bound and invalidated in one batch: free");
+
+            // One window bound twice in a batch, by one request named twice or by two requests:
+            // refused before the device, nothing posted, the window still free.
+            SendWorkRequest bindTwice = SendWorkRequest.allocate(arena, 1).wrId(17).signaled(true)
+                    .bindMemoryWindow(localWindow, MemoryWindow.incrementRkey(localRkey), exposed, 0, 4096,
+                            EnumSet.of(AccessFlag.REMOTE_READ));
+            IllegalStateException twice = assertThrows(IllegalStateException.class,
+                    () -> batchA.start().add(bindTwice).add(bindTwice).complete());
+            assertTrue(twice.getMessage().startsWith("ibv_wr_complete: wr_id=17: the batch names this BIND_MW request twice"),
+                    twice.getMessage());
+            SendWorkRequest bindAgain = SendWorkRequest.allocate(arena, 1).wrId(18).signaled(true)
+                    .bindMemoryWindow(localWindow, MemoryWindow.incrementRkey(localRkey), exposed, 0, 2048,
+                            EnumSet.of(AccessFlag.REMOTE_READ));
+            IllegalStateException two = assertThrows(IllegalStateException.class,
+                    () -> batchA.start().add(bindTwice).add(bindAgain).complete());
+            assertTrue(two.getMessage().startsWith("ibv_post_send: wr_id=18: BIND_MW names " + localWindow), two.getMessage());
+            assertFalse(localWindow.isBound(), "the refused batches bound nothing");
+            assertEquals(0, pair.firstQueue().poll(wc), "the refused batches posted nothing");
 
             // A's SEND_WITH_INV invalidates B's window 1: A's next read through it fails remotely.
             PostSendOpcodesDeviceTest.sendWithInvalidate(pair, arena, wc, 12, 13, remoteRkey, sink,
@@ -265,6 +284,120 @@ class SendBatchDeviceTest {
             CompletionWaiter.await(pair.firstQueue(), wc, 1, CompletionWaiter.DEFAULT_TIMEOUT);
             assertEquals(16, wc.wrId(0));
             assertEquals(CompletionStatus.REM_ACCESS_ERR, wc.status(0), "a read through the window SEND_WITH_INV invalidated");
+        }
+    }
+
+    /**
+     * A peer's SEND_WITH_INV frees a type 2 window only when its receive completion is handed to
+     * {@code invalidatedByPeer}: until then a rebind is refused; afterwards it binds and reads.
+     */
+    @DeviceTest
+    void aWindowThePeerInvalidatedIsBoundAgainOnceItsCompletionSaysSo(TestDevice device) {
+        Set<WorkRequestOpcode> operations = EnumSet.of(WorkRequestOpcode.BIND_MW, WorkRequestOpcode.SEND_WITH_INV,
+                WorkRequestOpcode.RDMA_READ);
+        try (RcLoopbackPair pair = RcLoopbackPair.openExtended(device, 0, operations);
+                Arena arena = Arena.ofConfined()) {
+            ProtectionDomain pd = pair.protectionDomain();
+            MemoryRegion exposed = PostSendOpcodesDeviceTest.windowTarget(pd, arena, 3, 9);
+            MemoryRegion sink = pair.firstBuffer().region();
+            Completions wc = Completions.allocate(arena, 4);
+            SendBatch batchA = SendBatch.allocate(pair.first(), 4);
+            SendBatch batchB = SendBatch.allocate(pair.second(), 4);
+            MemoryWindow window = pd.allocateMemoryWindow(MemoryWindowType.TYPE_2);
+            assertFalse(window.isBound());
+            int rkey = MemoryWindow.incrementRkey(window.rkey());
+            SendWorkRequest bind = SendWorkRequest.allocate(arena, 1).wrId(20).signaled(true)
+                    .bindMemoryWindow(window, rkey, exposed, 0, 4096, EnumSet.of(AccessFlag.REMOTE_READ));
+            batchB.start().add(bind).complete();
+            CompletionWaiter.awaitSuccess(pair.secondQueue(), wc);
+            assertTrue(window.isBound());
+            IllegalArgumentException notAnInvalidation = assertThrows(IllegalArgumentException.class,
+                    () -> window.invalidatedByPeer(wc, 0));
+            assertTrue(notAnInvalidation.getMessage().contains("no IBV_WC_WITH_INV"), notAnInvalidation.getMessage());
+
+            PostSendOpcodesDeviceTest.sendWithInvalidate(pair, arena, wc, 21, 22, rkey, sink,
+                    wr -> batchA.start().add(wr).complete(), "SendBatchDeviceTest");
+            assertTrue(window.isBound(), "a received invalidation is not seen until its completion is handed over");
+            int secondRkey = MemoryWindow.incrementRkey(rkey);
+            bind.bindMemoryWindow(window, secondRkey, exposed, 0, 4096, EnumSet.of(AccessFlag.REMOTE_READ));
+            assertThrows(IllegalStateException.class, () -> batchB.start().add(bind).complete());
+            window.invalidatedByPeer(wc, 0);
+            assertFalse(window.isBound());
+            assertThrows(IllegalStateException.class, () -> window.invalidatedByPeer(wc, 0), "only a bound window");
+
+            batchB.start().add(bind.wrId(23)).complete();
+            CompletionWaiter.awaitSuccess(pair.secondQueue(), wc);
+            assertEquals(23, wc.wrId(0));
+            assertEquals(secondRkey, window.rkey());
+            batchA.start().add(SendWorkRequest.allocate(arena, 1).wrId(24).signaled(true)
+                    .opcode(WorkRequestOpcode.RDMA_READ).sge(sink, 0, 1024).rdma(exposed.iova(), secondRkey)).complete();
+            CompletionWaiter.awaitSuccess(pair.firstQueue(), wc);
+            assertEquals(-1L, sink.memory().asSlice(0, 1024).mismatch(exposed.memory().asSlice(0, 1024)),
+                    "a read through the window bound again");
+        }
+    }
+
+    /**
+     * One request object added four times is posted four times (ibv_wr_* copies it); two threads
+     * completing batches of one queue pair that share their request objects both succeed (the
+     * batches take turns); a capacity above max_send_wr is refused at allocate.
+     */
+    @DeviceTest
+    void aRequestAddedTwiceAndBatchesOfOneQueuePairFromTwoThreads(TestDevice device) throws Exception {
+        try (RcLoopbackPair pair = RcLoopbackPair.openExtended(device, 0, EnumSet.of(WorkRequestOpcode.RDMA_WRITE));
+                Arena arena = Arena.ofShared()) {
+            QueuePair a = pair.first();
+            int maxSendWr = a.capabilities().maxSendWorkRequests();
+            IllegalArgumentException tooDeep = assertThrows(IllegalArgumentException.class,
+                    () -> SendBatch.allocate(a, maxSendWr + 1));
+            assertTrue(tooDeep.getMessage().startsWith("ibv_wr_start: a batch capacity of " + (maxSendWr + 1)
+                    + " exceeds the queue pair's max_send_wr " + maxSendWr), tooDeep.getMessage());
+            SendBatch.allocate(a, maxSendWr); // the whole queue is fine
+
+            MemoryRegion regionA = pair.firstBuffer().region();
+            MemoryRegion regionB = pair.secondBuffer().region();
+            pair.firstBuffer().fillPattern(5, 0, 256);
+            SendWorkRequest write = SendWorkRequest.allocate(arena, 1).wrId(70).signaled(true)
+                    .opcode(WorkRequestOpcode.RDMA_WRITE).sge(regionA, 0, 256).rdma(regionB.iova(), regionB.rkey());
+            SendBatch batch = SendBatch.allocate(arena, a, 4);
+            batch.start().add(write).add(write).add(write).add(write).complete();
+            Completions wc = Completions.allocate(arena, 32);
+            CompletionWaiter.await(pair.firstQueue(), wc, 4, CompletionWaiter.DEFAULT_TIMEOUT);
+            for (int i = 0; i < 4; i++) {
+                assertEquals(CompletionStatus.SUCCESS, wc.status(i), "place " + i);
+                assertEquals(70, wc.wrId(i), "place " + i);
+            }
+            pair.secondBuffer().assertPattern(5, 0, 256);
+
+            // Two threads, one batch each, the same two request objects: 2 x 6 batches of 2 = 24 writes.
+            SendWorkRequest other = SendWorkRequest.allocate(arena, 1).wrId(71).signaled(true)
+                    .opcode(WorkRequestOpcode.RDMA_WRITE).sge(regionA, 0, 64).rdma(regionB.iova() + 512, regionB.rkey());
+            java.util.concurrent.CyclicBarrier go = new java.util.concurrent.CyclicBarrier(2);
+            java.util.concurrent.ConcurrentLinkedQueue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            Thread[] threads = new Thread[2];
+            for (int t = 0; t < 2; t++) {
+                boolean reversed = t == 1;
+                threads[t] = Thread.ofPlatform().start(() -> {
+                    SendBatch mine = SendBatch.allocate(arena, a, 2);
+                    try {
+                        go.await();
+                        for (int round = 0; round < 6; round++) {
+                            mine.start().add(reversed ? other : write).add(reversed ? write : other).complete();
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                });
+            }
+            for (Thread thread : threads) {
+                thread.join(120_000);
+                assertFalse(thread.isAlive(), "a batch thread hangs");
+            }
+            assertTrue(failures.isEmpty(), "batches of one queue pair from two threads: " + failures);
+            CompletionWaiter.await(pair.firstQueue(), wc, 24, CompletionWaiter.DEFAULT_TIMEOUT);
+            for (int i = 0; i < 24; i++) {
+                assertEquals(CompletionStatus.SUCCESS, wc.status(i), "write " + i);
+            }
         }
     }
 
