@@ -645,6 +645,13 @@ public final class QueuePair extends VerbsResource {
         sendPath.post(request, destroyThroughConnectionManager == null);
     }
 
+    /** The state check of {@link #postSend}, for {@link SendBatch} (rdma_cm moves its queue pairs' states itself). */
+    void requireSendPostable(String verb) {
+        if (destroyThroughConnectionManager == null) {
+            requirePostable(verb, true);
+        }
+    }
+
     /** The send path {@link #postSend} and {@link SendBatch} post through. */
     SendPath sendPath() {
         return sendPath;

@@ -174,7 +174,10 @@ public final class SendBatch {
      * An empty batch makes no native call.
      *
      * @throws IllegalStateException if the batch is not started, or the queue pair, a request's
-     *         arena, region, address handle or window is closed
+     *         arena, region, address handle or window is closed, or, as for
+     *         {@link QueuePair#postSend}, the queue pair (not of an rdma_cm identifier) is in RESET,
+     *         INIT or RTR, or a request is posted by another thread at the same moment, or a
+     *         {@code BIND_MW} names a bound type 2 window
      * @throws IllegalArgumentException naming {@code ibv_wr_complete} and the wr_id of a request
      *         that does not fit the queue pair (nothing is posted)
      * @throws VerbsUnsupportedException if the provider lacks a function the batch needs, or
@@ -252,6 +255,7 @@ public final class SendBatch {
     private void post(int count) {
         queuePair.acquire();
         try {
+            queuePair.requireSendPostable(VERB);
             synchronized (queue) {
                 postLocked(count);
             }

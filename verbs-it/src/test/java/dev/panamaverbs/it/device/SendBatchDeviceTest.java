@@ -398,6 +398,13 @@ class SendBatchDeviceTest {
             for (int i = 0; i < 24; i++) {
                 assertEquals(CompletionStatus.SUCCESS, wc.status(i), "write " + i);
             }
+
+            // A queue pair that cannot send refuses the batch before ibv_wr_start, as postSend does.
+            a.toReset();
+            IllegalStateException reset = assertThrows(IllegalStateException.class,
+                    () -> batch.start().add(write).complete());
+            assertTrue(reset.getMessage().startsWith("ibv_wr_complete: ") && reset.getMessage().contains("is in RESET"),
+                    reset.getMessage());
         }
     }
 
