@@ -5,6 +5,7 @@ import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.BitFlag;
 import dev.panamaverbs.values.CompletionFlag;
+import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.values.MemoryWindowType;
 import dev.panamaverbs.values.SendFlag;
 import dev.panamaverbs.gateway.Pointers;
@@ -214,32 +215,57 @@ public final class MemoryWindow extends VerbsResource {
 
     /**
      * Tells a bound type 2 window that the peer invalidated it: {@code completions} entry
-     * {@code index} is the successful receive of a {@code SEND_WITH_INV} whose invalidated rkey
-     * ({@link CompletionFlag#WITH_INV}, {@link Completions#invalidatedRkey}) is this window's.
-     * Then the window is free to be bound again. The entry is checked, so a completion that did
-     * not invalidate this window changes nothing and throws.
+     * {@code index} is the successful receive ({@code IBV_WC_RECV}) of a {@code SEND_WITH_INV}
+     * whose invalidated rkey ({@link Completions#invalidatedRkey}) is this window's. Then the
+     * window is free to be bound again. The entry is checked, so a completion that did not
+     * invalidate this window changes nothing and throws.
+     *
+     * <p>The invalidation flag: {@link CompletionFlag#WITH_INV}, or, without
+     * {@link CompletionFlag#WITH_IMM}, bit 2: SoftRoCE (rxe) passes its completions to user space
+     * with the kernel's {@code IB_WC_WITH_INVALIDATE} (1 &lt;&lt; 2), a bit libibverbs names
+     * {@code IBV_WC_IP_CSUM_OK} (rxe reported flags 5, GRH and that bit, and the invalidated rkey).
      *
      * @param completions polled completions
      * @param index       the entry of the receive that carried the invalidation
-     * @throws IllegalArgumentException if that entry failed, carries no invalidation, or names
-     *         another rkey than this window's
+     * @throws IllegalArgumentException if that entry failed, is not a receive, carries no
+     *         invalidation, or names another rkey than this window's
      * @throws IllegalStateException if the window is closed, or is not a bound type 2 window
      */
     public void invalidatedByPeer(Completions completions, int index) {
         Objects.requireNonNull(completions, "completions");
-        String verb = "ibv_poll_cq";
         requireOpen(this);
-        boolean success = completions.isSuccess(index);
-        boolean withInvalidate = completions.hasFlag(index, CompletionFlag.WITH_INV);
-        int invalidated = completions.invalidatedRkey(index);
-        if (!success || !withInvalidate || invalidated != rkey) {
-            throw new IllegalArgumentException(verb + ": completion " + index + " did not invalidate " + this
-                    + (!success ? ": it failed" : !withInvalidate ? ": it has no IBV_WC_WITH_INV flag"
-                    : ": it invalidated rkey 0x" + Integer.toHexString(invalidated)));
+        String problem = invalidationProblem(completions, index, rkey);
+        if (problem != null) {
+            throw new IllegalArgumentException("ibv_poll_cq: completion " + index + " did not invalidate " + this
+                    + ": " + problem);
         }
         if (!TYPE2_STATE.compareAndSet(this, TYPE2_BOUND, TYPE2_FREE)) {
-            throw new IllegalStateException(verb + ": " + this + " is not a bound type 2 window");
+            throw new IllegalStateException("ibv_poll_cq: " + this + " is not a bound type 2 window");
         }
+    }
+
+    /** {@code IB_WC_WITH_INVALIDATE}, the kernel's value, which rxe hands to user space unchanged. */
+    private static final int KERNEL_WITH_INVALIDATE = 1 << 2;
+
+    /** Why entry {@code index} is not the receive of an invalidation of {@code rkey}, or null if it is. */
+    static String invalidationProblem(Completions completions, int index, int rkey) {
+        if (!completions.isSuccess(index)) {
+            return "it failed (" + completions.status(index) + ")";
+        }
+        if (completions.opcodeValue(index) != CompletionOpcode.RECV.value()) {
+            return "it is not a receive (opcode " + completions.opcode(index) + ")";
+        }
+        int flags = completions.flags(index);
+        boolean invalidates = (flags & CompletionFlag.WITH_INV.bit()) != 0
+                || ((flags & KERNEL_WITH_INVALIDATE) != 0 && (flags & CompletionFlag.WITH_IMM.bit()) == 0);
+        if (!invalidates) {
+            return "it has no IBV_WC_WITH_INV flag (flags 0x" + Integer.toHexString(flags) + ")";
+        }
+        int invalidated = completions.invalidatedRkey(index);
+        if (invalidated != rkey) {
+            return "it invalidated rkey 0x" + Integer.toHexString(invalidated) + ", not 0x" + Integer.toHexString(rkey);
+        }
+        return null;
     }
 
     /**
