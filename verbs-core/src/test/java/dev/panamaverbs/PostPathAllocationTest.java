@@ -138,6 +138,18 @@ class PostPathAllocationTest {
         resource.close();
     }
 
+    /** A batch's holds: the posting thread takes a request, names it again, gives it back. */
+    @Test
+    void aRequestIsTakenTwiceByOneThreadAndGivenBackWithoutAllocating() {
+        SendWorkRequest request = SendWorkRequest.allocate(arena, 1).wrId(9);
+        assertNothingAllocated("acquireOne twice/releaseOne", i -> {
+            boolean first = PostHolds.acquireOne(request);
+            boolean again = PostHolds.acquireOne(request);
+            PostHolds.releaseOne(request);
+            sink += (first ? 1 : 0) + (again ? 2 : 0);
+        });
+    }
+
     @Test
     void everyCompletionFieldIsReadWithoutAllocating() {
         Completions batch = Completions.allocate(arena, 4);
