@@ -302,7 +302,10 @@ public final class RdmaConnection extends CmResources {
         long start = System.nanoTime();
         long limit = EventFiles.checkTimeout(timeout);
         while (true) {
-            State now = state.require(Operation.AWAIT_DISCONNECT.verb, Operation.AWAIT_DISCONNECT.allowed);
+            State now = state.current();
+            if (now == State.CLOSED) {
+                throw state.closedWhileWaiting(Operation.AWAIT_DISCONNECT.verb, null);
+            }
             if (now == State.DISCONNECTED) {
                 return true;
             }
