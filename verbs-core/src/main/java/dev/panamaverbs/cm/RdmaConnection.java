@@ -278,15 +278,15 @@ public final class RdmaConnection extends CmResources {
     public boolean disconnect(Duration timeout) {
         require(Operation.DISCONNECT);
         // The peer's DISCONNECTED, already seen by the identifier (and answered there), needs no rdma_disconnect of ours.
-        if (state.current() == State.CONNECTED && !id.isClosed() && id.awaitDisconnect(Duration.ZERO)) {
-            state.moveIf(State.CONNECTED, State.DISCONNECTED);
-        }
-        if (state.moveIf(State.CONNECTED, State.DISCONNECTING)) {
-            try {
-                id.disconnect(Duration.ZERO); // the wait is ours, below
-            } catch (IllegalStateException e) {
-                throw whenClosed(Operation.DISCONNECT, e);
+        try {
+            if (state.current() == State.CONNECTED && id.awaitDisconnect(Duration.ZERO)) {
+                state.moveIf(State.CONNECTED, State.DISCONNECTED);
             }
+            if (state.moveIf(State.CONNECTED, State.DISCONNECTING)) {
+                id.disconnect(Duration.ZERO); // the wait is ours, below
+            }
+        } catch (IllegalStateException e) {
+            throw whenClosed(Operation.DISCONNECT, e);
         }
         return awaitDisconnect(timeout);
     }
