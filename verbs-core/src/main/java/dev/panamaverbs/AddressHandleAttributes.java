@@ -72,6 +72,33 @@ public record AddressHandleAttributes(int portNumber, int destinationLid, int se
     }
 
     /**
+     * The GRH's hop limit ({@code grh.hop_limit}), as {@code RemoteEndpoint} has one.
+     *
+     * @return the hop limit of the global route
+     * @throws IllegalStateException when the attributes carry no global route (no GRH: local InfiniBand)
+     */
+    public int hopLimit() {
+        if (globalRoute == null) {
+            throw new IllegalStateException("ibv_ah_attr: no global route (is_global = 0), so no hop limit: " + this);
+        }
+        return globalRoute.hopLimit();
+    }
+
+    /**
+     * These attributes with the GRH's hop limit set to {@code hopLimit}.
+     *
+     * @param hopLimit {@code grh.hop_limit}, 0..255
+     * @return the changed attributes
+     * @throws IllegalStateException when the attributes carry no global route
+     */
+    public AddressHandleAttributes withHopLimit(int hopLimit) {
+        if (globalRoute == null) {
+            throw new IllegalStateException("ibv_ah_attr: no global route (is_global = 0) to set a hop limit on: " + this);
+        }
+        return withGlobalRoute(globalRoute.withHopLimit(hopLimit));
+    }
+
+    /**
      * Whether a GRH is sent ({@code is_global}).
      *
      * @return whether a GRH is sent ({@code is_global})

@@ -14,23 +14,30 @@ import java.util.function.Function;
 
 /**
  * What {@link RdmaConnection} and {@link RdmaDatagramSocket} share: an rdma_cm identifier with a
- * protection domain, one completion queue (send and receive) and a queue pair on the device
- * rdma_cm chose. Also the set-up steps both (and {@link RdmaListener}) take.
+ * protection domain, one completion queue for send and receive (or one each,
+ * {@link ConnectionOptions#separateCompletionQueues()}) and a queue pair on the device rdma_cm
+ * chose. Also the set-up steps both (and {@link RdmaListener}) take.
  */
 abstract sealed class CmResources implements AutoCloseable permits RdmaConnection, RdmaDatagramSocket {
-    /** The identifier's protection domain, completion queue and queue pair, made by {@link #create}. */
-    record Resources(ProtectionDomain protectionDomain, CompletionQueue completionQueue, QueuePair queuePair) {
-        /** Makes PD, CQ and a {@code type} queue pair on {@code id}, sized by {@code options}. */
+    /**
+     * The identifier's protection domain, completion queues (the same one twice unless
+     * separate) and queue pair, made by {@link #create}.
+     */
+    record Resources(ProtectionDomain protectionDomain, CompletionQueue sendCompletionQueue,
+                     CompletionQueue receiveCompletionQueue, QueuePair queuePair) {
+        /** Makes PD, CQ (two when the options ask) and a {@code type} queue pair on {@code id}, sized by {@code options}. */
         static Resources create(ConnectionId id, QueuePairType type, ConnectionOptions options) {
             Context context = id.context();
             ProtectionDomain pd = context.allocateProtectionDomain();
-            CompletionQueue cq = context.createCompletionQueue(options.completionQueueSize());
-            QueuePair qp = id.createQueuePair(pd, QueuePairOptions.builder(type, cq)
+            CompletionQueue sendCq = context.createCompletionQueue(options.completionQueueSize());
+            CompletionQueue receiveCq = options.separateCompletionQueues()
+                    ? context.createCompletionQueue(options.completionQueueSize()) : sendCq;
+            QueuePair qp = id.createQueuePair(pd, QueuePairOptions.builder(type, sendCq, receiveCq)
                     .maxSendWorkRequests(options.maxSendWorkRequests())
                     .maxReceiveWorkRequests(options.maxReceiveWorkRequests())
                     .maxSendSge(options.maxSge()).maxReceiveSge(options.maxSge())
                     .maxInlineData(options.maxInlineData()).build());
-            return new Resources(pd, cq, qp);
+            return new Resources(pd, sendCq, receiveCq, qp);
         }
     }
 
@@ -113,9 +120,35 @@ abstract sealed class CmResources implements AutoCloseable permits RdmaConnectio
      * The completion queue of both send and receive completions.
      *
      * @return the completion queue of both send and receive completions.
+     * @throws IllegalStateException when made with {@link ConnectionOptions#separateCompletionQueues()}:
+     *         use {@link #sendCompletionQueue()} and {@link #receiveCompletionQueue()}
      */
     public CompletionQueue completionQueue() {
-        return resources.completionQueue();
+        if (resources.sendCompletionQueue() != resources.receiveCompletionQueue()) {
+            throw new IllegalStateException(this + " has separate send and receive completion queues:"
+                    + " use sendCompletionQueue() and receiveCompletionQueue()");
+        }
+        return resources.sendCompletionQueue();
+    }
+
+    /**
+     * The completion queue of send completions ({@link #completionQueue()} unless made with
+     * {@link ConnectionOptions#separateCompletionQueues()}).
+     *
+     * @return the send completion queue
+     */
+    public CompletionQueue sendCompletionQueue() {
+        return resources.sendCompletionQueue();
+    }
+
+    /**
+     * The completion queue of receive completions ({@link #completionQueue()} unless made with
+     * {@link ConnectionOptions#separateCompletionQueues()}).
+     *
+     * @return the receive completion queue
+     */
+    public CompletionQueue receiveCompletionQueue() {
+        return resources.receiveCompletionQueue();
     }
 
     /**

@@ -42,11 +42,18 @@ import java.util.Objects;
  * @param maxInlineData        inline bytes per send
  * @param completionQueueSize  entries of the one completion queue both queues use
  * @param backlog              pending connection requests a listener queues ({@code rdma_listen})
+ * @param listenerWait         how long {@link RdmaConnection#connect} keeps trying again while nothing
+ *                             listens on the port yet (rejected with reason 8), the whole call's deadline;
+ *                             {@link Duration#ZERO} (the default): no retry
+ * @param separateCompletionQueues whether the high-level classes give the queue pair a send and a
+ *                             receive completion queue of their own ({@code completionQueueSize} each)
+ *                             instead of one for both (the default)
  */
 public record ConnectionOptions(byte[] privateData, int responderResources, int initiatorDepth, int retryCount,
                                 int rnrRetryCount, Duration resolveTimeout, Duration connectTimeout,
                                 int maxSendWorkRequests, int maxReceiveWorkRequests, int maxSge, int maxInlineData,
-                                int completionQueueSize, int backlog) {
+                                int completionQueueSize, int backlog, Duration listenerWait,
+                                boolean separateCompletionQueues) {
     /** Private data of a connect (IB CM REQ, less rdma_cm's own header). */
     public static final int MAX_CONNECT_PRIVATE_DATA = 56;
     /** Private data of an accept (IB CM REP). */
@@ -78,6 +85,10 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         Ranges.require("rdma_conn_param", "maxInlineData", maxInlineData, 0, Integer.MAX_VALUE);
         Ranges.require("rdma_conn_param", "completionQueueSize", completionQueueSize, 1, Integer.MAX_VALUE);
         Ranges.require("rdma_conn_param", "backlog", backlog, 0, Integer.MAX_VALUE);
+        Objects.requireNonNull(listenerWait, "listenerWait");
+        if (listenerWait.isNegative()) {
+            throw new IllegalArgumentException("rdma_connect: listenerWait must not be negative, got " + listenerWait);
+        }
         // No rdma_cm message carries more than an accept's 196 bytes (the CM limits above).
         checkPrivateData("rdma_conn_param", privateData, MAX_ACCEPT_PRIVATE_DATA);
     }
@@ -120,6 +131,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         builder.maxInlineData = maxInlineData;
         builder.completionQueueSize = completionQueueSize;
         builder.backlog = backlog;
+        builder.listenerWait = listenerWait;
+        builder.separateCompletionQueues = separateCompletionQueues;
         return builder;
     }
 
@@ -172,14 +185,16 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
                 && resolveTimeout.equals(o.resolveTimeout) && connectTimeout.equals(o.connectTimeout)
                 && maxSendWorkRequests == o.maxSendWorkRequests && maxReceiveWorkRequests == o.maxReceiveWorkRequests
                 && maxSge == o.maxSge && maxInlineData == o.maxInlineData
-                && completionQueueSize == o.completionQueueSize && backlog == o.backlog;
+                && completionQueueSize == o.completionQueueSize && backlog == o.backlog
+                && listenerWait.equals(o.listenerWait) && separateCompletionQueues == o.separateCompletionQueues;
     }
 
     @Override
     public int hashCode() {
         return java.util.Arrays.hashCode(privateData) * 31 + Objects.hash(responderResources, initiatorDepth,
                 retryCount, rnrRetryCount, resolveTimeout, connectTimeout, maxSendWorkRequests,
-                maxReceiveWorkRequests, maxSge, maxInlineData, completionQueueSize, backlog);
+                maxReceiveWorkRequests, maxSge, maxInlineData, completionQueueSize, backlog, listenerWait,
+                separateCompletionQueues);
     }
 
     @Override
@@ -188,7 +203,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
                 + ", initiatorDepth=" + initiatorDepth + ", retryCount=" + retryCount + ", rnrRetryCount="
                 + rnrRetryCount + ", resolveTimeout=" + resolveTimeout + ", connectTimeout=" + connectTimeout
                 + ", queues=" + maxSendWorkRequests + "/" + maxReceiveWorkRequests + ", maxSge=" + maxSge
-                + ", maxInlineData=" + maxInlineData + ", cq=" + completionQueueSize + ", backlog=" + backlog + "]";
+                + ", maxInlineData=" + maxInlineData + ", cq=" + completionQueueSize + ", backlog=" + backlog
+                + ", listenerWait=" + listenerWait + ", separateCompletionQueues=" + separateCompletionQueues + "]";
     }
 
     /** Builds {@link ConnectionOptions}; every value is checked by {@link #build()}. */
@@ -208,6 +224,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         private int maxInlineData = 0;
         private int completionQueueSize = 256;
         private int backlog = 16;
+        private Duration listenerWait = Duration.ZERO;
+        private boolean separateCompletionQueues;
 
         private Builder() {}
 
@@ -366,6 +384,35 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         }
 
         /**
+         * How long {@link RdmaConnection#connect} tries again while nothing listens on the port
+         * yet (the connect is rejected with reason 8, {@link ConnectionRejectedException#rejectedByPeer()}
+         * false): a new identifier every try, a short pause between tries, and no try begins after
+         * this deadline of the whole call (the last try's waits are cut to it). A rejection by the
+         * peer's application is never retried. {@link Duration#ZERO} (the default): one try.
+         *
+         * @param value the deadline of the whole connect, zero or positive
+         * @return this builder
+         */
+        public Builder listenerWait(Duration value) {
+            this.listenerWait = value;
+            return this;
+        }
+
+        /**
+         * Whether the high-level classes make two completion queues, one for sends and one for
+         * receives ({@link RdmaConnection#sendCompletionQueue()},
+         * {@link RdmaConnection#receiveCompletionQueue()}), each of {@code completionQueueSize}
+         * entries (default false: one for both).
+         *
+         * @param value true for two completion queues
+         * @return this builder
+         */
+        public Builder separateCompletionQueues(boolean value) {
+            this.separateCompletionQueues = value;
+            return this;
+        }
+
+        /**
          * The options, every field checked.
          *
          * @return the options, every field checked.
@@ -373,7 +420,7 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         public ConnectionOptions build() {
             return new ConnectionOptions(privateData, responderResources, initiatorDepth, retryCount, rnrRetryCount,
                     resolveTimeout, connectTimeout, maxSendWorkRequests, maxReceiveWorkRequests, maxSge,
-                    maxInlineData, completionQueueSize, backlog);
+                    maxInlineData, completionQueueSize, backlog, listenerWait, separateCompletionQueues);
         }
     }
 }

@@ -1,7 +1,10 @@
 package dev.panamaverbs.cm;
 
 import java.net.InetSocketAddress;
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * A connection request a listener received ({@code RDMA_CM_EVENT_CONNECT_REQUEST}): the new
@@ -9,16 +12,36 @@ import java.util.Objects;
  * completion queue and protection domain made for it) or {@link #reject(byte[])} it; low level,
  * use {@link #identifier()} directly ({@link ConnectionId#createQueuePair},
  * {@link ConnectionId#accept}).
+ *
+ * <p>One state machine, safe from any thread: PENDING until the first {@link #accept} or
+ * {@link #reject} wins (ACCEPTING, then ACCEPTED or FAILED; or REJECTED). A second accept, and a
+ * reject after an accept, throw {@link IllegalStateException} and touch nothing: the accepted
+ * connection is not affected. The accessors work in every state.
  */
 public final class ConnectionRequest {
+    /** The states of a request; see the class comment. */
+    enum State { PENDING, ACCEPTING, ACCEPTED, FAILED, REJECTED }
+
+    /** The states in which {@link #accept} and {@link #reject} start. */
+    static final Set<State> DECIDABLE = EnumSet.of(State.PENDING);
+
     private final ConnectionId id;
     private final ConnectionEvent event;
     private final ConnectionOptions options;
+    /** Read while the identifier is surely open, so that it answers in every state. */
+    private final InetSocketAddress remote;
+    private final CmStateMachine<State> state = new CmStateMachine<>(State.PENDING, this::toString);
 
     ConnectionRequest(ConnectionId id, ConnectionEvent event, ConnectionOptions options) {
         this.id = id;
         this.event = event;
         this.options = options;
+        this.remote = id.remoteAddress();
+    }
+
+    /** The current state (tests). */
+    State state() {
+        return state.current();
     }
 
     /**
@@ -54,7 +77,7 @@ public final class ConnectionRequest {
      * @return the requesting peer's address.
      */
     public InetSocketAddress remoteAddress() {
-        return id.remoteAddress();
+        return remote;
     }
 
     /**
@@ -79,16 +102,47 @@ public final class ConnectionRequest {
      *         allocating the protection domain, completion queue or queue pair
      */
     public RdmaConnection accept(ConnectionOptions options) {
+        return accept(options, connection -> { });
+    }
+
+    /**
+     * As {@link #accept(ConnectionOptions)}, running {@code beforeAccept} on the new connection
+     * after {@code rdma_create_qp} and before {@code rdma_accept}: post there the receives for
+     * what the peer sends as soon as it is connected. When {@code beforeAccept} throws, everything
+     * made is closed (the identifier too: the peer's connect fails) and its exception thrown.
+     *
+     * @param options the options
+     * @param beforeAccept the set-up step (e.g. register memory and post receives)
+     * @return the established connection
+     * @throws IllegalStateException when this request was already accepted or rejected
+     * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno)
+     */
+    public RdmaConnection accept(ConnectionOptions options, Consumer<? super RdmaConnection> beforeAccept) {
         Objects.requireNonNull(options, "rdma_accept: options is null");
-        return RdmaConnection.establish(id, options, false);
+        Objects.requireNonNull(beforeAccept, "rdma_accept: beforeAccept is null");
+        state.move("rdma_accept", DECIDABLE, State.ACCEPTING);
+        try {
+            RdmaConnection connection = RdmaConnection.establish(id, options, false, beforeAccept);
+            state.force(State.ACCEPTED);
+            return connection;
+        } catch (RuntimeException | Error e) {
+            state.force(State.FAILED);
+            throw e;
+        }
     }
 
     /**
      * {@code rdma_reject} with {@code privateData} (at most
      * {@value ConnectionOptions#MAX_REJECT_PRIVATE_DATA} bytes), then closes the identifier.
+     *
      * @param privateData the private data
+     * @throws IllegalStateException when this request was already accepted or rejected (nothing is
+     *         touched then)
      */
     public void reject(byte[] privateData) {
+        Objects.requireNonNull(privateData, "rdma_reject: private data is null");
+        ConnectionOptions.checkPrivateData("rdma_reject", privateData, ConnectionOptions.MAX_REJECT_PRIVATE_DATA);
+        state.move("rdma_reject", DECIDABLE, State.REJECTED);
         try {
             id.reject(privateData);
         } finally {
@@ -98,6 +152,6 @@ public final class ConnectionRequest {
 
     @Override
     public String toString() {
-        return "ConnectionRequest[" + id + ", " + event + "]";
+        return "ConnectionRequest[" + id + ", " + event + ", " + state.current() + "]";
     }
 }

@@ -6,7 +6,10 @@ import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.values.QueuePairType;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A UD queue pair reached through rdma_cm's {@code RDMA_PS_UDP}: {@link #bind} makes a server
@@ -15,10 +18,33 @@ import java.util.Optional;
  * ({@link #peer()}), ready for {@link SendWorkRequest#ud}. The queue pair is in RTS at once
  * (librdmacm moves it there) with rdma_cm's Q_Key; receives need 40 bytes of room for the GRH.
  * {@link #close()} frees the queue pair, CQ, PD, identifier and channel in order.
+ *
+ * <h2>Replying</h2>
+ * A server answers a datagram with an address handle made from its completion
+ * ({@link dev.panamaverbs.AddressHandleAttributes#fromCompletion} with {@link #portNumber()}),
+ * the completion's source QPN and {@link #qkey()}: every queue pair of rdma_cm's UDP port space
+ * has the Q_Key {@link #RDMA_UDP_QKEY}.
+ *
+ * <p>States: OPEN, then CLOSED. {@link #close()} works from any thread: a thread waiting in
+ * {@link #answerResolution} ends promptly with an {@link IllegalStateException} saying the socket
+ * was closed.
  */
 public final class RdmaDatagramSocket extends CmResources {
+    /**
+     * {@code RDMA_UDP_QKEY}: the Q_Key librdmacm gives every queue pair of the UDP port space
+     * ({@link PortSpace#UDP}), so the Q_Key a datagram to such a queue pair carries.
+     */
+    public static final int RDMA_UDP_QKEY = 0x01234567;
+
+    /** The states of a datagram socket. */
+    enum State { OPEN, CLOSED }
+
+    /** The states {@link #answerResolution}, {@link #qkey()} and {@link #portNumber()} need. */
+    static final Set<State> OPEN = EnumSet.of(State.OPEN);
+
     private final DatagramPeer peer;
     private final ConnectionOptions options;
+    private final CmStateMachine<State> state = new CmStateMachine<>(State.OPEN, this::toString);
 
     private RdmaDatagramSocket(ConnectionId id, Resources resources, DatagramPeer peer, ConnectionOptions options) {
         super(id, true, resources);
@@ -76,11 +102,20 @@ public final class RdmaDatagramSocket extends CmResources {
      * Server side: waits up to {@code timeout} for a resolution request and answers it with this
      * endpoint's QPN and Q_Key ({@code rdma_accept} on the request's identifier, then closes it).
      *
-     * @return the requester's private data (padded by the CM), or empty when none came in time
      * @param timeout the timeout
+     * @return who asked (address and private data), or empty when no request came in time
+     * @throws IllegalStateException when closed (also by another thread during the wait)
+     * @throws ConnectionException when the answer fails
      */
-    public Optional<byte[]> answerResolution(Duration timeout) {
-        Optional<ConnectionRequest> request = id.awaitRequest(timeout);
+    public Optional<ResolutionRequest> answerResolution(Duration timeout) {
+        Objects.requireNonNull(timeout, "rdma_get_request: timeout is null");
+        state.require("rdma_get_request", OPEN);
+        Optional<ConnectionRequest> request;
+        try {
+            request = id.awaitRequest(timeout);
+        } catch (IllegalStateException e) {
+            throw isClosed() ? state.closedWhileWaiting("rdma_get_request", e) : e;
+        }
         if (request.isEmpty()) {
             return Optional.empty();
         }
@@ -90,7 +125,51 @@ public final class RdmaDatagramSocket extends CmResources {
         } finally {
             requester.close();
         }
-        return Optional.of(request.get().privateData());
+        return Optional.of(new ResolutionRequest(request.get().remoteAddress(), request.get().privateData()));
+    }
+
+    /**
+     * The Q_Key of this socket's queue pair ({@code ibv_query_qp}), as the {@code int}
+     * {@link SendWorkRequest#ud} takes: {@link #RDMA_UDP_QKEY} for rdma_cm's UDP port space.
+     *
+     * @return the queue pair's Q_Key
+     * @throws IllegalStateException when closed
+     */
+    public int qkey() {
+        state.require("ibv_query_qp", OPEN);
+        return queuePair().query().qkeyAsInt();
+    }
+
+    /**
+     * The device port the identifier uses ({@code rdma_cm_id.port_num}): the port for an
+     * address handle built from a receive's completion
+     * ({@link dev.panamaverbs.AddressHandleAttributes#fromCompletion}).
+     *
+     * @return the port number, from 1
+     * @throws IllegalStateException when closed
+     */
+    public int portNumber() {
+        state.require("portNumber", OPEN);
+        return Byte.toUnsignedInt(dev.panamaverbs.ffm.rdmacm.rdma_cm_id.port_num(id.handle()));
+    }
+
+    /**
+     * True once {@link #close()} has begun (or the identifier was closed directly).
+     *
+     * @return true once closed
+     */
+    public boolean isClosed() {
+        return state.current() == State.CLOSED || id.isClosed();
+    }
+
+    /**
+     * Closes the queue pair, completion queue, protection domain, identifier and channel in
+     * order. Idempotent, from any thread.
+     */
+    @Override
+    public void close() {
+        state.force(State.CLOSED);
+        super.close();
     }
 
     /**

@@ -5,7 +5,11 @@ import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.VerbsResource;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * An rdma_cm server: a listening identifier on its own event channel. {@link #accept(Duration)}
@@ -20,10 +24,22 @@ import java.util.Optional;
  *     connection.queuePair().postReceive(...);
  * }
  * }</pre>
+ *
+ * <p>States: LISTENING, then CLOSED. {@link #close()} works from any thread: a thread waiting in
+ * {@link #awaitRequest} or {@link #accept} ends promptly with an {@link IllegalStateException}
+ * saying the listener was closed; requests already handed out (and connections accepted from
+ * them) live on.
  */
 public final class RdmaListener implements AutoCloseable {
+    /** The states of a listener. */
+    enum State { LISTENING, CLOSED }
+
+    /** The states {@link #awaitRequest}, {@link #accept} and {@link #localAddress} need. */
+    static final Set<State> OPEN = EnumSet.of(State.LISTENING);
+
     private final ConnectionId id;
     private final ConnectionOptions options;
+    private final CmStateMachine<State> state = new CmStateMachine<>(State.LISTENING, this::toString);
 
     private RdmaListener(ConnectionId id, ConnectionOptions options) {
         this.id = id;
@@ -53,6 +69,7 @@ public final class RdmaListener implements AutoCloseable {
      * @return the address listened on (the port chosen when 0 was asked).
      */
     public InetSocketAddress localAddress() {
+        state.require("localAddress", OPEN);
         return id.localAddress();
     }
 
@@ -69,14 +86,21 @@ public final class RdmaListener implements AutoCloseable {
      * The next connection request within {@code timeout}, its identifier moved to an event
      * channel of its own; accept or reject it. Empty when none came in time.
      *
-     * @throws IllegalStateException when the listener is (or gets) closed
+     * @throws IllegalStateException when the listener is (or gets, by another thread) closed
      * @param timeout the timeout
      * @return the next connection request within {@code timeout}, its identifier moved to an event channel of its own; accept or reject it.
      */
     public Optional<ConnectionRequest> awaitRequest(Duration timeout) {
+        Objects.requireNonNull(timeout, "rdma_get_request: timeout is null");
+        state.require("rdma_get_request", OPEN);
         ConnectionEventChannel own = ConnectionEventChannel.create();
         return Undo.orUndo(() -> {
-            Optional<ConnectionRequest> request = id.awaitRequest(timeout, own, options);
+            Optional<ConnectionRequest> request;
+            try {
+                request = id.awaitRequest(timeout, own, options);
+            } catch (IllegalStateException e) {
+                throw isClosed() ? state.closedWhileWaiting("rdma_get_request", e) : e;
+            }
             if (request.isEmpty()) {
                 own.close();
             }
@@ -96,14 +120,54 @@ public final class RdmaListener implements AutoCloseable {
      *         allocating the protection domain, completion queue or queue pair
      */
     public RdmaConnection accept(Duration timeout) {
-        return awaitRequest(timeout).orElseThrow(() -> new ConnectionException("rdma_get_request",
-                "on " + SocketAddresses.format(localAddress()), Errno.ETIMEDOUT, null,
-                "no connection request within " + timeout.toMillis() + " ms")).accept();
+        return accept(timeout, connection -> { });
     }
 
-    /** Stops listening: closes the identifier (refusing queued requests) and the channel. Idempotent. */
+    /**
+     * As {@link #accept(Duration)}, running {@code beforeAccept} on the new connection before
+     * {@code rdma_accept} ({@link ConnectionRequest#accept(ConnectionOptions, Consumer)}): post
+     * there the receives for what the peer sends at once.
+     *
+     * @param timeout how long to wait for a request
+     * @param beforeAccept the set-up step (e.g. register memory and post receives)
+     * @return the established connection
+     * @throws ConnectionException with ETIMEDOUT when no request came in time, or when accepting failed
+     * @throws IllegalStateException when the listener is (or gets) closed
+     * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno)
+     */
+    public RdmaConnection accept(Duration timeout, Consumer<? super RdmaConnection> beforeAccept) {
+        Objects.requireNonNull(beforeAccept, "rdma_accept: beforeAccept is null");
+        InetSocketAddress where = localAddressOrNull();
+        return awaitRequest(timeout).orElseThrow(() -> new ConnectionException("rdma_get_request",
+                "on " + SocketAddresses.format(where), Errno.ETIMEDOUT, null,
+                "no connection request within " + timeout.toMillis() + " ms")).accept(options, beforeAccept);
+    }
+
+    private InetSocketAddress localAddressOrNull() {
+        try {
+            return id.localAddress();
+        } catch (IllegalStateException closed) {
+            return null;
+        }
+    }
+
+    /**
+     * True once {@link #close()} has begun (or the identifier or its channel was closed directly).
+     *
+     * @return true once closed
+     */
+    public boolean isClosed() {
+        return state.current() == State.CLOSED || id.isClosed();
+    }
+
+    /**
+     * Stops listening: closes the identifier (refusing queued requests) and the channel.
+     * Idempotent, from any thread: threads waiting for a request end with an
+     * {@link IllegalStateException}.
+     */
     @Override
     public void close() {
+        state.force(State.CLOSED);
         id.channel().close();
     }
 

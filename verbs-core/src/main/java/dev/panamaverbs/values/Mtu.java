@@ -28,6 +28,15 @@ public enum Mtu implements NativeEnum {
     }
 
     /**
+     * The MTU in bytes: 256 for {@link #MTU_256} up to 4096 for {@link #MTU_4096}.
+     *
+     * @return the MTU's size in bytes
+     */
+    public int bytes() {
+        return 128 << value;
+    }
+
+    /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
      * @param value the value

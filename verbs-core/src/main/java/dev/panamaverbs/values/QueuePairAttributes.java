@@ -48,6 +48,16 @@ public record QueuePairAttributes(
     }
 
     /**
+     * The Q_Key's 32 bits as the {@code int} {@code SendWorkRequest.ud} takes (the same bits as
+     * {@link #qkey()}, which is unsigned).
+     *
+     * @return the Q_Key as an int
+     */
+    public int qkeyAsInt() {
+        return (int) qkey;
+    }
+
+    /**
      * The primary path's address vector ({@code struct ibv_ah_attr}).
      *
      * @param dlid          {@code dlid}

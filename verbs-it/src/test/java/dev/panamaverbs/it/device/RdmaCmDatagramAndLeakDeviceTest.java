@@ -15,6 +15,7 @@ import dev.panamaverbs.Completions;
 import dev.panamaverbs.cm.ConnectionOptions;
 import dev.panamaverbs.cm.RdmaDatagramSocket;
 import dev.panamaverbs.cm.DatagramPeer;
+import dev.panamaverbs.cm.ResolutionRequest;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.values.QueuePairState;
 import dev.panamaverbs.cm.RdmaConnection;
@@ -43,11 +44,13 @@ class RdmaCmDatagramAndLeakDeviceTest {
              MemoryRegion inbox = server.protectionDomain().allocateMemoryRegion(4096, write)) {
             assertEquals(QueuePairState.RTS, server.queuePair().state());
             server.queuePair().postReceive(ReceiveWorkRequest.allocate(1).wrId(5).sge(0, inbox, 0, GRH + 256));
-            CompletableFuture<Optional<byte[]>> answered = CompletableFuture.supplyAsync(() -> server.answerResolution(WAIT));
+            CompletableFuture<Optional<ResolutionRequest>> answered = CompletableFuture.supplyAsync(() -> server.answerResolution(WAIT));
             ConnectionOptions options = ConnectionOptions.builder().privateData("who".getBytes()).build();
             try (RdmaDatagramSocket client = RdmaDatagramSocket.connect(server.localAddress(), options);
                  MemoryRegion outbox = client.protectionDomain().allocateMemoryRegion(4096, write)) {
-                assertEquals("who", new String(answered.get(30, TimeUnit.SECONDS).orElseThrow(), 0, 3));
+                ResolutionRequest asked = answered.get(30, TimeUnit.SECONDS).orElseThrow();
+                assertEquals("who", new String(asked.privateData(), 0, 3));
+                assertEquals(client.localAddress(), asked.requester(), "the answer says who asked");
                 DatagramPeer peer = client.peer().orElseThrow();
                 assertEquals(server.queuePair().number(), peer.queuePairNumber());
                 byte[] message = "a datagram through rdma_cm".getBytes();

@@ -128,7 +128,7 @@ public final class CmPeer {
     private static void receiveOneDatagram(RdmaDatagramSocket datagrams) {
         try (MemoryRegion inbox = datagrams.protectionDomain().allocateMemoryRegion(4096, EnumSet.of(AccessFlag.LOCAL_WRITE))) {
             datagrams.queuePair().postReceive(ReceiveWorkRequest.allocate(1).wrId(9).sge(0, inbox, 0, GRH + 256));
-            byte[] hello = datagrams.answerResolution(WAIT).orElseThrow(() -> new IllegalStateException("no UD resolution"));
+            byte[] hello = datagrams.answerResolution(WAIT).orElseThrow(() -> new IllegalStateException("no UD resolution")).privateData();
             System.out.println("CmPeer: UD resolution from a client saying '" + word(hello) + "'");
             Completions wc = Completions.allocate(1);
             CompletionWaiter.awaitSuccess(datagrams.completionQueue(), wc);
