@@ -61,7 +61,7 @@ public final class CloseGate {
     public void enter(String what) {
         int previous = (int) STATE.getAndAdd(this, 1);
         if ((previous & CLOSED) != 0) {
-            STATE.getAndAdd(this, -1);
+            exit();
             throw new IllegalStateException(what + ": " + owner + " is closed");
         }
     }
@@ -77,7 +77,7 @@ public final class CloseGate {
 
     /** Ends a use started by {@link #enter}. */
     public void exit() {
-        STATE.getAndAdd(this, -1);
+        int unused = (int) STATE.getAndAdd(this, -1); // typed as declared: the VarHandle call needs no adaptation
     }
 
     /**
