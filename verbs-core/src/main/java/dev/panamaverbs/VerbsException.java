@@ -10,7 +10,8 @@ import dev.panamaverbs.values.Errno;
  * {@link VerbsSetupException} (no device, no usable GID), {@link VerbsUnsupportedException},
  * {@link CompletionFailedException}, rdma_cm's {@code ConnectionException}, the endpoint
  * exchange's {@code EndpointExchangeException} and the one-sided channel's
- * {@code ChannelFailedException} and {@code WaitTimeoutException}. Misuse (a closed resource, an
+ * {@code ChannelFailedException}, {@code ChannelClosedException} (a call under way when another
+ * thread closed the channel) and {@code WaitTimeoutException}. Misuse (a closed resource, an
  * argument out of range) is the JDK's {@link IllegalStateException} and
  * {@link IllegalArgumentException}, as everywhere in Java.
  *

@@ -32,7 +32,8 @@ class ExceptionRootTest {
             }
         }
         // VerbsException, its unavailable/setup/unsupported kinds, CompletionFailedException,
-        // ConnectionException (+ rejected), EndpointExchangeException, ChannelFailedException, WaitTimeoutException
-        assertEquals(10, exceptions, "the exception types found: update this count when adding one");
+        // ConnectionException (+ rejected), EndpointExchangeException, ChannelFailedException, ChannelClosedException,
+        // WaitTimeoutException
+        assertEquals(11, exceptions, "the exception types found: update this count when adding one");
     }
 }

@@ -16,6 +16,7 @@ import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.values.SendFlag;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.VerbsSetupException;
+import dev.panamaverbs.internal.CloseGate;
 import dev.panamaverbs.values.WorkRequestOpcode;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -38,7 +39,7 @@ final class Companion implements AutoCloseable {
     private final SendWorkRequest write;
     private final MemorySegment value;
 
-    Companion(QueuePair main, MemoryRegion sink, Arena arena) {
+    Companion(QueuePair main, MemoryRegion sink, Arena arena, CloseGate gate) {
         ProtectionDomain pd = main.protectionDomain();
         Context context = pd.context();
         int depth = Math.max(16, main.capabilities().maxSendWorkRequests());
@@ -57,7 +58,7 @@ final class Companion implements AutoCloseable {
             throw e;
         }
         qp = created;
-        tracker = new SendTracker(qp, arena, (from, to) -> { });
+        tracker = new SendTracker(qp, arena, gate, (from, to) -> { });
         value = arena.allocate(Slots.SLOT_BYTES, Slots.SLOT_BYTES);
         add = SendWorkRequest.allocate(arena, 1).flags(EnumSet.of(SendFlag.SIGNALED)).sge(sink, 0, Slots.SLOT_BYTES);
         write = SendWorkRequest.allocate(arena, 1).opcode(WorkRequestOpcode.RDMA_WRITE)
@@ -126,7 +127,10 @@ final class Companion implements AutoCloseable {
 
     @Override
     public void close() {
-        qp.close();
-        cq.close();
+        try {
+            qp.close();
+        } finally {
+            cq.close();
+        }
     }
 }

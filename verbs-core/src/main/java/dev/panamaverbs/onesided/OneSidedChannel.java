@@ -4,6 +4,7 @@ import dev.panamaverbs.CompletionFailedException;
 import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.SendWorkRequest;
+import dev.panamaverbs.internal.CloseGate;
 import java.lang.foreign.Arena;
 import java.time.Duration;
 import java.util.Objects;
@@ -58,8 +59,16 @@ import java.util.Optional;
  *
  * <p>Waits spin for up to 200 us (an operation usually completes well within that), then park
  * with growing back-off up to 1 ms, so a waiting virtual thread holds its carrier for at most
- * the spin. Not thread-safe: one thread at a time drives a channel. Closing it closes the
- * companion queue pair, its completion queue and the sink, not the caller's queue pair.
+ * the spin.
+ *
+ * <p><b>Threads and closing.</b> One thread at a time drives a channel (posts, progress, waits).
+ * {@link #close()} is safe from any thread, at any time: it refuses new calls, ends the calls
+ * under way at their next round (a wait polls at least every millisecond) with
+ * {@link ChannelClosedException}, waits until they have left, and only then frees the companion
+ * queue pair, its completion queue, the sink and the preallocated requests, so no memory is freed
+ * under a thread inside {@code ibv_poll_cq} or {@code ibv_post_send}. A call made after close
+ * throws {@link IllegalStateException}. Closing a {@link Window} ends a wait on one of its slots
+ * the same way. The channel does not close the caller's queue pair.
  */
 public final class OneSidedChannel implements AutoCloseable {
     /** How long a post waits for room in the send queue unless told otherwise. */
@@ -67,6 +76,8 @@ public final class OneSidedChannel implements AutoCloseable {
 
     private final QueuePair qp;
     private final Arena arena = Arena.ofShared();
+    /** Calls under way and the closed bit: close frees the arena only once every call has left. */
+    private final CloseGate gate = new CloseGate(this);
     private final Duration postTimeout;
     private final SendTracker tracker;
     private final ChannelRequests requests;
@@ -76,11 +87,11 @@ public final class OneSidedChannel implements AutoCloseable {
 
     private OneSidedChannel(QueuePair qp, Duration postTimeout) {
         try {
-            tracker = new SendTracker(qp, arena, this::reaped);
+            tracker = new SendTracker(qp, arena, gate, this::reaped);
             requests = new ChannelRequests(qp.protectionDomain(), arena, tracker.ringSize(),
                     qp.capabilities().maxInlineData() >= Slots.SLOT_BYTES);
             try {
-                companion = new Companion(qp, requests.sink, arena);
+                companion = new Companion(qp, requests.sink, arena, gate);
                 counters = new CounterBumps(companion, tracker.ringSize(), postTimeout.toNanos());
                 waits = new Waits(tracker, companion);
             } catch (RuntimeException e) {
@@ -145,8 +156,13 @@ public final class OneSidedChannel implements AutoCloseable {
      * @throws WaitTimeoutException if the send queue stays full for the post timeout
      */
     public long put(RemoteWindow dst, long dstOffset, Window src, long srcOffset, int length) {
-        reserve(1, "put");
-        return post(requests.put(dst, dstOffset, src, srcOffset, length), 1);
+        gate.enter("put");
+        try {
+            reserve(1, "put");
+            return post(requests.put(dst, dstOffset, src, srcOffset, length), 1);
+        } finally {
+            gate.exit();
+        }
     }
 
     /**
@@ -160,8 +176,13 @@ public final class OneSidedChannel implements AutoCloseable {
      * @throws WaitTimeoutException if the send queue stays full for the post timeout
      */
     public long signal(RemoteSlot slot, long delta, boolean fence) {
-        reserve(1, "signal");
-        return post(requests.add(slot, delta, fence), 1);
+        gate.enter("signal");
+        try {
+            reserve(1, "signal");
+            return post(requests.add(slot, delta, fence), 1);
+        } finally {
+            gate.exit();
+        }
     }
 
     /**
@@ -176,8 +197,13 @@ public final class OneSidedChannel implements AutoCloseable {
      * @throws WaitTimeoutException if the send queue stays full for the post timeout
      */
     public long setSignal(RemoteSlot slot, long value, boolean fence) {
-        reserve(1, "setSignal");
-        return post(requests.set(slot, value, fence, tracker.nextTicket()), 1);
+        gate.enter("setSignal");
+        try {
+            reserve(1, "setSignal");
+            return post(requests.set(slot, value, fence, tracker.nextTicket()), 1);
+        } finally {
+            gate.exit();
+        }
     }
 
     /**
@@ -233,8 +259,13 @@ public final class OneSidedChannel implements AutoCloseable {
      */
     public long putWithSignal(RemoteWindow dst, long dstOffset, Window src, long srcOffset, int length,
             RemoteSlot slot, long delta, boolean fence) {
-        reserve(2, "putWithSignal");
-        return post(requests.putThenAdd(dst, dstOffset, src, srcOffset, length, slot, delta, fence), 2);
+        gate.enter("putWithSignal");
+        try {
+            reserve(2, "putWithSignal");
+            return post(requests.putThenAdd(dst, dstOffset, src, srcOffset, length, slot, delta, fence), 2);
+        } finally {
+            gate.exit();
+        }
     }
 
     /**
@@ -331,13 +362,20 @@ public final class OneSidedChannel implements AutoCloseable {
      * @throws ChannelFailedException if the channel failed
      * @throws WaitTimeoutException when the timeout passes
      * @throws InterruptedException if the thread is interrupted while parked
+     * @throws ChannelClosedException if another thread closes the channel meanwhile
+     * @throws IllegalStateException if the channel is closed
      */
     public void resetCounter(SignalSlot counter, Duration timeout) throws InterruptedException {
         companion.checkDomain(counter);
-        waits.throwIfFailed("resetCounter");
-        long deadline = System.nanoTime() + timeout.toNanos();
-        waitLocal(tracker.nextTicket() - 1, timeout);
-        counters.reset(counter, deadline, timeout);
+        gate.enter("resetCounter");
+        try {
+            waits.throwIfFailed("resetCounter");
+            long deadline = System.nanoTime() + timeout.toNanos();
+            waitLocal(tracker.nextTicket() - 1, timeout);
+            counters.reset(counter, deadline, timeout);
+        } finally {
+            gate.exit();
+        }
     }
 
     /** The tracker's listener: operations {@code (from, to]} completed. */
@@ -352,9 +390,16 @@ public final class OneSidedChannel implements AutoCloseable {
      * finished operations. The waits call it; call it to advance counters without waiting.
      *
      * @return how many completions were reaped
+     * @throws ChannelClosedException if another thread closes the channel meanwhile
+     * @throws IllegalStateException if the channel is closed
      */
     public int progress() {
-        return waits.poll();
+        gate.enter("progress");
+        try {
+            return waits.poll();
+        } finally {
+            gate.exit();
+        }
     }
 
     /**
@@ -376,9 +421,16 @@ public final class OneSidedChannel implements AutoCloseable {
      * @throws ChannelFailedException if the channel failed (this operation or an earlier one)
      * @throws WaitTimeoutException when the timeout passes, with the last completed ticket
      * @throws InterruptedException if the thread is interrupted while parked
+     * @throws ChannelClosedException if another thread closes the channel meanwhile
+     * @throws IllegalStateException if the channel or the slot's window is closed
      */
     public void waitLocal(long ticket, Duration timeout) throws InterruptedException {
-        waits.awaitTicket(ticket, timeout);
+        gate.enter("waitLocal");
+        try {
+            waits.awaitTicket(ticket, timeout);
+        } finally {
+            gate.exit();
+        }
     }
 
     /**
@@ -401,9 +453,11 @@ public final class OneSidedChannel implements AutoCloseable {
      * @throws ChannelFailedException if the channel failed meanwhile
      * @throws WaitTimeoutException when the timeout passes, naming the slot and its last value
      * @throws InterruptedException if the thread is interrupted while parked
+     * @throws ChannelClosedException if another thread closes the channel, or the slot's window, meanwhile
+     * @throws IllegalStateException if the channel or the slot's window is closed
      */
     public long waitSignal(SignalSlot slot, long atLeast, Duration timeout) throws InterruptedException {
-        return waits.awaitSlot(slot, atLeast, timeout, "signal");
+        return awaitSlot(slot, atLeast, timeout, "signal", "waitSignal");
     }
 
     /**
@@ -417,9 +471,33 @@ public final class OneSidedChannel implements AutoCloseable {
      * @throws ChannelFailedException if the channel failed meanwhile
      * @throws WaitTimeoutException when the timeout passes, naming the slot and its last value
      * @throws InterruptedException if the thread is interrupted while parked
+     * @throws ChannelClosedException if another thread closes the channel, or the slot's window, meanwhile
+     * @throws IllegalStateException if the channel is closed
      */
     public long waitCounter(SignalSlot counter, long atLeast, Duration timeout) throws InterruptedException {
-        return waits.awaitSlot(counter, atLeast, timeout, "counter");
+        return awaitSlot(counter, atLeast, timeout, "counter", "waitCounter");
+    }
+
+    /** A wait on a local slot: refused when its window is closed, ended when it closes meanwhile. */
+    private long awaitSlot(SignalSlot slot, long atLeast, Duration timeout, String kind, String method)
+            throws InterruptedException {
+        gate.enter(method);
+        try {
+            Window window = slot.window();
+            if (window.isClosed()) {
+                throw new IllegalStateException("waiting for " + kind + " " + slot + ": the window is closed");
+            }
+            try {
+                return waits.awaitSlot(slot, atLeast, timeout, kind);
+            } catch (IllegalStateException e) {
+                if (window.isClosed()) { // the read of the slot failed because another thread closed the window
+                    throw new ChannelClosedException("waiting for " + kind + " " + slot, window, e);
+                }
+                throw e;
+            }
+        } finally {
+            gate.exit();
+        }
     }
 
     // ---- state ----
@@ -452,23 +530,44 @@ public final class OneSidedChannel implements AutoCloseable {
         return qp;
     }
 
-    /** Closes the companion queue pair and its completion queue, the sink and the scratch region; idempotent. */
+    /**
+     * Closes the companion queue pair and its completion queue, the sink and the scratch region,
+     * once the calls under way on other threads have left (they end with
+     * {@link ChannelClosedException}); idempotent and safe from any thread. A close that finds
+     * another thread closing returns once that close has finished.
+     */
     @Override
     public void close() {
-        if (waits.isClosed()) {
+        if (!gate.beginClose()) {
             return;
         }
-        waits.close();
         try {
-            companion.close();
-            requests.close();
+            gate.awaitUsesDone();
+            try {
+                companion.close();
+            } finally {
+                try {
+                    requests.close();
+                } finally {
+                    arena.close();
+                }
+            }
         } finally {
-            arena.close();
+            gate.endClose();
         }
+    }
+
+    /**
+     * Whether {@link #close()} has begun.
+     *
+     * @return true once closed
+     */
+    public boolean isClosed() {
+        return gate.isClosed();
     }
 
     @Override
     public String toString() {
-        return "OneSidedChannel[" + qp + (waits.isClosed() ? ", closed" : "") + "]";
+        return "OneSidedChannel[" + qp + (gate.isClosed() ? ", closed" : "") + "]";
     }
 }

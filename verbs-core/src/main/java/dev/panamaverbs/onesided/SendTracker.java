@@ -5,6 +5,7 @@ import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.SendWorkRequest;
+import dev.panamaverbs.internal.CloseGate;
 import java.lang.foreign.Arena;
 
 /**
@@ -12,7 +13,9 @@ import java.lang.foreign.Arena;
  * (1, 2, ...) carried as {@code wr_id}; only the last request of an operation is signaled, and
  * on RC its completion means every earlier request of the queue completed too. The tracker
  * counts requests in flight so a post never overruns the queue, reaps completions, and records
- * the first failed one. Allocation-free except when recording a failure. Not thread-safe.
+ * the first failed one. Every poll first checks the channel's {@link CloseGate}: a wait under way
+ * when another thread closes the channel ends at its next round with {@link ChannelClosedException}.
+ * Allocation-free except when recording a failure. Not thread-safe.
  */
 final class SendTracker {
     /** Told, in ticket order, which operations completed. */
@@ -25,6 +28,7 @@ final class SendTracker {
     private final CompletionQueue cq;
     private final Completions completions;
     private final ReapListener listener;
+    private final CloseGate gate;
     private final int depth;
     private final int mask;
     /** For ticket t: how many requests had been posted once t was (at index t & mask). */
@@ -35,7 +39,8 @@ final class SendTracker {
     private long completed;
     private CompletionFailedException failure;
 
-    SendTracker(QueuePair qp, Arena arena, ReapListener listener) {
+    SendTracker(QueuePair qp, Arena arena, CloseGate gate, ReapListener listener) {
+        this.gate = gate;
         this.qp = qp;
         this.cq = qp.sendCompletionQueue();
         this.depth = Math.max(1, qp.capabilities().maxSendWorkRequests());
@@ -82,8 +87,15 @@ final class SendTracker {
         return ticket;
     }
 
-    /** Reaps what completed; returns how many completions were polled. */
+    /**
+     * Reaps what completed; returns how many completions were polled.
+     *
+     * @throws ChannelClosedException once the channel is closed (a wait under way leaves here)
+     */
     int poll() {
+        if (gate.isClosed()) {
+            throw new ChannelClosedException("polling the send completions of " + qp, gate.owner(), null);
+        }
         int n = cq.poll(completions);
         for (int i = 0; i < n; i++) {
             if (completions.isSuccess(i)) {

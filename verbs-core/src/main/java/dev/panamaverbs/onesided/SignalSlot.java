@@ -28,7 +28,7 @@ public record SignalSlot(Window window, long offset) {
      * reads after it are not moved before it. Native byte order, as RDMA atomics write it.
      *
      * @return the current value
-     * @throws IllegalStateException if the window's memory is freed
+     * @throws IllegalStateException once the window (or its region) is closed
      */
     public long read() {
         return (long) WORD.getVolatile(window.memory(), offset);

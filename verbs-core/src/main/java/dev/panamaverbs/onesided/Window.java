@@ -19,8 +19,15 @@ import java.util.Set;
  * SignalSlot arrived = window.slot(0);                   // the peer adds to it
  * }</pre>
  *
- * Closing a window that {@linkplain #allocate allocated} its region closes the region; a window
- * made {@linkplain #of of a caller's region} leaves it to the caller. Close is idempotent.
+ * <p><b>Closing.</b> {@link #close()} ends this process's use of the window, whichever way it
+ * was made: from then on {@link #memory()}, {@link #slot} and {@link SignalSlot#read()} throw
+ * {@link IllegalStateException}, a {@link OneSidedChannel} refuses it as a source, and a channel
+ * wait under way on one of its slots (on any thread) ends with {@link ChannelClosedException}.
+ * A window that {@linkplain #allocate allocated} its region also closes the region
+ * ({@code ibv_dereg_mr}), which revokes the peers' access. A window made
+ * {@linkplain #of of a caller's region} leaves the region to the caller, its owner in the
+ * resource tree: the region stays registered, so peers holding the descriptor can still reach
+ * it until the caller closes the region. Close is idempotent and safe from any thread.
  */
 public final class Window implements AutoCloseable {
     /** The access {@link #allocate} registers with. */
@@ -32,6 +39,8 @@ public final class Window implements AutoCloseable {
     private final boolean ownsRegion;
     /** What peers need, made once. */
     private final WindowDescriptor descriptor;
+    /** Set first by close, so a reader racing the close of an owned region sees why it failed. */
+    private volatile boolean closed;
 
     private Window(MemoryRegion region, boolean ownsRegion) {
         this.descriptor = WindowDescriptor.of(region);
@@ -90,6 +99,7 @@ public final class Window implements AutoCloseable {
      * @return the slot
      * @throws IllegalArgumentException if {@code offset} is not 8-byte aligned
      * @throws IndexOutOfBoundsException if the slot is not inside the window
+     * @throws IllegalStateException once the window is closed
      */
     public SignalSlot slot(long offset) {
         return new SignalSlot(this, offset);
@@ -99,10 +109,22 @@ public final class Window implements AutoCloseable {
      * The window's memory, as the CPU sees it ({@code memory().byteSize()} is the window's size).
      *
      * @return the memory
-     * @throws IllegalStateException once the region is closed
+     * @throws IllegalStateException once the window or the region is closed
      */
     public MemorySegment memory() {
+        if (closed) {
+            throw new IllegalStateException(this + " is closed");
+        }
         return region.memory();
+    }
+
+    /**
+     * Whether {@link #close()} has been called.
+     *
+     * @return true once closed
+     */
+    public boolean isClosed() {
+        return closed;
     }
 
     /**
@@ -114,9 +136,13 @@ public final class Window implements AutoCloseable {
         return descriptor;
     }
 
-    /** Closes ({@code ibv_dereg_mr}) the region if the window allocated it; idempotent. */
+    /**
+     * Closes the window (see the class comment) and, if the window allocated its region, the
+     * region ({@code ibv_dereg_mr}); idempotent, from any thread.
+     */
     @Override
     public void close() {
+        closed = true;
         if (ownsRegion) {
             region.close();
         }
@@ -124,7 +150,7 @@ public final class Window implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Window[0x" + Long.toHexString(descriptor.address()) + ", " + descriptor.length() + " bytes, rkey=0x"
+        return (closed ? "closed Window[0x" : "Window[0x") + Long.toHexString(descriptor.address()) + ", " + descriptor.length() + " bytes, rkey=0x"
                 + Integer.toHexString(descriptor.rkey()) + "]";
     }
 }

@@ -6,23 +6,37 @@ import java.util.List;
 /**
  * The categories of the misuse fuzz (issue 14 item 5), each run in a child JVM of its own by
  * {@link MisuseFuzzDeviceTest}: its cases, the fewest cases a run of it must report, and the
- * child's extra JVM options.
+ * child's extra JVM options. A category is a kind of misuse; the surfaces it covers grow inside
+ * it (the one-sided package and {@code SendBatch} joined use after close, close races, bad
+ * ranges and sizes), so a new surface costs no JVM start. {@link #PEER_INPUT} is the hostile
+ * peer of the endpoint exchange.
  */
 enum FuzzCategory {
-    USE_AFTER_CLOSE("useAfterClose", 150, UseAfterCloseFuzz::run),
-    CLOSE_RACE("closeRace", 6, CloseRaceFuzz::run),
-    BAD_SGES("badSges", 40, SgeFuzz::run),
+    USE_AFTER_CLOSE("useAfterClose", 150 + 35 + 67, Cases.all(UseAfterCloseFuzz::run, OneSidedFuzz::useAfterClose,
+            SendBatchFuzz::reuseAndClosedQueuePair)),
+    CLOSE_RACE("closeRace", 6 + 6, Cases.all(CloseRaceFuzz::run, OneSidedFuzz::closeRace)),
+    BAD_SGES("badSges", 40 + 60, Cases.all(SgeFuzz::run, OneSidedFuzz::outOfRange)),
     CLOSED_ARENAS("closedArenas", 10, ClosedArenaFuzz::run),
-    ABSURD_SIZES("absurdSizes", 60, AbsurdSizeFuzz::run),
+    ABSURD_SIZES("absurdSizes", 60 + 18, Cases.all(AbsurdSizeFuzz::run, SendBatchFuzz::capacities)),
     EXHAUSTION("exhaustion", 6, ExhaustionFuzz::run),
     DROPPED_REFERENCES("droppedReferences", 5, DroppedReferenceFuzz::run),
     // FORK: ProcessBuilder really forks the JVM (the default, posix_spawn, may vfork).
     FORK("fork", 5, ForkFuzz::run, "-Djdk.lang.Process.launchMechanism=FORK"),
-    SEGMENT_WRITES("segmentWrites", 20, SegmentWriteFuzz::run);
+    SEGMENT_WRITES("segmentWrites", 20, SegmentWriteFuzz::run),
+    PEER_INPUT("peerInput", 150, ExchangeFuzz::run);
 
     /** A category's cases, reported through {@code run}; every resource they open is closed on return. */
     interface Cases {
         void run(TestDevice device, FuzzRun run) throws Exception;
+
+        /** {@code parts} one after the other, each with the run's seeded random numbers. */
+        static Cases all(Cases... parts) {
+            return (device, run) -> {
+                for (Cases part : parts) {
+                    part.run(device, run);
+                }
+            };
+        }
     }
 
     private final String label;
