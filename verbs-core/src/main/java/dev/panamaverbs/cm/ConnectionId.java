@@ -217,11 +217,11 @@ public final class ConnectionId extends VerbsResource {
      * @return the device context rdma_cm chose ({@code rdma_cm_id.verbs}), known once the identifier is bound to a device address, resolved, or came with a connection request.
      */
     public Context context() {
+        order.require(IdentifierOrder.Step.CONTEXT, false);
         Context current = context;
         if (current != null) {
             return current;
         }
-        order.require(IdentifierOrder.Step.CONTEXT, false);
         synchronized (this) {
             if (context == null) {
                 acquire();
