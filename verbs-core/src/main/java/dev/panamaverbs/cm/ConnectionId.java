@@ -572,7 +572,7 @@ public final class ConnectionId extends VerbsResource {
      * DISCONNECTED is answered with our own rdma_disconnect at once (the DREP its rdma_disconnect
      * waits for), so the peer learns within a round trip instead of after the CM's DREQ timeout.
      */
-    private ConnectionEvent observe(ConnectionEvent event) {
+    ConnectionEvent observe(ConnectionEvent event) {
         if (event == null) {
             return null;
         }
@@ -582,11 +582,16 @@ public final class ConnectionId extends VerbsResource {
             if (before == IdentifierState.CONNECTED || before == IdentifierState.CONNECTING) {
                 try {
                     // Best effort: the connection is over either way; EINVAL here only means the CM already answered.
-                    holdingQueuePair(() -> {
-                        try (Arena arena = Arena.ofConfined()) {
-                            int ignored = RdmacmCalls.rdma_disconnect(CallState.allocate(arena), handleSegment());
-                        }
-                    });
+                    acquire();
+                    try {
+                        holdingQueuePair(() -> {
+                            try (Arena arena = Arena.ofConfined()) {
+                                int ignored = RdmacmCalls.rdma_disconnect(CallState.allocate(arena), handleSegment());
+                            }
+                        });
+                    } finally {
+                        release();
+                    }
                 } catch (IllegalStateException closedMeanwhile) {
                     // the identifier or its queue pair closed under us: nothing left to answer for
                 }

@@ -18,7 +18,8 @@ enum FuzzCategory {
     DROPPED_REFERENCES("droppedReferences", 5, DroppedReferenceFuzz::run),
     // FORK: ProcessBuilder really forks the JVM (the default, posix_spawn, may vfork).
     FORK("fork", 5, ForkFuzz::run, "-Djdk.lang.Process.launchMechanism=FORK"),
-    SEGMENT_WRITES("segmentWrites", 20, SegmentWriteFuzz::run);
+    SEGMENT_WRITES("segmentWrites", 20, SegmentWriteFuzz::run),
+    CM_ORDER("rdmaCmOrder", 100, CmOrderFuzz::run);
 
     /** A category's cases, reported through {@code run}; every resource they open is closed on return. */
     interface Cases {
