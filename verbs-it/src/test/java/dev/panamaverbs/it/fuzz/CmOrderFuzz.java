@@ -79,6 +79,15 @@ final class CmOrderFuzz {
         }
     }
 
+    /** Opens the device through librdmacm once (a listener's identifier), as the child's first rdma_cm use. */
+    static void openRdmaCmOnce(TestDevice device) {
+        RdmaCmSupport.requireRdmaCm();
+        InetAddress ip = RdmaCmSupport.deviceAddress(device);
+        try (RdmaListener warmUp = RdmaListener.listen(new InetSocketAddress(ip, 0), ConnectionOptions.defaults())) {
+            warmUp.identifier().context();
+        }
+    }
+
     /** Takes each request and accepts it (keeping the connection until the end) or rejects it, at random. */
     private static void serve(RdmaListener listener, Random random, Queue<RdmaConnection> accepted, AtomicBoolean stop) {
         while (!stop.get()) {
