@@ -125,7 +125,10 @@ public final class ConnectionEventChannel extends VerbsResource {
      */
     public Optional<ConnectionEvent> awaitEvent(Duration timeout) {
         long nanos = EventFiles.checkTimeout(timeout);
-        return Optional.ofNullable(await(null, false, nanos, "rdma_get_cm_event", "on " + this));
+        ConnectionEvent event = await(null, false, nanos, "rdma_get_cm_event", "on " + this);
+        // The identifier's state follows its events, whoever takes them.
+        ConnectionId id = event == null ? null : identifiers.get(event.idAddress());
+        return Optional.ofNullable(id == null ? event : id.observe(event));
     }
 
     /**

@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
+import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
@@ -44,6 +45,12 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
  * or the address, the event and its status; a rejected connect
  * {@link ConnectionRejectedException} with the peer's private data.
  *
+ * <p>The identifier knows where it is in librdmacm's order ({@link #state()}, {@link IdentifierState})
+ * and refuses a call made out of it with an {@link IllegalStateException} naming the C verb and
+ * the step that must come first (docs/rdma-cm.md has the table); nothing out of order reaches
+ * librdmacm, whose verbs read what the earlier steps set without checking. Calls from several
+ * threads are safe: a second call while one waits for its event is refused, not interleaved.
+ *
  * <p>Tree: the identifier is a child of its channel; {@link #context()} (librdmacm's device
  * context, never closed by this library) is its child, and the protection domains, completion
  * queues and queue pairs made from that context are below it. {@link #close()} closes them, then
@@ -57,16 +64,16 @@ public final class ConnectionId extends VerbsResource {
     private final PortSpace portSpace;
     private volatile Context context;
     private volatile QueuePair queuePair;
-    private volatile boolean disconnected;
-    /** rdma_disconnect was called on this identifier (by the user, or in answer to the peer's). */
-    private volatile boolean disconnectSent;
+    /** Where the identifier is in librdmacm's order; every step checks it first. */
+    private final IdentifierOrder order;
     /** The peer's address as asked for ({@link #resolveAddress}), for messages. */
     private volatile InetSocketAddress target;
 
-    private ConnectionId(ConnectionEventChannel channel, MemorySegment handle, PortSpace portSpace) {
+    private ConnectionId(ConnectionEventChannel channel, MemorySegment handle, PortSpace portSpace, IdentifierState initial) {
         super("ConnectionId", handle, channel);
         this.channel = channel;
         this.portSpace = portSpace;
+        this.order = new IdentifierOrder(this, portSpace, initial);
     }
 
     /** {@code rdma_create_id(channel, &id, NULL, ps)}: hook of {@link ConnectionEventChannel#createIdentifier}. */
@@ -79,15 +86,15 @@ public final class ConnectionId extends VerbsResource {
             MemorySegment slot = arena.allocate(ADDRESS);
             int rc = RdmacmCalls.rdma_create_id(state, CoreAccess.get().handleSegment(channel), slot, MemorySegment.NULL, space.value());
             NativeCalls.checkErrno("rdma_create_id", rc, CallState.errno(state));
-            return adopt(channel, slot.get(ADDRESS, 0).address(), space);
+            return adopt(channel, slot.get(ADDRESS, 0).address(), space, IdentifierState.CREATED);
         } finally {
             CoreAccess.get().release(channel);
         }
     }
 
-    /** Wraps and registers an identifier librdmacm created on {@code channel} (a request's new one). */
-    static ConnectionId adopt(ConnectionEventChannel channel, long rawId, PortSpace space) {
-        ConnectionId id = new ConnectionId(channel, Pointers.sized(rawId, rdma_cm_id.SIZE), space);
+    /** Wraps and registers an identifier librdmacm created on {@code channel} (a request's new one: REQUEST). */
+    static ConnectionId adopt(ConnectionEventChannel channel, long rawId, PortSpace space, IdentifierState initial) {
+        ConnectionId id = new ConnectionId(channel, Pointers.sized(rawId, rdma_cm_id.SIZE), space, initial);
         CoreAccess.get().register(id);
         channel.attach(id);
         return id;
@@ -122,28 +129,41 @@ public final class ConnectionId extends VerbsResource {
     }
 
     /**
+     * Where the identifier is in librdmacm's order: what it may do next (docs/rdma-cm.md).
+     *
+     * @return the current state; {@link IdentifierState#CLOSED} once closed
+     */
+    public IdentifierState state() {
+        return isClosed() ? IdentifierState.CLOSED : order.state();
+    }
+
+    /**
      * {@code rdma_bind_addr}: binds to a local address and port (port 0: any). Binding to an
      * RDMA device's address also picks that device ({@link #context()}).
      *
      * @throws VerbsException when the call fails (EADDRINUSE, EADDRNOTAVAIL: not a local address...)
+     * @throws IllegalStateException unless {@link IdentifierState#CREATED}
      * @param local the local
      */
     public void bind(InetSocketAddress local) {
         SocketAddresses.check("rdma_bind_addr", local);
-        call("rdma_bind_addr", SocketAddresses.format(local), (state, arena) ->
-                RdmacmCalls.rdma_bind_addr(state, handleSegment(), SocketAddresses.write(arena, local)));
+        order.run(IdentifierOrder.Step.BIND, () -> false, IdentifierState.BOUND, null, () ->
+                call("rdma_bind_addr", SocketAddresses.format(local), (state, arena) ->
+                        RdmacmCalls.rdma_bind_addr(state, handleSegment(), SocketAddresses.write(arena, local))));
     }
 
     /**
      * {@code rdma_listen}: accepts connection requests (see {@link #awaitRequest}), {@code backlog} queued.
      *
+     * @throws IllegalStateException unless {@link IdentifierState#BOUND} ({@link #bind} first)
      * @param backlog the backlog
      */
     public void listen(int backlog) {
         if (backlog < 0) {
             throw new IllegalArgumentException("rdma_listen: backlog must not be negative, got " + backlog);
         }
-        call("rdma_listen", "on " + localAddressText(), (state, arena) -> RdmacmCalls.rdma_listen(state, handleSegment(), backlog));
+        order.run(IdentifierOrder.Step.LISTEN, () -> false, IdentifierState.LISTENING, null, () ->
+                call("rdma_listen", "on " + localAddressText(), (state, arena) -> RdmacmCalls.rdma_listen(state, handleSegment(), backlog)));
     }
 
     /**
@@ -151,31 +171,40 @@ public final class ConnectionId extends VerbsResource {
      * waits for ADDR_RESOLVED (librdmacm's own timeout is {@code timeout}; this wait adds a second).
      *
      * @throws ConnectionException naming {@code remote}: ADDR_ERROR with its status (e.g. -110:
-     *         timed out, -113: no route), or ETIMEDOUT when no event came
+     *         timed out, -113: no route; the identifier is BOUND again and may resolve again), or
+     *         ETIMEDOUT when no event came (the identifier is FAILED)
+     * @throws IllegalStateException unless {@link IdentifierState#CREATED} or {@link IdentifierState#BOUND}
      * @param remote the remote
      * @param timeout the timeout
      */
     public void resolveAddress(InetSocketAddress remote, Duration timeout) {
         SocketAddresses.check("rdma_resolve_addr", remote);
         int millis = timeoutMillis("rdma_resolve_addr", timeout);
-        target = remote;
         String where = "to " + SocketAddresses.format(remote);
-        call("rdma_resolve_addr", where, (state, arena) -> RdmacmCalls.rdma_resolve_addr(state, handleSegment(),
-                MemorySegment.NULL, SocketAddresses.write(arena, remote), millis));
-        expect("rdma_resolve_addr", where, ConnectionEventType.ADDR_RESOLVED, millis * 1_000_000L + RESOLVE_SLACK_NANOS);
+        order.runWaiting(IdentifierOrder.Step.RESOLVE_ADDRESS, () -> false, IdentifierState.RESOLVING_ADDRESS, null, () -> {
+            target = remote;
+            call("rdma_resolve_addr", where, (state, arena) -> RdmacmCalls.rdma_resolve_addr(state, handleSegment(),
+                    MemorySegment.NULL, SocketAddresses.write(arena, remote), millis));
+        }, () -> expect("rdma_resolve_addr", where, ConnectionEventType.ADDR_RESOLVED,
+                millis * 1_000_000L + RESOLVE_SLACK_NANOS));
     }
 
     /**
      * {@code rdma_resolve_route}: finds the path to the resolved address, waiting for ROUTE_RESOLVED.
      *
-     * @throws ConnectionException ROUTE_ERROR with its status, or ETIMEDOUT when no event came
+     * @throws ConnectionException ROUTE_ERROR with its status (the identifier is ADDRESS_RESOLVED
+     *         again), or ETIMEDOUT when no event came (the identifier is FAILED)
+     * @throws IllegalStateException unless {@link IdentifierState#ADDRESS_RESOLVED} ({@link #resolveAddress} first)
      * @param timeout the timeout
      */
     public void resolveRoute(Duration timeout) {
         int millis = timeoutMillis("rdma_resolve_route", timeout);
         String where = "to " + SocketAddresses.format(target);
-        call("rdma_resolve_route", where, (state, arena) -> RdmacmCalls.rdma_resolve_route(state, handleSegment(), millis));
-        expect("rdma_resolve_route", where, ConnectionEventType.ROUTE_RESOLVED, millis * 1_000_000L + RESOLVE_SLACK_NANOS);
+        // librdmacm reads id->verbs->device here unchecked: only a resolved address has it.
+        order.runWaiting(IdentifierOrder.Step.RESOLVE_ROUTE, () -> false, IdentifierState.RESOLVING_ROUTE, null, () ->
+                call("rdma_resolve_route", where, (state, arena) -> RdmacmCalls.rdma_resolve_route(state, handleSegment(), millis)),
+                () -> expect("rdma_resolve_route", where, ConnectionEventType.ROUTE_RESOLVED,
+                        millis * 1_000_000L + RESOLVE_SLACK_NANOS));
     }
 
     /**
@@ -183,10 +212,12 @@ public final class ConnectionId extends VerbsResource {
      * bound to a device address, resolved, or came with a connection request. librdmacm owns it:
      * the wrapper is this identifier's child and closing it frees only what was created on it.
      *
-     * @throws IllegalStateException when no device is chosen yet, or the identifier is closed
+     * @throws IllegalStateException when no device is chosen yet (CREATED, or bound to a wildcard
+     *         address), or the identifier is closed
      * @return the device context rdma_cm chose ({@code rdma_cm_id.verbs}), known once the identifier is bound to a device address, resolved, or came with a connection request.
      */
     public Context context() {
+        order.require(IdentifierOrder.Step.CONTEXT, false);
         Context current = context;
         if (current != null) {
             return current;
@@ -197,8 +228,9 @@ public final class ConnectionId extends VerbsResource {
                 try {
                     MemorySegment verbs = rdma_cm_id.verbs(handleSegment());
                     if (verbs.address() == 0) {
-                        throw new IllegalStateException(this + " has no device yet: bind it to an RDMA device's"
-                                + " address or resolve an address first");
+                        throw new IllegalStateException("rdma_cm_id.verbs: " + this + " is " + order.state()
+                                + ": no device is chosen yet; resolve an address first (or bind to an RDMA"
+                                + " device's address, not a wildcard one)");
                     }
                     MemorySegment sized = Pointers.sized(verbs, ibv_context.SIZE);
                     context = CoreAccess.get().adoptContext(sized, this);
@@ -218,7 +250,8 @@ public final class ConnectionId extends VerbsResource {
      *
      * @throws IllegalArgumentException when {@code pd} is not on this identifier's context, the
      *         type does not match the port space, or a size exceeds the device's
-     * @throws IllegalStateException when the identifier already has a queue pair, or is closed
+     * @throws IllegalStateException when the identifier already has a queue pair, has no device yet,
+     *         is listening (TCP), connecting or connected already, or is closed
      * @param pd the pd
      * @param options the options
      * @return {@code rdma_create_qp}: the identifier's queue pair, of its port space's type (RC for TCP, UD for UDP), on {@code pd} (allocated on {@link #context()}).
@@ -230,13 +263,12 @@ public final class ConnectionId extends VerbsResource {
             throw new IllegalArgumentException("rdma_create_qp: an identifier of port space " + portSpace + " takes a "
                     + portSpace.queuePairType() + " queue pair, got " + options.type());
         }
-        if (pd.context() != context()) {
-            throw new IllegalArgumentException("rdma_create_qp: " + pd + " is not on " + this
-                    + "'s context: allocate it with id.context().allocateProtectionDomain()");
-        }
-        synchronized (this) {
-            if (queuePair != null && !queuePair.isClosed()) {
-                throw new IllegalStateException("rdma_create_qp: " + this + " already has " + queuePair);
+        order.lock().lock();
+        try {
+            order.require(IdentifierOrder.Step.CREATE_QUEUE_PAIR, queuePair().isPresent());
+            if (pd.context() != context()) {
+                throw new IllegalArgumentException("rdma_create_qp: " + pd + " is not on " + this
+                        + "'s context: allocate it with id.context().allocateProtectionDomain()");
             }
             acquire();
             try {
@@ -245,6 +277,8 @@ public final class ConnectionId extends VerbsResource {
             } finally {
                 release();
             }
+        } finally {
+            order.lock().unlock();
         }
     }
 
@@ -273,7 +307,10 @@ public final class ConnectionId extends VerbsResource {
      * @return the ESTABLISHED event (the peer's private data and parameters)
      * @throws IllegalArgumentException when the private data exceeds the CM's limit
      * @throws ConnectionRejectedException when rejected (by the peer, or nothing listens on the port)
-     * @throws ConnectionException UNREACHABLE or CONNECT_ERROR with its status, or ETIMEDOUT
+     * @throws ConnectionException UNREACHABLE or CONNECT_ERROR with its status, or ETIMEDOUT (the
+     *         identifier is FAILED after each of these and the rejections)
+     * @throws IllegalStateException unless {@link IdentifierState#ROUTE_RESOLVED} with a queue pair
+     *         ({@link #resolveRoute}, {@link #createQueuePair} first; a datagram identifier needs none)
      * @param options the options
      * @param timeout the timeout
      */
@@ -283,9 +320,12 @@ public final class ConnectionId extends VerbsResource {
                 ? ConnectionOptions.MAX_DATAGRAM_REQUEST_PRIVATE_DATA : ConnectionOptions.MAX_CONNECT_PRIVATE_DATA);
         long nanos = EventFiles.checkTimeout(timeout);
         String where = "to " + SocketAddresses.format(target);
-        call("rdma_connect", where, (state, arena) ->
-                RdmacmCalls.rdma_connect(state, handleSegment(), ConnectionParameters.write(arena, "rdma_connect", options, this, 0)));
-        ConnectionEvent established = expect("rdma_connect", where, ConnectionEventType.ESTABLISHED, nanos);
+        // librdmacm reads the device (cma_dev) unchecked here: only a resolved route has it.
+        ConnectionEvent established = order.runWaiting(IdentifierOrder.Step.CONNECT, () -> queuePair().isPresent(),
+                IdentifierState.CONNECTING, null, () -> holdingQueuePair(() ->
+                        call("rdma_connect", where, (state, arena) -> RdmacmCalls.rdma_connect(state, handleSegment(),
+                                ConnectionParameters.write(arena, "rdma_connect", options, this, 0)))),
+                () -> expect("rdma_connect", where, ConnectionEventType.ESTABLISHED, nanos));
         queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.RTS));
         return established;
     }
@@ -295,6 +335,9 @@ public final class ConnectionId extends VerbsResource {
      * {@code timeout} for ESTABLISHED (a datagram space answers at once: no wait).
      *
      * @throws ConnectionException when the accept fails or the connection is not established in time
+     *         (the identifier is FAILED)
+     * @throws IllegalStateException unless {@link IdentifierState#REQUEST} (a request's identifier,
+     *         from {@link #awaitRequest}) with a queue pair ({@link #createQueuePair} first)
      * @param options the options
      * @param timeout the timeout
      */
@@ -313,29 +356,37 @@ public final class ConnectionId extends VerbsResource {
                 ? ConnectionOptions.MAX_DATAGRAM_REPLY_PRIVATE_DATA : ConnectionOptions.MAX_ACCEPT_PRIVATE_DATA);
         long nanos = EventFiles.checkTimeout(timeout);
         String where = "from " + SocketAddresses.format(remoteAddress());
-        call("rdma_accept", where, (state, arena) ->
+        BooleanSupplier answers = () -> queuePair().isPresent() || answeringQpn != 0;
+        Runnable accept = () -> holdingQueuePair(() -> call("rdma_accept", where, (state, arena) ->
                 RdmacmCalls.rdma_accept(state, handleSegment(),
-                        ConnectionParameters.write(arena, "rdma_accept", options, this, answeringQpn)));
-        if (!portSpace.isDatagram()) {
-            expect("rdma_accept", where, ConnectionEventType.ESTABLISHED, nanos);
-            queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.RTS));
+                        ConnectionParameters.write(arena, "rdma_accept", options, this, answeringQpn))));
+        if (portSpace.isDatagram()) {
+            // A datagram request is answered at once; the kernel refuses the request when the accept fails.
+            order.run(IdentifierOrder.Step.ACCEPT, answers, IdentifierState.CONNECTED, IdentifierState.FAILED, accept);
+            return;
         }
+        order.runWaiting(IdentifierOrder.Step.ACCEPT, answers, IdentifierState.CONNECTING, IdentifierState.FAILED, accept,
+                () -> expect("rdma_accept", where, ConnectionEventType.ESTABLISHED, nanos));
+        queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.RTS));
     }
 
     /**
      * {@code rdma_reject} on a request's identifier, sending {@code privateData} (at most
      * {@value ConnectionOptions#MAX_REJECT_PRIVATE_DATA} bytes) to the peer, whose connect fails with
      * {@link ConnectionRejectedException}.
+     *
+     * @throws IllegalStateException unless {@link IdentifierState#REQUEST} (not yet accepted or rejected)
      * @param privateData the private data
      */
     public void reject(byte[] privateData) {
         Objects.requireNonNull(privateData, "rdma_reject: private data is null");
         ConnectionOptions.checkPrivateData("rdma_reject", privateData, ConnectionOptions.MAX_REJECT_PRIVATE_DATA);
-        call("rdma_reject", "from " + SocketAddresses.format(remoteAddress()), (state, arena) -> {
-            MemorySegment data = privateData.length == 0 ? MemorySegment.NULL : arena.allocateFrom(
-                    java.lang.foreign.ValueLayout.JAVA_BYTE, privateData);
-            return RdmacmCalls.rdma_reject(state, handleSegment(), data, (byte) privateData.length);
-        });
+        order.run(IdentifierOrder.Step.REJECT, () -> false, IdentifierState.REJECTED, null, () ->
+                call("rdma_reject", "from " + SocketAddresses.format(remoteAddress()), (state, arena) -> {
+                    MemorySegment data = privateData.length == 0 ? MemorySegment.NULL : arena.allocateFrom(
+                            java.lang.foreign.ValueLayout.JAVA_BYTE, privateData);
+                    return RdmacmCalls.rdma_reject(state, handleSegment(), data, (byte) privateData.length);
+                }));
     }
 
     /**
@@ -343,16 +394,37 @@ public final class ConnectionId extends VerbsResource {
      * waits up to {@code timeout} for DISCONNECTED. Returns at once when the peer already
      * disconnected.
      *
+     * A second call (DISCONNECTING) only waits.
+     *
      * @return true when DISCONNECTED arrived (or had), false when the timeout passed first
+     * @throws IllegalStateException unless connected ({@link IdentifierState#CONNECTED},
+     *         DISCONNECTING or DISCONNECTED) in a connected port space
      * @param timeout the timeout
      */
     public boolean disconnect(Duration timeout) {
         long nanos = EventFiles.checkTimeout(timeout);
         String where = "from " + SocketAddresses.format(remoteAddress());
-        disconnectSent = true;
-        call("rdma_disconnect", where, (state, arena) -> RdmacmCalls.rdma_disconnect(state, handleSegment()));
+        order.lock().lock();
+        try {
+            IdentifierState from = order.require(IdentifierOrder.Step.DISCONNECT, false);
+            if (from == IdentifierState.CONNECTED && order.move(from, IdentifierState.DISCONNECTING)) {
+                try {
+                    sendDisconnect(where);
+                } catch (RuntimeException e) {
+                    order.move(IdentifierState.DISCONNECTING, from);
+                    throw e;
+                }
+            }
+        } finally {
+            order.lock().unlock();
+        }
+        return waitForDisconnect(nanos);
+    }
+
+    /** {@code rdma_disconnect} (librdmacm moves the queue pair to ERROR first), holding the queue pair. */
+    private void sendDisconnect(String where) {
+        holdingQueuePair(() -> call("rdma_disconnect", where, (state, arena) -> RdmacmCalls.rdma_disconnect(state, handleSegment())));
         queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.ERROR));
-        return awaitDisconnect(Duration.ofNanos(nanos));
     }
 
     /**
@@ -361,17 +433,25 @@ public final class ConnectionId extends VerbsResource {
      * arrive meanwhile are dropped.
      *
      * @return true once disconnected
+     * @throws IllegalStateException unless connected ({@link IdentifierState#CONNECTED},
+     *         DISCONNECTING or DISCONNECTED) in a connected port space
      * @param timeout the timeout
      */
     public boolean awaitDisconnect(Duration timeout) {
-        long deadline = System.nanoTime() + EventFiles.checkTimeout(timeout);
-        while (!disconnected) {
+        long nanos = EventFiles.checkTimeout(timeout);
+        order.require(IdentifierOrder.Step.AWAIT_DISCONNECT, false);
+        return waitForDisconnect(nanos);
+    }
+
+    private boolean waitForDisconnect(long timeoutNanos) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (order.state() != IdentifierState.DISCONNECTED && !order.state().isFinal()) {
             long left = deadline - System.nanoTime();
-            if (left <= 0 || awaitEvent(Duration.ofNanos(left)).isEmpty()) {
-                return disconnected;
+            if (left <= 0 || nextEvent(left) == null) {
+                break;
             }
         }
-        return true;
+        return order.state() == IdentifierState.DISCONNECTED;
     }
 
     /**
@@ -379,15 +459,24 @@ public final class ConnectionId extends VerbsResource {
      *
      * @param timeout the timeout
      * @return the next event for this identifier within {@code timeout} (not connection requests: {@link #awaitRequest}).
+     * @throws IllegalStateException while another call on this identifier waits for its event
+     *         (RESOLVING_ADDRESS, RESOLVING_ROUTE, CONNECTING: this wait would take it), or once closed
      */
     public Optional<ConnectionEvent> awaitEvent(Duration timeout) {
         long nanos = EventFiles.checkTimeout(timeout);
-        return Optional.ofNullable(observe(channel.await(this, false, nanos, "rdma_get_cm_event", "for " + this)));
+        order.require(IdentifierOrder.Step.AWAIT_EVENT, false);
+        return Optional.ofNullable(nextEvent(nanos));
+    }
+
+    private ConnectionEvent nextEvent(long timeoutNanos) {
+        return observe(channel.await(this, false, timeoutNanos, "rdma_get_cm_event", "for " + this));
     }
 
     /**
      * The next connection request to this listening identifier within {@code timeout}: a new
      * identifier on the same channel, to {@link #accept} or {@link #reject}.
+     *
+     * @throws IllegalStateException unless {@link IdentifierState#LISTENING} ({@link #listen} first)
      * @param timeout the timeout
      * @return the next connection request to this listening identifier within {@code timeout}: a new identifier on the same channel, to {@link #accept} or {@link #reject}.
      */
@@ -398,6 +487,7 @@ public final class ConnectionId extends VerbsResource {
     /** As {@link #awaitRequest(Duration)}, the new identifier moved to {@code target} ({@code rdma_migrate_id}). */
     Optional<ConnectionRequest> awaitRequest(Duration timeout, ConnectionEventChannel target, ConnectionOptions options) {
         long nanos = EventFiles.checkTimeout(timeout);
+        order.require(IdentifierOrder.Step.AWAIT_REQUEST, false);
         ConnectionEvent request = channel.await(this, true, nanos, "rdma_get_request", "on " + localAddressText());
         if (request == null) {
             return Optional.empty();
@@ -417,7 +507,7 @@ public final class ConnectionId extends VerbsResource {
                 }
             }
         }
-        ConnectionId id = adopt(target, request.idAddress(), portSpace);
+        ConnectionId id = adopt(target, request.idAddress(), portSpace, IdentifierState.REQUEST);
         return Optional.of(new ConnectionRequest(id, request, options));
     }
 
@@ -478,23 +568,51 @@ public final class ConnectionId extends VerbsResource {
     }
 
     /**
-     * Notes what an event means for this identifier's state. The peer's DISCONNECTED is answered
-     * with our own rdma_disconnect at once (the DREP its rdma_disconnect waits for), so the peer
-     * learns within a round trip instead of after the CM's DREQ timeout.
+     * Moves the state by what an event means ({@link IdentifierOrder#afterEvent}). The peer's
+     * DISCONNECTED is answered with our own rdma_disconnect at once (the DREP its rdma_disconnect
+     * waits for), so the peer learns within a round trip instead of after the CM's DREQ timeout.
      */
-    private ConnectionEvent observe(ConnectionEvent event) {
-        if (event != null && event.type() == ConnectionEventType.DISCONNECTED) {
-            disconnected = true;
+    ConnectionEvent observe(ConnectionEvent event) {
+        if (event == null) {
+            return null;
+        }
+        IdentifierState before = order.observe(event.type());
+        if (event.type() == ConnectionEventType.DISCONNECTED) {
             queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.ERROR));
-            if (!disconnectSent) {
-                disconnectSent = true;
-                try (Arena arena = Arena.ofConfined()) {
+            if (before == IdentifierState.CONNECTED || before == IdentifierState.CONNECTING) {
+                try {
                     // Best effort: the connection is over either way; EINVAL here only means the CM already answered.
-                    int ignored = RdmacmCalls.rdma_disconnect(CallState.allocate(arena), handleSegment());
+                    acquire();
+                    try {
+                        holdingQueuePair(() -> {
+                            try (Arena arena = Arena.ofConfined()) {
+                                int ignored = RdmacmCalls.rdma_disconnect(CallState.allocate(arena), handleSegment());
+                            }
+                        });
+                    } finally {
+                        release();
+                    }
+                } catch (IllegalStateException closedMeanwhile) {
+                    // the identifier or its queue pair closed under us: nothing left to answer for
                 }
             }
         }
         return event;
+    }
+
+    /** Runs {@code body} holding the queue pair (when there is one), so its close waits: librdmacm reads {@code id->qp}. */
+    private void holdingQueuePair(Runnable body) {
+        QueuePair qp = queuePair;
+        if (qp == null || qp.isClosed()) {
+            body.run();
+            return;
+        }
+        CoreAccess.get().acquire(qp);
+        try {
+            body.run();
+        } finally {
+            CoreAccess.get().release(qp);
+        }
     }
 
     /** Runs one rdma_cm call returning 0 or -1 with errno, inside acquire/release. */
@@ -528,6 +646,7 @@ public final class ConnectionId extends VerbsResource {
     /** Refuses requests no one claimed, then {@code rdma_destroy_id} (waits for its events' acks: all are acked at once). */
     @Override
     protected void destroy() {
+        order.close();
         Queue<ConnectionEvent> unclaimed = channel.detach(this);
         for (ConnectionEvent request; (request = unclaimed.poll()) != null; ) {
             refuseRaw(request.idAddress());

@@ -23,7 +23,9 @@ enum FuzzCategory {
     // FORK: ProcessBuilder really forks the JVM (the default, posix_spawn, may vfork).
     FORK("fork", 5, ForkFuzz::run, "-Djdk.lang.Process.launchMechanism=FORK"),
     SEGMENT_WRITES("segmentWrites", 20, SegmentWriteFuzz::run),
-    PEER_INPUT("peerInput", 150, ExchangeFuzz::run);
+    PEER_INPUT("peerInput", 150, ExchangeFuzz::run),
+    // librdmacm keeps each device it opened open until the process exits: open it before the baseline count.
+    CM_ORDER("rdmaCmOrder", 100, CmOrderFuzz::run, CmOrderFuzz::openRdmaCmOnce);
 
     /** A category's cases, reported through {@code run}; every resource they open is closed on return. */
     interface Cases {
@@ -39,15 +41,26 @@ enum FuzzCategory {
         }
     }
 
+    /** What the child does before it counts the kernel's objects (what a library keeps for the process). */
+    interface WarmUp {
+        void run(TestDevice device) throws Exception;
+    }
+
     private final String label;
     private final int minCases;
     private final Cases cases;
+    private final WarmUp warmUp;
     private final List<String> jvmOptions;
 
     FuzzCategory(String label, int minCases, Cases cases, String... jvmOptions) {
+        this(label, minCases, cases, device -> { }, jvmOptions);
+    }
+
+    FuzzCategory(String label, int minCases, Cases cases, WarmUp warmUp, String... jvmOptions) {
         this.label = label;
         this.minCases = minCases;
         this.cases = cases;
+        this.warmUp = warmUp;
         this.jvmOptions = List.of(jvmOptions);
     }
 
@@ -61,6 +74,10 @@ enum FuzzCategory {
 
     Cases cases() {
         return cases;
+    }
+
+    WarmUp warmUp() {
+        return warmUp;
     }
 
     List<String> jvmOptions() {

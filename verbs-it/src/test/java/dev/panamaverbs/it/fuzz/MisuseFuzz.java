@@ -14,11 +14,12 @@ import java.util.Map;
 public final class MisuseFuzz {
     private MisuseFuzz() {}
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         FuzzCategory category = FuzzCategory.valueOf(args[0]);
         TestDevice device = new TestDevice(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]));
         long seed = Long.parseLong(args[4]);
         System.out.println(FuzzReport.seedLine(seed));
+        category.warmUp().run(device);
         Map<String, Integer> before = KernelResources.count(device.name());
         FuzzRun run = new FuzzRun(category.label(), seed);
         try {

@@ -43,7 +43,7 @@ final class UseAfterCloseFuzz {
             "QueuePair.sharedReceiveQueue", "QueuePair.capabilities", "QueuePair.isExtended",
             "QueuePair.extendedSendOperations", "SharedReceiveQueue.maxSge", "SharedReceiveQueue.maxWorkRequests",
             "CompletionChannel.context", "CompletionChannel.fd", "ConnectionEventChannel.fd",
-            "ConnectionId.channel", "ConnectionId.portSpace", "ConnectionId.queuePair", "ProtectionDomain.context",
+            "ConnectionId.channel", "ConnectionId.portSpace", "ConnectionId.queuePair", "ConnectionId.state", "ProtectionDomain.context",
             "AddressHandle.protectionDomain", "SharedReceiveQueue.protectionDomain", "MemoryWindow.type");
 
     private UseAfterCloseFuzz() {}
