@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.Handles;
 import dev.panamaverbs.internal.RegistrationChecks;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.AccessFlag;
@@ -102,15 +103,7 @@ public final class MemoryWindow extends VerbsResource {
      */
     private volatile int type2State;
     private static final int TYPE2_FREE = 0, TYPE2_BINDING = 1, TYPE2_BOUND = 2;
-    private static final VarHandle TYPE2_STATE;
-
-    static {
-        try {
-            TYPE2_STATE = MethodHandles.lookup().findVarHandle(MemoryWindow.class, "type2State", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle TYPE2_STATE = Handles.field(MethodHandles.lookup(), "type2State", int.class);
 
     /** {@code ibv_alloc_mw}: the factory hook behind {@link ProtectionDomain#allocateMemoryWindow}. */
     static MemoryWindow allocate(ProtectionDomain pd, MemoryWindowType type) {

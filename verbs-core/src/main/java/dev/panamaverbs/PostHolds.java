@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.Handles;
 import dev.panamaverbs.values.WorkRequestOpcode;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -17,15 +18,7 @@ import java.lang.invoke.VarHandle;
  * into the queue), but two threads cannot post it at once.
  */
 final class PostHolds {
-    private static final VarHandle POSTER;
-
-    static {
-        try {
-            POSTER = MethodHandles.lookup().findVarHandle(PostHolds.class, "poster", Thread.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle POSTER = Handles.field(MethodHandles.lookup(), "poster", Thread.class);
 
     /** The thread whose post holds this request, null when none does. */
     @SuppressWarnings("unused") // through POSTER

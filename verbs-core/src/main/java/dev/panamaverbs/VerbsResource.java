@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.Handles;
 import dev.panamaverbs.gateway.Pointers;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.lang.foreign.Arena;
@@ -349,18 +350,7 @@ public abstract class VerbsResource implements AutoCloseable {
         if (closingThread == Thread.currentThread()) {
             return;
         }
-        boolean interrupted = false;
-        while (true) {
-            try {
-                closeFinished.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true; // close() is not interruptible: the native object must be gone on return
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Handles.awaitUninterruptibly(closeFinished); // the native object must be gone on return
     }
 
     /** The close proper, run once by the thread that set the closed bit. */

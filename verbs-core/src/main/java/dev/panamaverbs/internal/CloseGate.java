@@ -26,15 +26,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class CloseGate {
     private static final int CLOSED = 1 << 30;
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(CloseGate.class, "state", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle STATE = Handles.field(MethodHandles.lookup(), "state", int.class);
 
     /** The closed bit and the number of uses under way. */
     private volatile int state;
@@ -126,17 +118,6 @@ public final class CloseGate {
     }
 
     private void awaitCloseFinished() {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                closeFinished.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true; // close is not interruptible: everything is freed on return
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Handles.awaitUninterruptibly(closeFinished); // everything is freed on return
     }
 }
