@@ -1,6 +1,6 @@
 package dev.panamaverbs.cm;
 
-import dev.panamaverbs.internal.EventFiles;
+import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.CoreAccess;
 import dev.panamaverbs.CompletionChannel;
 import dev.panamaverbs.Context;
@@ -50,8 +50,11 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
  * {@code rdma_destroy_id} (which also disconnects a connected identifier).
  */
 public final class ConnectionId extends VerbsResource {
-    /** What the identifier's own waits add to librdmacm's resolution timeouts before giving up. */
-    private static final long RESOLVE_SLACK_NANOS = 1_000_000_000L;
+    /**
+     * At most how much sooner than the caller's deadline librdmacm's resolution timeout ends (an
+     * eighth of the time left, up to this), so its own verdict, with its status, arrives in time.
+     */
+    private static final long RESOLVE_MARGIN_NANOS = 250_000_000L;
 
     private final ConnectionEventChannel channel;
     private final PortSpace portSpace;
@@ -148,7 +151,8 @@ public final class ConnectionId extends VerbsResource {
 
     /**
      * {@code rdma_resolve_addr}: finds the local device and port that reach {@code remote}, and
-     * waits for ADDR_RESOLVED (librdmacm's own timeout is {@code timeout}; this wait adds a second).
+     * waits for ADDR_RESOLVED. The whole call ends within {@code timeout}: librdmacm's own timeout
+     * ends a little earlier, so its verdict normally arrives in time.
      *
      * @throws ConnectionException naming {@code remote}: ADDR_ERROR with its status (e.g. -110:
      *         timed out, -113: no route), or ETIMEDOUT when no event came
@@ -157,25 +161,28 @@ public final class ConnectionId extends VerbsResource {
      */
     public void resolveAddress(InetSocketAddress remote, Duration timeout) {
         SocketAddresses.check("rdma_resolve_addr", remote);
-        int millis = timeoutMillis("rdma_resolve_addr", timeout);
+        long deadline = Deadline.start("rdma_resolve_addr", timeout);
+        int millis = resolutionMillis(deadline);
         target = remote;
         String where = "to " + SocketAddresses.format(remote);
         call("rdma_resolve_addr", where, (state, arena) -> RdmacmCalls.rdma_resolve_addr(state, handleSegment(),
                 MemorySegment.NULL, SocketAddresses.write(arena, remote), millis));
-        expect("rdma_resolve_addr", where, ConnectionEventType.ADDR_RESOLVED, millis * 1_000_000L + RESOLVE_SLACK_NANOS);
+        expect("rdma_resolve_addr", where, ConnectionEventType.ADDR_RESOLVED, deadline, timeout);
     }
 
     /**
-     * {@code rdma_resolve_route}: finds the path to the resolved address, waiting for ROUTE_RESOLVED.
+     * {@code rdma_resolve_route}: finds the path to the resolved address, waiting for ROUTE_RESOLVED
+     * (the whole call within {@code timeout}, as {@link #resolveAddress}).
      *
      * @throws ConnectionException ROUTE_ERROR with its status, or ETIMEDOUT when no event came
      * @param timeout the timeout
      */
     public void resolveRoute(Duration timeout) {
-        int millis = timeoutMillis("rdma_resolve_route", timeout);
+        long deadline = Deadline.start("rdma_resolve_route", timeout);
+        int millis = resolutionMillis(deadline);
         String where = "to " + SocketAddresses.format(target);
         call("rdma_resolve_route", where, (state, arena) -> RdmacmCalls.rdma_resolve_route(state, handleSegment(), millis));
-        expect("rdma_resolve_route", where, ConnectionEventType.ROUTE_RESOLVED, millis * 1_000_000L + RESOLVE_SLACK_NANOS);
+        expect("rdma_resolve_route", where, ConnectionEventType.ROUTE_RESOLVED, deadline, timeout);
     }
 
     /**
@@ -281,11 +288,11 @@ public final class ConnectionId extends VerbsResource {
         Objects.requireNonNull(options, "rdma_connect: options is null");
         ConnectionOptions.checkPrivateData("rdma_connect", options.privateDataUnsafe(), portSpace.isDatagram()
                 ? ConnectionOptions.MAX_DATAGRAM_REQUEST_PRIVATE_DATA : ConnectionOptions.MAX_CONNECT_PRIVATE_DATA);
-        long nanos = EventFiles.checkTimeout(timeout);
+        long deadline = Deadline.start("rdma_connect", timeout);
         String where = "to " + SocketAddresses.format(target);
         call("rdma_connect", where, (state, arena) ->
                 RdmacmCalls.rdma_connect(state, handleSegment(), ConnectionParameters.write(arena, "rdma_connect", options, this, 0)));
-        ConnectionEvent established = expect("rdma_connect", where, ConnectionEventType.ESTABLISHED, nanos);
+        ConnectionEvent established = expect("rdma_connect", where, ConnectionEventType.ESTABLISHED, deadline, timeout);
         queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.RTS));
         return established;
     }
@@ -311,13 +318,13 @@ public final class ConnectionId extends VerbsResource {
         Objects.requireNonNull(options, "rdma_accept: options is null");
         ConnectionOptions.checkPrivateData("rdma_accept", options.privateDataUnsafe(), portSpace.isDatagram()
                 ? ConnectionOptions.MAX_DATAGRAM_REPLY_PRIVATE_DATA : ConnectionOptions.MAX_ACCEPT_PRIVATE_DATA);
-        long nanos = EventFiles.checkTimeout(timeout);
+        long deadline = Deadline.start("rdma_accept", timeout);
         String where = "from " + SocketAddresses.format(remoteAddress());
         call("rdma_accept", where, (state, arena) ->
                 RdmacmCalls.rdma_accept(state, handleSegment(),
                         ConnectionParameters.write(arena, "rdma_accept", options, this, answeringQpn)));
         if (!portSpace.isDatagram()) {
-            expect("rdma_accept", where, ConnectionEventType.ESTABLISHED, nanos);
+            expect("rdma_accept", where, ConnectionEventType.ESTABLISHED, deadline, timeout);
             queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.RTS));
         }
     }
@@ -347,12 +354,12 @@ public final class ConnectionId extends VerbsResource {
      * @param timeout the timeout
      */
     public boolean disconnect(Duration timeout) {
-        long nanos = EventFiles.checkTimeout(timeout);
+        long deadline = Deadline.start("rdma_disconnect", timeout);
         String where = "from " + SocketAddresses.format(remoteAddress());
         disconnectSent = true;
         call("rdma_disconnect", where, (state, arena) -> RdmacmCalls.rdma_disconnect(state, handleSegment()));
         queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.ERROR));
-        return awaitDisconnect(Duration.ofNanos(nanos));
+        return awaitDisconnectUntil(deadline);
     }
 
     /**
@@ -364,10 +371,12 @@ public final class ConnectionId extends VerbsResource {
      * @param timeout the timeout
      */
     public boolean awaitDisconnect(Duration timeout) {
-        long deadline = System.nanoTime() + EventFiles.checkTimeout(timeout);
+        return awaitDisconnectUntil(Deadline.start("rdma_get_cm_event", timeout));
+    }
+
+    private boolean awaitDisconnectUntil(long deadline) {
         while (!disconnected) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0 || awaitEvent(Duration.ofNanos(left)).isEmpty()) {
+            if (observe(channel.awaitUntil(this, false, deadline, "rdma_get_cm_event", "for " + this)) == null) {
                 return disconnected;
             }
         }
@@ -381,8 +390,8 @@ public final class ConnectionId extends VerbsResource {
      * @return the next event for this identifier within {@code timeout} (not connection requests: {@link #awaitRequest}).
      */
     public Optional<ConnectionEvent> awaitEvent(Duration timeout) {
-        long nanos = EventFiles.checkTimeout(timeout);
-        return Optional.ofNullable(observe(channel.await(this, false, nanos, "rdma_get_cm_event", "for " + this)));
+        long deadline = Deadline.start("rdma_get_cm_event", timeout);
+        return Optional.ofNullable(observe(channel.awaitUntil(this, false, deadline, "rdma_get_cm_event", "for " + this)));
     }
 
     /**
@@ -397,8 +406,8 @@ public final class ConnectionId extends VerbsResource {
 
     /** As {@link #awaitRequest(Duration)}, the new identifier moved to {@code target} ({@code rdma_migrate_id}). */
     Optional<ConnectionRequest> awaitRequest(Duration timeout, ConnectionEventChannel target, ConnectionOptions options) {
-        long nanos = EventFiles.checkTimeout(timeout);
-        ConnectionEvent request = channel.await(this, true, nanos, "rdma_get_request", "on " + localAddressText());
+        long deadline = Deadline.start("rdma_get_request", timeout);
+        ConnectionEvent request = channel.awaitUntil(this, true, deadline, "rdma_get_request", "on " + localAddressText());
         if (request == null) {
             return Optional.empty();
         }
@@ -453,15 +462,13 @@ public final class ConnectionId extends VerbsResource {
         return SocketAddresses.format(localAddress());
     }
 
-    /** Waits for {@code wanted}; any failure event, another event, or the timeout throws. */
-    private ConnectionEvent expect(String verb, String where, ConnectionEventType wanted, long timeoutNanos) {
-        long deadline = System.nanoTime() + timeoutNanos;
+    /** Waits for {@code wanted} until {@code deadline}; any failure event, another event, or the deadline throws. */
+    private ConnectionEvent expect(String verb, String where, ConnectionEventType wanted, long deadline, Duration timeout) {
         while (true) {
-            long left = Math.max(0, deadline - System.nanoTime());
-            ConnectionEvent event = observe(channel.await(this, false, left, verb, where + " on " + this));
+            ConnectionEvent event = observe(channel.awaitUntil(this, false, deadline, verb, where + " on " + this));
             if (event == null) {
                 throw new ConnectionException(verb, where + " on " + this, Errno.ETIMEDOUT, null,
-                        "no " + wanted + " within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms");
+                        "no " + wanted + " within " + timeout);
             }
             if (event.type() == wanted) {
                 return event;
@@ -517,12 +524,13 @@ public final class ConnectionId extends VerbsResource {
         int run(MemorySegment state, Arena arena);
     }
 
-    static int timeoutMillis(String verb, Duration timeout) {
-        long nanos = EventFiles.checkTimeout(timeout);
-        if (nanos < 1_000_000) {
-            throw new IllegalArgumentException(verb + ": timeout must be at least 1 ms, got " + timeout);
-        }
-        return (int) Math.min(Integer.MAX_VALUE, nanos / 1_000_000);
+    /**
+     * librdmacm's {@code timeout_ms} for a resolution that must end by {@code deadline}: the time
+     * left less an eighth of it (at most {@link #RESOLVE_MARGIN_NANOS}), at least 1 ms (a zero
+     * timeout's one check), at most {@code Integer.MAX_VALUE} ms.
+     */
+    static int resolutionMillis(long deadline) {
+        return Deadline.blockingMillis(deadline - Math.min(Deadline.remainingNanos(deadline) / 8, RESOLVE_MARGIN_NANOS));
     }
 
     /** Refuses requests no one claimed, then {@code rdma_destroy_id} (waits for its events' acks: all are acked at once). */

@@ -4,6 +4,7 @@ import dev.panamaverbs.CompletionFailedException;
 import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.SendWorkRequest;
+import dev.panamaverbs.internal.Deadline;
 import java.lang.foreign.Arena;
 import java.time.Duration;
 import java.util.Objects;
@@ -81,7 +82,7 @@ public final class OneSidedChannel implements AutoCloseable {
                     qp.capabilities().maxInlineData() >= Slots.SLOT_BYTES);
             try {
                 companion = new Companion(qp, requests.sink, arena);
-                counters = new CounterBumps(companion, tracker.ringSize(), postTimeout.toNanos());
+                counters = new CounterBumps(companion, tracker.ringSize(), Deadline.timeoutNanos("OneSidedChannel.open", postTimeout));
                 waits = new Waits(tracker, companion);
             } catch (RuntimeException e) {
                 requests.close();
@@ -112,19 +113,17 @@ public final class OneSidedChannel implements AutoCloseable {
      * and GID, connected to itself), the atomic sink and the preallocated requests.
      *
      * @param qp an RC queue pair, connected to the peer and in RTS, with remote atomic access
-     * @param postTimeout how long a post waits at most for room in the send queue
+     * @param postTimeout how long a post waits at most for room in the send queue (zero: a post
+     *        that finds no room fails at once; see the deadline rule in {@code docs/safety.md})
      * @return the channel
-     * @throws IllegalArgumentException if {@code qp} is not RC or the timeout is not positive
+     * @throws IllegalArgumentException if {@code qp} is not RC or the timeout is negative
      * @throws dev.panamaverbs.VerbsException if creating the companion queue pair or the sink fails
      */
     public static OneSidedChannel open(QueuePair qp, Duration postTimeout) {
         Objects.requireNonNull(qp, "qp");
-        Objects.requireNonNull(postTimeout, "postTimeout");
+        Deadline.timeoutNanos("OneSidedChannel.open", postTimeout); // null and negative refused here
         if (qp.type() != QueuePairType.RC) {
             throw new IllegalArgumentException("one-sided operations need an RC queue pair, not " + qp.type());
-        }
-        if (postTimeout.isNegative() || postTimeout.isZero()) {
-            throw new IllegalArgumentException("the post timeout must be positive, got " + postTimeout);
         }
         return new OneSidedChannel(qp, postTimeout);
     }
@@ -329,14 +328,16 @@ public final class OneSidedChannel implements AutoCloseable {
      * @param timeout how long to wait at most
      * @throws IllegalArgumentException if {@code counter} is in another protection domain
      * @throws ChannelFailedException if the channel failed
+     * @throws IllegalArgumentException if {@code timeout} is negative (null: NullPointerException;
+     *         zero checks once; see the deadline rule in {@code docs/safety.md})
      * @throws WaitTimeoutException when the timeout passes
      * @throws InterruptedException if the thread is interrupted while parked
      */
     public void resetCounter(SignalSlot counter, Duration timeout) throws InterruptedException {
         companion.checkDomain(counter);
+        long deadline = Deadline.start("OneSidedChannel.resetCounter", timeout);
         waits.throwIfFailed("resetCounter");
-        long deadline = System.nanoTime() + timeout.toNanos();
-        waitLocal(tracker.nextTicket() - 1, timeout);
+        waits.awaitTicket(tracker.nextTicket() - 1, deadline, timeout);
         counters.reset(counter, deadline, timeout);
     }
 
@@ -374,11 +375,13 @@ public final class OneSidedChannel implements AutoCloseable {
      * @param ticket an operation's ticket
      * @param timeout how long to wait at most
      * @throws ChannelFailedException if the channel failed (this operation or an earlier one)
+     * @throws IllegalArgumentException if {@code timeout} is negative (null: NullPointerException;
+     *         zero checks once; see the deadline rule in {@code docs/safety.md})
      * @throws WaitTimeoutException when the timeout passes, with the last completed ticket
      * @throws InterruptedException if the thread is interrupted while parked
      */
     public void waitLocal(long ticket, Duration timeout) throws InterruptedException {
-        waits.awaitTicket(ticket, timeout);
+        waits.awaitTicket(ticket, Deadline.start("OneSidedChannel.waitLocal", timeout), timeout);
     }
 
     /**
@@ -399,11 +402,13 @@ public final class OneSidedChannel implements AutoCloseable {
      * @param timeout how long to wait at most
      * @return the value seen, at least {@code atLeast}
      * @throws ChannelFailedException if the channel failed meanwhile
+     * @throws IllegalArgumentException if {@code timeout} is negative (null: NullPointerException;
+     *         zero checks once; see the deadline rule in {@code docs/safety.md})
      * @throws WaitTimeoutException when the timeout passes, naming the slot and its last value
      * @throws InterruptedException if the thread is interrupted while parked
      */
     public long waitSignal(SignalSlot slot, long atLeast, Duration timeout) throws InterruptedException {
-        return waits.awaitSlot(slot, atLeast, timeout, "signal");
+        return waits.awaitSlot(slot, atLeast, Deadline.start("OneSidedChannel.waitSignal", timeout), timeout, "signal");
     }
 
     /**
@@ -415,11 +420,13 @@ public final class OneSidedChannel implements AutoCloseable {
      * @param timeout how long to wait at most
      * @return the value seen, at least {@code atLeast}
      * @throws ChannelFailedException if the channel failed meanwhile
+     * @throws IllegalArgumentException if {@code timeout} is negative (null: NullPointerException;
+     *         zero checks once; see the deadline rule in {@code docs/safety.md})
      * @throws WaitTimeoutException when the timeout passes, naming the slot and its last value
      * @throws InterruptedException if the thread is interrupted while parked
      */
     public long waitCounter(SignalSlot counter, long atLeast, Duration timeout) throws InterruptedException {
-        return waits.awaitSlot(counter, atLeast, timeout, "counter");
+        return waits.awaitSlot(counter, atLeast, Deadline.start("OneSidedChannel.waitCounter", timeout), timeout, "counter");
     }
 
     // ---- state ----

@@ -1,12 +1,14 @@
 package dev.panamaverbs.onesided;
 
 import dev.panamaverbs.CompletionFailedException;
+import dev.panamaverbs.internal.Deadline;
 import java.time.Duration;
 
 /**
  * The channel's progress and its waits: reaping the main queue and the companion, the first
  * failed completion of either, and the loops that wait for room, an operation or a slot, each
- * bounded by a deadline and failing as soon as a failure is recorded. Allocation-free until it
+ * bounded by a {@link Deadline} and failing as soon as a failure is recorded. Each checks once
+ * before it looks at the deadline, so a zero timeout is one non-blocking check. Allocation-free until it
  * throws. Not thread-safe.
  */
 final class Waits {
@@ -49,14 +51,17 @@ final class Waits {
         return closed;
     }
 
-    /** Polls until {@code count} requests fit in the main send queue; ignores interrupts (the flag stays set). */
+    /**
+     * Polls until {@code count} requests fit in the main send queue, for at most {@code timeout}
+     * (checked when the channel opened); ignores interrupts (the flag stays set).
+     */
     void awaitRoom(int count, String what, Duration timeout) {
         long start = System.nanoTime();
-        long deadline = start + timeout.toNanos();
+        long deadline = Deadline.start(what, timeout);
         while (!main.hasRoom(count)) {
             poll();
             throwIfFailed(what);
-            if (System.nanoTime() - deadline >= 0) {
+            if (Deadline.expired(deadline)) {
                 throw new WaitTimeoutException(what + ": room in the send queue of " + main.queuePair(),
                         main.nextTicket() - 1, main.completedTicket(), timeout);
             }
@@ -64,10 +69,9 @@ final class Waits {
         }
     }
 
-    /** Polls until operation {@code ticket} of the main queue completed. */
-    void awaitTicket(long ticket, Duration timeout) throws InterruptedException {
+    /** Polls until operation {@code ticket} of the main queue completed, until {@code deadline} (of {@code timeout}). */
+    void awaitTicket(long ticket, long deadline, Duration timeout) throws InterruptedException {
         long start = System.nanoTime();
-        long deadline = start + timeout.toNanos();
         while (true) {
             poll();
             if (main.isComplete(ticket)) {
@@ -76,7 +80,7 @@ final class Waits {
             if (closed || firstFailure() != null) {
                 throwIfFailed("waiting for operation " + ticket); // the message is built only to throw
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (Deadline.expired(deadline)) {
                 throw new WaitTimeoutException("operation " + ticket + " on " + main.queuePair(), ticket,
                         main.completedTicket(), timeout);
             }
@@ -84,10 +88,12 @@ final class Waits {
         }
     }
 
-    /** Polls until {@code slot} holds at least {@code atLeast}; {@code kind} names it ("signal", "counter"). */
-    long awaitSlot(SignalSlot slot, long atLeast, Duration timeout, String kind) throws InterruptedException {
+    /**
+     * Polls until {@code slot} holds at least {@code atLeast}, until {@code deadline} (of
+     * {@code timeout}); {@code kind} names it ("signal", "counter").
+     */
+    long awaitSlot(SignalSlot slot, long atLeast, long deadline, Duration timeout, String kind) throws InterruptedException {
         long start = System.nanoTime();
-        long deadline = start + timeout.toNanos();
         while (true) {
             long value = slot.read();
             if (value >= atLeast) {
@@ -99,7 +105,7 @@ final class Waits {
                 throw new ChannelFailedException("waiting for " + kind + " " + slot + " to reach " + atLeast
                         + " (last value seen " + value + ")", failure);
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (Deadline.expired(deadline)) {
                 throw new WaitTimeoutException(kind + " " + slot, atLeast, slot.read(), timeout);
             }
             Pause.pause(start);
