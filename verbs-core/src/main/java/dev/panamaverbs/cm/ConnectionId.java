@@ -39,8 +39,9 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
  * {@link #awaitRequest}, then {@link #accept} or {@link #reject} on the request's identifier.
  * {@link #disconnect} ends a connection.
  *
- * <p>Every wait has a timeout and runs on the {@link ConnectionEventChannel} (virtual-thread
- * friendly). A failure throws {@link ConnectionException} naming the C function, this identifier
+ * <p>Every wait has a timeout, which bounds the whole call (the rule for zero, negative and huge
+ * ones is in {@code docs/safety.md}, "Deadlines"), and runs on the {@link ConnectionEventChannel}
+ * (virtual-thread friendly). A failure throws {@link ConnectionException} naming the C function, this identifier
  * or the address, the event and its status; a rejected connect
  * {@link ConnectionRejectedException} with the peer's private data.
  *

@@ -54,8 +54,10 @@ import java.util.Optional;
  * A receiver reads the first 8 bytes, checks the magic and the version, then reads the rest.
  * Another version is a {@link Reason#VERSION_MISMATCH}; a wrong magic, unknown flags, non-zero
  * reserved or absent fields, or out-of-range values are {@link Reason#GARBAGE}; a connection that
- * ends early is {@link Reason#PEER_CLOSED}; a wait longer than the timeout is
- * {@link Reason#TIMEOUT}. A later version may grow the message; it keeps the first 8 bytes.
+ * ends early or is reset is {@link Reason#PEER_CLOSED}; a call longer than its timeout is
+ * {@link Reason#TIMEOUT}. Each timeout bounds its whole call (one deadline for connecting or
+ * accepting and exchanging; the rule for zero, negative and huge ones is in
+ * {@code docs/safety.md}, "Deadlines"). A later version may grow the message; it keeps the first 8 bytes.
  *
  * <pre>{@code
  * // server                                         // client
