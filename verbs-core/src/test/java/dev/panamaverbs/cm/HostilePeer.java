@@ -119,7 +119,7 @@ final class HostilePeer implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() throws IOException {
         closed = true;
         if (server != null) {
             server.close();
@@ -127,9 +127,13 @@ final class HostilePeer implements AutoCloseable {
         for (Socket socket : sockets) {
             socket.close();
         }
-        for (Thread thread : threads) {
-            thread.interrupt();
-            thread.join(2_000);
+        try {
+            for (Thread thread : threads) {
+                thread.interrupt();
+                thread.join(2_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
