@@ -1,6 +1,7 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.values.Errno;
+import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.EventFiles;
 import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.ibv_async_event;
@@ -53,22 +54,14 @@ final class AsyncEventReader {
         this.fd = fd;
     }
 
-    /** The timeout in nanoseconds, saturated; a null or negative timeout is rejected naming the verb. */
-    static long timeoutNanos(Duration timeout) {
-        if (timeout == null) {
-            throw new IllegalArgumentException("ibv_get_async_event: timeout is null");
-        }
-        return EventFiles.timeoutNanos("ibv_get_async_event", timeout);
-    }
-
-    /** The next event within {@code timeoutNanos}, or null. Called by the user and by the listener thread. */
-    AsyncEvent await(long timeoutNanos) throws InterruptedException {
+    /** The next event before {@code deadline} ({@link Deadline}), or null. Called by the user and by the listener thread. */
+    AsyncEvent awaitUntil(long deadline) throws InterruptedException {
         ensureNonBlocking();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pollState = EventFiles.allocatePollState(arena);
             MemorySegment event = arena.allocate(ibv_async_event.LAYOUT);
             MemorySegment callState = CallState.allocate(arena);
-            return EventFiles.await(timeoutNanos, "ibv_get_async_event", context, BACKOFF,
+            return EventFiles.awaitUntil(deadline, "ibv_get_async_event", context, BACKOFF,
                     pollMillis -> tryRead(pollState, event, callState, pollMillis));
         }
     }
@@ -231,7 +224,7 @@ final class AsyncEventReader {
             }
             AsyncEvent event;
             try {
-                event = await(TimeUnit.MILLISECONDS.toNanos(BACKOFF.sliceMillis() * 4L));
+                event = awaitUntil(Deadline.after(TimeUnit.MILLISECONDS.toNanos(BACKOFF.sliceMillis() * 4L)));
             } catch (InterruptedException e) {
                 continue; // re-check whether we were stopped
             } catch (IllegalStateException closed) {

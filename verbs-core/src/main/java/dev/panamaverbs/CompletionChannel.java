@@ -2,6 +2,7 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.Undo;
+import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.EventFiles;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.gateway.Pointers;
@@ -110,16 +111,18 @@ public final class CompletionChannel extends VerbsResource {
      * ({@code ibv_get_cq_event}, called only once the fd is readable, so it never blocks). The
      * event is counted for acknowledgement on that CQ; re-arm it with
      * {@link CompletionQueue#requestNotification} before polling it empty, or later completions
-     * raise no event. A zero timeout checks once.
+     * raise no event. The timeout follows the library's deadline rule ({@code docs/safety.md},
+     * "Deadlines"): zero checks once, a huge one waits for ever.
      *
      * @return the CQ, or empty when the timeout passed without an event
      * @throws InterruptedException if the thread is interrupted while waiting
      * @throws IllegalStateException if the channel is (or gets) closed
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws IllegalArgumentException if {@code timeout} is negative
      * @param timeout how long to wait at most
      */
     public Optional<CompletionQueue> awaitEvent(Duration timeout) throws InterruptedException {
-        long timeoutNanos = EventFiles.checkTimeout(timeout);
-        return Optional.ofNullable(await(timeoutNanos));
+        return Optional.ofNullable(awaitUntil(Deadline.start("ibv_get_cq_event", timeout)));
     }
 
     /**
@@ -131,15 +134,16 @@ public final class CompletionChannel extends VerbsResource {
      * @return the completion queue
      */
     public CompletionQueue awaitEvent() throws InterruptedException {
-        return await(Long.MAX_VALUE);
+        return awaitUntil(Deadline.after(Deadline.FOREVER_NANOS));
     }
 
-    private CompletionQueue await(long timeoutNanos) throws InterruptedException {
+    /** The wait of both {@code awaitEvent}s and of {@link CompletionQueue#awaitCompletions}, until {@code deadline}. */
+    CompletionQueue awaitUntil(long deadline) throws InterruptedException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pollState = EventFiles.allocatePollState(arena);
             MemorySegment eventSlots = arena.allocate(ADDRESS, 2); // struct ibv_cq **, void **cq_context
             MemorySegment callState = CallState.allocate(arena);
-            return EventFiles.await(timeoutNanos, "ibv_get_cq_event", this, BACKOFF,
+            return EventFiles.awaitUntil(deadline, "ibv_get_cq_event", this, BACKOFF,
                     pollMillis -> tryGetEvent(pollState, eventSlots, callState, pollMillis));
         }
     }

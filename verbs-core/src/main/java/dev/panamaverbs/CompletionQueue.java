@@ -1,6 +1,6 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.internal.EventFiles;
+import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.internal.UnackedEvents;
 import dev.panamaverbs.values.CompletionField;
@@ -298,19 +298,23 @@ public final class CompletionQueue extends VerbsResource {
      * ({@code ibv_req_notify_cq}), polls again (closing the race with completions that came
      * meanwhile), then waits for an event ({@code ibv_get_cq_event}) and polls once more.
      * Meant for a CQ that has its channel to itself: an event for another CQ of the channel is
-     * acknowledged and otherwise dropped here.
+     * acknowledged and otherwise dropped here. The timeout bounds the whole call and follows the
+     * library's deadline rule ({@code docs/safety.md}, "Deadlines"): zero polls, arms and polls
+     * once without waiting; a huge one waits for ever.
      *
      * @return how many entries of {@code batch} were filled; 0 if the timeout passed
      * @throws IllegalStateException if the CQ has no channel, or is closed
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws IllegalArgumentException if {@code timeout} is negative
      * @throws InterruptedException if the thread is interrupted while waiting
      * @param batch how many in one batch
      * @param timeout how long to wait at most
      */
     public int awaitCompletions(Completions batch, Duration timeout) throws InterruptedException {
+        long deadline = Deadline.start("ibv_get_cq_event", timeout);
         if (channel == null) {
             throw new IllegalStateException("ibv_get_cq_event: " + this + " has no completion channel");
         }
-        long deadline = System.nanoTime() + Math.min(EventFiles.checkTimeout(timeout), Long.MAX_VALUE / 2);
         while (true) {
             int polled = poll(batch);
             if (polled > 0) {
@@ -321,12 +325,10 @@ public final class CompletionQueue extends VerbsResource {
             if (polled > 0) {
                 return polled;
             }
-            long remaining = deadline - System.nanoTime();
-            if (remaining <= 0) {
+            if (Deadline.expired(deadline)) {
                 return 0;
             }
-            Optional<CompletionQueue> signalled = channel.awaitEvent(Duration.ofNanos(remaining));
-            if (signalled.isEmpty()) {
+            if (channel.awaitUntil(deadline) == null) {
                 return poll(batch);
             }
         }

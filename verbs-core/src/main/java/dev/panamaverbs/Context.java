@@ -1,6 +1,7 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.values.Errno;
+import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.DeviceAttributes;
 import dev.panamaverbs.values.ExtendedDeviceAttributes;
@@ -298,9 +299,11 @@ public final class Context extends VerbsResource {
      * Waits up to {@code timeout} for the next asynchronous event ({@code ibv_get_async_event}),
      * acknowledges it ({@code ibv_ack_async_event}) and returns its copy. Never blocks inside
      * native code: a virtual thread parks between checks, a platform thread waits in
-     * {@code poll(2)} slices. {@link Duration#ZERO} checks once.
+     * {@code poll(2)} slices. The timeout follows the library's deadline rule ({@code docs/safety.md},
+     * "Deadlines"): {@link Duration#ZERO} checks once, a huge one waits for ever.
      *
-     * @throws IllegalArgumentException when {@code timeout} is null or negative
+     * @throws NullPointerException when {@code timeout} is null
+     * @throws IllegalArgumentException when {@code timeout} is negative
      * @throws IllegalStateException when an async event listener is installed (it takes the
      *         events), or the context is closed (also when it closes during the wait)
      * @throws InterruptedException when the waiting thread is interrupted
@@ -308,7 +311,7 @@ public final class Context extends VerbsResource {
      * @return the event, or empty when none arrived within {@code timeout}
      */
     public Optional<AsyncEvent> pollAsyncEvent(Duration timeout) throws InterruptedException {
-        long nanos = AsyncEventReader.timeoutNanos(timeout);
+        long deadline = Deadline.start("ibv_get_async_event", timeout);
         if (isClosed()) {
             throw closedException();
         }
@@ -316,7 +319,7 @@ public final class Context extends VerbsResource {
             throw new IllegalStateException("ibv_get_async_event: " + this
                     + " has an async event listener, which receives the events; remove it to poll");
         }
-        return Optional.ofNullable(asyncEvents.await(nanos));
+        return Optional.ofNullable(asyncEvents.awaitUntil(deadline));
     }
 
     /**

@@ -4,7 +4,6 @@ import dev.panamaverbs.values.AsyncEventType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.time.Duration;
 import java.util.EnumSet;
 import org.junit.jupiter.api.Test;
 
@@ -41,14 +40,4 @@ class AsyncEventTest {
         assertEquals(AsyncEvent.Element.DEVICE, AsyncEvent.elementOf(9999));
     }
 
-    @Test
-    void timeoutIsValidatedBeforeAnyNativeCall() {
-        IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
-                () -> AsyncEventReader.timeoutNanos(Duration.ofMillis(-1)));
-        assertEquals("ibv_get_async_event: timeout must not be negative, got PT-0.001S", negative.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> AsyncEventReader.timeoutNanos(null));
-        assertEquals(0, AsyncEventReader.timeoutNanos(Duration.ZERO));
-        assertEquals(5_000_000, AsyncEventReader.timeoutNanos(Duration.ofMillis(5)));
-        assertEquals(Long.MAX_VALUE, AsyncEventReader.timeoutNanos(Duration.ofSeconds(Long.MAX_VALUE)));
-    }
 }

@@ -1,6 +1,5 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.internal.EventFiles;
 import dev.panamaverbs.internal.UnackedEvents;
 import dev.panamaverbs.values.CompletionField;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.panamaverbs.ffm.VerbsConstants;
-import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -75,14 +73,5 @@ class CompletionQueueValidationTest {
         assertEquals(Set.of(CompletionField.BYTE_LEN), options.fields());
         assertThrows(UnsupportedOperationException.class, () -> options.fields().add(CompletionField.SL));
         assertThrows(IllegalArgumentException.class, () -> options.withEventAckBatch(0));
-    }
-
-    @Test
-    void negativeTimeoutIsRejectedAndHugeOnesSaturate() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> EventFiles.checkTimeout(Duration.ofMillis(-1)));
-        assertTrue(e.getMessage().startsWith("ibv_get_cq_event: "), e.getMessage());
-        assertEquals(Long.MAX_VALUE, EventFiles.checkTimeout(Duration.ofSeconds(Long.MAX_VALUE)));
-        assertEquals(5_000_000, EventFiles.checkTimeout(Duration.ofMillis(5)));
     }
 }

@@ -6,6 +6,7 @@ import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.VerbsResource;
 import dev.panamaverbs.VerbsUnavailableException;
+import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.EventFiles;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.gateway.RdmacmCalls;
@@ -124,8 +125,8 @@ public final class ConnectionEventChannel extends VerbsResource {
      * @param timeout the timeout
      */
     public Optional<ConnectionEvent> awaitEvent(Duration timeout) {
-        long nanos = EventFiles.checkTimeout(timeout);
-        ConnectionEvent event = await(null, false, nanos, "rdma_get_cm_event", "on " + this);
+        long deadline = Deadline.start("rdma_get_cm_event", timeout);
+        ConnectionEvent event = awaitUntil(null, false, deadline, "rdma_get_cm_event", "on " + this);
         // The identifier's state follows its events, whoever takes them.
         ConnectionId id = event == null ? null : identifiers.get(event.idAddress());
         return Optional.ofNullable(id == null ? event : id.observe(event));
@@ -133,14 +134,14 @@ public final class ConnectionEventChannel extends VerbsResource {
 
     /**
      * The next event concerning {@code id} (with {@code request}: the next connection request to
-     * the listener {@code id}) within {@code timeoutNanos}, or null. Other events are kept for
+     * the listener {@code id}) before {@code deadline} ({@link Deadline}; one check when it has
+     * passed already), or null. Other events are kept for
      * whoever they concern.
      *
      * @throws IllegalStateException when the channel or {@code id} is (or gets) closed
      * @throws ConnectionException with EINTR when interrupted (the interrupt flag is kept)
      */
-    ConnectionEvent await(ConnectionId id, boolean request, long timeoutNanos, String verb, String target) {
-        long start = System.nanoTime();
+    ConnectionEvent awaitUntil(ConnectionId id, boolean request, long deadline, String verb, String target) {
         boolean virtual = Thread.currentThread().isVirtual();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pollState = EventFiles.allocatePollState(arena);
@@ -161,9 +162,7 @@ public final class ConnectionEventChannel extends VerbsResource {
                 if (Thread.currentThread().isInterrupted()) {
                     throw new ConnectionException(verb, target, Errno.EINTR, null, "interrupted while waiting");
                 }
-                long remaining = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : timeoutNanos - (System.nanoTime() - start);
-                int pollMillis = virtual || remaining <= 0 ? 0
-                        : (int) Math.min(PLATFORM_SLICE_MILLIS, Math.max(1, remaining / 1_000_000));
+                int pollMillis = virtual ? 0 : Deadline.pollMillis(deadline, PLATFORM_SLICE_MILLIS);
                 ConnectionEvent event = tryTake(pollState, eventSlot, callState, pollMillis);
                 if (event != null) {
                     boolean isRequest = event.type() == ConnectionEventType.CONNECT_REQUEST;
@@ -173,7 +172,8 @@ public final class ConnectionEventChannel extends VerbsResource {
                     deliver(event);
                     continue;
                 }
-                if (remaining <= 0) {
+                long remaining = Deadline.remainingNanos(deadline);
+                if (remaining == 0) {
                     return null;
                 }
                 if (virtual) {

@@ -1,6 +1,6 @@
 package dev.panamaverbs.cm;
 
-import dev.panamaverbs.internal.EventFiles;
+import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.CoreAccess;
 import dev.panamaverbs.CompletionChannel;
 import dev.panamaverbs.Context;
@@ -40,8 +40,9 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
  * {@link #awaitRequest}, then {@link #accept} or {@link #reject} on the request's identifier.
  * {@link #disconnect} ends a connection.
  *
- * <p>Every wait has a timeout and runs on the {@link ConnectionEventChannel} (virtual-thread
- * friendly). A failure throws {@link ConnectionException} naming the C function, this identifier
+ * <p>Every wait has a timeout, which bounds the whole call (the rule for zero, negative and huge
+ * ones is in {@code docs/safety.md}, "Deadlines"), and runs on the {@link ConnectionEventChannel}
+ * (virtual-thread friendly). A failure throws {@link ConnectionException} naming the C function, this identifier
  * or the address, the event and its status; a rejected connect
  * {@link ConnectionRejectedException} with the peer's private data.
  *
@@ -57,8 +58,11 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
  * {@code rdma_destroy_id} (which also disconnects a connected identifier).
  */
 public final class ConnectionId extends VerbsResource {
-    /** What the identifier's own waits add to librdmacm's resolution timeouts before giving up. */
-    private static final long RESOLVE_SLACK_NANOS = 1_000_000_000L;
+    /**
+     * At most how much sooner than the caller's deadline librdmacm's resolution timeout ends (an
+     * eighth of the time left, up to this), so its own verdict, with its status, arrives in time.
+     */
+    private static final long RESOLVE_MARGIN_NANOS = 250_000_000L;
 
     private final ConnectionEventChannel channel;
     private final PortSpace portSpace;
@@ -168,7 +172,8 @@ public final class ConnectionId extends VerbsResource {
 
     /**
      * {@code rdma_resolve_addr}: finds the local device and port that reach {@code remote}, and
-     * waits for ADDR_RESOLVED (librdmacm's own timeout is {@code timeout}; this wait adds a second).
+     * waits for ADDR_RESOLVED. The whole call ends within {@code timeout}: librdmacm's own timeout
+     * ends a little earlier, so its verdict normally arrives in time.
      *
      * @throws ConnectionException naming {@code remote}: ADDR_ERROR with its status (e.g. -110:
      *         timed out, -113: no route; the identifier is BOUND again and may resolve again), or
@@ -179,14 +184,15 @@ public final class ConnectionId extends VerbsResource {
      */
     public void resolveAddress(InetSocketAddress remote, Duration timeout) {
         SocketAddresses.check("rdma_resolve_addr", remote);
-        int millis = timeoutMillis("rdma_resolve_addr", timeout);
+        long deadline = Deadline.start("rdma_resolve_addr", timeout);
+        int millis = resolutionMillis(deadline);
         String where = "to " + SocketAddresses.format(remote);
         order.runWaiting(IdentifierOrder.Step.RESOLVE_ADDRESS, () -> false, IdentifierState.RESOLVING_ADDRESS, null, () -> {
             target = remote;
             call("rdma_resolve_addr", where, (state, arena) -> RdmacmCalls.rdma_resolve_addr(state, handleSegment(),
                     MemorySegment.NULL, SocketAddresses.write(arena, remote), millis));
         }, () -> expect("rdma_resolve_addr", where, ConnectionEventType.ADDR_RESOLVED,
-                millis * 1_000_000L + RESOLVE_SLACK_NANOS));
+                deadline, timeout));
     }
 
     /**
@@ -198,13 +204,14 @@ public final class ConnectionId extends VerbsResource {
      * @param timeout the timeout
      */
     public void resolveRoute(Duration timeout) {
-        int millis = timeoutMillis("rdma_resolve_route", timeout);
+        long deadline = Deadline.start("rdma_resolve_route", timeout);
+        int millis = resolutionMillis(deadline);
         String where = "to " + SocketAddresses.format(target);
         // librdmacm reads id->verbs->device here unchecked: only a resolved address has it.
         order.runWaiting(IdentifierOrder.Step.RESOLVE_ROUTE, () -> false, IdentifierState.RESOLVING_ROUTE, null, () ->
                 call("rdma_resolve_route", where, (state, arena) -> RdmacmCalls.rdma_resolve_route(state, handleSegment(), millis)),
                 () -> expect("rdma_resolve_route", where, ConnectionEventType.ROUTE_RESOLVED,
-                        millis * 1_000_000L + RESOLVE_SLACK_NANOS));
+                        deadline, timeout));
     }
 
     /**
@@ -318,14 +325,14 @@ public final class ConnectionId extends VerbsResource {
         Objects.requireNonNull(options, "rdma_connect: options is null");
         ConnectionOptions.checkPrivateData("rdma_connect", options.privateDataUnsafe(), portSpace.isDatagram()
                 ? ConnectionOptions.MAX_DATAGRAM_REQUEST_PRIVATE_DATA : ConnectionOptions.MAX_CONNECT_PRIVATE_DATA);
-        long nanos = EventFiles.checkTimeout(timeout);
+        long deadline = Deadline.start("rdma_connect", timeout);
         String where = "to " + SocketAddresses.format(target);
         // librdmacm reads the device (cma_dev) unchecked here: only a resolved route has it.
         ConnectionEvent established = order.runWaiting(IdentifierOrder.Step.CONNECT, () -> queuePair().isPresent(),
                 IdentifierState.CONNECTING, null, () -> holdingQueuePair(() ->
                         call("rdma_connect", where, (state, arena) -> RdmacmCalls.rdma_connect(state, handleSegment(),
                                 ConnectionParameters.write(arena, "rdma_connect", options, this, 0)))),
-                () -> expect("rdma_connect", where, ConnectionEventType.ESTABLISHED, nanos));
+                () -> expect("rdma_connect", where, ConnectionEventType.ESTABLISHED, deadline, timeout));
         queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.RTS));
         return established;
     }
@@ -354,7 +361,7 @@ public final class ConnectionId extends VerbsResource {
         Objects.requireNonNull(options, "rdma_accept: options is null");
         ConnectionOptions.checkPrivateData("rdma_accept", options.privateDataUnsafe(), portSpace.isDatagram()
                 ? ConnectionOptions.MAX_DATAGRAM_REPLY_PRIVATE_DATA : ConnectionOptions.MAX_ACCEPT_PRIVATE_DATA);
-        long nanos = EventFiles.checkTimeout(timeout);
+        long deadline = Deadline.start("rdma_accept", timeout);
         String where = "from " + SocketAddresses.format(remoteAddress());
         BooleanSupplier answers = () -> queuePair().isPresent() || answeringQpn != 0;
         Runnable accept = () -> holdingQueuePair(() -> call("rdma_accept", where, (state, arena) ->
@@ -366,7 +373,7 @@ public final class ConnectionId extends VerbsResource {
             return;
         }
         order.runWaiting(IdentifierOrder.Step.ACCEPT, answers, IdentifierState.CONNECTING, IdentifierState.FAILED, accept,
-                () -> expect("rdma_accept", where, ConnectionEventType.ESTABLISHED, nanos));
+                () -> expect("rdma_accept", where, ConnectionEventType.ESTABLISHED, deadline, timeout));
         queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.RTS));
     }
 
@@ -402,7 +409,7 @@ public final class ConnectionId extends VerbsResource {
      * @param timeout the timeout
      */
     public boolean disconnect(Duration timeout) {
-        long nanos = EventFiles.checkTimeout(timeout);
+        long deadline = Deadline.start("rdma_disconnect", timeout);
         String where = "from " + SocketAddresses.format(remoteAddress());
         order.lock().lock();
         try {
@@ -418,7 +425,7 @@ public final class ConnectionId extends VerbsResource {
         } finally {
             order.lock().unlock();
         }
-        return waitForDisconnect(nanos);
+        return waitForDisconnect(deadline);
     }
 
     /** {@code rdma_disconnect} (librdmacm moves the queue pair to ERROR first), holding the queue pair. */
@@ -438,16 +445,14 @@ public final class ConnectionId extends VerbsResource {
      * @param timeout the timeout
      */
     public boolean awaitDisconnect(Duration timeout) {
-        long nanos = EventFiles.checkTimeout(timeout);
+        long deadline = Deadline.start("rdma_get_cm_event", timeout);
         order.require(IdentifierOrder.Step.AWAIT_DISCONNECT, false);
-        return waitForDisconnect(nanos);
+        return waitForDisconnect(deadline);
     }
 
-    private boolean waitForDisconnect(long timeoutNanos) {
-        long deadline = System.nanoTime() + timeoutNanos;
+    private boolean waitForDisconnect(long deadline) {
         while (order.state() != IdentifierState.DISCONNECTED && !order.state().isFinal()) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0 || nextEvent(left) == null) {
+            if (nextEvent(deadline) == null) {
                 break;
             }
         }
@@ -463,13 +468,14 @@ public final class ConnectionId extends VerbsResource {
      *         (RESOLVING_ADDRESS, RESOLVING_ROUTE, CONNECTING: this wait would take it), or once closed
      */
     public Optional<ConnectionEvent> awaitEvent(Duration timeout) {
-        long nanos = EventFiles.checkTimeout(timeout);
+        long deadline = Deadline.start("rdma_get_cm_event", timeout);
         order.require(IdentifierOrder.Step.AWAIT_EVENT, false);
-        return Optional.ofNullable(nextEvent(nanos));
+        return Optional.ofNullable(nextEvent(deadline));
     }
 
-    private ConnectionEvent nextEvent(long timeoutNanos) {
-        return observe(channel.await(this, false, timeoutNanos, "rdma_get_cm_event", "for " + this));
+    /** The next event for this identifier before {@code deadline} ({@link Deadline}), or null. */
+    private ConnectionEvent nextEvent(long deadline) {
+        return observe(channel.awaitUntil(this, false, deadline, "rdma_get_cm_event", "for " + this));
     }
 
     /**
@@ -486,9 +492,9 @@ public final class ConnectionId extends VerbsResource {
 
     /** As {@link #awaitRequest(Duration)}, the new identifier moved to {@code target} ({@code rdma_migrate_id}). */
     Optional<ConnectionRequest> awaitRequest(Duration timeout, ConnectionEventChannel target, ConnectionOptions options) {
-        long nanos = EventFiles.checkTimeout(timeout);
+        long deadline = Deadline.start("rdma_get_request", timeout);
         order.require(IdentifierOrder.Step.AWAIT_REQUEST, false);
-        ConnectionEvent request = channel.await(this, true, nanos, "rdma_get_request", "on " + localAddressText());
+        ConnectionEvent request = channel.awaitUntil(this, true, deadline, "rdma_get_request", "on " + localAddressText());
         if (request == null) {
             return Optional.empty();
         }
@@ -543,15 +549,13 @@ public final class ConnectionId extends VerbsResource {
         return SocketAddresses.format(localAddress());
     }
 
-    /** Waits for {@code wanted}; any failure event, another event, or the timeout throws. */
-    private ConnectionEvent expect(String verb, String where, ConnectionEventType wanted, long timeoutNanos) {
-        long deadline = System.nanoTime() + timeoutNanos;
+    /** Waits for {@code wanted} until {@code deadline}; any failure event, another event, or the deadline throws. */
+    private ConnectionEvent expect(String verb, String where, ConnectionEventType wanted, long deadline, Duration timeout) {
         while (true) {
-            long left = Math.max(0, deadline - System.nanoTime());
-            ConnectionEvent event = observe(channel.await(this, false, left, verb, where + " on " + this));
+            ConnectionEvent event = observe(channel.awaitUntil(this, false, deadline, verb, where + " on " + this));
             if (event == null) {
                 throw new ConnectionException(verb, where + " on " + this, Errno.ETIMEDOUT, null,
-                        "no " + wanted + " within " + Duration.ofNanos(timeoutNanos).toMillis() + " ms");
+                        "no " + wanted + " within " + timeout);
             }
             if (event.type() == wanted) {
                 return event;
@@ -635,12 +639,13 @@ public final class ConnectionId extends VerbsResource {
         int run(MemorySegment state, Arena arena);
     }
 
-    static int timeoutMillis(String verb, Duration timeout) {
-        long nanos = EventFiles.checkTimeout(timeout);
-        if (nanos < 1_000_000) {
-            throw new IllegalArgumentException(verb + ": timeout must be at least 1 ms, got " + timeout);
-        }
-        return (int) Math.min(Integer.MAX_VALUE, nanos / 1_000_000);
+    /**
+     * librdmacm's {@code timeout_ms} for a resolution that must end by {@code deadline}: the time
+     * left less an eighth of it (at most {@link #RESOLVE_MARGIN_NANOS}), at least 1 ms (a zero
+     * timeout's one check), at most {@code Integer.MAX_VALUE} ms.
+     */
+    static int resolutionMillis(long deadline) {
+        return Deadline.blockingMillis(deadline - Math.min(Deadline.remainingNanos(deadline) / 8, RESOLVE_MARGIN_NANOS));
     }
 
     /** Refuses requests no one claimed, then {@code rdma_destroy_id} (waits for its events' acks: all are acked at once). */

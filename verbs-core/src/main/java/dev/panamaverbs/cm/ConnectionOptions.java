@@ -1,5 +1,6 @@
 package dev.panamaverbs.cm;
 
+import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.Ranges;
 import java.time.Duration;
 import java.util.Objects;
@@ -77,18 +78,15 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         Ranges.require("rdma_conn_param", "initiator_depth", initiatorDepth, 0, 255);
         Ranges.require("rdma_conn_param", "retry_count", retryCount, 0, 7);
         Ranges.require("rdma_conn_param", "rnr_retry_count", rnrRetryCount, 0, 7);
-        requirePositive("resolveTimeout", resolveTimeout);
-        requirePositive("connectTimeout", connectTimeout);
+        requireTimeout("resolveTimeout", resolveTimeout);
+        requireTimeout("connectTimeout", connectTimeout);
         Ranges.require("rdma_conn_param", "maxSendWorkRequests", maxSendWorkRequests, 1, Integer.MAX_VALUE);
         Ranges.require("rdma_conn_param", "maxReceiveWorkRequests", maxReceiveWorkRequests, 1, Integer.MAX_VALUE);
         Ranges.require("rdma_conn_param", "maxSge", maxSge, 1, Integer.MAX_VALUE);
         Ranges.require("rdma_conn_param", "maxInlineData", maxInlineData, 0, Integer.MAX_VALUE);
         Ranges.require("rdma_conn_param", "completionQueueSize", completionQueueSize, 1, Integer.MAX_VALUE);
         Ranges.require("rdma_conn_param", "backlog", backlog, 0, Integer.MAX_VALUE);
-        Objects.requireNonNull(listenerWait, "listenerWait");
-        if (listenerWait.isNegative()) {
-            throw new IllegalArgumentException("rdma_connect: listenerWait must not be negative, got " + listenerWait);
-        }
+        requireTimeout("listenerWait", listenerWait);
         // No rdma_cm message carries more than an accept's 196 bytes (the CM limits above).
         checkPrivateData("rdma_conn_param", privateData, MAX_ACCEPT_PRIVATE_DATA);
     }
@@ -169,12 +167,9 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         }
     }
 
-
-    private static void requirePositive(String field, Duration value) {
-        Objects.requireNonNull(value, field);
-        if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException("rdma_cm: " + field + " must be positive, got " + value);
-        }
+    /** A wait's timeout, after the library's one deadline rule (internal {@code Deadline}: zero is one check). */
+    private static void requireTimeout(String field, Duration value) {
+        Deadline.timeoutNanos("rdma_cm: " + field, value);
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.panamaverbs.RemoteRegion;
 import dev.panamaverbs.values.Gid;
 import dev.panamaverbs.values.Mtu;
 import dev.panamaverbs.cm.EndpointExchangeException.Reason;
+import dev.panamaverbs.internal.Deadline;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -14,6 +15,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -52,8 +54,10 @@ import java.util.Optional;
  * A receiver reads the first 8 bytes, checks the magic and the version, then reads the rest.
  * Another version is a {@link Reason#VERSION_MISMATCH}; a wrong magic, unknown flags, non-zero
  * reserved or absent fields, or out-of-range values are {@link Reason#GARBAGE}; a connection that
- * ends early is {@link Reason#PEER_CLOSED}; a wait longer than the timeout is
- * {@link Reason#TIMEOUT}. A later version may grow the message; it keeps the first 8 bytes.
+ * ends early or is reset is {@link Reason#PEER_CLOSED}; a call longer than its timeout is
+ * {@link Reason#TIMEOUT}. Each timeout bounds its whole call (one deadline for connecting or
+ * accepting and exchanging; the rule for zero, negative and huge ones is in
+ * {@code docs/safety.md}, "Deadlines"). A later version may grow the message; it keeps the first 8 bytes.
  *
  * <pre>{@code
  * // server                                         // client
@@ -211,32 +215,101 @@ public final class EndpointExchange {
     private static byte[] readFully(InputStream in, int count, int before) throws IOException {
         byte[] bytes = in.readNBytes(count);
         if (bytes.length < count) {
-            throw new EndpointExchangeException(Reason.PEER_CLOSED, "the peer closed the connection after "
-                    + (before + bytes.length) + " of the " + MESSAGE_SIZE + " bytes of its endpoint message");
+            throw peerClosed(before + bytes.length);
         }
         return bytes;
     }
 
     /**
      * As {@link #exchange(InputStream, OutputStream, EndpointInfo)} over a connected socket,
-     * failing with {@link Reason#TIMEOUT} when the peer's message takes longer than {@code timeout}.
-     * The socket stays open (its read timeout is restored).
+     * failing with {@link Reason#TIMEOUT} when the whole exchange takes longer than
+     * {@code timeout}: every read gets only the time left, so a peer that trickles its message a
+     * byte at a time cannot stretch it. A connection the peer resets is {@link Reason#PEER_CLOSED}.
+     * The socket stays open (its read timeout is restored). The timeout follows the library's
+     * deadline rule ({@code docs/safety.md}, "Deadlines"): zero reads only what has arrived
+     * (within 1 ms), a huge one waits for ever.
      * @param socket the socket
      * @param local the local
      * @param timeout the timeout
-     * @return as {@link #exchange(InputStream, OutputStream, EndpointInfo)} over a connected socket, failing with {@link Reason#TIMEOUT} when the peer's message takes longer than {@code timeout}.
+     * @return the peer's endpoint
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws IllegalArgumentException if {@code timeout} is negative
      * @throws IOException if the socket fails
      */
     public static EndpointInfo exchange(Socket socket, EndpointInfo local, Duration timeout) throws IOException {
+        return exchangeUntil(socket, local, Deadline.start("EndpointExchange.exchange", timeout), timeout);
+    }
+
+    private static EndpointInfo exchangeUntil(Socket socket, EndpointInfo local, long deadline, Duration timeout)
+            throws IOException {
+        Objects.requireNonNull(socket, "socket");
         int previous = socket.getSoTimeout();
-        socket.setSoTimeout(timeoutMillis(timeout));
         try {
-            return exchange(socket.getInputStream(), socket.getOutputStream(), local);
+            byte[] message = new byte[MESSAGE_SIZE];
+            try {
+                OutputStream out = socket.getOutputStream();
+                out.write(encode(local));
+                out.flush();
+                InputStream in = socket.getInputStream();
+                readUntil(socket, in, message, 0, HEADER_SIZE, deadline, timeout);
+                checkHeader(Arrays.copyOf(message, HEADER_SIZE));
+                readUntil(socket, in, message, HEADER_SIZE, MESSAGE_SIZE, deadline, timeout);
+            } catch (EndpointExchangeException | InterruptedIOException e) {
+                throw e;
+            } catch (IOException e) {
+                throw closedHereOrPeerBroke(e, socket.isClosed());
+            }
+            return decode(message);
         } finally {
             if (!socket.isClosed()) {
                 socket.setSoTimeout(previous);
             }
         }
+    }
+
+    /** Reads {@code message[from, to)}, each read given only the time left until {@code deadline}. */
+    private static void readUntil(Socket socket, InputStream in, byte[] message, int from, int to, long deadline,
+                                  Duration timeout) throws IOException {
+        for (int at = from; at < to; ) {
+            // Past the deadline, only bytes already here are read (a zero timeout still reads once).
+            if (at > 0 && Deadline.expired(deadline) && in.available() == 0) {
+                throw timedOut(at, timeout, null);
+            }
+            socket.setSoTimeout(Deadline.blockingMillis(deadline));
+            int read;
+            try {
+                read = in.read(message, at, to - at);
+            } catch (SocketTimeoutException e) {
+                throw timedOut(at, timeout, e);
+            }
+            if (read < 0) {
+                throw peerClosed(at);
+            }
+            at += read;
+        }
+    }
+
+    private static EndpointExchangeException timedOut(int received, Duration timeout, Throwable cause) {
+        return new EndpointExchangeException(Reason.TIMEOUT, "no whole endpoint message from the peer within " + timeout
+                + " (got " + received + " of its " + MESSAGE_SIZE + " bytes)", cause);
+    }
+
+    private static EndpointExchangeException peerClosed(int received) {
+        return new EndpointExchangeException(Reason.PEER_CLOSED, "the peer closed the connection after "
+                + received + " of the " + MESSAGE_SIZE + " bytes of its endpoint message");
+    }
+
+    /**
+     * An I/O failure of an exchange: on a connection this side did not close, the peer reset it
+     * (or it broke), thrown as {@link Reason#PEER_CLOSED}; on one closed here, {@code e} is
+     * returned for the caller to throw as it is.
+     */
+    private static IOException closedHereOrPeerBroke(IOException e, boolean closedHere) {
+        if (closedHere || e instanceof ClosedChannelException) {
+            return e;
+        }
+        throw new EndpointExchangeException(Reason.PEER_CLOSED, "the connection to the peer broke during the"
+                + " endpoint exchange (" + e.getMessage() + "): the peer reset or closed it", e);
     }
 
     /**
@@ -245,31 +318,42 @@ public final class EndpointExchange {
      * @param channel the channel
      * @param local the local
      * @param timeout the timeout
-     * @return as {@link #exchange(Socket, EndpointInfo, Duration)} over a connected channel.
+     * @return the peer's endpoint
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws IllegalArgumentException if {@code timeout} is negative
      * @throws IOException if the socket fails
      */
     public static EndpointInfo exchange(SocketChannel channel, EndpointInfo local, Duration timeout) throws IOException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        timeoutMillis(timeout);
+        long deadline = Deadline.start("EndpointExchange.exchange", timeout);
         boolean blocking = channel.isBlocking();
         channel.configureBlocking(false);
         try (Selector selector = Selector.open()) {
             ByteBuffer out = ByteBuffer.wrap(encode(local));
             SelectionKey key = channel.register(selector, SelectionKey.OP_WRITE);
-            while (out.hasRemaining()) {
-                if (channel.write(out) == 0) {
-                    await(selector, deadline, "sending our endpoint message");
+            try {
+                while (out.hasRemaining()) {
+                    if (channel.write(out) == 0) {
+                        if (Deadline.expired(deadline)) {
+                            throw new EndpointExchangeException(Reason.TIMEOUT, "timed out sending our endpoint message"
+                                    + " within " + timeout);
+                        }
+                        await(selector, deadline);
+                    }
                 }
+                key.interestOps(SelectionKey.OP_READ);
+                ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE);
+                fill(channel, selector, header, deadline, timeout);
+                checkHeader(header.array());
+                ByteBuffer message = ByteBuffer.allocate(MESSAGE_SIZE).put(header.array());
+                fill(channel, selector, message, deadline, timeout);
+                key.cancel();
+                selector.selectNow(); // deregisters, so blocking mode can be restored
+                return decode(message.array());
+            } catch (EndpointExchangeException | InterruptedIOException e) {
+                throw e;
+            } catch (IOException e) {
+                throw closedHereOrPeerBroke(e, !channel.isOpen());
             }
-            key.interestOps(SelectionKey.OP_READ);
-            ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE);
-            fill(channel, selector, header, deadline);
-            checkHeader(header.array());
-            ByteBuffer message = ByteBuffer.allocate(MESSAGE_SIZE).put(header.array());
-            fill(channel, selector, message, deadline);
-            key.cancel();
-            selector.selectNow(); // deregisters, so blocking mode can be restored
-            return decode(message.array());
         } finally {
             if (channel.isOpen()) {
                 channel.configureBlocking(blocking);
@@ -277,24 +361,25 @@ public final class EndpointExchange {
         }
     }
 
-    private static void fill(SocketChannel channel, Selector selector, ByteBuffer buffer, long deadline) throws IOException {
+    private static void fill(SocketChannel channel, Selector selector, ByteBuffer buffer, long deadline,
+                             Duration timeout) throws IOException {
         while (buffer.hasRemaining()) {
             int read = channel.read(buffer);
             if (read < 0) {
-                throw new EndpointExchangeException(Reason.PEER_CLOSED, "the peer closed the connection after "
-                        + buffer.position() + " of the " + MESSAGE_SIZE + " bytes of its endpoint message");
+                throw peerClosed(buffer.position());
             }
             if (read == 0) {
-                await(selector, deadline, "waiting for the peer's endpoint message");
+                if (Deadline.expired(deadline)) {
+                    throw timedOut(buffer.position(), timeout, null);
+                }
+                await(selector, deadline);
             }
         }
     }
 
-    private static void await(Selector selector, long deadline, String what) throws IOException {
-        long left = deadline - System.nanoTime();
-        if (left <= 0 || selector.select(Math.max(1, left / 1_000_000)) == 0 && System.nanoTime() >= deadline) {
-            throw new EndpointExchangeException(Reason.TIMEOUT, "timed out " + what);
-        }
+    /** Waits for the selector's channel until {@code deadline} at most. */
+    private static void await(Selector selector, long deadline) throws IOException {
+        selector.select(Deadline.blockingMillis(deadline)); // select(0) would wait for ever
         selector.selectedKeys().clear();
     }
 
@@ -303,20 +388,23 @@ public final class EndpointExchange {
     /**
      * Connects to {@code peer}, exchanges endpoints, and closes the connection. A refused
      * connection is retried (every 100 ms) until {@code timeout}, since the peer may not listen
-     * yet; the whole call, connect and read, takes at most about {@code timeout}.
+     * yet; the whole call, connect and exchange, ends within {@code timeout} (one deadline; see
+     * the library's deadline rule in {@code docs/safety.md}, "Deadlines").
      *
      * @throws EndpointExchangeException {@link Reason#TIMEOUT} when nothing accepted within the
      *                                   timeout, or any failure of the exchange itself
+     * @throws NullPointerException      if {@code timeout} is null
+     * @throws IllegalArgumentException  if {@code timeout} is negative
      * @throws IOException               when the socket fails otherwise
      * @param peer the peer
      * @param local the local
      * @param timeout the timeout
-     * @return connects to {@code peer}, exchanges endpoints, and closes the connection.
+     * @return the peer's endpoint
      */
     public static EndpointInfo connect(InetSocketAddress peer, EndpointInfo local, Duration timeout) throws IOException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        try (Socket socket = connectSocket(peer, timeout)) {
-            return exchange(socket, local, Duration.ofMillis(Math.max(1, deadlineLeft(deadline))));
+        long deadline = Deadline.start("EndpointExchange.connect", timeout);
+        try (Socket socket = connectSocketUntil(peer, deadline, timeout)) {
+            return exchangeUntil(socket, local, deadline, timeout);
         }
     }
 
@@ -326,29 +414,32 @@ public final class EndpointExchange {
      * channel, say) and run {@link #exchange(Socket, EndpointInfo, Duration)} over it.
      * @param peer the peer
      * @param timeout the timeout
-     * @return a socket connected to {@code peer}, retrying refused connections until {@code timeout}: the connection {@link #connect} uses, for callers who keep it open afterwards (as a control channel, say) and run {@link #exchange(Socket, EndpointInfo, Duration)} over it.
+     * @return a socket connected to {@code peer}
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws IllegalArgumentException if {@code timeout} is negative
      * @throws IOException if the socket fails
      */
     public static Socket connectSocket(InetSocketAddress peer, Duration timeout) throws IOException {
+        return connectSocketUntil(peer, Deadline.start("EndpointExchange.connectSocket", timeout), timeout);
+    }
+
+    private static Socket connectSocketUntil(InetSocketAddress peer, long deadline, Duration timeout) throws IOException {
         Objects.requireNonNull(peer, "peer");
-        long deadline = System.nanoTime() + timeout.toNanos();
-        timeoutMillis(timeout);
         IOException last = null;
-        while (true) {
-            long left = deadlineLeft(deadline);
-            if (left <= 0) {
+        for (boolean first = true; ; first = false) {
+            if (!first && Deadline.expired(deadline)) {
                 throw new EndpointExchangeException(Reason.TIMEOUT, "could not connect to " + peer + " within " + timeout
                         + (last != null ? " (last attempt: " + last.getMessage() + ")" : ""), last);
             }
             Socket socket = new Socket();
             try {
-                socket.connect(peer, (int) Math.max(1, left));
+                socket.connect(peer, Deadline.blockingMillis(deadline)); // connect(peer, 0) would wait for ever
                 socket.setTcpNoDelay(true);
                 return socket;
             } catch (ConnectException e) { // refused: nobody listens yet
                 socket.close();
                 last = e;
-                sleep(Math.min(CONNECT_RETRY_MILLIS, Math.max(1, deadlineLeft(deadline))));
+                sleep(Math.min(CONNECT_RETRY_MILLIS, Deadline.remainingNanos(deadline) / 1_000_000));
             } catch (SocketTimeoutException e) {
                 socket.close();
                 last = e;
@@ -396,16 +487,20 @@ public final class EndpointExchange {
         }
 
         /**
-         * Waits up to {@code timeout} for a peer, exchanges endpoints with it (within the same
-         * timeout again), and closes that connection.
+         * Waits for a peer, exchanges endpoints with it, and closes that connection: the whole
+         * call, accept and exchange, ends within {@code timeout} (one deadline; see the
+         * library's deadline rule in {@code docs/safety.md}, "Deadlines").
          * @param local the local
          * @param timeout the timeout
-         * @return waits up to {@code timeout} for a peer, exchanges endpoints with it (within the same timeout again), and closes that connection.
+         * @return the peer's endpoint
+         * @throws NullPointerException if {@code timeout} is null
+         * @throws IllegalArgumentException if {@code timeout} is negative
          * @throws IOException if the socket fails
          */
         public EndpointInfo accept(EndpointInfo local, Duration timeout) throws IOException {
-            try (Socket socket = acceptSocket(timeout)) {
-                return exchange(socket, local, timeout);
+            long deadline = Deadline.start("EndpointExchange.Listener.accept", timeout);
+            try (Socket socket = acceptSocketUntil(deadline, timeout)) {
+                return exchangeUntil(socket, local, deadline, timeout);
             }
         }
 
@@ -414,10 +509,16 @@ public final class EndpointExchange {
          *
          * @param timeout the timeout
          * @return waits up to {@code timeout} for a peer and returns its connection, for callers who keep it open.
+         * @throws NullPointerException if {@code timeout} is null
+         * @throws IllegalArgumentException if {@code timeout} is negative
          * @throws IOException if the socket fails
          */
         public Socket acceptSocket(Duration timeout) throws IOException {
-            server.setSoTimeout(timeoutMillis(timeout));
+            return acceptSocketUntil(Deadline.start("EndpointExchange.Listener.acceptSocket", timeout), timeout);
+        }
+
+        private Socket acceptSocketUntil(long deadline, Duration timeout) throws IOException {
+            server.setSoTimeout(Deadline.blockingMillis(deadline)); // 0 would wait for ever
             try {
                 Socket socket = server.accept();
                 socket.setTcpNoDelay(true);
@@ -433,17 +534,6 @@ public final class EndpointExchange {
         public void close() throws IOException {
             server.close();
         }
-    }
-
-    private static long deadlineLeft(long deadline) {
-        return (deadline - System.nanoTime()) / 1_000_000;
-    }
-
-    private static int timeoutMillis(Duration timeout) {
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("the timeout must be positive, got " + timeout);
-        }
-        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
     }
 
     private static void sleep(long millis) throws IOException {

@@ -9,7 +9,10 @@ public final class EndpointExchangeException extends VerbsException {
 
     /** Why an exchange failed. */
     public enum Reason {
-        /** The peer closed the connection before its whole message arrived. */
+        /**
+         * The peer closed the connection before its whole message arrived, or reset it (or the
+         * connection broke) during the exchange; the I/O exception, if any, is the cause.
+         */
         PEER_CLOSED,
         /** The peer speaks another version of the wire format. */
         VERSION_MISMATCH,

@@ -1,7 +1,7 @@
 package dev.panamaverbs.cm;
 
 import dev.panamaverbs.internal.CoreAccess;
-import dev.panamaverbs.internal.EventFiles;
+import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.Undo;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
@@ -137,15 +137,14 @@ public final class RdmaConnection extends CmResources {
         if (options.listenerWait().isZero()) {
             return connectOnce(remote, options, beforeConnect);
         }
-        long start = System.nanoTime();
-        long limit = EventFiles.timeoutNanos("rdma_connect", options.listenerWait());
+        long deadline = Deadline.start("rdma_connect", options.listenerWait());
         long pause = FIRST_RETRY_PAUSE_NANOS;
         while (true) {
-            long left = limit - (System.nanoTime() - start);
+            long left = Deadline.remainingNanos(deadline);
             try {
                 return connectOnce(remote, cutTo(options, left), beforeConnect);
             } catch (ConnectionRejectedException e) {
-                left = limit - (System.nanoTime() - start);
+                left = Deadline.remainingNanos(deadline);
                 if (e.status() != REJECT_NO_LISTENER || left <= pause) {
                     throw e;
                 }
@@ -303,8 +302,7 @@ public final class RdmaConnection extends CmResources {
      */
     public boolean awaitDisconnect(Duration timeout) {
         require(Operation.AWAIT_DISCONNECT);
-        long start = System.nanoTime();
-        long limit = EventFiles.checkTimeout(timeout);
+        long deadline = Deadline.start("rdma_get_cm_event", timeout);
         while (true) {
             State now = state.current();
             if (now == State.CLOSED) {
@@ -313,7 +311,7 @@ public final class RdmaConnection extends CmResources {
             if (now == State.DISCONNECTED) {
                 return true;
             }
-            long left = limit == Long.MAX_VALUE ? Long.MAX_VALUE : limit - (System.nanoTime() - start);
+            long left = Deadline.remainingNanos(deadline);
             if (left <= 0) {
                 return false;
             }

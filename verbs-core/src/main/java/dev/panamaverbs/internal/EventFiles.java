@@ -4,7 +4,6 @@ import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.gateway.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -46,41 +45,29 @@ public final class EventFiles {
         return rc > 0;
     }
 
-    /** {@code timeout} (not null) in nanoseconds, saturated; a negative one is rejected naming {@code verb}. */
-    public static long timeoutNanos(String verb, Duration timeout) {
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException(verb + ": timeout must not be negative, got " + timeout);
-        }
-        try {
-            return timeout.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE;
-        }
-    }
-
     /**
-     * How {@link #await} waits between attempts: a platform thread polls in slices of at most
+     * How {@link #awaitUntil} waits between attempts: a platform thread polls in slices of at most
      * {@code sliceMillis}; a virtual thread polls with timeout 0, yields {@code yieldRounds} times,
      * then parks from {@code firstParkNanos}, doubling up to {@code maxParkNanos}.
      */
     public record Backoff(int sliceMillis, int yieldRounds, long firstParkNanos, long maxParkNanos) {}
 
-    /** One attempt of {@link #await}: poll the fd for up to {@code pollMillis} and take an event, or null. */
+    /** One attempt of {@link #awaitUntil}: poll the fd for up to {@code pollMillis} and take an event, or null. */
     public interface Attempt<T> {
         T tryOnce(int pollMillis);
     }
 
     /**
-     * The wait loop both event readers share (one place for the timeout arithmetic): attempts until
-     * one returns an event or {@code timeoutNanos} ({@code Long.MAX_VALUE}: none) has passed,
-     * waiting between attempts as {@code backoff} says.
+     * The wait loop the event readers share: attempts until one returns an event or
+     * {@code deadline} ({@link Deadline}) has passed, waiting between attempts as {@code backoff}
+     * says. It always attempts once, so a deadline already over (a zero timeout) is one
+     * non-blocking check.
      *
      * @return the event, or null on timeout
      * @throws InterruptedException naming {@code verb} and {@code waitedOn}, when interrupted
      */
-    public static <T> T await(long timeoutNanos, String verb, Object waitedOn, Backoff backoff, Attempt<T> attempt)
+    public static <T> T awaitUntil(long deadline, String verb, Object waitedOn, Backoff backoff, Attempt<T> attempt)
             throws InterruptedException {
-        long start = System.nanoTime();
         boolean virtual = Thread.currentThread().isVirtual();
         long park = 0;
         int round = 0;
@@ -88,15 +75,12 @@ public final class EventFiles {
             if (Thread.interrupted()) {
                 throw new InterruptedException(verb + ": interrupted while waiting on " + waitedOn);
             }
-            long remaining = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE
-                    : timeoutNanos - (System.nanoTime() - start);
-            int pollMillis = virtual || remaining <= 0 ? 0
-                    : (int) Math.min(backoff.sliceMillis(), Math.max(1, remaining / 1_000_000));
-            T event = attempt.tryOnce(pollMillis);
+            T event = attempt.tryOnce(virtual ? 0 : Deadline.pollMillis(deadline, backoff.sliceMillis()));
             if (event != null) {
                 return event;
             }
-            if (remaining <= 0) {
+            long remaining = Deadline.remainingNanos(deadline);
+            if (remaining == 0) {
                 return null;
             }
             if (virtual) {
@@ -109,14 +93,5 @@ public final class EventFiles {
                 }
             }
         }
-    }
-
-    /**
-     * A wait's timeout in nanoseconds (saturated at {@code Long.MAX_VALUE}), after checking it is
-     * not null or negative.
-     */
-    public static long checkTimeout(java.time.Duration timeout) {
-        java.util.Objects.requireNonNull(timeout, "timeout");
-        return timeoutNanos("ibv_get_cq_event", timeout);
     }
 }

@@ -1,5 +1,7 @@
 package dev.panamaverbs.onesided;
 
+import dev.panamaverbs.internal.Deadline;
+
 /**
  * The counted operations in flight and their counters: when the channel reaps an operation's
  * completion, the companion queue pair adds 1 to its counter slot. Allocation-free. Not thread-safe.
@@ -44,7 +46,7 @@ final class CounterBumps {
         while (!companion.hasRoom()) {
             companion.poll();
             checkFailure();
-            if (System.nanoTime() - deadline >= 0) {
+            if (Deadline.expired(deadline)) {
                 throw new WaitTimeoutException("room in the companion queue pair", 1, 0, timeout);
             }
             Pause.pause(start);
@@ -54,7 +56,7 @@ final class CounterBumps {
         while (!companion.tracker().isComplete(ticket)) {
             companion.poll();
             checkFailure();
-            if (System.nanoTime() - deadline >= 0) {
+            if (Deadline.expired(deadline)) {
                 throw new WaitTimeoutException("the reset of counter " + counter, 0, counter.read(), timeout);
             }
             Pause.pause(start);
@@ -69,10 +71,10 @@ final class CounterBumps {
 
     private boolean awaitRoom() {
         long start = System.nanoTime();
-        long deadline = start + timeoutNanos;
+        long deadline = Deadline.after(timeoutNanos);
         while (!companion.hasRoom()) {
             companion.poll();
-            if (companion.failure() != null || System.nanoTime() - deadline >= 0) {
+            if (companion.failure() != null || Deadline.expired(deadline)) {
                 return false;
             }
             Pause.spinOrPark(start);

@@ -5,6 +5,7 @@ import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.internal.CloseGate;
+import dev.panamaverbs.internal.Deadline;
 import java.lang.foreign.Arena;
 import java.time.Duration;
 import java.util.Objects;
@@ -92,7 +93,7 @@ public final class OneSidedChannel implements AutoCloseable {
                     qp.capabilities().maxInlineData() >= Slots.SLOT_BYTES);
             try {
                 companion = new Companion(qp, requests.sink, arena, gate);
-                counters = new CounterBumps(companion, tracker.ringSize(), postTimeout.toNanos());
+                counters = new CounterBumps(companion, tracker.ringSize(), Deadline.timeoutNanos("OneSidedChannel.open", postTimeout));
                 waits = new Waits(tracker, companion);
             } catch (RuntimeException e) {
                 requests.close();
@@ -123,19 +124,17 @@ public final class OneSidedChannel implements AutoCloseable {
      * and GID, connected to itself), the atomic sink and the preallocated requests.
      *
      * @param qp an RC queue pair, connected to the peer and in RTS, with remote atomic access
-     * @param postTimeout how long a post waits at most for room in the send queue
+     * @param postTimeout how long a post waits at most for room in the send queue (zero: a post
+     *        that finds no room fails at once; see the deadline rule in {@code docs/safety.md})
      * @return the channel
-     * @throws IllegalArgumentException if {@code qp} is not RC or the timeout is not positive
+     * @throws IllegalArgumentException if {@code qp} is not RC or the timeout is negative
      * @throws dev.panamaverbs.VerbsException if creating the companion queue pair or the sink fails
      */
     public static OneSidedChannel open(QueuePair qp, Duration postTimeout) {
         Objects.requireNonNull(qp, "qp");
-        Objects.requireNonNull(postTimeout, "postTimeout");
+        Deadline.timeoutNanos("OneSidedChannel.open", postTimeout); // null and negative refused here
         if (qp.type() != QueuePairType.RC) {
             throw new IllegalArgumentException("one-sided operations need an RC queue pair, not " + qp.type());
-        }
-        if (postTimeout.isNegative() || postTimeout.isZero()) {
-            throw new IllegalArgumentException("the post timeout must be positive, got " + postTimeout);
         }
         return new OneSidedChannel(qp, postTimeout);
     }
@@ -360,6 +359,8 @@ public final class OneSidedChannel implements AutoCloseable {
      * @param timeout how long to wait at most
      * @throws IllegalArgumentException if {@code counter} is in another protection domain
      * @throws ChannelFailedException if the channel failed
+     * @throws IllegalArgumentException if {@code timeout} is negative (null: NullPointerException;
+     *         zero checks once; see the deadline rule in {@code docs/safety.md})
      * @throws WaitTimeoutException when the timeout passes
      * @throws InterruptedException if the thread is interrupted while parked
      * @throws ChannelClosedException if another thread closes the channel meanwhile
@@ -367,11 +368,11 @@ public final class OneSidedChannel implements AutoCloseable {
      */
     public void resetCounter(SignalSlot counter, Duration timeout) throws InterruptedException {
         companion.checkDomain(counter);
+        long deadline = Deadline.start("OneSidedChannel.resetCounter", timeout);
         gate.enter("resetCounter");
         try {
             waits.throwIfFailed("resetCounter");
-            long deadline = System.nanoTime() + timeout.toNanos();
-            waitLocal(tracker.nextTicket() - 1, timeout);
+            waits.awaitTicket(tracker.nextTicket() - 1, deadline, timeout);
             counters.reset(counter, deadline, timeout);
         } finally {
             gate.exit();
@@ -419,15 +420,18 @@ public final class OneSidedChannel implements AutoCloseable {
      * @param ticket an operation's ticket
      * @param timeout how long to wait at most
      * @throws ChannelFailedException if the channel failed (this operation or an earlier one)
+     * @throws IllegalArgumentException if {@code timeout} is negative (null: NullPointerException;
+     *         zero checks once; see the deadline rule in {@code docs/safety.md})
      * @throws WaitTimeoutException when the timeout passes, with the last completed ticket
      * @throws InterruptedException if the thread is interrupted while parked
      * @throws ChannelClosedException if another thread closes the channel meanwhile
      * @throws IllegalStateException if the channel or the slot's window is closed
      */
     public void waitLocal(long ticket, Duration timeout) throws InterruptedException {
+        long deadline = Deadline.start("OneSidedChannel.waitLocal", timeout);
         gate.enter("waitLocal");
         try {
-            waits.awaitTicket(ticket, timeout);
+            waits.awaitTicket(ticket, deadline, timeout);
         } finally {
             gate.exit();
         }
@@ -451,13 +455,15 @@ public final class OneSidedChannel implements AutoCloseable {
      * @param timeout how long to wait at most
      * @return the value seen, at least {@code atLeast}
      * @throws ChannelFailedException if the channel failed meanwhile
+     * @throws IllegalArgumentException if {@code timeout} is negative (null: NullPointerException;
+     *         zero checks once; see the deadline rule in {@code docs/safety.md})
      * @throws WaitTimeoutException when the timeout passes, naming the slot and its last value
      * @throws InterruptedException if the thread is interrupted while parked
      * @throws ChannelClosedException if another thread closes the channel, or the slot's window, meanwhile
      * @throws IllegalStateException if the channel or the slot's window is closed
      */
     public long waitSignal(SignalSlot slot, long atLeast, Duration timeout) throws InterruptedException {
-        return awaitSlot(slot, atLeast, timeout, "signal", "waitSignal");
+        return awaitSlot(slot, atLeast, Deadline.start("OneSidedChannel.waitSignal", timeout), timeout, "signal", "waitSignal");
     }
 
     /**
@@ -469,17 +475,20 @@ public final class OneSidedChannel implements AutoCloseable {
      * @param timeout how long to wait at most
      * @return the value seen, at least {@code atLeast}
      * @throws ChannelFailedException if the channel failed meanwhile
+     * @throws IllegalArgumentException if {@code timeout} is negative (null: NullPointerException;
+     *         zero checks once; see the deadline rule in {@code docs/safety.md})
      * @throws WaitTimeoutException when the timeout passes, naming the slot and its last value
      * @throws InterruptedException if the thread is interrupted while parked
      * @throws ChannelClosedException if another thread closes the channel, or the slot's window, meanwhile
      * @throws IllegalStateException if the channel is closed
      */
     public long waitCounter(SignalSlot counter, long atLeast, Duration timeout) throws InterruptedException {
-        return awaitSlot(counter, atLeast, timeout, "counter", "waitCounter");
+        return awaitSlot(counter, atLeast, Deadline.start("OneSidedChannel.waitCounter", timeout), timeout, "counter",
+                "waitCounter");
     }
 
     /** A wait on a local slot: refused when its window is closed, ended when it closes meanwhile. */
-    private long awaitSlot(SignalSlot slot, long atLeast, Duration timeout, String kind, String method)
+    private long awaitSlot(SignalSlot slot, long atLeast, long deadline, Duration timeout, String kind, String method)
             throws InterruptedException {
         gate.enter(method);
         try {
@@ -488,7 +497,7 @@ public final class OneSidedChannel implements AutoCloseable {
                 throw new IllegalStateException("waiting for " + kind + " " + slot + ": the window is closed");
             }
             try {
-                return waits.awaitSlot(slot, atLeast, timeout, kind);
+                return waits.awaitSlot(slot, atLeast, deadline, timeout, kind);
             } catch (IllegalStateException e) {
                 if (window.isClosed()) { // the read of the slot failed because another thread closed the window
                     throw new ChannelClosedException("waiting for " + kind + " " + slot, window, e);

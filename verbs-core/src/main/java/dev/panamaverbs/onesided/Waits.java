@@ -1,18 +1,19 @@
 package dev.panamaverbs.onesided;
 
 import dev.panamaverbs.CompletionFailedException;
+import dev.panamaverbs.internal.Deadline;
 import java.time.Duration;
 
 /**
  * The channel's progress and its waits: reaping the main queue and the companion, the first
  * failed completion of either, and the loops that wait for room, an operation or a slot, each
- * bounded by a deadline and failing as soon as a failure is recorded. Allocation-free until it
+ * bounded by a {@link Deadline} and failing as soon as a failure is recorded. Each checks once
+ * before it looks at the deadline, so a zero timeout is one non-blocking check. Allocation-free until it
  * throws. Not thread-safe.
  */
 final class Waits {
     private final SendTracker main;
     private final Companion companion;
-    private boolean closed;
 
     Waits(SendTracker main, Companion companion) {
         this.main = main;
@@ -30,33 +31,25 @@ final class Waits {
         return failure != null ? failure : companion.failure();
     }
 
-    /** @throws IllegalStateException once closed; ChannelFailedException once a completion failed */
+    /** @throws ChannelFailedException once a completion failed (a close ends waits through the channel's gate) */
     void throwIfFailed(String what) {
-        if (closed) {
-            throw new IllegalStateException(what + ": the one-sided channel is closed");
-        }
         CompletionFailedException failure = firstFailure();
         if (failure != null) {
             throw new ChannelFailedException(what, failure);
         }
     }
 
-    void close() {
-        closed = true;
-    }
-
-    boolean isClosed() {
-        return closed;
-    }
-
-    /** Polls until {@code count} requests fit in the main send queue; ignores interrupts (the flag stays set). */
+    /**
+     * Polls until {@code count} requests fit in the main send queue, for at most {@code timeout}
+     * (checked when the channel opened); ignores interrupts (the flag stays set).
+     */
     void awaitRoom(int count, String what, Duration timeout) {
         long start = System.nanoTime();
-        long deadline = start + timeout.toNanos();
+        long deadline = Deadline.start(what, timeout);
         while (!main.hasRoom(count)) {
             poll();
             throwIfFailed(what);
-            if (System.nanoTime() - deadline >= 0) {
+            if (Deadline.expired(deadline)) {
                 throw new WaitTimeoutException(what + ": room in the send queue of " + main.queuePair(),
                         main.nextTicket() - 1, main.completedTicket(), timeout);
             }
@@ -64,19 +57,18 @@ final class Waits {
         }
     }
 
-    /** Polls until operation {@code ticket} of the main queue completed. */
-    void awaitTicket(long ticket, Duration timeout) throws InterruptedException {
+    /** Polls until operation {@code ticket} of the main queue completed, until {@code deadline} (of {@code timeout}). */
+    void awaitTicket(long ticket, long deadline, Duration timeout) throws InterruptedException {
         long start = System.nanoTime();
-        long deadline = start + timeout.toNanos();
         while (true) {
             poll();
             if (main.isComplete(ticket)) {
                 return;
             }
-            if (closed || firstFailure() != null) {
+            if (firstFailure() != null) {
                 throwIfFailed("waiting for operation " + ticket); // the message is built only to throw
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (Deadline.expired(deadline)) {
                 throw new WaitTimeoutException("operation " + ticket + " on " + main.queuePair(), ticket,
                         main.completedTicket(), timeout);
             }
@@ -84,10 +76,12 @@ final class Waits {
         }
     }
 
-    /** Polls until {@code slot} holds at least {@code atLeast}; {@code kind} names it ("signal", "counter"). */
-    long awaitSlot(SignalSlot slot, long atLeast, Duration timeout, String kind) throws InterruptedException {
+    /**
+     * Polls until {@code slot} holds at least {@code atLeast}, until {@code deadline} (of
+     * {@code timeout}); {@code kind} names it ("signal", "counter").
+     */
+    long awaitSlot(SignalSlot slot, long atLeast, long deadline, Duration timeout, String kind) throws InterruptedException {
         long start = System.nanoTime();
-        long deadline = start + timeout.toNanos();
         while (true) {
             long value = slot.read();
             if (value >= atLeast) {
@@ -99,7 +93,7 @@ final class Waits {
                 throw new ChannelFailedException("waiting for " + kind + " " + slot + " to reach " + atLeast
                         + " (last value seen " + value + ")", failure);
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (Deadline.expired(deadline)) {
                 throw new WaitTimeoutException(kind + " " + slot, atLeast, slot.read(), timeout);
             }
             Pause.pause(start);

@@ -53,7 +53,11 @@ class RdmaCmValidationTest {
         assertThrows(IllegalArgumentException.class, () -> ConnectionOptions.builder().retryCount(8).build());
         assertThrows(IllegalArgumentException.class, () -> ConnectionOptions.builder().rnrRetryCount(-1).build());
         assertThrows(IllegalArgumentException.class, () -> ConnectionOptions.builder().responderResources(256).build());
-        assertThrows(IllegalArgumentException.class, () -> ConnectionOptions.builder().resolveTimeout(Duration.ZERO).build());
+        assertThrows(IllegalArgumentException.class, () -> ConnectionOptions.builder().resolveTimeout(Duration.ofMillis(-1)).build());
+        assertThrows(IllegalArgumentException.class, () -> ConnectionOptions.builder().connectTimeout(Duration.ofMillis(-1)).build());
+        assertThrows(NullPointerException.class, () -> ConnectionOptions.builder().resolveTimeout(null).build());
+        // the deadline rule: zero is one check, not a refusal
+        assertEquals(Duration.ZERO, ConnectionOptions.builder().resolveTimeout(Duration.ZERO).build().resolveTimeout());
         assertThrows(IllegalArgumentException.class, () -> ConnectionOptions.builder().queueDepth(0, 1).build());
         IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
                 () -> ConnectionOptions.builder().privateData(new byte[197]).build());
@@ -86,8 +90,6 @@ class RdmaCmValidationTest {
         assertThrows(NullPointerException.class, () -> RdmaConnection.connect(somewhere, null));
         assertThrows(IllegalArgumentException.class, () -> RdmaDatagramSocket.connect(somewhere,
                 ConnectionOptions.builder().privateData(new byte[181]).build()));
-        assertThrows(IllegalArgumentException.class, () -> ConnectionId.timeoutMillis("rdma_resolve_addr", Duration.ofNanos(10)));
-        assertThrows(IllegalArgumentException.class, () -> ConnectionId.timeoutMillis("rdma_resolve_addr", Duration.ofSeconds(-1)));
     }
 
     @Test
