@@ -17,7 +17,7 @@ enum FuzzCategory {
     CLOSE_RACE("closeRace", 6 + 6, Cases.all(CloseRaceFuzz::run, OneSidedFuzz::closeRace)),
     BAD_SGES("badSges", 40 + 60, Cases.all(SgeFuzz::run, OneSidedFuzz::outOfRange)),
     CLOSED_ARENAS("closedArenas", 10, ClosedArenaFuzz::run),
-    ABSURD_SIZES("absurdSizes", 60 + 18, Cases.all(AbsurdSizeFuzz::run, SendBatchFuzz::capacities)),
+    ABSURD_SIZES("absurdSizes", 60 + 20, Cases.all(AbsurdSizeFuzz::run, SendBatchFuzz::capacities)),
     EXHAUSTION("exhaustion", 6, ExhaustionFuzz::run),
     DROPPED_REFERENCES("droppedReferences", 5, DroppedReferenceFuzz::run),
     // FORK: ProcessBuilder really forks the JVM (the default, posix_spawn, may vfork).
@@ -25,7 +25,7 @@ enum FuzzCategory {
     SEGMENT_WRITES("segmentWrites", 20, SegmentWriteFuzz::run),
     PEER_INPUT("peerInput", 150, ExchangeFuzz::run),
     // librdmacm keeps each device it opened open until the process exits: open it before the baseline count.
-    CM_ORDER("rdmaCmOrder", 100, CmOrderFuzz::run, CmOrderFuzz::openRdmaCmOnce);
+    CM_ORDER("rdmaCmOrder", 120 + 99, Cases.all(CmOrderFuzz::run, CmHighLevelFuzz::run), CmOrderFuzz::openRdmaCmOnce);
 
     /** A category's cases, reported through {@code run}; every resource they open is closed on return. */
     interface Cases {

@@ -15,7 +15,8 @@ import java.util.Random;
  * {@link SendBatch} misuse, in two categories' cases: a seeded walk of start, add (the same
  * request again, too many), complete and abort on one batch, including reuse after complete and
  * after abort, then every call once the queue pair is closed; and capacities at the edges
- * (below 1, the queue's {@code max_send_wr} and just above, 64 Ki) filled and completed. Each
+ * (below 1, the queue's {@code max_send_wr} and just above, 64 Ki, {@code Integer.MAX_VALUE}),
+ * each once and then at random, filled and completed. Each
  * call ends clean or with a documented exception; what a clean complete posted is reaped.
  */
 final class SendBatchFuzz {
@@ -79,10 +80,12 @@ final class SendBatchFuzz {
             int depth = qp.capabilities().maxSendWorkRequests();
             SendWorkRequest write = write(arena, pair, 0);
             Completions completions = Completions.allocate(arena, 16);
-            // Not Integer.MAX_VALUE and the like: a batch holds its capacity's array in the heap.
-            int[] capacities = {Integer.MIN_VALUE, -1, 0, 1, depth - 1, depth, depth + 1, 2 * depth, 1 << 16};
+            // Integer.MAX_VALUE too: allocate refuses a capacity above max_send_wr before it makes its arrays.
+            int[] capacities = {Integer.MIN_VALUE, -1, 0, 1, depth - 1, depth, depth + 1, 2 * depth, 1 << 16,
+                Integer.MAX_VALUE};
             for (int i = 0; i < 2 * capacities.length; i++) {
-                int capacity = capacities[random.nextInt(capacities.length)];
+                // Each edge once, then random ones.
+                int capacity = capacities[i < capacities.length ? i : random.nextInt(capacities.length)];
                 int adds = random.nextBoolean() ? capacity : capacity + 1;
                 run.misuse("capacity " + capacity + " (max_send_wr " + depth + "), " + adds + " adds", () -> {
                     SendBatch batch = SendBatch.allocate(arena, qp, capacity);
