@@ -29,7 +29,12 @@ public final class CompletionWaiter {
         if (count < 1 || count > batch.capacity()) {
             throw new IllegalArgumentException("count must be in 1.." + batch.capacity() + ", got " + count);
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative, got " + timeout);
+        }
+        // The library's deadline rule: a huge timeout waits for ever (clamped, no overflow).
+        long timeoutNanos = timeout.getSeconds() >= Long.MAX_VALUE / 2_000_000_000L ? Long.MAX_VALUE / 2 : timeout.toNanos();
+        long deadline = System.nanoTime() + timeoutNanos;
         int got = 0;
         // Poll into a scratch batch so earlier entries are not overwritten, then copy in.
         Completions scratch = Completions.allocate(count);
@@ -41,7 +46,7 @@ public final class CompletionWaiter {
             }
             got += polled;
             if (got < count) {
-                if (System.nanoTime() > deadline) {
+                if (System.nanoTime() - deadline > 0) {
                     Assertions.fail("waited " + timeout + " for " + count + " completions on " + cq + ", got " + got);
                 }
                 Thread.onSpinWait();
