@@ -303,6 +303,7 @@ public final class RdmaConnection extends CmResources {
     public boolean awaitDisconnect(Duration timeout) {
         require(Operation.AWAIT_DISCONNECT);
         long deadline = Deadline.start("rdma_get_cm_event", timeout);
+        boolean checked = false; // the deadline rule: even a zero timeout looks once
         while (true) {
             State now = state.current();
             if (now == State.CLOSED) {
@@ -312,9 +313,10 @@ public final class RdmaConnection extends CmResources {
                 return true;
             }
             long left = Deadline.remainingNanos(deadline);
-            if (left <= 0) {
+            if (left <= 0 && checked) {
                 return false;
             }
+            checked = true;
             boolean seen;
             try {
                 seen = id.awaitDisconnect(left < DISCONNECT_SLICE.toNanos() ? Duration.ofNanos(left) : DISCONNECT_SLICE);

@@ -26,6 +26,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Close from another thread while threads wait on the object (a platform and a virtual thread
@@ -42,30 +43,37 @@ class RdmaCmConcurrentCloseDeviceTest {
 
     @DeviceTest
     void closingAListenerEndsItsWaiters(TestDevice device) throws Exception {
+        closeRoundsUnderWaiters(device, "listener", ip -> RdmaListener.listen(anyPort(ip), ConnectionOptions.defaults()),
+                listener -> listener.awaitRequest(LONG));
+    }
+
+    @DeviceTest
+    void closingADatagramSocketEndsItsWaiters(TestDevice device) throws Exception {
+        closeRoundsUnderWaiters(device, "datagram socket",
+                ip -> RdmaDatagramSocket.bind(anyPort(ip), ConnectionOptions.defaults()), socket -> socket.answerResolution(LONG));
+    }
+
+    /** {@link #ROUNDS} times: opens an object, closes it under its waiters ({@link #closeUnderWaiters}); then counts leaks. */
+    private static <T extends AutoCloseable> void closeRoundsUnderWaiters(TestDevice device, String what,
+            Function<InetAddress, T> open, Consumer<T> await) throws Exception {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         Map<String, Integer> before = warmUpAndCount(device, ip);
         for (int round = 0; round < ROUNDS; round++) {
-            RdmaListener listener = RdmaListener.listen(anyPort(ip), ConnectionOptions.defaults());
-            closeUnderWaiters("listener round " + round, listener::close, started -> {
+            T object = open.apply(ip);
+            closeUnderWaiters(what + " round " + round, () -> closeQuietly(object), started -> {
                 started.countDown();
-                listener.awaitRequest(LONG);
+                await.accept(object);
             });
         }
         assertNoLeak(device, before);
     }
 
-    @DeviceTest
-    void closingADatagramSocketEndsItsWaiters(TestDevice device) throws Exception {
-        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
-        Map<String, Integer> before = warmUpAndCount(device, ip);
-        for (int round = 0; round < ROUNDS; round++) {
-            RdmaDatagramSocket socket = RdmaDatagramSocket.bind(anyPort(ip), ConnectionOptions.defaults());
-            closeUnderWaiters("datagram socket round " + round, socket::close, started -> {
-                started.countDown();
-                socket.answerResolution(LONG);
-            });
+    private static void closeQuietly(AutoCloseable object) {
+        try {
+            object.close();
+        } catch (Exception e) {
+            throw new AssertionError("close threw", e);
         }
-        assertNoLeak(device, before);
     }
 
     @DeviceTest
