@@ -58,7 +58,9 @@ class AsyncEventDeviceTest {
             assertTrue(waitedMillis >= 190, "waited the timeout: " + waitedMillis + " ms");
             assertEquals(Optional.empty(), context.pollAsyncEvent(Duration.ZERO));
             assertThrows(IllegalArgumentException.class, () -> context.pollAsyncEvent(Duration.ofMillis(-1)));
-            assertThrows(IllegalArgumentException.class, () -> context.pollAsyncEvent(null));
+            // The deadline rule (docs/safety.md): a null timeout is a NullPointerException naming the verb.
+            NullPointerException noTimeout = assertThrows(NullPointerException.class, () -> context.pollAsyncEvent(null));
+            assertTrue(noTimeout.getMessage().startsWith("ibv_get_async_event"), noTimeout.getMessage());
         }
     }
 
