@@ -86,14 +86,14 @@ public final class OneSidedChannel implements AutoCloseable {
     private final CounterBumps counters;
     private final Waits waits;
 
-    private OneSidedChannel(QueuePair qp, Duration postTimeout) {
+    private OneSidedChannel(QueuePair qp, Duration postTimeout, long postTimeoutNanos) {
         try {
             tracker = new SendTracker(qp, arena, gate, this::reaped);
             requests = new ChannelRequests(qp.protectionDomain(), arena, tracker.ringSize(),
                     qp.capabilities().maxInlineData() >= Slots.SLOT_BYTES);
             try {
                 companion = new Companion(qp, requests.sink, arena, gate);
-                counters = new CounterBumps(companion, tracker.ringSize(), Deadline.timeoutNanos("OneSidedChannel.open", postTimeout));
+                counters = new CounterBumps(companion, tracker.ringSize(), postTimeoutNanos);
                 waits = new Waits(tracker, companion);
             } catch (RuntimeException e) {
                 requests.close();
@@ -132,11 +132,11 @@ public final class OneSidedChannel implements AutoCloseable {
      */
     public static OneSidedChannel open(QueuePair qp, Duration postTimeout) {
         Objects.requireNonNull(qp, "qp");
-        Deadline.timeoutNanos("OneSidedChannel.open", postTimeout); // null and negative refused here
+        long postTimeoutNanos = Deadline.timeoutNanos("OneSidedChannel.open", postTimeout); // null and negative refused here
         if (qp.type() != QueuePairType.RC) {
             throw new IllegalArgumentException("one-sided operations need an RC queue pair, not " + qp.type());
         }
-        return new OneSidedChannel(qp, postTimeout);
+        return new OneSidedChannel(qp, postTimeout, postTimeoutNanos);
     }
 
     // ---- operations ----
