@@ -50,14 +50,31 @@ final class JUnitReport {
         return elements("testcase").stream().map(test -> test.getAttribute("classname")).toList();
     }
 
-    /** One {@code <testcase>}: its class, name, and whether it failed (failure or error) or was skipped. */
-    record TestCase(String className, String name, boolean failed, boolean skipped) {}
+    /**
+     * One {@code <testcase>}: its class, name, whether it failed (failure or error) or was skipped,
+     * and for a failed one the first line of its failure's message (empty when none).
+     */
+    record TestCase(String className, String name, boolean failed, boolean skipped, String failure) {
+        /** The simple class name and the test name, as the summary lists a failed test. */
+        String shortName() {
+            return className.substring(className.lastIndexOf('.') + 1) + "." + name;
+        }
+    }
 
     /** Every test case, in report order. */
     List<TestCase> testCases() {
-        return elements("testcase").stream().map(test -> new TestCase(test.getAttribute("classname"), test.getAttribute("name"),
-                test.getElementsByTagName("failure").getLength() + test.getElementsByTagName("error").getLength() > 0,
-                test.getElementsByTagName("skipped").getLength() > 0)).toList();
+        return elements("testcase").stream().map(test -> {
+            List<Element> problems = new ArrayList<>(children(test, "failure"));
+            problems.addAll(children(test, "error"));
+            String failure = problems.isEmpty() ? "" : firstLine(problems.getFirst().getAttribute("message"));
+            return new TestCase(test.getAttribute("classname"), test.getAttribute("name"), !problems.isEmpty(),
+                    !children(test, "skipped").isEmpty(), failure);
+        }).toList();
+    }
+
+    /** The failed test cases, in report order. */
+    List<TestCase> failedCases() {
+        return testCases().stream().filter(TestCase::failed).toList();
     }
 
     /** The {@code message} of every {@code <failure>} (not errors). */
@@ -65,8 +82,21 @@ final class JUnitReport {
         return elements("failure").stream().map(failure -> failure.getAttribute("message")).toList();
     }
 
+    private static List<Element> children(Element parent, String tag) {
+        return listed(parent.getElementsByTagName(tag));
+    }
+
+    /** The first line of a failure message, at most 200 characters: enough to tell failures apart in the summary. */
+    private static String firstLine(String message) {
+        String line = message.strip().lines().findFirst().orElse("");
+        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
+    }
+
     private List<Element> elements(String tag) {
-        NodeList nodes = document.getElementsByTagName(tag);
+        return listed(document.getElementsByTagName(tag));
+    }
+
+    private static List<Element> listed(NodeList nodes) {
         List<Element> elements = new ArrayList<>(nodes.getLength());
         for (int i = 0; i < nodes.getLength(); i++) {
             elements.add((Element) nodes.item(i));

@@ -39,10 +39,12 @@ final class TestSummary {
             fail("build: FAILED (mvn exit " + run.buildStatus() + "); see the Maven output above");
         }
         if (run.unit()) {
-            TestCounts unit = TestCounts.of(unitReports().stream().map(JUnitReport::read).toList());
+            List<JUnitReport> reports = unitReports().stream().map(JUnitReport::read).toList();
+            TestCounts unit = TestCounts.of(reports);
             lines.add("unit tests: " + unit.total() + " run, " + unit.failed() + " failed, " + unit.skipped()
                     + " skipped (Surefire, " + run.unitSeconds() + "s)");
             red |= unit.failed() > 0;
+            reports.forEach(this::listFailures);
         }
         TestCounts device = run.device() ? deviceRun() : TestCounts.NONE;
         lines.add(FOOTER);
@@ -58,6 +60,7 @@ final class TestSummary {
         TestCounts device = TestCounts.NONE;
         TestCounts twoHost = TestCounts.NONE;
         String note = "";
+        JUnitReport failures = null;
         if (!run.built()) {
             note = "not run: the build failed";
         } else if (!Files.isRegularFile(report)) {
@@ -70,6 +73,7 @@ final class TestSummary {
         } else {
             JUnitReport launcher = JUnitReport.read(report);
             device = launcher.counts();
+            failures = launcher;
             twoHost = TwoHostSummary.counts(launcher);
             // The launcher exits 1 on test failures; any other non-zero exit (VM, JVM) is a failure too.
             if (run.deviceStatus() != 0 && device.failed() == 0) {
@@ -79,6 +83,9 @@ final class TestSummary {
         }
         lines.add("device: " + device.total() + " run, " + device.failed() + " failed, " + device.skipped() + " skipped on the "
                 + run.where() + " (" + run.deviceSeconds() + "s; reports in " + run.shown(run.reports()) + ")");
+        if (failures != null) {
+            listFailures(failures);
+        }
         if (!note.isEmpty()) {
             lines.add("device run: " + note);
         }
@@ -95,6 +102,13 @@ final class TestSummary {
             fail("CI=true and no device test ran (all skipped or none found): failing");
         }
         return device;
+    }
+
+    /** One line per failed test, so that the summary (often all a CI log keeps) names what failed. */
+    private void listFailures(JUnitReport report) {
+        for (JUnitReport.TestCase test : report.failedCases()) {
+            lines.add("  FAILED " + test.shortName() + (test.failure().isEmpty() ? "" : ": " + test.failure()));
+        }
     }
 
     private void fail(String line) {

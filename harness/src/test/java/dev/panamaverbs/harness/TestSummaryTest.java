@@ -335,5 +335,6 @@ class TestSummaryTest {
         assertStatus(1, result);
         assertLine(result, "two-host: 2 run, 1 failed, 0 skipped (host A 198.18.0.1 <-> host B 198.18.0.2; host B: exit 0)");
         assertLine(result, "device tests: 2 passed, 1 failed, 0 skipped");
+        assertLine(result, "  FAILED UdTwoHostTest.datagramsBothWays(TwoHosts): UdPeer exited 1");
     }
 }

@@ -103,7 +103,9 @@ public final class ProducerConsumer {
 
     /** Connects to the consumer and pushes {@code count} records, then waits until all were read. */
     static void produce(InetSocketAddress consumer, long count, PrintStream out) throws InterruptedException {
-        try (RdmaConnection connection = RdmaConnection.connect(consumer, ConnectionOptions.defaults())) {
+        // The consumer may be a cold JVM on a slow host: give its accept the same minute as every other wait.
+        ConnectionOptions options = ConnectionOptions.builder().connectTimeout(WAIT).build();
+        try (RdmaConnection connection = RdmaConnection.connect(consumer, options)) {
             withWindows(connection, "producer", "consumer", out, (window, channel, ring) -> {
                 RemoteSlot arrived = ring.slot(RecordRing.SIGNAL_OFFSET);
                 SignalSlot credit = window.slot(RecordRing.SIGNAL_OFFSET);
