@@ -111,7 +111,7 @@ public final class ConnectionEventChannel extends VerbsResource {
      * @return {@code rdma_create_id}: a new identifier on this channel in {@code space}.
      */
     public ConnectionId createIdentifier(PortSpace space) {
-        return ConnectionId.create(this, space);
+        return IdentifierCalls.create(this, space);
     }
 
     /**
@@ -207,7 +207,7 @@ public final class ConnectionEventChannel extends VerbsResource {
         if (identifiers.containsKey(owner)) {
             (isRequest ? requests : mailboxes).computeIfAbsent(owner, k -> new ConcurrentLinkedQueue<>()).add(event);
         } else if (isRequest) {
-            ConnectionId.refuseRaw(event.idAddress());
+            IdentifierCalls.refuseRaw(event.idAddress());
         }
     }
 

@@ -2,10 +2,7 @@ package dev.panamaverbs.cm;
 
 import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.CoreAccess;
-import dev.panamaverbs.CompletionChannel;
 import dev.panamaverbs.Context;
-import dev.panamaverbs.Device;
-import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
@@ -14,7 +11,6 @@ import dev.panamaverbs.VerbsResource;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.QueuePairState;
 import dev.panamaverbs.ffm.ibv_context;
-import dev.panamaverbs.ffm.ibv_device;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.gateway.RdmacmCalls;
 import dev.panamaverbs.ffm.rdmacm.rdma_addr;
@@ -31,7 +27,6 @@ import java.util.Queue;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 
 /**
  * An rdma_cm connection identifier (C {@code struct rdma_cm_id}, {@code rdma_create_id}): the
@@ -58,18 +53,14 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
  * {@code rdma_destroy_id} (which also disconnects a connected identifier).
  */
 public final class ConnectionId extends VerbsResource {
-    /**
-     * At most how much sooner than the caller's deadline librdmacm's resolution timeout ends (an
-     * eighth of the time left, up to this), so its own verdict, with its status, arrives in time.
-     */
-    private static final long RESOLVE_MARGIN_NANOS = 250_000_000L;
-
     private final ConnectionEventChannel channel;
     private final PortSpace portSpace;
     private volatile Context context;
     private volatile QueuePair queuePair;
     /** Where the identifier is in librdmacm's order; every step checks it first. */
     private final IdentifierOrder order;
+    /** Its waits and what the events it takes do. */
+    private final IdentifierEvents events;
     /** The peer's address as asked for ({@link #resolveAddress}), for messages. */
     private volatile InetSocketAddress target;
 
@@ -78,22 +69,7 @@ public final class ConnectionId extends VerbsResource {
         this.channel = channel;
         this.portSpace = portSpace;
         this.order = new IdentifierOrder(this, portSpace, initial);
-    }
-
-    /** {@code rdma_create_id(channel, &id, NULL, ps)}: hook of {@link ConnectionEventChannel#createIdentifier}. */
-    static ConnectionId create(ConnectionEventChannel channel, PortSpace space) {
-        Objects.requireNonNull(channel, "rdma_create_id: channel is null");
-        Objects.requireNonNull(space, "rdma_create_id: port space is null");
-        CoreAccess.get().acquire(channel);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = CallState.allocate(arena);
-            MemorySegment slot = arena.allocate(ADDRESS);
-            int rc = RdmacmCalls.rdma_create_id(state, CoreAccess.get().handleSegment(channel), slot, MemorySegment.NULL, space.value());
-            NativeCalls.checkErrno("rdma_create_id", rc, CallState.errno(state));
-            return adopt(channel, slot.get(ADDRESS, 0).address(), space, IdentifierState.CREATED);
-        } finally {
-            CoreAccess.get().release(channel);
-        }
+        this.events = new IdentifierEvents(this, channel, order);
     }
 
     /** Wraps and registers an identifier librdmacm created on {@code channel} (a request's new one: REQUEST). */
@@ -104,30 +80,12 @@ public final class ConnectionId extends VerbsResource {
         return id;
     }
 
-    /** Refuses a connection request no one will take: {@code rdma_reject}, then {@code rdma_destroy_id}. */
-    static void refuseRaw(long rawId) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = CallState.allocate(arena);
-            MemorySegment id = MemorySegment.ofAddress(rawId);
-            int ignored = RdmacmCalls.rdma_reject(state, id, MemorySegment.NULL, (byte) 0);
-            ignored = RdmacmCalls.rdma_destroy_id(state, id);
-        }
-    }
-
-    /**
-     * The channel this identifier reports on.
-     *
-     * @return the channel this identifier reports on.
-     */
+    /** {@return the channel this identifier reports on} */
     public ConnectionEventChannel channel() {
         return channel;
     }
 
-    /**
-     * The port space ({@code rdma_cm_id.ps}).
-     *
-     * @return the port space ({@code rdma_cm_id.ps}).
-     */
+    /** {@return the port space ({@code rdma_cm_id.ps})} */
     public PortSpace portSpace() {
         return portSpace;
     }
@@ -147,12 +105,12 @@ public final class ConnectionId extends VerbsResource {
      *
      * @throws VerbsException when the call fails (EADDRINUSE, EADDRNOTAVAIL: not a local address...)
      * @throws IllegalStateException unless {@link IdentifierState#CREATED}
-     * @param local the local
+     * @param local the address and port to bind (port 0: any free port)
      */
     public void bind(InetSocketAddress local) {
         SocketAddresses.check("rdma_bind_addr", local);
         order.run(IdentifierOrder.Step.BIND, () -> false, IdentifierState.BOUND, null, () ->
-                call("rdma_bind_addr", SocketAddresses.format(local), (state, arena) ->
+                IdentifierCalls.call(this, "rdma_bind_addr", SocketAddresses.format(local), (state, arena) ->
                         RdmacmCalls.rdma_bind_addr(state, handleSegment(), SocketAddresses.write(arena, local))));
     }
 
@@ -160,14 +118,14 @@ public final class ConnectionId extends VerbsResource {
      * {@code rdma_listen}: accepts connection requests (see {@link #awaitRequest}), {@code backlog} queued.
      *
      * @throws IllegalStateException unless {@link IdentifierState#BOUND} ({@link #bind} first)
-     * @param backlog the backlog
+     * @param backlog how many connection requests the kernel queues until they are taken
      */
     public void listen(int backlog) {
         if (backlog < 0) {
             throw new IllegalArgumentException("rdma_listen: backlog must not be negative, got " + backlog);
         }
         order.run(IdentifierOrder.Step.LISTEN, () -> false, IdentifierState.LISTENING, null, () ->
-                call("rdma_listen", "on " + localAddressText(), (state, arena) -> RdmacmCalls.rdma_listen(state, handleSegment(), backlog)));
+                IdentifierCalls.call(this, "rdma_listen", "on " + localAddressText(), (state, arena) -> RdmacmCalls.rdma_listen(state, handleSegment(), backlog)));
     }
 
     /**
@@ -179,19 +137,19 @@ public final class ConnectionId extends VerbsResource {
      *         timed out, -113: no route; the identifier is BOUND again and may resolve again), or
      *         ETIMEDOUT when no event came (the identifier is FAILED)
      * @throws IllegalStateException unless {@link IdentifierState#CREATED} or {@link IdentifierState#BOUND}
-     * @param remote the remote
-     * @param timeout the timeout
+     * @param remote the peer's address and port
+     * @param timeout how long the whole call may take (zero: one look; docs/safety.md, "Deadlines")
      */
     public void resolveAddress(InetSocketAddress remote, Duration timeout) {
         SocketAddresses.check("rdma_resolve_addr", remote);
         long deadline = Deadline.start("rdma_resolve_addr", timeout);
-        int millis = resolutionMillis(deadline);
+        int millis = IdentifierCalls.resolutionMillis(deadline);
         String where = "to " + SocketAddresses.format(remote);
         order.runWaiting(IdentifierOrder.Step.RESOLVE_ADDRESS, () -> false, IdentifierState.RESOLVING_ADDRESS, null, () -> {
             target = remote;
-            call("rdma_resolve_addr", where, (state, arena) -> RdmacmCalls.rdma_resolve_addr(state, handleSegment(),
+            IdentifierCalls.call(this, "rdma_resolve_addr", where, (state, arena) -> RdmacmCalls.rdma_resolve_addr(state, handleSegment(),
                     MemorySegment.NULL, SocketAddresses.write(arena, remote), millis));
-        }, () -> expect("rdma_resolve_addr", where, ConnectionEventType.ADDR_RESOLVED,
+        }, () -> events.expect("rdma_resolve_addr", where, ConnectionEventType.ADDR_RESOLVED,
                 deadline, timeout));
     }
 
@@ -201,27 +159,26 @@ public final class ConnectionId extends VerbsResource {
      * @throws ConnectionException ROUTE_ERROR with its status (the identifier is ADDRESS_RESOLVED
      *         again), or ETIMEDOUT when no event came (the identifier is FAILED)
      * @throws IllegalStateException unless {@link IdentifierState#ADDRESS_RESOLVED} ({@link #resolveAddress} first)
-     * @param timeout the timeout
+     * @param timeout how long the whole call may take (zero: one look; docs/safety.md, "Deadlines")
      */
     public void resolveRoute(Duration timeout) {
         long deadline = Deadline.start("rdma_resolve_route", timeout);
-        int millis = resolutionMillis(deadline);
+        int millis = IdentifierCalls.resolutionMillis(deadline);
         String where = "to " + SocketAddresses.format(target);
         // librdmacm reads id->verbs->device here unchecked: only a resolved address has it.
         order.runWaiting(IdentifierOrder.Step.RESOLVE_ROUTE, () -> false, IdentifierState.RESOLVING_ROUTE, null, () ->
-                call("rdma_resolve_route", where, (state, arena) -> RdmacmCalls.rdma_resolve_route(state, handleSegment(), millis)),
-                () -> expect("rdma_resolve_route", where, ConnectionEventType.ROUTE_RESOLVED,
+                IdentifierCalls.call(this, "rdma_resolve_route", where, (state, arena) -> RdmacmCalls.rdma_resolve_route(state, handleSegment(), millis)),
+                () -> events.expect("rdma_resolve_route", where, ConnectionEventType.ROUTE_RESOLVED,
                         deadline, timeout));
     }
 
     /**
-     * The device context rdma_cm chose ({@code rdma_cm_id.verbs}), known once the identifier is
+     * {@return the device context rdma_cm chose ({@code rdma_cm_id.verbs})}, known once the identifier is
      * bound to a device address, resolved, or came with a connection request. librdmacm owns it:
      * the wrapper is this identifier's child and closing it frees only what was created on it.
      *
      * @throws IllegalStateException when no device is chosen yet (CREATED, or bound to a wildcard
      *         address), or the identifier is closed
-     * @return the device context rdma_cm chose ({@code rdma_cm_id.verbs}), known once the identifier is bound to a device address, resolved, or came with a connection request.
      */
     public Context context() {
         order.require(IdentifierOrder.Step.CONTEXT, false);
@@ -259,9 +216,9 @@ public final class ConnectionId extends VerbsResource {
      *         type does not match the port space, or a size exceeds the device's
      * @throws IllegalStateException when the identifier already has a queue pair, has no device yet,
      *         is listening (TCP), connecting or connected already, or is closed
-     * @param pd the pd
-     * @param options the options
-     * @return {@code rdma_create_qp}: the identifier's queue pair, of its port space's type (RC for TCP, UD for UDP), on {@code pd} (allocated on {@link #context()}).
+     * @param pd a protection domain allocated on {@link #context()}
+     * @param options the queue pair's type (it must match the port space), sizes and completion queues
+     * @return the new queue pair
      */
     public QueuePair createQueuePair(ProtectionDomain pd, QueuePairOptions options) {
         Objects.requireNonNull(pd, "rdma_create_qp: protection domain is null");
@@ -289,11 +246,7 @@ public final class ConnectionId extends VerbsResource {
         }
     }
 
-    /**
-     * The queue pair made by {@link #createQueuePair}, while open.
-     *
-     * @return the queue pair made by {@link #createQueuePair}, while open.
-     */
+    /** {@return the queue pair made by {@link #createQueuePair}, while open} */
     public Optional<QueuePair> queuePair() {
         QueuePair qp = queuePair;
         return qp != null && !qp.isClosed() ? Optional.of(qp) : Optional.empty();
@@ -318,8 +271,8 @@ public final class ConnectionId extends VerbsResource {
      *         identifier is FAILED after each of these and the rejections)
      * @throws IllegalStateException unless {@link IdentifierState#ROUTE_RESOLVED} with a queue pair
      *         ({@link #resolveRoute}, {@link #createQueuePair} first; a datagram identifier needs none)
-     * @param options the options
-     * @param timeout the timeout
+     * @param options the connection parameters and private data sent with the request
+     * @param timeout how long the whole call may take (zero: one look; docs/safety.md, "Deadlines")
      */
     public ConnectionEvent connect(ConnectionOptions options, Duration timeout) {
         Objects.requireNonNull(options, "rdma_connect: options is null");
@@ -330,9 +283,9 @@ public final class ConnectionId extends VerbsResource {
         // librdmacm reads the device (cma_dev) unchecked here: only a resolved route has it.
         ConnectionEvent established = order.runWaiting(IdentifierOrder.Step.CONNECT, () -> queuePair().isPresent(),
                 IdentifierState.CONNECTING, null, () -> holdingQueuePair(() ->
-                        call("rdma_connect", where, (state, arena) -> RdmacmCalls.rdma_connect(state, handleSegment(),
+                        IdentifierCalls.call(this, "rdma_connect", where, (state, arena) -> RdmacmCalls.rdma_connect(state, handleSegment(),
                                 ConnectionParameters.write(arena, "rdma_connect", options, this, 0)))),
-                () -> expect("rdma_connect", where, ConnectionEventType.ESTABLISHED, deadline, timeout));
+                () -> events.expect("rdma_connect", where, ConnectionEventType.ESTABLISHED, deadline, timeout));
         queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.RTS));
         return established;
     }
@@ -345,8 +298,8 @@ public final class ConnectionId extends VerbsResource {
      *         (the identifier is FAILED)
      * @throws IllegalStateException unless {@link IdentifierState#REQUEST} (a request's identifier,
      *         from {@link #awaitRequest}) with a queue pair ({@link #createQueuePair} first)
-     * @param options the options
-     * @param timeout the timeout
+     * @param options the connection parameters and private data sent with the reply
+     * @param timeout how long the whole call may take (zero: one look; docs/safety.md, "Deadlines")
      */
     public void accept(ConnectionOptions options, Duration timeout) {
         accept(options, timeout, 0);
@@ -364,7 +317,7 @@ public final class ConnectionId extends VerbsResource {
         long deadline = Deadline.start("rdma_accept", timeout);
         String where = "from " + SocketAddresses.format(remoteAddress());
         BooleanSupplier answers = () -> queuePair().isPresent() || answeringQpn != 0;
-        Runnable accept = () -> holdingQueuePair(() -> call("rdma_accept", where, (state, arena) ->
+        Runnable accept = () -> holdingQueuePair(() -> IdentifierCalls.call(this, "rdma_accept", where, (state, arena) ->
                 RdmacmCalls.rdma_accept(state, handleSegment(),
                         ConnectionParameters.write(arena, "rdma_accept", options, this, answeringQpn))));
         if (portSpace.isDatagram()) {
@@ -373,7 +326,7 @@ public final class ConnectionId extends VerbsResource {
             return;
         }
         order.runWaiting(IdentifierOrder.Step.ACCEPT, answers, IdentifierState.CONNECTING, IdentifierState.FAILED, accept,
-                () -> expect("rdma_accept", where, ConnectionEventType.ESTABLISHED, deadline, timeout));
+                () -> events.expect("rdma_accept", where, ConnectionEventType.ESTABLISHED, deadline, timeout));
         queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.RTS));
     }
 
@@ -383,13 +336,13 @@ public final class ConnectionId extends VerbsResource {
      * {@link ConnectionRejectedException}.
      *
      * @throws IllegalStateException unless {@link IdentifierState#REQUEST} (not yet accepted or rejected)
-     * @param privateData the private data
+     * @param privateData what the peer's connect failure carries (may be empty)
      */
     public void reject(byte[] privateData) {
         Objects.requireNonNull(privateData, "rdma_reject: private data is null");
         ConnectionOptions.checkPrivateData("rdma_reject", privateData, ConnectionOptions.MAX_REJECT_PRIVATE_DATA);
         order.run(IdentifierOrder.Step.REJECT, () -> false, IdentifierState.REJECTED, null, () ->
-                call("rdma_reject", "from " + SocketAddresses.format(remoteAddress()), (state, arena) -> {
+                IdentifierCalls.call(this, "rdma_reject", "from " + SocketAddresses.format(remoteAddress()), (state, arena) -> {
                     MemorySegment data = privateData.length == 0 ? MemorySegment.NULL : arena.allocateFrom(
                             java.lang.foreign.ValueLayout.JAVA_BYTE, privateData);
                     return RdmacmCalls.rdma_reject(state, handleSegment(), data, (byte) privateData.length);
@@ -406,7 +359,7 @@ public final class ConnectionId extends VerbsResource {
      * @return true when DISCONNECTED arrived (or had), false when the timeout passed first
      * @throws IllegalStateException unless connected ({@link IdentifierState#CONNECTED},
      *         DISCONNECTING or DISCONNECTED) in a connected port space
-     * @param timeout the timeout
+     * @param timeout how long the whole call may take (zero: one look; docs/safety.md, "Deadlines")
      */
     public boolean disconnect(Duration timeout) {
         long deadline = Deadline.start("rdma_disconnect", timeout);
@@ -425,12 +378,12 @@ public final class ConnectionId extends VerbsResource {
         } finally {
             order.lock().unlock();
         }
-        return waitForDisconnect(deadline);
+        return events.awaitDisconnected(deadline);
     }
 
     /** {@code rdma_disconnect} (librdmacm moves the queue pair to ERROR first), holding the queue pair. */
     private void sendDisconnect(String where) {
-        holdingQueuePair(() -> call("rdma_disconnect", where, (state, arena) -> RdmacmCalls.rdma_disconnect(state, handleSegment())));
+        holdingQueuePair(() -> IdentifierCalls.call(this, "rdma_disconnect", where, (state, arena) -> RdmacmCalls.rdma_disconnect(state, handleSegment())));
         queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.ERROR));
     }
 
@@ -442,95 +395,55 @@ public final class ConnectionId extends VerbsResource {
      * @return true once disconnected
      * @throws IllegalStateException unless connected ({@link IdentifierState#CONNECTED},
      *         DISCONNECTING or DISCONNECTED) in a connected port space
-     * @param timeout the timeout
+     * @param timeout how long the whole call may take (zero: one look; docs/safety.md, "Deadlines")
      */
     public boolean awaitDisconnect(Duration timeout) {
         long deadline = Deadline.start("rdma_get_cm_event", timeout);
         order.require(IdentifierOrder.Step.AWAIT_DISCONNECT, false);
-        return waitForDisconnect(deadline);
-    }
-
-    private boolean waitForDisconnect(long deadline) {
-        while (order.state() != IdentifierState.DISCONNECTED && !order.state().isFinal()) {
-            if (nextEvent(deadline) == null) {
-                break;
-            }
-        }
-        return order.state() == IdentifierState.DISCONNECTED;
+        return events.awaitDisconnected(deadline);
     }
 
     /**
-     * The next event for this identifier within {@code timeout} (not connection requests: {@link #awaitRequest}).
+     * {@return the next event for this identifier within {@code timeout}}, empty when none came
+     * (not connection requests: {@link #awaitRequest}).
      *
-     * @param timeout the timeout
-     * @return the next event for this identifier within {@code timeout} (not connection requests: {@link #awaitRequest}).
+     * @param timeout how long the whole call may take (zero: one look; docs/safety.md, "Deadlines")
      * @throws IllegalStateException while another call on this identifier waits for its event
      *         (RESOLVING_ADDRESS, RESOLVING_ROUTE, CONNECTING: this wait would take it), or once closed
      */
     public Optional<ConnectionEvent> awaitEvent(Duration timeout) {
         long deadline = Deadline.start("rdma_get_cm_event", timeout);
         order.require(IdentifierOrder.Step.AWAIT_EVENT, false);
-        return Optional.ofNullable(nextEvent(deadline));
-    }
-
-    /** The next event for this identifier before {@code deadline} ({@link Deadline}), or null. */
-    private ConnectionEvent nextEvent(long deadline) {
-        return observe(channel.awaitUntil(this, false, deadline, "rdma_get_cm_event", "for " + this));
+        return Optional.ofNullable(events.next(deadline));
     }
 
     /**
-     * The next connection request to this listening identifier within {@code timeout}: a new
-     * identifier on the same channel, to {@link #accept} or {@link #reject}.
+     * {@return the next connection request to this listening identifier within {@code timeout}},
+     * empty when none came: a new identifier on the same channel, to {@link #accept} or {@link #reject}.
      *
      * @throws IllegalStateException unless {@link IdentifierState#LISTENING} ({@link #listen} first)
-     * @param timeout the timeout
-     * @return the next connection request to this listening identifier within {@code timeout}: a new identifier on the same channel, to {@link #accept} or {@link #reject}.
+     * @param timeout how long the whole call may take (zero: one look; docs/safety.md, "Deadlines")
      */
     public Optional<ConnectionRequest> awaitRequest(Duration timeout) {
-        return awaitRequest(timeout, channel, ConnectionOptions.defaults());
+        return events.awaitRequest(timeout, channel, ConnectionOptions.defaults());
     }
 
     /** As {@link #awaitRequest(Duration)}, the new identifier moved to {@code target} ({@code rdma_migrate_id}). */
     Optional<ConnectionRequest> awaitRequest(Duration timeout, ConnectionEventChannel target, ConnectionOptions options) {
-        long deadline = Deadline.start("rdma_get_request", timeout);
-        order.require(IdentifierOrder.Step.AWAIT_REQUEST, false);
-        ConnectionEvent request = channel.awaitUntil(this, true, deadline, "rdma_get_request", "on " + localAddressText());
-        if (request == null) {
-            return Optional.empty();
-        }
-        if (target != channel) {
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment state = CallState.allocate(arena);
-                CoreAccess.get().acquire(target);
-                try {
-                    int rc = RdmacmCalls.rdma_migrate_id(state, MemorySegment.ofAddress(request.idAddress()), CoreAccess.get().handleSegment(target));
-                    if (rc != 0) {
-                        refuseRaw(request.idAddress());
-                        throw VerbsException.of("rdma_migrate_id", CallState.errno(state));
-                    }
-                } finally {
-                    CoreAccess.get().release(target);
-                }
-            }
-        }
-        ConnectionId id = adopt(target, request.idAddress(), portSpace, IdentifierState.REQUEST);
-        return Optional.of(new ConnectionRequest(id, request, options));
+        return events.awaitRequest(timeout, target, options);
     }
 
-    /**
-     * The local address ({@code route.addr.src_addr}), null before bind or resolution.
-     *
-     * @return the local address ({@code route.addr.src_addr}), null before bind or resolution.
-     */
+    /** What an event taken from the channel for this identifier does to it ({@link IdentifierEvents#observe}). */
+    ConnectionEvent observe(ConnectionEvent event) {
+        return events.observe(event);
+    }
+
+    /** {@return the local address ({@code route.addr.src_addr}), null before bind or resolution} */
     public InetSocketAddress localAddress() {
         return readAddress(rdma_addr::src_addr);
     }
 
-    /**
-     * The peer's address ({@code route.addr.dst_addr}), null before resolution or a request.
-     *
-     * @return the peer's address ({@code route.addr.dst_addr}), null before resolution or a request.
-     */
+    /** {@return the peer's address ({@code route.addr.dst_addr}), null before resolution or a request} */
     public InetSocketAddress remoteAddress() {
         return readAddress(rdma_addr::dst_addr);
     }
@@ -549,59 +462,18 @@ public final class ConnectionId extends VerbsResource {
         return SocketAddresses.format(localAddress());
     }
 
-    /** Waits for {@code wanted} until {@code deadline}; any failure event, another event, or the deadline throws. */
-    private ConnectionEvent expect(String verb, String where, ConnectionEventType wanted, long deadline, Duration timeout) {
-        while (true) {
-            ConnectionEvent event = observe(channel.awaitUntil(this, false, deadline, verb, where + " on " + this));
-            if (event == null) {
-                throw new ConnectionException(verb, where + " on " + this, Errno.ETIMEDOUT, null,
-                        "no " + wanted + " within " + timeout);
-            }
-            if (event.type() == wanted) {
-                return event;
-            }
-            if (event.type() == ConnectionEventType.REJECTED) {
-                throw new ConnectionRejectedException(verb, where + " on " + this, event);
-            }
-            if (event.type() == null || event.type().isFailure() || event.type() == ConnectionEventType.DISCONNECTED) {
-                int errno = event.status() < 0 ? -event.status() : Errno.EIO;
-                throw new ConnectionException(verb, where + " on " + this, errno, event, null);
-            }
-            // anything else (e.g. a late TIMEWAIT_EXIT) does not end this wait
-        }
-    }
-
-    /**
-     * Moves the state by what an event means ({@link IdentifierOrder#afterEvent}). The peer's
-     * DISCONNECTED is answered with our own rdma_disconnect at once (the DREP its rdma_disconnect
-     * waits for), so the peer learns within a round trip instead of after the CM's DREQ timeout.
-     */
-    ConnectionEvent observe(ConnectionEvent event) {
-        if (event == null) {
-            return null;
-        }
-        IdentifierState before = order.observe(event.type());
-        if (event.type() == ConnectionEventType.DISCONNECTED) {
-            queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.ERROR));
-            if (before == IdentifierState.CONNECTED || before == IdentifierState.CONNECTING) {
-                try {
-                    // Best effort: the connection is over either way; EINVAL here only means the CM already answered.
-                    acquire();
-                    try {
-                        holdingQueuePair(() -> {
-                            try (Arena arena = Arena.ofConfined()) {
-                                int ignored = RdmacmCalls.rdma_disconnect(CallState.allocate(arena), handleSegment());
-                            }
-                        });
-                    } finally {
-                        release();
-                    }
-                } catch (IllegalStateException closedMeanwhile) {
-                    // the identifier or its queue pair closed under us: nothing left to answer for
+    /** Our {@code rdma_disconnect} answering the peer's (best effort: EINVAL only means the CM already answered). */
+    void answerDisconnect() {
+        acquire();
+        try {
+            holdingQueuePair(() -> {
+                try (Arena arena = Arena.ofConfined()) {
+                    int ignored = RdmacmCalls.rdma_disconnect(CallState.allocate(arena), handleSegment());
                 }
-            }
+            });
+        } finally {
+            release();
         }
-        return event;
     }
 
     /** Runs {@code body} holding the queue pair (when there is one), so its close waits: librdmacm reads {@code id->qp}. */
@@ -619,42 +491,13 @@ public final class ConnectionId extends VerbsResource {
         }
     }
 
-    /** Runs one rdma_cm call returning 0 or -1 with errno, inside acquire/release. */
-    private void call(String verb, String where, Call body) {
-        acquire();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = CallState.allocate(arena);
-            int rc = body.run(state, arena);
-            if (rc != 0) {
-                int errno = CallState.errno(state);
-                throw new ConnectionException(verb, where + " on " + this, errno != 0 ? errno : Math.abs(rc), null, null);
-            }
-        } finally {
-            release();
-        }
-    }
-
-    @FunctionalInterface
-    private interface Call {
-        int run(MemorySegment state, Arena arena);
-    }
-
-    /**
-     * librdmacm's {@code timeout_ms} for a resolution that must end by {@code deadline}: the time
-     * left less an eighth of it (at most {@link #RESOLVE_MARGIN_NANOS}), at least 1 ms (a zero
-     * timeout's one check), at most {@code Integer.MAX_VALUE} ms.
-     */
-    static int resolutionMillis(long deadline) {
-        return Deadline.blockingMillis(deadline - Math.min(Deadline.remainingNanos(deadline) / 8, RESOLVE_MARGIN_NANOS));
-    }
-
     /** Refuses requests no one claimed, then {@code rdma_destroy_id} (waits for its events' acks: all are acked at once). */
     @Override
     protected void destroy() {
         order.close();
         Queue<ConnectionEvent> unclaimed = channel.detach(this);
         for (ConnectionEvent request; (request = unclaimed.poll()) != null; ) {
-            refuseRaw(request.idAddress());
+            IdentifierCalls.refuseRaw(request.idAddress());
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);

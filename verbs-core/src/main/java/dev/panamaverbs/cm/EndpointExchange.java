@@ -1,8 +1,5 @@
 package dev.panamaverbs.cm;
 
-import dev.panamaverbs.RemoteRegion;
-import dev.panamaverbs.values.Gid;
-import dev.panamaverbs.values.Mtu;
 import dev.panamaverbs.cm.EndpointExchangeException.Reason;
 import dev.panamaverbs.internal.Deadline;
 import java.io.IOException;
@@ -21,9 +18,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * The out-of-band endpoint exchange, for connecting queue pairs without rdma_cm (InfiniBand
@@ -75,8 +70,6 @@ public final class EndpointExchange {
     /** Bytes in a version 1 message. */
     public static final int MESSAGE_SIZE = 64;
 
-    private static final int HEADER_SIZE = 8;
-    private static final int FLAG_GID = 1, FLAG_REGION = 2, KNOWN_FLAGS = FLAG_GID | FLAG_REGION;
     /** How long a refused connect waits before it tries again (the peer may not listen yet). */
     private static final long CONNECT_RETRY_MILLIS = 100;
 
@@ -91,15 +84,7 @@ public final class EndpointExchange {
      * @return {@code info} as a version 1 message.
      */
     public static byte[] encode(EndpointInfo info) {
-        ByteBuffer buffer = ByteBuffer.allocate(MESSAGE_SIZE); // big-endian
-        int flags = (info.gid() != null ? FLAG_GID : 0) | (info.region().isPresent() ? FLAG_REGION : 0);
-        buffer.putInt(MAGIC).putShort((short) VERSION).putShort((short) flags)
-                .putInt(info.qpn()).putInt(info.psn()).putShort((short) info.lid())
-                .put((byte) info.mtu().value()).put((byte) 0).putInt(info.qkey());
-        buffer.put(info.gid() != null ? info.gid().toByteArray() : new byte[Gid.SIZE]);
-        RemoteRegion region = info.region().orElse(new RemoteRegion(0, 0, 0));
-        buffer.putLong(region.address()).putInt(region.rkey()).putInt(0).putLong(region.length());
-        return buffer.array();
+        return EndpointMessage.encode(info);
     }
 
     /**
@@ -110,73 +95,7 @@ public final class EndpointExchange {
      * @return the endpoint in a version 1 message.
      */
     public static EndpointInfo decode(byte[] message) throws EndpointExchangeException {
-        if (message.length < HEADER_SIZE) {
-            throw garbage("an endpoint message is " + MESSAGE_SIZE + " bytes, got " + message.length);
-        }
-        checkHeader(Arrays.copyOf(message, HEADER_SIZE));
-        if (message.length != MESSAGE_SIZE) {
-            throw garbage("a version " + VERSION + " endpoint message is " + MESSAGE_SIZE + " bytes, got " + message.length);
-        }
-        ByteBuffer buffer = ByteBuffer.wrap(message);
-        buffer.position(6);
-        int flags = Short.toUnsignedInt(buffer.getShort());
-        int qpn = buffer.getInt(), psn = buffer.getInt(), lid = Short.toUnsignedInt(buffer.getShort());
-        int mtuValue = Byte.toUnsignedInt(buffer.get()), reserved1 = buffer.get(), qkey = buffer.getInt();
-        byte[] gid = new byte[Gid.SIZE];
-        buffer.get(gid);
-        long address = buffer.getLong();
-        int rkey = buffer.getInt(), reserved2 = buffer.getInt();
-        long length = buffer.getLong();
-        if ((flags & ~KNOWN_FLAGS) != 0) {
-            throw garbage("unknown flags 0x" + Integer.toHexString(flags & ~KNOWN_FLAGS));
-        }
-        if (reserved1 != 0 || reserved2 != 0) {
-            throw garbage("reserved bytes are not zero");
-        }
-        // Unsigned: a peer's 0x80000000 or 0xffffffff is out of range, not a negative number.
-        if (Integer.compareUnsigned(qpn, 0xFF_FFFF) > 0 || Integer.compareUnsigned(psn, 0xFF_FFFF) > 0) {
-            throw garbage("queue pair number 0x" + Integer.toHexString(qpn) + " or PSN 0x" + Integer.toHexString(psn)
-                    + " wider than 24 bits");
-        }
-        Mtu mtu = Mtu.orNull(mtuValue);
-        if (mtu == null) {
-            throw garbage("unknown MTU value " + mtuValue + " (ibv_mtu is 1..5)");
-        }
-        boolean hasGid = (flags & FLAG_GID) != 0, hasRegion = (flags & FLAG_REGION) != 0;
-        if (!hasGid && !Arrays.equals(gid, new byte[Gid.SIZE])) {
-            throw garbage("GID bytes without the GID flag");
-        }
-        if (!hasRegion && (address != 0 || rkey != 0 || length != 0)) {
-            throw garbage("memory region fields without the region flag");
-        }
-        if (length < 0) {
-            throw garbage("memory region length " + Long.toUnsignedString(length) + " is too large");
-        }
-        try {
-            return new EndpointInfo(qpn, psn, lid, hasGid ? Gid.of(gid) : null, mtu, qkey,
-                    hasRegion ? Optional.of(new RemoteRegion(address, rkey, length)) : Optional.empty());
-        } catch (IllegalArgumentException e) {
-            // Every field is checked above; should a value constructor ever check more, it is still GARBAGE.
-            throw new EndpointExchangeException(Reason.GARBAGE, "malformed endpoint message: " + e.getMessage(), e);
-        }
-    }
-
-    private static void checkHeader(byte[] header) throws EndpointExchangeException {
-        ByteBuffer buffer = ByteBuffer.wrap(header);
-        int magic = buffer.getInt();
-        if (magic != MAGIC) {
-            throw garbage("not a panama-verbs endpoint message: it starts with " + HexFormat.of().formatHex(header, 0, 4)
-                    + ", not the magic 50564550 (\"PVEP\")");
-        }
-        int version = Short.toUnsignedInt(buffer.getShort());
-        if (version != VERSION) {
-            throw new EndpointExchangeException(Reason.VERSION_MISMATCH, "the peer sent an endpoint message of version "
-                    + version + "; this side speaks version " + VERSION);
-        }
-    }
-
-    private static EndpointExchangeException garbage(String what) {
-        return new EndpointExchangeException(Reason.GARBAGE, "malformed endpoint message: " + what);
+        return EndpointMessage.decode(message);
     }
 
     // ---- exchanges over a connection the caller supplies ----
@@ -201,11 +120,11 @@ public final class EndpointExchange {
         out.write(encode(local));
         out.flush();
         try {
-            byte[] header = readFully(in, HEADER_SIZE, 0);
-            checkHeader(header);
+            byte[] header = readFully(in, EndpointMessage.HEADER_SIZE, 0);
+            EndpointMessage.checkHeader(header);
             byte[] message = Arrays.copyOf(header, MESSAGE_SIZE);
-            System.arraycopy(readFully(in, MESSAGE_SIZE - HEADER_SIZE, HEADER_SIZE), 0, message, HEADER_SIZE,
-                    MESSAGE_SIZE - HEADER_SIZE);
+            System.arraycopy(readFully(in, MESSAGE_SIZE - EndpointMessage.HEADER_SIZE, EndpointMessage.HEADER_SIZE), 0, message, EndpointMessage.HEADER_SIZE,
+                    MESSAGE_SIZE - EndpointMessage.HEADER_SIZE);
             return decode(message);
         } catch (SocketTimeoutException e) {
             throw new EndpointExchangeException(Reason.TIMEOUT, "no endpoint message from the peer within the read timeout", e);
@@ -251,9 +170,9 @@ public final class EndpointExchange {
                 out.write(encode(local));
                 out.flush();
                 InputStream in = socket.getInputStream();
-                readUntil(socket, in, message, 0, HEADER_SIZE, deadline, timeout);
-                checkHeader(Arrays.copyOf(message, HEADER_SIZE));
-                readUntil(socket, in, message, HEADER_SIZE, MESSAGE_SIZE, deadline, timeout);
+                readUntil(socket, in, message, 0, EndpointMessage.HEADER_SIZE, deadline, timeout);
+                EndpointMessage.checkHeader(Arrays.copyOf(message, EndpointMessage.HEADER_SIZE));
+                readUntil(socket, in, message, EndpointMessage.HEADER_SIZE, MESSAGE_SIZE, deadline, timeout);
             } catch (EndpointExchangeException | InterruptedIOException e) {
                 throw e;
             } catch (IOException e) {
@@ -341,9 +260,9 @@ public final class EndpointExchange {
                     }
                 }
                 key.interestOps(SelectionKey.OP_READ);
-                ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE);
+                ByteBuffer header = ByteBuffer.allocate(EndpointMessage.HEADER_SIZE);
                 fill(channel, selector, header, deadline, timeout);
-                checkHeader(header.array());
+                EndpointMessage.checkHeader(header.array());
                 ByteBuffer message = ByteBuffer.allocate(MESSAGE_SIZE).put(header.array());
                 fill(channel, selector, message, deadline, timeout);
                 key.cancel();

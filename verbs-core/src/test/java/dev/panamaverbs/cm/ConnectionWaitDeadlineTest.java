@@ -99,14 +99,14 @@ class ConnectionWaitDeadlineTest {
 
     @Test
     void librdmacmGetsTheTimeLeftLessAMarginAndNeverZero() {
-        assertBetween(1, 1, ConnectionId.resolutionMillis(dev.panamaverbs.internal.Deadline.after(0)));
-        assertBetween(1, 1, ConnectionId.resolutionMillis(dev.panamaverbs.internal.Deadline.after(-1)));
+        assertBetween(1, 1, IdentifierCalls.resolutionMillis(dev.panamaverbs.internal.Deadline.after(0)));
+        assertBetween(1, 1, IdentifierCalls.resolutionMillis(dev.panamaverbs.internal.Deadline.after(-1)));
         // 800 ms left: librdmacm gets about 700 (an eighth less), so its verdict comes before ours
-        assertBetween(650, 700, ConnectionId.resolutionMillis(dev.panamaverbs.internal.Deadline.after(800_000_000L)));
+        assertBetween(650, 700, IdentifierCalls.resolutionMillis(dev.panamaverbs.internal.Deadline.after(800_000_000L)));
         // 10 s left: at most 250 ms less
-        assertBetween(9_700, 9_750, ConnectionId.resolutionMillis(dev.panamaverbs.internal.Deadline.after(10_000_000_000L)));
+        assertBetween(9_700, 9_750, IdentifierCalls.resolutionMillis(dev.panamaverbs.internal.Deadline.after(10_000_000_000L)));
         assertBetween(Integer.MAX_VALUE, Integer.MAX_VALUE,
-                ConnectionId.resolutionMillis(dev.panamaverbs.internal.Deadline.after(Long.MAX_VALUE)));
+                IdentifierCalls.resolutionMillis(dev.panamaverbs.internal.Deadline.after(Long.MAX_VALUE)));
     }
 
     private static void assertBetween(long low, long high, long actual) {

@@ -1,0 +1,104 @@
+package dev.panamaverbs.cm;
+
+import dev.panamaverbs.internal.CoreAccess;
+import dev.panamaverbs.internal.Deadline;
+import dev.panamaverbs.values.Errno;
+import dev.panamaverbs.values.QueuePairState;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The event side of one {@link ConnectionId}: its waits on the channel (for the event a verb
+ * expects, for the next event, for DISCONNECTED, for a connection request) and what each event
+ * it takes does to its state ({@link #observe}). Every wait ends by a {@link Deadline}.
+ */
+final class IdentifierEvents {
+    private final ConnectionId id;
+    private final ConnectionEventChannel channel;
+    private final IdentifierOrder order;
+
+    IdentifierEvents(ConnectionId id, ConnectionEventChannel channel, IdentifierOrder order) {
+        this.id = id;
+        this.channel = channel;
+        this.order = order;
+    }
+
+    /** The next event for the identifier before {@code deadline} ({@link Deadline}), or null. */
+    ConnectionEvent next(long deadline) {
+        return observe(channel.awaitUntil(id, false, deadline, "rdma_get_cm_event", "for " + id));
+    }
+
+    /** Takes events until DISCONNECTED, a final state or the deadline; true once DISCONNECTED. */
+    boolean awaitDisconnected(long deadline) {
+        while (order.state() != IdentifierState.DISCONNECTED && !order.state().isFinal()) {
+            if (next(deadline) == null) {
+                break;
+            }
+        }
+        return order.state() == IdentifierState.DISCONNECTED;
+    }
+
+    /** Waits for {@code wanted} until {@code deadline}; any failure event, another event, or the deadline throws. */
+    ConnectionEvent expect(String verb, String where, ConnectionEventType wanted, long deadline, Duration timeout) {
+        while (true) {
+            ConnectionEvent event = observe(channel.awaitUntil(id, false, deadline, verb, where + " on " + id));
+            if (event == null) {
+                throw new ConnectionException(verb, where + " on " + id, Errno.ETIMEDOUT, null,
+                        "no " + wanted + " within " + timeout);
+            }
+            if (event.type() == wanted) {
+                return event;
+            }
+            if (event.type() == ConnectionEventType.REJECTED) {
+                throw new ConnectionRejectedException(verb, where + " on " + id, event);
+            }
+            if (event.type() == null || event.type().isFailure() || event.type() == ConnectionEventType.DISCONNECTED) {
+                int errno = event.status() < 0 ? -event.status() : Errno.EIO;
+                throw new ConnectionException(verb, where + " on " + id, errno, event, null);
+            }
+            // anything else (e.g. a late TIMEWAIT_EXIT) does not end this wait
+        }
+    }
+
+    /**
+     * The next connection request to the listening identifier, its new identifier moved to
+     * {@code target} ({@code rdma_migrate_id}) when that is another channel; empty after the timeout.
+     */
+    Optional<ConnectionRequest> awaitRequest(Duration timeout, ConnectionEventChannel target, ConnectionOptions options) {
+        long deadline = Deadline.start("rdma_get_request", timeout);
+        order.require(IdentifierOrder.Step.AWAIT_REQUEST, false);
+        ConnectionEvent request = channel.awaitUntil(id, true, deadline, "rdma_get_request",
+                "on " + SocketAddresses.format(id.localAddress()));
+        if (request == null) {
+            return Optional.empty();
+        }
+        if (target != channel) {
+            IdentifierCalls.migrate(request.idAddress(), target);
+        }
+        ConnectionId requested = ConnectionId.adopt(target, request.idAddress(), id.portSpace(), IdentifierState.REQUEST);
+        return Optional.of(new ConnectionRequest(requested, request, options));
+    }
+
+    /**
+     * Moves the state by what an event means ({@link IdentifierOrder#afterEvent}). The peer's
+     * DISCONNECTED is answered with our own rdma_disconnect at once (the DREP its rdma_disconnect
+     * waits for), so the peer learns within a round trip instead of after the CM's DREQ timeout.
+     */
+    ConnectionEvent observe(ConnectionEvent event) {
+        if (event == null) {
+            return null;
+        }
+        IdentifierState before = order.observe(event.type());
+        if (event.type() == ConnectionEventType.DISCONNECTED) {
+            id.queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.ERROR));
+            if (before == IdentifierState.CONNECTED || before == IdentifierState.CONNECTING) {
+                try {
+                    id.answerDisconnect();
+                } catch (IllegalStateException closedMeanwhile) {
+                    // the identifier or its queue pair closed under us: nothing left to answer for
+                }
+            }
+        }
+        return event;
+    }
+}
