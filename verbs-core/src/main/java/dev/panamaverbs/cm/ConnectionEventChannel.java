@@ -22,7 +22,6 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.locks.LockSupport;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
@@ -44,9 +43,8 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
  * {@link IllegalStateException}.
  */
 public final class ConnectionEventChannel extends VerbsResource {
-    private static final long FIRST_PARK_NANOS = 10_000;
-    private static final long MAX_PARK_NANOS = 1_000_000;
-    private static final int PLATFORM_SLICE_MILLIS = 50;
+    /** Platform threads poll the fd in 50 ms slices (a close is noticed within one); virtual threads park from 10 µs up to 1 ms. */
+    private static final EventFiles.Backoff BACKOFF = new EventFiles.Backoff(50, 0, 10_000, 1_000_000);
 
     private final int fd;
     /** The identifiers on this channel, by {@code rdma_cm_id*} address. */
@@ -142,13 +140,11 @@ public final class ConnectionEventChannel extends VerbsResource {
      * @throws ConnectionException with EINTR when interrupted (the interrupt flag is kept)
      */
     ConnectionEvent awaitUntil(ConnectionId id, boolean request, long deadline, String verb, String target) {
-        boolean virtual = Thread.currentThread().isVirtual();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pollState = EventFiles.allocatePollState(arena);
             MemorySegment eventSlot = arena.allocate(ADDRESS);
             MemorySegment callState = CallState.allocate(arena);
-            long park = 0;
-            while (true) {
+            return EventFiles.awaitUntil(deadline, verb, target, BACKOFF, pollMillis -> {
                 ConnectionEvent mine = claim(id, request);
                 if (mine != null) {
                     return mine;
@@ -159,28 +155,22 @@ public final class ConnectionEventChannel extends VerbsResource {
                 if (id != null && id.isClosed()) {
                     throw new IllegalStateException(id + " was closed while waiting for " + verb + " " + target);
                 }
-                if (Thread.currentThread().isInterrupted()) {
-                    throw new ConnectionException(verb, target, Errno.EINTR, null, "interrupted while waiting");
-                }
-                int pollMillis = virtual ? 0 : Deadline.pollMillis(deadline, PLATFORM_SLICE_MILLIS);
-                ConnectionEvent event = tryTake(pollState, eventSlot, callState, pollMillis);
-                if (event != null) {
+                // Events for others are kept for them, and the fd is looked at again at once.
+                for (int wait = pollMillis; ; wait = 0) {
+                    ConnectionEvent event = tryTake(pollState, eventSlot, callState, wait);
+                    if (event == null) {
+                        return null;
+                    }
                     boolean isRequest = event.type() == ConnectionEventType.CONNECT_REQUEST;
                     if (isRequest == request && (id == null || event.ownerAddress() == CoreAccess.get().handleAddress(id))) {
                         return event;
                     }
                     deliver(event);
-                    continue;
                 }
-                long remaining = Deadline.remainingNanos(deadline);
-                if (remaining == 0) {
-                    return null;
-                }
-                if (virtual) {
-                    park = park == 0 ? FIRST_PARK_NANOS : Math.min(MAX_PARK_NANOS, park * 2);
-                    LockSupport.parkNanos(Math.min(park, remaining));
-                }
-            }
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // kept: the rdma_cm waits declare no InterruptedException
+            throw new ConnectionException(verb, target, Errno.EINTR, null, "interrupted while waiting");
         }
     }
 
