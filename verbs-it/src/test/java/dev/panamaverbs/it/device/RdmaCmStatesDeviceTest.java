@@ -108,9 +108,9 @@ class RdmaCmStatesDeviceTest {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         try (RdmaListener listener = RdmaListener.listen(anyPort(ip), ConnectionOptions.defaults());
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<RdmaConnection> client = threads.submit(() -> RdmaConnection.connect(listener.localAddress(),
-                    ConnectionOptions.builder().privateData("hi".getBytes()).build()));
-            ConnectionRequest request = listener.awaitRequest(WAIT).orElseThrow();
+            Pending pending = Pending.connect(listener, threads, ConnectionOptions.builder().privateData("hi".getBytes()).build());
+            Future<RdmaConnection> client = pending.client();
+            ConnectionRequest request = pending.request();
             Map<String, Runnable> requestCalls = new LinkedHashMap<>();
             requestCalls.put("identifier", request::identifier);
             requestCalls.put("event", request::event);
@@ -173,9 +173,9 @@ class RdmaCmStatesDeviceTest {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         try (RdmaListener listener = RdmaListener.listen(anyPort(ip), ConnectionOptions.defaults());
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<RdmaConnection> rejected = threads.submit(() -> RdmaConnection.connect(listener.localAddress(),
-                    ConnectionOptions.defaults()));
-            ConnectionRequest request = listener.awaitRequest(WAIT).orElseThrow();
+            Pending pending = Pending.connect(listener, threads, ConnectionOptions.defaults());
+            Future<RdmaConnection> rejected = pending.client();
+            ConnectionRequest request = pending.request();
             request.reject("no".getBytes());
             assertTrue(request.identifier().isClosed());
             assertThrows(IllegalStateException.class, request::accept, "accept after reject");
@@ -185,9 +185,9 @@ class RdmaCmStatesDeviceTest {
             assertTrue(e.getCause() instanceof ConnectionRejectedException r && r.rejectedByPeer(), e.toString());
 
             // A set-up step that throws: the request is FAILED, its identifier closed, the client refused.
-            Future<RdmaConnection> failed = threads.submit(() -> RdmaConnection.connect(listener.localAddress(),
-                    ConnectionOptions.defaults()));
-            ConnectionRequest second = listener.awaitRequest(WAIT).orElseThrow();
+            Pending failing = Pending.connect(listener, threads, ConnectionOptions.defaults());
+            Future<RdmaConnection> failed = failing.client();
+            ConnectionRequest second = failing.request();
             IllegalArgumentException boom = new IllegalArgumentException("set-up refused");
             assertSame(boom, assertThrows(IllegalArgumentException.class,
                     () -> second.accept(ConnectionOptions.defaults(), connection -> { throw boom; })));
@@ -229,9 +229,9 @@ class RdmaCmStatesDeviceTest {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         try (RdmaListener listener = RdmaListener.listen(anyPort(ip), ConnectionOptions.defaults());
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<RdmaConnection> client = threads.submit(() -> RdmaConnection.connect(listener.localAddress(),
-                    ConnectionOptions.defaults()));
-            ConnectionRequest request = listener.awaitRequest(WAIT).orElseThrow();
+            Pending pending = Pending.connect(listener, threads, ConnectionOptions.defaults());
+            Future<RdmaConnection> client = pending.client();
+            ConnectionRequest request = pending.request();
             CompletableFuture<Object> accept = CompletableFuture.supplyAsync(request::accept, threads);
             CompletableFuture<Object> reject = CompletableFuture.supplyAsync(() -> {
                 request.reject(new byte[0]);
@@ -253,6 +253,14 @@ class RdmaCmStatesDeviceTest {
             } else {
                 assertThrows(Exception.class, () -> client.get(60, TimeUnit.SECONDS));
             }
+        }
+    }
+
+    /** A client connecting on one of {@code threads}, and its request as the listener took it. */
+    private record Pending(Future<RdmaConnection> client, ConnectionRequest request) {
+        static Pending connect(RdmaListener listener, ExecutorService threads, ConnectionOptions options) {
+            Future<RdmaConnection> client = threads.submit(() -> RdmaConnection.connect(listener.localAddress(), options));
+            return new Pending(client, listener.awaitRequest(WAIT).orElseThrow());
         }
     }
 
