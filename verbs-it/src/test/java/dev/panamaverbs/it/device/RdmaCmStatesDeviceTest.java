@@ -19,9 +19,14 @@ import dev.panamaverbs.cm.RdmaListener;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import java.net.InetAddress;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -58,31 +63,42 @@ class RdmaCmStatesDeviceTest {
     }
 
     private static Map<String, Runnable> listenerCalls(RdmaListener listener) {
-        Map<String, Runnable> calls = new LinkedHashMap<>();
-        calls.put("localAddress", listener::localAddress);
-        calls.put("identifier", listener::identifier);
-        calls.put("isClosed", listener::isClosed);
-        calls.put("awaitRequest", () -> listener.awaitRequest(SHORT));
-        calls.put("accept", () -> listener.accept(SHORT));
-        calls.put("toString", listener::toString);
-        return calls;
+        return publicCalls(listener, "close");
     }
 
+    /** Every call of a connection but close and disconnect (the tests add disconnect where they want it). */
     private static Map<String, Runnable> connectionCalls(RdmaConnection connection) {
-        Map<String, Runnable> calls = new LinkedHashMap<>();
-        calls.put("queuePair", connection::queuePair);
-        calls.put("completionQueue", connection::completionQueue);
-        calls.put("sendCompletionQueue", connection::sendCompletionQueue);
-        calls.put("receiveCompletionQueue", connection::receiveCompletionQueue);
-        calls.put("protectionDomain", connection::protectionDomain);
-        calls.put("identifier", connection::identifier);
-        calls.put("localAddress", connection::localAddress);
-        calls.put("remoteAddress", connection::remoteAddress);
-        calls.put("context", connection::context);
-        calls.put("isClosed", connection::isClosed);
-        calls.put("acceptPrivateData", connection::acceptPrivateData);
-        calls.put("awaitDisconnect", () -> connection.awaitDisconnect(SHORT));
-        calls.put("toString", connection::toString);
+        return publicCalls(connection, "close", "disconnect");
+    }
+
+    /**
+     * Every public instance method of {@code target}'s class that takes nothing or one timeout
+     * ({@link #SHORT}), by name, but those {@code leftOut}: new methods are covered without a
+     * change here. An exception the method throws comes out as itself.
+     */
+    private static Map<String, Runnable> publicCalls(Object target, String... leftOut) {
+        Map<String, Runnable> calls = new TreeMap<>();
+        for (Method method : target.getClass().getMethods()) {
+            Class<?>[] parameters = method.getParameterTypes();
+            boolean callable = parameters.length == 0 || parameters.length == 1 && parameters[0] == Duration.class;
+            if (!callable || Modifier.isStatic(method.getModifiers()) || method.getDeclaringClass() == Object.class
+                    || Arrays.asList(leftOut).contains(method.getName())) {
+                continue;
+            }
+            Object[] arguments = parameters.length == 0 ? new Object[0] : new Object[] {SHORT};
+            calls.put(method.getName(), () -> {
+                try {
+                    method.invoke(target, arguments);
+                } catch (InvocationTargetException e) {
+                    if (e.getCause() instanceof RuntimeException thrown) {
+                        throw thrown;
+                    }
+                    throw new AssertionError(method + " threw " + e.getCause(), e.getCause());
+                } catch (IllegalAccessException e) {
+                    throw new AssertionError(method + " is public but not callable", e);
+                }
+            });
+        }
         return calls;
     }
 
@@ -105,18 +121,11 @@ class RdmaCmStatesDeviceTest {
 
     @DeviceTest
     void requestAndConnectionInEveryState(TestDevice device) throws Exception {
-        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
-        try (RdmaListener listener = RdmaListener.listen(anyPort(ip), ConnectionOptions.defaults());
-             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<RdmaConnection> client = threads.submit(() -> RdmaConnection.connect(listener.localAddress(),
-                    ConnectionOptions.builder().privateData("hi".getBytes()).build()));
-            ConnectionRequest request = listener.awaitRequest(WAIT).orElseThrow();
-            Map<String, Runnable> requestCalls = new LinkedHashMap<>();
-            requestCalls.put("identifier", request::identifier);
-            requestCalls.put("event", request::event);
-            requestCalls.put("privateData", request::privateData);
-            requestCalls.put("remoteAddress", request::remoteAddress);
-            requestCalls.put("toString", request::toString);
+        try (Listening listening = Listening.open(device)) {
+            Pending pending = listening.connect(ConnectionOptions.builder().privateData("hi".getBytes()).build());
+            Future<RdmaConnection> client = pending.client();
+            ConnectionRequest request = pending.request();
+            Map<String, Runnable> requestCalls = publicCalls(request, "accept");
             callEvery("PENDING", requestCalls).values().forEach(outcome -> assertEquals("ok", outcome));
 
             AtomicReference<Map<String, String>> preparing = new AtomicReference<>();
@@ -140,7 +149,7 @@ class RdmaCmStatesDeviceTest {
                 assertEquals("ok", connected.get("awaitDisconnect"), "false: nobody disconnected");
                 callEvery("CONNECTED (client)", connectionCalls(active));
                 // The server answers the client's DREQ from its awaitDisconnect (ConnectionId), so it waits meanwhile.
-                Future<Boolean> serverSees = threads.submit(() -> server.awaitDisconnect(WAIT));
+                Future<Boolean> serverSees = listening.threads().submit(() -> server.awaitDisconnect(WAIT));
                 // A zero timeout sends the DREQ and looks once: the DREP is not back yet, so DISCONNECTING.
                 if (!active.disconnect(Duration.ZERO)) {
                     Map<String, Runnable> disconnecting = connectionCalls(active);
@@ -170,24 +179,22 @@ class RdmaCmStatesDeviceTest {
 
     @DeviceTest
     void rejectedAndFailedRequests(TestDevice device) throws Exception {
-        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
-        try (RdmaListener listener = RdmaListener.listen(anyPort(ip), ConnectionOptions.defaults());
-             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<RdmaConnection> rejected = threads.submit(() -> RdmaConnection.connect(listener.localAddress(),
-                    ConnectionOptions.defaults()));
-            ConnectionRequest request = listener.awaitRequest(WAIT).orElseThrow();
+        try (Listening listening = Listening.open(device)) {
+            Pending pending = listening.connect(ConnectionOptions.defaults());
+            Future<RdmaConnection> rejected = pending.client();
+            ConnectionRequest request = pending.request();
             request.reject("no".getBytes());
             assertTrue(request.identifier().isClosed());
             assertThrows(IllegalStateException.class, request::accept, "accept after reject");
             assertThrows(IllegalStateException.class, () -> request.reject(new byte[0]), "a second reject");
-            assertEquals(listener.localAddress().getAddress(), request.remoteAddress().getAddress(), "answers in every state");
+            assertEquals(listening.listener().localAddress().getAddress(), request.remoteAddress().getAddress(), "answers in every state");
             Exception e = assertThrows(Exception.class, () -> rejected.get(60, TimeUnit.SECONDS));
             assertTrue(e.getCause() instanceof ConnectionRejectedException r && r.rejectedByPeer(), e.toString());
 
             // A set-up step that throws: the request is FAILED, its identifier closed, the client refused.
-            Future<RdmaConnection> failed = threads.submit(() -> RdmaConnection.connect(listener.localAddress(),
-                    ConnectionOptions.defaults()));
-            ConnectionRequest second = listener.awaitRequest(WAIT).orElseThrow();
+            Pending failing = listening.connect(ConnectionOptions.defaults());
+            Future<RdmaConnection> failed = failing.client();
+            ConnectionRequest second = failing.request();
             IllegalArgumentException boom = new IllegalArgumentException("set-up refused");
             assertSame(boom, assertThrows(IllegalArgumentException.class,
                     () -> second.accept(ConnectionOptions.defaults(), connection -> { throw boom; })));
@@ -226,12 +233,12 @@ class RdmaCmStatesDeviceTest {
 
     @DeviceTest
     void racingAcceptsAndRejectsOfOneRequestHaveOneWinner(TestDevice device) throws Exception {
-        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
-        try (RdmaListener listener = RdmaListener.listen(anyPort(ip), ConnectionOptions.defaults());
-             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<RdmaConnection> client = threads.submit(() -> RdmaConnection.connect(listener.localAddress(),
-                    ConnectionOptions.defaults()));
-            ConnectionRequest request = listener.awaitRequest(WAIT).orElseThrow();
+        try (Listening listening = Listening.open(device)) {
+            RdmaListener listener = listening.listener();
+            ExecutorService threads = listening.threads();
+            Pending pending = listening.connect(ConnectionOptions.defaults());
+            Future<RdmaConnection> client = pending.client();
+            ConnectionRequest request = pending.request();
             CompletableFuture<Object> accept = CompletableFuture.supplyAsync(request::accept, threads);
             CompletableFuture<Object> reject = CompletableFuture.supplyAsync(() -> {
                 request.reject(new byte[0]);
@@ -252,6 +259,33 @@ class RdmaCmStatesDeviceTest {
                 }
             } else {
                 assertThrows(Exception.class, () -> client.get(60, TimeUnit.SECONDS));
+            }
+        }
+    }
+
+    /** A client connecting on one of the listening side's threads, and its request as the listener took it. */
+    private record Pending(Future<RdmaConnection> client, ConnectionRequest request) {}
+
+    /** A listener on the device's address and the virtual threads its clients connect from. */
+    private record Listening(RdmaListener listener, ExecutorService threads) implements AutoCloseable {
+        static Listening open(TestDevice device) {
+            InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
+            return new Listening(RdmaListener.listen(anyPort(ip), ConnectionOptions.defaults()),
+                    Executors.newVirtualThreadPerTaskExecutor());
+        }
+
+        Pending connect(ConnectionOptions options) {
+            Future<RdmaConnection> client = threads.submit(() -> RdmaConnection.connect(listener.localAddress(), options));
+            return new Pending(client, listener.awaitRequest(WAIT).orElseThrow());
+        }
+
+        /** The threads first (their connects end), then the listener: as a try-with-resources of both would. */
+        @Override
+        public void close() {
+            try {
+                threads.close();
+            } finally {
+                listener.close();
             }
         }
     }
