@@ -21,7 +21,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * The remote side of one {@link SendWorkRequest}: writes its native {@code wr} union
  * ({@code rdma}, {@code atomic}, {@code ud}) and {@code bind_mw}, and remembers what it holds and
  * the Java objects behind it (address handle, window and region) for the post-time checks in
- * {@link SendPath}. The setters allocate nothing.
+ * {@link SendPath}. The setters allocate nothing. What every post reads (the kind, the address
+ * handle) are plain fields the request reads directly: a post runs no code of this file unless it
+ * is a BIND_MW.
  */
 final class SendWrUnion {
     private static final String VERB = SendWorkRequest.VERB;
@@ -51,8 +53,10 @@ final class SendWrUnion {
 
     /** The request's whole native {@code struct ibv_send_wr}. */
     private final MemorySegment request;
-    private int kind = REMOTE_NONE;
-    private AddressHandle addressHandle;
+    /** One of the {@code REMOTE_*} constants; read directly by {@link SendWorkRequest#remoteKind()}. */
+    int kind = REMOTE_NONE;
+    /** A UD request's address handle, else null; read directly by {@link SendWorkRequest#addressHandle()}. */
+    AddressHandle addressHandle;
     /** The window and region of a BIND_MW, and the rkey it asks for. */
     private MemoryWindow bindWindow;
     private MemoryRegion bindRegion;
@@ -150,16 +154,6 @@ final class SendWrUnion {
         bindWindow = null;
         bindRegion = null;
         kind = REMOTE_NONE;
-    }
-
-    /** What the {@code wr} union holds: one of the {@code REMOTE_*} constants. */
-    int kind() {
-        return kind;
-    }
-
-    /** The address handle of a UD request, or {@code null}. */
-    AddressHandle addressHandle() {
-        return addressHandle;
     }
 
     /** The window of a BIND_MW, or {@code null}. */
