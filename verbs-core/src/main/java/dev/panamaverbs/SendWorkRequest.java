@@ -101,11 +101,7 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
         return this;
     }
 
-    /**
-     * {@code opcode}.
-     *
-     * @return {@code opcode}
-     */
+    /** {@return {@code opcode}} */
     public WorkRequestOpcode opcode() {
         return WorkRequestOpcode.of(opcode);
     }
@@ -120,11 +116,7 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
         return writeFlags(BitFlag.toBits(flags));
     }
 
-    /**
-     * {@code send_flags}.
-     *
-     * @return {@code send_flags}
-     */
+    /** {@return {@code send_flags}} */
     public Set<SendFlag> flags() {
         return BitFlag.fromBits(SendFlag.class, flags);
     }
@@ -273,59 +265,44 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
         return this;
     }
 
-    /**
-     * {@code num_sge}.
-     *
-     * @return {@code num_sge}
-     */
+    /** {@return {@code num_sge}} */
     public int sgeCount() {
         return entries.count;
     }
 
-    /**
-     * The number of entries this request has room for.
-     *
-     * @return the number of entries this request has room for
-     */
+    /** {@return the number of entries this request has room for} */
     public int maxSge() {
         return entries.maxSge();
     }
 
     /**
-     * Entry {@code index}'s device address ({@code sg_list[index].addr}).
+     * {@return entry {@code index}'s device address ({@code sg_list[index].addr})}
      *
      * @param index the index
-     * @return entry {@code index}'s device address ({@code sg_list[index].addr})
      */
     public long sgeAddress(int index) {
         return entries.address(index);
     }
 
     /**
-     * Entry {@code index}'s length ({@code sg_list[index].length}).
+     * {@return entry {@code index}'s length ({@code sg_list[index].length})}
      *
      * @param index the index
-     * @return entry {@code index}'s length ({@code sg_list[index].length})
      */
     public int sgeLength(int index) {
         return entries.length(index);
     }
 
     /**
-     * Entry {@code index}'s lkey ({@code sg_list[index].lkey}).
+     * {@return entry {@code index}'s lkey ({@code sg_list[index].lkey})}
      *
      * @param index the index
-     * @return entry {@code index}'s lkey ({@code sg_list[index].lkey})
      */
     public int sgeLkey(int index) {
         return entries.lkey(index);
     }
 
-    /**
-     * The bytes the entries in use cover ({@code num_sge} entries).
-     *
-     * @return the bytes the entries in use cover ({@code num_sge} entries)
-     */
+    /** {@return the bytes the entries in use cover ({@code num_sge} entries)} */
     public long totalLength() {
         return entries.totalLength();
     }
@@ -442,11 +419,7 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
         return union;
     }
 
-    /**
-     * The address handle of {@link #ud}, or {@code null}.
-     *
-     * @return the address handle of {@link #ud}, or {@code null}
-     */
+    /** {@return the address handle of {@link #ud}, or {@code null}} */
     public AddressHandle addressHandle() {
         return union.addressHandle;
     }
