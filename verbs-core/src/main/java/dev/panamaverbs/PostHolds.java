@@ -170,8 +170,8 @@ final class PostHolds {
             holds.hold(ah);
         }
         // The union's window and region only for a BIND_MW: a UD or INLINE post reads no more of it.
-        MemoryWindow window = r.remoteKind() == SendWrUnion.REMOTE_BIND ? r.union().bindWindow() : null;
-        MemoryRegion bindRegion = window != null ? r.union().bindRegion() : null;
+        MemoryWindow window = r.remoteKind() == SendWrUnion.REMOTE_BIND ? r.union().bindWindow : null;
+        MemoryRegion bindRegion = window != null ? r.union().bindRegion : null;
         if (window != null && bindRegion != null) {
             holds.hold(window);
             holds.hold(bindRegion);
@@ -190,7 +190,7 @@ final class PostHolds {
             }
             holds.bindWindow = window;
             holds.bindRegion = bindRegion;
-            holds.bindRkey = r.union().bindRkey();
+            holds.bindRkey = r.union().bindRkey;
             holds.bindAddedUser = added;
         }
         if (r.opcodeBit() == SendOperations.LOCAL_INV) {

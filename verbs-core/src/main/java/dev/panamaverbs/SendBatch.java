@@ -273,7 +273,7 @@ public final class SendBatch {
                 for (; acquired < count; acquired++) {
                     SendWorkRequest r = requests[acquired];
                     firstPlace[acquired] = acquire(r);
-                    if (!firstPlace[acquired] && r.union().bindWindow() != null) {
+                    if (!firstPlace[acquired] && r.union().bindWindow != null) {
                         throw new IllegalStateException(VERB + ": wr_id=" + r.wrId() + ": the batch names this BIND_MW"
                                 + " request twice: a type 2 window is bound again only once invalidated");
                     }

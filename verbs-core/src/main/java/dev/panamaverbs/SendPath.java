@@ -27,13 +27,6 @@ import java.lang.foreign.MemorySegment;
  * {@code unusable} flag. The helpers that word a refusal run only when there is one.
  */
 final class SendPath {
-    /**
-     * The queue pair's send limits as the provider granted them: what every request is checked
-     * against, kept here once ({@link SendBatch} reads them from here too).
-     */
-    record Limits(QueuePairType type, int maxSendSge, int maxInlineData, int maxSendWorkRequests,
-                  ProtectionDomain protectionDomain) {}
-
     /** The queue pair posted to; null for a path made by {@link #limits} (checks only). */
     private final QueuePair queuePair;
     /**
@@ -46,6 +39,13 @@ final class SendPath {
     private final int allowedOpcodes;
     /** The provider's {@code post_send} (null: the provider has none, refused at post). */
     private final MemorySegment postSendFunction;
+
+    /**
+     * The queue pair's send limits as the provider granted them: what every request is checked
+     * against, kept here once ({@link SendBatch} reads them from here too).
+     */
+    record Limits(QueuePairType type, int maxSendSge, int maxInlineData, int maxSendWorkRequests,
+                  ProtectionDomain protectionDomain) {}
 
     private SendPath(QueuePair queuePair, QueuePairStateMachine states, Limits limits, MemorySegment postSendFunction) {
         this.queuePair = queuePair;
@@ -250,8 +250,8 @@ final class SendPath {
 
     /** A BIND_MW request's window and region: open and of the queue pair's protection domain. */
     private static void checkBind(String verb, SendWorkRequest r, ProtectionDomain pd) {
-        MemoryWindow window = r.union().bindWindow();
-        MemoryRegion region = r.union().bindRegion();
+        MemoryWindow window = r.union().bindWindow;
+        MemoryRegion region = r.union().bindRegion;
         ProtectionDomain windowPd;
         ProtectionDomain regionPd;
         try {

@@ -21,9 +21,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * The remote side of one {@link SendWorkRequest}: writes its native {@code wr} union
  * ({@code rdma}, {@code atomic}, {@code ud}) and {@code bind_mw}, and remembers what it holds and
  * the Java objects behind it (address handle, window and region) for the post-time checks in
- * {@link SendPath}. The setters allocate nothing. What every post reads (the kind, the address
- * handle) are plain fields the request reads directly: a post runs no code of this file unless it
- * is a BIND_MW.
+ * {@link SendPath}. The setters allocate nothing. What a post reads (the kind, the address handle,
+ * a BIND_MW's window, region and rkey) are plain fields, read directly: a post runs no code here.
  */
 final class SendWrUnion {
     private static final String VERB = SendWorkRequest.VERB;
@@ -57,10 +56,10 @@ final class SendWrUnion {
     int kind = REMOTE_NONE;
     /** A UD request's address handle, else null; read directly by {@link SendWorkRequest#addressHandle()}. */
     AddressHandle addressHandle;
-    /** The window and region of a BIND_MW, and the rkey it asks for. */
-    private MemoryWindow bindWindow;
-    private MemoryRegion bindRegion;
-    private int bindRkey;
+    /** The window and region of a BIND_MW (else null), and the rkey it asks for; read directly. */
+    MemoryWindow bindWindow;
+    MemoryRegion bindRegion;
+    int bindRkey;
 
     SendWrUnion(MemorySegment request) {
         this.request = request;
@@ -154,20 +153,5 @@ final class SendWrUnion {
         bindWindow = null;
         bindRegion = null;
         kind = REMOTE_NONE;
-    }
-
-    /** The window of a BIND_MW, or {@code null}. */
-    MemoryWindow bindWindow() {
-        return bindWindow;
-    }
-
-    /** The region of a BIND_MW, or {@code null}. */
-    MemoryRegion bindRegion() {
-        return bindRegion;
-    }
-
-    /** The rkey a BIND_MW asks for. */
-    int bindRkey() {
-        return bindRkey;
     }
 }

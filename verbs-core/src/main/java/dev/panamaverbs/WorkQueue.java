@@ -114,7 +114,7 @@ public final class WorkQueue extends ResourceCreation.FreedBy {
         try {
             request.clearBadRequest();
             rc = IbverbsCalls.ibv_post_wq_recv(handleAddress(), request.nativeRequest().address(),
-                    request.badRequestSlotAddress());
+                    request.badRequestSlot().address());
         } finally {
             release();
         }

@@ -129,11 +129,6 @@ abstract class WorkRequest<W extends WorkRequest<W>> {
         return badRequest;
     }
 
-    /** The {@code bad_wr} slot's own address (tests play the provider with it). */
-    final long badRequestSlotAddress() {
-        return badRequest.address();
-    }
-
     /** After a failed post: the {@code bad_wr} the provider reported (0 if none). */
     final long badRequestAddress() {
         return badRequest.get(JAVA_LONG, 0);

@@ -31,7 +31,7 @@ final class BadRequestCheck {
         link.accept(first, second);
         first.clearBadRequest();
         assertEquals("bad_wr not set", describe.apply(first));
-        MemorySegment slot = Pointers.sized(first.badRequestSlotAddress(), 8);
+        MemorySegment slot = Pointers.sized(first.badRequestSlot().address(), 8);
         slot.set(ValueLayout.JAVA_LONG, 0, segment.apply(second).address());
         assertEquals("bad_wr wr_id=20 (request 1 of the chain)", describe.apply(first));
         first.clearBadRequest();

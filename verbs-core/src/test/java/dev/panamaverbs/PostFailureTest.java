@@ -37,7 +37,7 @@ class PostFailureTest {
             ReceiveWorkRequest second = ReceiveWorkRequest.allocate(arena, 1).wrId(0xBEEF);
             ReceiveWorkRequest head = ReceiveWorkRequest.allocate(arena, 1).wrId(7).next(second);
             head.clearBadRequest();
-            Pointers.sized(head.badRequestSlotAddress(), 8)
+            Pointers.sized(head.badRequestSlot().address(), 8)
                     .set(ValueLayout.JAVA_LONG, 0, second.address()); // what the provider writes to *bad_wr
             for (String verb : VERBS) {
                 for (int rc : new int[] {Errno.ENOMEM, -Errno.ENOMEM}) {
