@@ -18,7 +18,7 @@ import java.lang.foreign.MemorySegment;
  * INLINE's regions), makes the {@code ibv_post_send} downcall and does the bookkeeping after it.
  * Allocation-free unless it throws.
  *
- * <p>A plain send (region or inline-data entries, no UD, no INLINE from a region, no BIND_MW or
+ * <p>A plain send (SEND, RDMA or atomic with region entries on RC or UC; no INLINE, BIND_MW or
  * LOCAL_INV) runs code of six files only: {@link QueuePair}, this one, {@link VerbsResource} (the
  * use count and the regions' open state and parent), {@link WorkRequest} and
  * {@link SendWorkRequest} (the facts each request computed when it was built) and the gateway's
