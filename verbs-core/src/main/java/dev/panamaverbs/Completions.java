@@ -108,19 +108,14 @@ public final class Completions {
         return entries.asSlice(offset(index), WC_SIZE);
     }
 
-    /** The completion-timestamp slots that extended CQs fill (a parallel {@code uint64_t} array). */
-    MemorySegment timestampSlots() {
-        return timestamps;
-    }
-
-    /** The wall-clock timestamp slots that extended CQs fill (a parallel {@code uint64_t} array). */
-    MemorySegment wallclockSlots() {
-        return wallclocks;
-    }
-
-    /** The flow tag slots that extended CQs fill (a parallel {@code uint32_t} array). */
-    MemorySegment flowTagSlots() {
-        return flowTags;
+    /**
+     * Entry {@code index}'s fields that only extended CQs report, in their parallel slot arrays:
+     * the completion timestamp, the wall-clock timestamp and the flow tag.
+     */
+    void setExtendedFields(int index, long timestamp, long wallclock, int flowTag) {
+        timestamps.set(JAVA_LONG, (long) index * Long.BYTES, timestamp);
+        wallclocks.set(JAVA_LONG, (long) index * Long.BYTES, wallclock);
+        flowTags.set(JAVA_INT, (long) index * Integer.BYTES, flowTag);
     }
 
     private long offset(int index) {

@@ -194,12 +194,10 @@ final class ExtendedCompletions {
                 (byte) (success && requested(CompletionField.SL) ? CqEx.readSl(fns, cqAddress) : 0));
         entries.set(JAVA_BYTE, base + ibv_wc.dlid_path_bits$OFFSET,
                 (byte) (success && requested(CompletionField.DLID_PATH_BITS) ? CqEx.readDlidPathBits(fns, cqAddress) : 0));
-        batch.timestampSlots().set(JAVA_LONG, (long) index * Long.BYTES,
-                requested(CompletionField.COMPLETION_TIMESTAMP) ? CqEx.readCompletionTs(fns, cqAddress) : 0L);
-        batch.wallclockSlots().set(JAVA_LONG, (long) index * Long.BYTES,
+        batch.setExtendedFields(index,
+                requested(CompletionField.COMPLETION_TIMESTAMP) ? CqEx.readCompletionTs(fns, cqAddress) : 0L,
                 requested(CompletionField.COMPLETION_TIMESTAMP_WALLCLOCK)
-                        ? CqEx.readCompletionWallclockNs(fns, cqAddress) : 0L);
-        batch.flowTagSlots().set(JAVA_INT, (long) index * Integer.BYTES,
+                        ? CqEx.readCompletionWallclockNs(fns, cqAddress) : 0L,
                 success && requested(CompletionField.FLOW_TAG) ? CqEx.readFlowTag(fns, cqAddress) : 0);
     }
 }

@@ -76,8 +76,11 @@ public final class MemoryRegion extends VerbsResource {
     // Cached so the data path reads a Java field, not native memory; reregister re-reads them.
     private volatile int lkey;
     private volatile int rkey;
-    /** Set when ibv_rereg_mr failed in the kernel (IBV_REREG_MR_ERR_CMD*): the region must only be closed. */
-    private volatile boolean unusable;
+    /**
+     * Set when ibv_rereg_mr failed in the kernel (IBV_REREG_MR_ERR_CMD*): the region must only be
+     * closed. {@link SendPath} reads the field itself, so a post runs no code of this file.
+     */
+    volatile boolean unusable;
 
     private MemoryRegion(ProtectionDomain protectionDomain, MemorySegment handle, MemorySegment memory,
             Arena ownedArena, EnumSet<AccessFlag> access, long iova, boolean imported) {

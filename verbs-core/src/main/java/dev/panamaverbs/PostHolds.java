@@ -1,7 +1,6 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.internal.Handles;
-import dev.panamaverbs.values.WorkRequestOpcode;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -170,8 +169,9 @@ final class PostHolds {
         if (ah != null) {
             holds.hold(ah);
         }
-        MemoryWindow window = r.union().bindWindow();
-        MemoryRegion bindRegion = r.union().bindRegion();
+        // The union's window and region only for a BIND_MW: a UD or INLINE post reads no more of it.
+        MemoryWindow window = r.remoteKind() == SendWrUnion.REMOTE_BIND ? r.union().bindWindow : null;
+        MemoryRegion bindRegion = window != null ? r.union().bindRegion : null;
         if (window != null && bindRegion != null) {
             holds.hold(window);
             holds.hold(bindRegion);
@@ -190,10 +190,10 @@ final class PostHolds {
             }
             holds.bindWindow = window;
             holds.bindRegion = bindRegion;
-            holds.bindRkey = r.union().bindRkey();
+            holds.bindRkey = r.union().bindRkey;
             holds.bindAddedUser = added;
         }
-        if (r.opcodeValue() == WorkRequestOpcode.LOCAL_INV.value()) {
+        if (r.opcodeBit() == SendOperations.LOCAL_INV) {
             holds.localInvalidate = true;
             holds.invalidateRkey = r.invalidateRkeyValue();
         }

@@ -106,7 +106,9 @@ public final class QueuePair extends VerbsResource {
         this.postRecvFunction = NativeCalls.resolveOrNull(OpsTable::resolvePostRecv, handle.address());
         this.stateMachine = new QueuePairStateMachine(this, pd.context(), type);
         this.destroyThroughConnectionManager = destroyThroughConnectionManager;
-        this.sendPath = SendPath.of(this, granted, NativeCalls.resolveOrNull(OpsTable::resolvePostSend, handle.address()));
+        // A queue pair of an rdma_cm identifier has no state check: librdmacm moves its states itself.
+        this.sendPath = SendPath.of(this, destroyThroughConnectionManager == null ? stateMachine : null, granted,
+                NativeCalls.resolveOrNull(OpsTable::resolvePostSend, handle.address()));
     }
 
     // ---- creation (hook of ProtectionDomain.createQueuePair) ----
@@ -642,24 +644,12 @@ public final class QueuePair extends VerbsResource {
      * @param request the work request
      */
     public void postSend(SendWorkRequest request) {
-        sendPath.post(request, destroyThroughConnectionManager == null);
-    }
-
-    /** The state check of {@link #postSend}, for {@link SendBatch} (rdma_cm moves its queue pairs' states itself). */
-    void requireSendPostable(String verb) {
-        if (destroyThroughConnectionManager == null) {
-            requirePostable(verb, true);
-        }
+        sendPath.post(request);
     }
 
     /** The send path {@link #postSend} and {@link SendBatch} post through. */
     SendPath sendPath() {
         return sendPath;
-    }
-
-    /** Throws unless this queue pair's state accepts a post ({@code send}: to the send queue). */
-    void requirePostable(String verb, boolean send) {
-        QueuePairTransitions.requirePostable(verb, send, this, stateMachine.state());
     }
 
     /**
@@ -683,16 +673,16 @@ public final class QueuePair extends VerbsResource {
         acquire();
         try {
             if (destroyThroughConnectionManager == null) {
-                requirePostable(ReceiveWorkRequest.VERB, false);
+                QueuePairTransitions.requirePostable(ReceiveWorkRequest.VERB, false, this, stateMachine.state());
             }
             WorkRequestChecks.checkReceiveChain(ReceiveWorkRequest.VERB, request, maxReceiveSge,
                     "the queue pair's max_recv_sge", protectionDomain);
-            request.slots().clearBadRequest();
+            request.clearBadRequest();
             if (postRecvFunction == null) {
                 throw NativeCalls.missingOp("ibv_post_recv", "post_recv");
             }
             int rc = OpsTable.postRecv(postRecvFunction, handleSegment(),
-                    request.nativeRequest(), request.slots().badRequest());
+                    request.nativeRequest(), request.badRequestSlot());
             if (rc != 0) {
                 throw NativeCalls.postFailure(ReceiveWorkRequest.VERB, rc, request.describeBadRequest());
             }

@@ -40,7 +40,8 @@ final class QueuePairStateMachine {
     private final QueuePair qp;
     private final Context context;
     private final QueuePairType type;
-    private volatile QueuePairState state = QueuePairState.RESET;
+    /** The last state set or read; {@link SendPath} reads the field itself, so a post runs no code here. */
+    volatile QueuePairState state = QueuePairState.RESET;
     /** The port given to the last INIT transition (0: unknown), the default for the RTR address vector. */
     private int port;
 

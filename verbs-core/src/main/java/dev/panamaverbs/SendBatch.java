@@ -255,7 +255,7 @@ public final class SendBatch {
     private void post(int count) {
         queuePair.acquire();
         try {
-            queuePair.requireSendPostable(VERB);
+            path.requireSendState(VERB);
             synchronized (queue) {
                 postLocked(count);
             }
@@ -273,7 +273,7 @@ public final class SendBatch {
                 for (; acquired < count; acquired++) {
                     SendWorkRequest r = requests[acquired];
                     firstPlace[acquired] = acquire(r);
-                    if (!firstPlace[acquired] && r.union().bindWindow() != null) {
+                    if (!firstPlace[acquired] && r.union().bindWindow != null) {
                         throw new IllegalStateException(VERB + ": wr_id=" + r.wrId() + ": the batch names this BIND_MW"
                                 + " request twice: a type 2 window is bound again only once invalidated");
                     }
@@ -318,7 +318,7 @@ public final class SendBatch {
         for (int i = 0; i < count; i++) {
             SendWorkRequest r = requests[i];
             path.checkOne(VERB, r);
-            if ((opcodeBits & SendOperations.bit(r.opcodeValue())) == 0) {
+            if ((opcodeBits & r.opcodeBit()) == 0) {
                 throw SendPath.invalid(VERB, r, SendPath.opcodeName(r) + " is not one of the queue pair's extended"
                         + " send operations " + SendOperations.opcodes(opcodeBits) + " (send_ops_flags)");
             }

@@ -11,7 +11,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * The scatter/gather list of one {@link SendWorkRequest}: its native {@code ibv_sge} array, the
  * request's {@code num_sge}, and the Java mirrors the post-time checks read (lengths, the region
- * or inline memory behind each entry). The setters allocate nothing.
+ * or inline memory behind each entry). The setters allocate nothing. The mirrors are plain fields
+ * that {@link SendWorkRequest}'s post-time accessors read directly: a post runs no code of this
+ * file.
  */
 final class SendEntries {
     private static final String VERB = SendWorkRequest.VERB;
@@ -21,12 +23,13 @@ final class SendEntries {
     private final MemorySegment entries;
     private final int maxSge;
     /** Java mirrors of native fields the post-time checks read, so they read no native memory. */
-    private final int[] lengths;
+    final int[] lengths;
     /** Inline-data entries keep their memory referenced (and checked alive at post). */
-    private final MemorySegment[] inlineMemory;
+    final MemorySegment[] inlineMemory;
     /** The region behind each region entry (checked open, of the QP's domain, and for INLINE readable at post). */
-    private final MemoryRegion[] regions;
-    private int count;
+    final MemoryRegion[] regions;
+    /** {@code num_sge}, mirrored. */
+    int count;
 
     /** Allocates the array in {@code arena} and points the request's {@code sg_list} at it. */
     SendEntries(Arena arena, MemorySegment request, int maxSge) {
@@ -92,10 +95,6 @@ final class SendEntries {
         }
     }
 
-    int count() {
-        return count;
-    }
-
     int maxSge() {
         return maxSge;
     }
@@ -119,20 +118,5 @@ final class SendEntries {
             total += Integer.toUnsignedLong(lengths[i]);
         }
         return total;
-    }
-
-    /** Entry {@code index}'s length, from the Java mirror. */
-    int mirroredLength(int index) {
-        return lengths[index];
-    }
-
-    /** The region behind entry {@code index}, or {@code null} for an inline or never-set entry. */
-    MemoryRegion region(int index) {
-        return regions[index];
-    }
-
-    /** The memory of inline entry {@code index}, or {@code null} for a region entry. */
-    MemorySegment inlineMemory(int index) {
-        return inlineMemory[index];
     }
 }

@@ -6,7 +6,8 @@ import dev.panamaverbs.values.WorkRequestOpcode;
 /**
  * Which send opcodes each transport accepts (the table in {@code man ibv_post_send}), as an int
  * bit set indexed by the C opcode value so that {@link QueuePair#postSend} checks a request with
- * one shift and one AND.
+ * one AND (each request computes its opcode's bit when the opcode is set). The post reads these
+ * sets as static fields and calls no method here.
  */
 final class SendOperations {
     private SendOperations() {}
@@ -45,6 +46,9 @@ final class SendOperations {
             | bit(WorkRequestOpcode.DRIVER1.value());
     static final int ATOMIC_OPCODES = bit(WorkRequestOpcode.ATOMIC_CMP_AND_SWP.value())
             | bit(WorkRequestOpcode.ATOMIC_FETCH_AND_ADD.value());
+    /** The two opcodes a post books after the call ({@link PostHolds#afterPost}). */
+    static final int BIND_MW = bit(WorkRequestOpcode.BIND_MW.value());
+    static final int LOCAL_INV = bit(WorkRequestOpcode.LOCAL_INV.value());
 
     /** The opcode bit set of a transport (0 for transports the typed API does not post on). */
     static int allowedBits(QueuePairType type) {

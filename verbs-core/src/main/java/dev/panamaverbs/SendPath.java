@@ -1,8 +1,10 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.internal.QueuePairTransitions;
+import dev.panamaverbs.values.QueuePairState;
 import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.values.WorkRequestOpcode;
-import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.gateway.OpsTable;
 import dev.panamaverbs.values.QueuePairCapabilities;
 import java.lang.foreign.MemorySegment;
@@ -11,12 +13,33 @@ import java.lang.foreign.MemorySegment;
  * A queue pair's send path, the one object every send goes through: {@link QueuePair#postSend}
  * (and so the one-sided channel) and {@link SendBatch}. It keeps the queue pair's send limits
  * (transport, opcodes, {@code max_send_sge}, {@code max_inline_data}, {@code max_send_wr}, the
- * protection domain), checks every request of a chain against them, holds what the provider
- * reads during the post (address handles, BIND_MW's window and region, INLINE's regions), makes
- * the {@code ibv_post_send} downcall and does the bookkeeping after it. Allocation-free unless it
- * throws.
+ * protection domain), checks the queue pair's state and every request of a chain against them,
+ * holds what the provider reads during the post (address handles, BIND_MW's window and region,
+ * INLINE's regions), makes the {@code ibv_post_send} downcall and does the bookkeeping after it.
+ * Allocation-free unless it throws.
+ *
+ * <p>A plain send (SEND, RDMA or atomic with region entries on RC or UC; no INLINE, BIND_MW or
+ * LOCAL_INV) runs code of six files only: {@link QueuePair}, this one, {@link VerbsResource} (the
+ * use count and the regions' open state and parent), {@link WorkRequest} and
+ * {@link SendWorkRequest} (the facts each request computed when it was built) and the gateway's
+ * {@code OpsTable}. What else it needs it reads as fields: the state ({@link QueuePairStateMachine}),
+ * the opcode and state bit sets ({@link SendOperations}, {@code QueuePairTransitions}), a region's
+ * {@code unusable} flag. The helpers that word a refusal run only when there is one.
  */
 final class SendPath {
+    /** The queue pair posted to; null for a path made by {@link #limits} (checks only). */
+    private final QueuePair queuePair;
+    /**
+     * The queue pair's states, for the state check; null when there is none: a queue pair of an
+     * rdma_cm identifier (librdmacm moves its states itself), or a path made by {@link #limits}.
+     */
+    private final QueuePairStateMachine states;
+    final Limits limits;
+    /** The opcodes {@link Limits#type()} allows, as {@link SendOperations} bits. */
+    private final int allowedOpcodes;
+    /** The provider's {@code post_send} (null: the provider has none, refused at post). */
+    private final MemorySegment postSendFunction;
+
     /**
      * The queue pair's send limits as the provider granted them: what every request is checked
      * against, kept here once ({@link SendBatch} reads them from here too).
@@ -24,61 +47,55 @@ final class SendPath {
     record Limits(QueuePairType type, int maxSendSge, int maxInlineData, int maxSendWorkRequests,
                   ProtectionDomain protectionDomain) {}
 
-    /** The queue pair posted to; null for a path made by {@link #limits} (checks only). */
-    private final QueuePair queuePair;
-    final Limits limits;
-    /** The opcodes {@link Limits#type()} allows, as {@link SendOperations} bits. */
-    private final int allowedOpcodes;
-    /** The provider's {@code post_send} (null: the provider has none, refused at post). */
-    private final MemorySegment postSendFunction;
-
-    private SendPath(QueuePair queuePair, Limits limits, MemorySegment postSendFunction) {
+    private SendPath(QueuePair queuePair, QueuePairStateMachine states, Limits limits, MemorySegment postSendFunction) {
         this.queuePair = queuePair;
+        this.states = states;
         this.limits = limits;
         this.allowedOpcodes = SendOperations.allowedBits(limits.type());
         this.postSendFunction = postSendFunction;
     }
 
-    /** The send path of {@code queuePair}, with the capabilities the provider granted it. */
-    static SendPath of(QueuePair queuePair, QueuePairCapabilities granted, MemorySegment postSendFunction) {
-        return new SendPath(queuePair, new Limits(queuePair.type(), granted.maxSendSge(), granted.maxInlineData(),
+    /**
+     * The send path of {@code queuePair}, with the capabilities the provider granted it.
+     *
+     * @param states the queue pair's state machine, or null to skip the state check (rdma_cm)
+     */
+    static SendPath of(QueuePair queuePair, QueuePairStateMachine states, QueuePairCapabilities granted,
+                       MemorySegment postSendFunction) {
+        return new SendPath(queuePair, states, new Limits(queuePair.type(), granted.maxSendSge(), granted.maxInlineData(),
                 granted.maxSendWorkRequests(), queuePair.protectionDomain()), postSendFunction);
     }
 
     /** Limits without a queue pair: {@link #check} and {@link #checkOne} only (tests, validation). */
     static SendPath limits(QueuePairType type, int maxSendSge, int maxInlineData, int maxSendWorkRequests,
                            ProtectionDomain pd) {
-        return new SendPath(null, new Limits(type, maxSendSge, maxInlineData, maxSendWorkRequests, pd), null);
+        return new SendPath(null, null, new Limits(type, maxSendSge, maxInlineData, maxSendWorkRequests, pd), null);
     }
 
     /**
      * {@code ibv_post_send} of {@code request} and every request chained after it, for
-     * {@link QueuePair#postSend}: the checks, the holds, one downcall, the bookkeeping.
-     *
-     * @param checkState whether the queue pair's state is checked first (librdmacm moves the
-     *                   states of its queue pairs itself)
+     * {@link QueuePair#postSend}: the state check, the checks, the holds, one downcall, the
+     * bookkeeping.
      */
-    void post(SendWorkRequest request, boolean checkState) {
+    void post(SendWorkRequest request) {
         queuePair.acquire();
         boolean bookkeeping = false;
         int startedRequests = 0;
         try {
-            if (checkState) {
-                queuePair.requirePostable(SendWorkRequest.VERB, true);
-            }
+            requireSendState(SendWorkRequest.VERB);
             bookkeeping = check(request);
             if (bookkeeping) {
                 startedRequests = PostHolds.acquire(request);
             }
-            request.slots().clearBadRequest();
+            request.clearBadRequest();
             if (postSendFunction == null) {
                 throw NativeCalls.missingOp("ibv_post_send", "post_send");
             }
             // Segments: the downcall keeps the request's arena open until the provider returns.
             int rc = OpsTable.postSend(postSendFunction, queuePair.handleSegment(),
-                    request.nativeRequest(), request.slots().badRequest());
+                    request.nativeRequest(), request.badRequestSlot());
             if (bookkeeping) {
-                PostHolds.afterPost(request, rc == 0, request.slots().badRequestAddress(), limits.protectionDomain(), startedRequests);
+                PostHolds.afterPost(request, rc == 0, request.badRequestAddress(), limits.protectionDomain(), startedRequests);
             }
             if (rc != 0) {
                 throw NativeCalls.postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
@@ -92,14 +109,32 @@ final class SendPath {
     }
 
     /**
+     * Refuses a send while the queue pair is in RESET, INIT or RTR, as
+     * {@link QueuePairTransitions#requirePostable} words it (a send needs RTS; SQD, SQE and ERROR
+     * accept it); nothing to check for a queue pair of an rdma_cm identifier. For {@link #post}
+     * and {@link SendBatch}.
+     *
+     * @throws IllegalStateException naming {@code verb}, the queue pair and its state
+     */
+    void requireSendState(String verb) {
+        if (states != null) {
+            QueuePairState state = states.state;
+            if ((QueuePairTransitions.SEND_REFUSED_STATES >>> state.ordinal() & 1) != 0) {
+                QueuePairTransitions.requirePostable(verb, true, queuePair, state);
+            }
+        }
+    }
+
+    /**
      * Checks {@code head} and every request chained after it: opcode vs transport, the
      * {@code wr} union vs opcode, entry count, inline size and opcode, atomic operand size, live
      * memory, memory regions (open, of {@code pd}; for INLINE readable by the CPU) and address
      * handle (open, of {@code pd}).
      *
-     * @return true if some request holds resources that {@link #acquire} must hold open during
-     *         the post (an address handle, a region an INLINE request copies from, or the window
-     *         and region of a BIND_MW request), or needs {@link #afterPost} (BIND_MW, LOCAL_INV)
+     * @return true if some request holds resources that {@link PostHolds#acquire} must hold open
+     *         during the post (an address handle, a region an INLINE request copies from, or the
+     *         window and region of a BIND_MW request), or needs {@link PostHolds#afterPost}
+     *         (BIND_MW, LOCAL_INV)
      * @throws IllegalArgumentException naming {@code ibv_post_send} and the request's wr_id
      * @throws IllegalStateException if a request's arena, memory region or address handle is closed
      */
@@ -117,8 +152,10 @@ final class SendPath {
         QueuePairType type = limits.type();
         int maxSendSge = limits.maxSendSge();
         int maxInlineData = limits.maxInlineData();
-        WorkRequestChecks.requireAlive(verb, r.isAlive(), r.wrId());
-        int opcodeBit = SendOperations.bit(r.opcodeValue());
+        if (!r.isAlive()) {
+            throw WorkRequestChecks.arenaClosed(verb, r.wrId());
+        }
+        int opcodeBit = r.opcodeBit();
         if ((opcodeBit & SendOperations.UNFILLED_OPCODES) != 0) {
             throw invalid(verb, r, opcodeName(r) + " is not posted through SendWorkRequest (it cannot fill what the provider"
                     + " reads for it)");
@@ -126,9 +163,11 @@ final class SendPath {
         if ((allowedOpcodes & opcodeBit) == 0) {
             throw invalid(verb, r, opcodeName(r) + " is not a " + type + " operation");
         }
-        if (r.opcodeValue() == WorkRequestOpcode.BIND_MW.value()) {
+        // From here on opcodeBit is one bit: comparing it is comparing the opcode.
+        int remote = r.remoteKind();
+        if (opcodeBit == SendOperations.BIND_MW) {
             // rxe (and others) dereference bind_mw.mw and bind_info.mr: only a filled request goes out.
-            if (r.union().kind() != SendWrUnion.REMOTE_BIND) {
+            if (remote != SendWrUnion.REMOTE_BIND) {
                 throw invalid(verb, r, "BIND_MW needs bindMemoryWindow(window, newRkey, region, offset, length, access)"
                         + " (type 2 windows); bind type 1 windows with MemoryWindow.bind(...)");
             }
@@ -138,11 +177,11 @@ final class SendPath {
         if ((opcodeBit & SendOperations.INVALIDATE_OPCODES) != 0 && !r.hasInvalidateRkey()) {
             throw invalid(verb, r, opcodeName(r) + " needs invalidateRkey(rkey)");
         }
-        if (r.opcodeValue() == WorkRequestOpcode.LOCAL_INV.value()) {
+        if (opcodeBit == SendOperations.LOCAL_INV) {
             return true; // afterPost frees the type 2 window it names
         }
         boolean datagram = type == QueuePairType.UD;
-        if (datagram != (r.union().kind() == SendWrUnion.REMOTE_UD)) {
+        if (datagram != (remote == SendWrUnion.REMOTE_UD)) {
             throw invalid(verb, r, datagram ? "a UD send needs ud(addressHandle, remoteQpn, remoteQkey)"
                     : "ud(...) is only for UD queue pairs, this one is " + type);
         }
@@ -154,11 +193,11 @@ final class SendPath {
             // wr.ud.ah->pd must be the queue pair's (another context's handle is another domain's too).
             ah.checkDomain(SendWorkRequest.VERB, r.wrId(), pd);
         }
-        if ((opcodeBit & SendOperations.RDMA_OPCODES) != 0 && r.union().kind() != SendWrUnion.REMOTE_RDMA) {
+        if ((opcodeBit & SendOperations.RDMA_OPCODES) != 0 && remote != SendWrUnion.REMOTE_RDMA) {
             throw invalid(verb, r, opcodeName(r) + " needs rdma(remoteAddress, rkey)");
         }
         if ((opcodeBit & SendOperations.ATOMIC_OPCODES) != 0) {
-            if (r.union().kind() != SendWrUnion.REMOTE_ATOMIC) {
+            if (remote != SendWrUnion.REMOTE_ATOMIC) {
                 throw invalid(verb, r, "atomics need atomicCompareAndSwap(...) or atomicFetchAndAdd(...)");
             }
             if (r.sgeCount() != 1 || r.entryLength(0) != 8) {
@@ -166,8 +205,9 @@ final class SendPath {
                         + " entries of " + r.totalLength() + " bytes");
             }
         }
-        if (r.sgeCount() > maxSendSge) {
-            throw invalid(verb, r, r.sgeCount() + " entries exceed the queue pair's max_send_sge " + maxSendSge);
+        int count = r.sgeCount();
+        if (count > maxSendSge) {
+            throw invalid(verb, r, count + " entries exceed the queue pair's max_send_sge " + maxSendSge);
         }
         boolean inline = (r.flagBits() & SendWorkRequest.INLINE) != 0;
         if (inline) {
@@ -179,10 +219,14 @@ final class SendPath {
             }
         }
         boolean holds = datagram;
-        for (int i = 0; i < r.sgeCount(); i++) {
+        for (int i = 0; i < count; i++) {
             MemoryRegion region = r.region(i);
             if (region != null) {
-                WorkRequestChecks.checkRegion(verb, region, i, r.wrId(), pd);
+                // Open, usable and of pd, read from the region's fields (no call into its file);
+                // WorkRequestChecks words the refusal.
+                if (region.isClosed() || region.unusable || region.parent() != pd) {
+                    WorkRequestChecks.checkRegion(verb, region, i, r.wrId(), pd);
+                }
                 if (inline) {
                     checkCpuReadable(verb, r, i, region, "INLINE");
                     holds = true;
@@ -206,8 +250,8 @@ final class SendPath {
 
     /** A BIND_MW request's window and region: open and of the queue pair's protection domain. */
     private static void checkBind(String verb, SendWorkRequest r, ProtectionDomain pd) {
-        MemoryWindow window = r.union().bindWindow();
-        MemoryRegion region = r.union().bindRegion();
+        MemoryWindow window = r.union().bindWindow;
+        MemoryRegion region = r.union().bindRegion;
         ProtectionDomain windowPd;
         ProtectionDomain regionPd;
         try {

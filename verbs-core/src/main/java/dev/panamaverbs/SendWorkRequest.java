@@ -45,6 +45,8 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
     /** Whether {@code imm_data} holds an rkey from {@link #invalidateRkey(int)}. */
     private boolean invalidateRkeySet;
     private int opcode = WorkRequestOpcode.SEND.value();
+    /** {@code opcode}'s bit in {@link SendOperations}' sets, computed when set: a post only compares. */
+    private int opcodeBit = SendOperations.bit(opcode);
     private int flags;
     /** The {@code wr} union and {@code bind_mw}: what the remote side is. */
     private final SendWrUnion union;
@@ -94,15 +96,12 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
     public SendWorkRequest opcode(WorkRequestOpcode opcode) {
         Objects.requireNonNull(opcode, VERB + ": opcode");
         this.opcode = opcode.value();
+        this.opcodeBit = SendOperations.bit(this.opcode);
         request.set(JAVA_INT, ibv_send_wr.opcode$OFFSET, this.opcode);
         return this;
     }
 
-    /**
-     * {@code opcode}.
-     *
-     * @return {@code opcode}
-     */
+    /** {@return {@code opcode}} */
     public WorkRequestOpcode opcode() {
         return WorkRequestOpcode.of(opcode);
     }
@@ -117,11 +116,7 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
         return writeFlags(BitFlag.toBits(flags));
     }
 
-    /**
-     * {@code send_flags}.
-     *
-     * @return {@code send_flags}
-     */
+    /** {@return {@code send_flags}} */
     public Set<SendFlag> flags() {
         return BitFlag.fromBits(SendFlag.class, flags);
     }
@@ -270,59 +265,44 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
         return this;
     }
 
-    /**
-     * {@code num_sge}.
-     *
-     * @return {@code num_sge}
-     */
+    /** {@return {@code num_sge}} */
     public int sgeCount() {
-        return entries.count();
+        return entries.count;
     }
 
-    /**
-     * The number of entries this request has room for.
-     *
-     * @return the number of entries this request has room for
-     */
+    /** {@return the number of entries this request has room for} */
     public int maxSge() {
         return entries.maxSge();
     }
 
     /**
-     * Entry {@code index}'s device address ({@code sg_list[index].addr}).
+     * {@return entry {@code index}'s device address ({@code sg_list[index].addr})}
      *
      * @param index the index
-     * @return entry {@code index}'s device address ({@code sg_list[index].addr})
      */
     public long sgeAddress(int index) {
         return entries.address(index);
     }
 
     /**
-     * Entry {@code index}'s length ({@code sg_list[index].length}).
+     * {@return entry {@code index}'s length ({@code sg_list[index].length})}
      *
      * @param index the index
-     * @return entry {@code index}'s length ({@code sg_list[index].length})
      */
     public int sgeLength(int index) {
         return entries.length(index);
     }
 
     /**
-     * Entry {@code index}'s lkey ({@code sg_list[index].lkey}).
+     * {@return entry {@code index}'s lkey ({@code sg_list[index].lkey})}
      *
      * @param index the index
-     * @return entry {@code index}'s lkey ({@code sg_list[index].lkey})
      */
     public int sgeLkey(int index) {
         return entries.lkey(index);
     }
 
-    /**
-     * The bytes the entries in use cover ({@code num_sge} entries).
-     *
-     * @return the bytes the entries in use cover ({@code num_sge} entries)
-     */
+    /** {@return the bytes the entries in use cover ({@code num_sge} entries)} */
     public long totalLength() {
         return entries.totalLength();
     }
@@ -439,13 +419,9 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
         return union;
     }
 
-    /**
-     * The address handle of {@link #ud}, or {@code null}.
-     *
-     * @return the address handle of {@link #ud}, or {@code null}
-     */
+    /** {@return the address handle of {@link #ud}, or {@code null}} */
     public AddressHandle addressHandle() {
-        return union.addressHandle();
+        return union.addressHandle;
     }
 
     // ---- for QueuePair ----
@@ -463,17 +439,27 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
 
     /** Entry {@code index}'s length, from the Java mirror. */
     int entryLength(int index) {
-        return entries.mirroredLength(index);
+        return entries.lengths[index];
     }
 
     /** The region behind entry {@code index}, or {@code null} for an inline or never-set entry. */
     MemoryRegion region(int index) {
-        return entries.region(index);
+        return entries.regions[index];
     }
 
     /** {@code opcode} as its C value. */
     int opcodeValue() {
         return opcode;
+    }
+
+    /** {@code opcode}'s {@link SendOperations} bit (0 outside 0..31). */
+    int opcodeBit() {
+        return opcodeBit;
+    }
+
+    /** What the {@code wr} union holds: one of the {@code SendWrUnion.REMOTE_*} constants. */
+    int remoteKind() {
+        return union.kind;
     }
 
     /** {@code send_flags} as bits. */
@@ -498,13 +484,13 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
 
     /** The memory of inline entry {@code index}, or {@code null} for a region entry. */
     MemorySegment inlineMemory(int index) {
-        return entries.inlineMemory(index);
+        return entries.inlineMemory[index];
     }
 
     @Override
     public String toString() {
         return "SendWorkRequest[wr_id=" + wrId() + ", " + WorkRequestOpcode.orNull(opcode)
-                + ", flags=" + flags() + ", num_sge=" + entries.count() + "/" + entries.maxSge()
+                + ", flags=" + flags() + ", num_sge=" + entries.count + "/" + entries.maxSge()
                 + (next() == null ? "" : ", chained") + "]";
     }
 }

@@ -21,7 +21,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * The remote side of one {@link SendWorkRequest}: writes its native {@code wr} union
  * ({@code rdma}, {@code atomic}, {@code ud}) and {@code bind_mw}, and remembers what it holds and
  * the Java objects behind it (address handle, window and region) for the post-time checks in
- * {@link SendPath}. The setters allocate nothing.
+ * {@link SendPath}. The setters allocate nothing. What a post reads (the kind, the address handle,
+ * a BIND_MW's window, region and rkey) are plain fields, read directly: a post runs no code here.
  */
 final class SendWrUnion {
     private static final String VERB = SendWorkRequest.VERB;
@@ -51,12 +52,14 @@ final class SendWrUnion {
 
     /** The request's whole native {@code struct ibv_send_wr}. */
     private final MemorySegment request;
-    private int kind = REMOTE_NONE;
-    private AddressHandle addressHandle;
-    /** The window and region of a BIND_MW, and the rkey it asks for. */
-    private MemoryWindow bindWindow;
-    private MemoryRegion bindRegion;
-    private int bindRkey;
+    /** One of the {@code REMOTE_*} constants; read directly by {@link SendWorkRequest#remoteKind()}. */
+    int kind = REMOTE_NONE;
+    /** A UD request's address handle, else null; read directly by {@link SendWorkRequest#addressHandle()}. */
+    AddressHandle addressHandle;
+    /** The window and region of a BIND_MW (else null), and the rkey it asks for; read directly. */
+    MemoryWindow bindWindow;
+    MemoryRegion bindRegion;
+    int bindRkey;
 
     SendWrUnion(MemorySegment request) {
         this.request = request;
@@ -150,30 +153,5 @@ final class SendWrUnion {
         bindWindow = null;
         bindRegion = null;
         kind = REMOTE_NONE;
-    }
-
-    /** What the {@code wr} union holds: one of the {@code REMOTE_*} constants. */
-    int kind() {
-        return kind;
-    }
-
-    /** The address handle of a UD request, or {@code null}. */
-    AddressHandle addressHandle() {
-        return addressHandle;
-    }
-
-    /** The window of a BIND_MW, or {@code null}. */
-    MemoryWindow bindWindow() {
-        return bindWindow;
-    }
-
-    /** The region of a BIND_MW, or {@code null}. */
-    MemoryRegion bindRegion() {
-        return bindRegion;
-    }
-
-    /** The rkey a BIND_MW asks for. */
-    int bindRkey() {
-        return bindRkey;
     }
 }

@@ -154,12 +154,12 @@ public final class SharedReceiveQueue extends VerbsResource {
         int rc;
         acquire();
         try {
-            request.slots().clearBadRequest();
+            request.clearBadRequest();
             if (postSrqRecvFunction == null) {
                 throw NativeCalls.missingOp("ibv_post_srq_recv", "post_srq_recv");
             }
             rc = OpsTable.postSrqRecv(postSrqRecvFunction, handleSegment(),
-                    request.nativeRequest(), request.slots().badRequest());
+                    request.nativeRequest(), request.badRequestSlot());
         } finally {
             release();
         }

@@ -112,9 +112,9 @@ public final class WorkQueue extends ResourceCreation.FreedBy {
         int rc;
         acquire();
         try {
-            request.slots().clearBadRequest();
+            request.clearBadRequest();
             rc = IbverbsCalls.ibv_post_wq_recv(handleAddress(), request.nativeRequest().address(),
-                    request.slots().badRequest().address());
+                    request.badRequestSlot().address());
         } finally {
             release();
         }

@@ -1,6 +1,5 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.internal.PostSlots;
 import dev.panamaverbs.internal.SizeLimits;
 import dev.panamaverbs.ffm.ibv_recv_wr;
 import dev.panamaverbs.ffm.ibv_send_wr;
@@ -8,6 +7,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
@@ -34,14 +34,18 @@ abstract class WorkRequest<W extends WorkRequest<W>> {
     final MemorySegment request;
     /** The read-only view {@code segment()} hands out, made once. */
     final MemorySegment readOnlyRequest;
-    /** The post's {@code bad_wr} slot and call state. */
-    private final PostSlots slots;
+    /**
+     * The post's {@code bad_wr} out slot, in the request's arena, where the provider writes the
+     * first refused request. Kept here (not in a helper object) so a post runs no other file's code
+     * to clear and pass it.
+     */
+    private final MemorySegment badRequest;
     private long wrId;
     private W next;
 
     /**
-     * Checks {@code maxSge} for {@code verb}, then allocates a zeroed {@code layout} and the post
-     * slots in {@code arena}.
+     * Checks {@code maxSge} for {@code verb}, then allocates a zeroed {@code layout} and the
+     * {@code bad_wr} slot in {@code arena}.
      *
      * @throws IllegalArgumentException if {@code maxSge} is negative or above 65536 (before allocating)
      */
@@ -50,7 +54,7 @@ abstract class WorkRequest<W extends WorkRequest<W>> {
         this.verb = verb;
         this.request = arena.allocate(layout);
         this.readOnlyRequest = request.asReadOnly();
-        this.slots = new PostSlots(arena);
+        this.badRequest = arena.allocate(ADDRESS);
     }
 
     @SuppressWarnings("unchecked")
@@ -120,9 +124,19 @@ abstract class WorkRequest<W extends WorkRequest<W>> {
         return request;
     }
 
-    /** The post's {@code bad_wr} slot and call state. */
-    final PostSlots slots() {
-        return slots;
+    /** The {@code bad_wr} slot as a segment, for the post downcall (which keeps its arena open). */
+    final MemorySegment badRequestSlot() {
+        return badRequest;
+    }
+
+    /** After a failed post: the {@code bad_wr} the provider reported (0 if none). */
+    final long badRequestAddress() {
+        return badRequest.get(JAVA_LONG, 0);
+    }
+
+    /** Before a post: no refused request yet. */
+    final void clearBadRequest() {
+        badRequest.set(JAVA_LONG, 0, 0L);
     }
 
     /** False once the arena holding the native request is closed. */
@@ -135,16 +149,16 @@ abstract class WorkRequest<W extends WorkRequest<W>> {
      * as {@code "bad_wr wr_id=N (request K of the chain)"}, for the exception message.
      */
     final String describeBadRequest() {
-        long badRequest = slots.badRequestAddress();
-        if (badRequest == 0) {
+        long refused = badRequestAddress();
+        if (refused == 0) {
             return "bad_wr not set";
         }
         int position = 0;
         for (WorkRequest<W> r = this; r != null; r = r.next, position++) {
-            if (r.address() == badRequest) {
+            if (r.address() == refused) {
                 return "bad_wr wr_id=" + r.wrId + " (request " + position + " of the chain)";
             }
         }
-        return "bad_wr 0x" + Long.toHexString(badRequest) + " is not in the chain";
+        return "bad_wr 0x" + Long.toHexString(refused) + " is not in the chain";
     }
 }

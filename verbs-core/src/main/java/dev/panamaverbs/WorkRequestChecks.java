@@ -4,7 +4,8 @@ package dev.panamaverbs;
  * The post-time checks shared by every post verb ({@link QueuePair#postSend},
  * {@link QueuePair#postReceive}, {@link SharedReceiveQueue#postReceive}): the request's arena is
  * alive, and each scatter/gather entry's memory region is open and of the queue's protection
- * domain. A few field reads per request and entry; allocation-free unless it throws.
+ * domain. A few field reads per request and entry; allocation-free unless it throws. The send path
+ * ({@link SendPath}) tests the same facts inline and comes here only to word a refusal.
  */
 final class WorkRequestChecks {
     private WorkRequestChecks() {}
@@ -14,8 +15,13 @@ final class WorkRequestChecks {
      */
     static void requireAlive(String verb, boolean alive, long wrId) {
         if (!alive) {
-            throw new IllegalStateException(verb + ": the arena of the request with wr_id=" + wrId + " is closed");
+            throw arenaClosed(verb, wrId);
         }
+    }
+
+    /** The refusal of a request whose arena is closed (the send path tests liveness itself). */
+    static IllegalStateException arenaClosed(String verb, long wrId) {
+        return new IllegalStateException(verb + ": the arena of the request with wr_id=" + wrId + " is closed");
     }
 
     /**

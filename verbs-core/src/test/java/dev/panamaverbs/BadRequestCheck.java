@@ -1,6 +1,5 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.internal.PostSlots;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.panamaverbs.gateway.Pointers;
@@ -21,22 +20,21 @@ final class BadRequestCheck {
      *
      * @param allocate a request with this wr_id
      * @param link     links the second argument after the first ({@code next(following)})
-     * @param slots    a request's post slots
      * @param describe a request's {@code describeBadRequest()}
      * @param segment  a request's native segment
      * @param <T>      the request type
      */
-    static <T> void assertFoundInTheChain(LongFunction<T> allocate, BiConsumer<T, T> link, Function<T, PostSlots> slots,
-                                          Function<T, String> describe, Function<T, MemorySegment> segment) {
+    static <T extends WorkRequest<T>> void assertFoundInTheChain(LongFunction<T> allocate, BiConsumer<T, T> link,
+            Function<T, String> describe, Function<T, MemorySegment> segment) {
         T first = allocate.apply(10);
         T second = allocate.apply(20);
         link.accept(first, second);
-        slots.apply(first).clearBadRequest();
+        first.clearBadRequest();
         assertEquals("bad_wr not set", describe.apply(first));
-        MemorySegment slot = Pointers.sized(slots.apply(first).badRequestSlotAddress(), 8);
+        MemorySegment slot = Pointers.sized(first.badRequestSlot().address(), 8);
         slot.set(ValueLayout.JAVA_LONG, 0, segment.apply(second).address());
         assertEquals("bad_wr wr_id=20 (request 1 of the chain)", describe.apply(first));
-        slots.apply(first).clearBadRequest();
+        first.clearBadRequest();
         assertEquals(0, slot.get(ValueLayout.JAVA_LONG, 0));
     }
 }

@@ -36,8 +36,8 @@ class PostFailureTest {
         try (Arena arena = Arena.ofConfined()) {
             ReceiveWorkRequest second = ReceiveWorkRequest.allocate(arena, 1).wrId(0xBEEF);
             ReceiveWorkRequest head = ReceiveWorkRequest.allocate(arena, 1).wrId(7).next(second);
-            head.slots().clearBadRequest();
-            Pointers.sized(head.slots().badRequestSlotAddress(), 8)
+            head.clearBadRequest();
+            Pointers.sized(head.badRequestSlot().address(), 8)
                     .set(ValueLayout.JAVA_LONG, 0, second.address()); // what the provider writes to *bad_wr
             for (String verb : VERBS) {
                 for (int rc : new int[] {Errno.ENOMEM, -Errno.ENOMEM}) {

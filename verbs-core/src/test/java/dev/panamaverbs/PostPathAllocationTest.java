@@ -93,8 +93,8 @@ class PostPathAllocationTest {
             last.wrId(i);
             QueuePairTransitions.requirePostable(SendWorkRequest.VERB, true, head, QueuePairState.RTS);
             sink += path.check(head) ? 1 : 0;
-            head.slots().clearBadRequest();
-            sink += head.slots().badRequestAddress() + (head.isAlive() ? 1 : 0);
+            head.clearBadRequest();
+            sink += head.badRequestAddress() + (head.isAlive() ? 1 : 0);
         });
     }
 
@@ -124,7 +124,7 @@ class PostPathAllocationTest {
             second.wrId(i + 1);
             QueuePairTransitions.requirePostable(ReceiveWorkRequest.VERB, false, head, QueuePairState.RTS);
             WorkRequestChecks.checkReceiveChain(ReceiveWorkRequest.VERB, head, 1, "max_recv_sge", null);
-            head.slots().clearBadRequest();
+            head.clearBadRequest();
         });
     }
 

@@ -97,6 +97,6 @@ class ReceiveWorkRequestTest {
     @Test
     void badRequestIsFoundInTheChain() {
         BadRequestCheck.assertFoundInTheChain(id -> ReceiveWorkRequest.allocate(1).wrId(id), ReceiveWorkRequest::next,
-                ReceiveWorkRequest::slots, ReceiveWorkRequest::describeBadRequest, ReceiveWorkRequest::segment);
+                ReceiveWorkRequest::describeBadRequest, ReceiveWorkRequest::segment);
     }
 }

@@ -230,7 +230,7 @@ class SendWorkRequestTest {
     @Test
     void badRequestIsFoundInTheChain() {
         BadRequestCheck.assertFoundInTheChain(id -> SendWorkRequest.allocate(1).wrId(id), SendWorkRequest::next,
-                SendWorkRequest::slots, SendWorkRequest::describeBadRequest, SendWorkRequest::segment);
+                SendWorkRequest::describeBadRequest, SendWorkRequest::segment);
     }
 
     @Test

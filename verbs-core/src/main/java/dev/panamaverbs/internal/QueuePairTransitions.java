@@ -155,19 +155,27 @@ public final class QueuePairTransitions {
     }
 
     /**
+     * The states that refuse a send ({@code ibv_post_send}): RESET, INIT and RTR, as bits indexed
+     * by {@link QueuePairState#ordinal()}, so the send path tests a state with one shift and AND
+     * and calls {@link #requirePostable} only to throw. SQD, SQE and ERROR accept a send (the last
+     * two flush it).
+     */
+    public static final int SEND_REFUSED_STATES = 1 << QueuePairState.RESET.ordinal()
+            | 1 << QueuePairState.INIT.ordinal() | 1 << QueuePairState.RTR.ordinal();
+    /** The states that refuse a receive ({@code ibv_post_recv}): RESET only, as {@link #SEND_REFUSED_STATES}. */
+    public static final int RECEIVE_REFUSED_STATES = 1 << QueuePairState.RESET.ordinal();
+
+    /**
      * Throws {@link IllegalStateException} naming {@code verb}, {@code qp} and {@code state} when
-     * the verbs refuse a post in that state: a send ({@code ibv_post_send}) needs RTS, SQD, SQE or
-     * ERROR (the last two flush it), so RESET, INIT and RTR are refused; a receive
-     * ({@code ibv_post_recv}) is accepted in every state but RESET. {@code state} is the state the
-     * library set: the device moves a queue pair only to SQE or ERROR on its own, both of which
-     * accept every post, so a refusal here is never wrong. UNKNOWN (a raw modify to a value this
-     * version does not know) is left to the provider.
+     * the verbs refuse a post in that state ({@link #SEND_REFUSED_STATES},
+     * {@link #RECEIVE_REFUSED_STATES}). {@code state} is the state the library set: the device
+     * moves a queue pair only to SQE or ERROR on its own, both of which accept every post, so a
+     * refusal here is never wrong. UNKNOWN (a raw modify to a value this version does not know)
+     * is left to the provider.
      */
     public static void requirePostable(String verb, boolean send, Object qp, QueuePairState state) {
-        boolean refused = send
-                ? state == QueuePairState.RESET || state == QueuePairState.INIT || state == QueuePairState.RTR
-                : state == QueuePairState.RESET;
-        if (refused) {
+        int refused = send ? SEND_REFUSED_STATES : RECEIVE_REFUSED_STATES;
+        if ((refused >>> state.ordinal() & 1) != 0) {
             throw new IllegalStateException(verb + ": " + qp + " is in " + state + (send
                     ? "; a send can be posted from RTS on (toRtr, then toRts)"
                     : "; a receive can be posted from INIT on (toInit first)"));

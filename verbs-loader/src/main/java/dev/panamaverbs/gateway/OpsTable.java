@@ -357,7 +357,13 @@ public final class OpsTable {
 
     private static void requirePostArguments(MemorySegment object, String objectName, MemorySegment wr, long wrSize,
                                              MemorySegment badWrOut, String verb) {
-        requireNonNull(object.address(), objectName, wr.address(), badWrOut.address(), verb);
+        // One compare per pointer here (Memory.requireNonNull's test: NULL is below the lowest
+        // user address, the kernel half is negative), so a post calls into no other file;
+        // requireNonNull words the refusal.
+        if (object.address() < Memory.LOWEST_USER_ADDRESS || wr.address() < Memory.LOWEST_USER_ADDRESS
+                || badWrOut.address() < Memory.LOWEST_USER_ADDRESS) {
+            requireNonNull(object.address(), objectName, wr.address(), badWrOut.address(), verb);
+        }
         if (wr.byteSize() < wrSize || badWrOut.byteSize() < ADDRESS.byteSize()) {
             throw new IllegalArgumentException(verb + ": wr (" + wr.byteSize() + " bytes) or bad_wr ("
                     + badWrOut.byteSize() + " bytes) is smaller than its C type");
