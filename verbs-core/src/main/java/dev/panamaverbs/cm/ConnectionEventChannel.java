@@ -65,8 +65,9 @@ public final class ConnectionEventChannel extends VerbsResource {
      * {@code rdma_create_event_channel}, its fd made non-blocking.
      *
      * @throws VerbsUnavailableException when libibverbs or librdmacm is unavailable
-     * @throws VerbsException when the call fails (ENODEV: no {@code /dev/infiniband/rdma_cm}, the
-     *         {@code rdma_ucm} kernel module is not loaded)
+     * @throws dev.panamaverbs.VerbsSetupException when {@code /dev/infiniband/rdma_cm} cannot be
+     *         opened (the {@code rdma_ucm} kernel module is not loaded, or not permitted)
+     * @throws VerbsException when the call fails otherwise
      * @return {@code rdma_create_event_channel}, its fd made non-blocking.
      */
     public static ConnectionEventChannel create() {
@@ -76,9 +77,11 @@ public final class ConnectionEventChannel extends VerbsResource {
             MemorySegment created = RdmacmCalls.rdma_create_event_channel(state);
             int errno = CallState.errno(state);
             if (created.equals(MemorySegment.NULL)) {
-                throw new VerbsException("rdma_create_event_channel", errno != 0 ? errno : Errno.ENODEV,
-                        errno == Errno.ENOENT || errno == Errno.ENODEV
-                                ? "/dev/infiniband/rdma_cm is missing (load the rdma_ucm kernel module)" : null);
+                if (errno == Errno.ENOENT || errno == Errno.ENODEV) { // the device went since the check
+                    throw RdmaCmDevice.missing("rdma_create_event_channel: " + Errno.describe(errno)
+                            + ": " + RdmaCmDevice.DEFAULT_PATH + " (the rdma_ucm kernel module)");
+                }
+                throw new VerbsException("rdma_create_event_channel", errno != 0 ? errno : Errno.ENODEV, null);
             }
             created = Pointers.sized(created, rdma_event_channel.SIZE);
             int fd = rdma_event_channel.fd(created);

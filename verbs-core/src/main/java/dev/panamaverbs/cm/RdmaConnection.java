@@ -103,6 +103,9 @@ public final class RdmaConnection extends CmResources {
      * @throws ConnectionException naming {@code remote} when resolution fails or times out, the
      *         peer is unreachable, or no answer came in time
      * @throws VerbsUnavailableException when libibverbs or librdmacm is missing
+     * @throws dev.panamaverbs.VerbsSetupException when {@code /dev/infiniband/rdma_cm} cannot be
+     *         opened (the {@code rdma_ucm} kernel module is not loaded, or not permitted; see
+     *         {@link RdmaCm#isAvailable()})
      * @param remote the remote
      * @param options the options
      * @return connects to {@code remote}: a new event channel and identifier, address and route resolution ({@link ConnectionOptions#resolveTimeout()} each), protection domain, completion queue and RC queue pair, {@code rdma_connect} and ESTABLISHED ({@link ConnectionOptions#connectTimeout()}).
@@ -128,6 +131,10 @@ public final class RdmaConnection extends CmResources {
      *         {@link ConnectionOptions#listenerWait()})
      * @throws ConnectionException naming {@code remote} when resolution fails or times out, the
      *         peer is unreachable, or no answer came in time
+     * @throws VerbsUnavailableException when libibverbs or librdmacm is missing
+     * @throws dev.panamaverbs.VerbsSetupException when {@code /dev/infiniband/rdma_cm} cannot be
+     *         opened (the {@code rdma_ucm} kernel module is not loaded, or not permitted; see
+     *         {@link RdmaCm#isAvailable()})
      * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno)
      */
     public static RdmaConnection connect(InetSocketAddress remote, ConnectionOptions options,

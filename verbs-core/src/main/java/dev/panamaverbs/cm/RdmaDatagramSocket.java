@@ -61,6 +61,9 @@ public final class RdmaDatagramSocket extends CmResources {
      * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno), e.g.
      *         allocating the protection domain, completion queue or queue pair
      * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs or librdmacm is unavailable
+     * @throws dev.panamaverbs.VerbsSetupException when {@code /dev/infiniband/rdma_cm} cannot be
+     *         opened (the {@code rdma_ucm} kernel module is not loaded, or not permitted; see
+     *         {@link RdmaCm#isAvailable()})
      */
     public static RdmaDatagramSocket bind(InetSocketAddress local, ConnectionOptions options) {
         return listenOnNewChannel(local, options, PortSpace.UDP, id -> open(id, options, null));
@@ -78,6 +81,9 @@ public final class RdmaDatagramSocket extends CmResources {
      * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno), e.g.
      *         allocating the protection domain, completion queue or queue pair
      * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs or librdmacm is unavailable
+     * @throws dev.panamaverbs.VerbsSetupException when {@code /dev/infiniband/rdma_cm} cannot be
+     *         opened (the {@code rdma_ucm} kernel module is not loaded, or not permitted; see
+     *         {@link RdmaCm#isAvailable()})
      */
     public static RdmaDatagramSocket connect(InetSocketAddress remote, ConnectionOptions options) {
         return resolveOnNewChannel(remote, options, ConnectionOptions.MAX_DATAGRAM_REQUEST_PRIVATE_DATA, PortSpace.UDP,

@@ -58,6 +58,9 @@ public final class RdmaListener implements AutoCloseable {
      * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno), e.g.
      *         creating the event channel or the identifier
      * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs or librdmacm is unavailable
+     * @throws dev.panamaverbs.VerbsSetupException when {@code /dev/infiniband/rdma_cm} cannot be
+     *         opened (the {@code rdma_ucm} kernel module is not loaded, or not permitted; see
+     *         {@link RdmaCm#isAvailable()})
      */
     public static RdmaListener listen(InetSocketAddress local, ConnectionOptions options) {
         return CmResources.listenOnNewChannel(local, options, PortSpace.TCP, id -> new RdmaListener(id, options));

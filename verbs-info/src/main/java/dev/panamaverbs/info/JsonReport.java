@@ -42,6 +42,8 @@ final class JsonReport {
         capabilities("missing_capabilities", library.missing());
         json.name("rdmacm_available").value(library.rdmaCmAvailable());
         json.name("rdmacm_unavailability_cause").value(library.rdmaCmCause().orElse(null));
+        json.name("rdmacm_device").value(library.rdmaCmDevice());
+        json.name("rdmacm_device_unavailability_cause").value(library.rdmaCmDeviceCause().orElse(null));
         json.endObject();
     }
 
