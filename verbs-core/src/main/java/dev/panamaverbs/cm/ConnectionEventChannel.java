@@ -110,7 +110,7 @@ public final class ConnectionEventChannel extends VerbsResource {
     /**
      * {@code rdma_create_id}: a new identifier on this channel in {@code space}.
      *
-     * @param space the space
+     * @param space the port space: TCP for a connected RC queue pair, UDP for UD datagrams
      * @return {@code rdma_create_id}: a new identifier on this channel in {@code space}.
      */
     public ConnectionId createIdentifier(PortSpace space) {
@@ -125,7 +125,7 @@ public final class ConnectionEventChannel extends VerbsResource {
      *
      * @return the event, or empty when none came in time
      * @throws IllegalStateException when the channel is (or gets) closed
-     * @param timeout the timeout
+     * @param timeout how long to wait at most (not negative)
      */
     public Optional<ConnectionEvent> awaitEvent(Duration timeout) {
         long deadline = Deadline.start("rdma_get_cm_event", timeout);

@@ -147,7 +147,7 @@ public final class ConnectionId extends VerbsResource {
      *
      * @throws VerbsException when the call fails (EADDRINUSE, EADDRNOTAVAIL: not a local address...)
      * @throws IllegalStateException unless {@link IdentifierState#CREATED}
-     * @param local the local
+     * @param local the address and port to bind: an RDMA device's address, or the wildcard address; port 0 picks a free port
      */
     public void bind(InetSocketAddress local) {
         SocketAddresses.check("rdma_bind_addr", local);
@@ -160,7 +160,7 @@ public final class ConnectionId extends VerbsResource {
      * {@code rdma_listen}: accepts connection requests (see {@link #awaitRequest}), {@code backlog} queued.
      *
      * @throws IllegalStateException unless {@link IdentifierState#BOUND} ({@link #bind} first)
-     * @param backlog the backlog
+     * @param backlog how many connection requests may wait to be taken
      */
     public void listen(int backlog) {
         if (backlog < 0) {
@@ -179,8 +179,8 @@ public final class ConnectionId extends VerbsResource {
      *         timed out, -113: no route; the identifier is BOUND again and may resolve again), or
      *         ETIMEDOUT when no event came (the identifier is FAILED)
      * @throws IllegalStateException unless {@link IdentifierState#CREATED} or {@link IdentifierState#BOUND}
-     * @param remote the remote
-     * @param timeout the timeout
+     * @param remote the peer's address and port (the address of its RDMA device)
+     * @param timeout how long to wait at most (not negative)
      */
     public void resolveAddress(InetSocketAddress remote, Duration timeout) {
         SocketAddresses.check("rdma_resolve_addr", remote);
@@ -201,7 +201,7 @@ public final class ConnectionId extends VerbsResource {
      * @throws ConnectionException ROUTE_ERROR with its status (the identifier is ADDRESS_RESOLVED
      *         again), or ETIMEDOUT when no event came (the identifier is FAILED)
      * @throws IllegalStateException unless {@link IdentifierState#ADDRESS_RESOLVED} ({@link #resolveAddress} first)
-     * @param timeout the timeout
+     * @param timeout how long to wait at most (not negative)
      */
     public void resolveRoute(Duration timeout) {
         long deadline = Deadline.start("rdma_resolve_route", timeout);
@@ -259,8 +259,8 @@ public final class ConnectionId extends VerbsResource {
      *         type does not match the port space, or a size exceeds the device's
      * @throws IllegalStateException when the identifier already has a queue pair, has no device yet,
      *         is listening (TCP), connecting or connected already, or is closed
-     * @param pd the pd
-     * @param options the options
+     * @param pd the protection domain the queue pair is created on
+     * @param options the connection options (queue sizes, retries, timeouts, private data)
      * @return {@code rdma_create_qp}: the identifier's queue pair, of its port space's type (RC for TCP, UD for UDP), on {@code pd} (allocated on {@link #context()}).
      */
     public QueuePair createQueuePair(ProtectionDomain pd, QueuePairOptions options) {
@@ -318,8 +318,8 @@ public final class ConnectionId extends VerbsResource {
      *         identifier is FAILED after each of these and the rejections)
      * @throws IllegalStateException unless {@link IdentifierState#ROUTE_RESOLVED} with a queue pair
      *         ({@link #resolveRoute}, {@link #createQueuePair} first; a datagram identifier needs none)
-     * @param options the options
-     * @param timeout the timeout
+     * @param options the connection options (queue sizes, retries, timeouts, private data)
+     * @param timeout how long to wait at most (not negative)
      */
     public ConnectionEvent connect(ConnectionOptions options, Duration timeout) {
         Objects.requireNonNull(options, "rdma_connect: options is null");
@@ -345,8 +345,8 @@ public final class ConnectionId extends VerbsResource {
      *         (the identifier is FAILED)
      * @throws IllegalStateException unless {@link IdentifierState#REQUEST} (a request's identifier,
      *         from {@link #awaitRequest}) with a queue pair ({@link #createQueuePair} first)
-     * @param options the options
-     * @param timeout the timeout
+     * @param options the connection options (queue sizes, retries, timeouts, private data)
+     * @param timeout how long to wait at most (not negative)
      */
     public void accept(ConnectionOptions options, Duration timeout) {
         accept(options, timeout, 0);
@@ -406,7 +406,7 @@ public final class ConnectionId extends VerbsResource {
      * @return true when DISCONNECTED arrived (or had), false when the timeout passed first
      * @throws IllegalStateException unless connected ({@link IdentifierState#CONNECTED},
      *         DISCONNECTING or DISCONNECTED) in a connected port space
-     * @param timeout the timeout
+     * @param timeout how long to wait at most (not negative)
      */
     public boolean disconnect(Duration timeout) {
         long deadline = Deadline.start("rdma_disconnect", timeout);
@@ -442,7 +442,7 @@ public final class ConnectionId extends VerbsResource {
      * @return true once disconnected
      * @throws IllegalStateException unless connected ({@link IdentifierState#CONNECTED},
      *         DISCONNECTING or DISCONNECTED) in a connected port space
-     * @param timeout the timeout
+     * @param timeout how long to wait at most (not negative)
      */
     public boolean awaitDisconnect(Duration timeout) {
         long deadline = Deadline.start("rdma_get_cm_event", timeout);
@@ -462,7 +462,7 @@ public final class ConnectionId extends VerbsResource {
     /**
      * The next event for this identifier within {@code timeout} (not connection requests: {@link #awaitRequest}).
      *
-     * @param timeout the timeout
+     * @param timeout how long to wait at most (not negative)
      * @return the next event for this identifier within {@code timeout} (not connection requests: {@link #awaitRequest}).
      * @throws IllegalStateException while another call on this identifier waits for its event
      *         (RESOLVING_ADDRESS, RESOLVING_ROUTE, CONNECTING: this wait would take it), or once closed
@@ -483,7 +483,7 @@ public final class ConnectionId extends VerbsResource {
      * identifier on the same channel, to {@link #accept} or {@link #reject}.
      *
      * @throws IllegalStateException unless {@link IdentifierState#LISTENING} ({@link #listen} first)
-     * @param timeout the timeout
+     * @param timeout how long to wait at most (not negative)
      * @return the next connection request to this listening identifier within {@code timeout}: a new identifier on the same channel, to {@link #accept} or {@link #reject}.
      */
     public Optional<ConnectionRequest> awaitRequest(Duration timeout) {

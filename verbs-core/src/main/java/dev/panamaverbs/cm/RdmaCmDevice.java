@@ -34,7 +34,8 @@ final class RdmaCmDevice {
     /** Why the device cannot be opened (what to do about it), empty when it can. Never throws. */
     static Optional<String> problem() {
         Path device = path();
-        try (FileChannel opened = FileChannel.open(device, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try {
+            FileChannel.open(device, StandardOpenOption.READ, StandardOpenOption.WRITE).close();
             return Optional.empty();
         } catch (NoSuchFileException e) {
             return Optional.of(device + " is missing: load the rdma_ucm kernel module (modprobe rdma_ucm)");
