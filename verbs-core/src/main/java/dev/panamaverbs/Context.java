@@ -187,7 +187,7 @@ public final class Context extends VerbsResource {
      * @throws IllegalArgumentException when {@code port} is not a port or {@code index} is not in
      *         {@code 0..gid_tbl_len-1}
      * @param port the port number (1-based)
-     * @param index the index
+     * @param index the entry's index in the port's GID table
      * @return one GID table entry
      */
     public Optional<GidEntry> queryGid(int port, int index) {
@@ -239,7 +239,7 @@ public final class Context extends VerbsResource {
      * @throws IllegalArgumentException when {@code port} is not a port or {@code index} is not in
      *         {@code 0..pkey_tbl_len-1}
      * @param port the port number (1-based)
-     * @param index the index
+     * @param index the entry's index in the port's P_Key table
      * @return a P_Key table entry ({@code ibv_query_pkey}), as an unsigned 16-bit value in host order (0xffff is the default full-membership key)
      */
     public int queryPkey(int port, int index) {
@@ -329,7 +329,7 @@ public final class Context extends VerbsResource {
      * keeps the thread. An exception thrown by the listener is logged and delivery goes on.
      *
      * @throws IllegalStateException when the context is closed
-     * @param listener the listener
+     * @param listener what receives each event, or {@code null} to stop delivery
      */
     public void setAsyncEventListener(Consumer<? super AsyncEvent> listener) {
         if (isClosed()) {
@@ -572,8 +572,8 @@ public final class Context extends VerbsResource {
     /**
      * {@code ibv_create_cq_ex}: an extended CQ (completion timestamps and other fields, as {@code options} asks).
      *
-     * @param options the options
-     * @return {@code ibv_create_cq_ex}: an extended CQ (completion timestamps and other fields, as {@code options} asks)
+     * @param options the queue's size and the completion fields it reports
+     * @return the extended completion queue
      */
     public CompletionQueue createCompletionQueue(CompletionQueueOptions options) {
         return CompletionQueue.createExtended(this, options);

@@ -245,7 +245,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @throws IllegalStateException if this domain is closed
      * @throws dev.panamaverbs.VerbsException when the verb fails (e.g. ENOMEM: the locked
      *         memory limit, {@code ulimit -l}, is too low)
-     * @param memory the memory
+     * @param memory the native memory to register
      * @param access the access flags
      * @return {@code ibv_reg_mr}: registers {@code memory}, a native segment
      */
@@ -276,7 +276,7 @@ public final class ProtectionDomain extends VerbsResource {
      *
      * @throws dev.panamaverbs.VerbsUnsupportedException when libibverbs lacks
      *         {@code ibv_reg_mr_iova2} (older than IBVERBS_1.8)
-     * @param memory the memory
+     * @param memory the native memory to register
      * @param access the access flags
      * @param iova the I/O virtual address
      * @return {@code ibv_reg_mr_iova2}: as {@link #register(MemorySegment, Set)}, but the device sees the memory at {@code iova} (work requests and the remote side address it from there)
@@ -306,8 +306,8 @@ public final class ProtectionDomain extends VerbsResource {
      * {@code ibv_alloc_mw}: a memory window of {@code type}.
      *
      * @throws dev.panamaverbs.VerbsUnsupportedException when the device has no windows of that type
-     * @param type the type
-     * @return {@code ibv_alloc_mw}: a memory window of {@code type}
+     * @param type the window type (1 or 2)
+     * @return the memory window
      */
     public MemoryWindow allocateMemoryWindow(MemoryWindowType type) {
         return MemoryWindow.allocate(this, type);
@@ -317,8 +317,8 @@ public final class ProtectionDomain extends VerbsResource {
      * {@code ibv_create_ah}: an address handle for sending to {@code attributes}' destination over
      * unreliable datagram queue pairs. On RoCE ports the attributes must carry a GRH.
      *
-     * @param attributes the attributes
-     * @return {@code ibv_create_ah}: an address handle for sending to {@code attributes}' destination over unreliable datagram queue pairs
+     * @param attributes the destination (its GID, LID, port and GRH)
+     * @return the address handle
      */
     public AddressHandle createAddressHandle(AddressHandleAttributes attributes) {
         return AddressHandle.create(this, attributes);
@@ -346,8 +346,8 @@ public final class ProtectionDomain extends VerbsResource {
     /**
      * {@code ibv_create_qp}: a queue pair in this domain, see {@link QueuePairOptions}.
      *
-     * @param options the options
-     * @return {@code ibv_create_qp}: a queue pair in this domain, see {@link QueuePairOptions}
+     * @param options the queue pair's type, queues and limits
+     * @return the new queue pair
      */
     public QueuePair createQueuePair(QueuePairOptions options) {
         return QueuePair.create(this, options);
@@ -356,8 +356,8 @@ public final class ProtectionDomain extends VerbsResource {
     /**
      * {@code ibv_create_srq}: a shared receive queue in this domain, see {@link SharedReceiveQueueOptions}.
      *
-     * @param options the options
-     * @return {@code ibv_create_srq}: a shared receive queue in this domain, see {@link SharedReceiveQueueOptions}
+     * @param options the queue's depth and scatter/gather limit
+     * @return the shared receive queue
      */
     public SharedReceiveQueue createSharedReceiveQueue(SharedReceiveQueueOptions options) {
         return SharedReceiveQueue.create(this, options);

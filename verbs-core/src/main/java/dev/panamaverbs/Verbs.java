@@ -46,9 +46,9 @@ public final class Verbs {
 
     /**
      * Why libibverbs is unavailable (library not found, symbol missing, native access not
-     * enabled, turned off); empty when available.
+     * enabled, disabled by {@code -Dpanamaverbs.disable=true}); empty when available.
      *
-     * @return why libibverbs is unavailable (library not found, symbol missing, native access not enabled, turned off); empty when available
+     * @return why libibverbs is unavailable; empty when available
      */
     public static Optional<String> unavailabilityCause() {
         return LibIbverbs.LIBRARY.unavailabilityCause();
@@ -105,13 +105,18 @@ public final class Verbs {
 
     /**
      * The RDMA devices on this host ({@code ibv_get_device_list}, read eagerly, then
-     * {@code ibv_free_device_list}). Empty when the kernel has no RDMA support.
+     * {@code ibv_free_device_list}). Empty when the kernel has no RDMA support, and empty when
+     * libibverbs is unavailable (no exception: a caller that probes, then falls back, needs none;
+     * {@link #unavailabilityCause()} says why). {@link #firstDevice()} throws instead.
      *
-     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
      * @throws dev.panamaverbs.VerbsException when listing fails for another reason (e.g. EPERM)
-     * @return the RDMA devices on this host ({@code ibv_get_device_list}, read eagerly, then {@code ibv_free_device_list})
+     * @return the RDMA devices on this host, an unmodifiable list; empty when there are none or
+     *         libibverbs is unavailable
      */
     public static List<Device> devices() {
+        if (!isAvailable()) {
+            return List.of();
+        }
         return DeviceList.list();
     }
 
@@ -126,6 +131,7 @@ public final class Verbs {
      *         how devices are usually made to appear)
      */
     public static Device firstDevice() {
+        ensureAvailable();
         List<Device> devices = devices();
         if (devices.isEmpty()) {
             throw VerbsSetupException.noDevice();
@@ -145,10 +151,12 @@ public final class Verbs {
     }
 
     /**
-     * The device named {@code name} (e.g. {@code rxe0}), if listed.
+     * The device named {@code name} (e.g. {@code rxe0}), if listed; empty, as {@link #devices()},
+     * when libibverbs is unavailable.
      *
-     * @param name the name
-     * @return the device named {@code name}
+     * @param name the device's name, as {@code ibv_get_device_name} gives it
+     * @return the device named {@code name}, empty when not listed
+     * @throws IllegalArgumentException when {@code name} is null or blank
      */
     public static Optional<Device> device(String name) {
         if (name == null || name.isBlank()) {

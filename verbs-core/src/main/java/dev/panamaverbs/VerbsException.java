@@ -42,7 +42,7 @@ public class VerbsException extends RuntimeException {
      *
      * @param verb the C verb being called, named in messages (e.g. {@code ibv_create_qp})
      * @param errno the errno value
-     * @param detail the detail
+     * @param detail more context for the message (e.g. the device's name), or {@code null}
      */
     public VerbsException(String verb, int errno, String detail) {
         super(verb + " failed: errno " + errno + " (" + Errno.describe(errno) + ")"
@@ -55,7 +55,7 @@ public class VerbsException extends RuntimeException {
      * For failures that are not one verb's (availability, set-up, the endpoint exchange, a
      * one-sided wait): {@link #verb()} is {@code null} and {@link #errno()} 0.
      *
-     * @param message the message
+     * @param message the whole message, shown to a person as is
      * @param cause the cause, or {@code null}
      */
     protected VerbsException(String message, Throwable cause) {

@@ -31,4 +31,15 @@ public class VerbsUnavailableException extends VerbsException {
     public VerbsUnavailableException(String cause, Throwable throwable) {
         super("libibverbs is not available: " + cause, throwable);
     }
+
+    /**
+     * {@code library} (e.g. {@code librdmacm}) is unavailable for the reason given.
+     *
+     * @param library the library's name, as the message starts with it
+     * @param cause the cause
+     * @param throwable what was thrown while loading, or null
+     */
+    public VerbsUnavailableException(String library, String cause, Throwable throwable) {
+        super(library + " is not available: " + cause, throwable);
+    }
 }

@@ -128,7 +128,6 @@ class VerbCoverageTest {
         return rows;
     }
 
-    /** A two-column table of a section: first cell (without backquotes) to second. */
     /**
      * The two-cell rows of section {@code title} by constant of {@code type}, checking there is
      * one row per constant (and none for anything else).
@@ -142,6 +141,7 @@ class VerbCoverageTest {
         return byConstant;
     }
 
+    /** A two-column table of a section: first cell (without backquotes) to second. */
     private static Map<String, String> pairs(String title) {
         Map<String, String> pairs = new LinkedHashMap<>();
         for (String line : section(title)) {
@@ -153,11 +153,11 @@ class VerbCoverageTest {
         return pairs;
     }
 
-    /** The class {@code Type} of {@code Type.method} (nested types allowed) and its public methods named {@code method}. */
     /** The exported packages of the API, where a coverage row's type may live. */
     private static final List<String> API_PACKAGES =
             List.of("dev.panamaverbs", "dev.panamaverbs.values", "dev.panamaverbs.cm", "dev.panamaverbs.onesided");
 
+    /** The public methods named {@code method} of the class {@code Type} of {@code Type.method} (nested types allowed). */
     private static List<Method> publicMethods(String reference) {
         Matcher m = REFERENCE.matcher(reference);
         assertTrue(m.matches(), reference);

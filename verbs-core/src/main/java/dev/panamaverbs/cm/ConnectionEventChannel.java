@@ -63,8 +63,9 @@ public final class ConnectionEventChannel extends VerbsResource {
      * {@code rdma_create_event_channel}, its fd made non-blocking.
      *
      * @throws VerbsUnavailableException when libibverbs or librdmacm is unavailable
-     * @throws VerbsException when the call fails (ENODEV: no {@code /dev/infiniband/rdma_cm}, the
-     *         {@code rdma_ucm} kernel module is not loaded)
+     * @throws dev.panamaverbs.VerbsSetupException when {@code /dev/infiniband/rdma_cm} cannot be
+     *         opened (the {@code rdma_ucm} kernel module is not loaded, or not permitted)
+     * @throws VerbsException when the call fails otherwise
      * @return {@code rdma_create_event_channel}, its fd made non-blocking.
      */
     public static ConnectionEventChannel create() {
@@ -74,9 +75,11 @@ public final class ConnectionEventChannel extends VerbsResource {
             MemorySegment created = RdmacmCalls.rdma_create_event_channel(state);
             int errno = CallState.errno(state);
             if (created.equals(MemorySegment.NULL)) {
-                throw new VerbsException("rdma_create_event_channel", errno != 0 ? errno : Errno.ENODEV,
-                        errno == Errno.ENOENT || errno == Errno.ENODEV
-                                ? "/dev/infiniband/rdma_cm is missing (load the rdma_ucm kernel module)" : null);
+                if (errno == Errno.ENOENT || errno == Errno.ENODEV) { // the device went since the check
+                    throw RdmaCmDevice.missing("rdma_create_event_channel: " + Errno.describe(errno)
+                            + ": " + RdmaCmDevice.DEFAULT_PATH + " (the rdma_ucm kernel module)");
+                }
+                throw new VerbsException("rdma_create_event_channel", errno != 0 ? errno : Errno.ENODEV, null);
             }
             created = Pointers.sized(created, rdma_event_channel.SIZE);
             int fd = rdma_event_channel.fd(created);
@@ -105,7 +108,7 @@ public final class ConnectionEventChannel extends VerbsResource {
     /**
      * {@code rdma_create_id}: a new identifier on this channel in {@code space}.
      *
-     * @param space the space
+     * @param space the port space: TCP for a connected RC queue pair, UDP for UD datagrams
      * @return {@code rdma_create_id}: a new identifier on this channel in {@code space}.
      */
     public ConnectionId createIdentifier(PortSpace space) {
@@ -120,7 +123,7 @@ public final class ConnectionEventChannel extends VerbsResource {
      *
      * @return the event, or empty when none came in time
      * @throws IllegalStateException when the channel is (or gets) closed
-     * @param timeout the timeout
+     * @param timeout how long to wait at most (not negative)
      */
     public Optional<ConnectionEvent> awaitEvent(Duration timeout) {
         long deadline = Deadline.start("rdma_get_cm_event", timeout);

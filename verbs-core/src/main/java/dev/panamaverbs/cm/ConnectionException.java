@@ -17,11 +17,11 @@ public class ConnectionException extends VerbsException {
     /**
      * A failure of {@code verb} about {@code target}, with {@code errno}, ended by {@code event} (or none).
      *
-     * @param verb the verb
-     * @param target the target
-     * @param errno the errno
-     * @param event the event
-     * @param detail the detail
+     * @param verb the C function that failed, e.g. {@code rdma_connect}
+     * @param target what it was about, for the message, e.g. {@code "to 10.0.2.15:7471"}
+     * @param errno the errno (ETIMEDOUT for a wait that timed out)
+     * @param event the event that ended the operation, or null
+     * @param detail what else to say, or null
      */
     public ConnectionException(String verb, String target, int errno, ConnectionEvent event, String detail) {
         super(verb, errno, verb + " " + target + " failed: " + (event != null

@@ -105,7 +105,7 @@ public final class ConnectionId extends VerbsResource {
      *
      * @throws VerbsException when the call fails (EADDRINUSE, EADDRNOTAVAIL: not a local address...)
      * @throws IllegalStateException unless {@link IdentifierState#CREATED}
-     * @param local the address and port to bind (port 0: any free port)
+     * @param local the address and port to bind: an RDMA device's address, or the wildcard address; port 0 picks a free port
      */
     public void bind(InetSocketAddress local) {
         SocketAddresses.check("rdma_bind_addr", local);
@@ -137,7 +137,7 @@ public final class ConnectionId extends VerbsResource {
      *         timed out, -113: no route; the identifier is BOUND again and may resolve again), or
      *         ETIMEDOUT when no event came (the identifier is FAILED)
      * @throws IllegalStateException unless {@link IdentifierState#CREATED} or {@link IdentifierState#BOUND}
-     * @param remote the peer's address and port
+     * @param remote the peer's address and port (the address of its RDMA device)
      * @param timeout how long the whole call may take (zero: one look; docs/safety.md, "Deadlines")
      */
     public void resolveAddress(InetSocketAddress remote, Duration timeout) {

@@ -13,9 +13,9 @@ public class ConnectionRejectedException extends ConnectionException {
     /**
      * A rejection of {@code verb} to {@code target} reported by {@code event} (type REJECTED).
      *
-     * @param verb the verb
-     * @param target the target
-     * @param event the event
+     * @param verb the C function that failed, e.g. {@code rdma_connect}
+     * @param target what it was about, for the message, e.g. {@code "to 10.0.2.15:7471"}
+     * @param event the REJECTED event
      */
     public ConnectionRejectedException(String verb, String target, ConnectionEvent event) {
         super(verb, target, Errno.ECONNREFUSED, event, event.status() == 8 ? "nothing listens on that port"

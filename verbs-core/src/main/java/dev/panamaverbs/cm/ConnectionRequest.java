@@ -96,8 +96,8 @@ public final class ConnectionRequest {
      * {@link ConnectionOptions#connectTimeout()}) after making a protection domain, a completion
      * queue and an RC queue pair on the request's device. On failure everything made is closed,
      * the identifier too.
-     * @param options the options
-     * @return accepts with {@code options} ({@code rdma_accept}, waiting for ESTABLISHED up to {@link ConnectionOptions#connectTimeout()}) after making a protection domain, a completion queue and an RC queue pair on the request's device.
+     * @param options the connection options (queue sizes, retries, timeouts, private data)
+     * @return the established connection
      * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno), e.g.
      *         allocating the protection domain, completion queue or queue pair
      */
@@ -111,7 +111,7 @@ public final class ConnectionRequest {
      * what the peer sends as soon as it is connected. When {@code beforeAccept} throws, everything
      * made is closed (the identifier too: the peer's connect fails) and its exception thrown.
      *
-     * @param options the options
+     * @param options the connection options (queue sizes, retries, timeouts, private data)
      * @param beforeAccept the set-up step (e.g. register memory and post receives)
      * @return the established connection
      * @throws IllegalStateException when this request was already accepted or rejected

@@ -80,7 +80,7 @@ public final class EndpointExchange {
     /**
      * {@code info} as a version 1 message.
      *
-     * @param info the info
+     * @param info the endpoint to encode
      * @return {@code info} as a version 1 message.
      */
     public static byte[] encode(EndpointInfo info) {
@@ -91,7 +91,7 @@ public final class EndpointExchange {
      * The endpoint in a version 1 message.
      *
      * @throws EndpointExchangeException {@link Reason#VERSION_MISMATCH} or {@link Reason#GARBAGE}
-     * @param message the message
+     * @param message the bytes received, {@link #MESSAGE_SIZE} of them
      * @return the endpoint in a version 1 message.
      */
     public static EndpointInfo decode(byte[] message) throws EndpointExchangeException {
@@ -110,9 +110,9 @@ public final class EndpointExchange {
      * @throws EndpointExchangeException when the peer closes early, speaks another version, sends
      *                                   garbage, or the read times out
      * @throws IOException               when writing or reading fails otherwise
-     * @param in the in
-     * @param out the out
-     * @param local the local
+     * @param in the stream the peer's message is read from
+     * @param out the stream this side's message is written to
+     * @param local this side's endpoint, sent to the peer
      */
     public static EndpointInfo exchange(InputStream in, OutputStream out, EndpointInfo local) throws IOException {
         Objects.requireNonNull(in, "in");
@@ -147,9 +147,9 @@ public final class EndpointExchange {
      * The socket stays open (its read timeout is restored). The timeout follows the library's
      * deadline rule ({@code docs/safety.md}, "Deadlines"): zero reads only what has arrived
      * (within 1 ms), a huge one waits for ever.
-     * @param socket the socket
-     * @param local the local
-     * @param timeout the timeout
+     * @param socket a connected socket to the peer
+     * @param local this side's endpoint, sent to the peer
+     * @param timeout how long the whole call may take at most (not negative)
      * @return the peer's endpoint
      * @throws NullPointerException if {@code timeout} is null
      * @throws IllegalArgumentException if {@code timeout} is negative
@@ -234,9 +234,9 @@ public final class EndpointExchange {
     /**
      * As {@link #exchange(Socket, EndpointInfo, Duration)} over a connected channel. The channel
      * must not be registered with a selector; it is left in the blocking mode it had, and open.
-     * @param channel the channel
-     * @param local the local
-     * @param timeout the timeout
+     * @param channel a connected socket channel to the peer
+     * @param local this side's endpoint, sent to the peer
+     * @param timeout how long the whole call may take at most (not negative)
      * @return the peer's endpoint
      * @throws NullPointerException if {@code timeout} is null
      * @throws IllegalArgumentException if {@code timeout} is negative
@@ -315,9 +315,9 @@ public final class EndpointExchange {
      * @throws NullPointerException      if {@code timeout} is null
      * @throws IllegalArgumentException  if {@code timeout} is negative
      * @throws IOException               when the socket fails otherwise
-     * @param peer the peer
-     * @param local the local
-     * @param timeout the timeout
+     * @param peer the peer's address and port (TCP)
+     * @param local this side's endpoint, sent to the peer
+     * @param timeout how long the whole call may take at most (not negative)
      * @return the peer's endpoint
      */
     public static EndpointInfo connect(InetSocketAddress peer, EndpointInfo local, Duration timeout) throws IOException {
@@ -331,8 +331,8 @@ public final class EndpointExchange {
      * A socket connected to {@code peer}, retrying refused connections until {@code timeout}: the
      * connection {@link #connect} uses, for callers who keep it open afterwards (as a control
      * channel, say) and run {@link #exchange(Socket, EndpointInfo, Duration)} over it.
-     * @param peer the peer
-     * @param timeout the timeout
+     * @param peer the peer's address and port (TCP)
+     * @param timeout how long the whole call may take at most (not negative)
      * @return a socket connected to {@code peer}
      * @throws NullPointerException if {@code timeout} is null
      * @throws IllegalArgumentException if {@code timeout} is negative
@@ -372,8 +372,8 @@ public final class EndpointExchange {
     /**
      * Listens on {@code address} (port 0: any free port, see {@link Listener#localAddress()}) for
      * peers to exchange endpoints with.
-     * @param address the address
-     * @return listens on {@code address} (port 0: any free port, see {@link Listener#localAddress()}) for peers to exchange endpoints with.
+     * @param address the address and port to listen on (port 0: any free port)
+     * @return the listener
      * @throws IOException if the socket fails
      */
     public static Listener listen(InetSocketAddress address) throws IOException {
@@ -409,8 +409,8 @@ public final class EndpointExchange {
          * Waits for a peer, exchanges endpoints with it, and closes that connection: the whole
          * call, accept and exchange, ends within {@code timeout} (one deadline; see the
          * library's deadline rule in {@code docs/safety.md}, "Deadlines").
-         * @param local the local
-         * @param timeout the timeout
+         * @param local this side's endpoint, sent to the peer
+         * @param timeout how long the whole call may take at most (not negative)
          * @return the peer's endpoint
          * @throws NullPointerException if {@code timeout} is null
          * @throws IllegalArgumentException if {@code timeout} is negative
@@ -426,7 +426,7 @@ public final class EndpointExchange {
         /**
          * Waits up to {@code timeout} for a peer and returns its connection, for callers who keep it open.
          *
-         * @param timeout the timeout
+         * @param timeout how long the whole call may take at most (not negative)
          * @return waits up to {@code timeout} for a peer and returns its connection, for callers who keep it open.
          * @throws NullPointerException if {@code timeout} is null
          * @throws IllegalArgumentException if {@code timeout} is negative

@@ -47,11 +47,11 @@ public record EndpointInfo(int qpn, int psn, int lid, Gid gid, Mtu mtu, int qkey
     /**
      * A RoCE (or routed InfiniBand) endpoint: {@code qp}'s number, the PSN it will send first, its GID.
      *
-     * @param qp the qp
-     * @param psn the psn
-     * @param gid the gid
-     * @param mtu the mtu
-     * @return a RoCE (or routed InfiniBand) endpoint: {@code qp}'s number, the PSN it will send first, its GID.
+     * @param qp the local queue pair whose number is advertised
+     * @param psn the packet sequence number it will send first
+     * @param gid its port's GID (RoCE: the RoCE v2 IPv4-mapped one)
+     * @param mtu its path MTU
+     * @return the endpoint
      */
     public static EndpointInfo of(QueuePair qp, int psn, Gid gid, Mtu mtu) {
         Objects.requireNonNull(gid, "gid");
@@ -61,8 +61,8 @@ public record EndpointInfo(int qpn, int psn, int lid, Gid gid, Mtu mtu, int qkey
     /**
      * This endpoint with a LID (InfiniBand).
      *
-     * @param lid the lid
-     * @return this endpoint with a LID (InfiniBand).
+     * @param lid its port's LID
+     * @return a copy with {@code lid}
      */
     public EndpointInfo withLid(int lid) {
         return new EndpointInfo(qpn, psn, lid, gid, mtu, qkey, region);
@@ -71,8 +71,8 @@ public record EndpointInfo(int qpn, int psn, int lid, Gid gid, Mtu mtu, int qkey
     /**
      * This endpoint with a Q_Key (UD).
      *
-     * @param qkey the qkey
-     * @return this endpoint with a Q_Key (UD).
+     * @param qkey the Q_Key its UD queue pair accepts
+     * @return a copy with {@code qkey}
      */
     public EndpointInfo withQkey(int qkey) {
         return new EndpointInfo(qpn, psn, lid, gid, mtu, qkey, region);
@@ -81,8 +81,8 @@ public record EndpointInfo(int qpn, int psn, int lid, Gid gid, Mtu mtu, int qkey
     /**
      * This endpoint advertising {@code region} (its iova, rkey and length) to the peer.
      *
-     * @param region the region
-     * @return this endpoint advertising {@code region} (its iova, rkey and length) to the peer.
+     * @param region the region the peer may read or write
+     * @return a copy advertising {@code region}
      */
     public EndpointInfo withRegion(MemoryRegion region) {
         return withRegion(RemoteRegion.of(region));
@@ -91,8 +91,8 @@ public record EndpointInfo(int qpn, int psn, int lid, Gid gid, Mtu mtu, int qkey
     /**
      * This endpoint advertising {@code region} to the peer.
      *
-     * @param region the region
-     * @return this endpoint advertising {@code region} to the peer.
+     * @param region the region the peer may read or write
+     * @return a copy advertising {@code region}
      */
     public EndpointInfo withRegion(RemoteRegion region) {
         return new EndpointInfo(qpn, psn, lid, gid, mtu, qkey, Optional.of(region));
@@ -101,8 +101,8 @@ public record EndpointInfo(int qpn, int psn, int lid, Gid gid, Mtu mtu, int qkey
     /**
      * The smaller of this endpoint's MTU and {@code other}'s: what both sides should use as the path MTU.
      *
-     * @param other the other
-     * @return the smaller of this endpoint's MTU and {@code other}'s: what both sides should use as the path MTU.
+     * @param other the peer's endpoint
+     * @return the smaller MTU of the two
      */
     public Mtu commonMtu(EndpointInfo other) {
         return mtu.value() <= other.mtu.value() ? mtu : other.mtu;
@@ -111,8 +111,8 @@ public record EndpointInfo(int qpn, int psn, int lid, Gid gid, Mtu mtu, int qkey
     /**
      * This (the peer's) endpoint as the remote end of a local RC or UC queue pair: through a GRH
      * when it has a GID ({@code sgidIndex} picks the local GID to send from), else by LID.
-     * @param sgidIndex the sgid index
-     * @return this (the peer's) endpoint as the remote end of a local RC or UC queue pair: through a GRH when it has a GID ({@code sgidIndex} picks the local GID to send from), else by LID.
+     * @param sgidIndex the index of the local GID to send from
+     * @return the remote end to connect a local RC or UC queue pair to
      */
     public RemoteEndpoint toRemoteEndpoint(int sgidIndex) {
         return gid != null
@@ -123,9 +123,9 @@ public record EndpointInfo(int qpn, int psn, int lid, Gid gid, Mtu mtu, int qkey
     /**
      * An address handle's attributes that reach this (the peer's) endpoint from local {@code port} (UD).
      *
-     * @param port the port
-     * @param sgidIndex the sgid index
-     * @return an address handle's attributes that reach this (the peer's) endpoint from local {@code port} (UD).
+     * @param port the local port number (from 1)
+     * @param sgidIndex the index of the local GID to send from
+     * @return the address handle attributes
      */
     public AddressHandleAttributes toAddressHandleAttributes(int port, int sgidIndex) {
         return gid != null

@@ -103,9 +103,12 @@ public final class RdmaConnection extends CmResources {
      * @throws ConnectionException naming {@code remote} when resolution fails or times out, the
      *         peer is unreachable, or no answer came in time
      * @throws VerbsUnavailableException when libibverbs or librdmacm is missing
-     * @param remote the remote
-     * @param options the options
-     * @return connects to {@code remote}: a new event channel and identifier, address and route resolution ({@link ConnectionOptions#resolveTimeout()} each), protection domain, completion queue and RC queue pair, {@code rdma_connect} and ESTABLISHED ({@link ConnectionOptions#connectTimeout()}).
+     * @throws dev.panamaverbs.VerbsSetupException when {@code /dev/infiniband/rdma_cm} cannot be
+     *         opened (the {@code rdma_ucm} kernel module is not loaded, or not permitted; see
+     *         {@link RdmaCm#isAvailable()})
+     * @param remote the peer's address and port (the address of its RDMA device)
+     * @param options the connection options (queue sizes, retries, timeouts, private data)
+     * @return the established connection
      * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno), e.g.
      *         allocating the protection domain, completion queue or queue pair
      */
@@ -121,13 +124,17 @@ public final class RdmaConnection extends CmResources {
      * thrown. With {@link ConnectionOptions#listenerWait()} it runs once per try.
      *
      * @param remote the server's address
-     * @param options the options
+     * @param options the connection options (queue sizes, retries, timeouts, private data)
      * @param beforeConnect the set-up step (e.g. register memory and post receives)
      * @return the established connection
      * @throws ConnectionRejectedException when rejected, or nothing listens on that port (past
      *         {@link ConnectionOptions#listenerWait()})
      * @throws ConnectionException naming {@code remote} when resolution fails or times out, the
      *         peer is unreachable, or no answer came in time
+     * @throws VerbsUnavailableException when libibverbs or librdmacm is missing
+     * @throws dev.panamaverbs.VerbsSetupException when {@code /dev/infiniband/rdma_cm} cannot be
+     *         opened (the {@code rdma_ucm} kernel module is not loaded, or not permitted; see
+     *         {@link RdmaCm#isAvailable()})
      * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno)
      */
     public static RdmaConnection connect(InetSocketAddress remote, ConnectionOptions options,
@@ -269,7 +276,7 @@ public final class RdmaConnection extends CmResources {
      * {@link #awaitDisconnect}) it answers true at once; while a disconnect is under way it only
      * waits.
      *
-     * @param timeout the timeout
+     * @param timeout how long to wait at most (not negative)
      * @return true when DISCONNECTED arrived (or had), false when the timeout passed first
      * @throws IllegalStateException when closed (also by another thread during the wait), or still
      *         preparing
@@ -295,7 +302,7 @@ public final class RdmaConnection extends CmResources {
      * DISCONNECTED of our own {@link #disconnect}; true once disconnected (at once when it was
      * seen before).
      *
-     * @param timeout the timeout
+     * @param timeout how long to wait at most (not negative)
      * @return true once disconnected, false when the timeout passed first
      * @throws IllegalStateException when closed (also by another thread during the wait), or still
      *         preparing

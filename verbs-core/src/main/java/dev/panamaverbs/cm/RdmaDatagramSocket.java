@@ -55,12 +55,15 @@ public final class RdmaDatagramSocket extends CmResources {
     /**
      * A datagram server on {@code local} (an RDMA device's address): {@code rdma_bind_addr},
      * {@code rdma_listen}, and a UD queue pair on the listening identifier.
-     * @param local the local
-     * @param options the options
-     * @return a datagram server on {@code local} (an RDMA device's address): {@code rdma_bind_addr}, {@code rdma_listen}, and a UD queue pair on the listening identifier.
+     * @param local the address and port to bind: an RDMA device's address, or the wildcard address; port 0 picks a free port
+     * @param options the connection options (queue sizes, retries, timeouts, private data)
+     * @return the datagram server, listening
      * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno), e.g.
      *         allocating the protection domain, completion queue or queue pair
      * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs or librdmacm is unavailable
+     * @throws dev.panamaverbs.VerbsSetupException when {@code /dev/infiniband/rdma_cm} cannot be
+     *         opened (the {@code rdma_ucm} kernel module is not loaded, or not permitted; see
+     *         {@link RdmaCm#isAvailable()})
      */
     public static RdmaDatagramSocket bind(InetSocketAddress local, ConnectionOptions options) {
         return listenOnNewChannel(local, options, PortSpace.UDP, id -> open(id, options, null));
@@ -72,12 +75,15 @@ public final class RdmaDatagramSocket extends CmResources {
      *
      * @throws ConnectionRejectedException when nothing listens on that port
      * @throws ConnectionException when resolution fails or times out
-     * @param remote the remote
-     * @param options the options
-     * @return resolves the datagram server at {@code remote}: address, route, a UD queue pair, and {@code rdma_connect} (a service ID resolution, SIDR) whose answer gives {@link #peer()}.
+     * @param remote the peer's address and port (the address of its RDMA device)
+     * @param options the connection options (queue sizes, retries, timeouts, private data)
+     * @return the datagram client, its {@link #peer()} resolved
      * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno), e.g.
      *         allocating the protection domain, completion queue or queue pair
      * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs or librdmacm is unavailable
+     * @throws dev.panamaverbs.VerbsSetupException when {@code /dev/infiniband/rdma_cm} cannot be
+     *         opened (the {@code rdma_ucm} kernel module is not loaded, or not permitted; see
+     *         {@link RdmaCm#isAvailable()})
      */
     public static RdmaDatagramSocket connect(InetSocketAddress remote, ConnectionOptions options) {
         return resolveOnNewChannel(remote, options, ConnectionOptions.MAX_DATAGRAM_REQUEST_PRIVATE_DATA, PortSpace.UDP,
@@ -102,7 +108,7 @@ public final class RdmaDatagramSocket extends CmResources {
      * Server side: waits up to {@code timeout} for a resolution request and answers it with this
      * endpoint's QPN and Q_Key ({@code rdma_accept} on the request's identifier, then closes it).
      *
-     * @param timeout the timeout
+     * @param timeout how long to wait at most (not negative)
      * @return who asked (address and private data), or empty when no request came in time
      * @throws IllegalStateException when closed (also by another thread during the wait)
      * @throws ConnectionException when the answer fails

@@ -52,12 +52,15 @@ public final class RdmaListener implements AutoCloseable {
      * RDMA device (the wildcard address listens on every device).
      *
      * @throws ConnectionException when bind or listen fails (EADDRINUSE...)
-     * @param local the local
-     * @param options the options
-     * @return listens on {@code local} ({@code rdma_bind_addr}, {@code rdma_listen} with the options' backlog); port 0 picks a free port ({@link #localAddress()}).
+     * @param local the address and port to bind: an RDMA device's address, or the wildcard address; port 0 picks a free port
+     * @param options the connection options (queue sizes, retries, timeouts, private data)
+     * @return the listener, listening
      * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno), e.g.
      *         creating the event channel or the identifier
      * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs or librdmacm is unavailable
+     * @throws dev.panamaverbs.VerbsSetupException when {@code /dev/infiniband/rdma_cm} cannot be
+     *         opened (the {@code rdma_ucm} kernel module is not loaded, or not permitted; see
+     *         {@link RdmaCm#isAvailable()})
      */
     public static RdmaListener listen(InetSocketAddress local, ConnectionOptions options) {
         return CmResources.listenOnNewChannel(local, options, PortSpace.TCP, id -> new RdmaListener(id, options));
@@ -87,8 +90,8 @@ public final class RdmaListener implements AutoCloseable {
      * channel of its own; accept or reject it. Empty when none came in time.
      *
      * @throws IllegalStateException when the listener is (or gets, by another thread) closed
-     * @param timeout the timeout
-     * @return the next connection request within {@code timeout}, its identifier moved to an event channel of its own; accept or reject it.
+     * @param timeout how long to wait at most (not negative)
+     * @return the request, to accept or reject; empty when none came in time
      */
     public Optional<ConnectionRequest> awaitRequest(Duration timeout) {
         Objects.requireNonNull(timeout, "rdma_get_request: timeout is null");
@@ -114,8 +117,8 @@ public final class RdmaListener implements AutoCloseable {
      *
      * @throws ConnectionException with ETIMEDOUT when no request came in time, or when accepting failed
      * @throws IllegalStateException when the listener is (or gets) closed
-     * @param timeout the timeout
-     * @return waits up to {@code timeout} for a connection request and accepts it with the listener's options ({@link ConnectionRequest#accept()}).
+     * @param timeout how long to wait at most (not negative)
+     * @return the accepted, established connection
      * @throws dev.panamaverbs.VerbsException when a verb on the way fails (its name and errno), e.g.
      *         allocating the protection domain, completion queue or queue pair
      */

@@ -8,7 +8,7 @@ import static dev.panamaverbs.ffm.VerbsConstants.*;
  * Asynchronous event type (C {@code enum ibv_event_type}). {@code describe()} gives libibverbs' own text for a value
  * ({@code ibv_event_type_str}), e.g. "local catastrophic error" for {@link #DEVICE_FATAL}.
  */
-public enum AsyncEventType implements NativeEnum, LibraryText.Described {
+public enum AsyncEventType implements NativeEnum {
     /** {@code IBV_EVENT_CQ_ERR}. */
     CQ_ERR(IBV_EVENT_CQ_ERR),
     /** {@code IBV_EVENT_QP_FATAL}. */
@@ -50,10 +50,6 @@ public enum AsyncEventType implements NativeEnum, LibraryText.Described {
     /** {@code IBV_EVENT_WQ_FATAL}. */
     WQ_FATAL(IBV_EVENT_WQ_FATAL);
 
-    static {
-        LibraryText.register(AsyncEventType.class, "ibv_event_type_str", IbverbsCalls::ibv_event_type_str);
-    }
-
     private static final Table<AsyncEventType> TABLE = new Table<>(AsyncEventType.class, "ibv_event_type");
     private final int value;
 
@@ -84,5 +80,16 @@ public enum AsyncEventType implements NativeEnum, LibraryText.Described {
      */
     public static AsyncEventType orNull(int value) {
         return TABLE.orNull(value);
+    }
+
+    /**
+     * libibverbs' own text for this value ({@code ibv_event_type_str}), e.g. "local catastrophic error" for {@link #DEVICE_FATAL}: the words
+     * {@code ibv_devinfo} and other rdma-core tools print, where {@code name()} is the Java constant.
+     *
+     * @return the text libibverbs gives this value
+     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
+     */
+    public String describe() {
+        return LibraryText.of("ibv_event_type_str", IbverbsCalls::ibv_event_type_str, value);
     }
 }

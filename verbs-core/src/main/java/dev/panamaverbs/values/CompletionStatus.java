@@ -8,7 +8,7 @@ import static dev.panamaverbs.ffm.VerbsConstants.*;
  * Work completion status (C {@code enum ibv_wc_status}). {@code describe()} gives libibverbs' own text for a value
  * ({@code ibv_wc_status_str}), e.g. "local length error" for {@link #LOC_LEN_ERR}.
  */
-public enum CompletionStatus implements NativeEnum, LibraryText.Described {
+public enum CompletionStatus implements NativeEnum {
     /** {@code IBV_WC_SUCCESS}. */
     SUCCESS(IBV_WC_SUCCESS),
     /** {@code IBV_WC_LOC_LEN_ERR}. */
@@ -58,10 +58,6 @@ public enum CompletionStatus implements NativeEnum, LibraryText.Described {
     /** {@code IBV_WC_TM_RNDV_INCOMPLETE}. */
     TM_RNDV_INCOMPLETE(IBV_WC_TM_RNDV_INCOMPLETE);
 
-    static {
-        LibraryText.register(CompletionStatus.class, "ibv_wc_status_str", IbverbsCalls::ibv_wc_status_str);
-    }
-
     private static final Table<CompletionStatus> TABLE = new Table<>(CompletionStatus.class, "ibv_wc_status");
     private final int value;
 
@@ -92,5 +88,16 @@ public enum CompletionStatus implements NativeEnum, LibraryText.Described {
      */
     public static CompletionStatus orNull(int value) {
         return TABLE.orNull(value);
+    }
+
+    /**
+     * libibverbs' own text for this value ({@code ibv_wc_status_str}), e.g. "local length error" for {@link #LOC_LEN_ERR}: the words
+     * {@code ibv_devinfo} and other rdma-core tools print, where {@code name()} is the Java constant.
+     *
+     * @return the text libibverbs gives this value
+     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
+     */
+    public String describe() {
+        return LibraryText.of("ibv_wc_status_str", IbverbsCalls::ibv_wc_status_str, value);
     }
 }

@@ -8,7 +8,7 @@ import static dev.panamaverbs.ffm.VerbsConstants.*;
  * Device node type (C {@code enum ibv_node_type}). {@code describe()} gives libibverbs' own text for a value
  * ({@code ibv_node_type_str}), e.g. "InfiniBand channel adapter" for {@link #CA}.
  */
-public enum NodeType implements NativeEnum, LibraryText.Described {
+public enum NodeType implements NativeEnum {
     /** {@code IBV_NODE_UNKNOWN}. */
     UNKNOWN(IBV_NODE_UNKNOWN),
     /** {@code IBV_NODE_CA}. */
@@ -25,10 +25,6 @@ public enum NodeType implements NativeEnum, LibraryText.Described {
     USNIC_UDP(IBV_NODE_USNIC_UDP),
     /** {@code IBV_NODE_UNSPECIFIED}. */
     UNSPECIFIED(IBV_NODE_UNSPECIFIED);
-
-    static {
-        LibraryText.register(NodeType.class, "ibv_node_type_str", IbverbsCalls::ibv_node_type_str);
-    }
 
     private static final Table<NodeType> TABLE = new Table<>(NodeType.class, "ibv_node_type");
     private final int value;
@@ -60,5 +56,16 @@ public enum NodeType implements NativeEnum, LibraryText.Described {
      */
     public static NodeType orNull(int value) {
         return TABLE.orNull(value);
+    }
+
+    /**
+     * libibverbs' own text for this value ({@code ibv_node_type_str}), e.g. "InfiniBand channel adapter" for {@link #CA}: the words
+     * {@code ibv_devinfo} and other rdma-core tools print, where {@code name()} is the Java constant.
+     *
+     * @return the text libibverbs gives this value
+     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
+     */
+    public String describe() {
+        return LibraryText.of("ibv_node_type_str", IbverbsCalls::ibv_node_type_str, value);
     }
 }

@@ -8,7 +8,7 @@ import static dev.panamaverbs.ffm.VerbsConstants.*;
  * Logical port state (C {@code enum ibv_port_state}). {@code describe()} gives libibverbs' own text for a value
  * ({@code ibv_port_state_str}), e.g. "active" for {@link #ACTIVE}.
  */
-public enum PortState implements NativeEnum, LibraryText.Described {
+public enum PortState implements NativeEnum {
     /** {@code IBV_PORT_NOP}. */
     NOP(IBV_PORT_NOP),
     /** {@code IBV_PORT_DOWN}. */
@@ -21,10 +21,6 @@ public enum PortState implements NativeEnum, LibraryText.Described {
     ACTIVE(IBV_PORT_ACTIVE),
     /** {@code IBV_PORT_ACTIVE_DEFER}. */
     ACTIVE_DEFER(IBV_PORT_ACTIVE_DEFER);
-
-    static {
-        LibraryText.register(PortState.class, "ibv_port_state_str", IbverbsCalls::ibv_port_state_str);
-    }
 
     private static final Table<PortState> TABLE = new Table<>(PortState.class, "ibv_port_state");
     private final int value;
@@ -56,5 +52,16 @@ public enum PortState implements NativeEnum, LibraryText.Described {
      */
     public static PortState orNull(int value) {
         return TABLE.orNull(value);
+    }
+
+    /**
+     * libibverbs' own text for this value ({@code ibv_port_state_str}), e.g. "active" for {@link #ACTIVE}: the words
+     * {@code ibv_devinfo} and other rdma-core tools print, where {@code name()} is the Java constant.
+     *
+     * @return the text libibverbs gives this value
+     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
+     */
+    public String describe() {
+        return LibraryText.of("ibv_port_state_str", IbverbsCalls::ibv_port_state_str, value);
     }
 }

@@ -97,6 +97,7 @@ class EndpointExchangeDeadlineTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the dialing peers act by themselves: the try only closes them
     void theListenersTimeoutCoversAcceptAndExchangeTogether() throws Exception {
         Duration timeout = Duration.ofSeconds(2);
         try (EndpointExchange.Listener listener = EndpointExchange.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
@@ -164,6 +165,7 @@ class EndpointExchangeDeadlineTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the dialing peers act by themselves: the try only closes them
     void hugeWaitsWithoutOverflow() throws Exception {
         try (HostilePeer answering = HostilePeer.listening(Behaviour.ANSWER, PEER)) {
             for (int i = 0; i < CALLS.length; i++) {

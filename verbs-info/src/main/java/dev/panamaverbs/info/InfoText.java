@@ -24,8 +24,11 @@ final class InfoText {
         } else {
             out.append("libibverbs:\tNOT available: ").append(library.cause().orElse("?")).append('\n');
         }
-        out.append("librdmacm:\t").append(library.rdmaCmAvailable() ? "available"
-                : "NOT available: " + library.rdmaCmCause().orElse("?")).append('\n');
+        String librdmacm = library.librdmacmProblem();
+        out.append("librdmacm:\t").append(librdmacm == null ? "loaded" : "NOT available: " + librdmacm).append('\n');
+        out.append("rdma_cm device:\t").append(library.rdmaCmDeviceCause()
+                .map(cause -> "NOT usable: " + cause).orElse(library.rdmaCmDevice() + " opens")).append('\n');
+        out.append("rdma_cm:\t").append(library.rdmaCmAvailable() ? "available" : "NOT available").append('\n');
         return out.toString();
     }
 

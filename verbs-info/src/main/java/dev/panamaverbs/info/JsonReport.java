@@ -42,6 +42,8 @@ final class JsonReport {
         capabilities("missing_capabilities", library.missing());
         json.name("rdmacm_available").value(library.rdmaCmAvailable());
         json.name("rdmacm_unavailability_cause").value(library.rdmaCmCause().orElse(null));
+        json.name("rdmacm_device").value(library.rdmaCmDevice());
+        json.name("rdmacm_device_unavailability_cause").value(library.rdmaCmDeviceCause().orElse(null));
         json.endObject();
     }
 
@@ -197,7 +199,6 @@ final class JsonReport {
         json.name(name + "_value").value(value);
     }
 
-    /** {@code name}: the flag word; {@code name_names}: the set flags' {@code ibv_devinfo} names. */
     /** An object of capabilities: {@code members}, then its {@code supported_qp} mask and names. */
     private void qpCaps(String name, Runnable members, int supportedQpTypes) {
         json.name(name).beginObject();
@@ -206,6 +207,7 @@ final class JsonReport {
         json.endObject();
     }
 
+    /** {@code name}: the flag word; {@code name_names}: the set flags' {@code ibv_devinfo} names. */
     private void flags(String name, long value, List<DevinfoNames.Flag> names) {
         json.name(name).unsignedValue(value);
         json.name(name + "_names").beginArray();

@@ -19,10 +19,13 @@ import java.util.Optional;
  * @param missing           capabilities the loaded library lacks
  * @param rdmaCmAvailable   {@link RdmaCm#isAvailable()}
  * @param rdmaCmCause       {@link RdmaCm#unavailabilityCause()}
+ * @param rdmaCmDevice      {@link RdmaCm#devicePath()}
+ * @param rdmaCmDeviceCause {@link RdmaCm#deviceUnavailabilityCause()}
  */
 record LibraryInfo(String version, boolean available, Optional<String> libraryPath, Optional<String> cause,
                    List<Capability> capabilities, List<Capability> missing,
-                   boolean rdmaCmAvailable, Optional<String> rdmaCmCause) {
+                   boolean rdmaCmAvailable, Optional<String> rdmaCmCause,
+                   String rdmaCmDevice, Optional<String> rdmaCmDeviceCause) {
     LibraryInfo {
         Objects.requireNonNull(version, "version");
         Objects.requireNonNull(libraryPath, "libraryPath");
@@ -30,6 +33,22 @@ record LibraryInfo(String version, boolean available, Optional<String> libraryPa
         capabilities = List.copyOf(capabilities);
         missing = List.copyOf(missing);
         Objects.requireNonNull(rdmaCmCause, "rdmaCmCause");
+        Objects.requireNonNull(rdmaCmDevice, "rdmaCmDevice");
+        Objects.requireNonNull(rdmaCmDeviceCause, "rdmaCmDeviceCause");
+    }
+
+    /**
+     * librdmacm's own state, apart from libibverbs' and the device's: {@code null} when it
+     * loaded, else why not (just "needs libibverbs" when that is the reason, not its cause again).
+     */
+    String librdmacmProblem() {
+        if (!available) {
+            return "needs libibverbs, which is not available (above)";
+        }
+        if (rdmaCmAvailable || rdmaCmCause.equals(rdmaCmDeviceCause)) {
+            return null;
+        }
+        return rdmaCmCause.orElse("?");
     }
 
     /** The library as this process sees it. */
@@ -40,6 +59,7 @@ record LibraryInfo(String version, boolean available, Optional<String> libraryPa
         return new LibraryInfo(Verbs.version(), available,
                 available ? Optional.of(Verbs.libraryPath()) : Optional.empty(),
                 Verbs.unavailabilityCause(), present, available ? missing : List.of(),
-                RdmaCm.isAvailable(), RdmaCm.unavailabilityCause());
+                RdmaCm.isAvailable(), RdmaCm.unavailabilityCause(),
+                RdmaCm.devicePath(), RdmaCm.deviceUnavailabilityCause());
     }
 }

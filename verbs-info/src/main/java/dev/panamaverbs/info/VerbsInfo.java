@@ -17,7 +17,7 @@ import java.util.List;
 public final class VerbsInfo {
     /** The hint printed when libibverbs lists no device. */
     static final String NO_DEVICE = "no RDMA device on this host; SoftRoCE: rdma link add rxe0 type rxe netdev <iface>"
-            + " (./verbs info runs in the rxe VM by itself)\n";
+            + " (./verbs info --vm asks the project's rxe VM)\n";
 
     private VerbsInfo() {}
 

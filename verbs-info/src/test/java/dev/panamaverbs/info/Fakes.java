@@ -63,6 +63,7 @@ final class Fakes {
     static LibraryInfo library() {
         return new LibraryInfo("0.1.0-TEST", true, Optional.of("/usr/lib/libibverbs.so.1"), Optional.empty(),
                 List.of(Capability.QP_EX, Capability.QUERY_GID_EX), List.of(Capability.QUERY_QP_DATA_IN_ORDER), false,
-                Optional.of("librdmacm \"gone\""));
+                Optional.of("librdmacm \"gone\""), "/dev/infiniband/rdma_cm",
+                Optional.of("/dev/infiniband/rdma_cm is missing: load the rdma_ucm kernel module"));
     }
 }

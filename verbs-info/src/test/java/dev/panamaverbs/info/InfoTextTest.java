@@ -31,7 +31,29 @@ class InfoTextTest {
                 capabilities:\tQP_EX QUERY_GID_EX
                 missing_capabilities:\tQUERY_QP_DATA_IN_ORDER
                 librdmacm:\tNOT available: librdmacm "gone"
+                rdma_cm device:\tNOT usable: /dev/infiniband/rdma_cm is missing: load the rdma_ucm kernel module
+                rdma_cm:\tNOT available
                 """, InfoText.library(Fakes.library()));
+    }
+
+    @Test
+    void librdmacmDoesNotRepeatLibibverbsCauseAndTheDeviceIsShownApart() {
+        LibraryInfo noVerbs = new LibraryInfo("0.1.0-TEST", false, Optional.empty(),
+                Optional.of("dlopen(\"libibverbs.so.1\") failed: no such file"), List.of(), List.of(), false,
+                Optional.of("dlopen(\"libibverbs.so.1\") failed: no such file"), "/dev/infiniband/rdma_cm", Optional.empty());
+        assertEquals("""
+                panama-verbs:\t0.1.0-TEST
+                libibverbs:\tNOT available: dlopen("libibverbs.so.1") failed: no such file
+                librdmacm:\tNOT available: needs libibverbs, which is not available (above)
+                rdma_cm device:\t/dev/infiniband/rdma_cm opens
+                rdma_cm:\tNOT available
+                """, InfoText.library(noVerbs));
+        String missing = "/dev/infiniband/rdma_cm is missing: load the rdma_ucm kernel module (modprobe rdma_ucm)";
+        LibraryInfo noDevice = new LibraryInfo("0.1.0-TEST", true, Optional.of("/usr/lib/libibverbs.so.1"), Optional.empty(),
+                List.of(), List.of(), false, Optional.of(missing), "/dev/infiniband/rdma_cm", Optional.of(missing));
+        String text = InfoText.library(noDevice);
+        assertTrue(text.contains("librdmacm:\tloaded\n"), text);
+        assertTrue(text.contains("rdma_cm device:\tNOT usable: " + missing + "\n"), text);
     }
 
     @Test

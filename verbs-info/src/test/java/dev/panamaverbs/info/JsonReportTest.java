@@ -1,6 +1,7 @@
 package dev.panamaverbs.info;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.math.BigInteger;
@@ -21,6 +22,8 @@ class JsonReportTest {
         assertEquals(List.of("QP_EX", "QUERY_GID_EX"), library.get("capabilities"));
         assertEquals(List.of("QUERY_QP_DATA_IN_ORDER"), library.get("missing_capabilities"));
         assertEquals("librdmacm \"gone\"", library.get("rdmacm_unavailability_cause"));
+        assertEquals("/dev/infiniband/rdma_cm", library.get("rdmacm_device"));
+        assertTrue(((String) library.get("rdmacm_device_unavailability_cause")).contains("rdma_ucm"));
 
         Map<?, ?> device = (Map<?, ?>) ((List<?>) root.get("devices")).getFirst();
         assertEquals("rxe0", device.get("hca_id"));
@@ -56,7 +59,7 @@ class JsonReportTest {
     @Test
     void unavailableLibraryHasNoDevices() {
         LibraryInfo off = new LibraryInfo("0.1.0-TEST", false, Optional.empty(), Optional.of("panamaverbs.disable=true"),
-                List.of(), List.of(), false, Optional.of("disabled"));
+                List.of(), List.of(), false, Optional.of("disabled"), "/dev/infiniband/rdma_cm", Optional.empty());
         Map<?, ?> root = (Map<?, ?>) MiniJson.parse(JsonReport.format(off, List.of()));
         assertEquals(false, ((Map<?, ?>) root.get("library")).get("available"));
         assertEquals("panamaverbs.disable=true", ((Map<?, ?>) root.get("library")).get("unavailability_cause"));

@@ -32,12 +32,12 @@ final class Memory {
         ALL.set(JAVA_INT, address, value);
     }
 
-    /** {@code memset(address, 0, size)}. */
     /** Copies {@code bytes} bytes from {@code from} to {@code to} (no allocation). */
     static void copy(long from, long to, long bytes) {
         MemorySegment.copy(ALL, from, ALL, to, bytes);
     }
 
+    /** {@code memset(address, 0, size)}. */
     static void zero(long address, long size) {
         ALL.asSlice(address, size).fill((byte) 0);
     }

@@ -11,11 +11,16 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * A test that needs an RDMA device. Tagged {@code device}, so Surefire leaves it out and
- * {@code ./verbs test} runs it on a local device or inside the SoftRoCE VM. The
- * {@link RdmaDeviceExtension} skips it, with the exact reason, when libibverbs is unavailable or
- * the device is absent; injects a {@link TestDevice} parameter; and turns a
+ * A test that needs an RDMA device: {@code @Test}, tagged {@value #TAG}, run by
+ * {@link RdmaDeviceExtension}. The extension skips it, with the exact reason (printed once per
+ * run on standard error, and in the test report), when libibverbs is unavailable or the device is
+ * absent, or fails it instead under {@code panamaverbs.test.requireDevice=true}; injects
+ * {@link TestDevice} and {@code Context} parameters; and turns a
  * {@code VerbsUnsupportedException} into a skip naming the verb.
+ *
+ * <p>The tag lets a build run device tests apart, e.g. Surefire's {@code excludedGroups} and
+ * Failsafe's {@code groups}; without such a configuration they run with the other tests (and skip
+ * where there is no device). verbs-testkit's README has a Surefire/Failsafe snippet to paste.
  */
 @Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
@@ -24,6 +29,6 @@ import java.lang.annotation.Target;
 @Tag(DeviceTest.TAG)
 @ExtendWith(RdmaDeviceExtension.class)
 public @interface DeviceTest {
-    /** The JUnit tag of device tests; Surefire excludes it, the device run includes it. */
+    /** The JUnit tag of device tests, for a build's include/exclude configuration. */
     String TAG = "device";
 }

@@ -15,13 +15,17 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 import org.opentest4j.TestAbortedException;
 
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * JUnit 5 support for device tests (used through {@link DeviceTest}, or {@code @ExtendWith} on a
  * class):
  * <ul>
  *   <li>decides once per run which device to use ({@link DeviceChoice}) and disables the tests,
- *       with the exact reason, when there is none;</li>
+ *       with the exact reason, when there is none; the reason is also printed once per run on
+ *       standard error, since build tools show a disabled test's reason only in their reports;
+ *       with {@value DeviceSettings#REQUIRE_DEVICE_PROPERTY}{@code =true} the tests fail with it
+ *       instead;</li>
  *   <li>resolves {@link TestDevice} parameters, and {@link Context} parameters: the chosen
  *       device opened for that test (or lifecycle method) and closed after it, with everything
  *       the test created from it;</li>
@@ -40,8 +44,13 @@ public class RdmaDeviceExtension implements ExecutionCondition, ParameterResolve
     private static final ExtensionContext.Namespace NAMESPACE =
             ExtensionContext.Namespace.create(RdmaDeviceExtension.class);
 
+    /** What a skip reason ends with, unless {@code requireDevice} turns the skip into a failure. */
+    static final String FAIL_INSTEAD = "; set " + DeviceSettings.REQUIRE_DEVICE_PROPERTY
+            + "=true to fail instead of skipping";
+
     private final DeviceInventory inventory;
     private final DeviceSettings settings;
+    private final Consumer<String> notice;
 
     /** The extension for this machine and this JVM's settings (what {@link DeviceTest} uses). */
     public RdmaDeviceExtension() {
@@ -50,8 +59,14 @@ public class RdmaDeviceExtension implements ExecutionCondition, ParameterResolve
 
     /** An extension over a given inventory and settings (null: read them when first needed). */
     RdmaDeviceExtension(DeviceInventory inventory, DeviceSettings settings) {
+        this(inventory, settings, System.err::println);
+    }
+
+    /** As above, printing the once-per-run skip notice to {@code notice}. */
+    RdmaDeviceExtension(DeviceInventory inventory, DeviceSettings settings, Consumer<String> notice) {
         this.inventory = inventory;
         this.settings = settings;
+        this.notice = notice;
     }
 
     @Override
@@ -63,10 +78,27 @@ public class RdmaDeviceExtension implements ExecutionCondition, ParameterResolve
                     throw new ExtensionConfigurationException("a device test cannot run and "
                             + DeviceSettings.REQUIRE_DEVICE_PROPERTY + "=true makes that a failure: " + skip.reason());
                 }
-                yield ConditionEvaluationResult.disabled(skip.reason());
+                String reason = skip.reason() + FAIL_INSTEAD;
+                announceSkip(context, reason);
+                yield ConditionEvaluationResult.disabled(reason);
             }
         };
     }
+
+    /**
+     * Says once per run, on the notice stream (standard error), why device tests skip: Surefire
+     * and Gradle print a disabled test's reason only in their reports, and a run that skipped
+     * everything should say so where the person reads.
+     */
+    private void announceSkip(ExtensionContext context, String reason) {
+        context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(SkipAnnounced.class, key -> {
+            notice.accept("verbs-testkit: device tests are skipped: " + reason);
+            return new SkipAnnounced();
+        }, SkipAnnounced.class);
+    }
+
+    /** Root-store marker: the skip reason was printed in this run. */
+    private record SkipAnnounced() {}
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {

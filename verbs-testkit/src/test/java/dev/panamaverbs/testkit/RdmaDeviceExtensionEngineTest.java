@@ -59,13 +59,13 @@ class RdmaDeviceExtensionEngineTest {
 
     static final class NoDeviceExtension extends RdmaDeviceExtension {
         NoDeviceExtension() {
-            super(NO_DEVICE, DEFAULTS);
+            super(NO_DEVICE, DEFAULTS, quiet -> { }); // the notice is NoticedExtension's to check
         }
     }
 
     static final class NoLibraryExtension extends RdmaDeviceExtension {
         NoLibraryExtension() {
-            super(NO_LIBRARY, DEFAULTS);
+            super(NO_LIBRARY, DEFAULTS, quiet -> { });
         }
     }
 
@@ -81,7 +81,31 @@ class RdmaDeviceExtensionEngineTest {
         }
     }
 
+    /** The skip notices {@link NoticedExtension} printed (one fixture run at a time). */
+    static final List<String> NOTICES = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    static final class NoticedExtension extends RdmaDeviceExtension {
+        NoticedExtension() {
+            super(NO_DEVICE, DEFAULTS, NOTICES::add);
+        }
+    }
+
     // ---- fixtures (run only through EngineTestKit) ----
+
+    @Tag(FIXTURE_TAG)
+    static class TwoSkippedTests {
+        @Test
+        @ExtendWith(NoticedExtension.class)
+        void first(TestDevice device) {
+            throw new AssertionError("ran without a device: " + device);
+        }
+
+        @Test
+        @ExtendWith(NoticedExtension.class)
+        void second(TestDevice device) {
+            throw new AssertionError("ran without a device: " + device);
+        }
+    }
 
     @Tag(FIXTURE_TAG)
     static class NoDevice {
@@ -255,14 +279,24 @@ class RdmaDeviceExtensionEngineTest {
         assertTests(tests, 1, 0, 0, 0);
         String expected = ((DeviceChoice.Skip) DeviceChoice.decide(NO_DEVICE, DEFAULTS)).reason();
         assertEquals("no RDMA device: libibverbs lists none" + DeviceChoice.HOW_TO_GET_ONE, expected);
-        assertEquals(expected, only(tests.skipped()).getRequiredPayload(String.class));
+        assertEquals(expected + RdmaDeviceExtension.FAIL_INSTEAD, only(tests.skipped()).getRequiredPayload(String.class));
+    }
+
+    @Test
+    void theSkipReasonIsPrintedOncePerRun() {
+        NOTICES.clear();
+        EngineExecutionResults results = run(TwoSkippedTests.class);
+        String reason = ((DeviceChoice.Skip) DeviceChoice.decide(NO_DEVICE, DEFAULTS)).reason() + RdmaDeviceExtension.FAIL_INSTEAD;
+        assertEquals(List.of("verbs-testkit: device tests are skipped: " + reason), NOTICES);
+        assertTests(results.testEvents(), 2, 0, 0, 0);
     }
 
     @Test
     void unavailableLibrarySkipsWithTheLoadersCause() {
         Events tests = run(NoLibrary.class).testEvents();
         assertTests(tests, 1, 0, 0, 0);
-        assertEquals("libibverbs is unavailable: " + LOADER_CAUSE, only(tests.skipped()).getRequiredPayload(String.class));
+        assertEquals("libibverbs is unavailable: " + LOADER_CAUSE + RdmaDeviceExtension.FAIL_INSTEAD,
+                only(tests.skipped()).getRequiredPayload(String.class));
     }
 
     @Test
@@ -272,7 +306,7 @@ class RdmaDeviceExtensionEngineTest {
         assertEquals(0, results.testEvents().started().count());
         Event skipped = only(results.containerEvents().skipped());
         assertEquals("RdmaDeviceExtensionEngineTest$NoDeviceOnTheClass", skipped.getTestDescriptor().getDisplayName());
-        assertEquals(((DeviceChoice.Skip) DeviceChoice.decide(NO_DEVICE, DEFAULTS)).reason(),
+        assertEquals(((DeviceChoice.Skip) DeviceChoice.decide(NO_DEVICE, DEFAULTS)).reason() + RdmaDeviceExtension.FAIL_INSTEAD,
                 skipped.getRequiredPayload(String.class));
     }
 

@@ -5,6 +5,7 @@ import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
@@ -37,5 +38,6 @@ class RequireDeviceEngineTest {
                 .getRequiredPayload(org.junit.platform.engine.TestExecutionResult.class).getThrowable().orElseThrow().getMessage();
         assertTrue(message.contains("panamaverbs.test.requireDevice=true") && message.contains("no RDMA device: libibverbs lists none"),
                 message);
+        assertFalse(message.contains("to fail instead of skipping"), "the switch is set already: " + message);
     }
 }

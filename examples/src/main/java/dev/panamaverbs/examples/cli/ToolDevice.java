@@ -20,6 +20,7 @@ public final class ToolDevice {
      * @param <T>       what it builds
      * @return what {@code resources} built
      * @throws IllegalStateException with the C tools' message when there is no (such) device
+     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable (the cause)
      */
     public static <T> T open(String name, Function<Context, T> resources) {
         Context context = choose(name).open();
@@ -32,6 +33,7 @@ public final class ToolDevice {
     }
 
     private static Device choose(String name) {
+        Verbs.ensureAvailable(); // devices() answers empty without libibverbs: say why instead
         if (name != null) {
             return Verbs.device(name).orElseThrow(() -> new IllegalStateException("IB device " + name + " not found"));
         }

@@ -28,6 +28,8 @@ import java.util.Set;
 final class RpingEndpoint {
     /** The peer disconnected: how an rping server learns that the client is done. */
     static final class Disconnected extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         Disconnected(String message) {
             super(message);
         }

@@ -166,6 +166,7 @@ class PerftestSweepTwoHostTest {
         return null;
     }
 
+    @SuppressWarnings("try") // LocalPeerProcess.close() may be interrupted: this method throws that on
     private static String runOnce(String label, List<String> command, StringBuilder output) throws InterruptedException {
         try (LocalPeerProcess process = LocalPeerProcess.start(label, command, () -> false)) {
             OptionalInt exit = process.awaitExit(CLIENT);

@@ -92,6 +92,7 @@ class PreambleTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the probe socket is closed early on purpose: it frees the port for the server
     void theServerReadsFirst() throws Exception {
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             int port = probe.getLocalPort();

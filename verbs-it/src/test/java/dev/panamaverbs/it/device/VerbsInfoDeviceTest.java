@@ -45,6 +45,9 @@ class VerbsInfoDeviceTest {
         }
         assertEquals(List.of(), mismatches, () -> mismatches.size() + " field(s) differ (of " + expected.size()
                 + ")\n" + String.join("\n", mismatches) + "\n---- ibv_devinfo -v\n" + devinfo + "---- verbs-info -v\n" + info);
+        // the device tests' VM loads rdma_ucm: the library section says rdma_cm can be used
+        assertTrue(info.contains("rdma_cm device:\t/dev/infiniband/rdma_cm opens\n") && info.contains("rdma_cm:\tavailable\n"),
+                () -> "verbs-info does not report rdma_cm usable:\n" + info);
         System.out.println("verbs-info matches ibv_devinfo -v on " + device.name() + ": " + expected.size() + " fields");
     }
 

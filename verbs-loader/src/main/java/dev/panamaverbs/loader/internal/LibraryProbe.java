@@ -70,7 +70,7 @@ public final class LibraryProbe {
     static LoadResult probeConfigured(String library, NativeLibrary functions) {
         if (Boolean.parseBoolean(System.getProperty(DISABLE_PROPERTY))) {
             return LoadResult.unavailable(library,
-                    "native access turned off by -D" + DISABLE_PROPERTY + "=true; " + library + " was not opened");
+                    "disabled by -D" + DISABLE_PROPERTY + "=true; " + library + " was not opened");
         }
         return probe(library, functions);
     }
