@@ -6,6 +6,12 @@
 set -uo pipefail
 [ $# -eq 1 ] || { echo "usage: peer-agent.sh STAGE_DIR" >&2; exit 2; }
 stage=$1
+# The perftest JVMs' class-data-sharing archive, made while host A starts (B idles then) into the
+# shared run folder, where A's JVMs find it too (scripts/jvm-cache.sh; docs/suite-time.md).
+# VERBS_JVM_CACHE=0 leaves it out (to measure what it saves).
+if [ -n "${VERBS_TWO_HOST_DIR:-}" ] && [ "${VERBS_JVM_CACHE:-1}" != 0 ]; then
+    bash "$(dirname "${BASH_SOURCE[0]}")/jvm-cache.sh" "$VERBS_TWO_HOST_DIR/jvm-cache" &
+fi
 # One small JVM that mostly sleeps: C1 only, the serial GC, a small heap.
 exec "${JAVA_HOME:?JAVA_HOME is not set}/bin/java" "@$stage/peer.args" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xmx64m \
     dev.panamaverbs.it.support.PeerAgent "$stage" --max-seconds "${VERBS_VM_TIMEOUT:-3600}"

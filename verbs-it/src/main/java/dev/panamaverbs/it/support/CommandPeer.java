@@ -12,7 +12,9 @@ import java.util.List;
  * <pre>
  * CommandPeer NONE|TCP|RDMA_CM PORT COMMAND [ARGS...]
  * </pre>
- * An argument {@value #GID_INDEX} becomes the link device's RoCE v2 IPv4 GID index on B.
+ * An argument {@value #GID_INDEX} becomes the link device's RoCE v2 IPv4 GID index on B. A command
+ * without one the agent runs itself, doing what this class does, without a JVM for it
+ * ({@link Direct}); this class's own JVM runs only the commands that need the index.
  */
 public final class CommandPeer {
     public static final String LISTENING = "listening";
@@ -38,5 +40,31 @@ public final class CommandPeer {
             Thread.sleep(published ? 200 : 100); // each look for a listener may start `rdma` on host B: as often as PeerPairing looks on host A
         }
         System.exit(process.exitValue());
+    }
+
+    /**
+     * A command peer that B's peer agent runs itself, without a JVM of its own (under TCG a JVM
+     * start costs seconds on the pairing's critical path): the command as given, and the listener
+     * the agent looks for while it runs. Only a command without {@value #GID_INDEX} qualifies:
+     * finding that index takes a device query, which the agent never makes.
+     *
+     * @param listening how the agent sees the command listen
+     * @param port      the port it listens on
+     * @param command   the command line
+     */
+    record Direct(Listening listening, int port, List<String> command) {
+        /** The direct form of peer job {@code mainClass ARGS}, when it is a command peer that qualifies. */
+        static java.util.Optional<Direct> of(String mainClass, List<String> args) {
+            if (!mainClass.equals(CommandPeer.class.getName()) || args.size() < 3 || args.contains(GID_INDEX)) {
+                return java.util.Optional.empty();
+            }
+            return java.util.Optional.of(new Direct(Listening.valueOf(args.get(0)), Integer.parseInt(args.get(1)),
+                    List.copyOf(args.subList(2, args.size()))));
+        }
+
+        /** Whether the agent still has to look for the listener. */
+        boolean listens() {
+            return listening != Listening.NONE;
+        }
     }
 }

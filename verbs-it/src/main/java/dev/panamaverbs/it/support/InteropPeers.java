@@ -44,7 +44,8 @@ public final class InteropPeers {
     }
 
     /**
-     * {@code java -jar JAR ARGS} with native access, started quickly (C1, serial GC): an executable
+     * {@code java -jar JAR ARGS} with native access, started quickly (C1, serial GC, and this run's
+     * class-data-sharing archive of the jar when there is one: {@code SharedArchive}): an executable
      * jar of this build, {@code defaultPath} from the repository root (where ./verbs test runs) unless
      * the system property {@code property} names another.
      */
@@ -52,7 +53,9 @@ public final class InteropPeers {
         Path jar = Path.of(System.getProperty(property, defaultPath)).toAbsolutePath();
         require(Files.isRegularFile(jar), "no " + jar + " (mvn install builds it)");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED", "-jar", jar.toString()));
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED"));
+        command.addAll(SharedArchive.optionsFor(jar));
+        command.addAll(List.of("-jar", jar.toString()));
         command.addAll(args);
         return command;
     }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -25,7 +26,10 @@ import java.util.stream.Stream;
  * java @STAGE/peer.args dev.panamaverbs.testkit.PeerAgent STAGE_DIR [--max-seconds N]
  * </pre>
  * It starts only Java main classes from the staged class path, and only on host B
- * ({@code VERBS_HOST=b}); it makes no native call itself.
+ * ({@code VERBS_HOST=b}); it makes no native call itself. A {@link CommandPeer} job whose command
+ * needs no device query it runs itself ({@link CommandPeer.Direct}): it starts the command, and
+ * publishes {@value CommandPeer#LISTENING} once the command listens, as CommandPeer's JVM would;
+ * that saves a JVM start per interop server.
  */
 public final class PeerAgent {
     static final long POLL_MILLIS = 100;
@@ -38,6 +42,8 @@ public final class PeerAgent {
     private final TwoHostEnvironment environment;
     private final Path stage;
     private final Map<Path, Process> running = new LinkedHashMap<>();
+    /** The running command peers this agent runs itself and whose listener it has not seen yet. */
+    private final Map<Path, CommandPeer.Direct> awaitingListener = new LinkedHashMap<>();
 
     private PeerAgent(TwoHostEnvironment environment, Path stage) {
         this.environment = environment;
@@ -112,16 +118,23 @@ public final class PeerAgent {
             return;
         }
         String mainClass = request.getFirst();
-        command.add(mainClass); // from the class path (a class of an exported package loads from its module)
-        command.addAll(request.subList(1, request.size()));
+        List<String> peerArgs = request.subList(1, request.size());
+        Optional<CommandPeer.Direct> direct = CommandPeer.Direct.of(mainClass, peerArgs);
+        if (direct.isPresent()) {
+            command = new ArrayList<>(direct.get().command()); // what CommandPeer would start, started here
+        } else {
+            command.add(mainClass); // from the class path (a class of an exported package loads from its module)
+            command.addAll(peerArgs);
+        }
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(job.output().toFile()).redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
         builder.environment().put(JOB_ENV, job.dir().toString());
         try {
             Process process = builder.start();
             running.put(job.dir(), process);
+            direct.filter(CommandPeer.Direct::listens).ifPresent(peer -> awaitingListener.put(job.dir(), peer));
             PeerJob.writeAtomically(job.started(), process.pid() + "\n");
-            log("started " + job.dir().getFileName() + ": " + mainClass + " " + request.subList(1, request.size()));
+            log("started " + job.dir().getFileName() + ": " + mainClass + " " + peerArgs + (direct.isPresent() ? " (its command, directly)" : ""));
         } catch (IOException | UncheckedIOException e) {
             PeerJob.writeAtomically(job.output(), "peer agent: could not start " + command + ": " + e + "\n");
             PeerJob.writeAtomically(job.exit(), "127\n");
@@ -133,6 +146,11 @@ public final class PeerAgent {
             var entry = it.next();
             PeerJob job = new PeerJob(entry.getKey());
             Process process = entry.getValue();
+            CommandPeer.Direct direct = awaitingListener.get(entry.getKey());
+            if (direct != null && process.isAlive() && direct.listening().onThisHost(direct.port())) {
+                PeerJob.writeAtomically(job.value(CommandPeer.LISTENING), Integer.toString(direct.port()));
+                awaitingListener.remove(entry.getKey());
+            }
             if (process.isAlive() && Files.exists(job.kill())) {
                 log("killing " + job.dir().getFileName() + " (asked by host A)");
                 kill(process);
@@ -141,6 +159,7 @@ public final class PeerAgent {
                 int status = process.exitValue();
                 PeerJob.writeAtomically(job.exit(), status + "\n");
                 log(job.dir().getFileName() + " exited " + status);
+                awaitingListener.remove(entry.getKey());
                 it.remove();
             }
         }
