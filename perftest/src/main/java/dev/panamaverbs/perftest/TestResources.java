@@ -38,7 +38,7 @@ final class TestResources implements AutoCloseable {
     static final int QKEY = 0x11111111;
     /** {@code UD_ADDITION}: a UD receive's room for the GRH. */
     static final int UD_GRH = 40;
-    /** What we ask for inline data (perftest's defaults are 220 for WRITE, 236 for SEND; we send inline up to what the QP grants). */
+    /** What we ask for inline data; the test sends inline only up to {@code -I} (0 unless given, as perftest on rxe). */
     private static final int INLINE = 220;
 
     private final PerftestOptions options;
