@@ -188,7 +188,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             }
             if (duration) {
                 double seconds = (System.nanoTime() - start) / 1e9;
-                double average = count == 0 ? 0 : seconds * 1e6 / count / factor;
+                double average = seconds * 1e6 / count / factor;   // no guard: perftest prints inf for 0 iterations
                 out.println(ResultTable.latencyDurationRow(size, count, average, count / seconds));
             } else {
                 out.println(ResultTable.latencyRow(size, o.iterations(), LatencyStatistics.of(posted, o.iterations(), gaps, factor)));

@@ -28,17 +28,18 @@ public final class ResultTable {
 
     private ResultTable() {}
 
-    /** One latency line ({@code REPORT_FMT_LAT}). */
+    /** One latency line ({@code REPORT_FMT_LAT}); infinite and NaN figures as C prints them. */
     public static String latencyRow(long size, long iterations, LatencyStatistics s) {
         return String.format(Locale.ROOT,
-                " %-7d %d          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f",
-                size, iterations, s.min(), s.max(), s.typical(), s.average(), s.stdev(), s.percentile99(), s.percentile999());
+                " %-7d %d          %-7s        %-7s      %-7s  \t       %-7s     \t%-7s\t\t%-7s \t\t%-7s",
+                size, iterations, c(s.min(), 2), c(s.max(), 2), c(s.typical(), 2), c(s.average(), 2), c(s.stdev(), 2),
+                c(s.percentile99(), 2), c(s.percentile999(), 2));
     }
 
-    /** One latency line of a duration run ({@code REPORT_FMT_LAT_DUR}). */
+    /** One latency line of a duration run ({@code REPORT_FMT_LAT_DUR}); a zero time gives {@code inf} as in C. */
     public static String latencyDurationRow(long size, long iterations, double averageMicros, double transactionsPerSecond) {
-        return String.format(Locale.ROOT, " %-7d       %d            %-7.2f        %-7.2f", size, iterations, averageMicros,
-                transactionsPerSecond);
+        return String.format(Locale.ROOT, " %-7d       %d            %-7s        %-7s", size, iterations, c(averageMicros, 2),
+                c(transactionsPerSecond, 2));
     }
 
     /**

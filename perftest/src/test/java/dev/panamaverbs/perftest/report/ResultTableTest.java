@@ -54,6 +54,12 @@ class ResultTableTest {
     }
 
     @Test
+    void durationRowWithoutTimeAsPerftest() {
+        assertEquals(" 2             0            inf            -nan   ",
+                ResultTable.latencyDurationRow(2, 0, Double.POSITIVE_INFINITY, Double.NaN));
+    }
+
+    @Test
     void zeroElapsedIsInfiniteNotClamped() {
         long[] posted = {100, 100, 100, 100, 100};
         long[] completed = {100, 100, 100, 100, 100};
