@@ -15,7 +15,8 @@ final class TestInfo {
     }
 
     /**
-     * The block as perftest 4.5 prints it: TX depth on the client only, RX depth on a SEND
+     * The block as perftest 4.5 prints it (its "PCIe relax order" and "ibv_wr* API" lines with
+     * what the twin does, both OFF): TX depth on the client only, RX depth on a SEND
      * server only, the inline size for WRITE/SEND and the outstanding reads for READ/atomic;
      * {@code gidIndex} -1 for none.
      */
@@ -39,6 +40,10 @@ final class TestInfo {
         out.printf(" Dual-port       : OFF\t\tDevice         : %s%n", deviceName);
         out.printf(" Number of qps   : 1\t\tTransport type : IB%n");
         out.printf(" Connection type : %s\t\tUsing SRQ      : OFF%n", o.connection());
+        // perftest 4.5 (6.06) prints these two; ours say what the twin does: no relaxed-ordering
+        // registration (perftest's ON), ibv_post_send rather than the ibv_wr_* API (OFF on rxe too).
+        out.print(" PCIe relax order: OFF\n");
+        out.print(" ibv_wr* API     : OFF\n");
         if (!o.isServer()) {
             out.printf(" TX depth        : %d%n", o.txDepth());
         }

@@ -39,6 +39,20 @@ class TestInfoTest {
     }
 
     @Test
+    void linesInPerftestsOrder() {
+        String client = info("write_bw", "host");
+        String[] order = {" Connection type : RC\t\tUsing SRQ      : OFF\n", " PCIe relax order: OFF\n", " ibv_wr* API     : OFF\n",
+            " TX depth        : 128\n", " CQ Moderation   : 1\n", " Mtu             : 1024[B]\n", " Link type       : Ethernet\n",
+            " GID index       : 1\n", " Max inline data : 0[B]\n", " rdma_cm QPs\t : OFF\n", " Data ex. method : Ethernet\n"};
+        int at = 0;
+        for (String line : order) {
+            int found = client.indexOf(line, at);
+            assertTrue(found >= at, "'" + line.strip() + "' in order in:\n" + client);
+            at = found + line.length();
+        }
+    }
+
+    @Test
     void atomicTitleNamesTheAtomicType() {
         assertTrue(info("atomic_bw").contains("                    Atomic FETCH_AND_ADD BW Test\n"));
         assertTrue(info("atomic_bw", "-A", "CMP_AND_SWAP").contains("                    Atomic CMP_AND_SWAP BW Test\n"));
