@@ -35,12 +35,15 @@ import java.util.Map;
  * @param atomicType  {@code -A}: the atomic operation of the atomic tests
  * @param notices     what perftest prints while it parses these options (the forced CQ moderation and inline size)
  * @param cqModerationGiven whether {@code -Q} was given (perftest forces 1 above 8 KiB only when it was not)
+ * @param serviceLevel {@code -S}: the service level of the path (address handle on UD), 0 to 15; not with {@code -R}
+ * @param qpTimeout   {@code -u}: the RC local ACK timeout, 4.096 us * 2^timeout (perftest's default 14)
  */
 public record PerftestOptions(TestKind test, String server, int port, String device, int ibPort, int gidIndex, int size,
                               int iterations, int durationSeconds, boolean allSizes, int txDepth, int postList,
                               int cqModeration, Connection connection, int mtu, boolean reportGbits, boolean rdmaCm,
                               Duration timeout, List<SizeSeries.Step> series, boolean sizeGiven, int inlineSize,
-                              boolean noPeak, AtomicType atomicType, List<Notice> notices, boolean cqModerationGiven) {
+                              boolean noPeak, AtomicType atomicType, List<Notice> notices, boolean cqModerationGiven,
+                              int serviceLevel, int qpTimeout) {
     /** Defensive copies of the lists. */
     public PerftestOptions {
         series = List.copyOf(series);
@@ -68,6 +71,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
     static final int MAX_INLINE = 912;
     /** perftest's {@code MAX_INLINE_UD}. */
     static final int MAX_INLINE_UD = 884;
+    /** perftest's {@code DEF_QP_TIME}: the RC ACK timeout exponent. */
+    static final int DEFAULT_QP_TIMEOUT = 14;
     /** Above this many iterations perftest does not compute the peak ({@code -N} implied). */
     static final int PEAK_ITERATIONS_LIMIT = 20000;
 
@@ -100,6 +105,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                                          1 above 8192 bytes)
               -I, --inline_size=<size>   max size of message to be sent inline (default 0; not READ/atomic)
               -N, --noPeak               cancel peak-bw calculation (bw tests)
+              -S, --sl=<sl>              service level 0-15 (default 0; not with -R)
+              -u, --qp-timeout=<timeout> QP timeout, 4 usec * 2^timeout, 0-31 (default 14)
               -c, --connection=<RC/UC/UD> connection type (default RC)
               -m, --mtu=<mtu>            MTU size: 256 - 4096 (default port mtu)
               -F, --CPU-freq             accepted, as perftest's (no CPU frequency check here)
@@ -117,8 +124,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
             Map.entry('b', "bidirectional"), Map.entry('C', "report-cycles"), Map.entry('e', "events"),
             Map.entry('f', "margin"), Map.entry('g', "mcg"), Map.entry('h', "help"), Map.entry('H', "report-histogram"),
             Map.entry('L', "hop_limit"), Map.entry('M', "MGID"), Map.entry('o', "outs"), Map.entry('O', "dualport"),
-            Map.entry('q', "qp"), Map.entry('r', "rx-depth"), Map.entry('S', "sl"), Map.entry('T', "tos"),
-            Map.entry('u', "qp-timeout"), Map.entry('U', "report-unsorted"), Map.entry('V', "version"),
+            Map.entry('q', "qp"), Map.entry('r', "rx-depth"), Map.entry('T', "tos"),
+            Map.entry('U', "report-unsorted"), Map.entry('V', "version"),
             Map.entry('w', "limit_bw"), Map.entry('W', "report-counters"), Map.entry('X', "vector"),
             Map.entry('y', "limit_msgrate"), Map.entry('z', "com_rdma_cm"));
 
@@ -130,7 +137,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
             "recv_post_list", "report-both", "report-per-port", "retry_count", "reversed", "run_infinitely", "source_ip",
             "tclass", "typical_pkt_size", "use-srq", "use_hugepages", "use_old_post_send", "wait_destroy");
 
-    private static final GetOpt GETOPT = new GetOpt("p:d:i:x:s:n:D:aA:t:l:Q:I:Nc:m:FRG2:3:bCef:ghHL:M:o:Oq:r:S:T:u:UVw:W:X:y:z",
+    private static final GetOpt GETOPT = new GetOpt("p:d:i:x:s:n:D:aA:t:l:Q:I:NS:u:c:m:FRG2:3:bCef:ghHL:M:o:Oq:r:T:UVw:W:X:y:z",
             longNames());
 
     private static Map<String, Character> longNames() {
@@ -139,6 +146,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 Map.entry("size", 's'), Map.entry("iters", 'n'), Map.entry("duration", 'D'), Map.entry("all", 'a'),
                 Map.entry("atomic_type", 'A'), Map.entry("tx-depth", 't'), Map.entry("post_list", 'l'),
                 Map.entry("cq-mod", 'Q'), Map.entry("inline_size", 'I'), Map.entry("noPeak", 'N'),
+                Map.entry("sl", 'S'), Map.entry("qp-timeout", 'u'),
                 Map.entry("connection", 'c'), Map.entry("mtu", 'm'), Map.entry("CPU-freq", 'F'), Map.entry("rdma_cm", 'R'),
                 Map.entry("report_gbits", 'G'), Map.entry("timeout", '2'), Map.entry("sizes", '3')));
         UNSUPPORTED.forEach((letter, name) -> names.put(name, letter));
@@ -182,6 +190,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         int inline = -1;   // DEF_INLINE: not given
         boolean noPeak = false;
         AtomicType atomicType = AtomicType.FETCH_AND_ADD;
+        int serviceLevel = 0;
+        int qpTimeout = DEFAULT_QP_TIMEOUT;
         Connection connection = Connection.RC;
         int mtu = 0;
         boolean gbits = false;
@@ -227,6 +237,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                     }
                     noPeak = true;
                 }
+                case 'S' -> serviceLevel = serviceLevel(v);
+                case 'u' -> qpTimeout = range(v, "qp timeout", 0, 31);
                 case 'c' -> connection = connection(v);
                 case 'm' -> mtu = mtu(v);
                 case 'F' -> { }
@@ -303,7 +315,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         noPeak |= forcedNoPeak(test, server == null, duration, iterations);
         return new PerftestOptions(test, server, port, device, ibPort, gidIndex, size, iterations, duration, all, txDepth,
                 postList, cqMod, connection, mtu, gbits, rdmaCm, timeout, series, sizeGiven, Math.max(0, inline), noPeak,
-                atomicType, notices, cqModGiven);
+                atomicType, notices, cqModGiven, serviceLevel, qpTimeout);
     }
 
     /**
@@ -332,6 +344,15 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
             return false;
         }
         return duration > 0 || (test.verb() == TestKind.Verb.SEND && server) || iterations > PEAK_ITERATIONS_LIMIT;
+    }
+
+    /** perftest's {@code -S}: 0 to 15, with its text above. */
+    private static int serviceLevel(String text) {
+        long value = GetOpt.number(text, "SL");
+        if (value < 0 || value > 15) {
+            throw new IllegalArgumentException("Only 15 Service levels");
+        }
+        return (int) value;
     }
 
     /** perftest's {@code -A}: only on the atomic tests, one of the two names. */
@@ -399,7 +420,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         return new PerftestOptions(test, server, port + index, device, ibPort, gidIndex, step.size(), runIterations,
                 durationSeconds, false, runTxDepth, postList, Math.min(runCqModeration, runTxDepth), connection, mtu, reportGbits,
                 rdmaCm, timeout, List.of(), true, inlineSize, noPeak || forcedNoPeak(test, isServer(), 0, runIterations),
-                atomicType, List.of(), cqModerationGiven);
+                atomicType, List.of(), cqModerationGiven, serviceLevel, qpTimeout);
     }
 
     /**
@@ -418,7 +439,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         err.println(" Changing to this MTU");
         return new PerftestOptions(test, server, port, device, ibPort, gidIndex, mtuBytes, iterations, durationSeconds,
                 allSizes, txDepth, postList, cqModeration, connection, mtu, reportGbits, rdmaCm, timeout, series, sizeGiven,
-                inlineSize, noPeak, atomicType, notices, cqModerationGiven);
+                inlineSize, noPeak, atomicType, notices, cqModerationGiven, serviceLevel, qpTimeout);
     }
 
     /** A number in {@code [min, max]}; else perftest's {@code CHECK_VALUE} text: "WHAT should be between MIN and MAX". */

@@ -214,9 +214,9 @@ final class TestResources implements AutoCloseable {
     void connect(KeyMessage remote, int mtu) {
         Mtu pathMtu = Mtu.of(mtu);
         if (options.connection() == Connection.UD) {
-            AddressHandleAttributes attributes = gid != null
+            AddressHandleAttributes attributes = (gid != null
                     ? AddressHandleAttributes.global(options.ibPort(), gid.index(), remote.gid())
-                    : AddressHandleAttributes.local(options.ibPort(), remote.lid());
+                    : AddressHandleAttributes.local(options.ibPort(), remote.lid())).withServiceLevel(options.serviceLevel());
             addressHandle = pd.createAddressHandle(attributes);
             qp.toRtr();
             qp.toRts(psn);
@@ -225,10 +225,10 @@ final class TestResources implements AutoCloseable {
         RemoteEndpoint endpoint = gid != null
                 ? RemoteEndpoint.global(remote.qpn(), remote.psn(), remote.gid(), gid.index(), pathMtu).withHopLimit(0xFF)
                 : RemoteEndpoint.local(remote.qpn(), remote.psn(), remote.lid(), pathMtu);
-        endpoint = endpoint.withPort(options.ibPort());
+        endpoint = endpoint.withPort(options.ibPort()).withServiceLevel(options.serviceLevel());
         if (options.connection() == Connection.RC) {
             qp.toRtr(endpoint, new ReadyToReceiveOptions(outReads, 12));
-            qp.toRts(new ReadyToSendOptions(psn, 14, 6, 7, outReads));
+            qp.toRts(new ReadyToSendOptions(psn, options.qpTimeout(), 6, 7, outReads));
         } else {
             qp.toRtr(endpoint);
             qp.toRts(psn);

@@ -207,6 +207,19 @@ class PerftestOptionsTest {
     }
 
     @Test
+    void serviceLevelAndQpTimeoutAsPerftest() {
+        PerftestOptions defaults = PerftestOptions.parse("write_bw");
+        assertEquals(0, defaults.serviceLevel());
+        assertEquals(14, defaults.qpTimeout(), "DEF_QP_TIME");
+        PerftestOptions given = PerftestOptions.parse("send_bw", "-S", "3", "--qp-timeout=20");
+        assertEquals(3, given.serviceLevel());
+        assertEquals(20, given.qpTimeout());
+        assertEquals(15, PerftestOptions.parse("write_lat", "--sl=15").serviceLevel());
+        assertEquals("Only 15 Service levels", refusal("write_bw", "-S", "20"));
+        assertEquals("qp timeout should be between 0 and 31", refusal("write_bw", "-u", "40"));
+    }
+
+    @Test
     void allSizesOnAtomicTestsRefusedAsPerftest() {
         assertEquals("Message size cannot be changed for Atomic tests", refusal("atomic_bw", "-a"));
         assertEquals("Message size cannot be changed for Atomic tests", refusal("atomic_lat", "-a"));
@@ -215,7 +228,7 @@ class PerftestOptionsTest {
 
     @Test
     void optionsNotImplementedAreRefusedByName() {
-        String[][] cases = {{"-r", "10"}, {"-q", "2"}, {"-b"}, {"-e"}, {"-o", "4"}, {"-u", "14"}, {"-S", "0"}, {"-z"},
+        String[][] cases = {{"-r", "10"}, {"-q", "2"}, {"-b"}, {"-e"}, {"-o", "4"}, {"-z"},
             {"-V"}, {"-h"}, {"-C"}, {"-H"}, {"-U"}, {"-O"}, {"-g"}, {"-f", "1"}, {"-L", "64"}, {"-M", "ff0e::1"},
             {"-T", "0"}, {"-X", "0"}, {"-w", "1"}, {"-y", "1"}, {"-W", "x"}, {"--rx-depth=10"}, {"--qp", "2"},
             {"--bidirectional"}};
