@@ -26,6 +26,12 @@ public final class Perftest {
     }
 
     private static int run(PerftestOptions options, PrintStream out, PrintStream err) throws Exception {
+        for (PerftestOptions.Notice notice : options.notices()) {
+            // perftest prints its dashed line on stdout before each of these, the text where it prints it.
+            out.print(dev.panamaverbs.perftest.report.ResultTable.LINE + "\n");
+            out.flush();
+            (notice.toStderr() ? err : out).println(notice.text());
+        }
         return options.series().isEmpty() ? new Session(options, out, err).run() : SizeSeries.run(options, out, err);
     }
 }

@@ -29,15 +29,52 @@ import java.util.Map;
  * @param rdmaCm      {@code -R}: connect the queue pair with rdma_cm, and run the out-of-band exchange over rdma_cm too (as perftest 4.5)
  * @param timeout     {@code --timeout}: the bound on every wait (not perftest's; perftest waits for ever)
  * @param series      {@code --sizes}: one run per size, each its own connection ({@link SizeSeries}); empty for one run
+ * @param sizeGiven   whether {@code -s} was given (perftest clamps a UD size to the MTU only when it was not, or with {@code -a})
+ * @param inlineSize  {@code -I}: the largest message sent inline; 0 when not given (perftest's default on rxe, and on every device for bandwidth tests)
+ * @param noPeak      {@code -N}, or forced as perftest forces it (duration mode, a SEND bandwidth server, more than 20000 iterations): the peak is printed as 0.00
+ * @param atomicType  {@code -A}: the atomic operation of the atomic tests
+ * @param notices     what perftest prints while it parses these options (the forced CQ moderation and inline size)
+ * @param cqModerationGiven whether {@code -Q} was given (perftest forces 1 above 8 KiB only when it was not)
+ * @param serviceLevel {@code -S}: the service level of the path (address handle on UD), 0 to 15; not with {@code -R}
+ * @param qpTimeout   {@code -u}: the RC local ACK timeout, 4.096 us * 2^timeout (perftest's default 14)
  */
 public record PerftestOptions(TestKind test, String server, int port, String device, int ibPort, int gidIndex, int size,
                               int iterations, int durationSeconds, boolean allSizes, int txDepth, int postList,
                               int cqModeration, Connection connection, int mtu, boolean reportGbits, boolean rdmaCm,
-                              Duration timeout, List<SizeSeries.Step> series) {
-    /** A defensive copy of {@code series}. */
+                              Duration timeout, List<SizeSeries.Step> series, boolean sizeGiven, int inlineSize,
+                              boolean noPeak, AtomicType atomicType, List<Notice> notices, boolean cqModerationGiven,
+                              int serviceLevel, int qpTimeout) {
+    /** Defensive copies of the lists. */
     public PerftestOptions {
         series = List.copyOf(series);
+        notices = List.copyOf(notices);
     }
+
+    /** perftest's {@code -A}: the atomic operation, by its name on the command line. */
+    public enum AtomicType { CMP_AND_SWAP, FETCH_AND_ADD }
+
+    /**
+     * A line perftest prints while it checks its options, before any device is opened.
+     *
+     * @param text     the line
+     * @param toStderr whether perftest prints it on stderr (else stdout, after its dashed line)
+     */
+    public record Notice(String text, boolean toStderr) {}
+
+    /** perftest's {@code DEF_RX_SEND}: the receive depth of the SEND tests. */
+    static final int DEFAULT_RX_SEND = 512;
+    /** perftest's {@code UC_MAX_RX}: the receive depth bound of UD and UC. */
+    static final int UC_MAX_RX = 16000;
+    /** perftest's {@code MSG_SIZE_CQ_MOD_LIMIT}: above it, CQ moderation defaults to 1. */
+    static final int MSG_SIZE_CQ_MOD_LIMIT = 8192;
+    /** perftest's {@code MAX_INLINE}. */
+    static final int MAX_INLINE = 912;
+    /** perftest's {@code MAX_INLINE_UD}. */
+    static final int MAX_INLINE_UD = 884;
+    /** perftest's {@code DEF_QP_TIME}: the RC ACK timeout exponent. */
+    static final int DEFAULT_QP_TIMEOUT = 14;
+    /** Above this many iterations perftest does not compute the peak ({@code -N} implied). */
+    static final int PEAK_ITERATIONS_LIMIT = 20000;
 
     /** {@code -x} not given. */
     public static final int AUTO_GID = -1;
@@ -58,12 +95,18 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
               -i, --ib-port=<port>       use port <port> of IB device (default 1)
               -x, --gid-index=<index>    GID index (default: IB none, RoCE v2 IPv4 first)
               -s, --size=<size>          message size (default 2 lat, 65536 bw, 8 atomic)
-              -n, --iters=<iters>        iterations (default 1000 lat, 5000 bw)
+              -n, --iters=<iters>        iterations (at least 5, default 1000; write_bw 5000)
               -D, --duration=<seconds>   run for <seconds> instead of -n
-              -a, --all                  run sizes from 2 till 2^23
+              -a, --all                  run sizes from 2 till 2^23 (not atomic tests)
+              -A, --atomic_type=<type>   CMP_AND_SWAP or FETCH_AND_ADD (atomic tests; default FETCH_AND_ADD)
               -t, --tx-depth=<dep>       size of tx queue (default 1 lat, 128 bw)
               -l, --post_list=<list size> post lists of requests, chained in one post (bw tests)
-              -Q, --cq-mod=<n>           generate a completion every <n> requests (default 100 bw)
+              -Q, --cq-mod=<n>           generate a completion every <n> requests (default 100 bw;
+                                         1 above 8192 bytes)
+              -I, --inline_size=<size>   max size of message to be sent inline (default 0; not READ/atomic)
+              -N, --noPeak               cancel peak-bw calculation (bw tests)
+              -S, --sl=<sl>              service level 0-15 (default 0; not with -R)
+              -u, --qp-timeout=<timeout> QP timeout, 4 usec * 2^timeout, 0-31 (default 14)
               -c, --connection=<RC/UC/UD> connection type (default RC)
               -m, --mtu=<mtu>            MTU size: 256 - 4096 (default port mtu)
               -F, --CPU-freq             accepted, as perftest's (no CPU frequency check here)
@@ -73,66 +116,129 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                   --sizes=<size>[:<iters>],...  one run per size, each its own connection, the
                                          i-th on port <port>+i, in this one process (not a
                                          perftest option; the peer may be one perftest per size)
+            perftest's other options are refused, by name, as not supported yet.
             """;
 
-    private static final GetOpt GETOPT = new GetOpt("p:d:i:x:s:n:D:at:l:Q:c:m:FRG2:3:", Map.ofEntries(
-            Map.entry("port", 'p'), Map.entry("ib-dev", 'd'), Map.entry("ib-port", 'i'), Map.entry("gid-index", 'x'),
-            Map.entry("size", 's'), Map.entry("iters", 'n'), Map.entry("duration", 'D'), Map.entry("all", 'a'),
-            Map.entry("tx-depth", 't'), Map.entry("post_list", 'l'), Map.entry("cq-mod", 'Q'),
-            Map.entry("connection", 'c'), Map.entry("mtu", 'm'), Map.entry("CPU-freq", 'F'), Map.entry("rdma_cm", 'R'),
-            Map.entry("report_gbits", 'G'), Map.entry("timeout", '2'),
-            Map.entry("sizes", '3')));
+    /** perftest's short options the Java perftest does not implement, with their long names. */
+    private static final Map<Character, String> UNSUPPORTED = Map.ofEntries(
+            Map.entry('b', "bidirectional"), Map.entry('C', "report-cycles"), Map.entry('e', "events"),
+            Map.entry('f', "margin"), Map.entry('g', "mcg"), Map.entry('h', "help"), Map.entry('H', "report-histogram"),
+            Map.entry('L', "hop_limit"), Map.entry('M', "MGID"), Map.entry('o', "outs"), Map.entry('O', "dualport"),
+            Map.entry('q', "qp"), Map.entry('r', "rx-depth"), Map.entry('T', "tos"),
+            Map.entry('U', "report-unsorted"), Map.entry('V', "version"),
+            Map.entry('w', "limit_bw"), Map.entry('W', "report-counters"), Map.entry('X', "vector"),
+            Map.entry('y', "limit_msgrate"), Map.entry('z', "com_rdma_cm"));
+
+    /** perftest 4.5's long-only options that the Java perftest does not implement. */
+    private static final java.util.Set<String> UNSUPPORTED_LONG = java.util.Set.of("aes_block_size", "burst_size", "cpu_util",
+            "disable_pcie_relaxed", "dlid", "dont_xchg_versions", "force-link", "inline_recv", "ipv6", "latency_gap",
+            "log_active_dci_streams", "log_dci_streams", "mmap", "mmap-offset", "mr_per_qp", "odp", "out_json",
+            "out_json_file", "output", "perform_warm_up", "pkey_index", "rate_limit", "rate_limit_type", "rate_units",
+            "recv_post_list", "report-both", "report-per-port", "retry_count", "reversed", "run_infinitely", "source_ip",
+            "tclass", "typical_pkt_size", "use-srq", "use_hugepages", "use_old_post_send", "wait_destroy");
+
+    private static final GetOpt GETOPT = new GetOpt("p:d:i:x:s:n:D:aA:t:l:Q:I:NS:u:c:m:FRG2:3:bCef:ghHL:M:o:Oq:r:T:UVw:W:X:y:z",
+            longNames());
+
+    private static Map<String, Character> longNames() {
+        Map<String, Character> names = new java.util.HashMap<>(Map.ofEntries(
+                Map.entry("port", 'p'), Map.entry("ib-dev", 'd'), Map.entry("ib-port", 'i'), Map.entry("gid-index", 'x'),
+                Map.entry("size", 's'), Map.entry("iters", 'n'), Map.entry("duration", 'D'), Map.entry("all", 'a'),
+                Map.entry("atomic_type", 'A'), Map.entry("tx-depth", 't'), Map.entry("post_list", 'l'),
+                Map.entry("cq-mod", 'Q'), Map.entry("inline_size", 'I'), Map.entry("noPeak", 'N'),
+                Map.entry("sl", 'S'), Map.entry("qp-timeout", 'u'),
+                Map.entry("connection", 'c'), Map.entry("mtu", 'm'), Map.entry("CPU-freq", 'F'), Map.entry("rdma_cm", 'R'),
+                Map.entry("report_gbits", 'G'), Map.entry("timeout", '2'), Map.entry("sizes", '3')));
+        UNSUPPORTED.forEach((letter, name) -> names.put(name, letter));
+        return names;
+    }
 
     /** Whether this side is the server (no host given). */
     public boolean isServer() {
         return server == null;
     }
 
-    /** Parses {@code TEST [OPTIONS] [HOST]}; a bad option is an {@link IllegalArgumentException} naming it. */
+    /**
+     * Parses {@code TEST [OPTIONS] [HOST]}; a bad option is an {@link IllegalArgumentException}
+     * naming it, with perftest's own text where perftest refuses it too, and an option of
+     * perftest's that the Java perftest does not implement is refused by name.
+     */
     public static PerftestOptions parse(String... args) {
         if (args.length == 0) {
             throw new IllegalArgumentException("no test given");
         }
         TestKind test = TestKind.byName(args[0]);
         String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+        refuseUnsupportedLongOptions(rest);
         GetOpt.Parsed parsed = GETOPT.parse(rest);
         boolean latency = test.isLatency();
-        boolean atomic = test.verb() == TestKind.Verb.ATOMIC;
+        TestKind.Verb verb = test.verb();
+        boolean atomic = verb == TestKind.Verb.ATOMIC;
         int port = OobChannel.DEFAULT_PORT;
         String device = null;
         int ibPort = 1;
         int gidIndex = AUTO_GID;
         int size = atomic ? 8 : latency ? 2 : 65536;
-        int iterations = latency ? 1000 : 5000;
+        boolean sizeGiven = false;
+        int iterations = test == TestKind.WRITE_BW ? 5000 : 1000;   // DEF_ITERS_WB, else DEF_ITERS
         int duration = 0;
         boolean all = false;
         int txDepth = latency ? 1 : 128;
         int postList = 1;
         int cqMod = latency ? 1 : 100;
         boolean cqModGiven = false;
+        int inline = -1;   // DEF_INLINE: not given
+        boolean noPeak = false;
+        AtomicType atomicType = AtomicType.FETCH_AND_ADD;
+        int serviceLevel = 0;
+        int qpTimeout = DEFAULT_QP_TIMEOUT;
         Connection connection = Connection.RC;
         int mtu = 0;
         boolean gbits = false;
         boolean rdmaCm = false;
         Duration timeout = Duration.ofSeconds(60);
         List<SizeSeries.Step> series = List.of();
+        List<Notice> notices = new java.util.ArrayList<>();
         for (GetOpt.Option option : parsed.options()) {
             String v = option.value();
-            switch (option.letter()) {
+            char letter = option.letter();
+            if (UNSUPPORTED.containsKey(letter)) {
+                throw new IllegalArgumentException("-" + letter + " (--" + UNSUPPORTED.get(letter)
+                        + ") is not supported by the Java perftest yet");
+            }
+            switch (letter) {
                 case 'p' -> port = range(v, "port", 1, 65535);
                 case 'd' -> device = v;
                 case 'i' -> ibPort = range(v, "IB port", 1, 3);
                 case 'x' -> gidIndex = range(v, "gid index", 0, 64);
-                case 's' -> size = range(v, "size", 1, MAX_SIZE);
-                case 'n' -> iterations = range(v, "iterations", 5, 100_000_000);
+                case 's' -> {
+                    size = range(v, "size", 1, MAX_SIZE);
+                    sizeGiven = true;
+                }
+                case 'n' -> iterations = range(v, "Iteration num", 5, 100_000_000);
                 case 'D' -> duration = range(v, "duration", 1, Integer.MAX_VALUE);
                 case 'a' -> all = true;
+                case 'A' -> atomicType = atomicType(verb, v);
                 case 't' -> txDepth = range(v, "tx depth", 1, 15000);
                 case 'l' -> postList = range(v, "post list", 1, 15000);
                 case 'Q' -> {
                     cqMod = range(v, "CQ moderation", 1, 1024);
                     cqModGiven = true;
                 }
+                case 'I' -> {
+                    if (verb == TestKind.Verb.READ || atomic) {
+                        throw new IllegalArgumentException("Inline feature not available on READ/Atomic verbs");
+                    }
+                    inline = range(v, "Max inline", 0, MAX_INLINE);
+                }
+                case 'N' -> {
+                    if (latency) {
+                        throw new IllegalArgumentException("NoPeak only valid for BW tests");
+                    }
+                    noPeak = true;
+                }
+                case 'S' -> serviceLevel = serviceLevel(v);
+                case 'u' -> qpTimeout = range(v, "qp timeout", 0, 31);
                 case 'c' -> connection = connection(v);
                 case 'm' -> mtu = mtu(v);
                 case 'F' -> { }
@@ -140,16 +246,17 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 case 'G' -> gbits = true;
                 case '2' -> timeout = Duration.ofSeconds(range(v, "timeout", 1, 86_400));
                 case '3' -> series = SizeSeries.parse(v);
-                default -> throw new IllegalArgumentException("unexpected option -" + option.letter());
+                default -> throw new IllegalArgumentException("unexpected option -" + letter);
             }
         }
-        if (atomic && size != 8) {
+        if (atomic && (size != 8 || all)) {
+            // perftest 4.5 refuses -s and -a alike on the atomic tests, with this text.
             throw new IllegalArgumentException("Message size cannot be changed for Atomic tests");
         }
-        if (connection == Connection.UD && test.verb() != TestKind.Verb.SEND) {
+        if (connection == Connection.UD && verb != TestKind.Verb.SEND) {
             throw new IllegalArgumentException("UD connection is only possible in SEND verb");
         }
-        if (connection == Connection.UC && (test.verb() == TestKind.Verb.READ || test.verb() == TestKind.Verb.ATOMIC)) {
+        if (connection == Connection.UC && (verb == TestKind.Verb.READ || atomic)) {
             throw new IllegalArgumentException("UC connection not possible in READ/ATOMIC verbs");
         }
         if (rdmaCm && connection == Connection.UC) {
@@ -178,7 +285,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 throw new IllegalArgumentException("Number of iterations must be a multiple of post list size");
             }
             if (!cqModGiven) {
-                cqMod = postList; // "Post List requested - CQ moderation will be the size of the post list"
+                cqMod = postList;
+                notices.add(new Notice("Post List requested - CQ moderation will be the size of the post list", false));
             } else if (postList % cqMod != 0) {
                 throw new IllegalArgumentException("Post list size must be a multiple of CQ moderation");
             }
@@ -190,15 +298,112 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         if (parsed.operands().size() > 1) {
             throw new IllegalArgumentException("more than one host given: " + parsed.operands());
         }
-        if (txDepth > iterations && !latency) {
+        if (txDepth > iterations && !latency && duration == 0) {
             txDepth = iterations;   // perftest: tx depth is cut to the iterations
+        }
+        if (series.isEmpty()) {
+            cqMod = largeMessageCqModeration(size, connection, all, cqMod, cqModGiven, postList, notices);
         }
         if (cqMod > txDepth) {
             cqMod = txDepth;
         }
+        if (connection == Connection.UD && inline > MAX_INLINE_UD) {
+            notices.add(new Notice("Setting inline size to " + MAX_INLINE_UD + " (Max inline size in UD)", true));
+            inline = MAX_INLINE_UD;
+        }
         String server = parsed.operands().isEmpty() ? null : parsed.operands().getFirst();
+        noPeak |= forcedNoPeak(test, server == null, duration, iterations);
         return new PerftestOptions(test, server, port, device, ibPort, gidIndex, size, iterations, duration, all, txDepth,
-                postList, cqMod, connection, mtu, gbits, rdmaCm, timeout, series);
+                postList, cqMod, connection, mtu, gbits, rdmaCm, timeout, series, sizeGiven, Math.max(0, inline), noPeak,
+                atomicType, notices, cqModGiven, serviceLevel, qpTimeout);
+    }
+
+    /**
+     * perftest's CQ moderation for a large message: above {@value #MSG_SIZE_CQ_MOD_LIMIT} bytes (not
+     * on UD, not with {@code -a}) it is 1 unless {@code -Q} was given; a {@code -Q} above 1 there
+     * gets perftest's warning. A post list sets it before this, as in perftest.
+     */
+    private static int largeMessageCqModeration(int size, Connection connection, boolean all, int cqMod, boolean cqModGiven,
+                                                int postList, List<Notice> notices) {
+        if (size <= MSG_SIZE_CQ_MOD_LIMIT || connection == Connection.UD || all || postList > 1) {
+            return cqMod;
+        }
+        if (!cqModGiven) {
+            return 1;
+        }
+        if (cqMod > 1) {
+            notices.add(new Notice("Warning: Large message requested and CQ moderation enabled\n"
+                    + "Warning: It can lead to inaccurate results", false));
+        }
+        return cqMod;
+    }
+
+    /** Where perftest turns the peak off itself: duration mode, a SEND bandwidth server, over 20000 iterations. */
+    private static boolean forcedNoPeak(TestKind test, boolean server, int duration, int iterations) {
+        if (test.isLatency()) {
+            return false;
+        }
+        return duration > 0 || (test.verb() == TestKind.Verb.SEND && server) || iterations > PEAK_ITERATIONS_LIMIT;
+    }
+
+    /** perftest's {@code -S}: 0 to 15, with its text above. */
+    private static int serviceLevel(String text) {
+        long value = GetOpt.number(text, "SL");
+        if (value < 0 || value > 15) {
+            throw new IllegalArgumentException("Only 15 Service levels");
+        }
+        return (int) value;
+    }
+
+    /** perftest's {@code -A}: only on the atomic tests, one of the two names. */
+    private static AtomicType atomicType(TestKind.Verb verb, String name) {
+        if (verb != TestKind.Verb.ATOMIC) {
+            throw new IllegalArgumentException("You are not running the atomic_lat/bw test!\n"
+                    + " To change the atomic action type, you must run one of the atomic tests");
+        }
+        return switch (name) {
+            case "CMP_AND_SWAP" -> AtomicType.CMP_AND_SWAP;
+            case "FETCH_AND_ADD" -> AtomicType.FETCH_AND_ADD;
+            default -> throw new IllegalArgumentException("Invalid Atomic type! please choose from {CMP_AND_SWAP,FETCH_AND_ADD}");
+        };
+    }
+
+    /** Refuses perftest's long-only options that the Java perftest does not implement, by name. */
+    private static void refuseUnsupportedLongOptions(String[] args) {
+        for (String arg : args) {
+            if (arg.equals("--")) {
+                return;
+            }
+            if (arg.startsWith("--")) {
+                int eq = arg.indexOf('=');
+                String name = arg.substring(2, eq < 0 ? arg.length() : eq);
+                if (UNSUPPORTED_LONG.contains(name)) {
+                    throw new IllegalArgumentException("--" + name + " is not supported by the Java perftest yet");
+                }
+            }
+        }
+    }
+
+    /**
+     * perftest's receive depth ({@code -r} is not implemented): {@code DEF_RX_SEND} for the SEND
+     * tests, cut to the iterations; on UD and UC the iterations up to {@code UC_MAX_RX}; made even
+     * (perftest's work-around for an odd depth) unless with {@code -a}. 1 for the other verbs.
+     */
+    public int receiveDepth() {
+        if (test.verb() != TestKind.Verb.SEND) {
+            return 1;
+        }
+        int depth = DEFAULT_RX_SEND;
+        if (durationSeconds == 0) {
+            depth = Math.min(depth, iterations);
+            if (connection != Connection.RC) {
+                depth = Math.min(iterations, UC_MAX_RX);
+            }
+        }
+        if (depth % 2 == 1 && !allSizes) {
+            depth++;
+        }
+        return depth;
     }
 
     /**
@@ -210,11 +415,34 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         SizeSeries.Step step = series.get(index);
         int runIterations = step.iterations() > 0 ? step.iterations() : iterations;
         int runTxDepth = !test.isLatency() && txDepth > runIterations ? runIterations : txDepth;
+        int runCqModeration = largeMessageCqModeration(step.size(), connection, false, cqModeration, cqModerationGiven, postList,
+                new java.util.ArrayList<>());
         return new PerftestOptions(test, server, port + index, device, ibPort, gidIndex, step.size(), runIterations,
-                durationSeconds, false, runTxDepth, postList, Math.min(cqModeration, runTxDepth), connection, mtu, reportGbits,
-                rdmaCm, timeout, List.of());
+                durationSeconds, false, runTxDepth, postList, Math.min(runCqModeration, runTxDepth), connection, mtu, reportGbits,
+                rdmaCm, timeout, List.of(), true, inlineSize, noPeak || forcedNoPeak(test, isServer(), 0, runIterations),
+                atomicType, List.of(), cqModerationGiven, serviceLevel, qpTimeout);
     }
 
+    /**
+     * The same size with UD's limit: a message above the MTU is cut to it, with perftest's notice
+     * on {@code err}, when its size was not given or with {@code -a}; a given {@code -s} above the
+     * MTU is refused with perftest's text. Other connections, and sizes that fit, are unchanged.
+     */
+    public PerftestOptions fitToUdMtu(int mtuBytes, java.io.PrintStream err) {
+        if (connection != Connection.UD || (allSizes ? MAX_SIZE : size) <= mtuBytes) {
+            return this;
+        }
+        if (sizeGiven && !allSizes) {
+            throw new IllegalArgumentException("Max message size in UD cannot be greater than MTU");
+        }
+        err.println(" Max msg size in UD is MTU " + mtuBytes);
+        err.println(" Changing to this MTU");
+        return new PerftestOptions(test, server, port, device, ibPort, gidIndex, mtuBytes, iterations, durationSeconds,
+                allSizes, txDepth, postList, cqModeration, connection, mtu, reportGbits, rdmaCm, timeout, series, sizeGiven,
+                inlineSize, noPeak, atomicType, notices, cqModerationGiven, serviceLevel, qpTimeout);
+    }
+
+    /** A number in {@code [min, max]}; else perftest's {@code CHECK_VALUE} text: "WHAT should be between MIN and MAX". */
     private static int range(String text, String what, long min, long max) {
         long value = GetOpt.number(text, what);
         if (value < min || value > max) {

@@ -37,14 +37,6 @@ import java.lang.foreign.Arena;
  */
 record Session(PerftestOptions o, PrintStream out, PrintStream err) {
 
-    /** perftest's receive depth: 512 for SEND bandwidth ({@code DEF_RX_SEND}), else 1 per iteration in flight. */
-    static int receiveDepth(PerftestOptions o) {
-        if (o.test().verb() != TestKind.Verb.SEND) {
-            return 1;
-        }
-        return o.test().isLatency() ? Math.min(o.iterations(), 16) : Math.min(o.iterations(), 512);
-    }
-
     int run() throws IOException {
         try (TestResources res = TestResources.open(o); Arena arena = Arena.ofConfined()) {
             if (o.isServer()) {
@@ -55,26 +47,39 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 Preamble preamble = Preamble.run(channel, SystemData.DEFAULT_CYCLE_BUFFER, SystemData.DEFAULT_CACHE_LINE,
                         res.offeredMtu(err));
                 int mtuBytes = 1 << (preamble.mtu() + 7);
-                int maxSize = o.allSizes() ? PerftestOptions.MAX_SIZE : o.size();
-                if (o.connection() == Connection.UD && maxSize > mtuBytes) {
-                    throw new ProtocolException(" Max message size in UD cannot be greater than MTU (" + mtuBytes + ")");
+                PerftestOptions fitted;
+                try {
+                    fitted = o.fitToUdMtu(mtuBytes, err);
+                } catch (IllegalArgumentException e) {
+                    throw new ProtocolException(" " + e.getMessage() + " (" + mtuBytes + ")");
                 }
-                int room = maxSize + (o.connection() == Connection.UD ? TestResources.UD_GRH : 0);
-                try (RdmaConnection cm = o.rdmaCm() ? CmTestConnection.establish(channel, o.server(), o.port(),
-                        res.connectionOptions(receiveDepth(o)), o.timeout()) : null) {
-                    if (cm != null) {
-                        res.adopt(cm, room, preamble.cycleBuffer());
-                    } else {
-                        res.create(room, preamble.cycleBuffer(), receiveDepth(o));
-                    }
-                    test(res, channel, preamble.mtu(), arena);
-                    if (cm != null) {
-                        CmTestConnection.disconnect(cm);
-                    }
-                }
+                new Session(fitted, out, err).runOn(res, channel, preamble, arena);
             }
         }
         return 0;
+    }
+
+    /** After the preamble, with the options cut to UD's MTU: the verbs objects and the test. */
+    private void runOn(TestResources res, OobLink channel, Preamble preamble, Arena arena) throws IOException {
+        int maxSize = o.allSizes() && o.connection() != Connection.UD ? PerftestOptions.MAX_SIZE : o.size();
+        int room = maxSize + (o.connection() == Connection.UD ? TestResources.UD_GRH : 0);
+        try (RdmaConnection cm = o.rdmaCm() ? CmTestConnection.establish(channel, o.server(), o.port(),
+                res.connectionOptions(o.receiveDepth()), o.timeout()) : null) {
+            if (cm != null) {
+                res.adopt(cm, room, preamble.cycleBuffer());
+            } else {
+                res.create(room, preamble.cycleBuffer(), o.receiveDepth());
+            }
+            test(res, channel, preamble.mtu(), arena);
+            if (cm != null) {
+                CmTestConnection.disconnect(cm);
+            }
+        }
+    }
+
+    /** The largest message sent inline: {@code -I} (0 when not given, as perftest on rxe), at most what the queue pair takes. */
+    static int inlineSize(PerftestOptions o, TestResources res) {
+        return Math.min(o.inlineSize(), res.maxInline());
     }
 
     /** The out-of-band link: perftest's TCP connection, or with {@code -R} its rdma_cm connection. */
@@ -88,7 +93,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
 
     /** From the test description to the end: key exchanges, RTR/RTS (not with {@code -R}), the hand shakes, the test. */
     private void test(TestResources res, OobLink channel, int mtu, Arena arena) throws IOException {
-        TestInfo.print(out, o, res, 1 << (mtu + 7));
+        TestInfo.print(out, o, res, 1 << (mtu + 7), inlineSize(o, res));
         KeyMessage local = res.local();
         boolean rdmaFields = o.test().verb() != TestKind.Verb.SEND;
         boolean outReads = o.test().verb() == TestKind.Verb.READ;
@@ -148,7 +153,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             switch (verb) {
                 case WRITE -> {
                     WriteLatency loop = new WriteLatency(res.queuePair(), res.buffer(), res.targetOffset(), remote.vaddr(),
-                            remote.rkey(), size, res.maxInline(), completions, arena, o.isServer(), o.timeout());
+                            remote.rkey(), size, inlineSize(o, res), completions, arena, o.isServer(), o.timeout());
                     start = System.nanoTime();
                     if (duration) {
                         count = loop.runUntil(start + o.durationSeconds() * 1_000_000_000L);
@@ -159,9 +164,9 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 case SEND -> {
                     int room = size + (o.connection() == Connection.UD ? TestResources.UD_GRH : 0);
                     SendLatency loop = new SendLatency(res.queuePair(), res.buffer(), res.targetOffset(), room, size,
-                            res.maxInline(), res.addressHandle(), remote.qpn(), TestResources.QKEY, completions, arena,
+                            inlineSize(o, res), res.addressHandle(), remote.qpn(), TestResources.QKEY, completions, arena,
                             o.isServer());
-                    loop.postReceives(receiveDepth(o));
+                    loop.postReceives(o.receiveDepth());
                     channel.handShake(res.local(), "the hand shake after posting receives");
                     start = System.nanoTime();
                     if (duration) {
@@ -171,7 +176,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                     }
                 }
                 case READ, ATOMIC -> {
-                    OneSidedLatency loop = new OneSidedLatency(res.queuePair(), res.buffer(), verb == TestKind.Verb.ATOMIC, size,
+                    OneSidedLatency loop = new OneSidedLatency(res.queuePair(), res.buffer(), atomicOpcode(verb), size,
                             remote.vaddr(), remote.rkey(), completions, arena);
                     start = System.nanoTime();
                     if (duration) {
@@ -183,7 +188,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             }
             if (duration) {
                 double seconds = (System.nanoTime() - start) / 1e9;
-                double average = count == 0 ? 0 : seconds * 1e6 / count / factor;
+                double average = seconds * 1e6 / count / factor;   // no guard: perftest prints inf for 0 iterations
                 out.println(ResultTable.latencyDurationRow(size, count, average, count / seconds));
             } else {
                 out.println(ResultTable.latencyRow(size, o.iterations(), LatencyStatistics.of(posted, o.iterations(), gaps, factor)));
@@ -210,7 +215,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             channel.handShake(res.local(), "the hand shake at the client's end of test");
             BandwidthReportWire theirs = new BandwidthReportWire(0, 0, 0, 0, 0).exchange(channel);
             out.println(ResultTable.bandwidthRow(theirs.size(), theirs.iterations(), theirs.peak(), theirs.average(),
-                    theirs.messageRate()));
+                    theirs.messageRate(), o.reportGbits()));
             closeConnection(channel, res);
             out.print(ResultTable.LINE + "\n");
             return;
@@ -218,7 +223,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         WorkRequestOpcode opcode = switch (verb) {
             case WRITE -> WorkRequestOpcode.RDMA_WRITE;
             case READ -> WorkRequestOpcode.RDMA_READ;
-            default -> WorkRequestOpcode.ATOMIC_FETCH_AND_ADD;
+            default -> atomicOpcode(verb);
         };
         long[] posted = new long[o.durationSeconds() > 0 ? 1 : o.iterations()];
         long[] completed = new long[posted.length];
@@ -226,18 +231,18 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         int lastSize = 0;
         long lastIterations = o.iterations();
         for (int size : sizes()) {
-            PostingBandwidth loop = new PostingBandwidth(res.queuePair(), res.buffer(), opcode, size, res.maxInline(),
+            PostingBandwidth loop = new PostingBandwidth(res.queuePair(), res.buffer(), opcode, size, inlineSize(o, res),
                     remote.vaddr(), remote.rkey(), null, 0, 0, o.txDepth(), o.postList(), o.cqModeration(), completions, arena);
             if (o.durationSeconds() > 0) {
                 lastIterations = loop.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
-                last = BandwidthStatistics.over(size, lastIterations, loop.elapsedNanos(),
-                        loop.elapsedNanos() / Math.max(1, lastIterations), o.reportGbits());
+                last = BandwidthStatistics.over(size, lastIterations, loop.elapsedNanos(), o.reportGbits());
             } else {
                 loop.run(o.iterations(), posted, completed);
-                last = BandwidthStatistics.of(size, o.iterations(), posted, completed, o.reportGbits());
+                last = BandwidthStatistics.of(size, o.iterations(), posted, completed, o.noPeak(), o.reportGbits());
             }
             lastSize = size;
-            out.println(ResultTable.bandwidthRow(size, lastIterations, last.peak(), last.average(), last.messageRate()));
+            out.println(ResultTable.bandwidthRow(size, lastIterations, last.peak(), last.average(), last.messageRate(),
+                    o.reportGbits()));
         }
         out.print(ResultTable.LINE + "\n");
         channel.handShake(res.local(), "the hand shake at the end of test");
@@ -256,7 +261,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             long count = o.iterations();
             if (o.isServer()) {
                 ReceivingBandwidth receiver = new ReceivingBandwidth(res.queuePair(), res.buffer(), res.targetOffset(),
-                        Math.max(room, size), receiveDepth(o), completions, arena);
+                        Math.max(room, size), o.receiveDepth(), completions, arena);
                 receiver.postReceives(o.iterations());
                 channel.handShake(res.local(), "the hand shake after posting receives");
                 if (duration) {
@@ -264,23 +269,23 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 } else {
                     receiver.run(o.iterations());
                 }
-                long elapsed = receiver.elapsedNanos();
-                stats = BandwidthStatistics.over(size, count, elapsed, elapsed / Math.max(1, count), o.reportGbits());
+                // perftest's SEND server never measures the peak (noPeak): 0.00.
+                stats = BandwidthStatistics.over(size, count, receiver.elapsedNanos(), o.reportGbits());
             } else {
                 channel.handShake(res.local(), "the hand shake after the server posted its receives");
                 PostingBandwidth loop = new PostingBandwidth(res.queuePair(), res.buffer(), WorkRequestOpcode.SEND, size,
-                        res.maxInline(), 0, 0, res.addressHandle(), remote.qpn(), TestResources.QKEY, o.txDepth(),
+                        inlineSize(o, res), 0, 0, res.addressHandle(), remote.qpn(), TestResources.QKEY, o.txDepth(),
                         o.postList(), o.cqModeration(), completions, arena);
                 if (duration) {
                     count = loop.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
-                    stats = BandwidthStatistics.over(size, count, loop.elapsedNanos(), loop.elapsedNanos() / Math.max(1, count),
-                            o.reportGbits());
+                    stats = BandwidthStatistics.over(size, count, loop.elapsedNanos(), o.reportGbits());
                 } else {
                     loop.run(o.iterations(), posted, completed);
-                    stats = BandwidthStatistics.of(size, o.iterations(), posted, completed, o.reportGbits());
+                    stats = BandwidthStatistics.of(size, o.iterations(), posted, completed, o.noPeak(), o.reportGbits());
                 }
             }
-            out.println(ResultTable.bandwidthRow(size, count, stats.peak(), stats.average(), stats.messageRate()));
+            out.println(ResultTable.bandwidthRow(size, count, stats.peak(), stats.average(), stats.messageRate(),
+                    o.reportGbits()));
         }
         out.print(ResultTable.LINE + "\n");
         closeConnection(channel, res);
@@ -292,15 +297,21 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         channel.finish();
     }
 
-    /** The sizes to run: {@code -s}, or with {@code -a} 2, 4, ... 2^23 (up to the MTU on UD). */
+    /** {@code -A}'s opcode: compare-and-swap or fetch-and-add; {@code null} for a READ. */
+    private WorkRequestOpcode atomicOpcode(TestKind.Verb verb) {
+        if (verb != TestKind.Verb.ATOMIC) {
+            return null;
+        }
+        return o.atomicType() == PerftestOptions.AtomicType.CMP_AND_SWAP ? WorkRequestOpcode.ATOMIC_CMP_AND_SWP
+                : WorkRequestOpcode.ATOMIC_FETCH_AND_ADD;
+    }
+
+    /** The sizes to run: {@code -s}, or with {@code -a} 2, 4, ... 2^23 (on UD up to the MTU, the size once fitted). */
     private int[] sizes() {
         if (!o.allSizes()) {
             return new int[] {o.size()};
         }
-        int[] sizes = new int[23];
-        for (int i = 1; i < 24; i++) {
-            sizes[i - 1] = 1 << i;
-        }
-        return sizes;
+        int largest = o.connection() == Connection.UD ? o.size() : PerftestOptions.MAX_SIZE;
+        return java.util.stream.IntStream.rangeClosed(1, 23).map(i -> 1 << i).filter(size -> size <= largest).toArray();
     }
 }

@@ -1,41 +1,71 @@
 package dev.panamaverbs.perftest;
 
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 
 /** perftest's test description block ({@code ctx_print_test_info}), with the fields these tools have. */
 final class TestInfo {
     private TestInfo() {}
 
-    static void print(PrintStream out, PerftestOptions o, TestResources res, int mtuBytes) {
+    /** Prints the block; {@code inlineSize} is the inline size the test uses. */
+    static void print(PrintStream out, PerftestOptions o, TestResources res, int mtuBytes, int inlineSize) {
+        out.print(text(o, res.deviceName(), mtuBytes, res.isEthernet(), res.gid().map(gid -> gid.index()).orElse(-1),
+                inlineSize, res.local().outReads()));
+    }
+
+    /**
+     * The block as perftest 4.5 prints it (its "PCIe relax order" and "ibv_wr* API" lines with
+     * what the twin does, both OFF): TX depth on the client only, RX depth on a SEND
+     * server only, the inline size for WRITE/SEND and the outstanding reads for READ/atomic;
+     * {@code gidIndex} -1 for none.
+     */
+    static String text(PerftestOptions o, String deviceName, int mtuBytes, boolean ethernet, int gidIndex, int inlineSize,
+                       int outReads) {
+        StringWriter text = new StringWriter();
+        PrintWriter out = new PrintWriter(text);
+        String atomicTitle = "Atomic " + o.atomicType().name();
         String title = switch (o.test()) {
             case WRITE_LAT -> "RDMA_Write Latency Test";
             case SEND_LAT -> "Send Latency Test";
             case READ_LAT -> "RDMA_Read Latency Test";
-            case ATOMIC_LAT -> "Atomic FETCH_AND_ADD Latency Test";
+            case ATOMIC_LAT -> atomicTitle + " Latency Test";
             case WRITE_BW -> "RDMA_Write BW Test";
             case SEND_BW -> "Send BW Test";
             case READ_BW -> "RDMA_Read BW Test";
-            case ATOMIC_BW -> "Atomic FETCH_AND_ADD BW Test";
+            case ATOMIC_BW -> atomicTitle + " BW Test";
         };
         out.print("---------------------------------------------------------------------------------------\n");
         out.printf("                    %s%n", title);
-        out.printf(" Dual-port       : OFF\t\tDevice         : %s%n", res.deviceName());
+        out.printf(" Dual-port       : OFF\t\tDevice         : %s%n", deviceName);
         out.printf(" Number of qps   : 1\t\tTransport type : IB%n");
         out.printf(" Connection type : %s\t\tUsing SRQ      : OFF%n", o.connection());
-        out.printf(" TX depth        : %d%n", o.txDepth());
+        // perftest 4.5 (6.06) prints these two; ours say what the twin does: no relaxed-ordering
+        // registration (perftest's ON), ibv_post_send rather than the ibv_wr_* API (OFF on rxe too).
+        out.print(" PCIe relax order: OFF\n");
+        out.print(" ibv_wr* API     : OFF\n");
+        if (!o.isServer()) {
+            out.printf(" TX depth        : %d%n", o.txDepth());
+        }
         if (o.postList() > 1) {
             out.printf(" Post List       : %d%n", o.postList());
         }
-        if (o.test().verb() == TestKind.Verb.SEND) {
-            out.printf(" RX depth        : %d%n", Session.receiveDepth(o));
+        if (o.test().verb() == TestKind.Verb.SEND && o.isServer()) {
+            out.printf(" RX depth        : %d%n", o.receiveDepth());
         }
         if (!o.test().isLatency()) {
             out.printf(" CQ Moderation   : %d%n", o.cqModeration());
         }
         out.printf(" Mtu             : %d[B]%n", mtuBytes);
-        out.printf(" Link type       : %s%n", res.isEthernet() ? "Ethernet" : "IB");
-        res.gid().ifPresent(gid -> out.printf(" GID index       : %d%n", gid.index()));
-        out.printf(" Max inline data : %d[B]%n", res.maxInline());
+        out.printf(" Link type       : %s%n", ethernet ? "Ethernet" : "IB");
+        if (gidIndex >= 0) {
+            out.printf(" GID index       : %d%n", gidIndex);
+        }
+        if (o.test().verb() == TestKind.Verb.READ || o.test().verb() == TestKind.Verb.ATOMIC) {
+            out.printf(" Outstand reads  : %d%n", outReads);
+        } else {
+            out.printf(" Max inline data : %d[B]%n", inlineSize);
+        }
         out.printf(" rdma_cm QPs\t : %s%n", o.rdmaCm() ? "ON" : "OFF");
         out.printf(" Data ex. method : %s%n", o.rdmaCm() ? "rdma_cm" : "Ethernet");
         if (o.rdmaCm() && o.isServer()) {
@@ -43,5 +73,7 @@ final class TestInfo {
             out.print(" Waiting for client rdma_cm QP to connect\n Please run the same command with the IB/RoCE interface IP\n");
         }
         out.print("---------------------------------------------------------------------------------------\n");
+        out.flush();
+        return text.toString();
     }
 }

@@ -38,7 +38,7 @@ final class TestResources implements AutoCloseable {
     static final int QKEY = 0x11111111;
     /** {@code UD_ADDITION}: a UD receive's room for the GRH. */
     static final int UD_GRH = 40;
-    /** What we ask for inline data (perftest's defaults are 220 for WRITE, 236 for SEND; we send inline up to what the QP grants). */
+    /** What we ask for inline data; the test sends inline only up to {@code -I} (0 unless given, as perftest on rxe). */
     private static final int INLINE = 220;
 
     private final PerftestOptions options;
@@ -214,9 +214,9 @@ final class TestResources implements AutoCloseable {
     void connect(KeyMessage remote, int mtu) {
         Mtu pathMtu = Mtu.of(mtu);
         if (options.connection() == Connection.UD) {
-            AddressHandleAttributes attributes = gid != null
+            AddressHandleAttributes attributes = (gid != null
                     ? AddressHandleAttributes.global(options.ibPort(), gid.index(), remote.gid())
-                    : AddressHandleAttributes.local(options.ibPort(), remote.lid());
+                    : AddressHandleAttributes.local(options.ibPort(), remote.lid())).withServiceLevel(options.serviceLevel());
             addressHandle = pd.createAddressHandle(attributes);
             qp.toRtr();
             qp.toRts(psn);
@@ -225,10 +225,10 @@ final class TestResources implements AutoCloseable {
         RemoteEndpoint endpoint = gid != null
                 ? RemoteEndpoint.global(remote.qpn(), remote.psn(), remote.gid(), gid.index(), pathMtu).withHopLimit(0xFF)
                 : RemoteEndpoint.local(remote.qpn(), remote.psn(), remote.lid(), pathMtu);
-        endpoint = endpoint.withPort(options.ibPort());
+        endpoint = endpoint.withPort(options.ibPort()).withServiceLevel(options.serviceLevel());
         if (options.connection() == Connection.RC) {
             qp.toRtr(endpoint, new ReadyToReceiveOptions(outReads, 12));
-            qp.toRts(new ReadyToSendOptions(psn, 14, 6, 7, outReads));
+            qp.toRts(new ReadyToSendOptions(psn, options.qpTimeout(), 6, 7, outReads));
         } else {
             qp.toRtr(endpoint);
             qp.toRts(psn);

@@ -32,9 +32,10 @@ class PerftestOptionsTest {
         assertFalse(o.isServer());
         assertEquals("10.0.0.2", o.server());
         assertEquals(65536, o.size());
-        assertEquals(5000, o.iterations());
+        assertEquals(1000, o.iterations());
         assertEquals(128, o.txDepth());
-        assertEquals(100, o.cqModeration());
+        assertEquals(1, o.cqModeration(), "65536 bytes: over 8 KiB, perftest forces 1");
+        assertEquals(100, PerftestOptions.parse("send_bw", "-s", "4096").cqModeration());
         assertEquals(8, PerftestOptions.parse("atomic_bw").size());
     }
 
@@ -111,7 +112,9 @@ class PerftestOptionsTest {
         assertEquals(10, last.iterations());
         assertEquals(18702, last.port());
         assertEquals(10, last.txDepth(), "the tx depth is cut to the run's iterations, as perftest cuts it to -n");
-        assertEquals(10, last.cqModeration());
+        assertEquals(1, last.cqModeration(), "65536 bytes: over 8 KiB perftest forces 1");
+        assertEquals(100, first.cqModeration());
+        assertEquals(4, PerftestOptions.parse("write_bw", "-Q", "4", "--sizes=65536").seriesRun(0).cqModeration(), "-Q given");
         assertEquals(128, o.seriesRun(1).txDepth());
     }
 
@@ -124,5 +127,150 @@ class PerftestOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "-a", "--sizes=2,4"));
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("atomic_lat", "--sizes=8"));
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "-p", "65535", "--sizes=2,4"));
+    }
+
+    @Test
+    void defaultIterationsArePerftests() {
+        for (TestKind test : TestKind.values()) {
+            int expected = test == TestKind.WRITE_BW ? 5000 : 1000;   // DEF_ITERS_WB for write_bw, else DEF_ITERS
+            assertEquals(expected, PerftestOptions.parse(test.testName()).iterations(), test.testName());
+        }
+    }
+
+    @Test
+    void depthsAsPerftest() {
+        assertEquals(1, PerftestOptions.parse("write_lat").txDepth());
+        assertEquals(128, PerftestOptions.parse("send_bw").txDepth());
+        assertEquals(50, PerftestOptions.parse("write_bw", "-n", "50").txDepth(), "cut to the iterations");
+        assertEquals(128, PerftestOptions.parse("write_bw", "-n", "50", "-D", "2").txDepth(), "not in duration mode");
+        assertEquals(512, PerftestOptions.parse("send_bw").receiveDepth(), "DEF_RX_SEND");
+        assertEquals(512, PerftestOptions.parse("send_lat").receiveDepth());
+        assertEquals(100, PerftestOptions.parse("send_bw", "-n", "100").receiveDepth(), "cut to the iterations");
+        assertEquals(6, PerftestOptions.parse("send_bw", "-n", "5").receiveDepth(), "made even");
+        assertEquals(1000, PerftestOptions.parse("send_bw", "-c", "UD").receiveDepth(), "UD: the iterations, up to UC_MAX_RX");
+        assertEquals(16000, PerftestOptions.parse("send_bw", "-c", "UC", "-n", "20000").receiveDepth());
+        assertEquals(1, PerftestOptions.parse("write_bw").receiveDepth());
+    }
+
+    @Test
+    void cqModerationAsPerftest() {
+        assertEquals(100, PerftestOptions.parse("send_bw", "-s", "8192").cqModeration());
+        PerftestOptions large = PerftestOptions.parse("write_bw", "-s", "16384");
+        assertEquals(1, large.cqModeration(), "over 8 KiB perftest forces 1");
+        assertTrue(large.notices().isEmpty());
+        assertEquals(1, PerftestOptions.parse("write_bw").cqModeration(), "the default 65536 bytes too");
+        PerftestOptions asked = PerftestOptions.parse("write_bw", "-s", "16384", "-Q", "10");
+        assertEquals(10, asked.cqModeration());
+        assertEquals("Warning: Large message requested and CQ moderation enabled\nWarning: It can lead to inaccurate results",
+                asked.notices().getFirst().text());
+        assertEquals(100, PerftestOptions.parse("send_bw", "-c", "UD", "-s", "16384").cqModeration(), "not on UD");
+        assertEquals(100, PerftestOptions.parse("write_bw", "-a").cqModeration(), "not with -a");
+        assertEquals(20, PerftestOptions.parse("write_bw", "-n", "20", "-s", "1024").cqModeration(), "cut to the tx depth");
+        assertEquals("Post List requested - CQ moderation will be the size of the post list",
+                PerftestOptions.parse("write_bw", "-l", "4").notices().getFirst().text());
+    }
+
+    @Test
+    void inlineSizeAsPerftest() {
+        assertEquals(0, PerftestOptions.parse("write_lat").inlineSize(), "perftest reports 0 unless -I (and on rxe always)");
+        assertEquals(0, PerftestOptions.parse("send_bw").inlineSize());
+        assertEquals(100, PerftestOptions.parse("send_lat", "-I", "100").inlineSize());
+        PerftestOptions ud = PerftestOptions.parse("send_bw", "-c", "UD", "-I", "900");
+        assertEquals(884, ud.inlineSize());
+        assertEquals(new PerftestOptions.Notice("Setting inline size to 884 (Max inline size in UD)", true), ud.notices().getFirst());
+        assertEquals("Max inline should be between 0 and 912", refusal("send_bw", "-I", "913"));
+        assertEquals("Inline feature not available on READ/Atomic verbs", refusal("read_bw", "-I", "10"));
+        assertEquals("Inline feature not available on READ/Atomic verbs", refusal("atomic_lat", "-I", "10"));
+    }
+
+    @Test
+    void peakAsPerftest() {
+        assertFalse(PerftestOptions.parse("write_bw", "host").noPeak());
+        assertTrue(PerftestOptions.parse("write_bw", "-N", "host").noPeak());
+        assertTrue(PerftestOptions.parse("send_bw").noPeak(), "a SEND server never measures the peak");
+        assertFalse(PerftestOptions.parse("send_bw", "host").noPeak());
+        assertTrue(PerftestOptions.parse("read_bw", "-D", "2", "host").noPeak(), "duration mode");
+        assertTrue(PerftestOptions.parse("read_bw", "-n", "20001", "host").noPeak(), "over 20000 iterations");
+        assertFalse(PerftestOptions.parse("read_bw", "-n", "20000", "host").noPeak());
+        assertEquals("NoPeak only valid for BW tests", refusal("write_lat", "-N"));
+    }
+
+    @Test
+    void atomicTypeAsPerftest() {
+        assertEquals(PerftestOptions.AtomicType.FETCH_AND_ADD, PerftestOptions.parse("atomic_bw").atomicType());
+        assertEquals(PerftestOptions.AtomicType.CMP_AND_SWAP, PerftestOptions.parse("atomic_lat", "-A", "CMP_AND_SWAP").atomicType());
+        assertEquals(PerftestOptions.AtomicType.FETCH_AND_ADD,
+                PerftestOptions.parse("atomic_bw", "--atomic_type=FETCH_AND_ADD").atomicType());
+        assertEquals("Invalid Atomic type! please choose from {CMP_AND_SWAP,FETCH_AND_ADD}", refusal("atomic_bw", "-A", "SWAP"));
+        assertEquals("You are not running the atomic_lat/bw test!\n To change the atomic action type, you must run one of the"
+                + " atomic tests", refusal("send_bw", "-A", "CMP_AND_SWAP"));
+    }
+
+    @Test
+    void serviceLevelAndQpTimeoutAsPerftest() {
+        PerftestOptions defaults = PerftestOptions.parse("write_bw");
+        assertEquals(0, defaults.serviceLevel());
+        assertEquals(14, defaults.qpTimeout(), "DEF_QP_TIME");
+        PerftestOptions given = PerftestOptions.parse("send_bw", "-S", "3", "--qp-timeout=20");
+        assertEquals(3, given.serviceLevel());
+        assertEquals(20, given.qpTimeout());
+        assertEquals(15, PerftestOptions.parse("write_lat", "--sl=15").serviceLevel());
+        assertEquals("Only 15 Service levels", refusal("write_bw", "-S", "20"));
+        assertEquals("qp timeout should be between 0 and 31", refusal("write_bw", "-u", "40"));
+    }
+
+    @Test
+    void allSizesOnAtomicTestsRefusedAsPerftest() {
+        assertEquals("Message size cannot be changed for Atomic tests", refusal("atomic_bw", "-a"));
+        assertEquals("Message size cannot be changed for Atomic tests", refusal("atomic_lat", "-a"));
+        assertEquals("Iteration num should be between 5 and 100000000", refusal("send_bw", "-n", "0"));
+    }
+
+    @Test
+    void optionsNotImplementedAreRefusedByName() {
+        String[][] cases = {{"-r", "10"}, {"-q", "2"}, {"-b"}, {"-e"}, {"-o", "4"}, {"-z"},
+            {"-V"}, {"-h"}, {"-C"}, {"-H"}, {"-U"}, {"-O"}, {"-g"}, {"-f", "1"}, {"-L", "64"}, {"-M", "ff0e::1"},
+            {"-T", "0"}, {"-X", "0"}, {"-w", "1"}, {"-y", "1"}, {"-W", "x"}, {"--rx-depth=10"}, {"--qp", "2"},
+            {"--bidirectional"}};
+        for (String[] option : cases) {
+            String[] args = new String[option.length + 1];
+            args[0] = "send_bw";
+            System.arraycopy(option, 0, args, 1, option.length);
+            String message = refusal(args);
+            String letter = option[0].startsWith("--") ? null : option[0];
+            assertTrue(message.endsWith("is not supported by the Java perftest yet"), message);
+            if (letter != null) {
+                assertTrue(message.startsWith(letter + " (--"), message);
+            } else {
+                assertTrue(message.contains("(" + option[0].split("=")[0] + ")"), message);
+            }
+        }
+        for (String longOnly : new String[] {"--ipv6", "--use-srq", "--run_infinitely", "--reversed", "--report-both",
+            "--output=bandwidth", "--inline_recv=64", "--cpu_util", "--dont_xchg_versions", "--tclass=0"}) {
+            String message = refusal("send_bw", longOnly);
+            assertEquals(longOnly.split("=")[0] + " is not supported by the Java perftest yet", message);
+        }
+    }
+
+    @Test
+    void udSizeFitsTheMtuAsPerftest() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream err = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);
+        PerftestOptions fitted = PerftestOptions.parse("send_bw", "-c", "UD").fitToUdMtu(1024, err);
+        assertEquals(1024, fitted.size(), "the default 65536 is cut to the MTU");
+        assertEquals(" Max msg size in UD is MTU 1024\n Changing to this MTU\n", bytes.toString(java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(1024, PerftestOptions.parse("send_lat", "-c", "UD", "-a", "-s", "4096").fitToUdMtu(1024, err).size(),
+                "-a: up to the MTU");
+        PerftestOptions small = PerftestOptions.parse("send_bw", "-c", "UD", "-s", "512");
+        assertTrue(small == small.fitToUdMtu(1024, err));
+        PerftestOptions rc = PerftestOptions.parse("send_bw");
+        assertTrue(rc == rc.fitToUdMtu(1024, err));
+        IllegalArgumentException given = assertThrows(IllegalArgumentException.class,
+                () -> PerftestOptions.parse("send_bw", "-c", "UD", "-s", "4096").fitToUdMtu(1024, err));
+        assertEquals("Max message size in UD cannot be greater than MTU", given.getMessage());
+    }
+
+    private static String refusal(String... args) {
+        return assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse(args)).getMessage();
     }
 }

@@ -24,27 +24,48 @@ public final class ResultTable {
     /** {@code RESULT_FMT_G}. */
     public static final String BANDWIDTH_HEADER_GBITS = " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]";
 
-    private static final Pattern NUMBER_ROW = Pattern.compile("^\\s*\\d+\\s+\\d+(\\s+[0-9.]+(e[+-]?\\d+)?|\\s+inf|\\s+nan)+\\s*$");
+    private static final Pattern NUMBER_ROW = Pattern.compile("^\\s*\\d+\\s+\\d+(\\s+[0-9.]+(e[+-]?\\d+)?|\\s+-?inf|\\s+-?nan)+\\s*$");
 
     private ResultTable() {}
 
-    /** One latency line ({@code REPORT_FMT_LAT}). */
+    /** One latency line ({@code REPORT_FMT_LAT}); infinite and NaN figures as C prints them. */
     public static String latencyRow(long size, long iterations, LatencyStatistics s) {
         return String.format(Locale.ROOT,
-                " %-7d %d          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f",
-                size, iterations, s.min(), s.max(), s.typical(), s.average(), s.stdev(), s.percentile99(), s.percentile999());
+                " %-7d %d          %-7s        %-7s      %-7s  \t       %-7s     \t%-7s\t\t%-7s \t\t%-7s",
+                size, iterations, c(s.min(), 2), c(s.max(), 2), c(s.typical(), 2), c(s.average(), 2), c(s.stdev(), 2),
+                c(s.percentile99(), 2), c(s.percentile999(), 2));
     }
 
-    /** One latency line of a duration run ({@code REPORT_FMT_LAT_DUR}). */
+    /** One latency line of a duration run ({@code REPORT_FMT_LAT_DUR}); a zero time gives {@code inf} as in C. */
     public static String latencyDurationRow(long size, long iterations, double averageMicros, double transactionsPerSecond) {
-        return String.format(Locale.ROOT, " %-7d       %d            %-7.2f        %-7.2f", size, iterations, averageMicros,
-                transactionsPerSecond);
+        return String.format(Locale.ROOT, " %-7d       %d            %-7s        %-7s", size, iterations, c(averageMicros, 2),
+                c(transactionsPerSecond, 2));
     }
 
-    /** One bandwidth line ({@code REPORT_FMT}). */
-    public static String bandwidthRow(long size, long iterations, double peak, double average, double messageRate) {
-        return String.format(Locale.ROOT, " %-7d    %-10d       %-7.2f            %-7.2f\t\t   %-7.6f", size, iterations, peak, average,
-                messageRate);
+    /**
+     * One bandwidth line: {@code REPORT_FMT}, or with {@code --report_gbits} and an average below
+     * 0.1 Gb/s perftest's {@code REPORT_FMT_EXT} (6 decimals). Infinite and NaN figures print as C's
+     * printf prints them ({@code inf}; {@code -nan}, the sign x86 gives 0.0/0.0).
+     */
+    public static String bandwidthRow(long size, long iterations, double peak, double average, double messageRate,
+                                      boolean gbits) {
+        if (gbits && average < 0.1) {
+            return String.format(Locale.ROOT, " %-7d    %d           %-7s            %-7s            %-7s", size, iterations,
+                    c(peak, 6), c(average, 6), c(messageRate, 6));
+        }
+        return String.format(Locale.ROOT, " %-7d    %-10d       %-7s            %-7s\t\t   %-7s", size, iterations, c(peak, 2),
+                c(average, 2), c(messageRate, 6));
+    }
+
+    /** {@code value} as C's {@code %.Nf}: {@code inf}, {@code -inf}, {@code -nan}, or the number. */
+    static String c(double value, int decimals) {
+        if (Double.isNaN(value)) {
+            return "-nan";
+        }
+        if (Double.isInfinite(value)) {
+            return value > 0 ? "inf" : "-inf";
+        }
+        return String.format(Locale.ROOT, "%." + decimals + "f", value);
     }
 
     /** The rows of a result table in {@code output} (ours or perftest's): each row's numbers, in order. */
@@ -68,7 +89,9 @@ public final class ResultTable {
                 String[] words = trimmed.split("\\s+");
                 double[] row = new double[words.length];
                 for (int i = 0; i < words.length; i++) {
-                    row[i] = Double.parseDouble(words[i]);
+                    row[i] = words[i].endsWith("nan") ? Double.NaN
+                            : words[i].endsWith("inf") ? (words[i].startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY)
+                            : Double.parseDouble(words[i]);
                 }
                 rows.add(row);
             }

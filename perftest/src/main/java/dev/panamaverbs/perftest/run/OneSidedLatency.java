@@ -17,12 +17,17 @@ public final class OneSidedLatency {
     private final SendWorkRequest request;
     private final CompletionWaiter completions;
 
-    public OneSidedLatency(QueuePair qp, MemoryRegion buffer, boolean atomic, int size, long remoteAddress, int remoteRkey,
-                           CompletionWaiter completions, Arena arena) {
+    /**
+     * @param atomic ATOMIC_FETCH_AND_ADD or ATOMIC_CMP_AND_SWP ({@code -A}) for atomic_lat; {@code null} for read_lat
+     */
+    public OneSidedLatency(QueuePair qp, MemoryRegion buffer, WorkRequestOpcode atomic, int size, long remoteAddress,
+                           int remoteRkey, CompletionWaiter completions, Arena arena) {
         this.qp = qp;
         this.completions = completions;
         this.request = SendWorkRequest.allocate(arena, 1).wrId(4).signaled(true);
-        if (atomic) {
+        if (atomic == WorkRequestOpcode.ATOMIC_CMP_AND_SWP) {
+            request.opcode(atomic).sge(0, buffer, 0, 8).atomicCompareAndSwap(remoteAddress, remoteRkey, 0, 0);
+        } else if (atomic != null) {
             request.opcode(WorkRequestOpcode.ATOMIC_FETCH_AND_ADD).sge(0, buffer, 0, 8).atomicFetchAndAdd(remoteAddress, remoteRkey, 1);
         } else {
             request.opcode(WorkRequestOpcode.RDMA_READ).sge(0, buffer, 0, size).rdma(remoteAddress, remoteRkey);

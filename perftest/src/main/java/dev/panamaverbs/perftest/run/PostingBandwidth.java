@@ -30,7 +30,7 @@ public final class PostingBandwidth {
     private final SendWorkRequest[] list;
 
     /**
-     * @param opcode        RDMA_WRITE, SEND, RDMA_READ or ATOMIC_FETCH_AND_ADD
+     * @param opcode        RDMA_WRITE, SEND, RDMA_READ, ATOMIC_FETCH_AND_ADD or ATOMIC_CMP_AND_SWP
      * @param ah            the peer's address handle on UD ({@code null} otherwise), with {@code remoteQpn} and {@code qkey}
      * @param postList      requests per post ({@code -l}); above 1, a multiple of {@code cqModeration}
      */
@@ -94,6 +94,8 @@ public final class PostingBandwidth {
             }
             case RDMA_READ -> request.sge(0, buffer, 0, size).rdma(remoteAddress, remoteRkey);
             case ATOMIC_FETCH_AND_ADD -> request.sge(0, buffer, 0, 8).atomicFetchAndAdd(remoteAddress, remoteRkey, 1);
+            // perftest's -A CMP_AND_SWAP: the operation's cost is measured, not its outcome.
+            case ATOMIC_CMP_AND_SWP -> request.sge(0, buffer, 0, 8).atomicCompareAndSwap(remoteAddress, remoteRkey, 0, 0);
             default -> throw new IllegalArgumentException("not a bandwidth opcode: " + opcode);
         }
         return request;

@@ -1,0 +1,61 @@
+package dev.panamaverbs.perftest;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The test description block's lines and their placement, as perftest 4.5 prints them. */
+class TestInfoTest {
+    private static String info(String... args) {
+        return TestInfo.text(PerftestOptions.parse(args), "rxe0", 1024, true, 1, 0, 16);
+    }
+
+    @Test
+    void txDepthOnTheClientOnlyRxDepthOnASendServerOnly() {
+        String client = info("send_bw", "host");
+        assertTrue(client.contains(" TX depth        : 128\n"), client);
+        assertFalse(client.contains("RX depth"), client);
+        String server = info("send_bw");
+        assertFalse(server.contains("TX depth"), server);
+        assertTrue(server.contains(" RX depth        : 512\n"), server);
+        assertFalse(info("write_bw").contains("RX depth"));
+    }
+
+    @Test
+    void inlineForWriteAndSendOutstandingReadsForReadAndAtomic() {
+        assertTrue(info("write_lat", "host").contains(" Max inline data : 0[B]\n"));
+        String read = info("read_bw", "host");
+        assertTrue(read.contains(" Outstand reads  : 16\n"), read);
+        assertFalse(read.contains("Max inline"), read);
+        assertTrue(info("atomic_lat", "host").contains(" Outstand reads  : 16\n"));
+    }
+
+    @Test
+    void cqModerationAsForced() {
+        assertTrue(info("write_bw", "host").contains(" CQ Moderation   : 1\n"), "65536 bytes: forced to 1");
+        assertTrue(info("write_bw", "-s", "4096", "host").contains(" CQ Moderation   : 100\n"));
+        assertFalse(info("write_lat", "host").contains("CQ Moderation"));
+    }
+
+    @Test
+    void linesInPerftestsOrder() {
+        String client = info("write_bw", "host");
+        String[] order = {" Connection type : RC\t\tUsing SRQ      : OFF\n", " PCIe relax order: OFF\n", " ibv_wr* API     : OFF\n",
+            " TX depth        : 128\n", " CQ Moderation   : 1\n", " Mtu             : 1024[B]\n", " Link type       : Ethernet\n",
+            " GID index       : 1\n", " Max inline data : 0[B]\n", " rdma_cm QPs\t : OFF\n", " Data ex. method : Ethernet\n"};
+        int at = 0;
+        for (String line : order) {
+            int found = client.indexOf(line, at);
+            assertTrue(found >= at, "'" + line.strip() + "' in order in:\n" + client);
+            at = found + line.length();
+        }
+    }
+
+    @Test
+    void atomicTitleNamesTheAtomicType() {
+        assertTrue(info("atomic_bw").contains("                    Atomic FETCH_AND_ADD BW Test\n"));
+        assertTrue(info("atomic_bw", "-A", "CMP_AND_SWAP").contains("                    Atomic CMP_AND_SWAP BW Test\n"));
+        assertTrue(info("atomic_lat", "-A", "CMP_AND_SWAP").contains("                    Atomic CMP_AND_SWAP Latency Test\n"));
+    }
+}
