@@ -13,6 +13,7 @@ module dev.panamaverbs.core {
     requires transitive dev.panamaverbs.ffm; // the layouts, for the raw escape hatches (QueuePair.modify)
     requires dev.panamaverbs.loader;
     requires org.slf4j;
+    requires jdk.jfr; // the library's flight recorder events (dev.panamaverbs.jfr, not exported)
 
     exports dev.panamaverbs;
     exports dev.panamaverbs.values;

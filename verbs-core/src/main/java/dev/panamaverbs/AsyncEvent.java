@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.jfr.FlightEvents;
 import dev.panamaverbs.values.AsyncEventType;
 import java.util.Objects;
 import java.util.Optional;
@@ -64,6 +65,29 @@ public final class AsyncEvent {
                  GID_CHANGE -> Element.PORT;
             case DEVICE_FATAL -> Element.DEVICE;
         };
+    }
+
+    /**
+     * Records one event read from device {@code device} as a {@code dev.panamaverbs.AsyncEvent}
+     * JFR event, and a QP error event ({@code dev.panamaverbs.QueuePairError}) as well for
+     * QP_FATAL, QP_REQ_ERR, QP_ACCESS_ERR and PATH_MIG_ERR. Nothing is allocated when no recording
+     * has the types enabled.
+     */
+    void record() {
+        record(context.device().name(), typeValue, number);
+    }
+
+    /** {@link #record()} from plain values, for tests that have no device. */
+    static void record(String device, int typeValue, int number) {
+        AsyncEventType type = AsyncEventType.orNull(typeValue);
+        String typeName = type != null ? type.name() : Integer.toString(typeValue);
+        FlightEvents.asyncEvent(device, typeName, elementOf(typeValue).name(), number);
+        if (type == AsyncEventType.QP_FATAL || type == AsyncEventType.QP_REQ_ERR
+                || type == AsyncEventType.QP_ACCESS_ERR || type == AsyncEventType.PATH_MIG_ERR) {
+            // QP_FATAL and the other two leave the queue pair in ERROR (IB spec 11.6.3); PATH_MIG_ERR does not.
+            FlightEvents.queuePairError(device, number, type == AsyncEventType.PATH_MIG_ERR ? "UNKNOWN" : "ERROR",
+                    typeName);
+        }
     }
 
     /**

@@ -97,12 +97,15 @@ final class AsyncEventReader {
                 }
                 throw VerbsException.of("ibv_get_async_event", errno);
             }
+            AsyncEvent copied;
             try {
-                return copy(event);
+                copied = copy(event);
             } finally {
                 // Always acknowledge, even if copying failed: ibv_destroy_qp/cq/srq wait for it.
                 IbverbsCalls.ibv_ack_async_event(callState, event);
             }
+            copied.record();
+            return copied;
         } finally {
             context.release();
         }

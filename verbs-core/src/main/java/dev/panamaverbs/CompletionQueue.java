@@ -223,7 +223,9 @@ public final class CompletionQueue extends VerbsResource {
 
     /**
      * {@code ibv_poll_cq(cq, batch.capacity(), wc)}: moves up to {@code batch.capacity()}
-     * completions into {@code batch}, allocation-free. On an extended CQ the same result comes
+     * completions into {@code batch}, allocation-free. A completion with a status other than
+     * SUCCESS is also recorded as the JFR event {@code dev.panamaverbs.FailedCompletion} when a
+     * recording has it enabled (nothing is allocated otherwise). On an extended CQ the same result comes
      * from {@code ibv_start_poll}/{@code ibv_end_poll} plus one {@code ibv_wc_read_*} call per
      * requested field, per completion (about ten downcalls per completion instead of one per
      * batch: poll a plain CQ where that matters).
@@ -255,18 +257,21 @@ public final class CompletionQueue extends VerbsResource {
         }
         acquire();
         try {
+            int polled;
             if (extended != null) {
-                return extended.poll(batch, max);
+                polled = extended.poll(batch, max);
+            } else {
+                if (pollFunction == null) {
+                    throw NativeCalls.missingOp("ibv_poll_cq", "poll_cq");
+                }
+                // Segments: the downcall keeps the batch's arena open until the provider returns.
+                polled = OpsTable.pollCq(pollFunction, handleSegment(), max, batch.entries());
+                if (polled < 0) {
+                    // poll_cq reports failure as a negative count, not an errno; keep the provider's value.
+                    throw new VerbsException("ibv_poll_cq", 0, "the provider's poll_cq returned " + polled);
+                }
             }
-            if (pollFunction == null) {
-                throw NativeCalls.missingOp("ibv_poll_cq", "poll_cq");
-            }
-            // Segments: the downcall keeps the batch's arena open until the provider returns.
-            int polled = OpsTable.pollCq(pollFunction, handleSegment(), max, batch.entries());
-            if (polled < 0) {
-                // poll_cq reports failure as a negative count, not an errno; keep the provider's value.
-                throw new VerbsException("ibv_poll_cq", 0, "the provider's poll_cq returned " + polled);
-            }
+            batch.recordFailures(context.device().name(), polled);
             return polled;
         } finally {
             release();

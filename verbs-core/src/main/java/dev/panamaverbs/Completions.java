@@ -1,6 +1,7 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.internal.ImmediateData;
+import dev.panamaverbs.jfr.FlightEvents;
 import dev.panamaverbs.internal.SizeLimits;
 import dev.panamaverbs.values.CompletionField;
 import dev.panamaverbs.values.CompletionFlag;
@@ -361,6 +362,23 @@ public final class Completions {
     public void throwIfFailed(int index) {
         if (!isSuccess(index)) {
             throw new CompletionFailedException(statusValue(index), wrId(index), vendorError(index), qpNumber(index));
+        }
+    }
+
+    /**
+     * Records each failed entry among the first {@code count} as a
+     * {@code dev.panamaverbs.FailedCompletion} JFR event of device {@code device}. Reads only the
+     * status of a successful entry; allocates only for a failed one while a recording has the
+     * event enabled, so the poll path stays allocation-free with recording off.
+     */
+    void recordFailures(String device, int count) {
+        for (int i = 0; i < count; i++) {
+            int status = statusValue(i);
+            if (status != CompletionStatus.SUCCESS.value()) {
+                CompletionStatus known = CompletionStatus.orNull(status);
+                FlightEvents.failedCompletion(device, qpNumber(i), wrId(i), known != null ? known.name() : "UNKNOWN",
+                        status, vendorError(i));
+            }
         }
     }
 

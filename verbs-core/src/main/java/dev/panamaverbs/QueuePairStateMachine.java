@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.jfr.FlightEvents;
 import dev.panamaverbs.internal.Ranges;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.internal.QueuePairTransitions;
@@ -58,7 +59,20 @@ final class QueuePairStateMachine {
 
     /** Records a state reached outside this object (librdmacm's own {@code ibv_modify_qp}). */
     void assume(QueuePairState reached) {
-        state = reached;
+        enter(reached, "rdma_cm");
+    }
+
+    /**
+     * Sets the known state, and records a {@code dev.panamaverbs.QueuePairStateChange} JFR event
+     * (plus {@code QueuePairError} for ERROR and SQE) when it differs from the one before.
+     */
+    private void enter(QueuePairState next, String cause) {
+        QueuePairState previous = state;
+        state = next;
+        if (previous != next) {
+            FlightEvents.queuePairStateChange(context.device().name(), qp.number(), type.name(), previous.name(),
+                    next.name(), cause);
+        }
     }
 
     // ---- typed transitions ----
@@ -86,7 +100,7 @@ final class QueuePairStateMachine {
             modifyNative(arena, attr, QueuePairTransitions.maskFor(type, QueuePairState.INIT));
         }
         this.port = port;
-        state = QueuePairState.INIT;
+        enter(QueuePairState.INIT, MODIFY);
     }
 
     void toRtr(RemoteEndpoint remote, ReadyToReceiveOptions options) {
@@ -105,7 +119,7 @@ final class QueuePairStateMachine {
             QueuePairTransitionAttributes.writeRtr(attr, type, remote, avPort, maxDestReadAtomic, options.minRnrTimer());
             modifyNative(arena, attr, QueuePairTransitions.maskFor(type, QueuePairState.RTR));
         }
-        state = QueuePairState.RTR;
+        enter(QueuePairState.RTR, MODIFY);
     }
 
     void toRtr() {
@@ -133,7 +147,7 @@ final class QueuePairStateMachine {
             QueuePairTransitionAttributes.writeRts(attr, type, options, maxReadAtomic);
             modifyNative(arena, attr, QueuePairTransitions.maskFor(type, QueuePairState.RTS));
         }
-        state = QueuePairState.RTS;
+        enter(QueuePairState.RTS, MODIFY);
     }
 
     void toSqd(boolean asyncNotify) {
@@ -149,7 +163,7 @@ final class QueuePairStateMachine {
             }
             modifyNative(arena, attr, mask);
         }
-        state = QueuePairState.SQD;
+        enter(QueuePairState.SQD, MODIFY);
     }
 
     void resumeRts() {
@@ -160,7 +174,7 @@ final class QueuePairStateMachine {
             ibv_qp_attr.qp_state(attr, QueuePairState.RTS.value());
             modifyNative(arena, attr, QueuePairTransitions.maskFor(type, state, QueuePairState.RTS));
         }
-        state = QueuePairState.RTS;
+        enter(QueuePairState.RTS, MODIFY);
     }
 
     void resumeRts(int minRnrTimer) {
@@ -180,7 +194,7 @@ final class QueuePairStateMachine {
             ibv_qp_attr.min_rnr_timer(attr, (byte) minRnrTimer);
             modifyNative(arena, attr, mask);
         }
-        state = QueuePairState.RTS;
+        enter(QueuePairState.RTS, MODIFY);
     }
 
     private void requireResumable() {
@@ -207,7 +221,7 @@ final class QueuePairStateMachine {
             ibv_qp_attr.qp_state(attr, target.value());
             modifyNative(arena, attr, QueuePairTransitions.maskFor(type, target));
         }
-        state = target;
+        enter(target, MODIFY);
     }
 
     // ---- raw modify and query ----
@@ -227,7 +241,7 @@ final class QueuePairStateMachine {
         }
         if (mask.contains(QueuePairAttributeMask.STATE)) {
             QueuePairState newState = QueuePairState.orNull(ibv_qp_attr.qp_state(attr));
-            state = newState != null ? newState : QueuePairState.UNKNOWN;
+            enter(newState != null ? newState : QueuePairState.UNKNOWN, MODIFY);
         }
         if (mask.contains(QueuePairAttributeMask.PORT)) {
             port = Byte.toUnsignedInt(ibv_qp_attr.port_num(attr));
@@ -250,7 +264,7 @@ final class QueuePairStateMachine {
             MemorySegment initAttr = arena.allocate(ibv_qp_init_attr.LAYOUT);
             QueuePairAttributes attributes = QueuePairAttributes.read(queryNative(arena, QUERY_MASK, initAttr), initAttr);
             if (attributes.state() != null) {
-                state = attributes.state();
+                enter(attributes.state(), "ibv_query_qp");
             }
             return attributes;
         }
@@ -261,7 +275,7 @@ final class QueuePairStateMachine {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = queryNative(arena, QueuePairAttributeMask.STATE.bit(), arena.allocate(ibv_qp_init_attr.LAYOUT));
             QueuePairState queried = QueuePairState.orNull(ibv_qp_attr.qp_state(attr));
-            state = queried != null ? queried : QueuePairState.UNKNOWN;
+            enter(queried != null ? queried : QueuePairState.UNKNOWN, "ibv_query_qp");
             return state;
         }
     }

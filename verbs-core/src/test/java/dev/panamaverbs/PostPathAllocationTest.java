@@ -3,6 +3,7 @@ package dev.panamaverbs;
 import dev.panamaverbs.internal.QueuePairTransitions;
 import dev.panamaverbs.values.CompletionFlag;
 import dev.panamaverbs.values.CompletionOpcode;
+import dev.panamaverbs.values.CompletionStatus;
 import dev.panamaverbs.values.QueuePairState;
 import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.values.WorkRequestOpcode;
@@ -165,6 +166,22 @@ class PostPathAllocationTest {
                     + batch.sl(k) + batch.dlidPathBits(k) + batch.completionTimestamp(k)
                     + batch.completionWallclockNanos(k) + batch.flowTag(k) + (batch.isAlive() ? 1 : 0);
         });
+    }
+
+    /**
+     * What poll runs for the JFR event {@code dev.panamaverbs.FailedCompletion} with no recording:
+     * a scan of the statuses and, for a failed entry, one enabled test of the event type, never
+     * an event object (this fork records nothing).
+     */
+    @Test
+    void failedCompletionsAreNotRecordedWithoutAllocatingWhenRecordingIsOff() {
+        Completions batch = Completions.allocate(arena, 4);
+        for (int k = 0; k < 4; k++) {
+            int status = k % 2 == 0 ? CompletionStatus.RNR_RETRY_EXC_ERR.value() : CompletionStatus.SUCCESS.value();
+            batch.segment().set(java.lang.foreign.ValueLayout.JAVA_INT,
+                    k * dev.panamaverbs.ffm.ibv_wc.LAYOUT.byteSize() + dev.panamaverbs.ffm.ibv_wc.status$OFFSET, status);
+        }
+        assertNothingAllocated("Completions.recordFailures with recording off", i -> batch.recordFailures("rxe0", 4));
     }
 
     private static void assertNothingAllocated(String what, Call call) {

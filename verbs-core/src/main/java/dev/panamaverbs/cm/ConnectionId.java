@@ -438,6 +438,15 @@ public final class ConnectionId extends VerbsResource {
         return events.observe(event);
     }
 
+    /**
+     * The device name of {@link #context()} once someone asked for it, else empty: for the JFR
+     * events, which must not adopt a context (a new child resource) just to name it.
+     */
+    String knownDeviceName() {
+        Context current = context;
+        return current != null ? current.device().name() : "";
+    }
+
     /** {@return the local address ({@code route.addr.src_addr}), null before bind or resolution} */
     public InetSocketAddress localAddress() {
         return readAddress(rdma_addr::src_addr);

@@ -1,6 +1,8 @@
 package dev.panamaverbs.cm;
 
+import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.internal.CoreAccess;
+import dev.panamaverbs.jfr.FlightEvents;
 import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.values.QueuePairState;
@@ -89,6 +91,7 @@ final class IdentifierEvents {
             return null;
         }
         IdentifierState before = order.observe(event.type());
+        record(event);
         if (event.type() == ConnectionEventType.DISCONNECTED) {
             id.queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.ERROR));
             if (before == IdentifierState.CONNECTED || before == IdentifierState.CONNECTING) {
@@ -100,5 +103,33 @@ final class IdentifierEvents {
             }
         }
         return event;
+    }
+
+    /**
+     * Records ESTABLISHED, REJECTED and DISCONNECTED as the JFR events
+     * {@code dev.panamaverbs.Connection*} ({@link FlightEvents#connection}), with the device,
+     * queue pair and both addresses as far as the identifier still knows them.
+     */
+    private void record(ConnectionEvent event) {
+        FlightEvents.ConnectionOutcome outcome;
+        if (event.type() == ConnectionEventType.ESTABLISHED) {
+            outcome = FlightEvents.ConnectionOutcome.ESTABLISHED;
+        } else if (event.type() == ConnectionEventType.REJECTED) {
+            outcome = FlightEvents.ConnectionOutcome.REJECTED;
+        } else if (event.type() == ConnectionEventType.DISCONNECTED) {
+            outcome = FlightEvents.ConnectionOutcome.DISCONNECTED;
+        } else {
+            return;
+        }
+        String local = "";
+        String peer = "";
+        try {
+            peer = SocketAddresses.format(id.remoteAddress());
+            local = SocketAddresses.format(id.localAddress());
+        } catch (IllegalStateException closed) {
+            // the identifier closed meanwhile: record what is known
+        }
+        int queuePairNumber = id.queuePair().map(QueuePair::number).orElse(0);
+        FlightEvents.connection(outcome, id.knownDeviceName(), queuePairNumber, local, peer, event.status(), event.statusDescription());
     }
 }
