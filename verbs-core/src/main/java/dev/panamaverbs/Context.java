@@ -7,6 +7,7 @@ import dev.panamaverbs.values.DeviceAttributes;
 import dev.panamaverbs.values.ExtendedDeviceAttributes;
 import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.values.PortAttributes;
+import dev.panamaverbs.values.PortCounters;
 import dev.panamaverbs.loader.internal.LibIbverbs;
 import dev.panamaverbs.gateway.ObjectVerbs;
 import dev.panamaverbs.gateway.Pointers;
@@ -150,6 +151,27 @@ public final class Context extends VerbsResource {
         acquire();
         try {
             return ContextQueries.queryPort(handleSegment(), port);
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * A snapshot of a port's counters: the kernel's {@code counters} and {@code hw_counters}
+     * files under {@code /sys/class/infiniband/<device>/ports/<port>/} (read from sysfs, no
+     * verb), and the device's raw clock from {@code ibv_query_rt_values_ex} where the provider
+     * offers that verb (rxe does not: the snapshot then has no clock, and no exception is thrown).
+     *
+     * @throws IllegalArgumentException when {@code port} is not in {@code 1..portCount()}
+     * @throws IllegalStateException when the context is closed
+     * @param port the port number (1-based)
+     * @return the counters as they are now
+     */
+    public PortCounters portCounters(int port) {
+        checkPort("portCounters", port);
+        acquire();
+        try {
+            return ContextQueries.portCounters(this, port);
         } finally {
             release();
         }

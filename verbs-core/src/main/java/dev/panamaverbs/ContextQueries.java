@@ -28,6 +28,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.nio.file.Path;
+import java.time.Instant;
+import dev.panamaverbs.values.PortCounters;
+import dev.panamaverbs.internal.SysfsDeviceAttributes;
 
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
@@ -223,5 +228,23 @@ final class ContextQueries {
         } finally {
             context.release();
         }
+    }
+
+    /** Context.portCounters: sysfs under the real root, and the raw clock where offered. */
+    static PortCounters portCounters(Context context, int port) {
+        OptionalLong rawClock;
+        try {
+            rawClock = OptionalLong.of(queryRawClockNanos(context));
+        } catch (VerbsUnsupportedException notOffered) {
+            rawClock = OptionalLong.empty(); // rxe and other providers without query_rt_values
+        }
+        return readPortCounters(SysfsDeviceAttributes.ROOT, context.device().name(), port, rawClock);
+    }
+
+    /** The sysfs part of {@link #portCounters}, under {@code root} (a fake tree in tests). */
+    static PortCounters readPortCounters(Path root, String device, int port, OptionalLong rawClockNanos) {
+        return new PortCounters(device, port, Instant.now(),
+                SysfsDeviceAttributes.portCounters(root, device, port, "counters"),
+                SysfsDeviceAttributes.portCounters(root, device, port, "hw_counters"), rawClockNanos);
     }
 }

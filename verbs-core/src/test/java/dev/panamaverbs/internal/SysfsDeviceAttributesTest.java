@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,5 +37,23 @@ class SysfsDeviceAttributesTest {
     void deviceBoardIdMakesNoNativeCall() {
         Device device = new Device("no-such-device-42", 0, NodeType.CA, TransportType.IB);
         assertTrue(device.boardId().isEmpty());
+    }
+
+    @Test
+    void portCountersAreTheNumericFilesByName() throws IOException {
+        Path hw = Files.createDirectories(sysfs.resolve("rxe0/ports/1/hw_counters"));
+        Files.writeString(hw.resolve("sent_pkts"), "1234\n");
+        Files.writeString(hw.resolve("rcvd_rnr_err"), "0\n");
+        Files.writeString(hw.resolve("lifespan"), "10 ms\n"); // a setting, not a counter
+        Files.writeString(hw.resolve("huge"), "18446744073709551615\n"); // 2^64 - 1
+        Files.createDirectories(hw.resolve("subdir"));
+        assertEquals(Map.of("sent_pkts", 1234L, "rcvd_rnr_err", 0L, "huge", -1L),
+                SysfsDeviceAttributes.portCounters(sysfs, "rxe0", 1, "hw_counters"));
+    }
+
+    @Test
+    void missingCounterDirectoriesAreEmpty() {
+        assertTrue(SysfsDeviceAttributes.portCounters(sysfs, "rxe0", 1, "counters").isEmpty());
+        assertTrue(SysfsDeviceAttributes.portCounters(sysfs, "no-such-device-42", 2, "hw_counters").isEmpty());
     }
 }
