@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# ./verbs info [--vm|--host] [--json] [-d DEV] [-v], flags in any order: verbs-info, everything
-# ibv_devinfo [-v] prints, plus each port's GID table with types and netdevs and the library's
+# ./verbs info [--vm|--host] [--json] [-d DEV] [-v] [-c], flags in any order: verbs-info, everything
+# ibv_devinfo [-v] prints, plus each port's GID table with types and netdevs (-c: and counters) and the library's
 # availability, version, capabilities and rdma_cm state (--json: the same as JSON). Answers for
 # this host (--host, the default, also where there is no RDMA device: that is the answer); --vm
 # asks inside the SoftRoCE VM instead. Runs the executable jar verbs-info/target/verbs-info.jar,

@@ -4,6 +4,7 @@ import dev.panamaverbs.Device;
 import dev.panamaverbs.values.DeviceAttributes;
 import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.values.PortAttributes;
+import dev.panamaverbs.values.PortCounters;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,15 +29,22 @@ record DeviceInfo(Device device, Optional<String> boardId, DeviceAttributes attr
     }
 
     /**
-     * One port: {@code ibv_query_port} and its valid GID entries.
+     * One port: {@code ibv_query_port}, its valid GID entries and, when asked for, its counters.
      *
      * @param attributes the port's attributes
      * @param gids       the GID table's valid entries, by index
+     * @param counters   {@code Context.portCounters}, when {@code --counters} asked for them
      */
-    record PortInfo(PortAttributes attributes, List<GidEntry> gids) {
+    record PortInfo(PortAttributes attributes, List<GidEntry> gids, Optional<PortCounters> counters) {
         PortInfo {
             Objects.requireNonNull(attributes, "attributes");
+            Objects.requireNonNull(counters, "counters");
             gids = List.copyOf(gids);
+        }
+
+        /** A port without counters. */
+        PortInfo(PortAttributes attributes, List<GidEntry> gids) {
+            this(attributes, gids, Optional.empty());
         }
     }
 }

@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 
 /**
  * What verbs-info prints beyond {@code ibv_devinfo}: the library section (version, availability,
- * capabilities) and each device's GID table with types and netdevs.
+ * capabilities), each device's GID table with types and netdevs, and each port's counters.
  */
 final class InfoText {
     private InfoText() {}
@@ -46,6 +46,31 @@ final class InfoText {
             }
         }
         return out.append('\n').toString();
+    }
+
+    /**
+     * Each port's counters, for the ports that have them read: a {@code port_counters port N:}
+     * header with the raw clock ({@code ibv_query_rt_values_ex}) or "not offered", then one
+     * {@code counters/NAME} or {@code hw_counters/NAME} line per counter, values unsigned. Empty
+     * when no port has counters read (no {@code --counters}).
+     */
+    static String portCounters(DeviceInfo info) {
+        StringBuilder out = new StringBuilder();
+        for (DeviceInfo.PortInfo port : info.ports()) {
+            port.counters().ifPresent(taken -> {
+                String clock = taken.rawClockNanos().isPresent()
+                        ? Long.toUnsignedString(taken.rawClockNanos().getAsLong()) + " ns" : "not offered";
+                out.append(String.format(Locale.ROOT, "\tport_counters port %d:\t%d counters, %d hw_counters, raw clock %s\n",
+                        taken.port(), taken.counters().size(), taken.hardwareCounters().size(), clock));
+                taken.counters().forEach((name, value) -> counterLine(out, "counters/" + name, value));
+                taken.hardwareCounters().forEach((name, value) -> counterLine(out, "hw_counters/" + name, value));
+            });
+        }
+        return out.isEmpty() ? "" : out.append('\n').toString();
+    }
+
+    private static void counterLine(StringBuilder out, String name, long value) {
+        out.append("\t\t").append(name).append(":\t").append(Long.toUnsignedString(value)).append('\n');
     }
 
     /** The GID type as rdma-core names it: {@code IB}, {@code RoCE v1}, {@code RoCE v2}. */

@@ -6,13 +6,15 @@ import dev.panamaverbs.values.ExtendedDeviceAttributes;
 import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.values.Guids;
 import dev.panamaverbs.values.PortAttributes;
+import dev.panamaverbs.values.PortCounters;
 import java.util.List;
 
 /**
  * verbs-info's {@code --json} document: {@code library} and {@code devices}, each device with every
  * field {@code ibv_devinfo -v} prints under the same name (numbers as numbers, encoded values as
  * their {@code ibv_devinfo} name plus a {@code _value} member, flag words as a number plus a
- * {@code _names} array), its ports, and each port's GID table with types and netdevs.
+ * {@code _names} array), its ports, and each port's GID table with types and netdevs, and with
+ * {@code --counters} its {@code counters}, {@code hw_counters} and {@code raw_clock_ns}.
  */
 final class JsonReport {
     private final JsonWriter json = new JsonWriter();
@@ -179,7 +181,24 @@ final class JsonReport {
         json.name("gids").beginArray();
         info.gids().forEach(this::gid);
         json.endArray();
+        info.counters().ifPresent(this::counters);
         json.endObject();
+    }
+
+    /** {@code --counters}: both sysfs directories by name, and the raw clock (null when not offered). */
+    private void counters(PortCounters taken) {
+        json.name("counters").beginObject();
+        taken.counters().forEach((name, value) -> json.name(name).unsignedValue(value));
+        json.endObject();
+        json.name("hw_counters").beginObject();
+        taken.hardwareCounters().forEach((name, value) -> json.name(name).unsignedValue(value));
+        json.endObject();
+        json.name("raw_clock_ns");
+        if (taken.rawClockNanos().isPresent()) {
+            json.unsignedValue(taken.rawClockNanos().getAsLong());
+        } else {
+            json.nullValue();
+        }
     }
 
     private void gid(GidEntry gid) {

@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code verbs-info [--json] [-d DEV] [-v]}: the library section, then for each device what
- * {@code ibv_devinfo [-v]} prints (same lines) followed by its GID tables with types and netdevs;
- * or all of it as JSON. Exit status 0 when everything was read (also when there is no device),
+ * {@code verbs-info [--json] [-d DEV] [-v] [-c]}: the library section, then for each device what
+ * {@code ibv_devinfo [-v]} prints (same lines) followed by its GID tables with types and netdevs
+ * and, with {@code -c}, each port's counters; or all of it as JSON. Exit status 0 when everything was read (also when there is no device),
  * 1 when libibverbs is unavailable, the named device is missing or a query failed, 2 for a bad
  * command line.
  */
@@ -51,7 +51,7 @@ public final class VerbsInfo {
         } else {
             try {
                 for (Device device : selected(options)) {
-                    devices.add(InfoCollector.collect(device));
+                    devices.add(InfoCollector.collect(device, options.counters()));
                 }
             } catch (IllegalArgumentException | IllegalStateException | VerbsException e) {
                 err.println("verbs-info: " + e.getMessage());
@@ -70,14 +70,15 @@ public final class VerbsInfo {
         return status;
     }
 
-    /** The text report: the library section, then each device's ibv_devinfo block and GID tables. */
+    /** The text report: the library section, then each device's ibv_devinfo block, GID tables and counters (when read). */
     static String text(LibraryInfo library, List<DeviceInfo> devices, boolean verbose) {
         StringBuilder text = new StringBuilder(InfoText.library(library));
         if (library.available()) {
             text.append("devices:\t").append(devices.size()).append("\n\n");
         }
         for (DeviceInfo device : devices) {
-            text.append(DevinfoText.format(device, verbose)).append(InfoText.gidTables(device));
+            text.append(DevinfoText.format(device, verbose)).append(InfoText.gidTables(device))
+                    .append(InfoText.portCounters(device));
         }
         return text.toString();
     }

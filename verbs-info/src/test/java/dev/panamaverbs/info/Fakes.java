@@ -12,10 +12,14 @@ import dev.panamaverbs.values.LinkLayer;
 import dev.panamaverbs.values.Mtu;
 import dev.panamaverbs.values.NodeType;
 import dev.panamaverbs.values.PortAttributes;
+import dev.panamaverbs.values.PortCounters;
 import dev.panamaverbs.values.PortState;
 import dev.panamaverbs.values.TransportType;
 import java.util.List;
+import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /** Fake attribute values, shaped like an rxe device's, for the format tests (no native call). */
 final class Fakes {
@@ -58,6 +62,15 @@ final class Fakes {
         return new DeviceInfo(new Device("rxe0", GUID, NodeType.CA, TransportType.IB), Optional.empty(),
                 attributes("", 0, 917504, extended), 2,
                 List.of(new DeviceInfo.PortInfo(port(LinkLayer.ETHERNET), gids())));
+    }
+
+    /** {@link #rxe} whose port has its counters read, as {@code --counters} does. */
+    static DeviceInfo rxeWithCounters(OptionalLong rawClock) {
+        PortCounters counters = new PortCounters("rxe0", 1, Instant.EPOCH, Map.of("port_xmit_packets", 99L),
+                Map.of("sent_pkts", -1L, "rcvd_rnr_err", 1L), rawClock);
+        return new DeviceInfo(new Device("rxe0", GUID, NodeType.CA, TransportType.IB), Optional.empty(),
+                attributes("", 0, 917504, Optional.empty()), 2,
+                List.of(new DeviceInfo.PortInfo(port(LinkLayer.ETHERNET), gids(), Optional.of(counters))));
     }
 
     static LibraryInfo library() {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /** The sections beyond ibv_devinfo, the whole text report, and the command line. */
@@ -21,6 +22,27 @@ class InfoTextTest {
                 \t\tGID[  3]:\tfe80::\tRoCE v2\t-
 
                 """, InfoText.gidTables(Fakes.rxe(Optional.empty())));
+    }
+
+    @Test
+    void portCountersAreListedPerDirectoryWithTheClockOrNotOffered() {
+        assertEquals("""
+                \tport_counters port 1:\t1 counters, 2 hw_counters, raw clock not offered
+                \t\tcounters/port_xmit_packets:\t99
+                \t\thw_counters/rcvd_rnr_err:\t1
+                \t\thw_counters/sent_pkts:\t18446744073709551615
+
+                """, InfoText.portCounters(Fakes.rxeWithCounters(OptionalLong.empty())));
+        assertTrue(InfoText.portCounters(Fakes.rxeWithCounters(OptionalLong.of(1_500)))
+                .startsWith("\tport_counters port 1:\t1 counters, 2 hw_counters, raw clock 1500 ns\n"));
+        assertEquals("", InfoText.portCounters(Fakes.rxe(Optional.empty())), "no --counters, no section");
+    }
+
+    @Test
+    void theReportEndsEachDeviceWithItsCounters() {
+        DeviceInfo rxe = Fakes.rxeWithCounters(OptionalLong.empty());
+        assertTrue(VerbsInfo.text(Fakes.library(), List.of(rxe), false)
+                .endsWith(InfoText.gidTables(rxe) + InfoText.portCounters(rxe)));
     }
 
     @Test
@@ -65,10 +87,12 @@ class InfoTextTest {
 
     @Test
     void optionsAreIbvDevinfosWhereTheyOverlap() {
-        assertEquals(new Options(true, Optional.of("rxe0"), true, false), Options.parse(List.of("--json", "-d", "rxe0", "-v")));
+        assertEquals(new Options(true, Optional.of("rxe0"), true, false, false), Options.parse(List.of("--json", "-d", "rxe0", "-v")));
+        assertTrue(Options.parse(List.of("-c")).counters());
+        assertTrue(Options.parse(List.of("--counters")).counters());
         assertEquals(Optional.of("mlx5_0"), Options.parse(List.of("--ib-dev=mlx5_0")).device());
         assertEquals(Optional.of("rxe1"), Options.parse(List.of("-drxe1")).device());
-        assertEquals(new Options(false, Optional.empty(), false, false), Options.parse(List.of()));
+        assertEquals(new Options(false, Optional.empty(), false, false, false), Options.parse(List.of()));
         assertThrows(IllegalArgumentException.class, () -> Options.parse(List.of("-d")));
         assertThrows(IllegalArgumentException.class, () -> Options.parse(List.of("--bogus")));
     }

@@ -14,6 +14,21 @@ import org.junit.jupiter.api.Test;
 class JsonReportTest {
 
     @Test
+    void countersAreNumbersByNameWithTheClockNullWhenNotOffered() {
+        Map<?, ?> root = (Map<?, ?>) MiniJson.parse(JsonReport.format(Fakes.library(),
+                List.of(Fakes.rxeWithCounters(java.util.OptionalLong.empty()))));
+        Map<?, ?> port = (Map<?, ?>) ((List<?>) ((Map<?, ?>) ((List<?>) root.get("devices")).getFirst()).get("ports")).getFirst();
+        assertEquals(Map.of("port_xmit_packets", BigInteger.valueOf(99)), port.get("counters"));
+        assertEquals(Map.of("sent_pkts", new BigInteger("18446744073709551615"), "rcvd_rnr_err", BigInteger.ONE),
+                port.get("hw_counters"));
+        assertTrue(port.containsKey("raw_clock_ns"));
+        assertNull(port.get("raw_clock_ns"));
+        Map<?, ?> without = (Map<?, ?>) ((List<?>) ((Map<?, ?>) ((List<?>) ((Map<?, ?>) MiniJson.parse(JsonReport.format(
+                Fakes.library(), List.of(Fakes.rxe(Optional.empty()))))).get("devices")).getFirst()).get("ports")).getFirst();
+        assertTrue(!without.containsKey("counters") && !without.containsKey("hw_counters"), "no --counters, no members");
+    }
+
+    @Test
     void documentHasLibraryDevicesPortsAndGids() {
         Map<?, ?> root = (Map<?, ?>) MiniJson.parse(JsonReport.format(Fakes.library(), List.of(Fakes.rxe(Optional.of(Fakes.extended())))));
         Map<?, ?> library = (Map<?, ?>) root.get("library");

@@ -51,6 +51,21 @@ class VerbsInfoDeviceTest {
         System.out.println("verbs-info matches ibv_devinfo -v on " + device.name() + ": " + expected.size() + " fields");
     }
 
+    /** {@code -c}: the port's counters section, with rxe's hw_counters and its raw clock "not offered". */
+    @DeviceTest
+    void verbsInfoCountersListsThePortsHardwareCounters(TestDevice device) throws Exception {
+        Path jar = Path.of(System.getProperty("panamaverbs.info.jar", "verbs-info/target/verbs-info.jar")).toAbsolutePath();
+        assertTrue(Files.isRegularFile(jar), () -> "no " + jar + ": build it (mvn install -pl verbs-info -am)");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String info = run(List.of(java, "--enable-native-access=ALL-UNNAMED", "-jar", jar.toString(), "-c", "-d", device.name()));
+        assertTrue(info.contains("\tport_counters port " + device.port() + ":\t"), () -> "no counters section:\n" + info);
+        if (device.name().startsWith("rxe")) {
+            assertTrue(info.contains("\t\thw_counters/sent_pkts:\t") && info.contains("raw clock not offered"),
+                    () -> "rxe's hw_counters and its missing query_rt_values:\n" + info);
+        }
+        System.out.println("verbs-info -c on " + device.name() + ":\n" + info.substring(info.indexOf("\tport_counters")));
+    }
+
     /** Runs {@code command}; its stdout, asserting exit status 0. */
     private static String run(List<String> command) throws IOException, InterruptedException {
         Path errors = Files.createTempFile("verbs-info-test", ".err");
