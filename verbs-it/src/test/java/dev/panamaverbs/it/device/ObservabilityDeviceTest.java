@@ -42,7 +42,7 @@ import jdk.jfr.consumer.RecordingFile;
  * posts no receive, so the client's SEND is answered with an RNR NAK and completes with
  * RNR_RETRY_EXC_ERR at once. The recording, dumped and read back, holds both sides'
  * ConnectionEstablished, the FailedCompletion, the client's queue pair moving to ERROR and
- * ConnectionDisconnected; the port's counters show the packets sent and the RNR NAK received.
+ * ConnectionDisconnected; the port's counters show the packets sent and the RNR NAK.
  */
 class ObservabilityDeviceTest {
     private static final List<String> EVENTS = List.of("ConnectionEstablished", "ConnectionRejected",
@@ -119,7 +119,10 @@ class ObservabilityDeviceTest {
         // rxe's hw_counters: packets went out, and the requester received the RNR NAK.
         assertFalse(after.hardwareCounters().isEmpty(), "rxe has hw_counters: " + after);
         assertTrue(changes.getOrDefault("sent_pkts", 0L) > 0, "sent_pkts grew: " + changes);
-        assertTrue(changes.getOrDefault("rcvd_rnr_err", 0L) >= 1, "rcvd_rnr_err grew: " + changes);
+        // The NAK shows on either side of the one rxe device: the responder's send_rnr_err, the
+        // requester's rcvd_rnr_err or retry_rnr_exceeded_err (which of them a kernel counts varies).
+        assertTrue(changes.getOrDefault("send_rnr_err", 0L) + changes.getOrDefault("rcvd_rnr_err", 0L)
+                + changes.getOrDefault("retry_rnr_exceeded_err", 0L) >= 1, "an RNR counter grew: " + changes);
     }
 
     private static List<RecordedEvent> named(List<RecordedEvent> events, String name, Predicate<RecordedEvent> which) {
