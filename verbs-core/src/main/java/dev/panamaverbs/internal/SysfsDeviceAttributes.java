@@ -17,6 +17,8 @@ import java.util.stream.Stream;
  */
 public final class SysfsDeviceAttributes {
     public static final Path ROOT = Path.of("/sys/class/infiniband");
+    /** hw_counters' cache time setting, the one file there that is not a counter. */
+    private static final String LIFESPAN = "lifespan";
 
     private SysfsDeviceAttributes() {}
 
@@ -28,8 +30,9 @@ public final class SysfsDeviceAttributes {
     /**
      * The counters in {@code <root>/<name>/ports/<port>/<directory>/}: each regular file whose
      * text is an unsigned decimal number, by file name. Files that are unreadable (the kernel
-     * answers EINVAL for a counter the device cannot read) or hold no number (hw_counters'
-     * {@code lifespan}) are left out; a missing directory gives an empty map.
+     * answers EINVAL for a counter the device cannot read) or hold no number are left out, and so
+     * is hw_counters' {@code lifespan}: a setting (how many milliseconds the kernel caches the
+     * values; 12 on rxe), not a counter. A missing directory gives an empty map.
      *
      * @param root the sysfs class directory, {@link #ROOT} outside tests
      * @param name the device name
@@ -47,6 +50,9 @@ public final class SysfsDeviceAttributes {
             return values;
         }
         for (Path file : files) {
+            if (file.getFileName().toString().equals(LIFESPAN)) {
+                continue;
+            }
             read(file).ifPresent(text -> {
                 try {
                     values.put(file.getFileName().toString(), Long.parseUnsignedLong(text.strip()));

@@ -20,8 +20,8 @@ import java.util.TreeMap;
  * <p>Values are what the files hold, unsigned 64-bit (read them with
  * {@link Long#toUnsignedString(long)} past 2^63); per the InfiniBand specification
  * {@code port_xmit_data} and {@code port_rcv_data} count 32-bit words, not bytes. A file that
- * does not hold a number (hw_counters' {@code lifespan} setting, an unreadable counter) is left
- * out. Each map is sorted by name and unmodifiable.
+ * does not hold a number (an unreadable counter) is left out, and so is hw_counters'
+ * {@code lifespan}, a setting. Each map is sorted by name and unmodifiable.
  *
  * @param device           the device name, e.g. {@code rxe0}
  * @param port             the port number, from 1

@@ -44,7 +44,8 @@ class SysfsDeviceAttributesTest {
         Path hw = Files.createDirectories(sysfs.resolve("rxe0/ports/1/hw_counters"));
         Files.writeString(hw.resolve("sent_pkts"), "1234\n");
         Files.writeString(hw.resolve("rcvd_rnr_err"), "0\n");
-        Files.writeString(hw.resolve("lifespan"), "10 ms\n"); // a setting, not a counter
+        Files.writeString(hw.resolve("lifespan"), "12\n"); // a number, but a setting (rxe's text), not a counter
+        Files.writeString(hw.resolve("state"), "active\n"); // no number
         Files.writeString(hw.resolve("huge"), "18446744073709551615\n"); // 2^64 - 1
         Files.createDirectories(hw.resolve("subdir"));
         assertEquals(Map.of("sent_pkts", 1234L, "rcvd_rnr_err", 0L, "huge", -1L),
