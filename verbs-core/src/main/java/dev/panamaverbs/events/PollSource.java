@@ -218,6 +218,9 @@ public final class PollSource implements AutoCloseable {
         int rc = poller.arm(this);
         if (rc != 0) {
             checkOpen(); // closed meanwhile: say so rather than EBADF
+            if (poller.isClosed()) {
+                throw new PollerClosedException(poller.toString()); // closing, this source not reached yet
+            }
             throw new VerbsException("epoll_ctl", -rc, "EPOLL_CTL_MOD of fd " + fd + " (" + name + ")");
         }
     }
