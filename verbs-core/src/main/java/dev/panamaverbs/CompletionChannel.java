@@ -5,6 +5,8 @@ import dev.panamaverbs.internal.Undo;
 import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.EventFiles;
 import dev.panamaverbs.internal.FdWatch;
+import dev.panamaverbs.events.PollSource;
+import dev.panamaverbs.events.Poller;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.ibv_comp_channel;
@@ -18,6 +20,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -185,6 +188,58 @@ public final class CompletionChannel extends VerbsResource {
                             watch.wakeWaiters();
                         }
                     });
+        }
+    }
+
+    /**
+     * Has the shared {@link Poller} call {@code handler}, on its thread, with the CQ of every
+     * completion event of this channel ({@code ibv_get_cq_event} once the fd is readable), instead
+     * of a thread waiting in {@link #awaitEvent}. Each CQ is re-armed
+     * ({@link CompletionQueue#requestNotification}) before the handler is called with it, so the
+     * handler polls it until empty and a completion that comes after that raises a new event (arm,
+     * then drain: no completion is left without an event). The handler must be short and must not
+     * block (the poller's other fds wait meanwhile); what it throws is logged. Null removes it.
+     * Arm every CQ once before the first completion, as for any event use.
+     *
+     * @param handler called with each CQ that has an event, or null
+     * @throws IllegalStateException if the channel is closed, or the shared poller is opted out
+     *         ({@link Poller#ENABLED_PROPERTY})
+     */
+    public void setEventHandler(Consumer<? super CompletionQueue> handler) {
+        acquire();
+        try {
+            PollSource source = watch.source();
+            if (source == null) {
+                throw new IllegalStateException("ibv_get_cq_event: an event handler needs the shared poller ("
+                        + Poller.ENABLED_PROPERTY + "=false opted out)");
+            }
+            source.setHandler(handler == null ? null : () -> handleEvents(handler));
+        } finally {
+            release();
+        }
+    }
+
+    /** On the poller thread: every event now pending, each CQ re-armed, then handed to {@code handler}. */
+    private void handleEvents(Consumer<? super CompletionQueue> handler) {
+        while (true) {
+            CompletionQueue queue;
+            try {
+                queue = awaitUntil(Deadline.after(0));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (IllegalStateException closed) {
+                return; // the channel is closing
+            }
+            if (queue == null) {
+                return;
+            }
+            try {
+                queue.requestNotification(false);
+            } catch (IllegalStateException closed) {
+                continue; // the CQ is closing: nothing to hand over
+            }
+            handler.accept(queue);
         }
     }
 

@@ -152,6 +152,55 @@ class PollerDeviceTest {
     }
 
     @DeviceTest
+    void anEventHandlerOnThePollerThreadSeesEveryCompletion(TestDevice device) throws Exception {
+        int queueCount = 4;
+        try (Context context = DeviceScope.openContext(device); Arena arena = Arena.ofShared()) {
+            ProtectionDomain pd = context.allocateProtectionDomain();
+            MemoryRegion mr = pd.register(arena.allocate(64 * 1024, 4096),
+                    EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
+            CompletionChannel channel = context.createCompletionChannel();
+            List<CompletionQueue> queues = new ArrayList<>();
+            List<QueuePair> pairs = new ArrayList<>();
+            for (int q = 0; q < queueCount; q++) {
+                CompletionQueue cq = context.createCompletionQueue(2 * MESSAGES, channel, 0);
+                cq.requestNotification(false);
+                queues.add(cq);
+                pairs.add(loopback(context, device, pd, cq));
+            }
+            java.util.Map<CompletionQueue, Integer> received = new java.util.concurrent.ConcurrentHashMap<>();
+            java.util.concurrent.CountDownLatch all = new java.util.concurrent.CountDownLatch(queueCount * MESSAGES);
+            AtomicReference<String> failure = new AtomicReference<>();
+            Completions batch = Completions.allocate(8); // only the poller thread uses it
+            channel.setEventHandler(cq -> {
+                int polled;
+                while ((polled = cq.poll(batch)) > 0) {
+                    for (int k = 0; k < polled; k++) {
+                        int expected = received.getOrDefault(cq, 0);
+                        if (batch.statusValue(k) != 0 || batch.wrId(k) != expected) {
+                            failure.compareAndSet(null, cq + ": completion " + expected + " had wr_id "
+                                    + batch.wrId(k) + ", status " + batch.status(k));
+                        }
+                        received.put(cq, expected + 1);
+                        all.countDown();
+                    }
+                }
+            });
+            SendWorkRequest wr = SendWorkRequest.allocate(arena, 1);
+            for (int m = 0; m < MESSAGES; m++) {
+                for (int i = 0; i < pairs.size(); i++) {
+                    pairs.get(i).postSend(wr.wrId(m).opcode(WorkRequestOpcode.RDMA_WRITE)
+                            .sge(mr, 64L * i, 64).rdma(mr.memoryAddress() + 32 * 1024 + 64L * i, mr.rkey()).signaled(true));
+                }
+                Thread.sleep(m % 4 == 0 ? 20 : 0);
+            }
+            assertTrue(all.await(DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS),
+                    "the handler saw every completion: " + received.values() + " of " + MESSAGES + " each");
+            assertEquals(null, failure.get());
+            channel.setEventHandler(null);
+        }
+    }
+
+    @DeviceTest
     void closingACqAChannelOrThePollerEndsTheVirtualThreadsWaits(TestDevice device) throws Exception {
         try (Context context = DeviceScope.openContext(device)) {
             CompletionChannel shared = context.createCompletionChannel();
