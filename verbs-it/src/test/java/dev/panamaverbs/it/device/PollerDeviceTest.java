@@ -13,6 +13,10 @@ import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.SendWorkRequest;
+import dev.panamaverbs.cm.ConnectionException;
+import dev.panamaverbs.cm.ConnectionOptions;
+import dev.panamaverbs.cm.RdmaConnection;
+import dev.panamaverbs.cm.RdmaListener;
 import dev.panamaverbs.events.Poller;
 import dev.panamaverbs.events.PollerClosedException;
 import dev.panamaverbs.it.support.DeviceScope;
@@ -28,6 +32,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -197,6 +204,27 @@ class PollerDeviceTest {
                     "the handler saw every completion: " + received.values() + " of " + MESSAGES + " each");
             assertEquals(null, failure.get());
             channel.setEventHandler(null);
+        }
+    }
+
+    @DeviceTest
+    void connectAsyncAndAcceptAsyncCompleteTheirFutures(TestDevice device) throws Exception {
+        java.net.InetAddress ip = dev.panamaverbs.it.support.RdmaCmSupport.requireRdmaCm(device);
+        try (RdmaListener listener = RdmaListener.listen(dev.panamaverbs.it.support.RdmaCmSupport.anyPort(ip),
+                ConnectionOptions.defaults())) {
+            ExecutionException timedOut = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                    () -> listener.acceptAsync(Duration.ZERO).get(DEADLINE.toSeconds(), TimeUnit.SECONDS));
+            assertInstanceOf(ConnectionException.class, timedOut.getCause(), "no request: " + timedOut.getCause());
+
+            CompletableFuture<RdmaConnection> accepted = listener.acceptAsync(DEADLINE);
+            CompletableFuture<RdmaConnection> connected = RdmaConnection.connectAsync(listener.localAddress(),
+                    ConnectionOptions.defaults());
+            try (RdmaConnection client = connected.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+                 RdmaConnection server = accepted.get(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
+                CompletableFuture<Boolean> serverSees = CompletableFuture.supplyAsync(() -> server.awaitDisconnect(DEADLINE));
+                assertTrue(client.disconnect(DEADLINE), "established: the disconnect completes");
+                assertTrue(serverSees.get(DEADLINE.toSeconds(), TimeUnit.SECONDS), "the server saw it");
+            }
         }
     }
 
