@@ -3,7 +3,8 @@
  * {@code dev.panamaverbs} holds devices, contexts, every resource, work requests, completions and
  * the exceptions; {@code dev.panamaverbs.values} the plain values the verbs take and return;
  * {@code dev.panamaverbs.cm} rdma_cm and the endpoint exchange; {@code dev.panamaverbs.onesided}
- * one-sided windows (put, signal, wait) on the public API only.
+ * one-sided windows (put, signal, wait) on the public API only; {@code dev.panamaverbs.events}
+ * the poller every event wait parks on (one thread in {@code epoll_wait}).
  *
  * <p>This module makes no native call of its own: it calls the generated invokers
  * ({@code dev.panamaverbs.ffm}) and the loader's internals, and needs no native access. Grant it
@@ -19,5 +20,6 @@ module dev.panamaverbs.core {
     exports dev.panamaverbs.values;
     exports dev.panamaverbs.cm;
     exports dev.panamaverbs.onesided;
+    exports dev.panamaverbs.events;
     // dev.panamaverbs.internal stays unexported: the helpers the packages above share
 }

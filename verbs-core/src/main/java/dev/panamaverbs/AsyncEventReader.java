@@ -3,6 +3,8 @@ package dev.panamaverbs;
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.EventFiles;
+import dev.panamaverbs.internal.FdWatch;
+import dev.panamaverbs.events.PollerClosedException;
 import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.ibv_async_event;
 import dev.panamaverbs.ffm.ibv_qp;
@@ -26,9 +28,10 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /**
  * Reads a context's asynchronous events ({@code ibv_get_async_event}) without ever blocking in
- * native code: the async fd is made non-blocking on first use, readiness is asked with
- * {@code poll(2)} (timeout 0 on virtual threads, which then park in Java with a backoff; short
- * slices on platform threads), and each event is copied and acknowledged
+ * native code: the async fd is made non-blocking on first use, readers park on the shared
+ * {@link dev.panamaverbs.events.Poller} until it is readable (or, opted out, readiness is asked
+ * with {@code poll(2)}: timeout 0 on virtual threads, which then park in Java with a backoff;
+ * short slices on platform threads), and each event is copied and acknowledged
  * ({@code ibv_ack_async_event}) at once, before anyone can destroy the object it names.
  *
  * <p>Also runs the optional listener: one daemon virtual thread per context, stopped when the
@@ -46,12 +49,15 @@ final class AsyncEventReader {
     private final Context context;
     private final int fd;
     private volatile boolean nonBlocking;
+    /** The async fd on the shared poller; closed by {@link #stop()}, before the context closes the fd. */
+    private final FdWatch watch;
     private Thread listenerThread;
     private volatile Consumer<? super AsyncEvent> listener;
 
     AsyncEventReader(Context context, int fd) {
         this.context = context;
         this.fd = fd;
+        this.watch = new FdWatch(fd, "async event fd " + fd);
     }
 
     /** The next event before {@code deadline} ({@link Deadline}), or null. Called by the user and by the listener thread. */
@@ -61,7 +67,7 @@ final class AsyncEventReader {
             MemorySegment pollState = EventFiles.allocatePollState(arena);
             MemorySegment event = arena.allocate(ibv_async_event.LAYOUT);
             MemorySegment callState = CallState.allocate(arena);
-            return EventFiles.awaitUntil(deadline, "ibv_get_async_event", context, BACKOFF,
+            return EventFiles.awaitUntil(deadline, "ibv_get_async_event", context, BACKOFF, watch,
                     pollMillis -> tryRead(pollState, event, callState, pollMillis));
         }
     }
@@ -200,6 +206,7 @@ final class AsyncEventReader {
             stopping.interrupt();
             joinUnlessSelf(stopping);
         }
+        watch.close();
     }
 
     private static void joinUnlessSelf(Thread thread) {
@@ -228,8 +235,8 @@ final class AsyncEventReader {
             AsyncEvent event;
             try {
                 event = awaitUntil(Deadline.after(TimeUnit.MILLISECONDS.toNanos(BACKOFF.sliceMillis() * 4L)));
-            } catch (InterruptedException e) {
-                continue; // re-check whether we were stopped
+            } catch (InterruptedException | PollerClosedException e) {
+                continue; // re-check whether we were stopped (a closed shared poller restarts at the next wait)
             } catch (IllegalStateException closed) {
                 return; // the context is closing
             } catch (RuntimeException e) {

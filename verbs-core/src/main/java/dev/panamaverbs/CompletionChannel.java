@@ -4,6 +4,9 @@ import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.Undo;
 import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.EventFiles;
+import dev.panamaverbs.internal.FdWatch;
+import dev.panamaverbs.events.PollSource;
+import dev.panamaverbs.events.Poller;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.ibv_comp_channel;
@@ -15,7 +18,9 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -27,10 +32,16 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *
  * <h2>How waiting works, and why</h2>
  * The channel's fd is made non-blocking at creation ({@code fcntl O_NONBLOCK}), so
- * {@code ibv_get_cq_event} (a {@code read} of that fd) never blocks. A waiter asks
- * {@code poll(2)} whether the fd is readable and only then calls {@code ibv_get_cq_event}.
- * The JDK offers no public way to register a foreign fd with its poller, and a virtual thread
- * inside a native call holds its carrier thread for the whole call. So:
+ * {@code ibv_get_cq_event} (a {@code read} of that fd) never blocks, and a waiter calls it only
+ * once the fd is readable. The JDK offers no public way to register a foreign fd with its poller,
+ * and a virtual thread inside a native call holds its carrier thread for the whole call. So the
+ * fd is registered, at the first wait, on the library's shared
+ * {@link dev.panamaverbs.events.Poller} (one platform thread in {@code epoll_wait}), and waiters,
+ * virtual or platform, park in Java until the poller reports the fd readable
+ * ({@code docs/poller.md}). Many CQs may share a channel: a thread waiting for one CQ that takes
+ * another's event hands it over to that CQ's waiter.
+ *
+ * <p>With the poller opted out ({@link dev.panamaverbs.events.Poller#ENABLED_PROPERTY}):
  * <ul>
  *   <li>on a <b>virtual thread</b> the fd is polled with timeout 0 and the thread parks in Java
  *       between polls, with a backoff from {@value #FIRST_PARK_NANOS} ns doubling up to
@@ -60,12 +71,20 @@ public final class CompletionChannel extends VerbsResource {
     private final int fd;
     /** The CQs created on this channel, by {@code ibv_cq*} address, to map events back. */
     private final Map<Long, CompletionQueue> queues = new ConcurrentHashMap<>();
+    /**
+     * CQs whose event a thread waiting for another CQ took (and counted): handed to their own
+     * waiter ({@link CompletionQueue#awaitCompletions}) or to the next {@link #awaitEvent}.
+     */
+    private final Set<CompletionQueue> handedOver = ConcurrentHashMap.newKeySet();
+    /** The fd on the shared poller; closed before {@code ibv_destroy_comp_channel}. */
+    private final FdWatch watch;
 
 
     private CompletionChannel(Context context, MemorySegment handle, int fd) {
         super("CompletionChannel", handle, context);
         this.context = context;
         this.fd = fd;
+        this.watch = new FdWatch(fd, "CompletionChannel fd=" + fd);
     }
 
     /** {@code ibv_create_comp_channel}, then the fd made non-blocking. Hook of {@code Context.createCompletionChannel()}. */
@@ -137,15 +156,107 @@ public final class CompletionChannel extends VerbsResource {
         return awaitUntil(Deadline.after(Deadline.FOREVER_NANOS));
     }
 
-    /** The wait of both {@code awaitEvent}s and of {@link CompletionQueue#awaitCompletions}, until {@code deadline}. */
+    /** The wait of both {@code awaitEvent}s: the next event for any CQ, until {@code deadline}. */
     CompletionQueue awaitUntil(long deadline) throws InterruptedException {
+        return awaitUntil(deadline, null);
+    }
+
+    /**
+     * The next event for {@code forQueue} (any CQ's when null) before {@code deadline}, or null.
+     * Events taken for another CQ of the channel are handed over to it and its waiters woken, so
+     * many CQs, each waited for by its own thread, share the channel without losing a wake-up.
+     *
+     * @throws IllegalStateException when the channel or {@code forQueue} is (or gets) closed
+     */
+    CompletionQueue awaitUntil(long deadline, CompletionQueue forQueue) throws InterruptedException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pollState = EventFiles.allocatePollState(arena);
             MemorySegment eventSlots = arena.allocate(ADDRESS, 2); // struct ibv_cq **, void **cq_context
             MemorySegment callState = CallState.allocate(arena);
-            return EventFiles.awaitUntil(deadline, "ibv_get_cq_event", this, BACKOFF,
-                    pollMillis -> tryGetEvent(pollState, eventSlots, callState, pollMillis));
+            return EventFiles.awaitUntil(deadline, "ibv_get_cq_event", forQueue == null ? this : forQueue, BACKOFF, watch,
+                    pollMillis -> {
+                        CompletionQueue mine = claimHandedOver(forQueue);
+                        if (mine != null) {
+                            return mine;
+                        }
+                        for (int wait = pollMillis; ; wait = 0) {
+                            CompletionQueue queue = tryGetEvent(pollState, eventSlots, callState, wait);
+                            if (queue == null || forQueue == null || queue == forQueue) {
+                                return queue;
+                            }
+                            handedOver.add(queue);
+                            watch.wakeWaiters();
+                        }
+                    });
         }
+    }
+
+    /**
+     * Has the shared {@link Poller} call {@code handler}, on its thread, with the CQ of every
+     * completion event of this channel ({@code ibv_get_cq_event} once the fd is readable), instead
+     * of a thread waiting in {@link #awaitEvent}. Each CQ is re-armed
+     * ({@link CompletionQueue#requestNotification}) before the handler is called with it, so the
+     * handler polls it until empty and a completion that comes after that raises a new event (arm,
+     * then drain: no completion is left without an event). The handler must be short and must not
+     * block (the poller's other fds wait meanwhile); what it throws is logged. Null removes it.
+     * Arm every CQ once before the first completion, as for any event use.
+     *
+     * @param handler called with each CQ that has an event, or null
+     * @throws IllegalStateException if the channel is closed, or the shared poller is opted out
+     *         ({@link Poller#ENABLED_PROPERTY})
+     */
+    public void setEventHandler(Consumer<? super CompletionQueue> handler) {
+        acquire();
+        try {
+            PollSource source = watch.source();
+            if (source == null) {
+                throw new IllegalStateException("ibv_get_cq_event: an event handler needs the shared poller ("
+                        + Poller.ENABLED_PROPERTY + "=false opted out)");
+            }
+            source.setHandler(handler == null ? null : () -> handleEvents(handler));
+        } finally {
+            release();
+        }
+    }
+
+    /** On the poller thread: every event now pending, each CQ re-armed, then handed to {@code handler}. */
+    private void handleEvents(Consumer<? super CompletionQueue> handler) {
+        while (true) {
+            CompletionQueue queue;
+            try {
+                queue = awaitUntil(Deadline.after(0));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (IllegalStateException closed) {
+                return; // the channel is closing
+            }
+            if (queue == null) {
+                return;
+            }
+            try {
+                queue.requestNotification(false);
+            } catch (IllegalStateException closed) {
+                continue; // the CQ is closing: nothing to hand over
+            }
+            handler.accept(queue);
+        }
+    }
+
+    /** An event handed over to {@code forQueue} (to any CQ when null), or null; throws if {@code forQueue} closed. */
+    private CompletionQueue claimHandedOver(CompletionQueue forQueue) {
+        if (forQueue != null) {
+            if (forQueue.isClosed()) {
+                throw new IllegalStateException("ibv_get_cq_event: " + forQueue + " was closed while waiting for its event");
+            }
+            return handedOver.remove(forQueue) ? forQueue : null;
+        }
+        for (CompletionQueue queue : handedOver) {
+            if (handedOver.remove(queue)) {
+                return queue;
+            }
+        }
+        return null;
     }
 
     /**
@@ -192,11 +303,14 @@ public final class CompletionChannel extends VerbsResource {
     /** Called by a CQ after {@code ibv_destroy_cq} returned: no event can name it any more. */
     void detach(CompletionQueue queue, long address) {
         queues.remove(address, queue);
+        handedOver.remove(queue);
+        watch.wakeWaiters(); // a thread waiting for this CQ's event sees it closed
     }
 
     /** {@code ibv_destroy_comp_channel}; every CQ using the channel is already closed. */
     @Override
     protected void destroy() {
+        watch.close(); // before the fd goes: parked waiters look again and find the channel closed
         // Returns the errno itself (EBUSY while a CQ still uses the channel).
         NativeCalls.destroy("ibv_destroy_comp_channel", IbverbsCalls::ibv_destroy_comp_channel, handleSegment());
     }

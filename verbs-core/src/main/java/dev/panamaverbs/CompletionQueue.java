@@ -302,8 +302,11 @@ public final class CompletionQueue extends VerbsResource {
      * Waits for completions with the channel: polls; if empty arms the CQ
      * ({@code ibv_req_notify_cq}), polls again (closing the race with completions that came
      * meanwhile), then waits for an event ({@code ibv_get_cq_event}) and polls once more.
-     * Meant for a CQ that has its channel to itself: an event for another CQ of the channel is
-     * acknowledged and otherwise dropped here. The timeout bounds the whole call and follows the
+     * Many CQs may share the channel, each waited for by its own thread: an event this thread
+     * takes for another CQ of the channel is handed over to that CQ's waiter (and counted for
+     * acknowledgement on that CQ), never dropped. The thread parks on the shared
+     * {@link dev.panamaverbs.events.Poller} (see {@code docs/poller.md}); closing this CQ or the
+     * channel meanwhile ends the wait with an {@link IllegalStateException}. The timeout bounds the whole call and follows the
      * library's deadline rule ({@code docs/safety.md}, "Deadlines"): zero polls, arms and polls
      * once without waiting; a huge one waits for ever.
      *
@@ -333,7 +336,7 @@ public final class CompletionQueue extends VerbsResource {
             if (Deadline.expired(deadline)) {
                 return 0;
             }
-            if (channel.awaitUntil(deadline) == null) {
+            if (channel.awaitUntil(deadline, this) == null) {
                 return poll(batch);
             }
         }

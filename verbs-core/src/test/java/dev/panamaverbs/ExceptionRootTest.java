@@ -33,7 +33,7 @@ class ExceptionRootTest {
         }
         // VerbsException, its unavailable/setup/unsupported kinds, CompletionFailedException,
         // ConnectionException (+ rejected), EndpointExchangeException, ChannelFailedException, ChannelClosedException,
-        // WaitTimeoutException
-        assertEquals(11, exceptions, "the exception types found: update this count when adding one");
+        // WaitTimeoutException, PollerClosedException
+        assertEquals(12, exceptions, "the exception types found: update this count when adding one");
     }
 }

@@ -8,6 +8,7 @@ import dev.panamaverbs.VerbsResource;
 import dev.panamaverbs.VerbsUnavailableException;
 import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.EventFiles;
+import dev.panamaverbs.internal.FdWatch;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.gateway.RdmacmCalls;
 import dev.panamaverbs.ffm.rdmacm.rdma_cm_event;
@@ -33,9 +34,11 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
  * {@code rdma_destroy_event_channel}.
  *
  * <h2>Waiting</h2>
- * The channel's fd is made non-blocking, so {@code rdma_get_cm_event} never blocks; waiters poll
- * the fd like {@link CompletionChannel}: a virtual thread polls with timeout 0 and parks in Java
- * between polls (backoff up to 1 ms), a platform thread blocks in {@code poll(2)} slices of 50 ms.
+ * The channel's fd is made non-blocking, so {@code rdma_get_cm_event} never blocks; waiters park
+ * on the shared {@link dev.panamaverbs.events.Poller} like {@link CompletionChannel}'s, unparked
+ * when the fd becomes readable. Opted out ({@link dev.panamaverbs.events.Poller#ENABLED_PROPERTY}),
+ * they poll the fd: a virtual thread polls with timeout 0 and parks in Java between polls
+ * (backoff up to 1 ms), a platform thread blocks in {@code poll(2)} slices of 50 ms.
  * Every event is copied and acknowledged ({@code rdma_ack_cm_event}) at once, then handed to the
  * identifier it concerns (a connection request to its listener): a thread waiting for one
  * identifier keeps the events of others for them, so several identifiers and threads can share
@@ -53,10 +56,13 @@ public final class ConnectionEventChannel extends VerbsResource {
     private final Map<Long, Queue<ConnectionEvent>> mailboxes = new ConcurrentHashMap<>();
     /** Connection requests taken but not yet claimed, by the address of their listener. */
     private final Map<Long, Queue<ConnectionEvent>> requests = new ConcurrentHashMap<>();
+    /** The fd on the shared poller; closed before {@code rdma_destroy_event_channel}. */
+    private final FdWatch watch;
 
     private ConnectionEventChannel(MemorySegment handle, int fd) {
         super("ConnectionEventChannel", handle);
         this.fd = fd;
+        this.watch = new FdWatch(fd, "ConnectionEventChannel fd=" + fd);
     }
 
     /**
@@ -147,7 +153,7 @@ public final class ConnectionEventChannel extends VerbsResource {
             MemorySegment pollState = EventFiles.allocatePollState(arena);
             MemorySegment eventSlot = arena.allocate(ADDRESS);
             MemorySegment callState = CallState.allocate(arena);
-            return EventFiles.awaitUntil(deadline, verb, target, BACKOFF, pollMillis -> {
+            return EventFiles.awaitUntil(deadline, verb, target, BACKOFF, watch, pollMillis -> {
                 ConnectionEvent mine = claim(id, request);
                 if (mine != null) {
                     return mine;
@@ -199,6 +205,7 @@ public final class ConnectionEventChannel extends VerbsResource {
         boolean isRequest = event.type() == ConnectionEventType.CONNECT_REQUEST;
         if (identifiers.containsKey(owner)) {
             (isRequest ? requests : mailboxes).computeIfAbsent(owner, k -> new ConcurrentLinkedQueue<>()).add(event);
+            watch.wakeWaiters(); // its waiter may be parked on the poller: it looks in its mailbox again
         } else if (isRequest) {
             IdentifierCalls.refuseRaw(event.idAddress());
         }
@@ -245,12 +252,14 @@ public final class ConnectionEventChannel extends VerbsResource {
         identifiers.remove(CoreAccess.get().handleAddress(id), id);
         mailboxes.remove(CoreAccess.get().handleAddress(id));
         Queue<ConnectionEvent> left = requests.remove(CoreAccess.get().handleAddress(id));
+        watch.wakeWaiters(); // a thread waiting for this identifier sees it closed
         return left != null ? left : new ConcurrentLinkedQueue<>();
     }
 
     /** {@code rdma_destroy_event_channel}; every identifier on it is already destroyed. */
     @Override
     protected void destroy() {
+        watch.close(); // before the fd goes: parked waiters look again and find the channel closed
         try (Arena arena = Arena.ofConfined()) {
             RdmacmCalls.rdma_destroy_event_channel(CallState.allocate(arena), handleSegment());
         }

@@ -16,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -114,6 +115,22 @@ public final class RdmaConnection extends CmResources {
      */
     public static RdmaConnection connect(InetSocketAddress remote, ConnectionOptions options) {
         return connect(remote, options, connection -> { });
+    }
+
+    /**
+     * {@link #connect(InetSocketAddress, ConnectionOptions)} without holding the calling thread:
+     * the connect runs on a new virtual thread whose waits park on the shared
+     * {@link dev.panamaverbs.events.Poller}, and the future completes with the established
+     * connection or exceptionally with what {@code connect} throws. A connection established after
+     * the future was cancelled is closed.
+     *
+     * @param remote the peer's address and port
+     * @param options the connection options
+     * @return the future connection
+     */
+    public static CompletableFuture<RdmaConnection> connectAsync(InetSocketAddress remote, ConnectionOptions options) {
+        Objects.requireNonNull(options, "rdma_connect: options is null");
+        return AsyncCalls.start("panamaverbs-connect-" + remote, () -> connect(remote, options));
     }
 
     /**

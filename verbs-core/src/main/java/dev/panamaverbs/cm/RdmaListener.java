@@ -5,6 +5,7 @@ import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.VerbsResource;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
@@ -124,6 +125,20 @@ public final class RdmaListener implements AutoCloseable {
      */
     public RdmaConnection accept(Duration timeout) {
         return accept(timeout, connection -> { });
+    }
+
+    /**
+     * {@link #accept(Duration)} without holding the calling thread: the accept runs on a new
+     * virtual thread whose waits park on the shared {@link dev.panamaverbs.events.Poller}, and the
+     * future completes with the established connection or exceptionally with what
+     * {@code accept} throws. A connection accepted after the future was cancelled is closed.
+     *
+     * @param timeout how long to wait for a request (not negative)
+     * @return the future connection
+     */
+    public CompletableFuture<RdmaConnection> acceptAsync(Duration timeout) {
+        Objects.requireNonNull(timeout, "rdma_accept: timeout is null");
+        return AsyncCalls.start("panamaverbs-accept-" + this, () -> accept(timeout));
     }
 
     /**

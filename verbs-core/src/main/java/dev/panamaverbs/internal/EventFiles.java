@@ -1,6 +1,8 @@
 package dev.panamaverbs.internal;
 
 import dev.panamaverbs.VerbsException;
+import dev.panamaverbs.events.PollSource;
+import dev.panamaverbs.events.PollerClosedException;
 import dev.panamaverbs.gateway.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -59,21 +61,54 @@ public final class EventFiles {
 
     /**
      * The wait loop the event readers share: attempts until one returns an event or
-     * {@code deadline} ({@link Deadline}) has passed, waiting between attempts as {@code backoff}
-     * says. It always attempts once, so a deadline already over (a zero timeout) is one
-     * non-blocking check.
+     * {@code deadline} ({@link Deadline}) has passed. It always attempts once, so a deadline
+     * already over (a zero timeout) is one non-blocking check.
+     *
+     * <p>While {@code watch} has a source on the shared poller, every attempt is non-blocking and
+     * the thread (virtual or platform) parks on the poller between attempts: it is unparked when
+     * the fd becomes readable or someone calls {@link FdWatch#wakeWaiters()}; the count of reports
+     * is read before each attempt, so nothing that happens after the attempt looked is missed.
+     * Otherwise (poller opted out) it waits between attempts as {@code backoff} says.
      *
      * @return the event, or null on timeout
      * @throws InterruptedException naming {@code verb} and {@code waitedOn}, when interrupted
+     * @throws PollerClosedException when the shared poller was closed while waiting (the watch
+     *         closing, when its owner closes, ends the wait by the attempt's own closed check)
      */
-    public static <T> T awaitUntil(long deadline, String verb, Object waitedOn, Backoff backoff, Attempt<T> attempt)
-            throws InterruptedException {
+    public static <T> T awaitUntil(long deadline, String verb, Object waitedOn, Backoff backoff, FdWatch watch,
+                                   Attempt<T> attempt) throws InterruptedException {
         boolean virtual = Thread.currentThread().isVirtual();
         long park = 0;
         int round = 0;
         while (true) {
             if (Thread.interrupted()) {
                 throw new InterruptedException(verb + ": interrupted while waiting on " + waitedOn);
+            }
+            PollSource source = watch == null ? null : watch.source();
+            if (source != null) {
+                long seen = source.reports();
+                T event = attempt.tryOnce(0);
+                if (event != null) {
+                    return event;
+                }
+                if (Deadline.expired(deadline)) {
+                    return null;
+                }
+                try {
+                    source.awaitReadableSince(seen, deadline);
+                } catch (InterruptedException e) {
+                    throw new InterruptedException(verb + ": interrupted while waiting on " + waitedOn);
+                } catch (PollerClosedException closed) {
+                    T last = attempt.tryOnce(0); // the owner closing shows here, as its own closed exception
+                    if (last != null) {
+                        return last;
+                    }
+                    if (source.poller().isClosed()) {
+                        throw closed;
+                    }
+                    // Only the watch closed (its owner is stopping): go on without the poller.
+                }
+                continue;
             }
             T event = attempt.tryOnce(virtual ? 0 : Deadline.pollMillis(deadline, backoff.sliceMillis()));
             if (event != null) {

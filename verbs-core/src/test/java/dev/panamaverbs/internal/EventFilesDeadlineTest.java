@@ -31,7 +31,7 @@ class EventFilesDeadlineTest {
     private static Boolean await(TestFifo fifo, long deadline, AtomicInteger attempts) throws InterruptedException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pollState = EventFiles.allocatePollState(arena);
-            return EventFiles.awaitUntil(deadline, "test_wait", fifo, BACKOFF, pollMillis -> {
+            return EventFiles.awaitUntil(deadline, "test_wait", fifo, BACKOFF, null, pollMillis -> {
                 attempts.incrementAndGet();
                 return EventFiles.pollReadable(pollState, fifo.fd(), pollMillis) ? Boolean.TRUE : null;
             });

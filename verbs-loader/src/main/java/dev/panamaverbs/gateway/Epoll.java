@@ -1,0 +1,259 @@
+package dev.panamaverbs.gateway;
+
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.ffm.invoke.Downcalls;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.Locale;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
+
+/**
+ * {@code epoll(7)} and {@code eventfd(2)}: what the core's poller waits with, one platform thread
+ * blocked in {@code epoll_wait} on every event fd libibverbs and librdmacm hand out, woken through
+ * an eventfd. Bound by hand like {@link Libc} (libc is no header the generator reads), with the
+ * same handle factory, errno captured after each call. C's conventions: a result, or a negated
+ * errno. Linux x86-64/aarch64 values.
+ */
+public final class Epoll {
+    /** {@code EPOLL_CTL_ADD}. */
+    public static final int CTL_ADD = 1;
+    /** {@code EPOLL_CTL_DEL}. */
+    public static final int CTL_DEL = 2;
+    /** {@code EPOLL_CTL_MOD}. */
+    public static final int CTL_MOD = 3;
+    /** {@code EPOLLIN}: readable. */
+    public static final int EPOLLIN = 0x1;
+    /** {@code EPOLLERR}: always reported. */
+    public static final int EPOLLERR = 0x8;
+    /** {@code EPOLLHUP}: always reported. */
+    public static final int EPOLLHUP = 0x10;
+    /** {@code EPOLLONESHOT}: the fd is disarmed after one report until {@code EPOLL_CTL_MOD} re-arms it. */
+    public static final int EPOLLONESHOT = 1 << 30;
+    /** {@code EPOLL_CLOEXEC} (= {@code O_CLOEXEC}). */
+    static final int EPOLL_CLOEXEC = 0x80000;
+    /** {@code EFD_CLOEXEC}. */
+    static final int EFD_CLOEXEC = 0x80000;
+    /** {@code EFD_NONBLOCK} (= {@code O_NONBLOCK}). */
+    static final int EFD_NONBLOCK = Libc.O_NONBLOCK;
+    /** {@code EAGAIN}. */
+    static final int EAGAIN = 11;
+
+    /**
+     * {@code struct epoll_event { uint32_t events; epoll_data_t data; }}. glibc declares it
+     * {@code __attribute__((packed))} on x86-64 only: 12 bytes there, the 8-byte data at offset 4;
+     * elsewhere (aarch64) the data is aligned at 8 and the struct is 16 bytes.
+     */
+    public static final StructLayout EPOLL_EVENT = isX86_64(System.getProperty("os.arch"))
+            ? MemoryLayout.structLayout(JAVA_INT.withName("events"), JAVA_LONG_UNALIGNED.withName("data"))
+                    .withName("epoll_event")
+            : MemoryLayout.structLayout(JAVA_INT.withName("events"), MemoryLayout.paddingLayout(4),
+                    JAVA_LONG.withName("data")).withName("epoll_event");
+    private static final long EVENTS_OFFSET = EPOLL_EVENT.byteOffset(MemoryLayout.PathElement.groupElement("events"));
+    private static final long DATA_OFFSET = EPOLL_EVENT.byteOffset(MemoryLayout.PathElement.groupElement("data"));
+
+    private Epoll() {}
+
+    /** Whether {@code os.arch} names x86-64, where {@code struct epoll_event} is packed. */
+    static boolean isX86_64(String arch) {
+        String a = arch == null ? "" : arch.toLowerCase(Locale.ROOT);
+        return a.equals("amd64") || a.equals("x86_64");
+    }
+
+    private static final class Functions {
+        static final MemorySegment EPOLL_CREATE1 = Downcalls.libc("epoll_create1");
+        static final MemorySegment EPOLL_CTL = Downcalls.libc("epoll_ctl");
+        static final MemorySegment EPOLL_WAIT = Downcalls.libc("epoll_wait");
+        static final MemorySegment EVENTFD = Downcalls.libc("eventfd");
+        static final MemorySegment READ = Downcalls.libc("read");
+        static final MemorySegment WRITE = Downcalls.libc("write");
+        /** {@code int epoll_create1(int flags)}. */
+        static final MethodHandle EPOLL_CREATE1_CALL = Downcalls.handle(FunctionDescriptor.of(JAVA_INT, JAVA_INT),
+                Downcalls.CAPTURE_ERRNO);
+        /** {@code int epoll_ctl(int epfd, int op, int fd, struct epoll_event *event)}. */
+        static final MethodHandle EPOLL_CTL_CALL = Downcalls.handle(
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS), Downcalls.CAPTURE_ERRNO);
+        /** {@code int epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout)}. */
+        static final MethodHandle EPOLL_WAIT_CALL = Downcalls.handle(
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), Downcalls.CAPTURE_ERRNO);
+        /** {@code int eventfd(unsigned int initval, int flags)}. */
+        static final MethodHandle EVENTFD_CALL = Downcalls.handle(FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT),
+                Downcalls.CAPTURE_ERRNO);
+        /** {@code ssize_t read(int fd, void *buf, size_t count)} and {@code write} (same shape). */
+        static final MethodHandle READ_WRITE_CALL = Downcalls.handle(
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), Downcalls.CAPTURE_ERRNO);
+    }
+
+    /**
+     * {@code epoll_create1(EPOLL_CLOEXEC)}: a new epoll fd, or {@code -errno}.
+     *
+     * @return the epoll fd, or {@code -errno}
+     */
+    public static int create() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            int fd = (int) Functions.EPOLL_CREATE1_CALL.invokeExact(Functions.EPOLL_CREATE1, state, EPOLL_CLOEXEC);
+            return fd < 0 ? -CallState.errno(state) : fd;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw Downcalls.rethrow("epoll_create1", t);
+        }
+    }
+
+    /**
+     * {@code epoll_ctl(epfd, op, fd, &{events, data})}: 0, or {@code -errno}.
+     *
+     * @param epfd the epoll fd
+     * @param op {@link #CTL_ADD}, {@link #CTL_MOD} or {@link #CTL_DEL}
+     * @param fd the fd watched
+     * @param events the event mask ({@link #EPOLLIN}, {@link #EPOLLONESHOT}, ...)
+     * @param data the 64-bit value {@link #epollWait} reports with the fd's events
+     * @return 0, or {@code -errno}
+     */
+    public static int control(int epfd, int op, int fd, int events, long data) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            MemorySegment event = arena.allocate(EPOLL_EVENT);
+            event.set(JAVA_INT, EVENTS_OFFSET, events);
+            event.set(JAVA_LONG_UNALIGNED, DATA_OFFSET, data);
+            int rc = (int) Functions.EPOLL_CTL_CALL.invokeExact(Functions.EPOLL_CTL, state, epfd, op, fd, event);
+            return rc < 0 ? -CallState.errno(state) : 0;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw Downcalls.rethrow("epoll_ctl", t);
+        }
+    }
+
+    /**
+     * Room for {@code maxEvents} {@code struct epoll_event}s plus the capture state, reused by the
+     * one thread that calls {@link #epollWait} with it.
+     *
+     * @param arena the arena that owns the memory
+     * @param maxEvents how many events one {@code epoll_wait} may return
+     * @return the memory
+     */
+    public static MemorySegment allocateWaitState(Arena arena, int maxEvents) {
+        return arena.allocate(EPOLL_EVENT.byteSize() * maxEvents + CallState.layout().byteSize(), 8);
+    }
+
+    /**
+     * {@code epoll_wait(epfd, events, maxEvents, timeoutMillis)}: how many events were written,
+     * 0 on timeout or {@code EINTR}, else {@code -errno}. Blocks the calling (platform) thread.
+     *
+     * @param waitState from {@link #allocateWaitState} with the same {@code maxEvents}
+     * @param epfd the epoll fd
+     * @param maxEvents how many events fit
+     * @param timeoutMillis -1 for no limit
+     * @return the number of events, 0, or {@code -errno}
+     */
+    public static int epollWait(MemorySegment waitState, int epfd, int maxEvents, int timeoutMillis) {
+        long arrayBytes = EPOLL_EVENT.byteSize() * maxEvents;
+        MemorySegment state = waitState.asSlice(arrayBytes);
+        int rc;
+        try {
+            rc = (int) Functions.EPOLL_WAIT_CALL.invokeExact(Functions.EPOLL_WAIT, state, epfd, waitState, maxEvents,
+                    timeoutMillis);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow("epoll_wait", t);
+        }
+        if (rc < 0) {
+            int errno = CallState.errno(state);
+            return errno == Libc.EINTR ? 0 : -errno;
+        }
+        return rc;
+    }
+
+    /**
+     * The event mask of the {@code index}th event {@link #epollWait} wrote.
+     *
+     * @param waitState the memory passed to {@link #epollWait}
+     * @param index the event's index
+     * @return its {@code events}
+     */
+    public static int eventMask(MemorySegment waitState, int index) {
+        return waitState.get(JAVA_INT, EPOLL_EVENT.byteSize() * index + EVENTS_OFFSET);
+    }
+
+    /**
+     * The data of the {@code index}th event {@link #epollWait} wrote.
+     *
+     * @param waitState the memory passed to {@link #epollWait}
+     * @param index the event's index
+     * @return its {@code data.u64}
+     */
+    public static long eventData(MemorySegment waitState, int index) {
+        return waitState.get(JAVA_LONG_UNALIGNED, EPOLL_EVENT.byteSize() * index + DATA_OFFSET);
+    }
+
+    /**
+     * {@code eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)}: a new eventfd, or {@code -errno}.
+     *
+     * @return the eventfd, or {@code -errno}
+     */
+    public static int eventFd() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            int fd = (int) Functions.EVENTFD_CALL.invokeExact(Functions.EVENTFD, state, 0, EFD_CLOEXEC | EFD_NONBLOCK);
+            return fd < 0 ? -CallState.errno(state) : fd;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw Downcalls.rethrow("eventfd", t);
+        }
+    }
+
+    /**
+     * Adds {@code value} to an eventfd's counter ({@code write} of 8 bytes): 0, or {@code -errno}.
+     *
+     * @param fd the eventfd
+     * @param value what to add (not 0)
+     * @return 0, or {@code -errno}
+     */
+    public static int eventFdWrite(int fd, long value) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            MemorySegment buffer = arena.allocate(JAVA_LONG);
+            buffer.set(JAVA_LONG, 0, value);
+            long rc = (long) Functions.READ_WRITE_CALL.invokeExact(Functions.WRITE, state, fd, buffer, 8L);
+            return rc < 0 ? -CallState.errno(state) : 0;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw Downcalls.rethrow("write", t);
+        }
+    }
+
+    /**
+     * Reads and resets a non-blocking eventfd's counter ({@code read} of 8 bytes): the counter,
+     * 0 when it was 0 ({@code EAGAIN}), or {@code -errno}.
+     *
+     * @param fd the eventfd
+     * @return the counter, 0, or {@code -errno}
+     */
+    public static long eventFdRead(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            MemorySegment buffer = arena.allocate(JAVA_LONG);
+            long rc = (long) Functions.READ_WRITE_CALL.invokeExact(Functions.READ, state, fd, buffer, 8L);
+            if (rc < 0) {
+                int errno = CallState.errno(state);
+                return errno == EAGAIN ? 0 : -errno;
+            }
+            return buffer.get(JAVA_LONG, 0);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw Downcalls.rethrow("read", t);
+        }
+    }
+}
