@@ -194,15 +194,22 @@ public final class PollSource implements AutoCloseable {
         }
     }
 
-    /** Called by a poller thread on a report; the fd is disarmed until someone arms it again. */
-    void dispatch() {
+    /**
+     * Called by a poller thread on a report; the fd is disarmed until someone arms it again.
+     *
+     * @return how many waiters, futures and handlers it woke, completed or ran
+     */
+    int dispatch() {
+        int woken = waiters.size();
         wakeWaiters();
         CompletableFuture<Void> future;
         while ((future = futures.poll()) != null) {
             future.complete(null);
+            woken++;
         }
         Runnable current = handler;
         if (current != null) {
+            woken++;
             try {
                 current.run();
             } catch (RuntimeException | Error e) {
@@ -212,6 +219,12 @@ public final class PollSource implements AutoCloseable {
                 arm();
             }
         }
+        return woken;
+    }
+
+    /** The source's name, for the sampled dispatch event. */
+    String name() {
+        return name;
     }
 
     private void arm() {

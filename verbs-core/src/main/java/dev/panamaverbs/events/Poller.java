@@ -1,8 +1,10 @@
 package dev.panamaverbs.events;
 
 import dev.panamaverbs.VerbsException;
+
 import dev.panamaverbs.gateway.Epoll;
 import dev.panamaverbs.gateway.Libc;
+import dev.panamaverbs.jfr.FlightEvents;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -231,11 +233,22 @@ public final class Poller implements AutoCloseable {
                     }
                     PollSource source = sources.get(token);
                     if (source != null) {
-                        source.dispatch();
+                        dispatch(source);
                     }
                 }
             }
         }
+    }
+
+    /** Dispatches one report; one in {@link FlightEvents#DISPATCH_SAMPLE_INTERVAL} is timed and recorded while JFR asks for it. */
+    private static void dispatch(PollSource source) {
+        if (!FlightEvents.sampleDispatch()) {
+            source.dispatch();
+            return;
+        }
+        long start = System.nanoTime();
+        int woken = source.dispatch();
+        FlightEvents.pollerDispatch(source.name(), source.fd(), System.nanoTime() - start, woken);
     }
 
     /**
