@@ -36,6 +36,8 @@ public final class SharedReceiveQueue extends VerbsResource {
      * left the op NULL.
      */
     private final MemorySegment postSrqRecvFunction;
+    /** Whether the posts go through critical downcalls ({@link Context#criticalPosts()}). */
+    private final boolean criticalPosts;
     private volatile int maxWorkRequests;
 
 
@@ -54,6 +56,7 @@ public final class SharedReceiveQueue extends VerbsResource {
         this.maxWorkRequests = maxWorkRequests;
         this.maxSge = maxSge;
         this.postSrqRecvFunction = NativeCalls.resolveOrNull(OpsTable::resolvePostSrqRecv, handle.address());
+        this.criticalPosts = context.criticalPosts();
     }
 
     /**
@@ -159,7 +162,7 @@ public final class SharedReceiveQueue extends VerbsResource {
                 throw NativeCalls.missingOp("ibv_post_srq_recv", "post_srq_recv");
             }
             rc = OpsTable.postSrqRecv(postSrqRecvFunction, handleSegment(),
-                    request.nativeRequest(), request.badRequestSlot());
+                    request.nativeRequest(), request.badRequestSlot(), criticalPosts);
         } finally {
             release();
         }
