@@ -80,6 +80,7 @@ public final class SharedReceiveQueue extends VerbsResource {
                         + ", max_srq_wr " + device.maxSrqWr());
             }
             checkLimits(verb, options, device.maxSrqWr(), device.maxSrqSge());
+            context.criticalPosts(); // decided before the verb: the constructor must not throw after it
             MemorySegment initAttr = arena.allocate(ibv_srq_init_attr.LAYOUT);
             MemorySegment attr = ibv_srq_init_attr.attr(initAttr);
             ibv_srq_attr.max_wr(attr, options.maxWorkRequests());
