@@ -1,8 +1,9 @@
 /*
  * OpsTableBench's C baseline: the data-path calls OpsTableBench makes from Java, made from C
- * through the same function pointers of the same fake provider (bench_provider.c), in the same
- * run. Each loop calls verbs.h's static inline ibv_post_send / ibv_poll_cq, which read
- * ctx->ops on every call, as a C application does. Java calls a loop once per n iterations, so
+ * through the same function pointers of the same fake provider (bench_provider.c and the
+ * benchmark's extended provider), in the same run. Each loop calls verbs.h's static inline
+ * ibv_post_send / ibv_post_recv / ibv_poll_cq / ibv_wr_*, which read ctx->ops (or the ibv_qp_ex
+ * pointers) on every call, as a C application does. Java calls a loop once per n iterations, so
  * the one downcall is spread over n calls. Compiled together with bench_provider.c.
  */
 #include <infiniband/verbs.h>
@@ -16,6 +17,39 @@ long bench_c_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, long n)
 
 	for (long i = 0; i < n; i++)
 		failed += ibv_post_send(qp, wr, &bad_wr);
+	return failed;
+}
+
+/* n x ibv_post_recv(qp, wr); returns the sum of the return values. */
+long bench_c_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, long n)
+{
+	struct ibv_recv_wr *bad_wr;
+	long failed = 0;
+
+	for (long i = 0; i < n; i++)
+		failed += ibv_post_recv(qp, wr, &bad_wr);
+	return failed;
+}
+
+/*
+ * n x one ibv_wr_* batch of the RDMA WRITEs chained from wr (one entry each), as a C application
+ * writes it: ibv_wr_start, per request wr_id, wr_flags, ibv_wr_rdma_write and ibv_wr_set_sge,
+ * then ibv_wr_complete; returns the sum of ibv_wr_complete's results.
+ */
+long bench_c_wr_batch(struct ibv_qp_ex *qpx, struct ibv_send_wr *wr, long n)
+{
+	long failed = 0;
+
+	for (long i = 0; i < n; i++) {
+		ibv_wr_start(qpx);
+		for (struct ibv_send_wr *r = wr; r; r = r->next) {
+			qpx->wr_id = r->wr_id;
+			qpx->wr_flags = r->send_flags;
+			ibv_wr_rdma_write(qpx, r->wr.rdma.rkey, r->wr.rdma.remote_addr);
+			ibv_wr_set_sge(qpx, r->sg_list[0].lkey, r->sg_list[0].addr, r->sg_list[0].length);
+		}
+		failed += ibv_wr_complete(qpx);
+	}
 	return failed;
 }
 

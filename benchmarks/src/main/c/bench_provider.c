@@ -17,6 +17,13 @@ static int bench_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv
 	return 0;
 }
 
+static int bench_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
+{
+	for (; wr; wr = wr->next)
+		bench_posted += wr->wr_id;
+	return 0;
+}
+
 static int bench_poll_cq(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)
 {
 	if (num_entries < 1)
@@ -38,6 +45,7 @@ struct ibv_context *bench_context(void)
 	struct ibv_context *ctx = &vctx->context;
 
 	ctx->ops.post_send = bench_post_send;
+	ctx->ops.post_recv = bench_post_recv;
 	ctx->ops.poll_cq = bench_poll_cq;
 	ctx->ops.req_notify_cq = bench_req_notify_cq;
 	return ctx;

@@ -40,6 +40,8 @@ public final class Context extends VerbsResource {
     private final VerbsResource borrowedFrom;
     /** {@code ibv_query_device} result cached for capability checks; limits never change. */
     private volatile DeviceAttributes maxAttributes;
+    /** {@link #criticalPosts()}, decided on first use. */
+    private volatile Boolean criticalPosts;
 
 
     /** Wraps an opened {@code ibv_context*} (sized to {@code ibv_context.SIZE}); called by {@link DeviceList#open}. */
@@ -127,6 +129,28 @@ public final class Context extends VerbsResource {
     public DeviceAttributes maxAttributes() {
         DeviceAttributes cached = maxAttributes;
         return cached != null ? cached : queryDevice();
+    }
+
+    /**
+     * Whether the queues of this context post ({@code ibv_post_send}, {@code ibv_post_recv},
+     * {@code ibv_post_srq_recv}) through critical downcalls, without the JDK's thread-state
+     * transition: true only for a provider whose posts never make a system call or wait (mlx5,
+     * efa: identified by the kernel driver in sysfs and the {@code vendor_id}), or when the system
+     * property {@code panamaverbs.criticalPosts=true} forces it (with a warning); false for rxe,
+     * siw, any other provider, or {@code panamaverbs.criticalPosts=false}. Decided once, when the
+     * first queue is created. docs/critical-downcalls.md has the table.
+     *
+     * @return whether posts skip the thread-state transition
+     * @throws IllegalArgumentException if {@code panamaverbs.criticalPosts} has a value other than
+     *         auto, true/on, false/off
+     */
+    public boolean criticalPosts() {
+        Boolean decided = criticalPosts;
+        if (decided == null) {
+            decided = CriticalPosts.decide(device.name(), maxAttributes().vendorId());
+            criticalPosts = decided;
+        }
+        return decided;
     }
 
     /**

@@ -71,6 +71,15 @@ public final class QueuePair extends VerbsResource {
     /** The send path every send goes through: limits, checks, holds and the downcall. */
     private final SendPath sendPath;
     private final MemorySegment postRecvFunction;
+    /** Whether the posts go through critical downcalls ({@link Context#criticalPosts()}). */
+    private final boolean criticalPosts;
+    /**
+     * The lock every post to the send queue of a queue pair with extended send operations holds
+     * (each {@link SendBatch}'s {@code ibv_wr_start} ... {@code ibv_wr_complete}, and
+     * {@link #postSend}): the provider's send queue lock, which a critical {@code ibv_wr_start}
+     * takes, is then never contended. Null for a queue pair without extended send operations.
+     */
+    private final Object extendedSendLock;
     /** The multicast groups attached and not detached ({@link Multicast}), guarded by {@code this}. */
     private final java.util.List<Multicast.Group> multicastGroups = new java.util.ArrayList<>(0);
     /** The extended send queue ({@code ibv_qp_ex}), resolved by the first {@link SendBatch}. */
@@ -104,11 +113,18 @@ public final class QueuePair extends VerbsResource {
         this.extended = extended;
         this.maxReceiveSge = granted.maxReceiveSge();
         this.postRecvFunction = NativeCalls.resolveOrNull(OpsTable::resolvePostRecv, handle.address());
+        this.criticalPosts = pd.context().criticalPosts();
+        this.extendedSendLock = options.extendedSendOperations().isEmpty() ? null : new Object();
         this.stateMachine = new QueuePairStateMachine(this, pd.context(), type);
         this.destroyThroughConnectionManager = destroyThroughConnectionManager;
         // A queue pair of an rdma_cm identifier has no state check: librdmacm moves its states itself.
         this.sendPath = SendPath.of(this, destroyThroughConnectionManager == null ? stateMachine : null, granted,
-                NativeCalls.resolveOrNull(OpsTable::resolvePostSend, handle.address()));
+                NativeCalls.resolveOrNull(OpsTable::resolvePostSend, handle.address()), criticalPosts);
+    }
+
+    /** {@link #extendedSendLock}: null without extended send operations. */
+    Object extendedSendLock() {
+        return extendedSendLock;
     }
 
     // ---- creation (hook of ProtectionDomain.createQueuePair) ----
@@ -682,7 +698,7 @@ public final class QueuePair extends VerbsResource {
                 throw NativeCalls.missingOp("ibv_post_recv", "post_recv");
             }
             int rc = OpsTable.postRecv(postRecvFunction, handleSegment(),
-                    request.nativeRequest(), request.badRequestSlot());
+                    request.nativeRequest(), request.badRequestSlot(), criticalPosts);
             if (rc != 0) {
                 throw NativeCalls.postFailure(ReceiveWorkRequest.VERB, rc, request.describeBadRequest());
             }

@@ -53,6 +53,7 @@ final class QueuePairCreation {
         String verb = useExtended ? "ibv_create_qp_ex" : "ibv_create_qp";
         return holding(dependencies(pd, options), arena -> {
             check(verb, pd, options, pd.context().maxAttributes());
+            pd.context().criticalPosts(); // decided before the verb: the constructor must not throw after it
             MemorySegment handle;
             MemorySegment attr;
             if (useExtended) {
@@ -106,6 +107,7 @@ final class QueuePairCreation {
                                         Runnable destroy) {
         return holding(dependencies(pd, options), arena -> {
             check("rdma_create_qp", pd, options, pd.context().maxAttributes());
+            pd.context().criticalPosts(); // decided before the verb: the constructor must not throw after it
             MemorySegment attr = arena.allocate(ibv_qp_init_attr.LAYOUT);
             writeInitAttr(attr, options);
             MemorySegment callState = CallState.allocate(arena);

@@ -256,7 +256,7 @@ public final class SendBatch {
         queuePair.acquire();
         try {
             path.requireSendState(VERB);
-            synchronized (queue) {
+            synchronized (queuePair.extendedSendLock()) {
                 postLocked(count);
             }
         } finally {
@@ -368,8 +368,11 @@ public final class SendBatch {
 
     /**
      * {@code ibv_wr_start} ... {@code ibv_wr_complete}; {@code ibv_wr_abort} if anything throws in
-     * between. Runs under the queue pair's lock ({@link #post}): providers lock the send queue
-     * from start to complete, and the Java lock keeps other threads' batches off it meanwhile.
+     * between. Runs under the queue pair's extended send lock ({@link #post}): providers lock the
+     * send queue from start to complete, and the Java lock keeps other threads' batches and
+     * {@link QueuePair#postSend} off it meanwhile, so the provider's lock, which the critical
+     * (no thread-state transition) {@code ibv_wr_start} takes, never contends: a spinning
+     * critical call would hold every safepoint. docs/critical-downcalls.md.
      */
     private int postNative(int count) {
         QpEx.Functions fns = queue.functions();

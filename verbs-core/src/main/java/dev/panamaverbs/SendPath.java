@@ -39,6 +39,10 @@ final class SendPath {
     private final int allowedOpcodes;
     /** The provider's {@code post_send} (null: the provider has none, refused at post). */
     private final MemorySegment postSendFunction;
+    /** Whether {@code post_send} goes through the critical downcall ({@link Context#criticalPosts()}). */
+    private final boolean criticalPosts;
+    /** {@link QueuePair#extendedSendLock()}: held around the post when not null. */
+    private final Object extendedSendLock;
 
     /**
      * The queue pair's send limits as the provider granted them: what every request is checked
@@ -47,12 +51,15 @@ final class SendPath {
     record Limits(QueuePairType type, int maxSendSge, int maxInlineData, int maxSendWorkRequests,
                   ProtectionDomain protectionDomain) {}
 
-    private SendPath(QueuePair queuePair, QueuePairStateMachine states, Limits limits, MemorySegment postSendFunction) {
+    private SendPath(QueuePair queuePair, QueuePairStateMachine states, Limits limits, MemorySegment postSendFunction,
+                     boolean criticalPosts) {
         this.queuePair = queuePair;
         this.states = states;
         this.limits = limits;
         this.allowedOpcodes = SendOperations.allowedBits(limits.type());
         this.postSendFunction = postSendFunction;
+        this.criticalPosts = criticalPosts;
+        this.extendedSendLock = queuePair == null ? null : queuePair.extendedSendLock();
     }
 
     /**
@@ -61,15 +68,15 @@ final class SendPath {
      * @param states the queue pair's state machine, or null to skip the state check (rdma_cm)
      */
     static SendPath of(QueuePair queuePair, QueuePairStateMachine states, QueuePairCapabilities granted,
-                       MemorySegment postSendFunction) {
+                       MemorySegment postSendFunction, boolean criticalPosts) {
         return new SendPath(queuePair, states, new Limits(queuePair.type(), granted.maxSendSge(), granted.maxInlineData(),
-                granted.maxSendWorkRequests(), queuePair.protectionDomain()), postSendFunction);
+                granted.maxSendWorkRequests(), queuePair.protectionDomain()), postSendFunction, criticalPosts);
     }
 
     /** Limits without a queue pair: {@link #check} and {@link #checkOne} only (tests, validation). */
     static SendPath limits(QueuePairType type, int maxSendSge, int maxInlineData, int maxSendWorkRequests,
                            ProtectionDomain pd) {
-        return new SendPath(null, null, new Limits(type, maxSendSge, maxInlineData, maxSendWorkRequests, pd), null);
+        return new SendPath(null, null, new Limits(type, maxSendSge, maxInlineData, maxSendWorkRequests, pd), null, false);
     }
 
     /**
@@ -77,6 +84,22 @@ final class SendPath {
      * {@link QueuePair#postSend}: the state check, the checks, the holds, one downcall, the
      * bookkeeping.
      */
+    /**
+     * The downcall; on a queue pair with extended send operations under its
+     * {@link QueuePair#extendedSendLock()}, so a batch's critical {@code ibv_wr_start} never
+     * spins on the provider lock this {@code post_send} holds.
+     */
+    private int postNative(SendWorkRequest request) {
+        if (extendedSendLock == null) {
+            return OpsTable.postSend(postSendFunction, queuePair.handleSegment(),
+                    request.nativeRequest(), request.badRequestSlot(), criticalPosts);
+        }
+        synchronized (extendedSendLock) {
+            return OpsTable.postSend(postSendFunction, queuePair.handleSegment(),
+                    request.nativeRequest(), request.badRequestSlot(), criticalPosts);
+        }
+    }
+
     void post(SendWorkRequest request) {
         queuePair.acquire();
         boolean bookkeeping = false;
@@ -92,8 +115,7 @@ final class SendPath {
                 throw NativeCalls.missingOp("ibv_post_send", "post_send");
             }
             // Segments: the downcall keeps the request's arena open until the provider returns.
-            int rc = OpsTable.postSend(postSendFunction, queuePair.handleSegment(),
-                    request.nativeRequest(), request.badRequestSlot());
+            int rc = postNative(request);
             if (bookkeeping) {
                 PostHolds.afterPost(request, rc == 0, request.badRequestAddress(), limits.protectionDomain(), startedRequests);
             }

@@ -36,6 +36,8 @@ public final class SharedReceiveQueue extends VerbsResource {
      * left the op NULL.
      */
     private final MemorySegment postSrqRecvFunction;
+    /** Whether the posts go through critical downcalls ({@link Context#criticalPosts()}). */
+    private final boolean criticalPosts;
     private volatile int maxWorkRequests;
 
 
@@ -54,6 +56,7 @@ public final class SharedReceiveQueue extends VerbsResource {
         this.maxWorkRequests = maxWorkRequests;
         this.maxSge = maxSge;
         this.postSrqRecvFunction = NativeCalls.resolveOrNull(OpsTable::resolvePostSrqRecv, handle.address());
+        this.criticalPosts = context.criticalPosts();
     }
 
     /**
@@ -77,6 +80,7 @@ public final class SharedReceiveQueue extends VerbsResource {
                         + ", max_srq_wr " + device.maxSrqWr());
             }
             checkLimits(verb, options, device.maxSrqWr(), device.maxSrqSge());
+            context.criticalPosts(); // decided before the verb: the constructor must not throw after it
             MemorySegment initAttr = arena.allocate(ibv_srq_init_attr.LAYOUT);
             MemorySegment attr = ibv_srq_init_attr.attr(initAttr);
             ibv_srq_attr.max_wr(attr, options.maxWorkRequests());
@@ -159,7 +163,7 @@ public final class SharedReceiveQueue extends VerbsResource {
                 throw NativeCalls.missingOp("ibv_post_srq_recv", "post_srq_recv");
             }
             rc = OpsTable.postSrqRecv(postSrqRecvFunction, handleSegment(),
-                    request.nativeRequest(), request.badRequestSlot());
+                    request.nativeRequest(), request.badRequestSlot(), criticalPosts);
         } finally {
             release();
         }

@@ -49,6 +49,7 @@ final class XrcQueues {
             ibv_srq_init_attr_ex.pd(initAttr, pd.handleSegment());
             ibv_srq_init_attr_ex.xrcd(initAttr, domain.handleSegment());
             ibv_srq_init_attr_ex.cq(initAttr, cq.handleSegment());
+            context.criticalPosts(); // decided before the verb: the constructor must not throw after it
             MemorySegment state = CallState.allocate(arena);
             long srq = ExtendedOps.createSrqEx(state, context.handleAddress(), initAttr.address());
             NativeCalls.checkPointer(verb, MemorySegment.ofAddress(srq), CallState.errno(state));

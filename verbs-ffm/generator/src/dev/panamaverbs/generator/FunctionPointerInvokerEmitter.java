@@ -10,7 +10,8 @@ import java.util.List;
  * {@code <struct>$calls}: for each function-pointer field of a record, a typed invoker taking
  * the function's address (read from the field) and errno's capture segment, and a {@code $raw}
  * one with pointers as {@code long} and no errno capture, for the data path; the {@code $raw}
- * handle is critical only where the target lists the field.
+ * handle is critical only where the target lists the field. A field the target lists as a
+ * critical twin gets a third invoker, {@code $critical}: the {@code $raw} shape, critical.
  */
 final class FunctionPointerInvokerEmitter {
     private FunctionPointerInvokerEmitter() {}
@@ -45,6 +46,14 @@ final class FunctionPointerInvokerEmitter {
                     fp.paramNames(), true, "function", false,
                     "Downcalls.handle(Downcalls.rawAddresses(" + desc + ")"
                             + (critical ? ", Downcalls.CRITICAL)" : ")"), label));
+            if (target.hasCriticalTwin(recordPath, f.cName())) {
+                Invokers.emit(out, new Invokers.Spec(declaration + ": as {@code " + f.name() + "$raw}, but critical"
+                                + " (no thread-state transition): only for a provider whose function never makes a"
+                                + " system call or waits.",
+                        f.name() + "$critical", List.of(new Param("MemorySegment", "function", "the function pointer read from the field")),
+                        fp.signature(), fp.paramNames(), true, "function", false,
+                        "Downcalls.handle(Downcalls.rawAddresses(" + desc + "), Downcalls.CRITICAL)", label));
+            }
             written.add(recordPath + "." + f.cName());
         }
         out.append("}\n");

@@ -300,7 +300,7 @@ public final class Main {
             return List.of(new Target(Path.of(header), List.copyOf(companions), Path.of(library), packageName, prefix,
                     classPrefix != null ? classPrefix : camel.toString(),
                     invokerClass != null ? invokerClass : base.replaceAll("[^A-Za-z0-9_]", "_") + "_h",
-                    versions, List.of(), ""));
+                    versions, List.of(), List.of(), ""));
         }
     }
 }

@@ -19,11 +19,13 @@ import java.util.Set;
  * @param baseVersions   symbol versions every supported library has: their functions are required
  * @param critical       function-pointer fields ("struct.field", a trailing * matches a prefix)
  *                       whose {@code $raw} invoker is built with {@code Linker.Option.critical}
+ * @param criticalTwins  function-pointer fields that keep a plain {@code $raw} invoker and get a
+ *                       second, critical one, {@code $critical}: the caller picks per provider
  * @param functionsNote  an extra javadoc paragraph for the functions class (may be empty)
  */
 record Target(Path header, List<String> companions, Path library, String packageName, String symbolPrefix,
               String classPrefix, String invokerClass, Set<String> baseVersions, List<String> critical,
-              String functionsNote) {
+              List<String> criticalTwins, String functionsNote) {
 
     /** The package of the invokers and their runtime, shared by every run. */
     static final String INVOKE_PACKAGE = "dev.panamaverbs.ffm.invoke";
@@ -36,9 +38,16 @@ record Target(Path header, List<String> companions, Path library, String package
         Target verbs = new Target(Path.of("/usr/include/infiniband/verbs.h"), List.of("infiniband/verbs_api.h"),
                 Path.of(lib + "libibverbs.so.1"), BASE_PACKAGE, "ibv_", "Verbs", "verbs_h",
                 Set.of("IBVERBS_1.0", "IBVERBS_1.1"),
-                // The poll loop only: start_poll takes the provider's CQ lock, and post_send / post_recv
-                // ring rxe's doorbell with a syscall, so they must stay ordinary (safepoint-able) calls.
-                List.of("ibv_context_ops.poll_cq", "ibv_cq_ex.next_poll", "ibv_cq_ex.end_poll", "ibv_cq_ex.read_*"),
+                // The poll loop, and the ibv_qp_ex builders, which only write into the send queue's
+                // buffer in every provider that implements them (docs/critical-downcalls.md has the
+                // table). start_poll takes the provider's CQ lock and may wait; wr_complete rings rxe's
+                // doorbell with a system call; wr_abort is the error path: they stay ordinary calls.
+                List.of("ibv_context_ops.poll_cq", "ibv_cq_ex.next_poll", "ibv_cq_ex.end_poll", "ibv_cq_ex.read_*",
+                        "ibv_qp_ex.wr_start", "ibv_qp_ex.wr_send*", "ibv_qp_ex.wr_rdma_*", "ibv_qp_ex.wr_atomic_*",
+                        "ibv_qp_ex.wr_bind_mw", "ibv_qp_ex.wr_local_inv", "ibv_qp_ex.wr_set_*"),
+                // The posts are pure user space in some providers only (mlx5, efa; rxe and siw make a
+                // system call): both invokers, chosen per device at run time (ProviderPosts).
+                List.of("ibv_context_ops.post_send", "ibv_context_ops.post_recv", "ibv_context_ops.post_srq_recv"),
                 """
                  *
                  * <p>{@code ibv_reg_mr} and {@code ibv_query_port} are both: the header declares an exported
@@ -48,7 +57,7 @@ record Target(Path header, List<String> companions, Path library, String package
                 """);
         Target rdmacm = new Target(Path.of("/usr/include/rdma/rdma_cma.h"), List.of(),
                 Path.of(lib + "librdmacm.so.1"), BASE_PACKAGE + ".rdmacm", "rdma_", "RdmaCm", "rdma_cma_h",
-                Set.of("RDMACM_1.0"), List.of(), "");
+                Set.of("RDMACM_1.0"), List.of(), List.of(), "");
         return List.of(verbs, rdmacm);
     }
 
@@ -98,8 +107,17 @@ record Target(Path header, List<String> companions, Path library, String package
     }
 
     boolean isCritical(String record, String field) {
+        return matches(critical, record, field);
+    }
+
+    /** Whether the field gets a second, critical {@code $critical} invoker beside its plain {@code $raw}. */
+    boolean hasCriticalTwin(String record, String field) {
+        return matches(criticalTwins, record, field);
+    }
+
+    private static boolean matches(List<String> patterns, String record, String field) {
         String name = record + "." + field;
-        for (String c : critical) {
+        for (String c : patterns) {
             if (c.endsWith("*") ? name.startsWith(c.substring(0, c.length() - 1)) : name.equals(c)) {
                 return true;
             }

@@ -9,7 +9,6 @@ import dev.panamaverbs.gateway.OpsTable;
 import dev.panamaverbs.gateway.QpEx;
 import dev.panamaverbs.ffm.ibv_sge;
 import dev.panamaverbs.ffm.ibv_qp_ex;
-import dev.panamaverbs.ffm.ibv_context_ops;
 import dev.panamaverbs.ffm.invoke.Downcalls;
 import dev.panamaverbs.ffm.invoke.ibv_qp_ex$calls;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -56,7 +55,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <p>The C baseline ({@code c*} benchmarks, src/main/c/bench_c_loops.c, compiled with the provider):
  * the same post, poll and post+poll+read made from C through the same function pointers, in loops
  * of {@value #C_LOOP} per downcall, so the score is one C call. Java / C is the ratio of the
- * matching pairs ({@code postSend} / {@code cPostSend}, ...).
+ * matching pairs ({@code postSend} / {@code cPostSend}, {@code qpExBatch16} / {@code cQpExBatch16}, ...).
  *
  * <p>The provider source is found at {@code -Dpanamaverbs.bench.providerSource=...}, else under
  * {@code benchmarks/src/main/c} or {@code src/main/c} of the working directory.
@@ -69,14 +68,19 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 @Fork(value = 2, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class OpsTableBench {
     private static final int POLL_BATCH = 16;
-    /** {@link #postSendCritical()}'s handle: static final, as the generated invokers' are. */
-    private static final MethodHandle POST_SEND_CRITICAL = Downcalls.handle(
-            Downcalls.rawAddresses(ibv_context_ops.post_send$DESC), Downcalls.CRITICAL);
+    /**
+     * {@link #qpExWrSetSgePlain()}'s handle: {@code wr_set_sge} as a plain downcall, as the generator
+     * emitted it before the builders became critical, for the same-run comparison.
+     */
+    private static final MethodHandle WR_SET_SGE_PLAIN = Downcalls.handle(
+            Downcalls.rawAddresses(ibv_qp_ex.wr_set_sge$DESC));
     /** Calls per downcall in the C baseline loops. */
     static final int C_LOOP = 1000;
     private MethodHandle cPostSend;
     private MethodHandle cPollCq;
     private MethodHandle cPostPollRead;
+    private MethodHandle cPostRecv;
+    private MethodHandle cWrBatch;
 
     /** A fake ibv_cq_ex and ibv_qp_ex doing as little as bench_provider.c's ops: compiled with it. */
     static final String EXTENDED_PROVIDER = """
@@ -146,6 +150,8 @@ public class OpsTableBench {
     private MemorySegment badWrSegment;
     private MemorySegment wcSegment;
     private MemorySegment postSendFunction;
+    private MemorySegment postRecvFunction;
+    private long recvWr;
     private MemorySegment pollCqFunction;
     private MemorySegment reqNotifyCqFunction;
     private long cqx;
@@ -185,8 +191,13 @@ public class OpsTableBench {
                 FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG));
         cPostPollRead = linker.downcallHandle(provider.find("bench_c_post_poll_read").orElseThrow(),
                 FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG));
+        cPostRecv = linker.downcallHandle(provider.find("bench_c_post_recv").orElseThrow(),
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+        cWrBatch = linker.downcallHandle(provider.find("bench_c_wr_batch").orElseThrow(),
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
         // Read from the ops table once, as QueuePair and CompletionQueue do at creation.
         postSendFunction = OpsTable.resolvePostSend(qp);
+        postRecvFunction = OpsTable.resolvePostRecv(qp);
         pollCqFunction = OpsTable.resolvePollCq(cq);
         reqNotifyCqFunction = OpsTable.resolveReqNotifyCq(cq);
         MethodHandle newCqEx = linker.downcallHandle(provider.find("bench_cq_ex").orElseThrow(),
@@ -212,6 +223,9 @@ public class OpsTableBench {
         ibv_send_wr.send_flags(wr, VerbsConstants.IBV_SEND_SIGNALED);
         sendWr = wr.address();
         badWr = arena.allocate(JAVA_LONG).address();
+        MemorySegment receive = arena.allocate(dev.panamaverbs.ffm.ibv_recv_wr.LAYOUT);
+        dev.panamaverbs.ffm.ibv_recv_wr.wr_id(receive, 2L);
+        recvWr = receive.address();
         wcArray = arena.allocate(ibv_wc.LAYOUT, POLL_BATCH);
         wcs = wcArray.address();
 
@@ -307,15 +321,32 @@ public class OpsTableBench {
     }
 
     /**
-     * What {@link #postSend()} would cost as a {@code critical} downcall (no thread-state transition;
-     * the handle is the generated raw {@code post_send} descriptor with {@code Downcalls.CRITICAL}).
-     * An experiment, not what {@code QueuePair.postSend} does: the JDK allows {@code critical} only
-     * for functions that are extremely short in all cases, and rxe's {@code post_send} makes a
-     * {@code write()} system call (benchmarks/README.md).
+     * {@link #postSend()} through the generated critical invoker ({@code post_send$critical}, no
+     * thread-state transition): what {@code QueuePair.postSend} does on a provider whose posts never
+     * make a system call (mlx5, efa: docs/critical-downcalls.md); rxe keeps {@link #postSend()}.
      */
     @Benchmark
-    public int postSendCritical() throws Throwable {
-        return (int) POST_SEND_CRITICAL.invokeExact(postSendFunction, qp, sendWr, badWr);
+    public int postSendCritical() {
+        return OpsTable.postSendCritical(postSendFunction, qp, sendWr, badWr);
+    }
+
+    /** {@code ibv_post_recv} of one pre-filled request through the resolved {@code ops.post_recv}: the plain downcall. */
+    @Benchmark
+    public int postRecv() {
+        return OpsTable.postRecv(postRecvFunction, qp, recvWr, badWr);
+    }
+
+    /** {@link #postRecv()} through the critical invoker ({@code post_recv$critical}), as on mlx5 and efa. */
+    @Benchmark
+    public int postRecvCritical() {
+        return OpsTable.postRecvCritical(postRecvFunction, qp, recvWr, badWr);
+    }
+
+    /** C baseline of {@link #postRecv()}: {@code ibv_post_recv} from C, per call. */
+    @Benchmark
+    @OperationsPerInvocation(C_LOOP)
+    public long cPostRecv() throws Throwable {
+        return (long) cPostRecv.invokeExact(qp, recvWr, (long) C_LOOP);
     }
 
     /** C baseline of {@link #postSend()}: {@code ibv_post_send} from C, per call. */
@@ -362,10 +393,16 @@ public class OpsTableBench {
         return CqEx.readByteLen(cqExFunctions, cqx);
     }
 
-    /** {@code ibv_wr_set_sge} through the resolved {@code qp->wr_set_sge}: one fill downcall. */
+    /** {@code ibv_wr_set_sge} through the resolved {@code qp->wr_set_sge}: one fill downcall (critical). */
     @Benchmark
     public void qpExWrSetSge() {
         ibv_qp_ex$calls.wr_set_sge$raw(wrSetSge, qpx, 1, buffer, 64);
+    }
+
+    /** {@link #qpExWrSetSge()} as a plain downcall: the thread-state transition the critical builders save. */
+    @Benchmark
+    public void qpExWrSetSgePlain() throws Throwable {
+        WR_SET_SGE_PLAIN.invokeExact(wrSetSge, qpx, 1, buffer, 64);
     }
 
     /** 16 RDMA WRITEs chained through {@code next}, one {@code ibv_post_send}: the chain {@link #qpExBatch16} posts as a batch. */
@@ -375,10 +412,35 @@ public class OpsTableBench {
         return OpsTable.postSend(postSendFunction, qp, batchWrs[0], badWr);
     }
 
+    /** {@link #postSendChain16()} through the critical invoker, as on mlx5 and efa; per work request. */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public int postSendChain16Critical() {
+        return OpsTable.postSendCritical(postSendFunction, qp, batchWrs[0], badWr);
+    }
+
+    /** C baseline of {@link #postSendChain16()}: the same chain through {@code ibv_post_send} from C, per work request. */
+    @Benchmark
+    @OperationsPerInvocation(BATCH * C_LOOP)
+    public long cPostSendChain16() throws Throwable {
+        return (long) cPostSend.invokeExact(qp, batchWrs[0], (long) C_LOOP);
+    }
+
+    /**
+     * C baseline of {@link #qpExBatch16()}: the same 16 RDMA WRITEs as one {@code ibv_wr_*} batch from
+     * C through the same {@code ibv_qp_ex} pointers ({@code bench_c_wr_batch}), per work request.
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH * C_LOOP)
+    public long cQpExBatch16() throws Throwable {
+        return (long) cWrBatch.invokeExact(qpx, batchWrs[0], (long) C_LOOP);
+    }
+
     /**
      * The same 16 RDMA WRITEs as one {@code ibv_wr_*} batch, as {@code SendBatch.complete()} makes it:
      * {@code ibv_wr_start}, per request {@code QpEx.post} (wr_id, wr_flags, {@code ibv_wr_rdma_write},
-     * {@code ibv_wr_set_sge}), {@code ibv_wr_complete}: 34 downcalls instead of one.
+     * {@code ibv_wr_set_sge}), {@code ibv_wr_complete}: 34 downcalls instead of one, of which only
+     * {@code ibv_wr_complete} makes the thread-state transition (the builders are critical).
      */
     @Benchmark
     @OperationsPerInvocation(BATCH)

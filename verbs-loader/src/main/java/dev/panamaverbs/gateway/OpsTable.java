@@ -127,6 +127,21 @@ public final class OpsTable {
     }
 
     /**
+     * {@code ibv_post_send} as {@link #postSend(MemorySegment, long, long, long)}, through the critical
+     * downcall ({@code post_send$critical}): only for a provider in {@link ProviderPosts}' table.
+     *
+     * @param postSend the resolved op
+     * @param qp the {@code struct ibv_qp}
+     * @param wr the work request
+     * @param badWrOut receives the address of the first failed work request
+     * @return 0 or the errno
+     */
+    public static int postSendCritical(MemorySegment postSend, long qp, long wr, long badWrOut) {
+        requireNonNull(qp, "qp", wr, badWrOut, "ibv_post_send");
+        return ibv_context_ops$calls.post_send$critical(postSend, qp, wr, badWrOut);
+    }
+
+    /**
      * {@code ibv_post_recv}, as {@link #postSend}.
      *
      * @param postRecv the post recv
@@ -141,6 +156,21 @@ public final class OpsTable {
     }
 
     /**
+     * {@code ibv_post_recv} as {@link #postRecv(MemorySegment, long, long, long)}, through the critical
+     * downcall ({@code post_recv$critical}): only for a provider in {@link ProviderPosts}' table.
+     *
+     * @param postRecv the resolved op
+     * @param qp the {@code struct ibv_qp}
+     * @param wr the work request
+     * @param badWrOut receives the address of the first failed work request
+     * @return 0 or the errno
+     */
+    public static int postRecvCritical(MemorySegment postRecv, long qp, long wr, long badWrOut) {
+        requireNonNull(qp, "qp", wr, badWrOut, "ibv_post_recv");
+        return ibv_context_ops$calls.post_recv$critical(postRecv, qp, wr, badWrOut);
+    }
+
+    /**
      * {@code ibv_post_srq_recv}, as {@link #postSend}.
      *
      * @param postSrqRecv the post srq recv
@@ -152,6 +182,21 @@ public final class OpsTable {
     public static int postSrqRecv(MemorySegment postSrqRecv, long srq, long wr, long badWrOut) {
         requireNonNull(srq, "srq", wr, badWrOut, "ibv_post_srq_recv");
         return ibv_context_ops$calls.post_srq_recv$raw(postSrqRecv, srq, wr, badWrOut);
+    }
+
+    /**
+     * {@code ibv_post_srq_recv} as {@link #postSrqRecv(MemorySegment, long, long, long)}, through the critical
+     * downcall ({@code post_srq_recv$critical}): only for a provider in {@link ProviderPosts}' table.
+     *
+     * @param postSrqRecv the resolved op
+     * @param srq the {@code struct ibv_srq}
+     * @param wr the work request
+     * @param badWrOut receives the address of the first failed work request
+     * @return 0 or the errno
+     */
+    public static int postSrqRecvCritical(MemorySegment postSrqRecv, long srq, long wr, long badWrOut) {
+        requireNonNull(srq, "srq", wr, badWrOut, "ibv_post_srq_recv");
+        return ibv_context_ops$calls.post_srq_recv$critical(postSrqRecv, srq, wr, badWrOut);
     }
 
     /**
@@ -180,6 +225,8 @@ public final class OpsTable {
      */
     private static final class SegmentCalls {
         static final MethodHandle POST = Downcalls.handle(ibv_context_ops.post_send$DESC);
+        /** The same, critical: for a provider in {@link ProviderPosts}' table only. */
+        static final MethodHandle POST_CRITICAL = Downcalls.handle(ibv_context_ops.post_send$DESC, Downcalls.CRITICAL);
         static final MethodHandle POLL = Downcalls.handle(ibv_context_ops.poll_cq$DESC);
     }
 
@@ -199,8 +246,26 @@ public final class OpsTable {
      * @throws IllegalArgumentException for a NULL or too small argument
      */
     public static int postSend(MemorySegment postSend, MemorySegment qp, MemorySegment wr, MemorySegment badWrOut) {
+        return postSend(postSend, qp, wr, badWrOut, false);
+    }
+
+    /**
+     * {@code ibv_post_send} with segments, through the critical downcall when {@code critical} (no
+     * thread-state transition: only for a provider whose {@code post_send} never makes a system
+     * call or waits, {@link ProviderPosts#critical}), else as the four-argument variant.
+     *
+     * @param postSend    the resolved op
+     * @param qp   the {@code struct ibv_qp}
+     * @param wr       the first request
+     * @param badWrOut a pointer-sized slot for the first failed request
+     * @param critical whether to call through the critical downcall
+     * @return 0 or the errno
+     * @throws IllegalArgumentException for a NULL or too small argument
+     */
+    public static int postSend(MemorySegment postSend, MemorySegment qp, MemorySegment wr, MemorySegment badWrOut,
+                           boolean critical) {
         requirePostArguments(qp, "qp", wr, ibv_send_wr.LAYOUT.byteSize(), badWrOut, "ibv_post_send");
-        return post("ibv_post_send", postSend, qp, wr, badWrOut);
+        return post("ibv_post_send", critical ? SegmentCalls.POST_CRITICAL : SegmentCalls.POST, postSend, qp, wr, badWrOut);
     }
 
     /**
@@ -215,8 +280,26 @@ public final class OpsTable {
      * @throws IllegalArgumentException for a NULL or too small argument
      */
     public static int postRecv(MemorySegment postRecv, MemorySegment qp, MemorySegment wr, MemorySegment badWrOut) {
+        return postRecv(postRecv, qp, wr, badWrOut, false);
+    }
+
+    /**
+     * {@code ibv_post_recv} with segments, through the critical downcall when {@code critical} (no
+     * thread-state transition: only for a provider whose {@code post_recv} never makes a system
+     * call or waits, {@link ProviderPosts#critical}), else as the four-argument variant.
+     *
+     * @param postRecv    the resolved op
+     * @param qp   the {@code struct ibv_qp}
+     * @param wr       the first request
+     * @param badWrOut a pointer-sized slot for the first failed request
+     * @param critical whether to call through the critical downcall
+     * @return 0 or the errno
+     * @throws IllegalArgumentException for a NULL or too small argument
+     */
+    public static int postRecv(MemorySegment postRecv, MemorySegment qp, MemorySegment wr, MemorySegment badWrOut,
+                           boolean critical) {
         requirePostArguments(qp, "qp", wr, ibv_recv_wr.LAYOUT.byteSize(), badWrOut, "ibv_post_recv");
-        return post("ibv_post_recv", postRecv, qp, wr, badWrOut);
+        return post("ibv_post_recv", critical ? SegmentCalls.POST_CRITICAL : SegmentCalls.POST, postRecv, qp, wr, badWrOut);
     }
 
     /**
@@ -232,14 +315,32 @@ public final class OpsTable {
      */
     public static int postSrqRecv(MemorySegment postSrqRecv, MemorySegment srq, MemorySegment wr,
                                   MemorySegment badWrOut) {
-        requirePostArguments(srq, "srq", wr, ibv_recv_wr.LAYOUT.byteSize(), badWrOut, "ibv_post_srq_recv");
-        return post("ibv_post_srq_recv", postSrqRecv, srq, wr, badWrOut);
+        return postSrqRecv(postSrqRecv, srq, wr, badWrOut, false);
     }
 
-    private static int post(String verb, MemorySegment function, MemorySegment object, MemorySegment wr,
-                            MemorySegment badWrOut) {
+    /**
+     * {@code ibv_post_srq_recv} with segments, through the critical downcall when {@code critical} (no
+     * thread-state transition: only for a provider whose {@code post_srq_recv} never makes a system
+     * call or waits, {@link ProviderPosts#critical}), else as the four-argument variant.
+     *
+     * @param postSrqRecv    the resolved op
+     * @param srq   the {@code struct ibv_srq}
+     * @param wr       the first request
+     * @param badWrOut a pointer-sized slot for the first failed request
+     * @param critical whether to call through the critical downcall
+     * @return 0 or the errno
+     * @throws IllegalArgumentException for a NULL or too small argument
+     */
+    public static int postSrqRecv(MemorySegment postSrqRecv, MemorySegment srq, MemorySegment wr, MemorySegment badWrOut,
+                           boolean critical) {
+        requirePostArguments(srq, "srq", wr, ibv_recv_wr.LAYOUT.byteSize(), badWrOut, "ibv_post_srq_recv");
+        return post("ibv_post_srq_recv", critical ? SegmentCalls.POST_CRITICAL : SegmentCalls.POST, postSrqRecv, srq, wr, badWrOut);
+    }
+
+    private static int post(String verb, MethodHandle handle, MemorySegment function, MemorySegment object,
+                            MemorySegment wr, MemorySegment badWrOut) {
         try {
-            return (int) SegmentCalls.POST.invokeExact(function, object, wr, badWrOut);
+            return (int) handle.invokeExact(function, object, wr, badWrOut);
         } catch (Throwable t) {
             throw Downcalls.rethrow(verb, t);
         }

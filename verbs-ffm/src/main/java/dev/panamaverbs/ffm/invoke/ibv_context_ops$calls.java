@@ -831,6 +831,27 @@ public final class ibv_context_ops$calls {
     }
 
     /**
+     * {@code int (*post_srq_recv)(struct ibv_srq *, struct ibv_recv_wr *, struct ibv_recv_wr **)}: as {@code post_srq_recv$raw}, but critical (no thread-state transition): only for a provider whose function never makes a system call or waits.
+     *
+     * @param function the function pointer read from the field
+     * @param srq the C argument {@code srq} (a pointer, as its address)
+     * @param recv_wr the C argument {@code recv_wr} (a pointer, as its address)
+     * @param bad_recv_wr the C argument {@code bad_recv_wr} (a pointer, as its address)
+     * @return what the C function returns
+     */
+    public static int post_srq_recv$critical(MemorySegment function, long srq, long recv_wr, long bad_recv_wr) {
+        try {
+            return (int) post_srq_recv$critical$.HANDLE.invokeExact(function, srq, recv_wr, bad_recv_wr);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow("ibv_context_ops.post_srq_recv", t);
+        }
+    }
+
+    private static final class post_srq_recv$critical$ {
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops.post_srq_recv$DESC), Downcalls.CRITICAL);
+    }
+
+    /**
      * {@code void *(*_compat_create_qp)(void)}: errno captured.
      *
      * @param function the function pointer read from the field
@@ -1022,6 +1043,27 @@ public final class ibv_context_ops$calls {
     }
 
     /**
+     * {@code int (*post_send)(struct ibv_qp *, struct ibv_send_wr *, struct ibv_send_wr **)}: as {@code post_send$raw}, but critical (no thread-state transition): only for a provider whose function never makes a system call or waits.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param wr the C argument {@code wr} (a pointer, as its address)
+     * @param bad_wr the C argument {@code bad_wr} (a pointer, as its address)
+     * @return what the C function returns
+     */
+    public static int post_send$critical(MemorySegment function, long qp, long wr, long bad_wr) {
+        try {
+            return (int) post_send$critical$.HANDLE.invokeExact(function, qp, wr, bad_wr);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow("ibv_context_ops.post_send", t);
+        }
+    }
+
+    private static final class post_send$critical$ {
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops.post_send$DESC), Downcalls.CRITICAL);
+    }
+
+    /**
      * {@code int (*post_recv)(struct ibv_qp *, struct ibv_recv_wr *, struct ibv_recv_wr **)}: errno captured.
      *
      * @param function the function pointer read from the field
@@ -1062,6 +1104,27 @@ public final class ibv_context_ops$calls {
 
     private static final class post_recv$raw$ {
         static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops.post_recv$DESC));
+    }
+
+    /**
+     * {@code int (*post_recv)(struct ibv_qp *, struct ibv_recv_wr *, struct ibv_recv_wr **)}: as {@code post_recv$raw}, but critical (no thread-state transition): only for a provider whose function never makes a system call or waits.
+     *
+     * @param function the function pointer read from the field
+     * @param qp the C argument {@code qp} (a pointer, as its address)
+     * @param wr the C argument {@code wr} (a pointer, as its address)
+     * @param bad_wr the C argument {@code bad_wr} (a pointer, as its address)
+     * @return what the C function returns
+     */
+    public static int post_recv$critical(MemorySegment function, long qp, long wr, long bad_wr) {
+        try {
+            return (int) post_recv$critical$.HANDLE.invokeExact(function, qp, wr, bad_wr);
+        } catch (Throwable t) {
+            throw Downcalls.rethrow("ibv_context_ops.post_recv", t);
+        }
+    }
+
+    private static final class post_recv$critical$ {
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_context_ops.post_recv$DESC), Downcalls.CRITICAL);
     }
 
     /**

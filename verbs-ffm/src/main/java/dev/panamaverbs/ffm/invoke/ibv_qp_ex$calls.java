@@ -39,7 +39,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_atomic_cmp_swp)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t, uint64_t)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_atomic_cmp_swp)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t, uint64_t)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -57,7 +57,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_atomic_cmp_swp$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_atomic_cmp_swp$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_atomic_cmp_swp$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -83,7 +83,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_atomic_fetch_add)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_atomic_fetch_add)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -100,7 +100,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_atomic_fetch_add$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_atomic_fetch_add$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_atomic_fetch_add$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -126,7 +126,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_bind_mw)(struct ibv_qp_ex *, struct ibv_mw *, uint32_t, const struct ibv_mw_bind_info *)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_bind_mw)(struct ibv_qp_ex *, struct ibv_mw *, uint32_t, const struct ibv_mw_bind_info *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -143,7 +143,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_bind_mw$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_bind_mw$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_bind_mw$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -167,7 +167,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_local_inv)(struct ibv_qp_ex *, uint32_t)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_local_inv)(struct ibv_qp_ex *, uint32_t)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -182,7 +182,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_local_inv$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_local_inv$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_local_inv$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -207,7 +207,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_rdma_read)(struct ibv_qp_ex *, uint32_t, uint64_t)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_rdma_read)(struct ibv_qp_ex *, uint32_t, uint64_t)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -223,7 +223,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_rdma_read$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_rdma_read$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_rdma_read$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -248,7 +248,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_rdma_write)(struct ibv_qp_ex *, uint32_t, uint64_t)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_rdma_write)(struct ibv_qp_ex *, uint32_t, uint64_t)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -264,7 +264,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_rdma_write$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_rdma_write$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_rdma_write$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -290,7 +290,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_rdma_write_imm)(struct ibv_qp_ex *, uint32_t, uint64_t, __be32)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_rdma_write_imm)(struct ibv_qp_ex *, uint32_t, uint64_t, __be32)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -307,7 +307,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_rdma_write_imm$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_rdma_write_imm$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_rdma_write_imm$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -330,7 +330,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_send)(struct ibv_qp_ex *)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_send)(struct ibv_qp_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -344,7 +344,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_send$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_send$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_send$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -368,7 +368,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_send_imm)(struct ibv_qp_ex *, __be32)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_send_imm)(struct ibv_qp_ex *, __be32)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -383,7 +383,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_send_imm$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_send_imm$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_send_imm$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -407,7 +407,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_send_inv)(struct ibv_qp_ex *, uint32_t)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_send_inv)(struct ibv_qp_ex *, uint32_t)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -422,7 +422,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_send_inv$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_send_inv$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_send_inv$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -448,7 +448,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_send_tso)(struct ibv_qp_ex *, void *, uint16_t, uint16_t)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_send_tso)(struct ibv_qp_ex *, void *, uint16_t, uint16_t)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -465,7 +465,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_send_tso$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_send_tso$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_send_tso$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -491,7 +491,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_set_ud_addr)(struct ibv_qp_ex *, struct ibv_ah *, uint32_t, uint32_t)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_set_ud_addr)(struct ibv_qp_ex *, struct ibv_ah *, uint32_t, uint32_t)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -508,7 +508,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_set_ud_addr$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_ud_addr$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_ud_addr$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -532,7 +532,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_set_xrc_srqn)(struct ibv_qp_ex *, uint32_t)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_set_xrc_srqn)(struct ibv_qp_ex *, uint32_t)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -547,7 +547,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_set_xrc_srqn$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_xrc_srqn$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_xrc_srqn$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -572,7 +572,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_set_inline_data)(struct ibv_qp_ex *, void *, size_t)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_set_inline_data)(struct ibv_qp_ex *, void *, size_t)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -588,7 +588,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_set_inline_data$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_inline_data$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_inline_data$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -613,7 +613,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_set_inline_data_list)(struct ibv_qp_ex *, size_t, const struct ibv_data_buf *)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_set_inline_data_list)(struct ibv_qp_ex *, size_t, const struct ibv_data_buf *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -629,7 +629,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_set_inline_data_list$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_inline_data_list$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_inline_data_list$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -655,7 +655,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_set_sge)(struct ibv_qp_ex *, uint32_t, uint64_t, uint32_t)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_set_sge)(struct ibv_qp_ex *, uint32_t, uint64_t, uint32_t)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -672,7 +672,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_set_sge$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_sge$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_sge$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -697,7 +697,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_set_sge_list)(struct ibv_qp_ex *, size_t, const struct ibv_sge *)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_set_sge_list)(struct ibv_qp_ex *, size_t, const struct ibv_sge *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -713,7 +713,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_set_sge_list$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_sge_list$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_set_sge_list$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -736,7 +736,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_start)(struct ibv_qp_ex *)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_start)(struct ibv_qp_ex *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -750,7 +750,7 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_start$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_start$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_start$DESC), Downcalls.CRITICAL);
     }
 
     /**
@@ -852,7 +852,7 @@ public final class ibv_qp_ex$calls {
     }
 
     /**
-     * {@code void (*wr_atomic_write)(struct ibv_qp_ex *, uint32_t, uint64_t, const void *)}: raw, pointers as long, no errno capture.
+     * {@code void (*wr_atomic_write)(struct ibv_qp_ex *, uint32_t, uint64_t, const void *)}: raw, pointers as long, no errno capture, critical (no thread-state transition).
      *
      * @param function the function pointer read from the field
      * @param qp the C argument {@code qp} (a pointer, as its address)
@@ -869,6 +869,6 @@ public final class ibv_qp_ex$calls {
     }
 
     private static final class wr_atomic_write$raw$ {
-        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_atomic_write$DESC));
+        static final MethodHandle HANDLE = Downcalls.handle(Downcalls.rawAddresses(ibv_qp_ex.wr_atomic_write$DESC), Downcalls.CRITICAL);
     }
 }
