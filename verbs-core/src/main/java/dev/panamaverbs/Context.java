@@ -391,7 +391,7 @@ public final class Context extends VerbsResource {
                 if (closeOnFailure) {
                     dev.panamaverbs.gateway.Libc.close(commandFd);
                 }
-                throw VerbsException.of(verb, errno != 0 ? errno : Errno.ENODEV);
+                throw NativeCalls.failure(verb, errno != 0 ? errno : Errno.ENODEV);
             }
             handle = Pointers.sized(MemorySegment.ofAddress(context), ibv_context.SIZE);
         }
@@ -425,7 +425,7 @@ public final class Context extends VerbsResource {
             release();
         }
         if (copy < 0) {
-            throw VerbsException.of("ibv_import_device", -copy);
+            throw NativeCalls.failure("ibv_import_device", -copy);
         }
         return importFd(copy, true);
     }

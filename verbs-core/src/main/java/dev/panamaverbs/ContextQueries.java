@@ -91,7 +91,7 @@ final class ContextQueries {
             MemorySegment entries = arena.allocate(ibv_gid_entry.LAYOUT, capacity);
             long count = InlineVerbs.queryGidTable(context.address(), entries.address(), capacity, 0);
             if (count < 0) {
-                throw VerbsException.of("ibv_query_gid_table", (int) -count); // it returns -errno
+                throw NativeCalls.failure("ibv_query_gid_table", (int) -count); // it returns -errno
             }
             List<GidEntry> result = new ArrayList<>();
             for (long i = 0; i < count; i++) {
@@ -155,7 +155,7 @@ final class ContextQueries {
                 if (errno == Errno.EINVAL || errno == Errno.ENODATA) {
                     return Optional.empty();
                 }
-                throw VerbsException.of("ibv_query_gid", errno != 0 ? errno : Math.abs(rc));
+                throw NativeCalls.failure("ibv_query_gid", errno != 0 ? errno : Math.abs(rc));
             }
             gid = Gid.read(raw);
         }

@@ -156,7 +156,7 @@ final class ExtendedCompletions {
                 if (count > 0) {
                     break; // hand over what was consumed; the next poll reports the failure
                 }
-                throw VerbsException.of("ibv_start_poll", Math.abs(rc)); // some providers answer -errno
+                throw NativeCalls.failure("ibv_start_poll", Math.abs(rc)); // some providers answer -errno
             }
             try {
                 copyCurrent(batch, count++);

@@ -85,7 +85,7 @@ final class SendPath {
             requireSendState(SendWorkRequest.VERB);
             bookkeeping = check(request);
             if (bookkeeping) {
-                startedRequests = PostHolds.acquire(request);
+                startedRequests = ChainHolds.acquire(request);
             }
             request.clearBadRequest();
             if (postSendFunction == null) {
@@ -95,14 +95,14 @@ final class SendPath {
             int rc = OpsTable.postSend(postSendFunction, queuePair.handleSegment(),
                     request.nativeRequest(), request.badRequestSlot());
             if (bookkeeping) {
-                PostHolds.afterPost(request, rc == 0, request.badRequestAddress(), limits.protectionDomain(), startedRequests);
+                ChainHolds.afterPost(request, rc == 0, request.badRequestAddress(), limits.protectionDomain(), startedRequests);
             }
             if (rc != 0) {
                 throw NativeCalls.postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
             }
         } finally {
             if (startedRequests != 0) {
-                PostHolds.release(request, startedRequests);
+                ChainHolds.release(request, startedRequests);
             }
             queuePair.release();
         }
@@ -131,9 +131,9 @@ final class SendPath {
      * memory, memory regions (open, of {@code pd}; for INLINE readable by the CPU) and address
      * handle (open, of {@code pd}).
      *
-     * @return true if some request holds resources that {@link PostHolds#acquire} must hold open
+     * @return true if some request holds resources that {@link ChainHolds#acquire} must hold open
      *         during the post (an address handle, a region an INLINE request copies from, or the
-     *         window and region of a BIND_MW request), or needs {@link PostHolds#afterPost}
+     *         window and region of a BIND_MW request), or needs {@link ChainHolds#afterPost}
      *         (BIND_MW, LOCAL_INV)
      * @throws IllegalArgumentException naming {@code ibv_post_send} and the request's wr_id
      * @throws IllegalStateException if a request's arena, memory region or address handle is closed
@@ -280,15 +280,8 @@ final class SendPath {
     /**
      * A region entry the provider's CPU copies from ({@code sge.addr} of an INLINE request, or
      * of what else {@code use} names): it must hold a CPU address (not a distinct iova) of memory
-     * that is still mapped, and not a file mapping ({@link #MAPPED_COPY}).
+     * that is still mapped, and not a file mapping ({@link SendEntries#MAPPED_COPY}).
      */
-    /**
-     * Why the CPU-copy paths refuse file mappings: a copy from a page the file lost (truncated by
-     * anyone, at any time) faults in the provider's C code, and SIGBUS there ends the JVM.
-     */
-    static final String MAPPED_COPY = "the provider copies it with the CPU, and a page its file lost (truncated)"
-            + " would kill the process with SIGBUS in that copy; copy the data into native memory first";
-
     static void checkCpuReadable(String verb, SendWorkRequest r, int index, MemoryRegion region, String use) {
         String fix = use.equals("INLINE") ? "; post it without INLINE" : "";
         try {
@@ -303,7 +296,7 @@ final class SendPath {
             }
             if (region.memory().isMapped()) {
                 throw invalid(verb, r, use + " entry " + index + " names " + region + ", whose memory is a file mapping: "
-                        + MAPPED_COPY + fix);
+                        + SendEntries.MAPPED_COPY + fix);
             }
             if (!region.memory().scope().isAlive()) {
                 throw new IllegalStateException(verb + ": wr_id=" + r.wrId() + ": the memory of "

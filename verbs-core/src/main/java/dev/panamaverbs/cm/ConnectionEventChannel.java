@@ -1,5 +1,6 @@
 package dev.panamaverbs.cm;
 
+import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.internal.CoreAccess;
 import dev.panamaverbs.CompletionChannel;
 import dev.panamaverbs.values.Errno;
@@ -218,7 +219,7 @@ public final class ConnectionEventChannel extends VerbsResource {
                 if (errno == Errno.EAGAIN || errno == Errno.EINTR) {
                     return null;
                 }
-                throw VerbsException.of("rdma_get_cm_event", errno);
+                throw NativeCalls.failure("rdma_get_cm_event", errno);
             }
             MemorySegment event = Pointers.sized(eventSlot.get(ADDRESS, 0), rdma_cm_event.SIZE);
             try {

@@ -71,7 +71,7 @@ final class IdentifierCalls {
             int rc = RdmacmCalls.rdma_migrate_id(state, MemorySegment.ofAddress(rawId), CoreAccess.get().handleSegment(target));
             if (rc != 0) {
                 refuseRaw(rawId);
-                throw VerbsException.of("rdma_migrate_id", CallState.errno(state));
+                throw NativeCalls.failure("rdma_migrate_id", CallState.errno(state));
             }
         } finally {
             CoreAccess.get().release(target);
