@@ -292,7 +292,12 @@ public final class Context extends VerbsResource {
      * @throws VerbsException if the verb fails otherwise
      */
     public long queryRawClockNanos() {
-        return ContextQueries.queryRawClockNanos(this);
+        acquire(); // the query runs while the context stays open
+        try {
+            return ContextQueries.queryRawClockNanos(handleAddress());
+        } finally {
+            release();
+        }
     }
 
     /**

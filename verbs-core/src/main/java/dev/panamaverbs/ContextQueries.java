@@ -210,18 +210,15 @@ final class ContextQueries {
         }
     }
 
-    /** {@code ibv_query_rt_values_ex} asking for the raw clock, in nanoseconds; holds {@code context} around it. */
-    static long queryRawClockNanos(Context context) {
-        context.acquire();
+    /** {@code ibv_query_rt_values_ex} on the context at {@code context}, asking for the raw clock, in nanoseconds. */
+    static long queryRawClockNanos(long context) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment values = arena.allocate(ibv_values_ex.LAYOUT);
             ibv_values_ex.comp_mask(values, VerbsConstants.IBV_VALUES_MASK_RAW_CLOCK);
             NativeCalls.checkReturnedErrno("ibv_query_rt_values_ex",
-                    IbverbsCalls.ibv_query_rt_values_ex(context.handleAddress(), values.address()));
+                    IbverbsCalls.ibv_query_rt_values_ex(context, values.address()));
             MemorySegment clock = ibv_values_ex.raw_clock(values);
             return timespec.tv_sec(clock) * 1_000_000_000L + timespec.tv_nsec(clock);
-        } finally {
-            context.release();
         }
     }
 }

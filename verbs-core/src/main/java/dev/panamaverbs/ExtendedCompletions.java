@@ -118,7 +118,11 @@ final class ExtendedCompletions {
             return new ExtendedCompletions(cq, options.fields());
         } catch (RuntimeException unusable) {
             // A provider that creates the CQ but leaves a needed op NULL: free it again.
-            CompletionQueue.destroyRaw(cq, unusable);
+            try {
+                NativeCalls.destroy("ibv_destroy_cq", IbverbsCalls::ibv_destroy_cq, cq); // it never became a CompletionQueue
+            } catch (RuntimeException e) {
+                unusable.addSuppressed(e);
+            }
             throw unusable;
         }
     }

@@ -350,7 +350,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @return the new queue pair
      */
     public QueuePair createQueuePair(QueuePairOptions options) {
-        return QueuePair.create(this, options);
+        return QueuePairCreation.create(this, options);
     }
 
     /**

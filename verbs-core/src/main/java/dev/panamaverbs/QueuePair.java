@@ -94,7 +94,7 @@ public final class QueuePair extends VerbsResource {
      */
     QueuePair(ProtectionDomain pd, QueuePairOptions options, MemorySegment handle,
               QueuePairCapabilities granted, boolean extended, Runnable destroyThroughConnectionManager) {
-        super("QueuePair", handle, QueuePairCreation.dependencies(pd, options));
+        super("QueuePair", handle, options.dependencies(pd));
         this.protectionDomain = pd;
         this.type = options.type();
         this.number = ibv_qp.qp_num(handle);
@@ -107,24 +107,11 @@ public final class QueuePair extends VerbsResource {
         this.stateMachine = new QueuePairStateMachine(this, pd.context(), type);
         this.destroyThroughConnectionManager = destroyThroughConnectionManager;
         // A queue pair of an rdma_cm identifier has no state check: librdmacm moves its states itself.
-        this.sendPath = SendPath.of(this, destroyThroughConnectionManager == null ? stateMachine : null, granted,
+        this.sendPath = SendPath.of(this, type, pd, destroyThroughConnectionManager == null ? stateMachine : null, granted,
                 NativeCalls.resolveOrNull(OpsTable::resolvePostSend, handle.address()));
     }
 
     // ---- creation (hook of ProtectionDomain.createQueuePair) ----
-
-    /**
-     * {@code ibv_create_qp}, or {@code ibv_create_qp_ex} when {@link QueuePairOptions#needsExtendedCreate()}.
-     * Sizes are checked against the device first; the provider may grant more than asked
-     * ({@link #capabilities()}).
-     *
-     * @throws IllegalArgumentException if a size exceeds the device's limits or a queue belongs elsewhere
-     * @throws VerbsUnsupportedException if extended creation is needed and the provider lacks it
-     * @throws VerbsException if the verb fails
-     */
-    static QueuePair create(ProtectionDomain pd, QueuePairOptions options) {
-        return QueuePairCreation.create(pd, options);
-    }
 
     /** The multicast groups still attached (under the queue pair's lock). */
     java.util.List<Multicast.Group> multicastGroups() {

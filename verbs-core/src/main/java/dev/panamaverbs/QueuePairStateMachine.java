@@ -32,12 +32,13 @@ import org.slf4j.LoggerFactory;
  * Not synchronised itself: {@link QueuePair}'s public methods call it holding the queue pair's lock.
  */
 final class QueuePairStateMachine {
-    private static final Logger LOG = LoggerFactory.getLogger(QueuePair.class);
+    private static final Logger LOG = LoggerFactory.getLogger("dev.panamaverbs.QueuePair"); // its queue pair's logger
     private static final String MODIFY = QueuePairTransitionAttributes.MODIFY;
     /** Every attribute {@code ibv_query_qp} can report (rate limit left out: few providers answer it). */
     private static final int QUERY_MASK = BitFlag.toBits(EnumSet.complementOf(EnumSet.of(QueuePairAttributeMask.RATE_LIMIT)));
 
-    private final QueuePair qp;
+    /** The queue pair, held as the resource: the machine needs its handle, liveness and name only. */
+    private final VerbsResource qp;
     private final Context context;
     private final QueuePairType type;
     /** The last state set or read; {@link SendPath} reads the field itself, so a post runs no code here. */
@@ -46,7 +47,7 @@ final class QueuePairStateMachine {
     private int port;
 
 
-    QueuePairStateMachine(QueuePair qp, Context context, QueuePairType type) {
+    QueuePairStateMachine(VerbsResource qp, Context context, QueuePairType type) {
         this.qp = qp;
         this.context = context;
         this.type = type;

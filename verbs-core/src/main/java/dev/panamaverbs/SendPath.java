@@ -28,7 +28,8 @@ import java.lang.foreign.MemorySegment;
  */
 final class SendPath {
     /** The queue pair posted to; null for a path made by {@link #limits} (checks only). */
-    private final QueuePair queuePair;
+    /** The queue pair this path posts to (held as the resource: the path needs its handle and liveness only). */
+    private final VerbsResource queuePair;
     /**
      * The queue pair's states, for the state check; null when there is none: a queue pair of an
      * rdma_cm identifier (librdmacm moves its states itself), or a path made by {@link #limits}.
@@ -47,7 +48,7 @@ final class SendPath {
     record Limits(QueuePairType type, int maxSendSge, int maxInlineData, int maxSendWorkRequests,
                   ProtectionDomain protectionDomain) {}
 
-    private SendPath(QueuePair queuePair, QueuePairStateMachine states, Limits limits, MemorySegment postSendFunction) {
+    private SendPath(VerbsResource queuePair, QueuePairStateMachine states, Limits limits, MemorySegment postSendFunction) {
         this.queuePair = queuePair;
         this.states = states;
         this.limits = limits;
@@ -56,14 +57,15 @@ final class SendPath {
     }
 
     /**
-     * The send path of {@code queuePair}, with the capabilities the provider granted it.
+     * The send path of {@code queuePair}, of {@code type} in {@code pd}, with the capabilities the
+     * provider granted it.
      *
      * @param states the queue pair's state machine, or null to skip the state check (rdma_cm)
      */
-    static SendPath of(QueuePair queuePair, QueuePairStateMachine states, QueuePairCapabilities granted,
-                       MemorySegment postSendFunction) {
-        return new SendPath(queuePair, states, new Limits(queuePair.type(), granted.maxSendSge(), granted.maxInlineData(),
-                granted.maxSendWorkRequests(), queuePair.protectionDomain()), postSendFunction);
+    static SendPath of(VerbsResource queuePair, QueuePairType type, ProtectionDomain pd, QueuePairStateMachine states,
+                       QueuePairCapabilities granted, MemorySegment postSendFunction) {
+        return new SendPath(queuePair, states, new Limits(type, granted.maxSendSge(), granted.maxInlineData(),
+                granted.maxSendWorkRequests(), pd), postSendFunction);
     }
 
     /** Limits without a queue pair: {@link #check} and {@link #checkOne} only (tests, validation). */

@@ -17,6 +17,7 @@ import dev.panamaverbs.loader.internal.LibRdmacm;
 import dev.panamaverbs.gateway.Pointers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -113,8 +114,19 @@ public final class ConnectionEventChannel extends VerbsResource {
      * @return {@code rdma_create_id}: a new identifier on this channel in {@code space}.
      */
     public ConnectionId createIdentifier(PortSpace space) {
-        return IdentifierCalls.create(this, space);
+        Objects.requireNonNull(space, "rdma_create_id: port space is null");
+        CoreAccess.get().acquire(this);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            MemorySegment slot = arena.allocate(ADDRESS);
+            int rc = RdmacmCalls.rdma_create_id(state, CoreAccess.get().handleSegment(this), slot, MemorySegment.NULL, space.value());
+            NativeCalls.checkErrno("rdma_create_id", rc, CallState.errno(state));
+            return ConnectionId.adopt(this, slot.get(ADDRESS, 0).address(), space, IdentifierState.CREATED);
+        } finally {
+            CoreAccess.get().release(this);
+        }
     }
+
 
     /**
      * The next event for any identifier of this channel, waiting up to {@code timeout}
