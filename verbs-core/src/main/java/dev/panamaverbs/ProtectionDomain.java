@@ -391,7 +391,7 @@ public final class ProtectionDomain extends VerbsResource {
      */
     public SharedReceiveQueue createXrcSharedReceiveQueue(XrcDomain xrcDomain, CompletionQueue completionQueue,
             SharedReceiveQueueOptions options) {
-        return XrcQueues.createSharedReceiveQueue(this, xrcDomain, completionQueue, options);
+        return SharedReceiveQueue.createXrc(this, xrcDomain, completionQueue, options);
     }
 
     /** Tracks a new type 2 window of this domain (see {@link #invalidated}). */

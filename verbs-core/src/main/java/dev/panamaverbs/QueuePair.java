@@ -113,11 +113,6 @@ public final class QueuePair extends VerbsResource {
 
     // ---- creation (hook of ProtectionDomain.createQueuePair) ----
 
-    /** The multicast groups still attached (under the queue pair's lock). */
-    java.util.List<Multicast.Group> multicastGroups() {
-        return multicastGroups;
-    }
-
     /**
      * {@code ibv_destroy_qp}, or {@code rdma_destroy_qp} for a queue pair of an rdma_cm identifier;
      * multicast groups still attached are detached first.
@@ -125,7 +120,7 @@ public final class QueuePair extends VerbsResource {
     @Override
     protected void destroy() {
         synchronized (this) {
-            Multicast.detachAll(this);
+            Multicast.detachAll(handleSegment(), multicastGroups);
         }
         if (destroyThroughConnectionManager != null) {
             destroyThroughConnectionManager.run();
@@ -444,7 +439,7 @@ public final class QueuePair extends VerbsResource {
      * @throws VerbsException if the verb fails
      */
     public synchronized void attachMulticast(Gid group, int lid) {
-        Multicast.call("ibv_attach_mcast", this, group, lid);
+        Multicast.call("ibv_attach_mcast", this, type, multicastGroups, group, lid);
     }
 
     /**
@@ -456,7 +451,7 @@ public final class QueuePair extends VerbsResource {
      * @throws VerbsException if the verb fails (EINVAL when not attached, on most providers)
      */
     public synchronized void detachMulticast(Gid group, int lid) {
-        Multicast.call("ibv_detach_mcast", this, group, lid);
+        Multicast.call("ibv_detach_mcast", this, type, multicastGroups, group, lid);
     }
 
     // ---- raw modify and query ----
@@ -604,7 +599,7 @@ public final class QueuePair extends VerbsResource {
      * @throws VerbsException if the verb fails otherwise
      */
     public Flow createFlow(FlowRule rule) {
-        return Flow.create(this, rule);
+        return Flow.create(this, protectionDomain, rule);
     }
 
     // ---- data path ----
