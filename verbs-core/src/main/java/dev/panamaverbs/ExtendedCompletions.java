@@ -94,7 +94,7 @@ final class ExtendedCompletions {
      * {@code ibv_create_cq_ex(context, &attr)} with {@code attr} built from {@code options}; the
      * caller has validated cqe and comp_vector and holds the context (and channel).
      */
-    static ExtendedCompletions create(Context context, CompletionQueueOptions options) {
+    static ExtendedCompletions create(VerbsResource context, CompletionQueueOptions options) {
         MemorySegment created;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_cq_init_attr_ex.LAYOUT);

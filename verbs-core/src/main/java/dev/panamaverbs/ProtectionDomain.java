@@ -340,7 +340,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @throws VerbsException if the verb fails
      */
     public AddressHandle createAddressHandle(Completions completions, int index, MemorySegment grh, int port) {
-        return AddressFromCompletion.create(this, completions, index, grh, port);
+        return AddressHandle.fromCompletion(this, completions, index, grh, port);
     }
 
     /**
