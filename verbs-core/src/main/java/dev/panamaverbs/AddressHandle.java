@@ -1,6 +1,5 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.internal.RegistrationChecks;
 import dev.panamaverbs.values.PortAttributes;
 import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.ibv_ah_attr;

@@ -2,7 +2,6 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.NativeCalls;
-import dev.panamaverbs.internal.SysfsGidAttributes;
 import dev.panamaverbs.values.DeviceAttributes;
 import dev.panamaverbs.values.Gid;
 import dev.panamaverbs.values.GidEntry;

@@ -2,7 +2,6 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.NativeCalls;
-import dev.panamaverbs.internal.QueuePairTransitions;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.EceOptions;
 import dev.panamaverbs.values.ExtendedDeviceAttributes;

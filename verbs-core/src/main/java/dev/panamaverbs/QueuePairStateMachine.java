@@ -2,7 +2,6 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.internal.Ranges;
 import dev.panamaverbs.internal.NativeCalls;
-import dev.panamaverbs.internal.QueuePairTransitions;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.BitFlag;
 import dev.panamaverbs.values.QueuePairAttributeMask;
