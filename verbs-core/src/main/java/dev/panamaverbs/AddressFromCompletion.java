@@ -10,10 +10,10 @@ import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
 /**
- * The address of a datagram's sender, from its receive completion: {@code ibv_init_ah_from_wc}
- * ({@link AddressHandleAttributes#fromCompletion}) and {@code ibv_create_ah_from_wc}
- * ({@link ProtectionDomain#createAddressHandle(Completions, int, MemorySegment, int)}), with the
- * checks both share before the native call.
+ * The address of a datagram's sender, from its receive completion: what
+ * {@link AddressHandleAttributes#fromCompletion} ({@code ibv_init_ah_from_wc}) and
+ * {@link AddressHandle}'s {@code ibv_create_ah_from_wc} share: the checks before the native call,
+ * and {@code ibv_init_ah_from_wc} itself.
  */
 final class AddressFromCompletion {
     /** {@code sizeof(struct ibv_grh)}: what a UD receive reserves before the payload. */
@@ -21,45 +21,13 @@ final class AddressFromCompletion {
 
     private AddressFromCompletion() {}
 
-    static AddressHandleAttributes attributes(Context context, int port, Completions completions, int index,
-                                              MemorySegment grh) {
-        String verb = "ibv_init_ah_from_wc";
-        Objects.requireNonNull(context, verb + ": context");
-        context.acquire();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment wc = check(verb, context, port, completions, index, grh);
-            return init(verb, arena, context, port, wc, grh);
-        } finally {
-            context.release();
-        }
-    }
-
-    static AddressHandle create(ProtectionDomain pd, Completions completions, int index, MemorySegment grh, int port) {
-        String verb = "ibv_create_ah_from_wc";
-        Objects.requireNonNull(pd, verb + ": protection domain");
-        pd.acquire();
-        try (Arena arena = Arena.ofConfined()) {
-            Context context = pd.parentContext();
-            MemorySegment wc = check(verb, context, port, completions, index, grh);
-            // The attributes, for the handle's description and port; then the verb itself.
-            AddressHandleAttributes attributes = init(verb, arena, context, port, wc, grh);
-            MemorySegment state = CallState.allocate(arena);
-            MemorySegment ah = IbverbsCalls.ibv_create_ah_from_wc(state, pd.handleSegment(), wc, grhOrNull(grh), (byte) port);
-            NativeCalls.checkPointer(verb, ah, CallState.errno(state));
-            return AddressHandle.adopt(pd, ah, attributes);
-        } finally {
-            pd.release();
-        }
-    }
-
-    /** {@code ibv_init_ah_from_wc} into a fresh {@code ibv_ah_attr}, read back. */
-    private static AddressHandleAttributes init(String verb, Arena arena, Context context, int port, MemorySegment wc,
-                                                MemorySegment grh) {
+    /** {@code ibv_init_ah_from_wc} into a fresh {@code ibv_ah_attr} in {@code arena}, for the caller to read. */
+    static MemorySegment init(String verb, Arena arena, Context context, int port, MemorySegment wc, MemorySegment grh) {
         MemorySegment attr = arena.allocate(ibv_ah_attr.LAYOUT);
         MemorySegment state = CallState.allocate(arena);
         int rc = IbverbsCalls.ibv_init_ah_from_wc(state, context.handleSegment(), (byte) port, wc, grhOrNull(grh), attr);
         NativeCalls.checkErrno(verb, rc, CallState.errno(state));
-        return AddressHandleAttributes.readFrom(attr);
+        return attr;
     }
 
     /**
@@ -68,7 +36,7 @@ final class AddressFromCompletion {
      *
      * @return the completion's {@code struct ibv_wc}
      */
-    private static MemorySegment check(String verb, Context context, int port, Completions completions, int index,
+    static MemorySegment check(String verb, Context context, int port, Completions completions, int index,
                                        MemorySegment grh) {
         Objects.requireNonNull(completions, verb + ": completions");
         Context.checkPortRange(verb, port, context.portCount());
@@ -92,7 +60,7 @@ final class AddressFromCompletion {
         return completions.entry(index);
     }
 
-    private static MemorySegment grhOrNull(MemorySegment grh) {
+    static MemorySegment grhOrNull(MemorySegment grh) {
         return grh == null ? MemorySegment.NULL : grh;
     }
 }

@@ -1,12 +1,15 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.internal.RegistrationChecks;
 import dev.panamaverbs.values.PortAttributes;
 import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.ibv_ah_attr;
 import dev.panamaverbs.ffm.ibv_ah;
 import dev.panamaverbs.gateway.IbverbsCalls;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.internal.NativeCalls;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 import java.util.List;
 
 /**
@@ -39,6 +42,27 @@ public final class AddressHandle extends ResourceCreation.FreedBy {
             return attr;
         }, (state, attr) -> IbverbsCalls.ibv_create_ah(state, pd.handleSegment(), MemorySegment.ofAddress(attr)).address(),
                 (ah, attr) -> new AddressHandle(pd, ah, attributes));
+    }
+
+    /** {@code ibv_create_ah_from_wc}: the factory hook behind {@link ProtectionDomain#createAddressHandle(Completions, int, MemorySegment, int)}. */
+    static AddressHandle fromCompletion(ProtectionDomain pd, Completions completions, int index, MemorySegment grh, int port) {
+        String verb = "ibv_create_ah_from_wc";
+        Objects.requireNonNull(pd, verb + ": protection domain");
+        pd.acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            Context context = pd.parentContext();
+            MemorySegment wc = AddressFromCompletion.check(verb, context, port, completions, index, grh);
+            // The attributes, for the handle's description and port; then the verb itself.
+            AddressHandleAttributes attributes =
+                    AddressHandleAttributes.readFrom(AddressFromCompletion.init(verb, arena, context, port, wc, grh));
+            MemorySegment state = CallState.allocate(arena);
+            MemorySegment ah = IbverbsCalls.ibv_create_ah_from_wc(state, pd.handleSegment(), wc,
+                    AddressFromCompletion.grhOrNull(grh), (byte) port);
+            NativeCalls.checkPointer(verb, ah, CallState.errno(state));
+            return adopt(pd, ah, attributes);
+        } finally {
+            pd.release();
+        }
     }
 
     /** Wraps and registers an {@code ibv_ah} the caller created in {@code pd} (held by the caller). */

@@ -8,6 +8,7 @@ import dev.panamaverbs.values.GidType;
 import dev.panamaverbs.values.GlobalRoute;
 import dev.panamaverbs.ffm.ibv_ah_attr;
 import dev.panamaverbs.ffm.ibv_global_route;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
@@ -207,7 +208,15 @@ public record AddressHandleAttributes(int portNumber, int destinationLid, int se
      */
     public static AddressHandleAttributes fromCompletion(Context context, int port, Completions completions, int index,
                                                          MemorySegment grh) {
-        return AddressFromCompletion.attributes(context, port, completions, index, grh);
+        String verb = "ibv_init_ah_from_wc";
+        Objects.requireNonNull(context, verb + ": context");
+        context.acquire();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment wc = AddressFromCompletion.check(verb, context, port, completions, index, grh);
+            return readFrom(AddressFromCompletion.init(verb, arena, context, port, wc, grh));
+        } finally {
+            context.release();
+        }
     }
 
 }

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.EventFiles;
@@ -101,7 +102,7 @@ final class AsyncEventReader {
                 if (errno == Errno.EAGAIN || errno == Errno.EINTR) {
                     return null;
                 }
-                throw VerbsException.of("ibv_get_async_event", errno);
+                throw NativeCalls.failure("ibv_get_async_event", errno);
             }
             AsyncEvent copied;
             try {

@@ -278,7 +278,7 @@ public final class CompletionChannel extends VerbsResource {
                 if (errno == Errno.EAGAIN || errno == Errno.EINTR) {
                     return null;
                 }
-                throw VerbsException.of("ibv_get_cq_event", errno);
+                throw NativeCalls.failure("ibv_get_cq_event", errno);
             }
             cqAddress = eventSlots.get(JAVA_LONG, 0);
         } finally {

@@ -492,16 +492,6 @@ public final class CompletionQueue extends VerbsResource {
         }
     }
 
-    /** {@code ibv_destroy_cq} on a CQ that never became a {@code CompletionQueue}; failures are suppressed into {@code cause}. */
-    static void destroyRaw(MemorySegment cq, RuntimeException cause) {
-        try (Arena arena = Arena.ofConfined()) {
-            int rc = IbverbsCalls.ibv_destroy_cq(CallState.allocate(arena), cq);
-            NativeCalls.checkReturnedErrno("ibv_destroy_cq", rc);
-        } catch (RuntimeException e) {
-            cause.addSuppressed(e);
-        }
-    }
-
     @Override
     protected String describe() {
         return "handle=" + Integer.toUnsignedString(kernelHandle)

@@ -195,7 +195,7 @@ public final class Context extends VerbsResource {
         checkPort("portCounters", port);
         acquire();
         try {
-            return ContextQueries.portCounters(this, port);
+            return ContextQueries.portCounters(handleAddress(), device().name(), port);
         } finally {
             release();
         }
@@ -338,7 +338,12 @@ public final class Context extends VerbsResource {
      * @throws VerbsException if the verb fails otherwise
      */
     public long queryRawClockNanos() {
-        return ContextQueries.queryRawClockNanos(this);
+        acquire(); // the query runs while the context stays open
+        try {
+            return ContextQueries.queryRawClockNanos(handleAddress());
+        } finally {
+            release();
+        }
     }
 
     /**
@@ -437,7 +442,7 @@ public final class Context extends VerbsResource {
                 if (closeOnFailure) {
                     dev.panamaverbs.gateway.Libc.close(commandFd);
                 }
-                throw VerbsException.of(verb, errno != 0 ? errno : Errno.ENODEV);
+                throw NativeCalls.failure(verb, errno != 0 ? errno : Errno.ENODEV);
             }
             handle = Pointers.sized(MemorySegment.ofAddress(context), ibv_context.SIZE);
         }
@@ -471,7 +476,7 @@ public final class Context extends VerbsResource {
             release();
         }
         if (copy < 0) {
-            throw VerbsException.of("ibv_import_device", -copy);
+            throw NativeCalls.failure("ibv_import_device", -copy);
         }
         return importFd(copy, true);
     }

@@ -2,7 +2,6 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.NativeCalls;
-import dev.panamaverbs.internal.SysfsGidAttributes;
 import dev.panamaverbs.values.DeviceAttributes;
 import dev.panamaverbs.values.Gid;
 import dev.panamaverbs.values.GidEntry;
@@ -96,7 +95,7 @@ final class ContextQueries {
             MemorySegment entries = arena.allocate(ibv_gid_entry.LAYOUT, capacity);
             long count = InlineVerbs.queryGidTable(context.address(), entries.address(), capacity, 0);
             if (count < 0) {
-                throw VerbsException.of("ibv_query_gid_table", (int) -count); // it returns -errno
+                throw NativeCalls.failure("ibv_query_gid_table", (int) -count); // it returns -errno
             }
             List<GidEntry> result = new ArrayList<>();
             for (long i = 0; i < count; i++) {
@@ -160,7 +159,7 @@ final class ContextQueries {
                 if (errno == Errno.EINVAL || errno == Errno.ENODATA) {
                     return Optional.empty();
                 }
-                throw VerbsException.of("ibv_query_gid", errno != 0 ? errno : Math.abs(rc));
+                throw NativeCalls.failure("ibv_query_gid", errno != 0 ? errno : Math.abs(rc));
             }
             gid = Gid.read(raw);
         }
@@ -215,30 +214,27 @@ final class ContextQueries {
         }
     }
 
-    /** {@code ibv_query_rt_values_ex} asking for the raw clock, in nanoseconds; holds {@code context} around it. */
-    static long queryRawClockNanos(Context context) {
-        context.acquire();
+    /** {@code ibv_query_rt_values_ex} on the context at {@code context}, asking for the raw clock, in nanoseconds. */
+    static long queryRawClockNanos(long context) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment values = arena.allocate(ibv_values_ex.LAYOUT);
             ibv_values_ex.comp_mask(values, VerbsConstants.IBV_VALUES_MASK_RAW_CLOCK);
             NativeCalls.checkReturnedErrno("ibv_query_rt_values_ex",
-                    IbverbsCalls.ibv_query_rt_values_ex(context.handleAddress(), values.address()));
+                    IbverbsCalls.ibv_query_rt_values_ex(context, values.address()));
             MemorySegment clock = ibv_values_ex.raw_clock(values);
             return timespec.tv_sec(clock) * 1_000_000_000L + timespec.tv_nsec(clock);
-        } finally {
-            context.release();
         }
     }
 
     /** Context.portCounters: sysfs under the real root, and the raw clock where offered. */
-    static PortCounters portCounters(Context context, int port) {
+    static PortCounters portCounters(long context, String deviceName, int port) {
         OptionalLong rawClock;
         try {
             rawClock = OptionalLong.of(queryRawClockNanos(context));
         } catch (VerbsUnsupportedException notOffered) {
             rawClock = OptionalLong.empty(); // rxe and other providers without query_rt_values
         }
-        return readPortCounters(SysfsDeviceAttributes.ROOT, context.device().name(), port, rawClock);
+        return readPortCounters(SysfsDeviceAttributes.ROOT, deviceName, port, rawClock);
     }
 
     /** The sysfs part of {@link #portCounters}, under {@code root} (a fake tree in tests). */

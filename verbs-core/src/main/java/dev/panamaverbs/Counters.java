@@ -22,12 +22,12 @@ import java.util.Objects;
  */
 public final class Counters extends ResourceCreation.OnContext {
     /** {@code ibv_create_counters}: the factory hook behind {@link Context#createCounters()}. */
-    static Counters create(Context context) {
+    static Counters create(VerbsResource context) {
         return ResourceCreation.onContext("ibv_create_counters", ibv_counters.SIZE, context, ibv_counters_init_attr.LAYOUT,
                 IbverbsCalls::ibv_create_counters, Counters::new);
     }
 
-    private Counters(Context context, MemorySegment handle) {
+    private Counters(VerbsResource context, MemorySegment handle) {
         super("Counters", handle, context, "ibv_destroy_counters", IbverbsCalls::ibv_destroy_counters);
     }
 

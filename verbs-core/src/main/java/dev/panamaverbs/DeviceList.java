@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.values.Guids;
 import dev.panamaverbs.values.NodeType;
@@ -111,7 +112,7 @@ final class DeviceList {
                 if (errno == Errno.ENOSYS) {
                     return body.apply(List.of(), arena);
                 }
-                throw VerbsException.of("ibv_get_device_list", errno != 0 ? errno : Errno.ENOMEM);
+                throw NativeCalls.failure("ibv_get_device_list", errno != 0 ? errno : Errno.ENOMEM);
             }
             try {
                 int n = count.get(ValueLayout.JAVA_INT, 0);

@@ -21,13 +21,13 @@ import java.util.Objects;
 public final class DeviceMemory extends ResourceCreation.OnContext {
     private final long length;
 
-    private DeviceMemory(Context context, MemorySegment handle, long length) {
+    private DeviceMemory(VerbsResource context, MemorySegment handle, long length) {
         super("DeviceMemory", handle, context, "ibv_free_dm", IbverbsCalls::ibv_free_dm);
         this.length = length;
     }
 
     /** {@code ibv_alloc_dm}: the factory hook behind {@link Context#allocateDeviceMemory(long, int)}. */
-    static DeviceMemory allocate(Context context, long length, int logAlignment) {
+    static DeviceMemory allocate(VerbsResource context, long length, int logAlignment) {
         String verb = "ibv_alloc_dm";
         Objects.requireNonNull(context, verb + ": context is null");
         if (length <= 0) {

@@ -94,7 +94,7 @@ final class ExtendedCompletions {
      * {@code ibv_create_cq_ex(context, &attr)} with {@code attr} built from {@code options}; the
      * caller has validated cqe and comp_vector and holds the context (and channel).
      */
-    static ExtendedCompletions create(Context context, CompletionQueueOptions options) {
+    static ExtendedCompletions create(VerbsResource context, CompletionQueueOptions options) {
         MemorySegment created;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(ibv_cq_init_attr_ex.LAYOUT);
@@ -118,7 +118,11 @@ final class ExtendedCompletions {
             return new ExtendedCompletions(cq, options.fields());
         } catch (RuntimeException unusable) {
             // A provider that creates the CQ but leaves a needed op NULL: free it again.
-            CompletionQueue.destroyRaw(cq, unusable);
+            try {
+                NativeCalls.destroy("ibv_destroy_cq", IbverbsCalls::ibv_destroy_cq, cq); // it never became a CompletionQueue
+            } catch (RuntimeException e) {
+                unusable.addSuppressed(e);
+            }
             throw unusable;
         }
     }
@@ -156,7 +160,7 @@ final class ExtendedCompletions {
                 if (count > 0) {
                     break; // hand over what was consumed; the next poll reports the failure
                 }
-                throw VerbsException.of("ibv_start_poll", Math.abs(rc)); // some providers answer -errno
+                throw NativeCalls.failure("ibv_start_poll", Math.abs(rc)); // some providers answer -errno
             }
             try {
                 copyCurrent(batch, count++);

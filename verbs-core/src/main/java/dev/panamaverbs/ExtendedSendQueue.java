@@ -21,14 +21,15 @@ record ExtendedSendQueue(long qpx, QpEx.Functions functions, int opcodeBits) {
 
     /**
      * {@code ibv_qp_to_qp_ex(qp)} and the function pointers, for a queue pair created with
-     * extended send operations.
+     * extended send operations ({@code options}, its creation's). The queue pair is held as the
+     * resource: this needs its handle, liveness and name only.
      *
      * @throws IllegalStateException if the queue pair was not created with
      *         {@link QueuePairOptions.Builder#extendedSendOperations}, or is closed
      * @throws VerbsUnsupportedException if libibverbs lacks {@code ibv_qp_to_qp_ex}
      *         ({@link Capability#QP_EX}) or the provider did not make the queue pair extended
      */
-    static ExtendedSendQueue resolve(QueuePair qp, QueuePairOptions options) {
+    static ExtendedSendQueue resolve(VerbsResource qp, QueuePairOptions options) {
         if (options.extendedSendOperations().isEmpty()) {
             throw new IllegalStateException(VERB + ": " + qp + " was not created with extendedSendOperations(...):"
                     + " the ibv_wr_* API posts only on a queue pair created through ibv_create_qp_ex with send_ops_flags");

@@ -18,12 +18,15 @@ public final class Flow extends ResourceCreation.FreedBy {
         this.rule = rule;
     }
 
-    /** {@code ibv_create_flow}: the factory hook behind {@link QueuePair#createFlow}. */
-    static Flow create(QueuePair qp, FlowRule rule) {
+    /**
+     * {@code ibv_create_flow}: the factory hook behind {@link QueuePair#createFlow}, on queue pair
+     * {@code qp} (held as the resource: its handle and liveness) of domain {@code pd}.
+     */
+    static Flow create(VerbsResource qp, ProtectionDomain pd, FlowRule rule) {
         String verb = "ibv_create_flow";
         ResourceCreation.requireArguments(verb, qp, "queue pair is null", rule, "rule is null");
         Counters counters = rule.counters();
-        if (counters != null && counters.context() != qp.protectionDomain().context()) {
+        if (counters != null && counters.context() != pd.context()) {
             throw new IllegalArgumentException(verb + ": the counters belong to another context than the queue pair");
         }
         VerbsResource[] dependencies = counters == null ? new VerbsResource[] {qp} : new VerbsResource[] {qp, counters};

@@ -24,7 +24,7 @@ public final class IndirectionTable extends ResourceCreation.FreedBy {
     }
 
     /** {@code ibv_create_rwq_ind_table}: the factory hook behind {@link Context#createIndirectionTable}. */
-    static IndirectionTable create(Context context, List<WorkQueue> workQueues) {
+    static IndirectionTable create(VerbsResource context, List<WorkQueue> workQueues) {
         String verb = "ibv_create_rwq_ind_table";
         ResourceCreation.requireArguments(verb, context, "context is null", workQueues, "work queues are null");
         int size = workQueues.size();

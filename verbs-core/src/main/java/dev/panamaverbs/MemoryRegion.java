@@ -1,7 +1,6 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.values.Errno;
-import dev.panamaverbs.internal.RegistrationChecks;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.internal.SizeLimits;
 import dev.panamaverbs.values.AccessFlag;
@@ -429,7 +428,9 @@ public final class MemoryRegion extends VerbsResource {
         protectionDomain.acquire();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment sge = arena.allocate(ibv_sge.LAYOUT);
-            ScatterGatherEntries.write(sge, 0, iova + offset, (int) length, lkey);
+            ibv_sge.addr(sge, iova + offset);
+            ibv_sge.length(sge, (int) length);
+            ibv_sge.lkey(sge, lkey);
             int rc = IbverbsCalls.ibv_advise_mr(protectionDomain.handleAddress(), advice.value(),
                     flush ? VerbsConstants.IBV_ADVISE_MR_FLAG_FLUSH : 0, sge.address(), 1);
             if (rc != 0 && Errno.meansUnsupported(Math.abs(rc))) {

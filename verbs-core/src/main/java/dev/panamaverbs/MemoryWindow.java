@@ -1,7 +1,6 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.internal.Handles;
-import dev.panamaverbs.internal.RegistrationChecks;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.BitFlag;
@@ -270,7 +269,7 @@ public final class MemoryWindow extends VerbsResource {
     void claimType2Bind(long wrId) {
         int state = (int) TYPE2_STATE.compareAndExchange(this, TYPE2_FREE, TYPE2_BINDING);
         if (state != TYPE2_FREE) {
-            throw new IllegalStateException(SendWorkRequest.VERB + ": wr_id=" + wrId + ": BIND_MW names " + this
+            throw new IllegalStateException("ibv_post_send: wr_id=" + wrId + ": BIND_MW names " + this
                     + (state == TYPE2_BOUND ? ", which an earlier BIND_MW bound" : ", which another request of this"
                     + " post (or another thread's post) binds") + ": a type 2 window is bound again only once"
                     + " invalidated (post a LOCAL_INV of its rkey first)");
@@ -306,7 +305,7 @@ public final class MemoryWindow extends VerbsResource {
      * After a {@code BIND_MW} request for this type 2 window was posted (window and region held
      * open by the post): records the new rkey (also in {@code ibv_mw.rkey}, which providers read as
      * the window's current key when the next bind is posted) and makes the window a dependent of
-     * {@code region} (registered by {@code PostHolds.acquire} before the post), released from the
+     * {@code region} (registered by {@code ChainHolds.acquire} before the post), released from the
      * earlier one.
      */
     void boundByRequest(MemoryRegion region, int newRkey) {

@@ -8,21 +8,26 @@ import dev.panamaverbs.gateway.IbverbsCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 import java.util.Objects;
 
-/** {@code ibv_attach_mcast} / {@code ibv_detach_mcast} for {@link QueuePair}: the checks, then the verb. */
+/**
+ * {@code ibv_attach_mcast} / {@code ibv_detach_mcast} for {@link QueuePair}: the checks, then the
+ * verb. The queue pair passes its handle, type and list of groups, not itself.
+ */
 final class Multicast {
     private Multicast() {}
 
     /**
      * Checks a UD queue pair, a multicast GID and a uint16_t LID, then calls {@code verb}
-     * ({@code ibv_attach_mcast} or {@code ibv_detach_mcast}) with the queue pair held.
+     * ({@code ibv_attach_mcast} or {@code ibv_detach_mcast}) with the queue pair held, and keeps
+     * {@code groups}, the queue pair's attached groups, up to date.
      */
-    static void call(String verb, QueuePair qp, Gid group, int lid) {
+    static void call(String verb, VerbsResource qp, QueuePairType type, List<Group> groups, Gid group, int lid) {
         Objects.requireNonNull(group, verb + ": gid");
-        if (qp.type() != QueuePairType.UD) {
+        if (type != QueuePairType.UD) {
             throw new IllegalArgumentException(verb + ": only UD queue pairs join multicast groups, " + qp + " is "
-                    + qp.type());
+                    + type);
         }
         if (!isMulticast(group)) {
             throw new IllegalArgumentException(verb + ": " + group.toAddressString() + " is not a multicast GID"
@@ -35,9 +40,9 @@ final class Multicast {
         qp.acquire();
         try {
             NativeCalls.checkReturnedErrno(verb, invoke(attach, qp.handleSegment(), group, lid));
-            qp.multicastGroups().remove(new Group(group, lid));
+            groups.remove(new Group(group, lid));
             if (attach) {
-                qp.multicastGroups().add(new Group(group, lid));
+                groups.add(new Group(group, lid));
             }
         } finally {
             qp.release();
@@ -48,11 +53,11 @@ final class Multicast {
     record Group(Gid gid, int lid) {}
 
     /** Before {@code ibv_destroy_qp}: detaches every group still attached (a provider refuses to destroy otherwise). */
-    static void detachAll(QueuePair qp) {
-        for (Group group : qp.multicastGroups()) {
-            invoke(false, qp.handleSegment(), group.gid(), group.lid()); // best effort: destroy reports what remains
+    static void detachAll(MemorySegment qp, List<Group> groups) {
+        for (Group group : groups) {
+            invoke(false, qp, group.gid(), group.lid()); // best effort: destroy reports what remains
         }
-        qp.multicastGroups().clear();
+        groups.clear();
     }
 
     private static int invoke(boolean attach, MemorySegment qp, Gid group, int lid) {

@@ -340,7 +340,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @throws VerbsException if the verb fails
      */
     public AddressHandle createAddressHandle(Completions completions, int index, MemorySegment grh, int port) {
-        return AddressFromCompletion.create(this, completions, index, grh, port);
+        return AddressHandle.fromCompletion(this, completions, index, grh, port);
     }
 
     /**
@@ -350,7 +350,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @return the new queue pair
      */
     public QueuePair createQueuePair(QueuePairOptions options) {
-        return QueuePair.create(this, options);
+        return QueuePairCreation.create(this, options);
     }
 
     /**
@@ -391,7 +391,7 @@ public final class ProtectionDomain extends VerbsResource {
      */
     public SharedReceiveQueue createXrcSharedReceiveQueue(XrcDomain xrcDomain, CompletionQueue completionQueue,
             SharedReceiveQueueOptions options) {
-        return XrcQueues.createSharedReceiveQueue(this, xrcDomain, completionQueue, options);
+        return SharedReceiveQueue.createXrc(this, xrcDomain, completionQueue, options);
     }
 
     /** Tracks a new type 2 window of this domain (see {@link #invalidated}). */

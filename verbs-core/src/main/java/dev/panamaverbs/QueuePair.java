@@ -2,7 +2,6 @@ package dev.panamaverbs;
 
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.NativeCalls;
-import dev.panamaverbs.internal.QueuePairTransitions;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.EceOptions;
 import dev.panamaverbs.values.ExtendedDeviceAttributes;
@@ -103,7 +102,7 @@ public final class QueuePair extends VerbsResource {
      */
     QueuePair(ProtectionDomain pd, QueuePairOptions options, MemorySegment handle,
               QueuePairCapabilities granted, boolean extended, Runnable destroyThroughConnectionManager) {
-        super("QueuePair", handle, QueuePairCreation.dependencies(pd, options));
+        super("QueuePair", handle, options.dependencies(pd));
         this.protectionDomain = pd;
         this.type = options.type();
         this.number = ibv_qp.qp_num(handle);
@@ -115,11 +114,12 @@ public final class QueuePair extends VerbsResource {
         this.postRecvFunction = NativeCalls.resolveOrNull(OpsTable::resolvePostRecv, handle.address());
         this.criticalPosts = pd.context().criticalPosts();
         this.extendedSendLock = options.extendedSendOperations().isEmpty() ? null : new Object();
-        this.stateMachine = new QueuePairStateMachine(this, pd.context(), type);
+        this.stateMachine = new QueuePairStateMachine(this, number, pd.context(), type);
         this.destroyThroughConnectionManager = destroyThroughConnectionManager;
         // A queue pair of an rdma_cm identifier has no state check: librdmacm moves its states itself.
-        this.sendPath = SendPath.of(this, destroyThroughConnectionManager == null ? stateMachine : null, granted,
-                NativeCalls.resolveOrNull(OpsTable::resolvePostSend, handle.address()), criticalPosts);
+        this.sendPath = SendPath.of(this, destroyThroughConnectionManager == null ? stateMachine : null,
+                SendPath.Limits.granted(type, granted, pd),
+                NativeCalls.resolveOrNull(OpsTable::resolvePostSend, handle.address()), criticalPosts, extendedSendLock);
     }
 
     /** {@link #extendedSendLock}: null without extended send operations. */
@@ -130,31 +130,13 @@ public final class QueuePair extends VerbsResource {
     // ---- creation (hook of ProtectionDomain.createQueuePair) ----
 
     /**
-     * {@code ibv_create_qp}, or {@code ibv_create_qp_ex} when {@link QueuePairOptions#needsExtendedCreate()}.
-     * Sizes are checked against the device first; the provider may grant more than asked
-     * ({@link #capabilities()}).
-     *
-     * @throws IllegalArgumentException if a size exceeds the device's limits or a queue belongs elsewhere
-     * @throws VerbsUnsupportedException if extended creation is needed and the provider lacks it
-     * @throws VerbsException if the verb fails
-     */
-    static QueuePair create(ProtectionDomain pd, QueuePairOptions options) {
-        return QueuePairCreation.create(pd, options);
-    }
-
-    /** The multicast groups still attached (under the queue pair's lock). */
-    java.util.List<Multicast.Group> multicastGroups() {
-        return multicastGroups;
-    }
-
-    /**
      * {@code ibv_destroy_qp}, or {@code rdma_destroy_qp} for a queue pair of an rdma_cm identifier;
      * multicast groups still attached are detached first.
      */
     @Override
     protected void destroy() {
         synchronized (this) {
-            Multicast.detachAll(this);
+            Multicast.detachAll(handleSegment(), multicastGroups);
         }
         if (destroyThroughConnectionManager != null) {
             destroyThroughConnectionManager.run();
@@ -473,7 +455,7 @@ public final class QueuePair extends VerbsResource {
      * @throws VerbsException if the verb fails
      */
     public synchronized void attachMulticast(Gid group, int lid) {
-        Multicast.call("ibv_attach_mcast", this, group, lid);
+        Multicast.call("ibv_attach_mcast", this, type, multicastGroups, group, lid);
     }
 
     /**
@@ -485,7 +467,7 @@ public final class QueuePair extends VerbsResource {
      * @throws VerbsException if the verb fails (EINVAL when not attached, on most providers)
      */
     public synchronized void detachMulticast(Gid group, int lid) {
-        Multicast.call("ibv_detach_mcast", this, group, lid);
+        Multicast.call("ibv_detach_mcast", this, type, multicastGroups, group, lid);
     }
 
     // ---- raw modify and query ----
@@ -633,7 +615,7 @@ public final class QueuePair extends VerbsResource {
      * @throws VerbsException if the verb fails otherwise
      */
     public Flow createFlow(FlowRule rule) {
-        return Flow.create(this, rule);
+        return Flow.create(this, protectionDomain, rule);
     }
 
     // ---- data path ----

@@ -32,26 +32,13 @@ import java.util.function.Function;
 final class QueuePairCreation {
     private QueuePairCreation() {}
 
-
-    /** The protection domain first, then each distinct queue the queue pair uses. */
-    static VerbsResource[] dependencies(ProtectionDomain pd, QueuePairOptions options) {
-        List<VerbsResource> list = new ArrayList<>(4);
-        list.add(pd);
-        list.add(options.sendCompletionQueue());
-        if (options.receiveCompletionQueue() != options.sendCompletionQueue()) {
-            list.add(options.receiveCompletionQueue());
-        }
-        options.sharedReceiveQueue().ifPresent(list::add);
-        return list.toArray(VerbsResource[]::new);
-    }
-
-    /** The body of {@link QueuePair#create}: every resource involved is held open around the verb. */
+    /** The body of {@link ProtectionDomain#createQueuePair}: every resource involved is held open around the verb. */
     static QueuePair create(ProtectionDomain pd, QueuePairOptions options) {
         Objects.requireNonNull(pd, "ibv_create_qp: protection domain is null");
         Objects.requireNonNull(options, "ibv_create_qp: options is null");
         boolean useExtended = options.needsExtendedCreate();
         String verb = useExtended ? "ibv_create_qp_ex" : "ibv_create_qp";
-        return holding(dependencies(pd, options), arena -> {
+        return holding(options.dependencies(pd), arena -> {
             check(verb, pd, options, pd.context().maxAttributes());
             pd.context().criticalPosts(); // decided before the verb: the constructor must not throw after it
             MemorySegment handle;
@@ -105,7 +92,7 @@ final class QueuePairCreation {
      */
     static QueuePair createOnIdentifier(MemorySegment idHandle, ProtectionDomain pd, QueuePairOptions options,
                                         Runnable destroy) {
-        return holding(dependencies(pd, options), arena -> {
+        return holding(options.dependencies(pd), arena -> {
             check("rdma_create_qp", pd, options, pd.context().maxAttributes());
             pd.context().criticalPosts(); // decided before the verb: the constructor must not throw after it
             MemorySegment attr = arena.allocate(ibv_qp_init_attr.LAYOUT);

@@ -5,7 +5,9 @@ import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.values.WorkRequestOpcode;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -398,5 +400,17 @@ public final class QueuePairOptions {
             }
             return value;
         }
+    }
+
+    /** {@code pd} first, then each distinct queue these options name: what a queue pair of them depends on. */
+    VerbsResource[] dependencies(VerbsResource pd) {
+        List<VerbsResource> list = new ArrayList<>(4);
+        list.add(pd);
+        list.add(sendCompletionQueue());
+        if (receiveCompletionQueue() != sendCompletionQueue()) {
+            list.add(receiveCompletionQueue());
+        }
+        sharedReceiveQueue().ifPresent(list::add);
+        return list.toArray(VerbsResource[]::new);
     }
 }

@@ -3,7 +3,6 @@ package dev.panamaverbs;
 import dev.panamaverbs.jfr.FlightEvents;
 import dev.panamaverbs.internal.Ranges;
 import dev.panamaverbs.internal.NativeCalls;
-import dev.panamaverbs.internal.QueuePairTransitions;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.BitFlag;
 import dev.panamaverbs.values.QueuePairAttributeMask;
@@ -33,12 +32,15 @@ import org.slf4j.LoggerFactory;
  * Not synchronised itself: {@link QueuePair}'s public methods call it holding the queue pair's lock.
  */
 final class QueuePairStateMachine {
-    private static final Logger LOG = LoggerFactory.getLogger(QueuePair.class);
+    private static final Logger LOG = LoggerFactory.getLogger("dev.panamaverbs.QueuePair"); // its queue pair's logger
     private static final String MODIFY = QueuePairTransitionAttributes.MODIFY;
     /** Every attribute {@code ibv_query_qp} can report (rate limit left out: few providers answer it). */
     private static final int QUERY_MASK = BitFlag.toBits(EnumSet.complementOf(EnumSet.of(QueuePairAttributeMask.RATE_LIMIT)));
 
-    private final QueuePair qp;
+    /** The queue pair, held as the resource: the machine needs its handle, liveness and name only. */
+    private final VerbsResource qp;
+    /** The queue pair's number, for the flight recorder's events. */
+    private final int number;
     private final Context context;
     private final QueuePairType type;
     /** The last state set or read; {@link SendPath} reads the field itself, so a post runs no code here. */
@@ -47,8 +49,9 @@ final class QueuePairStateMachine {
     private int port;
 
 
-    QueuePairStateMachine(QueuePair qp, Context context, QueuePairType type) {
+    QueuePairStateMachine(VerbsResource qp, int number, Context context, QueuePairType type) {
         this.qp = qp;
+        this.number = number;
         this.context = context;
         this.type = type;
     }
@@ -70,7 +73,7 @@ final class QueuePairStateMachine {
         QueuePairState previous = state;
         state = next;
         if (previous != next) {
-            FlightEvents.queuePairStateChange(context.device().name(), qp.number(), type.name(), previous.name(),
+            FlightEvents.queuePairStateChange(context.device().name(), number, type.name(), previous.name(),
                     next.name(), cause);
         }
     }

@@ -66,10 +66,11 @@ final class ResourceCreation {
 
     /**
      * A resource whose parent is its context ({@link Counters}, {@link ThreadDomain},
-     * {@link XrcDomain}, {@link DeviceMemory}).
+     * {@link XrcDomain}, {@link DeviceMemory}). Their creation holds the context as a
+     * {@link VerbsResource}: it needs its handle and liveness only; {@link #context()} gives it back typed.
      */
     abstract static class OnContext extends FreedBy {
-        OnContext(String kind, MemorySegment handle, Context context, String destroyVerb, LongToIntFunction destroy) {
+        OnContext(String kind, MemorySegment handle, VerbsResource context, String destroyVerb, LongToIntFunction destroy) {
             super(kind, handle, destroyVerb, destroy, context);
         }
 
@@ -100,10 +101,10 @@ final class ResourceCreation {
      * Creates a child of {@code context} (null checked first) whose only dependency is the context,
      * with the verb's attributes zeroed ({@code layout}).
      *
-     * @see #onContext(String, long, Context, Attributes, ContextCreate, BiFunction)
+     * @see #onContext(String, long, VerbsResource, Attributes, ContextCreate, BiFunction)
      */
-    static <T extends VerbsResource> T onContext(String verb, long structSize, Context context, MemoryLayout layout,
-                                                 ContextCreate create, BiFunction<Context, MemorySegment, T> wrap) {
+    static <T extends VerbsResource> T onContext(String verb, long structSize, VerbsResource context, MemoryLayout layout,
+                                                 ContextCreate create, BiFunction<VerbsResource, MemorySegment, T> wrap) {
         return onContext(verb, structSize, context, arena -> arena.allocate(layout), create, wrap);
     }
 
@@ -123,8 +124,8 @@ final class ResourceCreation {
      *
      * @see #create
      */
-    static <T extends VerbsResource> T onContext(String verb, long structSize, Context context, Attributes attributes,
-                                                 ContextCreate create, BiFunction<Context, MemorySegment, T> wrap) {
+    static <T extends VerbsResource> T onContext(String verb, long structSize, VerbsResource context, Attributes attributes,
+                                                 ContextCreate create, BiFunction<VerbsResource, MemorySegment, T> wrap) {
         Objects.requireNonNull(context, () -> verb + ": context is null");
         return create(verb, structSize, List.of(context), attributes,
                 (state, attr) -> create.call(state, context.handleAddress(), attr),

@@ -281,7 +281,7 @@ public final class SendBatch {
             } catch (IllegalStateException refused) {
                 for (int i = 0; i < acquired; i++) {
                     if (firstPlace[i]) {
-                        PostHolds.afterPostOne(requests[i], false, pd);
+                        ChainHolds.afterPostOne(requests[i], false, pd);
                     }
                 }
                 throw refused;
@@ -289,7 +289,7 @@ public final class SendBatch {
             int rc = postNative(count);
             for (int i = 0; i < count; i++) {
                 if (firstPlace[i]) {
-                    PostHolds.afterPostOne(requests[i], rc == 0, pd); // BIND_MW and LOCAL_INV bookkeeping
+                    ChainHolds.afterPostOne(requests[i], rc == 0, pd); // BIND_MW and LOCAL_INV bookkeeping
                 }
             }
             if (rc != 0) {
@@ -343,19 +343,19 @@ public final class SendBatch {
     }
 
     /**
-     * {@link PostHolds#acquireOne}, plus the region an ATOMIC_WRITE's CPU reads from (recorded with the rest).
+     * {@link ChainHolds#acquireOne}, plus the region an ATOMIC_WRITE's CPU reads from (recorded with the rest).
      *
      * @return false if an earlier place of this batch holds {@code r} already (nothing acquired)
      */
     private static boolean acquire(SendWorkRequest r) {
-        if (!PostHolds.acquireOne(r)) {
+        if (!ChainHolds.acquireOne(r)) {
             return false;
         }
         if (r.opcodeValue() == ATOMIC_WRITE) {
             try {
                 r.holds().hold(r.region(0));
             } catch (IllegalStateException closed) {
-                PostHolds.releaseOne(r);
+                ChainHolds.releaseOne(r);
                 throw closed;
             }
         }
@@ -363,7 +363,7 @@ public final class SendBatch {
     }
 
     private static void release(SendWorkRequest r) {
-        PostHolds.releaseOne(r);
+        ChainHolds.releaseOne(r);
     }
 
     /**

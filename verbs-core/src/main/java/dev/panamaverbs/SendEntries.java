@@ -16,7 +16,14 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * file.
  */
 final class SendEntries {
-    private static final String VERB = SendWorkRequest.VERB;
+    private static final String VERB = "ibv_post_send";
+
+    /**
+     * Why the CPU-copy paths refuse file mappings: a copy from a page the file lost (truncated by
+     * anyone, at any time) faults in the provider's C code, and SIGBUS there ends the JVM.
+     */
+    static final String MAPPED_COPY = "the provider copies it with the CPU, and a page its file lost (truncated)"
+            + " would kill the process with SIGBUS in that copy; copy the data into native memory first";
 
     /** The request's native {@code struct ibv_send_wr}, for {@code num_sge}. */
     private final MemorySegment request;
@@ -66,7 +73,7 @@ final class SendEntries {
             throw new IllegalArgumentException(VERB + ": inline data of " + data.byteSize() + " bytes is too long");
         }
         if (data.isMapped()) {
-            throw new IllegalArgumentException(VERB + ": inline data from a file mapping: " + SendPath.MAPPED_COPY);
+            throw new IllegalArgumentException(VERB + ": inline data from a file mapping: " + MAPPED_COPY);
         }
         ScatterGatherEntries.write(entries, index, data.address(), (int) data.byteSize(), 0);
         lengths[index] = (int) data.byteSize();

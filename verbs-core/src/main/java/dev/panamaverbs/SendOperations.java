@@ -46,7 +46,7 @@ final class SendOperations {
             | bit(WorkRequestOpcode.DRIVER1.value());
     static final int ATOMIC_OPCODES = bit(WorkRequestOpcode.ATOMIC_CMP_AND_SWP.value())
             | bit(WorkRequestOpcode.ATOMIC_FETCH_AND_ADD.value());
-    /** The two opcodes a post books after the call ({@link PostHolds#afterPost}). */
+    /** The two opcodes a post books after the call ({@link ChainHolds#afterPost}). */
     static final int BIND_MW = bit(WorkRequestOpcode.BIND_MW.value());
     static final int LOCAL_INV = bit(WorkRequestOpcode.LOCAL_INV.value());
 

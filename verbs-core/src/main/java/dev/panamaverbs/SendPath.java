@@ -1,7 +1,6 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.internal.NativeCalls;
-import dev.panamaverbs.internal.QueuePairTransitions;
 import dev.panamaverbs.values.QueuePairState;
 import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.values.WorkRequestOpcode;
@@ -28,7 +27,8 @@ import java.lang.foreign.MemorySegment;
  */
 final class SendPath {
     /** The queue pair posted to; null for a path made by {@link #limits} (checks only). */
-    private final QueuePair queuePair;
+    /** The queue pair this path posts to (held as the resource: the path needs its handle and liveness only). */
+    private final VerbsResource queuePair;
     /**
      * The queue pair's states, for the state check; null when there is none: a queue pair of an
      * rdma_cm identifier (librdmacm moves its states itself), or a path made by {@link #limits}.
@@ -49,34 +49,40 @@ final class SendPath {
      * against, kept here once ({@link SendBatch} reads them from here too).
      */
     record Limits(QueuePairType type, int maxSendSge, int maxInlineData, int maxSendWorkRequests,
-                  ProtectionDomain protectionDomain) {}
+                  ProtectionDomain protectionDomain) {
+        /** The limits of a queue pair of {@code type} in {@code pd}, as the provider {@code granted} them. */
+        static Limits granted(QueuePairType type, QueuePairCapabilities granted, ProtectionDomain pd) {
+            return new Limits(type, granted.maxSendSge(), granted.maxInlineData(), granted.maxSendWorkRequests(), pd);
+        }
+    }
 
-    private SendPath(QueuePair queuePair, QueuePairStateMachine states, Limits limits, MemorySegment postSendFunction,
-                     boolean criticalPosts) {
+    private SendPath(VerbsResource queuePair, QueuePairStateMachine states, Limits limits, MemorySegment postSendFunction,
+                     boolean criticalPosts, Object extendedSendLock) {
         this.queuePair = queuePair;
         this.states = states;
         this.limits = limits;
         this.allowedOpcodes = SendOperations.allowedBits(limits.type());
         this.postSendFunction = postSendFunction;
         this.criticalPosts = criticalPosts;
-        this.extendedSendLock = queuePair == null ? null : queuePair.extendedSendLock();
+        this.extendedSendLock = extendedSendLock;
     }
 
     /**
-     * The send path of {@code queuePair}, with the capabilities the provider granted it.
+     * The send path of {@code queuePair} within {@code limits}.
      *
      * @param states the queue pair's state machine, or null to skip the state check (rdma_cm)
+     * @param criticalPosts whether {@code post_send} goes through the critical downcall
+     * @param extendedSendLock {@link QueuePair#extendedSendLock()}, held around the post when not null
      */
-    static SendPath of(QueuePair queuePair, QueuePairStateMachine states, QueuePairCapabilities granted,
-                       MemorySegment postSendFunction, boolean criticalPosts) {
-        return new SendPath(queuePair, states, new Limits(queuePair.type(), granted.maxSendSge(), granted.maxInlineData(),
-                granted.maxSendWorkRequests(), queuePair.protectionDomain()), postSendFunction, criticalPosts);
+    static SendPath of(VerbsResource queuePair, QueuePairStateMachine states, Limits limits, MemorySegment postSendFunction,
+                       boolean criticalPosts, Object extendedSendLock) {
+        return new SendPath(queuePair, states, limits, postSendFunction, criticalPosts, extendedSendLock);
     }
 
     /** Limits without a queue pair: {@link #check} and {@link #checkOne} only (tests, validation). */
     static SendPath limits(QueuePairType type, int maxSendSge, int maxInlineData, int maxSendWorkRequests,
                            ProtectionDomain pd) {
-        return new SendPath(null, null, new Limits(type, maxSendSge, maxInlineData, maxSendWorkRequests, pd), null, false);
+        return new SendPath(null, null, new Limits(type, maxSendSge, maxInlineData, maxSendWorkRequests, pd), null, false, null);
     }
 
     /**
@@ -108,7 +114,7 @@ final class SendPath {
             requireSendState(SendWorkRequest.VERB);
             bookkeeping = check(request);
             if (bookkeeping) {
-                startedRequests = PostHolds.acquire(request);
+                startedRequests = ChainHolds.acquire(request);
             }
             request.clearBadRequest();
             if (postSendFunction == null) {
@@ -117,14 +123,14 @@ final class SendPath {
             // Segments: the downcall keeps the request's arena open until the provider returns.
             int rc = postNative(request);
             if (bookkeeping) {
-                PostHolds.afterPost(request, rc == 0, request.badRequestAddress(), limits.protectionDomain(), startedRequests);
+                ChainHolds.afterPost(request, rc == 0, request.badRequestAddress(), limits.protectionDomain(), startedRequests);
             }
             if (rc != 0) {
                 throw NativeCalls.postFailure(SendWorkRequest.VERB, rc, request.describeBadRequest());
             }
         } finally {
             if (startedRequests != 0) {
-                PostHolds.release(request, startedRequests);
+                ChainHolds.release(request, startedRequests);
             }
             queuePair.release();
         }
@@ -153,9 +159,9 @@ final class SendPath {
      * memory, memory regions (open, of {@code pd}; for INLINE readable by the CPU) and address
      * handle (open, of {@code pd}).
      *
-     * @return true if some request holds resources that {@link PostHolds#acquire} must hold open
+     * @return true if some request holds resources that {@link ChainHolds#acquire} must hold open
      *         during the post (an address handle, a region an INLINE request copies from, or the
-     *         window and region of a BIND_MW request), or needs {@link PostHolds#afterPost}
+     *         window and region of a BIND_MW request), or needs {@link ChainHolds#afterPost}
      *         (BIND_MW, LOCAL_INV)
      * @throws IllegalArgumentException naming {@code ibv_post_send} and the request's wr_id
      * @throws IllegalStateException if a request's arena, memory region or address handle is closed
@@ -302,15 +308,8 @@ final class SendPath {
     /**
      * A region entry the provider's CPU copies from ({@code sge.addr} of an INLINE request, or
      * of what else {@code use} names): it must hold a CPU address (not a distinct iova) of memory
-     * that is still mapped, and not a file mapping ({@link #MAPPED_COPY}).
+     * that is still mapped, and not a file mapping ({@link SendEntries#MAPPED_COPY}).
      */
-    /**
-     * Why the CPU-copy paths refuse file mappings: a copy from a page the file lost (truncated by
-     * anyone, at any time) faults in the provider's C code, and SIGBUS there ends the JVM.
-     */
-    static final String MAPPED_COPY = "the provider copies it with the CPU, and a page its file lost (truncated)"
-            + " would kill the process with SIGBUS in that copy; copy the data into native memory first";
-
     static void checkCpuReadable(String verb, SendWorkRequest r, int index, MemoryRegion region, String use) {
         String fix = use.equals("INLINE") ? "; post it without INLINE" : "";
         try {
@@ -325,7 +324,7 @@ final class SendPath {
             }
             if (region.memory().isMapped()) {
                 throw invalid(verb, r, use + " entry " + index + " names " + region + ", whose memory is a file mapping: "
-                        + MAPPED_COPY + fix);
+                        + SendEntries.MAPPED_COPY + fix);
             }
             if (!region.memory().scope().isAlive()) {
                 throw new IllegalStateException(verb + ": wr_id=" + r.wrId() + ": the memory of "

@@ -1,6 +1,5 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.internal.RegistrationChecks;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.BitFlag;
 import dev.panamaverbs.values.MemoryWindowType;
@@ -25,7 +24,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * a BIND_MW's window, region and rkey) are plain fields, read directly: a post runs no code here.
  */
 final class SendWrUnion {
-    private static final String VERB = SendWorkRequest.VERB;
+    private static final String VERB = "ibv_post_send";
 
     private static final long WR_UNION = ibv_send_wr.LAYOUT.byteOffset(groupElement("wr"));
     private static final long WR_UNION_SIZE = ibv_send_wr.LAYOUT.select(groupElement("wr")).byteSize();

@@ -14,12 +14,12 @@ import java.lang.foreign.MemorySegment;
  * ({@link VerbsUnsupportedException}, EOPNOTSUPP).
  */
 public final class ThreadDomain extends ResourceCreation.OnContext {
-    private ThreadDomain(Context context, MemorySegment handle) {
+    private ThreadDomain(VerbsResource context, MemorySegment handle) {
         super("ThreadDomain", handle, context, "ibv_dealloc_td", IbverbsCalls::ibv_dealloc_td);
     }
 
     /** {@code ibv_alloc_td}: the factory hook behind {@link Context#allocateThreadDomain()}. */
-    static ThreadDomain allocate(Context context) {
+    static ThreadDomain allocate(VerbsResource context) {
         return ResourceCreation.onContext("ibv_alloc_td", ibv_td.SIZE, context, ibv_td_init_attr.LAYOUT,
                 IbverbsCalls::ibv_alloc_td, ThreadDomain::new);
     }

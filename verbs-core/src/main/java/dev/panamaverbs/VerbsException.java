@@ -77,18 +77,6 @@ public class VerbsException extends RuntimeException {
     }
 
     /**
-     * The exception for {@code verb} failing with {@code errno}: a {@link VerbsUnsupportedException}
-     * when the errno means "not supported" ({@link Errno#meansUnsupported(int)}), else a plain one.
-     *
-     * @param verb the C verb being called, named in messages (e.g. {@code ibv_create_qp})
-     * @param errno the errno value
-     * @return the exception for {@code verb} failing with {@code errno}: a {@link VerbsUnsupportedException} when the errno means "not supported" ({@link Errno#meansUnsupported(int)}), else a plain one
-     */
-    public static VerbsException of(String verb, int errno) {
-        return Errno.meansUnsupported(errno) ? new VerbsUnsupportedException(verb, errno) : new VerbsException(verb, errno);
-    }
-
-    /**
      * The C verb that failed, e.g. {@code ibv_create_qp}; {@code null} for a failure that is not
      * one verb's ({@link VerbsUnavailableException}, {@link VerbsSetupException}, ...).
      *

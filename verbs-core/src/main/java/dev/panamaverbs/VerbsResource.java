@@ -4,10 +4,6 @@ import dev.panamaverbs.internal.Handles;
 import dev.panamaverbs.gateway.Pointers;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.lang.foreign.Arena;
-import dev.panamaverbs.internal.CoreAccess;
-import dev.panamaverbs.ffm.ibv_context;
-import dev.panamaverbs.ffm.ibv_device;
-import dev.panamaverbs.values.QueuePairState;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -53,7 +49,7 @@ public abstract class VerbsResource implements AutoCloseable {
 
     /** Closed bit and the number of uses under way. */
     static {
-        CoreAccess.install(new CoreBridge());
+        CoreBridge.install(); // before any resource exists, the other packages' way in
     }
 
     private volatile long state;
@@ -426,31 +422,4 @@ public abstract class VerbsResource implements AutoCloseable {
      * @return what tells this resource from others of its kind (a number, a name)
      */
     protected abstract String describe();
-
-    /** {@link CoreAccess} for the other packages of this module. */
-    private static final class CoreBridge extends CoreAccess {
-        @Override public MemorySegment handleSegment(VerbsResource resource) { return resource.handleSegment(); }
-        @Override public long handleAddress(VerbsResource resource) { return resource.handleAddress(); }
-        @Override public void acquire(VerbsResource resource) { resource.acquire(); }
-        @Override public void release(VerbsResource resource) { resource.release(); }
-        @Override public void register(VerbsResource resource) { resource.register(); }
-        @Override public List<VerbsResource> liveDependents(VerbsResource resource) { return resource.liveDependents(); }
-
-        @Override
-        public Context adoptContext(MemorySegment context, VerbsResource owner) {
-            Device device = DeviceList.describe(Pointers.sized(ibv_context.device(context), ibv_device.SIZE));
-            Context wrapper = new Context(device, context, owner);
-            wrapper.register();
-            return wrapper;
-        }
-
-        @Override
-        public QueuePair createQueuePairOnIdentifier(MemorySegment idHandle, ProtectionDomain pd,
-                                                     QueuePairOptions options, Runnable destroy) {
-            return QueuePairCreation.createOnIdentifier(idHandle, pd, options, destroy);
-        }
-
-        @Override
-        public void assumeState(QueuePair queuePair, QueuePairState state) { queuePair.assumeState(state); }
-    }
 }

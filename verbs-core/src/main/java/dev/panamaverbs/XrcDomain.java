@@ -19,7 +19,7 @@ public final class XrcDomain extends ResourceCreation.OnContext {
     /** {@code O_CREAT} of Linux's fcntl.h. */
     private static final int O_CREAT = 0100;
 
-    private XrcDomain(Context context, MemorySegment handle) {
+    private XrcDomain(VerbsResource context, MemorySegment handle) {
         super("XrcDomain", handle, context, "ibv_close_xrcd", IbverbsCalls::ibv_close_xrcd);
     }
 
@@ -27,7 +27,7 @@ public final class XrcDomain extends ResourceCreation.OnContext {
      * {@code ibv_open_xrcd} with {@code fd} ({@code -1}: a domain of this process only) and
      * {@code O_CREAT} when {@code create}: the factory hook behind {@link Context#openXrcDomain}.
      */
-    static XrcDomain open(Context context, int fd, boolean create) {
+    static XrcDomain open(VerbsResource context, int fd, boolean create) {
         String verb = "ibv_open_xrcd";
         Objects.requireNonNull(context, verb + ": context is null");
         if (fd < -1) {

@@ -78,12 +78,12 @@ class PostHoldsTest {
     @Test
     void oneThreadMayNameARequestTwiceAnotherThreadIsRefused() throws InterruptedException {
         SendWorkRequest request = SendWorkRequest.allocate(1).wrId(77);
-        assertTrue(PostHolds.acquireOne(request), "the first place starts the post");
-        assertFalse(PostHolds.acquireOne(request), "the second place of the same thread holds nothing more");
+        assertTrue(ChainHolds.acquireOne(request), "the first place starts the post");
+        assertFalse(ChainHolds.acquireOne(request), "the second place of the same thread holds nothing more");
         IllegalStateException[] refused = new IllegalStateException[1];
         Thread other = Thread.ofPlatform().start(() -> {
             try {
-                PostHolds.acquireOne(request);
+                ChainHolds.acquireOne(request);
             } catch (IllegalStateException e) {
                 refused[0] = e;
             }
@@ -91,11 +91,11 @@ class PostHoldsTest {
         assertTimeoutJoin(other);
         assertTrue(refused[0] != null && refused[0].getMessage().startsWith("ibv_post_send: wr_id=77 is being posted by"
                 + " another thread at the same moment"), String.valueOf(refused[0]));
-        PostHolds.releaseOne(request);
+        ChainHolds.releaseOne(request);
         boolean[] started = new boolean[1];
         Thread after = Thread.ofPlatform().start(() -> {
-            started[0] = PostHolds.acquireOne(request);
-            PostHolds.releaseOne(request);
+            started[0] = ChainHolds.acquireOne(request);
+            ChainHolds.releaseOne(request);
         });
         assertTimeoutJoin(after);
         assertTrue(started[0], "released: another thread may post it");

@@ -1,6 +1,5 @@
 package dev.panamaverbs;
 
-import dev.panamaverbs.internal.QueuePairTransitions;
 import dev.panamaverbs.values.CompletionFlag;
 import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.values.CompletionStatus;
@@ -144,9 +143,9 @@ class PostPathAllocationTest {
     void aRequestIsTakenTwiceByOneThreadAndGivenBackWithoutAllocating() {
         SendWorkRequest request = SendWorkRequest.allocate(arena, 1).wrId(9);
         assertNothingAllocated("acquireOne twice/releaseOne", i -> {
-            boolean first = PostHolds.acquireOne(request);
-            boolean again = PostHolds.acquireOne(request);
-            PostHolds.releaseOne(request);
+            boolean first = ChainHolds.acquireOne(request);
+            boolean again = ChainHolds.acquireOne(request);
+            ChainHolds.releaseOne(request);
             sink += (first ? 1 : 0) + (again ? 2 : 0);
         });
     }

@@ -18,7 +18,7 @@ import java.util.function.Function;
  * {@link ConnectionOptions#separateCompletionQueues()}) and a queue pair on the device rdma_cm
  * chose. Also the set-up steps both (and {@link RdmaListener}) take.
  */
-abstract sealed class CmResources implements AutoCloseable permits RdmaConnection, RdmaDatagramSocket {
+abstract class CmResources implements AutoCloseable {
     /**
      * The identifier's protection domain, completion queues (the same one twice unless
      * separate) and queue pair, made by {@link #create}.

@@ -1,5 +1,6 @@
 package dev.panamaverbs.cm;
 
+import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.internal.CoreAccess;
 import dev.panamaverbs.CompletionChannel;
 import dev.panamaverbs.values.Errno;
@@ -17,6 +18,7 @@ import dev.panamaverbs.loader.internal.LibRdmacm;
 import dev.panamaverbs.gateway.Pointers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -118,8 +120,19 @@ public final class ConnectionEventChannel extends VerbsResource {
      * @return {@code rdma_create_id}: a new identifier on this channel in {@code space}.
      */
     public ConnectionId createIdentifier(PortSpace space) {
-        return IdentifierCalls.create(this, space);
+        Objects.requireNonNull(space, "rdma_create_id: port space is null");
+        CoreAccess.get().acquire(this);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = CallState.allocate(arena);
+            MemorySegment slot = arena.allocate(ADDRESS);
+            int rc = RdmacmCalls.rdma_create_id(state, CoreAccess.get().handleSegment(this), slot, MemorySegment.NULL, space.value());
+            NativeCalls.checkErrno("rdma_create_id", rc, CallState.errno(state));
+            return ConnectionId.adopt(this, slot.get(ADDRESS, 0).address(), space, IdentifierState.CREATED);
+        } finally {
+            CoreAccess.get().release(this);
+        }
     }
+
 
     /**
      * The next event for any identifier of this channel, waiting up to {@code timeout}
@@ -225,7 +238,7 @@ public final class ConnectionEventChannel extends VerbsResource {
                 if (errno == Errno.EAGAIN || errno == Errno.EINTR) {
                     return null;
                 }
-                throw VerbsException.of("rdma_get_cm_event", errno);
+                throw NativeCalls.failure("rdma_get_cm_event", errno);
             }
             MemorySegment event = Pointers.sized(eventSlot.get(ADDRESS, 0), rdma_cm_event.SIZE);
             try {

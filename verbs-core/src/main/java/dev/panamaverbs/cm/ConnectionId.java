@@ -19,6 +19,7 @@ import dev.panamaverbs.ffm.rdmacm.rdma_route;
 import dev.panamaverbs.gateway.Pointers;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import dev.panamaverbs.values.DeviceAttributes;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
@@ -172,6 +173,11 @@ public final class ConnectionId extends VerbsResource {
                         deadline, timeout));
     }
 
+    /** The device's limits for {@code rdma_conn_param}'s depths; null for a datagram identifier, which has none. */
+    private DeviceAttributes depthLimits() {
+        return portSpace().isDatagram() ? null : context().maxAttributes();
+    }
+
     /**
      * {@return the device context rdma_cm chose ({@code rdma_cm_id.verbs})}, known once the identifier is
      * bound to a device address, resolved, or came with a connection request. librdmacm owns it:
@@ -284,7 +290,7 @@ public final class ConnectionId extends VerbsResource {
         ConnectionEvent established = order.runWaiting(IdentifierOrder.Step.CONNECT, () -> queuePair().isPresent(),
                 IdentifierState.CONNECTING, null, () -> holdingQueuePair(() ->
                         IdentifierCalls.call(this, "rdma_connect", where, (state, arena) -> RdmacmCalls.rdma_connect(state, handleSegment(),
-                                ConnectionParameters.write(arena, "rdma_connect", options, this, 0)))),
+                                ConnectionParameters.write(arena, "rdma_connect", options, depthLimits(), 0)))),
                 () -> events.expect("rdma_connect", where, ConnectionEventType.ESTABLISHED, deadline, timeout));
         queuePair().ifPresent(qp -> CoreAccess.get().assumeState(qp, QueuePairState.RTS));
         return established;
@@ -319,7 +325,7 @@ public final class ConnectionId extends VerbsResource {
         BooleanSupplier answers = () -> queuePair().isPresent() || answeringQpn != 0;
         Runnable accept = () -> holdingQueuePair(() -> IdentifierCalls.call(this, "rdma_accept", where, (state, arena) ->
                 RdmacmCalls.rdma_accept(state, handleSegment(),
-                        ConnectionParameters.write(arena, "rdma_accept", options, this, answeringQpn))));
+                        ConnectionParameters.write(arena, "rdma_accept", options, depthLimits(), answeringQpn))));
         if (portSpace.isDatagram()) {
             // A datagram request is answered at once; the kernel refuses the request when the accept fails.
             order.run(IdentifierOrder.Step.ACCEPT, answers, IdentifierState.CONNECTED, IdentifierState.FAILED, accept);

@@ -12,13 +12,13 @@ final class ConnectionParameters {
 
     /**
      * A zeroed {@code rdma_conn_param} in {@code arena} with the options' values; {@code qpNumber}
-     * is used only when the identifier has no queue pair.
+     * is used only when the identifier has no queue pair. {@code device} is the identifier's
+     * device's limits, to check the depths against; null for a datagram identifier (no depths).
      *
      * @throws IllegalArgumentException when responder resources or initiator depth exceed the device's limits
      */
-    static MemorySegment write(Arena arena, String verb, ConnectionOptions options, ConnectionId id, int qpNumber) {
-        if (!id.portSpace().isDatagram()) {
-            DeviceAttributes device = id.context().maxAttributes();
+    static MemorySegment write(Arena arena, String verb, ConnectionOptions options, DeviceAttributes device, int qpNumber) {
+        if (device != null) {
             checkDepth(verb, "responder_resources", options.responderResources(), "max_qp_rd_atom", device.maxQpRdAtom());
             checkDepth(verb, "initiator_depth", options.initiatorDepth(), "max_qp_init_rd_atom", device.maxQpInitRdAtom());
         }

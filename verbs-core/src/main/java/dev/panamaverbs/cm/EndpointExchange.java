@@ -64,11 +64,11 @@ import java.util.Objects;
  */
 public final class EndpointExchange {
     /** The first four bytes of every message: ASCII "PVEP". */
-    public static final int MAGIC = 0x50564550;
+    public static final int MAGIC = EndpointMessage.MAGIC;
     /** The wire format version this class writes and reads. */
-    public static final int VERSION = 1;
+    public static final int VERSION = EndpointMessage.VERSION;
     /** Bytes in a version 1 message. */
-    public static final int MESSAGE_SIZE = 64;
+    public static final int MESSAGE_SIZE = EndpointMessage.MESSAGE_SIZE;
 
     /** How long a refused connect waits before it tries again (the peer may not listen yet). */
     private static final long CONNECT_RETRY_MILLIS = 100;

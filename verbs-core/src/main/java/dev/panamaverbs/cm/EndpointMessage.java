@@ -15,6 +15,12 @@ import java.util.Optional;
  * {@link Reason#VERSION_MISMATCH}.
  */
 final class EndpointMessage {
+    /** {@link EndpointExchange#MAGIC}: defined here, with the format, and published there. */
+    static final int MAGIC = 0x50564550;
+    /** {@link EndpointExchange#VERSION}. */
+    static final int VERSION = 1;
+    /** {@link EndpointExchange#MESSAGE_SIZE}. */
+    static final int MESSAGE_SIZE = 64;
     /** The bytes a receiver reads first: the magic and the version. */
     static final int HEADER_SIZE = 8;
     private static final int FLAG_GID = 1, FLAG_REGION = 2, KNOWN_FLAGS = FLAG_GID | FLAG_REGION;
@@ -23,9 +29,9 @@ final class EndpointMessage {
 
     /** {@code info} as a version 1 message ({@link EndpointExchange#encode}). */
     static byte[] encode(EndpointInfo info) {
-        ByteBuffer buffer = ByteBuffer.allocate(EndpointExchange.MESSAGE_SIZE); // big-endian
+        ByteBuffer buffer = ByteBuffer.allocate(MESSAGE_SIZE); // big-endian
         int flags = (info.gid() != null ? FLAG_GID : 0) | (info.region().isPresent() ? FLAG_REGION : 0);
-        buffer.putInt(EndpointExchange.MAGIC).putShort((short) EndpointExchange.VERSION).putShort((short) flags)
+        buffer.putInt(MAGIC).putShort((short) VERSION).putShort((short) flags)
                 .putInt(info.qpn()).putInt(info.psn()).putShort((short) info.lid())
                 .put((byte) info.mtu().value()).put((byte) 0).putInt(info.qkey());
         buffer.put(info.gid() != null ? info.gid().toByteArray() : new byte[Gid.SIZE]);
@@ -37,11 +43,11 @@ final class EndpointMessage {
     /** The endpoint in a version 1 message ({@link EndpointExchange#decode}). */
     static EndpointInfo decode(byte[] message) throws EndpointExchangeException {
         if (message.length < HEADER_SIZE) {
-            throw garbage("an endpoint message is " + EndpointExchange.MESSAGE_SIZE + " bytes, got " + message.length);
+            throw garbage("an endpoint message is " + MESSAGE_SIZE + " bytes, got " + message.length);
         }
         checkHeader(Arrays.copyOf(message, HEADER_SIZE));
-        if (message.length != EndpointExchange.MESSAGE_SIZE) {
-            throw garbage("a version " + EndpointExchange.VERSION + " endpoint message is " + EndpointExchange.MESSAGE_SIZE + " bytes, got " + message.length);
+        if (message.length != MESSAGE_SIZE) {
+            throw garbage("a version " + VERSION + " endpoint message is " + MESSAGE_SIZE + " bytes, got " + message.length);
         }
         ByteBuffer buffer = ByteBuffer.wrap(message);
         buffer.position(6);
@@ -91,14 +97,14 @@ final class EndpointMessage {
     static void checkHeader(byte[] header) throws EndpointExchangeException {
         ByteBuffer buffer = ByteBuffer.wrap(header);
         int magic = buffer.getInt();
-        if (magic != EndpointExchange.MAGIC) {
+        if (magic != MAGIC) {
             throw garbage("not a panama-verbs endpoint message: it starts with " + HexFormat.of().formatHex(header, 0, 4)
                     + ", not the magic 50564550 (\"PVEP\")");
         }
         int version = Short.toUnsignedInt(buffer.getShort());
-        if (version != EndpointExchange.VERSION) {
+        if (version != VERSION) {
             throw new EndpointExchangeException(Reason.VERSION_MISMATCH, "the peer sent an endpoint message of version "
-                    + version + "; this side speaks version " + EndpointExchange.VERSION);
+                    + version + "; this side speaks version " + VERSION);
         }
     }
 

@@ -1,16 +1,14 @@
 package dev.panamaverbs.cm;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.gateway.RdmacmCalls;
+import dev.panamaverbs.VerbsResource;
 import dev.panamaverbs.internal.CoreAccess;
 import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.NativeCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.Objects;
 
 /**
  * How {@link ConnectionId} and its events reach librdmacm: creating an identifier, the one shape
@@ -32,24 +30,8 @@ final class IdentifierCalls {
         int run(MemorySegment state, Arena arena);
     }
 
-    /** {@code rdma_create_id(channel, &id, NULL, ps)}: hook of {@link ConnectionEventChannel#createIdentifier}. */
-    static ConnectionId create(ConnectionEventChannel channel, PortSpace space) {
-        Objects.requireNonNull(channel, "rdma_create_id: channel is null");
-        Objects.requireNonNull(space, "rdma_create_id: port space is null");
-        CoreAccess.get().acquire(channel);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = CallState.allocate(arena);
-            MemorySegment slot = arena.allocate(ADDRESS);
-            int rc = RdmacmCalls.rdma_create_id(state, CoreAccess.get().handleSegment(channel), slot, MemorySegment.NULL, space.value());
-            NativeCalls.checkErrno("rdma_create_id", rc, CallState.errno(state));
-            return ConnectionId.adopt(channel, slot.get(ADDRESS, 0).address(), space, IdentifierState.CREATED);
-        } finally {
-            CoreAccess.get().release(channel);
-        }
-    }
-
-    /** Runs one rdma_cm call on {@code id} inside acquire/release; a failure throws {@link ConnectionException}. */
-    static void call(ConnectionId id, String verb, String where, Call body) {
+    /** Runs one rdma_cm call on identifier {@code id} inside acquire/release; a failure throws {@link ConnectionException}. */
+    static void call(VerbsResource id, String verb, String where, Call body) {
         CoreAccess.get().acquire(id);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
@@ -63,15 +45,15 @@ final class IdentifierCalls {
         }
     }
 
-    /** {@code rdma_migrate_id} of a request's raw identifier to {@code target}; refuses the request when that fails. */
-    static void migrate(long rawId, ConnectionEventChannel target) {
+    /** {@code rdma_migrate_id} of a request's raw identifier to event channel {@code target}; refuses the request when that fails. */
+    static void migrate(long rawId, VerbsResource target) {
         CoreAccess.get().acquire(target);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
             int rc = RdmacmCalls.rdma_migrate_id(state, MemorySegment.ofAddress(rawId), CoreAccess.get().handleSegment(target));
             if (rc != 0) {
                 refuseRaw(rawId);
-                throw VerbsException.of("rdma_migrate_id", CallState.errno(state));
+                throw NativeCalls.failure("rdma_migrate_id", CallState.errno(state));
             }
         } finally {
             CoreAccess.get().release(target);

@@ -17,10 +17,19 @@ import java.util.function.ToIntBiFunction;
 public final class NativeCalls {
     private NativeCalls() {}
 
+    /**
+     * The exception for {@code verb} failing with {@code errno}: a {@link VerbsUnsupportedException}
+     * when the errno means "not supported" ({@link Errno#meansUnsupported(int)}), else a plain one.
+     * It lives here, not on {@link VerbsException}, so the base type names none of its subclasses.
+     */
+    public static VerbsException failure(String verb, int errno) {
+        return Errno.meansUnsupported(errno) ? new VerbsUnsupportedException(verb, errno) : new VerbsException(verb, errno);
+    }
+
     /** For verbs that return 0 or a positive errno. Some providers return -errno: both are read. */
     public static void checkReturnedErrno(String verb, int rc) {
         if (rc != 0) {
-            throw VerbsException.of(verb, Math.abs(rc));
+            throw failure(verb, Math.abs(rc));
         }
     }
 
@@ -38,14 +47,14 @@ public final class NativeCalls {
     /** For verbs that return -1 (or any non-zero) and set errno, captured in {@code callState}. */
     public static void checkErrno(String verb, int rc, int capturedErrno) {
         if (rc != 0) {
-            throw VerbsException.of(verb, capturedErrno != 0 ? capturedErrno : Math.abs(rc));
+            throw failure(verb, capturedErrno != 0 ? capturedErrno : Math.abs(rc));
         }
     }
 
     /** For verbs that return a pointer or NULL with errno set. */
     public static MemorySegment checkPointer(String verb, MemorySegment result, int capturedErrno) {
         if (result.equals(MemorySegment.NULL)) {
-            throw VerbsException.of(verb, capturedErrno != 0 ? capturedErrno : Errno.EINVAL);
+            throw failure(verb, capturedErrno != 0 ? capturedErrno : Errno.EINVAL);
         }
         return result;
     }

@@ -1,4 +1,4 @@
-package dev.panamaverbs.internal;
+package dev.panamaverbs;
 
 import dev.panamaverbs.values.AccessFlag;
 import static org.junit.jupiter.api.Assertions.assertEquals;

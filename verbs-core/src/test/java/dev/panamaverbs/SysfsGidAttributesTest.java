@@ -1,4 +1,4 @@
-package dev.panamaverbs.internal;
+package dev.panamaverbs;
 
 import dev.panamaverbs.values.GidType;
 import dev.panamaverbs.values.LinkLayer;

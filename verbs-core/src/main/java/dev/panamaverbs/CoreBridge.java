@@ -1,0 +1,47 @@
+package dev.panamaverbs;
+
+import dev.panamaverbs.ffm.ibv_context;
+import dev.panamaverbs.ffm.ibv_device;
+import dev.panamaverbs.gateway.Pointers;
+import dev.panamaverbs.internal.CoreAccess;
+import dev.panamaverbs.values.QueuePairState;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * {@link CoreAccess} for the other packages of this module: the resource tree's internals they
+ * need, without making them public API. {@link VerbsResource} installs it when its class
+ * initialises; it is a file of its own so that the base of every resource names none of them.
+ */
+final class CoreBridge extends CoreAccess {
+    private CoreBridge() {}
+
+    /** Installs the one instance ({@link CoreAccess#install}). */
+    static void install() {
+        CoreAccess.install(new CoreBridge());
+    }
+
+    @Override public MemorySegment handleSegment(VerbsResource resource) { return resource.handleSegment(); }
+    @Override public long handleAddress(VerbsResource resource) { return resource.handleAddress(); }
+    @Override public void acquire(VerbsResource resource) { resource.acquire(); }
+    @Override public void release(VerbsResource resource) { resource.release(); }
+    @Override public void register(VerbsResource resource) { resource.register(); }
+    @Override public List<VerbsResource> liveDependents(VerbsResource resource) { return resource.liveDependents(); }
+
+    @Override
+    public Context adoptContext(MemorySegment context, VerbsResource owner) {
+        Device device = DeviceList.describe(Pointers.sized(ibv_context.device(context), ibv_device.SIZE));
+        Context wrapper = new Context(device, context, owner);
+        wrapper.register();
+        return wrapper;
+    }
+
+    @Override
+    public QueuePair createQueuePairOnIdentifier(MemorySegment idHandle, ProtectionDomain pd,
+                                                 QueuePairOptions options, Runnable destroy) {
+        return QueuePairCreation.createOnIdentifier(idHandle, pd, options, destroy);
+    }
+
+    @Override
+    public void assumeState(QueuePair queuePair, QueuePairState state) { queuePair.assumeState(state); }
+}
