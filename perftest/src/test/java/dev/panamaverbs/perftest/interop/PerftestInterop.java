@@ -26,6 +26,10 @@ public abstract class PerftestInterop extends InteropPairingTests {
     public static final String PERFTEST_JAR = "panamaverbs.perftest.jar";
     /** TCP ports of our own, one per pairing (a server's port in TIME_WAIT never collides). */
     private static final AtomicInteger NEXT_PORT = new AtomicInteger(18600);
+    /** The size that stands for {@code -a}: every size from 2 B to 8 MiB, a row each. */
+    static final int ALL_SIZES = 0;
+    /** perftest's largest size of {@code -a} on RC and UC (2^23 bytes). */
+    private static final int ALL_SIZES_MAX = 1 << 23;
 
     /** perftest's headers ({@code RESULT_FMT_LAT}, {@code RESULT_FMT}), written out here independently of the tool's code. */
     static final String LATENCY_HEADER = " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]"
@@ -66,7 +70,8 @@ public abstract class PerftestInterop extends InteropPairingTests {
      * rdma_cm identifier listens there, and both must say so in their test description.
      */
     private PerftestInterop(String test, int size, int iterations, boolean rdmaCm, List<String> options) {
-        super("ib_" + test + (rdmaCm ? " -R" : "") + (options.isEmpty() ? "" : " " + String.join(" ", options)));
+        super("ib_" + test + (rdmaCm ? " -R" : "") + (size == ALL_SIZES ? " -a" : "")
+                + (options.isEmpty() ? "" : " " + String.join(" ", options)));
         this.test = test;
         this.size = size;
         this.iterations = iterations;
@@ -77,8 +82,9 @@ public abstract class PerftestInterop extends InteropPairingTests {
     @Override
     public void pair(String device, PeerHost serverHost, PeerHost clientHost, boolean javaServer, boolean javaClient) throws Exception {
         int port = NEXT_PORT.getAndIncrement();
-        List<String> serverArgs = new ArrayList<>(List.of("-d", device, "-F", "-s", Integer.toString(size), "-n",
-                Integer.toString(iterations), "-p", Integer.toString(port)));
+        List<String> serverArgs = new ArrayList<>(List.of("-d", device, "-F"));
+        serverArgs.addAll(size == ALL_SIZES ? List.of("-a") : List.of("-s", Integer.toString(size)));
+        serverArgs.addAll(List.of("-n", Integer.toString(iterations), "-p", Integer.toString(port)));
         if (rdmaCm) {
             serverArgs.add("-R");
         }
@@ -94,8 +100,10 @@ public abstract class PerftestInterop extends InteropPairingTests {
                 PeerPairing.expect(outputs, side[0], side[1], text -> !text.contains(header), "a result table from a passive server");
             } else {
                 PeerPairing.expect(outputs, side[0], side[1], text -> text.contains("\n" + header + "\n"), "no result table header");
-                PeerPairing.expect(outputs, side[0], side[1], text -> hasRow(text, columns),
-                        "no result row for " + size + " bytes and " + iterations + " iterations with " + columns + " figures");
+                for (int rowSize : rowSizes()) {
+                    PeerPairing.expect(outputs, side[0], side[1], text -> hasRow(text, rowSize, columns),
+                            "no result row for " + rowSize + " bytes and " + iterations + " iterations with " + columns + " figures");
+                }
             }
             PeerPairing.expect(outputs, side[0], side[1], text -> text.contains("remote address: LID"), "no remote address line");
             if (rdmaCm) {
@@ -110,8 +118,8 @@ public abstract class PerftestInterop extends InteropPairingTests {
      * figures. perftest may print {@code inf} and {@code -nan} there: under the VM's emulated CPU
      * its cycle counter's frequency sometimes reads as 0 (seen with ib_send_lat's server).
      */
-    private boolean hasRow(String text, int columns) {
-        Matcher row = Pattern.compile("(?m)^ " + size + "\\s+" + iterations + "((?:\\s+(?:[0-9]+\\.[0-9]+|inf|-?nan))+)\\s*$")
+    private boolean hasRow(String text, int rowSize, int columns) {
+        Matcher row = Pattern.compile("(?m)^ " + rowSize + "\\s+" + iterations + "((?:\\s+(?:[0-9]+\\.[0-9]+|inf|-?nan))+)\\s*$")
                 .matcher(text);
         while (row.find()) {
             if (row.group(1).strip().split("\\s+").length == columns - 2) {
@@ -119,6 +127,18 @@ public abstract class PerftestInterop extends InteropPairingTests {
             }
         }
         return false;
+    }
+
+    /** The sizes with a row: the one asked for, or with {@code -a} every power of two from 2 B to 8 MiB. */
+    private List<Integer> rowSizes() {
+        if (size != ALL_SIZES) {
+            return List.of(size);
+        }
+        List<Integer> sizes = new ArrayList<>();
+        for (int s = 2; s <= ALL_SIZES_MAX; s *= 2) {
+            sizes.add(s);
+        }
+        return sizes;
     }
 
     @Override
