@@ -159,6 +159,28 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         return names;
     }
 
+    /**
+     * The long names of the options the twin implements (perftest's, and the twin's own
+     * {@code timeout} and {@code sizes}), each with its short letter: the option table the
+     * interop option-table test checks its rows against.
+     */
+    public static Map<String, Character> implementedOptions() {
+        Map<String, Character> implemented = new java.util.TreeMap<>();
+        longNames().forEach((name, letter) -> {
+            if (!UNSUPPORTED.containsKey(letter)) {
+                implemented.put(name, letter);
+            }
+        });
+        return implemented;
+    }
+
+    /** The long names of perftest's options the twin refuses as not implemented (short and long-only). */
+    public static java.util.Set<String> refusedOptions() {
+        java.util.Set<String> refused = new java.util.TreeSet<>(UNSUPPORTED.values());
+        refused.addAll(UNSUPPORTED_LONG);
+        return refused;
+    }
+
     /** Whether this side is the server (no host given). */
     public boolean isServer() {
         return server == null;
