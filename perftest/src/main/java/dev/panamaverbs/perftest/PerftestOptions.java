@@ -37,13 +37,15 @@ import java.util.Map;
  * @param cqModerationGiven whether {@code -Q} was given (perftest forces 1 above 8 KiB only when it was not)
  * @param serviceLevel {@code -S}: the service level of the path (address handle on UD), 0 to 15; not with {@code -R}
  * @param qpTimeout   {@code -u}: the RC local ACK timeout, 4.096 us * 2^timeout (perftest's default 14)
+ * @param outReads    {@code -o}: outstanding RDMA READs/atomics (READ and atomic tests); {@value #DEVICE_OUT_READS}
+ *                    (not given, or 0 or less) for the device's {@code max_qp_rd_atom}, as perftest
  */
 public record PerftestOptions(TestKind test, String server, int port, String device, int ibPort, int gidIndex, int size,
                               int iterations, int durationSeconds, boolean allSizes, int txDepth, int postList,
                               int cqModeration, Connection connection, int mtu, boolean reportGbits, boolean rdmaCm,
                               Duration timeout, List<SizeSeries.Step> series, boolean sizeGiven, int inlineSize,
                               boolean noPeak, AtomicType atomicType, List<Notice> notices, boolean cqModerationGiven,
-                              int serviceLevel, int qpTimeout) {
+                              int serviceLevel, int qpTimeout, int outReads) {
     /** Defensive copies of the lists. */
     public PerftestOptions {
         series = List.copyOf(series);
@@ -76,6 +78,9 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
     /** Above this many iterations perftest does not compute the peak ({@code -N} implied). */
     static final int PEAK_ITERATIONS_LIMIT = 20000;
 
+    /** {@code -o} not given (or 0 or less): the device's maximum, as perftest's {@code ctx_set_out_reads}. */
+    public static final int DEVICE_OUT_READS = 0;
+
     /** {@code -x} not given. */
     public static final int AUTO_GID = -1;
     /** The largest size {@code -a} reaches: 2^23 bytes ({@code MAX_SIZE}). */
@@ -104,6 +109,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
               -Q, --cq-mod=<n>           generate a completion every <n> requests (default 100 bw;
                                          1 above 8192 bytes)
               -I, --inline_size=<size>   max size of message to be sent inline (default 0; not READ/atomic)
+              -o, --outs=<num>           outstanding reads/atomics (READ/atomic tests; default the device's max)
               -N, --noPeak               cancel peak-bw calculation (bw tests)
               -S, --sl=<sl>              service level 0-15 (default 0; not with -R)
               -u, --qp-timeout=<timeout> QP timeout, 4 usec * 2^timeout, 0-31 (default 14)
@@ -123,7 +129,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
     private static final Map<Character, String> UNSUPPORTED = Map.ofEntries(
             Map.entry('b', "bidirectional"), Map.entry('C', "report-cycles"), Map.entry('e', "events"),
             Map.entry('f', "margin"), Map.entry('g', "mcg"), Map.entry('h', "help"), Map.entry('H', "report-histogram"),
-            Map.entry('L', "hop_limit"), Map.entry('M', "MGID"), Map.entry('o', "outs"), Map.entry('O', "dualport"),
+            Map.entry('L', "hop_limit"), Map.entry('M', "MGID"), Map.entry('O', "dualport"),
             Map.entry('q', "qp"), Map.entry('r', "rx-depth"), Map.entry('T', "tos"),
             Map.entry('U', "report-unsorted"), Map.entry('V', "version"),
             Map.entry('w', "limit_bw"), Map.entry('W', "report-counters"), Map.entry('X', "vector"),
@@ -146,11 +152,33 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 Map.entry("size", 's'), Map.entry("iters", 'n'), Map.entry("duration", 'D'), Map.entry("all", 'a'),
                 Map.entry("atomic_type", 'A'), Map.entry("tx-depth", 't'), Map.entry("post_list", 'l'),
                 Map.entry("cq-mod", 'Q'), Map.entry("inline_size", 'I'), Map.entry("noPeak", 'N'),
-                Map.entry("sl", 'S'), Map.entry("qp-timeout", 'u'),
+                Map.entry("sl", 'S'), Map.entry("qp-timeout", 'u'), Map.entry("outs", 'o'),
                 Map.entry("connection", 'c'), Map.entry("mtu", 'm'), Map.entry("CPU-freq", 'F'), Map.entry("rdma_cm", 'R'),
                 Map.entry("report_gbits", 'G'), Map.entry("timeout", '2'), Map.entry("sizes", '3')));
         UNSUPPORTED.forEach((letter, name) -> names.put(name, letter));
         return names;
+    }
+
+    /**
+     * The long names of the options the twin implements (perftest's, and the twin's own
+     * {@code timeout} and {@code sizes}), each with its short letter: the option table the
+     * interop option-table test checks its rows against.
+     */
+    public static Map<String, Character> implementedOptions() {
+        Map<String, Character> implemented = new java.util.TreeMap<>();
+        longNames().forEach((name, letter) -> {
+            if (!UNSUPPORTED.containsKey(letter)) {
+                implemented.put(name, letter);
+            }
+        });
+        return implemented;
+    }
+
+    /** The long names of perftest's options the twin refuses as not implemented (short and long-only). */
+    public static java.util.Set<String> refusedOptions() {
+        java.util.Set<String> refused = new java.util.TreeSet<>(UNSUPPORTED.values());
+        refused.addAll(UNSUPPORTED_LONG);
+        return refused;
     }
 
     /** Whether this side is the server (no host given). */
@@ -192,6 +220,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         AtomicType atomicType = AtomicType.FETCH_AND_ADD;
         int serviceLevel = 0;
         int qpTimeout = DEFAULT_QP_TIMEOUT;
+        int outReads = DEVICE_OUT_READS;
         Connection connection = Connection.RC;
         int mtu = 0;
         boolean gbits = false;
@@ -239,6 +268,13 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 }
                 case 'S' -> serviceLevel = serviceLevel(v);
                 case 'u' -> qpTimeout = range(v, "qp timeout", 0, 31);
+                case 'o' -> {
+                    // perftest: strtol, no range; 0 or less means the device's maximum
+                    if (verb != TestKind.Verb.READ && !atomic) {
+                        throw new IllegalArgumentException("Setting Outstanding reads only available on READ verb");
+                    }
+                    outReads = (int) Math.max(DEVICE_OUT_READS, Math.min(Integer.MAX_VALUE, GetOpt.number(v, "outs")));
+                }
                 case 'c' -> connection = connection(v);
                 case 'm' -> mtu = mtu(v);
                 case 'F' -> { }
@@ -315,7 +351,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         noPeak |= forcedNoPeak(test, server == null, duration, iterations);
         return new PerftestOptions(test, server, port, device, ibPort, gidIndex, size, iterations, duration, all, txDepth,
                 postList, cqMod, connection, mtu, gbits, rdmaCm, timeout, series, sizeGiven, Math.max(0, inline), noPeak,
-                atomicType, notices, cqModGiven, serviceLevel, qpTimeout);
+                atomicType, notices, cqModGiven, serviceLevel, qpTimeout, outReads);
     }
 
     /**
@@ -420,7 +456,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         return new PerftestOptions(test, server, port + index, device, ibPort, gidIndex, step.size(), runIterations,
                 durationSeconds, false, runTxDepth, postList, Math.min(runCqModeration, runTxDepth), connection, mtu, reportGbits,
                 rdmaCm, timeout, List.of(), true, inlineSize, noPeak || forcedNoPeak(test, isServer(), 0, runIterations),
-                atomicType, List.of(), cqModerationGiven, serviceLevel, qpTimeout);
+                atomicType, List.of(), cqModerationGiven, serviceLevel, qpTimeout, outReads);
     }
 
     /**
@@ -439,7 +475,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         err.println(" Changing to this MTU");
         return new PerftestOptions(test, server, port, device, ibPort, gidIndex, mtuBytes, iterations, durationSeconds,
                 allSizes, txDepth, postList, cqModeration, connection, mtu, reportGbits, rdmaCm, timeout, series, sizeGiven,
-                inlineSize, noPeak, atomicType, notices, cqModerationGiven, serviceLevel, qpTimeout);
+                inlineSize, noPeak, atomicType, notices, cqModerationGiven, serviceLevel, qpTimeout, outReads);
     }
 
     /** A number in {@code [min, max]}; else perftest's {@code CHECK_VALUE} text: "WHAT should be between MIN and MAX". */

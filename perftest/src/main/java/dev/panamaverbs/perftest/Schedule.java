@@ -28,4 +28,14 @@ final class Schedule {
     static boolean closesLatency(TestKind test) {
         return test != TestKind.WRITE_LAT;
     }
+
+    /**
+     * Whether the test makes one more hand shake after each size's report when it runs every
+     * size ({@code -a}): ib_send_bw does (its {@code RUN_ALL} loop: receives, hand shake, run,
+     * report, hand shake); ib_send_lat does not (receives, hand shake, run, report), and the
+     * WRITE, READ and atomic tests run their sizes without the server.
+     */
+    static boolean handShakeAfterEachSize(TestKind test, boolean allSizes) {
+        return allSizes && test == TestKind.SEND_BW;
+    }
 }

@@ -10,6 +10,7 @@ import dev.panamaverbs.perftest.report.BandwidthStatistics;
 import dev.panamaverbs.perftest.report.LatencyStatistics;
 import dev.panamaverbs.perftest.report.ResultTable;
 import dev.panamaverbs.perftest.run.CompletionWaiter;
+import dev.panamaverbs.perftest.run.LivenessAlarm;
 import dev.panamaverbs.perftest.run.OneSidedLatency;
 import dev.panamaverbs.perftest.run.PostingBandwidth;
 import dev.panamaverbs.perftest.run.ReceivingBandwidth;
@@ -39,6 +40,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
 
     int run() throws IOException {
         try (TestResources res = TestResources.open(o); Arena arena = Arena.ofConfined()) {
+            res.noticeOutReads(out, err);
             if (o.isServer()) {
                 out.print("\n************************************\n* Waiting for client to connect... *\n************************************\n");
                 out.flush();
@@ -256,6 +258,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         long[] posted = new long[o.durationSeconds() > 0 ? 1 : o.iterations()];
         long[] completed = new long[posted.length];
         boolean duration = o.durationSeconds() > 0;
+        boolean gaveUp = false;
         for (int size : sizes()) {
             BandwidthStatistics stats;
             long count = o.iterations();
@@ -267,7 +270,12 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 if (duration) {
                     count = receiver.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
                 } else {
-                    receiver.run(o.iterations());
+                    LivenessAlarm alarm = LivenessAlarm.bounded(o.timeout());
+                    count = receiver.run(o.iterations(), alarm);
+                    gaveUp = count < o.iterations();
+                    if (gaveUp) {
+                        err.println(alarm.giveUpMessage(count, o.iterations()));
+                    }
                 }
                 // perftest's SEND server never measures the peak (noPeak): 0.00.
                 stats = BandwidthStatistics.over(size, count, receiver.elapsedNanos(), o.reportGbits());
@@ -286,6 +294,14 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             }
             out.println(ResultTable.bandwidthRow(size, count, stats.peak(), stats.average(), stats.messageRate(),
                     o.reportGbits()));
+            if (Schedule.handShakeAfterEachSize(o.test(), o.allSizes())) {
+                // send_bw's -a loop: one more hand shake after each size's report, before the next
+                // size's receives; a server whose alarm gave up stops the loop after it.
+                channel.handShake(res.local(), "the hand shake after the size's report");
+                if (gaveUp) {
+                    break;
+                }
+            }
         }
         out.print(ResultTable.LINE + "\n");
         closeConnection(channel, res);

@@ -183,13 +183,37 @@ final class TestResources implements AutoCloseable {
         return options.test().verb() == TestKind.Verb.READ || options.test().verb() == TestKind.Verb.ATOMIC;
     }
 
-    /** perftest's outstanding READ/atomic depth: the device's, at most 16; 1 for the other tests. */
+    /**
+     * perftest's outstanding READ/atomic depth ({@code ctx_set_out_reads}): {@code -o}, the
+     * device's {@code max_qp_rd_atom} when not given or above it; 1 for the other tests.
+     */
     private int outReads() {
         if (!readOrAtomic()) {
             return 1;
         }
-        var device = context.queryDevice();
-        return Math.max(1, Math.min(16, Math.min(device.maxQpRdAtom(), device.maxQpInitRdAtom())));
+        return outstandingReads(options.outReads(), context.queryDevice().maxQpRdAtom());
+    }
+
+    /** {@code ctx_set_out_reads}' rule: {@code requested} unless 0 or less, or above {@code deviceMax}: then the device's maximum (at least 1). */
+    static int outstandingReads(int requested, int deviceMax) {
+        int max = Math.max(1, deviceMax);
+        return requested <= 0 || requested > max ? max : requested;
+    }
+
+    /**
+     * perftest's notice when {@code -o} is above the device's maximum: its dashed line on
+     * {@code out}, the words on {@code err}; nothing otherwise.
+     */
+    void noticeOutReads(java.io.PrintStream out, java.io.PrintStream err) {
+        if (!readOrAtomic()) {
+            return;
+        }
+        int max = context.queryDevice().maxQpRdAtom();
+        if (options.outReads() > max) {
+            out.print(dev.panamaverbs.perftest.report.ResultTable.LINE + "\n");
+            err.println(" Number of outstanding reads is above max = " + max);
+            err.println(" Changing to that max value");
+        }
     }
 
     /** This side's key message: our queue pair, a random PSN, the target half of the buffer. */

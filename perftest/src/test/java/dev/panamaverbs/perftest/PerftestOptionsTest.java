@@ -227,8 +227,23 @@ class PerftestOptionsTest {
     }
 
     @Test
+    void outstandingReadsAsPerftest() {
+        assertEquals(PerftestOptions.DEVICE_OUT_READS, PerftestOptions.parse("read_bw").outReads(), "not given: the device's max");
+        assertEquals(4, PerftestOptions.parse("read_lat", "-o", "4").outReads());
+        assertEquals(8, PerftestOptions.parse("atomic_bw", "--outs=8").outReads());
+        assertEquals(PerftestOptions.DEVICE_OUT_READS, PerftestOptions.parse("read_bw", "-o", "-3").outReads(),
+                "0 or less: the device's max, as perftest");
+        assertEquals("Setting Outstanding reads only available on READ verb", refusal("send_bw", "-o", "4"));
+        assertEquals("Setting Outstanding reads only available on READ verb", refusal("write_lat", "-o", "4"));
+        // ctx_set_out_reads against rxe's max_qp_rd_atom of 128
+        assertEquals(128, TestResources.outstandingReads(PerftestOptions.DEVICE_OUT_READS, 128));
+        assertEquals(16, TestResources.outstandingReads(16, 128));
+        assertEquals(128, TestResources.outstandingReads(500, 128), "above the max: cut to it");
+    }
+
+    @Test
     void optionsNotImplementedAreRefusedByName() {
-        String[][] cases = {{"-r", "10"}, {"-q", "2"}, {"-b"}, {"-e"}, {"-o", "4"}, {"-z"},
+        String[][] cases = {{"-r", "10"}, {"-q", "2"}, {"-b"}, {"-e"}, {"-z"},
             {"-V"}, {"-h"}, {"-C"}, {"-H"}, {"-U"}, {"-O"}, {"-g"}, {"-f", "1"}, {"-L", "64"}, {"-M", "ff0e::1"},
             {"-T", "0"}, {"-X", "0"}, {"-w", "1"}, {"-y", "1"}, {"-W", "x"}, {"--rx-depth=10"}, {"--qp", "2"},
             {"--bidirectional"}};

@@ -36,12 +36,25 @@ public final class ReceivingBandwidth {
         }
     }
 
-    /** Receives {@code iterations} SENDs. */
-    public void run(int iterations) {
+    /**
+     * Receives {@code iterations} SENDs, watched by perftest's liveness {@code alarm}: returns how
+     * many arrived, fewer than {@code iterations} when the alarm gave up (nothing arrived between
+     * two of its rings, as when UD lost datagrams).
+     */
+    public int run(int iterations, LivenessAlarm alarm) {
         int received = 0;
+        first = 0;
+        last = 0;
+        alarm.start(System.nanoTime());
         while (received < iterations) {
-            int n = completions.poll("the peer's SEND", received + 1);
+            int n = completions.pollUntil(alarm.nextRingNanos());
             long now = System.nanoTime();
+            if (n == 0) {
+                if (alarm.ring(now, received, iterations)) {
+                    return received;
+                }
+                continue;
+            }
             if (received == 0) {
                 first = now;
             }
@@ -52,6 +65,7 @@ public final class ReceivingBandwidth {
                 posted++;
             }
         }
+        return received;
     }
 
     /**

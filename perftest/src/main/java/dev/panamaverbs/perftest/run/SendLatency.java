@@ -13,9 +13,11 @@ import java.lang.foreign.Arena;
 /**
  * ib_send_lat's ping-pong ({@code run_iter_lat_send}): each side SENDs {@code size} bytes and
  * waits for the peer's SEND before its next; the client sends first, the server first waits.
- * Receives are posted before the test's last hand shake ({@link #postReceives}) and one is posted
- * again for each that completes. On UD each receive has room for the 40-byte GRH. Allocates
- * nothing per iteration.
+ * Receives are posted before the test's last hand shake ({@link #postReceives}); as in perftest,
+ * one is posted again for each that completes only while the run still needs it (in duration
+ * mode always), so a run of {@code -n} iterations ends with none left posted and the next size of
+ * {@code -a} finds the receive queue empty. On UD each receive has room for the 40-byte GRH.
+ * Allocates nothing per iteration.
  */
 public final class SendLatency {
     private final QueuePair qp;
@@ -41,11 +43,21 @@ public final class SendLatency {
         this.receive = ReceiveWorkRequest.allocate(arena, 1).wrId(2).sge(0, buffer, receiveOffset, receiveLength);
     }
 
-    /** Posts {@code count} receives. */
+    /** Posts {@code count} receives (the receive depth, at most the queue's room). */
     public void postReceives(int count) {
         for (int i = 0; i < count; i++) {
             qp.postReceive(receive);
         }
+        receivesPosted = count;
+    }
+
+    /**
+     * perftest's rule ({@code rcnt + rx_depth <= iters}): after {@code received} arrivals, whether
+     * a receive goes back in for a run of {@code limit} messages, {@code depth} of them posted up
+     * front; every receive posted is then consumed by the run's end.
+     */
+    static boolean repostAfter(long received, int depth, long limit) {
+        return received + depth <= limit;
     }
 
     /** Runs {@code iterations}; {@code posted[i]} gets when send i was posted (ns). */
@@ -53,6 +65,7 @@ public final class SendLatency {
         scnt = 0;
         rcnt = 0;
         ccnt = 0;
+        receiveLimit = iterations;
         while (scnt < iterations) {
             long needed = Math.min(iterations, server ? scnt + 1 : scnt);   // the peer's sends before our next
             // Also our own last SEND's completion, as ib_send_lat polls it after each post: the
@@ -79,6 +92,7 @@ public final class SendLatency {
         scnt = 0;
         rcnt = 0;
         ccnt = 0;
+        receiveLimit = Long.MAX_VALUE;
         while (System.nanoTime() - endNanos < 0) {
             long needed = server ? scnt + 1 : scnt;
             while (rcnt < needed || ccnt < scnt) {
@@ -97,14 +111,20 @@ public final class SendLatency {
     private long scnt;
     private long rcnt;
     private long ccnt;
+    /** The receives {@link #postReceives} posted up front. */
+    private int receivesPosted;
+    /** The messages the run receives (for the repost rule); unbounded in duration mode. */
+    private long receiveLimit;
 
-    /** Counts the batch's sends and receives; posts a receive again for each one consumed. */
+    /** Counts the batch's sends and receives; posts a receive again for each one consumed while the run needs it. */
     private void account(int n) {
         Completions batch = completions.batch();
         for (int i = 0; i < n; i++) {
             if (batch.opcodeValue(i) >= CompletionOpcode.RECV.value()) {
                 rcnt++;
-                qp.postReceive(receive);
+                if (repostAfter(rcnt, receivesPosted, receiveLimit)) {
+                    qp.postReceive(receive);
+                }
             } else {
                 ccnt++;
             }

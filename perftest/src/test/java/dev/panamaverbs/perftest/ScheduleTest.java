@@ -1,0 +1,20 @@
+package dev.panamaverbs.perftest;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The per-size hand shakes of {@code -a}, as perftest 4.5's mains make them (docs/perftest-protocol.md). */
+class ScheduleTest {
+    @Test
+    void onlySendBwShakesHandsAfterEachSizeAndOnlyWithAllSizes() {
+        assertTrue(Schedule.handShakeAfterEachSize(TestKind.SEND_BW, true));
+        assertFalse(Schedule.handShakeAfterEachSize(TestKind.SEND_BW, false));
+        for (TestKind test : TestKind.values()) {
+            if (test != TestKind.SEND_BW) {
+                assertFalse(Schedule.handShakeAfterEachSize(test, true), test.name());
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package dev.panamaverbs.perftest.interop;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The twin's option table as the interop tests cover it: each option the twin implements
+ * ({@code PerftestOptions.implementedOptions()}) is either run here, in a row of
+ * {@link PerftestOptionTableInteropTwoHostTest} against Debian's perftest, or named with the
+ * interop test that runs it already; {@code PerftestOptionTableTest} checks nothing is left out.
+ * The options perftest has and the twin refuses are listed by {@code PerftestOptions.refusedOptions()}.
+ */
+final class PerftestOptionTable {
+    private PerftestOptionTable() {}
+
+    /**
+     * One run of a test with options, given to both sides (the pairing adds {@code -d}, {@code -F},
+     * {@code -s}, {@code -n}, {@code -p} and the host).
+     */
+    record Row(String test, int size, int iterations, List<String> options) {}
+
+    /**
+     * Several options per row to keep the VM time down: every row runs as our server with
+     * perftest's client and perftest's server with our client.
+     */
+    static final List<Row> ROWS = List.of(
+            new Row("write_bw", 1024, 20, List.of("-t", "16", "-Q", "4", "-N", "-I", "64", "-u", "16", "-S", "0", "-i", "1")),
+            new Row("read_bw", 1024, 20, List.of("-o", "8", "-m", "512", "--report_gbits")),
+            new Row("atomic_lat", 8, 20, List.of("-A", "CMP_AND_SWAP", "-o", "4")));
+
+    /** Options every row gives (the pairing's own arguments). */
+    static final List<String> EVERY_ROW = List.of("ib-dev", "CPU-freq", "size", "iters", "port", "timeout");
+
+    /** Options run by other interop tests, with the test. */
+    static final Map<String, String> ELSEWHERE = Map.of(
+            "all", "PerftestSendBwAllSizesInteropTwoHostTest, PerftestSendLatAllSizesInteropTwoHostTest",
+            "connection", "PerftestSendBwUdInteropTwoHostTest (-c UD), PerftestWriteLatUcInteropTwoHostTest (-c UC)",
+            "post_list", "PerftestWriteBwPostListInteropTwoHostTest (-l 4)",
+            "rdma_cm", "Perftest{WriteLat,WriteBw,SendLat,SendBw}CmInteropTwoHostTest (-R)",
+            "duration", "perftest sweep (./verbs bench; -D), not run here: its rows have another format",
+            "gid-index", "every pairing (perftest's GID choice; -x in ./verbs bench)",
+            "sizes", "not perftest's: the sweep's --sizes series (PerftestSweepTwoHostTest)");
+}
