@@ -143,8 +143,22 @@ public final class Context extends VerbsResource {
      * @return whether posts skip the thread-state transition
      * @throws IllegalArgumentException if {@code panamaverbs.criticalPosts} has a value other than
      *         auto, true/on, false/off
+     * @throws IllegalStateException if the context is closed
      */
     public boolean criticalPosts() {
+        acquire(); // a question about the open context's queues, like every other query
+        try {
+            return postsCritical();
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * {@link #criticalPosts()} for a queue's constructor, without the liveness check: the create
+     * verb already ran, and the decision was taken before it, so this must not throw.
+     */
+    boolean postsCritical() {
         Boolean decided = criticalPosts;
         if (decided == null) {
             decided = CriticalPosts.decide(device.name(), maxAttributes().vendorId());

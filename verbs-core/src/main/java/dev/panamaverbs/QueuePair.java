@@ -112,7 +112,7 @@ public final class QueuePair extends VerbsResource {
         this.extended = extended;
         this.maxReceiveSge = granted.maxReceiveSge();
         this.postRecvFunction = NativeCalls.resolveOrNull(OpsTable::resolvePostRecv, handle.address());
-        this.criticalPosts = pd.context().criticalPosts();
+        this.criticalPosts = pd.context().postsCritical();
         this.extendedSendLock = options.extendedSendOperations().isEmpty() ? null : new Object();
         this.stateMachine = new QueuePairStateMachine(this, number, pd.context(), type);
         this.destroyThroughConnectionManager = destroyThroughConnectionManager;

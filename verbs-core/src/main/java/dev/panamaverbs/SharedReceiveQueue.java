@@ -58,7 +58,7 @@ public final class SharedReceiveQueue extends VerbsResource {
         this.maxWorkRequests = maxWorkRequests;
         this.maxSge = maxSge;
         this.postSrqRecvFunction = NativeCalls.resolveOrNull(OpsTable::resolvePostSrqRecv, handle.address());
-        this.criticalPosts = context.criticalPosts();
+        this.criticalPosts = context.postsCritical();
     }
 
     /**
