@@ -1,12 +1,13 @@
 package dev.panamaverbs.events;
 
 import dev.panamaverbs.VerbsException;
+import dev.panamaverbs.gateway.Epoll;
 import dev.panamaverbs.internal.Deadline;
+import java.lang.foreign.Arena;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -25,6 +26,11 @@ import org.slf4j.LoggerFactory;
  * (it is non-blocking) and may find nothing, because another consumer was faster. The fd is armed
  * one-shot ({@link Poller}, "Level-triggered, one-shot") each time someone starts waiting and
  * after each handler run, so a report is never lost between a consumer's check and its wait.
+ *
+ * <p>Once warm, a wait, a report and a re-arm allocate nothing: the {@code struct epoll_event} and
+ * errno state of {@code EPOLL_CTL_MOD} are allocated once per source (freed at close) and written
+ * under the source's lock, which arming from a waiter and from the poller thread both take; the
+ * waiting threads sit in an array that only grows.
  */
 public final class PollSource implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PollSource.class);
@@ -33,7 +39,14 @@ public final class PollSource implements AutoCloseable {
     private final int fd;
     private final String name;
     private final long token;
-    private final Set<Thread> waiters = ConcurrentHashMap.newKeySet();
+    /** Guards {@link #armState} (one {@code epoll_ctl} at a time), {@link #waiters} and the arena's close. */
+    private final Object lock = new Object();
+    /** Owns {@link #armState}; closed with the source. */
+    private final Arena arena = Arena.ofShared();
+    private final Epoll.ControlState armState = Epoll.allocateControlState(arena);
+    /** The parked threads, in {@code [0, waiterCount)}; grown, never shrunk, so waiting allocates nothing once warm. */
+    private Thread[] waiters = new Thread[4];
+    private int waiterCount;
     private final Queue<CompletableFuture<Void>> futures = new ConcurrentLinkedQueue<>();
     private volatile Runnable handler;
     /** Bumped at every report and {@link #wakeWaiters()}: a waiter returns once it changed. */
@@ -59,7 +72,9 @@ public final class PollSource implements AutoCloseable {
 
     /** How many threads are parked on this source now (for tests and diagnostics). */
     int waiterCount() {
-        return waiters.size();
+        synchronized (lock) {
+            return waiterCount;
+        }
     }
 
     long token() {
@@ -124,7 +139,7 @@ public final class PollSource implements AutoCloseable {
      */
     public boolean awaitReadableSince(long seen, long deadlineNanoTime) throws InterruptedException {
         Thread self = Thread.currentThread();
-        waiters.add(self);
+        addWaiter(self);
         try {
             checkOpen();
             arm();
@@ -143,7 +158,28 @@ public final class PollSource implements AutoCloseable {
                 LockSupport.parkNanos(this, remaining);
             }
         } finally {
-            waiters.remove(self);
+            removeWaiter(self);
+        }
+    }
+
+    private void addWaiter(Thread waiter) {
+        synchronized (lock) {
+            if (waiterCount == waiters.length) {
+                waiters = Arrays.copyOf(waiters, waiterCount * 2);
+            }
+            waiters[waiterCount++] = waiter;
+        }
+    }
+
+    private void removeWaiter(Thread waiter) {
+        synchronized (lock) {
+            for (int i = 0; i < waiterCount; i++) {
+                if (waiters[i] == waiter) {
+                    waiters[i] = waiters[--waiterCount];
+                    waiters[waiterCount] = null;
+                    return;
+                }
+            }
         }
     }
 
@@ -189,8 +225,10 @@ public final class PollSource implements AutoCloseable {
      */
     public void wakeWaiters() {
         reports.incrementAndGet();
-        for (Thread waiter : waiters) {
-            LockSupport.unpark(waiter);
+        synchronized (lock) {
+            for (int i = 0; i < waiterCount; i++) {
+                LockSupport.unpark(waiters[i]);
+            }
         }
     }
 
@@ -200,7 +238,7 @@ public final class PollSource implements AutoCloseable {
      * @return how many waiters, futures and handlers it woke, completed or ran
      */
     int dispatch() {
-        int woken = waiters.size();
+        int woken = waiterCount();
         wakeWaiters();
         CompletableFuture<Void> future;
         while ((future = futures.poll()) != null) {
@@ -228,7 +266,11 @@ public final class PollSource implements AutoCloseable {
     }
 
     private void arm() {
-        int rc = poller.arm(this);
+        int rc;
+        synchronized (lock) {
+            // Closed: the arena is gone; EBADF as from the kernel, and checkOpen below says why.
+            rc = arena.scope().isAlive() ? poller.arm(this, armState) : -9;
+        }
         if (rc != 0) {
             checkOpen(); // closed meanwhile: say so rather than EBADF
             if (poller.isClosed()) {
@@ -289,6 +331,9 @@ public final class PollSource implements AutoCloseable {
         handler = null;
         wakeWaiters();
         failFutures(what);
+        synchronized (lock) {
+            arena.close(); // no arm is running: they hold the lock
+        }
         return true;
     }
 

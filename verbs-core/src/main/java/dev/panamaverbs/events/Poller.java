@@ -10,12 +10,9 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,9 +56,11 @@ public final class Poller implements AutoCloseable {
     static final String SHARED_NAME = "panamaverbs-poller";
     /** How many events one {@code epoll_wait} takes. */
     private static final int MAX_EVENTS = 64;
-    /** The data under which the wake-up eventfd is registered; sources get 1, 2, ... */
+    /** The data under which the wake-up eventfd is registered; no source's token is 0 ({@link SourceTable}). */
     private static final long WAKE_TOKEN = 0;
     private static final long JOIN_MILLIS = 2_000;
+    /** {@code EBADF}: what a control call on a closed poller returns. */
+    private static final int EBADF = 9;
     private static final Logger LOG = LoggerFactory.getLogger(Poller.class);
 
     private static final Object SHARED_LOCK = new Object();
@@ -70,10 +69,13 @@ public final class Poller implements AutoCloseable {
     private final String name;
     private final int epollFd;
     private final int wakeFd;
-    private final Map<Long, PollSource> sources = new ConcurrentHashMap<>();
-    private final AtomicLong nextToken = new AtomicLong(WAKE_TOKEN + 1);
-    /** Read-held around every {@code epoll_ctl}; write-held to close the fds, so no call sees a reused number. */
-    private final ReentrantReadWriteLock fdLock = new ReentrantReadWriteLock();
+    private final SourceTable sources = new SourceTable();
+    /**
+     * Read-held around every {@code epoll_ctl}; write-held to close the fds, so no call sees a
+     * reused number. A {@code StampedLock}: its read lock allocates nothing, where a
+     * {@code ReentrantReadWriteLock}'s second concurrent reader allocates its hold count.
+     */
+    private final StampedLock fdLock = new StampedLock();
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean closed;
 
@@ -175,12 +177,14 @@ public final class Poller implements AutoCloseable {
      * @throws VerbsException naming {@code epoll_ctl} when the kernel refuses the fd
      */
     public PollSource register(int fd, String sourceName) {
-        long token = nextToken.getAndIncrement();
-        PollSource source = new PollSource(this, fd, sourceName, token);
-        sources.put(token, source);
-        int rc = control(Epoll.CTL_ADD, fd, Epoll.EPOLLONESHOT, token);
+        if (closed) {
+            throw new PollerClosedException(toString());
+        }
+        PollSource source = sources.add(token -> new PollSource(this, fd, sourceName, token));
+        int rc = control(Epoll.CTL_ADD, fd, Epoll.EPOLLONESHOT, source.token());
         if (rc != 0) {
-            sources.remove(token);
+            sources.remove(source);
+            source.closeBecause(toString());
             if (closed) {
                 throw new PollerClosedException(toString());
             }
@@ -189,27 +193,39 @@ public final class Poller implements AutoCloseable {
         return source;
     }
 
-    /** Re-arms {@code source} for one report: 0, or {@code -errno}; {@code -EBADF} once the poller is closed. */
-    int arm(PollSource source) {
-        return control(Epoll.CTL_MOD, source.fd(), Epoll.EPOLLIN | Epoll.EPOLLONESHOT, source.token());
+    /**
+     * Re-arms {@code source} for one report through its own preallocated {@code armState} (the
+     * caller holds the source's arm lock, so no two calls share it): 0, or {@code -errno};
+     * {@code -EBADF} once the poller is closed. Allocates nothing.
+     */
+    int arm(PollSource source, Epoll.ControlState armState) {
+        long stamp = fdLock.readLock();
+        try {
+            if (closed) {
+                return -EBADF;
+            }
+            return Epoll.control(armState, epollFd, Epoll.CTL_MOD, source.fd(), Epoll.EPOLLIN | Epoll.EPOLLONESHOT,
+                    source.token());
+        } finally {
+            fdLock.unlockRead(stamp);
+        }
     }
 
     /** Forgets {@code source} ({@code EPOLL_CTL_DEL}); its fd is still open. */
     void deregister(PollSource source) {
-        sources.remove(source.token(), source);
+        sources.remove(source);
         control(Epoll.CTL_DEL, source.fd(), 0, 0);
     }
 
     private int control(int op, int fd, int events, long token) {
-        ReentrantReadWriteLock.ReadLock lock = fdLock.readLock();
-        lock.lock();
+        long stamp = fdLock.readLock();
         try {
             if (closed) {
-                return -9; // EBADF: the epoll fd is (being) closed
+                return -EBADF; // the epoll fd is (being) closed
             }
             return Epoll.control(epollFd, op, fd, events, token);
         } finally {
-            lock.unlock();
+            fdLock.unlockRead(stamp);
         }
     }
 
@@ -284,7 +300,7 @@ public final class Poller implements AutoCloseable {
             closed = true;
         }
         String what = toString();
-        for (PollSource source : List.copyOf(sources.values())) {
+        for (PollSource source : sources.snapshot()) {
             source.closeBecause(what);
         }
         sources.clear();
@@ -305,13 +321,12 @@ public final class Poller implements AutoCloseable {
                 break;
             }
         }
-        ReentrantReadWriteLock.WriteLock lock = fdLock.writeLock();
-        lock.lock();
+        long stamp = fdLock.writeLock();
         try {
             Libc.close(epollFd);
             Libc.close(wakeFd);
         } finally {
-            lock.unlock();
+            fdLock.unlockWrite(stamp);
         }
     }
 

@@ -110,7 +110,8 @@ public final class Epoll {
     }
 
     /**
-     * {@code epoll_ctl(epfd, op, fd, &{events, data})}: 0, or {@code -errno}.
+     * {@code epoll_ctl(epfd, op, fd, &{events, data})}: 0, or {@code -errno}. Allocates its call
+     * state per call; a path that runs often keeps one from {@link #allocateControlState} instead.
      *
      * @param epfd the epoll fd
      * @param op {@link #CTL_ADD}, {@link #CTL_MOD} or {@link #CTL_DEL}
@@ -121,17 +122,63 @@ public final class Epoll {
      */
     public static int control(int epfd, int op, int fd, int events, long data) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = CallState.allocate(arena);
-            MemorySegment event = arena.allocate(EPOLL_EVENT);
-            event.set(JAVA_INT, EVENTS_OFFSET, events);
-            event.set(JAVA_LONG_UNALIGNED, DATA_OFFSET, data);
-            int rc = (int) Functions.EPOLL_CTL_CALL.invokeExact(Functions.EPOLL_CTL, state, epfd, op, fd, event);
-            return rc < 0 ? -CallState.errno(state) : 0;
-        } catch (RuntimeException | Error e) {
-            throw e;
+            return control(allocateControlState(arena), epfd, op, fd, events, data);
+        }
+    }
+
+    /**
+     * Room for one {@link #control(ControlState, int, int, int, int, long)} call at a time: a
+     * {@code struct epoll_event} and the errno capture state. Not for two threads at once.
+     *
+     * @param arena the arena that owns the memory
+     * @return the memory
+     */
+    public static ControlState allocateControlState(Arena arena) {
+        return new ControlState(CallState.allocate(arena), arena.allocate(EPOLL_EVENT));
+    }
+
+    /**
+     * The memory of one {@code epoll_ctl} call: the errno capture state and the
+     * {@code struct epoll_event} passed to it. Sliced once, so a call through it allocates nothing.
+     *
+     * @param callState the errno capture state
+     * @param event the {@code struct epoll_event}
+     */
+    public record ControlState(MemorySegment callState, MemorySegment event) {}
+
+    /**
+     * The memory of one eventfd {@code read} or {@code write}: the errno capture state and the
+     * 8-byte counter.
+     *
+     * @param callState the errno capture state
+     * @param counter the 8-byte buffer
+     */
+    public record EventFdState(MemorySegment callState, MemorySegment counter) {}
+
+    /**
+     * {@link #control(int, int, int, int, int, long)} through preallocated memory, allocating
+     * nothing (the poller's arm path). One call at a time per {@code controlState}.
+     *
+     * @param controlState from {@link #allocateControlState}
+     * @param epfd the epoll fd
+     * @param op {@link #CTL_ADD}, {@link #CTL_MOD} or {@link #CTL_DEL}
+     * @param fd the fd watched
+     * @param events the event mask
+     * @param data the 64-bit value {@link #epollWait} reports with the fd's events
+     * @return 0, or {@code -errno}
+     */
+    public static int control(ControlState controlState, int epfd, int op, int fd, int events, long data) {
+        MemorySegment event = controlState.event();
+        MemorySegment state = controlState.callState();
+        event.set(JAVA_INT, EVENTS_OFFSET, events);
+        event.set(JAVA_LONG_UNALIGNED, DATA_OFFSET, data);
+        int rc;
+        try {
+            rc = (int) Functions.EPOLL_CTL_CALL.invokeExact(Functions.EPOLL_CTL, state, epfd, op, fd, event);
         } catch (Throwable t) {
             throw Downcalls.rethrow("epoll_ctl", t);
         }
+        return rc < 0 ? -CallState.errno(state) : 0;
     }
 
     /**
@@ -213,6 +260,18 @@ public final class Epoll {
     }
 
     /**
+     * Room for one {@link #eventFdWrite(EventFdState, int, long)} or
+     * {@link #eventFdRead(EventFdState, int)} call at a time: the 8-byte counter and the errno
+     * capture state. Not for two threads at once.
+     *
+     * @param arena the arena that owns the memory
+     * @return the memory
+     */
+    public static EventFdState allocateEventFdState(Arena arena) {
+        return new EventFdState(CallState.allocate(arena), arena.allocate(JAVA_LONG));
+    }
+
+    /**
      * Adds {@code value} to an eventfd's counter ({@code write} of 8 bytes): 0, or {@code -errno}.
      *
      * @param fd the eventfd
@@ -221,16 +280,29 @@ public final class Epoll {
      */
     public static int eventFdWrite(int fd, long value) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = CallState.allocate(arena);
-            MemorySegment buffer = arena.allocate(JAVA_LONG);
-            buffer.set(JAVA_LONG, 0, value);
-            long rc = (long) Functions.READ_WRITE_CALL.invokeExact(Functions.WRITE, state, fd, buffer, 8L);
-            return rc < 0 ? -CallState.errno(state) : 0;
-        } catch (RuntimeException | Error e) {
-            throw e;
+            return eventFdWrite(allocateEventFdState(arena), fd, value);
+        }
+    }
+
+    /**
+     * {@link #eventFdWrite(int, long)} through preallocated memory, allocating nothing.
+     *
+     * @param eventFdState from {@link #allocateEventFdState}
+     * @param fd the eventfd
+     * @param value what to add (not 0)
+     * @return 0, or {@code -errno}
+     */
+    public static int eventFdWrite(EventFdState eventFdState, int fd, long value) {
+        MemorySegment state = eventFdState.callState();
+        MemorySegment counter = eventFdState.counter();
+        counter.set(JAVA_LONG, 0, value);
+        long rc;
+        try {
+            rc = (long) Functions.READ_WRITE_CALL.invokeExact(Functions.WRITE, state, fd, counter, 8L);
         } catch (Throwable t) {
             throw Downcalls.rethrow("write", t);
         }
+        return rc < 0 ? -CallState.errno(state) : 0;
     }
 
     /**
@@ -242,18 +314,30 @@ public final class Epoll {
      */
     public static long eventFdRead(int fd) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = CallState.allocate(arena);
-            MemorySegment buffer = arena.allocate(JAVA_LONG);
-            long rc = (long) Functions.READ_WRITE_CALL.invokeExact(Functions.READ, state, fd, buffer, 8L);
-            if (rc < 0) {
-                int errno = CallState.errno(state);
-                return errno == EAGAIN ? 0 : -errno;
-            }
-            return buffer.get(JAVA_LONG, 0);
-        } catch (RuntimeException | Error e) {
-            throw e;
+            return eventFdRead(allocateEventFdState(arena), fd);
+        }
+    }
+
+    /**
+     * {@link #eventFdRead(int)} through preallocated memory, allocating nothing.
+     *
+     * @param eventFdState from {@link #allocateEventFdState}
+     * @param fd the eventfd
+     * @return the counter, 0, or {@code -errno}
+     */
+    public static long eventFdRead(EventFdState eventFdState, int fd) {
+        MemorySegment state = eventFdState.callState();
+        MemorySegment counter = eventFdState.counter();
+        long rc;
+        try {
+            rc = (long) Functions.READ_WRITE_CALL.invokeExact(Functions.READ, state, fd, counter, 8L);
         } catch (Throwable t) {
             throw Downcalls.rethrow("read", t);
         }
+        if (rc < 0) {
+            int errno = CallState.errno(state);
+            return errno == EAGAIN ? 0 : -errno;
+        }
+        return counter.get(JAVA_LONG, 0);
     }
 }
