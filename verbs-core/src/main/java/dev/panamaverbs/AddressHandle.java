@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.RegistrationChecks;
 import dev.panamaverbs.values.PortAttributes;
 import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.ffm.ibv_ah_attr;

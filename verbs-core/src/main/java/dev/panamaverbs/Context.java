@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.CriticalPosts;
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.NativeCalls;

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.SysfsGidAttributes;
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.DeviceAttributes;

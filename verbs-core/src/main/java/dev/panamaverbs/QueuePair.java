@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.QueuePairTransitions;
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.AccessFlag;

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.QueuePairTransitions;
 import dev.panamaverbs.jfr.FlightEvents;
 import dev.panamaverbs.internal.Ranges;
 import dev.panamaverbs.internal.NativeCalls;

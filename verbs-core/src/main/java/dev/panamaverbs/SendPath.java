@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.QueuePairTransitions;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.QueuePairState;
 import dev.panamaverbs.values.QueuePairType;

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.RegistrationChecks;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.BitFlag;
 import dev.panamaverbs.values.MemoryWindowType;

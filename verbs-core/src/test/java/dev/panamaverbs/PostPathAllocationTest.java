@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.QueuePairTransitions;
 import dev.panamaverbs.values.CompletionFlag;
 import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.values.CompletionStatus;

@@ -1,6 +1,7 @@
 package dev.panamaverbs;
 
 
+import dev.panamaverbs.internal.QueuePairTransitions;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.BitFlag;
 import dev.panamaverbs.values.QueuePairAttributeMask;

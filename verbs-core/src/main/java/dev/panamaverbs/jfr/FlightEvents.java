@@ -15,7 +15,7 @@ import jdk.jfr.EventType;
  */
 public final class FlightEvents {
     /** The poller records one dispatch in this many (a power of two): the event is a sample, not a log. */
-    public static final int DISPATCH_SAMPLE_INTERVAL = 64;
+    public static final int DISPATCH_SAMPLE_INTERVAL = PollerDispatchEvent.SAMPLE_INTERVAL;
 
     /** Counts dispatches for the sampling; the poller thread(s) race on it harmlessly (a sample more or less). */
     private static int dispatches;

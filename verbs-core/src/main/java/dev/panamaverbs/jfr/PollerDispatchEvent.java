@@ -14,11 +14,14 @@ import jdk.jfr.Timespan;
  */
 @Name("dev.panamaverbs.PollerDispatch")
 @Label("Poller Dispatch")
-@Description("A sample (one dispatch in " + FlightEvents.DISPATCH_SAMPLE_INTERVAL + ") of the event poller's dispatch latency:"
+@Description("A sample (one dispatch in " + PollerDispatchEvent.SAMPLE_INTERVAL + ") of the event poller's dispatch latency:"
         + " from epoll_wait returning a ready source to its waiters woken or its handler run")
 @Category({"panama-verbs", "Poller"})
 @StackTrace(false)
 final class PollerDispatchEvent extends Event {
+    /** One dispatch in this many (a power of two) is recorded: the event is a sample, not a log. */
+    static final int SAMPLE_INTERVAL = 64;
+
     @Label("Source")
     @Description("The kind of event source: completion channel, rdma_cm channel, async events")
     String source;

@@ -1,4 +1,4 @@
-package dev.panamaverbs;
+package dev.panamaverbs.internal;
 
 import dev.panamaverbs.values.GidType;
 import dev.panamaverbs.values.LinkLayer;

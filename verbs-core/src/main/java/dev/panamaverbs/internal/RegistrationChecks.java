@@ -1,4 +1,4 @@
-package dev.panamaverbs;
+package dev.panamaverbs.internal;
 
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.MemoryWindowType;
@@ -15,7 +15,7 @@ import java.util.function.LongSupplier;
  * device, so a bad argument is always an {@link IllegalArgumentException} naming the verb, never
  * an errno from the kernel.
  */
-final class RegistrationChecks {
+public final class RegistrationChecks {
     private RegistrationChecks() {}
 
     /**
@@ -23,7 +23,7 @@ final class RegistrationChecks {
      * would read stale pages), non-empty, whose arena is still open, writable if write access is
      * asked for.
      */
-    static void checkMemory(String verb, MemorySegment memory, Set<AccessFlag> access) {
+    public static void checkMemory(String verb, MemorySegment memory, Set<AccessFlag> access) {
         Objects.requireNonNull(memory, verb + ": memory segment is null");
         if (!memory.isNative()) {
             throw new IllegalArgumentException(verb + ": heap segments cannot be registered, use"
@@ -51,7 +51,7 @@ final class RegistrationChecks {
      *
      * @return the access flags as an independent {@link EnumSet}
      */
-    static EnumSet<AccessFlag> checkAccess(String verb, Set<AccessFlag> access) {
+    public static EnumSet<AccessFlag> checkAccess(String verb, Set<AccessFlag> access) {
         Objects.requireNonNull(access, verb + ": access flags are null");
         EnumSet<AccessFlag> copy = access.isEmpty() ? EnumSet.noneOf(AccessFlag.class) : EnumSet.copyOf(access);
         if ((copy.contains(AccessFlag.REMOTE_WRITE) || copy.contains(AccessFlag.REMOTE_ATOMIC))
@@ -63,7 +63,7 @@ final class RegistrationChecks {
     }
 
     /** The plain arguments of {@code ibv_reg_dmabuf_mr}: an offset into the buffer, a length, a file descriptor. */
-    static void checkDmabuf(String verb, long offset, long length, int fd) {
+    public static void checkDmabuf(String verb, long offset, long length, int fd) {
         if (offset < 0) {
             throw new IllegalArgumentException(verb + ": offset must be >= 0, got " + offset);
         }
@@ -80,7 +80,7 @@ final class RegistrationChecks {
      * above 0 and at most the device's {@code max_mr_size}, an unsigned value (-1 means no limit).
      * The limit is asked for only once the size is positive, so a bad size needs no device.
      */
-    static void checkRegionSize(String verb, long byteSize, LongSupplier maxMrSizeQuery) {
+    public static void checkRegionSize(String verb, long byteSize, LongSupplier maxMrSizeQuery) {
         if (byteSize <= 0) {
             throw new IllegalArgumentException(verb + ": length must be > 0, got " + byteSize);
         }
@@ -92,14 +92,14 @@ final class RegistrationChecks {
     }
 
     /** The window access rights a bind may grant; everything else belongs to regions or queue pairs. */
-    static final Set<AccessFlag> BINDABLE_ACCESS = Collections.unmodifiableSet(EnumSet.of(
+    public static final Set<AccessFlag> BINDABLE_ACCESS = Collections.unmodifiableSet(EnumSet.of(
             AccessFlag.REMOTE_READ, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_ATOMIC, AccessFlag.ZERO_BASED));
 
     /**
      * The checks of {@code ibv_bind_mw} on plain values: a type 1 window, then
      * {@link #checkBindRange}. {@code window} and {@code region} only name the objects in messages.
      */
-    static void checkBind(String verb, Object window, MemoryWindowType type, Set<AccessFlag> windowAccess,
+    public static void checkBind(String verb, Object window, MemoryWindowType type, Set<AccessFlag> windowAccess,
             Object region, Set<AccessFlag> regionAccess, long regionLength, long offset, long length) {
         if (type != MemoryWindowType.TYPE_1) {
             throw new IllegalArgumentException(verb + ": only type 1 windows are bound with ibv_bind_mw; "
@@ -116,7 +116,7 @@ final class RegistrationChecks {
      * {@link AccessFlag#LOCAL_WRITE} when the window grants remote write or atomics;
      * {@code [offset, offset + length)} non-empty and inside the region.
      */
-    static void checkBindRange(String verb, Set<AccessFlag> windowAccess, Object region, Set<AccessFlag> regionAccess,
+    public static void checkBindRange(String verb, Set<AccessFlag> windowAccess, Object region, Set<AccessFlag> regionAccess,
             long regionLength, long offset, long length) {
         for (AccessFlag flag : windowAccess) {
             if (!BINDABLE_ACCESS.contains(flag)) {
@@ -144,7 +144,7 @@ final class RegistrationChecks {
      *
      * @param resourceDomain the protection domain of {@code resource}
      */
-    static void checkSameDomain(String verb, Object user, Object domain, Object resource, Object resourceDomain) {
+    public static void checkSameDomain(String verb, Object user, Object domain, Object resource, Object resourceDomain) {
         if (resourceDomain != domain) {
             throw new IllegalArgumentException(verb + ": " + resource + " belongs to " + resourceDomain
                     + ", not to " + domain + " of " + user);
@@ -156,7 +156,7 @@ final class RegistrationChecks {
      * Addresses are unsigned 64-bit values; a range that wraps around never fits. An empty range
      * fits when its address is inside the region or at its end.
      */
-    static boolean rangeInside(long start, long size, long address, long length) {
+    public static boolean rangeInside(long start, long size, long address, long length) {
         if (length < 0) {
             return false;
         }

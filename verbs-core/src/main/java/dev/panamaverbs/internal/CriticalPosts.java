@@ -1,17 +1,16 @@
-package dev.panamaverbs;
+package dev.panamaverbs.internal;
 
 import dev.panamaverbs.gateway.ProviderPosts;
-import dev.panamaverbs.internal.SysfsDeviceAttributes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides, once per {@link Context}, whether its queues post through critical downcalls
+ * Decides, once per {@code Context}, whether its queues post through critical downcalls
  * ({@code ibv_post_send}, {@code ibv_post_recv}, {@code ibv_post_srq_recv} without the
  * thread-state transition): {@link ProviderPosts}' table of providers whose posts never make a
  * system call or wait, or the system property {@value ProviderPosts#PROPERTY}.
  */
-final class CriticalPosts {
+public final class CriticalPosts {
     private static final Logger LOG = LoggerFactory.getLogger(CriticalPosts.class);
 
     private CriticalPosts() {}
@@ -21,7 +20,7 @@ final class CriticalPosts {
      *
      * @throws IllegalArgumentException for a value of the property that means nothing
      */
-    static boolean decide(String deviceName, long vendorId) {
+    public static boolean decide(String deviceName, long vendorId) {
         ProviderPosts.Mode mode = ProviderPosts.mode(System.getProperty(ProviderPosts.PROPERTY));
         String driver = ProviderPosts.driver(SysfsDeviceAttributes.ROOT, deviceName);
         boolean critical = ProviderPosts.critical(mode, driver, vendorId);

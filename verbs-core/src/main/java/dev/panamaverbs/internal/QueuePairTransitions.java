@@ -1,4 +1,4 @@
-package dev.panamaverbs;
+package dev.panamaverbs.internal;
 
 import dev.panamaverbs.values.BitFlag;
 import dev.panamaverbs.values.QueuePairAttributeMask;
@@ -14,7 +14,7 @@ import java.util.Set;
  * (IBA 11.2.4.2 / {@code man ibv_modify_qp}), and which moves a typed transition accepts.
  * Pure functions, no native calls.
  */
-final class QueuePairTransitions {
+public final class QueuePairTransitions {
     private QueuePairTransitions() {}
 
     private static final int INIT_CONNECTED = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
@@ -38,7 +38,7 @@ final class QueuePairTransitions {
      * @throws IllegalArgumentException for a transport other than RC, UC, UD, RAW_PACKET, or a target state
      *         that has no typed transition (SQE, UNKNOWN)
      */
-    static int maskFor(QueuePairType type, QueuePairState target) {
+    public static int maskFor(QueuePairType type, QueuePairState target) {
         requireTypedTransport(type);
         return switch (target) {
             case INIT -> switch (type) {
@@ -71,7 +71,7 @@ final class QueuePairTransitions {
      * @throws IllegalArgumentException as {@link #maskFor(QueuePairType, QueuePairState)}, and for SQE -> RTS
      *         of an RC queue pair (RC has no SQE state: a send error moves it to ERROR)
      */
-    static int maskFor(QueuePairType type, QueuePairState from, QueuePairState target) {
+    public static int maskFor(QueuePairType type, QueuePairState from, QueuePairState target) {
         if (target == QueuePairState.RTS && from != QueuePairState.RTR) {
             optionalMaskFor(type, from, target); // checks the transport and the pair
             return IBV_QP_STATE;
@@ -89,7 +89,7 @@ final class QueuePairTransitions {
      *
      * @throws IllegalArgumentException for another transport or pair, or SQE -> RTS on RC
      */
-    static int optionalMaskFor(QueuePairType type, QueuePairState from, QueuePairState target) {
+    public static int optionalMaskFor(QueuePairType type, QueuePairState from, QueuePairState target) {
         requireTypedTransport(type);
         if (target == QueuePairState.SQD && from == QueuePairState.RTS) {
             return IBV_QP_EN_SQD_ASYNC_NOTIFY;
@@ -121,7 +121,7 @@ final class QueuePairTransitions {
      * @param target the target
      * @return the attributes the transition requires
      */
-    static Set<QueuePairAttributeMask> requiredAttributes(QueuePairType type, QueuePairState target) {
+    public static Set<QueuePairAttributeMask> requiredAttributes(QueuePairType type, QueuePairState target) {
         return BitFlag.fromBits(QueuePairAttributeMask.class, maskFor(type, target));
     }
 
@@ -134,7 +134,7 @@ final class QueuePairTransitions {
      * @param target the target
      * @return whether the typed transition to {@code target} may start in {@code from}: INIT from RESET or INIT, RTR from INIT, RTS from RTR, RTS, SQD or SQE, SQD from RTS, ERROR from any state but RESET (the kernel refuses RESET -> ERROR), RESET from any state
      */
-    static boolean isTypedTransition(QueuePairState from, QueuePairState target) {
+    public static boolean isTypedTransition(QueuePairState from, QueuePairState target) {
         return switch (target) {
             case INIT -> from == QueuePairState.RESET || from == QueuePairState.INIT;
             case RTR -> from == QueuePairState.INIT;
@@ -147,7 +147,7 @@ final class QueuePairTransitions {
     }
 
     /** Throws {@link IllegalStateException} naming {@code qp} when the typed transition is not allowed. */
-    static void requireTypedTransition(Object qp, QueuePairState from, QueuePairState target) {
+    public static void requireTypedTransition(Object qp, QueuePairState from, QueuePairState target) {
         if (!isTypedTransition(from, target)) {
             throw new IllegalStateException("ibv_modify_qp: " + qp + " cannot go from " + from + " to " + target
                     + " (the path is RESET -> INIT -> RTR -> RTS; RTS <-> SQD; SQE -> RTS; ERROR from any state but RESET; RESET from any)");
@@ -160,10 +160,10 @@ final class QueuePairTransitions {
      * and calls {@link #requirePostable} only to throw. SQD, SQE and ERROR accept a send (the last
      * two flush it).
      */
-    static final int SEND_REFUSED_STATES = 1 << QueuePairState.RESET.ordinal()
+    public static final int SEND_REFUSED_STATES = 1 << QueuePairState.RESET.ordinal()
             | 1 << QueuePairState.INIT.ordinal() | 1 << QueuePairState.RTR.ordinal();
     /** The states that refuse a receive ({@code ibv_post_recv}): RESET only, as {@link #SEND_REFUSED_STATES}. */
-    static final int RECEIVE_REFUSED_STATES = 1 << QueuePairState.RESET.ordinal();
+    public static final int RECEIVE_REFUSED_STATES = 1 << QueuePairState.RESET.ordinal();
 
     /**
      * Throws {@link IllegalStateException} naming {@code verb}, {@code qp} and {@code state} when
@@ -173,7 +173,7 @@ final class QueuePairTransitions {
      * refusal here is never wrong. UNKNOWN (a raw modify to a value this version does not know)
      * is left to the provider.
      */
-    static void requirePostable(String verb, boolean send, Object qp, QueuePairState state) {
+    public static void requirePostable(String verb, boolean send, Object qp, QueuePairState state) {
         int refused = send ? SEND_REFUSED_STATES : RECEIVE_REFUSED_STATES;
         if ((refused >>> state.ordinal() & 1) != 0) {
             throw new IllegalStateException(verb + ": " + qp + " is in " + state + (send
@@ -183,7 +183,7 @@ final class QueuePairTransitions {
     }
 
     /** The transports the typed transitions know. */
-    static void requireTypedTransport(QueuePairType type) {
+    public static void requireTypedTransport(QueuePairType type) {
         if (type != QueuePairType.RC && type != QueuePairType.UC && type != QueuePairType.UD && type != QueuePairType.RAW_PACKET) {
             throw new IllegalArgumentException(
                     "ibv_modify_qp: typed transitions support RC, UC, UD and RAW_PACKET, not " + type + "; use QueuePair.modify");

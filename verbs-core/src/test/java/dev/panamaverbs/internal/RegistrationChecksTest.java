@@ -1,4 +1,4 @@
-package dev.panamaverbs;
+package dev.panamaverbs.internal;
 
 import dev.panamaverbs.values.AccessFlag;
 import static org.junit.jupiter.api.Assertions.assertEquals;

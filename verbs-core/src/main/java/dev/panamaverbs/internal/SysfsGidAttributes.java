@@ -1,4 +1,4 @@
-package dev.panamaverbs;
+package dev.panamaverbs.internal;
 
 import dev.panamaverbs.values.GidType;
 import dev.panamaverbs.values.LinkLayer;
@@ -13,18 +13,18 @@ import java.util.Optional;
  * holds {@code "IB/RoCE v1"} or {@code "RoCE v2"}, and {@code .../ndevs/<index>} the netdev name.
  * The kernel answers EINVAL for unused indexes, which reads as "empty" here.
  */
-final class SysfsGidAttributes {
+public final class SysfsGidAttributes {
     private static final Path ROOT = Path.of("/sys/class/infiniband");
 
     private SysfsGidAttributes() {}
 
     /** The GID type at {@code index}, or empty when sysfs has no answer. */
-    static Optional<GidType> type(String device, int port, int index, LinkLayer linkLayer) {
+    public static Optional<GidType> type(String device, int port, int index, LinkLayer linkLayer) {
         return read(device, port, "types", index).map(text -> parseType(text, linkLayer));
     }
 
     /** The netdev name at {@code index}, or empty. */
-    static Optional<String> netdev(String device, int port, int index) {
+    public static Optional<String> netdev(String device, int port, int index) {
         return read(device, port, "ndevs", index).filter(name -> !name.isEmpty());
     }
 
@@ -32,7 +32,7 @@ final class SysfsGidAttributes {
      * The type for sysfs' text: {@code "RoCE v2"} is RoCE v2; {@code "IB/RoCE v1"} is RoCE v1 on
      * Ethernet ports and IB otherwise (the kernel uses one name for both, as rdma-core does).
      */
-    static GidType parseType(String text, LinkLayer linkLayer) {
+    public static GidType parseType(String text, LinkLayer linkLayer) {
         String trimmed = text.strip();
         if (trimmed.equalsIgnoreCase("RoCE v2")) {
             return GidType.ROCE_V2;
