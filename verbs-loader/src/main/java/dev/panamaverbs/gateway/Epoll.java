@@ -156,7 +156,7 @@ public final class Epoll {
     public record EventFdState(MemorySegment callState, MemorySegment counter) {}
 
     /**
-     * {@link #control(int, int, int, int, int, long)} through preallocated memory, allocating
+     * {@link #control(int, int, int, int, long)} through preallocated memory, allocating
      * nothing (the poller's arm path). One call at a time per {@code controlState}.
      *
      * @param controlState from {@link #allocateControlState}
