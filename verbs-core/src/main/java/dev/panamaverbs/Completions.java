@@ -367,11 +367,14 @@ public final class Completions {
 
     /**
      * Records each failed entry among the first {@code count} as a
-     * {@code dev.panamaverbs.FailedCompletion} JFR event of device {@code device}. Reads only the
-     * status of a successful entry; allocates only for a failed one while a recording has the
-     * event enabled, so the poll path stays allocation-free with recording off.
+     * {@code dev.panamaverbs.FailedCompletion} JFR event of device {@code device}. With recording
+     * off it returns after one check, reading no entry; with it on it reads each status and
+     * allocates only for a failed entry, so the poll path stays allocation-free with recording off.
      */
     void recordFailures(String device, int count) {
+        if (!FlightEvents.recordsFailedCompletions()) {
+            return;
+        }
         for (int i = 0; i < count; i++) {
             int status = statusValue(i);
             if (status != CompletionStatus.SUCCESS.value()) {

@@ -141,6 +141,16 @@ public final class FlightEvents {
     }
 
     /**
+     * Whether a recording has {@code dev.panamaverbs.FailedCompletion} enabled: the poll path asks
+     * once per batch, so with recording off it reads no completion's status at all.
+     *
+     * @return whether failed completions are being recorded
+     */
+    public static boolean recordsFailedCompletions() {
+        return Types.FAILED_COMPLETION.isEnabled();
+    }
+
+    /**
      * Records one failed completion. Called only for a status other than SUCCESS; allocates only
      * when a recording has the type enabled.
      *
