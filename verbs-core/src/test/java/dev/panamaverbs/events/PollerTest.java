@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.gateway.Epoll;
 import dev.panamaverbs.gateway.Libc;
+import dev.panamaverbs.internal.TestThreads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,20 +60,7 @@ class PollerTest {
     }
 
     private static <T> CompletableFuture<T> on(boolean virtual, Callable<T> body) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        Runnable run = () -> {
-            try {
-                result.complete(body.call());
-            } catch (Throwable t) {
-                result.completeExceptionally(t);
-            }
-        };
-        if (virtual) {
-            Thread.ofVirtual().start(run);
-        } else {
-            Thread.ofPlatform().daemon().start(run);
-        }
-        return result;
+        return TestThreads.start(virtual, body);
     }
 
     /** Waits (generously) until {@code count} threads are parked on {@code source}. */

@@ -39,20 +39,7 @@ class EventFilesDeadlineTest {
     }
 
     private static <T> T on(boolean virtual, java.util.concurrent.Callable<T> body) throws Exception {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        Runnable run = () -> {
-            try {
-                result.complete(body.call());
-            } catch (Throwable t) {
-                result.completeExceptionally(t);
-            }
-        };
-        Thread thread = virtual ? Thread.ofVirtual().start(run) : Thread.ofPlatform().start(run);
-        try {
-            return result.get(30, TimeUnit.SECONDS);
-        } finally {
-            thread.join(5_000);
-        }
+        return TestThreads.start(virtual, body).get(30, TimeUnit.SECONDS);
     }
 
     @ParameterizedTest(name = "virtual thread: {0}")

@@ -60,20 +60,7 @@ class EventFilesPollerTest {
     }
 
     private static <T> CompletableFuture<T> on(boolean virtual, java.util.concurrent.Callable<T> body) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        Runnable run = () -> {
-            try {
-                result.complete(body.call());
-            } catch (Throwable t) {
-                result.completeExceptionally(t);
-            }
-        };
-        if (virtual) {
-            Thread.ofVirtual().start(run);
-        } else {
-            Thread.ofPlatform().daemon().start(run);
-        }
-        return result;
+        return TestThreads.start(virtual, body);
     }
 
     @ParameterizedTest(name = "poller on: {0}")
