@@ -1,28 +1,15 @@
 package dev.panamaverbs.jfr;
 
-import jdk.jfr.Category;
 import jdk.jfr.Description;
-import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
-import jdk.jfr.StackTrace;
 
 /** {@code dev.panamaverbs.QueuePairError}: a queue pair entered ERROR or SQE, or an async event reported it failed. */
 @Name("dev.panamaverbs.QueuePairError")
 @Label("Queue Pair Error")
 @Description("A queue pair entered ERROR or SQE, or the device reported a queue pair error as an async event"
         + " (QP_FATAL, QP_REQ_ERR, QP_ACCESS_ERR, PATH_MIG_ERR)")
-@Category({"panama-verbs", "Queue Pairs"})
-@StackTrace(false)
-final class QueuePairErrorEvent extends Event {
-    @Label("Device")
-    @Description("The RDMA device of the queue pair, e.g. rxe0")
-    String device;
-
-    @Label("Queue Pair Number")
-    @Description("ibv_qp.qp_num")
-    int queuePairNumber;
-
+final class QueuePairErrorEvent extends QueuePairFlightEvent {
     @Label("State")
     @Description("The state the queue pair is in now, as far as the library knows")
     String state;

@@ -1,27 +1,14 @@
 package dev.panamaverbs.jfr;
 
-import jdk.jfr.Category;
 import jdk.jfr.Description;
-import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
-import jdk.jfr.StackTrace;
 
 /** {@code dev.panamaverbs.QueuePairStateChange}: a queue pair's known state changed. */
 @Name("dev.panamaverbs.QueuePairStateChange")
 @Label("Queue Pair State Change")
 @Description("A queue pair's state changed: moved by ibv_modify_qp, seen by ibv_query_qp, or moved by rdma_cm")
-@Category({"panama-verbs", "Queue Pairs"})
-@StackTrace(false)
-final class QueuePairStateChangeEvent extends Event {
-    @Label("Device")
-    @Description("The RDMA device of the queue pair, e.g. rxe0")
-    String device;
-
-    @Label("Queue Pair Number")
-    @Description("ibv_qp.qp_num")
-    int queuePairNumber;
-
+final class QueuePairStateChangeEvent extends QueuePairFlightEvent {
     @Label("Queue Pair Type")
     @Description("RC, UC, UD, ...")
     String queuePairType;
