@@ -1,0 +1,11 @@
+/**
+ * Messages over RDMA, on verbs-core's public API only: {@code dev.panamaverbs.messaging} holds
+ * message channels with credit-based flow control (no RNR retry is ever needed), rendezvous for
+ * large messages, request/response, and a registration cache under the memory lock limit.
+ */
+module dev.panamaverbs.messaging {
+    requires transitive dev.panamaverbs.core;
+    requires org.slf4j;
+
+    exports dev.panamaverbs.messaging;
+}
