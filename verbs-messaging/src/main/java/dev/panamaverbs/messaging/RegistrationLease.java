@@ -74,6 +74,18 @@ public final class RegistrationLease implements AutoCloseable {
     }
 
     /**
+     * Where {@link #memory()} starts inside {@link #region()}: the offset for scatter/gather
+     * entries ({@code sge(lease.region(), lease.offset(), length)}), 0 unless the registration
+     * is a larger range registered earlier.
+     *
+     * @return the offset in bytes
+     * @throws IllegalStateException once the lease is closed
+     */
+    public long offset() {
+        return memory.address() - region().memoryAddress();
+    }
+
+    /**
      * Whether the lease is still open.
      *
      * @return whether the lease is still open
