@@ -120,11 +120,13 @@ public final class RegistrationCache implements AutoCloseable {
         if (access.isEmpty()) {
             throw new IllegalArgumentException("registration cache: no access flags (at least LOCAL_WRITE or a remote one)");
         }
-        if (access.contains(AccessFlag.ON_DEMAND)) {
+        // A copy: the caller's set may change later, every registration must get the same flags.
+        Set<AccessFlag> flags = Collections.unmodifiableSet(EnumSet.copyOf(access));
+        if (flags.contains(AccessFlag.ON_DEMAND)) {
             requireOnDemandPaging(pd.context());
         }
         long memlock = RegistrationMemlock.read();
-        return new RegistrationCache(RegistrationStep.of(pd, access), access, budget.resolve(memlock), memlock);
+        return new RegistrationCache(RegistrationStep.of(pd, flags), flags, budget.resolve(memlock), memlock);
     }
 
     private static void requireOnDemandPaging(Context context) {

@@ -28,8 +28,11 @@ public final class RegistrationLimitException extends MessagingException {
     private final String refusedVerb;
     /** The verb's errno, or 0. */
     private final int refusedErrno;
+    /** The memory lock limit read when the cache opened. */
     private final long memlockLimitBytes;
+    /** The cache's budget. */
     private final long budgetBytes;
+    /** The bytes the refused registration asked for. */
     private final long requestedBytes;
 
     private RegistrationLimitException(String message, String verb, int errno, long memlockLimitBytes,
