@@ -31,6 +31,11 @@ import java.util.Set;
  * inline}), which functions are only internal steps, and which are not offered and why: the
  * verb coverage table, {@code docs/verb-coverage.md} in the source repository, kept true by a
  * unit test.
+ *
+ * <p>On JDK 17 to 21 the jar's Java 17 base layer answers instead of this class:
+ * {@link #isAvailable()} is false and {@link #unavailabilityCause()} says "needs JDK 22 or newer
+ * (running N)"; a build for Java 17 sees only that probe ({@code docs/multi-release.md} in the
+ * source repository shows the fallback pattern).
  */
 public final class Verbs {
     private Verbs() {}
@@ -46,7 +51,8 @@ public final class Verbs {
 
     /**
      * Why libibverbs is unavailable (library not found, symbol missing, native access not
-     * enabled, disabled by {@code -Dpanamaverbs.disable=true}); empty when available.
+     * enabled, disabled by {@code -Dpanamaverbs.disable=true}; on JDK 17 to 21 "needs JDK 22 or
+     * newer (running N)"); empty when available.
      *
      * @return why libibverbs is unavailable; empty when available
      */
