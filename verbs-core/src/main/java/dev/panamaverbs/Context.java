@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.Availability;
 import dev.panamaverbs.internal.CriticalPosts;
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.Deadline;
@@ -446,7 +447,7 @@ public final class Context extends VerbsResource {
         if (commandFd < 0) {
             throw new IllegalArgumentException(verb + ": cmd_fd must be an open fd, got " + commandFd);
         }
-        Verbs.ensureAvailable();
+        Availability.ensureVerbs();
         Capability.IMPORT.require(verb);
         MemorySegment handle;
         try (Arena arena = Arena.ofConfined()) {

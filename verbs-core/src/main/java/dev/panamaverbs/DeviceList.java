@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.Availability;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.values.Guids;
@@ -101,7 +102,7 @@ final class DeviceList {
 
     /** Lists the devices, applies {@code body} to them (each sized to {@code ibv_device}), frees the list. */
     private static <T> T withList(ListBody<T> body) {
-        Verbs.ensureAvailable();
+        Availability.ensureVerbs();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
             MemorySegment count = arena.allocate(ValueLayout.JAVA_INT);

@@ -111,15 +111,7 @@ class PollerDeviceTest {
             if (pollerOn) {
                 assertTrue(awaitRegistrations(channels), "the channels' fds are registered on the shared poller");
             }
-            // Round by round, one write per queue pair, so that waiters park between rounds.
-            SendWorkRequest wr = SendWorkRequest.allocate(arena, 1);
-            for (int m = 0; m < MESSAGES; m++) {
-                for (int i = 0; i < pairs.size(); i++) {
-                    pairs.get(i).postSend(wr.wrId(m).opcode(WorkRequestOpcode.RDMA_WRITE)
-                            .sge(mr, 64L * i, 64).rdma(mr.memoryAddress() + 32 * 1024 + 64L * i, mr.rkey()).signaled(true));
-                }
-                Thread.sleep(m % 4 == 0 ? 20 : 0);
-            }
+            writeRounds(pairs, mr, arena);
             for (int i = 0; i < waiters.size(); i++) {
                 assertTrue(waiters.get(i).join(DEADLINE.multipliedBy(2)), "waiter " + i + " finished");
                 assertEquals(MESSAGES, outcomes.get(i).get(), "waiter " + i + " got every completion in order");
@@ -128,6 +120,21 @@ class PollerDeviceTest {
     }
 
     /** Waits for {@link #MESSAGES} completions, checking each; the count, or what went wrong. */
+    /**
+     * {@link #MESSAGES} rounds of one signaled RDMA WRITE per queue pair (wr_id the round), with a pause
+     * every fourth round, so that waiters park between rounds.
+     */
+    private static void writeRounds(List<QueuePair> pairs, MemoryRegion mr, Arena arena) throws InterruptedException {
+        SendWorkRequest wr = SendWorkRequest.allocate(arena, 1);
+        for (int m = 0; m < MESSAGES; m++) {
+            for (int i = 0; i < pairs.size(); i++) {
+                pairs.get(i).postSend(wr.wrId(m).opcode(WorkRequestOpcode.RDMA_WRITE)
+                        .sge(mr, 64L * i, 64).rdma(mr.memoryAddress() + 32 * 1024 + 64L * i, mr.rkey()).signaled(true));
+            }
+            Thread.sleep(m % 4 == 0 ? 20 : 0);
+        }
+    }
+
     private static Object receiveAll(CompletionQueue cq) throws InterruptedException {
         Completions batch = Completions.allocate(8);
         int received = 0;
@@ -192,14 +199,7 @@ class PollerDeviceTest {
                     }
                 }
             });
-            SendWorkRequest wr = SendWorkRequest.allocate(arena, 1);
-            for (int m = 0; m < MESSAGES; m++) {
-                for (int i = 0; i < pairs.size(); i++) {
-                    pairs.get(i).postSend(wr.wrId(m).opcode(WorkRequestOpcode.RDMA_WRITE)
-                            .sge(mr, 64L * i, 64).rdma(mr.memoryAddress() + 32 * 1024 + 64L * i, mr.rkey()).signaled(true));
-                }
-                Thread.sleep(m % 4 == 0 ? 20 : 0);
-            }
+            writeRounds(pairs, mr, arena);
             assertTrue(all.await(DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS),
                     "the handler saw every completion: " + received.values() + " of " + MESSAGES + " each");
             assertEquals(null, failure.get());
