@@ -100,13 +100,7 @@ class PollerDeviceTest {
                 CompletionQueue cq = queues.get(i);
                 AtomicReference<Object> outcome = new AtomicReference<>();
                 outcomes.add(outcome);
-                waiters.add(Thread.ofVirtual().name("cq-waiter-" + i).start(() -> {
-                    try {
-                        outcome.set(receiveAll(cq));
-                    } catch (Throwable t) {
-                        outcome.set(t);
-                    }
-                }));
+                waiters.add(OutcomeThreads.start(true, "cq-waiter-" + i, outcome, () -> receiveAll(cq)));
             }
             if (pollerOn) {
                 assertTrue(awaitRegistrations(channels), "the channels' fds are registered on the shared poller");
@@ -240,9 +234,9 @@ class PollerDeviceTest {
             AtomicReference<Object> firstOutcome = new AtomicReference<>();
             AtomicReference<Object> secondOutcome = new AtomicReference<>();
             AtomicReference<Object> otherOutcome = new AtomicReference<>();
-            Thread firstWaiter = waiter("first", firstOutcome, () -> first.awaitCompletions(Completions.allocate(4), Duration.ofMinutes(10)));
-            Thread secondWaiter = waiter("second", secondOutcome, () -> second.awaitCompletions(Completions.allocate(4), Duration.ofMinutes(10)));
-            Thread otherWaiter = waiter("other", otherOutcome, () -> other.awaitEvent(Duration.ofMinutes(10)));
+            Thread firstWaiter = OutcomeThreads.start(true, "waiter-first", firstOutcome, () -> first.awaitCompletions(Completions.allocate(4), Duration.ofMinutes(10)));
+            Thread secondWaiter = OutcomeThreads.start(true, "waiter-second", secondOutcome, () -> second.awaitCompletions(Completions.allocate(4), Duration.ofMinutes(10)));
+            Thread otherWaiter = OutcomeThreads.start(true, "waiter-other", otherOutcome, () -> other.awaitEvent(Duration.ofMinutes(10)));
             awaitParked(firstWaiter);
             awaitParked(secondWaiter);
             awaitParked(otherWaiter);
@@ -264,20 +258,6 @@ class PollerDeviceTest {
             // The next wait starts a new shared poller.
             assertEquals(java.util.Optional.empty(), other.awaitEvent(Duration.ofMillis(50)));
         }
-    }
-
-    private interface Wait {
-        Object run() throws Exception;
-    }
-
-    private static Thread waiter(String name, AtomicReference<Object> outcome, Wait wait) {
-        return Thread.ofVirtual().name("waiter-" + name).start(() -> {
-            try {
-                outcome.set(wait.run());
-            } catch (Throwable t) {
-                outcome.set(t);
-            }
-        });
     }
 
     /** Until {@code thread} is parked (its wait begun), or the deadline. */
