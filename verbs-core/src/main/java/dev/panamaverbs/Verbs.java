@@ -114,7 +114,7 @@ public final class Verbs {
         if (!isAvailable()) {
             return List.of();
         }
-        return DeviceList.list();
+        return Device.listed();
     }
 
     /**
