@@ -5,6 +5,7 @@ import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.internal.Availability;
+import dev.panamaverbs.internal.DeviceList;
 import dev.panamaverbs.internal.SysfsDeviceAttributes;
 import dev.panamaverbs.values.Guids;
 import dev.panamaverbs.values.NodeType;

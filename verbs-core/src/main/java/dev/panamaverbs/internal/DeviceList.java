@@ -1,7 +1,6 @@
-package dev.panamaverbs;
+package dev.panamaverbs.internal;
 
-import dev.panamaverbs.internal.Availability;
-import dev.panamaverbs.internal.NativeCalls;
+import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.gateway.IbverbsCalls;
@@ -17,9 +16,9 @@ import java.util.List;
 /**
  * The native device list ({@code ibv_get_device_list} / {@code ibv_free_device_list}): every use
  * reads what it needs and frees the list before returning, so no {@code ibv_device*} outlives it.
- * It hands out native devices only; {@link Device} reads them into records and opens them.
+ * It hands out native devices only; {@code dev.panamaverbs.Device} reads them into records and opens them.
  */
-final class DeviceList {
+public final class DeviceList {
     private DeviceList() {}
 
     /**
@@ -27,7 +26,7 @@ final class DeviceList {
      *
      * @throws VerbsException for {@code verb} with errno {@code ENODEV} when no listed device has the name
      */
-    static <T> T withDevice(String verb, String name, DeviceBody<T> body) {
+    public static <T> T withDevice(String verb, String name, DeviceBody<T> body) {
         return withList((devices, arena) -> {
             for (MemorySegment device : devices) {
                 if (ibv_device.name(device).getString(0).equals(name)) {
@@ -39,7 +38,7 @@ final class DeviceList {
     }
 
     /** {@code ibv_open_device} of a listed device: the new {@code ibv_context*}, sized. */
-    static MemorySegment openDevice(MemorySegment device, Arena arena, String name) {
+    public static MemorySegment openDevice(MemorySegment device, Arena arena, String name) {
         MemorySegment state = CallState.allocate(arena);
         MemorySegment context = IbverbsCalls.ibv_open_device(state, device);
         if (context.equals(MemorySegment.NULL)) {
@@ -50,7 +49,7 @@ final class DeviceList {
     }
 
     /** Lists the devices, applies {@code body} to them (each sized to {@code ibv_device}), frees the list. */
-    static <T> T withList(ListBody<T> body) {
+    public static <T> T withList(ListBody<T> body) {
         Availability.ensureVerbs();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = CallState.allocate(arena);
@@ -80,13 +79,13 @@ final class DeviceList {
 
     /** What to do with the listed devices while the list is held. */
     @FunctionalInterface
-    interface ListBody<T> {
+    public interface ListBody<T> {
         T apply(List<MemorySegment> devices, Arena arena);
     }
 
     /** What to do with one listed device while the list is held. */
     @FunctionalInterface
-    interface DeviceBody<T> {
+    public interface DeviceBody<T> {
         T apply(MemorySegment device, Arena arena);
     }
 }
