@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.Availability;
 import dev.panamaverbs.internal.BuildInfo;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.ForkStatus;
@@ -69,8 +70,7 @@ public final class Verbs {
      * @return the unavailability as an exception, empty when available
      */
     public static Optional<VerbsUnavailableException> unavailabilityException() {
-        return LibIbverbs.LIBRARY.unavailabilityCause().map(cause ->
-                new VerbsUnavailableException(cause, LibIbverbs.LIBRARY.unavailabilityFailure().orElse(null)));
+        return Availability.verbsUnavailable();
     }
 
     /**
@@ -79,10 +79,7 @@ public final class Verbs {
      * @throws dev.panamaverbs.VerbsUnavailableException with the cause otherwise
      */
     public static void ensureAvailable() {
-        Optional<VerbsUnavailableException> unavailable = unavailabilityException();
-        if (unavailable.isPresent()) {
-            throw unavailable.get();
-        }
+        Availability.ensureVerbs();
     }
 
     /**
@@ -123,7 +120,7 @@ public final class Verbs {
         if (!isAvailable()) {
             return List.of();
         }
-        return DeviceList.list();
+        return Device.listed();
     }
 
     /**

@@ -2,8 +2,7 @@ package dev.panamaverbs.events;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.gateway.Epoll;
-import dev.panamaverbs.gateway.Libc;
+import dev.panamaverbs.gateway.EventFd;
 import dev.panamaverbs.internal.Deadline;
 import java.lang.foreign.Arena;
 import java.lang.management.ManagementFactory;
@@ -39,10 +38,8 @@ class PollerAllocationTest {
 
     private Poller poller;
     private Arena arena;
-    private int fd;
+    private EventFd eventFd;
     private PollSource source;
-    private Epoll.EventFdState writeState;
-    private Epoll.EventFdState readState;
     /** Cycles the consumer (handler or waiter) has completed. */
     private final AtomicLong consumed = new AtomicLong();
     private final AtomicReference<Thread> pollerThread = new AtomicReference<>();
@@ -57,17 +54,14 @@ class PollerAllocationTest {
     void start() {
         poller = Poller.start("allocation-test-poller");
         arena = Arena.ofShared();
-        fd = Epoll.eventFd();
-        assertTrue(fd >= 0, "eventfd: " + fd);
-        source = poller.register(fd, "allocation test eventfd");
-        writeState = Epoll.allocateEventFdState(arena);
-        readState = Epoll.allocateEventFdState(arena);
+        eventFd = EventFd.open(arena);
+        source = poller.register(eventFd.fd(), "allocation test eventfd");
     }
 
     @AfterEach
     void stop() {
         poller.close();
-        Libc.close(fd);
+        eventFd.close();
         arena.close();
     }
 
@@ -75,7 +69,7 @@ class PollerAllocationTest {
     void aHandlerCycleAllocatesNothing() {
         source.setHandler(() -> {
             pollerThread.compareAndSet(null, Thread.currentThread());
-            if (Epoll.eventFdRead(readState, fd) > 0) {
+            if (eventFd.read() > 0) {
                 consumed.incrementAndGet();
             }
         });
@@ -89,7 +83,7 @@ class PollerAllocationTest {
             try {
                 while (!source.isClosed()) {
                     long seen = source.reports();
-                    if (Epoll.eventFdRead(readState, fd) > 0) {
+                    if (eventFd.read() > 0) {
                         consumed.incrementAndGet();
                         continue;
                     }
@@ -134,7 +128,7 @@ class PollerAllocationTest {
 
     /** One wake-up: write the eventfd, spin until the consumer took it (a hang fails after a minute). */
     private void cycle(long before) {
-        assertZero(Epoll.eventFdWrite(writeState, fd, 1));
+        assertZero(eventFd.write(1));
         long end = System.nanoTime() + BOUND_NANOS;
         while (consumed.get() == before) {
             if (System.nanoTime() > end) {
