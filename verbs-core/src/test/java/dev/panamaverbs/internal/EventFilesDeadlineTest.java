@@ -85,13 +85,7 @@ class EventFilesDeadlineTest {
     @ParameterizedTest(name = "virtual thread: {0}")
     @ValueSource(booleans = {false, true})
     void aHugeTimeoutWaitsUntilTheFdIsReadable(boolean virtual) throws Exception {
-        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
-            try {
-                return awaitOn(virtual, Duration.ofSeconds(Long.MAX_VALUE));
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<Boolean> waiting = TestThreads.start(virtual, () -> await(Deadline.start("test_wait", Duration.ofSeconds(Long.MAX_VALUE))));
         assertThrows(TimeoutException.class, () -> waiting.get(400, TimeUnit.MILLISECONDS), "still waiting");
         fifo.makeReadable();
         assertEquals(Boolean.TRUE, waiting.get(BOUND_MILLIS, TimeUnit.MILLISECONDS));
