@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -45,6 +46,12 @@ import org.slf4j.LoggerFactory;
  * dies fails the channel: blocked and later sends throw a {@link MessagingException}, messages that
  * already arrived can still be received, then receive throws too.
  *
+ * <p>Request/response: {@link #request} sends a {@link MessageType#REQUEST} with a new correlation
+ * id and returns a future for the {@link MessageType#RESPONSE} of the same id, failed after its
+ * timeout or when the peer is lost. Requests arrive like DATA (handler or {@link #receive}, with
+ * {@link ReceivedMessage#type()} REQUEST); {@link #respond} answers one, now or later, from any
+ * thread. Serialization is the caller's.
+ *
  * <p>Thread-safe: any thread may send, receive, release and close.
  */
 public final class MessageChannel implements AutoCloseable {
@@ -65,6 +72,7 @@ public final class MessageChannel implements AutoCloseable {
     private final MemorySegment receiveMemory;
     private final MemorySegment sendMemory;
     private final Completions batch = Completions.allocate(POLL_BATCH);
+    private final PendingRequests pending = new PendingRequests();
     private final Object drainLock = new Object();
     /** Bit i set: credit message slot i is posted and not yet completed. */
     private final AtomicInteger controlBusy = new AtomicInteger();
@@ -215,16 +223,66 @@ public final class MessageChannel implements AutoCloseable {
      * @param timeout the deadline of the whole call
      */
     public void send(MemorySegment data, Duration timeout) {
+        sendCopy(data, MessageType.DATA, 0, deadline(timeout));
+    }
+
+    /** Copies {@code data} into a free send buffer and posts it as {@code type} with {@code correlation}. */
+    private void sendCopy(MemorySegment data, MessageType type, long correlation, long deadline) {
         Objects.requireNonNull(data, "send: data is null");
         int length = checkLength(data.byteSize());
-        long deadline = deadline(timeout);
         SendBuffer buffer = takeBuffer(deadline);
         try {
             MemorySegment.copy(data, 0, buffer.segment(), 0, length);
-            sendFrom(buffer, length, deadline);
+            post(buffer, type, length, correlation, deadline);
         } finally {
             buffer.close(); // gives it back only when it was not sent
         }
+    }
+
+    /**
+     * Sends {@code data} as a request with a new correlation id; the future completes with the
+     * peer's response (release it when done) or fails with a {@link RequestTimeoutException} after
+     * {@code timeout}, or with the channel's failure when the peer is lost. The send itself waits
+     * for a buffer and a credit within the same {@code timeout}. The future completes on the
+     * poller's thread: chain blocking work with the {@code ...Async} methods.
+     *
+     * @param data the request's payload, at most {@link #maxMessageSize()} bytes
+     * @param timeout how long to wait for the response (and, within it, for a credit)
+     * @return the response's future
+     * @throws CreditTimeoutException when no buffer or credit came in time (nothing sent)
+     * @throws MessagingException when the channel failed or is closed
+     * @throws IllegalArgumentException when larger than {@link #maxMessageSize()}
+     */
+    public CompletableFuture<ReceivedMessage> request(MemorySegment data, Duration timeout) {
+        long deadline = deadline(timeout);
+        requireOpen("request");
+        long id = pending.nextId();
+        CompletableFuture<ReceivedMessage> response = pending.register(id, timeout, "request to " + peer);
+        try {
+            sendCopy(data, MessageType.REQUEST, id, deadline);
+        } catch (RuntimeException e) {
+            pending.abandon(id, e);
+            throw e;
+        }
+        return response;
+    }
+
+    /**
+     * Answers the request of {@code correlation} ({@link ReceivedMessage#correlation()} of a
+     * {@link MessageType#REQUEST} message), now or later, from any thread; the request message may
+     * be released before. Waits for a buffer and a credit up to {@link ChannelOptions#sendTimeout()}.
+     *
+     * @param correlation the request's id
+     * @param data the response's payload, at most {@link #maxMessageSize()} bytes
+     * @throws IllegalArgumentException when {@code correlation} is 0 or the payload too large
+     * @throws CreditTimeoutException when no buffer or credit came in time (nothing sent)
+     * @throws MessagingException when the channel failed or is closed
+     */
+    public void respond(long correlation, MemorySegment data) {
+        if (correlation == 0) {
+            throw new IllegalArgumentException("respond: correlation id 0 is no request's (a DATA message's)");
+        }
+        sendCopy(data, MessageType.RESPONSE, correlation, deadline(options.sendTimeout()));
     }
 
     /**
@@ -269,15 +327,20 @@ public final class MessageChannel implements AutoCloseable {
         return (int) length;
     }
 
-    /** Takes a credit (waiting until {@code deadline}), writes the header and posts {@code buffer}'s SEND. */
+    /** A zero-copy DATA send of {@code buffer} ({@link SendBuffer#send}). */
     void sendFrom(SendBuffer buffer, int length, long deadline) {
+        post(buffer, MessageType.DATA, length, 0, deadline);
+    }
+
+    /** Takes a credit (waiting until {@code deadline}), writes the header and posts {@code buffer}'s SEND. */
+    private void post(SendBuffer buffer, MessageType type, int length, long correlation, long deadline) {
         checkLength(length);
         requireOpen("send");
         credits.acquire(deadline);
         int slot = buffer.slot();
         int returns = credits.takeReturns();
         long offset = resources.sendOffset(slot);
-        MessageHeader.write(sendMemory, offset, MessageType.DATA, returns, length, 0);
+        MessageHeader.write(sendMemory, offset, type, returns, length, correlation);
         buffer.sent();
         inFlight.incrementAndGet();
         try {
@@ -436,7 +499,15 @@ public final class MessageChannel implements AutoCloseable {
                 creditMessagesReceived.incrementAndGet();
                 repostControl(slot);
             }
-            case DATA -> deliver(slot, type, bytes - MessageHeader.SIZE, MessageHeader.correlation(receiveMemory, offset));
+            case DATA, REQUEST -> deliver(slot, type, bytes - MessageHeader.SIZE, MessageHeader.correlation(receiveMemory, offset));
+            case RESPONSE -> {
+                messagesReceived.incrementAndGet();
+                ReceivedMessage response = messages[slot];
+                response.arrived(type, bytes - MessageHeader.SIZE, MessageHeader.correlation(receiveMemory, offset));
+                if (!pending.complete(response.correlation(), response)) {
+                    response.release(); // its request timed out: dropped
+                }
+            }
             default -> fail(new MessagingException("message channel to " + peer + ": the peer sent a " + type
                     + " message, which this version does not implement yet", null));
         }
@@ -502,6 +573,7 @@ public final class MessageChannel implements AutoCloseable {
         }
         MessagingException first = failure;
         credits.fail(first);
+        pending.failAll(first);
         freeSends.fail(first);
         arrived.fail(first);
         return first;
@@ -569,12 +641,17 @@ public final class MessageChannel implements AutoCloseable {
         return credits.peerWindow();
     }
 
-    /** {@return the DATA messages this side posted} */
+    /** {@return the requests waiting for their responses} */
+    public int pendingRequests() {
+        return pending.size();
+    }
+
+    /** {@return the DATA, REQUEST and RESPONSE messages this side posted} */
     public long messagesSent() {
         return messagesSent.get();
     }
 
-    /** {@return the DATA messages that arrived} */
+    /** {@return the DATA, REQUEST and RESPONSE messages that arrived} */
     public long messagesReceived() {
         return messagesReceived.get();
     }
