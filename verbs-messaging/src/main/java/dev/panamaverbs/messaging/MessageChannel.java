@@ -671,6 +671,11 @@ public final class MessageChannel implements AutoCloseable {
         return Optional.ofNullable(failure);
     }
 
+    /** {@return true once {@link #close()} began} */
+    boolean isClosed() {
+        return closed;
+    }
+
     /** {@return true until the channel failed or was closed} */
     public boolean isOpen() {
         return failure == null && !closed;

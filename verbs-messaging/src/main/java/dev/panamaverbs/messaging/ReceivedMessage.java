@@ -36,7 +36,8 @@ public final class ReceivedMessage {
      * The payload: a read-only view of the receive buffer, after the header.
      *
      * @return the payload's bytes, {@link #length()} of them
-     * @throws IllegalStateException once released (the buffer may hold another message already)
+     * @throws IllegalStateException once released (the buffer may hold another message already), or
+     *         once its channel is closed
      */
     public MemorySegment payload() {
         requireHeld("payload");
@@ -90,6 +91,9 @@ public final class ReceivedMessage {
     private void requireHeld(String what) {
         if (!held) {
             throw new IllegalStateException(what + ": message already released (its buffer was re-posted)");
+        }
+        if (channel.isClosed()) {
+            throw new IllegalStateException(what + ": the message's channel is closed (its buffers are freed)");
         }
     }
 
