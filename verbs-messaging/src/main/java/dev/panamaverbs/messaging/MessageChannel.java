@@ -8,6 +8,7 @@ import dev.panamaverbs.cm.ConnectionId;
 import dev.panamaverbs.cm.ConnectionOptions;
 import dev.panamaverbs.cm.ConnectionRequest;
 import dev.panamaverbs.cm.PortSpace;
+import dev.panamaverbs.values.CompletionStatus;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -471,8 +472,13 @@ public final class MessageChannel implements AutoCloseable {
         }
         if (!success) {
             if (!closed && failure == null) {
-                fail(new MessagingException("message channel to " + peer + ": a work request failed: "
-                        + batch.status(index) + " (wr_id 0x" + Long.toHexString(wrId) + ", vendor error 0x"
+                // A flush comes first when the connection goes: rdma_cm moves the queue pair to
+                // ERROR on DISCONNECTED before the watching thread takes that event.
+                String why = batch.status(index) == CompletionStatus.WR_FLUSH_ERR
+                        ? "the connection was lost (the queue pair is in the error state: the peer disconnected or died): "
+                        : "a work request failed: ";
+                fail(new MessagingException("message channel to " + peer + ": " + why + batch.status(index)
+                        + " (wr_id 0x" + Long.toHexString(wrId) + ", vendor error 0x"
                         + Integer.toHexString(batch.vendorError(index)) + ")", null));
             }
             return;
