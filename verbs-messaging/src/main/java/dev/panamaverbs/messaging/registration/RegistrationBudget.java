@@ -1,4 +1,4 @@
-package dev.panamaverbs.messaging;
+package dev.panamaverbs.messaging.registration;
 
 /**
  * How many bytes a {@link RegistrationCache} may keep registered at once, counted in whole 4 KiB

@@ -1,4 +1,4 @@
-package dev.panamaverbs.messaging;
+package dev.panamaverbs.messaging.registration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

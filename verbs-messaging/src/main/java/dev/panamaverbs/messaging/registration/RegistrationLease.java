@@ -1,4 +1,4 @@
-package dev.panamaverbs.messaging;
+package dev.panamaverbs.messaging.registration;
 
 import dev.panamaverbs.MemoryRegion;
 import java.lang.foreign.MemorySegment;

@@ -1,4 +1,4 @@
-package dev.panamaverbs.messaging;
+package dev.panamaverbs.messaging.registration;
 
 import java.io.IOException;
 import java.nio.file.Files;

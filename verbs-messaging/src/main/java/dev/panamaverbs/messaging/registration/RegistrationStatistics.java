@@ -1,4 +1,4 @@
-package dev.panamaverbs.messaging;
+package dev.panamaverbs.messaging.registration;
 
 /**
  * A snapshot of a {@link RegistrationCache}'s counters ({@link RegistrationCache#statistics()}).

@@ -1,6 +1,7 @@
-package dev.panamaverbs.messaging;
+package dev.panamaverbs.messaging.registration;
 
 import dev.panamaverbs.VerbsException;
+import dev.panamaverbs.messaging.MessagingException;
 
 /**
  * A registration the memory lock limit refused: either the {@link RegistrationCache}'s budget

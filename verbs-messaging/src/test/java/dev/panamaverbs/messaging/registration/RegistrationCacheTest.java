@@ -1,5 +1,6 @@
-package dev.panamaverbs.messaging;
+package dev.panamaverbs.messaging.registration;
 
+import dev.panamaverbs.messaging.MessagingException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
