@@ -113,7 +113,8 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         for (int i = 0; i < Schedule.extraHandShakesBeforeRun(o.test()); i++) {
             channel.handShake(local, "the hand shake before the test");
         }
-        CompletionWaiter completions = new CompletionWaiter(res.completionQueue(), arena, 64, o.timeout(), o.isServer());
+        CompletionWaiter completions = new CompletionWaiter(res.completionQueue(), arena, 64, o.timeout(), o.isServer(),
+                o.events());
         if (o.test().isLatency()) {
             latency(res, remote, channel, completions, arena);
         } else {

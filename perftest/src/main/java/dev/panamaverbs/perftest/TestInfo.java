@@ -37,6 +37,10 @@ final class TestInfo {
         };
         out.print("---------------------------------------------------------------------------------------\n");
         out.printf("                    %s%n", title);
+        if (o.events()) {
+            // perftest's completion vector (eq_num) is always 0 here: the twin has no -X.
+            out.printf(" Test with events. Using %s_comp%d%n", deviceName, 0);
+        }
         out.printf(" Dual-port       : OFF\t\tDevice         : %s%n", deviceName);
         out.printf(" Number of qps   : 1\t\tTransport type : IB%n");
         out.printf(" Connection type : %s\t\tUsing SRQ      : OFF%n", o.connection());

@@ -131,7 +131,9 @@ final class TestResources implements AutoCloseable {
             case UD -> QueuePairType.UD;
         };
         int sendDepth = sendDepth();
-        cq = context.createCompletionQueue(sendDepth + receiveDepth + 16);
+        // -e: the queue signals a channel (perftest's ibv_create_comp_channel, vector 0).
+        cq = options.events() ? context.createCompletionQueue(sendDepth + receiveDepth + 16, context.createCompletionChannel(), 0)
+                : context.createCompletionQueue(sendDepth + receiveDepth + 16);
         qp = pd.createQueuePair(QueuePairOptions.builder(type, cq).maxSendWorkRequests(sendDepth)
                 .maxReceiveWorkRequests(Math.max(receiveDepth, 1)).maxSendSge(1).maxReceiveSge(1).maxInlineData(INLINE).build());
         switch (options.connection()) {

@@ -153,6 +153,38 @@ class PerftestOptionsTest {
     }
 
     @Test
+    void rxDepthAsPerftest() {
+        assertEquals(100, PerftestOptions.parse("send_bw", "-r", "100").receiveDepth());
+        assertEquals(100, PerftestOptions.parse("send_bw", "--rx-depth=100").receiveDepth());
+        assertEquals(8, PerftestOptions.parse("send_lat", "-r", "7").receiveDepth(), "an odd depth made even");
+        assertEquals(7, PerftestOptions.parse("send_lat", "-r", "7", "-a").receiveDepth(), "not with -a");
+        assertEquals(20, PerftestOptions.parse("send_bw", "-r", "4000", "-n", "20").receiveDepth(), "cut to the iterations");
+        assertEquals(4000, PerftestOptions.parse("send_bw", "-r", "4000", "-D", "2").receiveDepth(), "not in duration mode");
+        assertEquals(100, PerftestOptions.parse("send_bw", "-c", "UD", "-r", "100").receiveDepth(), "UD keeps a given depth");
+        assertEquals(1000, PerftestOptions.parse("send_bw", "-c", "UD", "-r", "512").receiveDepth(),
+                "UD: a depth of 512 (given or not) becomes the iterations");
+        assertEquals(1, PerftestOptions.parse("write_bw", "-r", "1").receiveDepth(), "1 is accepted on the RDMA verbs");
+        assertEquals("Rx depth should be between 1 and 16384", refusal("send_bw", "-r", "0"));
+        assertEquals("Rx depth should be between 1 and 16384", refusal("send_bw", "-r", "16385"));
+        for (String test : new String[] {"write_bw", "write_lat", "read_bw", "read_lat", "atomic_bw", "atomic_lat"}) {
+            assertEquals("On RDMA verbs rx depth can be only 1", refusal(test, "-r", "2"), test);
+        }
+    }
+
+    @Test
+    void eventsAsPerftest() {
+        assertFalse(PerftestOptions.parse("send_bw").events());
+        for (String test : new String[] {"send_bw", "send_lat", "read_bw", "read_lat", "atomic_bw", "atomic_lat"}) {
+            assertTrue(PerftestOptions.parse(test, "-e").events(), test);
+            assertTrue(PerftestOptions.parse(test, "--events").events(), test);
+        }
+        assertEquals("Events feature not available on WRITE verb", refusal("write_bw", "-e"));
+        assertEquals("Events feature not available on WRITE verb", refusal("write_lat", "-e"));
+        assertEquals("Duration mode doesn't work with events.", refusal("send_bw", "-e", "-D", "2"));
+        assertTrue(refusal("send_bw", "-e", "-R").contains("not implemented by the Java perftest"));
+    }
+
+    @Test
     void cqModerationAsPerftest() {
         assertEquals(100, PerftestOptions.parse("send_bw", "-s", "8192").cqModeration());
         PerftestOptions large = PerftestOptions.parse("write_bw", "-s", "16384");
@@ -243,9 +275,9 @@ class PerftestOptionsTest {
 
     @Test
     void optionsNotImplementedAreRefusedByName() {
-        String[][] cases = {{"-r", "10"}, {"-q", "2"}, {"-b"}, {"-e"}, {"-z"},
+        String[][] cases = {{"-q", "2"}, {"-b"}, {"-z"},
             {"-V"}, {"-h"}, {"-C"}, {"-H"}, {"-U"}, {"-O"}, {"-g"}, {"-f", "1"}, {"-L", "64"}, {"-M", "ff0e::1"},
-            {"-T", "0"}, {"-X", "0"}, {"-w", "1"}, {"-y", "1"}, {"-W", "x"}, {"--rx-depth=10"}, {"--qp", "2"},
+            {"-T", "0"}, {"-X", "0"}, {"-w", "1"}, {"-y", "1"}, {"-W", "x"}, {"--qp", "2"},
             {"--bidirectional"}};
         for (String[] option : cases) {
             String[] args = new String[option.length + 1];

@@ -53,6 +53,14 @@ class TestInfoTest {
     }
 
     @Test
+    void eventsLineAfterTheTitleAndRxDepthAsGiven() {
+        String events = info("send_lat", "-e", "-r", "64");
+        assertTrue(events.contains("                    Send Latency Test\n Test with events. Using rxe0_comp0\n"), events);
+        assertTrue(events.contains(" RX depth        : 64\n"), events);
+        assertFalse(info("send_lat").contains("Test with events"));
+    }
+
+    @Test
     void atomicTitleNamesTheAtomicType() {
         assertTrue(info("atomic_bw").contains("                    Atomic FETCH_AND_ADD BW Test\n"));
         assertTrue(info("atomic_bw", "-A", "CMP_AND_SWAP").contains("                    Atomic CMP_AND_SWAP BW Test\n"));
