@@ -43,13 +43,16 @@ import java.util.Map;
  *                    others, when not given); {@link #receiveDepth} applies perftest's cuts
  * @param events      {@code -e}: wait for completions on a completion channel ({@code ibv_get_cq_event}) instead of
  *                    polling (not on WRITE tests, not with {@code -D})
+ * @param duplex      {@code -b}: bidirectional, both sides run the test and each prints the sum of both
+ *                    sides' figures (bandwidth tests; not {@code send_bw} in the twin yet)
  */
 public record PerftestOptions(TestKind test, String server, int port, String device, int ibPort, int gidIndex, int size,
                               int iterations, int durationSeconds, boolean allSizes, int txDepth, int postList,
                               int cqModeration, Connection connection, int mtu, boolean reportGbits, boolean rdmaCm,
                               Duration timeout, List<SizeSeries.Step> series, boolean sizeGiven, int inlineSize,
                               boolean noPeak, AtomicType atomicType, List<Notice> notices, boolean cqModerationGiven,
-                              int serviceLevel, int qpTimeout, int outReads, int rxDepth, boolean events) {
+                              int serviceLevel, int qpTimeout, int outReads, int rxDepth, boolean events,
+                              boolean duplex) {
     /** Defensive copies of the lists. */
     public PerftestOptions {
         series = List.copyOf(series);
@@ -125,6 +128,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                                          only value, on the others)
               -e, --events               sleep on CQ events instead of polling (not WRITE, not with -D;
                                          not with -R here)
+              -b, --bidirectional        both sides run the test (write_bw, read_bw, atomic_bw)
               -c, --connection=<RC/UC/UD> connection type (default RC)
               -m, --mtu=<mtu>            MTU size: 256 - 4096 (default port mtu)
               -F, --CPU-freq             accepted, as perftest's (no CPU frequency check here)
@@ -139,7 +143,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
 
     /** perftest's short options the Java perftest does not implement, with their long names. */
     private static final Map<Character, String> UNSUPPORTED = Map.ofEntries(
-            Map.entry('b', "bidirectional"), Map.entry('C', "report-cycles"),
+            Map.entry('C', "report-cycles"),
             Map.entry('f', "margin"), Map.entry('g', "mcg"), Map.entry('h', "help"), Map.entry('H', "report-histogram"),
             Map.entry('L', "hop_limit"), Map.entry('M', "MGID"), Map.entry('O', "dualport"),
             Map.entry('q', "qp"), Map.entry('T', "tos"),
@@ -165,7 +169,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 Map.entry("atomic_type", 'A'), Map.entry("tx-depth", 't'), Map.entry("post_list", 'l'),
                 Map.entry("cq-mod", 'Q'), Map.entry("inline_size", 'I'), Map.entry("noPeak", 'N'),
                 Map.entry("sl", 'S'), Map.entry("qp-timeout", 'u'), Map.entry("outs", 'o'), Map.entry("rx-depth", 'r'),
-                Map.entry("events", 'e'),
+                Map.entry("events", 'e'), Map.entry("bidirectional", 'b'),
                 Map.entry("connection", 'c'), Map.entry("mtu", 'm'), Map.entry("CPU-freq", 'F'), Map.entry("rdma_cm", 'R'),
                 Map.entry("report_gbits", 'G'), Map.entry("timeout", '2'), Map.entry("sizes", '3')));
         UNSUPPORTED.forEach((letter, name) -> names.put(name, letter));
@@ -236,6 +240,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         int outReads = DEVICE_OUT_READS;
         int rxDepth = verb == TestKind.Verb.SEND ? DEFAULT_RX_SEND : DEFAULT_RX_RDMA;
         boolean events = false;
+        boolean duplex = false;
         Connection connection = Connection.RC;
         int mtu = 0;
         boolean gbits = false;
@@ -302,6 +307,12 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                     }
                     events = true;
                 }
+                case 'b' -> {
+                    if (latency) {
+                        throw new IllegalArgumentException("Bidirectional is only available in BW test");
+                    }
+                    duplex = true;
+                }
                 case 'c' -> connection = connection(v);
                 case 'm' -> mtu = mtu(v);
                 case 'F' -> { }
@@ -327,6 +338,10 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         }
         if (rdmaCm && connection == Connection.UD) {
             throw new IllegalArgumentException("-R (rdma_cm) with UD is not implemented by the Java perftest (RC only)");
+        }
+        if (duplex && verb == TestKind.Verb.SEND) {
+            // perftest runs it (run_iter_bi: each side sends and receives at once); the twin not yet.
+            throw new IllegalArgumentException("-b (bidirectional) on send_bw is not implemented by the Java perftest yet");
         }
         if (events && duration > 0) {
             throw new IllegalArgumentException("Duration mode doesn't work with events.");
@@ -383,10 +398,10 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
             inline = MAX_INLINE_UD;
         }
         String server = parsed.operands().isEmpty() ? null : parsed.operands().getFirst();
-        noPeak |= forcedNoPeak(test, server == null, duration, iterations);
+        noPeak |= forcedNoPeak(test, server == null && !duplex, duration, iterations);
         return new PerftestOptions(test, server, port, device, ibPort, gidIndex, size, iterations, duration, all, txDepth,
                 postList, cqMod, connection, mtu, gbits, rdmaCm, timeout, series, sizeGiven, Math.max(0, inline), noPeak,
-                atomicType, notices, cqModGiven, serviceLevel, qpTimeout, outReads, rxDepth, events);
+                atomicType, notices, cqModGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex);
     }
 
     /**
@@ -409,7 +424,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         return cqMod;
     }
 
-    /** Where perftest turns the peak off itself: duration mode, a SEND bandwidth server, over 20000 iterations. */
+    /** Where perftest turns the peak off itself: duration mode, a SEND bandwidth server (not bidirectional), over 20000 iterations. */
     private static boolean forcedNoPeak(TestKind test, boolean server, int duration, int iterations) {
         if (test.isLatency()) {
             return false;
@@ -491,8 +506,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 new java.util.ArrayList<>());
         return new PerftestOptions(test, server, port + index, device, ibPort, gidIndex, step.size(), runIterations,
                 durationSeconds, false, runTxDepth, postList, Math.min(runCqModeration, runTxDepth), connection, mtu, reportGbits,
-                rdmaCm, timeout, List.of(), true, inlineSize, noPeak || forcedNoPeak(test, isServer(), 0, runIterations),
-                atomicType, List.of(), cqModerationGiven, serviceLevel, qpTimeout, outReads, rxDepth, events);
+                rdmaCm, timeout, List.of(), true, inlineSize, noPeak || forcedNoPeak(test, isServer() && !duplex, 0, runIterations),
+                atomicType, List.of(), cqModerationGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex);
     }
 
     /**
@@ -511,7 +526,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         err.println(" Changing to this MTU");
         return new PerftestOptions(test, server, port, device, ibPort, gidIndex, mtuBytes, iterations, durationSeconds,
                 allSizes, txDepth, postList, cqModeration, connection, mtu, reportGbits, rdmaCm, timeout, series, sizeGiven,
-                inlineSize, noPeak, atomicType, notices, cqModerationGiven, serviceLevel, qpTimeout, outReads, rxDepth, events);
+                inlineSize, noPeak, atomicType, notices, cqModerationGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex);
     }
 
     /** A number in {@code [min, max]}; else perftest's {@code CHECK_VALUE} text: "WHAT should be between MIN and MAX". */

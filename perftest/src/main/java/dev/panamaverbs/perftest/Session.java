@@ -213,7 +213,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             sendBandwidth(res, remote, channel, completions, arena);
             return;
         }
-        if (o.isServer()) {
+        if (o.isServer() && !o.duplex()) {
             // A WRITE/READ/atomic server takes no part: it waits for the client's end, prints the client's report.
             channel.handShake(res.local(), "the hand shake at the client's end of test");
             BandwidthReportWire theirs = new BandwidthReportWire(0, 0, 0, 0, 0).exchange(channel);
@@ -236,6 +236,10 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         for (int size : sizes()) {
             PostingBandwidth loop = new PostingBandwidth(res.queuePair(), res.buffer(), opcode, size, inlineSize(o, res),
                     remote.vaddr(), remote.rkey(), null, 0, 0, o.txDepth(), o.postList(), o.cqModeration(), completions, arena);
+            if (o.duplex()) {
+                // -b: both sides run; perftest syncs them before each size's run
+                channel.handShake(res.local(), "the hand shake before the run (-b)");
+            }
             if (o.durationSeconds() > 0) {
                 lastIterations = loop.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
                 last = BandwidthStatistics.over(size, lastIterations, loop.elapsedNanos(), o.reportGbits());
@@ -244,13 +248,35 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 last = BandwidthStatistics.of(size, o.iterations(), posted, completed, o.noPeak(), o.reportGbits());
             }
             lastSize = size;
-            out.println(ResultTable.bandwidthRow(size, lastIterations, last.peak(), last.average(), last.messageRate(),
-                    o.reportGbits()));
+            if (o.duplex()) {
+                bidirectionalRow(res, channel, size, lastIterations, last);
+            } else {
+                out.println(ResultTable.bandwidthRow(size, lastIterations, last.peak(), last.average(), last.messageRate(),
+                        o.reportGbits()));
+            }
         }
         out.print(ResultTable.LINE + "\n");
-        channel.handShake(res.local(), "the hand shake at the end of test");
-        new BandwidthReportWire(lastSize, lastIterations, last.peak(), last.average(), last.messageRate()).exchange(channel);
+        if (!o.duplex()) {
+            channel.handShake(res.local(), "the hand shake at the end of test");
+            new BandwidthReportWire(lastSize, lastIterations, last.peak(), last.average(), last.messageRate()).exchange(channel);
+        }
         closeConnection(channel, res);
+    }
+
+    /**
+     * {@code -b}'s end of a size: with {@code -a} one more hand shake (perftest's, from version
+     * 4.6), then the report exchange, and the row of both sides' figures summed
+     * ({@code print_full_bw_report} with the peer's report): this side's size and iterations.
+     */
+    private void bidirectionalRow(TestResources res, OobLink channel, int size, long iterations, BandwidthStatistics mine)
+            throws IOException {
+        if (o.allSizes()) {
+            channel.handShake(res.local(), "the hand shake after the size's run (-b -a)");
+        }
+        BandwidthReportWire theirs = new BandwidthReportWire(size, iterations, mine.peak(), mine.average(), mine.messageRate())
+                .exchange(channel);
+        out.println(ResultTable.bandwidthRow(size, iterations, mine.peak() + theirs.peak(), mine.average() + theirs.average(),
+                mine.messageRate() + theirs.messageRate(), o.reportGbits(), mine.average()));
     }
 
     private void sendBandwidth(TestResources res, KeyMessage remote, OobLink channel, CompletionWaiter completions,

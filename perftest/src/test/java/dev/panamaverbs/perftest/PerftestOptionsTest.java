@@ -185,6 +185,19 @@ class PerftestOptionsTest {
     }
 
     @Test
+    void bidirectionalAsPerftest() {
+        for (String test : new String[] {"write_bw", "read_bw", "atomic_bw"}) {
+            assertTrue(PerftestOptions.parse(test, "-b").duplex(), test);
+            assertTrue(PerftestOptions.parse(test, "--bidirectional").duplex(), test);
+        }
+        for (String test : new String[] {"write_lat", "send_lat", "read_lat", "atomic_lat"}) {
+            assertEquals("Bidirectional is only available in BW test", refusal(test, "-b"), test);
+        }
+        assertTrue(refusal("send_bw", "-b").contains("not implemented by the Java perftest yet"));
+        assertFalse(PerftestOptions.parse("write_bw", "-b").noPeak(), "a bidirectional server measures its peak");
+    }
+
+    @Test
     void cqModerationAsPerftest() {
         assertEquals(100, PerftestOptions.parse("send_bw", "-s", "8192").cqModeration());
         PerftestOptions large = PerftestOptions.parse("write_bw", "-s", "16384");
@@ -275,10 +288,9 @@ class PerftestOptionsTest {
 
     @Test
     void optionsNotImplementedAreRefusedByName() {
-        String[][] cases = {{"-q", "2"}, {"-b"}, {"-z"},
+        String[][] cases = {{"-q", "2"}, {"-z"},
             {"-V"}, {"-h"}, {"-C"}, {"-H"}, {"-U"}, {"-O"}, {"-g"}, {"-f", "1"}, {"-L", "64"}, {"-M", "ff0e::1"},
-            {"-T", "0"}, {"-X", "0"}, {"-w", "1"}, {"-y", "1"}, {"-W", "x"}, {"--qp", "2"},
-            {"--bidirectional"}};
+            {"-T", "0"}, {"-X", "0"}, {"-w", "1"}, {"-y", "1"}, {"-W", "x"}, {"--qp", "2"}};
         for (String[] option : cases) {
             String[] args = new String[option.length + 1];
             args[0] = "send_bw";

@@ -61,6 +61,15 @@ class TestInfoTest {
     }
 
     @Test
+    void bidirectionalTitleAndDepthsOnBothSides() {
+        String server = info("write_bw", "-b");
+        assertTrue(server.contains("                    RDMA_Write Bidirectional BW Test\n"), server);
+        assertTrue(server.contains(" TX depth        : 128\n"), "-b: the server sends too");
+        assertTrue(info("atomic_bw", "-b", "host").contains("                    Atomic FETCH_AND_ADD Bidirectional BW Test\n"));
+        assertTrue(info("write_bw", "-l", "4", "host").contains("                    RDMA_Write Post List BW Test\n"));
+    }
+
+    @Test
     void atomicTitleNamesTheAtomicType() {
         assertTrue(info("atomic_bw").contains("                    Atomic FETCH_AND_ADD BW Test\n"));
         assertTrue(info("atomic_bw", "-A", "CMP_AND_SWAP").contains("                    Atomic CMP_AND_SWAP BW Test\n"));
