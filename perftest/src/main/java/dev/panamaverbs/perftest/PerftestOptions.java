@@ -52,7 +52,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                               Duration timeout, List<SizeSeries.Step> series, boolean sizeGiven, int inlineSize,
                               boolean noPeak, AtomicType atomicType, List<Notice> notices, boolean cqModerationGiven,
                               int serviceLevel, int qpTimeout, int outReads, int rxDepth, boolean events,
-                              boolean duplex) {
+                              boolean duplex, int queuePairs) {
     /** Defensive copies of the lists. */
     public PerftestOptions {
         series = List.copyOf(series);
@@ -74,6 +74,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
     static final int DEFAULT_RX_SEND = 512;
     /** perftest's {@code DEF_RX_RDMA}: the receive depth of the other tests, and the most {@code -r} may ask there. */
     static final int DEFAULT_RX_RDMA = 1;
+    /** perftest's {@code MAX_QP_NUM}: the most {@code -q} takes. */
+    static final int MAX_QP_NUM = 16384;
     /** perftest's {@code MAX_RX}: the largest {@code -r}. */
     static final int MAX_RX = 16384;
     /** perftest's {@code UC_MAX_RX}: the receive depth bound of UD and UC. */
@@ -129,6 +131,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
               -e, --events               sleep on CQ events instead of polling (not WRITE, not with -D;
                                          not with -R here)
               -b, --bidirectional        both sides run the test (write_bw, read_bw, atomic_bw)
+              -q, --qp=<num of qp's>     queue pairs, 1-16384, each running -n iterations (bw tests;
+                                         RC and UC, not with -R here)
               -c, --connection=<RC/UC/UD> connection type (default RC)
               -m, --mtu=<mtu>            MTU size: 256 - 4096 (default port mtu)
               -F, --CPU-freq             accepted, as perftest's (no CPU frequency check here)
@@ -146,7 +150,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
             Map.entry('C', "report-cycles"),
             Map.entry('f', "margin"), Map.entry('g', "mcg"), Map.entry('h', "help"), Map.entry('H', "report-histogram"),
             Map.entry('L', "hop_limit"), Map.entry('M', "MGID"), Map.entry('O', "dualport"),
-            Map.entry('q', "qp"), Map.entry('T', "tos"),
+            Map.entry('T', "tos"),
             Map.entry('U', "report-unsorted"), Map.entry('V', "version"),
             Map.entry('w', "limit_bw"), Map.entry('W', "report-counters"), Map.entry('X', "vector"),
             Map.entry('y', "limit_msgrate"), Map.entry('z', "com_rdma_cm"));
@@ -170,6 +174,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 Map.entry("cq-mod", 'Q'), Map.entry("inline_size", 'I'), Map.entry("noPeak", 'N'),
                 Map.entry("sl", 'S'), Map.entry("qp-timeout", 'u'), Map.entry("outs", 'o'), Map.entry("rx-depth", 'r'),
                 Map.entry("events", 'e'), Map.entry("bidirectional", 'b'),
+                Map.entry("qp", 'q'),
                 Map.entry("connection", 'c'), Map.entry("mtu", 'm'), Map.entry("CPU-freq", 'F'), Map.entry("rdma_cm", 'R'),
                 Map.entry("report_gbits", 'G'), Map.entry("timeout", '2'), Map.entry("sizes", '3')));
         UNSUPPORTED.forEach((letter, name) -> names.put(name, letter));
@@ -241,6 +246,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         int rxDepth = verb == TestKind.Verb.SEND ? DEFAULT_RX_SEND : DEFAULT_RX_RDMA;
         boolean events = false;
         boolean duplex = false;
+        int queuePairs = 1;
         Connection connection = Connection.RC;
         int mtu = 0;
         boolean gbits = false;
@@ -313,6 +319,12 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                     }
                     duplex = true;
                 }
+                case 'q' -> {
+                    queuePairs = range(v, "num of Qps", 1, MAX_QP_NUM);
+                    if (latency) {
+                        throw new IllegalArgumentException("Multiple QPs only available on bw tests");
+                    }
+                }
                 case 'c' -> connection = connection(v);
                 case 'm' -> mtu = mtu(v);
                 case 'F' -> { }
@@ -342,6 +354,11 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         if (duplex && verb == TestKind.Verb.SEND) {
             // perftest runs it (run_iter_bi: each side sends and receives at once); the twin not yet.
             throw new IllegalArgumentException("-b (bidirectional) on send_bw is not implemented by the Java perftest yet");
+        }
+        if (queuePairs > 1 && (rdmaCm || connection == Connection.UD)) {
+            // perftest runs them (an rdma_cm connection per queue pair; a UD address per queue pair); the twin not yet.
+            throw new IllegalArgumentException("-q above 1 with " + (rdmaCm ? "-R" : "UD")
+                    + " is not implemented by the Java perftest yet");
         }
         if (events && duration > 0) {
             throw new IllegalArgumentException("Duration mode doesn't work with events.");
@@ -401,7 +418,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         noPeak |= forcedNoPeak(test, server == null && !duplex, duration, iterations);
         return new PerftestOptions(test, server, port, device, ibPort, gidIndex, size, iterations, duration, all, txDepth,
                 postList, cqMod, connection, mtu, gbits, rdmaCm, timeout, series, sizeGiven, Math.max(0, inline), noPeak,
-                atomicType, notices, cqModGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex);
+                atomicType, notices, cqModGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex, queuePairs);
     }
 
     /**
@@ -507,7 +524,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         return new PerftestOptions(test, server, port + index, device, ibPort, gidIndex, step.size(), runIterations,
                 durationSeconds, false, runTxDepth, postList, Math.min(runCqModeration, runTxDepth), connection, mtu, reportGbits,
                 rdmaCm, timeout, List.of(), true, inlineSize, noPeak || forcedNoPeak(test, isServer() && !duplex, 0, runIterations),
-                atomicType, List.of(), cqModerationGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex);
+                atomicType, List.of(), cqModerationGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex,
+                queuePairs);
     }
 
     /**
@@ -526,7 +544,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         err.println(" Changing to this MTU");
         return new PerftestOptions(test, server, port, device, ibPort, gidIndex, mtuBytes, iterations, durationSeconds,
                 allSizes, txDepth, postList, cqModeration, connection, mtu, reportGbits, rdmaCm, timeout, series, sizeGiven,
-                inlineSize, noPeak, atomicType, notices, cqModerationGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex);
+                inlineSize, noPeak, atomicType, notices, cqModerationGiven, serviceLevel, qpTimeout, outReads, rxDepth, events,
+                duplex, queuePairs);
     }
 
     /** A number in {@code [min, max]}; else perftest's {@code CHECK_VALUE} text: "WHAT should be between MIN and MAX". */

@@ -99,15 +99,24 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         KeyMessage local = res.local();
         boolean rdmaFields = o.test().verb() != TestKind.Verb.SEND;
         boolean outReads = o.test().verb() == TestKind.Verb.READ;
-        out.println(local.describe("local", rdmaFields, outReads));
-        KeyMessage remote = null;
-        for (int i = 0; i < Schedule.keyExchanges(o.test()); i++) {
-            remote = channel.handShake(local, "the key exchange");
+        int count = o.queuePairs();
+        for (int i = 0; i < count; i++) {
+            out.println(res.local(i).describe("local", rdmaFields, outReads));
         }
-        out.println(remote.describe("remote", rdmaFields, outReads));
+        // perftest's two per-QP loops of key exchanges (one before RTR/RTS, one after), -q messages each
+        KeyMessage[] remotes = new KeyMessage[count];
+        for (int round = 0; round < Schedule.keyExchanges(o.test()); round++) {
+            for (int i = 0; i < count; i++) {
+                remotes[i] = channel.handShake(res.local(i), "the key exchange");
+            }
+        }
+        for (KeyMessage remote : remotes) {
+            out.println(remote.describe("remote", rdmaFields, outReads));
+        }
+        KeyMessage remote = remotes[0];
         if (!o.rdmaCm()) {
             checkGidTypes(res, remote);
-            res.connect(remote, mtu);
+            res.connect(remotes, mtu);
         }
         channel.handShake(local, "the hand shake after RTR");
         for (int i = 0; i < Schedule.extraHandShakesBeforeRun(o.test()); i++) {
@@ -118,7 +127,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         if (o.test().isLatency()) {
             latency(res, remote, channel, completions, arena);
         } else {
-            bandwidth(res, remote, channel, completions, arena);
+            bandwidth(res, remotes, channel, completions, arena);
         }
     }
 
@@ -203,14 +212,14 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         }
     }
 
-    private void bandwidth(TestResources res, KeyMessage remote, OobLink channel, CompletionWaiter completions, Arena arena)
+    private void bandwidth(TestResources res, KeyMessage[] remotes, OobLink channel, CompletionWaiter completions, Arena arena)
             throws IOException {
         TestKind.Verb verb = o.test().verb();
         String header = o.reportGbits() ? ResultTable.BANDWIDTH_HEADER_GBITS : ResultTable.BANDWIDTH_HEADER;
         out.print(ResultTable.LINE + "\n");
         out.println(header);
         if (verb == TestKind.Verb.SEND) {
-            sendBandwidth(res, remote, channel, completions, arena);
+            sendBandwidth(res, remotes, channel, completions, arena);
             return;
         }
         if (o.isServer() && !o.duplex()) {
@@ -228,14 +237,16 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             case READ -> WorkRequestOpcode.RDMA_READ;
             default -> atomicOpcode(verb);
         };
-        long[] posted = new long[o.durationSeconds() > 0 ? 1 : o.iterations()];
+        int total = totalIterations();
+        long[] posted = new long[o.durationSeconds() > 0 ? 1 : total];
         long[] completed = new long[posted.length];
         BandwidthStatistics last = null;
         int lastSize = 0;
-        long lastIterations = o.iterations();
+        long lastIterations = total;
         for (int size : sizes()) {
-            PostingBandwidth loop = new PostingBandwidth(res.queuePair(), res.buffer(), opcode, size, inlineSize(o, res),
-                    remote.vaddr(), remote.rkey(), null, 0, 0, o.txDepth(), o.postList(), o.cqModeration(), completions, arena);
+            PostingBandwidth loop = new PostingBandwidth(res.queuePairs(), res.buffer(), opcode, size, inlineSize(o, res),
+                    addresses(remotes), rkeys(remotes), null, new int[remotes.length], 0, o.txDepth(), o.postList(),
+                    o.cqModeration(), completions, arena);
             if (o.duplex()) {
                 // -b: both sides run; perftest syncs them before each size's run
                 channel.handShake(res.local(), "the hand shake before the run (-b)");
@@ -245,7 +256,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 last = BandwidthStatistics.over(size, lastIterations, loop.elapsedNanos(), o.reportGbits());
             } else {
                 loop.run(o.iterations(), posted, completed);
-                last = BandwidthStatistics.of(size, o.iterations(), posted, completed, o.noPeak(), o.reportGbits());
+                last = BandwidthStatistics.of(size, total, posted, completed, o.noPeak(), o.reportGbits());
             }
             lastSize = size;
             if (o.duplex()) {
@@ -279,18 +290,19 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 mine.messageRate() + theirs.messageRate(), o.reportGbits(), mine.average()));
     }
 
-    private void sendBandwidth(TestResources res, KeyMessage remote, OobLink channel, CompletionWaiter completions,
+    private void sendBandwidth(TestResources res, KeyMessage[] remotes, OobLink channel, CompletionWaiter completions,
                                Arena arena) throws IOException {
         int room = o.size() + (o.connection() == Connection.UD ? TestResources.UD_GRH : 0);
-        long[] posted = new long[o.durationSeconds() > 0 ? 1 : o.iterations()];
+        int total = totalIterations();
+        long[] posted = new long[o.durationSeconds() > 0 ? 1 : total];
         long[] completed = new long[posted.length];
         boolean duration = o.durationSeconds() > 0;
         boolean gaveUp = false;
         for (int size : sizes()) {
             BandwidthStatistics stats;
-            long count = o.iterations();
+            long count = total;
             if (o.isServer()) {
-                ReceivingBandwidth receiver = new ReceivingBandwidth(res.queuePair(), res.buffer(), res.targetOffset(),
+                ReceivingBandwidth receiver = new ReceivingBandwidth(res.queuePairs(), res.buffer(), res.targetOffset(),
                         Math.max(room, size), o.receiveDepth(), completions, arena);
                 receiver.postReceives(o.iterations());
                 channel.handShake(res.local(), "the hand shake after posting receives");
@@ -299,24 +311,24 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 } else {
                     LivenessAlarm alarm = LivenessAlarm.bounded(o.timeout());
                     count = receiver.run(o.iterations(), alarm);
-                    gaveUp = count < o.iterations();
+                    gaveUp = count < total;
                     if (gaveUp) {
-                        err.println(alarm.giveUpMessage(count, o.iterations()));
+                        err.println(alarm.giveUpMessage(count, total));
                     }
                 }
                 // perftest's SEND server never measures the peak (noPeak): 0.00.
                 stats = BandwidthStatistics.over(size, count, receiver.elapsedNanos(), o.reportGbits());
             } else {
                 channel.handShake(res.local(), "the hand shake after the server posted its receives");
-                PostingBandwidth loop = new PostingBandwidth(res.queuePair(), res.buffer(), WorkRequestOpcode.SEND, size,
-                        inlineSize(o, res), 0, 0, res.addressHandle(), remote.qpn(), TestResources.QKEY, o.txDepth(),
-                        o.postList(), o.cqModeration(), completions, arena);
+                PostingBandwidth loop = new PostingBandwidth(res.queuePairs(), res.buffer(), WorkRequestOpcode.SEND, size,
+                        inlineSize(o, res), new long[remotes.length], new int[remotes.length], res.addressHandle(),
+                        qpns(remotes), TestResources.QKEY, o.txDepth(), o.postList(), o.cqModeration(), completions, arena);
                 if (duration) {
                     count = loop.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
                     stats = BandwidthStatistics.over(size, count, loop.elapsedNanos(), o.reportGbits());
                 } else {
                     loop.run(o.iterations(), posted, completed);
-                    stats = BandwidthStatistics.of(size, o.iterations(), posted, completed, o.noPeak(), o.reportGbits());
+                    stats = BandwidthStatistics.of(size, total, posted, completed, o.noPeak(), o.reportGbits());
                 }
             }
             out.println(ResultTable.bandwidthRow(size, count, stats.peak(), stats.average(), stats.messageRate(),
@@ -332,6 +344,27 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         }
         out.print(ResultTable.LINE + "\n");
         closeConnection(channel, res);
+    }
+
+    /** The iterations of a bandwidth run: {@code -n} on each of the {@code -q} queue pairs (perftest's report counts them all). */
+    private int totalIterations() {
+        long total = (long) o.iterations() * o.queuePairs();
+        if (total > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("-n " + o.iterations() + " on " + o.queuePairs() + " queue pairs: too many to time");
+        }
+        return (int) total;
+    }
+
+    private static long[] addresses(KeyMessage[] remotes) {
+        return java.util.Arrays.stream(remotes).mapToLong(KeyMessage::vaddr).toArray();
+    }
+
+    private static int[] rkeys(KeyMessage[] remotes) {
+        return java.util.Arrays.stream(remotes).mapToInt(KeyMessage::rkey).toArray();
+    }
+
+    private static int[] qpns(KeyMessage[] remotes) {
+        return java.util.Arrays.stream(remotes).mapToInt(KeyMessage::qpn).toArray();
     }
 
     /** {@code ctx_close_connection}: one more hand shake, then (over TCP) "done" and close. */

@@ -51,7 +51,7 @@ final class TestInfo {
             out.printf(" Test with events. Using %s_comp%d%n", deviceName, 0);
         }
         out.printf(" Dual-port       : OFF\t\tDevice         : %s%n", deviceName);
-        out.printf(" Number of qps   : 1\t\tTransport type : IB%n");
+        out.printf(" Number of qps   : %d\t\tTransport type : IB%n", o.queuePairs());
         out.printf(" Connection type : %s\t\tUsing SRQ      : OFF%n", o.connection());
         // perftest 4.5 (6.06) prints these two; ours say what the twin does: no relaxed-ordering
         // registration (perftest's ON), ibv_post_send rather than the ibv_wr_* API (OFF on rxe too).

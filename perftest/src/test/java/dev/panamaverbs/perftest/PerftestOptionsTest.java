@@ -198,6 +198,23 @@ class PerftestOptionsTest {
     }
 
     @Test
+    void queuePairsAsPerftest() {
+        assertEquals(1, PerftestOptions.parse("write_bw").queuePairs());
+        for (String test : new String[] {"write_bw", "send_bw", "read_bw", "atomic_bw"}) {
+            assertEquals(4, PerftestOptions.parse(test, "-q", "4").queuePairs(), test);
+            assertEquals(4, PerftestOptions.parse(test, "--qp=4").queuePairs(), test);
+        }
+        for (String test : new String[] {"write_lat", "send_lat", "read_lat", "atomic_lat"}) {
+            assertEquals("Multiple QPs only available on bw tests", refusal(test, "-q", "2"), test);
+        }
+        assertEquals("num of Qps should be between 1 and 16384", refusal("write_bw", "-q", "0"));
+        assertEquals("num of Qps should be between 1 and 16384", refusal("write_bw", "-q", "16385"));
+        assertTrue(refusal("send_bw", "-q", "2", "-c", "UD").contains("not implemented by the Java perftest yet"));
+        assertTrue(refusal("write_bw", "-q", "2", "-R").contains("not implemented by the Java perftest yet"));
+        assertEquals(1, PerftestOptions.parse("send_bw", "-q", "1", "-R").queuePairs(), "one queue pair is fine with -R");
+    }
+
+    @Test
     void cqModerationAsPerftest() {
         assertEquals(100, PerftestOptions.parse("send_bw", "-s", "8192").cqModeration());
         PerftestOptions large = PerftestOptions.parse("write_bw", "-s", "16384");
@@ -288,9 +305,9 @@ class PerftestOptionsTest {
 
     @Test
     void optionsNotImplementedAreRefusedByName() {
-        String[][] cases = {{"-q", "2"}, {"-z"},
+        String[][] cases = {{"-z"},
             {"-V"}, {"-h"}, {"-C"}, {"-H"}, {"-U"}, {"-O"}, {"-g"}, {"-f", "1"}, {"-L", "64"}, {"-M", "ff0e::1"},
-            {"-T", "0"}, {"-X", "0"}, {"-w", "1"}, {"-y", "1"}, {"-W", "x"}, {"--qp", "2"}};
+            {"-T", "0"}, {"-X", "0"}, {"-w", "1"}, {"-y", "1"}, {"-W", "x"}, {"--tos", "2"}};
         for (String[] option : cases) {
             String[] args = new String[option.length + 1];
             args[0] = "send_bw";

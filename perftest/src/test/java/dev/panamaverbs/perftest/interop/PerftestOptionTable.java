@@ -29,6 +29,8 @@ final class PerftestOptionTable {
             new Row("send_bw", 4096, 20, List.of("-r", "8", "-e")),
             new Row("send_lat", 64, 20, List.of("-r", "4", "-e")),
             new Row("write_bw", 4096, 20, List.of("-b")),
+            new Row("send_bw", 4096, 20, List.of("-q", "2")),
+            new Row("read_bw", 4096, 20, List.of("-q", "2")),
             new Row("atomic_lat", 8, 20, List.of("-A", "CMP_AND_SWAP", "-o", "4")));
 
     /** Options every row gives (the pairing's own arguments). */
