@@ -52,7 +52,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                               Duration timeout, List<SizeSeries.Step> series, boolean sizeGiven, int inlineSize,
                               boolean noPeak, AtomicType atomicType, List<Notice> notices, boolean cqModerationGiven,
                               int serviceLevel, int qpTimeout, int outReads, int rxDepth, boolean events,
-                              boolean duplex, int queuePairs) {
+                              boolean duplex, int queuePairs, boolean cmExchange) {
     /** Defensive copies of the lists. */
     public PerftestOptions {
         series = List.copyOf(series);
@@ -137,6 +137,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
               -m, --mtu=<mtu>            MTU size: 256 - 4096 (default port mtu)
               -F, --CPU-freq             accepted, as perftest's (no CPU frequency check here)
               -R, --rdma_cm              connect QPs with rdma_cm, and exchange data over it (RC only)
+              -z, --com_rdma_cm          exchange data over rdma_cm, connect QPs as without it
                   --report_gbits         report bandwidth in Gb/s instead of MB/s
                   --timeout=<seconds>    bound on every wait (default 60; not a perftest option)
                   --sizes=<size>[:<iters>],...  one run per size, each its own connection, the
@@ -153,7 +154,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
             Map.entry('T', "tos"),
             Map.entry('U', "report-unsorted"), Map.entry('V', "version"),
             Map.entry('w', "limit_bw"), Map.entry('W', "report-counters"), Map.entry('X', "vector"),
-            Map.entry('y', "limit_msgrate"), Map.entry('z', "com_rdma_cm"));
+            Map.entry('y', "limit_msgrate"));
 
     /** perftest 4.5's long-only options that the Java perftest does not implement. */
     private static final java.util.Set<String> UNSUPPORTED_LONG = java.util.Set.of("aes_block_size", "burst_size", "cpu_util",
@@ -174,7 +175,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 Map.entry("cq-mod", 'Q'), Map.entry("inline_size", 'I'), Map.entry("noPeak", 'N'),
                 Map.entry("sl", 'S'), Map.entry("qp-timeout", 'u'), Map.entry("outs", 'o'), Map.entry("rx-depth", 'r'),
                 Map.entry("events", 'e'), Map.entry("bidirectional", 'b'),
-                Map.entry("qp", 'q'),
+                Map.entry("qp", 'q'), Map.entry("com_rdma_cm", 'z'),
                 Map.entry("connection", 'c'), Map.entry("mtu", 'm'), Map.entry("CPU-freq", 'F'), Map.entry("rdma_cm", 'R'),
                 Map.entry("report_gbits", 'G'), Map.entry("timeout", '2'), Map.entry("sizes", '3')));
         UNSUPPORTED.forEach((letter, name) -> names.put(name, letter));
@@ -247,6 +248,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         boolean events = false;
         boolean duplex = false;
         int queuePairs = 1;
+        boolean cmExchange = false;
         Connection connection = Connection.RC;
         int mtu = 0;
         boolean gbits = false;
@@ -329,6 +331,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 case 'm' -> mtu = mtu(v);
                 case 'F' -> { }
                 case 'R' -> rdmaCm = true;
+                case 'z' -> cmExchange = true;
                 case 'G' -> gbits = true;
                 case '2' -> timeout = Duration.ofSeconds(range(v, "timeout", 1, 86_400));
                 case '3' -> series = SizeSeries.parse(v);
@@ -418,7 +421,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         noPeak |= forcedNoPeak(test, server == null && !duplex, duration, iterations);
         return new PerftestOptions(test, server, port, device, ibPort, gidIndex, size, iterations, duration, all, txDepth,
                 postList, cqMod, connection, mtu, gbits, rdmaCm, timeout, series, sizeGiven, Math.max(0, inline), noPeak,
-                atomicType, notices, cqModGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex, queuePairs);
+                atomicType, notices, cqModGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex, queuePairs,
+                cmExchange || rdmaCm);
     }
 
     /**
@@ -525,7 +529,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 durationSeconds, false, runTxDepth, postList, Math.min(runCqModeration, runTxDepth), connection, mtu, reportGbits,
                 rdmaCm, timeout, List.of(), true, inlineSize, noPeak || forcedNoPeak(test, isServer() && !duplex, 0, runIterations),
                 atomicType, List.of(), cqModerationGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex,
-                queuePairs);
+                queuePairs, cmExchange);
     }
 
     /**
@@ -545,7 +549,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         return new PerftestOptions(test, server, port, device, ibPort, gidIndex, mtuBytes, iterations, durationSeconds,
                 allSizes, txDepth, postList, cqModeration, connection, mtu, reportGbits, rdmaCm, timeout, series, sizeGiven,
                 inlineSize, noPeak, atomicType, notices, cqModerationGiven, serviceLevel, qpTimeout, outReads, rxDepth, events,
-                duplex, queuePairs);
+                duplex, queuePairs, cmExchange);
     }
 
     /** A number in {@code [min, max]}; else perftest's {@code CHECK_VALUE} text: "WHAT should be between MIN and MAX". */

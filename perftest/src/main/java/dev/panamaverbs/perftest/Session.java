@@ -84,9 +84,9 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         return Math.min(o.inlineSize(), res.maxInline());
     }
 
-    /** The out-of-band link: perftest's TCP connection, or with {@code -R} its rdma_cm connection. */
+    /** The out-of-band link: perftest's TCP connection, or with {@code -z} (and {@code -R}) its rdma_cm connection. */
     private OobLink openLink(TestResources res) throws IOException {
-        if (o.rdmaCm()) {
+        if (o.cmExchange()) {
             return o.isServer() ? CmOobLink.accept(o.port(), o.timeout(), res.gidIndex())
                     : CmOobLink.connect(o.server(), o.port(), o.timeout(), res.gidIndex());
         }

@@ -80,7 +80,7 @@ final class TestInfo {
             out.printf(" Max inline data : %d[B]%n", inlineSize);
         }
         out.printf(" rdma_cm QPs\t : %s%n", o.rdmaCm() ? "ON" : "OFF");
-        out.printf(" Data ex. method : %s%n", o.rdmaCm() ? "rdma_cm" : "Ethernet");
+        out.printf(" Data ex. method : %s%n", o.cmExchange() ? "rdma_cm" : "Ethernet");
         if (o.rdmaCm() && o.isServer()) {
             out.print("---------------------------------------------------------------------------------------\n");
             out.print(" Waiting for client rdma_cm QP to connect\n Please run the same command with the IB/RoCE interface IP\n");

@@ -215,6 +215,15 @@ class PerftestOptionsTest {
     }
 
     @Test
+    void rdmaCmExchangeAsPerftest() {
+        assertFalse(PerftestOptions.parse("send_bw").cmExchange());
+        PerftestOptions z = PerftestOptions.parse("send_bw", "-z");
+        assertTrue(z.cmExchange() && !z.rdmaCm(), "-z: the exchange over rdma_cm, the queue pairs as without it");
+        assertTrue(PerftestOptions.parse("write_lat", "--com_rdma_cm", "-c", "UC").cmExchange(), "not refused with UC");
+        assertTrue(PerftestOptions.parse("write_bw", "-R").cmExchange(), "-R implies it, as in perftest 4.5");
+    }
+
+    @Test
     void cqModerationAsPerftest() {
         assertEquals(100, PerftestOptions.parse("send_bw", "-s", "8192").cqModeration());
         PerftestOptions large = PerftestOptions.parse("write_bw", "-s", "16384");
@@ -305,7 +314,7 @@ class PerftestOptionsTest {
 
     @Test
     void optionsNotImplementedAreRefusedByName() {
-        String[][] cases = {{"-z"},
+        String[][] cases = {
             {"-V"}, {"-h"}, {"-C"}, {"-H"}, {"-U"}, {"-O"}, {"-g"}, {"-f", "1"}, {"-L", "64"}, {"-M", "ff0e::1"},
             {"-T", "0"}, {"-X", "0"}, {"-w", "1"}, {"-y", "1"}, {"-W", "x"}, {"--tos", "2"}};
         for (String[] option : cases) {

@@ -70,6 +70,14 @@ class TestInfoTest {
     }
 
     @Test
+    void rdmaCmExchangeLines() {
+        String z = info("write_bw", "-z", "host");
+        assertTrue(z.contains(" rdma_cm QPs\t : OFF\n Data ex. method : rdma_cm\n"), z);
+        String r = info("write_bw", "-R", "host");
+        assertTrue(r.contains(" rdma_cm QPs\t : ON\n Data ex. method : rdma_cm\n"), r);
+    }
+
+    @Test
     void atomicTitleNamesTheAtomicType() {
         assertTrue(info("atomic_bw").contains("                    Atomic FETCH_AND_ADD BW Test\n"));
         assertTrue(info("atomic_bw", "-A", "CMP_AND_SWAP").contains("                    Atomic CMP_AND_SWAP BW Test\n"));
