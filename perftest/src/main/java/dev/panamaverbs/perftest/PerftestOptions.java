@@ -130,7 +130,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                                          only value, on the others)
               -e, --events               sleep on CQ events instead of polling (not WRITE, not with -D;
                                          not with -R here)
-              -b, --bidirectional        both sides run the test (write_bw, read_bw, atomic_bw)
+              -b, --bidirectional        both sides run the test (bw tests; send_bw: RC, not with -D)
               -q, --qp=<num of qp's>     queue pairs, 1-16384, each running -n iterations (bw tests;
                                          RC and UC, not with -R here)
               -c, --connection=<RC/UC/UD> connection type (default RC)
@@ -354,9 +354,11 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         if (rdmaCm && connection == Connection.UD) {
             throw new IllegalArgumentException("-R (rdma_cm) with UD is not implemented by the Java perftest (RC only)");
         }
-        if (duplex && verb == TestKind.Verb.SEND) {
-            // perftest runs it (run_iter_bi: each side sends and receives at once); the twin not yet.
-            throw new IllegalArgumentException("-b (bidirectional) on send_bw is not implemented by the Java perftest yet");
+        if (duplex && verb == TestKind.Verb.SEND && (connection != Connection.RC || duration > 0 || postList > 1)) {
+            // perftest runs them (UC/UD with its receive credits); the twin's send_bw -b is RC by iterations, no post list.
+            String with = duration > 0 ? "-D" : postList > 1 ? "-l" : connection.name();
+            throw new IllegalArgumentException("-b (bidirectional) on send_bw with " + with
+                    + " is not implemented by the Java perftest yet");
         }
         if (queuePairs > 1 && (rdmaCm || connection == Connection.UD)) {
             // perftest runs them (an rdma_cm connection per queue pair; a UD address per queue pair); the twin not yet.

@@ -9,6 +9,7 @@ import dev.panamaverbs.perftest.cm.CmTestConnection;
 import dev.panamaverbs.perftest.report.BandwidthStatistics;
 import dev.panamaverbs.perftest.report.LatencyStatistics;
 import dev.panamaverbs.perftest.report.ResultTable;
+import dev.panamaverbs.perftest.run.BidirectionalSending;
 import dev.panamaverbs.perftest.run.CompletionWaiter;
 import dev.panamaverbs.perftest.run.LivenessAlarm;
 import dev.panamaverbs.perftest.run.OneSidedLatency;
@@ -301,6 +302,24 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         for (int size : sizes()) {
             BandwidthStatistics stats;
             long count = total;
+            if (o.duplex()) {
+                // -b (RC, by iterations): both sides post receives, hand shake, send and receive at once
+                BidirectionalSending both = new BidirectionalSending(res.queuePairs(), res.buffer(), size, inlineSize(o, res),
+                        res.targetOffset(), Math.max(room, size), o.receiveDepth(), o.txDepth(), o.cqModeration(),
+                        o.isServer(), completions, arena);
+                both.postReceives(o.iterations());
+                channel.handShake(res.local(), "the hand shake after posting receives");
+                both.run(o.iterations(), posted, completed);
+                stats = BandwidthStatistics.of(size, total, posted, completed, o.noPeak(), o.reportGbits());
+                BandwidthReportWire theirs = new BandwidthReportWire(size, count, stats.peak(), stats.average(),
+                        stats.messageRate()).exchange(channel);
+                out.println(ResultTable.bandwidthRow(size, count, stats.peak() + theirs.peak(), stats.average() + theirs.average(),
+                        stats.messageRate() + theirs.messageRate(), o.reportGbits(), stats.average()));
+                if (Schedule.handShakeAfterEachSize(o.test(), o.allSizes())) {
+                    channel.handShake(res.local(), "the hand shake after the size's report");
+                }
+                continue;
+            }
             if (o.isServer()) {
                 ReceivingBandwidth receiver = new ReceivingBandwidth(res.queuePairs(), res.buffer(), res.targetOffset(),
                         Math.max(room, size), o.receiveDepth(), completions, arena);

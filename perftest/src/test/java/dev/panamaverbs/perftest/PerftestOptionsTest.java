@@ -186,14 +186,17 @@ class PerftestOptionsTest {
 
     @Test
     void bidirectionalAsPerftest() {
-        for (String test : new String[] {"write_bw", "read_bw", "atomic_bw"}) {
+        for (String test : new String[] {"write_bw", "read_bw", "atomic_bw", "send_bw"}) {
             assertTrue(PerftestOptions.parse(test, "-b").duplex(), test);
             assertTrue(PerftestOptions.parse(test, "--bidirectional").duplex(), test);
         }
         for (String test : new String[] {"write_lat", "send_lat", "read_lat", "atomic_lat"}) {
             assertEquals("Bidirectional is only available in BW test", refusal(test, "-b"), test);
         }
-        assertTrue(refusal("send_bw", "-b").contains("not implemented by the Java perftest yet"));
+        assertTrue(refusal("send_bw", "-b", "-c", "UD").contains("with UD is not implemented by the Java perftest yet"));
+        assertTrue(refusal("send_bw", "-b", "-D", "2").contains("with -D is not implemented"));
+        assertTrue(refusal("send_bw", "-b", "-l", "2", "-n", "10").contains("with -l is not implemented"));
+        assertFalse(PerftestOptions.parse("send_bw", "-b").noPeak(), "a bidirectional SEND server measures its peak");
         assertFalse(PerftestOptions.parse("write_bw", "-b").noPeak(), "a bidirectional server measures its peak");
     }
 

@@ -31,6 +31,7 @@ final class PerftestOptionTable {
             // (2026-11-28; our server with its client passed): send_bw and read_bw run -e instead
             new Row("send_lat", 64, 20, List.of("-r", "4")),
             new Row("write_bw", 4096, 20, List.of("-b")),
+            new Row("send_bw", 4096, 20, List.of("-b")),
             new Row("send_bw", 4096, 20, List.of("-q", "2")),
             new Row("read_bw", 4096, 20, List.of("-q", "2")),
             new Row("write_bw", 1024, 20, List.of("-z")),
