@@ -13,17 +13,6 @@ final class Schedule {
     }
 
     /**
-     * Whether the second key exchange carries one message per queue pair ({@code -q}), as the
-     * first does: so in ib_write_bw, ib_read_bw and ib_atomic_bw; ib_send_bw makes its second one
-     * once, with its first queue pair's message (seen on the wire on 2026-11-28: ib_send_bw -q 2's
-     * third and fourth messages both carried its first queue pair, and a twin that expected a
-     * second per-queue-pair loop connected its second queue pair to the wrong peer).
-     */
-    static boolean secondExchangePerQueuePair(TestKind test) {
-        return test.verb() != TestKind.Verb.SEND;
-    }
-
-    /**
      * Hand shakes after the one after RTR and before the test: ib_write_lat, ib_read_lat and
      * ib_atomic_lat make one more (4 before their run, on the wire); ib_send_lat instead makes its
      * hand shake after posting receives, per size.

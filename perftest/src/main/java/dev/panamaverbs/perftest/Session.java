@@ -104,16 +104,11 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         for (int i = 0; i < count; i++) {
             out.println(res.local(i).describe("local", rdmaFields, outReads));
         }
-        // perftest's key exchanges: the first a message per queue pair (-q), the later ones too on
-        // the WRITE/READ/atomic tests, only the first queue pair's on send_bw (Schedule)
+        // perftest's two per-QP loops of key exchanges (one before RTR/RTS, one after), -q messages each
         KeyMessage[] remotes = new KeyMessage[count];
         for (int round = 0; round < Schedule.keyExchanges(o.test()); round++) {
-            boolean perQueuePair = round == 0 || Schedule.secondExchangePerQueuePair(o.test());
-            for (int i = 0; i < (perQueuePair ? count : 1); i++) {
-                KeyMessage theirs = channel.handShake(res.local(i), "the key exchange");
-                if (perQueuePair) {
-                    remotes[i] = theirs;
-                }
+            for (int i = 0; i < count; i++) {
+                remotes[i] = channel.handShake(res.local(i), "the key exchange");
             }
         }
         for (KeyMessage remote : remotes) {

@@ -17,12 +17,4 @@ class ScheduleTest {
             }
         }
     }
-
-    @Test
-    void sendBwMakesItsSecondKeyExchangeOnceTheOthersPerQueuePair() {
-        assertFalse(Schedule.secondExchangePerQueuePair(TestKind.SEND_BW));
-        assertTrue(Schedule.secondExchangePerQueuePair(TestKind.WRITE_BW));
-        assertTrue(Schedule.secondExchangePerQueuePair(TestKind.READ_BW));
-        assertTrue(Schedule.secondExchangePerQueuePair(TestKind.ATOMIC_BW));
-    }
 }
