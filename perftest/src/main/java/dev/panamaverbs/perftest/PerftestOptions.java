@@ -360,6 +360,13 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
             throw new IllegalArgumentException("-b (bidirectional) on send_bw with " + with
                     + " is not implemented by the Java perftest yet");
         }
+        if (queuePairs > 1 && verb == TestKind.Verb.SEND) {
+            // Seen on the wire (2026-11-28): ib_send_bw -q 2 sends its first queue pair's key message
+            // in its 3rd and 4th messages and reads the peer's queue pairs from the 2nd and 3rd; the
+            // twin's per-queue-pair exchange did not match it in either direction.
+            throw new IllegalArgumentException("-q above 1 on send_bw is not implemented by the Java perftest yet"
+                    + " (perftest's key exchange for several queue pairs there is not matched)");
+        }
         if (queuePairs > 1 && (rdmaCm || connection == Connection.UD)) {
             // perftest runs them (an rdma_cm connection per queue pair; a UD address per queue pair); the twin not yet.
             throw new IllegalArgumentException("-q above 1 with " + (rdmaCm ? "-R" : "UD")

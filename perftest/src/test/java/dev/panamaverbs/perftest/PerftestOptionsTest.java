@@ -203,7 +203,7 @@ class PerftestOptionsTest {
     @Test
     void queuePairsAsPerftest() {
         assertEquals(1, PerftestOptions.parse("write_bw").queuePairs());
-        for (String test : new String[] {"write_bw", "send_bw", "read_bw", "atomic_bw"}) {
+        for (String test : new String[] {"write_bw", "read_bw", "atomic_bw"}) {
             assertEquals(4, PerftestOptions.parse(test, "-q", "4").queuePairs(), test);
             assertEquals(4, PerftestOptions.parse(test, "--qp=4").queuePairs(), test);
         }
@@ -212,7 +212,8 @@ class PerftestOptionsTest {
         }
         assertEquals("num of Qps should be between 1 and 16384", refusal("write_bw", "-q", "0"));
         assertEquals("num of Qps should be between 1 and 16384", refusal("write_bw", "-q", "16385"));
-        assertTrue(refusal("send_bw", "-q", "2", "-c", "UD").contains("not implemented by the Java perftest yet"));
+        assertTrue(refusal("send_bw", "-q", "2").contains("not implemented by the Java perftest yet"));
+        assertTrue(refusal("write_bw", "-q", "2", "-c", "UC", "-R").contains("not implemented by the Java perftest yet"));
         assertTrue(refusal("write_bw", "-q", "2", "-R").contains("not implemented by the Java perftest yet"));
         assertEquals(1, PerftestOptions.parse("send_bw", "-q", "1", "-R").queuePairs(), "one queue pair is fine with -R");
     }
