@@ -213,7 +213,6 @@ class PerftestOptionsTest {
         assertEquals("num of Qps should be between 1 and 16384", refusal("write_bw", "-q", "0"));
         assertEquals("num of Qps should be between 1 and 16384", refusal("write_bw", "-q", "16385"));
         assertTrue(refusal("send_bw", "-q", "2").contains("not implemented by the Java perftest yet"));
-        assertTrue(refusal("write_bw", "-q", "2", "-c", "UC", "-R").contains("not implemented by the Java perftest yet"));
         assertTrue(refusal("write_bw", "-q", "2", "-R").contains("not implemented by the Java perftest yet"));
         assertEquals(1, PerftestOptions.parse("send_bw", "-q", "1", "-R").queuePairs(), "one queue pair is fine with -R");
     }
