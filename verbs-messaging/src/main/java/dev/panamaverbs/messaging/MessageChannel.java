@@ -69,7 +69,7 @@ public final class MessageChannel implements AutoCloseable {
     private final SlotQueue freeSends;
     private final SlotQueue arrived;
     private final SendBuffer[] sendBuffers;
-    private final ReceivedMessage[] messages;
+    private final ReceiveSlots messages;
     private final MemorySegment receiveMemory;
     private final MemorySegment sendMemory;
     private final Completions batch = Completions.allocate(POLL_BATCH);
@@ -101,11 +101,21 @@ public final class MessageChannel implements AutoCloseable {
             sendBuffers[slot] = new SendBuffer(this, slot,
                     sendMemory.asSlice(resources.sendOffset(slot) + MessageHeader.SIZE, maxSend));
         }
-        this.messages = new ReceivedMessage[options.receiveBuffers()];
-        for (int slot = 0; slot < messages.length; slot++) {
-            messages[slot] = new ReceivedMessage(this, slot,
-                    receiveMemory.asSlice(resources.receiveOffset(slot), resources.bufferSize).asReadOnly());
+        MemorySegment[] receiveBuffers = new MemorySegment[options.receiveBuffers()];
+        for (int slot = 0; slot < receiveBuffers.length; slot++) {
+            receiveBuffers[slot] = receiveMemory.asSlice(resources.receiveOffset(slot), resources.bufferSize).asReadOnly();
         }
+        this.messages = new ReceiveSlots(new ReceiveSlots.Owner() {
+            @Override
+            public void repost(int slot) {
+                MessageChannel.this.repost(slot);
+            }
+
+            @Override
+            public boolean isClosed() {
+                return closed;
+            }
+        }, receiveBuffers);
     }
 
     /**
@@ -408,7 +418,7 @@ public final class MessageChannel implements AutoCloseable {
      */
     public ReceivedMessage receive(Duration timeout) {
         int slot = arrived.take(deadline(timeout));
-        return slot < 0 ? null : messages[slot];
+        return slot < 0 ? null : messages.current(slot);
     }
 
     /**
@@ -424,7 +434,7 @@ public final class MessageChannel implements AutoCloseable {
         this.handler = handler;
     }
 
-    /** Re-posts receive buffer {@code slot} and counts its credit for return (from {@link ReceivedMessage#release}). */
+    /** Re-posts receive buffer {@code slot} and counts its credit for return (from the first {@link ReceivedMessage#release}). */
     void repost(int slot) {
         if (closed || failure != null) {
             return; // nothing is sent again: the buffers go with the channel
@@ -508,8 +518,8 @@ public final class MessageChannel implements AutoCloseable {
             case DATA, REQUEST -> deliver(slot, type, bytes - MessageHeader.SIZE, MessageHeader.correlation(receiveMemory, offset));
             case RESPONSE -> {
                 messagesReceived.incrementAndGet();
-                ReceivedMessage response = messages[slot];
-                response.arrived(type, bytes - MessageHeader.SIZE, MessageHeader.correlation(receiveMemory, offset));
+                ReceivedMessage response = messages.arrived(slot, type, bytes - MessageHeader.SIZE,
+                        MessageHeader.correlation(receiveMemory, offset));
                 if (!pending.complete(response.correlation(), response)) {
                     response.release(); // its request timed out: dropped
                 }
@@ -532,8 +542,7 @@ public final class MessageChannel implements AutoCloseable {
 
     private void deliver(int slot, MessageType type, int length, long correlation) {
         messagesReceived.incrementAndGet();
-        ReceivedMessage message = messages[slot];
-        message.arrived(type, length, correlation);
+        ReceivedMessage message = messages.arrived(slot, type, length, correlation);
         Consumer<? super ReceivedMessage> current = handler;
         if (current == null) {
             arrived.put(slot);
@@ -675,11 +684,6 @@ public final class MessageChannel implements AutoCloseable {
     /** {@return the failure that ended the channel (peer lost, protocol error, closed), or empty while it works} */
     public Optional<MessagingException> failure() {
         return Optional.ofNullable(failure);
-    }
-
-    /** {@return true once {@link #close()} began} */
-    boolean isClosed() {
-        return closed;
     }
 
     /** {@return true until the channel failed or was closed} */
