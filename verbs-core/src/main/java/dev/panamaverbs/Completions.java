@@ -271,7 +271,7 @@ public final class Completions {
      * True when {@code flag} is set in {@code wc.wc_flags}.
      *
      * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
-     * @param flag the flag
+     * @param flag the {@code wc_flags} bit asked about
      * @return true when {@code flag} is set in {@code wc.wc_flags}
      */
     public boolean hasFlag(int index, CompletionFlag flag) {
