@@ -86,8 +86,7 @@ public final class QueuePair extends VerbsResource {
     private ExtendedSendQueue extendedSendQueue;
     /** Transitions, raw modify and query, and the state they leave behind. */
     private final QueuePairStateMachine stateMachine;
-    /** The rdma_cm identifier the queue pair was created on ({@code rdma_create_qp}), else null. */
-    /** {@code rdma_destroy_qp} for a queue pair librdmacm made; null for an ordinary one. */
+    /** {@code rdma_destroy_qp} for a queue pair librdmacm made ({@code rdma_create_qp}); null for an ordinary one. */
     private final Runnable destroyThroughConnectionManager;
 
 
