@@ -11,7 +11,7 @@ public class VerbsUnavailableException extends VerbsException {
     /**
      * Unavailable for the reason given.
      *
-     * @param cause the cause
+     * @param cause why it is unavailable, the probe's text (the message follows "... is not available: ")
      */
     public VerbsUnavailableException(String cause) {
         super("libibverbs is not available: " + cause, null);

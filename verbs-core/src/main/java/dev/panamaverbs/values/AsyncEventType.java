@@ -63,7 +63,7 @@ public enum AsyncEventType implements DescribedEnum {
     /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value
      */
     public static AsyncEventType of(int value) {
@@ -73,7 +73,7 @@ public enum AsyncEventType implements DescribedEnum {
     /**
      * The constant for a C value, or {@code null} when this version does not know it.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value, or {@code null} when this version does not know it
      */
     public static AsyncEventType orNull(int value) {

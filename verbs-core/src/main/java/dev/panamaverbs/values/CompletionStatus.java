@@ -71,7 +71,7 @@ public enum CompletionStatus implements DescribedEnum {
     /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value
      */
     public static CompletionStatus of(int value) {
@@ -81,7 +81,7 @@ public enum CompletionStatus implements DescribedEnum {
     /**
      * The constant for a C value, or {@code null} when this version does not know it.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value, or {@code null} when this version does not know it
      */
     public static CompletionStatus orNull(int value) {

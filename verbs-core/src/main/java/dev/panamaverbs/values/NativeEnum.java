@@ -69,7 +69,7 @@ public interface NativeEnum {
         /**
          * The constant for {@code value}, or {@code null} if the C enum value is not known.
          *
-         * @param value the value
+         * @param value the C value, as the header defines it
          * @return the constant for {@code value}, or {@code null} if the C enum value is not known
          */
         public E orNull(int value) {
@@ -80,7 +80,7 @@ public interface NativeEnum {
         /**
          * The constant for {@code value}; an unknown value is an {@link IllegalArgumentException}.
          *
-         * @param value the value
+         * @param value the C value, as the header defines it
          * @return the constant for {@code value}
          */
         public E of(int value) {

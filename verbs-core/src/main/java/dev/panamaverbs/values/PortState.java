@@ -35,7 +35,7 @@ public enum PortState implements DescribedEnum {
     /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value
      */
     public static PortState of(int value) {
@@ -45,7 +45,7 @@ public enum PortState implements DescribedEnum {
     /**
      * The constant for a C value, or {@code null} when this version does not know it.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value, or {@code null} when this version does not know it
      */
     public static PortState orNull(int value) {
