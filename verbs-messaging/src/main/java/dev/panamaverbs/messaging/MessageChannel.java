@@ -661,24 +661,10 @@ public final class MessageChannel implements AutoCloseable {
         return pending.size();
     }
 
-    /** {@return the DATA, REQUEST and RESPONSE messages this side posted} */
-    public long messagesSent() {
-        return messagesSent.get();
-    }
-
-    /** {@return the DATA, REQUEST and RESPONSE messages that arrived} */
-    public long messagesReceived() {
-        return messagesReceived.get();
-    }
-
-    /** {@return the explicit CREDIT messages this side sent} */
-    public long creditMessagesSent() {
-        return creditMessagesSent.get();
-    }
-
-    /** {@return the explicit CREDIT messages that arrived} */
-    public long creditMessagesReceived() {
-        return creditMessagesReceived.get();
+    /** {@return the counters of messages sent and received, read now (each on its own, not as one atomic snapshot)} */
+    public ChannelStatistics statistics() {
+        return new ChannelStatistics(messagesSent.get(), messagesReceived.get(), creditMessagesSent.get(),
+                creditMessagesReceived.get());
     }
 
     /** {@return the failure that ended the channel (peer lost, protocol error, closed), or empty while it works} */

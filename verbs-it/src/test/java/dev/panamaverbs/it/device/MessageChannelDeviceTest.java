@@ -106,9 +106,10 @@ class MessageChannelDeviceTest {
                 }
                 assertEquals(MESSAGES, acks.get(), "every acknowledgement of connection 0 arrived");
                 for (int c = 1; c < CONNECTIONS; c++) {
-                    assertTrue(serverSides.get(c).creditMessagesSent() > 0,
+                    assertTrue(serverSides.get(c).statistics().creditMessagesSent() > 0,
                             "one-way traffic returns its credits in CREDIT messages: " + serverSides.get(c));
-                    assertEquals(serverSides.get(c).creditMessagesSent(), clients.get(c).creditMessagesReceived());
+                    assertEquals(serverSides.get(c).statistics().creditMessagesSent(),
+                            clients.get(c).statistics().creditMessagesReceived());
                 }
                 for (MessageChannel channel : clients) {
                     assertTrue(channel.isOpen(), channel + " " + channel.failure());
@@ -116,7 +117,7 @@ class MessageChannelDeviceTest {
                 PortCounters after = counters.portCounters(device.port());
                 Map<String, Long> moved = after.changesSince(before);
                 System.out.println("messages: " + CONNECTIONS + " x " + MESSAGES + ", " + bytes + " payload bytes; credit messages "
-                        + serverSides.stream().mapToLong(MessageChannel::creditMessagesSent).sum() + "; counters moved: " + moved);
+                        + serverSides.stream().mapToLong(channel -> channel.statistics().creditMessagesSent()).sum() + "; counters moved: " + moved);
                 assertNoRnr(before, moved);
             } finally {
                 clients.forEach(MessageChannel::close);
@@ -166,7 +167,7 @@ class MessageChannelDeviceTest {
                 Thread.sleep(5_000);
                 assertFalse(blocked.isDone(), "the sender is still waiting for credits");
                 assertEquals(0, client.availableCredits());
-                assertEquals(window, client.messagesSent(), "nothing beyond the window was sent");
+                assertEquals(window, client.statistics().messagesSent(), "nothing beyond the window was sent");
 
                 // The receiver reads again: everything arrives, in order, by itself.
                 for (int i = 0; i < total; i++) {
@@ -180,7 +181,7 @@ class MessageChannelDeviceTest {
                 assertNull(receiver.receive(Duration.ofMillis(100)), "nothing more");
                 Map<String, Long> moved = counters.portCounters(device.port()).changesSince(before);
                 System.out.println("blocked receiver: " + total + " messages through a window of " + window
-                        + ", credit messages " + receiver.creditMessagesSent() + "; counters moved: " + moved);
+                        + ", credit messages " + receiver.statistics().creditMessagesSent() + "; counters moved: " + moved);
                 assertNoRnr(before, moved);
             }
         }

@@ -109,7 +109,7 @@ class MessageChannelTwoHostTest {
                 Map<String, Long> moved = counters.portCounters(hosts.device().port()).changesSince(before);
                 List<String> present = RNR_COUNTERS.stream().filter(name -> before.get(name).isPresent()).toList();
                 System.out.println(CONNECTIONS + " channels x " + MESSAGES + " messages checked on host B; credit messages received "
-                        + channels.stream().mapToLong(MessageChannel::creditMessagesReceived).sum()
+                        + channels.stream().mapToLong(channel -> channel.statistics().creditMessagesReceived()).sum()
                         + "; RNR counters " + present + "; host A's counters moved: " + moved);
                 assertFalse(present.isEmpty(), "none of the RNR counters " + RNR_COUNTERS + " on " + hosts.device().name());
                 for (String name : present) {
