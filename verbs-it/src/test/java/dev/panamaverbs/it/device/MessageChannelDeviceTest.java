@@ -76,8 +76,7 @@ class MessageChannelDeviceTest {
             List<MessageChannel> clients = new ArrayList<>();
             try {
                 for (int c = 0; c < CONNECTIONS; c++) {
-                    CompletableFuture<MessageChannel> accepted = CompletableFuture.supplyAsync(
-                            () -> server.accept(WAIT).orElseThrow(() -> new AssertionError("no request")), threads);
+                    CompletableFuture<MessageChannel> accepted = acceptLater(server, threads);
                     clients.add(MessageChannel.connect(server.localAddress(), options));
                     MessageChannel serverSide = accepted.get(60, TimeUnit.SECONDS);
                     serverSides.add(serverSide);
@@ -138,8 +137,7 @@ class MessageChannelDeviceTest {
              MessageServer server = MessageServer.listen(anyPort(ip), serverOptions);
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             PortCounters before = counters.portCounters(device.port());
-            CompletableFuture<MessageChannel> accepted = CompletableFuture.supplyAsync(
-                    () -> server.accept(WAIT).orElseThrow(() -> new AssertionError("no request")), threads);
+            CompletableFuture<MessageChannel> accepted = acceptLater(server, threads);
             try (MessageChannel client = MessageChannel.connect(server.localAddress(), failFast);
                  MessageChannel receiver = accepted.get(60, TimeUnit.SECONDS)) {
                 assertEquals(window, client.peerCredits());
@@ -193,8 +191,7 @@ class MessageChannelDeviceTest {
         ChannelOptions options = ChannelOptions.builder().receiveCredits(2).maxMessageSize(256).build();
         try (MessageServer server = MessageServer.listen(anyPort(ip), options);
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            CompletableFuture<MessageChannel> accepted = CompletableFuture.supplyAsync(
-                    () -> server.accept(WAIT).orElseThrow(() -> new AssertionError("no request")), threads);
+            CompletableFuture<MessageChannel> accepted = acceptLater(server, threads);
             try (MessageChannel client = MessageChannel.connect(server.localAddress(), options)) {
                 MessageChannel serverSide = accepted.get(60, TimeUnit.SECONDS);
                 try (SendBuffer buffer = client.sendBuffer()) {
@@ -271,8 +268,7 @@ class MessageChannelDeviceTest {
         ChannelOptions options = ChannelOptions.builder().receiveCredits(8).maxMessageSize(1024).build();
         try (MessageServer server = MessageServer.listen(anyPort(ip), options);
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            CompletableFuture<MessageChannel> accepted = CompletableFuture.supplyAsync(
-                    () -> server.accept(WAIT).orElseThrow(() -> new AssertionError("no request")), threads);
+            CompletableFuture<MessageChannel> accepted = acceptLater(server, threads);
             try (MessageChannel client = MessageChannel.connect(server.localAddress(), options)) {
                 MessageChannel serverSide = accepted.get(60, TimeUnit.SECONDS);
                 // The server answers each request later, from another thread, with its number + 1000;
@@ -324,6 +320,12 @@ class MessageChannelDeviceTest {
     }
 
     /** Sends {@link #MESSAGES} of seeded random sizes, alternating zero-copy, segment and ByteBuffer sends. */
+    /** The server's next channel, accepted on one of {@code threads}; fails when no request came. */
+    private static CompletableFuture<MessageChannel> acceptLater(MessageServer server, ExecutorService threads) {
+        return CompletableFuture.supplyAsync(
+                () -> server.accept(WAIT).orElseThrow(() -> new AssertionError("no request")), threads);
+    }
+
     private static long sendAll(MessageChannel channel, int connection, long seed) {
         Random sizes = new Random(seed + connection);
         long bytes = 0;

@@ -6,12 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Verbs;
-import dev.panamaverbs.cm.RdmaCm;
 import dev.panamaverbs.it.support.Peer;
+import dev.panamaverbs.it.support.RdmaCmSupport;
 import dev.panamaverbs.it.support.TwoHostExtension;
 import dev.panamaverbs.it.support.TwoHostTest;
 import dev.panamaverbs.it.support.TwoHosts;
@@ -70,11 +69,9 @@ class MessageChannelTwoHostTest {
     @BeforeAll
     void startServerOnHostB(TwoHosts hosts) {
         this.hosts = hosts;
-        if (!RdmaCm.isAvailable()) {
-            fail("rdma_cm unavailable on host A: " + RdmaCm.unavailabilityCause().orElse("?"));
-        }
+        RdmaCmSupport.failWithoutRdmaCm("host A");
         peer = hosts.startPeer(MessagePeer.class);
-        server = new InetSocketAddress(hosts.peerAddress(), peer.awaitInt("port", TwoHosts.PEER_START_TIMEOUT));
+        server = hosts.peerServer(peer, "port");
     }
 
     @AfterAll
