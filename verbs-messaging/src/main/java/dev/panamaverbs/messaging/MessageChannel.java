@@ -646,25 +646,10 @@ public final class MessageChannel implements AutoCloseable {
         return maxSend;
     }
 
-    /** {@return the credits left to spend now (0..the peer's window)} */
-    public int availableCredits() {
-        return credits.available();
-    }
-
-    /** {@return the window the peer advertised} */
-    public int peerCredits() {
-        return credits.peerWindow();
-    }
-
-    /** {@return the requests waiting for their responses} */
-    public int pendingRequests() {
-        return pending.size();
-    }
-
-    /** {@return the counters of messages sent and received, read now (each on its own, not as one atomic snapshot)} */
+    /** {@return the credits, pending requests and message counters, read now (each on its own, not as one atomic snapshot)} */
     public ChannelStatistics statistics() {
-        return new ChannelStatistics(messagesSent.get(), messagesReceived.get(), creditMessagesSent.get(),
-                creditMessagesReceived.get());
+        return new ChannelStatistics(credits.available(), credits.peerWindow(), pending.size(), messagesSent.get(),
+                messagesReceived.get(), creditMessagesSent.get(), creditMessagesReceived.get());
     }
 
     /** {@return the failure that ended the channel (peer lost, protocol error, closed), or empty while it works} */

@@ -140,12 +140,12 @@ class MessageChannelDeviceTest {
             CompletableFuture<MessageChannel> accepted = acceptLater(server, threads);
             try (MessageChannel client = MessageChannel.connect(server.localAddress(), failFast);
                  MessageChannel receiver = accepted.get(60, TimeUnit.SECONDS)) {
-                assertEquals(window, client.peerCredits());
+                assertEquals(window, client.statistics().peerCredits());
                 // The receiver reads nothing: the window fills, then a fail-fast send is refused.
                 for (int i = 0; i < window; i++) {
                     client.send(numbered(i));
                 }
-                assertEquals(0, client.availableCredits());
+                assertEquals(0, client.statistics().availableCredits());
                 assertThrows(CreditTimeoutException.class, () -> client.send(numbered(window)));
                 long start = System.nanoTime();
                 CreditTimeoutException timedOut = assertThrows(CreditTimeoutException.class,
@@ -164,7 +164,7 @@ class MessageChannelDeviceTest {
                 });
                 Thread.sleep(5_000);
                 assertFalse(blocked.isDone(), "the sender is still waiting for credits");
-                assertEquals(0, client.availableCredits());
+                assertEquals(0, client.statistics().availableCredits());
                 assertEquals(window, client.statistics().messagesSent(), "nothing beyond the window was sent");
 
                 // The receiver reads again: everything arrives, in order, by itself.
@@ -295,7 +295,7 @@ class MessageChannelDeviceTest {
                 for (int i = 0; i < requests; i++) {
                     assertEquals(i + 1000, responses.get(i).get(120, TimeUnit.SECONDS), "response " + i);
                 }
-                assertEquals(0, client.pendingRequests());
+                assertEquals(0, client.statistics().pendingRequests());
 
                 CompletableFuture<ReceivedMessage> unanswered = client.request(numbered(-1), Duration.ofMillis(500));
                 Exception timedOut = assertThrows(Exception.class, () -> unanswered.get(60, TimeUnit.SECONDS));

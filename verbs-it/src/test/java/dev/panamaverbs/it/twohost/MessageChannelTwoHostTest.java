@@ -152,7 +152,7 @@ class MessageChannelTwoHostTest {
             for (int i = 0; i < 5; i++) {
                 pending.add(channel.request(MemorySegment.ofArray(new byte[8]), Duration.ofSeconds(600)));
             }
-            assertEquals(5, channel.pendingRequests());
+            assertEquals(5, channel.statistics().pendingRequests());
             long start = System.nanoTime();
             peer.kill();
             for (CompletableFuture<ReceivedMessage> future : pending) {
