@@ -646,39 +646,10 @@ public final class MessageChannel implements AutoCloseable {
         return maxSend;
     }
 
-    /** {@return the credits left to spend now (0..the peer's window)} */
-    public int availableCredits() {
-        return credits.available();
-    }
-
-    /** {@return the window the peer advertised} */
-    public int peerCredits() {
-        return credits.peerWindow();
-    }
-
-    /** {@return the requests waiting for their responses} */
-    public int pendingRequests() {
-        return pending.size();
-    }
-
-    /** {@return the DATA, REQUEST and RESPONSE messages this side posted} */
-    public long messagesSent() {
-        return messagesSent.get();
-    }
-
-    /** {@return the DATA, REQUEST and RESPONSE messages that arrived} */
-    public long messagesReceived() {
-        return messagesReceived.get();
-    }
-
-    /** {@return the explicit CREDIT messages this side sent} */
-    public long creditMessagesSent() {
-        return creditMessagesSent.get();
-    }
-
-    /** {@return the explicit CREDIT messages that arrived} */
-    public long creditMessagesReceived() {
-        return creditMessagesReceived.get();
+    /** {@return the credits, pending requests and message counters, read now (each on its own, not as one atomic snapshot)} */
+    public ChannelStatistics statistics() {
+        return new ChannelStatistics(credits.available(), credits.peerWindow(), pending.size(), messagesSent.get(),
+                messagesReceived.get(), creditMessagesSent.get(), creditMessagesReceived.get());
     }
 
     /** {@return the failure that ended the channel (peer lost, protocol error, closed), or empty while it works} */

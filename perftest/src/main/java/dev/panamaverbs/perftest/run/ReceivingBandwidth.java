@@ -74,11 +74,8 @@ public final class ReceivingBandwidth {
                 }
                 continue;
             }
-            if (received == 0) {
-                first = now;
-            }
+            stampArrival(now, received);
             received += n;
-            last = now;
             Completions batch = completions.batch();
             for (int i = 0; i < n; i++) {
                 int q = (int) batch.wrId(i);
@@ -103,17 +100,22 @@ public final class ReceivingBandwidth {
                 return received;
             }
             long now = System.nanoTime();
-            if (received == 0) {
-                first = now;
-            }
+            stampArrival(now, received);
             received += n;
-            last = now;
             Completions batch = completions.batch();
             for (int i = 0; i < n; i++) {
                 int q = (int) batch.wrId(i);
                 qps[q].postReceive(receives[q]);
             }
         }
+    }
+
+    /** Marks an arrival at {@code now}: the first when nothing arrived before ({@code receivedBefore} 0), always the last. */
+    private void stampArrival(long now, long receivedBefore) {
+        if (receivedBefore == 0) {
+            first = now;
+        }
+        last = now;
     }
 
     /** Nanoseconds from the first arrival to the last. */

@@ -76,8 +76,7 @@ class MessageChannelDeviceTest {
             List<MessageChannel> clients = new ArrayList<>();
             try {
                 for (int c = 0; c < CONNECTIONS; c++) {
-                    CompletableFuture<MessageChannel> accepted = CompletableFuture.supplyAsync(
-                            () -> server.accept(WAIT).orElseThrow(() -> new AssertionError("no request")), threads);
+                    CompletableFuture<MessageChannel> accepted = acceptLater(server, threads);
                     clients.add(MessageChannel.connect(server.localAddress(), options));
                     MessageChannel serverSide = accepted.get(60, TimeUnit.SECONDS);
                     serverSides.add(serverSide);
@@ -106,9 +105,10 @@ class MessageChannelDeviceTest {
                 }
                 assertEquals(MESSAGES, acks.get(), "every acknowledgement of connection 0 arrived");
                 for (int c = 1; c < CONNECTIONS; c++) {
-                    assertTrue(serverSides.get(c).creditMessagesSent() > 0,
+                    assertTrue(serverSides.get(c).statistics().creditMessagesSent() > 0,
                             "one-way traffic returns its credits in CREDIT messages: " + serverSides.get(c));
-                    assertEquals(serverSides.get(c).creditMessagesSent(), clients.get(c).creditMessagesReceived());
+                    assertEquals(serverSides.get(c).statistics().creditMessagesSent(),
+                            clients.get(c).statistics().creditMessagesReceived());
                 }
                 for (MessageChannel channel : clients) {
                     assertTrue(channel.isOpen(), channel + " " + channel.failure());
@@ -116,7 +116,7 @@ class MessageChannelDeviceTest {
                 PortCounters after = counters.portCounters(device.port());
                 Map<String, Long> moved = after.changesSince(before);
                 System.out.println("messages: " + CONNECTIONS + " x " + MESSAGES + ", " + bytes + " payload bytes; credit messages "
-                        + serverSides.stream().mapToLong(MessageChannel::creditMessagesSent).sum() + "; counters moved: " + moved);
+                        + serverSides.stream().mapToLong(channel -> channel.statistics().creditMessagesSent()).sum() + "; counters moved: " + moved);
                 assertNoRnr(before, moved);
             } finally {
                 clients.forEach(MessageChannel::close);
@@ -137,16 +137,15 @@ class MessageChannelDeviceTest {
              MessageServer server = MessageServer.listen(anyPort(ip), serverOptions);
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             PortCounters before = counters.portCounters(device.port());
-            CompletableFuture<MessageChannel> accepted = CompletableFuture.supplyAsync(
-                    () -> server.accept(WAIT).orElseThrow(() -> new AssertionError("no request")), threads);
+            CompletableFuture<MessageChannel> accepted = acceptLater(server, threads);
             try (MessageChannel client = MessageChannel.connect(server.localAddress(), failFast);
                  MessageChannel receiver = accepted.get(60, TimeUnit.SECONDS)) {
-                assertEquals(window, client.peerCredits());
+                assertEquals(window, client.statistics().peerCredits());
                 // The receiver reads nothing: the window fills, then a fail-fast send is refused.
                 for (int i = 0; i < window; i++) {
                     client.send(numbered(i));
                 }
-                assertEquals(0, client.availableCredits());
+                assertEquals(0, client.statistics().availableCredits());
                 assertThrows(CreditTimeoutException.class, () -> client.send(numbered(window)));
                 long start = System.nanoTime();
                 CreditTimeoutException timedOut = assertThrows(CreditTimeoutException.class,
@@ -165,8 +164,8 @@ class MessageChannelDeviceTest {
                 });
                 Thread.sleep(5_000);
                 assertFalse(blocked.isDone(), "the sender is still waiting for credits");
-                assertEquals(0, client.availableCredits());
-                assertEquals(window, client.messagesSent(), "nothing beyond the window was sent");
+                assertEquals(0, client.statistics().availableCredits());
+                assertEquals(window, client.statistics().messagesSent(), "nothing beyond the window was sent");
 
                 // The receiver reads again: everything arrives, in order, by itself.
                 for (int i = 0; i < total; i++) {
@@ -180,7 +179,7 @@ class MessageChannelDeviceTest {
                 assertNull(receiver.receive(Duration.ofMillis(100)), "nothing more");
                 Map<String, Long> moved = counters.portCounters(device.port()).changesSince(before);
                 System.out.println("blocked receiver: " + total + " messages through a window of " + window
-                        + ", credit messages " + receiver.creditMessagesSent() + "; counters moved: " + moved);
+                        + ", credit messages " + receiver.statistics().creditMessagesSent() + "; counters moved: " + moved);
                 assertNoRnr(before, moved);
             }
         }
@@ -192,8 +191,7 @@ class MessageChannelDeviceTest {
         ChannelOptions options = ChannelOptions.builder().receiveCredits(2).maxMessageSize(256).build();
         try (MessageServer server = MessageServer.listen(anyPort(ip), options);
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            CompletableFuture<MessageChannel> accepted = CompletableFuture.supplyAsync(
-                    () -> server.accept(WAIT).orElseThrow(() -> new AssertionError("no request")), threads);
+            CompletableFuture<MessageChannel> accepted = acceptLater(server, threads);
             try (MessageChannel client = MessageChannel.connect(server.localAddress(), options)) {
                 MessageChannel serverSide = accepted.get(60, TimeUnit.SECONDS);
                 try (SendBuffer buffer = client.sendBuffer()) {
@@ -270,8 +268,7 @@ class MessageChannelDeviceTest {
         ChannelOptions options = ChannelOptions.builder().receiveCredits(8).maxMessageSize(1024).build();
         try (MessageServer server = MessageServer.listen(anyPort(ip), options);
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            CompletableFuture<MessageChannel> accepted = CompletableFuture.supplyAsync(
-                    () -> server.accept(WAIT).orElseThrow(() -> new AssertionError("no request")), threads);
+            CompletableFuture<MessageChannel> accepted = acceptLater(server, threads);
             try (MessageChannel client = MessageChannel.connect(server.localAddress(), options)) {
                 MessageChannel serverSide = accepted.get(60, TimeUnit.SECONDS);
                 // The server answers each request later, from another thread, with its number + 1000;
@@ -298,7 +295,7 @@ class MessageChannelDeviceTest {
                 for (int i = 0; i < requests; i++) {
                     assertEquals(i + 1000, responses.get(i).get(120, TimeUnit.SECONDS), "response " + i);
                 }
-                assertEquals(0, client.pendingRequests());
+                assertEquals(0, client.statistics().pendingRequests());
 
                 CompletableFuture<ReceivedMessage> unanswered = client.request(numbered(-1), Duration.ofMillis(500));
                 Exception timedOut = assertThrows(Exception.class, () -> unanswered.get(60, TimeUnit.SECONDS));
@@ -323,6 +320,12 @@ class MessageChannelDeviceTest {
     }
 
     /** Sends {@link #MESSAGES} of seeded random sizes, alternating zero-copy, segment and ByteBuffer sends. */
+    /** The server's next channel, accepted on one of {@code threads}; fails when no request came. */
+    private static CompletableFuture<MessageChannel> acceptLater(MessageServer server, ExecutorService threads) {
+        return CompletableFuture.supplyAsync(
+                () -> server.accept(WAIT).orElseThrow(() -> new AssertionError("no request")), threads);
+    }
+
     private static long sendAll(MessageChannel channel, int connection, long seed) {
         Random sizes = new Random(seed + connection);
         long bytes = 0;

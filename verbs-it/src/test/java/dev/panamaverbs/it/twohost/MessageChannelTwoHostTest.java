@@ -6,12 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Verbs;
-import dev.panamaverbs.cm.RdmaCm;
 import dev.panamaverbs.it.support.Peer;
+import dev.panamaverbs.it.support.RdmaCmSupport;
 import dev.panamaverbs.it.support.TwoHostExtension;
 import dev.panamaverbs.it.support.TwoHostTest;
 import dev.panamaverbs.it.support.TwoHosts;
@@ -70,11 +69,9 @@ class MessageChannelTwoHostTest {
     @BeforeAll
     void startServerOnHostB(TwoHosts hosts) {
         this.hosts = hosts;
-        if (!RdmaCm.isAvailable()) {
-            fail("rdma_cm unavailable on host A: " + RdmaCm.unavailabilityCause().orElse("?"));
-        }
+        RdmaCmSupport.failWithoutRdmaCm("host A");
         peer = hosts.startPeer(MessagePeer.class);
-        server = new InetSocketAddress(hosts.peerAddress(), peer.awaitInt("port", TwoHosts.PEER_START_TIMEOUT));
+        server = hosts.peerServer(peer, "port");
     }
 
     @AfterAll
@@ -109,7 +106,7 @@ class MessageChannelTwoHostTest {
                 Map<String, Long> moved = counters.portCounters(hosts.device().port()).changesSince(before);
                 List<String> present = RNR_COUNTERS.stream().filter(name -> before.get(name).isPresent()).toList();
                 System.out.println(CONNECTIONS + " channels x " + MESSAGES + " messages checked on host B; credit messages received "
-                        + channels.stream().mapToLong(MessageChannel::creditMessagesReceived).sum()
+                        + channels.stream().mapToLong(channel -> channel.statistics().creditMessagesReceived()).sum()
                         + "; RNR counters " + present + "; host A's counters moved: " + moved);
                 assertFalse(present.isEmpty(), "none of the RNR counters " + RNR_COUNTERS + " on " + hosts.device().name());
                 for (String name : present) {
@@ -155,7 +152,7 @@ class MessageChannelTwoHostTest {
             for (int i = 0; i < 5; i++) {
                 pending.add(channel.request(MemorySegment.ofArray(new byte[8]), Duration.ofSeconds(600)));
             }
-            assertEquals(5, channel.pendingRequests());
+            assertEquals(5, channel.statistics().pendingRequests());
             long start = System.nanoTime();
             peer.kill();
             for (CompletableFuture<ReceivedMessage> future : pending) {

@@ -336,26 +336,20 @@ public final class RegistrationCache implements AutoCloseable {
      * evicting every unleased registration: other registrations of the process count too.
      */
     private RegistrationStep.Registered register(MemorySegment memory, long need) {
-        VerbsException refusal;
-        try {
-            return step.register(memory);
-        } catch (VerbsException e) {
-            if (!isMemlockRefusal(e)) {
-                throw e;
-            }
-            refusal = e;
-        }
-        if (evictAllIdle()) {
+        for (boolean retried = false; ; retried = true) {
             try {
                 return step.register(memory);
             } catch (VerbsException e) {
                 if (!isMemlockRefusal(e)) {
                     throw e;
                 }
-                refusal = e;
+                // a retry only when evicting freed something; the second refusal is final
+                if (retried || !evictAllIdle()) {
+                    throw RegistrationLimitException.kernelRefused(e, need, statistics().registeredBytes(), budget,
+                            memlockLimit);
+                }
             }
         }
-        throw RegistrationLimitException.kernelRefused(refusal, need, statistics().registeredBytes(), budget, memlockLimit);
     }
 
     private static boolean isMemlockRefusal(VerbsException e) {
