@@ -319,13 +319,13 @@ class MessageChannelDeviceTest {
         }
     }
 
-    /** Sends {@link #MESSAGES} of seeded random sizes, alternating zero-copy, segment and ByteBuffer sends. */
     /** The server's next channel, accepted on one of {@code threads}; fails when no request came. */
     private static CompletableFuture<MessageChannel> acceptLater(MessageServer server, ExecutorService threads) {
         return CompletableFuture.supplyAsync(
                 () -> server.accept(WAIT).orElseThrow(() -> new AssertionError("no request")), threads);
     }
 
+    /** Sends {@link #MESSAGES} of seeded random sizes, alternating zero-copy, segment and ByteBuffer sends. */
     private static long sendAll(MessageChannel channel, int connection, long seed) {
         Random sizes = new Random(seed + connection);
         long bytes = 0;

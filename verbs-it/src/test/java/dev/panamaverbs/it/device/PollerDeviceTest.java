@@ -113,7 +113,6 @@ class PollerDeviceTest {
         }
     }
 
-    /** Waits for {@link #MESSAGES} completions, checking each; the count, or what went wrong. */
     /**
      * {@link #MESSAGES} rounds of one signaled RDMA WRITE per queue pair (wr_id the round), with a pause
      * every fourth round, so that waiters park between rounds.
@@ -129,6 +128,7 @@ class PollerDeviceTest {
         }
     }
 
+    /** Waits for {@link #MESSAGES} completions, checking each; the count, or what went wrong. */
     private static Object receiveAll(CompletionQueue cq) throws InterruptedException {
         Completions batch = Completions.allocate(8);
         int received = 0;

@@ -216,6 +216,7 @@ class RegistrationCacheTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the cache closes (explicitly, again at the end) before the arenas it registered
     void aRegistrationWhoseArenaClosedIsNeverReused() {
         try (RegistrationCache cache = cache(Long.MAX_VALUE)) {
             long size = 64 * PAGE;
