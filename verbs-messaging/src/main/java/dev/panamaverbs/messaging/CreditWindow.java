@@ -1,6 +1,5 @@
 package dev.panamaverbs.messaging;
 
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -84,16 +83,16 @@ final class CreditWindow {
                 available--;
                 return;
             }
-            long left = deadlineNanos - System.nanoTime();
-            if (left <= 0) {
-                throw new CreditTimeoutException("send: no credit from the peer within the deadline (window "
-                        + peerWindow + ", all in use: the peer has not released the messages it received)");
-            }
+            boolean waited;
             try {
-                TimeUnit.NANOSECONDS.timedWait(this, left);
+                waited = MonitorWaits.waitUntil(this, deadlineNanos);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new MessagingException("send: interrupted while waiting for a credit", e);
+            }
+            if (!waited) {
+                throw new CreditTimeoutException("send: no credit from the peer within the deadline (window "
+                        + peerWindow + ", all in use: the peer has not released the messages it received)");
             }
         }
     }

@@ -1,6 +1,5 @@
 package dev.panamaverbs.messaging;
 
-import java.util.concurrent.TimeUnit;
 
 /**
  * A bounded FIFO of buffer slot numbers with a blocking take: the free send buffers of a channel,
@@ -41,12 +40,10 @@ final class SlotQueue {
             if (failure != null) {
                 throw failure;
             }
-            long left = deadlineNanos - System.nanoTime();
-            if (left <= 0) {
-                return -1;
-            }
             try {
-                TimeUnit.NANOSECONDS.timedWait(this, left);
+                if (!MonitorWaits.waitUntil(this, deadlineNanos)) {
+                    return -1;
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new MessagingException("interrupted while waiting for a message buffer", e);
@@ -65,12 +62,10 @@ final class SlotQueue {
     /** Waits until {@code count} slots are in the queue (or the deadline); {@return whether they are} */
     synchronized boolean awaitSize(int count, long deadlineNanos) {
         while (size < count) {
-            long left = deadlineNanos - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
             try {
-                TimeUnit.NANOSECONDS.timedWait(this, left);
+                if (!MonitorWaits.waitUntil(this, deadlineNanos)) {
+                    return false;
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;
