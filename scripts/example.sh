@@ -5,6 +5,8 @@
 #   rping         dev.panamaverbs.examples.rping.RPing           (rping's twin)
 #   windows       dev.panamaverbs.examples.windows.ProducerConsumer (one-sided windows: a producer
 #                 pushes records into a consumer's window; `consumer|producer ADDRESS PORT [COUNT]`)
+#   kv            dev.panamaverbs.examples.kv.KeyValueService (a key-value service over verbs-messaging:
+#                 `server ADDRESS PORT [CLIENTS]` | `client ADDRESS PORT [COUNT [SEED]]`)
 #   send-recv     dev.panamaverbs.examples.TwoHostSendRecv (the README's two-host example:
 #                 `server|client ADDRESS PORT`, one SEND each way over rdma_cm)
 # On this host when it has an RDMA device (or --host), else inside the SoftRoCE VM (or --vm).
@@ -27,13 +29,14 @@ while [ $# -gt 0 ]; do
         *) break ;;
     esac
 done
-[ $# -ge 1 ] || die "usage: ./verbs example [--host|--vm] [--peer 'CMD'] rc-pingpong|rping|windows|send-recv [ARGS...]"
+[ $# -ge 1 ] || die "usage: ./verbs example [--host|--vm] [--peer 'CMD'] rc-pingpong|rping|windows|kv|send-recv [ARGS...]"
 case "$1" in
     rc-pingpong) main=dev.panamaverbs.examples.pingpong.RcPingPong ;;
     rping) main=dev.panamaverbs.examples.rping.RPing ;;
     windows) main=dev.panamaverbs.examples.windows.ProducerConsumer ;;
+    kv) main=dev.panamaverbs.examples.kv.KeyValueService ;;
     send-recv) main=dev.panamaverbs.examples.TwoHostSendRecv ;;
-    *) die "unknown example: $1 (rc-pingpong, rping, windows or send-recv)" ;;
+    *) die "unknown example: $1 (rc-pingpong, rping, windows, kv or send-recv)" ;;
 esac
 shift
 where=$(run_place "$where")

@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * The commands of the interop tests' peers: our examples ({@code RcPingPong}, {@code RPing},
- * {@code ProducerConsumer}) as
+ * {@code ProducerConsumer}, {@code KeyValueService}) as
  * java processes, staged by {@code ./verbs test} (system property
  * {@code panamaverbs.examples.args}, the examples' java @argfile), executable jars of the build
  * (the perftest module's), and the C tools from Debian's {@code ibverbs-utils},
@@ -31,6 +31,7 @@ public final class InteropPeers {
     public static final String TWO_HOST_DEMO = EXAMPLES + "TwoHostDemo";
     public static final String TWO_HOST_SEND_RECV = EXAMPLES + "TwoHostSendRecv";
     public static final String WINDOWS = EXAMPLES + "windows.ProducerConsumer";
+    public static final String KEY_VALUE = EXAMPLES + "kv.KeyValueService";
 
     /** {@code java @examples-args -m dev.panamaverbs.examples/MAIN ARGS}, started quickly (C1, serial GC). */
     public static List<String> java(String mainClass, List<String> args) {
