@@ -1,4 +1,4 @@
-# ./verbs test [--unit|--device]: unit tests under Maven (Surefire, tag "device" excluded), then
+# ./verbs test [--unit|--device] [--kernel SERIES]: unit tests under Maven (Surefire, tag "device" excluded), then
 # the device tests through the JUnit Platform launcher, on this host's RDMA device if it has
 # one, else inside the SoftRoCE VM (scripts/vm.sh, one boot per run). Prints one summary; exits
 # non-zero if a test failed, the build or the VM failed, or, with CI=true, no device test ran.
@@ -17,12 +17,15 @@ VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 . "$VERBS_ROOT/scripts/common.sh"
 
 run_unit=1 run_device=1
-case "${1:-}" in
-    "") ;;
-    --unit) run_device=0 ;;
-    --device) run_unit=0 ;;
-    *) die "usage: ./verbs test [--unit|--device]" ;;
-esac
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --unit) run_device=0; shift ;;
+        --device) run_unit=0; shift ;;
+        # The VM's kernel series (scripts/vm/prepare.sh): 6.12 boots bookworm's newest 6.12 kernel.
+        --kernel) [ $# -ge 2 ] || die "--kernel needs a kernel series, e.g. 6.12"; export VERBS_VM_KERNEL=$2; shift 2 ;;
+        *) die "usage: ./verbs test [--unit|--device] [--kernel SERIES]" ;;
+    esac
+done
 
 STAGE_DIR=$VERBS_ROOT/target/device-tests
 REPORTS_DIR=$VERBS_ROOT/target/device-reports
@@ -72,7 +75,7 @@ if [ "$run_device" = 1 ] && [ "$build_status" -eq 0 ]; then
     # The launcher on tag device, then on the canary; each records its exit status. The step
     # exits with the device run's status, or the canary's (1) when that is 0.
     step=(bash "$VERBS_ROOT/scripts/device-run.sh" "$STAGE_DIR" "$REPORTS_DIR" "$CANARY_DIR")
-    say "device tests on the $device_where"
+    say "device tests on the $device_where${VERBS_VM_KERNEL:+ (kernel series $VERBS_VM_KERNEL)}"
     if [ "$device_where" = "rxe VM" ]; then
         (cd "$VERBS_ROOT" && bash "$VERBS_ROOT/scripts/vm.sh" --peer "bash $VERBS_ROOT/scripts/peer-agent.sh $STAGE_DIR" \
             --peer-report "$REPORTS_DIR/peer-host" -- "${step[@]}") || step_status=$?

@@ -10,10 +10,25 @@
 # rdma_cm, iw_cm, ib_cm, configfs): /dev/infiniband/rdma_cm, which any rdma_cm use needs.
 VM_WANTED_MODULES=(virtio_pci 9pnet_virtio 9p virtio_net ib_core ib_uverbs crc32_generic rdma_rxe sch_netem rdma_ucm)
 
-# Prints the versioned kernel package linux-image-amd64 depends on, e.g. linux-image-6.1.0-56-amd64.
+# Prints the versioned kernel package to boot: by default the one linux-image-amd64 depends on
+# (Debian 12's 6.1, e.g. linux-image-6.1.0-56-amd64); with VERBS_VM_KERNEL=<series> (e.g. 6.12) the
+# newest linux-image-<series>.N+debNN-amd64-unsigned the package lists know (bookworm's backported
+# kernels; unsigned: the VM boots it directly, without shim).
 vm_kernel_package() {
+    if [ -n "${VERBS_VM_KERNEL:-}" ]; then
+        [[ "$VERBS_VM_KERNEL" =~ ^[0-9]+\.[0-9]+$ ]] || die "VERBS_VM_KERNEL must be a kernel series such as 6.12, not $VERBS_VM_KERNEL"
+        apt-cache search --names-only "^linux-image-${VERBS_VM_KERNEL//./\\.}\.[0-9]+\+deb[0-9]+-amd64-unsigned\$" 2>/dev/null \
+            | cut -d' ' -f1 | sort -V | tail -n1
+        return 0
+    fi
     apt-cache depends linux-image-amd64 2>/dev/null \
         | sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n1
+}
+
+# The kernel release (uname -r) of a kernel package: its name without linux-image- and -unsigned.
+vm_kernel_release() {
+    local kver=${1#linux-image-}
+    printf '%s\n' "${kver%-unsigned}"
 }
 
 # Resolves the kernel package, running apt-get update once if the package lists are empty.
@@ -36,6 +51,10 @@ vm_module_order() {
         local name=$1 line deps d
         case "$seen" in *" $name "*) return ;; esac
         line=$(grep -E "(^|/)${name}\.ko(\.[a-z]+)?:" "$moddir/modules.dep" | head -n1)
+        if [ -z "$line" ] && grep -qE "(^|/)${name}\.ko\$" "$moddir/modules.builtin" 2>/dev/null; then
+            seen="$seen$name "
+            return 0 # built into this kernel: nothing to load
+        fi
         [ -n "$line" ] || die "kernel module $name not found in $moddir/modules.dep"
         deps=${line#*:}
         for d in $deps; do
@@ -84,12 +103,13 @@ vm_prepare() {
     pkg=$(vm_resolve_kernel_package)
     if [ -z "$pkg" ]; then
         # Offline or not root: a cache prepared earlier still does.
-        dir=$(find "$VERBS_CACHE/vm" -mindepth 2 -maxdepth 2 -name .ready -printf '%h\n' 2>/dev/null | sort | tail -n1)
+        dir=$(find "$VERBS_CACHE/vm" -mindepth 2 -maxdepth 2 -name .ready -printf '%h\n' 2>/dev/null \
+            | grep -E "/${VERBS_VM_KERNEL:-6.1}\.[^/]*$" | sort -V | tail -n1)
         [ -n "$dir" ] || die "cannot resolve the kernel package: apt-cache depends linux-image-amd64 gave nothing (run apt-get update as root)"
         VM_DIR=$dir
         return 0
     fi
-    kver=${pkg#linux-image-}
+    kver=$(vm_kernel_release "$pkg")
     dir=$VERBS_CACHE/vm/$kver
     # The initramfs also depends on init.sh: rebuild it when init.sh is newer.
     if [ -f "$dir/.ready" ] && [ "$dir/initrd.gz" -nt "$VERBS_ROOT/scripts/vm/init.sh" ] \

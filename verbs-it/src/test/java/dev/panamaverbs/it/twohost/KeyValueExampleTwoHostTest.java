@@ -21,7 +21,7 @@ import java.util.List;
  * mid-load must fail the client's pending requests: it exits non-zero, well before the timeout.
  */
 class KeyValueExampleTwoHostTest {
-    private static final int COUNT = 300;
+    private static final int COUNT = 120;
     private static final Duration TIMEOUT = Duration.ofSeconds(240);
 
     @TwoHostTest
