@@ -6,7 +6,6 @@ import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.BitFlag;
 import dev.panamaverbs.values.MemoryAdvice;
-import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.gateway.IbverbsCalls;
 import dev.panamaverbs.ffm.ibv_mr;
 import dev.panamaverbs.ffm.invoke.CallState;
@@ -102,29 +101,45 @@ public final class MemoryRegion extends VerbsResource {
     }
 
 
-    // ---- factory hooks (RegionRegistration, HostlessRegions and ProtectionDomain call them) ----
+    // ---- factory hooks (RegionRegistration and ProtectionDomain call them) ----
 
-    /** Publishes a region just registered over {@code memory} (null for a dma-buf), owning {@code ownedArena} if non-null. */
-    static MemoryRegion publish(ProtectionDomain pd, MemorySegment mr, MemorySegment memory, Arena ownedArena,
+    /**
+     * A region just registered over {@code memory} (null for a dma-buf), owning
+     * {@code ownedArena} if non-null; not yet registered with its domain.
+     */
+    static MemoryRegion over(ProtectionDomain pd, MemorySegment handle, MemorySegment memory, Arena ownedArena,
             EnumSet<AccessFlag> flags, long iova) {
-        MemoryRegion region = new MemoryRegion(pd, Pointers.sized(mr, ibv_mr.SIZE), memory, ownedArena, flags, iova, false);
-        region.register();
-        return region;
+        return new MemoryRegion(pd, handle, memory, ownedArena, flags, iova, false);
     }
 
     /**
-     * A region the loader created without host memory ({@code ibv_reg_dm_mr}, {@code
-     * ibv_alloc_null_mr}): published under {@code pd}, and under {@code deviceMemory} too when
-     * non-null, so that closing the device memory deregisters the region first.
+     * {@link AccessFlag#ON_DEMAND} needs a device with on-demand paging ({@code odp_caps}); asking
+     * the device's cached attributes answers before the kernel would (EOPNOTSUPP).
      */
-    static MemoryRegion adopt(ProtectionDomain pd, MemorySegment mr, EnumSet<AccessFlag> flags, long iova,
+    static void checkOnDemandPaging(String verb, ProtectionDomain pd, Set<AccessFlag> flags) {
+        if (!flags.contains(AccessFlag.ON_DEMAND)) {
+            return;
+        }
+        boolean supported = pd.parentContext().maxAttributes().extended()
+                .map(extended -> extended.onDemandPaging().supported())
+                .orElse(false);
+        if (!supported) {
+            throw new VerbsUnsupportedException(verb, "ON_DEMAND access needs on-demand paging, which "
+                    + pd.parentContext().device().name() + " does not support (odp_caps.general_caps lacks IBV_ODP_SUPPORT)");
+        }
+    }
+
+    /**
+     * A region without host memory ({@code ibv_reg_dm_mr}, {@code ibv_alloc_null_mr}), zero-based;
+     * not yet registered. It depends on {@code pd}, and on {@code deviceMemory} too when non-null,
+     * so that closing the device memory deregisters the region first.
+     */
+    static MemoryRegion hostless(ProtectionDomain pd, MemorySegment handle, EnumSet<AccessFlag> flags,
             DeviceMemory deviceMemory) {
         VerbsResource[] dependencies = deviceMemory == null ? new VerbsResource[] {pd}
                 : new VerbsResource[] {pd, deviceMemory};
-        MemoryRegion region = new MemoryRegion(pd, Pointers.sized(mr, ibv_mr.SIZE), null, null, flags, iova, false,
+        return new MemoryRegion(pd, handle, null, null, flags, 0, false,
                 deviceMemory == null ? "a null" : "a device memory", dependencies);
-        region.register();
-        return region;
     }
 
     /**
@@ -217,7 +232,7 @@ public final class MemoryRegion extends VerbsResource {
         if (!liveDependents().isEmpty()) {
             throw new IllegalStateException(verb + ": " + this + " has memory windows bound to it " + liveDependents());
         }
-        RegionRegistration.checkOnDemandPaging(verb, protectionDomain, flags);
+        checkOnDemandPaging(verb, protectionDomain, flags);
         if (!tryBeginExclusive()) {
             requireOpen();
             throw new IllegalStateException(verb + ": " + this + " is in use (a post holds it, or another thread"

@@ -116,7 +116,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @throws VerbsException if the verb fails
      */
     public MemoryRegion registerDeviceMemory(DeviceMemory memory, long offset, long length, Set<AccessFlag> access) {
-        return HostlessRegions.registerDeviceMemory(this, memory, offset, length, access);
+        return RegionRegistration.registerDeviceMemory(this, memory, offset, length, access);
     }
 
     /**
@@ -129,7 +129,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @throws VerbsException if the verb fails otherwise
      */
     public MemoryRegion allocateNullMemoryRegion() {
-        return HostlessRegions.allocateNull(this);
+        return RegionRegistration.allocateNull(this);
     }
 
     /** {@code ibv_alloc_pd}: the factory hook behind {@link Context#allocateProtectionDomain()}. */

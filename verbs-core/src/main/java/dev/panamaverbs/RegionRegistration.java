@@ -1,25 +1,27 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.ffm.ibv_mr;
+import dev.panamaverbs.gateway.IbverbsCalls;
+import dev.panamaverbs.gateway.InlineVerbs;
 import dev.panamaverbs.internal.RegistrationChecks;
-import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.internal.SizeLimits;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.BitFlag;
-import dev.panamaverbs.gateway.IbverbsCalls;
-import dev.panamaverbs.gateway.InlineVerbs;
-import dev.panamaverbs.ffm.invoke.CallState;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
- * Registering memory the device may reach from this process's side: {@code ibv_reg_mr} over the
- * caller's memory or memory the region allocates and owns, {@code ibv_reg_mr_iova2} and
- * {@code ibv_reg_dmabuf_mr}, with the checks that answer before the kernel would. The factory
- * hooks behind {@link ProtectionDomain}'s methods; the region itself, once registered, is
- * {@link MemoryRegion} (and regions without host memory are {@link HostlessRegions}').
+ * Every verb that makes a memory region in a protection domain: {@code ibv_reg_mr} over the
+ * caller's memory or memory the region allocates and owns, {@code ibv_reg_mr_iova2},
+ * {@code ibv_reg_dmabuf_mr}, and the regions without host memory, over device memory
+ * ({@code ibv_reg_dm_mr}) and the null region ({@code ibv_alloc_null_mr}). The factory hooks
+ * behind {@link ProtectionDomain}'s methods; the region itself, once made, is {@link MemoryRegion}.
  */
 final class RegionRegistration {
     /** Alignment of memory a region allocates itself: a page, so no other object shares its pages. */
@@ -37,30 +39,25 @@ final class RegionRegistration {
         Objects.requireNonNull(pd, verb + ": protection domain is null");
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
         RegistrationChecks.checkMemory(verb, memory, flags);
-        pd.acquire();
-        try {
-            checkOnDemandPaging(verb, pd, flags);
-            MemorySegment mr = regMr(pd, memory.address(), memory.byteSize(), flags);
-            return MemoryRegion.publish(pd, mr, memory, null, flags, memory.address());
-        } finally {
-            pd.release();
-        }
+        return make(verb, List.of(pd), regMr(pd, memory.address(), memory.byteSize(), flags),
+                handle -> MemoryRegion.over(pd, handle, memory, null, flags, memory.address()));
     }
 
     /**
-     * The {@code ibv_reg_mr} macro over {@code length} bytes at {@code address}: optional-range
-     * flags need {@code ibv_reg_mr_iova2}, reported by name when libibverbs lacks it.
+     * The {@code ibv_reg_mr} macro over {@code length} bytes at {@code address}, once the
+     * on-demand-paging check passed: optional-range flags need {@code ibv_reg_mr_iova2}, reported
+     * by name when libibverbs lacks it.
      */
-    private static MemorySegment regMr(ProtectionDomain pd, long address, long length, Set<AccessFlag> flags) {
-        int bits = BitFlag.toBits(flags);
-        if ((bits & InlineVerbs.ACCESS_OPTIONAL_RANGE) != 0) {
-            Capability.REG_MR_IOVA2.require("ibv_reg_mr");
-        }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = CallState.allocate(arena);
-            long mr = InlineVerbs.regMr(state, pd.handleAddress(), address, length, bits);
-            return NativeCalls.checkPointer("ibv_reg_mr", MemorySegment.ofAddress(mr), CallState.errno(state));
-        }
+    private static ToLongFunction<MemorySegment> regMr(ProtectionDomain pd, long address, long length,
+            EnumSet<AccessFlag> flags) {
+        return state -> {
+            MemoryRegion.checkOnDemandPaging("ibv_reg_mr", pd, flags);
+            int bits = BitFlag.toBits(flags);
+            if ((bits & InlineVerbs.ACCESS_OPTIONAL_RANGE) != 0) {
+                Capability.REG_MR_IOVA2.require("ibv_reg_mr");
+            }
+            return InlineVerbs.regMr(state, pd.handleAddress(), address, length, bits);
+        };
     }
 
     /**
@@ -80,18 +77,12 @@ final class RegionRegistration {
         boolean registered = false;
         try {
             MemorySegment memory = arena.allocate(byteSize, PAGE_SIZE);
-            pd.acquire();
-            try {
-                checkOnDemandPaging(verb, pd, flags);
-                MemorySegment mr = regMr(pd, memory.address(), byteSize, flags);
-                MemoryRegion region = MemoryRegion.publish(pd, mr, memory, arena, flags, memory.address());
-                registered = true;
-                return region;
-            } finally {
-                pd.release();
-            }
+            MemoryRegion region = make(verb, List.of(pd), regMr(pd, memory.address(), byteSize, flags),
+                    handle -> MemoryRegion.over(pd, handle, memory, arena, flags, memory.address()));
+            registered = true;
+            return region;
         } finally {
-            // A failed register() in publish() has already deregistered and closed the arena.
+            // A failed register() of the new region has already deregistered it and closed the arena.
             if (!registered && arena.scope().isAlive()) {
                 arena.close();
             }
@@ -108,17 +99,11 @@ final class RegionRegistration {
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
         RegistrationChecks.checkMemory(verb, memory, flags);
         Capability.REG_MR_IOVA2.require(verb);
-        pd.acquire();
-        try (Arena arena = Arena.ofConfined()) {
-            checkOnDemandPaging(verb, pd, flags);
-            MemorySegment state = CallState.allocate(arena);
-            MemorySegment mr = IbverbsCalls.ibv_reg_mr_iova2(state, pd.handleSegment(), memory,
-                    memory.byteSize(), iova, BitFlag.toBits(flags));
-            NativeCalls.checkPointer("ibv_reg_mr_iova2", mr, CallState.errno(state));
-            return MemoryRegion.publish(pd, mr, memory, null, flags, iova);
-        } finally {
-            pd.release();
-        }
+        return make(verb, List.of(pd), state -> {
+            MemoryRegion.checkOnDemandPaging(verb, pd, flags);
+            return IbverbsCalls.ibv_reg_mr_iova2(state, pd.handleSegment(), memory, memory.byteSize(), iova,
+                    BitFlag.toBits(flags)).address();
+        }, handle -> MemoryRegion.over(pd, handle, memory, null, flags, iova));
     }
 
     /**
@@ -134,32 +119,53 @@ final class RegionRegistration {
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
         RegistrationChecks.checkDmabuf(verb, offset, length, fd);
         Capability.REG_DMABUF_MR.require(verb);
-        pd.acquire();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = CallState.allocate(arena);
-            MemorySegment mr = IbverbsCalls.ibv_reg_dmabuf_mr(state, pd.handleSegment(), offset, length, iova, fd,
-                    BitFlag.toBits(flags));
-            NativeCalls.checkPointer(verb, mr, CallState.errno(state));
-            return MemoryRegion.publish(pd, mr, null, null, flags, iova);
-        } finally {
-            pd.release();
+        return make(verb, List.of(pd), state -> IbverbsCalls.ibv_reg_dmabuf_mr(state, pd.handleSegment(), offset, length,
+                iova, fd, BitFlag.toBits(flags)).address(), handle -> MemoryRegion.over(pd, handle, null, null, flags, iova));
+    }
+
+    // ---- regions without host memory ----
+
+    /**
+     * {@code ibv_reg_dm_mr}: {@code length} bytes at {@code offset} of {@code memory}, always
+     * zero-based ({@code IBV_ACCESS_ZERO_BASED} is added, as the verb requires): work requests
+     * address the region from 0.
+     */
+    static MemoryRegion registerDeviceMemory(ProtectionDomain pd, DeviceMemory memory, long offset, long length,
+            Set<AccessFlag> access) {
+        String verb = "ibv_reg_dm_mr";
+        Objects.requireNonNull(pd, verb + ": protection domain is null");
+        Objects.requireNonNull(memory, verb + ": device memory is null");
+        EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
+        flags.add(AccessFlag.ZERO_BASED);
+        if (length <= 0) {
+            throw new IllegalArgumentException(verb + ": length must be above 0, got " + length);
         }
+        memory.checkRange(verb, offset, length);
+        if (memory.context() != pd.context()) {
+            throw new IllegalArgumentException(verb + ": the device memory belongs to another context than the domain");
+        }
+        return make(verb, List.of(pd, memory), state -> IbverbsCalls.ibv_reg_dm_mr(state, pd.handleAddress(),
+                memory.handleAddress(), offset, length, BitFlag.toBits(flags)),
+                handle -> MemoryRegion.hostless(pd, handle, flags, memory));
+    }
+
+    /** {@code ibv_alloc_null_mr}: a region whose reads return nothing and whose writes are dropped. */
+    static MemoryRegion allocateNull(ProtectionDomain pd) {
+        String verb = "ibv_alloc_null_mr";
+        Objects.requireNonNull(pd, verb + ": protection domain is null");
+        return make(verb, List.of(pd), state -> IbverbsCalls.ibv_alloc_null_mr(state, pd.handleAddress()),
+                handle -> MemoryRegion.hostless(pd, handle, EnumSet.noneOf(AccessFlag.class), null));
     }
 
     /**
-     * {@link AccessFlag#ON_DEMAND} needs a device with on-demand paging ({@code odp_caps}); asking
-     * the device's cached attributes answers before the kernel would (EOPNOTSUPP).
+     * Every region verb's one path, {@link ResourceCreation#create}: {@code held} (the domain
+     * first) stay open across {@code call}, which answers the new {@code ibv_mr} or NULL with
+     * errno (thrown naming the verb), and the region built from its handle is registered with its
+     * parents before it is handed out.
      */
-    static void checkOnDemandPaging(String verb, ProtectionDomain pd, Set<AccessFlag> flags) {
-        if (!flags.contains(AccessFlag.ON_DEMAND)) {
-            return;
-        }
-        boolean supported = pd.parentContext().maxAttributes().extended()
-                .map(extended -> extended.onDemandPaging().supported())
-                .orElse(false);
-        if (!supported) {
-            throw new VerbsUnsupportedException(verb, "ON_DEMAND access needs on-demand paging, which "
-                    + pd.parentContext().device().name() + " does not support (odp_caps.general_caps lacks IBV_ODP_SUPPORT)");
-        }
+    private static MemoryRegion make(String verb, List<VerbsResource> held, ToLongFunction<MemorySegment> call,
+            Function<MemorySegment, MemoryRegion> wrap) {
+        return ResourceCreation.create(verb, ibv_mr.SIZE, held, arena -> MemorySegment.NULL,
+                (state, noAttributes) -> call.applyAsLong(state), (handle, noAttributes) -> wrap.apply(handle));
     }
 }

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * logger's level once, when it creates the logger, so the test passes run alone
  * ({@code -Dtest=VerbsResourceLoggingTest}) as well as in the full run, where it has a fork of
  * its own (verbs-core's pom: {@code resource-debug-logging}) that keeps the other tests quiet.
+ * The tag keeps it out of the shared fork, where another test may have created the logger at
+ * INFO first, also when {@code -Dtest} names it or a pattern that matches it.
  */
+@Tag("debug-logging")
 class VerbsResourceLoggingTest {
 
     /** slf4j-simple's property for one logger's level. */
