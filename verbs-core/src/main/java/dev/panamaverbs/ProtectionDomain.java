@@ -116,7 +116,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @throws VerbsException if the verb fails
      */
     public MemoryRegion registerDeviceMemory(DeviceMemory memory, long offset, long length, Set<AccessFlag> access) {
-        return HostlessRegions.registerDeviceMemory(this, memory, offset, length, access);
+        return RegionRegistration.registerDeviceMemory(this, memory, offset, length, access);
     }
 
     /**
@@ -129,7 +129,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @throws VerbsException if the verb fails otherwise
      */
     public MemoryRegion allocateNullMemoryRegion() {
-        return HostlessRegions.allocateNull(this);
+        return RegionRegistration.allocateNull(this);
     }
 
     /** {@code ibv_alloc_pd}: the factory hook behind {@link Context#allocateProtectionDomain()}. */
@@ -250,7 +250,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @return {@code ibv_reg_mr}: registers {@code memory}, a native segment
      */
     public MemoryRegion register(MemorySegment memory, Set<AccessFlag> access) {
-        return MemoryRegion.register(this, memory, access);
+        return RegionRegistration.register(this, memory, access);
     }
 
     /**
@@ -267,7 +267,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @return {@code ibv_reg_mr} over {@code byteSize} bytes of new zeroed, page-aligned native memory owned by the region ({@link MemoryRegion#memory()}): closing the region deregisters it and only then frees the memory, so the memory can never be freed while the device may use it
      */
     public MemoryRegion allocateMemoryRegion(long byteSize, Set<AccessFlag> access) {
-        return MemoryRegion.allocate(this, byteSize, access);
+        return RegionRegistration.allocate(this, byteSize, access);
     }
 
     /**
@@ -282,7 +282,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @return {@code ibv_reg_mr_iova2}: as {@link #register(MemorySegment, Set)}, but the device sees the memory at {@code iova} (work requests and the remote side address it from there)
      */
     public MemoryRegion register(MemorySegment memory, Set<AccessFlag> access, long iova) {
-        return MemoryRegion.register(this, memory, access, iova);
+        return RegionRegistration.register(this, memory, access, iova);
     }
 
     /**
@@ -299,7 +299,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @return {@code ibv_reg_dmabuf_mr}: registers {@code length} bytes at {@code offset} of the dma-buf behind {@code fd}
      */
     public MemoryRegion registerDmabuf(long offset, long length, long iova, int fd, Set<AccessFlag> access) {
-        return MemoryRegion.registerDmabuf(this, offset, length, iova, fd, access);
+        return RegionRegistration.registerDmabuf(this, offset, length, iova, fd, access);
     }
 
     /**

@@ -5,16 +5,33 @@ import java.io.PrintStream;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * DEBUG lines on resource creation and close. Runs in its own Surefire execution (verbs-core's
- * pom: {@code resource-debug-logging}) with slf4j-simple's level for VerbsResource at DEBUG;
- * the default execution excludes it.
+ * DEBUG lines on resource creation and close. The class sets slf4j-simple's level for
+ * VerbsResource to DEBUG itself, before VerbsResource's logger exists: slf4j-simple reads a
+ * logger's level once, when it creates the logger, so the test passes run alone
+ * ({@code -Dtest=VerbsResourceLoggingTest}) as well as in the full run, where it has a fork of
+ * its own (verbs-core's pom: {@code resource-debug-logging}) that keeps the other tests quiet.
+ * The tag keeps it out of the shared fork, where another test may have created the logger at
+ * INFO first, also when {@code -Dtest} names it or a pattern that matches it.
  */
+@Tag("debug-logging")
 class VerbsResourceLoggingTest {
+
+    /** slf4j-simple's property for one logger's level. */
+    private static final String LEVEL_PROPERTY = "org.slf4j.simpleLogger.log." + VerbsResource.class.getName();
+
+    static {
+        // Class literals do not initialise VerbsResource, so its logger does not exist yet here
+        // unless an earlier test in this JVM created a resource (checked in the test).
+        System.setProperty(LEVEL_PROPERTY, "debug");
+    }
 
     private static final class Fake extends VerbsResource {
         private final String name;
@@ -35,6 +52,9 @@ class VerbsResourceLoggingTest {
 
     @Test
     void createAndCloseAreLoggedAtDebugChildrenFirst() {
+        assertTrue(LoggerFactory.getLogger(VerbsResource.class).isDebugEnabled(),
+                "VerbsResource's logger was created before this class set " + LEVEL_PROPERTY
+                        + "=debug: run this class in a JVM of its own (verbs-core's pom: resource-debug-logging)");
         PrintStream original = System.err;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The checks of {@code MemoryRegion.allocate} (region size) and {@code MemoryWindow.bind}
+ * The checks of {@code RegionRegistration.allocate} (region size) and {@code MemoryWindow.bind}
  * (window type, access, range, protection domains), on plain values: no device needed.
  */
 class WindowAndRegionChecksTest {

@@ -1,5 +1,6 @@
 package dev.panamaverbs.examples;
 
+// @start region="imports"
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.QueuePair;
@@ -15,15 +16,17 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.EnumSet;
+// @end
 
 /**
  * The README's two-host example, also in verbs-core's javadoc overview: two processes connected by
  * rdma_cm exchange one SEND each way. {@code server ADDRESS PORT} listens and answers "pong";
  * {@code client ADDRESS PORT} connects and sends "ping". Each prints what it received. Every wait
- * is bounded. The lines between the markers are the README's (only the imports differ: the README
- * and the overview name the packages of issue 20's layout).
+ * is bounded. The README carries the imports and the class as they are here; verbs-core's javadoc
+ * overview shows the two marked regions ({@code @start region}: javadoc's snippet markup) of this
+ * very file, so the overview has no copy to keep in step.
  */
-// ---- two-host example ----
+// @start region="class"
 public final class TwoHostSendRecv {
     static final Duration WAIT = Duration.ofSeconds(60);
     static final long RECV = 1, SEND = 2;                     // wr_ids
@@ -67,4 +70,4 @@ public final class TwoHostSendRecv {
         return new String(mr.memory().asSlice(0, received).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
     }
 }
-// ---- end of two-host example ----
+// @end

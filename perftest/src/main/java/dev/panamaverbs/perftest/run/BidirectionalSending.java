@@ -23,19 +23,15 @@ import java.lang.foreign.Arena;
 public final class BidirectionalSending {
     private static final long SEND_TAG = 1L << 62;
     private static final int QP_SHIFT = 40;
-    private static final long COUNT_MASK = (1L << QP_SHIFT) - 1;
 
     private final QueuePair[] qps;
     private final SendWorkRequest[] signaled;
     private final SendWorkRequest[] unsignaled;
     private final ReceiveWorkRequest[] receives;
     private final CompletionWaiter completions;
-    private final int txDepth;
-    private final int cqModeration;
+    private final SendWindows sends;
     private final int receiveDepth;
     private final boolean server;
-    private final long[] scnt;
-    private final long[] ccnt;
     private final long[] rcnt;
 
     /**
@@ -47,16 +43,13 @@ public final class BidirectionalSending {
                                 CompletionWaiter completions, Arena arena) {
         this.qps = qps.clone();
         this.completions = completions;
-        this.txDepth = txDepth;
-        this.cqModeration = cqModeration;
         this.receiveDepth = receiveDepth;
         this.server = server;
         int n = qps.length;
+        this.sends = new SendWindows(n, SEND_TAG, QP_SHIFT, txDepth, cqModeration);
         this.signaled = new SendWorkRequest[n];
         this.unsignaled = new SendWorkRequest[n];
         this.receives = new ReceiveWorkRequest[n];
-        this.scnt = new long[n];
-        this.ccnt = new long[n];
         this.rcnt = new long[n];
         for (int q = 0; q < n; q++) {
             signaled[q] = SendWorkRequest.allocate(arena, 1).opcode(WorkRequestOpcode.SEND).signaled(true)
@@ -81,8 +74,7 @@ public final class BidirectionalSending {
      * {@code completed[i]} get when the run's i-th SEND was posted and completed (ns).
      */
     public void run(int iterations, long[] posted, long[] completed) {
-        java.util.Arrays.fill(scnt, 0);
-        java.util.Arrays.fill(ccnt, 0);
+        sends.reset();
         java.util.Arrays.fill(rcnt, 0);
         long total = (long) iterations * qps.length;
         int totalPosted = 0;
@@ -91,13 +83,12 @@ public final class BidirectionalSending {
         boolean beforeFirstArrival = server;
         while (totalCompleted < total || totalReceived < total) {
             for (int q = 0; !beforeFirstArrival && q < qps.length; q++) {
-                while (scnt[q] < iterations && scnt[q] - ccnt[q] < txDepth) {
-                    boolean signal = (scnt[q] + 1) % cqModeration == 0 || scnt[q] + 1 == iterations;
-                    SendWorkRequest request = signal ? signaled[q] : unsignaled[q];
-                    request.wrId(SEND_TAG | ((long) q << QP_SHIFT) | (scnt[q] + 1));
+                while (sends.hasRoom(q, 1, iterations)) {
+                    SendWorkRequest request = sends.signalsNext(q, iterations) ? signaled[q] : unsignaled[q];
+                    request.wrId(sends.wrId(q, sends.posted(q) + 1));
                     posted[totalPosted++] = System.nanoTime();
                     qps[q].postSend(request);
-                    scnt[q]++;
+                    sends.countPosted(q, 1);
                 }
             }
             int n = completions.poll(totalReceived < total ? "the peer's SEND" : "the completion of SEND",
@@ -115,12 +106,7 @@ public final class BidirectionalSending {
                         qps[q].postReceive(receives[q]);
                     }
                 } else {
-                    int q = (int) ((wrId & ~SEND_TAG) >>> QP_SHIFT);
-                    long upTo = wrId & COUNT_MASK;
-                    while (ccnt[q] < upTo) {
-                        ccnt[q]++;
-                        completed[totalCompleted++] = now;
-                    }
+                    totalCompleted = sends.complete(wrId, now, completed, totalCompleted);
                 }
             }
         }

@@ -25,20 +25,15 @@ import java.lang.foreign.Arena;
 public final class PostingBandwidth {
     /** Where the queue pair's index starts in a {@code wr_id}. */
     private static final int QP_SHIFT = 48;
-    private static final long COUNT_MASK = (1L << QP_SHIFT) - 1;
 
     private final QueuePair[] qps;
     private final SendWorkRequest[] signaled;
     private final SendWorkRequest[] unsignaled;
     private final CompletionWaiter completions;
-    private final int txDepth;
-    private final int cqModeration;
+    private final SendWindows sends;
     private final int postList;
     /** Per queue pair, the post list's requests, chained in order; null when {@code postList} is 1. */
     private final SendWorkRequest[][] lists;
-    /** Per queue pair: requests posted and completed in the current run. */
-    private final long[] scnt;
-    private final long[] ccnt;
 
     /**
      * One queue pair.
@@ -67,15 +62,12 @@ public final class PostingBandwidth {
         }
         this.qps = qps.clone();
         this.completions = completions;
-        this.txDepth = txDepth;
-        this.cqModeration = cqModeration;
         this.postList = postList;
         int n = qps.length;
+        this.sends = new SendWindows(n, 0, QP_SHIFT, txDepth, cqModeration);
         this.signaled = new SendWorkRequest[n];
         this.unsignaled = new SendWorkRequest[n];
         this.lists = postList == 1 ? null : new SendWorkRequest[n][];
-        this.scnt = new long[n];
-        this.ccnt = new long[n];
         for (int q = 0; q < n; q++) {
             long address = remoteAddresses[q];
             int rkey = remoteRkeys[q];
@@ -101,16 +93,15 @@ public final class PostingBandwidth {
      * request (signaled as {@code signal} says) or the whole post list. Returns how many went out.
      */
     private int postNext(int q, long from, boolean signal) {
-        long tag = (long) q << QP_SHIFT;
         if (lists == null) {
             SendWorkRequest request = signal ? signaled[q] : unsignaled[q];
-            request.wrId(tag | (from + 1));
+            request.wrId(sends.wrId(q, from + 1));
             qps[q].postSend(request);
             return 1;
         }
         SendWorkRequest[] list = lists[q];
         for (int k = 0; k < postList; k++) {
-            list[k].wrId(tag | (from + k + 1));
+            list[k].wrId(sends.wrId(q, from + k + 1));
         }
         qps[q].postSend(list[0]);
         return postList;
@@ -146,34 +137,26 @@ public final class PostingBandwidth {
         if (iterations % postList != 0) {
             throw new IllegalArgumentException(iterations + " iterations are not a multiple of the post list " + postList);
         }
-        java.util.Arrays.fill(scnt, 0);
-        java.util.Arrays.fill(ccnt, 0);
+        sends.reset();
         long total = (long) iterations * qps.length;
         int totalPosted = 0;
         int totalCompleted = 0;
         while (totalCompleted < total) {
             for (int q = 0; q < qps.length; q++) {
-                while (scnt[q] < iterations && scnt[q] - ccnt[q] + postList <= txDepth) {
-                    boolean signal = (scnt[q] + 1) % cqModeration == 0 || scnt[q] + 1 == iterations;
+                while (sends.hasRoom(q, postList, iterations)) {
                     long now = System.nanoTime();
-                    int sent = postNext(q, scnt[q], signal);
+                    int sent = postNext(q, sends.posted(q), sends.signalsNext(q, iterations));
                     for (int k = 0; k < sent; k++) {
                         posted[totalPosted++] = now;
                     }
-                    scnt[q] += sent;
+                    sends.countPosted(q, sent);
                 }
             }
             int n = completions.poll("the completion of request", totalCompleted + 1);
             long now = System.nanoTime();
             Completions batch = completions.batch();
             for (int i = 0; i < n; i++) {
-                long wrId = batch.wrId(i);
-                int q = (int) (wrId >>> QP_SHIFT);
-                long upTo = wrId & COUNT_MASK;
-                while (ccnt[q] < upTo) {
-                    ccnt[q]++;
-                    completed[totalCompleted++] = now;
-                }
+                totalCompleted = sends.complete(batch.wrId(i), now, completed, totalCompleted);
             }
         }
     }
@@ -184,8 +167,7 @@ public final class PostingBandwidth {
      * queue pairs'); {@link #elapsedNanos} the time from the first post to the last completion.
      */
     public long runUntil(long endNanos) {
-        java.util.Arrays.fill(scnt, 0);
-        java.util.Arrays.fill(ccnt, 0);
+        sends.reset();
         long totalPosted = 0;
         long totalCompleted = 0;
         long first = System.nanoTime();
@@ -193,12 +175,9 @@ public final class PostingBandwidth {
         while (totalCompleted < totalPosted || System.nanoTime() - endNanos < 0) {
             boolean posting = System.nanoTime() - endNanos < 0;
             for (int q = 0; posting && q < qps.length; q++) {
-                while (scnt[q] - ccnt[q] + postList <= txDepth) {
-                    // every burst fills the window and ends signaled (a post list always does), so the
-                    // last request posted always completes
-                    boolean signal = (scnt[q] + 1) % cqModeration == 0 || scnt[q] - ccnt[q] + 1 == txDepth;
-                    int sent = postNext(q, scnt[q], signal);
-                    scnt[q] += sent;
+                while (sends.hasRoom(q, postList, Long.MAX_VALUE)) {
+                    int sent = postNext(q, sends.posted(q), sends.signalsNextOfBurst(q));
+                    sends.countPosted(q, sent);
                     totalPosted += sent;
                 }
             }
@@ -207,13 +186,7 @@ public final class PostingBandwidth {
                 last = System.nanoTime();
                 Completions batch = completions.batch();
                 for (int i = 0; i < n; i++) {
-                    long wrId = batch.wrId(i);
-                    int q = (int) (wrId >>> QP_SHIFT);
-                    long upTo = wrId & COUNT_MASK;
-                    if (upTo > ccnt[q]) {
-                        totalCompleted += upTo - ccnt[q];
-                        ccnt[q] = upTo;
-                    }
+                    totalCompleted += sends.complete(batch.wrId(i));
                 }
             }
         }

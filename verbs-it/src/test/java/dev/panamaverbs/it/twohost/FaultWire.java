@@ -154,7 +154,10 @@ final class FaultWire implements AutoCloseable {
         try {
             netem(null);
         } finally {
-            Closing.inOrder(peer, buffer, context);
+            // the peer, the buffer, then the context (reverse order of declaration), each even when one before failed
+            try (Context c = context; RegisteredBuffer b = buffer; Peer p = peer) {
+                // nothing: only the closing
+            }
         }
     }
 }

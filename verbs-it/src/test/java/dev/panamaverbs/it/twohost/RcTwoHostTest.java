@@ -87,7 +87,10 @@ class RcTwoHostTest {
                 peer.assertSucceeded(Duration.ofSeconds(60));
             }
         } finally {
-            Closing.inOrder(socket, buffer, context);
+            // socket, buffer, then context (reverse order of declaration), each even when one before failed
+            try (Context c = context; RegisteredBuffer b = buffer; Socket s = socket) {
+                // nothing: only the closing
+            }
         }
     }
 

@@ -58,7 +58,9 @@ class WireFaultTwoHostTest {
 
     @AfterAll
     void stop() throws Exception {
-        Closing.inOrder(wire);
+        if (wire != null) {
+            wire.close();
+        }
     }
 
     @TwoHostTest

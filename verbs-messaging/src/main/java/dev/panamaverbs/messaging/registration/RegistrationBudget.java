@@ -11,17 +11,17 @@ public final class RegistrationBudget {
     /** No budget: {@link #bytes} for "unlimited". */
     private static final long NONE = Long.MAX_VALUE;
 
-    /** A fixed budget in bytes, or {@link #NONE}; ignored when {@link #share} is above 0. */
-    private final long bytes;
     /** The share of the memory lock limit, in (0, 1], or 0 for a fixed budget. */
     private final double share;
-    /** The budget when the share applies but the limit is unlimited or unknown. */
-    private final long whenUnlimited;
+    /**
+     * The budget in bytes, or {@link #NONE}, wherever the share does not apply: always for a fixed
+     * budget, and for a share when the limit is unlimited or unknown.
+     */
+    private final long bytes;
 
-    private RegistrationBudget(long bytes, double share, long whenUnlimited) {
-        this.bytes = bytes;
+    private RegistrationBudget(double share, long bytes) {
         this.share = share;
-        this.whenUnlimited = whenUnlimited;
+        this.bytes = bytes;
     }
 
     /**
@@ -48,7 +48,7 @@ public final class RegistrationBudget {
             throw new IllegalArgumentException("registration budget: share " + share + " of the memory lock limit is not in (0, 1]");
         }
         requirePositive(bytesWhenUnlimited);
-        return new RegistrationBudget(0, share, bytesWhenUnlimited);
+        return new RegistrationBudget(share, bytesWhenUnlimited);
     }
 
     /**
@@ -61,7 +61,7 @@ public final class RegistrationBudget {
      */
     public static RegistrationBudget ofBytes(long bytes) {
         requirePositive(bytes);
-        return new RegistrationBudget(bytes, 0, NONE);
+        return new RegistrationBudget(0, bytes);
     }
 
     /**
@@ -71,7 +71,7 @@ public final class RegistrationBudget {
      * @return the unlimited budget
      */
     public static RegistrationBudget unlimited() {
-        return new RegistrationBudget(NONE, 0, NONE);
+        return new RegistrationBudget(0, NONE);
     }
 
     /**
@@ -82,11 +82,8 @@ public final class RegistrationBudget {
      * @return the budget in bytes, {@code Long.MAX_VALUE} for none
      */
     long resolve(long memlockLimit) {
-        if (share == 0) {
+        if (share == 0 || memlockLimit == RegistrationMemlock.UNLIMITED || memlockLimit == RegistrationMemlock.UNKNOWN) {
             return bytes;
-        }
-        if (memlockLimit == RegistrationMemlock.UNLIMITED || memlockLimit == RegistrationMemlock.UNKNOWN) {
-            return whenUnlimited;
         }
         return (long) (memlockLimit * share);
     }
@@ -101,7 +98,7 @@ public final class RegistrationBudget {
     public String toString() {
         if (share > 0) {
             return "RegistrationBudget[" + share + " of RLIMIT_MEMLOCK, "
-                    + (whenUnlimited == NONE ? "none" : whenUnlimited + " bytes") + " when unlimited]";
+                    + (bytes == NONE ? "none" : bytes + " bytes") + " when unlimited]";
         }
         return "RegistrationBudget[" + (bytes == NONE ? "none" : bytes + " bytes") + "]";
     }
