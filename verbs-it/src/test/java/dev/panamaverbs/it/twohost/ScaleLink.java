@@ -3,6 +3,7 @@ package dev.panamaverbs.it.twohost;
 import dev.panamaverbs.CompletionChannel;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
+import dev.panamaverbs.Context;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QueuePair;
@@ -10,19 +11,23 @@ import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.cm.ConnectionId;
+import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.QueuePairType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import java.util.EnumSet;
 
 /**
  * One connection of {@link ScaleTwoHostTest} on either host: an rdma_cm identifier with a
- * queue pair whose completion queue sits on a shared completion channel, so its thread waits
- * for completions through the poller ({@link CompletionQueue#awaitCompletions}). Its two 64-byte
- * slots (send, receive) are at {@code index * 128} of the side's one region. The messages:
+ * protection domain, a region and a completion channel of its own (each identifier wraps the
+ * device context anew, and a protection domain or channel serves only its own wrapper's
+ * objects), a completion queue on that channel, so its thread waits for completions through
+ * the poller ({@link CompletionQueue#awaitCompletions}), and the queue pair. Its two 64-byte
+ * slots: send, then receive. The messages:
  * {@code index, seq, role} (ints) then bytes that depend on all three, checked on arrival.
  */
-final class ScaleLink {
+final class ScaleLink implements AutoCloseable {
     static final int MESSAGE = 64;
     static final int REQUEST = 0, REPLY = 1;
     /** The longest single park on the channel; between parks a side may look at other things. */
@@ -30,6 +35,9 @@ final class ScaleLink {
 
     final int index;
     final ConnectionId id;
+    private final ProtectionDomain pd;
+    private final MemoryRegion region;
+    private final CompletionChannel channel;
     final CompletionQueue cq;
     final QueuePair qp;
     private final MemorySegment send, receive;
@@ -39,29 +47,58 @@ final class ScaleLink {
     /** Completions polled beyond what the last {@link #await} asked for (a reply's SEND and the next request can come in one poll). */
     private int banked;
 
-    private ScaleLink(int index, ConnectionId id, CompletionQueue cq, QueuePair qp, MemoryRegion region) {
+    private ScaleLink(int index, ConnectionId id, ProtectionDomain pd, MemoryRegion region, CompletionChannel channel,
+                      CompletionQueue cq, QueuePair qp) {
         this.index = index;
         this.id = id;
+        this.pd = pd;
+        this.region = region;
+        this.channel = channel;
         this.cq = cq;
         this.qp = qp;
-        long at = (long) index * 2 * MESSAGE;
+        long at = 0;
         this.send = region.memory().asSlice(at, MESSAGE);
         this.receive = region.memory().asSlice(at + MESSAGE, MESSAGE);
         this.sendRequest = SendWorkRequest.allocate(1).signaled(true).sge(region, at, MESSAGE);
         this.receiveRequest = ReceiveWorkRequest.allocate(1).sge(0, region, at + MESSAGE, MESSAGE);
     }
 
-    /** A completion queue on {@code channel} and an RC queue pair on {@code id} (before connect or accept). */
-    static ScaleLink create(int index, ConnectionId id, ProtectionDomain pd, MemoryRegion region, CompletionChannel channel) {
-        CompletionQueue cq = id.context().createCompletionQueue(4, channel, 0);
+    /** Protection domain, region, channel, completion queue and RC queue pair on {@code id} (before connect or accept). */
+    static ScaleLink create(int index, ConnectionId id) {
+        Context context = id.context();
+        ProtectionDomain pd = context.allocateProtectionDomain();
+        MemoryRegion region = null;
+        CompletionChannel channel = null;
+        CompletionQueue cq = null;
         try {
+            region = pd.allocateMemoryRegion(2 * MESSAGE, EnumSet.of(AccessFlag.LOCAL_WRITE));
+            channel = context.createCompletionChannel();
+            cq = context.createCompletionQueue(4, channel, 0);
             QueuePair qp = id.createQueuePair(pd, QueuePairOptions.builder(QueuePairType.RC, cq)
                     .maxSendWorkRequests(2).maxReceiveWorkRequests(2).maxSendSge(1).maxReceiveSge(1).build());
-            return new ScaleLink(index, id, cq, qp, region);
+            return new ScaleLink(index, id, pd, region, channel, cq, qp);
         } catch (RuntimeException e) {
-            cq.close();
+            for (AutoCloseable made : new AutoCloseable[] {cq, channel, region, pd}) {
+                if (made != null) {
+                    try {
+                        made.close();
+                    } catch (Exception suppressed) {
+                        e.addSuppressed(suppressed);
+                    }
+                }
+            }
             throw e;
         }
+    }
+
+    /** Closes the queue pair, completion queue, channel, region and protection domain (not the identifier). */
+    @Override
+    public void close() {
+        qp.close();
+        cq.close();
+        channel.close();
+        region.close();
+        pd.close();
     }
 
     void postReceive() {

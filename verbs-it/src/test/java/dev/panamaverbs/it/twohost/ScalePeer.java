@@ -1,20 +1,15 @@
 package dev.panamaverbs.it.twohost;
 
-import dev.panamaverbs.CompletionChannel;
-import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.cm.ConnectionEventChannel;
 import dev.panamaverbs.cm.ConnectionId;
 import dev.panamaverbs.cm.ConnectionOptions;
 import dev.panamaverbs.cm.PortSpace;
 import dev.panamaverbs.it.support.PeerSide;
-import dev.panamaverbs.values.AccessFlag;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,7 +27,6 @@ public final class ScalePeer {
     static final Duration WAIT = Duration.ofSeconds(120);
     /** How long a connection waits for the server's next request: long, because host A connects all before any goes past the middle. */
     static final Duration REQUEST_WAIT = Duration.ofMinutes(10);
-    static final int CONNECTIONS_PER_CHANNEL = 10;
 
     private ScalePeer() {}
 
@@ -41,27 +35,17 @@ public final class ScalePeer {
         int count = Integer.parseInt(args[2]);
         int messages = Integer.parseInt(args[3]);
         ConnectionOptions options = ConnectionOptions.builder().privateData(args[4].getBytes(StandardCharsets.US_ASCII)).build();
-        List<CompletionChannel> channels = new ArrayList<>();
         List<ScaleLink> links = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         AtomicLong verified = new AtomicLong();
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        ProtectionDomain pd = null;
-        MemoryRegion region = null;
         try (ConnectionEventChannel events = ConnectionEventChannel.create()) {
             long start = System.nanoTime();
             for (int k = 0; k < count; k++) {
                 ConnectionId id = events.createIdentifier(PortSpace.TCP);
                 id.resolveAddress(server, WAIT);
                 id.resolveRoute(WAIT);
-                if (pd == null) {
-                    pd = id.context().allocateProtectionDomain();
-                    region = pd.allocateMemoryRegion((long) count * 2 * ScaleLink.MESSAGE, EnumSet.of(AccessFlag.LOCAL_WRITE));
-                }
-                if (k % CONNECTIONS_PER_CHANNEL == 0) {
-                    channels.add(id.context().createCompletionChannel());
-                }
-                ScaleLink link = ScaleLink.create(k, id, pd, region, channels.getLast());
+                ScaleLink link = ScaleLink.create(k, id);
                 links.add(link);
                 link.postReceive();
                 id.connect(options, WAIT);
@@ -83,18 +67,8 @@ public final class ScalePeer {
                 throw new AssertionError("a connection failed", failure.get());
             }
             PeerSide.publish("verified", verified.get());
-            for (ScaleLink link : links) {
-                link.qp.close();
-                link.cq.close();
-            }
         } finally {
-            channels.forEach(CompletionChannel::close);
-            if (region != null) {
-                region.close();
-            }
-            if (pd != null) {
-                pd.close();
-            }
+            links.forEach(ScaleLink::close);
         }
     }
 

@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.CompletionChannel;
 import dev.panamaverbs.CompletionFailedException;
-import dev.panamaverbs.MemoryRegion;
-import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.cm.ConnectionEventChannel;
 import dev.panamaverbs.cm.ConnectionId;
 import dev.panamaverbs.cm.ConnectionOptions;
@@ -18,12 +15,10 @@ import dev.panamaverbs.cm.PortSpace;
 import dev.panamaverbs.it.support.Peer;
 import dev.panamaverbs.it.support.TwoHostTest;
 import dev.panamaverbs.it.support.TwoHosts;
-import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.CompletionStatus;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +30,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * rdma_cm from client processes on host B ({@link ScalePeer}): all but one from a "load"
  * process, one from a "victim" process. Each connection runs on its own virtual thread that
  * waits for its completions through the poller (each completion queue on a completion channel
- * shared by ten); every request and reply is checked byte for byte on both sides. Half-way
+ * of its own: a thousand fds on one poller); every request and reply is checked byte for byte on both sides. Half-way
  * through, once every load connection has reached the middle, the victim process is killed: its
  * connection's waiter must fail with a completion status within {@link #FAILURE_BOUND}, and every
  * load connection must still finish all its messages.
@@ -56,7 +51,6 @@ class ScaleTwoHostTest {
     @TwoHostTest
     void aServerAcceptsManyConnectionsAndAKilledPeerFailsOnlyItsOwn(TwoHosts hosts) throws Exception {
         int load = CONNECTIONS - 1;
-        List<CompletionChannel> channels = new ArrayList<>();
         List<ScaleLink> links = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         CountDownLatch halfway = new CountDownLatch(load);
@@ -66,8 +60,6 @@ class ScaleTwoHostTest {
         AtomicReference<Throwable> loadFailure = new AtomicReference<>();
         AtomicReference<CompletionStatus> victimStatus = new AtomicReference<>();
         AtomicLong victimFailedAt = new AtomicLong();
-        ProtectionDomain pd = null;
-        MemoryRegion region = null;
         Peer loadPeer = null, victimPeer = null;
         try (ConnectionEventChannel events = ConnectionEventChannel.create()) {
             ConnectionId listener = events.createIdentifier(PortSpace.TCP);
@@ -84,14 +76,7 @@ class ScaleTwoHostTest {
                         .orElseThrow(() -> new AssertionError("no connection request in time (the peers' output follows the test)"));
                 boolean victim = java.util.Arrays.equals(VICTIM, java.util.Arrays.copyOf(request.privateData(), VICTIM.length));
                 ConnectionId id = request.identifier();
-                if (pd == null) {
-                    pd = id.context().allocateProtectionDomain();
-                    region = pd.allocateMemoryRegion((long) CONNECTIONS * 2 * ScaleLink.MESSAGE, EnumSet.of(AccessFlag.LOCAL_WRITE));
-                }
-                if (k % ScalePeer.CONNECTIONS_PER_CHANNEL == 0) {
-                    channels.add(id.context().createCompletionChannel());
-                }
-                ScaleLink link = ScaleLink.create(k, id, pd, region, channels.getLast());
+                ScaleLink link = ScaleLink.create(k, id);
                 links.add(link);
                 id.accept(ConnectionOptions.defaults(), WAIT);
                 Runnable body = victim
@@ -127,23 +112,13 @@ class ScaleTwoHostTest {
             assertEquals(Long.toString((long) load * MESSAGES), loadPeer.awaitValue("verified", Duration.ZERO),
                     "every request checked on host B");
             System.out.println("scale: host B connected its " + load + " in " + loadPeer.awaitValue("connected", Duration.ZERO) + " ms");
-            for (ScaleLink link : links) {
-                link.qp.close();
-                link.cq.close();
-            }
         } finally {
+            links.forEach(ScaleLink::close);
             if (victimPeer != null) {
                 victimPeer.close();
             }
             if (loadPeer != null) {
                 loadPeer.close();
-            }
-            channels.forEach(CompletionChannel::close);
-            if (region != null) {
-                region.close();
-            }
-            if (pd != null) {
-                pd.close();
             }
         }
     }
