@@ -119,7 +119,7 @@ final class ScaleLink implements AutoCloseable {
 
     /** Checks the message just received is {@code (index, seq, role)}, byte for byte; null when it is, else what differs. */
     String checkReceived(int messageIndex, int seq, int role) {
-        MemorySegment expected = MemorySegment.ofArray(new byte[MESSAGE]);
+        MemorySegment expected = MemorySegment.ofArray(new long[MESSAGE / 8]); // 8-byte aligned, as the ints need
         write(expected, messageIndex, seq, role);
         long at = expected.mismatch(receive);
         return at < 0 ? null : "connection " + index + ": message " + seq + " (role " + role + ") differs at byte " + at;
