@@ -27,7 +27,6 @@ import java.util.EnumSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 
 /**
  * A one-sided channel whose queue pair's send completion queue has a completion channel: its
@@ -82,8 +81,6 @@ class OneSidedPollerDeviceTest {
      * status.
      */
     @DeviceTest
-    @Disabled("not yet run in the VM (written after the last device run of issue 23's helper); enable once green:"
-            + " VERBS_DEVICE_TESTS='dev\\.panamaverbs\\.it\\.device\\.OneSidedPollerDeviceTest' ./verbs test --device")
     void aWaitParkedOnTheChannelIsWokenByTheFailedCompletion(Context context, TestDevice device) throws Exception {
         try (ProtectionDomain pd = context.allocateProtectionDomain();
              CompletionChannel events = context.createCompletionChannel();
