@@ -84,48 +84,69 @@ record LoopbackPair(Context context, ProtectionDomain protectionDomain, Completi
      * @param extendedSendOperations the operations of the extended post API, none for a plain queue pair
      */
     static LoopbackPair open(int workRequests, int bufferSize, Set<WorkRequestOpcode> extendedSendOperations) {
-        Device device = chooseDevice();
-        int port = Setting.PORT.value().map(Integer::parseInt).orElse(1);
-        Context context = device.open();
+        Context context = chooseDevice().open();
         try {
-            PortAttributes attributes = context.queryPort(port);
-            if (!attributes.isActive()) {
-                throw new NoDeviceException("port " + port + " of " + device.name() + " is "
-                        + attributes.state() + ", not ACTIVE");
-            }
-            GidEntry gid = null;
-            if (attributes.grhRequired()) {
-                gid = chooseGid(context, port);
-            }
-            ProtectionDomain pd = context.allocateProtectionDomain();
-            CompletionQueue queueA = context.createCompletionQueue(4 * workRequests);
-            CompletionQueue queueB = context.createCompletionQueue(4 * workRequests);
-            QueuePair a = pd.createQueuePair(options(queueA, workRequests, extendedSendOperations));
-            QueuePair b = pd.createQueuePair(options(queueB, workRequests, extendedSendOperations));
-            Set<AccessFlag> remoteAccess = EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ, AccessFlag.REMOTE_ATOMIC);
-            Mtu mtu = attributes.activeMtu();
-            for (QueuePair local : List.of(a, b)) {
-                QueuePair remote = local == a ? b : a;
-                local.toInit(port, 0, remoteAccess);
-                RemoteEndpoint peer = gid != null
-                        ? RemoteEndpoint.global(remote.number(), FIRST_PSN, gid.gid(), gid.index(), mtu)
-                        : RemoteEndpoint.local(remote.number(), FIRST_PSN, attributes.lid(), mtu);
-                local.toRtr(peer);
-            }
-            a.toRts(FIRST_PSN);
-            b.toRts(FIRST_PSN);
-            Set<AccessFlag> access = EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ,
-                    AccessFlag.REMOTE_ATOMIC);
-            MemoryRegion bufferA = pd.allocateMemoryRegion(bufferSize, access);
-            MemoryRegion bufferB = pd.allocateMemoryRegion(bufferSize, access);
-            String description = device.name() + " port " + port + ", "
-                    + (gid != null ? "GID index " + gid.index() + " (" + gid.gid().toAddressString() + ")" : "LID " + attributes.lid())
-                    + ", MTU " + mtu + ", RC qpn " + a.number() + " <-> " + b.number();
-            return new LoopbackPair(context, pd, queueA, queueB, a, b, bufferA, bufferB, description);
+            return openOn(context, workRequests, bufferSize, extendedSendOperations, false);
         } catch (RuntimeException e) {
             context.close();
             throw e;
         }
+    }
+
+    /**
+     * The context of the chosen device (as {@link #open(int, int)} chooses it), for
+     * {@link #openOn} to put many pairs on.
+     */
+    static Context openContext() {
+        return chooseDevice().open();
+    }
+
+    /**
+     * A pair on the caller's {@code context}, whose close then closes that context too: for many
+     * pairs on one context, close the context instead. With {@code channels}, each completion
+     * queue sits on a completion channel of its own, so a thread can wait for it through the
+     * poller ({@link CompletionQueue#awaitCompletions}).
+     */
+    static LoopbackPair openOn(Context context, int workRequests, int bufferSize,
+                               Set<WorkRequestOpcode> extendedSendOperations, boolean channels) {
+        Device device = context.device();
+        int port = Setting.PORT.value().map(Integer::parseInt).orElse(1);
+        PortAttributes attributes = context.queryPort(port);
+        if (!attributes.isActive()) {
+            throw new NoDeviceException("port " + port + " of " + device.name() + " is "
+                    + attributes.state() + ", not ACTIVE");
+        }
+        GidEntry gid = null;
+        if (attributes.grhRequired()) {
+            gid = chooseGid(context, port);
+        }
+        ProtectionDomain pd = context.allocateProtectionDomain();
+        CompletionQueue queueA = channels ? context.createCompletionQueue(4 * workRequests, context.createCompletionChannel(), 0)
+                : context.createCompletionQueue(4 * workRequests);
+        CompletionQueue queueB = channels ? context.createCompletionQueue(4 * workRequests, context.createCompletionChannel(), 0)
+                : context.createCompletionQueue(4 * workRequests);
+        QueuePair a = pd.createQueuePair(options(queueA, workRequests, extendedSendOperations));
+        QueuePair b = pd.createQueuePair(options(queueB, workRequests, extendedSendOperations));
+        Set<AccessFlag> remoteAccess = EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ, AccessFlag.REMOTE_ATOMIC);
+        Mtu mtu = attributes.activeMtu();
+        for (QueuePair local : List.of(a, b)) {
+            QueuePair remote = local == a ? b : a;
+            local.toInit(port, 0, remoteAccess);
+            RemoteEndpoint peer = gid != null
+                    ? RemoteEndpoint.global(remote.number(), FIRST_PSN, gid.gid(), gid.index(), mtu)
+                    : RemoteEndpoint.local(remote.number(), FIRST_PSN, attributes.lid(), mtu);
+            local.toRtr(peer);
+        }
+        a.toRts(FIRST_PSN);
+        b.toRts(FIRST_PSN);
+        Set<AccessFlag> access = EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ,
+                AccessFlag.REMOTE_ATOMIC);
+        MemoryRegion bufferA = pd.allocateMemoryRegion(bufferSize, access);
+        MemoryRegion bufferB = pd.allocateMemoryRegion(bufferSize, access);
+        String description = device.name() + " port " + port + ", "
+                + (gid != null ? "GID index " + gid.index() + " (" + gid.gid().toAddressString() + ")" : "LID " + attributes.lid())
+                + ", MTU " + mtu + ", RC qpn " + a.number() + " <-> " + b.number();
+        return new LoopbackPair(context, pd, queueA, queueB, a, b, bufferA, bufferB, description);
     }
 
     private static QueuePairOptions options(CompletionQueue queue, int workRequests, Set<WorkRequestOpcode> extendedSendOperations) {

@@ -7,6 +7,7 @@ import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.internal.CloseGate;
 import java.lang.foreign.Arena;
+import java.time.Duration;
 
 /**
  * One queue pair's send queue as the channel drives it: operations are numbered by tickets
@@ -38,6 +39,8 @@ final class SendTracker {
     private long posted;
     private long completed;
     private CompletionFailedException failure;
+    /** Whether the send CQ has a completion channel, so a wait can park on it (read once: {@code channel()} makes an Optional). */
+    private final boolean hasChannel;
 
     SendTracker(QueuePair qp, Arena arena, CloseGate gate, ReapListener listener) {
         this.gate = gate;
@@ -49,6 +52,7 @@ final class SendTracker {
         this.postedAt = new long[ring];
         this.completions = Completions.allocate(arena, Math.min(depth, 64));
         this.listener = listener;
+        this.hasChannel = cq.channel().isPresent();
     }
 
     QueuePair queuePair() {
@@ -93,10 +97,40 @@ final class SendTracker {
      * @throws ChannelClosedException once the channel is closed (a wait under way leaves here)
      */
     int poll() {
+        checkOpen();
+        return reap(cq.poll(completions));
+    }
+
+    /**
+     * Whether the send completion queue has a completion channel: then a wait can park on it
+     * ({@link #awaitAndPoll}) instead of backing off.
+     */
+    boolean hasCompletionChannel() {
+        return hasChannel;
+    }
+
+    /**
+     * Waits for a completion event of the send completion queue for at most {@code slice}
+     * ({@link CompletionQueue#awaitCompletions}: poll, arm, poll, then park on the channel, through
+     * the poller unless opted out), and reaps what it polled. The slice is short and fixed so a
+     * waiter still notices the channel's close, which raises no event, as soon as a back-off would.
+     *
+     * @throws ChannelClosedException once the channel is closed
+     * @throws InterruptedException if the thread is interrupted while parked
+     */
+    int awaitAndPoll(Duration slice) throws InterruptedException {
+        checkOpen();
+        return reap(cq.awaitCompletions(completions, slice));
+    }
+
+    private void checkOpen() {
         if (gate.isClosed()) {
             throw new ChannelClosedException("polling the send completions of " + qp, gate.owner(), null);
         }
-        int n = cq.poll(completions);
+    }
+
+    /** Takes in the {@code n} completions just polled into the batch. */
+    private int reap(int n) {
         for (int i = 0; i < n; i++) {
             if (completions.isSuccess(i)) {
                 long ticket = completions.wrId(i);

@@ -10,8 +10,18 @@ import java.time.Duration;
  * bounded by a {@link Deadline} and failing as soon as a failure is recorded. Each checks once
  * before it looks at the deadline, so a zero timeout is one non-blocking check. Allocation-free until it
  * throws. Not thread-safe.
+ *
+ * <p>Past the spin, a wait for the channel's own operations (room, a ticket) parks on the send
+ * completion queue's completion channel when it has one (through the poller); a wait for a slot
+ * the peer changes spins and backs off ({@link Pause}), because nothing raises an event for it.
  */
 final class Waits {
+    /**
+     * The longest single park on the send completion queue's channel: a completion wakes the
+     * waiter at once; the slice only bounds how late it notices the channel's close (no event).
+     */
+    static final Duration CHANNEL_SLICE = Duration.ofNanos(Pause.MAX_PARK_NANOS);
+
     private final SendTracker main;
     private final Companion companion;
 
@@ -53,8 +63,38 @@ final class Waits {
                 throw new WaitTimeoutException(what + ": room in the send queue of " + main.queuePair(),
                         main.nextTicket() - 1, main.completedTicket(), timeout);
             }
-            Pause.spinOrPark(start);
+            spinOrAwaitCompletion(start);
         }
+    }
+
+    /**
+     * As {@link Pause#spinOrPark}, but past the spin, when the send completion queue has a
+     * completion channel, parks on it (through the poller) until a completion event or
+     * {@link #CHANNEL_SLICE}; an interrupt leaves the flag set, as a post's wait does.
+     */
+    private void spinOrAwaitCompletion(long start) {
+        if (!main.hasCompletionChannel() || Thread.currentThread().isInterrupted()
+                || Pause.parkNanos(System.nanoTime() - start) == 0) {
+            Pause.spinOrPark(start);
+            return;
+        }
+        try {
+            main.awaitAndPoll(CHANNEL_SLICE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * As {@link Pause#pause}, but past the spin, when the send completion queue has a completion
+     * channel, parks on it (through the poller) until a completion event or {@link #CHANNEL_SLICE}.
+     */
+    private void pauseOrAwaitCompletion(long start) throws InterruptedException {
+        if (!main.hasCompletionChannel() || Pause.parkNanos(System.nanoTime() - start) == 0) {
+            Pause.pause(start);
+            return;
+        }
+        main.awaitAndPoll(CHANNEL_SLICE);
     }
 
     /** Polls until operation {@code ticket} of the main queue completed, until {@code deadline} (of {@code timeout}). */
@@ -72,7 +112,7 @@ final class Waits {
                 throw new WaitTimeoutException("operation " + ticket + " on " + main.queuePair(), ticket,
                         main.completedTicket(), timeout);
             }
-            Pause.pause(start);
+            pauseOrAwaitCompletion(start);
         }
     }
 
@@ -96,6 +136,8 @@ final class Waits {
             if (Deadline.expired(deadline)) {
                 throw new WaitTimeoutException(kind + " " + slot, atLeast, slot.read(), timeout);
             }
+            // The peer's atomic or write lands in memory with no completion, no event on this side:
+            // nothing to park on, so spin, then back off (docs/poller.md, "One-sided waits").
             Pause.pause(start);
         }
     }
