@@ -1,12 +1,6 @@
 package dev.panamaverbs.messaging;
 
-import dev.panamaverbs.cm.ConnectionEvent;
-import dev.panamaverbs.cm.ConnectionEventChannel;
-import dev.panamaverbs.cm.ConnectionId;
-import dev.panamaverbs.cm.ConnectionOptions;
 import dev.panamaverbs.cm.ConnectionRequest;
-import dev.panamaverbs.cm.PortSpace;
-import dev.panamaverbs.values.DeviceAttributes;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -78,7 +72,7 @@ public final class MessageChannel implements AutoCloseable {
     private volatile MessagingException failure;
     private volatile boolean closed;
 
-    private MessageChannel(ChannelResources resources, ChannelOptions options, Handshake peerHandshake, String peer,
+    MessageChannel(ChannelResources resources, ChannelOptions options, Handshake peerHandshake, String peer,
             int readDepth) {
         this.resources = resources;
         this.options = options;
@@ -109,81 +103,20 @@ public final class MessageChannel implements AutoCloseable {
      * @throws MessagingException when the server's handshake is not a channel's
      */
     public static MessageChannel connect(InetSocketAddress remote, ChannelOptions options) {
-        Objects.requireNonNull(remote, "message channel: remote is null");
-        Objects.requireNonNull(options, "message channel: options is null");
-        ConnectionEventChannel cmChannel = ConnectionEventChannel.create();
-        try {
-            ConnectionId id = cmChannel.createIdentifier(PortSpace.TCP);
-            id.resolveAddress(remote, options.connectTimeout());
-            id.resolveRoute(options.connectTimeout());
-            int depth = requestedDepth(id, options);
-            ChannelResources resources = ChannelResources.create(cmChannel, id, options, depth);
-            ConnectionEvent established = id.connect(connectionOptions(options, depth, depth), options.connectTimeout());
-            String peer = remote.getAddress().getHostAddress() + ":" + remote.getPort();
-            Handshake theirs = Handshake.decode(established.privateData(), peer);
-            return start(resources, options, theirs, peer,
-                    RendezvousLimits.negotiatedDepth(depth, established.responderResources()));
-        } catch (RuntimeException | Error e) {
-            cmChannel.close();
-            throw e;
-        }
+        return ChannelSetup.connect(remote, options);
     }
 
-    /** The server side: checks the request's handshake (rejecting a stranger), makes the resources, accepts. */
+    /** The server side ({@link MessageServer#accept}). */
     static MessageChannel accept(ConnectionRequest request, ChannelOptions options) {
-        String peer = request.remoteAddress().getAddress().getHostAddress() + ":" + request.remoteAddress().getPort();
-        Handshake theirs;
-        try {
-            theirs = Handshake.decode(request.privateData(), peer);
-        } catch (MessagingException e) {
-            byte[] reason = e.getMessage().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            request.reject(java.util.Arrays.copyOf(reason, Math.min(reason.length, ConnectionOptions.MAX_REJECT_PRIVATE_DATA)));
-            throw e;
-        }
-        ConnectionId id = request.identifier();
-        ConnectionEventChannel cmChannel = id.channel();
-        try {
-            int depth = requestedDepth(id, options);
-            // The client's responder_resources bound our READs, its initiator_depth what we answer.
-            int initiator = RendezvousLimits.negotiatedDepth(depth, request.event().responderResources());
-            int responder = RendezvousLimits.negotiatedDepth(depth, request.event().initiatorDepth());
-            ChannelResources resources = ChannelResources.create(cmChannel, id, options, depth);
-            id.accept(connectionOptions(options, initiator, responder), options.connectTimeout());
-            return start(resources, options, theirs, peer, initiator);
-        } catch (RuntimeException | Error e) {
-            cmChannel.close();
-            throw e;
-        }
+        return ChannelSetup.accept(request, options);
     }
 
-    /** The READ depth this side asks for: the option within the device's max_qp_init_rd_atom and max_qp_rd_atom. */
-    private static int requestedDepth(ConnectionId id, ChannelOptions options) {
-        DeviceAttributes device = id.context().queryDevice();
-        return RendezvousLimits.requestedDepth(options.rendezvousReadDepth(), device.maxQpInitRdAtom(),
-                device.maxQpRdAtom());
-    }
-
-    /**
-     * The rdma_cm parameters: our handshake, RNR retry 0 (an RNR is an error, never a silent
-     * retry), and the RDMA READ depth of rendezvous ({@code initiator_depth},
-     * {@code responder_resources}; a responder resource also gives the queue pair REMOTE_READ).
-     */
-    private static ConnectionOptions connectionOptions(ChannelOptions options, int initiatorDepth, int responderResources) {
-        return ConnectionOptions.builder()
-                .privateData(new Handshake(options.receiveCredits(), options.maxMessageSize()).encode())
-                .initiatorDepth(initiatorDepth).responderResources(responderResources)
-                .rnrRetryCount(0).retryCount(options.retryCount())
-                .connectTimeout(options.connectTimeout()).resolveTimeout(options.connectTimeout()).build();
-    }
-
-    private static MessageChannel start(ChannelResources resources, ChannelOptions options, Handshake theirs, String peer,
-            int readDepth) {
-        MessageChannel channel = new MessageChannel(resources, options, theirs, peer, readDepth);
-        resources.events.setEventHandler(channel.dispatch::drain);
+    /** Called by {@link ChannelSetup} once connected: the completion handler armed, the disconnect watched. */
+    void start() {
+        resources.events.setEventHandler(dispatch::drain);
         resources.completionQueue.requestNotification(false);
-        channel.dispatch.drain(resources.completionQueue); // what completed before the arm raised no event
-        Thread.ofVirtual().name("message-channel-watch " + peer).start(channel::watchDisconnect);
-        return channel;
+        dispatch.drain(resources.completionQueue); // what completed before the arm raised no event
+        Thread.ofVirtual().name("message-channel-watch " + peer).start(this::watchDisconnect);
     }
 
     // ---------------------------------------------------------------- sending
@@ -216,8 +149,8 @@ public final class MessageChannel implements AutoCloseable {
      * has read it, and {@code data} must not change until then.
      *
      * @param data the payload
-     * @throws IllegalArgumentException when empty and larger than nothing (never: any size up to
-     *         the receiver's {@link ChannelOptions#maxRendezvousSize()} goes)
+     * @throws IllegalArgumentException when larger than 2^31-1 bytes, or when it needs rendezvous
+     *         and the channel's buffers are smaller than the 24-byte offer
      * @throws CreditTimeoutException when no buffer or credit came in time (nothing sent)
      * @throws RendezvousException when the receiver refused or could not read a large message
      *         (the channel stays usable unless it failed too)

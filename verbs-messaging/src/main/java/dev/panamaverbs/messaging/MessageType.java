@@ -17,7 +17,7 @@ public enum MessageType {
     /**
      * A rendezvous offer: a message too large for a receive buffer waits in a registered region of
      * the sender, which the receiver reads with RDMA READ; the correlation is the message's id,
-     * the payload a {@link RendezvousOffer} (address u64, length u64, rkey u32, reserved u32).
+     * the payload 24 bytes (address u64, length u64, rkey u32, reserved u32).
      * Consumes one credit.
      */
     RENDEZVOUS_OFFER(5),

@@ -11,7 +11,9 @@ package dev.panamaverbs.messaging;
 public final class RendezvousException extends MessagingException {
     private static final long serialVersionUID = 1L;
 
-    private final transient RendezvousStatus status;
+    /** Why the message was not read. */
+    private final RendezvousStatus status;
+    /** The message's id. */
     private final long messageId;
 
     /**

@@ -48,11 +48,13 @@ final class RendezvousLimits {
 
     /**
      * The READs this side may have outstanding: what it asked for, within the peer's
-     * {@code responder_resources} (from the connection event; rdma_cm sets the queue pair's
-     * {@code max_rd_atomic} to that smaller value).
+     * {@code responder_resources}. The IB CM hands the peer's values over from this side's view,
+     * so that bound is the connection event's {@code initiator_depth} (ESTABLISHED on the client,
+     * the request on the server); rdma_cm sets the queue pair's {@code max_rd_atomic} to the
+     * smaller value.
      *
      * @param requested this side's {@code initiator_depth}
-     * @param peerResponder the peer's {@code responder_resources}
+     * @param peerResponder the peer's {@code responder_resources} (the event's {@code initiator_depth})
      * @return at least 1
      */
     static int negotiatedDepth(int requested, int peerResponder) {
