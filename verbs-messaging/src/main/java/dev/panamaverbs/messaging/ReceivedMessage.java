@@ -5,9 +5,10 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * A message that arrived on a {@link MessageChannel}, in the receive buffer it landed in: no
- * copy. Its {@link #payload()} is a read-only view, valid until {@link #release()}, which re-posts
- * the buffer and returns its credit to the peer. A message not released keeps its credit: the
+ * A message that arrived on a {@link MessageChannel}, in the receive buffer it landed in (or, for
+ * a large message, in the buffer rendezvous read it into): no copy. Its {@link #payload()} is a
+ * read-only view, valid until {@link #release()}, which re-posts the buffer (and gives a
+ * rendezvous buffer back to its allocator) and returns its credit to the peer. A message not released keeps its credit: the
  * peer's sends wait for it (that is the flow control). Each object shows one message: once
  * released it stays released (a second release does nothing, {@code payload()} throws), and the
  * next message of the same buffer comes in another object.
