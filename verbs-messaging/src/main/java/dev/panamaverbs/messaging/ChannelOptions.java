@@ -1,5 +1,7 @@
 package dev.panamaverbs.messaging;
 
+import dev.panamaverbs.messaging.registration.RegistrationBudget;
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -17,9 +19,24 @@ import java.util.Objects;
  * @param connectTimeout the deadline of address and route resolution, connect and accept, each
  * @param retryCount     the transport {@code retry_count} (0..7; 7 retries for ever on rxe, so a
  *                       dead peer would never be noticed)
+ * @param rendezvousThreshold a {@link MessageChannel#send(MemorySegment)} payload larger than this
+ *                       goes by rendezvous (1..{@code maxMessageSize}; default {@code maxMessageSize}:
+ *                       what does not fit one receive buffer)
+ * @param maxRendezvousSize the largest rendezvous message this side accepts; a larger offer is
+ *                       refused per message ({@link RendezvousStatus#TOO_LARGE})
+ * @param rendezvousReadDepth the RDMA READs this side may have outstanding, asked for as
+ *                       {@code initiator_depth} and {@code responder_resources} in the rdma_cm
+ *                       connection parameters (within the device's limits; the connection's
+ *                       negotiated value rules)
+ * @param rendezvousChunkSize the largest RDMA READ (also never above the port's {@code max_msg_sz})
+ * @param rendezvousAllocator where received rendezvous messages land
+ * @param rendezvousRegistrationBudget the budget of the registration cache that registers large
+ *                       native messages to send
  */
 public record ChannelOptions(int receiveCredits, int maxMessageSize, int sendBuffers, Duration sendTimeout,
-                             Duration connectTimeout, int retryCount) {
+                             Duration connectTimeout, int retryCount, int rendezvousThreshold, int maxRendezvousSize,
+                             int rendezvousReadDepth, int rendezvousChunkSize, RendezvousAllocator rendezvousAllocator,
+                             RegistrationBudget rendezvousRegistrationBudget) {
     /** Receive buffers posted beyond the window, for explicit credit messages (docs/messaging.md). */
     public static final int CONTROL_RESERVE = 2;
     /** The default window: 64 receive buffers. */
@@ -30,10 +47,17 @@ public record ChannelOptions(int receiveCredits, int maxMessageSize, int sendBuf
     public static final int DEFAULT_SEND_BUFFERS = 16;
     /** The largest window: the credits field is 32 bits, but a larger window only wastes memory. */
     public static final int MAX_RECEIVE_CREDITS = 16_384;
-    /** The largest payload of one message: 16 MiB (larger ones will go by rendezvous). */
+    /** The largest payload of one message in a receive buffer: 16 MiB (larger ones go by rendezvous). */
     public static final int MAX_MESSAGE_SIZE_LIMIT = 16 * 1024 * 1024;
     /** The most registered memory one channel's receive or send pool may take: 1 GiB. */
     public static final long MAX_POOL_BYTES = 1L << 30;
+
+    /** The default largest rendezvous message accepted: 1 GiB. */
+    public static final int DEFAULT_MAX_RENDEZVOUS_SIZE = 1 << 30;
+    /** The default RDMA READs outstanding: 16. */
+    public static final int DEFAULT_RENDEZVOUS_READ_DEPTH = 16;
+    /** The default largest RDMA READ: 1 MiB. */
+    public static final int DEFAULT_RENDEZVOUS_CHUNK_SIZE = 1 << 20;
 
     private static final ChannelOptions DEFAULTS = builder().build();
 
@@ -45,6 +69,12 @@ public record ChannelOptions(int receiveCredits, int maxMessageSize, int sendBuf
         requireRange("retryCount", retryCount, 0, 7);
         requireDuration("sendTimeout", sendTimeout);
         requireDuration("connectTimeout", connectTimeout);
+        requireRange("rendezvousThreshold", rendezvousThreshold, 1, maxMessageSize);
+        requireRange("maxRendezvousSize", maxRendezvousSize, 1, Integer.MAX_VALUE);
+        requireRange("rendezvousReadDepth", rendezvousReadDepth, 1, 255);
+        requireRange("rendezvousChunkSize", rendezvousChunkSize, 1, 1 << 30);
+        Objects.requireNonNull(rendezvousAllocator, "channel options: rendezvousAllocator is null");
+        Objects.requireNonNull(rendezvousRegistrationBudget, "channel options: rendezvousRegistrationBudget is null");
         long slot = (long) MessageHeader.SIZE + maxMessageSize;
         long receivePool = slot * (receiveCredits + CONTROL_RESERVE);
         if (receivePool > MAX_POOL_BYTES) {
@@ -63,7 +93,9 @@ public record ChannelOptions(int receiveCredits, int maxMessageSize, int sendBuf
 
     /**
      * The defaults: 64 credits, 64 KiB messages, 16 send buffers, a 30 s send timeout, a 20 s
-     * connect timeout, retry count 6.
+     * connect timeout, retry count 6; rendezvous above 64 KiB, up to 1 GiB, 16 READs of at most
+     * 1 MiB outstanding, {@link RendezvousAllocator#registering()}, the registration cache's
+     * {@link RegistrationBudget#defaultBudget()}.
      *
      * @return the defaults
      */
@@ -122,8 +154,80 @@ public record ChannelOptions(int receiveCredits, int maxMessageSize, int sendBuf
         private Duration sendTimeout = Duration.ofSeconds(30);
         private Duration connectTimeout = Duration.ofSeconds(20);
         private int retryCount = 6;
+        private int rendezvousThreshold;
+        private int maxRendezvousSize = DEFAULT_MAX_RENDEZVOUS_SIZE;
+        private int rendezvousReadDepth = DEFAULT_RENDEZVOUS_READ_DEPTH;
+        private int rendezvousChunkSize = DEFAULT_RENDEZVOUS_CHUNK_SIZE;
+        private RendezvousAllocator rendezvousAllocator = RendezvousAllocator.registering();
+        private RegistrationBudget rendezvousRegistrationBudget = RegistrationBudget.defaultBudget();
 
         private Builder() {}
+
+        /**
+         * Payloads larger than this go by rendezvous; 0 (the default) means {@code maxMessageSize}.
+         *
+         * @param bytes 0, or 1..{@code maxMessageSize}
+         * @return this builder
+         */
+        public Builder rendezvousThreshold(int bytes) {
+            this.rendezvousThreshold = bytes;
+            return this;
+        }
+
+        /**
+         * The largest rendezvous message this side accepts.
+         *
+         * @param bytes 1..2^31-1
+         * @return this builder
+         */
+        public Builder maxRendezvousSize(int bytes) {
+            this.maxRendezvousSize = bytes;
+            return this;
+        }
+
+        /**
+         * The RDMA READs outstanding at once (asked for in the connection parameters).
+         *
+         * @param reads 1..255
+         * @return this builder
+         */
+        public Builder rendezvousReadDepth(int reads) {
+            this.rendezvousReadDepth = reads;
+            return this;
+        }
+
+        /**
+         * The largest RDMA READ.
+         *
+         * @param bytes 1..2^30
+         * @return this builder
+         */
+        public Builder rendezvousChunkSize(int bytes) {
+            this.rendezvousChunkSize = bytes;
+            return this;
+        }
+
+        /**
+         * Where received rendezvous messages land.
+         *
+         * @param allocator the allocator
+         * @return this builder
+         */
+        public Builder rendezvousAllocator(RendezvousAllocator allocator) {
+            this.rendezvousAllocator = allocator;
+            return this;
+        }
+
+        /**
+         * The budget of the registration cache for large messages sent from native memory.
+         *
+         * @param budget the budget
+         * @return this builder
+         */
+        public Builder rendezvousRegistrationBudget(RegistrationBudget budget) {
+            this.rendezvousRegistrationBudget = budget;
+            return this;
+        }
 
         /**
          * The window: receive buffers advertised to the peer as credits.
@@ -199,7 +303,9 @@ public record ChannelOptions(int receiveCredits, int maxMessageSize, int sendBuf
          *         would exceed {@link ChannelOptions#MAX_POOL_BYTES}
          */
         public ChannelOptions build() {
-            return new ChannelOptions(receiveCredits, maxMessageSize, sendBuffers, sendTimeout, connectTimeout, retryCount);
+            return new ChannelOptions(receiveCredits, maxMessageSize, sendBuffers, sendTimeout, connectTimeout, retryCount,
+                    rendezvousThreshold == 0 ? maxMessageSize : rendezvousThreshold, maxRendezvousSize,
+                    rendezvousReadDepth, rendezvousChunkSize, rendezvousAllocator, rendezvousRegistrationBudget);
         }
     }
 }

@@ -23,14 +23,18 @@ import java.util.EnumSet;
  * made on the identifier's context, so closing the identifier's event channel frees it all.
  *
  * <p>Work request ids: a receive buffer's number; a send buffer's number with {@link #SEND_TAG};
- * a credit message's slot with {@link #CONTROL_TAG}.
+ * a credit message's slot with {@link #CONTROL_TAG}; a rendezvous RDMA READ's slot with
+ * {@link #READ_TAG}. The send queue holds the send buffers, the credit messages and the READs.
  */
 final class ChannelResources {
     static final long SEND_TAG = 1L << 40;
     static final long CONTROL_TAG = 1L << 41;
+    static final long READ_TAG = 1L << 42;
 
     final ConnectionEventChannel cmChannel;
     final ConnectionId id;
+    final ProtectionDomain pd;
+    final int readDepth;
     final CompletionChannel events;
     final CompletionQueue completionQueue;
     final QueuePair queuePair;
@@ -42,15 +46,16 @@ final class ChannelResources {
     final int bufferSize;
     private final int sendBuffers;
 
-    private ChannelResources(ConnectionEventChannel cmChannel, ConnectionId id, ChannelOptions options) {
+    private ChannelResources(ConnectionEventChannel cmChannel, ConnectionId id, ChannelOptions options, int readDepth) {
         this.cmChannel = cmChannel;
         this.id = id;
         this.bufferSize = options.bufferSize();
         this.sendBuffers = options.sendBuffers();
         Context context = id.context();
-        ProtectionDomain pd = context.allocateProtectionDomain();
+        this.readDepth = readDepth;
+        pd = context.allocateProtectionDomain();
         events = context.createCompletionChannel();
-        int sendDepth = options.sendBuffers() + ChannelOptions.CONTROL_RESERVE;
+        int sendDepth = options.sendBuffers() + ChannelOptions.CONTROL_RESERVE + readDepth;
         int receiveDepth = options.receiveBuffers();
         completionQueue = context.createCompletionQueue(sendDepth + receiveDepth, events, 0);
         queuePair = id.createQueuePair(pd, QueuePairOptions.builder(QueuePairType.RC, completionQueue)
@@ -77,11 +82,13 @@ final class ChannelResources {
 
     /**
      * Makes everything on {@code id} (resolved, or a request's); closes {@code cmChannel} (and so
-     * the identifier and all made on it) when a step fails.
+     * the identifier and all made on it) when a step fails. {@code readDepth}: the RDMA READs
+     * this side asks to have outstanding (room in the send queue).
      */
-    static ChannelResources create(ConnectionEventChannel cmChannel, ConnectionId id, ChannelOptions options) {
+    static ChannelResources create(ConnectionEventChannel cmChannel, ConnectionId id, ChannelOptions options,
+            int readDepth) {
         try {
-            return new ChannelResources(cmChannel, id, options);
+            return new ChannelResources(cmChannel, id, options, readDepth);
         } catch (RuntimeException | Error e) {
             cmChannel.close();
             throw e;
@@ -98,6 +105,19 @@ final class ChannelResources {
 
     long controlOffset(int slot) {
         return (long) sendBuffers * bufferSize + (long) slot * MessageHeader.SIZE;
+    }
+
+    /**
+     * The largest RDMA READ the device takes: the smallest {@code max_msg_sz} of its ports
+     * ({@code ibv_query_port}).
+     */
+    long portMaxMessageSize() {
+        Context context = id.context();
+        long smallest = Long.MAX_VALUE;
+        for (int port = 1; port <= context.portCount(); port++) {
+            smallest = Math.min(smallest, context.queryPort(port).maxMessageSize());
+        }
+        return smallest;
     }
 
     /** Closes the identifier's event channel: the queue pair, CQ, completion channel, regions, PD and identifier with it. */

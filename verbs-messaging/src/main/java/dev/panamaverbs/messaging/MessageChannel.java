@@ -1,14 +1,6 @@
 package dev.panamaverbs.messaging;
 
-import dev.panamaverbs.CompletionQueue;
-import dev.panamaverbs.Completions;
-import dev.panamaverbs.cm.ConnectionEvent;
-import dev.panamaverbs.cm.ConnectionEventChannel;
-import dev.panamaverbs.cm.ConnectionId;
-import dev.panamaverbs.cm.ConnectionOptions;
 import dev.panamaverbs.cm.ConnectionRequest;
-import dev.panamaverbs.cm.PortSpace;
-import dev.panamaverbs.values.CompletionStatus;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -16,8 +8,8 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,8 +26,12 @@ import org.slf4j.LoggerFactory;
  * <p>Sending: {@link #sendBuffer()} gives a registered buffer to fill and send without a copy;
  * {@link #send(MemorySegment)} and {@link #send(ByteBuffer)} copy into one. Without a credit a send
  * waits up to {@link ChannelOptions#sendTimeout()} and then throws {@link CreditTimeoutException};
- * nothing is ever sent beyond the peer's window. A payload larger than {@link #maxMessageSize()}
- * is refused (rendezvous for large messages is reserved in the wire format, not implemented yet).
+ * nothing is ever sent beyond the peer's window. A {@link #send(MemorySegment)} payload larger than
+ * {@link ChannelOptions#rendezvousThreshold()} goes by rendezvous, without the caller's help: the
+ * region is registered for REMOTE_READ, offered, read by the peer with RDMA READ into a buffer of
+ * its own, and the send returns once the peer's DONE says it was read (or throws a
+ * {@link RendezvousException} naming why not, or the channel's failure when the connection is
+ * lost). The receiver gets it like any message, its payload in the rendezvous buffer.
  *
  * <p>Receiving: {@link #receive(Duration)} blocks for the next message, or a handler set with
  * {@link #setMessageHandler} is called with each on the shared poller's thread. Either way the
@@ -57,7 +53,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class MessageChannel implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MessageChannel.class);
-    private static final int POLL_BATCH = 32;
     private static final long CLOSE_DRAIN_NANOS = 5_000_000_000L;
     private static final Duration DISCONNECT_WATCH_SLICE = Duration.ofMinutes(10);
 
@@ -65,57 +60,32 @@ public final class MessageChannel implements AutoCloseable {
     private final ChannelOptions options;
     private final CreditWindow credits;
     private final int maxSend;
+    private final int threshold;
     private final String peer;
-    private final SlotQueue freeSends;
-    private final SlotQueue arrived;
-    private final SendBuffer[] sendBuffers;
-    private final ReceiveSlots messages;
-    private final MemorySegment receiveMemory;
-    private final MemorySegment sendMemory;
-    private final Completions batch = Completions.allocate(POLL_BATCH);
+    private final InFlight inFlight = new InFlight();
     private final PendingRequests pending = new PendingRequests();
-    private final Object drainLock = new Object();
-    /** Bit i set: credit message slot i is posted and not yet completed. */
-    private final AtomicInteger controlBusy = new AtomicInteger();
-    private final AtomicInteger inFlight = new AtomicInteger();
-    private final AtomicLong messagesSent = new AtomicLong();
-    private final AtomicLong messagesReceived = new AtomicLong();
-    private final AtomicLong creditMessagesSent = new AtomicLong();
-    private final AtomicLong creditMessagesReceived = new AtomicLong();
-    private volatile Consumer<? super ReceivedMessage> handler;
+    private final ChannelSends sends;
+    private final ChannelDispatch dispatch;
+    private final RendezvousSends rendezvous;
+    private final Object failLock = new Object();
+    private final AtomicBoolean closing = new AtomicBoolean();
     private volatile MessagingException failure;
     private volatile boolean closed;
 
-    private MessageChannel(ChannelResources resources, ChannelOptions options, Handshake peerHandshake, String peer) {
+    MessageChannel(ChannelResources resources, ChannelOptions options, Handshake peerHandshake, String peer,
+            int readDepth) {
         this.resources = resources;
         this.options = options;
         this.peer = peer;
         this.credits = new CreditWindow(peerHandshake.credits(), options.receiveCredits());
         this.maxSend = Math.min(options.maxMessageSize(), peerHandshake.maxMessageSize());
-        this.receiveMemory = resources.receivePool.memory();
-        this.sendMemory = resources.sendPool.memory();
-        this.freeSends = SlotQueue.full(options.sendBuffers());
-        this.arrived = new SlotQueue(options.receiveBuffers());
-        this.sendBuffers = new SendBuffer[options.sendBuffers()];
-        for (int slot = 0; slot < sendBuffers.length; slot++) {
-            sendBuffers[slot] = new SendBuffer(this, slot,
-                    sendMemory.asSlice(resources.sendOffset(slot) + MessageHeader.SIZE, maxSend));
-        }
-        MemorySegment[] receiveBuffers = new MemorySegment[options.receiveBuffers()];
-        for (int slot = 0; slot < receiveBuffers.length; slot++) {
-            receiveBuffers[slot] = receiveMemory.asSlice(resources.receiveOffset(slot), resources.bufferSize).asReadOnly();
-        }
-        this.messages = new ReceiveSlots(new ReceiveSlots.Owner() {
-            @Override
-            public void repost(int slot) {
-                MessageChannel.this.repost(slot);
-            }
-
-            @Override
-            public boolean isClosed() {
-                return closed;
-            }
-        }, receiveBuffers);
+        this.threshold = Math.min(options.rendezvousThreshold(), maxSend);
+        this.sends = new ChannelSends(this, resources, credits, inFlight, maxSend, peer);
+        this.rendezvous = new RendezvousSends(resources.pd, options, peer);
+        this.dispatch = new ChannelDispatch(this, resources, credits, inFlight, sends, pending, rendezvous, peer);
+        int chunk = RendezvousLimits.chunkSize(options.rendezvousChunkSize(), resources.portMaxMessageSize());
+        dispatch.reads(new RendezvousReads(dispatch, resources.pd, resources.queuePair, inFlight, options, readDepth,
+                chunk, peer));
     }
 
     /**
@@ -133,62 +103,20 @@ public final class MessageChannel implements AutoCloseable {
      * @throws MessagingException when the server's handshake is not a channel's
      */
     public static MessageChannel connect(InetSocketAddress remote, ChannelOptions options) {
-        Objects.requireNonNull(remote, "message channel: remote is null");
-        Objects.requireNonNull(options, "message channel: options is null");
-        ConnectionEventChannel cmChannel = ConnectionEventChannel.create();
-        try {
-            ConnectionId id = cmChannel.createIdentifier(PortSpace.TCP);
-            id.resolveAddress(remote, options.connectTimeout());
-            id.resolveRoute(options.connectTimeout());
-            ChannelResources resources = ChannelResources.create(cmChannel, id, options);
-            ConnectionEvent established = id.connect(connectionOptions(options), options.connectTimeout());
-            String peer = remote.getAddress().getHostAddress() + ":" + remote.getPort();
-            Handshake theirs = Handshake.decode(established.privateData(), peer);
-            return start(resources, options, theirs, peer);
-        } catch (RuntimeException | Error e) {
-            cmChannel.close();
-            throw e;
-        }
+        return ChannelSetup.connect(remote, options);
     }
 
-    /** The server side: checks the request's handshake (rejecting a stranger), makes the resources, accepts. */
+    /** The server side ({@link MessageServer#accept}). */
     static MessageChannel accept(ConnectionRequest request, ChannelOptions options) {
-        String peer = request.remoteAddress().getAddress().getHostAddress() + ":" + request.remoteAddress().getPort();
-        Handshake theirs;
-        try {
-            theirs = Handshake.decode(request.privateData(), peer);
-        } catch (MessagingException e) {
-            byte[] reason = e.getMessage().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            request.reject(java.util.Arrays.copyOf(reason, Math.min(reason.length, ConnectionOptions.MAX_REJECT_PRIVATE_DATA)));
-            throw e;
-        }
-        ConnectionId id = request.identifier();
-        ConnectionEventChannel cmChannel = id.channel();
-        try {
-            ChannelResources resources = ChannelResources.create(cmChannel, id, options);
-            id.accept(connectionOptions(options), options.connectTimeout());
-            return start(resources, options, theirs, peer);
-        } catch (RuntimeException | Error e) {
-            cmChannel.close();
-            throw e;
-        }
+        return ChannelSetup.accept(request, options);
     }
 
-    /** The rdma_cm parameters: our handshake, RNR retry 0 (an RNR is an error, never a silent retry). */
-    private static ConnectionOptions connectionOptions(ChannelOptions options) {
-        return ConnectionOptions.builder()
-                .privateData(new Handshake(options.receiveCredits(), options.maxMessageSize()).encode())
-                .rnrRetryCount(0).retryCount(options.retryCount())
-                .connectTimeout(options.connectTimeout()).resolveTimeout(options.connectTimeout()).build();
-    }
-
-    private static MessageChannel start(ChannelResources resources, ChannelOptions options, Handshake theirs, String peer) {
-        MessageChannel channel = new MessageChannel(resources, options, theirs, peer);
-        resources.events.setEventHandler(channel::drain);
+    /** Called by {@link ChannelSetup} once connected: the completion handler armed, the disconnect watched. */
+    void start() {
+        resources.events.setEventHandler(dispatch::drain);
         resources.completionQueue.requestNotification(false);
-        channel.drain(resources.completionQueue); // what completed before the arm raised no event
-        Thread.ofVirtual().name("message-channel-watch " + peer).start(channel::watchDisconnect);
-        return channel;
+        dispatch.drain(resources.completionQueue); // what completed before the arm raised no event
+        Thread.ofVirtual().name("message-channel-watch " + peer).start(this::watchDisconnect);
     }
 
     // ---------------------------------------------------------------- sending
@@ -211,16 +139,21 @@ public final class MessageChannel implements AutoCloseable {
      * @return the buffer
      */
     public SendBuffer sendBuffer(Duration timeout) {
-        return takeBuffer(deadline(timeout));
+        return sends.takeBuffer(deadline(timeout));
     }
 
     /**
-     * Copies {@code data} into a send buffer and sends it, waiting up to
-     * {@link ChannelOptions#sendTimeout()} for a buffer and a credit.
+     * Sends {@code data}, waiting up to {@link ChannelOptions#sendTimeout()} for a buffer and a
+     * credit: copied into a send buffer when at most {@link ChannelOptions#rendezvousThreshold()}
+     * bytes, else by rendezvous (see the class comment): then the call returns once the receiver
+     * has read it, and {@code data} must not change until then.
      *
-     * @param data the payload, at most {@link #maxMessageSize()} bytes
-     * @throws IllegalArgumentException when larger than {@link #maxMessageSize()}
+     * @param data the payload
+     * @throws IllegalArgumentException when larger than 2^31-1 bytes, or when it needs rendezvous
+     *         and the channel's buffers are smaller than the 24-byte offer
      * @throws CreditTimeoutException when no buffer or credit came in time (nothing sent)
+     * @throws RendezvousException when the receiver refused or could not read a large message
+     *         (the channel stays usable unless it failed too)
      * @throws MessagingException when the channel failed or is closed
      */
     public void send(MemorySegment data) {
@@ -228,26 +161,71 @@ public final class MessageChannel implements AutoCloseable {
     }
 
     /**
-     * As {@link #send(MemorySegment)} with its own timeout (zero: fail at once without credit).
+     * As {@link #send(MemorySegment)} with its own timeout for the buffer and the credit (zero:
+     * fail at once without credit); a large message's wait for the receiver's DONE is bounded by
+     * the connection (a lost peer fails it), not by this timeout.
      *
      * @param data the payload
-     * @param timeout the deadline of the whole call
+     * @param timeout the deadline of the buffer and credit waits
      */
     public void send(MemorySegment data, Duration timeout) {
-        sendCopy(data, MessageType.DATA, 0, deadline(timeout));
+        Objects.requireNonNull(data, "send: data is null");
+        long deadline = deadline(timeout);
+        if (data.byteSize() <= threshold) {
+            sends.sendCopy(data, MessageType.DATA, 0, deadline);
+            return;
+        }
+        try {
+            sendAsync(data, deadline).join();
+        } catch (CompletionException e) {
+            throw rethrown(e.getCause());
+        }
     }
 
-    /** Copies {@code data} into a free send buffer and posts it as {@code type} with {@code correlation}. */
-    private void sendCopy(MemorySegment data, MessageType type, long correlation, long deadline) {
+    /**
+     * Starts sending {@code data} and returns at once after the offer (rendezvous) or the copy
+     * (small): the future completes when {@code data} may change again, i.e. when the receiver's
+     * DONE arrived for a large message (exceptionally with a {@link RendezvousException} or the
+     * channel's failure). Waits for a buffer and a credit up to {@code timeout}.
+     *
+     * @param data the payload
+     * @param timeout the deadline of the buffer and credit waits
+     * @return the message's future (completes on the poller thread)
+     * @throws CreditTimeoutException when no buffer or credit came in time (nothing sent)
+     * @throws MessagingException when the channel failed or is closed
+     */
+    public CompletableFuture<Void> sendAsync(MemorySegment data, Duration timeout) {
         Objects.requireNonNull(data, "send: data is null");
-        int length = checkLength(data.byteSize());
-        SendBuffer buffer = takeBuffer(deadline);
-        try {
-            MemorySegment.copy(data, 0, buffer.segment(), 0, length);
-            post(buffer, type, length, correlation, deadline);
-        } finally {
-            buffer.close(); // gives it back only when it was not sent
+        long deadline = deadline(timeout);
+        if (data.byteSize() <= threshold) {
+            sends.sendCopy(data, MessageType.DATA, 0, deadline);
+            return CompletableFuture.completedFuture(null);
         }
+        return sendAsync(data, deadline);
+    }
+
+    private CompletableFuture<Void> sendAsync(MemorySegment data, long deadline) {
+        requireOpen("send");
+        if (maxSend < RendezvousOffer.SIZE) {
+            throw new IllegalArgumentException("send: a message of " + data.byteSize() + " bytes needs rendezvous, whose "
+                    + RendezvousOffer.SIZE + "-byte offer does not fit the channel's " + maxSend + "-byte buffers");
+        }
+        if (data.byteSize() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("send: a message of " + data.byteSize() + " bytes exceeds the rendezvous"
+                    + " limit of 2^31-1 bytes");
+        }
+        return rendezvous.send(data, deadline,
+                (offer, id, until) -> sends.sendCopy(offer, MessageType.RENDEZVOUS_OFFER, id, until));
+    }
+
+    private static RuntimeException rethrown(Throwable cause) {
+        if (cause instanceof RendezvousException r) {
+            return new RendezvousException(r.getMessage(), r.status(), r.messageId(), r);
+        }
+        if (cause instanceof MessagingException m) {
+            return new MessagingException(m.getMessage(), m);
+        }
+        return cause instanceof RuntimeException e ? e : new MessagingException("send: " + cause, cause);
     }
 
     /**
@@ -270,7 +248,7 @@ public final class MessageChannel implements AutoCloseable {
         long id = pending.nextId();
         CompletableFuture<ReceivedMessage> response = pending.register(id, timeout, "request to " + peer);
         try {
-            sendCopy(data, MessageType.REQUEST, id, deadline);
+            sends.sendCopy(data, MessageType.REQUEST, id, deadline);
         } catch (RuntimeException e) {
             pending.abandon(id, e);
             throw e;
@@ -293,7 +271,7 @@ public final class MessageChannel implements AutoCloseable {
         if (correlation == 0) {
             throw new IllegalArgumentException("respond: correlation id 0 is no request's (a DATA message's)");
         }
-        sendCopy(data, MessageType.RESPONSE, correlation, deadline(options.sendTimeout()));
+        sends.sendCopy(data, MessageType.RESPONSE, correlation, deadline(options.sendTimeout()));
     }
 
     /**
@@ -310,100 +288,41 @@ public final class MessageChannel implements AutoCloseable {
      * As {@link #send(ByteBuffer)} with its own timeout.
      *
      * @param data the payload
-     * @param timeout the deadline of the whole call
+     * @param timeout the deadline of the buffer and credit waits
      */
     public void send(ByteBuffer data, Duration timeout) {
         Objects.requireNonNull(data, "send: data is null");
         send(MemorySegment.ofBuffer(data), timeout);
     }
 
-    private SendBuffer takeBuffer(long deadline) {
-        requireOpen("send");
-        int slot = freeSends.take(deadline);
-        if (slot < 0) {
-            throw new CreditTimeoutException("send: all " + sendBuffers.length + " send buffers of the channel to "
-                    + peer + " stayed in flight past the deadline");
-        }
-        SendBuffer buffer = sendBuffers[slot];
-        buffer.take();
-        return buffer;
-    }
-
-    private int checkLength(long length) {
-        if (length < 0 || length > maxSend) {
-            throw new IllegalArgumentException("send: a message of " + length + " bytes exceeds the channel's "
-                    + maxSend + "-byte buffers (the smaller of both sides' maxMessageSize); larger messages need"
-                    + " rendezvous, which is not implemented yet");
-        }
-        return (int) length;
-    }
-
     /** A zero-copy DATA send of {@code buffer} ({@link SendBuffer#send}). */
     void sendFrom(SendBuffer buffer, int length, long deadline) {
-        post(buffer, MessageType.DATA, length, 0, deadline);
-    }
-
-    /** Takes a credit (waiting until {@code deadline}), writes the header and posts {@code buffer}'s SEND. */
-    private void post(SendBuffer buffer, MessageType type, int length, long correlation, long deadline) {
-        checkLength(length);
-        requireOpen("send");
-        credits.acquire(deadline);
-        int slot = buffer.slot();
-        int returns = credits.takeReturns();
-        long offset = resources.sendOffset(slot);
-        MessageHeader.write(sendMemory, offset, type, returns, length, correlation);
-        buffer.sent();
-        inFlight.incrementAndGet();
-        try {
-            resources.queuePair.postSend(resources.sends[slot].sge(0, resources.sendPool, offset, MessageHeader.SIZE + length));
-        } catch (RuntimeException e) {
-            inFlight.decrementAndGet();
-            credits.giveBack();
-            credits.untake(returns);
-            freeSends.put(slot);
-            throw fail(new MessagingException("send: ibv_post_send to " + peer + " failed", e));
-        }
-        messagesSent.incrementAndGet();
+        sends.post(buffer, MessageType.DATA, length, 0, 0, deadline);
     }
 
     /** A send buffer closed unsent. */
     void giveBack(int slot) {
-        freeSends.put(slot);
+        sends.giveBack(slot);
     }
 
-    /** Sends the unreturned credits in a CREDIT message when half the window waits and a control slot is free. */
-    private void maybeSendCredit() {
-        while (failure == null && !closed && credits.creditMessageDue()) {
-            int busy = controlBusy.get();
-            int slot = Integer.numberOfTrailingZeros(~busy);
-            if (slot >= ChannelOptions.CONTROL_RESERVE) {
-                return; // both in flight: the next control completion tries again
+    /**
+     * Sends the DONE of rendezvous message {@code id} on a virtual thread (it may wait for a
+     * credit, which the poller thread must never do); tries again after each credit timeout until
+     * sent or the channel ends, since the sender holds its region until then.
+     */
+    void answerRendezvous(long id, RendezvousStatus status) {
+        Thread.ofVirtual().name("rendezvous-done " + peer).start(() -> {
+            while (isOpen()) {
+                try {
+                    sends.sendHeader(MessageType.RENDEZVOUS_DONE, id, status.code(), deadline(options.sendTimeout()));
+                    return;
+                } catch (CreditTimeoutException e) {
+                    LOG.debug("message channel to {}: the DONE of message {} waits for a credit", peer, id);
+                } catch (MessagingException e) {
+                    return; // the channel failed: the sender hears of the loss instead
+                }
             }
-            if (!controlBusy.compareAndSet(busy, busy | 1 << slot)) {
-                continue;
-            }
-            int returns = credits.takeReturns();
-            if (returns == 0) {
-                freeControl(slot);
-                continue;
-            }
-            MessageHeader.write(sendMemory, resources.controlOffset(slot), MessageType.CREDIT, returns, 0, 0);
-            inFlight.incrementAndGet();
-            try {
-                resources.queuePair.postSend(resources.controls[slot]);
-                creditMessagesSent.incrementAndGet();
-            } catch (RuntimeException e) {
-                inFlight.decrementAndGet();
-                credits.untake(returns);
-                freeControl(slot);
-                fail(new MessagingException("credit message: ibv_post_send to " + peer + " failed", e));
-            }
-            return;
-        }
-    }
-
-    private void freeControl(int slot) {
-        controlBusy.getAndUpdate(bits -> bits & ~(1 << slot));
+        });
     }
 
     // ---------------------------------------------------------------- receiving
@@ -413,12 +332,13 @@ public final class MessageChannel implements AutoCloseable {
      *
      * @param timeout how long to wait (zero: one look)
      * @return the message, or null when none came in time
+     * @throws RendezvousException when the next message was a large one this side refused or could
+     *         not read (that message is gone; the channel goes on unless it failed too)
      * @throws MessagingException when the channel failed (after every message that arrived before
      *         was received) or is closed
      */
     public ReceivedMessage receive(Duration timeout) {
-        int slot = arrived.take(deadline(timeout));
-        return slot < 0 ? null : messages.current(slot);
+        return dispatch.receive(deadline(timeout));
     }
 
     /**
@@ -426,134 +346,13 @@ public final class MessageChannel implements AutoCloseable {
      * poller's thread, instead of queueing it for {@link #receive}. The handler must be short and
      * must not block (no send that waits for a credit: the credits arrive on that same thread); it
      * releases each message, at once or later from another thread. Messages queued before stay
-     * for {@link #receive}. Null goes back to queueing.
+     * for {@link #receive}. Null goes back to queueing. A large message that could not be received
+     * is logged (WARN) instead.
      *
      * @param handler the handler, or null
      */
     public void setMessageHandler(Consumer<? super ReceivedMessage> handler) {
-        this.handler = handler;
-    }
-
-    /** Re-posts receive buffer {@code slot} and counts its credit for return (from the first {@link ReceivedMessage#release}). */
-    void repost(int slot) {
-        if (closed || failure != null) {
-            return; // nothing is sent again: the buffers go with the channel
-        }
-        try {
-            resources.queuePair.postReceive(resources.receives[slot]);
-        } catch (RuntimeException e) {
-            if (!closed) {
-                fail(new MessagingException("release: ibv_post_recv on the channel to " + peer + " failed", e));
-            }
-            return;
-        }
-        credits.returned();
-        maybeSendCredit();
-    }
-
-    /** The completion handler (the poller thread; once at start on the caller's): polls until empty. */
-    private void drain(CompletionQueue queue) {
-        synchronized (drainLock) {
-            if (closed) {
-                return;
-            }
-            int count;
-            try {
-                while ((count = queue.poll(batch)) > 0) {
-                    for (int i = 0; i < count; i++) {
-                        complete(i);
-                    }
-                }
-            } catch (IllegalStateException closing) {
-                // the CQ is being closed under us: close() finishes the rest
-            }
-        }
-    }
-
-    private void complete(int index) {
-        long wrId = batch.wrId(index);
-        boolean success = batch.isSuccess(index);
-        if ((wrId & ChannelResources.SEND_TAG) != 0) {
-            inFlight.decrementAndGet();
-            freeSends.put((int) (wrId & 0xffff_ffffL));
-        } else if ((wrId & ChannelResources.CONTROL_TAG) != 0) {
-            inFlight.decrementAndGet();
-            freeControl((int) (wrId & 0xffff_ffffL));
-        }
-        if (!success) {
-            if (!closed && failure == null) {
-                // A flush comes first when the connection goes: rdma_cm moves the queue pair to
-                // ERROR on DISCONNECTED before the watching thread takes that event.
-                String why = batch.status(index) == CompletionStatus.WR_FLUSH_ERR
-                        ? "the connection was lost (the queue pair is in the error state: the peer disconnected or died): "
-                        : "a work request failed: ";
-                fail(new MessagingException("message channel to " + peer + ": " + why + batch.status(index)
-                        + " (wr_id 0x" + Long.toHexString(wrId) + ", vendor error 0x"
-                        + Integer.toHexString(batch.vendorError(index)) + ")", null));
-            }
-            return;
-        }
-        if ((wrId & (ChannelResources.SEND_TAG | ChannelResources.CONTROL_TAG)) != 0) {
-            maybeSendCredit(); // a control slot may have come free
-            return;
-        }
-        received((int) wrId, batch.byteLength(index));
-    }
-
-    private void received(int slot, int bytes) {
-        long offset = resources.receiveOffset(slot);
-        MessageType type;
-        try {
-            type = MessageHeader.check(receiveMemory, offset, bytes);
-            credits.grant(MessageHeader.credits(receiveMemory, offset));
-        } catch (MessagingException e) {
-            fail(new MessagingException("message channel to " + peer + ": " + e.getMessage(), null));
-            return;
-        }
-        switch (type) {
-            case CREDIT -> {
-                creditMessagesReceived.incrementAndGet();
-                repostControl(slot);
-            }
-            case DATA, REQUEST -> deliver(slot, type, bytes - MessageHeader.SIZE, MessageHeader.correlation(receiveMemory, offset));
-            case RESPONSE -> {
-                messagesReceived.incrementAndGet();
-                ReceivedMessage response = messages.arrived(slot, type, bytes - MessageHeader.SIZE,
-                        MessageHeader.correlation(receiveMemory, offset));
-                if (!pending.complete(response.correlation(), response)) {
-                    response.release(); // its request timed out: dropped
-                }
-            }
-            default -> fail(new MessagingException("message channel to " + peer + ": the peer sent a " + type
-                    + " message, which this version does not implement yet", null));
-        }
-    }
-
-    /** A credit message's buffer is a reserve outside the window: re-posted at once, no credit returned for it. */
-    private void repostControl(int slot) {
-        try {
-            resources.queuePair.postReceive(resources.receives[slot]);
-        } catch (RuntimeException e) {
-            if (!closed) {
-                fail(new MessagingException("ibv_post_recv on the channel to " + peer + " failed", e));
-            }
-        }
-    }
-
-    private void deliver(int slot, MessageType type, int length, long correlation) {
-        messagesReceived.incrementAndGet();
-        ReceivedMessage message = messages.arrived(slot, type, length, correlation);
-        Consumer<? super ReceivedMessage> current = handler;
-        if (current == null) {
-            arrived.put(slot);
-            return;
-        }
-        try {
-            current.accept(message);
-        } catch (RuntimeException e) {
-            LOG.warn("message handler of the channel to {} threw; the message is released", peer, e);
-            message.release();
-        }
+        dispatch.handler(handler);
     }
 
     // ---------------------------------------------------------------- life cycle
@@ -577,8 +376,8 @@ public final class MessageChannel implements AutoCloseable {
     }
 
     /** Records the first failure and wakes every waiter with it; {@return the failure now in force} */
-    private MessagingException fail(MessagingException cause) {
-        synchronized (this) {
+    MessagingException fail(MessagingException cause) {
+        synchronized (failLock) {
             if (failure == null) {
                 failure = cause;
                 if (!closed) {
@@ -589,12 +388,14 @@ public final class MessageChannel implements AutoCloseable {
         MessagingException first = failure;
         credits.fail(first);
         pending.failAll(first);
-        freeSends.fail(first);
-        arrived.fail(first);
+        sends.fail(first);
+        dispatch.fail(first);
+        rendezvous.failAll(first);
+        inFlight.wake();
         return first;
     }
 
-    private void requireOpen(String what) {
+    void requireOpen(String what) {
         MessagingException failed = failure;
         if (failed != null) {
             throw new MessagingException(what + ": the channel to " + peer + " failed: " + failed.getMessage(), failed);
@@ -602,36 +403,29 @@ public final class MessageChannel implements AutoCloseable {
     }
 
     /**
-     * Waits (5 s at most) for the sends in flight to complete, then disconnects and frees
-     * everything: queue pair, completion queue and channel, registered pools, protection domain,
-     * rdma_cm identifier. Waiters end with a {@link MessagingException}; the peer sees its channel
-     * fail. Idempotent, from any thread.
+     * Waits (5 s at most, woken by the last completion rather than polling) for the sends and
+     * RDMA READs in flight to complete, then disconnects and frees everything: queue pair,
+     * completion queue and channel, registered pools and rendezvous buffers, the registration
+     * cache, protection domain, rdma_cm identifier. Waiters end with a {@link MessagingException},
+     * and so do large sends whose DONE has not come; the peer sees its channel fail. Idempotent,
+     * from any thread.
      */
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            if (failure == null) {
-                long deadline = System.nanoTime() + CLOSE_DRAIN_NANOS;
-                while (inFlight.get() > 0 && failure == null && System.nanoTime() < deadline) {
-                    try {
-                        wait(1);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        break;
-                    }
-                }
-            }
-            closed = true;
+        if (!closing.compareAndSet(false, true)) {
+            return;
         }
+        if (failure == null) {
+            inFlight.awaitNone(System.nanoTime() + CLOSE_DRAIN_NANOS, () -> failure != null);
+        }
+        closed = true;
         fail(new MessagingException("message channel to " + peer + " is closed", null));
-        synchronized (drainLock) {
-            // a drain under way ends first; later ones see closed (not held while closing: closing
-            // the completion channel may wait for its handler)
+        dispatch.awaitDrain();
+        try {
+            rendezvous.close();
+        } finally {
+            resources.close();
         }
-        resources.close();
     }
 
     // ---------------------------------------------------------------- state
@@ -641,15 +435,30 @@ public final class MessageChannel implements AutoCloseable {
         return options;
     }
 
-    /** {@return the largest payload this side may send: the smaller of both sides' maxMessageSize} */
+    /** {@return the largest payload sent in one receive buffer: the smaller of both sides' maxMessageSize} */
     public int maxMessageSize() {
         return maxSend;
     }
 
+    /** {@return the payload size above which {@link #send(MemorySegment)} goes by rendezvous} */
+    public int rendezvousThreshold() {
+        return threshold;
+    }
+
+    /** {@return the RDMA READs this side keeps outstanding at most: its negotiated initiator depth} */
+    public int rendezvousReadDepth() {
+        return dispatch.reads().depth();
+    }
+
+    /** {@return the bytes of one rendezvous RDMA READ at most (the option within the port's max_msg_sz)} */
+    public int rendezvousChunkSize() {
+        return dispatch.reads().chunkSize();
+    }
+
     /** {@return the credits, pending requests and message counters, read now (each on its own, not as one atomic snapshot)} */
     public ChannelStatistics statistics() {
-        return new ChannelStatistics(credits.available(), credits.peerWindow(), pending.size(), messagesSent.get(),
-                messagesReceived.get(), creditMessagesSent.get(), creditMessagesReceived.get());
+        return new ChannelStatistics(credits.available(), credits.peerWindow(), pending.size(), sends.messagesSent(),
+                dispatch.messagesReceived(), sends.creditMessagesSent(), dispatch.creditMessagesReceived());
     }
 
     /** {@return the failure that ended the channel (peer lost, protocol error, closed), or empty while it works} */
@@ -660,6 +469,11 @@ public final class MessageChannel implements AutoCloseable {
     /** {@return true until the channel failed or was closed} */
     public boolean isOpen() {
         return failure == null && !closed;
+    }
+
+    /** {@return true once closed (its buffers freed)} */
+    boolean isClosed() {
+        return closed;
     }
 
     /** {@return the peer's address} */

@@ -15,7 +15,7 @@ import java.nio.ByteOrder;
  *   2     2    flags          0 (reserved, must be 0 in version 1)
  *   4     4    credits        receive credits the sender returns to the receiver (piggy-backed)
  *   8     4    length         payload bytes after the header
- *  12     4    reserved       0 (rendezvous status, later)
+ *  12     4    status         {@link RendezvousStatus#code()} in a RENDEZVOUS_DONE, 0 in every other type
  *  16     8    correlation    request/response and rendezvous id; 0 for DATA and CREDIT
  * </pre>
  *
@@ -33,7 +33,7 @@ public final class MessageHeader {
     static final int FLAGS_OFFSET = 2;
     static final int CREDITS_OFFSET = 4;
     static final int LENGTH_OFFSET = 8;
-    static final int RESERVED_OFFSET = 12;
+    static final int STATUS_OFFSET = 12;
     static final int CORRELATION_OFFSET = 16;
 
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -54,6 +54,23 @@ public final class MessageHeader {
      * @throws IllegalArgumentException when {@code credits} or {@code length} is negative
      */
     public static void write(MemorySegment buffer, long offset, MessageType type, int credits, int length, long correlation) {
+        write(buffer, offset, type, credits, length, correlation, 0);
+    }
+
+    /**
+     * Writes a header with a status (a {@link MessageType#RENDEZVOUS_DONE}'s; 0 for every other type).
+     *
+     * @param buffer where the message is built
+     * @param offset where the header starts
+     * @param type the message type
+     * @param credits the credits returned to the peer (not negative)
+     * @param length the payload's length in bytes (not negative)
+     * @param correlation the correlation id
+     * @param status the status word ({@link RendezvousStatus#code()})
+     * @throws IllegalArgumentException when {@code credits} or {@code length} is negative
+     */
+    public static void write(MemorySegment buffer, long offset, MessageType type, int credits, int length, long correlation,
+            int status) {
         if (credits < 0 || length < 0) {
             throw new IllegalArgumentException("message header: credits (" + credits + ") and length (" + length
                     + ") must not be negative");
@@ -63,7 +80,7 @@ public final class MessageHeader {
         buffer.set(U16, offset + FLAGS_OFFSET, (short) 0);
         buffer.set(U32, offset + CREDITS_OFFSET, credits);
         buffer.set(U32, offset + LENGTH_OFFSET, length);
-        buffer.set(U32, offset + RESERVED_OFFSET, 0);
+        buffer.set(U32, offset + STATUS_OFFSET, status);
         buffer.set(U64, offset + CORRELATION_OFFSET, correlation);
     }
 
@@ -120,6 +137,17 @@ public final class MessageHeader {
      */
     public static int length(MemorySegment buffer, long offset) {
         return buffer.get(U32, offset + LENGTH_OFFSET);
+    }
+
+    /**
+     * The status word (a {@link MessageType#RENDEZVOUS_DONE}'s {@link RendezvousStatus#code()}).
+     *
+     * @param buffer the message
+     * @param offset where its header starts
+     * @return the status word
+     */
+    public static int status(MemorySegment buffer, long offset) {
+        return buffer.get(U32, offset + STATUS_OFFSET);
     }
 
     /**

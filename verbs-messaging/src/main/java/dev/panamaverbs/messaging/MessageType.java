@@ -3,21 +3,29 @@ package dev.panamaverbs.messaging;
 /**
  * The message types of the channel's wire header (byte 1, see {@link MessageHeader} and
  * {@code docs/messaging.md}). The codes are fixed: a later version adds types, never renumbers.
- * {@link #DATA} and {@link #CREDIT} are implemented; the others are reserved for request/response
- * and rendezvous, and a channel that receives one fails with a protocol error until they land.
+ * All six are implemented.
  */
 public enum MessageType {
     /** An application message: the payload follows the header; consumes one credit. */
     DATA(1),
     /** Credits returned without data (one-way traffic); no payload, consumes no credit. */
     CREDIT(2),
-    /** Reserved: a request carrying a correlation id; consumes one credit. */
+    /** A request carrying a correlation id; consumes one credit. */
     REQUEST(3),
-    /** Reserved: the response to the request of the same correlation id; consumes one credit. */
+    /** The response to the request of the same correlation id; consumes one credit. */
     RESPONSE(4),
-    /** Reserved: a rendezvous offer (payload: address u64, length u64, rkey u32, reserved u32). */
+    /**
+     * A rendezvous offer: a message too large for a receive buffer waits in a registered region of
+     * the sender, which the receiver reads with RDMA READ; the correlation is the message's id,
+     * the payload 24 bytes (address u64, length u64, rkey u32, reserved u32).
+     * Consumes one credit.
+     */
     RENDEZVOUS_OFFER(5),
-    /** Reserved: the receiver's acknowledgement that it has read the offered region (same correlation id). */
+    /**
+     * The receiver's answer to an offer (same correlation id), with the header's status word
+     * ({@link RendezvousStatus}): read, or refused or failed; the sender may reuse its region.
+     * No payload; consumes one credit.
+     */
     RENDEZVOUS_DONE(6);
 
     private static final MessageType[] BY_CODE = new MessageType[7];

@@ -45,6 +45,26 @@ final class ReceiveSlots {
         return message;
     }
 
+    /**
+     * {@return slot's message, a large one read by rendezvous into {@code payload}} (the poller
+     * thread); {@code onRelease} gives its buffer back before the slot is re-posted.
+     */
+    ReceivedMessage arrivedLarge(int slot, MemorySegment payload, int length, Runnable onRelease) {
+        ReceivedMessage message = new ReceivedMessage(this, slot, payload, 0, onRelease);
+        message.arrived(MessageType.DATA, length, 0);
+        waiting.set(slot, message);
+        return message;
+    }
+
+    /** {@return slot's message: the failed rendezvous {@code failure} in the message's place} */
+    ReceivedMessage arrivedFailure(int slot, RendezvousException failure) {
+        ReceivedMessage message = new ReceivedMessage(this, slot, MemorySegment.NULL, 0, null);
+        message.failed(failure);
+        message.arrived(MessageType.DATA, 0, failure.messageId());
+        waiting.set(slot, message);
+        return message;
+    }
+
     /** {@return the message that last arrived in {@code slot}} (queued for receive, not released yet) */
     ReceivedMessage current(int slot) {
         return waiting.get(slot);

@@ -5,9 +5,10 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * A message that arrived on a {@link MessageChannel}, in the receive buffer it landed in: no
- * copy. Its {@link #payload()} is a read-only view, valid until {@link #release()}, which re-posts
- * the buffer and returns its credit to the peer. A message not released keeps its credit: the
+ * A message that arrived on a {@link MessageChannel}, in the receive buffer it landed in (or, for
+ * a large message, in the buffer rendezvous read it into): no copy. Its {@link #payload()} is a
+ * read-only view, valid until {@link #release()}, which re-posts the buffer (and gives a
+ * rendezvous buffer back to its allocator) and returns its credit to the peer. A message not released keeps its credit: the
  * peer's sends wait for it (that is the flow control). Each object shows one message: once
  * released it stays released (a second release does nothing, {@code payload()} throws), and the
  * next message of the same buffer comes in another object.
@@ -29,6 +30,9 @@ public final class ReceivedMessage {
     private final ReceiveSlots slots;
     private final int slot;
     private final MemorySegment buffer;
+    private final long payloadOffset;
+    private final Runnable onRelease;
+    private RendezvousException failure;
     private MessageType type;
     private int length;
     private long correlation;
@@ -36,9 +40,35 @@ public final class ReceivedMessage {
     private volatile int state;
 
     ReceivedMessage(ReceiveSlots slots, int slot, MemorySegment buffer) {
+        this(slots, slot, buffer, MessageHeader.SIZE, null);
+    }
+
+    /**
+     * A message that arrived elsewhere than its receive buffer (a rendezvous destination, or none
+     * when it failed), though it holds receive slot {@code slot}: {@code onRelease} runs before
+     * the slot is re-posted.
+     */
+    ReceivedMessage(ReceiveSlots slots, int slot, MemorySegment payloadBuffer, long payloadOffset, Runnable onRelease) {
         this.slots = slots;
         this.slot = slot;
-        this.buffer = buffer;
+        this.buffer = payloadBuffer;
+        this.payloadOffset = payloadOffset;
+        this.onRelease = onRelease;
+    }
+
+    /** Marks this message as a failed rendezvous that {@link MessageChannel#receive} reports. */
+    void failed(RendezvousException cause) {
+        this.failure = cause;
+    }
+
+    /** {@return the receive slot the message holds} */
+    int slot() {
+        return slot;
+    }
+
+    /** {@return the rendezvous failure in this message's place, or null} */
+    RendezvousException failure() {
+        return failure;
     }
 
     /** Fills in the message that just landed (the poller thread); once per object. */
@@ -52,7 +82,8 @@ public final class ReceivedMessage {
     }
 
     /**
-     * The payload: a read-only view of the receive buffer, after the header.
+     * The payload: a read-only view of the receive buffer after the header, or of the buffer a
+     * large message was read into by rendezvous.
      *
      * @return the payload's bytes, {@link #length()} of them
      * @throws IllegalStateException once released (the buffer may hold another message already), or
@@ -65,7 +96,7 @@ public final class ReceivedMessage {
         if (slots.isClosed()) {
             throw new IllegalStateException("payload: the channel of " + this + " is closed (its buffers are freed)");
         }
-        return buffer.asSlice(MessageHeader.SIZE, length);
+        return buffer.asSlice(payloadOffset, length);
     }
 
     /**
@@ -109,6 +140,9 @@ public final class ReceivedMessage {
      */
     public void release() {
         if (STATE.compareAndSet(this, HELD, RELEASED)) {
+            if (onRelease != null) {
+                onRelease.run();
+            }
             slots.released(slot);
         }
     }

@@ -43,6 +43,24 @@ class ChannelOptionsTest {
     }
 
     @Test
+    void rendezvousDefaultsToWhatDoesNotFitOneBufferAndChecksItsFields() {
+        ChannelOptions defaults = ChannelOptions.defaults();
+        assertEquals(defaults.maxMessageSize(), defaults.rendezvousThreshold());
+        assertEquals(4096, ChannelOptions.builder().maxMessageSize(4096).build().rendezvousThreshold());
+        assertEquals(1000, ChannelOptions.builder().maxMessageSize(4096).rendezvousThreshold(1000).build().rendezvousThreshold());
+        assertEquals(1 << 30, defaults.maxRendezvousSize());
+        assertEquals(16, defaults.rendezvousReadDepth());
+        assertEquals(1 << 20, defaults.rendezvousChunkSize());
+        assertNamed("rendezvousThreshold must be in 1..4096, got 4097",
+                () -> ChannelOptions.builder().maxMessageSize(4096).rendezvousThreshold(4097).build());
+        assertNamed("rendezvousReadDepth must be in 1..255, got 256", () -> ChannelOptions.builder().rendezvousReadDepth(256).build());
+        assertNamed("rendezvousChunkSize must be in 1..1073741824, got 0", () -> ChannelOptions.builder().rendezvousChunkSize(0).build());
+        assertNamed("maxRendezvousSize must be in 1..2147483647, got 0", () -> ChannelOptions.builder().maxRendezvousSize(0).build());
+        assertThrows(NullPointerException.class, () -> ChannelOptions.builder().rendezvousAllocator(null).build());
+        assertThrows(NullPointerException.class, () -> ChannelOptions.builder().rendezvousRegistrationBudget(null).build());
+    }
+
+    @Test
     void aZeroSendTimeoutMeansFailFast() {
         assertEquals(Duration.ZERO, ChannelOptions.builder().sendTimeout(Duration.ZERO).build().sendTimeout());
     }

@@ -29,6 +29,32 @@ class MessageHeaderTest {
     }
 
     @Test
+    void aDoneCarriesItsStatusInBytes12To15AndOtherTypesZero() {
+        MessageHeader.write(buffer, 0, MessageType.RENDEZVOUS_DONE, 3, 0, 42, RendezvousStatus.TOO_LARGE.code());
+        assertEquals(MessageType.RENDEZVOUS_DONE, MessageHeader.check(buffer, 0, MessageHeader.SIZE));
+        assertEquals(RendezvousStatus.TOO_LARGE, RendezvousStatus.ofCode(MessageHeader.status(buffer, 0)));
+        assertEquals(42, MessageHeader.correlation(buffer, 0));
+        byte[] bytes = buffer.asSlice(0, MessageHeader.SIZE).toArray(ValueLayout.JAVA_BYTE);
+        byte[] expected = {1, 6, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 42, 0, 0, 0, 0, 0, 0, 0};
+        assertEquals(java.util.Arrays.toString(expected), java.util.Arrays.toString(bytes));
+        MessageHeader.write(buffer, 0, MessageType.DATA, 0, 0, 0);
+        assertEquals(0, MessageHeader.status(buffer, 0));
+    }
+
+    @Test
+    void rendezvousStatusCodesAreFixed() {
+        assertEquals(0, RendezvousStatus.OK.code());
+        assertEquals(1, RendezvousStatus.TOO_LARGE.code());
+        assertEquals(2, RendezvousStatus.NO_BUFFER.code());
+        assertEquals(3, RendezvousStatus.READ_FAILED.code());
+        for (RendezvousStatus status : RendezvousStatus.values()) {
+            assertEquals(status, RendezvousStatus.ofCode(status.code()));
+        }
+        assertNull(RendezvousStatus.ofCode(4));
+        assertNull(RendezvousStatus.ofCode(-1));
+    }
+
+    @Test
     void aCreditMessageHasNoPayload() {
         MessageHeader.write(buffer, 0, MessageType.CREDIT, 7, 0, 0);
         assertEquals(MessageType.CREDIT, MessageHeader.check(buffer, 0, MessageHeader.SIZE));

@@ -14,11 +14,13 @@ import dev.panamaverbs.it.support.RdmaCmSupport;
 import dev.panamaverbs.it.support.TwoHostExtension;
 import dev.panamaverbs.it.support.TwoHostTest;
 import dev.panamaverbs.it.support.TwoHosts;
+import dev.panamaverbs.messaging.ChannelOptions;
 import dev.panamaverbs.messaging.MessageChannel;
 import dev.panamaverbs.messaging.MessagingException;
 import dev.panamaverbs.messaging.ReceivedMessage;
 import dev.panamaverbs.messaging.RequestTimeoutException;
 import dev.panamaverbs.messaging.SendBuffer;
+import dev.panamaverbs.messaging.registration.RegistrationBudget;
 import dev.panamaverbs.values.PortCounters;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -46,7 +48,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Message channels between two hosts: host A connects {@link #CONNECTIONS} channels to
  * {@link MessagePeer} on host B and sends messages of seeded random sizes (1 B..64 KiB) on each at
- * once; B checks every byte and answers with its verdict, and A's RNR counters do not move. Last,
+ * once; B checks every byte and answers with its verdict, and A's RNR counters do not move. Then
+ * a 64 MiB message goes by rendezvous (B reads it with RDMA READ) and B checks it. Last,
  * B's process is killed while requests wait for answers: every pending future fails within a
  * bound. Sized for the TCG VMs (about 1000x slower than native): the issue's 100 x 10,000 is for
  * real hosts.
@@ -142,6 +145,37 @@ class MessageChannelTwoHostTest {
 
     @TwoHostTest
     @Order(2)
+    void a64MiBMessageGoesByRendezvousCheckedByteForByteOnHostB() throws Exception {
+        int size = 64 << 20;
+        long seed = System.nanoTime();
+        // An unlimited cache budget: the memlock soft limit's half would refuse 64 MiB (root may pin it).
+        ChannelOptions options = ChannelOptions.builder().receiveCredits(16).sendBuffers(4)
+                .rendezvousRegistrationBudget(RegistrationBudget.unlimited()).build();
+        try (MessageChannel channel = MessageChannel.connect(server, options);
+             Arena arena = Arena.ofShared()) {
+            MemorySegment hello = arena.allocate(13);
+            hello.set(ValueLayout.JAVA_BYTE, 0, (byte) 'R');
+            hello.set(LONG, 1, seed);
+            hello.set(INT, 9, size);
+            channel.send(hello);
+            MemorySegment data = arena.allocate(size, 8);
+            MessagePattern.fillLarge(data, seed);
+            long start = System.nanoTime();
+            channel.send(data);
+            long doneMillis = (System.nanoTime() - start) / 1_000_000;
+            ReceivedMessage verdict = channel.receive(MessagePeer.WAIT);
+            assertNotNull(verdict, "host B's verdict");
+            String text = new String(verdict.payload().toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+            verdict.release();
+            System.out.printf("two hosts: 64 MiB by rendezvous, DONE after %d ms (%.1f MB/s), read depth %d, chunk %d: %s%n",
+                    doneMillis, size / 1e3 / Math.max(1, doneMillis), channel.rendezvousReadDepth(),
+                    channel.rendezvousChunkSize(), text);
+            assertEquals("ok " + size, text);
+        }
+    }
+
+    @TwoHostTest
+    @Order(3)
     void killingHostBsProcessFailsEveryPendingRequest() throws Exception {
         try (MessageChannel channel = MessageChannel.connect(server, MessagePeer.OPTIONS)) {
             channel.send(MemorySegment.ofArray(new byte[] {'H'}));

@@ -26,6 +26,27 @@ final class MessagePattern {
         return i == 0 ? 1 : i == 1 ? MAX : random;
     }
 
+    /** Fills a large message (rendezvous) with longs of a seeded pattern, fast enough for 64 MiB on TCG. */
+    static void fillLarge(MemorySegment target, long seed) {
+        for (long w = 0; w < target.byteSize() / 8; w++) {
+            target.set(ValueLayout.JAVA_LONG_UNALIGNED, w * 8, largeWord(seed, w));
+        }
+    }
+
+    /** {@return the first byte of {@code payload} that differs from {@link #fillLarge}, or -1} (the length a multiple of 8) */
+    static long checkLarge(MemorySegment payload, long seed) {
+        for (long w = 0; w < payload.byteSize() / 8; w++) {
+            if (payload.get(ValueLayout.JAVA_LONG_UNALIGNED, w * 8) != largeWord(seed, w)) {
+                return w * 8;
+            }
+        }
+        return -1;
+    }
+
+    private static long largeWord(long seed, long w) {
+        return (w + 1) * 0x9E3779B97F4A7C15L ^ seed;
+    }
+
     /** Writes message {@code i}'s {@code size} payload bytes into {@code target}. */
     void fill(MemorySegment target, int i, int size) {
         byte base = (byte) (connection * 31 + i * 7);

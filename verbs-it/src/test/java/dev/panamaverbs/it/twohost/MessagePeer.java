@@ -20,6 +20,9 @@ import java.time.Duration;
  * <li>{@code 'C'} (then connection int, seed long, count int, little-endian): receives
  *     {@code count} messages, checks every byte against {@link MessagePattern}, and answers with
  *     one DATA message, "ok N" or the first mismatch;</li>
+ * <li>{@code 'R'} (then seed long, size int): receives one message of {@code size} bytes by
+ *     rendezvous, checks it against {@link MessagePattern#fillLarge}, and answers "ok N" or the
+ *     first mismatch;</li>
  * <li>{@code 'H'}: receives requests and answers none (the test kills this process meanwhile).</li>
  * </ul>
  * It serves until it is killed.
@@ -58,6 +61,16 @@ public final class MessagePeer {
                 }
                 return;
             }
+            if (mode == 'R') {
+                long seed = hello.get(ValueLayout.JAVA_LONG_UNALIGNED, 1);
+                int size = hello.get(ValueLayout.JAVA_INT_UNALIGNED, 9);
+                first.release();
+                String verdict = checkLarge(channel, seed, size);
+                System.out.println("MessagePeer: rendezvous: " + verdict);
+                channel.send(MemorySegment.ofArray(verdict.getBytes(StandardCharsets.UTF_8)));
+                channel.receive(WAIT); // until A closes
+                return;
+            }
             int connection = hello.get(ValueLayout.JAVA_INT_UNALIGNED, 1);
             long seed = hello.get(ValueLayout.JAVA_LONG_UNALIGNED, 5);
             int count = hello.get(ValueLayout.JAVA_INT_UNALIGNED, 13);
@@ -68,6 +81,22 @@ public final class MessagePeer {
             channel.receive(WAIT); // until A closes: the channel fails then
         } catch (RuntimeException e) {
             System.out.println("MessagePeer: channel ended: " + e);
+        }
+    }
+
+    private static String checkLarge(MessageChannel channel, long seed, int size) {
+        ReceivedMessage message = channel.receive(WAIT);
+        if (message == null) {
+            return "the large message did not arrive";
+        }
+        try {
+            if (message.length() != size) {
+                return "the large message has " + message.length() + " bytes, expected " + size;
+            }
+            long mismatch = MessagePattern.checkLarge(message.payload(), seed);
+            return mismatch >= 0 ? "byte " + mismatch + " of the large message differs" : "ok " + size;
+        } finally {
+            message.release();
         }
     }
 

@@ -1,0 +1,308 @@
+package dev.panamaverbs.messaging;
+
+import dev.panamaverbs.CompletionQueue;
+import dev.panamaverbs.Completions;
+import dev.panamaverbs.MemoryRegion;
+import dev.panamaverbs.values.CompletionStatus;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The receive and completion path of a {@link MessageChannel}, on the shared poller's thread: polls
+ * the completion queue until empty, frees the send slots whose SENDs completed, hands RDMA READ
+ * completions to {@link RendezvousReads}, checks each arrived header, takes its credits, and
+ * dispatches it by type: DATA and REQUEST to the handler or the receive queue, RESPONSE to its
+ * pending request, CREDIT and DONE consumed here (their buffers re-posted at once), OFFER to the
+ * rendezvous reads. A failed completion fails the channel.
+ */
+final class ChannelDispatch implements RendezvousReads.Owner {
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelDispatch.class);
+    private static final int POLL_BATCH = 32;
+
+    private final MessageChannel channel;
+    private final ChannelResources resources;
+    private final CreditWindow credits;
+    private final InFlight inFlight;
+    private final ChannelSends sends;
+    private final PendingRequests pending;
+    private final RendezvousSends rendezvousSends;
+    private final String peer;
+    private final MemorySegment receiveMemory;
+    private final ReceiveSlots messages;
+    private final SlotQueue arrived;
+    private final Completions batch = Completions.allocate(POLL_BATCH);
+    private final Object drainLock = new Object();
+    private final AtomicLong messagesReceived = new AtomicLong();
+    private final AtomicLong creditMessagesReceived = new AtomicLong();
+    private RendezvousReads reads;
+    private volatile Consumer<? super ReceivedMessage> handler;
+
+    ChannelDispatch(MessageChannel channel, ChannelResources resources, CreditWindow credits, InFlight inFlight,
+            ChannelSends sends, PendingRequests pending, RendezvousSends rendezvousSends, String peer) {
+        this.channel = channel;
+        this.resources = resources;
+        this.credits = credits;
+        this.inFlight = inFlight;
+        this.sends = sends;
+        this.pending = pending;
+        this.rendezvousSends = rendezvousSends;
+        this.peer = peer;
+        this.receiveMemory = resources.receivePool.memory();
+        int count = resources.receives.length;
+        this.arrived = new SlotQueue(count);
+        MemorySegment[] receiveBuffers = new MemorySegment[count];
+        for (int slot = 0; slot < count; slot++) {
+            receiveBuffers[slot] = receiveMemory.asSlice(resources.receiveOffset(slot), resources.bufferSize).asReadOnly();
+        }
+        this.messages = new ReceiveSlots(new ReceiveSlots.Owner() {
+            @Override
+            public void repost(int slot) {
+                ChannelDispatch.this.repost(slot);
+            }
+
+            @Override
+            public boolean isClosed() {
+                return channel.isClosed();
+            }
+        }, receiveBuffers);
+    }
+
+    /** Set once at start, before the first drain. */
+    void reads(RendezvousReads rendezvousReads) {
+        this.reads = rendezvousReads;
+    }
+
+    RendezvousReads reads() {
+        return reads;
+    }
+
+    void handler(Consumer<? super ReceivedMessage> messageHandler) {
+        this.handler = messageHandler;
+    }
+
+    /**
+     * The next message (or a rendezvous failure in its place), waiting until {@code deadline}.
+     *
+     * @return the message, or null when none came in time
+     * @throws RendezvousException when the next message is a large one that could not be read
+     */
+    ReceivedMessage receive(long deadline) {
+        int slot = arrived.take(deadline);
+        if (slot < 0) {
+            return null;
+        }
+        ReceivedMessage message = messages.current(slot);
+        RendezvousException failure = message.failure();
+        if (failure != null) {
+            message.release();
+            throw new RendezvousException(failure.getMessage(), failure.status(), failure.messageId(), failure);
+        }
+        return message;
+    }
+
+    /** The completion handler (the poller thread; once at start on the caller's): polls until empty. */
+    void drain(CompletionQueue queue) {
+        synchronized (drainLock) {
+            if (channel.isClosed()) {
+                return;
+            }
+            int count;
+            try {
+                while ((count = queue.poll(batch)) > 0) {
+                    for (int i = 0; i < count; i++) {
+                        complete(i);
+                    }
+                }
+            } catch (IllegalStateException closing) {
+                // the CQ is being closed under us: close() finishes the rest
+            }
+        }
+    }
+
+    /** Waits for a drain under way to end (later ones see the channel closed). */
+    void awaitDrain() {
+        synchronized (drainLock) {
+            // not held while closing: closing the completion channel may wait for its handler
+        }
+    }
+
+    private void complete(int index) {
+        long wrId = batch.wrId(index);
+        boolean success = batch.isSuccess(index);
+        boolean local = (wrId & (ChannelResources.SEND_TAG | ChannelResources.CONTROL_TAG | ChannelResources.READ_TAG)) != 0;
+        if ((wrId & ChannelResources.SEND_TAG) != 0) {
+            sends.giveBack((int) (wrId & 0xffff_ffffL));
+        } else if ((wrId & ChannelResources.CONTROL_TAG) != 0) {
+            sends.freeControl((int) (wrId & 0xffff_ffffL));
+        } else if ((wrId & ChannelResources.READ_TAG) != 0) {
+            int read = (int) (wrId & 0xffff_ffffL);
+            if (success) {
+                reads.readCompleted(read);
+            } else {
+                reads.readFailed(read, batch.status(index) + " (vendor error 0x"
+                        + Integer.toHexString(batch.vendorError(index)) + ")");
+            }
+        }
+        if (local) {
+            inFlight.completed();
+        }
+        if (!success) {
+            if (channel.isOpen()) {
+                // A flush comes first when the connection goes: rdma_cm moves the queue pair to
+                // ERROR on DISCONNECTED before the watching thread takes that event.
+                String why = batch.status(index) == CompletionStatus.WR_FLUSH_ERR
+                        ? "the connection was lost (the queue pair is in the error state: the peer disconnected or died): "
+                        : "a work request failed: ";
+                channel.fail(new MessagingException("message channel to " + peer + ": " + why + batch.status(index)
+                        + " (wr_id 0x" + Long.toHexString(wrId) + ", vendor error 0x"
+                        + Integer.toHexString(batch.vendorError(index)) + ")", null));
+            }
+            return;
+        }
+        if (local) {
+            sends.maybeSendCredit(); // a control slot may have come free
+            return;
+        }
+        received((int) wrId, batch.byteLength(index));
+    }
+
+    private void received(int slot, int bytes) {
+        long offset = resources.receiveOffset(slot);
+        MessageType type;
+        try {
+            type = MessageHeader.check(receiveMemory, offset, bytes);
+            credits.grant(MessageHeader.credits(receiveMemory, offset));
+        } catch (MessagingException e) {
+            channel.fail(new MessagingException("message channel to " + peer + ": " + e.getMessage(), null));
+            return;
+        }
+        long correlation = MessageHeader.correlation(receiveMemory, offset);
+        int length = bytes - MessageHeader.SIZE;
+        switch (type) {
+            case CREDIT -> {
+                creditMessagesReceived.incrementAndGet();
+                repostControl(slot);
+            }
+            case DATA, REQUEST -> deliver(messages.arrived(slot, type, length, correlation));
+            case RESPONSE -> {
+                messagesReceived.incrementAndGet();
+                ReceivedMessage response = messages.arrived(slot, type, length, correlation);
+                if (!pending.complete(response.correlation(), response)) {
+                    response.release(); // its request timed out: dropped
+                }
+            }
+            case RENDEZVOUS_OFFER -> offered(slot, correlation, offset, length);
+            case RENDEZVOUS_DONE -> {
+                if (!rendezvousSends.isOutstanding(correlation)) {
+                    channel.fail(new MessagingException("message channel to " + peer + ": protocol error: a"
+                            + " RENDEZVOUS_DONE for message " + correlation + ", which this side did not offer", null));
+                    return;
+                }
+                int status = MessageHeader.status(receiveMemory, offset);
+                repost(slot); // consumed here: its credit goes back at once
+                rendezvousSends.done(correlation, status);
+            }
+        }
+    }
+
+    private void offered(int slot, long id, long offset, int length) {
+        RendezvousOffer offer;
+        try {
+            offer = RendezvousOffer.read(receiveMemory, offset + MessageHeader.SIZE, length);
+        } catch (MessagingException e) {
+            channel.fail(new MessagingException("message channel to " + peer + ": " + e.getMessage(), null));
+            return;
+        }
+        try {
+            reads.offered(slot, id, offer);
+        } catch (MessagingException e) {
+            channel.fail(e);
+        }
+    }
+
+    @Override
+    public void deliverLarge(int slot, long id, MemoryRegion destination, int length) {
+        RendezvousAllocator allocator = channel.options().rendezvousAllocator();
+        deliver(messages.arrivedLarge(slot, destination.memory().asSlice(0, length).asReadOnly(), length,
+                () -> allocator.release(destination)));
+    }
+
+    @Override
+    public void deliverFailure(int slot, RendezvousException failure) {
+        ReceivedMessage message = messages.arrivedFailure(slot, failure);
+        if (handler == null) {
+            arrived.put(slot);
+        } else {
+            LOG.warn("message channel to {}: a large message could not be received", peer, failure);
+            message.release();
+        }
+    }
+
+    @Override
+    public void answer(long id, RendezvousStatus status) {
+        channel.answerRendezvous(id, status);
+    }
+
+    private void deliver(ReceivedMessage message) {
+        messagesReceived.incrementAndGet();
+        Consumer<? super ReceivedMessage> current = handler;
+        if (current == null) {
+            arrived.put(message.slot());
+            return;
+        }
+        try {
+            current.accept(message);
+        } catch (RuntimeException e) {
+            LOG.warn("message handler of the channel to {} threw; the message is released", peer, e);
+            message.release();
+        }
+    }
+
+    /** Re-posts receive buffer {@code slot} and counts its credit for return (from the first {@link ReceivedMessage#release}). */
+    void repost(int slot) {
+        if (!channel.isOpen()) {
+            return; // nothing is sent again: the buffers go with the channel
+        }
+        try {
+            resources.queuePair.postReceive(resources.receives[slot]);
+        } catch (RuntimeException e) {
+            if (!channel.isClosed()) {
+                channel.fail(new MessagingException("release: ibv_post_recv on the channel to " + peer + " failed", e));
+            }
+            return;
+        }
+        credits.returned();
+        sends.maybeSendCredit();
+    }
+
+    /** A credit message's buffer is a reserve outside the window: re-posted at once, no credit returned for it. */
+    private void repostControl(int slot) {
+        try {
+            resources.queuePair.postReceive(resources.receives[slot]);
+        } catch (RuntimeException e) {
+            if (!channel.isClosed()) {
+                channel.fail(new MessagingException("ibv_post_recv on the channel to " + peer + " failed", e));
+            }
+        }
+    }
+
+    /** Wakes receivers with the channel's failure (what arrived before stays receivable). */
+    void fail(MessagingException cause) {
+        arrived.fail(cause);
+        RendezvousReads current = reads;
+        if (current != null) {
+            current.failAll();
+        }
+    }
+
+    long messagesReceived() {
+        return messagesReceived.get();
+    }
+
+    long creditMessagesReceived() {
+        return creditMessagesReceived.get();
+    }
+}
