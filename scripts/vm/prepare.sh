@@ -50,7 +50,8 @@ vm_module_order() {
     visit() {
         local name=$1 line deps d
         case "$seen" in *" $name "*) return ;; esac
-        line=$(grep -E "(^|/)${name}\.ko(\.[a-z]+)?:" "$moddir/modules.dep" | head -n1)
+        # "|| true": no line is an answer here (a built-in module), not a failure of the pipeline.
+        line=$(grep -E "(^|/)${name}\.ko(\.[a-z]+)?:" "$moddir/modules.dep" | head -n1 || true)
         if [ -z "$line" ] && grep -qE "(^|/)${name}\.ko\$" "$moddir/modules.builtin" 2>/dev/null; then
             seen="$seen$name "
             return 0 # built into this kernel: nothing to load
