@@ -13,9 +13,11 @@
 # sch_netem: packet loss and delay on the two-host link (tc qdisc ... netem); rdma_ucm (with
 # rdma_cm, iw_cm, ib_cm, configfs): /dev/infiniband/rdma_cm, which any rdma_cm use needs.
 VM_WANTED_MODULES=(virtio_pci 9pnet_virtio 9p virtio_net ib_core ib_uverbs crc32_generic rdma_rxe sch_netem rdma_ucm)
-# What siw.ko needs from the kernel package: libcrc32c (a declared dependency) and crc32c_generic
-# (siw and libcrc32c ask the crypto API for "crc32c"; busybox insmod follows no softdep).
-VM_SIW_MODULES=(libcrc32c crc32c_generic)
+# What siw.ko needs from the kernel package: libcrc32c (a declared dependency) and, before it,
+# crc32c_generic: libcrc32c (a softdep, which busybox insmod does not follow) and siw ask the
+# crypto API for "crc32c" when they load, and fail with ENOENT without it (busybox says "unknown
+# symbol in module, or unknown parameter").
+VM_SIW_MODULES=(crc32c_generic libcrc32c)
 
 # Prints the versioned kernel package linux-image-amd64 depends on, e.g. linux-image-6.1.0-56-amd64.
 vm_kernel_package() {
