@@ -17,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -75,8 +76,8 @@ public final class RdmaCmSupport {
 
     /**
      * The device's IPv4 address: from its RoCE v2 IPv4-mapped GID (RoCE), else the first IPv4
-     * address of the network interface its port's GIDs belong to (iWARP, e.g. siw: its GIDs are
-     * MAC-based, and the kernel names the netdev in each GID's attributes). Skips when it has none.
+     * address of the network interface a GID entry names, or whose MAC a GID begins with (iWARP,
+     * e.g. siw: its GIDs are MAC-based and, in Linux 6.1, name no netdev). Skips when it has none.
      */
     public static InetAddress deviceAddress(TestDevice device) {
         try (Context context = DeviceScope.openContext(device)) {
@@ -85,21 +86,39 @@ public final class RdmaCmSupport {
                 byte[] raw = roce.get().gid().toByteArray();
                 return InetAddress.getByAddress(Arrays.copyOfRange(raw, 12, 16));
             }
-            Optional<String> netdev = context.gidTable(device.port()).stream()
-                    .flatMap(entry -> entry.netdevName().stream()).findFirst();
-            assumeTrue(netdev.isPresent(), device.name() + " has neither a RoCE v2 IPv4 GID nor a GID with a netdev:"
-                    + " no IP address for rdma_cm");
-            NetworkInterface nic = NetworkInterface.getByName(netdev.get());
-            Optional<InetAddress> ipv4 = nic == null ? Optional.empty() : nic.inetAddresses()
-                    .filter(Inet4Address.class::isInstance).findFirst();
-            assumeTrue(ipv4.isPresent(), device.name() + "'s netdev " + netdev.get() + " has no IPv4 address for rdma_cm");
+            List<GidEntry> gids = context.gidTable(device.port());
+            Optional<NetworkInterface> nic = Optional.empty();
+            for (GidEntry entry : gids) {
+                nic = entry.netdevName().isPresent()
+                        ? Optional.ofNullable(NetworkInterface.getByName(entry.netdevName().get()))
+                        : interfaceWithMacOf(entry.gid().toByteArray()); // siw's GIDs begin with its netdev's MAC
+                if (nic.isPresent()) {
+                    break;
+                }
+            }
+            assumeTrue(nic.isPresent(), device.name() + " has neither a RoCE v2 IPv4 GID nor a GID naming (or starting"
+                    + " with the MAC of) a netdev: no IP address for rdma_cm");
+            Optional<InetAddress> ipv4 = nic.get().inetAddresses().filter(Inet4Address.class::isInstance).findFirst();
+            assumeTrue(ipv4.isPresent(), device.name() + "'s netdev " + nic.get().getName() + " has no IPv4 address for rdma_cm");
             return ipv4.get();
         } catch (UnknownHostException | SocketException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    /** {@code address}:0, a port the listener picks. */
+    /** The network interface whose MAC address the first six bytes of {@code gid} are, if any. */
+    private static Optional<NetworkInterface> interfaceWithMacOf(byte[] gid) throws SocketException {
+        byte[] mac = Arrays.copyOf(gid, 6);
+        return NetworkInterface.networkInterfaces().filter(nic -> {
+            try {
+                return Arrays.equals(mac, nic.getHardwareAddress());
+            } catch (SocketException e) {
+                return false;
+            }
+        }).findFirst();
+    }
+
+        /** {@code address}:0, a port the listener picks. */
     public static InetSocketAddress anyPort(InetAddress address) {
         return new InetSocketAddress(address, 0);
     }
