@@ -17,15 +17,20 @@ VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 . "$VERBS_ROOT/scripts/common.sh"
 
 run_unit=1 run_device=1
+USAGE="usage: ./verbs test [--unit|--device [--provider rxe|siw]] [--kernel SERIES]"
 while [ $# -gt 0 ]; do
     case "$1" in
         --unit) run_device=0; shift ;;
         --device) run_unit=0; shift ;;
         # The VM's kernel series (scripts/vm/prepare.sh): 6.12 boots bookworm's newest 6.12 kernel.
-        --kernel) [ $# -ge 2 ] || die "--kernel needs a kernel series, e.g. 6.12"; export VERBS_VM_KERNEL=$2; shift 2 ;;
-        *) die "usage: ./verbs test [--unit|--device] [--kernel SERIES]" ;;
+        --kernel) [ $# -ge 2 ] || die "$USAGE"; export VERBS_VM_KERNEL=$2; shift 2 ;;
+        # The VM's provider (scripts/vm.sh VERBS_VM_PROVIDER): siw0/siw1 instead of rxe0/rxe1.
+        --provider) [ $# -ge 2 ] || die "$USAGE"; export VERBS_VM_PROVIDER=$2; shift 2 ;;
+        *) die "$USAGE" ;;
     esac
 done
+case "${VERBS_VM_PROVIDER:-rxe}" in rxe|siw) ;; *) die "--provider must be rxe or siw, not $VERBS_VM_PROVIDER" ;; esac
+[ "${VERBS_VM_PROVIDER:-rxe}" = rxe ] || [ "$run_unit" = 0 ] || die "--provider siw is for --device runs"
 
 STAGE_DIR=$VERBS_ROOT/target/device-tests
 REPORTS_DIR=$VERBS_ROOT/target/device-reports
@@ -45,7 +50,7 @@ if [ "$run_device" = 1 ]; then
         local_devices=$(ls /sys/class/infiniband 2>/dev/null | tr '\n' ' ' | sed 's/ $//' || true)
         device_where="local device (${local_devices:-none in /sys/class/infiniband})"
     else
-        device_where="rxe VM"  # two of them: host A and host B
+        device_where="${VERBS_VM_PROVIDER:-rxe} VM"  # two of them: host A and host B
         ensure_packages "${PKGS_VM[@]}"
     fi
 fi
@@ -76,7 +81,7 @@ if [ "$run_device" = 1 ] && [ "$build_status" -eq 0 ]; then
     # exits with the device run's status, or the canary's (1) when that is 0.
     step=(bash "$VERBS_ROOT/scripts/device-run.sh" "$STAGE_DIR" "$REPORTS_DIR" "$CANARY_DIR")
     say "device tests on the $device_where${VERBS_VM_KERNEL:+ (kernel series $VERBS_VM_KERNEL)}"
-    if [ "$device_where" = "rxe VM" ]; then
+    if [ "$device_where" = "${VERBS_VM_PROVIDER:-rxe} VM" ]; then
         (cd "$VERBS_ROOT" && bash "$VERBS_ROOT/scripts/vm.sh" --peer "bash $VERBS_ROOT/scripts/peer-agent.sh $STAGE_DIR" \
             --peer-report "$REPORTS_DIR/peer-host" -- "${step[@]}") || step_status=$?
     else

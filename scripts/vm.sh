@@ -25,6 +25,9 @@
 #                      compiled code then crashed JVMs at random in the guest (SIGSEGV at C1
 #                      method entries, about 1 fork in 3 in long JMH runs, never with one vCPU).
 #                      Tests must not flake, so they run single-threaded; benchmarks may choose.
+#   VERBS_VM_PROVIDER  rxe (default) or siw: soft-iWARP instead of SoftRoCE. siw0 on eth0 (and siw1
+#                      on the link) take the place of rxe0 (rxe1), and VERBS_TEST_DEVICE /
+#                      VERBS_TWO_HOST_DEVICE name them; siw.ko is built once per kernel (docs/siw.md).
 #   VERBS_VM_KEEP=1    keep the run folder ($VERBS_CACHE/vm/runs/<id>) even on success
 #   VERBS_VM_WRITABLE  more host paths the guest may write (colon-separated); see below
 # What the guests can touch: the host's root is shared read-only; writable are only the project
@@ -59,6 +62,7 @@ if [ "${VERBS_IN_VM:-0}" = 1 ]; then
 fi
 
 TIMEOUT=${VERBS_VM_TIMEOUT:-3600}
+PROVIDER=${VERBS_VM_PROVIDER:-rxe}
 MEMORY=${VERBS_VM_MEMORY:-4096}
 PEER_MEMORY=${VERBS_VM_PEER_MEMORY:-2048}
 PEER_GRACE=${VERBS_VM_PEER_GRACE:-60}
@@ -97,11 +101,11 @@ write_guest_script() {
         echo "export PATH=$(printf '%q' "${JAVA_HOME:+$JAVA_HOME/bin:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")"
         [ -n "${JAVA_HOME:-}" ] && echo "export JAVA_HOME=$(printf '%q' "$JAVA_HOME")"
         echo "export HOME=$(printf '%q' "${HOME:-/root}") LANG=C.UTF-8"
-        echo "export VERBS_IN_VM=1 VERBS_TEST_DEVICE=rxe0"
+        echo "export VERBS_IN_VM=1 VERBS_TEST_DEVICE=${PROVIDER}0"
         if [ -n "$host" ]; then
             local me=198.18.0.1 peer=198.18.0.2
             [ "$host" = b ] && me=198.18.0.2 peer=198.18.0.1
-            echo "export VERBS_HOST=$host VERBS_TWO_HOST_DIR=$(printf '%q' "$TWO_HOST_DIR") VERBS_TWO_HOST_DEVICE=rxe1"
+            echo "export VERBS_HOST=$host VERBS_TWO_HOST_DIR=$(printf '%q' "$TWO_HOST_DIR") VERBS_TWO_HOST_DEVICE=${PROVIDER}1"
             echo "export VERBS_LOCAL_ADDRESS=$me VERBS_PEER_ADDRESS=$peer VERBS_PEER_RUN_DIR=$(printf '%q' "$RUN_DIR/b")"
         fi
         # Pass through the caller's CI flag and every VERBS_*/MAVEN_* setting.
@@ -172,8 +176,8 @@ run_qemu() {
     # eth0: QEMU's user-mode network, restricted: nothing outside the VM is reachable through it.
     timeout -k 15 "$timeout" qemu-system-x86_64 -accel "tcg,thread=$TCG_THREAD" -m "$memory" -smp 2 \
         -nographic -no-reboot -monitor none -serial "file:$dir/console.log" \
-        -kernel "$VM_DIR/vmlinuz" -initrd "$VM_DIR/initrd.gz" \
-        -append "console=ttyS0 quiet panic=-1 verbs.run=$dir$append" \
+        -kernel "$VM_DIR/vmlinuz" -initrd "$VM_INITRD" \
+        -append "console=ttyS0 quiet panic=-1 verbs.run=$dir verbs.provider=$PROVIDER$append" \
         -nic user,model=virtio-net-pci,restrict=on \
         "${extra[@]}" </dev/null >"$dir/qemu.log" 2>&1
 }
@@ -202,9 +206,9 @@ else
 fi
 
 if [ -n "$PEER_CMD" ]; then
-    say "booting two rxe VMs ($(basename "$VM_DIR"), TCG, timeout ${TIMEOUT}s): host A runs: $*; host B runs: $PEER_CMD"
+    say "booting two $PROVIDER VMs ($(basename "$VM_DIR"), TCG, timeout ${TIMEOUT}s): host A runs: $*; host B runs: $PEER_CMD"
 else
-    say "booting the rxe VM ($(basename "$VM_DIR"), TCG, timeout ${TIMEOUT}s): $*"
+    say "booting the $PROVIDER VM ($(basename "$VM_DIR"), TCG, timeout ${TIMEOUT}s): $*"
 fi
 started=$(date +%s)
 # Streams CMD's output as the guest appends it; stops once qemu is gone and the file is drained.

@@ -8,6 +8,9 @@
 # In a two-host run (scripts/vm.sh --peer) the command line also has verbs.link=ADDR/PREFIX and
 # verbs.linkmac=MAC: the NIC with that MAC (QEMU's dgram link to the other VM) becomes eth1 with
 # ADDR, and rxe1 is created on it.
+# verbs.provider=siw (scripts/vm.sh, VERBS_VM_PROVIDER) makes the devices soft-iWARP ones, siw0 and
+# siw1, instead of rxe0 and rxe1: only one provider per netdev, because rdma_cm picks the device by
+# the address it resolves, and two devices on one address would make that choice ambiguous.
 # It must never exit: the kernel panics when init does. It ends with poweroff -f.
 
 /bin/busybox mkdir -p /bin /proc /sys /dev /mnt /tmp
@@ -18,13 +21,14 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 
-RUN= LINK= LINKMAC= SHARES=
+RUN= LINK= LINKMAC= SHARES= PROVIDER=rxe
 for arg in $(cat /proc/cmdline); do
     case "$arg" in
         verbs.run=*) RUN=${arg#verbs.run=} ;;
         verbs.rw=*) SHARES=${arg#verbs.rw=} ;;
         verbs.link=*) LINK=${arg#verbs.link=} ;;
         verbs.linkmac=*) LINKMAC=${arg#verbs.linkmac=} ;;
+        verbs.provider=*) PROVIDER=${arg#verbs.provider=} ;;
     esac
 done
 
@@ -75,8 +79,8 @@ ip link set eth0 up || guest_fail "no eth0 (virtio_net not working?)"
 ip addr add 10.0.2.15/24 dev eth0
 ip route add default via 10.0.2.2 2>/dev/null
 # rdma (iproute2) comes from the host root; busybox has none.
-chroot /mnt rdma link add rxe0 type rxe netdev eth0 \
-    || guest_fail "rdma link add rxe0 type rxe netdev eth0 failed (see console.log)"
+chroot /mnt rdma link add "${PROVIDER}0" type "$PROVIDER" netdev eth0 \
+    || guest_fail "rdma link add ${PROVIDER}0 type $PROVIDER netdev eth0 failed (see console.log)"
 
 # The link to the other VM: found by its MAC, named eth1, addressed, rxe1 on it.
 if [ -n "$LINK" ]; then
@@ -88,12 +92,12 @@ if [ -n "$LINK" ]; then
     [ "$linkdev" = eth1 ] || ip link set "$linkdev" name eth1 || guest_fail "renaming $linkdev to eth1 failed"
     ip link set eth1 up || guest_fail "ip link set eth1 up failed"
     ip addr add "$LINK" dev eth1 || guest_fail "ip addr add $LINK dev eth1 failed"
-    chroot /mnt rdma link add rxe1 type rxe netdev eth1 \
-        || guest_fail "rdma link add rxe1 type rxe netdev eth1 failed (see console.log)"
-    echo "verbs-vm: eth1 $LINK, rxe1 up" >/dev/console
+    chroot /mnt rdma link add "${PROVIDER}1" type "$PROVIDER" netdev eth1 \
+        || guest_fail "rdma link add ${PROVIDER}1 type $PROVIDER netdev eth1 failed (see console.log)"
+    echo "verbs-vm: eth1 $LINK, ${PROVIDER}1 up" >/dev/console
 fi
 
-echo "verbs-vm: rxe0 up, running the command" >/dev/console
+echo "verbs-vm: ${PROVIDER}0 up, running the command" >/dev/console
 chroot /mnt /bin/bash "$RUN/guest.sh"
 echo "$?" >"/mnt$RUN/guest-exit"
 halt_vm

@@ -1,7 +1,11 @@
 # Prepares, once per kernel version, the SoftRoCE VM's kernel and initramfs in the cache:
 #   $VERBS_CACHE/vm/<kernel version>/vmlinuz, initrd.gz, extracted/ (dpkg -x of the kernel package)
-# Source it (needs common.sh); call vm_prepare, which sets VM_DIR. The kernel package is
-# downloaded with apt-get download and unpacked, never installed.
+# Source it (needs common.sh); call vm_prepare, which sets VM_DIR and VM_INITRD. The kernel package
+# is downloaded with apt-get download and unpacked, never installed.
+# VERBS_VM_PROVIDER=siw (default rxe) asks for soft-iWARP instead: Debian's kernels ship no siw.ko,
+# so vm_prepare builds it once per kernel version out of tree (linux-source + the matching
+# linux-headers, installed when root) into <kernel version>/siw/siw.ko, and packs a second
+# initramfs, initrd-siw.gz, that also loads siw and its dependencies (docs/siw.md).
 # shellcheck shell=bash
 
 # Modules the guest needs beyond their dependencies. crc32_generic is not a declared dependency
@@ -9,6 +13,11 @@
 # sch_netem: packet loss and delay on the two-host link (tc qdisc ... netem); rdma_ucm (with
 # rdma_cm, iw_cm, ib_cm, configfs): /dev/infiniband/rdma_cm, which any rdma_cm use needs.
 VM_WANTED_MODULES=(virtio_pci 9pnet_virtio 9p virtio_net ib_core ib_uverbs crc32_generic rdma_rxe sch_netem rdma_ucm)
+# What siw.ko needs from the kernel package: libcrc32c (a declared dependency) and, before it,
+# crc32c_generic: libcrc32c (a softdep, which busybox insmod does not follow) and siw ask the
+# crypto API for "crc32c" when they load, and fail with ENOENT without it (busybox says "unknown
+# symbol in module, or unknown parameter").
+VM_SIW_MODULES=(crc32c_generic libcrc32c)
 
 # Prints the versioned kernel package to boot: by default the one linux-image-amd64 depends on
 # (Debian 12's 6.1, e.g. linux-image-6.1.0-56-amd64); with VERBS_VM_KERNEL=<series> (e.g. 6.12) the
@@ -43,8 +52,8 @@ vm_resolve_kernel_package() {
     printf '%s\n' "$pkg"
 }
 
-# Prints the module names (no .ko) needed for $VM_WANTED_MODULES, dependencies first,
-# from modules.dep of the extracted kernel ($1 = lib/modules/<version>).
+# Prints the module names (no .ko) needed for $VM_WANTED_MODULES and any further names given
+# ($2...), dependencies first, from modules.dep of the extracted kernel ($1 = lib/modules/<version>).
 vm_module_order() {
     local moddir=$1 seen=" " m
     visit() {
@@ -65,7 +74,7 @@ vm_module_order() {
         seen="$seen$name "
         printf '%s\n' "$name"
     }
-    for m in "${VM_WANTED_MODULES[@]}"; do visit "$m"; done
+    for m in "${VM_WANTED_MODULES[@]}" "${@:2}"; do visit "$m"; done
 }
 
 # Copies one module (uncompressing .ko.xz/.ko.zst: busybox insmod reads plain ELF) to $3/$1.ko.
@@ -81,25 +90,75 @@ vm_copy_module() {
     esac
 }
 
-# Builds initrd.gz in $1 from the extracted kernel of version $2.
+# Builds an initramfs in $1 from the extracted kernel of version $2: initrd.gz, or with $3 = siw
+# initrd-siw.gz, which also holds siw's dependencies and the siw.ko built by vm_build_siw, last.
 vm_build_initramfs() {
-    local dir=$1 kver=$2 moddir staging m
+    local dir=$1 kver=$2 provider=${3:-rxe} moddir staging m name=initrd.gz extra=()
     moddir=$dir/extracted/lib/modules/$kver
-    staging=$dir/initramfs
+    staging=$dir/initramfs-$provider
+    [ "$provider" = siw ] && name=initrd-siw.gz extra=("${VM_SIW_MODULES[@]}")
     rm -rf "$staging"
     mkdir -p "$staging/bin" "$staging/modules" "$staging/proc" "$staging/sys" "$staging/dev" \
         "$staging/mnt" "$staging/tmp"
     cp /bin/busybox "$staging/bin/busybox"
     install -m 0755 "$VERBS_ROOT/scripts/vm/init.sh" "$staging/init"
-    vm_module_order "$moddir" >"$staging/modules.order"
+    vm_module_order "$moddir" "${extra[@]}" >"$staging/modules.order"
     while read -r m; do vm_copy_module "$m" "$moddir" "$staging/modules"; done <"$staging/modules.order"
-    (cd "$staging" && find . -print0 | cpio --null -o -H newc --quiet | gzip -1) >"$dir/initrd.gz.tmp"
-    mv "$dir/initrd.gz.tmp" "$dir/initrd.gz"
+    if [ "$provider" = siw ]; then
+        cp "$dir/siw/siw.ko" "$staging/modules/siw.ko"
+        echo siw >>"$staging/modules.order"
+    fi
+    (cd "$staging" && find . -print0 | cpio --null -o -H newc --quiet | gzip -1) >"$dir/$name.tmp"
+    mv "$dir/$name.tmp" "$dir/$name"
     rm -rf "$staging"
 }
 
-# Sets VM_DIR to a ready cache folder (vmlinuz + initrd.gz), preparing it if needed.
+# Builds siw.ko for kernel $2 into $1/siw/siw.ko, once: the siw sources from Debian's
+# linux-source-<major.minor> tarball, compiled out of tree against linux-headers-$2 (whose kbuild
+# and compiler packages come with it). The module's vermagic must be the guest kernel's, so the
+# headers must be those of exactly that kernel package. Stripped of debug info (5 MB -> ~0.3 MB).
+vm_build_siw() {
+    local dir=$1 kver=$2 series src build
+    [ -f "$dir/siw/siw.ko" ] && return 0
+    series=${kver%%-*}              # 6.1.0
+    series=${series%.*}             # 6.1
+    src=/usr/src/linux-source-$series.tar.xz
+    ensure_packages make binutils "linux-source-$series" "linux-headers-$kver"
+    [ -f "$src" ] || die "linux-source-$series installed no $src"
+    build=$dir/siw/build
+    rm -rf "$build"
+    mkdir -p "$build"
+    say "building siw.ko for $kver (out of tree, from linux-source-$series)"
+    tar -xJf "$src" -C "$build" --strip-components=1 --wildcards "linux-source-$series/drivers/infiniband/sw/siw/*" \
+        || die "extracting the siw sources from $src failed"
+    make -s -C "/usr/src/linux-headers-$kver" M="$build/drivers/infiniband/sw/siw" CONFIG_RDMA_SIW=m modules >&2 \
+        || die "building siw.ko against linux-headers-$kver failed"
+    modinfo -F vermagic "$build/drivers/infiniband/sw/siw/siw.ko" | grep -q "^$kver " \
+        || die "siw.ko's vermagic is not $kver: $(modinfo -F vermagic "$build/drivers/infiniband/sw/siw/siw.ko")"
+    strip --strip-debug -o "$dir/siw/siw.ko.tmp" "$build/drivers/infiniband/sw/siw/siw.ko"
+    mv "$dir/siw/siw.ko.tmp" "$dir/siw/siw.ko"
+    rm -rf "$build"
+}
+
+# Sets VM_DIR to a ready cache folder (vmlinuz + initrd.gz), preparing it if needed, and VM_INITRD
+# to the initramfs of the provider VERBS_VM_PROVIDER asks for (rxe: initrd.gz, siw: initrd-siw.gz).
 vm_prepare() {
+    local provider=${VERBS_VM_PROVIDER:-rxe}
+    case "$provider" in rxe|siw) ;; *) die "VERBS_VM_PROVIDER must be rxe or siw, not $provider" ;; esac
+    vm_prepare_kernel
+    VM_INITRD=$VM_DIR/initrd.gz
+    [ "$provider" = siw ] || return 0
+    VM_INITRD=$VM_DIR/initrd-siw.gz
+    if [ -f "$VM_INITRD" ] && [ "$VM_INITRD" -nt "$VM_DIR/initrd.gz" ] && [ -f "$VM_DIR/siw/siw.ko" ]; then
+        return 0
+    fi
+    vm_build_siw "$VM_DIR" "$(basename "$VM_DIR")"
+    say "building the siw initramfs for $(basename "$VM_DIR")"
+    vm_build_initramfs "$VM_DIR" "$(basename "$VM_DIR")" siw
+}
+
+# Sets VM_DIR to a ready cache folder (vmlinuz + initrd.gz), preparing it if needed.
+vm_prepare_kernel() {
     local pkg kver dir deb
     pkg=$(vm_resolve_kernel_package)
     if [ -z "$pkg" ]; then

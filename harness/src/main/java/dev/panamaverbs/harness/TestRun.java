@@ -12,7 +12,8 @@ import java.util.Optional;
  * {@code reports} and the canary's in {@code reports/harness-canary}.
  *
  * @param stepStatus the device step's exit status as the host got it (through the VM, if any)
- * @param where      where the device tests ran, e.g. "rxe VM" or "local device (rxe0)"
+ * @param where      where the device tests ran, e.g. "rxe VM", "siw VM" (test.sh --provider siw) or
+ *                   "local device (rxe0)"
  */
 record TestRun(Path root, Path reports, boolean unit, boolean device, int buildStatus, int stepStatus, String where,
                long unitSeconds, long deviceSeconds, boolean ci) {
@@ -28,8 +29,9 @@ record TestRun(Path root, Path reports, boolean unit, boolean device, int buildS
         return buildStatus == 0;
     }
 
+    /** Whether the tests ran in the VM of either provider ("rxe VM", "siw VM"). */
     boolean inVm() {
-        return where.equals(VM);
+        return where.equals(VM) || where.equals("siw VM");
     }
 
     /** The device launcher's own status, as recorded where it ran; else what the step returned. */

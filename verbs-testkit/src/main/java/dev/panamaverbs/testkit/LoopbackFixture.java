@@ -49,10 +49,12 @@ abstract class LoopbackFixture implements AutoCloseable {
      * Creates everything on {@code context} (the port and GID index of {@code device}): queue
      * pairs with {@code options(queue)}, activated by {@code activation}, then buffers of
      * {@code bufferSize} bytes. If a step fails, closes what was created as {@link #close()} does.
+     * First, a device without {@code needed} skips the test ({@link DeviceCapability#require}).
      *
      * @param ownsContext whether the fixture opened {@code context} (and closes it)
+     * @param needed what the fixture's connection needs of the device
      */
-    LoopbackFixture(Context context, boolean ownsContext, TestDevice device,
+    LoopbackFixture(Context context, boolean ownsContext, TestDevice device, DeviceCapability needed,
                     Function<CompletionQueue, QueuePairOptions> options, Activation activation, int bufferSize) {
         this.context = context;
         this.ownsContext = ownsContext;
@@ -62,6 +64,7 @@ abstract class LoopbackFixture implements AutoCloseable {
         RegisteredBuffer buffer1 = null;
         RegisteredBuffer buffer2 = null;
         try {
+            needed.require(context);
             endpoints = LoopbackEndpoints.of(context, device.port(), device.gidIndex());
             pd = context.allocateProtectionDomain();
             queue1 = context.createCompletionQueue(QUEUE_ENTRIES);

@@ -27,6 +27,9 @@ import java.util.Objects;
  * }</pre>
  * Closing closes the context, which closes everything else in the order the kernel accepts; a pair
  * opened on a caller's context ({@link #open(Context, TestDevice)}) closes only what it created.
+ * The queue pairs are connected with {@code ibv_modify_qp}, without a connection manager: on a
+ * device without {@link DeviceCapability#CONNECT_WITHOUT_CM} (iWARP, e.g. siw) opening a pair
+ * skips the calling test with that capability as the reason.
  */
 public final class RcLoopbackPair extends LoopbackFixture {
     /** Buffer size of each side unless asked otherwise. */
@@ -41,7 +44,7 @@ public final class RcLoopbackPair extends LoopbackFixture {
 
     private RcLoopbackPair(Context context, boolean ownsContext, TestDevice device, QueuePairType type, int bufferSize,
                            int maxInlineData, Set<WorkRequestOpcode> extendedSendOperations) {
-        super(context, ownsContext, device, queue -> options(type, queue, maxInlineData, extendedSendOperations),
+        super(context, ownsContext, device, DeviceCapability.CONNECT_WITHOUT_CM, queue -> options(type, queue, maxInlineData, extendedSendOperations),
                 connection(type), bufferSize);
     }
 

@@ -17,6 +17,8 @@ import java.util.Set;
  * queue and {@link RegisteredBuffer}. Receive buffers need {@link #GRH_BYTES} in front of the
  * payload: UD receives start with the 40-byte GRH (filled on RoCE, undefined otherwise).
  * Closing closes the context; a pair opened on a caller's context closes only what it created.
+ * On a device without {@link DeviceCapability#UD} (iWARP, e.g. siw) opening a pair skips the
+ * calling test with that capability as the reason.
  */
 public final class UdPair extends LoopbackFixture {
     /** The Q_Key of both queue pairs. */
@@ -32,7 +34,8 @@ public final class UdPair extends LoopbackFixture {
 
     private UdPair(Context context, boolean ownsContext, TestDevice device, int bufferSize,
                    Set<WorkRequestOpcode> extendedSendOperations) {
-        super(context, ownsContext, device, queue -> options(queue, extendedSendOperations), UdPair::toRts, bufferSize);
+        super(context, ownsContext, device, DeviceCapability.UD, queue -> options(queue, extendedSendOperations),
+                UdPair::toRts, bufferSize);
         try {
             addressHandle = protectionDomain().createAddressHandle(routeToThePort(endpoints()));
         } catch (RuntimeException e) {

@@ -59,9 +59,10 @@ public final class PeerSide {
     }
 
     /**
-     * The RDMA device on the link (rxe1), its port 1 and its RoCE v2 IPv4 GID chosen by type.
+     * The RDMA device on the link (rxe1, or siw1 with the siw provider), its port 1 and its RoCE v2 IPv4 GID chosen by
+     * type (0 on a device without one).
      *
-     * @return the RDMA device on the link (rxe1), its port 1 and its RoCE v2 IPv4 GID chosen by type.
+     * @return the RDMA device on the link, its port 1 and its RoCE v2 IPv4 GID chosen by type (else 0)
      */
     public static TestDevice device() {
         return TwoHosts.linkDevice(environment().deviceName());

@@ -9,16 +9,21 @@ import dev.panamaverbs.Context;
 import dev.panamaverbs.values.GidEntry;
 import dev.panamaverbs.cm.RdmaCm;
 import dev.panamaverbs.testkit.TestDevice;
+import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * What the rdma_cm device tests share: the precondition (librdmacm and /dev/infiniband/rdma_cm;
  * a skip with the reason, but a failure in CI or inside the project's VM, where both must be
- * there), the device's own IPv4 address (rxe0's, 10.0.2.15 in the VM: no traffic leaves it), and
+ * there), the device's own IPv4 address (rxe0's or siw0's, 10.0.2.15 in the VM: no traffic leaves it), and
  * a bounded completion wait.
  */
 public final class RdmaCmSupport {
@@ -69,19 +74,51 @@ public final class RdmaCmSupport {
         return "1".equals(System.getenv("VERBS_IN_VM"));
     }
 
-    /** The device's IPv4 address, from its RoCE v2 IPv4-mapped GID; skips when it has none. */
+    /**
+     * The device's IPv4 address: from its RoCE v2 IPv4-mapped GID (RoCE), else the first IPv4
+     * address of the network interface a GID entry names, or whose MAC a GID begins with (iWARP,
+     * e.g. siw: its GIDs are MAC-based and, in Linux 6.1, name no netdev). Skips when it has none.
+     */
     public static InetAddress deviceAddress(TestDevice device) {
         try (Context context = DeviceScope.openContext(device)) {
-            GidEntry gid = context.roceV2Ipv4Gid(1).orElse(null);
-            assumeTrue(gid != null, device.name() + " has no RoCE v2 IPv4 GID: no IP address for rdma_cm");
-            byte[] raw = gid.gid().toByteArray();
-            return InetAddress.getByAddress(Arrays.copyOfRange(raw, 12, 16));
-        } catch (UnknownHostException e) {
+            Optional<GidEntry> roce = context.roceV2Ipv4Gid(device.port());
+            if (roce.isPresent()) {
+                byte[] raw = roce.get().gid().toByteArray();
+                return InetAddress.getByAddress(Arrays.copyOfRange(raw, 12, 16));
+            }
+            List<GidEntry> gids = context.gidTable(device.port());
+            Optional<NetworkInterface> nic = Optional.empty();
+            for (GidEntry entry : gids) {
+                nic = entry.netdevName().isPresent()
+                        ? Optional.ofNullable(NetworkInterface.getByName(entry.netdevName().get()))
+                        : interfaceWithMacOf(entry.gid().toByteArray()); // siw's GIDs begin with its netdev's MAC
+                if (nic.isPresent()) {
+                    break;
+                }
+            }
+            assumeTrue(nic.isPresent(), device.name() + " has neither a RoCE v2 IPv4 GID nor a GID naming (or starting"
+                    + " with the MAC of) a netdev: no IP address for rdma_cm");
+            Optional<InetAddress> ipv4 = nic.get().inetAddresses().filter(Inet4Address.class::isInstance).findFirst();
+            assumeTrue(ipv4.isPresent(), device.name() + "'s netdev " + nic.get().getName() + " has no IPv4 address for rdma_cm");
+            return ipv4.get();
+        } catch (UnknownHostException | SocketException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    /** {@code address}:0, a port the listener picks. */
+    /** The network interface whose MAC address the first six bytes of {@code gid} are, if any. */
+    private static Optional<NetworkInterface> interfaceWithMacOf(byte[] gid) throws SocketException {
+        byte[] mac = Arrays.copyOf(gid, 6);
+        return NetworkInterface.networkInterfaces().filter(nic -> {
+            try {
+                return Arrays.equals(mac, nic.getHardwareAddress());
+            } catch (SocketException e) {
+                return false;
+            }
+        }).findFirst();
+    }
+
+        /** {@code address}:0, a port the listener picks. */
     public static InetSocketAddress anyPort(InetAddress address) {
         return new InetSocketAddress(address, 0);
     }

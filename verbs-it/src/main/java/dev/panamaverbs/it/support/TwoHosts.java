@@ -73,9 +73,10 @@ public final class TwoHosts implements AutoCloseable {
     }
 
     /**
-     * The RDMA device on the link on this host (rxe1; the peer's has the same name on B), port 1, RoCE v2 IPv4 GID index.
+     * The RDMA device on the link on this host (rxe1, or siw1 with the siw provider; the peer's has the same name on B),
+     * port 1, RoCE v2 IPv4 GID index (0 on a device without one).
      *
-     * @return the RDMA device on the link on this host (rxe1; the peer's has the same name on B), port 1, RoCE v2 IPv4 GID index.
+     * @return the RDMA device on the link on this host, port 1, its RoCE v2 IPv4 GID index (else 0)
      */
     public TestDevice device() {
         return linkDevice(environment.deviceName());
@@ -87,8 +88,9 @@ public final class TwoHosts implements AutoCloseable {
                     + Verbs.devices().stream().map(dev.panamaverbs.Device::name).toList() + ")");
         }
         try (Context context = Verbs.device(name).orElseThrow().open()) {
-            int gidIndex = context.roceV2Ipv4Gid(1).map(GidEntry::index)
-                    .orElseThrow(() -> new IllegalStateException(name + " port 1 has no RoCE v2 IPv4 GID"));
+            // RoCE: the RoCE v2 IPv4 GID by type. A device with none (iWARP, e.g. siw1: MAC-based
+            // GIDs, connections through rdma_cm by IP address) uses index 0, as DeviceChoice does.
+            int gidIndex = context.roceV2Ipv4Gid(1).map(GidEntry::index).orElse(0);
             return new TestDevice(name, 1, gidIndex);
         }
     }

@@ -17,6 +17,7 @@ import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.testkit.CompletionWaiter;
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.RcLoopbackPair;
 import dev.panamaverbs.testkit.RegisteredBuffer;
@@ -140,6 +141,7 @@ class RcDataPathTest {
     @DeviceTest
     void atomicsFetchAddAndCompareSwapThe64BitWord(TestDevice device) {
         try (RcLoopbackPair pair = RcLoopbackPair.open(device)) {
+            DeviceCapability.ATOMICS.require(pair.context());
             RegisteredBuffer remote = pair.secondBuffer();
             RegisteredBuffer local = pair.firstBuffer();
             Completions wc = pair.completions();

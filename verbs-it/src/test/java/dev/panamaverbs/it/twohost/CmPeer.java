@@ -1,5 +1,8 @@
 package dev.panamaverbs.it.twohost;
 
+import dev.panamaverbs.Context;
+import dev.panamaverbs.Verbs;
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
@@ -53,12 +56,19 @@ public final class CmPeer {
 
     public static void main(String[] args) throws Exception {
         InetSocketAddress any = new InetSocketAddress(PeerSide.localAddress(), 0);
+        boolean ud;
+        try (Context context = Verbs.device(PeerSide.device().name()).orElseThrow().open()) {
+            ud = DeviceCapability.UD.isSupportedBy(context); // iWARP (siw) has no UD: no datagram side, "ud-port" 0
+        }
         try (RdmaListener listener = RdmaListener.listen(any, ConnectionOptions.defaults());
-             RdmaDatagramSocket datagrams = RdmaDatagramSocket.bind(any, ConnectionOptions.defaults())) {
-            Thread.ofVirtual().name("ud").start(() -> receiveOneDatagram(datagrams));
+             RdmaDatagramSocket datagrams = ud ? RdmaDatagramSocket.bind(any, ConnectionOptions.defaults()) : null) {
+            if (datagrams != null) {
+                Thread.ofVirtual().name("ud").start(() -> receiveOneDatagram(datagrams));
+            }
             PeerSide.publish("rc-port", listener.localAddress().getPort());
-            PeerSide.publish("ud-port", datagrams.localAddress().getPort());
-            System.out.println("CmPeer: listening at " + listener.localAddress() + ", UD at " + datagrams.localAddress());
+            PeerSide.publish("ud-port", datagrams == null ? 0 : datagrams.localAddress().getPort());
+            System.out.println("CmPeer: listening at " + listener.localAddress() + ", UD at "
+                    + (datagrams == null ? "(none: capability UD missing)" : datagrams.localAddress()));
             while (true) {
                 ConnectionRequest request = listener.awaitRequest(Duration.ofSeconds(600))
                         .orElseThrow(() -> new IllegalStateException("no connection request for 600 s"));

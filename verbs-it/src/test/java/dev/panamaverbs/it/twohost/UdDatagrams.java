@@ -1,5 +1,6 @@
 package dev.panamaverbs.it.twohost;
 
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.AddressHandle;
 import dev.panamaverbs.values.CompletionOpcode;
 import dev.panamaverbs.CompletionQueue;
@@ -46,6 +47,7 @@ final class UdDatagrams implements AutoCloseable {
         this.device = device;
         context = Verbs.device(device.name()).orElseThrow().open();
         try {
+            DeviceCapability.UD.require(context); // iWARP has no UD: a skip naming the capability
             pd = context.allocateProtectionDomain();
             sendQueue = context.createCompletionQueue(16);
             receiveQueue = context.createCompletionQueue(16);
