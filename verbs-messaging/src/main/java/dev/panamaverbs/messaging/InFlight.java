@@ -33,16 +33,7 @@ final class InFlight {
      * @return whether nothing is in flight
      */
     synchronized boolean awaitNone(long deadlineNanos, java.util.function.BooleanSupplier stop) {
-        while (count > 0 && !stop.getAsBoolean()) {
-            try {
-                if (!MonitorWaits.waitUntil(this, deadlineNanos)) {
-                    return false;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
+        MonitorWaits.awaitCondition(this, () -> count <= 0 || stop.getAsBoolean(), deadlineNanos);
         return count <= 0;
     }
 }

@@ -61,17 +61,7 @@ final class SlotQueue {
 
     /** Waits until {@code count} slots are in the queue (or the deadline); {@return whether they are} */
     synchronized boolean awaitSize(int count, long deadlineNanos) {
-        while (size < count) {
-            try {
-                if (!MonitorWaits.waitUntil(this, deadlineNanos)) {
-                    return false;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return true;
+        return MonitorWaits.awaitCondition(this, () -> size >= count, deadlineNanos);
     }
 
     synchronized void fail(MessagingException cause) {

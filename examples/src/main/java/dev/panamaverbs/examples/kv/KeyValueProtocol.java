@@ -27,43 +27,31 @@ final class KeyValueProtocol {
 
     private KeyValueProtocol() {}
 
-    /** The operations, with their codes on the wire. */
+    /** The operations; on the wire, PUT 1, GET 2, DELETE 3. */
     enum Op {
-        PUT(1), GET(2), DELETE(3);
+        PUT, GET, DELETE;
 
-        final int code;
-
-        Op(int code) {
-            this.code = code;
+        int code() {
+            return ordinal() + 1;
         }
 
         static Op of(int code) {
-            for (Op op : values()) {
-                if (op.code == code) {
-                    return op;
-                }
-            }
-            throw new IllegalArgumentException("no operation has code " + code);
+            require(code >= 1 && code <= values().length, "no operation has code " + code);
+            return values()[code - 1];
         }
     }
 
-    /** The outcomes, with their codes on the wire. */
+    /** The outcomes; on the wire, OK 0, NOT_FOUND 1, BAD_REQUEST 2. */
     enum Status {
-        OK(0), NOT_FOUND(1), BAD_REQUEST(2);
+        OK, NOT_FOUND, BAD_REQUEST;
 
-        final int code;
-
-        Status(int code) {
-            this.code = code;
+        int code() {
+            return ordinal();
         }
 
         static Status of(int code) {
-            for (Status status : values()) {
-                if (status.code == code) {
-                    return status;
-                }
-            }
-            throw new IllegalArgumentException("no status has code " + code);
+            require(code >= 0 && code < values().length, "no status has code " + code);
+            return values()[code];
         }
     }
 
@@ -83,7 +71,7 @@ final class KeyValueProtocol {
             throw new IllegalArgumentException(op + " carries no value");
         }
         MemorySegment bytes = MemorySegment.ofArray(new byte[REQUEST_HEADER + keyBytes.length + value.length]);
-        bytes.set(ValueLayout.JAVA_BYTE, 0, (byte) op.code);
+        bytes.set(ValueLayout.JAVA_BYTE, 0, (byte) op.code());
         bytes.set(U16, 2, (short) keyBytes.length);
         bytes.set(U32, 4, value.length);
         MemorySegment.copy(keyBytes, 0, bytes, ValueLayout.JAVA_BYTE, REQUEST_HEADER, keyBytes.length);
@@ -114,7 +102,7 @@ final class KeyValueProtocol {
     /** The response's bytes, ready for {@code MessageChannel.respond}. */
     static MemorySegment response(Status status, byte[] value) {
         MemorySegment bytes = MemorySegment.ofArray(new byte[RESPONSE_HEADER + value.length]);
-        bytes.set(ValueLayout.JAVA_BYTE, 0, (byte) status.code);
+        bytes.set(ValueLayout.JAVA_BYTE, 0, (byte) status.code());
         bytes.set(U32, 4, value.length);
         MemorySegment.copy(value, 0, bytes, ValueLayout.JAVA_BYTE, RESPONSE_HEADER, value.length);
         return bytes;

@@ -26,18 +26,8 @@ class KeyValueExampleTwoHostTest {
 
     @TwoHostTest
     void theClientStoresReadsAndDeletesKeysOnTheServerAcrossTheHosts(TwoHosts hosts) throws Exception {
-        RdmaCmSupport.requireRdmaCm();
-        PeerHost serverHost = PeerHost.hostB(hosts);
-        String address = serverHost.address().getHostAddress();
-        int port = 7330;
-        String portText = Integer.toString(port);
-        Outputs outputs = PeerPairing.run(
-                new Peer(serverHost, "java kv server", InteropPeers.java(InteropPeers.KEY_VALUE,
-                        List.of("server", address, portText, "1"))),
-                Listening.RDMA_CM, port,
-                new Peer(PeerHost.hostA(hosts), "java kv client", InteropPeers.java(InteropPeers.KEY_VALUE,
-                        List.of("client", address, portText, Integer.toString(COUNT), "26"))),
-                TIMEOUT);
+        Pairing pairing = new Pairing(hosts, 7330, List.of(Integer.toString(COUNT), "26"));
+        Outputs outputs = PeerPairing.run(pairing.server(), Listening.RDMA_CM, pairing.port(), pairing.client(), TIMEOUT);
         int deleted = COUNT / 3, requests = 2 * COUNT + 2 * deleted;
         for (String line : List.of(COUNT + " keys put", COUNT + " keys read back, every byte checked",
                 deleted + " keys deleted, each then not found", requests + " requests answered and checked")) {
@@ -51,20 +41,27 @@ class KeyValueExampleTwoHostTest {
 
     @TwoHostTest
     void aServerKilledMidLoadFailsTheClientsPendingRequests(TwoHosts hosts) throws Exception {
-        RdmaCmSupport.requireRdmaCm();
-        PeerHost serverHost = PeerHost.hostB(hosts);
-        String address = serverHost.address().getHostAddress();
-        int port = 7331;
-        String portText = Integer.toString(port);
-        String output = PeerPairing.killMidRun(
-                new Peer(serverHost, "java kv server", InteropPeers.java(InteropPeers.KEY_VALUE,
-                        List.of("server", address, portText, "1"))),
-                Listening.RDMA_CM, port,
-                new Peer(PeerHost.hostA(hosts), "java kv client", InteropPeers.java(InteropPeers.KEY_VALUE,
-                        List.of("client", address, portText, "1000000"))),
+        Pairing pairing = new Pairing(hosts, 7331, List.of("1000000"));
+        String output = PeerPairing.killMidRun(pairing.server(), Listening.RDMA_CM, pairing.port(), pairing.client(),
                 true, "client: connected", Duration.ofSeconds(3), TIMEOUT);
         if (!output.contains("client: FAILED")) {
             throw new AssertionError("the client did not report the lost server as a failure:\n" + output);
+        }
+    }
+
+    /** A server for one client on host B at {@code port}, and the client on host A with {@code clientArgs} (COUNT [SEED]). */
+    private record Pairing(Peer server, Peer client, int port) {
+        Pairing(TwoHosts hosts, int port, List<String> clientArgs) {
+            this(peer(PeerHost.hostB(hosts), "server", hosts, port, List.of("1")),
+                    peer(PeerHost.hostA(hosts), "client", hosts, port, clientArgs), port);
+        }
+
+        private static Peer peer(PeerHost host, String role, TwoHosts hosts, int port, List<String> more) {
+            RdmaCmSupport.requireRdmaCm();
+            String address = PeerHost.hostB(hosts).address().getHostAddress();
+            List<String> args = new java.util.ArrayList<>(List.of(role, address, Integer.toString(port)));
+            args.addAll(more);
+            return new Peer(host, "java kv " + role, InteropPeers.java(InteropPeers.KEY_VALUE, args));
         }
     }
 }
