@@ -9,27 +9,23 @@
 #include <infiniband/verbs.h>
 #include <stdint.h>
 
-/* n x ibv_post_send(qp, wr); returns the sum of the return values (0 when all succeeded). */
-long bench_c_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, long n)
-{
-	struct ibv_send_wr *bad_wr;
-	long failed = 0;
+/*
+ * long name(qp, wr, n): n x post(qp, wr, &bad_wr), one of the two post verbs with its request type;
+ * returns the sum of the return values (0 when all succeeded).
+ */
+#define BENCH_POST_LOOP(name, post, wr_type)					\
+	long name(struct ibv_qp *qp, struct wr_type *wr, long n)		\
+	{									\
+		struct wr_type *bad_wr;						\
+		long failed = 0;						\
+										\
+		for (long i = 0; i < n; i++)					\
+			failed += post(qp, wr, &bad_wr);			\
+		return failed;							\
+	}
 
-	for (long i = 0; i < n; i++)
-		failed += ibv_post_send(qp, wr, &bad_wr);
-	return failed;
-}
-
-/* n x ibv_post_recv(qp, wr); returns the sum of the return values. */
-long bench_c_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, long n)
-{
-	struct ibv_recv_wr *bad_wr;
-	long failed = 0;
-
-	for (long i = 0; i < n; i++)
-		failed += ibv_post_recv(qp, wr, &bad_wr);
-	return failed;
-}
+BENCH_POST_LOOP(bench_c_post_send, ibv_post_send, ibv_send_wr)
+BENCH_POST_LOOP(bench_c_post_recv, ibv_post_recv, ibv_recv_wr)
 
 /*
  * n x one ibv_wr_* batch of the RDMA WRITEs chained from wr (one entry each), as a C application

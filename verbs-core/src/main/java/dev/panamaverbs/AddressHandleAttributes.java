@@ -40,8 +40,8 @@ public record AddressHandleAttributes(int portNumber, int destinationLid, int se
      * A RoCE destination: send from the local GID {@code source} (its port and index; pick a
      * {@link GidType#ROCE_V2} entry for RoCE v2) to {@code destination}.
      *
-     * @param source the source
-     * @param destination the destination
+     * @param source the local GID entry to send from (its port and index)
+     * @param destination the peer's GID
      * @return a RoCE destination: send from the local GID {@code source}
      */
     public static AddressHandleAttributes roce(GidEntry source, Gid destination) {
@@ -54,7 +54,7 @@ public record AddressHandleAttributes(int portNumber, int destinationLid, int se
      *
      * @param portNumber the port number (1-based)
      * @param sourceGidIndex the index of the local (source) GID
-     * @param destination the destination
+     * @param destination the peer's GID
      * @return a destination through a GRH: port {@code portNumber}, local GID {@code sourceGidIndex}, to {@code destination}
      */
     public static AddressHandleAttributes global(int portNumber, int sourceGidIndex, Gid destination) {

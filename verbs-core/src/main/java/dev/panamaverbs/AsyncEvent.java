@@ -167,8 +167,8 @@ public final class AsyncEvent {
     /**
      * {@link #resource()} when it is of {@code type}, e.g. {@code event.resource(QueuePair.class)}.
      *
-     * @param <T> the type
-     * @param type the type
+     * @param <T> the resource type
+     * @param type the resource class wanted, e.g. {@code QueuePair.class}
      * @return the resource, or empty when it is not a {@code type}
      */
     public <T extends VerbsResource> Optional<T> resource(Class<T> type) {

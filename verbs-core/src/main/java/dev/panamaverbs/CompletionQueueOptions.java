@@ -59,7 +59,7 @@ public record CompletionQueueOptions(
      * These options with completion events going to {@code newChannel} ({@code null}: none).
      *
      * @param newChannel the new completion channel
-     * @return this completion queue options
+     * @return new options: these, with that one change
      */
     public CompletionQueueOptions withChannel(CompletionChannel newChannel) {
         return new CompletionQueueOptions(cqe, newChannel, completionVector, fields, singleThreaded, ignoreOverrun, eventAckBatch);
@@ -69,7 +69,7 @@ public record CompletionQueueOptions(
      * These options with completion vector {@code vector}.
      *
      * @param vector the completion vector
-     * @return this completion queue options
+     * @return new options: these, with that one change
      */
     public CompletionQueueOptions withCompletionVector(int vector) {
         return new CompletionQueueOptions(cqe, channel, vector, fields, singleThreaded, ignoreOverrun, eventAckBatch);
@@ -79,7 +79,7 @@ public record CompletionQueueOptions(
      * These options reporting {@code newFields}.
      *
      * @param newFields the fields to modify
-     * @return this completion queue options
+     * @return new options: these, with that one change
      * @throws IllegalArgumentException naming {@code ibv_create_cq_ex} when a field has no reader
      *         ({@link CompletionField#isReadable()})
      */
@@ -90,8 +90,8 @@ public record CompletionQueueOptions(
     /**
      * These options with {@code IBV_CREATE_CQ_ATTR_SINGLE_THREADED} set or not.
      *
-     * @param value the value
-     * @return this completion queue options
+     * @param value true to set the flag
+     * @return new options: these, with that one change
      */
     public CompletionQueueOptions withSingleThreaded(boolean value) {
         return new CompletionQueueOptions(cqe, channel, completionVector, fields, value, ignoreOverrun, eventAckBatch);
@@ -100,8 +100,8 @@ public record CompletionQueueOptions(
     /**
      * These options with {@code IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN} set or not.
      *
-     * @param value the value
-     * @return this completion queue options
+     * @param value true to set the flag
+     * @return new options: these, with that one change
      */
     public CompletionQueueOptions withIgnoreOverrun(boolean value) {
         return new CompletionQueueOptions(cqe, channel, completionVector, fields, singleThreaded, value, eventAckBatch);
@@ -111,7 +111,7 @@ public record CompletionQueueOptions(
      * These options acknowledging completion events {@code batch} at a time.
      *
      * @param batch how many in one batch
-     * @return this completion queue options
+     * @return new options: these, with that one change
      */
     public CompletionQueueOptions withEventAckBatch(int batch) {
         return new CompletionQueueOptions(cqe, channel, completionVector, fields, singleThreaded, ignoreOverrun, batch);

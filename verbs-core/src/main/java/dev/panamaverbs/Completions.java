@@ -126,7 +126,7 @@ public final class Completions {
     /**
      * {@code wc.wr_id}: the work request id the poster chose.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.wr_id}: the work request id the poster chose
      */
     public long wrId(int index) {
@@ -136,7 +136,7 @@ public final class Completions {
     /**
      * {@code wc.status} as its C value.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.status} as its C value
      */
     public int statusValue(int index) {
@@ -146,7 +146,7 @@ public final class Completions {
     /**
      * {@code wc.status}; decoded through a table, no allocation.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.status}
      */
     public CompletionStatus status(int index) {
@@ -156,7 +156,7 @@ public final class Completions {
     /**
      * True when {@code wc.status == IBV_WC_SUCCESS}.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return true when {@code wc.status == IBV_WC_SUCCESS}
      */
     public boolean isSuccess(int index) {
@@ -166,7 +166,7 @@ public final class Completions {
     /**
      * {@code wc.opcode} as its C value (undefined for failed completions).
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.opcode} as its C value (undefined for failed completions)
      */
     public int opcodeValue(int index) {
@@ -177,7 +177,7 @@ public final class Completions {
      * {@code wc.opcode}, or {@code null} when the value is not a known opcode (a failed
      * completion leaves it undefined).
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.opcode}, or {@code null} when the value is not a known opcode (a failed completion leaves it undefined)
      */
     public CompletionOpcode opcode(int index) {
@@ -187,7 +187,7 @@ public final class Completions {
     /**
      * {@code wc.vendor_err}: the provider's own error code for a failed completion.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.vendor_err}: the provider's own error code for a failed completion
      */
     public int vendorError(int index) {
@@ -197,7 +197,7 @@ public final class Completions {
     /**
      * {@code wc.byte_len}: bytes received (receive completions) or transferred. Unsigned in C.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.byte_len}: bytes received (receive completions) or transferred
      */
     public int byteLength(int index) {
@@ -208,7 +208,7 @@ public final class Completions {
      * {@code wc.imm_data}, valid with {@link CompletionFlag#WITH_IMM}: the raw 32 bits, as the
      * host stores C's {@code __be32} field (what {@link SendWorkRequest#immediateData} sent).
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.imm_data}, raw
      */
     public int immediateData(int index) {
@@ -220,7 +220,7 @@ public final class Completions {
      * wrote with {@code htonl(value)}, or a Java sender with
      * {@link SendWorkRequest#immediateDataHostOrder}.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.imm_data} in host order
      */
     public int immediateDataHostOrder(int index) {
@@ -230,7 +230,7 @@ public final class Completions {
     /**
      * {@code wc.invalidated_rkey}, valid with {@link CompletionFlag#WITH_INV} (shares imm_data's slot).
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.invalidated_rkey}, valid with {@link CompletionFlag#WITH_INV} (shares imm_data's slot)
      */
     public int invalidatedRkey(int index) {
@@ -240,7 +240,7 @@ public final class Completions {
     /**
      * {@code wc.qp_num}: the local QP this completion belongs to.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.qp_num}: the local QP this completion belongs to
      */
     public int qpNumber(int index) {
@@ -250,7 +250,7 @@ public final class Completions {
     /**
      * {@code wc.src_qp}: the remote QP number (UD receive completions).
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.src_qp}: the remote QP number (UD receive completions)
      */
     public int sourceQp(int index) {
@@ -260,7 +260,7 @@ public final class Completions {
     /**
      * {@code wc.wc_flags}: bits of {@link CompletionFlag}.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.wc_flags}: bits of {@link CompletionFlag}
      */
     public int flags(int index) {
@@ -270,8 +270,8 @@ public final class Completions {
     /**
      * True when {@code flag} is set in {@code wc.wc_flags}.
      *
-     * @param index the index
-     * @param flag the flag
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
+     * @param flag the {@code wc_flags} bit asked about
      * @return true when {@code flag} is set in {@code wc.wc_flags}
      */
     public boolean hasFlag(int index, CompletionFlag flag) {
@@ -281,7 +281,7 @@ public final class Completions {
     /**
      * {@code wc.pkey_index} (UD/GSI), 0..65535.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.pkey_index} (UD/GSI), 0..65535
      */
     public int pkeyIndex(int index) {
@@ -291,7 +291,7 @@ public final class Completions {
     /**
      * {@code wc.slid}: the source LID (UD on InfiniBand), 0..65535.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.slid}: the source LID (UD on InfiniBand), 0..65535
      */
     public int slid(int index) {
@@ -301,7 +301,7 @@ public final class Completions {
     /**
      * {@code wc.sl}: the service level (UD on InfiniBand), 0..255.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.sl}: the service level (UD on InfiniBand), 0..255
      */
     public int sl(int index) {
@@ -311,7 +311,7 @@ public final class Completions {
     /**
      * {@code wc.dlid_path_bits} (UD on InfiniBand), 0..255.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code wc.dlid_path_bits} (UD on InfiniBand), 0..255
      */
     public int dlidPathBits(int index) {
@@ -322,7 +322,7 @@ public final class Completions {
      * {@code ibv_wc_read_completion_ts}: the completion's timestamp in device clock ticks. Filled
      * only by an extended CQ created with {@link CompletionField#COMPLETION_TIMESTAMP}; 0 otherwise.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return {@code ibv_wc_read_completion_ts}: the completion's timestamp in device clock ticks
      */
     public long completionTimestamp(int index) {
@@ -334,7 +334,7 @@ public final class Completions {
      * host's real-time clock, as the provider converts it. Filled only by an extended CQ created
      * with {@link CompletionField#COMPLETION_TIMESTAMP_WALLCLOCK}; 0 otherwise.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return the completion's wall-clock timestamp in nanoseconds (unsigned), or 0
      */
     public long completionWallclockNanos(int index) {
@@ -346,7 +346,7 @@ public final class Completions {
      * ({@link FlowRule.Builder#tag(int)}). Filled only by an extended CQ created with
      * {@link CompletionField#FLOW_TAG}; 0 otherwise.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      * @return the flow tag (a uint32_t), or 0
      */
     public int flowTag(int index) {
@@ -357,7 +357,7 @@ public final class Completions {
      * Throws {@link CompletionFailedException} (naming status, wr_id, vendor error and QP) when
      * entry {@code index} did not succeed; returns normally otherwise. Allocates only when it throws.
      *
-     * @param index the index
+     * @param index which completion of the batch, from 0 to the count the poll returned, minus 1
      */
     public void throwIfFailed(int index) {
         if (!isSuccess(index)) {

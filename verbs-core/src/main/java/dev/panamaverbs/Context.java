@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.Availability;
 import dev.panamaverbs.internal.CriticalPosts;
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.internal.Deadline;
@@ -45,7 +46,20 @@ public final class Context extends VerbsResource {
     private volatile Boolean criticalPosts;
 
 
-    /** Wraps an opened {@code ibv_context*} (sized to {@code ibv_context.SIZE}); called by {@link DeviceList#open}. */
+    /**
+     * The context of {@code device} that {@code ibv_open_device} just opened ({@link Device#open()});
+     * closes the native context again when wrapping it fails.
+     */
+    static Context ofOpened(Device device, MemorySegment context) {
+        try {
+            return new Context(device, context);
+        } catch (RuntimeException | Error e) {
+            closeDeviceQuietly(context, e);
+            throw e;
+        }
+    }
+
+    /** Wraps an opened {@code ibv_context*} (sized to {@code ibv_context.SIZE}). */
     Context(Device device, MemorySegment context) {
         super("Context", context);
         this.device = device;
@@ -446,7 +460,7 @@ public final class Context extends VerbsResource {
         if (commandFd < 0) {
             throw new IllegalArgumentException(verb + ": cmd_fd must be an open fd, got " + commandFd);
         }
-        Verbs.ensureAvailable();
+        Availability.ensureVerbs();
         Capability.IMPORT.require(verb);
         MemorySegment handle;
         try (Arena arena = Arena.ofConfined()) {
@@ -462,7 +476,7 @@ public final class Context extends VerbsResource {
             handle = Pointers.sized(MemorySegment.ofAddress(context), ibv_context.SIZE);
         }
         try {
-            return new Context(DeviceList.describe(Pointers.sized(ibv_context.device(handle), ibv_device.SIZE)), handle);
+            return new Context(Device.describe(Pointers.sized(ibv_context.device(handle), ibv_device.SIZE)), handle);
         } catch (RuntimeException | Error e) {
             closeDeviceQuietly(handle, e);
             throw e;

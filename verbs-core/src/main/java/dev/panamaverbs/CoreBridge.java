@@ -30,7 +30,7 @@ final class CoreBridge extends CoreAccess {
 
     @Override
     public Context adoptContext(MemorySegment context, VerbsResource owner) {
-        Device device = DeviceList.describe(Pointers.sized(ibv_context.device(context), ibv_device.SIZE));
+        Device device = Device.describe(Pointers.sized(ibv_context.device(context), ibv_device.SIZE));
         Context wrapper = new Context(device, context, owner);
         wrapper.register();
         return wrapper;

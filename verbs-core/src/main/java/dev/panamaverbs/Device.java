@@ -1,9 +1,19 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.ffm.ibv_device;
+import dev.panamaverbs.ffm.invoke.CallState;
+import dev.panamaverbs.gateway.IbverbsCalls;
+import dev.panamaverbs.gateway.Pointers;
+import dev.panamaverbs.internal.Availability;
+import dev.panamaverbs.internal.DeviceList;
 import dev.panamaverbs.internal.SysfsDeviceAttributes;
 import dev.panamaverbs.values.Guids;
 import dev.panamaverbs.values.NodeType;
 import dev.panamaverbs.values.TransportType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -57,7 +67,8 @@ public record Device(String name, long nodeGuid, NodeType nodeType, TransportTyp
      * @return the new context
      */
     public Context open() {
-        return DeviceList.open(this);
+        return DeviceList.withDevice("ibv_open_device", name,
+                (device, arena) -> Context.ofOpened(this, DeviceList.openDevice(device, arena, name)));
     }
 
     /**
@@ -72,7 +83,42 @@ public record Device(String name, long nodeGuid, NodeType nodeType, TransportTyp
      * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
      */
     public OptionalInt kernelIndex() {
-        return DeviceList.kernelIndex(this);
+        Availability.ensureVerbs();
+        Capability.GET_DEVICE_INDEX.require("ibv_get_device_index");
+        return DeviceList.withDevice("ibv_get_device_index", name, (device, arena) -> {
+            int index = IbverbsCalls.ibv_get_device_index(CallState.allocate(arena), device);
+            return index < 0 ? OptionalInt.empty() : OptionalInt.of(index);
+        });
+    }
+
+    /** Every listed device, read eagerly ({@link Verbs#devices()}). */
+    static List<Device> listed() {
+        return DeviceList.withList((devices, arena) -> {
+            List<Device> result = new ArrayList<>(devices.size());
+            for (MemorySegment device : devices) {
+                result.add(read(device, arena));
+            }
+            return List.copyOf(result);
+        });
+    }
+
+    /** The record of a {@code struct ibv_device*} (sized) someone else handed out (librdmacm, an imported context). */
+    static Device describe(MemorySegment device) {
+        try (Arena arena = Arena.ofConfined()) {
+            return read(device, arena);
+        }
+    }
+
+    private static Device read(MemorySegment device, Arena arena) {
+        long rawGuid = IbverbsCalls.ibv_get_device_guid(CallState.allocate(arena), device);
+        NodeType nodeType = NodeType.orNull(ibv_device.node_type(device));
+        TransportType transportType = TransportType.orNull(ibv_device.transport_type(device));
+        MemorySegment name = IbverbsCalls.ibv_get_device_name(CallState.allocate(arena), device);
+        return new Device(
+                name.equals(MemorySegment.NULL) ? ibv_device.name(device).getString(0) : Pointers.cString(name),
+                Guids.fromNetworkOrder(rawGuid),
+                nodeType == null ? NodeType.UNKNOWN : nodeType,
+                transportType == null ? TransportType.UNKNOWN : transportType);
     }
 
     /** e.g. {@code Device[rxe0, guid=5054:00ff:fe12:3456, RNIC/IB]}... */

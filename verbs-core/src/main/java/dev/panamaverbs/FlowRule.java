@@ -134,7 +134,7 @@ public final class FlowRule {
         /**
          * What the rule steers; {@link FlowType#NORMAL} unless set.
          *
-         * @param type the type
+         * @param type the kind of flow rule
          * @return this builder
          */
         public Builder type(FlowType type) {

@@ -604,7 +604,7 @@ public final class MemoryRegion extends VerbsResource {
      * requests carry, see the class comment) lies inside this region. An empty range counts when
      * its address is inside or at the end of the region.
      *
-     * @param address the address
+     * @param address the range's first device address
      * @param length the length in bytes
      * @return whether the device-side range {@code [address, address + length)} (the addresses work requests carry, see the class comment) lies inside this region
      */

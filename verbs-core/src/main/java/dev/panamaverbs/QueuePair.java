@@ -86,8 +86,7 @@ public final class QueuePair extends VerbsResource {
     private ExtendedSendQueue extendedSendQueue;
     /** Transitions, raw modify and query, and the state they leave behind. */
     private final QueuePairStateMachine stateMachine;
-    /** The rdma_cm identifier the queue pair was created on ({@code rdma_create_qp}), else null. */
-    /** {@code rdma_destroy_qp} for a queue pair librdmacm made; null for an ordinary one. */
+    /** {@code rdma_destroy_qp} for a queue pair librdmacm made ({@code rdma_create_qp}); null for an ordinary one. */
     private final Runnable destroyThroughConnectionManager;
 
 
@@ -336,7 +335,7 @@ public final class QueuePair extends VerbsResource {
      *         GID, a path MTU above the port's active MTU, or a read/atomic depth above the device's
      * @throws IllegalStateException if the queue pair is not in INIT, or closed
      * @param remote the remote endpoint
-     * @param options the options
+     * @param options the path MTU, receive PSN, read/atomic depth and RNR timer to set
      */
     public synchronized void toRtr(RemoteEndpoint remote, ReadyToReceiveOptions options) {
         stateMachine.toRtr(remote, options);
@@ -373,7 +372,7 @@ public final class QueuePair extends VerbsResource {
      * @throws IllegalArgumentException if the read/atomic depth exceeds the device's {@code max_qp_init_rd_atom}
      * @throws IllegalStateException if the queue pair is not in RTR (from RTS, SQD or SQE use
      *         {@link #resumeRts()}: those moves take none of these attributes), or closed
-     * @param options the options
+     * @param options the send PSN, timeout, retry counts and read/atomic depth to set
      */
     public synchronized void toRts(ReadyToSendOptions options) {
         stateMachine.toRts(options);
@@ -482,7 +481,7 @@ public final class QueuePair extends VerbsResource {
      * @throws IllegalArgumentException if {@code attr} is smaller than {@code struct ibv_qp_attr} or the mask is empty
      * @throws VerbsException if the verb fails
      * @param attr the attributes
-     * @param mask the mask
+     * @param mask which of {@code attr}'s fields to apply ({@code attr_mask})
      */
     public synchronized void modify(MemorySegment attr, Set<QueuePairAttributeMask> mask) {
         stateMachine.modify(attr, mask);
@@ -609,7 +608,7 @@ public final class QueuePair extends VerbsResource {
      * steering, usually with raw packet queue pairs, which are not created yet: {@link QueuePairType}).
      * SoftRoCE has no flow steering ({@link VerbsUnsupportedException}, EOPNOTSUPP).
      *
-     * @param rule the rule
+     * @param rule the packets to steer
      * @return the installed flow; closing this queue pair closes it first
      * @throws IllegalArgumentException if the rule's counters are of another context
      * @throws VerbsUnsupportedException if the provider has no flow steering

@@ -56,7 +56,7 @@ public final class QueuePairOptions {
     /**
      * Options for a queue pair of {@code type} (RC, UC, UD or RAW_PACKET) completing sends and receives on the given queues.
      *
-     * @param type the type
+     * @param type the queue pair's transport
      * @param sendCompletionQueue the send completion queue
      * @param receiveCompletionQueue the receive completion queue
      * @return this builder
@@ -68,7 +68,7 @@ public final class QueuePairOptions {
     /**
      * Options for a queue pair of {@code type} whose sends and receives complete on one queue.
      *
-     * @param type the type
+     * @param type the queue pair's transport
      * @param completionQueue the completion queue
      * @return this builder
      */
@@ -79,7 +79,7 @@ public final class QueuePairOptions {
     /**
      * Options for a queue pair of {@code type}; set its completion queues before {@link Builder#build()}.
      *
-     * @param type the type
+     * @param type the queue pair's transport
      * @return this builder
      */
     public static Builder builder(QueuePairType type) {
@@ -222,7 +222,7 @@ public final class QueuePairOptions {
         /**
          * {@code send_cq}: where send completions go.
          *
-         * @param queue the queue
+         * @param queue the completion queue for send completions
          * @return this builder
          */
         public Builder sendCompletionQueue(CompletionQueue queue) {
@@ -233,7 +233,7 @@ public final class QueuePairOptions {
         /**
          * {@code recv_cq}: where receive completions go.
          *
-         * @param queue the queue
+         * @param queue the completion queue for receive completions
          * @return this builder
          */
         public Builder receiveCompletionQueue(CompletionQueue queue) {
@@ -244,7 +244,7 @@ public final class QueuePairOptions {
         /**
          * One queue for both {@code send_cq} and {@code recv_cq}.
          *
-         * @param queue the queue
+         * @param queue the completion queue for both
          * @return this builder
          */
         public Builder completionQueue(CompletionQueue queue) {
@@ -298,7 +298,7 @@ public final class QueuePairOptions {
         /**
          * {@code cap.max_inline_data} in bytes (0: no inline sends).
          *
-         * @param bytes the bytes
+         * @param bytes the most bytes a send may carry inline
          * @return this builder
          */
         public Builder maxInlineData(int bytes) {
@@ -309,7 +309,7 @@ public final class QueuePairOptions {
         /**
          * All five sizes at once.
          *
-         * @param capabilities the capabilities
+         * @param capabilities the queue depths, scatter/gather entries and inline size
          * @return this builder
          */
         public Builder capabilities(QueuePairCapabilities capabilities) {
@@ -354,7 +354,7 @@ public final class QueuePairOptions {
          * EOPNOTSUPP, a {@link VerbsUnsupportedException}). {@link QueuePair#postSend} keeps
          * working on such a queue pair.
          *
-         * @param operations the operations
+         * @param operations the opcodes the extended post API may post
          * @return this builder
          */
         public Builder extendedSendOperations(Set<WorkRequestOpcode> operations) {

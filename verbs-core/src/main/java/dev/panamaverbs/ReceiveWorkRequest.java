@@ -75,7 +75,7 @@ public final class ReceiveWorkRequest extends WorkRequest<ReceiveWorkRequest> {
      * @throws IllegalArgumentException if {@code index} is not in {@code 0..maxSge-1} or the range
      *         is not inside the region
      * @throws IllegalStateException if the region is deregistered
-     * @param index the index
+     * @param index the scatter/gather entry, from 0 to {@code maxSge - 1}
      * @param region the memory region
      * @param offset the offset in bytes
      * @param length the length in bytes
@@ -133,7 +133,7 @@ public final class ReceiveWorkRequest extends WorkRequest<ReceiveWorkRequest> {
     /**
      * Entry {@code index}'s device address ({@code sg_list[index].addr}).
      *
-     * @param index the index
+     * @param index the scatter/gather entry, from 0 to {@code maxSge - 1}
      * @return entry {@code index}'s device address ({@code sg_list[index].addr})
      */
     public long sgeAddress(int index) {
@@ -143,7 +143,7 @@ public final class ReceiveWorkRequest extends WorkRequest<ReceiveWorkRequest> {
     /**
      * Entry {@code index}'s length ({@code sg_list[index].length}).
      *
-     * @param index the index
+     * @param index the scatter/gather entry, from 0 to {@code maxSge - 1}
      * @return entry {@code index}'s length ({@code sg_list[index].length})
      */
     public int sgeLength(int index) {
@@ -153,7 +153,7 @@ public final class ReceiveWorkRequest extends WorkRequest<ReceiveWorkRequest> {
     /**
      * Entry {@code index}'s lkey ({@code sg_list[index].lkey}).
      *
-     * @param index the index
+     * @param index the scatter/gather entry, from 0 to {@code maxSge - 1}
      * @return entry {@code index}'s lkey ({@code sg_list[index].lkey})
      */
     public int sgeLkey(int index) {

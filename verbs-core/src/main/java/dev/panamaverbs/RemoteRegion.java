@@ -21,7 +21,7 @@ public record RemoteRegion(long address, int rkey, long length) {
     /**
      * What {@code region} tells a peer: its device address ({@code iova}), rkey and length.
      *
-     * @param region the region
+     * @param region the local registration to describe
      * @return what {@code region} tells a peer: its device address ({@code iova}), rkey and length.
      */
     public static RemoteRegion of(MemoryRegion region) {
@@ -32,8 +32,8 @@ public record RemoteRegion(long address, int rkey, long length) {
      * The device address of byte {@code offset}, checked to leave room for {@code length} bytes.
      *
      * @throws IndexOutOfBoundsException if {@code [offset, offset + length)} is not inside the region
-     * @param offset the offset
-     * @param length the length
+     * @param offset the byte's offset from the region's start
+     * @param length the bytes that must fit from there
      * @return the device address of byte {@code offset}, checked to leave room for {@code length} bytes.
      */
     public long addressAt(long offset, long length) {

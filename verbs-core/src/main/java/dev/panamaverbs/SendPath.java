@@ -27,8 +27,10 @@ import java.lang.foreign.MemorySegment;
  * {@code unusable} flag. The helpers that word a refusal run only when there is one.
  */
 final class SendPath {
-    /** The queue pair posted to; null for a path made by {@link #limits} (checks only). */
-    /** The queue pair this path posts to (held as the resource: the path needs its handle and liveness only). */
+    /**
+     * The queue pair this path posts to (held as the resource: the path needs its handle and
+     * liveness only); null for a path made by {@link #limits} (checks only).
+     */
     private final VerbsResource queuePair;
     /**
      * The queue pair's states, for the state check; null when there is none: a queue pair of an
@@ -87,11 +89,6 @@ final class SendPath {
     }
 
     /**
-     * {@code ibv_post_send} of {@code request} and every request chained after it, for
-     * {@link QueuePair#postSend}: the state check, the checks, the holds, one downcall, the
-     * bookkeeping.
-     */
-    /**
      * The downcall; on a queue pair with extended send operations under its
      * {@link QueuePair#extendedSendLock()}, so a batch's critical {@code ibv_wr_start} never
      * spins on the provider lock this {@code post_send} holds.
@@ -107,6 +104,11 @@ final class SendPath {
         }
     }
 
+    /**
+     * {@code ibv_post_send} of {@code request} and every request chained after it, for
+     * {@link QueuePair#postSend}: the state check, the checks, the holds, one downcall, the
+     * bookkeeping.
+     */
     void post(SendWorkRequest request) {
         queuePair.acquire();
         boolean bookkeeping = false;

@@ -90,7 +90,7 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
      * Sets {@code opcode}. Whether the queue pair's transport accepts it is checked at post time
      * (e.g. RDMA READ on UD is an {@link IllegalArgumentException} naming {@code ibv_post_send}).
      *
-     * @param opcode the opcode
+     * @param opcode the operation the request asks for
      * @return this send work request
      */
     public SendWorkRequest opcode(WorkRequestOpcode opcode) {
@@ -109,7 +109,7 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
     /**
      * Sets {@code send_flags} to exactly these flags.
      *
-     * @param flags the flags
+     * @param flags every send flag the request carries (none: an empty set)
      * @return this send work request
      */
     public SendWorkRequest flags(Set<SendFlag> flags) {
@@ -201,7 +201,7 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
      * @throws IllegalArgumentException if {@code index} is not in {@code 0..maxSge-1} or the range
      *         is not inside the region
      * @throws IllegalStateException if the region is deregistered
-     * @param index the index
+     * @param index the scatter/gather entry, from 0 to {@code maxSge - 1}
      * @param region the memory region
      * @param offset the offset in bytes
      * @param length the length in bytes
@@ -233,8 +233,8 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
      *
      * @throws IllegalArgumentException for heap or closed memory, a file mapping (the provider's
      *         copy of a page its truncated file lost dies with SIGBUS), or more than 2^31-1 bytes
-     * @param index the index
-     * @param data the data
+     * @param index the scatter/gather entry, from 0 to {@code maxSge - 1}
+     * @param data the bytes to send inline (native memory, copied at post time)
      * @return this send work request
      */
     public SendWorkRequest inlineData(int index, MemorySegment data) {
@@ -245,7 +245,7 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
     /**
      * One inline entry: {@code inlineData(0, data)} and {@code sgeCount(1)}.
      *
-     * @param data the data
+     * @param data the bytes to send inline (native memory, copied at post time)
      * @return this send work request
      */
     public SendWorkRequest inlineData(MemorySegment data) {
@@ -278,7 +278,7 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
     /**
      * {@return entry {@code index}'s device address ({@code sg_list[index].addr})}
      *
-     * @param index the index
+     * @param index the scatter/gather entry, from 0 to {@code maxSge - 1}
      */
     public long sgeAddress(int index) {
         return entries.address(index);
@@ -287,7 +287,7 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
     /**
      * {@return entry {@code index}'s length ({@code sg_list[index].length})}
      *
-     * @param index the index
+     * @param index the scatter/gather entry, from 0 to {@code maxSge - 1}
      */
     public int sgeLength(int index) {
         return entries.length(index);
@@ -296,7 +296,7 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
     /**
      * {@return entry {@code index}'s lkey ({@code sg_list[index].lkey})}
      *
-     * @param index the index
+     * @param index the scatter/gather entry, from 0 to {@code maxSge - 1}
      */
     public int sgeLkey(int index) {
         return entries.lkey(index);
@@ -333,7 +333,7 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
      * @param rkey the remote key
      * @param compare the value to compare with
      * @param swap the value to swap in
-     * @return an atomic compare-and-swap: sets the opcode to {@link WorkRequestOpcode#ATOMIC_CMP_AND_SWP} and {@code wr.atomic}
+     * @return this send work request
      */
     public SendWorkRequest atomicCompareAndSwap(long remoteAddress, int rkey, long compare, long swap) {
         return atomic(WorkRequestOpcode.ATOMIC_CMP_AND_SWP, remoteAddress, rkey, compare, swap);
@@ -348,7 +348,7 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
      * @param remoteAddress the remote virtual address
      * @param rkey the remote key
      * @param add the value to add
-     * @return an atomic fetch-and-add: sets the opcode to {@link WorkRequestOpcode#ATOMIC_FETCH_AND_ADD} and {@code wr.atomic}
+     * @return this send work request
      */
     public SendWorkRequest atomicFetchAndAdd(long remoteAddress, int rkey, long add) {
         return atomic(WorkRequestOpcode.ATOMIC_FETCH_AND_ADD, remoteAddress, rkey, add, 0);
@@ -406,7 +406,7 @@ public final class SendWorkRequest extends WorkRequest<SendWorkRequest> {
      * @param offset the offset in bytes
      * @param length the length in bytes
      * @param access the access flags
-     * @return a {@code BIND_MW} request binding the <b>type 2</b> window {@code window} to {@code [offset, offset + length)} of {@code region}: sets the opcode to {@link WorkRequestOpcode#BIND_MW} and fills {@code wr.bind_mw} ({@code mw}, {@code rkey}, {@code bind_info.mr}, {@code addr}, {@code length}, {@code mw_access_flags})
+     * @return this send work request
      */
     public SendWorkRequest bindMemoryWindow(MemoryWindow window, int newRkey, MemoryRegion region, long offset,
             long length, Set<AccessFlag> access) {

@@ -227,7 +227,7 @@ public final class SharedReceiveQueue extends VerbsResource {
      * The event disarms it; arm again to be told again.
      *
      * @throws IllegalArgumentException if {@code limit} is not in {@code 0..maxWorkRequests()}
-     * @param limit the limit
+     * @param limit the posted-request count below which the event fires (0: disarm)
      */
     public void setLimit(int limit) {
         int capacity = maxWorkRequests;

@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.Availability;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.gateway.IbverbsCalls;
 import java.lang.foreign.Arena;
@@ -77,7 +78,7 @@ public record StaticRate(int value) {
     }
 
     private static int call(ToIntBiFunction<MemorySegment, Integer> function, int argument) {
-        Verbs.ensureAvailable();
+        Availability.ensureVerbs();
         try (Arena arena = Arena.ofConfined()) {
             return function.applyAsInt(CallState.allocate(arena), argument);
         }

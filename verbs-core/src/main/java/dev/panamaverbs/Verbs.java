@@ -1,5 +1,6 @@
 package dev.panamaverbs;
 
+import dev.panamaverbs.internal.Availability;
 import dev.panamaverbs.internal.BuildInfo;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.ForkStatus;
@@ -31,6 +32,11 @@ import java.util.Set;
  * inline}), which functions are only internal steps, and which are not offered and why: the
  * verb coverage table, {@code docs/verb-coverage.md} in the source repository, kept true by a
  * unit test.
+ *
+ * <p>On JDK 17 to 21 the jar's Java 17 base layer answers instead of this class:
+ * {@link #isAvailable()} is false and {@link #unavailabilityCause()} says "needs JDK 22 or newer
+ * (running N)"; a build for Java 17 sees only that probe ({@code docs/multi-release.md} in the
+ * source repository shows the fallback pattern).
  */
 public final class Verbs {
     private Verbs() {}
@@ -46,7 +52,8 @@ public final class Verbs {
 
     /**
      * Why libibverbs is unavailable (library not found, symbol missing, native access not
-     * enabled, disabled by {@code -Dpanamaverbs.disable=true}); empty when available.
+     * enabled, disabled by {@code -Dpanamaverbs.disable=true}; on JDK 17 to 21 "needs JDK 22 or
+     * newer (running N)"); empty when available.
      *
      * @return why libibverbs is unavailable; empty when available
      */
@@ -63,8 +70,7 @@ public final class Verbs {
      * @return the unavailability as an exception, empty when available
      */
     public static Optional<VerbsUnavailableException> unavailabilityException() {
-        return LibIbverbs.LIBRARY.unavailabilityCause().map(cause ->
-                new VerbsUnavailableException(cause, LibIbverbs.LIBRARY.unavailabilityFailure().orElse(null)));
+        return Availability.verbsUnavailable();
     }
 
     /**
@@ -73,10 +79,7 @@ public final class Verbs {
      * @throws dev.panamaverbs.VerbsUnavailableException with the cause otherwise
      */
     public static void ensureAvailable() {
-        Optional<VerbsUnavailableException> unavailable = unavailabilityException();
-        if (unavailable.isPresent()) {
-            throw unavailable.get();
-        }
+        Availability.ensureVerbs();
     }
 
     /**
@@ -117,7 +120,7 @@ public final class Verbs {
         if (!isAvailable()) {
             return List.of();
         }
-        return DeviceList.list();
+        return Device.listed();
     }
 
     /**

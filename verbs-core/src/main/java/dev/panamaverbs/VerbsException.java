@@ -67,8 +67,8 @@ public class VerbsException extends RuntimeException {
      *
      * @param verb the C verb being called, named in messages (e.g. {@code ibv_create_qp})
      * @param errno the errno value
-     * @param message the message
-     * @param cause the cause
+     * @param message the whole message, worded by the subclass
+     * @param cause what was thrown underneath, or {@code null}
      */
     protected VerbsException(String verb, int errno, String message, Throwable cause) {
         super(message, cause);

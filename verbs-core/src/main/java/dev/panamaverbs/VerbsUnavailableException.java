@@ -16,7 +16,7 @@ public class VerbsUnavailableException extends VerbsException {
     /**
      * Unavailable for the reason given.
      *
-     * @param cause the cause
+     * @param cause why it is unavailable, the probe's text (the message follows "... is not available: ")
      */
     public VerbsUnavailableException(String cause) {
         super("libibverbs is not available: " + cause, null);
@@ -25,7 +25,7 @@ public class VerbsUnavailableException extends VerbsException {
     /**
      * Unavailable because of a throwable met while loading.
      *
-     * @param cause the cause
+     * @param cause why it is unavailable, the probe's text (the message follows "... is not available: ")
      * @param throwable what was thrown
      */
     public VerbsUnavailableException(String cause, Throwable throwable) {
@@ -36,7 +36,7 @@ public class VerbsUnavailableException extends VerbsException {
      * {@code library} (e.g. {@code librdmacm}) is unavailable for the reason given.
      *
      * @param library the library's name, as the message starts with it
-     * @param cause the cause
+     * @param cause why it is unavailable, the probe's text (the message follows "... is not available: ")
      * @param throwable what was thrown while loading, or null
      */
     public VerbsUnavailableException(String library, String cause, Throwable throwable) {

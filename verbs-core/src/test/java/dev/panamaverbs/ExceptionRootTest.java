@@ -2,10 +2,7 @@ package dev.panamaverbs;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,14 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ExceptionRootTest {
     @Test
     void everyExceptionOfTheLibraryExtendsVerbsException() throws IOException, URISyntaxException, ClassNotFoundException {
-        Path classes = Path.of(VerbsException.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        List<String> names;
-        try (Stream<Path> files = Files.walk(classes)) {
-            names = files.map(classes::relativize).map(Path::toString)
-                    .filter(name -> name.endsWith(".class") && !name.contains("$") && !name.contains("-info"))
-                    .map(name -> name.substring(0, name.length() - ".class".length()).replace('/', '.'))
-                    .toList();
-        }
+        List<String> names = CompiledClasses.binaryNames().stream().filter(name -> !name.contains("$")).toList();
         int exceptions = 0;
         for (String name : names) {
             Class<?> type = Class.forName(name, false, getClass().getClassLoader());

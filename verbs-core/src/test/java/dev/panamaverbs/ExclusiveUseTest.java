@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.panamaverbs.internal.TestThreads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -42,10 +43,17 @@ class ExclusiveUseTest {
         List<String> destroyed = new ArrayList<>();
         FakeResource region = FakeResource.open("region", destroyed);
         assertTrue(region.tryBeginExclusive());
-        CompletableFuture<Void> close = CompletableFuture.runAsync(region::close);
+        CompletableFuture<Void> close = TestThreads.start(false, () -> {
+            region.close();
+            return null;
+        });
+        long bound = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!region.isClosed() && System.nanoTime() < bound) { // the close has begun: it marks the region first
+            Thread.sleep(5);
+        }
+        assertTrue(region.isClosed());
         Thread.sleep(50);
         assertFalse(close.isDone(), "close waits for ibv_rereg_mr to return");
-        assertTrue(region.isClosed());
         region.endExclusive();
         close.get(10, TimeUnit.SECONDS);
         assertEquals(List.of("region"), destroyed);

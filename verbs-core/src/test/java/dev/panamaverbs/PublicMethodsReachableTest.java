@@ -4,11 +4,8 @@ import java.io.IOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,18 +22,11 @@ class PublicMethodsReachableTest {
 
     @Test
     void everyPublicMethodOfAnExportedClassIsDeclaredInAPublicClass() throws IOException, URISyntaxException, ClassNotFoundException {
-        Path classes = Path.of(Verbs.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        List<String> names;
-        try (Stream<Path> files = Files.walk(classes)) {
-            names = files.map(classes::relativize).map(Path::toString)
-                    .filter(name -> name.endsWith(".class") && !name.contains("-info"))
-                    .map(name -> name.substring(0, name.length() - ".class".length()).replace('/', '.').replace('$', '.'))
-                    .toList();
-        }
+        List<String> names = CompiledClasses.binaryNames().stream().map(name -> name.replace('$', '.')).toList();
         List<String> unreachable = new ArrayList<>();
         for (String name : names) {
             String binary = name;
-            Class<?> type = load(classes, name);
+            Class<?> type = load(name);
             if (type == null || !Modifier.isPublic(type.getModifiers()) || !EXPORTED.contains(type.getPackageName())) {
                 continue;
             }
@@ -50,7 +40,7 @@ class PublicMethodsReachableTest {
     }
 
     /** The class of a dotted name whose nested parts may be {@code $}-separated; null when it is not one. */
-    private static Class<?> load(Path classes, String dotted) {
+    private static Class<?> load(String dotted) {
         String binary = dotted;
         while (true) {
             try {

@@ -33,7 +33,8 @@ import java.util.Map;
  */
 record DeviceTestStaging(Path root) {
     /** Reactor modules whose jars and test classes take part in device tests (benchmarks does not). */
-    static final List<String> MODULE_DIRS = List.of("verbs-ffm", "verbs-loader", "verbs-core", "verbs-testkit");
+    static final List<String> MODULE_DIRS = List.of("verbs-ffm", "verbs-loader", "verbs-core", "verbs-testkit",
+            "verbs-messaging");
     /**
      * Class-path entries (under the repository root) of the reactor modules without a module
      * descriptor that hold tests: scanned by the ConsoleLauncher where they are test classes, on

@@ -39,13 +39,20 @@ import java.util.Map;
  * @param qpTimeout   {@code -u}: the RC local ACK timeout, 4.096 us * 2^timeout (perftest's default 14)
  * @param outReads    {@code -o}: outstanding RDMA READs/atomics (READ and atomic tests); {@value #DEVICE_OUT_READS}
  *                    (not given, or 0 or less) for the device's {@code max_qp_rd_atom}, as perftest
+ * @param rxDepth     {@code -r}: the receive depth asked for (512 on the SEND tests, 1 on the
+ *                    others, when not given); {@link #receiveDepth} applies perftest's cuts
+ * @param events      {@code -e}: wait for completions on a completion channel ({@code ibv_get_cq_event}) instead of
+ *                    polling (not on WRITE tests, not with {@code -D})
+ * @param duplex      {@code -b}: bidirectional, both sides run the test and each prints the sum of both
+ *                    sides' figures (bandwidth tests; not {@code send_bw} in the twin yet)
  */
 public record PerftestOptions(TestKind test, String server, int port, String device, int ibPort, int gidIndex, int size,
                               int iterations, int durationSeconds, boolean allSizes, int txDepth, int postList,
                               int cqModeration, Connection connection, int mtu, boolean reportGbits, boolean rdmaCm,
                               Duration timeout, List<SizeSeries.Step> series, boolean sizeGiven, int inlineSize,
                               boolean noPeak, AtomicType atomicType, List<Notice> notices, boolean cqModerationGiven,
-                              int serviceLevel, int qpTimeout, int outReads) {
+                              int serviceLevel, int qpTimeout, int outReads, int rxDepth, boolean events,
+                              boolean duplex, int queuePairs, boolean cmExchange) {
     /** Defensive copies of the lists. */
     public PerftestOptions {
         series = List.copyOf(series);
@@ -65,6 +72,12 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
 
     /** perftest's {@code DEF_RX_SEND}: the receive depth of the SEND tests. */
     static final int DEFAULT_RX_SEND = 512;
+    /** perftest's {@code DEF_RX_RDMA}: the receive depth of the other tests, and the most {@code -r} may ask there. */
+    static final int DEFAULT_RX_RDMA = 1;
+    /** perftest's {@code MAX_QP_NUM}: the most {@code -q} takes. */
+    static final int MAX_QP_NUM = 16384;
+    /** perftest's {@code MAX_RX}: the largest {@code -r}. */
+    static final int MAX_RX = 16384;
     /** perftest's {@code UC_MAX_RX}: the receive depth bound of UD and UC. */
     static final int UC_MAX_RX = 16000;
     /** perftest's {@code MSG_SIZE_CQ_MOD_LIMIT}: above it, CQ moderation defaults to 1. */
@@ -113,10 +126,18 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
               -N, --noPeak               cancel peak-bw calculation (bw tests)
               -S, --sl=<sl>              service level 0-15 (default 0; not with -R)
               -u, --qp-timeout=<timeout> QP timeout, 4 usec * 2^timeout, 0-31 (default 14)
+              -r, --rx-depth=<dep>       receive queue depth, 1-16384 (default 512 SEND tests; 1, the
+                                         only value, on the others)
+              -e, --events               sleep on CQ events instead of polling (not WRITE, not with -D;
+                                         not with -R here)
+              -b, --bidirectional        both sides run the test (bw tests; send_bw: RC, not with -D)
+              -q, --qp=<num of qp's>     queue pairs, 1-16384, each running -n iterations (bw tests;
+                                         RC and UC, not with -R here)
               -c, --connection=<RC/UC/UD> connection type (default RC)
               -m, --mtu=<mtu>            MTU size: 256 - 4096 (default port mtu)
               -F, --CPU-freq             accepted, as perftest's (no CPU frequency check here)
               -R, --rdma_cm              connect QPs with rdma_cm, and exchange data over it (RC only)
+              -z, --com_rdma_cm          exchange data over rdma_cm, connect QPs as without it
                   --report_gbits         report bandwidth in Gb/s instead of MB/s
                   --timeout=<seconds>    bound on every wait (default 60; not a perftest option)
                   --sizes=<size>[:<iters>],...  one run per size, each its own connection, the
@@ -127,13 +148,13 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
 
     /** perftest's short options the Java perftest does not implement, with their long names. */
     private static final Map<Character, String> UNSUPPORTED = Map.ofEntries(
-            Map.entry('b', "bidirectional"), Map.entry('C', "report-cycles"), Map.entry('e', "events"),
+            Map.entry('C', "report-cycles"),
             Map.entry('f', "margin"), Map.entry('g', "mcg"), Map.entry('h', "help"), Map.entry('H', "report-histogram"),
             Map.entry('L', "hop_limit"), Map.entry('M', "MGID"), Map.entry('O', "dualport"),
-            Map.entry('q', "qp"), Map.entry('r', "rx-depth"), Map.entry('T', "tos"),
+            Map.entry('T', "tos"),
             Map.entry('U', "report-unsorted"), Map.entry('V', "version"),
             Map.entry('w', "limit_bw"), Map.entry('W', "report-counters"), Map.entry('X', "vector"),
-            Map.entry('y', "limit_msgrate"), Map.entry('z', "com_rdma_cm"));
+            Map.entry('y', "limit_msgrate"));
 
     /** perftest 4.5's long-only options that the Java perftest does not implement. */
     private static final java.util.Set<String> UNSUPPORTED_LONG = java.util.Set.of("aes_block_size", "burst_size", "cpu_util",
@@ -152,7 +173,9 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 Map.entry("size", 's'), Map.entry("iters", 'n'), Map.entry("duration", 'D'), Map.entry("all", 'a'),
                 Map.entry("atomic_type", 'A'), Map.entry("tx-depth", 't'), Map.entry("post_list", 'l'),
                 Map.entry("cq-mod", 'Q'), Map.entry("inline_size", 'I'), Map.entry("noPeak", 'N'),
-                Map.entry("sl", 'S'), Map.entry("qp-timeout", 'u'), Map.entry("outs", 'o'),
+                Map.entry("sl", 'S'), Map.entry("qp-timeout", 'u'), Map.entry("outs", 'o'), Map.entry("rx-depth", 'r'),
+                Map.entry("events", 'e'), Map.entry("bidirectional", 'b'),
+                Map.entry("qp", 'q'), Map.entry("com_rdma_cm", 'z'),
                 Map.entry("connection", 'c'), Map.entry("mtu", 'm'), Map.entry("CPU-freq", 'F'), Map.entry("rdma_cm", 'R'),
                 Map.entry("report_gbits", 'G'), Map.entry("timeout", '2'), Map.entry("sizes", '3')));
         UNSUPPORTED.forEach((letter, name) -> names.put(name, letter));
@@ -221,6 +244,11 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         int serviceLevel = 0;
         int qpTimeout = DEFAULT_QP_TIMEOUT;
         int outReads = DEVICE_OUT_READS;
+        int rxDepth = verb == TestKind.Verb.SEND ? DEFAULT_RX_SEND : DEFAULT_RX_RDMA;
+        boolean events = false;
+        boolean duplex = false;
+        int queuePairs = 1;
+        boolean cmExchange = false;
         Connection connection = Connection.RC;
         int mtu = 0;
         boolean gbits = false;
@@ -275,10 +303,35 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                     }
                     outReads = (int) Math.max(DEVICE_OUT_READS, Math.min(Integer.MAX_VALUE, GetOpt.number(v, "outs")));
                 }
+                case 'r' -> {
+                    rxDepth = range(v, "Rx depth", 1, MAX_RX);
+                    if (verb != TestKind.Verb.SEND && rxDepth > DEFAULT_RX_RDMA) {
+                        throw new IllegalArgumentException("On RDMA verbs rx depth can be only 1");
+                    }
+                }
+                case 'e' -> {
+                    if (verb == TestKind.Verb.WRITE) {
+                        throw new IllegalArgumentException("Events feature not available on WRITE verb");
+                    }
+                    events = true;
+                }
+                case 'b' -> {
+                    if (latency) {
+                        throw new IllegalArgumentException("Bidirectional is only available in BW test");
+                    }
+                    duplex = true;
+                }
+                case 'q' -> {
+                    queuePairs = range(v, "num of Qps", 1, MAX_QP_NUM);
+                    if (latency) {
+                        throw new IllegalArgumentException("Multiple QPs only available on bw tests");
+                    }
+                }
                 case 'c' -> connection = connection(v);
                 case 'm' -> mtu = mtu(v);
                 case 'F' -> { }
                 case 'R' -> rdmaCm = true;
+                case 'z' -> cmExchange = true;
                 case 'G' -> gbits = true;
                 case '2' -> timeout = Duration.ofSeconds(range(v, "timeout", 1, 86_400));
                 case '3' -> series = SizeSeries.parse(v);
@@ -300,6 +353,32 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         }
         if (rdmaCm && connection == Connection.UD) {
             throw new IllegalArgumentException("-R (rdma_cm) with UD is not implemented by the Java perftest (RC only)");
+        }
+        if (duplex && verb == TestKind.Verb.SEND && (connection != Connection.RC || duration > 0 || postList > 1)) {
+            // perftest runs them (UC/UD with its receive credits); the twin's send_bw -b is RC by iterations, no post list.
+            String with = duration > 0 ? "-D" : postList > 1 ? "-l" : connection.name();
+            throw new IllegalArgumentException("-b (bidirectional) on send_bw with " + with
+                    + " is not implemented by the Java perftest yet");
+        }
+        if (queuePairs > 1 && verb == TestKind.Verb.SEND) {
+            // Seen on the wire (2026-11-28): ib_send_bw -q 2 sends its first queue pair's key message
+            // in its 3rd and 4th messages and reads the peer's queue pairs from the 2nd and 3rd; the
+            // twin's per-queue-pair exchange did not match it in either direction.
+            throw new IllegalArgumentException("-q above 1 on send_bw is not implemented by the Java perftest yet"
+                    + " (perftest's key exchange for several queue pairs there is not matched)");
+        }
+        if (queuePairs > 1 && (rdmaCm || connection == Connection.UD)) {
+            // perftest runs them (an rdma_cm connection per queue pair; a UD address per queue pair); the twin not yet.
+            throw new IllegalArgumentException("-q above 1 with " + (rdmaCm ? "-R" : "UD")
+                    + " is not implemented by the Java perftest yet");
+        }
+        if (events && duration > 0) {
+            throw new IllegalArgumentException("Duration mode doesn't work with events.");
+        }
+        if (events && rdmaCm) {
+            // perftest takes both; the twin's rdma_cm connection makes its completion queue without a channel.
+            throw new IllegalArgumentException("-e (events) with -R is not implemented by the Java perftest"
+                    + " (its rdma_cm queue pair has no completion channel)");
         }
         if (all && duration > 0) {
             throw new IllegalArgumentException("Duration mode (-D) cannot run all sizes (-a)");
@@ -348,10 +427,11 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
             inline = MAX_INLINE_UD;
         }
         String server = parsed.operands().isEmpty() ? null : parsed.operands().getFirst();
-        noPeak |= forcedNoPeak(test, server == null, duration, iterations);
+        noPeak |= forcedNoPeak(test, server == null && !duplex, duration, iterations);
         return new PerftestOptions(test, server, port, device, ibPort, gidIndex, size, iterations, duration, all, txDepth,
                 postList, cqMod, connection, mtu, gbits, rdmaCm, timeout, series, sizeGiven, Math.max(0, inline), noPeak,
-                atomicType, notices, cqModGiven, serviceLevel, qpTimeout, outReads);
+                atomicType, notices, cqModGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex, queuePairs,
+                cmExchange || rdmaCm);
     }
 
     /**
@@ -374,7 +454,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         return cqMod;
     }
 
-    /** Where perftest turns the peak off itself: duration mode, a SEND bandwidth server, over 20000 iterations. */
+    /** Where perftest turns the peak off itself: duration mode, a SEND bandwidth server (not bidirectional), over 20000 iterations. */
     private static boolean forcedNoPeak(TestKind test, boolean server, int duration, int iterations) {
         if (test.isLatency()) {
             return false;
@@ -421,18 +501,19 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
     }
 
     /**
-     * perftest's receive depth ({@code -r} is not implemented): {@code DEF_RX_SEND} for the SEND
-     * tests, cut to the iterations; on UD and UC the iterations up to {@code UC_MAX_RX}; made even
+     * perftest's receive depth ({@code force_dependecies}): {@code -r} (512 when
+     * not given) for the SEND tests, cut to the iterations; on UD and UC a depth still at
+     * 512 becomes the iterations up to {@code UC_MAX_RX}; made even
      * (perftest's work-around for an odd depth) unless with {@code -a}. 1 for the other verbs.
      */
     public int receiveDepth() {
         if (test.verb() != TestKind.Verb.SEND) {
-            return 1;
+            return DEFAULT_RX_RDMA;
         }
-        int depth = DEFAULT_RX_SEND;
+        int depth = rxDepth;
         if (durationSeconds == 0) {
             depth = Math.min(depth, iterations);
-            if (connection != Connection.RC) {
+            if (connection != Connection.RC && depth == DEFAULT_RX_SEND) {
                 depth = Math.min(iterations, UC_MAX_RX);
             }
         }
@@ -455,8 +536,9 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 new java.util.ArrayList<>());
         return new PerftestOptions(test, server, port + index, device, ibPort, gidIndex, step.size(), runIterations,
                 durationSeconds, false, runTxDepth, postList, Math.min(runCqModeration, runTxDepth), connection, mtu, reportGbits,
-                rdmaCm, timeout, List.of(), true, inlineSize, noPeak || forcedNoPeak(test, isServer(), 0, runIterations),
-                atomicType, List.of(), cqModerationGiven, serviceLevel, qpTimeout, outReads);
+                rdmaCm, timeout, List.of(), true, inlineSize, noPeak || forcedNoPeak(test, isServer() && !duplex, 0, runIterations),
+                atomicType, List.of(), cqModerationGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex,
+                queuePairs, cmExchange);
     }
 
     /**
@@ -475,7 +557,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         err.println(" Changing to this MTU");
         return new PerftestOptions(test, server, port, device, ibPort, gidIndex, mtuBytes, iterations, durationSeconds,
                 allSizes, txDepth, postList, cqModeration, connection, mtu, reportGbits, rdmaCm, timeout, series, sizeGiven,
-                inlineSize, noPeak, atomicType, notices, cqModerationGiven, serviceLevel, qpTimeout, outReads);
+                inlineSize, noPeak, atomicType, notices, cqModerationGiven, serviceLevel, qpTimeout, outReads, rxDepth, events,
+                duplex, queuePairs, cmExchange);
     }
 
     /** A number in {@code [min, max]}; else perftest's {@code CHECK_VALUE} text: "WHAT should be between MIN and MAX". */

@@ -9,6 +9,7 @@ import dev.panamaverbs.perftest.cm.CmTestConnection;
 import dev.panamaverbs.perftest.report.BandwidthStatistics;
 import dev.panamaverbs.perftest.report.LatencyStatistics;
 import dev.panamaverbs.perftest.report.ResultTable;
+import dev.panamaverbs.perftest.run.BidirectionalSending;
 import dev.panamaverbs.perftest.run.CompletionWaiter;
 import dev.panamaverbs.perftest.run.LivenessAlarm;
 import dev.panamaverbs.perftest.run.OneSidedLatency;
@@ -84,9 +85,9 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         return Math.min(o.inlineSize(), res.maxInline());
     }
 
-    /** The out-of-band link: perftest's TCP connection, or with {@code -R} its rdma_cm connection. */
+    /** The out-of-band link: perftest's TCP connection, or with {@code -z} (and {@code -R}) its rdma_cm connection. */
     private OobLink openLink(TestResources res) throws IOException {
-        if (o.rdmaCm()) {
+        if (o.cmExchange()) {
             return o.isServer() ? CmOobLink.accept(o.port(), o.timeout(), res.gidIndex())
                     : CmOobLink.connect(o.server(), o.port(), o.timeout(), res.gidIndex());
         }
@@ -99,25 +100,35 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         KeyMessage local = res.local();
         boolean rdmaFields = o.test().verb() != TestKind.Verb.SEND;
         boolean outReads = o.test().verb() == TestKind.Verb.READ;
-        out.println(local.describe("local", rdmaFields, outReads));
-        KeyMessage remote = null;
-        for (int i = 0; i < Schedule.keyExchanges(o.test()); i++) {
-            remote = channel.handShake(local, "the key exchange");
+        int count = o.queuePairs();
+        for (int i = 0; i < count; i++) {
+            out.println(res.local(i).describe("local", rdmaFields, outReads));
         }
-        out.println(remote.describe("remote", rdmaFields, outReads));
+        // perftest's two per-QP loops of key exchanges (one before RTR/RTS, one after), -q messages each
+        KeyMessage[] remotes = new KeyMessage[count];
+        for (int round = 0; round < Schedule.keyExchanges(o.test()); round++) {
+            for (int i = 0; i < count; i++) {
+                remotes[i] = channel.handShake(res.local(i), "the key exchange");
+            }
+        }
+        for (KeyMessage remote : remotes) {
+            out.println(remote.describe("remote", rdmaFields, outReads));
+        }
+        KeyMessage remote = remotes[0];
         if (!o.rdmaCm()) {
             checkGidTypes(res, remote);
-            res.connect(remote, mtu);
+            res.connect(remotes, mtu);
         }
         channel.handShake(local, "the hand shake after RTR");
         for (int i = 0; i < Schedule.extraHandShakesBeforeRun(o.test()); i++) {
             channel.handShake(local, "the hand shake before the test");
         }
-        CompletionWaiter completions = new CompletionWaiter(res.completionQueue(), arena, 64, o.timeout(), o.isServer());
+        CompletionWaiter completions = new CompletionWaiter(res.completionQueue(), arena, 64, o.timeout(), o.isServer(),
+                o.events());
         if (o.test().isLatency()) {
             latency(res, remote, channel, completions, arena);
         } else {
-            bandwidth(res, remote, channel, completions, arena);
+            bandwidth(res, remotes, channel, completions, arena);
         }
     }
 
@@ -202,17 +213,17 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         }
     }
 
-    private void bandwidth(TestResources res, KeyMessage remote, OobLink channel, CompletionWaiter completions, Arena arena)
+    private void bandwidth(TestResources res, KeyMessage[] remotes, OobLink channel, CompletionWaiter completions, Arena arena)
             throws IOException {
         TestKind.Verb verb = o.test().verb();
         String header = o.reportGbits() ? ResultTable.BANDWIDTH_HEADER_GBITS : ResultTable.BANDWIDTH_HEADER;
         out.print(ResultTable.LINE + "\n");
         out.println(header);
         if (verb == TestKind.Verb.SEND) {
-            sendBandwidth(res, remote, channel, completions, arena);
+            sendBandwidth(res, remotes, channel, completions, arena);
             return;
         }
-        if (o.isServer()) {
+        if (o.isServer() && !o.duplex()) {
             // A WRITE/READ/atomic server takes no part: it waits for the client's end, prints the client's report.
             channel.handShake(res.local(), "the hand shake at the client's end of test");
             BandwidthReportWire theirs = new BandwidthReportWire(0, 0, 0, 0, 0).exchange(channel);
@@ -227,43 +238,90 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             case READ -> WorkRequestOpcode.RDMA_READ;
             default -> atomicOpcode(verb);
         };
-        long[] posted = new long[o.durationSeconds() > 0 ? 1 : o.iterations()];
+        int total = totalIterations();
+        long[] posted = new long[o.durationSeconds() > 0 ? 1 : total];
         long[] completed = new long[posted.length];
         BandwidthStatistics last = null;
         int lastSize = 0;
-        long lastIterations = o.iterations();
+        long lastIterations = total;
         for (int size : sizes()) {
-            PostingBandwidth loop = new PostingBandwidth(res.queuePair(), res.buffer(), opcode, size, inlineSize(o, res),
-                    remote.vaddr(), remote.rkey(), null, 0, 0, o.txDepth(), o.postList(), o.cqModeration(), completions, arena);
+            PostingBandwidth loop = new PostingBandwidth(res.queuePairs(), res.buffer(), opcode, size, inlineSize(o, res),
+                    addresses(remotes), rkeys(remotes), null, new int[remotes.length], 0, o.txDepth(), o.postList(),
+                    o.cqModeration(), completions, arena);
+            if (o.duplex()) {
+                // -b: both sides run; perftest syncs them before each size's run
+                channel.handShake(res.local(), "the hand shake before the run (-b)");
+            }
             if (o.durationSeconds() > 0) {
                 lastIterations = loop.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
                 last = BandwidthStatistics.over(size, lastIterations, loop.elapsedNanos(), o.reportGbits());
             } else {
                 loop.run(o.iterations(), posted, completed);
-                last = BandwidthStatistics.of(size, o.iterations(), posted, completed, o.noPeak(), o.reportGbits());
+                last = BandwidthStatistics.of(size, total, posted, completed, o.noPeak(), o.reportGbits());
             }
             lastSize = size;
-            out.println(ResultTable.bandwidthRow(size, lastIterations, last.peak(), last.average(), last.messageRate(),
-                    o.reportGbits()));
+            if (o.duplex()) {
+                bidirectionalRow(res, channel, size, lastIterations, last);
+            } else {
+                out.println(ResultTable.bandwidthRow(size, lastIterations, last.peak(), last.average(), last.messageRate(),
+                        o.reportGbits()));
+            }
         }
         out.print(ResultTable.LINE + "\n");
-        channel.handShake(res.local(), "the hand shake at the end of test");
-        new BandwidthReportWire(lastSize, lastIterations, last.peak(), last.average(), last.messageRate()).exchange(channel);
+        if (!o.duplex()) {
+            channel.handShake(res.local(), "the hand shake at the end of test");
+            new BandwidthReportWire(lastSize, lastIterations, last.peak(), last.average(), last.messageRate()).exchange(channel);
+        }
         closeConnection(channel, res);
     }
 
-    private void sendBandwidth(TestResources res, KeyMessage remote, OobLink channel, CompletionWaiter completions,
+    /**
+     * {@code -b}'s end of a size: with {@code -a} one more hand shake (perftest's, from version
+     * 4.6), then the report exchange, and the row of both sides' figures summed
+     * ({@code print_full_bw_report} with the peer's report): this side's size and iterations.
+     */
+    private void bidirectionalRow(TestResources res, OobLink channel, int size, long iterations, BandwidthStatistics mine)
+            throws IOException {
+        if (o.allSizes()) {
+            channel.handShake(res.local(), "the hand shake after the size's run (-b -a)");
+        }
+        BandwidthReportWire theirs = new BandwidthReportWire(size, iterations, mine.peak(), mine.average(), mine.messageRate())
+                .exchange(channel);
+        out.println(ResultTable.bandwidthRow(size, iterations, mine.peak() + theirs.peak(), mine.average() + theirs.average(),
+                mine.messageRate() + theirs.messageRate(), o.reportGbits(), mine.average()));
+    }
+
+    private void sendBandwidth(TestResources res, KeyMessage[] remotes, OobLink channel, CompletionWaiter completions,
                                Arena arena) throws IOException {
         int room = o.size() + (o.connection() == Connection.UD ? TestResources.UD_GRH : 0);
-        long[] posted = new long[o.durationSeconds() > 0 ? 1 : o.iterations()];
+        int total = totalIterations();
+        long[] posted = new long[o.durationSeconds() > 0 ? 1 : total];
         long[] completed = new long[posted.length];
         boolean duration = o.durationSeconds() > 0;
         boolean gaveUp = false;
         for (int size : sizes()) {
             BandwidthStatistics stats;
-            long count = o.iterations();
+            long count = total;
+            if (o.duplex()) {
+                // -b (RC, by iterations): both sides post receives, hand shake, send and receive at once
+                BidirectionalSending both = new BidirectionalSending(res.queuePairs(), res.buffer(), size, inlineSize(o, res),
+                        res.targetOffset(), Math.max(room, size), o.receiveDepth(), o.txDepth(), o.cqModeration(),
+                        o.isServer(), completions, arena);
+                both.postReceives(o.iterations());
+                channel.handShake(res.local(), "the hand shake after posting receives");
+                both.run(o.iterations(), posted, completed);
+                stats = BandwidthStatistics.of(size, total, posted, completed, o.noPeak(), o.reportGbits());
+                BandwidthReportWire theirs = new BandwidthReportWire(size, count, stats.peak(), stats.average(),
+                        stats.messageRate()).exchange(channel);
+                out.println(ResultTable.bandwidthRow(size, count, stats.peak() + theirs.peak(), stats.average() + theirs.average(),
+                        stats.messageRate() + theirs.messageRate(), o.reportGbits(), stats.average()));
+                if (Schedule.handShakeAfterEachSize(o.test(), o.allSizes())) {
+                    channel.handShake(res.local(), "the hand shake after the size's report");
+                }
+                continue;
+            }
             if (o.isServer()) {
-                ReceivingBandwidth receiver = new ReceivingBandwidth(res.queuePair(), res.buffer(), res.targetOffset(),
+                ReceivingBandwidth receiver = new ReceivingBandwidth(res.queuePairs(), res.buffer(), res.targetOffset(),
                         Math.max(room, size), o.receiveDepth(), completions, arena);
                 receiver.postReceives(o.iterations());
                 channel.handShake(res.local(), "the hand shake after posting receives");
@@ -272,24 +330,24 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 } else {
                     LivenessAlarm alarm = LivenessAlarm.bounded(o.timeout());
                     count = receiver.run(o.iterations(), alarm);
-                    gaveUp = count < o.iterations();
+                    gaveUp = count < total;
                     if (gaveUp) {
-                        err.println(alarm.giveUpMessage(count, o.iterations()));
+                        err.println(alarm.giveUpMessage(count, total));
                     }
                 }
                 // perftest's SEND server never measures the peak (noPeak): 0.00.
                 stats = BandwidthStatistics.over(size, count, receiver.elapsedNanos(), o.reportGbits());
             } else {
                 channel.handShake(res.local(), "the hand shake after the server posted its receives");
-                PostingBandwidth loop = new PostingBandwidth(res.queuePair(), res.buffer(), WorkRequestOpcode.SEND, size,
-                        inlineSize(o, res), 0, 0, res.addressHandle(), remote.qpn(), TestResources.QKEY, o.txDepth(),
-                        o.postList(), o.cqModeration(), completions, arena);
+                PostingBandwidth loop = new PostingBandwidth(res.queuePairs(), res.buffer(), WorkRequestOpcode.SEND, size,
+                        inlineSize(o, res), new long[remotes.length], new int[remotes.length], res.addressHandle(),
+                        qpns(remotes), TestResources.QKEY, o.txDepth(), o.postList(), o.cqModeration(), completions, arena);
                 if (duration) {
                     count = loop.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
                     stats = BandwidthStatistics.over(size, count, loop.elapsedNanos(), o.reportGbits());
                 } else {
                     loop.run(o.iterations(), posted, completed);
-                    stats = BandwidthStatistics.of(size, o.iterations(), posted, completed, o.noPeak(), o.reportGbits());
+                    stats = BandwidthStatistics.of(size, total, posted, completed, o.noPeak(), o.reportGbits());
                 }
             }
             out.println(ResultTable.bandwidthRow(size, count, stats.peak(), stats.average(), stats.messageRate(),
@@ -305,6 +363,27 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         }
         out.print(ResultTable.LINE + "\n");
         closeConnection(channel, res);
+    }
+
+    /** The iterations of a bandwidth run: {@code -n} on each of the {@code -q} queue pairs (perftest's report counts them all). */
+    private int totalIterations() {
+        long total = (long) o.iterations() * o.queuePairs();
+        if (total > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("-n " + o.iterations() + " on " + o.queuePairs() + " queue pairs: too many to time");
+        }
+        return (int) total;
+    }
+
+    private static long[] addresses(KeyMessage[] remotes) {
+        return java.util.Arrays.stream(remotes).mapToLong(KeyMessage::vaddr).toArray();
+    }
+
+    private static int[] rkeys(KeyMessage[] remotes) {
+        return java.util.Arrays.stream(remotes).mapToInt(KeyMessage::rkey).toArray();
+    }
+
+    private static int[] qpns(KeyMessage[] remotes) {
+        return java.util.Arrays.stream(remotes).mapToInt(KeyMessage::qpn).toArray();
     }
 
     /** {@code ctx_close_connection}: one more hand shake, then (over TCP) "done" and close. */

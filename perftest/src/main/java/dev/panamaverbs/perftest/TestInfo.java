@@ -15,42 +15,55 @@ final class TestInfo {
     }
 
     /**
+     * perftest's title: the verb ({@code testsStr}), the atomic type on the atomic tests, then
+     * on the bandwidth tests "Bidirectional " with {@code -b} and "Post List " with {@code -l}
+     * above 1, "BW " (else "Latency "), and "Test".
+     */
+    static String title(PerftestOptions o) {
+        StringBuilder title = new StringBuilder(switch (o.test().verb()) {
+            case WRITE -> "RDMA_Write ";
+            case SEND -> "Send ";
+            case READ -> "RDMA_Read ";
+            case ATOMIC -> "Atomic " + o.atomicType().name() + " ";
+        });
+        if (o.test().isLatency()) {
+            title.append("Latency ");
+        } else {
+            title.append(o.duplex() ? "Bidirectional " : "").append(o.postList() > 1 ? "Post List " : "").append("BW ");
+        }
+        return title.append("Test").toString();
+    }
+
+    /**
      * The block as perftest 4.5 prints it (its "PCIe relax order" and "ibv_wr* API" lines with
      * what the twin does, both OFF): TX depth on the client only, RX depth on a SEND
-     * server only, the inline size for WRITE/SEND and the outstanding reads for READ/atomic;
+     * server only (both on either side with {@code -b}), the inline size for WRITE/SEND and the outstanding reads for READ/atomic;
      * {@code gidIndex} -1 for none.
      */
     static String text(PerftestOptions o, String deviceName, int mtuBytes, boolean ethernet, int gidIndex, int inlineSize,
                        int outReads) {
         StringWriter text = new StringWriter();
         PrintWriter out = new PrintWriter(text);
-        String atomicTitle = "Atomic " + o.atomicType().name();
-        String title = switch (o.test()) {
-            case WRITE_LAT -> "RDMA_Write Latency Test";
-            case SEND_LAT -> "Send Latency Test";
-            case READ_LAT -> "RDMA_Read Latency Test";
-            case ATOMIC_LAT -> atomicTitle + " Latency Test";
-            case WRITE_BW -> "RDMA_Write BW Test";
-            case SEND_BW -> "Send BW Test";
-            case READ_BW -> "RDMA_Read BW Test";
-            case ATOMIC_BW -> atomicTitle + " BW Test";
-        };
         out.print("---------------------------------------------------------------------------------------\n");
-        out.printf("                    %s%n", title);
+        out.printf("                    %s%n", title(o));
+        if (o.events()) {
+            // perftest's completion vector (eq_num) is always 0 here: the twin has no -X.
+            out.printf(" Test with events. Using %s_comp%d%n", deviceName, 0);
+        }
         out.printf(" Dual-port       : OFF\t\tDevice         : %s%n", deviceName);
-        out.printf(" Number of qps   : 1\t\tTransport type : IB%n");
+        out.printf(" Number of qps   : %d\t\tTransport type : IB%n", o.queuePairs());
         out.printf(" Connection type : %s\t\tUsing SRQ      : OFF%n", o.connection());
         // perftest 4.5 (6.06) prints these two; ours say what the twin does: no relaxed-ordering
         // registration (perftest's ON), ibv_post_send rather than the ibv_wr_* API (OFF on rxe too).
         out.print(" PCIe relax order: OFF\n");
         out.print(" ibv_wr* API     : OFF\n");
-        if (!o.isServer()) {
+        if (!o.isServer() || o.duplex()) {
             out.printf(" TX depth        : %d%n", o.txDepth());
         }
         if (o.postList() > 1) {
             out.printf(" Post List       : %d%n", o.postList());
         }
-        if (o.test().verb() == TestKind.Verb.SEND && o.isServer()) {
+        if (o.test().verb() == TestKind.Verb.SEND && (o.isServer() || o.duplex())) {
             out.printf(" RX depth        : %d%n", o.receiveDepth());
         }
         if (!o.test().isLatency()) {
@@ -67,7 +80,7 @@ final class TestInfo {
             out.printf(" Max inline data : %d[B]%n", inlineSize);
         }
         out.printf(" rdma_cm QPs\t : %s%n", o.rdmaCm() ? "ON" : "OFF");
-        out.printf(" Data ex. method : %s%n", o.rdmaCm() ? "rdma_cm" : "Ethernet");
+        out.printf(" Data ex. method : %s%n", o.cmExchange() ? "rdma_cm" : "Ethernet");
         if (o.rdmaCm() && o.isServer()) {
             out.print("---------------------------------------------------------------------------------------\n");
             out.print(" Waiting for client rdma_cm QP to connect\n Please run the same command with the IB/RoCE interface IP\n");

@@ -29,7 +29,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * One test's verbs objects, as perftest lays them out: one buffer registered for every remote
  * access, its first half the local source ({@code buf[0]}) and its second half the target the
  * peer writes to, reads from or adds to (the address and rkey this side sends); one completion
- * queue; one queue pair of the test's connection type. The device and port come first
+ * queue; one queue pair of the test's connection type ({@code -q} of them on the bandwidth tests,
+ * all on that completion queue, each with its own key message). The device and port come first
  * ({@link #open}), the rest once the out-of-band preamble has fixed the MTU and cycle buffer
  * ({@link #create}; with {@code -R}, {@link #adopt} of what rdma_cm made).
  */
@@ -49,12 +50,12 @@ final class TestResources implements AutoCloseable {
     private MemoryRegion buffer;
     private long half;
     private CompletionQueue cq;
-    private QueuePair qp;
-    private int psn;
+    private QueuePair[] qps;
+    private int[] psns;
     private int outReads;
     private int inline;
     private AddressHandle addressHandle;
-    private KeyMessage local;
+    private KeyMessage[] locals;
 
     private TestResources(PerftestOptions options, Context context) {
         this.options = options;
@@ -131,14 +132,23 @@ final class TestResources implements AutoCloseable {
             case UD -> QueuePairType.UD;
         };
         int sendDepth = sendDepth();
-        cq = context.createCompletionQueue(sendDepth + receiveDepth + 16);
-        qp = pd.createQueuePair(QueuePairOptions.builder(type, cq).maxSendWorkRequests(sendDepth)
-                .maxReceiveWorkRequests(Math.max(receiveDepth, 1)).maxSendSge(1).maxReceiveSge(1).maxInlineData(INLINE).build());
-        switch (options.connection()) {
-            case UD -> qp.toInit(options.ibPort(), 0, QKEY);
-            case UC -> qp.toInit(options.ibPort(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE));
-            case RC -> qp.toInit(options.ibPort(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ,
-                    AccessFlag.REMOTE_ATOMIC));
+        int count = options.queuePairs();
+        int cqe = (sendDepth + receiveDepth) * count + 16;
+        // -e: the queue signals a channel (perftest's ibv_create_comp_channel, vector 0).
+        cq = options.events() ? context.createCompletionQueue(cqe, context.createCompletionChannel(), 0)
+                : context.createCompletionQueue(cqe);
+        qps = new QueuePair[count];
+        for (int i = 0; i < count; i++) {
+            QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(type, cq).maxSendWorkRequests(sendDepth)
+                    .maxReceiveWorkRequests(Math.max(receiveDepth, 1)).maxSendSge(1).maxReceiveSge(1).maxInlineData(INLINE)
+                    .build());
+            switch (options.connection()) {
+                case UD -> qp.toInit(options.ibPort(), 0, QKEY);
+                case UC -> qp.toInit(options.ibPort(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE));
+                case RC -> qp.toInit(options.ibPort(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ,
+                        AccessFlag.REMOTE_ATOMIC));
+            }
+            qps[i] = qp;
         }
         describeLocal();
     }
@@ -163,7 +173,7 @@ final class TestResources implements AutoCloseable {
     void adopt(RdmaConnection connection, int maxSize, int cycleBuffer) {
         pd = connection.protectionDomain();
         cq = connection.completionQueue();
-        qp = connection.queuePair();
+        qps = new QueuePair[] {connection.queuePair()};
         registerBuffer(maxSize, cycleBuffer);
         describeLocal();
     }
@@ -216,18 +226,27 @@ final class TestResources implements AutoCloseable {
         }
     }
 
-    /** This side's key message: our queue pair, a random PSN, the target half of the buffer. */
+    /** This side's key messages, one per queue pair: its number, a random PSN, the target half of the buffer. */
     private void describeLocal() {
-        inline = qp.capabilities().maxInlineData();
+        inline = qps[0].capabilities().maxInlineData();
         outReads = outReads();
-        psn = ThreadLocalRandom.current().nextInt() & 0xFF_FFFF;
-        local = new KeyMessage(port.lid(), outReads, qp.number(), psn, buffer.rkey(), buffer.iova() + half,
-                gid == null ? null : gid.gid(), 0);
+        psns = new int[qps.length];
+        locals = new KeyMessage[qps.length];
+        for (int i = 0; i < qps.length; i++) {
+            psns[i] = ThreadLocalRandom.current().nextInt() & 0xFF_FFFF;
+            locals[i] = new KeyMessage(port.lid(), outReads, qps[i].number(), psns[i], buffer.rkey(), buffer.iova() + half,
+                    gid == null ? null : gid.gid(), 0);
+        }
     }
 
-    /** This side's key message. */
+    /** This side's key message of the first queue pair (the one perftest's hand shakes carry). */
     KeyMessage local() {
-        return local;
+        return locals[0];
+    }
+
+    /** This side's key message of queue pair {@code index}. */
+    KeyMessage local(int index) {
+        return locals[index];
     }
 
     /**
@@ -235,13 +254,21 @@ final class TestResources implements AutoCloseable {
      * index when we use GIDs, else the peer's LID), then RTS. Retry count 6, not perftest's 7: on
      * rxe 7 retries for ever, and a dead peer must end the run.
      */
-    void connect(KeyMessage remote, int mtu) {
+    void connect(KeyMessage[] remotes, int mtu) {
+        for (int i = 0; i < qps.length; i++) {
+            connect(qps[i], psns[i], remotes[i], mtu);
+        }
+    }
+
+    private void connect(QueuePair qp, int psn, KeyMessage remote, int mtu) {
         Mtu pathMtu = Mtu.of(mtu);
         if (options.connection() == Connection.UD) {
             AddressHandleAttributes attributes = (gid != null
                     ? AddressHandleAttributes.global(options.ibPort(), gid.index(), remote.gid())
                     : AddressHandleAttributes.local(options.ibPort(), remote.lid())).withServiceLevel(options.serviceLevel());
-            addressHandle = pd.createAddressHandle(attributes);
+            if (addressHandle == null) {
+                addressHandle = pd.createAddressHandle(attributes);
+            }
             qp.toRtr();
             qp.toRts(psn);
             return;
@@ -259,8 +286,14 @@ final class TestResources implements AutoCloseable {
         }
     }
 
+    /** The first queue pair (the only one but with {@code -q}). */
     QueuePair queuePair() {
-        return qp;
+        return qps[0];
+    }
+
+    /** Every queue pair, in the order of their key messages. */
+    QueuePair[] queuePairs() {
+        return qps.clone();
     }
 
     CompletionQueue completionQueue() {

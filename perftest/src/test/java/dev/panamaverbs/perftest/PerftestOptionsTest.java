@@ -153,6 +153,80 @@ class PerftestOptionsTest {
     }
 
     @Test
+    void rxDepthAsPerftest() {
+        assertEquals(100, PerftestOptions.parse("send_bw", "-r", "100").receiveDepth());
+        assertEquals(100, PerftestOptions.parse("send_bw", "--rx-depth=100").receiveDepth());
+        assertEquals(8, PerftestOptions.parse("send_lat", "-r", "7").receiveDepth(), "an odd depth made even");
+        assertEquals(7, PerftestOptions.parse("send_lat", "-r", "7", "-a").receiveDepth(), "not with -a");
+        assertEquals(20, PerftestOptions.parse("send_bw", "-r", "4000", "-n", "20").receiveDepth(), "cut to the iterations");
+        assertEquals(4000, PerftestOptions.parse("send_bw", "-r", "4000", "-D", "2").receiveDepth(), "not in duration mode");
+        assertEquals(100, PerftestOptions.parse("send_bw", "-c", "UD", "-r", "100").receiveDepth(), "UD keeps a given depth");
+        assertEquals(1000, PerftestOptions.parse("send_bw", "-c", "UD", "-r", "512").receiveDepth(),
+                "UD: a depth of 512 (given or not) becomes the iterations");
+        assertEquals(1, PerftestOptions.parse("write_bw", "-r", "1").receiveDepth(), "1 is accepted on the RDMA verbs");
+        assertEquals("Rx depth should be between 1 and 16384", refusal("send_bw", "-r", "0"));
+        assertEquals("Rx depth should be between 1 and 16384", refusal("send_bw", "-r", "16385"));
+        for (String test : new String[] {"write_bw", "write_lat", "read_bw", "read_lat", "atomic_bw", "atomic_lat"}) {
+            assertEquals("On RDMA verbs rx depth can be only 1", refusal(test, "-r", "2"), test);
+        }
+    }
+
+    @Test
+    void eventsAsPerftest() {
+        assertFalse(PerftestOptions.parse("send_bw").events());
+        for (String test : new String[] {"send_bw", "send_lat", "read_bw", "read_lat", "atomic_bw", "atomic_lat"}) {
+            assertTrue(PerftestOptions.parse(test, "-e").events(), test);
+            assertTrue(PerftestOptions.parse(test, "--events").events(), test);
+        }
+        assertEquals("Events feature not available on WRITE verb", refusal("write_bw", "-e"));
+        assertEquals("Events feature not available on WRITE verb", refusal("write_lat", "-e"));
+        assertEquals("Duration mode doesn't work with events.", refusal("send_bw", "-e", "-D", "2"));
+        assertTrue(refusal("send_bw", "-e", "-R").contains("not implemented by the Java perftest"));
+    }
+
+    @Test
+    void bidirectionalAsPerftest() {
+        for (String test : new String[] {"write_bw", "read_bw", "atomic_bw", "send_bw"}) {
+            assertTrue(PerftestOptions.parse(test, "-b").duplex(), test);
+            assertTrue(PerftestOptions.parse(test, "--bidirectional").duplex(), test);
+        }
+        for (String test : new String[] {"write_lat", "send_lat", "read_lat", "atomic_lat"}) {
+            assertEquals("Bidirectional is only available in BW test", refusal(test, "-b"), test);
+        }
+        assertTrue(refusal("send_bw", "-b", "-c", "UD").contains("with UD is not implemented by the Java perftest yet"));
+        assertTrue(refusal("send_bw", "-b", "-D", "2").contains("with -D is not implemented"));
+        assertTrue(refusal("send_bw", "-b", "-l", "2", "-n", "10").contains("with -l is not implemented"));
+        assertFalse(PerftestOptions.parse("send_bw", "-b").noPeak(), "a bidirectional SEND server measures its peak");
+        assertFalse(PerftestOptions.parse("write_bw", "-b").noPeak(), "a bidirectional server measures its peak");
+    }
+
+    @Test
+    void queuePairsAsPerftest() {
+        assertEquals(1, PerftestOptions.parse("write_bw").queuePairs());
+        for (String test : new String[] {"write_bw", "read_bw", "atomic_bw"}) {
+            assertEquals(4, PerftestOptions.parse(test, "-q", "4").queuePairs(), test);
+            assertEquals(4, PerftestOptions.parse(test, "--qp=4").queuePairs(), test);
+        }
+        for (String test : new String[] {"write_lat", "send_lat", "read_lat", "atomic_lat"}) {
+            assertEquals("Multiple QPs only available on bw tests", refusal(test, "-q", "2"), test);
+        }
+        assertEquals("num of Qps should be between 1 and 16384", refusal("write_bw", "-q", "0"));
+        assertEquals("num of Qps should be between 1 and 16384", refusal("write_bw", "-q", "16385"));
+        assertTrue(refusal("send_bw", "-q", "2").contains("not implemented by the Java perftest yet"));
+        assertTrue(refusal("write_bw", "-q", "2", "-R").contains("not implemented by the Java perftest yet"));
+        assertEquals(1, PerftestOptions.parse("send_bw", "-q", "1", "-R").queuePairs(), "one queue pair is fine with -R");
+    }
+
+    @Test
+    void rdmaCmExchangeAsPerftest() {
+        assertFalse(PerftestOptions.parse("send_bw").cmExchange());
+        PerftestOptions z = PerftestOptions.parse("send_bw", "-z");
+        assertTrue(z.cmExchange() && !z.rdmaCm(), "-z: the exchange over rdma_cm, the queue pairs as without it");
+        assertTrue(PerftestOptions.parse("write_lat", "--com_rdma_cm", "-c", "UC").cmExchange(), "not refused with UC");
+        assertTrue(PerftestOptions.parse("write_bw", "-R").cmExchange(), "-R implies it, as in perftest 4.5");
+    }
+
+    @Test
     void cqModerationAsPerftest() {
         assertEquals(100, PerftestOptions.parse("send_bw", "-s", "8192").cqModeration());
         PerftestOptions large = PerftestOptions.parse("write_bw", "-s", "16384");
@@ -243,10 +317,9 @@ class PerftestOptionsTest {
 
     @Test
     void optionsNotImplementedAreRefusedByName() {
-        String[][] cases = {{"-r", "10"}, {"-q", "2"}, {"-b"}, {"-e"}, {"-z"},
+        String[][] cases = {
             {"-V"}, {"-h"}, {"-C"}, {"-H"}, {"-U"}, {"-O"}, {"-g"}, {"-f", "1"}, {"-L", "64"}, {"-M", "ff0e::1"},
-            {"-T", "0"}, {"-X", "0"}, {"-w", "1"}, {"-y", "1"}, {"-W", "x"}, {"--rx-depth=10"}, {"--qp", "2"},
-            {"--bidirectional"}};
+            {"-T", "0"}, {"-X", "0"}, {"-w", "1"}, {"-y", "1"}, {"-W", "x"}, {"--tos", "2"}};
         for (String[] option : cases) {
             String[] args = new String[option.length + 1];
             args[0] = "send_bw";

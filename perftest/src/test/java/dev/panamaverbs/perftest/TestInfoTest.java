@@ -53,6 +53,31 @@ class TestInfoTest {
     }
 
     @Test
+    void eventsLineAfterTheTitleAndRxDepthAsGiven() {
+        String events = info("send_lat", "-e", "-r", "64");
+        assertTrue(events.contains("                    Send Latency Test\n Test with events. Using rxe0_comp0\n"), events);
+        assertTrue(events.contains(" RX depth        : 64\n"), events);
+        assertFalse(info("send_lat").contains("Test with events"));
+    }
+
+    @Test
+    void bidirectionalTitleAndDepthsOnBothSides() {
+        String server = info("write_bw", "-b");
+        assertTrue(server.contains("                    RDMA_Write Bidirectional BW Test\n"), server);
+        assertTrue(server.contains(" TX depth        : 128\n"), "-b: the server sends too");
+        assertTrue(info("atomic_bw", "-b", "host").contains("                    Atomic FETCH_AND_ADD Bidirectional BW Test\n"));
+        assertTrue(info("write_bw", "-l", "4", "host").contains("                    RDMA_Write Post List BW Test\n"));
+    }
+
+    @Test
+    void rdmaCmExchangeLines() {
+        String z = info("write_bw", "-z", "host");
+        assertTrue(z.contains(" rdma_cm QPs\t : OFF\n Data ex. method : rdma_cm\n"), z);
+        String r = info("write_bw", "-R", "host");
+        assertTrue(r.contains(" rdma_cm QPs\t : ON\n Data ex. method : rdma_cm\n"), r);
+    }
+
+    @Test
     void atomicTitleNamesTheAtomicType() {
         assertTrue(info("atomic_bw").contains("                    Atomic FETCH_AND_ADD BW Test\n"));
         assertTrue(info("atomic_bw", "-A", "CMP_AND_SWAP").contains("                    Atomic CMP_AND_SWAP BW Test\n"));

@@ -79,7 +79,7 @@ public final class ConnectionEvent {
     /**
      * The first {@code length} bytes of the private data (fewer if fewer arrived).
      *
-     * @param length the length
+     * @param length the most bytes wanted
      * @return the first {@code length} bytes of the private data (fewer if fewer arrived).
      */
     public byte[] privateData(int length) {

@@ -54,7 +54,7 @@ public enum ConnectionEventType implements NativeEnum {
     /**
      * The constant for a C value, or null when this library does not know it.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value, or null when this library does not know it.
      */
     public static ConnectionEventType orNull(int value) {

@@ -137,7 +137,7 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
     /**
      * These options with other private data.
      *
-     * @param data the data
+     * @param data the private data to send with the connect or accept (copied)
      * @return these options with other private data.
      */
     public ConnectionOptions withPrivateData(byte[] data) {
@@ -227,8 +227,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         /**
          * Bytes sent with the connect or accept (copied); limits in {@link ConnectionOptions}.
          *
-         * @param data the data
-         * @return bytes sent with the connect or accept (copied); limits in {@link ConnectionOptions}.
+         * @param data the bytes to send (copied)
+         * @return this builder
          */
         public Builder privateData(byte[] data) {
             Objects.requireNonNull(data, "privateData");
@@ -258,8 +258,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         /**
          * {@code responder_resources}, 0..255 (at most the device's {@code max_qp_rd_atom}).
          *
-         * @param value the value
-         * @return {@code responder_resources}, 0..255 (at most the device's {@code max_qp_rd_atom}).
+         * @param value the responder resources, 0 to 255
+         * @return this builder
          */
         public Builder responderResources(int value) {
             this.responderResources = value;
@@ -269,8 +269,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         /**
          * {@code initiator_depth}, 0..255 (at most the device's {@code max_qp_init_rd_atom}).
          *
-         * @param value the value
-         * @return {@code initiator_depth}, 0..255 (at most the device's {@code max_qp_init_rd_atom}).
+         * @param value the initiator depth, 0 to 255
+         * @return this builder
          */
         public Builder initiatorDepth(int value) {
             this.initiatorDepth = value;
@@ -280,8 +280,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         /**
          * {@code retry_count}, 0..7; 7 retries for ever on rxe (a dead peer is never detected).
          *
-         * @param value the value
-         * @return {@code retry_count}, 0..7; 7 retries for ever on rxe (a dead peer is never detected).
+         * @param value the transport retry count, 0 to 7
+         * @return this builder
          */
         public Builder retryCount(int value) {
             this.retryCount = value;
@@ -291,8 +291,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         /**
          * {@code rnr_retry_count}, 0..7; 7 retries for ever.
          *
-         * @param value the value
-         * @return {@code rnr_retry_count}, 0..7; 7 retries for ever.
+         * @param value the receiver-not-ready retry count, 0 to 7 (7: for ever)
+         * @return this builder
          */
         public Builder rnrRetryCount(int value) {
             this.rnrRetryCount = value;
@@ -302,8 +302,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         /**
          * Limit of address resolution and of route resolution, each (default 2 s).
          *
-         * @param value the value
-         * @return limit of address resolution and of route resolution, each (default 2 s).
+         * @param value the longest each resolution may take
+         * @return this builder
          */
         public Builder resolveTimeout(Duration value) {
             this.resolveTimeout = value;
@@ -313,8 +313,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         /**
          * Limit of a connect or accept until ESTABLISHED, and of a disconnect (default 10 s).
          *
-         * @param value the value
-         * @return limit of a connect or accept until ESTABLISHED, and of a disconnect (default 10 s).
+         * @param value the longest a connect, accept or disconnect may take
+         * @return this builder
          */
         public Builder connectTimeout(Duration value) {
             this.connectTimeout = value;
@@ -324,9 +324,9 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         /**
          * Send and receive queue depths of the created queue pair (default 64 each).
          *
-         * @param send the send
-         * @param receive the receive
-         * @return send and receive queue depths of the created queue pair (default 64 each).
+         * @param send the send queue's depth (work requests)
+         * @param receive the receive queue's depth (work requests)
+         * @return this builder
          */
         public Builder queueDepth(int send, int receive) {
             this.maxSendWorkRequests = send;
@@ -337,8 +337,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         /**
          * Scatter/gather entries per request (default 1).
          *
-         * @param value the value
-         * @return scatter/gather entries per request (default 1).
+         * @param value scatter/gather entries per send and per receive request
+         * @return this builder
          */
         public Builder maxSge(int value) {
             this.maxSge = value;
@@ -348,8 +348,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         /**
          * Inline bytes per send (default 0).
          *
-         * @param value the value
-         * @return inline bytes per send (default 0).
+         * @param value the most bytes a send may carry inline
+         * @return this builder
          */
         public Builder maxInlineData(int value) {
             this.maxInlineData = value;
@@ -359,8 +359,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         /**
          * Entries of the created completion queue (default 256).
          *
-         * @param value the value
-         * @return entries of the created completion queue (default 256).
+         * @param value the completion queue's entries
+         * @return this builder
          */
         public Builder completionQueueSize(int value) {
             this.completionQueueSize = value;
@@ -370,8 +370,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         /**
          * Pending requests a listener queues (default 16).
          *
-         * @param value the value
-         * @return pending requests a listener queues (default 16).
+         * @param value the most connection requests queued before accept
+         * @return this builder
          */
         public Builder backlog(int value) {
             this.backlog = value;

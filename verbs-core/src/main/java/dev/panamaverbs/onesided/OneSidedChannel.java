@@ -440,7 +440,7 @@ public final class OneSidedChannel implements AutoCloseable {
     /**
      * The current value of a local signal slot ({@link SignalSlot#read()}).
      *
-     * @param slot the slot
+     * @param slot a local signal slot of this channel
      * @return its value
      */
     public long readSignal(SignalSlot slot) {
@@ -450,7 +450,7 @@ public final class OneSidedChannel implements AutoCloseable {
     /**
      * Waits until the local {@code slot}, which the peer signals, reaches {@code atLeast} (signed compare).
      *
-     * @param slot the slot
+     * @param slot a local signal slot of this channel
      * @param atLeast the value to wait for
      * @param timeout how long to wait at most
      * @return the value seen, at least {@code atLeast}

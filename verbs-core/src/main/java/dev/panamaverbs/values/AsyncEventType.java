@@ -1,14 +1,12 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.gateway.IbverbsCalls;
-import dev.panamaverbs.internal.LibraryText;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
 /**
- * Asynchronous event type (C {@code enum ibv_event_type}). {@code describe()} gives libibverbs' own text for a value
+ * Asynchronous event type (C {@code enum ibv_event_type}). {@link #describe()} gives libibverbs' own text for a value
  * ({@code ibv_event_type_str}), e.g. "local catastrophic error" for {@link #DEVICE_FATAL}.
  */
-public enum AsyncEventType implements NativeEnum {
+public enum AsyncEventType implements DescribedEnum {
     /** {@code IBV_EVENT_CQ_ERR}. */
     CQ_ERR(IBV_EVENT_CQ_ERR),
     /** {@code IBV_EVENT_QP_FATAL}. */
@@ -65,7 +63,7 @@ public enum AsyncEventType implements NativeEnum {
     /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value
      */
     public static AsyncEventType of(int value) {
@@ -75,21 +73,10 @@ public enum AsyncEventType implements NativeEnum {
     /**
      * The constant for a C value, or {@code null} when this version does not know it.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value, or {@code null} when this version does not know it
      */
     public static AsyncEventType orNull(int value) {
         return TABLE.orNull(value);
-    }
-
-    /**
-     * libibverbs' own text for this value ({@code ibv_event_type_str}), e.g. "local catastrophic error" for {@link #DEVICE_FATAL}: the words
-     * {@code ibv_devinfo} and other rdma-core tools print, where {@code name()} is the Java constant.
-     *
-     * @return the text libibverbs gives this value
-     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
-     */
-    public String describe() {
-        return LibraryText.of("ibv_event_type_str", IbverbsCalls::ibv_event_type_str, value);
     }
 }

@@ -15,7 +15,7 @@ public interface BitFlag {
     /**
      * The C flags word for a set of flags.
      *
-     * @param flags the flags
+     * @param flags the flags to combine
      * @return the C flags word for a set of flags
      */
     static int toBits(Set<? extends BitFlag> flags) {
@@ -30,8 +30,8 @@ public interface BitFlag {
      * The flags of {@code type} set in {@code bits}; bits this version does not know are ignored.
      *
      * @param <E> the enum type
-     * @param type the type
-     * @param bits the bits
+     * @param type the flag enum
+     * @param bits the C flags word
      * @return the flags of {@code type} set in {@code bits}
      */
     static <E extends Enum<E> & BitFlag> EnumSet<E> fromBits(Class<E> type, int bits) {

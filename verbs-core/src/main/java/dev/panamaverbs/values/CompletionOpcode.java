@@ -58,7 +58,7 @@ public enum CompletionOpcode implements NativeEnum {
     /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value
      */
     public static CompletionOpcode of(int value) {
@@ -68,7 +68,7 @@ public enum CompletionOpcode implements NativeEnum {
     /**
      * The constant for a C value, or {@code null} when this version does not know it.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value, or {@code null} when this version does not know it
      */
     public static CompletionOpcode orNull(int value) {

@@ -1,14 +1,12 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.gateway.IbverbsCalls;
-import dev.panamaverbs.internal.LibraryText;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
 /**
- * Work completion status (C {@code enum ibv_wc_status}). {@code describe()} gives libibverbs' own text for a value
+ * Work completion status (C {@code enum ibv_wc_status}). {@link #describe()} gives libibverbs' own text for a value
  * ({@code ibv_wc_status_str}), e.g. "local length error" for {@link #LOC_LEN_ERR}.
  */
-public enum CompletionStatus implements NativeEnum {
+public enum CompletionStatus implements DescribedEnum {
     /** {@code IBV_WC_SUCCESS}. */
     SUCCESS(IBV_WC_SUCCESS),
     /** {@code IBV_WC_LOC_LEN_ERR}. */
@@ -73,7 +71,7 @@ public enum CompletionStatus implements NativeEnum {
     /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value
      */
     public static CompletionStatus of(int value) {
@@ -83,21 +81,10 @@ public enum CompletionStatus implements NativeEnum {
     /**
      * The constant for a C value, or {@code null} when this version does not know it.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value, or {@code null} when this version does not know it
      */
     public static CompletionStatus orNull(int value) {
         return TABLE.orNull(value);
-    }
-
-    /**
-     * libibverbs' own text for this value ({@code ibv_wc_status_str}), e.g. "local length error" for {@link #LOC_LEN_ERR}: the words
-     * {@code ibv_devinfo} and other rdma-core tools print, where {@code name()} is the Java constant.
-     *
-     * @return the text libibverbs gives this value
-     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
-     */
-    public String describe() {
-        return LibraryText.of("ibv_wc_status_str", IbverbsCalls::ibv_wc_status_str, value);
     }
 }

@@ -121,7 +121,7 @@ public record DeviceAttributes(
     /**
      * Whether the device reports {@code capability}.
      *
-     * @param capability the capability
+     * @param capability the capability asked about
      * @return whether the device reports {@code capability}
      */
     public boolean has(DeviceCapability capability) {

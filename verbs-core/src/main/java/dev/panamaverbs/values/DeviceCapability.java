@@ -82,7 +82,7 @@ public enum DeviceCapability {
     /**
      * The capabilities set in {@code flags}; bits this version does not know are ignored.
      *
-     * @param flags the flags
+     * @param flags the C {@code device_cap_flags} word
      * @return the capabilities set in {@code flags}
      */
     public static Set<DeviceCapability> fromBits(long flags) {

@@ -26,7 +26,7 @@ public enum ForkStatus implements NativeEnum {
     /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value
      */
     public static ForkStatus of(int value) {

@@ -60,8 +60,8 @@ public final class Gid {
      * {@code ibv_devinfo} shows it) or as any IPv6 or IPv4 literal ({@code fe80::1},
      * {@code ::ffff:10.0.2.15}, {@code 10.0.2.15}: IPv4 is mapped into IPv6). No name lookup.
      *
-     * @param text the text
-     * @return this gid
+     * @param text the GID or IP address literal
+     * @return the GID
      */
     public static Gid parse(String text) {
         if (text == null || text.isBlank()) {
@@ -101,7 +101,7 @@ public final class Gid {
     /**
      * The GID for an IP address: IPv6 as is, IPv4 mapped to {@code ::ffff:a.b.c.d}.
      *
-     * @param address the address
+     * @param address the IPv4 or IPv6 address
      * @return the GID for an IP address: IPv6 as is, IPv4 mapped to {@code ::ffff:a.b.c.d}
      */
     public static Gid fromInetAddress(InetAddress address) {

@@ -35,7 +35,7 @@ public final class Guids {
      * Parses {@code xxxx:xxxx:xxxx:xxxx} (or 16 hex digits without colons) into a host-order GUID.
      *
      * @throws IllegalArgumentException when the text is not 16 hex digits in that form
-     * @param text the text
+     * @param text the GUID as {@code ibv_devinfo} prints it
      * @return the GUID in host order
      */
     public static long parse(String text) {

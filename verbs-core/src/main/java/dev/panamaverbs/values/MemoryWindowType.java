@@ -24,7 +24,7 @@ public enum MemoryWindowType implements NativeEnum {
     /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value
      */
     public static MemoryWindowType of(int value) {
@@ -34,7 +34,7 @@ public enum MemoryWindowType implements NativeEnum {
     /**
      * The constant for a C value, or {@code null} when this version does not know it.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value, or {@code null} when this version does not know it
      */
     public static MemoryWindowType orNull(int value) {

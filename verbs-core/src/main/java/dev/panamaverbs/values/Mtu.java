@@ -39,7 +39,7 @@ public enum Mtu implements NativeEnum {
     /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value
      */
     public static Mtu of(int value) {
@@ -49,7 +49,7 @@ public enum Mtu implements NativeEnum {
     /**
      * The constant for a C value, or {@code null} when this version does not know it.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value, or {@code null} when this version does not know it
      */
     public static Mtu orNull(int value) {

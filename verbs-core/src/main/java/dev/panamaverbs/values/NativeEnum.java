@@ -1,5 +1,9 @@
 package dev.panamaverbs.values;
 
+import dev.panamaverbs.internal.LibraryText;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 /** A Java enum that mirrors a verbs.h enum: {@link #value()} is the C value. */
 public interface NativeEnum {
     /**
@@ -16,9 +20,14 @@ public interface NativeEnum {
      * @param <E> the enum type
      */
     final class Table<E extends Enum<E> & NativeEnum> {
+        /** The tables of the enums libibverbs describes ({@link DescribedEnum}), by enum type. */
+        private static final Map<Class<?>, Table<?>> DESCRIBED = new ConcurrentHashMap<>();
+
         private final E[] byValue;
         private final int offset;
         private final String cName;
+        /** libibverbs' {@code <cName>_str} invoker (the text of a {@link DescribedEnum}), or null when it has none. */
+        private final LibraryText.StringFunction text;
 
         /**
          * A table over every constant of {@code type}; {@code cName} names the C enum in errors.
@@ -42,12 +51,25 @@ public interface NativeEnum {
             this.byValue = table;
             this.offset = min;
             this.cName = cName;
+            this.text = LibraryText.function(cName + "_str");
+            if (text != null) {
+                DESCRIBED.put(type, this);
+            }
+        }
+
+        /** libibverbs' text for {@code constant}, through its enum's table. */
+        static String describe(NativeEnum constant) {
+            Table<?> table = DESCRIBED.get(((Enum<?>) constant).getDeclaringClass());
+            if (table == null) {
+                throw new IllegalStateException(constant + " has no text in libibverbs");
+            }
+            return LibraryText.of(table.cName + "_str", table.text, constant.value());
         }
 
         /**
          * The constant for {@code value}, or {@code null} if the C enum value is not known.
          *
-         * @param value the value
+         * @param value the C value, as the header defines it
          * @return the constant for {@code value}, or {@code null} if the C enum value is not known
          */
         public E orNull(int value) {
@@ -58,7 +80,7 @@ public interface NativeEnum {
         /**
          * The constant for {@code value}; an unknown value is an {@link IllegalArgumentException}.
          *
-         * @param value the value
+         * @param value the C value, as the header defines it
          * @return the constant for {@code value}
          */
         public E of(int value) {

@@ -1,14 +1,12 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.gateway.IbverbsCalls;
-import dev.panamaverbs.internal.LibraryText;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
 /**
- * Device node type (C {@code enum ibv_node_type}). {@code describe()} gives libibverbs' own text for a value
+ * Device node type (C {@code enum ibv_node_type}). {@link #describe()} gives libibverbs' own text for a value
  * ({@code ibv_node_type_str}), e.g. "InfiniBand channel adapter" for {@link #CA}.
  */
-public enum NodeType implements NativeEnum {
+public enum NodeType implements DescribedEnum {
     /** {@code IBV_NODE_UNKNOWN}. */
     UNKNOWN(IBV_NODE_UNKNOWN),
     /** {@code IBV_NODE_CA}. */
@@ -41,7 +39,7 @@ public enum NodeType implements NativeEnum {
     /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value
      */
     public static NodeType of(int value) {
@@ -51,21 +49,10 @@ public enum NodeType implements NativeEnum {
     /**
      * The constant for a C value, or {@code null} when this version does not know it.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value, or {@code null} when this version does not know it
      */
     public static NodeType orNull(int value) {
         return TABLE.orNull(value);
-    }
-
-    /**
-     * libibverbs' own text for this value ({@code ibv_node_type_str}), e.g. "InfiniBand channel adapter" for {@link #CA}: the words
-     * {@code ibv_devinfo} and other rdma-core tools print, where {@code name()} is the Java constant.
-     *
-     * @return the text libibverbs gives this value
-     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
-     */
-    public String describe() {
-        return LibraryText.of("ibv_node_type_str", IbverbsCalls::ibv_node_type_str, value);
     }
 }

@@ -1,14 +1,12 @@
 package dev.panamaverbs.values;
 
-import dev.panamaverbs.gateway.IbverbsCalls;
-import dev.panamaverbs.internal.LibraryText;
 import static dev.panamaverbs.ffm.VerbsConstants.*;
 
 /**
- * Logical port state (C {@code enum ibv_port_state}). {@code describe()} gives libibverbs' own text for a value
+ * Logical port state (C {@code enum ibv_port_state}). {@link #describe()} gives libibverbs' own text for a value
  * ({@code ibv_port_state_str}), e.g. "active" for {@link #ACTIVE}.
  */
-public enum PortState implements NativeEnum {
+public enum PortState implements DescribedEnum {
     /** {@code IBV_PORT_NOP}. */
     NOP(IBV_PORT_NOP),
     /** {@code IBV_PORT_DOWN}. */
@@ -37,7 +35,7 @@ public enum PortState implements NativeEnum {
     /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value
      */
     public static PortState of(int value) {
@@ -47,21 +45,10 @@ public enum PortState implements NativeEnum {
     /**
      * The constant for a C value, or {@code null} when this version does not know it.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value, or {@code null} when this version does not know it
      */
     public static PortState orNull(int value) {
         return TABLE.orNull(value);
-    }
-
-    /**
-     * libibverbs' own text for this value ({@code ibv_port_state_str}), e.g. "active" for {@link #ACTIVE}: the words
-     * {@code ibv_devinfo} and other rdma-core tools print, where {@code name()} is the Java constant.
-     *
-     * @return the text libibverbs gives this value
-     * @throws dev.panamaverbs.VerbsUnavailableException when libibverbs is unavailable
-     */
-    public String describe() {
-        return LibraryText.of("ibv_port_state_str", IbverbsCalls::ibv_port_state_str, value);
     }
 }

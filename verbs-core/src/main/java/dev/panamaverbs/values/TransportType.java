@@ -32,7 +32,7 @@ public enum TransportType implements NativeEnum {
     /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value
      */
     public static TransportType of(int value) {
@@ -42,7 +42,7 @@ public enum TransportType implements NativeEnum {
     /**
      * The constant for a C value, or {@code null} when this version does not know it.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value, or {@code null} when this version does not know it
      */
     public static TransportType orNull(int value) {

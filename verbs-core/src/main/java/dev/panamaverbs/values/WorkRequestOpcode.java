@@ -46,7 +46,7 @@ public enum WorkRequestOpcode implements NativeEnum {
     /**
      * The constant for a C value; an unknown value is an {@link IllegalArgumentException}.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value
      */
     public static WorkRequestOpcode of(int value) {
@@ -56,7 +56,7 @@ public enum WorkRequestOpcode implements NativeEnum {
     /**
      * The constant for a C value, or {@code null} when this version does not know it.
      *
-     * @param value the value
+     * @param value the C value, as the header defines it
      * @return the constant for a C value, or {@code null} when this version does not know it
      */
     public static WorkRequestOpcode orNull(int value) {

@@ -2,8 +2,7 @@ package dev.panamaverbs.events;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.gateway.Epoll;
-import dev.panamaverbs.gateway.Libc;
+import dev.panamaverbs.gateway.EventFd;
 import dev.panamaverbs.internal.Deadline;
 import java.lang.foreign.Arena;
 import java.lang.management.ManagementFactory;
@@ -33,16 +32,16 @@ import org.junit.jupiter.api.Test;
 class PollerAllocationTest {
     private static final int WARM_UP = 20_000;
     private static final int CYCLES = 5_000;
+    /** Rounds of {@link #CYCLES} counted cycles before the test gives up on the path getting warm. */
+    private static final int ROUNDS = 10;
     private static final long BOUND_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
     private Poller poller;
     private Arena arena;
-    private int fd;
+    private EventFd eventFd;
     private PollSource source;
-    private Epoll.EventFdState writeState;
-    private Epoll.EventFdState readState;
     /** Cycles the consumer (handler or waiter) has completed. */
     private final AtomicLong consumed = new AtomicLong();
     private final AtomicReference<Thread> pollerThread = new AtomicReference<>();
@@ -57,17 +56,14 @@ class PollerAllocationTest {
     void start() {
         poller = Poller.start("allocation-test-poller");
         arena = Arena.ofShared();
-        fd = Epoll.eventFd();
-        assertTrue(fd >= 0, "eventfd: " + fd);
-        source = poller.register(fd, "allocation test eventfd");
-        writeState = Epoll.allocateEventFdState(arena);
-        readState = Epoll.allocateEventFdState(arena);
+        eventFd = EventFd.open(arena);
+        source = poller.register(eventFd.fd(), "allocation test eventfd");
     }
 
     @AfterEach
     void stop() {
         poller.close();
-        Libc.close(fd);
+        eventFd.close();
         arena.close();
     }
 
@@ -75,7 +71,7 @@ class PollerAllocationTest {
     void aHandlerCycleAllocatesNothing() {
         source.setHandler(() -> {
             pollerThread.compareAndSet(null, Thread.currentThread());
-            if (Epoll.eventFdRead(readState, fd) > 0) {
+            if (eventFd.read() > 0) {
                 consumed.incrementAndGet();
             }
         });
@@ -89,7 +85,7 @@ class PollerAllocationTest {
             try {
                 while (!source.isClosed()) {
                     long seen = source.reports();
-                    if (Epoll.eventFdRead(readState, fd) > 0) {
+                    if (eventFd.read() > 0) {
                         consumed.incrementAndGet();
                         continue;
                     }
@@ -115,13 +111,27 @@ class PollerAllocationTest {
         return pollerThread.get();
     }
 
-    /** Warm-up, then counted cycles: the bytes of the poller thread and the waiter (or 0). */
+    /**
+     * Warm-up, then rounds of counted cycles until one allocates less than a byte per cycle on both
+     * threads (at most {@link #ROUNDS}): the bytes of the poller thread and the waiter (or 0) in the
+     * last round. More than one round is needed only on a host so loaded that C2 has not compiled
+     * the path by the end of the warm-up (until then each downcall allocates, see above).
+     */
     private long[] cycles(Thread polling, Thread waiter) {
         long start = consumed.get();
         for (int i = 0; i < WARM_UP; i++) {
             cycle(start + i);
         }
-        start = consumed.get();
+        long[] bytes = null;
+        for (int round = 0; round < ROUNDS && (bytes == null || bytes[0] >= CYCLES || bytes[1] >= CYCLES); round++) {
+            bytes = round(polling, waiter);
+        }
+        return bytes;
+    }
+
+    /** One round of counted cycles: the bytes of the poller thread and the waiter (or 0). */
+    private long[] round(Thread polling, Thread waiter) {
+        long start = consumed.get();
         long pollerBefore = THREADS.getThreadAllocatedBytes(polling.threadId());
         long waiterBefore = waiter == null ? 0 : THREADS.getThreadAllocatedBytes(waiter.threadId());
         for (int i = 0; i < CYCLES; i++) {
@@ -134,7 +144,7 @@ class PollerAllocationTest {
 
     /** One wake-up: write the eventfd, spin until the consumer took it (a hang fails after a minute). */
     private void cycle(long before) {
-        assertZero(Epoll.eventFdWrite(writeState, fd, 1));
+        assertZero(eventFd.write(1));
         long end = System.nanoTime() + BOUND_NANOS;
         while (consumed.get() == before) {
             if (System.nanoTime() > end) {

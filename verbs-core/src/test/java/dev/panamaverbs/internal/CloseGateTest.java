@@ -51,7 +51,7 @@ class CloseGateTest {
         CloseGate gate = new CloseGate("owner");
         CountDownLatch inside = new CountDownLatch(1);
         AtomicBoolean left = new AtomicBoolean();
-        CompletableFuture<Void> waiter = CompletableFuture.runAsync(() -> {
+        CompletableFuture<Void> waiter = TestThreads.start(false, () -> {
             gate.enter("wait");
             try {
                 inside.countDown();
@@ -63,6 +63,7 @@ class CloseGateTest {
             } finally {
                 gate.exit();
             }
+            return null;
         });
         assertTrue(inside.await(BOUND.toSeconds(), TimeUnit.SECONDS));
         assertTimeoutPreemptively(BOUND, () -> {
@@ -79,7 +80,7 @@ class CloseGateTest {
         CloseGate gate = new CloseGate("owner");
         assertTrue(gate.beginClose());
         AtomicBoolean freed = new AtomicBoolean();
-        CompletableFuture<Boolean> second = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Boolean> second = TestThreads.start(false, () -> {
             boolean closed = gate.beginClose();
             assertTrue(freed.get(), "the second close returned before the first had freed");
             return closed;

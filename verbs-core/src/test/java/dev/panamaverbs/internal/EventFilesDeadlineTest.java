@@ -13,6 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,8 +29,23 @@ class EventFilesDeadlineTest {
     /** Generous: a 500 ms deadline must end well before this, however loaded the machine. */
     private static final long BOUND_MILLIS = 3_000;
 
-    /** Waits on {@code fifo} until {@code deadline}, counting attempts; true once it was readable. */
-    private static Boolean await(TestFifo fifo, long deadline, AtomicInteger attempts) throws InterruptedException {
+    /** The fd every test waits on. */
+    private TestFifo fifo;
+    /** How often the wait has looked at the fd. */
+    private final AtomicInteger attempts = new AtomicInteger();
+
+    @BeforeEach
+    void createFifo() throws Exception {
+        fifo = TestFifo.create();
+    }
+
+    @AfterEach
+    void closeFifo() throws Exception {
+        fifo.close();
+    }
+
+    /** Waits on {@link #fifo} until {@code deadline}, counting attempts; true once it was readable. */
+    private Boolean await(long deadline) throws InterruptedException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pollState = EventFiles.allocatePollState(arena);
             return EventFiles.awaitUntil(deadline, "test_wait", fifo, BACKOFF, null, pollMillis -> {
@@ -38,80 +55,63 @@ class EventFilesDeadlineTest {
         }
     }
 
-    private static <T> T on(boolean virtual, java.util.concurrent.Callable<T> body) throws Exception {
-        return TestThreads.start(virtual, body).get(30, TimeUnit.SECONDS);
+    /** Waits {@code timeout} from now on a virtual or platform thread. */
+    private Boolean awaitOn(boolean virtual, Duration timeout) throws Exception {
+        return TestThreads.start(virtual, () -> await(Deadline.start("test_wait", timeout))).get(30, TimeUnit.SECONDS);
     }
 
     @ParameterizedTest(name = "virtual thread: {0}")
     @ValueSource(booleans = {false, true})
     void zeroChecksOnceWithoutBlocking(boolean virtual) throws Exception {
-        try (TestFifo fifo = TestFifo.create()) {
-            AtomicInteger attempts = new AtomicInteger();
-            long started = System.nanoTime();
-            assertNull(on(virtual, () -> await(fifo, Deadline.start("test_wait", Duration.ZERO), attempts)));
-            assertEquals(1, attempts.get(), "one check");
-            assertTrue(System.nanoTime() - started < TimeUnit.MILLISECONDS.toNanos(BOUND_MILLIS));
-            fifo.makeReadable();
-            attempts.set(0);
-            assertEquals(Boolean.TRUE, on(virtual, () -> await(fifo, Deadline.start("test_wait", Duration.ZERO), attempts)),
-                    "zero answers what is ready now");
-            assertEquals(1, attempts.get());
-        }
+        long started = System.nanoTime();
+        assertNull(awaitOn(virtual, Duration.ZERO));
+        assertEquals(1, attempts.get(), "one check");
+        assertTrue(System.nanoTime() - started < TimeUnit.MILLISECONDS.toNanos(BOUND_MILLIS));
+        fifo.makeReadable();
+        attempts.set(0);
+        assertEquals(Boolean.TRUE, awaitOn(virtual, Duration.ZERO), "zero answers what is ready now");
+        assertEquals(1, attempts.get());
     }
 
     @ParameterizedTest(name = "virtual thread: {0}")
     @ValueSource(booleans = {false, true})
     void aDeadlineBoundsTheWholeWait(boolean virtual) throws Exception {
-        try (TestFifo fifo = TestFifo.create()) {
-            AtomicInteger attempts = new AtomicInteger();
-            long started = System.nanoTime();
-            assertNull(on(virtual, () -> await(fifo, Deadline.start("test_wait", Duration.ofMillis(500)), attempts)));
-            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-            assertTrue(millis >= 500 && millis < BOUND_MILLIS, "ended at the deadline: " + millis + " ms");
-        }
+        long started = System.nanoTime();
+        assertNull(awaitOn(virtual, Duration.ofMillis(500)));
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        assertTrue(millis >= 500 && millis < BOUND_MILLIS, "ended at the deadline: " + millis + " ms");
     }
 
     @ParameterizedTest(name = "virtual thread: {0}")
     @ValueSource(booleans = {false, true})
     void aHugeTimeoutWaitsUntilTheFdIsReadable(boolean virtual) throws Exception {
-        try (TestFifo fifo = TestFifo.create()) {
-            AtomicInteger attempts = new AtomicInteger();
-            CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return on(virtual, () -> await(fifo, Deadline.start("test_wait", Duration.ofSeconds(Long.MAX_VALUE)), attempts));
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            assertThrows(TimeoutException.class, () -> waiting.get(400, TimeUnit.MILLISECONDS), "still waiting");
-            fifo.makeReadable();
-            assertEquals(Boolean.TRUE, waiting.get(BOUND_MILLIS, TimeUnit.MILLISECONDS));
-        }
+        CompletableFuture<Boolean> waiting = TestThreads.start(virtual, () -> await(Deadline.start("test_wait", Duration.ofSeconds(Long.MAX_VALUE))));
+        assertThrows(TimeoutException.class, () -> waiting.get(400, TimeUnit.MILLISECONDS), "still waiting");
+        fifo.makeReadable();
+        assertEquals(Boolean.TRUE, waiting.get(BOUND_MILLIS, TimeUnit.MILLISECONDS));
     }
 
     @Test
     void anInterruptEndsAWaitForEverNamingTheVerb() throws Exception {
-        try (TestFifo fifo = TestFifo.create()) {
-            CompletableFuture<Throwable> ended = new CompletableFuture<>();
-            Thread waiter = Thread.ofPlatform().start(() -> {
-                try {
-                    await(fifo, Deadline.after(Deadline.FOREVER_NANOS), new AtomicInteger());
-                    ended.complete(null);
-                } catch (Throwable t) {
-                    ended.complete(t);
-                }
-            });
-            Thread.sleep(200);
-            assertFalse(ended.isDone());
-            waiter.interrupt();
-            Throwable t = ended.get(BOUND_MILLIS, TimeUnit.MILLISECONDS);
-            assertTrue(t instanceof InterruptedException && t.getMessage().startsWith("test_wait: interrupted"), String.valueOf(t));
-        }
+        CompletableFuture<Throwable> ended = new CompletableFuture<>();
+        Thread waiter = Thread.ofPlatform().start(() -> {
+            try {
+                await(Deadline.after(Deadline.FOREVER_NANOS));
+                ended.complete(null);
+            } catch (Throwable t) {
+                ended.complete(t);
+            }
+        });
+        Thread.sleep(200);
+        assertFalse(ended.isDone());
+        waiter.interrupt();
+        Throwable t = ended.get(BOUND_MILLIS, TimeUnit.MILLISECONDS);
+        assertTrue(t instanceof InterruptedException && t.getMessage().startsWith("test_wait: interrupted"), String.valueOf(t));
     }
 
     @Test
     void pollReadableSeesTheFifo() throws Exception {
-        try (TestFifo fifo = TestFifo.create(); Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofConfined()) {
             MemorySegment pollState = EventFiles.allocatePollState(arena);
             assertFalse(EventFiles.pollReadable(pollState, fifo.fd(), 0));
             fifo.makeReadable();

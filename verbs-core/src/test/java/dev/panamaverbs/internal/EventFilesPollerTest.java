@@ -32,6 +32,10 @@ class EventFilesPollerTest {
 
     private int fd;
     private FdWatch watch;
+    /** How often the wait has looked at the fd. */
+    private final AtomicInteger attempts = new AtomicInteger();
+    /** Set to 1 to stand for an event handed over to the waiter (it then answers -1). */
+    private final AtomicInteger handedOver = new AtomicInteger();
 
     @BeforeEach
     void open() {
@@ -48,7 +52,7 @@ class EventFilesPollerTest {
     }
 
     /** Waits until {@code deadline} for the eventfd's counter (or {@code handedOver}), counting attempts. */
-    private Long await(long deadline, AtomicInteger attempts, AtomicInteger handedOver) throws InterruptedException {
+    private Long await(long deadline) throws InterruptedException {
         return EventFiles.awaitUntil(deadline, "test_wait", "test eventfd", BACKOFF, watch, pollMillis -> {
             attempts.incrementAndGet();
             if (handedOver.getAndSet(0) > 0) {
@@ -59,38 +63,35 @@ class EventFilesPollerTest {
         });
     }
 
-    private static <T> CompletableFuture<T> on(boolean virtual, java.util.concurrent.Callable<T> body) {
-        return TestThreads.start(virtual, body);
+    /** Waits (a day at most) on a virtual or platform thread. */
+    private CompletableFuture<Long> awaitOn(boolean virtual) {
+        return TestThreads.start(virtual, () -> await(Deadline.after(TimeUnit.DAYS.toNanos(1))));
     }
 
     @ParameterizedTest(name = "poller on: {0}")
     @ValueSource(booleans = {true, false})
     void aWriteWakesTheWaiterAndADeadlineStillBoundsIt(boolean pollerOn) throws Exception {
         System.setProperty(Poller.ENABLED_PROPERTY, Boolean.toString(pollerOn));
-        AtomicInteger attempts = new AtomicInteger();
-        AtomicInteger handedOver = new AtomicInteger();
-        CompletableFuture<Long> woken = on(true, () -> await(Deadline.after(TimeUnit.DAYS.toNanos(1)), attempts, handedOver));
+        CompletableFuture<Long> woken = awaitOn(true);
         Thread.sleep(50); // usually parked by now; either way the write must be seen
         assertEquals(0, Epoll.eventFdWrite(fd, 5));
         assertEquals(5L, woken.get(BOUND_SECONDS, TimeUnit.SECONDS));
         assertEquals(pollerOn, watch.registered() != null, "registered on the shared poller only when on");
 
         long started = System.nanoTime();
-        assertNull(on(false, () -> await(Deadline.start("test_wait", Duration.ofMillis(300)), attempts, handedOver))
+        assertNull(TestThreads.start(false, () -> await(Deadline.start("test_wait", Duration.ofMillis(300))))
                 .get(BOUND_SECONDS, TimeUnit.SECONDS));
         long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         assertTrue(tookMillis >= 290 && tookMillis < 5_000, "300 ms deadline took " + tookMillis + " ms");
         attempts.set(0);
-        assertNull(await(Deadline.start("test_wait", Duration.ZERO), attempts, handedOver));
+        assertNull(await(Deadline.start("test_wait", Duration.ZERO)));
         assertEquals(1, attempts.get(), "zero: one check");
     }
 
     @ParameterizedTest(name = "virtual thread: {0}")
     @ValueSource(booleans = {true, false})
     void wakeWaitersMakesTheWaiterLookAgain(boolean virtual) throws Exception {
-        AtomicInteger attempts = new AtomicInteger();
-        AtomicInteger handedOver = new AtomicInteger();
-        CompletableFuture<Long> woken = on(virtual, () -> await(Deadline.after(TimeUnit.DAYS.toNanos(1)), attempts, handedOver));
+        CompletableFuture<Long> woken = awaitOn(virtual);
         Thread.sleep(50);
         handedOver.set(1);
         watch.wakeWaiters();
@@ -100,9 +101,7 @@ class EventFilesPollerTest {
     @ParameterizedTest(name = "virtual thread: {0}")
     @ValueSource(booleans = {true, false})
     void closingTheSharedPollerEndsTheWait(boolean virtual) throws Exception {
-        AtomicInteger attempts = new AtomicInteger();
-        AtomicInteger handedOver = new AtomicInteger();
-        CompletableFuture<Long> waiting = on(virtual, () -> await(Deadline.after(TimeUnit.DAYS.toNanos(1)), attempts, handedOver));
+        CompletableFuture<Long> waiting = awaitOn(virtual);
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
         while (watch.registered() == null) {
             assertTrue(System.nanoTime() < end);
@@ -115,6 +114,6 @@ class EventFilesPollerTest {
         assertTrue(closed.getMessage().contains("panamaverbs-poller"), closed.getMessage());
         // The next wait registers on a new shared poller.
         assertEquals(0, Epoll.eventFdWrite(fd, 2));
-        assertEquals(2L, await(Deadline.after(TimeUnit.DAYS.toNanos(1)), attempts, handedOver));
+        assertEquals(2L, await(Deadline.after(TimeUnit.DAYS.toNanos(1))));
     }
 }

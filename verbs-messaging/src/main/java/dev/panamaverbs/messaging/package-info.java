@@ -1,6 +1,8 @@
 /**
- * Messages over RDMA: credit-based message channels, rendezvous for large messages,
- * request/response, and a registration cache that keeps registrations under the memory lock
- * limit. Built only on the public verbs API; see {@code docs/messaging.md} for the wire format.
+ * Message channels over RDMA: rdma_cm connections whose sends never go out without a receive
+ * credit from the peer (so no RNR retry is ever needed), credits returned piggy-backed or by a
+ * credit message, zero-copy or copied sends of up to one buffer, and a small request/response
+ * (correlation ids, futures, timeouts). Built only on the public verbs API; see
+ * {@code docs/messaging.md} for the wire format and the credit protocol.
  */
 package dev.panamaverbs.messaging;

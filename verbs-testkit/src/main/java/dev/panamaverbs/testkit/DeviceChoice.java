@@ -13,7 +13,7 @@ public sealed interface DeviceChoice {
     /**
      * Run the tests against {@code device}.
      *
-     * @param device the device
+     * @param device the device and port the tests use
      */
     record Use(TestDevice device) implements DeviceChoice {}
 
@@ -32,7 +32,7 @@ public sealed interface DeviceChoice {
      * Decides from what {@code inventory} reports and what {@code settings} ask for.
      *
      * @param inventory where devices come from
-     * @param settings the settings
+     * @param settings the device, port and GID index the run asks for, if any
      * @return this device choice
      */
     static DeviceChoice decide(DeviceInventory inventory, DeviceSettings settings) {

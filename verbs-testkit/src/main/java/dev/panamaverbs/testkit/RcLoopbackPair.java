@@ -50,7 +50,7 @@ public final class RcLoopbackPair extends LoopbackFixture {
      * {@code ibv_create_qp_ex} with {@code extendedSendOperations} as {@code send_ops_flags}, so
      * that both post through {@link dev.panamaverbs.SendBatch} (and {@code postSend}).
      *
-     * @param device the device
+     * @param device the test device (and port) to open the pair on
      * @param maxInlineData the maximum inline data size in bytes
      * @param extendedSendOperations the operations of the extended post API (not empty)
      * @return the pair
@@ -68,7 +68,7 @@ public final class RcLoopbackPair extends LoopbackFixture {
     /**
      * An RC pair on the test device with the default sizes.
      *
-     * @param device the device
+     * @param device the test device (and port) to open the pair on
      * @return an RC pair on the test device with the default sizes
      */
     public static RcLoopbackPair open(TestDevice device) {
@@ -79,8 +79,8 @@ public final class RcLoopbackPair extends LoopbackFixture {
      * A connected pair of {@code type} (RC or UC) on {@code device}, with buffers of
      * {@code bufferSize} bytes and {@code maxInlineData} inline bytes per send.
      *
-     * @param device the device
-     * @param type the type
+     * @param device the test device (and port) to open the pair on
+     * @param type the transport, RC or UC
      * @param bufferSize the buffer size in bytes
      * @param maxInlineData the maximum inline data size in bytes
      * @return a connected pair of {@code type} (RC or UC) on {@code device}, with buffers of {@code bufferSize} bytes and {@code maxInlineData} inline bytes per send
@@ -98,7 +98,7 @@ public final class RcLoopbackPair extends LoopbackFixture {
      *
      * @throws IllegalArgumentException if {@code context} is not open on {@code device}
      * @param context the device context
-     * @param device the device
+     * @param device the test device (and port) to open the pair on
      * @return an RC pair with the default sizes on the caller's {@code context} of {@code device}
      */
     public static RcLoopbackPair open(Context context, TestDevice device) {
@@ -111,8 +111,8 @@ public final class RcLoopbackPair extends LoopbackFixture {
      *
      * @throws IllegalArgumentException if {@code context} is not open on {@code device}
      * @param context the device context
-     * @param device the device
-     * @param type the type
+     * @param device the test device (and port) to open the pair on
+     * @param type the transport, RC or UC
      * @param bufferSize the buffer size in bytes
      * @param maxInlineData the maximum inline data size in bytes
      * @return this rc loopback pair

@@ -103,7 +103,7 @@ public final class RegisteredBuffer implements AutoCloseable {
      * The byte the pattern {@code seed} has at {@code index}: distinct per seed, never all zero.
      *
      * @param seed the value the test pattern starts from
-     * @param index the index
+     * @param index the byte's offset in the buffer
      * @return the byte the pattern {@code seed} has at {@code index}: distinct per seed, never all zero
      */
     public static byte patternByte(long seed, long index) {
@@ -140,7 +140,7 @@ public final class RegisteredBuffer implements AutoCloseable {
     /**
      * Sets every byte to {@code value}.
      *
-     * @param value the value
+     * @param value the byte to fill with
      * @return this registered buffer
      */
     public RegisteredBuffer fill(byte value) {
@@ -186,7 +186,7 @@ public final class RegisteredBuffer implements AutoCloseable {
     /**
      * Asserts that every byte of {@code [offset, offset + length)} is {@code value}.
      *
-     * @param value the value
+     * @param value the byte every position must hold
      * @param offset the offset in bytes
      * @param length the length in bytes
      */
@@ -213,7 +213,7 @@ public final class RegisteredBuffer implements AutoCloseable {
      * Writes the 64-bit word at {@code offset}.
      *
      * @param offset the offset in bytes
-     * @param value the value
+     * @param value the word to write
      */
     public void putLong(long offset, long value) {
         memory.set(ValueLayout.JAVA_LONG_UNALIGNED, offset, value);

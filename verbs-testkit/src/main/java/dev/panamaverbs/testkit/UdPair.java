@@ -44,7 +44,7 @@ public final class UdPair extends LoopbackFixture {
     /**
      * A UD pair on {@code device} with 16 KiB buffers.
      *
-     * @param device the device
+     * @param device the test device (and port) to open the pair on
      * @return a UD pair on {@code device} with 16 KiB buffers
      */
     public static UdPair open(TestDevice device) {
@@ -54,7 +54,7 @@ public final class UdPair extends LoopbackFixture {
     /**
      * A UD pair on {@code device} with buffers of {@code bufferSize} bytes.
      *
-     * @param device the device
+     * @param device the test device (and port) to open the pair on
      * @param bufferSize the buffer size in bytes
      * @return a UD pair on {@code device} with buffers of {@code bufferSize} bytes
      */
@@ -68,7 +68,7 @@ public final class UdPair extends LoopbackFixture {
      *
      * @throws IllegalArgumentException if {@code context} is not open on {@code device}
      * @param context the device context
-     * @param device the device
+     * @param device the test device (and port) to open the pair on
      * @return a UD pair with 16 KiB buffers on the caller's {@code context} of {@code device}
      */
     public static UdPair open(Context context, TestDevice device) {
@@ -79,7 +79,7 @@ public final class UdPair extends LoopbackFixture {
      * As {@link #open(Context, TestDevice)}, with buffers of {@code bufferSize} bytes.
      *
      * @param context the device context
-     * @param device the device
+     * @param device the test device (and port) to open the pair on
      * @param bufferSize the buffer size in bytes
      * @return this ud pair
      */
@@ -92,7 +92,7 @@ public final class UdPair extends LoopbackFixture {
      * with {@code extendedSendOperations} as {@code send_ops_flags}: they post through
      * {@link dev.panamaverbs.SendBatch} too.
      *
-     * @param device the device
+     * @param device the test device (and port) to open the pair on
      * @param extendedSendOperations the operations of the extended post API (SEND, SEND_WITH_IMM)
      * @return the pair
      */

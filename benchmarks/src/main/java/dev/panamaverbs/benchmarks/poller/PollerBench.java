@@ -2,8 +2,7 @@ package dev.panamaverbs.benchmarks.poller;
 
 import dev.panamaverbs.events.PollSource;
 import dev.panamaverbs.events.Poller;
-import dev.panamaverbs.gateway.Epoll;
-import dev.panamaverbs.gateway.Libc;
+import dev.panamaverbs.gateway.EventFd;
 import java.lang.foreign.Arena;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -48,8 +47,7 @@ public class PollerBench {
         public int idleMicros;
 
         private Arena arena;
-        private int fd;
-        private Epoll.EventFdState writeState;
+        private EventFd eventFd;
         private EventFileWait wait;
         private Thread thread;
         private volatile long woken;
@@ -58,12 +56,8 @@ public class PollerBench {
         @Setup(Level.Trial)
         public void start() {
             arena = Arena.ofShared();
-            fd = Epoll.eventFd();
-            if (fd < 0) {
-                throw new IllegalStateException("eventfd: errno " + -fd);
-            }
-            writeState = Epoll.allocateEventFdState(arena);
-            wait = new EventFileWait(fd, arena);
+            eventFd = EventFd.open(arena);
+            wait = new EventFileWait(eventFd.fd(), arena);
             thread = Thread.ofVirtual().name("bench-waiter").start(() -> {
                 try {
                     while (running) {
@@ -83,7 +77,7 @@ public class PollerBench {
 
         long wakeUp() {
             long before = woken;
-            int rc = Epoll.eventFdWrite(writeState, fd, 1);
+            int rc = eventFd.write(1);
             if (rc != 0) {
                 throw new IllegalStateException("eventfd write: errno " + -rc);
             }
@@ -96,10 +90,10 @@ public class PollerBench {
         @TearDown(Level.Trial)
         public void stop() throws InterruptedException {
             running = false;
-            Epoll.eventFdWrite(writeState, fd, 1);
+            eventFd.write(1);
             thread.join(5_000);
             wait.close();
-            Libc.close(fd);
+            eventFd.close();
             arena.close();
         }
     }
@@ -109,22 +103,18 @@ public class PollerBench {
     public static class Handled {
         private Poller poller;
         private Arena arena;
-        private int fd;
+        private EventFd eventFd;
         private PollSource source;
-        private Epoll.EventFdState writeState;
-        private Epoll.EventFdState readState;
         private volatile long handled;
 
         @Setup(Level.Trial)
         public void start() {
             poller = Poller.start("bench-poller");
             arena = Arena.ofShared();
-            fd = Epoll.eventFd();
-            writeState = Epoll.allocateEventFdState(arena);
-            readState = Epoll.allocateEventFdState(arena);
-            source = poller.register(fd, "bench eventfd");
+            eventFd = EventFd.open(arena);
+            source = poller.register(eventFd.fd(), "bench eventfd");
             source.setHandler(() -> {
-                if (Epoll.eventFdRead(readState, fd) > 0) {
+                if (eventFd.read() > 0) {
                     handled++;
                 }
             });
@@ -133,7 +123,7 @@ public class PollerBench {
         @TearDown(Level.Trial)
         public void stop() {
             poller.close();
-            Libc.close(fd);
+            eventFd.close();
             arena.close();
         }
     }
@@ -153,7 +143,7 @@ public class PollerBench {
     @BenchmarkMode(Mode.AverageTime)
     public long dispatchCycle(Handled h) {
         long before = h.handled;
-        int rc = Epoll.eventFdWrite(h.writeState, h.fd, 1);
+        int rc = h.eventFd.write(1);
         if (rc != 0) {
             throw new IllegalStateException("eventfd write: errno " + -rc);
         }

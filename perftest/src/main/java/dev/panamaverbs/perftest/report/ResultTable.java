@@ -49,7 +49,22 @@ public final class ResultTable {
      */
     public static String bandwidthRow(long size, long iterations, double peak, double average, double messageRate,
                                       boolean gbits) {
-        if (gbits && average < 0.1) {
+        return formatBandwidthRow(size, iterations, peak, average, messageRate, gbits && average < 0.1);
+    }
+
+    /**
+     * A bidirectional ({@code -b}) line: both sides' figures summed, the format chosen, as
+     * perftest's {@code print_full_bw_report} does, by this side's own average
+     * ({@code ownAverage} below 0.1 Gb/s: {@code REPORT_FMT_EXT}).
+     */
+    public static String bandwidthRow(long size, long iterations, double peak, double average, double messageRate,
+                                      boolean gbits, double ownAverage) {
+        return formatBandwidthRow(size, iterations, peak, average, messageRate, gbits && ownAverage < 0.1);
+    }
+
+    private static String formatBandwidthRow(long size, long iterations, double peak, double average, double messageRate,
+                                             boolean sixDecimals) {
+        if (sixDecimals) {
             return String.format(Locale.ROOT, " %-7d    %d           %-7s            %-7s            %-7s", size, iterations,
                     c(peak, 6), c(average, 6), c(messageRate, 6));
         }

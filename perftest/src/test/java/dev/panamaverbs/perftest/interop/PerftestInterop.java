@@ -102,7 +102,7 @@ public abstract class PerftestInterop extends InteropPairingTests {
         List<String> clientArgs = new ArrayList<>(serverArgs);
         clientArgs.add(serverHost.address().getHostAddress());
         Outputs outputs = run(serverHost, javaServer, serverArgs, clientHost, javaClient, clientArgs,
-                rdmaCm ? Listening.RDMA_CM : Listening.TCP, port);
+                rdmaCm || options.contains("-z") ? Listening.RDMA_CM : Listening.TCP, port);
         String header = test.endsWith("_lat") ? LATENCY_HEADER
                 : options.contains("--report_gbits") ? BANDWIDTH_HEADER_GBITS : BANDWIDTH_HEADER;
         int columns = test.endsWith("_lat") ? 9 : 5;
@@ -113,11 +113,11 @@ public abstract class PerftestInterop extends InteropPairingTests {
                 PeerPairing.expect(outputs, side[0], side[1], text -> text.contains("\n" + header + "\n"), "no result table header");
                 for (int rowSize : rowSizes()) {
                     PeerPairing.expect(outputs, side[0], side[1], text -> hasRow(text, rowSize, columns),
-                            "no result row for " + rowSize + " bytes and " + iterations + " iterations with " + columns + " figures");
+                            "no result row for " + rowSize + " bytes and " + rowIterations() + " iterations with " + columns + " figures");
                 }
             }
             PeerPairing.expect(outputs, side[0], side[1], text -> text.contains("remote address: LID"), "no remote address line");
-            if (rdmaCm) {
+            if (rdmaCm || options.contains("-z")) {
                 PeerPairing.expect(outputs, side[0], side[1], text -> text.contains(" Data ex. method : rdma_cm"),
                         "no \"Data ex. method : rdma_cm\" in the test description");
             }
@@ -130,7 +130,7 @@ public abstract class PerftestInterop extends InteropPairingTests {
      * its cycle counter's frequency sometimes reads as 0 (seen with ib_send_lat's server).
      */
     private boolean hasRow(String text, int rowSize, int columns) {
-        Matcher row = Pattern.compile("(?m)^ " + rowSize + "\\s+" + iterations + "((?:\\s+(?:[0-9]+\\.[0-9]+|inf|-?nan))+)\\s*$")
+        Matcher row = Pattern.compile("(?m)^ " + rowSize + "\\s+" + rowIterations() + "((?:\\s+(?:[0-9]+\\.[0-9]+|inf|-?nan))+)\\s*$")
                 .matcher(CPU_CLOCK_WARNING.matcher(text).replaceAll(""));
         while (row.find()) {
             if (row.group(1).strip().split("\\s+").length == columns - 2) {
@@ -138,6 +138,12 @@ public abstract class PerftestInterop extends InteropPairingTests {
             }
         }
         return false;
+    }
+
+    /** The iterations a bandwidth row counts: {@code -n} on each queue pair of {@code -q}, as perftest reports them. */
+    private long rowIterations() {
+        int q = options.indexOf("-q");
+        return q < 0 || test.endsWith("_lat") ? iterations : (long) iterations * Integer.parseInt(options.get(q + 1));
     }
 
     /**

@@ -38,6 +38,8 @@ class ResultTableTest {
                 ResultTable.bandwidthRow(65536, 1000, 0, 812.5, 0.013, true), "0.1 Gb/s and above: REPORT_FMT");
         assertEquals(" 65536      1000             0.00               0.04   \t\t   0.013000",
                 ResultTable.bandwidthRow(65536, 1000, 0, 0.041234, 0.013, false), "MB/s keeps 2 decimals");
+        assertEquals(" 65536      1000           0.000000            0.120000            0.000200",
+                ResultTable.bandwidthRow(65536, 1000, 0, 0.12, 0.0002, true, 0.06), "-b: the format by this side's own average");
     }
 
     @Test

@@ -30,6 +30,18 @@ public final class RdmaCmSupport {
 
     private RdmaCmSupport() {}
 
+    /**
+     * Fails, never skips, unless rdma_cm can run here: for the two-host tests, which run only
+     * where it must work.
+     *
+     * @param host the host named in the failure (e.g. "host A")
+     */
+    public static void failWithoutRdmaCm(String host) {
+        if (!RdmaCm.isAvailable()) {
+            fail("rdma_cm unavailable on " + host + ": " + RdmaCm.unavailabilityCause().orElse("?"));
+        }
+    }
+
     /** Skips (or in CI / the VM fails) unless rdma_cm can run here. */
     public static void requireRdmaCm() {
         if (!RdmaCm.isAvailable()) { // the libraries and /dev/infiniband/rdma_cm

@@ -7,6 +7,7 @@ import dev.panamaverbs.Verbs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,6 +58,18 @@ public final class TwoHosts implements AutoCloseable {
      */
     public InetAddress peerAddress() {
         return environment.peerAddress();
+    }
+
+    /**
+     * The server a peer on host B listens on: host B's address and the port the peer announces
+     * as {@code portName}, waited for up to {@link #PEER_START_TIMEOUT}.
+     *
+     * @param peer the peer, started by {@link #startPeer}
+     * @param portName the name the peer announces its port under
+     * @return the peer's server address
+     */
+    public InetSocketAddress peerServer(Peer peer, String portName) {
+        return new InetSocketAddress(peerAddress(), peer.awaitInt(portName, PEER_START_TIMEOUT));
     }
 
     /**

@@ -68,13 +68,8 @@ class AsyncEventDeviceTest {
     void virtualThreadWaitsAndInterruptStopsTheWait(TestDevice device) throws Exception {
         try (Context context = ContextDeviceTest.open(device)) {
             AtomicReference<Object> outcome = new AtomicReference<>();
-            Thread waiter = Thread.ofVirtual().start(() -> {
-                try {
-                    outcome.set(context.pollAsyncEvent(Duration.ofSeconds(30)));
-                } catch (Throwable t) {
-                    outcome.set(t);
-                }
-            });
+            Thread waiter = OutcomeThreads.start(true, "async-event-waiter", outcome,
+                    () -> context.pollAsyncEvent(Duration.ofSeconds(30)));
             Thread.sleep(300);
             assertTrue(waiter.isAlive(), "still waiting");
             waiter.interrupt();

@@ -4,6 +4,7 @@ import dev.panamaverbs.it.support.DeviceScope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,8 +20,7 @@ import dev.panamaverbs.testkit.TestDevice;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.function.Executable;
 
 /** Completion channels and completion queues on a real device, without traffic (issue 4). */
@@ -146,20 +146,6 @@ class CompletionDeviceTest {
         assertClosedUse("poll after context close", () -> cq.poll(Completions.allocate(1)));
     }
 
-    /** Runs {@code channel.awaitEvent()} on a new thread; the future ends with what it threw or returned. */
-    private static CompletableFuture<Object> waitOn(CompletionChannel channel, boolean virtual, Thread[] started) {
-        CompletableFuture<Object> outcome = new CompletableFuture<>();
-        Runnable wait = () -> {
-            try {
-                outcome.complete(channel.awaitEvent());
-            } catch (Throwable t) {
-                outcome.complete(t);
-            }
-        };
-        started[0] = virtual ? Thread.ofVirtual().start(wait) : Thread.ofPlatform().daemon().start(wait);
-        return outcome;
-    }
-
     @DeviceTest
     void waitersLeaveOnInterruptAndOnClose(TestDevice device) throws Exception {
         try (Context context = DeviceScope.openContext(device)) {
@@ -167,20 +153,22 @@ class CompletionDeviceTest {
             CompletionQueue cq = context.createCompletionQueue(4, channel, 0);
             cq.requestNotification(false);
 
-            Thread[] virtualWaiter = new Thread[1];
-            CompletableFuture<Object> interrupted = waitOn(channel, true, virtualWaiter);
-            Thread[] platformWaiter = new Thread[1];
-            CompletableFuture<Object> closed = waitOn(channel, false, platformWaiter);
+            AtomicReference<Object> interrupted = new AtomicReference<>();
+            Thread virtualWaiter = OutcomeThreads.start(true, "virtual-waiter", interrupted, channel::awaitEvent);
+            AtomicReference<Object> closed = new AtomicReference<>();
+            Thread platformWaiter = OutcomeThreads.start(false, "platform-waiter", closed, channel::awaitEvent);
             Thread.sleep(300); // both are waiting by now (no completion can arrive)
-            assertFalse(interrupted.isDone());
-            assertFalse(closed.isDone());
+            assertNull(interrupted.get());
+            assertNull(closed.get());
 
-            virtualWaiter[0].interrupt();
-            assertInstanceOf(InterruptedException.class, interrupted.get(10, TimeUnit.SECONDS));
+            virtualWaiter.interrupt();
+            assertTrue(virtualWaiter.join(Duration.ofSeconds(10)), "the interrupt ends the virtual waiter");
+            assertInstanceOf(InterruptedException.class, interrupted.get());
 
             channel.close(); // waits for the platform waiter's current poll slice, then destroys
             assertTrue(cq.isClosed());
-            Object outcome = closed.get(10, TimeUnit.SECONDS);
+            assertTrue(platformWaiter.join(Duration.ofSeconds(10)), "the close ends the platform waiter");
+            Object outcome = closed.get();
             IllegalStateException e = assertInstanceOf(IllegalStateException.class, outcome);
             assertTrue(e.getMessage().contains("CompletionChannel"), e.getMessage());
         }

@@ -100,30 +100,31 @@ class PollerDeviceTest {
                 CompletionQueue cq = queues.get(i);
                 AtomicReference<Object> outcome = new AtomicReference<>();
                 outcomes.add(outcome);
-                waiters.add(Thread.ofVirtual().name("cq-waiter-" + i).start(() -> {
-                    try {
-                        outcome.set(receiveAll(cq));
-                    } catch (Throwable t) {
-                        outcome.set(t);
-                    }
-                }));
+                waiters.add(OutcomeThreads.start(true, "cq-waiter-" + i, outcome, () -> receiveAll(cq)));
             }
             if (pollerOn) {
                 assertTrue(awaitRegistrations(channels), "the channels' fds are registered on the shared poller");
             }
-            // Round by round, one write per queue pair, so that waiters park between rounds.
-            SendWorkRequest wr = SendWorkRequest.allocate(arena, 1);
-            for (int m = 0; m < MESSAGES; m++) {
-                for (int i = 0; i < pairs.size(); i++) {
-                    pairs.get(i).postSend(wr.wrId(m).opcode(WorkRequestOpcode.RDMA_WRITE)
-                            .sge(mr, 64L * i, 64).rdma(mr.memoryAddress() + 32 * 1024 + 64L * i, mr.rkey()).signaled(true));
-                }
-                Thread.sleep(m % 4 == 0 ? 20 : 0);
-            }
+            writeRounds(pairs, mr, arena);
             for (int i = 0; i < waiters.size(); i++) {
                 assertTrue(waiters.get(i).join(DEADLINE.multipliedBy(2)), "waiter " + i + " finished");
                 assertEquals(MESSAGES, outcomes.get(i).get(), "waiter " + i + " got every completion in order");
             }
+        }
+    }
+
+    /**
+     * {@link #MESSAGES} rounds of one signaled RDMA WRITE per queue pair (wr_id the round), with a pause
+     * every fourth round, so that waiters park between rounds.
+     */
+    private static void writeRounds(List<QueuePair> pairs, MemoryRegion mr, Arena arena) throws InterruptedException {
+        SendWorkRequest wr = SendWorkRequest.allocate(arena, 1);
+        for (int m = 0; m < MESSAGES; m++) {
+            for (int i = 0; i < pairs.size(); i++) {
+                pairs.get(i).postSend(wr.wrId(m).opcode(WorkRequestOpcode.RDMA_WRITE)
+                        .sge(mr, 64L * i, 64).rdma(mr.memoryAddress() + 32 * 1024 + 64L * i, mr.rkey()).signaled(true));
+            }
+            Thread.sleep(m % 4 == 0 ? 20 : 0);
         }
     }
 
@@ -192,14 +193,7 @@ class PollerDeviceTest {
                     }
                 }
             });
-            SendWorkRequest wr = SendWorkRequest.allocate(arena, 1);
-            for (int m = 0; m < MESSAGES; m++) {
-                for (int i = 0; i < pairs.size(); i++) {
-                    pairs.get(i).postSend(wr.wrId(m).opcode(WorkRequestOpcode.RDMA_WRITE)
-                            .sge(mr, 64L * i, 64).rdma(mr.memoryAddress() + 32 * 1024 + 64L * i, mr.rkey()).signaled(true));
-                }
-                Thread.sleep(m % 4 == 0 ? 20 : 0);
-            }
+            writeRounds(pairs, mr, arena);
             assertTrue(all.await(DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS),
                     "the handler saw every completion: " + received.values() + " of " + MESSAGES + " each");
             assertEquals(null, failure.get());
@@ -240,9 +234,9 @@ class PollerDeviceTest {
             AtomicReference<Object> firstOutcome = new AtomicReference<>();
             AtomicReference<Object> secondOutcome = new AtomicReference<>();
             AtomicReference<Object> otherOutcome = new AtomicReference<>();
-            Thread firstWaiter = waiter("first", firstOutcome, () -> first.awaitCompletions(Completions.allocate(4), Duration.ofMinutes(10)));
-            Thread secondWaiter = waiter("second", secondOutcome, () -> second.awaitCompletions(Completions.allocate(4), Duration.ofMinutes(10)));
-            Thread otherWaiter = waiter("other", otherOutcome, () -> other.awaitEvent(Duration.ofMinutes(10)));
+            Thread firstWaiter = OutcomeThreads.start(true, "waiter-first", firstOutcome, () -> first.awaitCompletions(Completions.allocate(4), Duration.ofMinutes(10)));
+            Thread secondWaiter = OutcomeThreads.start(true, "waiter-second", secondOutcome, () -> second.awaitCompletions(Completions.allocate(4), Duration.ofMinutes(10)));
+            Thread otherWaiter = OutcomeThreads.start(true, "waiter-other", otherOutcome, () -> other.awaitEvent(Duration.ofMinutes(10)));
             awaitParked(firstWaiter);
             awaitParked(secondWaiter);
             awaitParked(otherWaiter);
@@ -264,20 +258,6 @@ class PollerDeviceTest {
             // The next wait starts a new shared poller.
             assertEquals(java.util.Optional.empty(), other.awaitEvent(Duration.ofMillis(50)));
         }
-    }
-
-    private interface Wait {
-        Object run() throws Exception;
-    }
-
-    private static Thread waiter(String name, AtomicReference<Object> outcome, Wait wait) {
-        return Thread.ofVirtual().name("waiter-" + name).start(() -> {
-            try {
-                outcome.set(wait.run());
-            } catch (Throwable t) {
-                outcome.set(t);
-            }
-        });
     }
 
     /** Until {@code thread} is parked (its wait begun), or the deadline. */

@@ -23,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.jar.JarFile;
+import java.util.zip.ZipFile;
 import java.util.stream.Stream;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
@@ -133,8 +134,10 @@ class PostSendWalkDeviceTest {
                     return walk.map(p -> root.relativize(p).toString().replace('\\', '/')).toList();
                 }
             }
-            try (JarFile jar = new JarFile(root.toFile())) {
-                return jar.stream().map(e -> e.getName()).toList();
+            // Opened for this runtime's version: the library jars are multi-release, their classes
+            // under META-INF/versions/22 (docs/multi-release.md); versionedStream names them as loaded.
+            try (JarFile jar = new JarFile(root.toFile(), true, ZipFile.OPEN_READ, Runtime.version())) {
+                return jar.versionedStream().map(e -> e.getName()).toList();
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

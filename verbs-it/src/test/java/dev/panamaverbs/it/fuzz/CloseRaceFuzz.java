@@ -63,17 +63,7 @@ final class CloseRaceFuzz {
         victim.close();
         Thread.sleep(spin % 5);
         pair.context().close();
-        for (Thread thread : threads) {
-            thread.join(10_000);
-            if (thread.isAlive()) {
-                throw new AssertionError("a worker did not stop after the context closed");
-            }
-        }
-        if (!unexpected.isEmpty()) {
-            AssertionError error = new AssertionError("workers ended other than with 'is closed': " + unexpected);
-            unexpected.forEach(error::addSuppressed);
-            throw error;
-        }
+        FuzzWorkers.awaitEnd(threads, unexpected, "stop after the context closed", "workers ended other than with 'is closed'");
     }
 
     private static void queryUntilClosed(RcLoopbackPair pair, TestDevice device, CountDownLatch running,

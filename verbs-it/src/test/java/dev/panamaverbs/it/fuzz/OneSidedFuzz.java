@@ -149,17 +149,7 @@ final class OneSidedFuzz {
             for (AutoCloseable closeable : closeables) {
                 closeable.close();
             }
-            for (Thread worker : workers) {
-                worker.join(10_000);
-                if (worker.isAlive()) {
-                    throw new AssertionError("a worker did not end after the closes");
-                }
-            }
-            if (!unexpected.isEmpty()) {
-                AssertionError error = new AssertionError("workers ended otherwise: " + unexpected);
-                unexpected.forEach(error::addSuppressed);
-                throw error;
-            }
+            FuzzWorkers.awaitEnd(workers, unexpected, "end after the closes", "workers ended otherwise");
         }
     }
 

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.CompletionOpcode;
@@ -18,7 +17,6 @@ import dev.panamaverbs.cm.DatagramPeer;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.values.QueuePairState;
 import dev.panamaverbs.QueuePair;
-import dev.panamaverbs.cm.RdmaCm;
 import dev.panamaverbs.cm.RdmaConnection;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
@@ -26,6 +24,7 @@ import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.it.support.KernelResources;
 import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.it.support.Peer;
+import dev.panamaverbs.it.support.RdmaCmSupport;
 import dev.panamaverbs.testkit.RegisteredBuffer;
 import dev.panamaverbs.it.support.TwoHostExtension;
 import dev.panamaverbs.it.support.TwoHostTest;
@@ -71,12 +70,10 @@ class RdmaCmTwoHostTest {
     @BeforeAll
     void startServerOnHostB(TwoHosts hosts) {
         this.hosts = hosts;
-        if (!RdmaCm.isAvailable()) {
-            fail("rdma_cm unavailable on host A: " + RdmaCm.unavailabilityCause().orElse("?"));
-        }
+        RdmaCmSupport.failWithoutRdmaCm("host A");
         peer = hosts.startPeer(CmPeer.class);
-        rcServer = new InetSocketAddress(hosts.peerAddress(), peer.awaitInt("rc-port", TwoHosts.PEER_START_TIMEOUT));
-        udServer = new InetSocketAddress(hosts.peerAddress(), peer.awaitInt("ud-port", TwoHosts.PEER_START_TIMEOUT));
+        rcServer = hosts.peerServer(peer, "rc-port");
+        udServer = hosts.peerServer(peer, "ud-port");
     }
 
     @AfterAll

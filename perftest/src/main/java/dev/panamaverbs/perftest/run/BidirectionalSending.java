@@ -1,0 +1,128 @@
+package dev.panamaverbs.perftest.run;
+
+import dev.panamaverbs.Completions;
+import dev.panamaverbs.MemoryRegion;
+import dev.panamaverbs.QueuePair;
+import dev.panamaverbs.ReceiveWorkRequest;
+import dev.panamaverbs.SendWorkRequest;
+import dev.panamaverbs.values.CompletionOpcode;
+import dev.panamaverbs.values.WorkRequestOpcode;
+import java.lang.foreign.Arena;
+
+/**
+ * Both halves of {@code send_bw -b} at once ({@code run_iter_bi}), on RC: each queue pair sends
+ * {@code -n} SENDs with up to {@code -t} outstanding, one in {@code -Q} signaled (and the last),
+ * while its receives ({@code -r} posted before the run's hand shake) take the peer's {@code -n}
+ * and go back in only while the run still needs them, as perftest's {@code rcnt + rx_depth <=
+ * iters}. As perftest's, a server sends nothing before its first arrival, so the client starts.
+ * Sends and receives share one completion queue: a receive's {@code wr_id} is its queue pair's
+ * index, a send's has bit 62 set, the queue pair's index above bit 40 and the request's number
+ * below. The figures are the sends': when each was posted and completed. Allocates nothing per
+ * iteration.
+ */
+public final class BidirectionalSending {
+    private static final long SEND_TAG = 1L << 62;
+    private static final int QP_SHIFT = 40;
+    private static final long COUNT_MASK = (1L << QP_SHIFT) - 1;
+
+    private final QueuePair[] qps;
+    private final SendWorkRequest[] signaled;
+    private final SendWorkRequest[] unsignaled;
+    private final ReceiveWorkRequest[] receives;
+    private final CompletionWaiter completions;
+    private final int txDepth;
+    private final int cqModeration;
+    private final int receiveDepth;
+    private final boolean server;
+    private final long[] scnt;
+    private final long[] ccnt;
+    private final long[] rcnt;
+
+    /**
+     * @param receiveOffset where receives land in {@code buffer}, {@code receiveLength} their room
+     * @param receiveDepth  the receives each queue pair keeps posted ({@code -r} as cut)
+     */
+    public BidirectionalSending(QueuePair[] qps, MemoryRegion buffer, int size, int maxInline, long receiveOffset,
+                                int receiveLength, int receiveDepth, int txDepth, int cqModeration, boolean server,
+                                CompletionWaiter completions, Arena arena) {
+        this.qps = qps.clone();
+        this.completions = completions;
+        this.txDepth = txDepth;
+        this.cqModeration = cqModeration;
+        this.receiveDepth = receiveDepth;
+        this.server = server;
+        int n = qps.length;
+        this.signaled = new SendWorkRequest[n];
+        this.unsignaled = new SendWorkRequest[n];
+        this.receives = new ReceiveWorkRequest[n];
+        this.scnt = new long[n];
+        this.ccnt = new long[n];
+        this.rcnt = new long[n];
+        for (int q = 0; q < n; q++) {
+            signaled[q] = SendWorkRequest.allocate(arena, 1).opcode(WorkRequestOpcode.SEND).signaled(true)
+                    .inline(size <= maxInline).sge(0, buffer, 0, size);
+            unsignaled[q] = SendWorkRequest.allocate(arena, 1).opcode(WorkRequestOpcode.SEND).signaled(false)
+                    .inline(size <= maxInline).sge(0, buffer, 0, size);
+            receives[q] = ReceiveWorkRequest.allocate(arena, 1).wrId(q).sge(0, buffer, receiveOffset, receiveLength);
+        }
+    }
+
+    /** Posts each queue pair's first receives, {@code iterations} at most (before the run's hand shake). */
+    public void postReceives(int iterations) {
+        for (int q = 0; q < qps.length; q++) {
+            for (int i = 0; i < Math.min(receiveDepth, iterations); i++) {
+                qps[q].postReceive(receives[q]);
+            }
+        }
+    }
+
+    /**
+     * Sends and receives {@code iterations} on each queue pair: {@code posted[i]} and
+     * {@code completed[i]} get when the run's i-th SEND was posted and completed (ns).
+     */
+    public void run(int iterations, long[] posted, long[] completed) {
+        java.util.Arrays.fill(scnt, 0);
+        java.util.Arrays.fill(ccnt, 0);
+        java.util.Arrays.fill(rcnt, 0);
+        long total = (long) iterations * qps.length;
+        int totalPosted = 0;
+        int totalCompleted = 0;
+        long totalReceived = 0;
+        boolean beforeFirstArrival = server;
+        while (totalCompleted < total || totalReceived < total) {
+            for (int q = 0; !beforeFirstArrival && q < qps.length; q++) {
+                while (scnt[q] < iterations && scnt[q] - ccnt[q] < txDepth) {
+                    boolean signal = (scnt[q] + 1) % cqModeration == 0 || scnt[q] + 1 == iterations;
+                    SendWorkRequest request = signal ? signaled[q] : unsignaled[q];
+                    request.wrId(SEND_TAG | ((long) q << QP_SHIFT) | (scnt[q] + 1));
+                    posted[totalPosted++] = System.nanoTime();
+                    qps[q].postSend(request);
+                    scnt[q]++;
+                }
+            }
+            int n = completions.poll(totalReceived < total ? "the peer's SEND" : "the completion of SEND",
+                    totalReceived < total ? totalReceived + 1 : totalCompleted + 1);
+            long now = System.nanoTime();
+            Completions batch = completions.batch();
+            for (int i = 0; i < n; i++) {
+                long wrId = batch.wrId(i);
+                if (batch.opcodeValue(i) >= CompletionOpcode.RECV.value()) {
+                    int q = (int) wrId;
+                    rcnt[q]++;
+                    totalReceived++;
+                    beforeFirstArrival = false;
+                    if (rcnt[q] + receiveDepth <= iterations) {
+                        qps[q].postReceive(receives[q]);
+                    }
+                } else {
+                    int q = (int) ((wrId & ~SEND_TAG) >>> QP_SHIFT);
+                    long upTo = wrId & COUNT_MASK;
+                    while (ccnt[q] < upTo) {
+                        ccnt[q]++;
+                        completed[totalCompleted++] = now;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.panamaverbs.messaging;
+
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The {@link ReceivedMessage} of each receive buffer. A message object shows one message for its
+ * whole life: its release retires it and puts a fresh object in its slot before the buffer is
+ * re-posted, so a stale reference (a second release, a payload read after release) can only ever
+ * see its own, released message, never the next one that lands in the same buffer. Delivery fills
+ * in the slot's waiting object and allocates nothing; the replacement is made on the releasing
+ * thread.
+ */
+final class ReceiveSlots {
+    /** What a release does to the channel. */
+    interface Owner {
+        /** Re-posts receive buffer {@code slot} and counts its credit for return. */
+        void repost(int slot);
+
+        /** {@return true once the channel is closed (its buffers freed)} */
+        boolean isClosed();
+    }
+
+    private final Owner owner;
+    private final MemorySegment[] buffers;
+    private final AtomicReferenceArray<ReceivedMessage> waiting;
+
+    /**
+     * @param owner   the channel
+     * @param buffers each slot's receive buffer (header included), read-only
+     */
+    ReceiveSlots(Owner owner, MemorySegment[] buffers) {
+        this.owner = owner;
+        this.buffers = buffers;
+        this.waiting = new AtomicReferenceArray<>(buffers.length);
+        for (int slot = 0; slot < buffers.length; slot++) {
+            waiting.set(slot, new ReceivedMessage(this, slot, buffers[slot]));
+        }
+    }
+
+    /** {@return slot's message, filled in with what just landed in its buffer} (the poller thread) */
+    ReceivedMessage arrived(int slot, MessageType type, int payloadLength, long correlation) {
+        ReceivedMessage message = waiting.get(slot);
+        message.arrived(type, payloadLength, correlation);
+        return message;
+    }
+
+    /** {@return the message that last arrived in {@code slot}} (queued for receive, not released yet) */
+    ReceivedMessage current(int slot) {
+        return waiting.get(slot);
+    }
+
+    /** From the first {@link ReceivedMessage#release()}: a fresh object waits in the slot, then the buffer is re-posted. */
+    void released(int slot) {
+        waiting.set(slot, new ReceivedMessage(this, slot, buffers[slot]));
+        owner.repost(slot);
+    }
+
+    boolean isClosed() {
+        return owner.isClosed();
+    }
+}

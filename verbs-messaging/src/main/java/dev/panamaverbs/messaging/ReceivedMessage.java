@@ -1,0 +1,121 @@
+package dev.panamaverbs.messaging;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A message that arrived on a {@link MessageChannel}, in the receive buffer it landed in: no
+ * copy. Its {@link #payload()} is a read-only view, valid until {@link #release()}, which re-posts
+ * the buffer and returns its credit to the peer. A message not released keeps its credit: the
+ * peer's sends wait for it (that is the flow control). Each object shows one message: once
+ * released it stays released (a second release does nothing, {@code payload()} throws), and the
+ * next message of the same buffer comes in another object.
+ */
+public final class ReceivedMessage {
+    private static final int WAITING = 0;
+    private static final int HELD = 1;
+    private static final int RELEASED = 2;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(ReceivedMessage.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final ReceiveSlots slots;
+    private final int slot;
+    private final MemorySegment buffer;
+    private MessageType type;
+    private int length;
+    private long correlation;
+    @SuppressWarnings("unused") // through STATE
+    private volatile int state;
+
+    ReceivedMessage(ReceiveSlots slots, int slot, MemorySegment buffer) {
+        this.slots = slots;
+        this.slot = slot;
+        this.buffer = buffer;
+    }
+
+    /** Fills in the message that just landed (the poller thread); once per object. */
+    void arrived(MessageType arrivedType, int payloadLength, long arrivedCorrelation) {
+        this.type = arrivedType;
+        this.length = payloadLength;
+        this.correlation = arrivedCorrelation;
+        if (!STATE.compareAndSet(this, WAITING, HELD)) {
+            throw new IllegalStateException("receive buffer " + slot + ": a message arrived in a buffer not re-posted");
+        }
+    }
+
+    /**
+     * The payload: a read-only view of the receive buffer, after the header.
+     *
+     * @return the payload's bytes, {@link #length()} of them
+     * @throws IllegalStateException once released (the buffer may hold another message already), or
+     *         once its channel is closed
+     */
+    public MemorySegment payload() {
+        if (state != HELD) {
+            throw new IllegalStateException("payload: " + this + " was released (its buffer was re-posted)");
+        }
+        if (slots.isClosed()) {
+            throw new IllegalStateException("payload: the channel of " + this + " is closed (its buffers are freed)");
+        }
+        return buffer.asSlice(MessageHeader.SIZE, length);
+    }
+
+    /**
+     * The payload's length (still this message's after release).
+     *
+     * @return the bytes after the header
+     */
+    public int length() {
+        return length;
+    }
+
+    /**
+     * The type from the header ({@link MessageType#DATA}, {@link MessageType#REQUEST} or
+     * {@link MessageType#RESPONSE}; still this message's after release).
+     *
+     * @return the message type
+     */
+    public MessageType type() {
+        return type;
+    }
+
+    /**
+     * The header's correlation id (0 for DATA; still this message's after release).
+     *
+     * @return the correlation id
+     */
+    public long correlation() {
+        return correlation;
+    }
+
+    /** {@return true until released} */
+    public boolean isHeld() {
+        return state == HELD;
+    }
+
+    /**
+     * Re-posts the buffer ({@code ibv_post_recv}) and returns its credit to the peer (piggy-backed
+     * on the next message, or in a credit message once half the window waits). Idempotent: only
+     * the first call, from whichever thread, re-posts; later calls do nothing and never touch the
+     * buffer's next message. After the channel closed it only marks the message released.
+     */
+    public void release() {
+        if (STATE.compareAndSet(this, HELD, RELEASED)) {
+            slots.released(slot);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ReceivedMessage[" + type + ", " + length + " bytes, buffer " + slot
+                + (state == RELEASED ? ", released" : "") + "]";
+    }
+}

@@ -1,0 +1,78 @@
+package dev.panamaverbs.messaging;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class PendingRequestsTest {
+    private static final Duration LONG = Duration.ofMinutes(5);
+
+    @Test
+    void idsStartAtOneAndAResponseCompletesItsOwnRequestOnce() throws Exception {
+        PendingRequests pending = new PendingRequests();
+        long first = pending.nextId();
+        long second = pending.nextId();
+        assertEquals(1, first);
+        assertEquals(2, second);
+        CompletableFuture<ReceivedMessage> a = pending.register(first, LONG, "test");
+        CompletableFuture<ReceivedMessage> b = pending.register(second, LONG, "test");
+        assertEquals(2, pending.size());
+        assertTrue(pending.complete(second, null));
+        assertTrue(b.isDone());
+        assertFalse(a.isDone());
+        assertFalse(pending.complete(second, null), "a second response to the same id is dropped");
+        assertFalse(pending.complete(99, null), "an unknown id is dropped");
+        assertEquals(1, pending.size());
+    }
+
+    @Test
+    void aRequestWithoutResponseTimesOutAndItsLateResponseIsDropped() throws Exception {
+        PendingRequests pending = new PendingRequests();
+        long id = pending.nextId();
+        long start = System.nanoTime();
+        CompletableFuture<ReceivedMessage> future = pending.register(id, Duration.ofMillis(300), "request to x");
+        ExecutionException e = assertThrows(ExecutionException.class, () -> future.get(30, TimeUnit.SECONDS));
+        long tookMillis = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(tookMillis >= 250 && tookMillis < 20_000, "about its 300 ms: " + tookMillis);
+        assertInstanceOf(RequestTimeoutException.class, e.getCause());
+        assertTrue(e.getCause().getMessage().contains("no response to request 1"), e.getCause().getMessage());
+        assertFalse(pending.complete(id, null), "late");
+        assertEquals(0, pending.size());
+    }
+
+    @Test
+    void aLostPeerFailsEveryPendingRequestAndEveryLaterOne() {
+        PendingRequests pending = new PendingRequests();
+        CompletableFuture<ReceivedMessage> a = pending.register(pending.nextId(), LONG, "test");
+        CompletableFuture<ReceivedMessage> b = pending.register(pending.nextId(), LONG, "test");
+        MessagingException lost = new MessagingException("peer lost", null);
+        pending.failAll(lost);
+        for (CompletableFuture<ReceivedMessage> future : java.util.List.of(a, b)) {
+            ExecutionException e = assertThrows(ExecutionException.class, future::get);
+            assertSame(lost, e.getCause());
+        }
+        assertEquals(0, pending.size());
+        assertSame(lost, assertThrows(MessagingException.class, () -> pending.register(pending.nextId(), LONG, "test")));
+        assertEquals(0, pending.size());
+    }
+
+    @Test
+    void anAbandonedRequestFailsWithWhyItWasNotSent() {
+        PendingRequests pending = new PendingRequests();
+        long id = pending.nextId();
+        CompletableFuture<ReceivedMessage> future = pending.register(id, LONG, "test");
+        CreditTimeoutException why = new CreditTimeoutException("no credit");
+        pending.abandon(id, why);
+        assertSame(why, assertThrows(ExecutionException.class, future::get).getCause());
+        assertEquals(0, pending.size());
+    }
+}

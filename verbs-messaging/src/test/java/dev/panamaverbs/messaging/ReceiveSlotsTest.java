@@ -1,0 +1,111 @@
+package dev.panamaverbs.messaging;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Release of received messages without a device: a stale reference never reaches the buffer's next message. */
+class ReceiveSlotsTest {
+    private final List<Integer> reposts = Collections.synchronizedList(new ArrayList<>());
+    private boolean closed;
+    private final Arena arena = Arena.ofAuto();
+
+    private ReceiveSlots slots(int count) {
+        MemorySegment[] buffers = new MemorySegment[count];
+        for (int slot = 0; slot < count; slot++) {
+            buffers[slot] = arena.allocate(MessageHeader.SIZE + 16).asReadOnly();
+        }
+        return new ReceiveSlots(new ReceiveSlots.Owner() {
+            @Override
+            public void repost(int slot) {
+                reposts.add(slot);
+            }
+
+            @Override
+            public boolean isClosed() {
+                return closed;
+            }
+        }, buffers);
+    }
+
+    @Test
+    void aSecondReleaseDoesNothingEvenAfterTheBufferGotItsNextMessage() {
+        ReceiveSlots slots = slots(2);
+        ReceivedMessage first = slots.arrived(1, MessageType.DATA, 8, 0);
+        first.release();
+        assertEquals(List.of(1), reposts);
+        ReceivedMessage next = slots.arrived(1, MessageType.REQUEST, 12, 7);
+        assertNotSame(first, next);
+
+        first.release();
+
+        assertEquals(List.of(1), reposts, "the stale release re-posted nothing");
+        assertTrue(next.isHeld(), "the buffer's next message is still held");
+        assertEquals(12, next.payload().byteSize());
+        assertEquals(8, first.length(), "the released message still reports its own length");
+        assertEquals(MessageType.DATA, first.type());
+        next.release();
+        assertEquals(List.of(1, 1), reposts);
+    }
+
+    @Test
+    void payloadAfterReleaseThrowsNamingTheMessage() {
+        ReceiveSlots slots = slots(1);
+        ReceivedMessage message = slots.arrived(0, MessageType.DATA, 4, 0);
+        assertEquals(4, message.payload().byteSize());
+        message.release();
+        assertFalse(message.isHeld());
+        IllegalStateException e = assertThrows(IllegalStateException.class, message::payload);
+        assertTrue(e.getMessage().contains("released") && e.getMessage().contains("buffer 0"), e.getMessage());
+        slots.arrived(0, MessageType.DATA, 4, 0);
+        assertThrows(IllegalStateException.class, message::payload, "still refused once the buffer is reused");
+    }
+
+    @Test
+    void payloadOfAClosedChannelThrows() {
+        ReceiveSlots slots = slots(1);
+        ReceivedMessage message = slots.arrived(0, MessageType.DATA, 4, 0);
+        closed = true;
+        IllegalStateException e = assertThrows(IllegalStateException.class, message::payload);
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+    }
+
+    @Test
+    void receiveHandsOutTheMessageThatArrivedAndThePayloadIsReadOnly() {
+        ReceiveSlots slots = slots(2);
+        ReceivedMessage message = slots.arrived(0, MessageType.DATA, 4, 0);
+        assertEquals(message, slots.current(0));
+        assertThrows(IllegalArgumentException.class, () -> message.payload().set(ValueLayout.JAVA_BYTE, 0, (byte) 1));
+    }
+
+    @Test
+    void concurrentReleasesRepostOnce() throws InterruptedException {
+        ReceiveSlots slots = slots(1);
+        ReceivedMessage message = slots.arrived(0, MessageType.DATA, 4, 0);
+        Thread[] threads = new Thread[4];
+        for (int i = 0; i < threads.length; i++) {
+            threads[i] = Thread.ofPlatform().start(message::release);
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        assertEquals(List.of(0), reposts);
+    }
+
+    @Test
+    void anArrivalInABufferNotRepostedIsRefused() {
+        ReceiveSlots slots = slots(1);
+        slots.arrived(0, MessageType.DATA, 4, 0);
+        assertThrows(IllegalStateException.class, () -> slots.arrived(0, MessageType.DATA, 4, 0));
+    }
+}
