@@ -13,13 +13,29 @@
 # In a two-host run (VERBS_TWO_HOST_DIR set by vm.sh --peer) the device launcher's tests include the
 # two-host ones; when it is done, this script writes $VERBS_TWO_HOST_DIR/stop so that host B's
 # peer agent stops while the canary runs.
+# A two-host run splits the one-host device tests between the two VMs (verbs-it HostShare, a
+# launcher filter that both hosts' launchers run with; opt in with VERBS_HOST_SHARE=1): host A
+# runs its share, then the two-host tests, and before it writes `stop` waits for host B's share
+# (verbs-it AwaitPeerAgent); host B's peer-agent.sh runs
+#   bash scripts/device-run.sh --host-b-share STAGE_DIR REPORTS_DIR
+# first: B's share into REPORTS_DIR/host-b (launcher output in launcher.log there), its exit status
+# into launcher-exit there; B's agent, which the two-host tests wait for, starts after it. Host A's
+# launcher writes the split to REPORTS_DIR/host-share; the summary (harness HostShareSummary)
+# checks that every class ran on its host and counts B's report with A's.
 # VERBS_DEVICE_TESTS=REGEX narrows the device launcher to the test classes whose fully qualified
 # names match (JUnit's --include-classname), for quick iteration; CI never sets it.
 # Needs JAVA_HOME (a JDK >= 22; vm.sh and test.sh export it).
 set -uo pipefail
 
-[ $# -eq 3 ] || { echo "usage: device-run.sh STAGE_DIR REPORTS_DIR CANARY_DIR" >&2; exit 2; }
-stage=$1 reports=$2 canary=$3
+usage="usage: device-run.sh STAGE_DIR REPORTS_DIR CANARY_DIR | device-run.sh --host-b-share STAGE_DIR REPORTS_DIR"
+host_b_share=0
+if [ "${1:-}" = --host-b-share ]; then
+    [ $# -eq 3 ] || { echo "$usage" >&2; exit 2; }
+    host_b_share=1 stage=$2 reports=$3/host-b
+else
+    [ $# -eq 3 ] || { echo "$usage" >&2; exit 2; }
+    stage=$1 reports=$2 canary=$3
+fi
 java=${JAVA_HOME:?JAVA_HOME is not set}/bin/java
 mapfile -t scan_args <"$stage/scan.args"
 device_filter=()
@@ -40,10 +56,38 @@ launch() {
         --include-tag "$tag" "${scan_args[@]}" --reports-dir "$dir" "${filter[@]}"
 }
 
+# The split of the one-host tests between the two hosts (above), as each launcher's JVM options.
+share=()
+# Opt-in until a full run has shown it (docs/suite-time.md): by default every one-host test runs on host A.
+if [ -n "${VERBS_TWO_HOST_DIR:-}" ] && [ "${VERBS_HOST_SHARE:-0}" = 1 ]; then
+    if [ "$host_b_share" = 1 ]; then
+        share=(-Dpanamaverbs.hostShare=b)
+    else
+        share=(-Dpanamaverbs.hostShare=a "-Dpanamaverbs.hostShare.file=$reports/host-share"
+               -Djunit.jupiter.testclass.order.default=dev.panamaverbs.it.support.OneHostClassesFirst)
+    fi
+fi
+
+if [ "$host_b_share" = 1 ]; then
+    [ ${#share[@]} -gt 0 ] || exit 0
+    mkdir -p "$reports"
+    : >"$VERBS_TWO_HOST_DIR/host-b-share"
+    echo "==> host B's share of the one-host device tests (output in $reports/launcher.log)"
+    share_started=$SECONDS
+    launch device "$reports" "${share[@]}" >"$reports/launcher.log" 2>&1
+    share_status=$?
+    echo "$share_status" >"$reports/launcher-exit"
+    echo "==> host B's share: launcher exit $share_status after $(( SECONDS - share_started ))s"
+    exit "$share_status"
+fi
+
 mkdir -p "$reports" "$canary"
-launch device "$reports"
+launch device "$reports" "${share[@]}"
 device_status=$?
 echo "$device_status" >"$reports/launcher-exit"
+if [ ${#share[@]} -gt 0 ]; then
+    "$java" "@$stage/peer.args" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC dev.panamaverbs.it.support.AwaitPeerAgent
+fi
 [ -z "${VERBS_TWO_HOST_DIR:-}" ] || : >"$VERBS_TWO_HOST_DIR/stop"
 
 echo "==> harness self-check: running the deliberately failing canary (tag harness-canary; output in $canary/launcher.log)"

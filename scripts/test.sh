@@ -82,7 +82,7 @@ if [ "$run_device" = 1 ] && [ "$build_status" -eq 0 ]; then
     step=(bash "$VERBS_ROOT/scripts/device-run.sh" "$STAGE_DIR" "$REPORTS_DIR" "$CANARY_DIR")
     say "device tests on the $device_where${VERBS_VM_KERNEL:+ (kernel series $VERBS_VM_KERNEL)}"
     if [ "$device_where" = "${VERBS_VM_PROVIDER:-rxe} VM" ]; then
-        (cd "$VERBS_ROOT" && bash "$VERBS_ROOT/scripts/vm.sh" --peer "bash $VERBS_ROOT/scripts/peer-agent.sh $STAGE_DIR" \
+        (cd "$VERBS_ROOT" && bash "$VERBS_ROOT/scripts/vm.sh" --peer "bash $VERBS_ROOT/scripts/peer-agent.sh $STAGE_DIR $REPORTS_DIR" \
             --peer-report "$REPORTS_DIR/peer-host" -- "${step[@]}") || step_status=$?
     else
         (cd "$VERBS_ROOT" && "${step[@]}") || step_status=$?

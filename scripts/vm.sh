@@ -18,7 +18,7 @@
 # Environment:
 #   VERBS_VM_TIMEOUT   seconds before the VM is killed and the run fails (default 3600: the whole
 #                      device suite took over 40 minutes on a loaded 2-core host)
-#   VERBS_VM_MEMORY    guest memory in MiB (default 4096); host B: VERBS_VM_PEER_MEMORY (2048)
+#   VERBS_VM_MEMORY    guest memory in MiB (default 4096); host B: VERBS_VM_PEER_MEMORY (4096: B runs a share of the one-host tests too)
 #   VERBS_VM_PEER_GRACE  seconds B may take to stop after A stopped (default 60)
 #   VERBS_VM_TCG_THREAD  single (default) or multi: QEMU's TCG threading. Multi-threaded TCG
 #                      runs the two vCPUs on two host threads, but HotSpot's patching of freshly
@@ -64,7 +64,7 @@ fi
 TIMEOUT=${VERBS_VM_TIMEOUT:-3600}
 PROVIDER=${VERBS_VM_PROVIDER:-rxe}
 MEMORY=${VERBS_VM_MEMORY:-4096}
-PEER_MEMORY=${VERBS_VM_PEER_MEMORY:-2048}
+PEER_MEMORY=${VERBS_VM_PEER_MEMORY:-4096}
 PEER_GRACE=${VERBS_VM_PEER_GRACE:-60}
 TCG_THREAD=${VERBS_VM_TCG_THREAD:-single}
 case "$TCG_THREAD" in single|multi) ;; *) die "VERBS_VM_TCG_THREAD must be single or multi, not $TCG_THREAD" ;; esac

@@ -16,9 +16,9 @@ import java.util.Map;
  * <li>{@code java.args}: a java @argfile with the module path, class path, patches and native access;
  * <li>{@code scan.args}: the --scan-class-path roots for the ConsoleLauncher;
  * <li>{@code peer.args}: a java @argfile for the peer programs of two-host tests (host B): the
- *     same module path, native access and test classes, but on the class path only, unpatched:
- *     {@code --patch-module} turns class data sharing off, and without it a JVM takes seconds
- *     longer to start under TCG. The device tests get its path as system property
+ *     same module path, native access and test classes, but on the class path only, unpatched
+ *     and as jars ({@code peer-classes/}): {@code --patch-module} and class folders turn class
+ *     data sharing off, and without it a JVM takes seconds longer to start under TCG. The device tests get its path as system property
  *     {@value #PEER_ARGS_PROPERTY}, for the child JVMs they start on host A (the misuse fuzz).
  * <li>{@code examples/java.args}: how to run the examples (the interop device tests start them as
  *     peer processes), named to the tests by the system property {@value #EXAMPLES_ARGS_PROPERTY};
@@ -112,7 +112,23 @@ record DeviceTestStaging(Path root) {
         args.add("-D" + PEER_ARGS_PROPERTY + "=" + dir.resolve("peer.args").toAbsolutePath());
         Files.write(dir.resolve("java.args"), args);
         Files.write(dir.resolve("scan.args"), scanArgs(scan));
-        Files.write(dir.resolve("peer.args"), javaArgs(modules, classPath, List.of()));
+        Files.write(dir.resolve("peer.args"), javaArgs(modules, jarred(classPath, dir.resolve("peer-classes")), List.of()));
+    }
+
+    /**
+     * The class folders as jars in {@code into}, in the same order: the JVM archives classes for
+     * class data sharing only from jars (a class folder on the path turns the archive off), and the
+     * peer and child JVMs started with {@code peer.args} start from one (docs/suite-time.md).
+     */
+    private static List<Path> jarred(List<Path> classPath, Path into) throws IOException {
+        Files.createDirectories(into);
+        List<Path> jars = new ArrayList<>();
+        for (Path classes : classPath) {
+            // verbs-it/target/test-classes -> verbs-it-test-classes.jar: unique, and says where it came from.
+            String name = classes.getParent().getParent().getFileName() + "-" + classes.getFileName() + ".jar";
+            jars.add(Paths.jar(classes, into.resolve(name)).toAbsolutePath());
+        }
+        return jars;
     }
 
     private static List<String> javaArgs(Path modules, List<Path> classPath, List<String> patches) {

@@ -10,6 +10,8 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 
 /** The few file operations staging needs. */
 final class Paths {
@@ -54,5 +56,25 @@ final class Paths {
     /** The paths joined with the platform's path separator (a class or module path). */
     static String join(List<Path> paths) {
         return paths.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
+    }
+
+    /** Writes a jar at {@code jar} holding everything under the class folder {@code classes}, and returns it. */
+    static Path jar(Path classes, Path jar) throws IOException {
+        try (Stream<Path> tree = Files.walk(classes);
+                ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(jar))) {
+            for (Path path : tree.sorted().toList()) {
+                String name = classes.relativize(path).toString().replace(File.separatorChar, '/');
+                if (name.isEmpty()) {
+                    continue;
+                }
+                boolean folder = Files.isDirectory(path);
+                out.putNextEntry(new ZipEntry(folder ? name + "/" : name));
+                if (!folder) {
+                    Files.copy(path, out);
+                }
+                out.closeEntry();
+            }
+        }
+        return jar;
     }
 }

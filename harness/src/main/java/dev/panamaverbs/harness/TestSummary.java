@@ -5,13 +5,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
  * The summary and verdict of ./verbs test: counts the Surefire and launcher XML reports, runs the
  * harness self-check and decides. Red when the build failed, a unit or device test failed, the
  * device run died or exited non-zero with no failed test, the self-check failed, host B of a
- * two-host run failed, or, under CI, no device test ran (all skipped or none found) or a two-host
+ * two-host run failed or its share of the one-host tests failed or did not run ({@link HostShareSummary}),
+ * or, under CI, no device test ran (all skipped or none found) or a two-host
  * test was skipped or none ran ({@link TwoHostSummary}).
  */
 final class TestSummary {
@@ -81,11 +83,18 @@ final class TestSummary {
                 red = true;
             }
         }
+        Optional<HostShareSummary.Result> hostB = run.built() ? HostShareSummary.of(run, failures) : Optional.empty();
+        device = device.plus(hostB.map(HostShareSummary.Result::counts).orElse(TestCounts.NONE));
         lines.add("device: " + device.total() + " run, " + device.failed() + " failed, " + device.skipped() + " skipped on the "
                 + run.where() + " (" + run.deviceSeconds() + "s; reports in " + run.shown(run.reports()) + ")");
         if (failures != null) {
             listFailures(failures);
         }
+        hostB.flatMap(HostShareSummary.Result::report).ifPresent(share -> listFailures(share, " on host B"));
+        hostB.ifPresent(share -> {
+            lines.addAll(share.lines());
+            red |= share.red();
+        });
         if (!note.isEmpty()) {
             lines.add("device run: " + note);
         }
@@ -106,8 +115,13 @@ final class TestSummary {
 
     /** One line per failed test, so that the summary (often all a CI log keeps) names what failed. */
     private void listFailures(JUnitReport report) {
+        listFailures(report, "");
+    }
+
+    /** The same, each line with {@code where} after the test's name (e.g. " on host B"). */
+    private void listFailures(JUnitReport report, String where) {
         for (JUnitReport.TestCase test : report.failedCases()) {
-            lines.add("  FAILED " + test.shortName() + (test.failure().isEmpty() ? "" : ": " + test.failure()));
+            lines.add("  FAILED " + test.shortName() + where + (test.failure().isEmpty() ? "" : ": " + test.failure()));
         }
     }
 

@@ -337,4 +337,110 @@ class TestSummaryTest {
         assertLine(result, "device tests: 2 passed, 1 failed, 0 skipped");
         assertLine(result, "  FAILED UdTwoHostTest.datagramsBothWays(TwoHosts): UdPeer exited 1");
     }
+
+    // ---- a split two-host run: host B's share of the one-host tests (HostShareSummary) ----
+
+    private static final String QUICK_START = "dev.panamaverbs.it.QuickStartDeviceTest";
+    private static final String FUZZ = "dev.panamaverbs.it.fuzz.MisuseFuzzDeviceTest";
+    private static final String ALLOCATION = "dev.panamaverbs.it.device.DataPathAllocationDeviceTest";
+
+    /** Host A's split ({@code <host> <class>} lines), as verbs-it HostShare writes it. */
+    private void split(String... lines) throws IOException {
+        Files.writeString(reports.resolve(HostShareSummary.SPLIT_FILE), String.join("\n", lines) + "\n");
+    }
+
+    /** Host B's share's launcher report of the given test cases and its exit status. */
+    private Path hostBRun(int exit, int tests, int failures, String testcases) throws IOException {
+        Path dir = Files.createDirectories(reports.resolve(HostShareSummary.HOST_B_DIR));
+        launcherRun(dir, exit, tests, failures, 0, testcases);
+        return dir;
+    }
+
+    private static String passed(String className) {
+        return "  <testcase name=\"t()\" classname=\"" + className + "\" time=\"1\"/>\n";
+    }
+
+    /** Host A's run (QuickStart and a two-host test, passed) with the canary failing as planned; the summary under CI. */
+    private TestSummary.Result splitRun() throws IOException {
+        twoHostRun(0, 2, 0, 0, "exit 0", TWO_HOST_PASSED);
+        canaryFails();
+        return summary(true, "--device", "--step-status", "1");
+    }
+
+    @Test
+    void hostBsShareCountsWithHostAsAndStaysGreen() throws Exception {
+        split("a " + QUICK_START, "b " + FUZZ, "b " + ALLOCATION);
+        hostBRun(0, 2, 0, passed(FUZZ) + passed(ALLOCATION));
+        TestSummary.Result result = splitRun();
+        assertStatus(0, result);
+        assertLine(result, "device: 4 run, 0 failed, 0 skipped on the rxe VM (0s; reports in target/device-reports)");
+        assertLine(result, "host B's share of the one-host tests: 2 classes of 3; 2 run, 0 failed, 0 skipped (launcher exit 0;"
+                + " reports in target/device-reports/host-b)");
+        assertLine(result, "device tests: 4 passed, 0 failed, 0 skipped");
+    }
+
+    @Test
+    void testFailedOnHostBFailsTheRunAndIsNamed() throws Exception {
+        split("a " + QUICK_START, "b " + FUZZ);
+        hostBRun(1, 1, 1, "  <testcase name=\"useAfterClose()\" classname=\"" + FUZZ + "\" time=\"1\">"
+                + "<failure message=\"child crashed\"/></testcase>\n");
+        TestSummary.Result result = splitRun();
+        assertStatus(1, result);
+        assertLine(result, "  FAILED MisuseFuzzDeviceTest.useAfterClose() on host B: child crashed");
+        assertLine(result, "device tests: 2 passed, 1 failed, 0 skipped");
+    }
+
+    @Test
+    void classOfHostBsShareNotRunFailsTheRun() throws Exception {
+        split("a " + QUICK_START, "b " + FUZZ, "b " + ALLOCATION);
+        hostBRun(0, 1, 0, passed(FUZZ));
+        TestSummary.Result result = splitRun();
+        assertStatus(1, result);
+        assertLine(result, "host B's share: FAILED: not run on host B, whose share they were: " + ALLOCATION);
+    }
+
+    @Test
+    void classOfHostAsShareNotRunFailsTheRun() throws Exception {
+        split("a " + QUICK_START, "a " + ALLOCATION, "b " + FUZZ);
+        hostBRun(0, 1, 0, passed(FUZZ));
+        TestSummary.Result result = splitRun();
+        assertStatus(1, result);
+        assertLine(result, "host B's share: FAILED: not run on host A, whose share they were: " + ALLOCATION);
+    }
+
+    @Test
+    void hostBsShareThatDidNotFinishFailsTheRun() throws Exception {
+        split("a " + QUICK_START, "b " + FUZZ);
+        TestSummary.Result result = splitRun();
+        assertStatus(1, result);
+        assertTrue(result.lines().stream().anyMatch(line -> line.startsWith("host B's share: FAILED: host B's share did not finish")),
+                () -> String.join("\n", result.lines()));
+    }
+
+    @Test
+    void hostBsShareExitingNonZeroWithoutFailureFailsTheRun() throws Exception {
+        split("a " + QUICK_START, "b " + FUZZ);
+        hostBRun(3, 1, 0, passed(FUZZ));
+        TestSummary.Result result = splitRun();
+        assertStatus(1, result);
+        assertTrue(result.lines().stream().anyMatch(line -> line.startsWith("host B's share: FAILED: host B's share exited with 3")),
+                () -> String.join("\n", result.lines()));
+    }
+
+    @Test
+    void classRunOnTheWrongHostFailsTheRun() throws Exception {
+        split("a " + QUICK_START, "b " + FUZZ);
+        hostBRun(0, 2, 0, passed(FUZZ) + passed(ALLOCATION));
+        TestSummary.Result result = splitRun();
+        assertStatus(1, result);
+        assertLine(result, "host B's share: FAILED: run on host B but not its share (the hosts split differently): " + ALLOCATION);
+    }
+
+    @Test
+    void hostBsReportWithoutHostAsSplitFailsTheRun() throws Exception {
+        hostBRun(0, 1, 0, passed(FUZZ));
+        TestSummary.Result result = splitRun();
+        assertStatus(1, result);
+        assertLine(result, "host B's share: FAILED: host A recorded no split (target/device-reports/host-share is missing)");
+    }
 }

@@ -122,10 +122,14 @@ public final class LocalPeerProcess implements PeerProcess {
         return argFile;
     }
 
-    /** {@code java @argFile}, {@code options}, and a crash report ({@code hs_err_pid*.log}) in {@code dir}. */
+    /**
+     * {@code java @argFile}, its class-data-sharing archive ({@link ChildJvmArchive}), {@code options},
+     * and a crash report ({@code hs_err_pid*.log}) in {@code dir}.
+     */
     public static List<String> javaCommand(String argFile, List<String> options, Path dir) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "@" + argFile));
+        command.addAll(ChildJvmArchive.optionsFor(argFile));
         command.addAll(options);
         command.add("-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"));
         return command;

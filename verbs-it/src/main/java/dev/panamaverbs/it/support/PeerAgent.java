@@ -110,6 +110,7 @@ public final class PeerAgent {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.add("@" + stage.resolve("peer.args"));
+        command.addAll(ChildJvmArchive.optionsFor(stage.resolve("peer.args").toString()));
         command.addAll(PEER_JVM_OPTIONS);
         command.add("-XX:ErrorFile=" + job.dir().resolve("hs_err_pid%p.log"));
         if (request.isEmpty()) {

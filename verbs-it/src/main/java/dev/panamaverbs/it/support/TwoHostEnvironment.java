@@ -78,6 +78,14 @@ record TwoHostEnvironment(Path dir, String host, InetAddress localAddress, InetA
         return dir.resolve("stop");
     }
 
+    /**
+     * Written by host B's scripts/device-run.sh when B starts its share of the one-host tests
+     * ({@link HostShare}); its agent starts when the share is done.
+     */
+    Path hostBShare() {
+        return dir.resolve("host-b-share");
+    }
+
     Path jobs() {
         return dir.resolve("jobs");
     }

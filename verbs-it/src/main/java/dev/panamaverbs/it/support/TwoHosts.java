@@ -14,7 +14,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Assertions;
 
 /**
@@ -30,10 +32,17 @@ public final class TwoHosts implements AutoCloseable {
     public static final Duration AGENT_TIMEOUT = Duration.ofSeconds(240);
     /** A timeout for a peer's start-up (a JVM on host B under TCG): the time to its first published value. */
     public static final Duration PEER_START_TIMEOUT = Duration.ofSeconds(120);
+    /**
+     * How long {@link #startPeer} waits for host B's agent when B runs its share of the one-host
+     * tests before it ({@link HostShare}: about 300 s of tests in a full run under TCG).
+     */
+    public static final Duration HOST_B_SHARE_TIMEOUT = Duration.ofSeconds(1500);
 
     /** How long a request to the host's link controller may take. */
     private static final Duration HOST_CONTROL_TIMEOUT = Duration.ofSeconds(30);
     private static final AtomicInteger JOBS = new AtomicInteger();
+    /** When waiting for host B's share of the one-host tests ends (System.nanoTime; 0: not waited yet). */
+    private static final AtomicLong SHARE_DEADLINE = new AtomicLong();
 
     private final TwoHostEnvironment environment;
     private final List<Peer> peers = new ArrayList<>();
@@ -103,7 +112,8 @@ public final class TwoHosts implements AutoCloseable {
      * come back through {@link Peer}.
      *
      * @throws org.opentest4j.AssertionFailedError when host B's agent is not up within
-     *                                             {@link #AGENT_TIMEOUT} (with B's console log)
+     *                                             {@link #AGENT_TIMEOUT}, or {@link #HOST_B_SHARE_TIMEOUT}
+     *                                             when B runs a share of the one-host tests first (with B's console log)
      * @param mainClass the main class
      * @param args the args
      * @return starts {@code mainClass}'s {@code main(args)} in a new JVM on host B, with the device tests' module path and native access and the test classes on the class path (the class must be among the staged test classes or in an exported package of a staged module; it runs outside the module it is patched into on host A, so it uses public API only).
@@ -205,12 +215,33 @@ public final class TwoHosts implements AutoCloseable {
 
     /** Waits for host B's agent; fails with B's console and output when B is gone or late. */
     private void awaitAgent() {
+        agentProblem(environment).ifPresent(why -> Assertions.fail(why));
+    }
+
+    /**
+     * Waits for host B's agent, up to {@link #AGENT_TIMEOUT}, or, when B runs a share of the
+     * one-host tests first ({@link HostShare}), up to {@link #HOST_B_SHARE_TIMEOUT} after this
+     * JVM's first wait.
+     *
+     * @return empty once the agent is up, else why not (with the ends of B's console and output)
+     */
+    static Optional<String> agentProblem(TwoHostEnvironment environment) {
         long deadline = System.nanoTime() + AGENT_TIMEOUT.toNanos();
+        Duration timeout = AGENT_TIMEOUT;
+        if (Files.exists(environment.hostBShare())) {
+            // Counted from this JVM's first wait, so that a share that never ends costs that once,
+            // not once per two-host test.
+            SHARE_DEADLINE.compareAndSet(0, System.nanoTime() + HOST_B_SHARE_TIMEOUT.toNanos());
+            if (SHARE_DEADLINE.get() - deadline > 0) {
+                deadline = SHARE_DEADLINE.get();
+                timeout = HOST_B_SHARE_TIMEOUT;
+            }
+        }
         while (!Files.exists(environment.agentReady())) {
             Path peerRun = environment.peerRunDir();
             boolean gone = Files.exists(peerRun.resolve("guest-exit")) || Files.exists(peerRun.resolve("guest-error"));
             if (gone || System.nanoTime() > deadline) {
-                Assertions.fail("host B's peer agent is not up " + (gone ? "(host B already stopped)" : "after " + AGENT_TIMEOUT)
+                return Optional.of("host B's peer agent is not up " + (gone ? "(host B already stopped)" : "after " + timeout)
                         + tail(peerRun.resolve("console.log"), "host B's console") + tail(peerRun.resolve("output"), "host B's output"));
             }
             try {
@@ -220,6 +251,7 @@ public final class TwoHosts implements AutoCloseable {
                 throw new IllegalStateException("interrupted while waiting for host B", e);
             }
         }
+        return Optional.empty();
     }
 
     private static String tail(Path file, String what) {
