@@ -7,10 +7,7 @@ import dev.panamaverbs.messaging.registration.RegistrationLease;
 import dev.panamaverbs.values.AccessFlag;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The sender's side of rendezvous: a message larger than the threshold is registered for
@@ -29,11 +26,9 @@ final class RendezvousSends {
     private final ProtectionDomain pd;
     private final ChannelOptions options;
     private final String peer;
-    private final Map<Long, Outgoing> outgoing = new ConcurrentHashMap<>();
-    private final AtomicLong nextId = new AtomicLong();
+    private final Outstanding<Outgoing> outgoing = new Outstanding<>();
     private RegistrationCache cache;
     private boolean closed;
-    private volatile MessagingException failure;
 
     RendezvousSends(ProtectionDomain pd, ChannelOptions options, String peer) {
         this.pd = pd;
@@ -50,10 +45,9 @@ final class RendezvousSends {
      */
     CompletableFuture<Void> send(MemorySegment data, long deadline, OfferPost poster) {
         requireNoFailure();
-        long id = nextId.incrementAndGet();
+        long id = outgoing.nextId();
         Outgoing message = register(id, data);
-        outgoing.put(id, message);
-        MessagingException failed = failure;
+        MessagingException failed = outgoing.add(id, message);
         if (failed != null) {
             finish(id, failed);
             throw failed;
@@ -123,7 +117,7 @@ final class RendezvousSends {
 
     /** {@return whether a DONE of {@code id} is expected} (an unknown one is a protocol error) */
     boolean isOutstanding(long id) {
-        return outgoing.containsKey(id);
+        return outgoing.contains(id);
     }
 
     /** Ends message {@code id}: its registration released, its future completed (null) or failed. */
@@ -147,13 +141,8 @@ final class RendezvousSends {
 
     /** Fails every outstanding message, and every later one, with {@code cause} (the channel failed). */
     void failAll(MessagingException cause) {
-        if (failure == null) {
-            failure = cause;
-        }
-        for (Long id : outgoing.keySet()) {
-            finish(id, new MessagingException("send: the rendezvous message " + id + " to " + peer
-                    + " did not complete: " + failure.getMessage(), failure));
-        }
+        outgoing.failAll(cause, (id, failure) -> finish(id, new MessagingException("send: the rendezvous message "
+                + id + " to " + peer + " did not complete: " + failure.getMessage(), failure)));
     }
 
     /** After {@link #failAll}: deregisters what the cache holds. */
@@ -169,7 +158,7 @@ final class RendezvousSends {
     }
 
     private void requireNoFailure() {
-        MessagingException failed = failure;
+        MessagingException failed = outgoing.failure();
         if (failed != null) {
             throw new MessagingException("send: the channel to " + peer + " failed: " + failed.getMessage(), failed);
         }
