@@ -46,7 +46,7 @@ final class RendezvousSends {
     CompletableFuture<Void> send(MemorySegment data, long deadline, OfferPost poster) {
         requireNoFailure();
         long id = outgoing.nextId();
-        Outgoing message = register(id, data);
+        Outgoing message = register(data);
         MessagingException failed = outgoing.add(id, message);
         if (failed != null) {
             finish(id, failed);
@@ -60,13 +60,13 @@ final class RendezvousSends {
             finish(id, e);
             throw e;
         }
-        return message.done;
+        return message.done();
     }
 
-    private Outgoing register(long id, MemorySegment data) {
+    private Outgoing register(MemorySegment data) {
         if (data.isNative()) {
             RegistrationLease lease = cache().acquire(data);
-            return new Outgoing(id, data.byteSize(), lease, null);
+            return new Outgoing(data.byteSize(), lease, null);
         }
         // Heap memory cannot be registered: a staging copy, registered for this message only.
         MemoryRegion staging = pd.allocateMemoryRegion(data.byteSize(), EnumSet.of(AccessFlag.REMOTE_READ));
@@ -76,7 +76,7 @@ final class RendezvousSends {
             staging.close();
             throw e;
         }
-        return new Outgoing(id, data.byteSize(), null, staging);
+        return new Outgoing(data.byteSize(), null, staging);
     }
 
     private synchronized RegistrationCache cache() {
@@ -98,7 +98,7 @@ final class RendezvousSends {
         }
         String why = status == null ? "an unknown status " + statusCode : status.toString();
         Outgoing message = outgoing.get(id);
-        long length = message == null ? -1 : message.length;
+        long length = message == null ? -1 : message.length();
         finish(id, new RendezvousException("send: the rendezvous of message " + id + " (" + length + " bytes) to "
                 + peer + " failed on the receiver: " + why + describe(status), status, id, null));
     }
@@ -128,9 +128,9 @@ final class RendezvousSends {
         }
         message.release();
         if (cause == null) {
-            message.done.complete(null);
+            message.done().complete(null);
         } else {
-            message.done.completeExceptionally(cause);
+            message.done().completeExceptionally(cause);
         }
     }
 
@@ -165,18 +165,9 @@ final class RendezvousSends {
     }
 
     /** One offered message: its lease (native memory) or staging region (heap), and its future. */
-    private static final class Outgoing {
-        final long id;
-        final long length;
-        final RegistrationLease lease;
-        final MemoryRegion staging;
-        final CompletableFuture<Void> done = new CompletableFuture<>();
-
-        Outgoing(long id, long length, RegistrationLease lease, MemoryRegion staging) {
-            this.id = id;
-            this.length = length;
-            this.lease = lease;
-            this.staging = staging;
+    private record Outgoing(long length, RegistrationLease lease, MemoryRegion staging, CompletableFuture<Void> done) {
+        Outgoing(long length, RegistrationLease lease, MemoryRegion staging) {
+            this(length, lease, staging, new CompletableFuture<>());
         }
 
         long address() {
