@@ -1,7 +1,5 @@
 package dev.panamaverbs.it.device;
 
-import static dev.panamaverbs.it.support.RdmaCmSupport.WAIT;
-import static dev.panamaverbs.it.support.RdmaCmSupport.anyPort;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.panamaverbs.it.support.RdmaCmSupport;
 import dev.panamaverbs.messaging.ChannelOptions;
 import dev.panamaverbs.messaging.MessageChannel;
-import dev.panamaverbs.messaging.MessageServer;
 import dev.panamaverbs.messaging.ReceivedMessage;
 import dev.panamaverbs.messaging.RendezvousException;
 import dev.panamaverbs.messaging.RendezvousStatus;
@@ -23,10 +20,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -51,7 +46,7 @@ class RendezvousDeviceTest {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         int size = 64 << 20;
         try (Arena arena = Arena.ofShared();
-             Loop loop = Loop.open(ip, options().build())) {
+             ChannelLoop loop = ChannelLoop.open(ip, options().build(), options().build())) {
             MessageChannel client = loop.client;
             MessageChannel serverSide = loop.serverSide;
             ExecutorService threads = loop.threads;
@@ -87,7 +82,7 @@ class RendezvousDeviceTest {
         // 4096 fits a buffer, 4097 is the first rendezvous size; 3 MiB + 5 takes 4 READs of 1 MiB at most.
         int[] sizes = {1, 4096, 4097, 100_000, 3, (3 << 20) + 5, 4095, 65_536, 1 << 20};
         try (Arena arena = Arena.ofShared();
-             Loop loop = Loop.open(ip, options().build())) {
+             ChannelLoop loop = ChannelLoop.open(ip, options().build(), options().build())) {
             MessageChannel client = loop.client;
             MessageChannel serverSide = loop.serverSide;
             ExecutorService threads = loop.threads;
@@ -131,7 +126,7 @@ class RendezvousDeviceTest {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         ChannelOptions receiver = options().maxRendezvousSize(1 << 20).build();
         try (Arena arena = Arena.ofShared();
-             Loop loop = Loop.open(ip, receiver)) {
+             ChannelLoop loop = ChannelLoop.open(ip, receiver, options().build())) {
             MessageChannel client = loop.client;
             MessageChannel serverSide = loop.serverSide;
             ExecutorService threads = loop.threads;
@@ -159,40 +154,6 @@ class RendezvousDeviceTest {
             assertEquals(2, small.length());
             small.release();
             assertTrue(client.isOpen() && serverSide.isOpen(), client + " " + serverSide);
-        }
-    }
-
-    /** A server with receiver options, a client with {@link #options()} connected to it, and threads to send from. */
-    private static final class Loop implements AutoCloseable {
-        final MessageServer server;
-        final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-        MessageChannel client;
-        MessageChannel serverSide;
-
-        private Loop(MessageServer server) {
-            this.server = server;
-        }
-
-        static Loop open(InetAddress ip, ChannelOptions receiver) throws Exception {
-            Loop loop = new Loop(MessageServer.listen(anyPort(ip), receiver));
-            try {
-                CompletableFuture<MessageChannel> accepted = CompletableFuture.supplyAsync(
-                        () -> loop.server.accept(WAIT).orElseThrow(() -> new AssertionError("no request")), loop.threads);
-                loop.client = MessageChannel.connect(loop.server.localAddress(), options().build());
-                loop.serverSide = accepted.get(60, TimeUnit.SECONDS);
-                return loop;
-            } catch (Exception | Error e) {
-                loop.close();
-                throw e;
-            }
-        }
-
-        /** The channels first (the server side, then the client), then the threads and the server. */
-        @Override
-        public void close() {
-            try (MessageServer s = server; ExecutorService t = threads; MessageChannel c = client; MessageChannel r = serverSide) {
-                // try-with-resources closes r, c, t, s in that order, skipping the nulls
-            }
         }
     }
 
