@@ -1,11 +1,8 @@
 package dev.panamaverbs.messaging;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The requests of one channel waiting for their responses: each has a correlation id (never 0,
@@ -14,17 +11,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * channel fails, every pending future fails with that failure, and later requests at once.
  */
 final class PendingRequests {
-    private final AtomicLong nextId = new AtomicLong();
-    private final Map<Long, CompletableFuture<ReceivedMessage>> pending = new ConcurrentHashMap<>();
-    private volatile MessagingException failure;
+    private final Outstanding<CompletableFuture<ReceivedMessage>> pending = new Outstanding<>();
 
-    /** A new correlation id (1, 2, ...; 0 is skipped if the counter ever wraps). */
+    /** A new correlation id (1, 2, ...; never 0). */
     long nextId() {
-        long id;
-        do {
-            id = nextId.incrementAndGet();
-        } while (id == 0);
-        return id;
+        return pending.nextId();
     }
 
     /**
@@ -34,8 +25,7 @@ final class PendingRequests {
      */
     CompletableFuture<ReceivedMessage> register(long id, Duration timeout, String what) {
         CompletableFuture<ReceivedMessage> future = new CompletableFuture<>();
-        pending.put(id, future);
-        MessagingException failed = failure;
+        MessagingException failed = pending.add(id, future);
         if (failed != null) {
             pending.remove(id);
             throw failed;
@@ -71,14 +61,6 @@ final class PendingRequests {
 
     /** Fails every pending request, and every later one, with {@code cause}. */
     void failAll(MessagingException cause) {
-        if (failure == null) {
-            failure = cause;
-        }
-        for (Long id : pending.keySet()) {
-            CompletableFuture<ReceivedMessage> future = pending.remove(id);
-            if (future != null) {
-                future.completeExceptionally(failure);
-            }
-        }
+        pending.failAll(cause, this::abandon);
     }
 }

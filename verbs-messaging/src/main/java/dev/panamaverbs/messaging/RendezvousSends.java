@@ -7,10 +7,7 @@ import dev.panamaverbs.messaging.registration.RegistrationLease;
 import dev.panamaverbs.values.AccessFlag;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The sender's side of rendezvous: a message larger than the threshold is registered for
@@ -29,11 +26,9 @@ final class RendezvousSends {
     private final ProtectionDomain pd;
     private final ChannelOptions options;
     private final String peer;
-    private final Map<Long, Outgoing> outgoing = new ConcurrentHashMap<>();
-    private final AtomicLong nextId = new AtomicLong();
+    private final Outstanding<Outgoing> outgoing = new Outstanding<>();
     private RegistrationCache cache;
     private boolean closed;
-    private volatile MessagingException failure;
 
     RendezvousSends(ProtectionDomain pd, ChannelOptions options, String peer) {
         this.pd = pd;
@@ -50,10 +45,9 @@ final class RendezvousSends {
      */
     CompletableFuture<Void> send(MemorySegment data, long deadline, OfferPost poster) {
         requireNoFailure();
-        long id = nextId.incrementAndGet();
-        Outgoing message = register(id, data);
-        outgoing.put(id, message);
-        MessagingException failed = failure;
+        long id = outgoing.nextId();
+        Outgoing message = register(data);
+        MessagingException failed = outgoing.add(id, message);
         if (failed != null) {
             finish(id, failed);
             throw failed;
@@ -66,13 +60,13 @@ final class RendezvousSends {
             finish(id, e);
             throw e;
         }
-        return message.done;
+        return message.done();
     }
 
-    private Outgoing register(long id, MemorySegment data) {
+    private Outgoing register(MemorySegment data) {
         if (data.isNative()) {
             RegistrationLease lease = cache().acquire(data);
-            return new Outgoing(id, data.byteSize(), lease, null);
+            return new Outgoing(data.byteSize(), lease, null);
         }
         // Heap memory cannot be registered: a staging copy, registered for this message only.
         MemoryRegion staging = pd.allocateMemoryRegion(data.byteSize(), EnumSet.of(AccessFlag.REMOTE_READ));
@@ -82,7 +76,7 @@ final class RendezvousSends {
             staging.close();
             throw e;
         }
-        return new Outgoing(id, data.byteSize(), null, staging);
+        return new Outgoing(data.byteSize(), null, staging);
     }
 
     private synchronized RegistrationCache cache() {
@@ -104,7 +98,7 @@ final class RendezvousSends {
         }
         String why = status == null ? "an unknown status " + statusCode : status.toString();
         Outgoing message = outgoing.get(id);
-        long length = message == null ? -1 : message.length;
+        long length = message == null ? -1 : message.length();
         finish(id, new RendezvousException("send: the rendezvous of message " + id + " (" + length + " bytes) to "
                 + peer + " failed on the receiver: " + why + describe(status), status, id, null));
     }
@@ -123,7 +117,7 @@ final class RendezvousSends {
 
     /** {@return whether a DONE of {@code id} is expected} (an unknown one is a protocol error) */
     boolean isOutstanding(long id) {
-        return outgoing.containsKey(id);
+        return outgoing.contains(id);
     }
 
     /** Ends message {@code id}: its registration released, its future completed (null) or failed. */
@@ -134,9 +128,9 @@ final class RendezvousSends {
         }
         message.release();
         if (cause == null) {
-            message.done.complete(null);
+            message.done().complete(null);
         } else {
-            message.done.completeExceptionally(cause);
+            message.done().completeExceptionally(cause);
         }
     }
 
@@ -147,13 +141,8 @@ final class RendezvousSends {
 
     /** Fails every outstanding message, and every later one, with {@code cause} (the channel failed). */
     void failAll(MessagingException cause) {
-        if (failure == null) {
-            failure = cause;
-        }
-        for (Long id : outgoing.keySet()) {
-            finish(id, new MessagingException("send: the rendezvous message " + id + " to " + peer
-                    + " did not complete: " + failure.getMessage(), failure));
-        }
+        outgoing.failAll(cause, (id, failure) -> finish(id, new MessagingException("send: the rendezvous message "
+                + id + " to " + peer + " did not complete: " + failure.getMessage(), failure)));
     }
 
     /** After {@link #failAll}: deregisters what the cache holds. */
@@ -169,25 +158,16 @@ final class RendezvousSends {
     }
 
     private void requireNoFailure() {
-        MessagingException failed = failure;
+        MessagingException failed = outgoing.failure();
         if (failed != null) {
             throw new MessagingException("send: the channel to " + peer + " failed: " + failed.getMessage(), failed);
         }
     }
 
     /** One offered message: its lease (native memory) or staging region (heap), and its future. */
-    private static final class Outgoing {
-        final long id;
-        final long length;
-        final RegistrationLease lease;
-        final MemoryRegion staging;
-        final CompletableFuture<Void> done = new CompletableFuture<>();
-
-        Outgoing(long id, long length, RegistrationLease lease, MemoryRegion staging) {
-            this.id = id;
-            this.length = length;
-            this.lease = lease;
-            this.staging = staging;
+    private record Outgoing(long length, RegistrationLease lease, MemoryRegion staging, CompletableFuture<Void> done) {
+        Outgoing(long length, RegistrationLease lease, MemoryRegion staging) {
+            this(length, lease, staging, new CompletableFuture<>());
         }
 
         long address() {

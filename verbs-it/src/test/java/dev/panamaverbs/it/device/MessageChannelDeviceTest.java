@@ -76,7 +76,7 @@ class MessageChannelDeviceTest {
             List<MessageChannel> clients = new ArrayList<>();
             try {
                 for (int c = 0; c < CONNECTIONS; c++) {
-                    CompletableFuture<MessageChannel> accepted = acceptLater(server, threads);
+                    CompletableFuture<MessageChannel> accepted = ChannelLoop.acceptLater(server, threads);
                     clients.add(MessageChannel.connect(server.localAddress(), options));
                     MessageChannel serverSide = accepted.get(60, TimeUnit.SECONDS);
                     serverSides.add(serverSide);
@@ -137,7 +137,7 @@ class MessageChannelDeviceTest {
              MessageServer server = MessageServer.listen(anyPort(ip), serverOptions);
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             PortCounters before = counters.portCounters(device.port());
-            CompletableFuture<MessageChannel> accepted = acceptLater(server, threads);
+            CompletableFuture<MessageChannel> accepted = ChannelLoop.acceptLater(server, threads);
             try (MessageChannel client = MessageChannel.connect(server.localAddress(), failFast);
                  MessageChannel receiver = accepted.get(60, TimeUnit.SECONDS)) {
                 assertEquals(window, client.statistics().peerCredits());
@@ -189,38 +189,36 @@ class MessageChannelDeviceTest {
     void aPeerThatClosesFailsABlockedSenderAndTheReceiver(TestDevice device) throws Exception {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         ChannelOptions options = ChannelOptions.builder().receiveCredits(2).maxMessageSize(256).build();
-        try (MessageServer server = MessageServer.listen(anyPort(ip), options);
-             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            CompletableFuture<MessageChannel> accepted = acceptLater(server, threads);
-            try (MessageChannel client = MessageChannel.connect(server.localAddress(), options)) {
-                MessageChannel serverSide = accepted.get(60, TimeUnit.SECONDS);
-                try (SendBuffer buffer = client.sendBuffer()) {
-                    buffer.segment().setString(0, "zero copy", StandardCharsets.UTF_8);
-                    buffer.send(10);
-                }
-                client.send(ByteBuffer.wrap("copied".getBytes(StandardCharsets.UTF_8)));
-                ReceivedMessage first = serverSide.receive(Duration.ofSeconds(60));
-                assertEquals("zero copy", first.payload().getString(0, StandardCharsets.UTF_8));
-                // Keep both: the window (2) is spent, the next send blocks until the peer goes away.
-                Future<?> blocked = threads.submit(() -> client.send(MemorySegment.ofArray(new byte[8]), Duration.ofSeconds(120)));
-                Thread.sleep(1_000);
-                assertFalse(blocked.isDone());
-                long start = System.nanoTime();
-                serverSide.close();
-                Exception failure = assertThrows(Exception.class, () -> blocked.get(60, TimeUnit.SECONDS));
-                long tookMillis = (System.nanoTime() - start) / 1_000_000;
-                assertInstanceOf(MessagingException.class, failure.getCause(), failure.toString());
-                assertFalse(failure.getCause() instanceof CreditTimeoutException, "the peer's loss, not a timeout: " + failure);
-                String why = failure.getCause().getMessage();
-                assertTrue(why.contains("the peer disconnected") || why.contains("the connection was lost")
-                        || why.contains("the connection failed"), "names the lost connection: " + why);
-                System.out.println("peer closed: the blocked send failed after " + tookMillis + " ms: " + failure.getCause().getMessage());
-                assertFalse(client.isOpen());
-                assertThrows(MessagingException.class, () -> client.send(MemorySegment.ofArray(new byte[1])));
-                assertThrows(MessagingException.class, () -> client.receive(Duration.ofSeconds(1)));
-                assertThrows(IllegalStateException.class, first::payload, "closed with its channel");
-                first.release(); // after close: only marks it released
+        try (ChannelLoop loop = ChannelLoop.open(ip, options, options)) {
+            MessageChannel client = loop.client;
+            MessageChannel serverSide = loop.serverSide;
+            ExecutorService threads = loop.threads;
+            try (SendBuffer buffer = client.sendBuffer()) {
+                buffer.segment().setString(0, "zero copy", StandardCharsets.UTF_8);
+                buffer.send(10);
             }
+            client.send(ByteBuffer.wrap("copied".getBytes(StandardCharsets.UTF_8)));
+            ReceivedMessage first = serverSide.receive(Duration.ofSeconds(60));
+            assertEquals("zero copy", first.payload().getString(0, StandardCharsets.UTF_8));
+            // Keep both: the window (2) is spent, the next send blocks until the peer goes away.
+            Future<?> blocked = threads.submit(() -> client.send(MemorySegment.ofArray(new byte[8]), Duration.ofSeconds(120)));
+            Thread.sleep(1_000);
+            assertFalse(blocked.isDone());
+            long start = System.nanoTime();
+            serverSide.close();
+            Exception failure = assertThrows(Exception.class, () -> blocked.get(60, TimeUnit.SECONDS));
+            long tookMillis = (System.nanoTime() - start) / 1_000_000;
+            assertInstanceOf(MessagingException.class, failure.getCause(), failure.toString());
+            assertFalse(failure.getCause() instanceof CreditTimeoutException, "the peer's loss, not a timeout: " + failure);
+            String why = failure.getCause().getMessage();
+            assertTrue(why.contains("the peer disconnected") || why.contains("the connection was lost")
+                    || why.contains("the connection failed"), "names the lost connection: " + why);
+            System.out.println("peer closed: the blocked send failed after " + tookMillis + " ms: " + failure.getCause().getMessage());
+            assertFalse(client.isOpen());
+            assertThrows(MessagingException.class, () -> client.send(MemorySegment.ofArray(new byte[1])));
+            assertThrows(MessagingException.class, () -> client.receive(Duration.ofSeconds(1)));
+            assertThrows(IllegalStateException.class, first::payload, "closed with its channel");
+            first.release(); // after close: only marks it released
         }
     }
 
@@ -276,63 +274,55 @@ class MessageChannelDeviceTest {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         int requests = 50;
         ChannelOptions options = ChannelOptions.builder().receiveCredits(8).maxMessageSize(1024).build();
-        try (MessageServer server = MessageServer.listen(anyPort(ip), options);
-             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            CompletableFuture<MessageChannel> accepted = acceptLater(server, threads);
-            try (MessageChannel client = MessageChannel.connect(server.localAddress(), options)) {
-                MessageChannel serverSide = accepted.get(60, TimeUnit.SECONDS);
-                // The server answers each request later, from another thread, with its number + 1000;
-                // the number -1 it never answers.
-                serverSide.setMessageHandler(message -> {
-                    long id = message.correlation();
-                    int number = message.payload().get(ValueLayout.JAVA_INT_UNALIGNED, 0);
-                    assertEquals(dev.panamaverbs.messaging.MessageType.REQUEST, message.type());
-                    message.release();
-                    if (number >= 0) {
-                        threads.submit(() -> serverSide.respond(id, numbered(number + 1000)));
-                    }
-                });
-                // Each response is read and released as it arrives (a held one keeps its credit).
-                List<CompletableFuture<Integer>> responses = new ArrayList<>();
-                for (int i = 0; i < requests; i++) {
-                    responses.add(client.request(numbered(i), Duration.ofSeconds(120)).thenApply(response -> {
-                        int value = response.type() == dev.panamaverbs.messaging.MessageType.RESPONSE
-                                ? response.payload().get(ValueLayout.JAVA_INT_UNALIGNED, 0) : -2;
-                        response.release();
-                        return value;
-                    }));
+        try (ChannelLoop loop = ChannelLoop.open(ip, options, options)) {
+            MessageChannel client = loop.client;
+            MessageChannel serverSide = loop.serverSide;
+            ExecutorService threads = loop.threads;
+            // The server answers each request later, from another thread, with its number + 1000;
+            // the number -1 it never answers.
+            serverSide.setMessageHandler(message -> {
+                long id = message.correlation();
+                int number = message.payload().get(ValueLayout.JAVA_INT_UNALIGNED, 0);
+                assertEquals(dev.panamaverbs.messaging.MessageType.REQUEST, message.type());
+                message.release();
+                if (number >= 0) {
+                    threads.submit(() -> serverSide.respond(id, numbered(number + 1000)));
                 }
-                for (int i = 0; i < requests; i++) {
-                    assertEquals(i + 1000, responses.get(i).get(120, TimeUnit.SECONDS), "response " + i);
-                }
-                assertEquals(0, client.statistics().pendingRequests());
-
-                CompletableFuture<ReceivedMessage> unanswered = client.request(numbered(-1), Duration.ofMillis(500));
-                Exception timedOut = assertThrows(Exception.class, () -> unanswered.get(60, TimeUnit.SECONDS));
-                assertInstanceOf(dev.panamaverbs.messaging.RequestTimeoutException.class, timedOut.getCause());
-                assertTrue(client.isOpen(), "a timed-out request leaves the channel usable");
-
-                List<CompletableFuture<ReceivedMessage>> lost = new ArrayList<>();
-                for (int i = 0; i < 3; i++) {
-                    lost.add(client.request(numbered(-1), Duration.ofSeconds(120)));
-                }
-                long start = System.nanoTime();
-                serverSide.close();
-                for (CompletableFuture<ReceivedMessage> future : lost) {
-                    Exception failure = assertThrows(Exception.class, () -> future.get(60, TimeUnit.SECONDS));
-                    assertInstanceOf(MessagingException.class, failure.getCause());
-                    assertFalse(failure.getCause() instanceof dev.panamaverbs.messaging.RequestTimeoutException, failure.toString());
-                }
-                System.out.println("request/response: " + requests + " answered later; pending futures failed "
-                        + (System.nanoTime() - start) / 1_000_000 + " ms after the peer closed");
+            });
+            // Each response is read and released as it arrives (a held one keeps its credit).
+            List<CompletableFuture<Integer>> responses = new ArrayList<>();
+            for (int i = 0; i < requests; i++) {
+                responses.add(client.request(numbered(i), Duration.ofSeconds(120)).thenApply(response -> {
+                    int value = response.type() == dev.panamaverbs.messaging.MessageType.RESPONSE
+                            ? response.payload().get(ValueLayout.JAVA_INT_UNALIGNED, 0) : -2;
+                    response.release();
+                    return value;
+                }));
             }
-        }
-    }
+            for (int i = 0; i < requests; i++) {
+                assertEquals(i + 1000, responses.get(i).get(120, TimeUnit.SECONDS), "response " + i);
+            }
+            assertEquals(0, client.statistics().pendingRequests());
 
-    /** The server's next channel, accepted on one of {@code threads}; fails when no request came. */
-    private static CompletableFuture<MessageChannel> acceptLater(MessageServer server, ExecutorService threads) {
-        return CompletableFuture.supplyAsync(
-                () -> server.accept(WAIT).orElseThrow(() -> new AssertionError("no request")), threads);
+            CompletableFuture<ReceivedMessage> unanswered = client.request(numbered(-1), Duration.ofMillis(500));
+            Exception timedOut = assertThrows(Exception.class, () -> unanswered.get(60, TimeUnit.SECONDS));
+            assertInstanceOf(dev.panamaverbs.messaging.RequestTimeoutException.class, timedOut.getCause());
+            assertTrue(client.isOpen(), "a timed-out request leaves the channel usable");
+
+            List<CompletableFuture<ReceivedMessage>> lost = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                lost.add(client.request(numbered(-1), Duration.ofSeconds(120)));
+            }
+            long start = System.nanoTime();
+            serverSide.close();
+            for (CompletableFuture<ReceivedMessage> future : lost) {
+                Exception failure = assertThrows(Exception.class, () -> future.get(60, TimeUnit.SECONDS));
+                assertInstanceOf(MessagingException.class, failure.getCause());
+                assertFalse(failure.getCause() instanceof dev.panamaverbs.messaging.RequestTimeoutException, failure.toString());
+            }
+            System.out.println("request/response: " + requests + " answered later; pending futures failed "
+                    + (System.nanoTime() - start) / 1_000_000 + " ms after the peer closed");
+        }
     }
 
     /** Sends {@link #MESSAGES} of seeded random sizes, alternating zero-copy, segment and ByteBuffer sends. */

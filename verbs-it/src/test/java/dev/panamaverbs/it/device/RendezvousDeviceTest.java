@@ -1,7 +1,5 @@
 package dev.panamaverbs.it.device;
 
-import static dev.panamaverbs.it.support.RdmaCmSupport.WAIT;
-import static dev.panamaverbs.it.support.RdmaCmSupport.anyPort;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.panamaverbs.it.support.RdmaCmSupport;
 import dev.panamaverbs.messaging.ChannelOptions;
 import dev.panamaverbs.messaging.MessageChannel;
-import dev.panamaverbs.messaging.MessageServer;
 import dev.panamaverbs.messaging.ReceivedMessage;
 import dev.panamaverbs.messaging.RendezvousException;
 import dev.panamaverbs.messaging.RendezvousStatus;
@@ -23,10 +20,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -50,36 +45,34 @@ class RendezvousDeviceTest {
     void a64MiBMessageArrivesByteForByte(TestDevice device) throws Exception {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         int size = 64 << 20;
-        try (MessageServer server = MessageServer.listen(anyPort(ip), options().build());
-             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-             Arena arena = Arena.ofShared()) {
-            CompletableFuture<MessageChannel> accepted = acceptLater(server, threads);
-            try (MessageChannel client = MessageChannel.connect(server.localAddress(), options().build());
-                 MessageChannel serverSide = accepted.get(60, TimeUnit.SECONDS)) {
-                System.out.println("rendezvous: read depth " + serverSide.rendezvousReadDepth() + ", chunk "
-                        + serverSide.rendezvousChunkSize() + " bytes, threshold " + client.rendezvousThreshold());
-                assertTrue(serverSide.rendezvousReadDepth() >= 1);
-                MemorySegment data = arena.allocate(size, 8);
-                fill(data, 64);
-                long start = System.nanoTime();
-                Future<?> sent = threads.submit(() -> client.send(data));
-                ReceivedMessage message = serverSide.receive(LONG);
-                long arrivedMillis = (System.nanoTime() - start) / 1_000_000;
-                assertNotNull(message, "the 64 MiB message arrived");
-                sent.get(120, TimeUnit.SECONDS);
-                long sentMillis = (System.nanoTime() - start) / 1_000_000;
-                assertEquals(size, message.length());
-                assertEquals(-1, check(message.payload(), 64), "first wrong byte");
-                message.release();
-                System.out.printf("rendezvous 64 MiB: received after %d ms, send returned (DONE) after %d ms, %.1f MB/s%n",
-                        arrivedMillis, sentMillis, size / 1e3 / Math.max(1, arrivedMillis));
-                // The channel carries on, small and large.
-                client.send(MemorySegment.ofArray(new byte[] {7}));
-                ReceivedMessage small = serverSide.receive(LONG);
-                assertEquals(1, small.length());
-                small.release();
-                assertTrue(client.isOpen() && serverSide.isOpen(), client + " " + serverSide);
-            }
+        try (Arena arena = Arena.ofShared();
+             ChannelLoop loop = ChannelLoop.open(ip, options().build(), options().build())) {
+            MessageChannel client = loop.client;
+            MessageChannel serverSide = loop.serverSide;
+            ExecutorService threads = loop.threads;
+            System.out.println("rendezvous: read depth " + serverSide.rendezvousReadDepth() + ", chunk "
+                    + serverSide.rendezvousChunkSize() + " bytes, threshold " + client.rendezvousThreshold());
+            assertTrue(serverSide.rendezvousReadDepth() >= 1);
+            MemorySegment data = arena.allocate(size, 8);
+            fill(data, 64);
+            long start = System.nanoTime();
+            Future<?> sent = threads.submit(() -> client.send(data));
+            ReceivedMessage message = serverSide.receive(LONG);
+            long arrivedMillis = (System.nanoTime() - start) / 1_000_000;
+            assertNotNull(message, "the 64 MiB message arrived");
+            sent.get(120, TimeUnit.SECONDS);
+            long sentMillis = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(size, message.length());
+            assertEquals(-1, check(message.payload(), 64), "first wrong byte");
+            message.release();
+            System.out.printf("rendezvous 64 MiB: received after %d ms, send returned (DONE) after %d ms, %.1f MB/s%n",
+                    arrivedMillis, sentMillis, size / 1e3 / Math.max(1, arrivedMillis));
+            // The channel carries on, small and large.
+            client.send(MemorySegment.ofArray(new byte[] {7}));
+            ReceivedMessage small = serverSide.receive(LONG);
+            assertEquals(1, small.length());
+            small.release();
+            assertTrue(client.isOpen() && serverSide.isOpen(), client + " " + serverSide);
         }
     }
 
@@ -88,45 +81,43 @@ class RendezvousDeviceTest {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         // 4096 fits a buffer, 4097 is the first rendezvous size; 3 MiB + 5 takes 4 READs of 1 MiB at most.
         int[] sizes = {1, 4096, 4097, 100_000, 3, (3 << 20) + 5, 4095, 65_536, 1 << 20};
-        try (MessageServer server = MessageServer.listen(anyPort(ip), options().build());
-             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-             Arena arena = Arena.ofShared()) {
-            CompletableFuture<MessageChannel> accepted = acceptLater(server, threads);
-            try (MessageChannel client = MessageChannel.connect(server.localAddress(), options().build());
-                 MessageChannel serverSide = accepted.get(60, TimeUnit.SECONDS)) {
-                long start = System.nanoTime();
-                Future<?> sender = threads.submit(() -> {
-                    for (int i = 0; i < sizes.length; i++) {
-                        // Alternate native memory (registered through the cache) and heap (staged).
-                        MemorySegment data = i % 2 == 0 ? arena.allocate(sizes[i], 8) : MemorySegment.ofArray(new byte[sizes[i]]);
-                        fill(data, i);
-                        client.send(data);
-                    }
-                    return null;
-                });
+        try (Arena arena = Arena.ofShared();
+             ChannelLoop loop = ChannelLoop.open(ip, options().build(), options().build())) {
+            MessageChannel client = loop.client;
+            MessageChannel serverSide = loop.serverSide;
+            ExecutorService threads = loop.threads;
+            long start = System.nanoTime();
+            Future<?> sender = threads.submit(() -> {
                 for (int i = 0; i < sizes.length; i++) {
-                    ReceivedMessage message = serverSide.receive(LONG);
-                    assertNotNull(message, "message " + i + " arrived");
-                    assertEquals(sizes[i], message.length(), "message " + i);
-                    assertEquals(-1, check(message.payload(), i), "message " + i + ": first wrong byte");
-                    message.release();
-                    // And the other way: a large answer from the accepting side.
-                    if (i == 5) {
-                        MemorySegment answer = arena.allocate(200_000, 8);
-                        fill(answer, 99);
-                        Future<?> answered = threads.submit(() -> serverSide.send(answer));
-                        ReceivedMessage back = client.receive(LONG);
-                        answered.get(120, TimeUnit.SECONDS);
-                        assertEquals(200_000, back.length());
-                        assertEquals(-1, check(back.payload(), 99), "the answer's first wrong byte");
-                        back.release();
-                    }
+                    // Alternate native memory (registered through the cache) and heap (staged).
+                    MemorySegment data = i % 2 == 0 ? arena.allocate(sizes[i], 8) : MemorySegment.ofArray(new byte[sizes[i]]);
+                    fill(data, i);
+                    client.send(data);
                 }
-                sender.get(120, TimeUnit.SECONDS);
-                System.out.println("rendezvous mixed sizes: " + sizes.length + " messages + 1 answer in "
-                        + (System.nanoTime() - start) / 1_000_000 + " ms; " + client.statistics());
-                assertTrue(client.isOpen() && serverSide.isOpen());
+                return null;
+            });
+            for (int i = 0; i < sizes.length; i++) {
+                ReceivedMessage message = serverSide.receive(LONG);
+                assertNotNull(message, "message " + i + " arrived");
+                assertEquals(sizes[i], message.length(), "message " + i);
+                assertEquals(-1, check(message.payload(), i), "message " + i + ": first wrong byte");
+                message.release();
+                // And the other way: a large answer from the accepting side.
+                if (i == 5) {
+                    MemorySegment answer = arena.allocate(200_000, 8);
+                    fill(answer, 99);
+                    Future<?> answered = threads.submit(() -> serverSide.send(answer));
+                    ReceivedMessage back = client.receive(LONG);
+                    answered.get(120, TimeUnit.SECONDS);
+                    assertEquals(200_000, back.length());
+                    assertEquals(-1, check(back.payload(), 99), "the answer's first wrong byte");
+                    back.release();
+                }
             }
+            sender.get(120, TimeUnit.SECONDS);
+            System.out.println("rendezvous mixed sizes: " + sizes.length + " messages + 1 answer in "
+                    + (System.nanoTime() - start) / 1_000_000 + " ms; " + client.statistics());
+            assertTrue(client.isOpen() && serverSide.isOpen());
         }
     }
 
@@ -134,43 +125,36 @@ class RendezvousDeviceTest {
     void anOfferAboveTheReceiversMaximumFailsThatMessageOnly(TestDevice device) throws Exception {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         ChannelOptions receiver = options().maxRendezvousSize(1 << 20).build();
-        try (MessageServer server = MessageServer.listen(anyPort(ip), receiver);
-             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-             Arena arena = Arena.ofShared()) {
-            CompletableFuture<MessageChannel> accepted = acceptLater(server, threads);
-            try (MessageChannel client = MessageChannel.connect(server.localAddress(), options().build());
-                 MessageChannel serverSide = accepted.get(60, TimeUnit.SECONDS)) {
-                MemorySegment tooLarge = arena.allocate((1 << 20) + 1, 8);
-                Future<?> refused = threads.submit(() -> client.send(tooLarge));
-                RendezvousException onReceiver = assertThrows(RendezvousException.class, () -> serverSide.receive(LONG));
-                assertEquals(RendezvousStatus.TOO_LARGE, onReceiver.status());
-                assertTrue(onReceiver.getMessage().contains("maxRendezvousSize 1048576"), onReceiver.getMessage());
-                ExecutionException onSender = assertThrows(ExecutionException.class, () -> refused.get(120, TimeUnit.SECONDS));
-                RendezvousException cause = assertInstanceOf(RendezvousException.class, onSender.getCause());
-                assertEquals(RendezvousStatus.TOO_LARGE, cause.status());
-                assertTrue(cause.getMessage().contains("TOO_LARGE"), cause.getMessage());
-                System.out.println("refused offer: sender " + cause.getMessage() + " / receiver " + onReceiver.getMessage());
-                // The channel keeps working: the largest accepted size, then a small one.
-                MemorySegment fits = arena.allocate(1 << 20, 8);
-                fill(fits, 5);
-                Future<?> sent = threads.submit(() -> client.send(fits));
-                ReceivedMessage message = serverSide.receive(LONG);
-                sent.get(120, TimeUnit.SECONDS);
-                assertEquals(1 << 20, message.length());
-                assertEquals(-1, check(message.payload(), 5));
-                message.release();
-                client.send(MemorySegment.ofArray(new byte[] {1, 2}));
-                ReceivedMessage small = serverSide.receive(LONG);
-                assertEquals(2, small.length());
-                small.release();
-                assertTrue(client.isOpen() && serverSide.isOpen(), client + " " + serverSide);
-            }
+        try (Arena arena = Arena.ofShared();
+             ChannelLoop loop = ChannelLoop.open(ip, receiver, options().build())) {
+            MessageChannel client = loop.client;
+            MessageChannel serverSide = loop.serverSide;
+            ExecutorService threads = loop.threads;
+            MemorySegment tooLarge = arena.allocate((1 << 20) + 1, 8);
+            Future<?> refused = threads.submit(() -> client.send(tooLarge));
+            RendezvousException onReceiver = assertThrows(RendezvousException.class, () -> serverSide.receive(LONG));
+            assertEquals(RendezvousStatus.TOO_LARGE, onReceiver.status());
+            assertTrue(onReceiver.getMessage().contains("maxRendezvousSize 1048576"), onReceiver.getMessage());
+            ExecutionException onSender = assertThrows(ExecutionException.class, () -> refused.get(120, TimeUnit.SECONDS));
+            RendezvousException cause = assertInstanceOf(RendezvousException.class, onSender.getCause());
+            assertEquals(RendezvousStatus.TOO_LARGE, cause.status());
+            assertTrue(cause.getMessage().contains("TOO_LARGE"), cause.getMessage());
+            System.out.println("refused offer: sender " + cause.getMessage() + " / receiver " + onReceiver.getMessage());
+            // The channel keeps working: the largest accepted size, then a small one.
+            MemorySegment fits = arena.allocate(1 << 20, 8);
+            fill(fits, 5);
+            Future<?> sent = threads.submit(() -> client.send(fits));
+            ReceivedMessage message = serverSide.receive(LONG);
+            sent.get(120, TimeUnit.SECONDS);
+            assertEquals(1 << 20, message.length());
+            assertEquals(-1, check(message.payload(), 5));
+            message.release();
+            client.send(MemorySegment.ofArray(new byte[] {1, 2}));
+            ReceivedMessage small = serverSide.receive(LONG);
+            assertEquals(2, small.length());
+            small.release();
+            assertTrue(client.isOpen() && serverSide.isOpen(), client + " " + serverSide);
         }
-    }
-
-    private static CompletableFuture<MessageChannel> acceptLater(MessageServer server, ExecutorService threads) {
-        return CompletableFuture.supplyAsync(
-                () -> server.accept(WAIT).orElseThrow(() -> new AssertionError("no request")), threads);
     }
 
     /** A pattern of longs (the tail bytes too) that differs per message and per position. */
