@@ -118,15 +118,28 @@ static int op_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 	return (int)fake_next_return;
 }
 
+/* Whether the test asked for a failure (fake_next_return set); errno is then set to it for the caller. */
+static int fails(void)
+{
+	if (fake_next_return == 0)
+		return 0;
+	errno = (int)fake_next_return;
+	return 1;
+}
+
+/* A creating op's answer: NULL with errno = fake_next_return when the test asked for a failure, else object. */
+static void *or_errno(void *object)
+{
+	return fails() ? NULL : object;
+}
+
 static struct ibv_mw fake_mw;
 
 static struct ibv_mw *op_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
 {
 	record("alloc_mw", R(pd), type, 0, 0, 0, 0);
-	if (fake_next_return != 0) {
-		errno = (int)fake_next_return;
+	if (fails())
 		return NULL;
-	}
 	fake_mw.context = pd->context;
 	fake_mw.pd = pd;
 	fake_mw.type = type;
@@ -143,6 +156,20 @@ static struct ibv_mw *op_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
 
 FAKE_DESTROY_OP(op, dealloc_mw, ibv_mw)
 
+/*
+ * A create-style op of the verbs_context: records the context, the attributes, their comp_mask and
+ * three more values, and answers the one fake object of its type (with its context set) or, when
+ * fake_next_return says so, NULL and errno.
+ */
+#define FAKE_CONTEXT_CREATE_OP(op, type, attr_type, value3, value4, value5) \
+	static struct type fake_##op##_object; \
+	static struct type *ext_##op(struct ibv_context *context, struct attr_type *attr) \
+	{ \
+		record(#op, R(context), R(attr), attr->comp_mask, value3, value4, value5); \
+		fake_##op##_object.context = context; \
+		return or_errno(&fake_##op##_object); \
+	}
+
 /* ---- verbs_context extended ops ----------------------------------------------------- */
 
 static int ext_query_port(struct ibv_context *context, uint8_t port_num,
@@ -157,16 +184,6 @@ static int ext_query_port(struct ibv_context *context, uint8_t port_num,
 
 static struct ibv_cq_ex fake_cq_ex_for_create;
 static struct ibv_qp fake_qp_for_create;
-
-/* A creating op's answer: NULL with errno = fake_next_return when the test asked for a failure, else object. */
-static void *or_errno(void *object)
-{
-	if (fake_next_return != 0) {
-		errno = (int)fake_next_return;
-		return NULL;
-	}
-	return object;
-}
 
 static struct ibv_cq_ex *ext_create_cq_ex(struct ibv_context *context, struct ibv_cq_init_attr_ex *attr)
 {
@@ -275,14 +292,7 @@ static struct ibv_mr *ext_alloc_null_mr(struct ibv_pd *pd)
 	return or_errno(&fake_mr_for_ext);
 }
 
-static struct ibv_td fake_td_for_alloc;
-
-static struct ibv_td *ext_alloc_td(struct ibv_context *context, struct ibv_td_init_attr *init_attr)
-{
-	record("alloc_td", R(context), R(init_attr), init_attr->comp_mask, 0, 0, 0);
-	fake_td_for_alloc.context = context;
-	return or_errno(&fake_td_for_alloc);
-}
+FAKE_CONTEXT_CREATE_OP(alloc_td, ibv_td, ibv_td_init_attr, 0, 0, 0)
 
 FAKE_DESTROY_OP(ext, dealloc_td, ibv_td)
 
@@ -305,14 +315,7 @@ static int ext_modify_qp_rate_limit(struct ibv_qp *qp, struct ibv_qp_rate_limit_
 }
 
 /* XRC: domains, extended SRQs, SRQ numbers, opened QPs; attributes read as gcc lays them out. */
-static struct ibv_xrcd fake_xrcd_for_open;
-
-static struct ibv_xrcd *ext_open_xrcd(struct ibv_context *context, struct ibv_xrcd_init_attr *attr)
-{
-	record("open_xrcd", R(context), R(attr), attr->comp_mask, attr->fd, attr->oflags, 0);
-	fake_xrcd_for_open.context = context;
-	return or_errno(&fake_xrcd_for_open);
-}
+FAKE_CONTEXT_CREATE_OP(open_xrcd, ibv_xrcd, ibv_xrcd_init_attr, attr->fd, attr->oflags, 0)
 
 FAKE_DESTROY_OP(ext, close_xrcd, ibv_xrcd)
 
@@ -425,14 +428,7 @@ static struct ibv_flow *ext_create_flow(struct ibv_qp *qp, struct ibv_flow_attr 
 
 FAKE_DESTROY_OP(ext, destroy_flow, ibv_flow)
 
-static struct ibv_counters fake_counters_for_create;
-
-static struct ibv_counters *ext_create_counters(struct ibv_context *context, struct ibv_counters_init_attr *attr)
-{
-	record("create_counters", R(context), R(attr), attr->comp_mask, 0, 0, 0);
-	fake_counters_for_create.context = context;
-	return or_errno(&fake_counters_for_create);
-}
+FAKE_CONTEXT_CREATE_OP(create_counters, ibv_counters, ibv_counters_init_attr, 0, 0, 0)
 
 FAKE_DESTROY_OP(ext, destroy_counters, ibv_counters)
 
@@ -815,10 +811,8 @@ struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
 int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr, size_t length, int access)
 {
 	record("ibv_rereg_mr", R(mr), flags, R(pd), R(addr), (int64_t)length, access);
-	if (fake_next_return) {
-		errno = (int)fake_next_return;
+	if (fails())
 		return IBV_REREG_MR_ERR_CMD;
-	}
 	mr->lkey += 0x100;
 	mr->rkey += 0x100;
 	if (flags & IBV_REREG_MR_CHANGE_TRANSLATION) {
@@ -834,10 +828,8 @@ int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr, si
 int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
 {
 	record("ibv_set_ece", R(qp), R(ece), ece->vendor_id, ece->options, ece->comp_mask, 0);
-	if (fake_next_return) {
-		errno = (int)fake_next_return;
+	if (fails())
 		return -1;
-	}
 	return 0;
 }
 
@@ -857,10 +849,8 @@ struct ibv_context *ibv_import_device(int cmd_fd)
 	struct ibv_context *ctx;
 
 	record("ibv_import_device", cmd_fd, 0, 0, 0, 0, 0);
-	if (fake_next_return) {
-		errno = (int)fake_next_return;
+	if (fails())
 		return NULL;
-	}
 	ctx = fake_context(1, sizeof(struct verbs_context), 1);
 	ctx->cmd_fd = cmd_fd;
 	return ctx;
@@ -871,10 +861,8 @@ struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)
 	struct ibv_pd *pd;
 
 	record("ibv_import_pd", R(context), pd_handle, 0, 0, 0, 0);
-	if (fake_next_return) {
-		errno = (int)fake_next_return;
+	if (fails())
 		return NULL;
-	}
 	pd = fake_pd(context);
 	pd->handle = pd_handle;
 	return pd;
@@ -890,10 +878,8 @@ struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
 	struct ibv_mr *mr;
 
 	record("ibv_import_mr", R(pd), mr_handle, 0, 0, 0, 0);
-	if (fake_next_return) {
-		errno = (int)fake_next_return;
+	if (fails())
 		return NULL;
-	}
 	mr = calloc(1, sizeof(*mr));
 	mr->context = pd->context;
 	mr->pd = pd;

@@ -5,9 +5,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -144,6 +147,11 @@ class TestSummaryTest {
 
     private static void assertLine(TestSummary.Result result, String line) {
         assertTrue(result.lines().contains(line), () -> "no line '" + line + "' in:\n" + String.join("\n", result.lines()));
+    }
+
+    private static void assertLineStartingWith(TestSummary.Result result, String start) {
+        assertTrue(result.lines().stream().anyMatch(line -> line.startsWith(start)),
+                () -> "no line starting '" + start + "' in:\n" + String.join("\n", result.lines()));
     }
 
     // ---- the cases ----
@@ -367,6 +375,13 @@ class TestSummaryTest {
         return summary(true, "--device", "--step-status", "1");
     }
 
+    /** {@link #splitRun()}, asserting that it failed. */
+    private TestSummary.Result failedSplitRun() throws IOException {
+        TestSummary.Result result = splitRun();
+        assertStatus(1, result);
+        return result;
+    }
+
     @Test
     void hostBsShareCountsWithHostAsAndStaysGreen() throws Exception {
         split("a " + QUICK_START, "b " + FUZZ, "b " + ALLOCATION);
@@ -384,63 +399,48 @@ class TestSummaryTest {
         split("a " + QUICK_START, "b " + FUZZ);
         hostBRun(1, 1, 1, "  <testcase name=\"useAfterClose()\" classname=\"" + FUZZ + "\" time=\"1\">"
                 + "<failure message=\"child crashed\"/></testcase>\n");
-        TestSummary.Result result = splitRun();
-        assertStatus(1, result);
+        TestSummary.Result result = failedSplitRun();
         assertLine(result, "  FAILED MisuseFuzzDeviceTest.useAfterClose() on host B: child crashed");
         assertLine(result, "device tests: 2 passed, 1 failed, 0 skipped");
     }
 
-    @Test
-    void classOfHostBsShareNotRunFailsTheRun() throws Exception {
-        split("a " + QUICK_START, "b " + FUZZ, "b " + ALLOCATION);
+    /** A class of either host's share that host B's report lacks fails the run, naming whose share it was. */
+    @ParameterizedTest(name = "host {0}'s share")
+    @ValueSource(strings = {"B", "A"})
+    void classOfAHostsShareNotRunFailsTheRun(String host) throws Exception {
+        split("a " + QUICK_START, host.toLowerCase(Locale.ROOT) + " " + ALLOCATION, "b " + FUZZ);
         hostBRun(0, 1, 0, passed(FUZZ));
-        TestSummary.Result result = splitRun();
-        assertStatus(1, result);
-        assertLine(result, "host B's share: FAILED: not run on host B, whose share they were: " + ALLOCATION);
-    }
-
-    @Test
-    void classOfHostAsShareNotRunFailsTheRun() throws Exception {
-        split("a " + QUICK_START, "a " + ALLOCATION, "b " + FUZZ);
-        hostBRun(0, 1, 0, passed(FUZZ));
-        TestSummary.Result result = splitRun();
-        assertStatus(1, result);
-        assertLine(result, "host B's share: FAILED: not run on host A, whose share they were: " + ALLOCATION);
+        TestSummary.Result result = failedSplitRun();
+        assertLine(result, "host B's share: FAILED: not run on host " + host + ", whose share they were: " + ALLOCATION);
     }
 
     @Test
     void hostBsShareThatDidNotFinishFailsTheRun() throws Exception {
         split("a " + QUICK_START, "b " + FUZZ);
-        TestSummary.Result result = splitRun();
-        assertStatus(1, result);
-        assertTrue(result.lines().stream().anyMatch(line -> line.startsWith("host B's share: FAILED: host B's share did not finish")),
-                () -> String.join("\n", result.lines()));
+        TestSummary.Result result = failedSplitRun();
+        assertLineStartingWith(result, "host B's share: FAILED: host B's share did not finish");
     }
 
     @Test
     void hostBsShareExitingNonZeroWithoutFailureFailsTheRun() throws Exception {
         split("a " + QUICK_START, "b " + FUZZ);
         hostBRun(3, 1, 0, passed(FUZZ));
-        TestSummary.Result result = splitRun();
-        assertStatus(1, result);
-        assertTrue(result.lines().stream().anyMatch(line -> line.startsWith("host B's share: FAILED: host B's share exited with 3")),
-                () -> String.join("\n", result.lines()));
+        TestSummary.Result result = failedSplitRun();
+        assertLineStartingWith(result, "host B's share: FAILED: host B's share exited with 3");
     }
 
     @Test
     void classRunOnTheWrongHostFailsTheRun() throws Exception {
         split("a " + QUICK_START, "b " + FUZZ);
         hostBRun(0, 2, 0, passed(FUZZ) + passed(ALLOCATION));
-        TestSummary.Result result = splitRun();
-        assertStatus(1, result);
+        TestSummary.Result result = failedSplitRun();
         assertLine(result, "host B's share: FAILED: run on host B but not its share (the hosts split differently): " + ALLOCATION);
     }
 
     @Test
     void hostBsReportWithoutHostAsSplitFailsTheRun() throws Exception {
         hostBRun(0, 1, 0, passed(FUZZ));
-        TestSummary.Result result = splitRun();
-        assertStatus(1, result);
+        TestSummary.Result result = failedSplitRun();
         assertLine(result, "host B's share: FAILED: host A recorded no split (target/device-reports/host-share is missing)");
     }
 }

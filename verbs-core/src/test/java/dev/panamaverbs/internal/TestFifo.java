@@ -11,20 +11,13 @@ import java.util.stream.Stream;
  * {@code poll(2)} reports readable once {@link #makeReadable()} wrote to it, for testing the fd
  * waits without a device and without native code in the tests (the fd is found in
  * {@code /proc/self/fd}).
+ *
+ * @param directory the temporary directory holding the pipe
+ * @param path the pipe
+ * @param file the pipe opened read-write
+ * @param fd the fd number of {@code file}
  */
-public final class TestFifo implements AutoCloseable {
-    private final Path directory;
-    private final Path path;
-    private final RandomAccessFile file;
-    private final int fd;
-
-    private TestFifo(Path directory, Path path, RandomAccessFile file, int fd) {
-        this.directory = directory;
-        this.path = path;
-        this.file = file;
-        this.fd = fd;
-    }
-
+public record TestFifo(Path directory, Path path, RandomAccessFile file, int fd) implements AutoCloseable {
     /** mkfifo in a new temporary directory, opened read-write (which does not block on Linux). */
     public static TestFifo create() throws IOException, InterruptedException {
         Path directory = Files.createTempDirectory("verbs-fifo");
@@ -49,11 +42,6 @@ public final class TestFifo implements AutoCloseable {
             file.close();
             throw e;
         }
-    }
-
-    /** The fd number. */
-    public int fd() {
-        return fd;
     }
 
     /** Writes one byte: the fd becomes readable. */

@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Map;
+import java.util.function.IntFunction;
+import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.Test;
 
 class MessageHeaderTest {
@@ -43,15 +46,10 @@ class MessageHeaderTest {
 
     @Test
     void rendezvousStatusCodesAreFixed() {
-        assertEquals(0, RendezvousStatus.OK.code());
-        assertEquals(1, RendezvousStatus.TOO_LARGE.code());
-        assertEquals(2, RendezvousStatus.NO_BUFFER.code());
-        assertEquals(3, RendezvousStatus.READ_FAILED.code());
-        for (RendezvousStatus status : RendezvousStatus.values()) {
-            assertEquals(status, RendezvousStatus.ofCode(status.code()));
-        }
-        assertNull(RendezvousStatus.ofCode(4));
-        assertNull(RendezvousStatus.ofCode(-1));
+        assertFixedCodes(RendezvousStatus.values(), RendezvousStatus::code, RendezvousStatus::ofCode,
+                Map.of(RendezvousStatus.OK, 0, RendezvousStatus.TOO_LARGE, 1, RendezvousStatus.NO_BUFFER, 2,
+                        RendezvousStatus.READ_FAILED, 3),
+                4, -1);
     }
 
     @Test
@@ -63,18 +61,10 @@ class MessageHeaderTest {
 
     @Test
     void typeCodesAreFixed() {
-        assertEquals(1, MessageType.DATA.code());
-        assertEquals(2, MessageType.CREDIT.code());
-        assertEquals(3, MessageType.REQUEST.code());
-        assertEquals(4, MessageType.RESPONSE.code());
-        assertEquals(5, MessageType.RENDEZVOUS_OFFER.code());
-        assertEquals(6, MessageType.RENDEZVOUS_DONE.code());
-        for (MessageType type : MessageType.values()) {
-            assertEquals(type, MessageType.ofCode(type.code()));
-        }
-        assertNull(MessageType.ofCode(0));
-        assertNull(MessageType.ofCode(7));
-        assertNull(MessageType.ofCode(255));
+        assertFixedCodes(MessageType.values(), MessageType::code, MessageType::ofCode,
+                Map.of(MessageType.DATA, 1, MessageType.CREDIT, 2, MessageType.REQUEST, 3, MessageType.RESPONSE, 4,
+                        MessageType.RENDEZVOUS_OFFER, 5, MessageType.RENDEZVOUS_DONE, 6),
+                0, 7, 255);
         assertTrue(MessageType.DATA.consumesCredit());
         assertTrue(!MessageType.CREDIT.consumesCredit());
     }
@@ -103,5 +93,20 @@ class MessageHeaderTest {
         MessagingException e = assertThrows(MessagingException.class, call);
         assertTrue(e.getMessage().contains(part), e.getMessage());
         assertTrue(e.getMessage().contains("protocol error"), e.getMessage());
+    }
+
+    /**
+     * Each constant of {@code fixed} has its wire code, every constant reads back from its code,
+     * and the {@code unknown} codes read back as null.
+     */
+    private static <E> void assertFixedCodes(E[] values, ToIntFunction<E> code, IntFunction<E> ofCode,
+                                             Map<E, Integer> fixed, int... unknown) {
+        fixed.forEach((constant, expected) -> assertEquals(expected.intValue(), code.applyAsInt(constant), constant::toString));
+        for (E value : values) {
+            assertEquals(value, ofCode.apply(code.applyAsInt(value)));
+        }
+        for (int unknownCode : unknown) {
+            assertNull(ofCode.apply(unknownCode), () -> "code " + unknownCode);
+        }
     }
 }

@@ -4,23 +4,18 @@ import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
 
-/** A peer program on host B: a {@link CommandPeer} job, seen through the testkit's {@link Peer}. */
-final class RemotePeerProcess implements PeerProcess {
+/**
+ * A peer program on host B: a {@link CommandPeer} job, seen through the testkit's {@link Peer}.
+ *
+ * @param label what the test calls the program
+ * @param command the program and its arguments (copied)
+ * @param peer the job on host B
+ */
+record RemotePeerProcess(String label, List<String> command, Peer peer) implements PeerProcess {
     private static final Duration EXIT_REPORT = Duration.ofSeconds(10);
 
-    private final String label;
-    private final List<String> command;
-    private final Peer peer;
-
-    RemotePeerProcess(String label, List<String> command, Peer peer) {
-        this.label = label;
-        this.command = List.copyOf(command);
-        this.peer = peer;
-    }
-
-    @Override
-    public String label() {
-        return label;
+    RemotePeerProcess {
+        command = List.copyOf(command);
     }
 
     @Override

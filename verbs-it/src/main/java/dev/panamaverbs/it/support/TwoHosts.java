@@ -70,6 +70,19 @@ public final class TwoHosts implements AutoCloseable {
     }
 
     /**
+     * {@link #startPeer} for an rdma_cm test: first fails (never skips) unless rdma_cm works on
+     * host A ({@link RdmaCmSupport#failWithoutRdmaCm}).
+     *
+     * @param mainClass the peer's main class
+     * @param args its arguments
+     * @return the started peer
+     */
+    public Peer startRdmaCmPeer(Class<?> mainClass, String... args) {
+        RdmaCmSupport.failWithoutRdmaCm("host A");
+        return startPeer(mainClass, args);
+    }
+
+    /**
      * The server a peer on host B listens on: host B's address and the port the peer announces
      * as {@code portName}, waited for up to {@link #PEER_START_TIMEOUT}.
      *

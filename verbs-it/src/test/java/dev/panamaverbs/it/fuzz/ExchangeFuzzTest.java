@@ -18,6 +18,6 @@ class ExchangeFuzzTest {
         FuzzRun run = new FuzzRun("peerInput", seed);
         ExchangeFuzz.run(null, run);
         assertFalse(run.failed(), "an exchange ended otherwise (see the UNEXPECTED lines), seed " + seed);
-        assertEquals(FuzzCategory.PEER_INPUT.minCases(), run.cases());
+        assertEquals(FuzzCategory.PEER_INPUT.minCases, run.cases());
     }
 }

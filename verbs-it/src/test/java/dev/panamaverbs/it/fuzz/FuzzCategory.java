@@ -46,11 +46,14 @@ enum FuzzCategory {
         void run(TestDevice device) throws Exception;
     }
 
-    private final String label;
-    private final int minCases;
-    private final Cases cases;
-    private final WarmUp warmUp;
-    private final List<String> jvmOptions;
+    /** The category's name in reports and the child's arguments. */
+    final String label;
+    /** The fewest cases a run of it must report. */
+    final int minCases;
+    final Cases cases;
+    final WarmUp warmUp;
+    /** The child JVM's extra options. */
+    final List<String> jvmOptions;
 
     FuzzCategory(String label, int minCases, Cases cases, String... jvmOptions) {
         this(label, minCases, cases, device -> { }, jvmOptions);
@@ -62,25 +65,5 @@ enum FuzzCategory {
         this.cases = cases;
         this.warmUp = warmUp;
         this.jvmOptions = List.of(jvmOptions);
-    }
-
-    String label() {
-        return label;
-    }
-
-    int minCases() {
-        return minCases;
-    }
-
-    Cases cases() {
-        return cases;
-    }
-
-    WarmUp warmUp() {
-        return warmUp;
-    }
-
-    List<String> jvmOptions() {
-        return jvmOptions;
     }
 }

@@ -29,22 +29,22 @@ final class FuzzChild {
 
     static FuzzReport run(FuzzCategory category, TestDevice device, long seed) throws Exception {
         String argFile = LocalPeerProcess.stagedArgFile();
-        Path dir = Files.createTempDirectory("misuse-fuzz-" + category.label());
+        Path dir = Files.createTempDirectory("misuse-fuzz-" + category.label);
         List<String> command = LocalPeerProcess.javaCommand(argFile,
                 List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m"), dir);
-        command.addAll(category.jvmOptions());
+        command.addAll(category.jvmOptions);
         command.addAll(List.of(MisuseFuzz.class.getName(), category.name(), device.name(),
                 Integer.toString(device.port()), Integer.toString(device.gidIndex()), Long.toString(seed)));
-        try (PeerProcess child = LocalPeerProcess.start("fuzz " + category.label(), command, dir, () -> false)) {
+        try (PeerProcess child = LocalPeerProcess.start("fuzz " + category.label, command, dir, () -> false)) {
             OptionalInt exit = child.awaitExit(TIMEOUT);
             FuzzReport report = FuzzReport.parse(child.output());
-            String failure = failure(category.label(), exit, hsErrHead(dir), report);
+            String failure = failure(category.label, exit, hsErrHead(dir), report);
             if (failure != null) {
                 fail(failure + "\n" + child.describe());
             }
             // What the child said besides its cases (counts, skipped methods, fork status), for the log.
             child.output().lines().filter(line -> !line.startsWith(FuzzReport.PREFIX + "case "))
-                    .forEach(line -> System.out.println("  " + category.label() + ": " + line));
+                    .forEach(line -> System.out.println("  " + category.label + ": " + line));
             return report;
         } finally {
             deleteIfClean(dir);

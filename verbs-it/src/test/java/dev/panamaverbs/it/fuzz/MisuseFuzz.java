@@ -19,11 +19,11 @@ public final class MisuseFuzz {
         TestDevice device = new TestDevice(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]));
         long seed = Long.parseLong(args[4]);
         System.out.println(FuzzReport.seedLine(seed));
-        category.warmUp().run(device);
+        category.warmUp.run(device);
         Map<String, Integer> before = KernelResources.count(device.name());
-        FuzzRun run = new FuzzRun(category.label(), seed);
+        FuzzRun run = new FuzzRun(category.label, seed);
         try {
-            category.cases().run(device, run);
+            category.cases.run(device, run);
         } catch (Throwable t) {
             t.printStackTrace(System.out);
             run.unexpected("setup", t.toString());

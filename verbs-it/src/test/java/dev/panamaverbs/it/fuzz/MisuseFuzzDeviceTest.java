@@ -40,14 +40,14 @@ class MisuseFuzzDeviceTest {
     private static void fuzz(FuzzCategory category, TestDevice device) throws Exception {
         assumeTrue(KernelResources.toolAvailable(), "iproute2's rdma tool is not installed");
         long seed = SEED + category.ordinal();
-        System.out.println("misuse fuzz " + category.label() + ": seed " + seed);
+        System.out.println("misuse fuzz " + category.label + ": seed " + seed);
         Map<String, Integer> before = KernelResources.count(device.name());
         FuzzReport report = FuzzChild.run(category, device, seed);
-        assertEquals(before, KernelResources.count(device.name()), category.label() + ": kernel objects left after the child exited");
-        assertTrue(report.cases() >= category.minCases(), category.label() + ": only " + report.cases() + " cases, at least "
-                + category.minCases() + " expected");
-        CASES.put(category.label(), report.cases());
-        System.out.println("misuse fuzz " + category.label() + ": " + report.cases() + " cases " + report.outcomes()
+        assertEquals(before, KernelResources.count(device.name()), category.label + ": kernel objects left after the child exited");
+        assertTrue(report.cases() >= category.minCases, category.label + ": only " + report.cases() + " cases, at least "
+                + category.minCases + " expected");
+        CASES.put(category.label, report.cases());
+        System.out.println("misuse fuzz " + category.label + ": " + report.cases() + " cases " + report.outcomes()
                 + ", no crash, no hang, no leak");
     }
 

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.it.support.Peer;
-import dev.panamaverbs.it.support.RdmaCmSupport;
 import dev.panamaverbs.it.support.TwoHostExtension;
 import dev.panamaverbs.it.support.TwoHostTest;
 import dev.panamaverbs.it.support.TwoHosts;
@@ -72,8 +71,7 @@ class MessageChannelTwoHostTest {
     @BeforeAll
     void startServerOnHostB(TwoHosts hosts) {
         this.hosts = hosts;
-        RdmaCmSupport.failWithoutRdmaCm("host A");
-        peer = hosts.startPeer(MessagePeer.class);
+        peer = hosts.startRdmaCmPeer(MessagePeer.class);
         server = hosts.peerServer(peer, "port");
     }
 

@@ -27,7 +27,6 @@ import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.it.support.KernelResources;
 import dev.panamaverbs.testkit.CompletionWaiter;
 import dev.panamaverbs.it.support.Peer;
-import dev.panamaverbs.it.support.RdmaCmSupport;
 import dev.panamaverbs.testkit.RegisteredBuffer;
 import dev.panamaverbs.it.support.TwoHostExtension;
 import dev.panamaverbs.it.support.TwoHostTest;
@@ -75,8 +74,7 @@ class RdmaCmTwoHostTest {
     @BeforeAll
     void startServerOnHostB(TwoHosts hosts) {
         this.hosts = hosts;
-        RdmaCmSupport.failWithoutRdmaCm("host A");
-        peer = hosts.startPeer(CmPeer.class);
+        peer = hosts.startRdmaCmPeer(CmPeer.class);
         rcServer = hosts.peerServer(peer, "rc-port");
         int udPort = peer.awaitInt("ud-port", TwoHosts.PEER_START_TIMEOUT); // 0: B's device has no UD
         udServer = udPort == 0 ? null : new InetSocketAddress(hosts.peerAddress(), udPort);
