@@ -1,5 +1,6 @@
 package dev.panamaverbs.perftest.run;
 
+import dev.panamaverbs.AddressHandle;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.QueuePair;
@@ -10,7 +11,9 @@ import dev.panamaverbs.values.WorkRequestOpcode;
 import java.lang.foreign.Arena;
 
 /**
- * Both halves of {@code send_bw -b} at once ({@code run_iter_bi}), on RC: each queue pair sends
+ * Both halves of {@code send_bw -b} at once ({@code run_iter_bi}), on RC, UC or UD (on UD each
+ * queue pair's SENDs go to the peer's queue pair of the same index through the one address
+ * handle; perftest's receive credits are iWARP's only, so none here): each queue pair sends
  * {@code -n} SENDs with up to {@code -t} outstanding, one in {@code -Q} signaled (and the last),
  * while its receives ({@code -r} posted before the run's hand shake) take the peer's {@code -n}
  * and go back in only while the run still needs them, as perftest's {@code rcnt + rx_depth <=
@@ -37,10 +40,12 @@ public final class BidirectionalSending {
     /**
      * @param receiveOffset where receives land in {@code buffer}, {@code receiveLength} their room
      * @param receiveDepth  the receives each queue pair keeps posted ({@code -r} as cut)
+     * @param ah            the peer's address handle on UD ({@code null} on RC and UC), with the peer's
+     *                      queue pair numbers {@code remoteQpns} (one per queue pair) and {@code qkey}
      */
     public BidirectionalSending(QueuePair[] qps, MemoryRegion buffer, int size, int maxInline, long receiveOffset,
                                 int receiveLength, int receiveDepth, int txDepth, int cqModeration, boolean server,
-                                CompletionWaiter completions, Arena arena) {
+                                AddressHandle ah, int[] remoteQpns, int qkey, CompletionWaiter completions, Arena arena) {
         this.qps = qps.clone();
         this.completions = completions;
         this.receiveDepth = receiveDepth;
@@ -56,6 +61,10 @@ public final class BidirectionalSending {
                     .inline(size <= maxInline).sge(0, buffer, 0, size);
             unsignaled[q] = SendWorkRequest.allocate(arena, 1).opcode(WorkRequestOpcode.SEND).signaled(false)
                     .inline(size <= maxInline).sge(0, buffer, 0, size);
+            if (ah != null) {
+                signaled[q].ud(ah, remoteQpns[q], qkey);
+                unsignaled[q].ud(ah, remoteQpns[q], qkey);
+            }
             receives[q] = ReceiveWorkRequest.allocate(arena, 1).wrId(q).sge(0, buffer, receiveOffset, receiveLength);
         }
     }
