@@ -44,7 +44,7 @@ import java.util.Map;
  * @param events      {@code -e}: wait for completions on a completion channel ({@code ibv_get_cq_event}) instead of
  *                    polling (not on WRITE tests, not with {@code -D})
  * @param duplex      {@code -b}: bidirectional, both sides run the test and each prints the sum of both
- *                    sides' figures (bandwidth tests; on {@code send_bw} not with {@code -D} or {@code -l} in the twin yet)
+ *                    sides' figures (bandwidth tests)
  */
 public record PerftestOptions(TestKind test, String server, int port, String device, int ibPort, int gidIndex, int size,
                               int iterations, int durationSeconds, boolean allSizes, int txDepth, int postList,
@@ -130,8 +130,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                                          only value, on the others)
               -e, --events               sleep on CQ events instead of polling (not WRITE, not with -D;
                                          not with -R here)
-              -b, --bidirectional        both sides run the test (bw tests; send_bw: not with -D or -l
-                                         here)
+              -b, --bidirectional        both sides run the test (bw tests)
               -q, --qp=<num of qp's>     queue pairs, 1-16384, each running -n iterations (bw tests;
                                          not with -R here)
               -c, --connection=<RC/UC/UD> connection type (default RC)
@@ -356,11 +355,6 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
             throw new IllegalArgumentException("-R (rdma_cm) with UD is not implemented by the Java perftest (RC only)");
         }
         // perftest 4.5 takes every combination below (its parser, and Debian's binary, refuse none of them).
-        if (duplex && verb == TestKind.Verb.SEND && (duration > 0 || postList > 1)) {
-            // perftest runs them; the twin's send_bw -b runs by iterations, one request a post (RC, UC, UD).
-            throw new IllegalArgumentException("-b (bidirectional) on send_bw with " + (duration > 0 ? "-D" : "-l")
-                    + " is not implemented by the Java perftest yet");
-        }
         if (queuePairs > 1 && rdmaCm) {
             // perftest makes an rdma_cm connection per queue pair; the twin's -R makes one.
             throw new IllegalArgumentException("-q above 1 with -R is not implemented by the Java perftest yet"

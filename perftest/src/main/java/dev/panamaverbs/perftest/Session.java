@@ -315,14 +315,20 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             BandwidthStatistics stats;
             long count = total;
             if (o.duplex()) {
-                // -b (by iterations): both sides post receives, hand shake, send and receive at once
+                // -b: both sides post receives, hand shake, send and receive at once
                 BidirectionalSending both = new BidirectionalSending(res.queuePairs(), res.buffer(), size, inlineSize(o, res),
-                        res.targetOffset(), Math.max(room, size), o.receiveDepth(), o.txDepth(), o.cqModeration(),
-                        o.isServer(), res.addressHandle(), qpns(remotes), TestResources.QKEY, completions, arena);
+                        res.targetOffset(), Math.max(room, size), o.receiveDepth(), o.txDepth(), o.postList(),
+                        o.cqModeration(), o.isServer(), res.addressHandle(), qpns(remotes), TestResources.QKEY, completions,
+                        arena);
                 both.postReceives(o.iterations());
                 channel.handShake(res.local(), "the hand shake after posting receives");
-                both.run(o.iterations(), posted, completed);
-                stats = BandwidthStatistics.of(size, total, posted, completed, o.noPeak(), o.reportGbits());
+                if (duration) {
+                    count = both.runUntil(o.durationSeconds() * 1_000_000_000L);
+                    stats = BandwidthStatistics.over(size, count, both.elapsedNanos(), o.reportGbits());
+                } else {
+                    both.run(o.iterations(), posted, completed);
+                    stats = BandwidthStatistics.of(size, total, posted, completed, o.noPeak(), o.reportGbits());
+                }
                 BandwidthReportWire theirs = new BandwidthReportWire(size, count, stats.peak(), stats.average(),
                         stats.messageRate()).exchange(channel);
                 out.println(ResultTable.bandwidthRow(size, count, stats.peak() + theirs.peak(), stats.average() + theirs.average(),

@@ -194,16 +194,16 @@ class PerftestOptionsTest {
             assertEquals("Bidirectional is only available in BW test", refusal(test, "-b"), test);
         }
         // Debian's ib_send_bw 4.5 refuses none of these while it parses (it goes on to look for a
-        // device); the twin runs UC and UD, and refuses -D and -l with -b as not implemented.
+        // device); neither does the twin.
         for (String connection : new String[] {"RC", "UC", "UD"}) {
             PerftestOptions both = PerftestOptions.parse("send_bw", "-b", "-c", connection);
             assertTrue(both.duplex() && both.connection().name().equals(connection), connection);
             assertEquals(2, PerftestOptions.parse("send_bw", "-b", "-c", connection, "-q", "2").queuePairs(), connection);
         }
-        assertEquals("-b (bidirectional) on send_bw with -D is not implemented by the Java perftest yet",
-                refusal("send_bw", "-b", "-D", "2"));
-        assertEquals("-b (bidirectional) on send_bw with -l is not implemented by the Java perftest yet",
-                refusal("send_bw", "-b", "-l", "2", "-n", "10"));
+        PerftestOptions timed = PerftestOptions.parse("send_bw", "-b", "-D", "2");
+        assertTrue(timed.duplex() && timed.durationSeconds() == 2 && timed.noPeak(), "-b -D: perftest's peak 0.00 in duration mode");
+        PerftestOptions listed = PerftestOptions.parse("send_bw", "-b", "-l", "2", "-n", "10");
+        assertTrue(listed.duplex() && listed.postList() == 2 && listed.cqModeration() == 2, "-b -l: CQ moderation the post list");
         assertTrue(PerftestOptions.parse("write_bw", "-b", "-l", "2", "-n", "10").duplex(), "-l with -b on write_bw");
         assertFalse(PerftestOptions.parse("send_bw", "-b").noPeak(), "a bidirectional SEND server measures its peak");
         assertFalse(PerftestOptions.parse("write_bw", "-b").noPeak(), "a bidirectional server measures its peak");
