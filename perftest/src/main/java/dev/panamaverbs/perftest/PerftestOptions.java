@@ -128,8 +128,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
               -u, --qp-timeout=<timeout> QP timeout, 4 usec * 2^timeout, 0-31 (default 14)
               -r, --rx-depth=<dep>       receive queue depth, 1-16384 (default 512 SEND tests; 1, the
                                          only value, on the others)
-              -e, --events               sleep on CQ events instead of polling (not WRITE, not with -D;
-                                         not with -R here)
+              -e, --events               sleep on CQ events instead of polling (not WRITE, not with -D)
               -b, --bidirectional        both sides run the test (bw tests)
               -q, --qp=<num of qp's>     queue pairs, 1-16384, each running -n iterations (bw tests;
                                          not with -R here)
@@ -362,11 +361,6 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         }
         if (events && duration > 0) {
             throw new IllegalArgumentException("Duration mode doesn't work with events.");
-        }
-        if (events && rdmaCm) {
-            // perftest takes both; the twin's rdma_cm connection makes its completion queue without a channel.
-            throw new IllegalArgumentException("-e (events) with -R is not implemented by the Java perftest"
-                    + " (its rdma_cm queue pair has no completion channel)");
         }
         if (all && duration > 0) {
             throw new IllegalArgumentException("Duration mode (-D) cannot run all sizes (-a)");
