@@ -7,9 +7,17 @@ package dev.panamaverbs.perftest;
 final class Schedule {
     private Schedule() {}
 
-    /** Key exchanges before RTR: one before the per-QP loop and one in it (seen on the wire from every test). */
-    static int keyExchanges(TestKind test) {
-        return 2;
+    /**
+     * Whether the hand shake after RTR comes between perftest's two per-QP key-exchange loops
+     * (the queue pairs are connected after the first): ib_send_bw's order (key messages, RTR/RTS,
+     * hand shake, key messages; send_bw.c's {@code main}); the WRITE, READ and atomic tests make it
+     * after both loops. With one queue pair (every latency test) both orders put the same bytes
+     * on the wire; with
+     * {@code -q 2} ib_send_bw sends QP0, QP1, QP0, QP0, QP1 (its 3rd and 4th messages both the
+     * first queue pair's, as seen on the wire), where read_bw sends QP0, QP1, QP0, QP1, QP0.
+     */
+    static boolean handShakeAfterRtrBetweenKeyLoops(TestKind test) {
+        return test.verb() == TestKind.Verb.SEND;
     }
 
     /**

@@ -104,13 +104,9 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         for (int i = 0; i < count; i++) {
             out.println(res.local(i).describe("local", rdmaFields, outReads));
         }
-        // perftest's two per-QP loops of key exchanges (one before RTR/RTS, one after), -q messages each
-        KeyMessage[] remotes = new KeyMessage[count];
-        for (int round = 0; round < Schedule.keyExchanges(o.test()); round++) {
-            for (int i = 0; i < count; i++) {
-                remotes[i] = channel.handShake(res.local(i), "the key exchange");
-            }
-        }
+        // perftest's two per-QP loops of key exchanges (one before RTR/RTS, one after), -q messages
+        // each; ib_send_bw makes its hand shake after RTR between them, the others after both.
+        KeyMessage[] remotes = exchangeKeys(res, channel, count);
         for (KeyMessage remote : remotes) {
             out.println(remote.describe("remote", rdmaFields, outReads));
         }
@@ -119,7 +115,14 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             checkGidTypes(res, remote);
             res.connect(remotes, mtu);
         }
-        channel.handShake(local, "the hand shake after RTR");
+        boolean between = Schedule.handShakeAfterRtrBetweenKeyLoops(o.test());
+        if (between) {
+            channel.handShake(local, "the hand shake after RTR");
+        }
+        exchangeKeys(res, channel, count);
+        if (!between) {
+            channel.handShake(local, "the hand shake after RTR");
+        }
         for (int i = 0; i < Schedule.extraHandShakesBeforeRun(o.test()); i++) {
             channel.handShake(local, "the hand shake before the test");
         }
@@ -130,6 +133,15 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         } else {
             bandwidth(res, remotes, channel, completions, arena);
         }
+    }
+
+    /** One of perftest's per-QP key-exchange loops: a key message each way per queue pair, in order; the peer's. */
+    private static KeyMessage[] exchangeKeys(TestResources res, OobLink channel, int count) throws IOException {
+        KeyMessage[] remotes = new KeyMessage[count];
+        for (int i = 0; i < count; i++) {
+            remotes[i] = channel.handShake(res.local(i), "the key exchange");
+        }
+        return remotes;
     }
 
     /** perftest's {@code ctx_check_gid_compatibility}: both GIDs IPv4-mapped, or neither. */
@@ -303,14 +315,20 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             BandwidthStatistics stats;
             long count = total;
             if (o.duplex()) {
-                // -b (RC, by iterations): both sides post receives, hand shake, send and receive at once
+                // -b: both sides post receives, hand shake, send and receive at once
                 BidirectionalSending both = new BidirectionalSending(res.queuePairs(), res.buffer(), size, inlineSize(o, res),
-                        res.targetOffset(), Math.max(room, size), o.receiveDepth(), o.txDepth(), o.cqModeration(),
-                        o.isServer(), completions, arena);
+                        res.targetOffset(), Math.max(room, size), o.receiveDepth(), o.txDepth(), o.postList(),
+                        o.cqModeration(), o.isServer(), res.addressHandle(), qpns(remotes), TestResources.QKEY, completions,
+                        arena);
                 both.postReceives(o.iterations());
                 channel.handShake(res.local(), "the hand shake after posting receives");
-                both.run(o.iterations(), posted, completed);
-                stats = BandwidthStatistics.of(size, total, posted, completed, o.noPeak(), o.reportGbits());
+                if (duration) {
+                    count = both.runUntil(o.durationSeconds() * 1_000_000_000L);
+                    stats = BandwidthStatistics.over(size, count, both.elapsedNanos(), o.reportGbits());
+                } else {
+                    both.run(o.iterations(), posted, completed);
+                    stats = BandwidthStatistics.of(size, total, posted, completed, o.noPeak(), o.reportGbits());
+                }
                 BandwidthReportWire theirs = new BandwidthReportWire(size, count, stats.peak(), stats.average(),
                         stats.messageRate()).exchange(channel);
                 out.println(ResultTable.bandwidthRow(size, count, stats.peak() + theirs.peak(), stats.average() + theirs.average(),

@@ -155,15 +155,16 @@ final class TestResources implements AutoCloseable {
 
     /**
      * With {@code -R}: the sizes of the test's rdma_cm connection (the queues {@link #create}
-     * makes), and perftest's {@code rdma_conn_param}: READ/atomic depths for those tests, else 0.
-     * Retry count 6, not perftest's 7 (see {@link #connect}).
+     * makes; with {@code -e} on a completion channel), and perftest's {@code rdma_conn_param}:
+     * READ/atomic depths for those tests, else 0. Retry count 6, not perftest's 7 (see {@link #connect}).
      */
     ConnectionOptions connectionOptions(int receiveDepth) {
         int sendDepth = sendDepth();
         int depth = readOrAtomic() ? outReads() : 0;
         return ConnectionOptions.builder().queueDepth(sendDepth, Math.max(receiveDepth, 1))
                 .completionQueueSize(sendDepth + receiveDepth + 16).maxSge(1).maxInlineData(INLINE)
-                .responderResources(depth).initiatorDepth(depth).connectTimeout(options.timeout()).build();
+                .responderResources(depth).initiatorDepth(depth).connectTimeout(options.timeout())
+                .completionChannel(options.events()).build();
     }
 
     /**

@@ -17,4 +17,11 @@ class ScheduleTest {
             }
         }
     }
+
+    @Test
+    void sendTestsShakeHandsAfterRtrBetweenTheKeyLoops() {
+        for (TestKind test : TestKind.values()) {
+            assertTrue(Schedule.handShakeAfterRtrBetweenKeyLoops(test) == (test.verb() == TestKind.Verb.SEND), test.name());
+        }
+    }
 }

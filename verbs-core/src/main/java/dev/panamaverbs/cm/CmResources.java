@@ -1,6 +1,7 @@
 package dev.panamaverbs.cm;
 
 import dev.panamaverbs.internal.Undo;
+import dev.panamaverbs.CompletionChannel;
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.ProtectionDomain;
@@ -25,13 +26,18 @@ abstract class CmResources implements AutoCloseable {
      */
     record Resources(ProtectionDomain protectionDomain, CompletionQueue sendCompletionQueue,
                      CompletionQueue receiveCompletionQueue, QueuePair queuePair) {
-        /** Makes PD, CQ (two when the options ask) and a {@code type} queue pair on {@code id}, sized by {@code options}. */
+        /**
+         * Makes PD, CQ (two when the options ask; on a completion channel of their own when the
+         * options ask) and a {@code type} queue pair on {@code id}, sized by {@code options}.
+         */
         static Resources create(ConnectionId id, QueuePairType type, ConnectionOptions options) {
             Context context = id.context();
             ProtectionDomain pd = context.allocateProtectionDomain();
-            CompletionQueue sendCq = context.createCompletionQueue(options.completionQueueSize());
+            // The channel is the context wrapper's child, as the queues are: closed with the identifier.
+            CompletionChannel channel = options.completionChannel() ? context.createCompletionChannel() : null;
+            CompletionQueue sendCq = context.createCompletionQueue(options.completionQueueSize(), channel, 0);
             CompletionQueue receiveCq = options.separateCompletionQueues()
-                    ? context.createCompletionQueue(options.completionQueueSize()) : sendCq;
+                    ? context.createCompletionQueue(options.completionQueueSize(), channel, 0) : sendCq;
             QueuePair qp = id.createQueuePair(pd, QueuePairOptions.builder(type, sendCq, receiveCq)
                     .maxSendWorkRequests(options.maxSendWorkRequests())
                     .maxReceiveWorkRequests(options.maxReceiveWorkRequests())

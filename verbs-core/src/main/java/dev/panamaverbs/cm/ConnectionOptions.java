@@ -49,12 +49,16 @@ import java.util.Objects;
  * @param separateCompletionQueues whether the high-level classes give the queue pair a send and a
  *                             receive completion queue of their own ({@code completionQueueSize} each)
  *                             instead of one for both (the default)
+ * @param completionChannel    whether those completion queues signal a completion channel of their
+ *                             own ({@code ibv_create_comp_channel}, vector 0), so that their owner can
+ *                             sleep on completion events ({@code CompletionQueue.awaitCompletions});
+ *                             closed with the connection (default false: no channel)
  */
 public record ConnectionOptions(byte[] privateData, int responderResources, int initiatorDepth, int retryCount,
                                 int rnrRetryCount, Duration resolveTimeout, Duration connectTimeout,
                                 int maxSendWorkRequests, int maxReceiveWorkRequests, int maxSge, int maxInlineData,
                                 int completionQueueSize, int backlog, Duration listenerWait,
-                                boolean separateCompletionQueues) {
+                                boolean separateCompletionQueues, boolean completionChannel) {
     /** Private data of a connect (IB CM REQ, less rdma_cm's own header). */
     public static final int MAX_CONNECT_PRIVATE_DATA = 56;
     /** Private data of an accept (IB CM REP). */
@@ -131,6 +135,7 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         builder.backlog = backlog;
         builder.listenerWait = listenerWait;
         builder.separateCompletionQueues = separateCompletionQueues;
+        builder.completionChannel = completionChannel;
         return builder;
     }
 
@@ -181,7 +186,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
                 && maxSendWorkRequests == o.maxSendWorkRequests && maxReceiveWorkRequests == o.maxReceiveWorkRequests
                 && maxSge == o.maxSge && maxInlineData == o.maxInlineData
                 && completionQueueSize == o.completionQueueSize && backlog == o.backlog
-                && listenerWait.equals(o.listenerWait) && separateCompletionQueues == o.separateCompletionQueues;
+                && listenerWait.equals(o.listenerWait) && separateCompletionQueues == o.separateCompletionQueues
+                && completionChannel == o.completionChannel;
     }
 
     @Override
@@ -189,7 +195,7 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         return java.util.Arrays.hashCode(privateData) * 31 + Objects.hash(responderResources, initiatorDepth,
                 retryCount, rnrRetryCount, resolveTimeout, connectTimeout, maxSendWorkRequests,
                 maxReceiveWorkRequests, maxSge, maxInlineData, completionQueueSize, backlog, listenerWait,
-                separateCompletionQueues);
+                separateCompletionQueues, completionChannel);
     }
 
     @Override
@@ -199,7 +205,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
                 + rnrRetryCount + ", resolveTimeout=" + resolveTimeout + ", connectTimeout=" + connectTimeout
                 + ", queues=" + maxSendWorkRequests + "/" + maxReceiveWorkRequests + ", maxSge=" + maxSge
                 + ", maxInlineData=" + maxInlineData + ", cq=" + completionQueueSize + ", backlog=" + backlog
-                + ", listenerWait=" + listenerWait + ", separateCompletionQueues=" + separateCompletionQueues + "]";
+                + ", listenerWait=" + listenerWait + ", separateCompletionQueues=" + separateCompletionQueues
+                + ", completionChannel=" + completionChannel + "]";
     }
 
     /** Builds {@link ConnectionOptions}; every value is checked by {@link #build()}. */
@@ -221,6 +228,7 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         private int backlog = 16;
         private Duration listenerWait = Duration.ZERO;
         private boolean separateCompletionQueues;
+        private boolean completionChannel;
 
         private Builder() {}
 
@@ -408,6 +416,20 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         }
 
         /**
+         * Whether the high-level classes make their completion queue(s) on a completion channel of
+         * their own ({@code ibv_create_comp_channel}, vector 0; default false), so that the
+         * owner can wait for completions with {@code CompletionQueue.awaitCompletions} instead of
+         * polling; the channel closes with the connection.
+         *
+         * @param value true for a completion channel
+         * @return this builder
+         */
+        public Builder completionChannel(boolean value) {
+            this.completionChannel = value;
+            return this;
+        }
+
+        /**
          * The options, every field checked.
          *
          * @return the options, every field checked.
@@ -415,7 +437,8 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
         public ConnectionOptions build() {
             return new ConnectionOptions(privateData, responderResources, initiatorDepth, retryCount, rnrRetryCount,
                     resolveTimeout, connectTimeout, maxSendWorkRequests, maxReceiveWorkRequests, maxSge,
-                    maxInlineData, completionQueueSize, backlog, listenerWait, separateCompletionQueues);
+                    maxInlineData, completionQueueSize, backlog, listenerWait, separateCompletionQueues,
+                    completionChannel);
         }
     }
 }

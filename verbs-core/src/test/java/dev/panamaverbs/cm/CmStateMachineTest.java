@@ -148,6 +148,17 @@ class CmStateMachineTest {
     }
 
     @Test
+    void connectionOptionsCarryACompletionChannelOnlyWhenAsked() {
+        ConnectionOptions defaults = ConnectionOptions.defaults();
+        assertFalse(defaults.completionChannel(), "no completion channel unless asked");
+        ConnectionOptions asked = defaults.toBuilder().completionChannel(true).build();
+        assertTrue(asked.completionChannel());
+        assertEquals(asked, asked.toBuilder().build(), "toBuilder keeps it");
+        assertFalse(asked.equals(defaults));
+        assertTrue(asked.toString().contains("completionChannel=true"), asked.toString());
+    }
+
+    @Test
     void smallHelpers() {
         assertEquals(256, Mtu.MTU_256.bytes());
         assertEquals(1024, Mtu.MTU_1024.bytes());

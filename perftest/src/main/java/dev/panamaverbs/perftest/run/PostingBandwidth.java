@@ -4,7 +4,6 @@ import dev.panamaverbs.AddressHandle;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.QueuePair;
-import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.values.WorkRequestOpcode;
 import java.lang.foreign.Arena;
 
@@ -27,13 +26,10 @@ public final class PostingBandwidth {
     private static final int QP_SHIFT = 48;
 
     private final QueuePair[] qps;
-    private final SendWorkRequest[] signaled;
-    private final SendWorkRequest[] unsignaled;
     private final CompletionWaiter completions;
     private final SendWindows sends;
+    private final PostUnits units;
     private final int postList;
-    /** Per queue pair, the post list's requests, chained in order; null when {@code postList} is 1. */
-    private final SendWorkRequest[][] lists;
 
     /**
      * One queue pair.
@@ -63,69 +59,9 @@ public final class PostingBandwidth {
         this.qps = qps.clone();
         this.completions = completions;
         this.postList = postList;
-        int n = qps.length;
-        this.sends = new SendWindows(n, 0, QP_SHIFT, txDepth, cqModeration);
-        this.signaled = new SendWorkRequest[n];
-        this.unsignaled = new SendWorkRequest[n];
-        this.lists = postList == 1 ? null : new SendWorkRequest[n][];
-        for (int q = 0; q < n; q++) {
-            long address = remoteAddresses[q];
-            int rkey = remoteRkeys[q];
-            int remoteQpn = remoteQpns[q];
-            signaled[q] = request(arena, buffer, opcode, size, maxInline, address, rkey, ah, remoteQpn, qkey, true);
-            unsignaled[q] = request(arena, buffer, opcode, size, maxInline, address, rkey, ah, remoteQpn, qkey, false);
-            if (lists != null) {
-                SendWorkRequest[] list = new SendWorkRequest[postList];
-                for (int k = postList - 1; k >= 0; k--) {
-                    list[k] = request(arena, buffer, opcode, size, maxInline, address, rkey, ah, remoteQpn, qkey,
-                            (k + 1) % cqModeration == 0);
-                    if (k < postList - 1) {
-                        list[k].next(list[k + 1]);
-                    }
-                }
-                lists[q] = list;
-            }
-        }
-    }
-
-    /**
-     * Posts queue pair {@code q}'s next unit from its request number {@code from} (0-based): one
-     * request (signaled as {@code signal} says) or the whole post list. Returns how many went out.
-     */
-    private int postNext(int q, long from, boolean signal) {
-        if (lists == null) {
-            SendWorkRequest request = signal ? signaled[q] : unsignaled[q];
-            request.wrId(sends.wrId(q, from + 1));
-            qps[q].postSend(request);
-            return 1;
-        }
-        SendWorkRequest[] list = lists[q];
-        for (int k = 0; k < postList; k++) {
-            list[k].wrId(sends.wrId(q, from + k + 1));
-        }
-        qps[q].postSend(list[0]);
-        return postList;
-    }
-
-    private static SendWorkRequest request(Arena arena, MemoryRegion buffer, WorkRequestOpcode opcode, int size, int maxInline,
-                                           long remoteAddress, int remoteRkey, AddressHandle ah, int remoteQpn, int qkey,
-                                           boolean signaled) {
-        SendWorkRequest request = SendWorkRequest.allocate(arena, 1).opcode(opcode).signaled(signaled);
-        switch (opcode) {
-            case RDMA_WRITE -> request.inline(size <= maxInline).sge(0, buffer, 0, size).rdma(remoteAddress, remoteRkey);
-            case SEND -> {
-                request.inline(size <= maxInline).sge(0, buffer, 0, size);
-                if (ah != null) {
-                    request.ud(ah, remoteQpn, qkey);
-                }
-            }
-            case RDMA_READ -> request.sge(0, buffer, 0, size).rdma(remoteAddress, remoteRkey);
-            case ATOMIC_FETCH_AND_ADD -> request.sge(0, buffer, 0, 8).atomicFetchAndAdd(remoteAddress, remoteRkey, 1);
-            // perftest's -A CMP_AND_SWAP: the operation's cost is measured, not its outcome.
-            case ATOMIC_CMP_AND_SWP -> request.sge(0, buffer, 0, 8).atomicCompareAndSwap(remoteAddress, remoteRkey, 0, 0);
-            default -> throw new IllegalArgumentException("not a bandwidth opcode: " + opcode);
-        }
-        return request;
+        this.sends = new SendWindows(qps.length, 0, QP_SHIFT, txDepth, cqModeration);
+        this.units = new PostUnits(qps, sends, buffer, opcode, size, maxInline, remoteAddresses, remoteRkeys, ah, remoteQpns,
+                qkey, postList, cqModeration, arena);
     }
 
     /**
@@ -145,7 +81,7 @@ public final class PostingBandwidth {
             for (int q = 0; q < qps.length; q++) {
                 while (sends.hasRoom(q, postList, iterations)) {
                     long now = System.nanoTime();
-                    int sent = postNext(q, sends.posted(q), sends.signalsNext(q, iterations));
+                    int sent = units.postNext(q, sends.posted(q), sends.signalsNext(q, iterations));
                     for (int k = 0; k < sent; k++) {
                         posted[totalPosted++] = now;
                     }
@@ -176,7 +112,7 @@ public final class PostingBandwidth {
             boolean posting = System.nanoTime() - endNanos < 0;
             for (int q = 0; posting && q < qps.length; q++) {
                 while (sends.hasRoom(q, postList, Long.MAX_VALUE)) {
-                    int sent = postNext(q, sends.posted(q), sends.signalsNextOfBurst(q));
+                    int sent = units.postNext(q, sends.posted(q), sends.signalsNextOfBurst(q));
                     sends.countPosted(q, sent);
                     totalPosted += sent;
                 }

@@ -101,8 +101,9 @@ public abstract class PerftestInterop extends InteropPairingTests {
         serverArgs.addAll(options);
         List<String> clientArgs = new ArrayList<>(serverArgs);
         clientArgs.add(serverHost.address().getHostAddress());
+        boolean cmLink = rdmaCm || options.contains("-R") || options.contains("-z");
         Outputs outputs = run(serverHost, javaServer, serverArgs, clientHost, javaClient, clientArgs,
-                rdmaCm || options.contains("-z") ? Listening.RDMA_CM : Listening.TCP, port);
+                cmLink ? Listening.RDMA_CM : Listening.TCP, port);
         String header = test.endsWith("_lat") ? LATENCY_HEADER
                 : options.contains("--report_gbits") ? BANDWIDTH_HEADER_GBITS : BANDWIDTH_HEADER;
         int columns = test.endsWith("_lat") ? 9 : 5;
@@ -117,7 +118,7 @@ public abstract class PerftestInterop extends InteropPairingTests {
                 }
             }
             PeerPairing.expect(outputs, side[0], side[1], text -> text.contains("remote address: LID"), "no remote address line");
-            if (rdmaCm || options.contains("-z")) {
+            if (cmLink) {
                 PeerPairing.expect(outputs, side[0], side[1], text -> text.contains(" Data ex. method : rdma_cm"),
                         "no \"Data ex. method : rdma_cm\" in the test description");
             }

@@ -32,6 +32,12 @@ final class PerftestOptionTable {
             new Row("send_lat", 64, 20, List.of("-r", "4")),
             new Row("write_bw", 4096, 20, List.of("-b")),
             new Row("send_bw", 4096, 20, List.of("-b")),
+            // issue 22's last round: combinations perftest runs that the twin refused before, each
+            // passed both ways in a two-VM run on 2026-11-28 (as did send_bw -q 2 on RC)
+            new Row("send_bw", 512, 20, List.of("-q", "2", "-c", "UD")),
+            new Row("send_bw", 1024, 20, List.of("-b", "-c", "UC")),
+            new Row("send_bw", 512, 20, List.of("-b", "-c", "UD")),
+            new Row("send_bw", 1024, 20, List.of("-b", "-l", "2")),
             new Row("read_bw", 4096, 20, List.of("-q", "2")),
             new Row("write_bw", 1024, 20, List.of("-z")),
             new Row("atomic_lat", 8, 20, List.of("-A", "CMP_AND_SWAP", "-o", "4")));
