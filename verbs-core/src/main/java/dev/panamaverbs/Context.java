@@ -65,7 +65,8 @@ public final class Context extends VerbsResource {
         this.device = device;
         this.asyncFd = ibv_context.async_fd(context);
         this.completionVectors = ibv_context.num_comp_vectors(context);
-        this.asyncEvents = new AsyncEventReader(this, asyncFd);
+        this.asyncEvents = new AsyncEventReader(this, device.name(), asyncFd,
+                (type, number, resource) -> new AsyncEvent(this, type, number, resource));
         this.borrowedFrom = null;
         LibIbverbs.LIBRARY.announceLoaded(); // the library's first use, not the probe, logs its file
         register();
@@ -82,7 +83,8 @@ public final class Context extends VerbsResource {
         this.device = device;
         this.asyncFd = ibv_context.async_fd(context);
         this.completionVectors = ibv_context.num_comp_vectors(context);
-        this.asyncEvents = new AsyncEventReader(this, asyncFd);
+        this.asyncEvents = new AsyncEventReader(this, device.name(), asyncFd,
+                (type, number, resource) -> new AsyncEvent(this, type, number, resource));
         this.borrowedFrom = owner;
         LibIbverbs.LIBRARY.announceLoaded();
     }
