@@ -5,6 +5,7 @@ import dev.panamaverbs.ffm.ibv_device;
 import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.internal.CoreAccess;
 import dev.panamaverbs.values.QueuePairState;
+import dev.panamaverbs.values.QueuePairType;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
@@ -39,7 +40,11 @@ final class CoreBridge extends CoreAccess {
     @Override
     public QueuePair createQueuePairOnIdentifier(MemorySegment idHandle, ProtectionDomain pd,
                                                  QueuePairOptions options, Runnable destroy) {
-        return QueuePairCreation.createOnIdentifier(idHandle, pd, options, destroy);
+        return QueuePairCreation.createOnIdentifier(idHandle, pd, pd.parentContext(), options, (handle, granted, extended) -> {
+            QueuePair qp = new QueuePair(pd, options, handle, granted, extended, destroy);
+            qp.assumeState(options.type() == QueuePairType.UD ? QueuePairState.RTS : QueuePairState.INIT);
+            return qp;
+        });
     }
 
     @Override

@@ -350,7 +350,8 @@ public final class ProtectionDomain extends VerbsResource {
      * @return the new queue pair
      */
     public QueuePair createQueuePair(QueuePairOptions options) {
-        return QueuePairCreation.create(this, options);
+        return QueuePairCreation.create(this, parentContext(), options,
+                (handle, granted, extended) -> new QueuePair(this, options, handle, granted, extended));
     }
 
     /**
