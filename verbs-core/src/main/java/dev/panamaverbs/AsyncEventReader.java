@@ -47,7 +47,10 @@ final class AsyncEventReader {
     private static final long LISTENER_JOIN_MILLIS = 2_000;
 
 
-    private final Context context;
+    /** The context whose events these are: held around each read, its tree searched for the named object. */
+    private final VerbsResource context;
+    private final String deviceName;
+    private final EventFactory events;
     private final int fd;
     private volatile boolean nonBlocking;
     /** The async fd on the shared poller; closed by {@link #stop()}, before the context closes the fd. */
@@ -55,8 +58,19 @@ final class AsyncEventReader {
     private Thread listenerThread;
     private volatile Consumer<? super AsyncEvent> listener;
 
-    AsyncEventReader(Context context, int fd) {
+    /**
+     * Wraps a copied event for the user; the context supplies it, since the event names its
+     * context and the reader needs no more of it than a resource.
+     */
+    @FunctionalInterface
+    interface EventFactory {
+        AsyncEvent of(int typeValue, int number, VerbsResource resource);
+    }
+
+    AsyncEventReader(VerbsResource context, String deviceName, int fd, EventFactory events) {
         this.context = context;
+        this.deviceName = deviceName;
+        this.events = events;
         this.fd = fd;
         this.watch = new FdWatch(fd, "async event fd " + fd);
     }
@@ -124,20 +138,20 @@ final class AsyncEventReader {
         MemorySegment element = ibv_async_event.element(event);
         AsyncEvent.Element kind = AsyncEvent.elementOf(typeValue);
         return switch (kind) {
-            case PORT -> new AsyncEvent(context, typeValue, element.get(JAVA_INT, 0), null);
+            case PORT -> events.of(typeValue, element.get(JAVA_INT, 0), null);
             case QUEUE_PAIR -> {
                 MemorySegment qp = element.get(ADDRESS, 0);
                 int qpn = qp.equals(MemorySegment.NULL) ? 0 : ibv_qp.qp_num(Pointers.sized(qp, ibv_qp.SIZE));
-                yield new AsyncEvent(context, typeValue, qpn, findResource(qp.address()));
+                yield events.of(typeValue, qpn, findResource(qp.address()));
             }
             case WORK_QUEUE -> {
                 MemorySegment wq = element.get(ADDRESS, 0);
                 int wqn = wq.equals(MemorySegment.NULL) ? 0 : ibv_wq.wq_num(Pointers.sized(wq, ibv_wq.SIZE));
-                yield new AsyncEvent(context, typeValue, wqn, findResource(wq.address()));
+                yield events.of(typeValue, wqn, findResource(wq.address()));
             }
             case COMPLETION_QUEUE, SHARED_RECEIVE_QUEUE ->
-                    new AsyncEvent(context, typeValue, 0, findResource(element.get(ADDRESS, 0).address()));
-            case DEVICE -> new AsyncEvent(context, typeValue, 0, null);
+                    events.of(typeValue, 0, findResource(element.get(ADDRESS, 0).address()));
+            case DEVICE -> events.of(typeValue, 0, null);
         };
     }
 
@@ -175,7 +189,7 @@ final class AsyncEventReader {
             if (newListener != null && listenerThread == null) {
                 ensureNonBlocking();
                 listenerThread = Thread.ofVirtual()
-                        .name("panamaverbs-async-events-" + context.device().name())
+                        .name("panamaverbs-async-events-" + deviceName)
                         .unstarted(this::deliverUntilStopped);
                 listenerThread.start();
             } else if (newListener == null && listenerThread != null) {
@@ -195,7 +209,7 @@ final class AsyncEventReader {
         return listener != null;
     }
 
-    /** Stops the listener thread; called by {@link Context#destroy()} before {@code ibv_close_device}. */
+    /** Stops the listener thread; called by the context's destroy before {@code ibv_close_device}. */
     void stop() {
         Thread stopping;
         synchronized (this) {

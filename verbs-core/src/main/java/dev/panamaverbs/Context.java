@@ -61,13 +61,7 @@ public final class Context extends VerbsResource {
 
     /** Wraps an opened {@code ibv_context*} (sized to {@code ibv_context.SIZE}). */
     Context(Device device, MemorySegment context) {
-        super("Context", context);
-        this.device = device;
-        this.asyncFd = ibv_context.async_fd(context);
-        this.completionVectors = ibv_context.num_comp_vectors(context);
-        this.asyncEvents = new AsyncEventReader(this, asyncFd);
-        this.borrowedFrom = null;
-        LibIbverbs.LIBRARY.announceLoaded(); // the library's first use, not the probe, logs its file
+        this(device, context, null);
         register();
     }
 
@@ -75,16 +69,18 @@ public final class Context extends VerbsResource {
      * Wraps the device context librdmacm opened and owns ({@code rdma_cm_id.verbs}) for one
      * identifier: a child of {@code owner} in the tree, so closing the identifier closes what was
      * created here first. Closing it never calls {@code ibv_close_device} (librdmacm keeps the
-     * device open for every identifier of the process); the caller registers it.
+     * device open for every identifier of the process); the caller registers it. A null
+     * {@code owner} is a context this JVM opened (the constructor above).
      */
     Context(Device device, MemorySegment context, VerbsResource owner) {
-        super("Context", context, owner);
+        super("Context", context, owner == null ? new VerbsResource[0] : new VerbsResource[] {owner});
         this.device = device;
         this.asyncFd = ibv_context.async_fd(context);
         this.completionVectors = ibv_context.num_comp_vectors(context);
-        this.asyncEvents = new AsyncEventReader(this, asyncFd);
+        this.asyncEvents = new AsyncEventReader(this, device.name(), asyncFd,
+                (type, number, resource) -> new AsyncEvent(this, type, number, resource));
         this.borrowedFrom = owner;
-        LibIbverbs.LIBRARY.announceLoaded();
+        LibIbverbs.LIBRARY.announceLoaded(); // the library's first use, not the probe, logs its file
     }
 
     /**

@@ -5,21 +5,22 @@ import dev.panamaverbs.ffm.ibv_device;
 import dev.panamaverbs.gateway.Pointers;
 import dev.panamaverbs.internal.CoreAccess;
 import dev.panamaverbs.values.QueuePairState;
+import dev.panamaverbs.values.QueuePairType;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
  * {@link CoreAccess} for the other packages of this module: the resource tree's internals they
- * need, without making them public API. {@link VerbsResource} installs it when its class
- * initialises; it is a file of its own so that the base of every resource names none of them.
+ * need, without making them public API. It installs itself when its class initialises, which
+ * {@link CoreAccess#get} brings about on first use; no resource names it, so the bridge sits above
+ * the tree it opens rather than inside its loop.
  */
 final class CoreBridge extends CoreAccess {
-    private CoreBridge() {}
-
-    /** Installs the one instance ({@link CoreAccess#install}). */
-    static void install() {
+    static {
         CoreAccess.install(new CoreBridge());
     }
+
+    private CoreBridge() {}
 
     @Override public MemorySegment handleSegment(VerbsResource resource) { return resource.handleSegment(); }
     @Override public long handleAddress(VerbsResource resource) { return resource.handleAddress(); }
@@ -39,7 +40,11 @@ final class CoreBridge extends CoreAccess {
     @Override
     public QueuePair createQueuePairOnIdentifier(MemorySegment idHandle, ProtectionDomain pd,
                                                  QueuePairOptions options, Runnable destroy) {
-        return QueuePairCreation.createOnIdentifier(idHandle, pd, options, destroy);
+        return QueuePairCreation.createOnIdentifier(idHandle, pd, pd.parentContext(), options, (handle, granted, extended) -> {
+            QueuePair qp = new QueuePair(pd, options, handle, granted, extended, destroy);
+            qp.assumeState(options.type() == QueuePairType.UD ? QueuePairState.RTS : QueuePairState.INIT);
+            return qp;
+        });
     }
 
     @Override

@@ -51,7 +51,7 @@ public final class OpenedQueuePair extends ResourceCreation.FreedBy {
         if (qpNumber < 0 || qpNumber > 0xFFFFFF) {
             throw new IllegalArgumentException(verb + ": qp_num is 24 bits, got " + qpNumber);
         }
-        Context context = domain.context();
+        VerbsResource context = domain.context(); // held and passed as a handle only
         // The domain is held too: its handle goes into the attributes.
         return ResourceCreation.create(verb, ibv_qp.SIZE, List.of(context, domain), arena -> {
             MemorySegment attr = arena.allocate(ibv_qp_open_attr.LAYOUT);

@@ -116,7 +116,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @throws VerbsException if the verb fails
      */
     public MemoryRegion registerDeviceMemory(DeviceMemory memory, long offset, long length, Set<AccessFlag> access) {
-        return RegionRegistration.registerDeviceMemory(this, memory, offset, length, access);
+        return RegionRegistration.registerDeviceMemory(regionDomain(), memory, offset, length, access);
     }
 
     /**
@@ -129,7 +129,15 @@ public final class ProtectionDomain extends VerbsResource {
      * @throws VerbsException if the verb fails otherwise
      */
     public MemoryRegion allocateNullMemoryRegion() {
-        return RegionRegistration.allocateNull(this);
+        return RegionRegistration.allocateNull(regionDomain());
+    }
+
+    /** This domain as the region verbs see it: itself, its context, and the region code that names it. */
+    private RegionRegistration.Domain regionDomain() {
+        return new RegionRegistration.Domain(this, context,
+                (verb, flags) -> MemoryRegion.checkOnDemandPaging(verb, this, flags),
+                (handle, memory, arena, flags, iova) -> MemoryRegion.over(this, handle, memory, arena, flags, iova),
+                (handle, flags, deviceMemory) -> MemoryRegion.hostless(this, handle, flags, deviceMemory));
     }
 
     /** {@code ibv_alloc_pd}: the factory hook behind {@link Context#allocateProtectionDomain()}. */
@@ -250,7 +258,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @return {@code ibv_reg_mr}: registers {@code memory}, a native segment
      */
     public MemoryRegion register(MemorySegment memory, Set<AccessFlag> access) {
-        return RegionRegistration.register(this, memory, access);
+        return RegionRegistration.register(regionDomain(), memory, access);
     }
 
     /**
@@ -267,7 +275,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @return {@code ibv_reg_mr} over {@code byteSize} bytes of new zeroed, page-aligned native memory owned by the region ({@link MemoryRegion#memory()}): closing the region deregisters it and only then frees the memory, so the memory can never be freed while the device may use it
      */
     public MemoryRegion allocateMemoryRegion(long byteSize, Set<AccessFlag> access) {
-        return RegionRegistration.allocate(this, byteSize, access);
+        return RegionRegistration.allocate(regionDomain(), byteSize, access);
     }
 
     /**
@@ -282,7 +290,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @return {@code ibv_reg_mr_iova2}: as {@link #register(MemorySegment, Set)}, but the device sees the memory at {@code iova} (work requests and the remote side address it from there)
      */
     public MemoryRegion register(MemorySegment memory, Set<AccessFlag> access, long iova) {
-        return RegionRegistration.register(this, memory, access, iova);
+        return RegionRegistration.register(regionDomain(), memory, access, iova);
     }
 
     /**
@@ -299,7 +307,7 @@ public final class ProtectionDomain extends VerbsResource {
      * @return {@code ibv_reg_dmabuf_mr}: registers {@code length} bytes at {@code offset} of the dma-buf behind {@code fd}
      */
     public MemoryRegion registerDmabuf(long offset, long length, long iova, int fd, Set<AccessFlag> access) {
-        return RegionRegistration.registerDmabuf(this, offset, length, iova, fd, access);
+        return RegionRegistration.registerDmabuf(regionDomain(), offset, length, iova, fd, access);
     }
 
     /**
@@ -350,7 +358,8 @@ public final class ProtectionDomain extends VerbsResource {
      * @return the new queue pair
      */
     public QueuePair createQueuePair(QueuePairOptions options) {
-        return QueuePairCreation.create(this, options);
+        return QueuePairCreation.create(this, parentContext(), options,
+                (handle, granted, extended) -> new QueuePair(this, options, handle, granted, extended));
     }
 
     /**

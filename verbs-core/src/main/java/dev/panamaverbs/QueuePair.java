@@ -90,7 +90,7 @@ public final class QueuePair extends VerbsResource {
     private final Runnable destroyThroughConnectionManager;
 
 
-    /** Over a created {@code ibv_qp}; {@link QueuePairCreation} calls it, then {@link #register()}. */
+    /** Over a created {@code ibv_qp}; the protection domain's create calls it, then {@link #register()}. */
     QueuePair(ProtectionDomain pd, QueuePairOptions options, MemorySegment handle,
               QueuePairCapabilities granted, boolean extended) {
         this(pd, options, handle, granted, extended, null);

@@ -4,8 +4,6 @@ import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.DeviceAttributes;
 import dev.panamaverbs.values.QueuePairAttributes;
 import dev.panamaverbs.values.QueuePairCapabilities;
-import dev.panamaverbs.values.QueuePairState;
-import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.gateway.Pointers;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_QP_INIT_ATTR_PD;
 import static dev.panamaverbs.ffm.VerbsConstants.IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
@@ -25,29 +23,45 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * The create-time half of {@link QueuePair}: checks {@link QueuePairOptions} against the device
+ * The create-time half of a queue pair: checks {@link QueuePairOptions} against the device
  * and the resources involved, fills {@code struct ibv_qp_init_attr} /
  * {@code struct ibv_qp_init_attr_ex}, and calls {@code ibv_create_qp} / {@code ibv_create_qp_ex}.
+ * The protection domain is taken as the resource it is (its handle, its identity) with its
+ * context; the domain's side builds the queue pair over what the verb made ({@link Wrap}).
  */
 final class QueuePairCreation {
     private QueuePairCreation() {}
 
-    /** The body of {@link ProtectionDomain#createQueuePair}: every resource involved is held open around the verb. */
-    static QueuePair create(ProtectionDomain pd, QueuePairOptions options) {
+    /**
+     * Builds the queue pair over the handle the verb returned (sized to {@code ibv_qp}) and the
+     * capabilities the provider granted; called while every resource involved is still held.
+     */
+    @FunctionalInterface
+    interface Wrap<Q extends VerbsResource> {
+        Q over(MemorySegment handle, QueuePairCapabilities granted, boolean extended);
+    }
+
+    /**
+     * The body of the domain's {@code createQueuePair}: every resource involved is held open
+     * around the verb, and the queue pair {@code wrap} builds is registered before it is returned.
+     *
+     * @param context the domain's context (read once the domain is held open)
+     */
+    static <Q extends VerbsResource> Q create(VerbsResource pd, Context context, QueuePairOptions options, Wrap<Q> wrap) {
         Objects.requireNonNull(pd, "ibv_create_qp: protection domain is null");
         Objects.requireNonNull(options, "ibv_create_qp: options is null");
         boolean useExtended = options.needsExtendedCreate();
         String verb = useExtended ? "ibv_create_qp_ex" : "ibv_create_qp";
         return holding(options.dependencies(pd), arena -> {
-            check(verb, pd, options, pd.context().maxAttributes());
-            pd.context().criticalPosts(); // decided before the verb: the constructor must not throw after it
+            check(verb, pd, context, options, context.maxAttributes());
+            context.criticalPosts(); // decided before the verb: the constructor must not throw after it
             MemorySegment handle;
             MemorySegment attr;
             if (useExtended) {
                 attr = arena.allocate(ibv_qp_init_attr_ex.LAYOUT);
                 writeInitAttrEx(attr, options, pd);
                 MemorySegment callState = CallState.allocate(arena);
-                handle = MemorySegment.ofAddress(ExtendedOps.createQpEx(callState, pd.context().handleAddress(),
+                handle = MemorySegment.ofAddress(ExtendedOps.createQpEx(callState, context.handleAddress(),
                         attr.address()));
                 NativeCalls.checkPointer("ibv_create_qp_ex", handle, CallState.errno(callState));
             } else {
@@ -59,7 +73,7 @@ final class QueuePairCreation {
             }
             // The provider writes the sizes it granted back into cap (the prefix both structs share).
             QueuePairCapabilities granted = QueuePairAttributes.readCapabilities(ibv_qp_init_attr.cap(attr));
-            QueuePair qp = new QueuePair(pd, options, Pointers.sized(handle, ibv_qp.LAYOUT.byteSize()), granted, useExtended);
+            Q qp = wrap.over(Pointers.sized(handle, ibv_qp.LAYOUT.byteSize()), granted, useExtended);
             qp.register();
             return qp;
         });
@@ -69,7 +83,7 @@ final class QueuePairCreation {
      * Runs {@code body} with every resource of {@code used} checked open and held (acquired in
      * order, released after it) and a confined arena for the call, closed before the releases.
      */
-    private static QueuePair holding(VerbsResource[] used, Function<Arena, QueuePair> body) {
+    private static <Q> Q holding(VerbsResource[] used, Function<Arena, Q> body) {
         VerbsResource.requireOpen(used);
         int held = 0;
         try (Arena arena = Arena.ofConfined()) {
@@ -88,13 +102,14 @@ final class QueuePairCreation {
     /**
      * {@code rdma_create_qp(id, pd, attr)}: a queue pair librdmacm knows and drives (INIT at once
      * for RC, RTS for UD; RTR/RTS on connect). Same checks as {@link #create}; the caller holds
-     * {@code id} and checked that {@code pd} is on the identifier's context.
+     * {@code id} and checked that {@code pd} is on the identifier's context. {@code wrap} also
+     * records the state librdmacm left the queue pair in.
      */
-    static QueuePair createOnIdentifier(MemorySegment idHandle, ProtectionDomain pd, QueuePairOptions options,
-                                        Runnable destroy) {
+    static <Q extends VerbsResource> Q createOnIdentifier(MemorySegment idHandle, VerbsResource pd, Context context,
+                                                          QueuePairOptions options, Wrap<Q> wrap) {
         return holding(options.dependencies(pd), arena -> {
-            check("rdma_create_qp", pd, options, pd.context().maxAttributes());
-            pd.context().criticalPosts(); // decided before the verb: the constructor must not throw after it
+            check("rdma_create_qp", pd, context, options, context.maxAttributes());
+            context.criticalPosts(); // decided before the verb: the constructor must not throw after it
             MemorySegment attr = arena.allocate(ibv_qp_init_attr.LAYOUT);
             writeInitAttr(attr, options);
             MemorySegment callState = CallState.allocate(arena);
@@ -102,8 +117,7 @@ final class QueuePairCreation {
             NativeCalls.checkErrno("rdma_create_qp", rc, CallState.errno(callState));
             MemorySegment handle = dev.panamaverbs.ffm.rdmacm.rdma_cm_id.qp(idHandle);
             QueuePairCapabilities granted = QueuePairAttributes.readCapabilities(ibv_qp_init_attr.cap(attr));
-            QueuePair qp = new QueuePair(pd, options, Pointers.sized(handle, ibv_qp.LAYOUT.byteSize()), granted, false, destroy);
-            qp.assumeState(options.type() == QueuePairType.UD ? QueuePairState.RTS : QueuePairState.INIT);
+            Q qp = wrap.over(Pointers.sized(handle, ibv_qp.LAYOUT.byteSize()), granted, false);
             qp.register();
             return qp;
         });
@@ -112,13 +126,12 @@ final class QueuePairCreation {
     /**
      * Every check that can be made before {@code ibv_create_qp}: queue sizes against the
      * device's {@code max_qp_wr} / {@code max_sge}, and that the queues and the SRQ belong to the
-     * protection domain's device.
+     * protection domain's device ({@code context}).
      *
      * @throws IllegalArgumentException naming the verb and the limit
      */
-    static void check(String verb, ProtectionDomain pd, QueuePairOptions options, DeviceAttributes device) {
+    static void check(String verb, VerbsResource pd, Context context, QueuePairOptions options, DeviceAttributes device) {
         checkCapabilities(verb, options.capabilities(), device);
-        Context context = pd.context();
         requireSameContext(verb, "send_cq", options.sendCompletionQueue().context(), context);
         requireSameContext(verb, "recv_cq", options.receiveCompletionQueue().context(), context);
         options.sharedReceiveQueue().ifPresent(srq -> {
@@ -178,7 +191,7 @@ final class QueuePairCreation {
      * Fills a zeroed {@code struct ibv_qp_init_attr_ex}: the common prefix, {@code pd}, and
      * {@code send_ops_flags} with its {@code comp_mask} bit when extended operations are asked for.
      */
-    static void writeInitAttrEx(MemorySegment attr, QueuePairOptions options, ProtectionDomain pd) {
+    static void writeInitAttrEx(MemorySegment attr, QueuePairOptions options, VerbsResource pd) {
         writeInitAttr(attr, options);
         int compMask = IBV_QP_INIT_ATTR_PD;
         ibv_qp_init_attr_ex.pd(attr, pd.handleSegment());

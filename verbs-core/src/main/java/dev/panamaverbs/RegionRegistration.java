@@ -13,6 +13,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
@@ -21,7 +22,8 @@ import java.util.function.ToLongFunction;
  * caller's memory or memory the region allocates and owns, {@code ibv_reg_mr_iova2},
  * {@code ibv_reg_dmabuf_mr}, and the regions without host memory, over device memory
  * ({@code ibv_reg_dm_mr}) and the null region ({@code ibv_alloc_null_mr}). The factory hooks
- * behind {@link ProtectionDomain}'s methods; the region itself, once made, is {@link MemoryRegion}.
+ * behind the protection domain's register methods; the region itself, once made, is
+ * {@link MemoryRegion}. The domain comes in as a {@link Domain}: what these verbs need of it.
  */
 final class RegionRegistration {
     /** Alignment of memory a region allocates itself: a page, so no other object shares its pages. */
@@ -30,17 +32,37 @@ final class RegionRegistration {
     private RegionRegistration() {}
 
     /**
+     * The protection domain as the region verbs see it: the resource (held across the verb, its
+     * handle passed to it), its context (device limits, the context device memory must share),
+     * the on-demand-paging check of {@link MemoryRegion} and the two ways to wrap a new
+     * {@code ibv_mr} as a region of it, which the domain supplies.
+     */
+    record Domain(VerbsResource pd, Context context, BiConsumer<String, Set<AccessFlag>> checkOnDemandPaging,
+                  OverMemory over, Hostless hostless) {}
+
+    /** {@link MemoryRegion}'s {@code over}: a region over host memory (null for a dma-buf). */
+    @FunctionalInterface
+    interface OverMemory {
+        MemoryRegion wrap(MemorySegment handle, MemorySegment memory, Arena ownedArena, EnumSet<AccessFlag> flags, long iova);
+    }
+
+    /** {@link MemoryRegion}'s {@code hostless}: a region without host memory, on device memory or none. */
+    @FunctionalInterface
+    interface Hostless {
+        MemoryRegion wrap(MemorySegment handle, EnumSet<AccessFlag> flags, DeviceMemory deviceMemory);
+    }
+
+    /**
      * {@code ibv_reg_mr}, the header macro (through the loader's {@code InlineVerbs.regMr}):
      * access flags from the optional range (e.g. {@link AccessFlag#RELAXED_ORDERING}) go through
      * {@code ibv_reg_mr_iova2} at the memory's own address, as the macro does.
      */
-    static MemoryRegion register(ProtectionDomain pd, MemorySegment memory, Set<AccessFlag> access) {
+    static MemoryRegion register(Domain domain, MemorySegment memory, Set<AccessFlag> access) {
         String verb = "ibv_reg_mr";
-        Objects.requireNonNull(pd, verb + ": protection domain is null");
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
         RegistrationChecks.checkMemory(verb, memory, flags);
-        return make(verb, List.of(pd), regMr(pd, memory.address(), memory.byteSize(), flags),
-                handle -> MemoryRegion.over(pd, handle, memory, null, flags, memory.address()));
+        return make(verb, List.of(domain.pd()), regMr(domain, memory.address(), memory.byteSize(), flags),
+                handle -> domain.over().wrap(handle, memory, null, flags, memory.address()));
     }
 
     /**
@@ -48,15 +70,15 @@ final class RegionRegistration {
      * on-demand-paging check passed: optional-range flags need {@code ibv_reg_mr_iova2}, reported
      * by name when libibverbs lacks it.
      */
-    private static ToLongFunction<MemorySegment> regMr(ProtectionDomain pd, long address, long length,
+    private static ToLongFunction<MemorySegment> regMr(Domain domain, long address, long length,
             EnumSet<AccessFlag> flags) {
         return state -> {
-            MemoryRegion.checkOnDemandPaging("ibv_reg_mr", pd, flags);
+            domain.checkOnDemandPaging().accept("ibv_reg_mr", flags);
             int bits = BitFlag.toBits(flags);
             if ((bits & InlineVerbs.ACCESS_OPTIONAL_RANGE) != 0) {
                 Capability.REG_MR_IOVA2.require("ibv_reg_mr");
             }
-            return InlineVerbs.regMr(state, pd.handleAddress(), address, length, bits);
+            return InlineVerbs.regMr(state, domain.pd().handleAddress(), address, length, bits);
         };
     }
 
@@ -65,20 +87,19 @@ final class RegionRegistration {
      * region allocates and owns: the memory is freed when the region closes, after
      * {@code ibv_dereg_mr}, so it can never be freed while the device may still use it.
      */
-    static MemoryRegion allocate(ProtectionDomain pd, long byteSize, Set<AccessFlag> access) {
+    static MemoryRegion allocate(Domain domain, long byteSize, Set<AccessFlag> access) {
         String verb = "ibv_reg_mr";
-        Objects.requireNonNull(pd, verb + ": protection domain is null");
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
-        VerbsResource.requireOpen(pd);
-        RegistrationChecks.checkRegionSize(verb, byteSize, () -> pd.parentContext().maxAttributes().maxMrSize());
+        VerbsResource.requireOpen(domain.pd());
+        RegistrationChecks.checkRegionSize(verb, byteSize, () -> domain.context().maxAttributes().maxMrSize());
         SizeLimits.checkPinnable(verb, byteSize);
         // Shared: the region may be closed from any thread, and closing it closes this arena.
         Arena arena = Arena.ofShared();
         boolean registered = false;
         try {
             MemorySegment memory = arena.allocate(byteSize, PAGE_SIZE);
-            MemoryRegion region = make(verb, List.of(pd), regMr(pd, memory.address(), byteSize, flags),
-                    handle -> MemoryRegion.over(pd, handle, memory, arena, flags, memory.address()));
+            MemoryRegion region = make(verb, List.of(domain.pd()), regMr(domain, memory.address(), byteSize, flags),
+                    handle -> domain.over().wrap(handle, memory, arena, flags, memory.address()));
             registered = true;
             return region;
         } finally {
@@ -93,17 +114,16 @@ final class RegionRegistration {
      * {@code ibv_reg_mr_iova2}: registers {@code memory} so that the device sees it at
      * {@code iova}. Needs the symbol (libibverbs IBVERBS_1.8).
      */
-    static MemoryRegion register(ProtectionDomain pd, MemorySegment memory, Set<AccessFlag> access, long iova) {
+    static MemoryRegion register(Domain domain, MemorySegment memory, Set<AccessFlag> access, long iova) {
         String verb = "ibv_reg_mr_iova2";
-        Objects.requireNonNull(pd, verb + ": protection domain is null");
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
         RegistrationChecks.checkMemory(verb, memory, flags);
         Capability.REG_MR_IOVA2.require(verb);
-        return make(verb, List.of(pd), state -> {
-            MemoryRegion.checkOnDemandPaging(verb, pd, flags);
-            return IbverbsCalls.ibv_reg_mr_iova2(state, pd.handleSegment(), memory, memory.byteSize(), iova,
+        return make(verb, List.of(domain.pd()), state -> {
+            domain.checkOnDemandPaging().accept(verb, flags);
+            return IbverbsCalls.ibv_reg_mr_iova2(state, domain.pd().handleSegment(), memory, memory.byteSize(), iova,
                     BitFlag.toBits(flags)).address();
-        }, handle -> MemoryRegion.over(pd, handle, memory, null, flags, iova));
+        }, handle -> domain.over().wrap(handle, memory, null, flags, iova));
     }
 
     /**
@@ -112,15 +132,14 @@ final class RegionRegistration {
      * (IBVERBS_1.12) and a provider that implements it (SoftRoCE does not): otherwise
      * {@link dev.panamaverbs.VerbsUnsupportedException}.
      */
-    static MemoryRegion registerDmabuf(ProtectionDomain pd, long offset, long length, long iova, int fd,
+    static MemoryRegion registerDmabuf(Domain domain, long offset, long length, long iova, int fd,
             Set<AccessFlag> access) {
         String verb = "ibv_reg_dmabuf_mr";
-        Objects.requireNonNull(pd, verb + ": protection domain is null");
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
         RegistrationChecks.checkDmabuf(verb, offset, length, fd);
         Capability.REG_DMABUF_MR.require(verb);
-        return make(verb, List.of(pd), state -> IbverbsCalls.ibv_reg_dmabuf_mr(state, pd.handleSegment(), offset, length,
-                iova, fd, BitFlag.toBits(flags)).address(), handle -> MemoryRegion.over(pd, handle, null, null, flags, iova));
+        return make(verb, List.of(domain.pd()), state -> IbverbsCalls.ibv_reg_dmabuf_mr(state, domain.pd().handleSegment(), offset, length,
+                iova, fd, BitFlag.toBits(flags)).address(), handle -> domain.over().wrap(handle, null, null, flags, iova));
     }
 
     // ---- regions without host memory ----
@@ -130,10 +149,9 @@ final class RegionRegistration {
      * zero-based ({@code IBV_ACCESS_ZERO_BASED} is added, as the verb requires): work requests
      * address the region from 0.
      */
-    static MemoryRegion registerDeviceMemory(ProtectionDomain pd, DeviceMemory memory, long offset, long length,
+    static MemoryRegion registerDeviceMemory(Domain domain, DeviceMemory memory, long offset, long length,
             Set<AccessFlag> access) {
         String verb = "ibv_reg_dm_mr";
-        Objects.requireNonNull(pd, verb + ": protection domain is null");
         Objects.requireNonNull(memory, verb + ": device memory is null");
         EnumSet<AccessFlag> flags = RegistrationChecks.checkAccess(verb, access);
         flags.add(AccessFlag.ZERO_BASED);
@@ -141,20 +159,20 @@ final class RegionRegistration {
             throw new IllegalArgumentException(verb + ": length must be above 0, got " + length);
         }
         memory.checkRange(verb, offset, length);
-        if (memory.context() != pd.context()) {
+        VerbsResource.requireOpen(domain.pd()); // as reading the domain's context would
+        if (memory.context() != domain.context()) {
             throw new IllegalArgumentException(verb + ": the device memory belongs to another context than the domain");
         }
-        return make(verb, List.of(pd, memory), state -> IbverbsCalls.ibv_reg_dm_mr(state, pd.handleAddress(),
+        return make(verb, List.of(domain.pd(), memory), state -> IbverbsCalls.ibv_reg_dm_mr(state, domain.pd().handleAddress(),
                 memory.handleAddress(), offset, length, BitFlag.toBits(flags)),
-                handle -> MemoryRegion.hostless(pd, handle, flags, memory));
+                handle -> domain.hostless().wrap(handle, flags, memory));
     }
 
     /** {@code ibv_alloc_null_mr}: a region whose reads return nothing and whose writes are dropped. */
-    static MemoryRegion allocateNull(ProtectionDomain pd) {
+    static MemoryRegion allocateNull(Domain domain) {
         String verb = "ibv_alloc_null_mr";
-        Objects.requireNonNull(pd, verb + ": protection domain is null");
-        return make(verb, List.of(pd), state -> IbverbsCalls.ibv_alloc_null_mr(state, pd.handleAddress()),
-                handle -> MemoryRegion.hostless(pd, handle, EnumSet.noneOf(AccessFlag.class), null));
+        return make(verb, List.of(domain.pd()), state -> IbverbsCalls.ibv_alloc_null_mr(state, domain.pd().handleAddress()),
+                handle -> domain.hostless().wrap(handle, EnumSet.noneOf(AccessFlag.class), null));
     }
 
     /**

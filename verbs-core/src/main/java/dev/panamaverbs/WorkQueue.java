@@ -35,7 +35,7 @@ public final class WorkQueue extends ResourceCreation.FreedBy {
         String verb = "ibv_create_wq";
         ResourceCreation.requireArguments(verb, pd, "pd is null", options, "options is null");
         CompletionQueue cq = options.completionQueue();
-        Context context = pd.context();
+        VerbsResource context = pd.context(); // held, compared and passed as a handle only
         if (cq.context() != context) {
             throw new IllegalArgumentException(verb + ": the completion queue belongs to another context than the domain");
         }

@@ -1,11 +1,12 @@
 package dev.panamaverbs;
 
 /**
- * The post-time checks shared by every post verb ({@link QueuePair#postSend},
- * {@link QueuePair#postReceive}, {@link SharedReceiveQueue#postReceive}): the request's arena is
+ * The post-time checks shared by every post verb (a queue pair's {@code postSend} and
+ * {@code postReceive}, a shared receive queue's {@code postReceive}): the request's arena is
  * alive, and each scatter/gather entry's memory region is open and of the queue's protection
  * domain. A few field reads per request and entry; allocation-free unless it throws. The send path
- * ({@link SendPath}) tests the same facts inline and comes here only to word a refusal.
+ * tests the same facts inline and comes here only to word a refusal. The domain is compared by
+ * identity only, so it is taken as the resource it is.
  */
 final class WorkRequestChecks {
     private WorkRequestChecks() {}
@@ -31,7 +32,7 @@ final class WorkRequestChecks {
      * @throws IllegalStateException if the region is deregistered
      * @throws IllegalArgumentException if it belongs to another protection domain than {@code pd}
      */
-    static void checkRegion(String verb, MemoryRegion region, int index, long wrId, ProtectionDomain pd) {
+    static void checkRegion(String verb, MemoryRegion region, int index, long wrId, VerbsResource pd) {
         if (region == null) {
             return;
         }
@@ -39,7 +40,7 @@ final class WorkRequestChecks {
             throw new IllegalStateException(verb + ": wr_id=" + wrId + ": entry " + index + " names " + region
                     + ", which is closed");
         }
-        ProtectionDomain regionPd;
+        VerbsResource regionPd;
         try {
             regionPd = region.protectionDomain();
         } catch (IllegalStateException closedMeanwhile) {
@@ -62,7 +63,7 @@ final class WorkRequestChecks {
      * @throws IllegalStateException if a request's arena or region is closed
      * @throws IllegalArgumentException if a request has too many entries or a foreign region
      */
-    static void checkReceiveChain(String verb, ReceiveWorkRequest head, int maxSge, String limit, ProtectionDomain pd) {
+    static void checkReceiveChain(String verb, ReceiveWorkRequest head, int maxSge, String limit, VerbsResource pd) {
         for (ReceiveWorkRequest r = head; r != null; r = r.next()) {
             requireAlive(verb, r.isAlive(), r.wrId());
             int count = r.sgeCount();
