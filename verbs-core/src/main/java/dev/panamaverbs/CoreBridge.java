@@ -11,16 +11,16 @@ import java.util.List;
 
 /**
  * {@link CoreAccess} for the other packages of this module: the resource tree's internals they
- * need, without making them public API. It installs itself when its class initialises, which
- * {@link CoreAccess#get} brings about on first use; no resource names it, so the bridge sits above
- * the tree it opens rather than inside its loop.
+ * need, without making them public API. {@link VerbsResource} installs it when its class
+ * initialises; it is a file of its own so that the base of every resource names none of them.
  */
 final class CoreBridge extends CoreAccess {
-    static {
+    private CoreBridge() {}
+
+    /** Installs the one instance ({@link CoreAccess#install}). */
+    static void install() {
         CoreAccess.install(new CoreBridge());
     }
-
-    private CoreBridge() {}
 
     @Override public MemorySegment handleSegment(VerbsResource resource) { return resource.handleSegment(); }
     @Override public long handleAddress(VerbsResource resource) { return resource.handleAddress(); }

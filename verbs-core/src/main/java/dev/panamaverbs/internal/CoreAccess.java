@@ -11,19 +11,14 @@ import java.util.List;
 
 /**
  * The one way other packages of this module reach the resource tree's internals (the native
- * handle, use counting, registration) without making them public API. The implementation, the
- * package-private {@code dev.panamaverbs.CoreBridge}, installs itself when its class initialises;
- * {@link #get} initialises it on first use. The package is not exported, so only this module sees it.
+ * handle, use counting, registration) without making them public API. {@link VerbsResource}
+ * installs the implementation when its class initialises, which happens before any resource can
+ * exist. The package is not exported, so only this module sees it.
  */
 public abstract class CoreAccess {
-    /**
-     * The implementation's class, by name: it is package-private in {@code dev.panamaverbs}, and
-     * the resources it exposes must not name it (that would put it inside their loop).
-     */
-    private static final String IMPLEMENTATION = "dev.panamaverbs.CoreBridge";
     private static volatile CoreAccess installed;
 
-    /** Called once, by the implementation's static initialiser. */
+    /** Called once, by {@link VerbsResource}'s static initialiser. */
     public static void install(CoreAccess access) {
         if (installed != null) {
             throw new IllegalStateException("CoreAccess is installed already");
@@ -31,12 +26,12 @@ public abstract class CoreAccess {
         installed = access;
     }
 
-    /** The installed implementation (initialising it first if need be). */
+    /** The installed implementation (initialising {@link VerbsResource} first if need be). */
     public static CoreAccess get() {
         CoreAccess access = installed;
         if (access == null) {
             try {
-                Class.forName(IMPLEMENTATION, true, CoreAccess.class.getClassLoader());
+                Class.forName(VerbsResource.class.getName(), true, VerbsResource.class.getClassLoader());
             } catch (ClassNotFoundException e) {
                 throw new AssertionError(e);
             }
