@@ -83,8 +83,8 @@ final class ChannelSends {
     int checkLength(long length) {
         if (length < 0 || length > maxSend) {
             throw new IllegalArgumentException("send: a message of " + length + " bytes exceeds the channel's "
-                    + maxSend + "-byte buffers (the smaller of both sides' maxMessageSize); only DATA messages"
-                    + " (send) go by rendezvous when larger");
+                    + maxSend + "-byte buffers (the smaller of both sides' maxMessageSize); larger ones go by"
+                    + " rendezvous through send, request and respond");
         }
         return (int) length;
     }
