@@ -150,7 +150,11 @@ final class ChannelSends {
 
     /** A credit message's SEND completed: its control slot is free again. */
     void freeControl(int slot) {
-        controlBusy.getAndUpdate(bits -> bits & ~(1 << slot));
+        // A plain CAS loop: getAndUpdate with a lambda capturing slot may allocate per completion.
+        int bits;
+        do {
+            bits = controlBusy.get();
+        } while (!controlBusy.compareAndSet(bits, bits & ~(1 << slot)));
     }
 
     /** Wakes every sender waiting for a buffer with the channel's failure. */
