@@ -156,7 +156,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
                 String why = batch.status(index) == CompletionStatus.WR_FLUSH_ERR
                         ? "the connection was lost (the queue pair is in the error state: the peer disconnected or died): "
                         : "a work request failed: ";
-                channel.fail(new MessagingException("message channel to " + peer + ": " + why + batch.status(index)
+                channel.failAndDisconnect(new MessagingException("message channel to " + peer + ": " + why + batch.status(index)
                         + " (wr_id 0x" + Long.toHexString(wrId) + ", vendor error 0x"
                         + Integer.toHexString(batch.vendorError(index)) + ")", null));
             }
@@ -176,7 +176,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
             type = MessageHeader.check(receiveMemory, offset, bytes);
             credits.grant(MessageHeader.credits(receiveMemory, offset));
         } catch (MessagingException e) {
-            channel.fail(new MessagingException("message channel to " + peer + ": " + e.getMessage(), null));
+            channel.failAndDisconnect(new MessagingException("message channel to " + peer + ": " + e.getMessage(), null));
             return;
         }
         long correlation = MessageHeader.correlation(receiveMemory, offset);
@@ -187,17 +187,11 @@ final class ChannelDispatch implements RendezvousReads.Owner {
                 repostControl(slot);
             }
             case DATA, REQUEST -> deliver(messages.arrived(slot, type, length, correlation));
-            case RESPONSE -> {
-                messagesReceived.incrementAndGet();
-                ReceivedMessage response = messages.arrived(slot, type, length, correlation);
-                if (!pending.complete(response.correlation(), response)) {
-                    response.release(); // its request timed out: dropped
-                }
-            }
+            case RESPONSE -> respond(messages.arrived(slot, type, length, correlation));
             case RENDEZVOUS_OFFER -> offered(slot, correlation, offset, length);
             case RENDEZVOUS_DONE -> {
                 if (!rendezvousSends.isOutstanding(correlation)) {
-                    channel.fail(new MessagingException("message channel to " + peer + ": protocol error: a"
+                    channel.failAndDisconnect(new MessagingException("message channel to " + peer + ": protocol error: a"
                             + " RENDEZVOUS_DONE for message " + correlation + ", which this side did not offer", null));
                     return;
                 }
@@ -213,26 +207,37 @@ final class ChannelDispatch implements RendezvousReads.Owner {
         try {
             offer = RendezvousOffer.read(receiveMemory, offset + MessageHeader.SIZE, length);
         } catch (MessagingException e) {
-            channel.fail(new MessagingException("message channel to " + peer + ": " + e.getMessage(), null));
+            channel.failAndDisconnect(new MessagingException("message channel to " + peer + ": " + e.getMessage(), null));
             return;
         }
         try {
             reads.offered(slot, id, offer);
         } catch (MessagingException e) {
-            channel.fail(e);
+            channel.failAndDisconnect(e);
         }
     }
 
     @Override
-    public void deliverLarge(int slot, long id, MemoryRegion destination, int length) {
+    public void deliverLarge(int slot, RendezvousOffer offer, MemoryRegion destination) {
         RendezvousAllocator allocator = channel.options().rendezvousAllocator();
-        deliver(messages.arrivedLarge(slot, destination.memory().asSlice(0, length).asReadOnly(), length,
-                () -> allocator.release(destination)));
+        int length = (int) offer.length();
+        ReceivedMessage message = messages.arrivedLarge(slot, offer.type(), offer.correlation(),
+                destination.memory().asSlice(0, length).asReadOnly(), length, () -> allocator.release(destination));
+        if (offer.type() == MessageType.RESPONSE) {
+            respond(message);
+        } else {
+            deliver(message);
+        }
     }
 
     @Override
-    public void deliverFailure(int slot, RendezvousException failure) {
+    public void deliverFailure(int slot, RendezvousOffer offer, RendezvousException failure) {
         ReceivedMessage message = messages.arrivedFailure(slot, failure);
+        if (offer.type() == MessageType.RESPONSE) {
+            message.release(); // the buffer goes back; the request hears of the failure
+            pending.abandon(offer.correlation(), failure);
+            return;
+        }
         if (handler == null) {
             arrived.put(slot);
         } else {
@@ -244,6 +249,14 @@ final class ChannelDispatch implements RendezvousReads.Owner {
     @Override
     public void answer(long id, RendezvousStatus status) {
         channel.answerRendezvous(id, status);
+    }
+
+    /** Completes the pending request of {@code response}'s correlation, or drops a late response. */
+    private void respond(ReceivedMessage response) {
+        messagesReceived.incrementAndGet();
+        if (!pending.complete(response.correlation(), response)) {
+            response.release(); // its request timed out: dropped
+        }
     }
 
     private void deliver(ReceivedMessage message) {
@@ -270,7 +283,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
             resources.queuePair.postReceive(resources.receives[slot]);
         } catch (RuntimeException e) {
             if (!channel.isClosed()) {
-                channel.fail(new MessagingException("release: ibv_post_recv on the channel to " + peer + " failed", e));
+                channel.failAndDisconnect(new MessagingException("release: ibv_post_recv on the channel to " + peer + " failed", e));
             }
             return;
         }
@@ -284,7 +297,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
             resources.queuePair.postReceive(resources.receives[slot]);
         } catch (RuntimeException e) {
             if (!channel.isClosed()) {
-                channel.fail(new MessagingException("ibv_post_recv on the channel to " + peer + " failed", e));
+                channel.failAndDisconnect(new MessagingException("ibv_post_recv on the channel to " + peer + " failed", e));
             }
         }
     }

@@ -83,8 +83,8 @@ final class ChannelSends {
     int checkLength(long length) {
         if (length < 0 || length > maxSend) {
             throw new IllegalArgumentException("send: a message of " + length + " bytes exceeds the channel's "
-                    + maxSend + "-byte buffers (the smaller of both sides' maxMessageSize); only DATA messages"
-                    + " (send) go by rendezvous when larger");
+                    + maxSend + "-byte buffers (the smaller of both sides' maxMessageSize); larger ones go by"
+                    + " rendezvous through send, request and respond");
         }
         return (int) length;
     }
@@ -150,7 +150,11 @@ final class ChannelSends {
 
     /** A credit message's SEND completed: its control slot is free again. */
     void freeControl(int slot) {
-        controlBusy.getAndUpdate(bits -> bits & ~(1 << slot));
+        // A plain CAS loop: getAndUpdate with a lambda capturing slot may allocate per completion.
+        int bits;
+        do {
+            bits = controlBusy.get();
+        } while (!controlBusy.compareAndSet(bits, bits & ~(1 << slot)));
     }
 
     /** Wakes every sender waiting for a buffer with the channel's failure. */

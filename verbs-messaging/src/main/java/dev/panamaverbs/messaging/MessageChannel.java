@@ -41,13 +41,16 @@ import org.slf4j.LoggerFactory;
  * {@link dev.panamaverbs.events.Poller}: no thread per channel polls. One virtual thread per channel
  * parks (on the same poller) waiting for the rdma_cm DISCONNECTED event. A peer that disconnects or
  * dies fails the channel: blocked and later sends throw a {@link MessagingException}, messages that
- * already arrived can still be received, then receive throws too.
+ * already arrived can still be received, then receive throws too. A failure this side finds (a
+ * failed completion, a protocol error) fails it the same way and {@code rdma_disconnect}s, so the
+ * peer's channel fails at once too.
  *
  * <p>Request/response: {@link #request} sends a {@link MessageType#REQUEST} with a new correlation
  * id and returns a future for the {@link MessageType#RESPONSE} of the same id, failed after its
  * timeout or when the peer is lost. Requests arrive like DATA (handler or {@link #receive}, with
  * {@link ReceivedMessage#type()} REQUEST); {@link #respond} answers one, now or later, from any
- * thread. Serialization is the caller's.
+ * thread. Serialization is the caller's. Requests and responses above the threshold go by
+ * rendezvous too.
  *
  * <p>Thread-safe: any thread may send, receive, release and close.
  */
@@ -150,7 +153,7 @@ public final class MessageChannel implements AutoCloseable {
      *
      * @param data the payload
      * @throws IllegalArgumentException when larger than 2^31-1 bytes, or when it needs rendezvous
-     *         and the channel's buffers are smaller than the 24-byte offer
+     *         and the channel's buffers are smaller than the 32-byte offer
      * @throws CreditTimeoutException when no buffer or credit came in time (nothing sent)
      * @throws RendezvousException when the receiver refused or could not read a large message
      *         (the channel stays usable unless it failed too)
@@ -205,16 +208,26 @@ public final class MessageChannel implements AutoCloseable {
     }
 
     private CompletableFuture<Void> sendAsync(MemorySegment data, long deadline) {
-        requireOpen("send");
+        return sendLarge(data, MessageType.DATA, 0, deadline, "send");
+    }
+
+    /**
+     * Offers {@code data} by rendezvous as a message of {@code type} with {@code correlation};
+     * {@return the future of its DONE}
+     */
+    private CompletableFuture<Void> sendLarge(MemorySegment data, MessageType type, long correlation, long deadline,
+            String what) {
+        requireOpen(what);
         if (maxSend < RendezvousOffer.SIZE) {
-            throw new IllegalArgumentException("send: a message of " + data.byteSize() + " bytes needs rendezvous, whose "
-                    + RendezvousOffer.SIZE + "-byte offer does not fit the channel's " + maxSend + "-byte buffers");
+            throw new IllegalArgumentException(what + ": a message of " + data.byteSize() + " bytes needs rendezvous,"
+                    + " whose " + RendezvousOffer.SIZE + "-byte offer does not fit the channel's " + maxSend
+                    + "-byte buffers");
         }
         if (data.byteSize() > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("send: a message of " + data.byteSize() + " bytes exceeds the rendezvous"
-                    + " limit of 2^31-1 bytes");
+            throw new IllegalArgumentException(what + ": a message of " + data.byteSize() + " bytes exceeds the"
+                    + " rendezvous limit of 2^31-1 bytes");
         }
-        return rendezvous.send(data, deadline,
+        return rendezvous.send(data, type, correlation, deadline,
                 (offer, id, until) -> sends.sendCopy(offer, MessageType.RENDEZVOUS_OFFER, id, until));
     }
 
@@ -232,22 +245,29 @@ public final class MessageChannel implements AutoCloseable {
      * Sends {@code data} as a request with a new correlation id; the future completes with the
      * peer's response (release it when done) or fails with a {@link RequestTimeoutException} after
      * {@code timeout}, or with the channel's failure when the peer is lost. The send itself waits
-     * for a buffer and a credit within the same {@code timeout}. The future completes on the
-     * poller's thread: chain blocking work with the {@code ...Async} methods.
+     * for a buffer and a credit within the same {@code timeout}. A request larger than
+     * {@link #rendezvousThreshold()} goes by rendezvous (the peer receives it as any REQUEST):
+     * then the future completes only once the peer's DONE came as well, so {@code data} must not
+     * change until it completes, and a refused or unreadable request fails it with a
+     * {@link RendezvousException}. The future completes on the poller's thread: chain blocking work
+     * with the {@code ...Async} methods.
      *
-     * @param data the request's payload, at most {@link #maxMessageSize()} bytes
+     * @param data the request's payload (up to 2^31-1 bytes)
      * @param timeout how long to wait for the response (and, within it, for a credit)
      * @return the response's future
      * @throws CreditTimeoutException when no buffer or credit came in time (nothing sent)
      * @throws MessagingException when the channel failed or is closed
-     * @throws IllegalArgumentException when larger than {@link #maxMessageSize()}
      */
     public CompletableFuture<ReceivedMessage> request(MemorySegment data, Duration timeout) {
+        Objects.requireNonNull(data, "request: data is null");
         long deadline = deadline(timeout);
         requireOpen("request");
         long id = pending.nextId();
         CompletableFuture<ReceivedMessage> response = pending.register(id, timeout, "request to " + peer);
         try {
+            if (data.byteSize() > threshold) {
+                return pending.afterRead(id, sendLarge(data, MessageType.REQUEST, id, deadline, "request"), response);
+            }
             sends.sendCopy(data, MessageType.REQUEST, id, deadline);
         } catch (RuntimeException e) {
             pending.abandon(id, e);
@@ -260,18 +280,32 @@ public final class MessageChannel implements AutoCloseable {
      * Answers the request of {@code correlation} ({@link ReceivedMessage#correlation()} of a
      * {@link MessageType#REQUEST} message), now or later, from any thread; the request message may
      * be released before. Waits for a buffer and a credit up to {@link ChannelOptions#sendTimeout()}.
+     * A response larger than {@link #rendezvousThreshold()} goes by rendezvous: then the call
+     * returns once the requester has read it (so not from the message handler's thread, which
+     * carries the DONE).
      *
      * @param correlation the request's id
-     * @param data the response's payload, at most {@link #maxMessageSize()} bytes
-     * @throws IllegalArgumentException when {@code correlation} is 0 or the payload too large
+     * @param data the response's payload (up to 2^31-1 bytes)
+     * @throws IllegalArgumentException when {@code correlation} is 0
      * @throws CreditTimeoutException when no buffer or credit came in time (nothing sent)
+     * @throws RendezvousException when the requester refused or could not read a large response
      * @throws MessagingException when the channel failed or is closed
      */
     public void respond(long correlation, MemorySegment data) {
         if (correlation == 0) {
             throw new IllegalArgumentException("respond: correlation id 0 is no request's (a DATA message's)");
         }
-        sends.sendCopy(data, MessageType.RESPONSE, correlation, deadline(options.sendTimeout()));
+        Objects.requireNonNull(data, "respond: data is null");
+        long deadline = deadline(options.sendTimeout());
+        if (data.byteSize() <= threshold) {
+            sends.sendCopy(data, MessageType.RESPONSE, correlation, deadline);
+            return;
+        }
+        try {
+            sendLarge(data, MessageType.RESPONSE, correlation, deadline, "respond").join();
+        } catch (CompletionException e) {
+            throw rethrown(e.getCause());
+        }
     }
 
     /**
@@ -393,6 +427,25 @@ public final class MessageChannel implements AutoCloseable {
         rendezvous.failAll(first);
         inFlight.wake();
         return first;
+    }
+
+    /**
+     * As {@link #fail}, for a failure found on this side (a failed completion, a protocol error):
+     * also {@code rdma_disconnect}s, on a virtual thread, so that the peer learns of it now (its
+     * channel fails with DISCONNECTED) rather than when this side is closed.
+     */
+    void failAndDisconnect(MessagingException cause) {
+        boolean first = failure == null && !closed;
+        fail(cause);
+        if (first) {
+            Thread.ofVirtual().name("message-channel-disconnect " + peer).start(() -> {
+                try {
+                    resources.id.disconnect(Duration.ZERO);
+                } catch (RuntimeException e) {
+                    LOG.debug("message channel to {}: rdma_disconnect after the failure", peer, e);
+                }
+            });
+        }
     }
 
     void requireOpen(String what) {

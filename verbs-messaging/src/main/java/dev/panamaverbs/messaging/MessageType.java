@@ -16,8 +16,9 @@ public enum MessageType {
     RESPONSE(4),
     /**
      * A rendezvous offer: a message too large for a receive buffer waits in a registered region of
-     * the sender, which the receiver reads with RDMA READ; the correlation is the message's id,
-     * the payload 24 bytes (address u64, length u64, rkey u32, reserved u32).
+     * the sender, which the receiver reads with RDMA READ; the correlation is the rendezvous id,
+     * the payload 32 bytes (address u64, length u64, rkey u32, the message's type u32, its
+     * correlation u64).
      * Consumes one credit.
      */
     RENDEZVOUS_OFFER(5),

@@ -48,6 +48,36 @@ final class PendingRequests {
         }
     }
 
+    /**
+     * The future a large request's caller gets: {@code response} once {@code read} (the request's
+     * rendezvous DONE) completed too, so the caller's data is no longer read when it completes.
+     * A failed {@code read} forgets the request at once and fails the result with the read's
+     * failure (a response that came anyway is released).
+     */
+    CompletableFuture<ReceivedMessage> afterRead(long id, CompletableFuture<Void> read,
+            CompletableFuture<ReceivedMessage> response) {
+        CompletableFuture<ReceivedMessage> result = new CompletableFuture<>();
+        read.whenComplete((ignored, readFailure) -> {
+            if (readFailure != null) {
+                abandon(id, readFailure instanceof RuntimeException r ? r
+                        : new MessagingException("request " + id + ": " + readFailure, readFailure));
+            }
+            response.whenComplete((message, responseFailure) -> {
+                if (readFailure != null) {
+                    if (message != null) {
+                        message.release();
+                    }
+                    result.completeExceptionally(readFailure);
+                } else if (responseFailure != null) {
+                    result.completeExceptionally(responseFailure);
+                } else {
+                    result.complete(message);
+                }
+            });
+        });
+        return result;
+    }
+
     /** {@return true when request {@code id} was pending and its future now has {@code response}} (false: late or unknown) */
     boolean complete(long id, ReceivedMessage response) {
         CompletableFuture<ReceivedMessage> future = pending.remove(id);

@@ -49,9 +49,10 @@ final class ReceiveSlots {
      * {@return slot's message, a large one read by rendezvous into {@code payload}} (the poller
      * thread); {@code onRelease} gives its buffer back before the slot is re-posted.
      */
-    ReceivedMessage arrivedLarge(int slot, MemorySegment payload, int length, Runnable onRelease) {
+    ReceivedMessage arrivedLarge(int slot, MessageType type, long correlation, MemorySegment payload, int length,
+            Runnable onRelease) {
         ReceivedMessage message = new ReceivedMessage(this, slot, payload, 0, onRelease);
-        message.arrived(MessageType.DATA, length, 0);
+        message.arrived(type, length, correlation);
         waiting.set(slot, message);
         return message;
     }

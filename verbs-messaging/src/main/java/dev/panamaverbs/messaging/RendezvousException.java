@@ -2,9 +2,10 @@ package dev.panamaverbs.messaging;
 
 /**
  * One large message's rendezvous failed, and only that message: the receiver refused the offer
- * (too large, no buffer) or could not read it. On the sender the send of that message throws it
- * (its {@link #status()} from the receiver's {@link MessageType#RENDEZVOUS_DONE}); on the receiver
- * {@link MessageChannel#receive} throws it in the message's place. The channel stays usable unless
+ * (too large, no buffer) or could not read it. On the sender the send or respond of that message
+ * throws it, or a large request's future fails with it (its {@link #status()} from the receiver's
+ * {@link MessageType#RENDEZVOUS_DONE}); on the receiver {@link MessageChannel#receive} throws it in
+ * the message's place, or a large response's request future fails with it. The channel stays usable unless
  * its own {@link MessageChannel#failure()} says otherwise (a failed RDMA READ takes the queue pair
  * to the error state, which fails the channel as well).
  */

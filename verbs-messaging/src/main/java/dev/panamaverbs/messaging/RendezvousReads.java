@@ -7,6 +7,8 @@ import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.values.WorkRequestOpcode;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The receiver's side of rendezvous: for each {@link MessageType#RENDEZVOUS_OFFER} it allocates
@@ -21,11 +23,14 @@ import java.util.ArrayDeque;
 final class RendezvousReads {
     /** What a rendezvous does to its channel. */
     interface Owner {
-        /** Delivers the message read into {@code destination} in receive slot {@code slot}. */
-        void deliverLarge(int slot, long id, MemoryRegion destination, int length);
+        /** Delivers the message {@code offer} announced, read into {@code destination}, in receive slot {@code slot}. */
+        void deliverLarge(int slot, RendezvousOffer offer, MemoryRegion destination);
 
-        /** Delivers {@code failure} in receive slot {@code slot}, in the message's place. */
-        void deliverFailure(int slot, RendezvousException failure);
+        /**
+         * Delivers {@code failure} in receive slot {@code slot}, in the place of the message
+         * {@code offer} announced (a RESPONSE's failure goes to its request instead).
+         */
+        void deliverFailure(int slot, RendezvousOffer offer, RendezvousException failure);
 
         /** Sends the DONE of {@code id} with {@code status} (not on the poller thread: it waits for a credit). */
         void answer(long id, RendezvousStatus status);
@@ -82,7 +87,7 @@ final class RendezvousReads {
     /** An offer arrived in receive slot {@code slot} (the poller thread). */
     void offered(int slot, long id, RendezvousOffer offer) {
         if (offer.length() > maxSize) {
-            refuse(slot, id, RendezvousStatus.TOO_LARGE, "the offer of message " + id + " from " + peer + " has "
+            refuse(slot, id, offer, RendezvousStatus.TOO_LARGE, "the offer of message " + id + " from " + peer + " has "
                     + offer.length() + " bytes, above this side's maxRendezvousSize " + maxSize, null);
             return;
         }
@@ -95,7 +100,7 @@ final class RendezvousReads {
                         + offer.length());
             }
         } catch (RuntimeException e) {
-            refuse(slot, id, RendezvousStatus.NO_BUFFER, "no destination buffer for message " + id + " of "
+            refuse(slot, id, offer, RendezvousStatus.NO_BUFFER, "no destination buffer for message " + id + " of "
                     + offer.length() + " bytes from " + peer + ": " + e.getMessage(), e);
             return;
         }
@@ -109,8 +114,8 @@ final class RendezvousReads {
         }
     }
 
-    private void refuse(int slot, long id, RendezvousStatus status, String why, Throwable cause) {
-        owner.deliverFailure(slot, new RendezvousException("receive: " + why, status, id, cause));
+    private void refuse(int slot, long id, RendezvousOffer offer, RendezvousStatus status, String why, Throwable cause) {
+        owner.deliverFailure(slot, offer, new RendezvousException("receive: " + why, status, id, cause));
         owner.answer(id, status);
     }
 
@@ -159,58 +164,91 @@ final class RendezvousReads {
      * last chunk is in, and more READs are posted.
      */
     void readCompleted(int k) {
-        Incoming done = null;
+        readEnded(k, null);
+    }
+
+    /**
+     * READ {@code k} completed with {@code status} (the poller thread): the queue pair is in the
+     * error state now (RC), so the channel fails as well. The first failed READ of a message
+     * delivers a {@link RendezvousException} naming the READ and its status in the message's
+     * place, and the channel tries to answer READ_FAILED (which the error state stops: the sender
+     * then hears of the connection's loss). The destination goes back to the allocator once none
+     * of the message's READs is outstanding any more.
+     */
+    void readFailed(int k, String status) {
+        readEnded(k, status);
+    }
+
+    private void readEnded(int k, String failedStatus) {
+        Incoming delivered = null;
+        Incoming failedNow = null;
+        MemoryRegion free = null;
+        int chunk;
         synchronized (this) {
             Incoming message = readOwner[k];
             if (message == null) {
                 return;
             }
+            chunk = readChunk[k];
             readOwner[k] = null;
             outstanding--;
             message.outstanding--;
-            message.completed++;
-            if (message.completed == message.chunks) {
-                done = message;
+            if (failedStatus != null && !message.failed) {
+                message.failed = true;
+                queued.remove(message);
+                failedNow = message;
             }
-            pump();
+            if (message.failed) {
+                if (message.outstanding == 0) {
+                    free = message.destination; // no READ writes into it any more
+                }
+            } else {
+                message.completed++;
+                if (message.completed == message.chunks) {
+                    delivered = message;
+                }
+                pump();
+            }
         }
-        if (done != null) {
-            owner.deliverLarge(done.slot, done.id, done.destination, (int) done.offer.length());
-            owner.answer(done.id, RendezvousStatus.OK);
+        if (free != null) {
+            allocator.release(free);
+        }
+        if (delivered != null) {
+            owner.deliverLarge(delivered.slot, delivered.offer, delivered.destination);
+            owner.answer(delivered.id, RendezvousStatus.OK);
+        }
+        if (failedNow != null) {
+            owner.deliverFailure(failedNow.slot, failedNow.offer, new RendezvousException("receive: the RDMA READ"
+                    + " (ibv_post_send, IBV_WR_RDMA_READ) of chunk " + chunk + " of message " + failedNow.id + " ("
+                    + failedNow.offer.length() + " bytes) from " + peer + " completed with status " + failedStatus,
+                    RendezvousStatus.READ_FAILED, failedNow.id, null));
+            owner.answer(failedNow.id, RendezvousStatus.READ_FAILED);
         }
     }
 
     /**
-     * READ {@code k} failed with {@code status}: the queue pair is in the error state now (RC), so
-     * the channel fails; this message's receive reports the READ's status and the sender hears
-     * READ_FAILED if a DONE still gets through, else the connection loss.
+     * The channel failed or closed: nothing more is posted. The destinations of queued messages
+     * with no READ outstanding go back to the allocator now; those with READs outstanding when
+     * their last READ completes (flushed), or, when the channel closes before, with the
+     * channel's protection domain.
      */
-    void readFailed(int k, String status) {
-        Incoming message;
-        synchronized (this) {
-            message = readOwner[k];
-            if (message == null || message.failed) {
-                return;
-            }
-            message.failed = true;
-            queued.remove(message);
-        }
-        owner.deliverFailure(message.slot, new RendezvousException("receive: the RDMA READ of chunk " + readChunk[k]
-                + " of message " + message.id + " (" + message.offer.length() + " bytes) from " + peer + " failed: "
-                + status, RendezvousStatus.READ_FAILED, message.id, null));
-        owner.answer(message.id, RendezvousStatus.READ_FAILED);
-    }
-
-    /** The channel failed or closed: nothing more is posted; destinations not delivered go back. */
     void failAll() {
+        List<MemoryRegion> free = new ArrayList<>();
         synchronized (this) {
             if (failed) {
                 return;
             }
             failed = true;
+            for (Incoming message : queued) {
+                message.failed = true;
+                if (message.outstanding == 0) {
+                    free.add(message.destination);
+                }
+            }
             queued.clear();
-            // Destinations not delivered belong to the channel's protection domain and go with it
-            // (a READ may still be writing into them until the queue pair is destroyed).
+        }
+        for (MemoryRegion region : free) {
+            allocator.release(region);
         }
     }
 

@@ -18,7 +18,7 @@ import java.util.concurrent.CompletableFuture;
  * channel fails, completes the message's future.
  */
 final class RendezvousSends {
-    /** Posts an offer's payload as a RENDEZVOUS_OFFER with {@code id} (the channel's credited send path). */
+    /** Posts an offer's payload as a RENDEZVOUS_OFFER with rendezvous id {@code id} (the channel's credited send path). */
     interface OfferPost {
         void post(MemorySegment offer, long id, long deadline);
     }
@@ -37,13 +37,15 @@ final class RendezvousSends {
     }
 
     /**
-     * Registers {@code data}, offers it and returns the future that the DONE (or the channel's
-     * failure) completes; until then the registration stays leased.
+     * Registers {@code data}, offers it as a message of {@code type} (DATA, REQUEST or RESPONSE)
+     * with {@code correlation} (its request/response id, 0 for DATA) and returns the future that
+     * the DONE (or the channel's failure) completes; until then the registration stays leased.
      *
      * @throws CreditTimeoutException when the offer found no credit or buffer before {@code deadline}
      * @throws MessagingException when the channel failed
      */
-    CompletableFuture<Void> send(MemorySegment data, long deadline, OfferPost poster) {
+    CompletableFuture<Void> send(MemorySegment data, MessageType type, long correlation, long deadline,
+            OfferPost poster) {
         requireNoFailure();
         long id = outgoing.nextId();
         Outgoing message = register(data);
@@ -54,7 +56,7 @@ final class RendezvousSends {
         }
         try {
             MemorySegment offer = MemorySegment.ofArray(new byte[RendezvousOffer.SIZE]);
-            new RendezvousOffer(message.address(), data.byteSize(), message.rkey()).write(offer, 0);
+            new RendezvousOffer(message.address(), data.byteSize(), message.rkey(), type, correlation).write(offer, 0);
             poster.post(offer, id, deadline);
         } catch (RuntimeException | Error e) {
             finish(id, e);

@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -74,5 +78,64 @@ class PendingRequestsTest {
         pending.abandon(id, why);
         assertSame(why, assertThrows(ExecutionException.class, future::get).getCause());
         assertEquals(0, pending.size());
+    }
+
+    @Test
+    void aLargeRequestsFutureWaitsForItsDoneAsWellAsItsResponse() throws Exception {
+        PendingRequests pending = new PendingRequests();
+        long id = pending.nextId();
+        CompletableFuture<Void> read = new CompletableFuture<>();
+        CompletableFuture<ReceivedMessage> result = pending.afterRead(id, read, pending.register(id, LONG, "test"));
+        ReceivedMessage response = largeResponse(id);
+        assertTrue(pending.complete(id, response), "the response may come before the DONE");
+        assertFalse(result.isDone(), "the caller's data may still be read until the DONE");
+        read.complete(null);
+        assertSame(response, result.get(5, TimeUnit.SECONDS));
+        assertEquals(0, pending.size());
+    }
+
+    @Test
+    void aFailedReadOfALargeRequestFailsItsFutureWithTheReadsFailureAndForgetsIt() {
+        PendingRequests pending = new PendingRequests();
+        long id = pending.nextId();
+        CompletableFuture<Void> read = new CompletableFuture<>();
+        CompletableFuture<ReceivedMessage> result = pending.afterRead(id, read, pending.register(id, LONG, "test"));
+        RendezvousException refused = new RendezvousException("refused", RendezvousStatus.TOO_LARGE, 7, null);
+        read.completeExceptionally(refused);
+        ExecutionException e = assertThrows(ExecutionException.class, () -> result.get(5, TimeUnit.SECONDS));
+        assertSame(refused, e.getCause());
+        assertEquals(0, pending.size(), "the request is forgotten at once, not at its timeout");
+        assertFalse(pending.complete(id, null), "a late response is dropped");
+    }
+
+    @Test
+    void aResponseThatCameBeforeAFailedDoneIsReleased() {
+        PendingRequests pending = new PendingRequests();
+        long id = pending.nextId();
+        CompletableFuture<Void> read = new CompletableFuture<>();
+        CompletableFuture<ReceivedMessage> result = pending.afterRead(id, read, pending.register(id, LONG, "test"));
+        ReceivedMessage response = largeResponse(id);
+        assertTrue(pending.complete(id, response));
+        read.completeExceptionally(new MessagingException("lost", null));
+        assertTrue(result.isCompletedExceptionally());
+        assertFalse(response.isHeld(), "the response is released");
+        assertEquals(List.of(0), reposts, "its buffer went back");
+    }
+
+    private final List<Integer> reposts = new ArrayList<>();
+
+    private ReceivedMessage largeResponse(long id) {
+        ReceiveSlots slots = new ReceiveSlots(new ReceiveSlots.Owner() {
+            @Override
+            public void repost(int slot) {
+                reposts.add(slot);
+            }
+
+            @Override
+            public boolean isClosed() {
+                return false;
+            }
+        }, new MemorySegment[] {Arena.ofAuto().allocate(MessageHeader.SIZE + 8).asReadOnly()});
+        return slots.arrivedLarge(0, MessageType.RESPONSE, id, Arena.ofAuto().allocate(100).asReadOnly(), 100, null);
     }
 }

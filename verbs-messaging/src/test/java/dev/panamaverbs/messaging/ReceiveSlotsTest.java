@@ -89,6 +89,21 @@ class ReceiveSlotsTest {
     }
 
     @Test
+    void aLargeMessageCarriesTheTypeAndCorrelationOfItsOffer() {
+        ReceiveSlots slots = slots(2);
+        List<String> released = new ArrayList<>();
+        MemorySegment destination = arena.allocate(1000);
+        ReceivedMessage request = slots.arrivedLarge(1, MessageType.REQUEST, 42, destination.asReadOnly(), 1000,
+                () -> released.add("destination"));
+        assertEquals(MessageType.REQUEST, request.type());
+        assertEquals(42, request.correlation());
+        assertEquals(1000, request.length());
+        request.release();
+        assertEquals(List.of("destination"), released, "the destination goes back before the slot is re-posted");
+        assertEquals(List.of(1), reposts);
+    }
+
+    @Test
     void concurrentReleasesRepostOnce() throws InterruptedException {
         ReceiveSlots slots = slots(1);
         ReceivedMessage message = slots.arrived(0, MessageType.DATA, 4, 0);

@@ -1,35 +1,49 @@
 package dev.panamaverbs.it.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.panamaverbs.MemoryRegion;
+import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.it.support.RdmaCmSupport;
 import dev.panamaverbs.messaging.ChannelOptions;
 import dev.panamaverbs.messaging.MessageChannel;
+import dev.panamaverbs.messaging.MessageType;
+import dev.panamaverbs.messaging.MessagingException;
 import dev.panamaverbs.messaging.ReceivedMessage;
+import dev.panamaverbs.messaging.RendezvousAllocator;
 import dev.panamaverbs.messaging.RendezvousException;
 import dev.panamaverbs.messaging.RendezvousStatus;
 import dev.panamaverbs.messaging.registration.RegistrationBudget;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
+import dev.panamaverbs.values.AccessFlag;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Large messages by rendezvous (verbs-messaging) over rxe through rdma_cm, both ends in one JVM:
  * a 64 MiB message checked byte for byte, messages of mixed sizes across the threshold (native and
- * heap sources, in both directions), and an offer above the receiver's maxRendezvousSize failing
- * that message on both sides while the channel keeps working. Times are printed, not asserted.
+ * heap sources, in both directions), an offer above the receiver's maxRendezvousSize failing
+ * that message on both sides while the channel keeps working, an RDMA READ that fails (failing
+ * that message on both sides and ending both channels, its destination given back), and large
+ * requests and responses. Times are printed, not asserted.
  */
 class RendezvousDeviceTest {
     private static final Duration LONG = Duration.ofSeconds(120);
@@ -154,6 +168,116 @@ class RendezvousDeviceTest {
             assertEquals(2, small.length());
             small.release();
             assertTrue(client.isOpen() && serverSide.isOpen(), client + " " + serverSide);
+        }
+    }
+
+    @DeviceTest
+    void aFailedReadFailsThatMessageOnBothSidesAndEndsTheChannelCleanly(TestDevice device) throws Exception {
+        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
+        // The receiver's destinations lack LOCAL_WRITE: its RDMA READ into one completes with an
+        // error, which takes its queue pair to the error state.
+        CountingAllocator unwritable = new CountingAllocator(EnumSet.of(AccessFlag.REMOTE_READ));
+        ChannelOptions receiver = options().rendezvousAllocator(unwritable).build();
+        try (Arena arena = Arena.ofShared();
+             ChannelLoop loop = ChannelLoop.open(ip, receiver, options().build())) {
+            MessageChannel client = loop.client;
+            MessageChannel serverSide = loop.serverSide;
+            MemorySegment data = arena.allocate(100_000, 8);
+            fill(data, 3);
+            CompletableFuture<Void> sent = client.sendAsync(data, LONG);
+            RendezvousException onReceiver = assertThrows(RendezvousException.class, () -> serverSide.receive(LONG));
+            assertEquals(RendezvousStatus.READ_FAILED, onReceiver.status());
+            assertTrue(onReceiver.getMessage().contains("RDMA READ (ibv_post_send, IBV_WR_RDMA_READ) of chunk 0")
+                    && onReceiver.getMessage().contains("completed with status"), onReceiver.getMessage());
+            assertEquals(1, unwritable.allocated.get(), "one destination");
+            assertEquals(1, unwritable.released.get(), "the destination went back to the allocator");
+            // The sender's message fails, bounded: the receiver's queue pair cannot carry a DONE any
+            // more, so its channel disconnects and the sender hears of the loss.
+            ExecutionException onSender = assertThrows(ExecutionException.class, () -> sent.get(120, TimeUnit.SECONDS));
+            MessagingException cause = assertInstanceOf(MessagingException.class, onSender.getCause());
+            assertTrue(cause.getMessage().contains("did not complete") || cause instanceof RendezvousException,
+                    cause.getMessage());
+            System.out.println("failed READ: receiver " + onReceiver.getMessage() + " / sender " + cause.getMessage());
+            assertFalse(serverSide.isOpen());
+            assertTrue(serverSide.failure().isPresent(), "the receiver's queue pair is in the error state");
+            assertFalse(client.isOpen(), "the sender's channel failed too: " + client);
+            assertThrows(MessagingException.class, () -> client.send(MemorySegment.ofArray(new byte[] {1})));
+            assertThrows(MessagingException.class, () -> serverSide.receive(Duration.ZERO));
+            serverSide.close();
+            client.close();
+            assertEquals(unwritable.allocated.get(), unwritable.released.get(), "no destination kept");
+        }
+    }
+
+    @DeviceTest
+    void largeRequestsAndResponsesGoByRendezvous(TestDevice device) throws Exception {
+        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
+        ChannelOptions requester = options().maxRendezvousSize(1 << 20).build();
+        try (Arena arena = Arena.ofShared();
+             ChannelLoop loop = ChannelLoop.open(ip, options().build(), requester)) {
+            MessageChannel client = loop.client;
+            MessageChannel serverSide = loop.serverSide;
+            MemorySegment request = arena.allocate(200_000, 8);
+            fill(request, 11);
+            CompletableFuture<ReceivedMessage> response = client.request(request, LONG);
+            ReceivedMessage arrived = serverSide.receive(LONG);
+            assertNotNull(arrived, "the large request arrived");
+            assertEquals(MessageType.REQUEST, arrived.type());
+            long id = arrived.correlation();
+            assertNotEquals(0, id);
+            assertEquals(200_000, arrived.length());
+            assertEquals(-1, check(arrived.payload(), 11), "the request's first wrong byte");
+            arrived.release();
+            assertFalse(response.isDone(), "no response yet");
+            MemorySegment answer = MemorySegment.ofArray(new byte[300_000]); // heap: staged
+            fill(answer, 12);
+            Future<?> answered = loop.threads.submit(() -> serverSide.respond(id, answer));
+            ReceivedMessage back = response.get(120, TimeUnit.SECONDS);
+            answered.get(120, TimeUnit.SECONDS);
+            assertEquals(MessageType.RESPONSE, back.type());
+            assertEquals(id, back.correlation());
+            assertEquals(300_000, back.length());
+            assertEquals(-1, check(back.payload(), 12), "the response's first wrong byte");
+            back.release();
+            // A small request whose large response the requester refuses: both sides hear TOO_LARGE.
+            CompletableFuture<ReceivedMessage> refused = client.request(MemorySegment.ofArray(new byte[] {1}), LONG);
+            ReceivedMessage small = serverSide.receive(LONG);
+            long smallId = small.correlation();
+            small.release();
+            MemorySegment tooLarge = arena.allocate((1 << 20) + 1, 8);
+            RendezvousException onResponder = assertThrows(RendezvousException.class,
+                    () -> serverSide.respond(smallId, tooLarge));
+            assertEquals(RendezvousStatus.TOO_LARGE, onResponder.status());
+            ExecutionException onRequester = assertThrows(ExecutionException.class,
+                    () -> refused.get(120, TimeUnit.SECONDS));
+            RendezvousException cause = assertInstanceOf(RendezvousException.class, onRequester.getCause());
+            assertEquals(RendezvousStatus.TOO_LARGE, cause.status());
+            assertEquals(0, client.statistics().pendingRequests(), "the refused request is forgotten");
+            assertTrue(client.isOpen() && serverSide.isOpen(), client + " " + serverSide);
+        }
+    }
+
+    /** The default allocation with other access flags, counting allocations and releases. */
+    private static final class CountingAllocator implements RendezvousAllocator {
+        final AtomicInteger allocated = new AtomicInteger();
+        final AtomicInteger released = new AtomicInteger();
+        private final Set<AccessFlag> access;
+
+        CountingAllocator(Set<AccessFlag> access) {
+            this.access = access;
+        }
+
+        @Override
+        public MemoryRegion allocate(ProtectionDomain pd, long length) {
+            MemoryRegion region = pd.allocateMemoryRegion(length, access);
+            allocated.incrementAndGet();
+            return region;
+        }
+
+        @Override
+        public void release(MemoryRegion region) {
+            released.incrementAndGet();
+            region.close();
         }
     }
 
