@@ -70,12 +70,21 @@ public final class CmPeer {
             System.out.println("CmPeer: listening at " + listener.localAddress() + ", UD at "
                     + (datagrams == null ? "(none: capability UD missing)" : datagrams.localAddress()));
             while (true) {
+                System.out.println(stamp() + "CmPeer: awaiting the next request");
                 ConnectionRequest request = listener.awaitRequest(Duration.ofSeconds(600))
                         .orElseThrow(() -> new IllegalStateException("no connection request for 600 s"));
                 String word = word(request.privateData());
-                System.out.println("CmPeer: request '" + word + "' from " + request.remoteAddress());
+                System.out.println(stamp() + "CmPeer: request '" + word + "' from " + request.remoteAddress());
                 switch (word) {
-                    case "data" -> serveData(request);
+                    case "data" -> {
+                        long start = System.nanoTime();
+                        Thread server = Thread.currentThread();
+                        Thread watchdog = Thread.ofPlatform().daemon(true).start(() -> dumpWhileStuck(server));
+                        serveData(request);
+                        watchdog.interrupt();
+                        System.out.println(stamp() + "CmPeer: 'data' connection closed, "
+                                + (System.nanoTime() - start) / 1_000_000 + " ms after its request");
+                    }
                     case "reject" -> request.reject(REJECT_REASON);
                     case "hold" -> hold(request);
                     default -> request.reject(("unknown " + word).getBytes(StandardCharsets.US_ASCII));
@@ -125,6 +134,27 @@ public final class CmPeer {
             System.out.println("CmPeer: disconnect seen: " + connection.awaitDisconnect(WAIT) + ", word now "
                     + buffer.getLong(WORD_AT));
             buffer.close();
+            System.out.println(stamp() + "CmPeer: closing the accepted connection");
+        }
+    }
+
+    private static String stamp() {
+        return java.time.Instant.now() + " ";
+    }
+
+    /** Diagnostics (siw): prints the serving thread's stack every 15 s until interrupted. */
+    private static void dumpWhileStuck(Thread server) {
+        try {
+            while (true) {
+                Thread.sleep(15_000);
+                StringBuilder trace = new StringBuilder(stamp() + "CmPeer: still serving 'data'; its thread:");
+                for (StackTraceElement frame : server.getStackTrace()) {
+                    trace.append("\n    at ").append(frame);
+                }
+                System.out.println(trace);
+            }
+        } catch (InterruptedException done) {
+            // serveData returned
         }
     }
 
