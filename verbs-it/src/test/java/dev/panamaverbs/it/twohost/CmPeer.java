@@ -69,8 +69,9 @@ public final class CmPeer {
             PeerSide.publish("ud-port", datagrams == null ? 0 : datagrams.localAddress().getPort());
             System.out.println("CmPeer: listening at " + listener.localAddress() + ", UD at "
                     + (datagrams == null ? "(none: capability UD missing)" : datagrams.localAddress()));
+            port = listener.localAddress().getPort();
             while (true) {
-                System.out.println(stamp() + "CmPeer: awaiting the next request");
+                printTcpSockets("awaiting the next request");
                 ConnectionRequest request = listener.awaitRequest(Duration.ofSeconds(600))
                         .orElseThrow(() -> new IllegalStateException("no connection request for 600 s"));
                 String word = word(request.privateData());
@@ -131,11 +132,30 @@ public final class CmPeer {
             buffer.memory().asSlice(REPLY_AT, length).copyFrom(MemorySegment.ofArray(text).asSlice(0, length));
             qp.postSend(SendWorkRequest.allocate(1).wrId(3).signaled(true).sge(buffer.region(), REPLY_AT, length));
             CompletionWaiter.awaitSuccess(cq, wc);
+            printTcpSockets("reply sent");
             System.out.println("CmPeer: disconnect seen: " + connection.awaitDisconnect(WAIT) + ", word now "
                     + buffer.getLong(WORD_AT));
             buffer.close();
-            System.out.println(stamp() + "CmPeer: closing the accepted connection");
+            printTcpSockets("closing the accepted connection");
         }
+    }
+
+    private static volatile int port;
+
+    /** Diagnostics (siw): the TCP sockets on the listener's port (/proc/net/tcp; state 0A is LISTEN). */
+    private static void printTcpSockets(String when) {
+        StringBuilder out = new StringBuilder(stamp() + "CmPeer: " + when + "; TCP sockets on port " + port + ":");
+        String hexPort = String.format(":%04X ", port);
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/net/tcp"))) {
+                if (line.contains(hexPort)) {
+                    out.append("\n    ").append(line.trim());
+                }
+            }
+        } catch (java.io.IOException e) {
+            out.append(" ").append(e);
+        }
+        System.out.println(out);
     }
 
     private static String stamp() {
