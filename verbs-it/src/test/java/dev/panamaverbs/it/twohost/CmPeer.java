@@ -81,8 +81,11 @@ public final class CmPeer {
                         long start = System.nanoTime();
                         Thread server = Thread.currentThread();
                         Thread watchdog = Thread.ofPlatform().daemon(true).start(() -> dumpWhileStuck(server));
-                        serveData(request);
-                        watchdog.interrupt();
+                        try {
+                            serveData(request);
+                        } finally {
+                            watchdog.interrupt();
+                        }
                         System.out.println(stamp() + "CmPeer: 'data' connection closed, "
                                 + (System.nanoTime() - start) / 1_000_000 + " ms after its request");
                     }
@@ -144,7 +147,12 @@ public final class CmPeer {
 
     /** Diagnostics (siw): the TCP sockets on the listener's port (/proc/net/tcp; state 0A is LISTEN). */
     private static void printTcpSockets(String when) {
-        StringBuilder out = new StringBuilder(stamp() + "CmPeer: " + when + "; TCP sockets on port " + port + ":");
+        printTcpSockets("CmPeer: " + when, port);
+    }
+
+    /** Diagnostics (siw): prints the lines of /proc/net/tcp whose local or remote port is {@code port}. */
+    static void printTcpSockets(String when, int port) {
+        StringBuilder out = new StringBuilder(stamp() + when + "; TCP sockets on port " + port + ":");
         String hexPort = String.format(":%04X ", port);
         try {
             for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/net/tcp"))) {

@@ -150,6 +150,7 @@ class RdmaCmTwoHostTest {
             }
 
             assertTrue(connection.disconnect(WAIT), "DISCONNECTED after rdma_disconnect");
+            CmPeer.printTcpSockets("host A after rdma_disconnect", rcServer.getPort()); // siw: later connects are refused
             assertEquals(QueuePairState.ERROR, qp.state());
             buffer.close();
         }
@@ -162,6 +163,7 @@ class RdmaCmTwoHostTest {
     @TwoHostTest
     @Order(2)
     void aRejectFromHostBCarriesItsPrivateData() {
+        CmPeer.printTcpSockets("host A before the 'reject' connect", rcServer.getPort());
         ConnectionRejectedException rejected = assertThrows(ConnectionRejectedException.class,
                 () -> RdmaConnection.connect(rcServer, saying("reject")));
         assertTrue(rejected.rejectedByPeer(), rejected.getMessage());
