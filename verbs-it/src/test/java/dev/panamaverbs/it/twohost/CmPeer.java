@@ -69,26 +69,13 @@ public final class CmPeer {
             PeerSide.publish("ud-port", datagrams == null ? 0 : datagrams.localAddress().getPort());
             System.out.println("CmPeer: listening at " + listener.localAddress() + ", UD at "
                     + (datagrams == null ? "(none: capability UD missing)" : datagrams.localAddress()));
-            port = listener.localAddress().getPort();
             while (true) {
-                printTcpSockets("awaiting the next request");
                 ConnectionRequest request = listener.awaitRequest(Duration.ofSeconds(600))
                         .orElseThrow(() -> new IllegalStateException("no connection request for 600 s"));
                 String word = word(request.privateData());
-                System.out.println(stamp() + "CmPeer: request '" + word + "' from " + request.remoteAddress());
+                System.out.println("CmPeer: request '" + word + "' from " + request.remoteAddress());
                 switch (word) {
-                    case "data" -> {
-                        long start = System.nanoTime();
-                        Thread server = Thread.currentThread();
-                        Thread watchdog = Thread.ofPlatform().daemon(true).start(() -> dumpWhileStuck(server));
-                        try {
-                            serveData(request);
-                        } finally {
-                            watchdog.interrupt();
-                        }
-                        System.out.println(stamp() + "CmPeer: 'data' connection closed, "
-                                + (System.nanoTime() - start) / 1_000_000 + " ms after its request");
-                    }
+                    case "data" -> serveData(request);
                     case "reject" -> request.reject(REJECT_REASON);
                     case "hold" -> hold(request);
                     default -> request.reject(("unknown " + word).getBytes(StandardCharsets.US_ASCII));
@@ -135,54 +122,9 @@ public final class CmPeer {
             buffer.memory().asSlice(REPLY_AT, length).copyFrom(MemorySegment.ofArray(text).asSlice(0, length));
             qp.postSend(SendWorkRequest.allocate(1).wrId(3).signaled(true).sge(buffer.region(), REPLY_AT, length));
             CompletionWaiter.awaitSuccess(cq, wc);
-            printTcpSockets("reply sent");
             System.out.println("CmPeer: disconnect seen: " + connection.awaitDisconnect(WAIT) + ", word now "
                     + buffer.getLong(WORD_AT));
             buffer.close();
-            printTcpSockets("closing the accepted connection");
-        }
-    }
-
-    private static volatile int port;
-
-    /** Diagnostics (siw): the TCP sockets on the listener's port (/proc/net/tcp; state 0A is LISTEN). */
-    private static void printTcpSockets(String when) {
-        printTcpSockets("CmPeer: " + when, port);
-    }
-
-    /** Diagnostics (siw): prints the lines of /proc/net/tcp whose local or remote port is {@code port}. */
-    static void printTcpSockets(String when, int port) {
-        StringBuilder out = new StringBuilder(stamp() + when + "; TCP sockets on port " + port + ":");
-        String hexPort = String.format(":%04X ", port);
-        try {
-            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/net/tcp"))) {
-                if (line.contains(hexPort)) {
-                    out.append("\n    ").append(line.trim());
-                }
-            }
-        } catch (java.io.IOException e) {
-            out.append(" ").append(e);
-        }
-        System.out.println(out);
-    }
-
-    private static String stamp() {
-        return java.time.Instant.now() + " ";
-    }
-
-    /** Diagnostics (siw): prints the serving thread's stack every 15 s until interrupted. */
-    private static void dumpWhileStuck(Thread server) {
-        try {
-            while (true) {
-                Thread.sleep(15_000);
-                StringBuilder trace = new StringBuilder(stamp() + "CmPeer: still serving 'data'; its thread:");
-                for (StackTraceElement frame : server.getStackTrace()) {
-                    trace.append("\n    at ").append(frame);
-                }
-                System.out.println(trace);
-            }
-        } catch (InterruptedException done) {
-            // serveData returned
         }
     }
 
