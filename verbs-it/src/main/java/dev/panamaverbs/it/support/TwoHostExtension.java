@@ -1,6 +1,11 @@
 package dev.panamaverbs.it.support;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
@@ -9,6 +14,7 @@ import org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
+import org.opentest4j.TestAbortedException;
 
 /**
  * JUnit 5 support for two-host tests (through {@link TwoHostTest}, or {@code @ExtendWith} on a
@@ -20,7 +26,11 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
  *       through one are killed, if still running, when its test (or class, for
  *       {@code @BeforeAll}) ends;</li>
  *   <li>adds the output of every peer of a failing test (or lifecycle method) to its failure,
- *       as a suppressed exception, after killing the peers still running.</li>
+ *       as a suppressed exception, after killing the peers that the failing test (or method)
+ *       started itself. A peer started in {@code @BeforeAll} is shared by the class's tests: one
+ *       test's failure attaches its output so far but leaves it serving the next tests. A skip
+ *       ({@link TestAbortedException}: an assumption, a missing {@code DeviceCapability}) is
+ *       neither: it touches no peer.</li>
  * </ul>
  */
 public class TwoHostExtension implements ExecutionCondition, ParameterResolver, TestExecutionExceptionHandler,
@@ -81,22 +91,49 @@ public class TwoHostExtension implements ExecutionCondition, ParameterResolver, 
         throw withPeerOutput(context, throwable);
     }
 
-    /** Kills the peers of this context and its parents that still run, and attaches their output. */
+    /**
+     * The peers {@code context} started itself and those its parents started, for
+     * {@link #withPeerOutput(Throwable, List, List)}; each once.
+     */
     private static Throwable withPeerOutput(ExtensionContext context, Throwable throwable) {
+        List<Peer> own = new ArrayList<>();
+        List<Peer> shared = new ArrayList<>();
+        Set<Closing> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Optional<ExtensionContext> current = Optional.of(context); current.isPresent(); current = current.get().getParent()) {
-            Closing closing = current.get().getStore(NAMESPACE).get(TwoHosts.class, Closing.class);
-            if (closing == null) {
+            Closing closing = closing(current.get());
+            if (closing == null || !seen.add(closing)) {
                 continue;
             }
-            for (Peer peer : closing.hosts().peers()) {
-                peer.kill();
+            // A store answers from its parents too: the hosts are this context's own only when its parent's differ.
+            boolean ownedHere = current.get() == context && closing != current.get().getParent().map(TwoHostExtension::closing).orElse(null);
+            (ownedHere ? own : shared).addAll(closing.hosts().peers());
+        }
+        return withPeerOutput(throwable, own, shared);
+    }
+
+    /**
+     * Unless {@code thrown} is a skip: kills {@code own} (the failing test's peers) and adds the
+     * output of {@code own} and {@code shared} (the class's peers, left running) to it, each unless
+     * its message has it already.
+     */
+    static Throwable withPeerOutput(Throwable thrown, List<Peer> own, List<Peer> shared) {
+        if (thrown instanceof TestAbortedException) {
+            return thrown; // the class's peers serve its next tests (issue 26: a skip on siw killed RdmaCmTwoHostTest's)
+        }
+        own.forEach(Peer::kill);
+        for (List<Peer> peers : List.of(own, shared)) {
+            for (Peer peer : peers) {
                 String section = peer.outputSection();
-                if (!String.valueOf(throwable.getMessage()).contains(section)) {
-                    throwable.addSuppressed(new PeerOutput(section.strip()));
+                if (!String.valueOf(thrown.getMessage()).contains(section)) {
+                    thrown.addSuppressed(new PeerOutput(section.strip()));
                 }
             }
         }
-        return throwable;
+        return thrown;
+    }
+
+    private static Closing closing(ExtensionContext context) {
+        return context.getStore(NAMESPACE).get(TwoHosts.class, Closing.class);
     }
 
     /** A peer's output attached to a failure. */

@@ -1,6 +1,8 @@
 package dev.panamaverbs.it.support;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
@@ -8,6 +10,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -17,6 +20,7 @@ import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
 
 /**
  * Two-host support without a second host: the environment the harness passes, the skip outside
@@ -145,5 +149,47 @@ class TwoHostSupportTest {
         assertTrue(e.getMessage().contains("waiting for ever"), e.getMessage());
         agent.join(5000);
         assertEquals(137, job.exitStatus().orElseThrow());
+    }
+
+    // ---- what a test's end does to the peers (TwoHostExtension) ----
+
+    private Peer runningPeer(String id, String output) {
+        PeerJob job = new PeerJob(dir.resolve(id));
+        PeerJob.writeAtomically(job.request(), id + "\n");
+        PeerJob.writeAtomically(job.output(), output);
+        return new Peer(job, id + " (test)");
+    }
+
+    @Test
+    void aSkipLeavesEveryPeerRunningAndAttachesNothing() {
+        Peer own = runningPeer("004-Own", "own output\n");
+        Peer shared = runningPeer("005-Shared", "shared output\n");
+        TestAbortedException skip = new TestAbortedException("capability ATOMICS: siw1 reports atomic_cap NONE");
+        assertSame(skip, TwoHostExtension.withPeerOutput(skip, List.of(own), List.of(shared)));
+        assertEquals(0, skip.getSuppressed().length);
+        assertFalse(Files.exists(new PeerJob(dir.resolve("004-Own")).kill()), "no kill asked for the test's own peer");
+        assertFalse(Files.exists(new PeerJob(dir.resolve("005-Shared")).kill()), "no kill asked for the class's peer");
+    }
+
+    @Test
+    void aFailureKillsOnlyTheTestsOwnPeersAndAttachesEveryOutputOnce() throws Exception {
+        Peer own = runningPeer("006-Own", "own output\n");
+        Peer shared = runningPeer("007-Shared", "shared output\n");
+        PeerJob ownJob = new PeerJob(dir.resolve("006-Own"));
+        Thread agent = Thread.ofVirtual().start(() -> { // the agent's part: kill on request
+            while (Files.notExists(ownJob.kill())) {
+                Thread.onSpinWait();
+            }
+            PeerJob.writeAtomically(ownJob.exit(), "137\n");
+        });
+        AssertionFailedError failure = new AssertionFailedError("the test failed");
+        assertSame(failure, TwoHostExtension.withPeerOutput(failure, List.of(own), List.of(shared)));
+        agent.join(5000);
+        assertTrue(own.hasExited(), "the test's own peer is killed");
+        assertFalse(shared.hasExited() || Files.exists(new PeerJob(dir.resolve("007-Shared")).kill()),
+                "the class's peer keeps serving the next tests");
+        assertEquals(2, failure.getSuppressed().length);
+        assertTrue(failure.getSuppressed()[0].getMessage().contains("own output"), failure.getSuppressed()[0].getMessage());
+        assertTrue(failure.getSuppressed()[1].getMessage().contains("shared output"), failure.getSuppressed()[1].getMessage());
     }
 }
