@@ -52,12 +52,6 @@ class ResourceLeakDeviceTest {
      */
     private static final int QUEUE_CYCLES = Math.min(CYCLES, Integer.getInteger("panamaverbs.leakQueueCycles", 1_000));
     private static final int WARM_UP_CYCLES = Math.max(1, CYCLES / 20);
-    /** Queue cycles per block of the warm-up's settling phase ({@link #settle}). */
-    private static final int SETTLE_BLOCK_CYCLES = 250;
-    /** At most this many settling blocks: a leak never settles, and is then measured all the same. */
-    private static final int SETTLE_MAX_BLOCKS = 8;
-    /** A block that grows the resident set by less than this is quiet. */
-    private static final long SETTLE_QUIET_KB = 1024;
     /**
      * Allowed growth of the resident set over all cycles, after the warm-up. Measured in the rxe
      * VM over eight runs: 0.4 to 18.3 MiB (JVM heap, code cache and malloc arenas move by
@@ -124,7 +118,6 @@ class ResourceLeakDeviceTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buffer = arena.allocate(64 * 1024, 4096);
             runCycles(rdma, buffer, WARM_UP_CYCLES, true); // class loading, JIT, malloc arenas settle
-            settle(rdma, buffer, device.name());
             Footprint before = Footprint.now(device.name());
             long started = System.nanoTime();
             runCycles(rdma, buffer, QUEUE_CYCLES, true);
@@ -142,29 +135,6 @@ class ResourceLeakDeviceTest {
                     "open files grew from " + before.openFiles() + " to " + after.openFiles());
             assertTrue(after.rssKb() - before.rssKb() < RSS_GROWTH_LIMIT_KB,
                     "resident set grew by " + (after.rssKb() - before.rssKb()) + " kB over " + CYCLES + " cycles");
-        }
-    }
-
-    /**
-     * Runs blocks of queue cycles until two blocks in a row leave the resident set quiet, at most
-     * {@link #SETTLE_MAX_BLOCKS} blocks. Why: in the rxe VM (2026-11-28, checkpoints every 500
-     * cycles) the resident set grew by some 25 MB once, all of it anonymous memory outside the
-     * Java heap, metaspace and code cache, between the 500th and the 1,500th queue cycle: the JIT
-     * compiling the create/destroy paths (the compiler's arenas are malloc'd, and glibc keeps
-     * what they freed). Over the next 1,000 full queue cycles it grew by 0.7 MB, and over 6,000
-     * more cycles of each queue kind alone by 4 MB in all, settling. A fixed warm-up of 500
-     * cycles measured that one-off growth as if it were a leak (34.5 MB in one CI run). A leak
-     * does not settle: it runs this phase to its bound and is then measured as before.
-     */
-    private static void settle(Device rdma, MemorySegment buffer, String deviceName) {
-        long last = Footprint.now(deviceName).rssKb();
-        int quiet = 0;
-        for (int block = 0; block < SETTLE_MAX_BLOCKS && quiet < 2; block++) {
-            runCycles(rdma, buffer, SETTLE_BLOCK_CYCLES, true);
-            long now = Footprint.now(deviceName).rssKb();
-            quiet = now - last < SETTLE_QUIET_KB ? quiet + 1 : 0;
-            System.out.printf("settling: block %d of %d queue cycles, RSS %+d kB%n", block + 1, SETTLE_BLOCK_CYCLES, now - last);
-            last = now;
         }
     }
 
