@@ -42,10 +42,15 @@ class OneSidedPollerDeviceTest {
 
     @DeviceTest
     void waitsForOwnOperationsParkOnTheCompletionChannelAndEveryPutLands(Context context, TestDevice device) throws Exception {
-        try (Parked parked = Parked.open(context);
-             QueuePair qp = parked.rcQueuePair(16);
-             RegisteredBuffer buffer = remoteBuffer(parked.pd())) {
+        try (ProtectionDomain pd = context.allocateProtectionDomain();
+             CompletionChannel events = context.createCompletionChannel();
+             CompletionQueue cq = context.createCompletionQueue(64, events, 0);
+             QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq)
+                     .maxSendWorkRequests(16).maxReceiveWorkRequests(1).maxSendSge(1).maxReceiveSge(1).build());
+             RegisteredBuffer buffer = RegisteredBuffer.allocate(pd, SIZE,
+                     EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ))) {
             connectToItself(context, device, qp);
+            cq.setEventAckBatch(1 << 20); // keep the events taken countable
             Window window = Window.of(buffer.region());
             RemoteWindow remote = RemoteWindow.open(WindowDescriptor.fromBytes(window.descriptor().toBytes()));
             int rounds = 100;
@@ -64,7 +69,7 @@ class OneSidedPollerDeviceTest {
             done.get(rounds * TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             // On one rxe device a loop-back put mostly completes within its post (rxe runs it in
             // the caller's context), so few waits get past the spin: the count is printed only.
-            System.out.println("one-sided waits on a completion channel: " + parked.cq().unacknowledgedEvents()
+            System.out.println("one-sided waits on a completion channel: " + cq.unacknowledgedEvents()
                     + " events taken in " + rounds + " puts");
         }
     }
@@ -77,14 +82,20 @@ class OneSidedPollerDeviceTest {
      */
     @DeviceTest
     void aWaitParkedOnTheChannelIsWokenByTheFailedCompletion(Context context, TestDevice device) throws Exception {
-        try (Parked parked = Parked.open(context);
-             QueuePair qp = parked.rcQueuePair(16);
+        try (ProtectionDomain pd = context.allocateProtectionDomain();
+             CompletionChannel events = context.createCompletionChannel();
+             CompletionQueue cq = context.createCompletionQueue(64, events, 0);
+             QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq)
+                     .maxSendWorkRequests(16).maxReceiveWorkRequests(1).maxSendSge(1).maxReceiveSge(1).build());
              // Left in RESET: rxe drops what arrives for it, so a put to it is never answered (kept
              // open, so its number is not given to the companion the channel creates).
-             QueuePair silent = parked.rcQueuePair(1);
-             RegisteredBuffer buffer = remoteBuffer(parked.pd())) {
+             QueuePair silent = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq)
+                     .maxSendWorkRequests(1).maxReceiveWorkRequests(1).maxSendSge(1).maxReceiveSge(1).build());
+             RegisteredBuffer buffer = RegisteredBuffer.allocate(pd, SIZE,
+                     EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ))) {
             int nobody = silent.number();
             connect(context, device, qp, nobody);
+            cq.setEventAckBatch(1 << 20); // keep the events taken countable
             Window window = Window.of(buffer.region());
             RemoteWindow remote = RemoteWindow.open(WindowDescriptor.fromBytes(window.descriptor().toBytes()));
             CompletableFuture<ChannelFailedException> failed = CompletableFuture.supplyAsync(() -> {
@@ -96,8 +107,8 @@ class OneSidedPollerDeviceTest {
             ChannelFailedException e = failed.get(2 * TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             // Only the channel path arms the CQ: an event raised after the wait's last look (it
             // then found the completion by polling) is taken here, and counts too.
-            parked.events().awaitEvent(Duration.ZERO);
-            int taken = parked.cq().unacknowledgedEvents();
+            events.awaitEvent(Duration.ZERO);
+            int taken = cq.unacknowledgedEvents();
             System.out.println("a put to QP " + nobody + " (in RESET): " + e.status() + "; " + taken + " events taken");
             assertEquals(CompletionStatus.RETRY_EXC_ERR, e.status(), e.getMessage());
             assertTrue(taken > 0, "the wait never armed the CQ nor parked on its completion channel");
@@ -105,45 +116,6 @@ class OneSidedPollerDeviceTest {
     }
 
     /** RESET, INIT, RTR to its own number, RTS. */
-    /**
-     * A protection domain and a CQ of 64 on a completion channel whose events are counted (the
-     * acknowledgement batch is larger than any test takes), closed CQ first.
-     */
-    private record Parked(ProtectionDomain pd, CompletionChannel events, CompletionQueue cq) implements AutoCloseable {
-        static Parked open(Context context) {
-            ProtectionDomain pd = context.allocateProtectionDomain();
-            CompletionChannel events = null;
-            try {
-                events = context.createCompletionChannel();
-                CompletionQueue cq = context.createCompletionQueue(64, events, 0);
-                cq.setEventAckBatch(1 << 20);
-                return new Parked(pd, events, cq);
-            } catch (RuntimeException | Error e) {
-                try (ProtectionDomain p = pd; CompletionChannel c = events) {
-                    throw e;
-                }
-            }
-        }
-
-        /** An RC queue pair on the CQ with {@code maxSend} send slots, one receive, one SGE each way. */
-        QueuePair rcQueuePair(int maxSend) {
-            return pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq)
-                    .maxSendWorkRequests(maxSend).maxReceiveWorkRequests(1).maxSendSge(1).maxReceiveSge(1).build());
-        }
-
-        @Override
-        public void close() {
-            try (ProtectionDomain p = pd; CompletionChannel c = events; CompletionQueue q = cq) {
-                // try-with-resources closes q, c, p in that order
-            }
-        }
-    }
-
-    /** A buffer of {@link #SIZE} bytes the peer may write and read. */
-    private static RegisteredBuffer remoteBuffer(ProtectionDomain pd) {
-        return RegisteredBuffer.allocate(pd, SIZE, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ));
-    }
-
     private static void connectToItself(Context context, TestDevice device, QueuePair qp) {
         connect(context, device, qp, qp.number());
     }
