@@ -229,6 +229,71 @@ final class OpsGatewayEmitter {
         out.append("    }\n");
     }
 
+    /** The extended-completion readers' class, beside {@code CqEx} (which resolves their ops). */
+    static final String CQ_EX_READERS = "CqExReaders";
+
+    /** The path of {@link #CQ_EX_READERS} under the gateway tree. */
+    static String cqExReadersFile() {
+        return PACKAGE.replace('.', '/') + "/" + CQ_EX_READERS + ".java";
+    }
+
+    /**
+     * The {@code struct ibv_cq_ex} ops {@code CqEx.Functions} resolves whose verb ({@code ibv_wc_} and
+     * the op's name) is resolve-guard-call on the CQ alone: {@code cq->read_x(cq)}.
+     */
+    static final List<String> CQ_EX_READ_OPS = List.of("read_opcode", "read_vendor_err", "read_byte_len",
+            "read_imm_data", "read_qp_num", "read_src_qp", "read_wc_flags", "read_slid", "read_sl",
+            "read_dlid_path_bits", "read_completion_ts", "read_completion_wallclock_ns", "read_flow_tag");
+
+    /**
+     * {@code CqExReaders}: one method per {@link #CQ_EX_READ_OPS} op, from the inline verb (its name and
+     * parameter) and the op's signature, as {@link #emitVerb} does for the ops-table verbs. The op was
+     * resolved once ({@code CqEx.resolve}); the method refuses a NULL CQ and calls it through the
+     * generated invoker. A {@code uint8_t} result is widened unsigned to {@code int}.
+     */
+    static String emitCqExReaders(Target target, Map<String, Function> functions, Map<String, List<Field>> pointers) {
+        StringBuilder out = JavaFile.start(target, PACKAGE, List.of(Target.INVOKE_PACKAGE + ".ibv_cq_ex$calls"), List.of());
+        out.append("""
+                /**
+                 * The {@code ibv_wc_read_*} verbs of verbs.h: each calls {@code cq->read_x(cq)} through the function
+                 * pointer {@link CqEx#resolve} read once, after a NULL {@code cq} is refused with
+                 * {@link IllegalArgumentException}. Call them between {@link CqEx#startPoll} answering 0 and
+                 * {@link CqEx#endPoll}, and only for a reader the provider set ({@link CqEx.Functions#has}).
+                 * C's values: a {@code uint32_t} (byte_len, vendor_err, flow_tag) in an {@code int} (mask with
+                 * 0xFFFFFFFFL); {@code imm_data} as delivered ({@code __be32}); a {@code uint8_t} widened unsigned;
+                 * {@code completion_wallclock_ns} in nanoseconds of the host's real-time clock. Nothing allocates.
+                 */
+                public final class CqExReaders {
+                    private CqExReaders() {}
+                """);
+        List<Field> fields = pointers.getOrDefault("ibv_cq_ex", List.of());
+        for (String opName : CQ_EX_READ_OPS) {
+            String verb = "ibv_wc_" + opName;
+            Function f = functions.get(verb);
+            Field op = fields.stream().filter(x -> x.cName().equals(opName)).findFirst()
+                    .orElseThrow(() -> new IllegalStateException(verb + ": no ibv_cq_ex." + opName));
+            Signature sig = ((FunctionPointer) op.type()).signature();
+            if (f == null || !f.inline() || f.paramNames().size() != 1 || sig.params().size() != 1
+                    || !(sig.result() instanceof Model.Scalar result)) {
+                throw new IllegalStateException(verb + ": not a static inline cq->" + opName + "(cq) of " + target.headerName());
+            }
+            String c = f.paramNames().getFirst();
+            boolean widen = result.carrier() == Model.Carrier.BYTE;
+            String call = "ibv_cq_ex$calls." + op.name() + "$raw(fns." + Names.camelCase(opName) + "(), cqx)";
+            out.append("\n    /**\n     * {@code ").append(verb).append('(').append(c).append(")}: {@code ").append(c)
+                    .append("->").append(opName).append('(').append(c).append(")}.\n     *\n")
+                    .append("     * @param fns the function pointers {@link CqEx#resolve} read\n")
+                    .append("     * @param cqx the C argument {@code ").append(c).append("} (a {@code struct ibv_cq_ex *}, as its address)\n")
+                    .append("     * @return what the op returns").append(widen ? ", widened unsigned" : "").append("\n     */\n");
+            out.append("    public static ").append(widen ? "int" : result.carrier().javaType).append(' ')
+                    .append(Names.camelCase(opName)).append("(CqEx.Functions fns, long cqx) {\n");
+            out.append("        Memory.requireNonNull(cqx, \"").append(verb).append("\", \"").append(c).append("\");\n");
+            out.append("        return ").append(widen ? "Byte.toUnsignedInt(" + call + ")" : call).append(";\n    }\n");
+        }
+        out.append("}\n");
+        return out.toString();
+    }
+
     /** A forwarder with the invoker's very parameters (the same names, so one sed turns a call site). */
     private static void emitExported(StringBuilder out, Target target, Function f) {
         Signature sig = f.signature();

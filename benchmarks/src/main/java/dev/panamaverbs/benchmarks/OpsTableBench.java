@@ -5,6 +5,7 @@ import dev.panamaverbs.ffm.ibv_poll_cq_attr;
 import dev.panamaverbs.ffm.ibv_send_wr;
 import dev.panamaverbs.ffm.ibv_wc;
 import dev.panamaverbs.gateway.CqEx;
+import dev.panamaverbs.gateway.CqExReaders;
 import dev.panamaverbs.gateway.OpsTable;
 import dev.panamaverbs.gateway.QpEx;
 import dev.panamaverbs.ffm.ibv_sge;
@@ -390,7 +391,7 @@ public class OpsTableBench {
     /** {@code ibv_wc_read_byte_len} through the resolved {@code cq->read_byte_len}: one reader downcall. */
     @Benchmark
     public int cqExReadByteLen() {
-        return CqEx.readByteLen(cqExFunctions, cqx);
+        return CqExReaders.readByteLen(cqExFunctions, cqx);
     }
 
     /** {@code ibv_wr_set_sge} through the resolved {@code qp->wr_set_sge}: one fill downcall (critical). */

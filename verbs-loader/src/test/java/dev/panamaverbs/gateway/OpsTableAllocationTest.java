@@ -195,10 +195,10 @@ class OpsTableAllocationTest {
     @Test
     void cqExReadersAllocateNothing() {
         CqEx.Functions fns = CqEx.resolve(cqx);
-        assertNoAllocation("CqEx.readOpcode", () -> CqEx.readOpcode(fns, cqx));
-        assertNoAllocation("CqEx.readByteLen", () -> CqEx.readByteLen(fns, cqx));
-        assertNoAllocation("CqEx.readSl", () -> CqEx.readSl(fns, cqx));
-        assertNoAllocation("CqEx.readCompletionTs", () -> (int) CqEx.readCompletionTs(fns, cqx));
+        assertNoAllocation("CqExReaders.readOpcode", () -> CqExReaders.readOpcode(fns, cqx));
+        assertNoAllocation("CqExReaders.readByteLen", () -> CqExReaders.readByteLen(fns, cqx));
+        assertNoAllocation("CqExReaders.readSl", () -> CqExReaders.readSl(fns, cqx));
+        assertNoAllocation("CqExReaders.readCompletionTs", () -> (int) CqExReaders.readCompletionTs(fns, cqx));
     }
 
     /**
