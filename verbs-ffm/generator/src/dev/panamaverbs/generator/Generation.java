@@ -134,6 +134,8 @@ final class Generation {
         if (target.packageName().equals(Target.BASE_PACKAGE)) {
             g.files.put(Main.GATEWAY_PREFIX + OpsGatewayEmitter.cqExReadersFile(),
                     OpsGatewayEmitter.emitCqExReaders(target, scan.functions, scan.functionPointerFields));
+            g.files.put(Main.GATEWAY_PREFIX + OpsGatewayEmitter.opsTablePostsFile(),
+                    OpsGatewayEmitter.emitOpsTablePosts(target, scan.functions, scan.functionPointerFields));
         }
 
         List<String> undeclared = new ArrayList<>();

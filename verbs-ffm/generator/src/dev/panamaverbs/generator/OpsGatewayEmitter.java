@@ -148,8 +148,7 @@ final class OpsGatewayEmitter {
             if (f == null || !f.inline()) {
                 throw new IllegalStateException(r.verb() + ": not a static inline function of " + target.headerName());
             }
-            Field op = pointers.getOrDefault(r.table(), List.of()).stream().filter(x -> x.cName().equals(r.op()))
-                    .findFirst().orElseThrow(() -> new IllegalStateException(r.verb() + ": no " + r.table() + "." + r.op()));
+            Field op = opField(pointers, r.table(), r.op(), r.verb());
             emitVerb(out, r, f, ((FunctionPointer) op.type()).signature(), op.name());
             written.add(r.verb());
         }
@@ -252,8 +251,7 @@ final class OpsGatewayEmitter {
      * generated invoker. A {@code uint8_t} result is widened unsigned to {@code int}.
      */
     static String emitCqExReaders(Target target, Map<String, Function> functions, Map<String, List<Field>> pointers) {
-        StringBuilder out = JavaFile.start(target, PACKAGE, List.of(Target.INVOKE_PACKAGE + ".ibv_cq_ex$calls"), List.of());
-        out.append("""
+        StringBuilder out = openClass(target, "ibv_cq_ex", List.of(), """
                 /**
                  * The {@code ibv_wc_read_*} verbs of verbs.h: each calls {@code cq->read_x(cq)} through the function
                  * pointer {@link CqEx#resolve} read once, after a NULL {@code cq} is refused with
@@ -263,15 +261,11 @@ final class OpsGatewayEmitter {
                  * 0xFFFFFFFFL); {@code imm_data} as delivered ({@code __be32}); a {@code uint8_t} widened unsigned;
                  * {@code completion_wallclock_ns} in nanoseconds of the host's real-time clock. Nothing allocates.
                  */
-                public final class CqExReaders {
-                    private CqExReaders() {}
-                """);
-        List<Field> fields = pointers.getOrDefault("ibv_cq_ex", List.of());
+                """, CQ_EX_READERS);
         for (String opName : CQ_EX_READ_OPS) {
             String verb = "ibv_wc_" + opName;
             Function f = functions.get(verb);
-            Field op = fields.stream().filter(x -> x.cName().equals(opName)).findFirst()
-                    .orElseThrow(() -> new IllegalStateException(verb + ": no ibv_cq_ex." + opName));
+            Field op = opField(pointers, "ibv_cq_ex", opName, verb);
             Signature sig = ((FunctionPointer) op.type()).signature();
             if (f == null || !f.inline() || f.paramNames().size() != 1 || sig.params().size() != 1
                     || !(sig.result() instanceof Model.Scalar result)) {
@@ -292,6 +286,91 @@ final class OpsGatewayEmitter {
         }
         out.append("}\n");
         return out.toString();
+    }
+
+    /** The raw-address post verbs' class, beside {@code OpsTable} (which resolves their ops). */
+    static final String OPS_TABLE_POSTS = "OpsTablePosts";
+
+    /** The path of {@link #OPS_TABLE_POSTS} under the gateway tree. */
+    static String opsTablePostsFile() {
+        return PACKAGE.replace('.', '/') + "/" + OPS_TABLE_POSTS + ".java";
+    }
+
+    /** The {@code ibv_context_ops} post ops: verb {@code ibv_} and the op's name, {@code $raw} and {@code $critical}. */
+    static final List<String> POST_OPS = List.of("post_send", "post_recv", "post_srq_recv");
+
+    /**
+     * {@code OpsTablePosts}: for each {@link #POST_OPS} op, the raw-address verb through the function
+     * {@code OpsTable.resolveX} read, and its critical twin; every pointer argument refused when NULL
+     * (by its C name), then the generated invoker called. From the inline verb (name, parameters) and
+     * the op's signature, as {@link #emitVerb} does.
+     */
+    static String emitOpsTablePosts(Target target, Map<String, Function> functions, Map<String, List<Field>> pointers) {
+        StringBuilder out = openClass(target, "ibv_context_ops", List.of("java.lang.foreign.MemorySegment"), """
+                /**
+                 * The post verbs of verbs.h with raw addresses: {@code object->context->ops.post_x(object, wr, bad_wr)}
+                 * through the function {@link OpsTable} resolved once, reading no native memory and allocating
+                 * nothing. A NULL pointer argument is refused with {@link IllegalArgumentException} before the
+                 * call. Each comes twice: through the ordinary downcall, and through the critical one (no
+                 * thread-state transition: only for a provider in {@link ProviderPosts}' table). Returns 0 when
+                 * every request was posted, else the errno (providers return it positive or negative), with
+                 * the first failed request's address in {@code *bad_wr}.
+                 */
+                """, OPS_TABLE_POSTS);
+        for (String opName : POST_OPS) {
+            String verb = "ibv_" + opName;
+            Function f = functions.get(verb);
+            Field op = opField(pointers, "ibv_context_ops", opName, verb);
+            Signature sig = ((FunctionPointer) op.type()).signature();
+            if (f == null || !f.inline() || f.paramNames().size() != 3 || sig.params().size() != 3
+                    || !sig.params().stream().allMatch(t -> t instanceof Pointer)) {
+                throw new IllegalStateException(verb + ": not a static inline ops." + opName + "(object, wr, bad_wr) of "
+                        + target.headerName());
+            }
+            List<String> c = f.paramNames();
+            List<String> java = c.stream().map(Names::camelCase).toList();
+            for (String downcall : List.of("raw", "critical")) {
+                boolean critical = downcall.equals("critical");
+                String method = Names.camelCase(opName) + (critical ? "Critical" : "");
+                out.append("\n    /**\n     * {@code ").append(verb).append('(').append(String.join(", ", c))
+                        .append(")}: {@code ").append(c.get(0)).append("->context->ops.").append(opName).append('(')
+                        .append(String.join(", ", c)).append(")}")
+                        .append(critical ? ", through the critical downcall" : "").append(".\n     *\n")
+                        .append("     * @param function the op {@code OpsTable.resolve").append(Character.toUpperCase(method.charAt(0)))
+                        .append(Names.camelCase(opName).substring(1)).append("} returned\n");
+                for (int i = 0; i < 3; i++) {
+                    out.append("     * @param ").append(java.get(i)).append(" the C argument {@code ").append(c.get(i))
+                            .append("} (a pointer, as its address)\n");
+                }
+                out.append("     * @return 0, or the errno\n     */\n");
+                out.append("    public static int ").append(method).append("(MemorySegment function, long ")
+                        .append(String.join(", long ", java)).append(") {\n");
+                for (int i = 0; i < 3; i++) {
+                    out.append("        Memory.requireNonNull(").append(java.get(i)).append(", \"").append(verb)
+                            .append("\", \"").append(c.get(i)).append("\");\n");
+                }
+                out.append("        return ibv_context_ops$calls.").append(op.name()).append('$').append(downcall)
+                        .append("(function, ").append(String.join(", ", java)).append(");\n    }\n");
+            }
+        }
+        out.append("}\n");
+        return out.toString();
+    }
+
+    /** The function-pointer field {@code table.opName} that {@code verb} calls; a missing one fails the generation. */
+    private static Field opField(Map<String, List<Field>> pointers, String table, String opName, String verb) {
+        return pointers.getOrDefault(table, List.of()).stream().filter(x -> x.cName().equals(opName)).findFirst()
+                .orElseThrow(() -> new IllegalStateException(verb + ": no " + table + "." + opName));
+    }
+
+    /** A gateway class calling {@code table}'s {@code $calls}: banner, imports, {@code javadoc}, declaration. */
+    private static StringBuilder openClass(Target target, String table, List<String> javaImports, String javadoc,
+                                           String name) {
+        StringBuilder out = JavaFile.start(target, PACKAGE, List.of(Target.INVOKE_PACKAGE + "." + table + "$calls"),
+                javaImports);
+        out.append(javadoc).append("public final class ").append(name).append(" {\n    private ").append(name)
+                .append("() {}\n");
+        return out;
     }
 
     /** A forwarder with the invoker's very parameters (the same names, so one sed turns a call site). */

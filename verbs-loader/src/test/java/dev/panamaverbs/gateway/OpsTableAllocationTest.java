@@ -109,11 +109,11 @@ class OpsTableAllocationTest {
     static Stream<ResolvedCall> opsTableCalls() {
         return Stream.of(
                 new ResolvedCall("postSend", () -> OpsTable.resolvePostSend(qp),
-                        f -> OpsTable.postSend(f, qp, sendWr, badWr)),
+                        f -> OpsTablePosts.postSend(f, qp, sendWr, badWr)),
                 new ResolvedCall("postRecv", () -> OpsTable.resolvePostRecv(qp),
-                        f -> OpsTable.postRecv(f, qp, recvWr, badWr)),
+                        f -> OpsTablePosts.postRecv(f, qp, recvWr, badWr)),
                 new ResolvedCall("postSrqRecv", () -> OpsTable.resolvePostSrqRecv(srq),
-                        f -> OpsTable.postSrqRecv(f, srq, recvWr, badWr)),
+                        f -> OpsTablePosts.postSrqRecv(f, srq, recvWr, badWr)),
                 new ResolvedCall("pollCq", () -> OpsTable.resolvePollCq(cq),
                         f -> OpsTable.pollCq(f, cq, 16, wcs)),
                 // The segment variants the data path uses: the arena kept open, still nothing allocated.
