@@ -13,6 +13,7 @@ import dev.panamaverbs.ffm.ibv_cq_init_attr_ex;
 import dev.panamaverbs.ffm.ibv_poll_cq_attr;
 import dev.panamaverbs.ffm.ibv_wc;
 import dev.panamaverbs.gateway.CqEx;
+import dev.panamaverbs.gateway.CqExReaders;
 import dev.panamaverbs.gateway.ExtendedOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -178,30 +179,30 @@ final class ExtendedCompletions {
         int status = CqEx.status(cqAddress);
         entries.set(JAVA_LONG, base + ibv_wc.wr_id$OFFSET, CqEx.wrId(cqAddress));
         entries.set(JAVA_INT, base + ibv_wc.status$OFFSET, status);
-        entries.set(JAVA_INT, base + ibv_wc.opcode$OFFSET, CqEx.readOpcode(fns, cqAddress));
-        entries.set(JAVA_INT, base + ibv_wc.vendor_err$OFFSET, CqEx.readVendorErr(fns, cqAddress));
+        entries.set(JAVA_INT, base + ibv_wc.opcode$OFFSET, CqExReaders.readOpcode(fns, cqAddress));
+        entries.set(JAVA_INT, base + ibv_wc.vendor_err$OFFSET, CqExReaders.readVendorErr(fns, cqAddress));
         entries.set(JAVA_INT, base + ibv_wc.qp_num$OFFSET,
-                requested(CompletionField.QP_NUM) ? CqEx.readQpNum(fns, cqAddress) : 0);
+                requested(CompletionField.QP_NUM) ? CqExReaders.readQpNum(fns, cqAddress) : 0);
         boolean success = status == VerbsConstants.IBV_WC_SUCCESS;
         // Per verbs.h only wr_id, status, opcode, vendor_err and qp_num mean anything for a failure.
-        entries.set(JAVA_INT, base + ibv_wc.wc_flags$OFFSET, success ? CqEx.readWcFlags(fns, cqAddress) : 0);
+        entries.set(JAVA_INT, base + ibv_wc.wc_flags$OFFSET, success ? CqExReaders.readWcFlags(fns, cqAddress) : 0);
         entries.set(JAVA_INT, base + ibv_wc.byte_len$OFFSET,
-                success && requested(CompletionField.BYTE_LEN) ? CqEx.readByteLen(fns, cqAddress) : 0);
+                success && requested(CompletionField.BYTE_LEN) ? CqExReaders.readByteLen(fns, cqAddress) : 0);
         entries.set(JAVA_INT, base + ibv_wc.imm_data$OFFSET,
-                success && requested(CompletionField.IMM) ? CqEx.readImmData(fns, cqAddress) : 0);
+                success && requested(CompletionField.IMM) ? CqExReaders.readImmData(fns, cqAddress) : 0);
         entries.set(JAVA_INT, base + ibv_wc.src_qp$OFFSET,
-                success && requested(CompletionField.SRC_QP) ? CqEx.readSrcQp(fns, cqAddress) : 0);
+                success && requested(CompletionField.SRC_QP) ? CqExReaders.readSrcQp(fns, cqAddress) : 0);
         entries.set(JAVA_SHORT, base + ibv_wc.pkey_index$OFFSET, (short) 0);
         entries.set(JAVA_SHORT, base + ibv_wc.slid$OFFSET,
-                (short) (success && requested(CompletionField.SLID) ? CqEx.readSlid(fns, cqAddress) : 0));
+                (short) (success && requested(CompletionField.SLID) ? CqExReaders.readSlid(fns, cqAddress) : 0));
         entries.set(JAVA_BYTE, base + ibv_wc.sl$OFFSET,
-                (byte) (success && requested(CompletionField.SL) ? CqEx.readSl(fns, cqAddress) : 0));
+                (byte) (success && requested(CompletionField.SL) ? CqExReaders.readSl(fns, cqAddress) : 0));
         entries.set(JAVA_BYTE, base + ibv_wc.dlid_path_bits$OFFSET,
-                (byte) (success && requested(CompletionField.DLID_PATH_BITS) ? CqEx.readDlidPathBits(fns, cqAddress) : 0));
+                (byte) (success && requested(CompletionField.DLID_PATH_BITS) ? CqExReaders.readDlidPathBits(fns, cqAddress) : 0));
         batch.setExtendedFields(index,
-                requested(CompletionField.COMPLETION_TIMESTAMP) ? CqEx.readCompletionTs(fns, cqAddress) : 0L,
+                requested(CompletionField.COMPLETION_TIMESTAMP) ? CqExReaders.readCompletionTs(fns, cqAddress) : 0L,
                 requested(CompletionField.COMPLETION_TIMESTAMP_WALLCLOCK)
-                        ? CqEx.readCompletionWallclockNs(fns, cqAddress) : 0L,
-                success && requested(CompletionField.FLOW_TAG) ? CqEx.readFlowTag(fns, cqAddress) : 0);
+                        ? CqExReaders.readCompletionWallclockNs(fns, cqAddress) : 0L,
+                success && requested(CompletionField.FLOW_TAG) ? CqExReaders.readFlowTag(fns, cqAddress) : 0);
     }
 }

@@ -131,6 +131,12 @@ final class Generation {
         });
         g.files.put(Main.GATEWAY_PREFIX + OpsGatewayEmitter.file(target),
                 OpsGatewayEmitter.emit(target, exported, scan.functions, scan.functionPointerFields, new ArrayList<>()));
+        if (target.packageName().equals(Target.BASE_PACKAGE)) {
+            g.files.put(Main.GATEWAY_PREFIX + OpsGatewayEmitter.cqExReadersFile(),
+                    OpsGatewayEmitter.emitCqExReaders(target, scan.functions, scan.functionPointerFields));
+            g.files.put(Main.GATEWAY_PREFIX + OpsGatewayEmitter.opsTablePostsFile(),
+                    OpsGatewayEmitter.emitOpsTablePosts(target, scan.functions, scan.functionPointerFields));
+        }
 
         List<String> undeclared = new ArrayList<>();
         String prefix = target.symbolPrefix();

@@ -19,6 +19,21 @@ final class Names {
         return JAVA_KEYWORDS.contains(cName) ? cName + "_" : cName;
     }
 
+    /** "readOpcode" for "read_opcode": a C snake_case name as a Java method or record component. */
+    static String camelCase(String cName) {
+        StringBuilder out = new StringBuilder();
+        boolean upper = false;
+        for (char ch : cName.toCharArray()) {
+            if (ch == '_') {
+                upper = out.length() > 0;
+            } else {
+                out.append(upper ? Character.toUpperCase(ch) : ch);
+                upper = false;
+            }
+        }
+        return out.toString();
+    }
+
     /** Removes host-specific paths from clang's spelling of anonymous types. */
     static String portableSpelling(String clangSpelling) {
         return clangSpelling.replaceAll("\\((?:unnamed|anonymous)[^)]*\\)", "(anonymous)");

@@ -148,8 +148,7 @@ final class OpsGatewayEmitter {
             if (f == null || !f.inline()) {
                 throw new IllegalStateException(r.verb() + ": not a static inline function of " + target.headerName());
             }
-            Field op = pointers.getOrDefault(r.table(), List.of()).stream().filter(x -> x.cName().equals(r.op()))
-                    .findFirst().orElseThrow(() -> new IllegalStateException(r.verb() + ": no " + r.table() + "." + r.op()));
+            Field op = opField(pointers, r.table(), r.op(), r.verb());
             emitVerb(out, r, f, ((FunctionPointer) op.type()).signature(), op.name());
             written.add(r.verb());
         }
@@ -227,6 +226,151 @@ final class OpsGatewayEmitter {
                     .append("$raw(MemorySegment.ofAddress(function), ").append(String.join(", ", rawArgs)).append(");\n");
         }
         out.append("    }\n");
+    }
+
+    /** The extended-completion readers' class, beside {@code CqEx} (which resolves their ops). */
+    static final String CQ_EX_READERS = "CqExReaders";
+
+    /** The path of {@link #CQ_EX_READERS} under the gateway tree. */
+    static String cqExReadersFile() {
+        return PACKAGE.replace('.', '/') + "/" + CQ_EX_READERS + ".java";
+    }
+
+    /**
+     * The {@code struct ibv_cq_ex} ops {@code CqEx.Functions} resolves whose verb ({@code ibv_wc_} and
+     * the op's name) is resolve-guard-call on the CQ alone: {@code cq->read_x(cq)}.
+     */
+    static final List<String> CQ_EX_READ_OPS = List.of("read_opcode", "read_vendor_err", "read_byte_len",
+            "read_imm_data", "read_qp_num", "read_src_qp", "read_wc_flags", "read_slid", "read_sl",
+            "read_dlid_path_bits", "read_completion_ts", "read_completion_wallclock_ns", "read_flow_tag");
+
+    /**
+     * {@code CqExReaders}: one method per {@link #CQ_EX_READ_OPS} op, from the inline verb (its name and
+     * parameter) and the op's signature, as {@link #emitVerb} does for the ops-table verbs. The op was
+     * resolved once ({@code CqEx.resolve}); the method refuses a NULL CQ and calls it through the
+     * generated invoker. A {@code uint8_t} result is widened unsigned to {@code int}.
+     */
+    static String emitCqExReaders(Target target, Map<String, Function> functions, Map<String, List<Field>> pointers) {
+        StringBuilder out = openClass(target, "ibv_cq_ex", List.of(), """
+                /**
+                 * The {@code ibv_wc_read_*} verbs of verbs.h: each calls {@code cq->read_x(cq)} through the function
+                 * pointer {@link CqEx#resolve} read once, after a NULL {@code cq} is refused with
+                 * {@link IllegalArgumentException}. Call them between {@link CqEx#startPoll} answering 0 and
+                 * {@link CqEx#endPoll}, and only for a reader the provider set ({@link CqEx.Functions#has}).
+                 * C's values: a {@code uint32_t} (byte_len, vendor_err, flow_tag) in an {@code int} (mask with
+                 * 0xFFFFFFFFL); {@code imm_data} as delivered ({@code __be32}); a {@code uint8_t} widened unsigned;
+                 * {@code completion_wallclock_ns} in nanoseconds of the host's real-time clock. Nothing allocates.
+                 */
+                """, CQ_EX_READERS);
+        for (String opName : CQ_EX_READ_OPS) {
+            String verb = "ibv_wc_" + opName;
+            Function f = functions.get(verb);
+            Field op = opField(pointers, "ibv_cq_ex", opName, verb);
+            Signature sig = ((FunctionPointer) op.type()).signature();
+            if (f == null || !f.inline() || f.paramNames().size() != 1 || sig.params().size() != 1
+                    || !(sig.result() instanceof Model.Scalar result)) {
+                throw new IllegalStateException(verb + ": not a static inline cq->" + opName + "(cq) of " + target.headerName());
+            }
+            String c = f.paramNames().getFirst();
+            boolean widen = result.carrier() == Model.Carrier.BYTE;
+            String call = "ibv_cq_ex$calls." + op.name() + "$raw(fns." + Names.camelCase(opName) + "(), cqx)";
+            out.append("\n    /**\n     * {@code ").append(verb).append('(').append(c).append(")}: {@code ").append(c)
+                    .append("->").append(opName).append('(').append(c).append(")}.\n     *\n")
+                    .append("     * @param fns the function pointers {@link CqEx#resolve} read\n")
+                    .append("     * @param cqx the C argument {@code ").append(c).append("} (a {@code struct ibv_cq_ex *}, as its address)\n")
+                    .append("     * @return what the op returns").append(widen ? ", widened unsigned" : "").append("\n     */\n");
+            out.append("    public static ").append(widen ? "int" : result.carrier().javaType).append(' ')
+                    .append(Names.camelCase(opName)).append("(CqEx.Functions fns, long cqx) {\n");
+            out.append("        Memory.requireNonNull(cqx, \"").append(verb).append("\", \"").append(c).append("\");\n");
+            out.append("        return ").append(widen ? "Byte.toUnsignedInt(" + call + ")" : call).append(";\n    }\n");
+        }
+        out.append("}\n");
+        return out.toString();
+    }
+
+    /** The raw-address post verbs' class, beside {@code OpsTable} (which resolves their ops). */
+    static final String OPS_TABLE_POSTS = "OpsTablePosts";
+
+    /** The path of {@link #OPS_TABLE_POSTS} under the gateway tree. */
+    static String opsTablePostsFile() {
+        return PACKAGE.replace('.', '/') + "/" + OPS_TABLE_POSTS + ".java";
+    }
+
+    /** The {@code ibv_context_ops} post ops: verb {@code ibv_} and the op's name, {@code $raw} and {@code $critical}. */
+    static final List<String> POST_OPS = List.of("post_send", "post_recv", "post_srq_recv");
+
+    /**
+     * {@code OpsTablePosts}: for each {@link #POST_OPS} op, the raw-address verb through the function
+     * {@code OpsTable.resolveX} read, and its critical twin; every pointer argument refused when NULL
+     * (by its C name), then the generated invoker called. From the inline verb (name, parameters) and
+     * the op's signature, as {@link #emitVerb} does.
+     */
+    static String emitOpsTablePosts(Target target, Map<String, Function> functions, Map<String, List<Field>> pointers) {
+        StringBuilder out = openClass(target, "ibv_context_ops", List.of("java.lang.foreign.MemorySegment"), """
+                /**
+                 * The post verbs of verbs.h with raw addresses: {@code object->context->ops.post_x(object, wr, bad_wr)}
+                 * through the function {@link OpsTable} resolved once, reading no native memory and allocating
+                 * nothing. A NULL pointer argument is refused with {@link IllegalArgumentException} before the
+                 * call. Each comes twice: through the ordinary downcall, and through the critical one (no
+                 * thread-state transition: only for a provider in {@link ProviderPosts}' table). Returns 0 when
+                 * every request was posted, else the errno (providers return it positive or negative), with
+                 * the first failed request's address in {@code *bad_wr}.
+                 */
+                """, OPS_TABLE_POSTS);
+        for (String opName : POST_OPS) {
+            String verb = "ibv_" + opName;
+            Function f = functions.get(verb);
+            Field op = opField(pointers, "ibv_context_ops", opName, verb);
+            Signature sig = ((FunctionPointer) op.type()).signature();
+            if (f == null || !f.inline() || f.paramNames().size() != 3 || sig.params().size() != 3
+                    || !sig.params().stream().allMatch(t -> t instanceof Pointer)) {
+                throw new IllegalStateException(verb + ": not a static inline ops." + opName + "(object, wr, bad_wr) of "
+                        + target.headerName());
+            }
+            List<String> c = f.paramNames();
+            List<String> java = c.stream().map(Names::camelCase).toList();
+            for (String downcall : List.of("raw", "critical")) {
+                boolean critical = downcall.equals("critical");
+                String method = Names.camelCase(opName) + (critical ? "Critical" : "");
+                out.append("\n    /**\n     * {@code ").append(verb).append('(').append(String.join(", ", c))
+                        .append(")}: {@code ").append(c.get(0)).append("->context->ops.").append(opName).append('(')
+                        .append(String.join(", ", c)).append(")}")
+                        .append(critical ? ", through the critical downcall" : "").append(".\n     *\n")
+                        .append("     * @param function the op {@code OpsTable.resolve").append(Character.toUpperCase(method.charAt(0)))
+                        .append(Names.camelCase(opName).substring(1)).append("} returned\n");
+                for (int i = 0; i < 3; i++) {
+                    out.append("     * @param ").append(java.get(i)).append(" the C argument {@code ").append(c.get(i))
+                            .append("} (a pointer, as its address)\n");
+                }
+                out.append("     * @return 0, or the errno\n     */\n");
+                out.append("    public static int ").append(method).append("(MemorySegment function, long ")
+                        .append(String.join(", long ", java)).append(") {\n");
+                for (int i = 0; i < 3; i++) {
+                    out.append("        Memory.requireNonNull(").append(java.get(i)).append(", \"").append(verb)
+                            .append("\", \"").append(c.get(i)).append("\");\n");
+                }
+                out.append("        return ibv_context_ops$calls.").append(op.name()).append('$').append(downcall)
+                        .append("(function, ").append(String.join(", ", java)).append(");\n    }\n");
+            }
+        }
+        out.append("}\n");
+        return out.toString();
+    }
+
+    /** The function-pointer field {@code table.opName} that {@code verb} calls; a missing one fails the generation. */
+    private static Field opField(Map<String, List<Field>> pointers, String table, String opName, String verb) {
+        return pointers.getOrDefault(table, List.of()).stream().filter(x -> x.cName().equals(opName)).findFirst()
+                .orElseThrow(() -> new IllegalStateException(verb + ": no " + table + "." + opName));
+    }
+
+    /** A gateway class calling {@code table}'s {@code $calls}: banner, imports, {@code javadoc}, declaration. */
+    private static StringBuilder openClass(Target target, String table, List<String> javaImports, String javadoc,
+                                           String name) {
+        StringBuilder out = JavaFile.start(target, PACKAGE, List.of(Target.INVOKE_PACKAGE + "." + table + "$calls"),
+                javaImports);
+        out.append(javadoc).append("public final class ").append(name).append(" {\n    private ").append(name)
+                .append("() {}\n");
+        return out;
     }
 
     /** A forwarder with the invoker's very parameters (the same names, so one sed turns a call site). */

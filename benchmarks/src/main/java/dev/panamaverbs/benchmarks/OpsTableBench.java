@@ -5,7 +5,9 @@ import dev.panamaverbs.ffm.ibv_poll_cq_attr;
 import dev.panamaverbs.ffm.ibv_send_wr;
 import dev.panamaverbs.ffm.ibv_wc;
 import dev.panamaverbs.gateway.CqEx;
+import dev.panamaverbs.gateway.CqExReaders;
 import dev.panamaverbs.gateway.OpsTable;
+import dev.panamaverbs.gateway.OpsTablePosts;
 import dev.panamaverbs.gateway.QpEx;
 import dev.panamaverbs.ffm.ibv_sge;
 import dev.panamaverbs.ffm.ibv_qp_ex;
@@ -291,7 +293,7 @@ public class OpsTableBench {
     /** {@code ibv_post_send} of one pre-filled request through the resolved {@code qp->context->ops.post_send}. */
     @Benchmark
     public int postSend() {
-        return OpsTable.postSend(postSendFunction, qp, sendWr, badWr);
+        return OpsTablePosts.postSend(postSendFunction, qp, sendWr, badWr);
     }
 
     /** {@link #postSend()} with segment arguments in a shared arena, which the downcall keeps open. */
@@ -315,7 +317,7 @@ public class OpsTableBench {
     /** Post, poll, and read the completion's wr_id: one send round trip of the data path. */
     @Benchmark
     public long postSendPollAndRead() {
-        OpsTable.postSend(postSendFunction, qp, sendWr, badWr);
+        OpsTablePosts.postSend(postSendFunction, qp, sendWr, badWr);
         int polled = OpsTable.pollCq(pollCqFunction, cq, POLL_BATCH, wcs);
         return polled == 0 ? -1 : wcArray.get(JAVA_LONG, ibv_wc.wr_id$OFFSET);
     }
@@ -327,19 +329,19 @@ public class OpsTableBench {
      */
     @Benchmark
     public int postSendCritical() {
-        return OpsTable.postSendCritical(postSendFunction, qp, sendWr, badWr);
+        return OpsTablePosts.postSendCritical(postSendFunction, qp, sendWr, badWr);
     }
 
     /** {@code ibv_post_recv} of one pre-filled request through the resolved {@code ops.post_recv}: the plain downcall. */
     @Benchmark
     public int postRecv() {
-        return OpsTable.postRecv(postRecvFunction, qp, recvWr, badWr);
+        return OpsTablePosts.postRecv(postRecvFunction, qp, recvWr, badWr);
     }
 
     /** {@link #postRecv()} through the critical invoker ({@code post_recv$critical}), as on mlx5 and efa. */
     @Benchmark
     public int postRecvCritical() {
-        return OpsTable.postRecvCritical(postRecvFunction, qp, recvWr, badWr);
+        return OpsTablePosts.postRecvCritical(postRecvFunction, qp, recvWr, badWr);
     }
 
     /** C baseline of {@link #postRecv()}: {@code ibv_post_recv} from C, per call. */
@@ -390,7 +392,7 @@ public class OpsTableBench {
     /** {@code ibv_wc_read_byte_len} through the resolved {@code cq->read_byte_len}: one reader downcall. */
     @Benchmark
     public int cqExReadByteLen() {
-        return CqEx.readByteLen(cqExFunctions, cqx);
+        return CqExReaders.readByteLen(cqExFunctions, cqx);
     }
 
     /** {@code ibv_wr_set_sge} through the resolved {@code qp->wr_set_sge}: one fill downcall (critical). */
@@ -409,14 +411,14 @@ public class OpsTableBench {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public int postSendChain16() {
-        return OpsTable.postSend(postSendFunction, qp, batchWrs[0], badWr);
+        return OpsTablePosts.postSend(postSendFunction, qp, batchWrs[0], badWr);
     }
 
     /** {@link #postSendChain16()} through the critical invoker, as on mlx5 and efa; per work request. */
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public int postSendChain16Critical() {
-        return OpsTable.postSendCritical(postSendFunction, qp, batchWrs[0], badWr);
+        return OpsTablePosts.postSendCritical(postSendFunction, qp, batchWrs[0], badWr);
     }
 
     /** C baseline of {@link #postSendChain16()}: the same chain through {@code ibv_post_send} from C, per work request. */

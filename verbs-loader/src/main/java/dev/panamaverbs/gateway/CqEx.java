@@ -12,7 +12,8 @@ import java.lang.foreign.MemorySegment;
  * addresses; C's return conventions; nothing allocates.
  *
  * <p>Usage: {@code fns = resolve(cq)} once, when the CQ is created; then, per completion,
- * {@code if (startPoll(fns, cq, attr) == 0) { read...(fns, cq); endPoll(fns, cq); }}.
+ * {@code if (startPoll(fns, cq, attr) == 0) { CqExReaders.read...(fns, cq); endPoll(fns, cq); }}. The
+ * {@code ibv_wc_read_*} readers are generated ({@link CqExReaders}, one per op of {@link Functions}).
  *
  * <p>One {@code start_poll}/{@code end_poll} pair per completion, never {@code next_poll}: rxe
  * (rdma-core 44, and later releases) breaks the loop when it runs dry: a {@code next_poll} that
@@ -26,7 +27,7 @@ public final class CqEx {
     /**
      * The function pointers of one {@code struct ibv_cq_ex}, read once by {@link #resolve(long)}:
      * a provider never changes them afterwards. A reader the provider left NULL (not requested in
-     * {@code wc_flags}) is {@link MemorySegment#NULL}; callers check {@link #has} before use.
+     * {@code wc_flags}) is {@link MemorySegment#NULL}; callers check {@link #has} before use ({@link CqExReaders} calls them).
      *
      * @param startPoll the start poll
      * @param endPoll the end poll
@@ -111,149 +112,6 @@ public final class CqEx {
     public static void endPoll(Functions fns, long cqx) {
         Memory.requireNonNull(cqx, "ibv_end_poll", "cq");
         ibv_cq_ex$calls.end_poll$raw(fns.endPoll(), cqx);
-    }
-
-    /**
-     * {@code ibv_wc_read_opcode} ({@code enum ibv_wc_opcode}).
-     *
-     * @param fns the resolved function pointers
-     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
-     * @return {@code ibv_wc_read_opcode} ({@code enum ibv_wc_opcode})
-     */
-    public static int readOpcode(Functions fns, long cqx) {
-        return ibv_cq_ex$calls.read_opcode$raw(fns.readOpcode(), cq(cqx));
-    }
-
-    /**
-     * {@code ibv_wc_read_vendor_err} (uint32_t).
-     *
-     * @param fns the resolved function pointers
-     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
-     * @return {@code ibv_wc_read_vendor_err} (uint32_t)
-     */
-    public static int readVendorErr(Functions fns, long cqx) {
-        return ibv_cq_ex$calls.read_vendor_err$raw(fns.readVendorErr(), cq(cqx));
-    }
-
-    /**
-     * {@code ibv_wc_read_byte_len} (uint32_t: mask with 0xFFFFFFFFL).
-     *
-     * @param fns the resolved function pointers
-     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
-     * @return {@code ibv_wc_read_byte_len} (uint32_t: mask with 0xFFFFFFFFL)
-     */
-    public static int readByteLen(Functions fns, long cqx) {
-        return ibv_cq_ex$calls.read_byte_len$raw(fns.readByteLen(), cq(cqx));
-    }
-
-    /**
-     * {@code ibv_wc_read_imm_data} (__be32, as delivered).
-     *
-     * @param fns the resolved function pointers
-     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
-     * @return {@code ibv_wc_read_imm_data} (__be32, as delivered)
-     */
-    public static int readImmData(Functions fns, long cqx) {
-        return ibv_cq_ex$calls.read_imm_data$raw(fns.readImmData(), cq(cqx));
-    }
-
-    /**
-     * {@code ibv_wc_read_qp_num}.
-     *
-     * @param fns the resolved function pointers
-     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
-     * @return {@code ibv_wc_read_qp_num}
-     */
-    public static int readQpNum(Functions fns, long cqx) {
-        return ibv_cq_ex$calls.read_qp_num$raw(fns.readQpNum(), cq(cqx));
-    }
-
-    /**
-     * {@code ibv_wc_read_src_qp}.
-     *
-     * @param fns the resolved function pointers
-     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
-     * @return {@code ibv_wc_read_src_qp}
-     */
-    public static int readSrcQp(Functions fns, long cqx) {
-        return ibv_cq_ex$calls.read_src_qp$raw(fns.readSrcQp(), cq(cqx));
-    }
-
-    /**
-     * {@code ibv_wc_read_wc_flags} ({@code enum ibv_wc_flags} bits).
-     *
-     * @param fns the resolved function pointers
-     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
-     * @return {@code ibv_wc_read_wc_flags} ({@code enum ibv_wc_flags} bits)
-     */
-    public static int readWcFlags(Functions fns, long cqx) {
-        return ibv_cq_ex$calls.read_wc_flags$raw(fns.readWcFlags(), cq(cqx));
-    }
-
-    /**
-     * {@code ibv_wc_read_slid}.
-     *
-     * @param fns the resolved function pointers
-     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
-     * @return {@code ibv_wc_read_slid}
-     */
-    public static int readSlid(Functions fns, long cqx) {
-        return ibv_cq_ex$calls.read_slid$raw(fns.readSlid(), cq(cqx));
-    }
-
-    /**
-     * {@code ibv_wc_read_sl} (uint8_t, widened unsigned).
-     *
-     * @param fns the resolved function pointers
-     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
-     * @return {@code ibv_wc_read_sl} (uint8_t, widened unsigned)
-     */
-    public static int readSl(Functions fns, long cqx) {
-        return Byte.toUnsignedInt(ibv_cq_ex$calls.read_sl$raw(fns.readSl(), cq(cqx)));
-    }
-
-    /**
-     * {@code ibv_wc_read_dlid_path_bits} (uint8_t, widened unsigned).
-     *
-     * @param fns the resolved function pointers
-     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
-     * @return {@code ibv_wc_read_dlid_path_bits} (uint8_t, widened unsigned)
-     */
-    public static int readDlidPathBits(Functions fns, long cqx) {
-        return Byte.toUnsignedInt(ibv_cq_ex$calls.read_dlid_path_bits$raw(fns.readDlidPathBits(), cq(cqx)));
-    }
-
-    /**
-     * {@code ibv_wc_read_completion_ts} (uint64_t).
-     *
-     * @param fns the resolved function pointers
-     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
-     * @return {@code ibv_wc_read_completion_ts} (uint64_t)
-     */
-    public static long readCompletionTs(Functions fns, long cqx) {
-        return ibv_cq_ex$calls.read_completion_ts$raw(fns.readCompletionTs(), cq(cqx));
-    }
-
-    /**
-     * {@code ibv_wc_read_completion_wallclock_ns} (uint64_t).
-     *
-     * @param fns the resolved function pointers
-     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
-     * @return {@code ibv_wc_read_completion_wallclock_ns} (uint64_t): nanoseconds of the host's real-time clock
-     */
-    public static long readCompletionWallclockNs(Functions fns, long cqx) {
-        return ibv_cq_ex$calls.read_completion_wallclock_ns$raw(fns.readCompletionWallclockNs(), cq(cqx));
-    }
-
-    /**
-     * {@code ibv_wc_read_flow_tag} (uint32_t).
-     *
-     * @param fns the resolved function pointers
-     * @param cqx the extended completion queue ({@code struct ibv_cq_ex})
-     * @return {@code ibv_wc_read_flow_tag} (uint32_t): the tag of the flow rule that steered the packet
-     */
-    public static int readFlowTag(Functions fns, long cqx) {
-        return ibv_cq_ex$calls.read_flow_tag$raw(fns.readFlowTag(), cq(cqx));
     }
 
     /**

@@ -110,94 +110,7 @@ public final class OpsTable {
 
     // ---- the data path: through a resolved function, allocation-free ----
 
-    /**
-     * {@code ibv_post_send}: {@code qp->context->ops.post_send(qp, wr, bad_wr)} through the
-     * function {@link #resolvePostSend(long)} returned.
-     *
-     * @return 0 when every request was posted, else the errno
-     *         a bad request) with {@code *badWrOut} set
-     * @param postSend the post send
-     * @param qp the queue pair
-     * @param wr the work request
-     * @param badWrOut receives the address of the first failed work request
-     */
-    public static int postSend(MemorySegment postSend, long qp, long wr, long badWrOut) {
-        requireNonNull(qp, "qp", wr, badWrOut, "ibv_post_send");
-        return ibv_context_ops$calls.post_send$raw(postSend, qp, wr, badWrOut);
-    }
-
-    /**
-     * {@code ibv_post_send} as {@link #postSend(MemorySegment, long, long, long)}, through the critical
-     * downcall ({@code post_send$critical}): only for a provider in {@link ProviderPosts}' table.
-     *
-     * @param postSend the resolved op
-     * @param qp the {@code struct ibv_qp}
-     * @param wr the work request
-     * @param badWrOut receives the address of the first failed work request
-     * @return 0 or the errno
-     */
-    public static int postSendCritical(MemorySegment postSend, long qp, long wr, long badWrOut) {
-        requireNonNull(qp, "qp", wr, badWrOut, "ibv_post_send");
-        return ibv_context_ops$calls.post_send$critical(postSend, qp, wr, badWrOut);
-    }
-
-    /**
-     * {@code ibv_post_recv}, as {@link #postSend}.
-     *
-     * @param postRecv the post recv
-     * @param qp the queue pair
-     * @param wr the work request
-     * @param badWrOut receives the address of the first failed work request
-     * @return {@code ibv_post_recv}, as {@link #postSend}
-     */
-    public static int postRecv(MemorySegment postRecv, long qp, long wr, long badWrOut) {
-        requireNonNull(qp, "qp", wr, badWrOut, "ibv_post_recv");
-        return ibv_context_ops$calls.post_recv$raw(postRecv, qp, wr, badWrOut);
-    }
-
-    /**
-     * {@code ibv_post_recv} as {@link #postRecv(MemorySegment, long, long, long)}, through the critical
-     * downcall ({@code post_recv$critical}): only for a provider in {@link ProviderPosts}' table.
-     *
-     * @param postRecv the resolved op
-     * @param qp the {@code struct ibv_qp}
-     * @param wr the work request
-     * @param badWrOut receives the address of the first failed work request
-     * @return 0 or the errno
-     */
-    public static int postRecvCritical(MemorySegment postRecv, long qp, long wr, long badWrOut) {
-        requireNonNull(qp, "qp", wr, badWrOut, "ibv_post_recv");
-        return ibv_context_ops$calls.post_recv$critical(postRecv, qp, wr, badWrOut);
-    }
-
-    /**
-     * {@code ibv_post_srq_recv}, as {@link #postSend}.
-     *
-     * @param postSrqRecv the post srq recv
-     * @param srq the shared receive queue
-     * @param wr the work request
-     * @param badWrOut receives the address of the first failed work request
-     * @return {@code ibv_post_srq_recv}, as {@link #postSend}
-     */
-    public static int postSrqRecv(MemorySegment postSrqRecv, long srq, long wr, long badWrOut) {
-        requireNonNull(srq, "srq", wr, badWrOut, "ibv_post_srq_recv");
-        return ibv_context_ops$calls.post_srq_recv$raw(postSrqRecv, srq, wr, badWrOut);
-    }
-
-    /**
-     * {@code ibv_post_srq_recv} as {@link #postSrqRecv(MemorySegment, long, long, long)}, through the critical
-     * downcall ({@code post_srq_recv$critical}): only for a provider in {@link ProviderPosts}' table.
-     *
-     * @param postSrqRecv the resolved op
-     * @param srq the {@code struct ibv_srq}
-     * @param wr the work request
-     * @param badWrOut receives the address of the first failed work request
-     * @return 0 or the errno
-     */
-    public static int postSrqRecvCritical(MemorySegment postSrqRecv, long srq, long wr, long badWrOut) {
-        requireNonNull(srq, "srq", wr, badWrOut, "ibv_post_srq_recv");
-        return ibv_context_ops$calls.post_srq_recv$critical(postSrqRecv, srq, wr, badWrOut);
-    }
+    // The raw-address posts (and their critical twins) are generated: OpsTablePosts.
 
     /**
      * {@code ibv_poll_cq}: {@code cq->context->ops.poll_cq(cq, num_entries, wc)}.
@@ -231,7 +144,7 @@ public final class OpsTable {
     }
 
     /**
-     * {@link #postSend(MemorySegment, long, long, long)} with the request and the {@code bad_wr}
+     * {@link OpsTablePosts#postSend(MemorySegment, long, long, long)} with the request and the {@code bad_wr}
      * slot as segments: the downcall keeps their arenas alive until the provider returns, as FFM
      * does for every segment argument (closing a shared arena meanwhile throws
      * {@link IllegalStateException}; a confined one can only be used, and closed, by its owner).

@@ -43,22 +43,22 @@ class CqExTest extends ProcessFakeProviderTest {
 
     @Test
     void readersReturnTheProvidersValuesUnsignedWhereCIsUnsigned() {
-        assertEquals(VerbsConstants.IBV_WC_RDMA_WRITE, CqEx.readOpcode(fns, cqx));
+        assertEquals(VerbsConstants.IBV_WC_RDMA_WRITE, CqExReaders.readOpcode(fns, cqx));
         assertEquals("read_opcode", fake.lastOp());
-        assertEquals(0x11, CqEx.readVendorErr(fns, cqx));
-        assertEquals(0xFFFFFFF0L, Integer.toUnsignedLong(CqEx.readByteLen(fns, cqx)));
-        assertEquals(0x01020304, CqEx.readImmData(fns, cqx));
-        assertEquals(0x123456, CqEx.readQpNum(fns, cqx));
-        assertEquals(0x654321, CqEx.readSrcQp(fns, cqx));
-        assertEquals(VerbsConstants.IBV_WC_WITH_IMM, CqEx.readWcFlags(fns, cqx));
-        assertEquals(7, CqEx.readSlid(fns, cqx));
-        assertEquals(0xF3, CqEx.readSl(fns, cqx));
-        assertEquals(5, CqEx.readDlidPathBits(fns, cqx));
-        assertEquals(0x8000000000000001L, CqEx.readCompletionTs(fns, cqx));
+        assertEquals(0x11, CqExReaders.readVendorErr(fns, cqx));
+        assertEquals(0xFFFFFFF0L, Integer.toUnsignedLong(CqExReaders.readByteLen(fns, cqx)));
+        assertEquals(0x01020304, CqExReaders.readImmData(fns, cqx));
+        assertEquals(0x123456, CqExReaders.readQpNum(fns, cqx));
+        assertEquals(0x654321, CqExReaders.readSrcQp(fns, cqx));
+        assertEquals(VerbsConstants.IBV_WC_WITH_IMM, CqExReaders.readWcFlags(fns, cqx));
+        assertEquals(7, CqExReaders.readSlid(fns, cqx));
+        assertEquals(0xF3, CqExReaders.readSl(fns, cqx));
+        assertEquals(5, CqExReaders.readDlidPathBits(fns, cqx));
+        assertEquals(0x8000000000000001L, CqExReaders.readCompletionTs(fns, cqx));
         assertEquals("read_completion_ts", fake.lastOp());
-        assertEquals(123456789L, CqEx.readCompletionWallclockNs(fns, cqx));
+        assertEquals(123456789L, CqExReaders.readCompletionWallclockNs(fns, cqx));
         assertEquals("read_completion_wallclock_ns", fake.lastOp());
-        assertEquals(0xFFFFFFFE, CqEx.readFlowTag(fns, cqx), "a uint32_t");
+        assertEquals(0xFFFFFFFE, CqExReaders.readFlowTag(fns, cqx), "a uint32_t");
         assertLastCall("read_flow_tag", cqx);
     }
 
@@ -71,7 +71,7 @@ class CqExTest extends ProcessFakeProviderTest {
         assertTrue(CqEx.Functions.has(fns.readOpcode()));
         long calls = fake.calls();
         // The linker refuses a NULL target: an exception, never a call through NULL.
-        assertThrows(IllegalArgumentException.class, () -> CqEx.readOpcode(bareFns, bare));
+        assertThrows(IllegalArgumentException.class, () -> CqExReaders.readOpcode(bareFns, bare));
         assertThrows(IllegalArgumentException.class, () -> CqEx.startPoll(bareFns, bare, attr.address()));
         assertEquals(calls, fake.calls());
     }
@@ -82,7 +82,7 @@ class CqExTest extends ProcessFakeProviderTest {
         assertThrows(IllegalArgumentException.class, () -> CqEx.resolve(0));
         assertThrows(IllegalArgumentException.class, () -> CqEx.startPoll(fns, cqx, 0));
         assertThrows(IllegalArgumentException.class, () -> CqEx.startPoll(fns, 0, attr.address()));
-        assertThrows(IllegalArgumentException.class, () -> CqEx.readOpcode(fns, 0));
+        assertThrows(IllegalArgumentException.class, () -> CqExReaders.readOpcode(fns, 0));
         assertThrows(IllegalArgumentException.class, () -> CqEx.wrId(0));
         assertEquals(calls, fake.calls());
     }

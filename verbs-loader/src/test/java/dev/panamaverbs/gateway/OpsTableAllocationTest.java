@@ -109,11 +109,11 @@ class OpsTableAllocationTest {
     static Stream<ResolvedCall> opsTableCalls() {
         return Stream.of(
                 new ResolvedCall("postSend", () -> OpsTable.resolvePostSend(qp),
-                        f -> OpsTable.postSend(f, qp, sendWr, badWr)),
+                        f -> OpsTablePosts.postSend(f, qp, sendWr, badWr)),
                 new ResolvedCall("postRecv", () -> OpsTable.resolvePostRecv(qp),
-                        f -> OpsTable.postRecv(f, qp, recvWr, badWr)),
+                        f -> OpsTablePosts.postRecv(f, qp, recvWr, badWr)),
                 new ResolvedCall("postSrqRecv", () -> OpsTable.resolvePostSrqRecv(srq),
-                        f -> OpsTable.postSrqRecv(f, srq, recvWr, badWr)),
+                        f -> OpsTablePosts.postSrqRecv(f, srq, recvWr, badWr)),
                 new ResolvedCall("pollCq", () -> OpsTable.resolvePollCq(cq),
                         f -> OpsTable.pollCq(f, cq, 16, wcs)),
                 // The segment variants the data path uses: the arena kept open, still nothing allocated.
@@ -195,10 +195,10 @@ class OpsTableAllocationTest {
     @Test
     void cqExReadersAllocateNothing() {
         CqEx.Functions fns = CqEx.resolve(cqx);
-        assertNoAllocation("CqEx.readOpcode", () -> CqEx.readOpcode(fns, cqx));
-        assertNoAllocation("CqEx.readByteLen", () -> CqEx.readByteLen(fns, cqx));
-        assertNoAllocation("CqEx.readSl", () -> CqEx.readSl(fns, cqx));
-        assertNoAllocation("CqEx.readCompletionTs", () -> (int) CqEx.readCompletionTs(fns, cqx));
+        assertNoAllocation("CqExReaders.readOpcode", () -> CqExReaders.readOpcode(fns, cqx));
+        assertNoAllocation("CqExReaders.readByteLen", () -> CqExReaders.readByteLen(fns, cqx));
+        assertNoAllocation("CqExReaders.readSl", () -> CqExReaders.readSl(fns, cqx));
+        assertNoAllocation("CqExReaders.readCompletionTs", () -> (int) CqExReaders.readCompletionTs(fns, cqx));
     }
 
     /**

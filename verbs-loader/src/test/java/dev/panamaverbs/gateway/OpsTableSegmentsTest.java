@@ -93,7 +93,7 @@ class OpsTableSegmentsTest {
             MemorySegment wr = rawArena.allocate(ibv_send_wr.LAYOUT);
             MemorySegment badWr = rawArena.allocate(JAVA_LONG);
             reset(rawArena);
-            assertEquals(0, OpsTable.postSend(provider, qp.address(), wr.address(), badWr.address()));
+            assertEquals(0, OpsTablePosts.postSend(provider, qp.address(), wr.address(), badWr.address()));
             assertTrue(closed, "the raw variant keeps nothing open");
         }
     }

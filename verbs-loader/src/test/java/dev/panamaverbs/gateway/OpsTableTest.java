@@ -63,7 +63,7 @@ class OpsTableTest extends ProcessFakeProviderTest {
     void postSendDeliversExactlyItsArguments() {
         MemorySegment postSend = OpsTable.resolvePostSend(qp);
         long before = fake.calls();
-        assertEquals(0, OpsTable.postSend(postSend, qp, sendWr.address(), badWr.address()));
+        assertEquals(0, OpsTablePosts.postSend(postSend, qp, sendWr.address(), badWr.address()));
         assertLastCall("post_send", qp, sendWr.address(), badWr.address());
         assertEquals(before + 1, fake.calls());
     }
@@ -72,22 +72,22 @@ class OpsTableTest extends ProcessFakeProviderTest {
     void postSendReturnsTheProvidersErrnoAndBadWr() {
         MemorySegment postSend = OpsTable.resolvePostSend(qp);
         fake.nextReturn(TestErrno.ENOMEM);
-        assertEquals(TestErrno.ENOMEM, OpsTable.postSend(postSend, qp, sendWr.address(), badWr.address()));
+        assertEquals(TestErrno.ENOMEM, OpsTablePosts.postSend(postSend, qp, sendWr.address(), badWr.address()));
         assertEquals(sendWr.address(), badWr.get(JAVA_LONG, 0), "the provider's bad_wr reaches the caller");
     }
 
     @Test
     void postRecvDeliversExactlyItsArguments() {
-        assertPostsReceives("post_recv", qp, OpsTable.resolvePostRecv(qp), OpsTable::postRecv, TestErrno.EINVAL);
+        assertPostsReceives("post_recv", qp, OpsTable.resolvePostRecv(qp), OpsTablePosts::postRecv, TestErrno.EINVAL);
     }
 
     @Test
     void postSrqRecvGoesThroughTheSrqsContext() {
-        assertPostsReceives("post_srq_recv", srq, OpsTable.resolvePostSrqRecv(srq), OpsTable::postSrqRecv,
+        assertPostsReceives("post_srq_recv", srq, OpsTable.resolvePostSrqRecv(srq), OpsTablePosts::postSrqRecv,
                 TestErrno.ENOMEM);
     }
 
-    /** {@link OpsTable#postRecv} and {@link OpsTable#postSrqRecv}: same arguments, same answer. */
+    /** {@link OpsTablePosts#postRecv} and {@link OpsTablePosts#postSrqRecv}: same arguments, same answer. */
     private interface ReceivePost {
         int post(MemorySegment function, long queue, long wr, long badWrOut);
     }
@@ -170,16 +170,16 @@ class OpsTableTest extends ProcessFakeProviderTest {
         MemorySegment reqNotifyCq = OpsTable.resolveReqNotifyCq(cq);
         long before = fake.calls();
         IllegalArgumentException noQp = assertThrows(IllegalArgumentException.class,
-                () -> OpsTable.postSend(postSend, 0, sendWr.address(), badWr.address()));
+                () -> OpsTablePosts.postSend(postSend, 0, sendWr.address(), badWr.address()));
         assertTrue(noQp.getMessage().startsWith("ibv_post_send"), noQp.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSend(postSend, qp, 0, badWr.address()));
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSend(postSend, qp, sendWr.address(), 0));
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.postRecv(postRecv, 0, recvWr.address(), badWr.address()));
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.postRecv(postRecv, qp, 0, badWr.address()));
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.postRecv(postRecv, qp, recvWr.address(), 0));
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSrqRecv(postSrqRecv, 0, recvWr.address(), badWr.address()));
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSrqRecv(postSrqRecv, srq, 0, badWr.address()));
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSrqRecv(postSrqRecv, srq, recvWr.address(), 0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTablePosts.postSend(postSend, qp, 0, badWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTablePosts.postSend(postSend, qp, sendWr.address(), 0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTablePosts.postRecv(postRecv, 0, recvWr.address(), badWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTablePosts.postRecv(postRecv, qp, 0, badWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTablePosts.postRecv(postRecv, qp, recvWr.address(), 0));
+        assertThrows(IllegalArgumentException.class, () -> OpsTablePosts.postSrqRecv(postSrqRecv, 0, recvWr.address(), badWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTablePosts.postSrqRecv(postSrqRecv, srq, 0, badWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTablePosts.postSrqRecv(postSrqRecv, srq, recvWr.address(), 0));
         assertThrows(IllegalArgumentException.class, () -> OpsTable.pollCq(pollCq, 0, 4, sendWr.address()));
         assertThrows(IllegalArgumentException.class, () -> OpsTable.pollCq(pollCq, cq, 4, 0));
         assertThrows(IllegalArgumentException.class, () -> OpsTable.pollCq(pollCq, cq, -1, sendWr.address()));
@@ -211,7 +211,7 @@ class OpsTableTest extends ProcessFakeProviderTest {
             assertThrows(IllegalArgumentException.class, () -> ExtendedOps.verbsContext(bogus));
         }
         MemorySegment postSend = OpsTable.resolvePostSend(qp);
-        assertThrows(IllegalArgumentException.class, () -> OpsTable.postSend(postSend, qp, 16, badWr.address()));
+        assertThrows(IllegalArgumentException.class, () -> OpsTablePosts.postSend(postSend, qp, 16, badWr.address()));
         assertEquals(before, fake.calls());
     }
 
@@ -219,11 +219,11 @@ class OpsTableTest extends ProcessFakeProviderTest {
     void nothingCallsThroughANullFunction() {
         long before = fake.calls();
         assertThrows(IllegalArgumentException.class,
-                () -> OpsTable.postSend(MemorySegment.NULL, qp, sendWr.address(), badWr.address()));
+                () -> OpsTablePosts.postSend(MemorySegment.NULL, qp, sendWr.address(), badWr.address()));
         assertThrows(IllegalArgumentException.class,
                 () -> OpsTable.pollCq(MemorySegment.NULL, cq, 1, sendWr.address()));
         assertThrows(IllegalArgumentException.class, () -> OpsTable.reqNotifyCq(MemorySegment.NULL, cq, false));
-        assertThrows(NullPointerException.class, () -> OpsTable.postRecv(null, qp, recvWr.address(), badWr.address()));
+        assertThrows(NullPointerException.class, () -> OpsTablePosts.postRecv(null, qp, recvWr.address(), badWr.address()));
         assertEquals(before, fake.calls());
     }
 

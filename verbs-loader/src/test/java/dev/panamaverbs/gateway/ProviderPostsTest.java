@@ -108,11 +108,11 @@ class ProviderPostsTest extends ProcessFakeProviderTest {
             assertEquals(0, OpsTable.postSrqRecv(OpsTable.resolvePostSrqRecv(srq), srqSegment, recvWr, badWr, critical));
             assertCall("post_srq_recv", srq, recvWr);
         }
-        assertEquals(0, OpsTable.postSendCritical(OpsTable.resolvePostSend(qp), qp, sendWr.address(), badWr.address()));
+        assertEquals(0, OpsTablePosts.postSendCritical(OpsTable.resolvePostSend(qp), qp, sendWr.address(), badWr.address()));
         assertCall("post_send", qp, sendWr);
-        assertEquals(0, OpsTable.postRecvCritical(OpsTable.resolvePostRecv(qp), qp, recvWr.address(), badWr.address()));
+        assertEquals(0, OpsTablePosts.postRecvCritical(OpsTable.resolvePostRecv(qp), qp, recvWr.address(), badWr.address()));
         assertCall("post_recv", qp, recvWr);
-        assertEquals(0, OpsTable.postSrqRecvCritical(OpsTable.resolvePostSrqRecv(srq), srq, recvWr.address(),
+        assertEquals(0, OpsTablePosts.postSrqRecvCritical(OpsTable.resolvePostSrqRecv(srq), srq, recvWr.address(),
                 badWr.address()));
         assertCall("post_srq_recv", srq, recvWr);
         fake.nextReturn(12);
