@@ -20,7 +20,7 @@ import java.util.Objects;
  * the flows counting into it first, then {@code ibv_destroy_counters}. SoftRoCE has none
  * ({@link VerbsUnsupportedException}, EOPNOTSUPP).
  */
-public final class Counters extends OnContext {
+public final class Counters extends ResourceCreation.OnContext {
     /** {@code ibv_create_counters}: the factory hook behind {@link Context#createCounters()}. */
     static Counters create(VerbsResource context) {
         return ResourceCreation.onContext("ibv_create_counters", ibv_counters.SIZE, context, ibv_counters_init_attr.LAYOUT,

@@ -18,7 +18,7 @@ import java.util.Objects;
  * {@link ExtendedDeviceAttributes#maxDeviceMemorySize()}; SoftRoCE has none and refuses the
  * allocation ({@link VerbsUnsupportedException}, EOPNOTSUPP).
  */
-public final class DeviceMemory extends OnContext {
+public final class DeviceMemory extends ResourceCreation.OnContext {
     private final long length;
 
     private DeviceMemory(VerbsResource context, MemorySegment handle, long length) {

@@ -13,7 +13,7 @@ import java.lang.foreign.MemorySegment;
  * parent domains on it first, then frees it ({@code ibv_dealloc_td}). SoftRoCE has none
  * ({@link VerbsUnsupportedException}, EOPNOTSUPP).
  */
-public final class ThreadDomain extends OnContext {
+public final class ThreadDomain extends ResourceCreation.OnContext {
     private ThreadDomain(VerbsResource context, MemorySegment handle) {
         super("ThreadDomain", handle, context, "ibv_dealloc_td", IbverbsCalls::ibv_dealloc_td);
     }

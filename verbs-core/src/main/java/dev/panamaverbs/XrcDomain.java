@@ -15,7 +15,7 @@ import java.util.Objects;
  * was created in it first, then {@code ibv_close_xrcd}. SoftRoCE has no XRC
  * ({@link VerbsUnsupportedException}, EOPNOTSUPP).
  */
-public final class XrcDomain extends OnContext {
+public final class XrcDomain extends ResourceCreation.OnContext {
     /** {@code O_CREAT} of Linux's fcntl.h. */
     private static final int O_CREAT = 0100;
 
