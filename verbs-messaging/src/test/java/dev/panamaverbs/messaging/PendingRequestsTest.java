@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -119,23 +118,13 @@ class PendingRequestsTest {
         read.completeExceptionally(new MessagingException("lost", null));
         assertTrue(result.isCompletedExceptionally());
         assertFalse(response.isHeld(), "the response is released");
-        assertEquals(List.of(0), reposts, "its buffer went back");
+        assertEquals(List.of(0), owner.reposts, "its buffer went back");
     }
 
-    private final List<Integer> reposts = new ArrayList<>();
+    private final RecordingSlotOwner owner = new RecordingSlotOwner();
 
     private ReceivedMessage largeResponse(long id) {
-        ReceiveSlots slots = new ReceiveSlots(new ReceiveSlots.Owner() {
-            @Override
-            public void repost(int slot) {
-                reposts.add(slot);
-            }
-
-            @Override
-            public boolean isClosed() {
-                return false;
-            }
-        }, new MemorySegment[] {Arena.ofAuto().allocate(MessageHeader.SIZE + 8).asReadOnly()});
+        ReceiveSlots slots = new ReceiveSlots(owner, new MemorySegment[] {Arena.ofAuto().allocate(MessageHeader.SIZE + 8).asReadOnly()});
         return slots.arrivedLarge(0, MessageType.RESPONSE, id, Arena.ofAuto().allocate(100).asReadOnly(), 100, null);
     }
 }

@@ -10,14 +10,12 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Release of received messages without a device: a stale reference never reaches the buffer's next message. */
 class ReceiveSlotsTest {
-    private final List<Integer> reposts = Collections.synchronizedList(new ArrayList<>());
-    private boolean closed;
+    private final RecordingSlotOwner owner = new RecordingSlotOwner();
     private final Arena arena = Arena.ofAuto();
 
     private ReceiveSlots slots(int count) {
@@ -25,17 +23,7 @@ class ReceiveSlotsTest {
         for (int slot = 0; slot < count; slot++) {
             buffers[slot] = arena.allocate(MessageHeader.SIZE + 16).asReadOnly();
         }
-        return new ReceiveSlots(new ReceiveSlots.Owner() {
-            @Override
-            public void repost(int slot) {
-                reposts.add(slot);
-            }
-
-            @Override
-            public boolean isClosed() {
-                return closed;
-            }
-        }, buffers);
+        return new ReceiveSlots(owner, buffers);
     }
 
     @Test
@@ -43,19 +31,19 @@ class ReceiveSlotsTest {
         ReceiveSlots slots = slots(2);
         ReceivedMessage first = slots.arrived(1, MessageType.DATA, 8, 0);
         first.release();
-        assertEquals(List.of(1), reposts);
+        assertEquals(List.of(1), owner.reposts);
         ReceivedMessage next = slots.arrived(1, MessageType.REQUEST, 12, 7);
         assertNotSame(first, next);
 
         first.release();
 
-        assertEquals(List.of(1), reposts, "the stale release re-posted nothing");
+        assertEquals(List.of(1), owner.reposts, "the stale release re-posted nothing");
         assertTrue(next.isHeld(), "the buffer's next message is still held");
         assertEquals(12, next.payload().byteSize());
         assertEquals(8, first.length(), "the released message still reports its own length");
         assertEquals(MessageType.DATA, first.type());
         next.release();
-        assertEquals(List.of(1, 1), reposts);
+        assertEquals(List.of(1, 1), owner.reposts);
     }
 
     @Test
@@ -75,7 +63,7 @@ class ReceiveSlotsTest {
     void payloadOfAClosedChannelThrows() {
         ReceiveSlots slots = slots(1);
         ReceivedMessage message = slots.arrived(0, MessageType.DATA, 4, 0);
-        closed = true;
+        owner.closed = true;
         IllegalStateException e = assertThrows(IllegalStateException.class, message::payload);
         assertTrue(e.getMessage().contains("closed"), e.getMessage());
     }
@@ -100,7 +88,7 @@ class ReceiveSlotsTest {
         assertEquals(1000, request.length());
         request.release();
         assertEquals(List.of("destination"), released, "the destination goes back before the slot is re-posted");
-        assertEquals(List.of(1), reposts);
+        assertEquals(List.of(1), owner.reposts);
     }
 
     @Test
@@ -114,7 +102,7 @@ class ReceiveSlotsTest {
         for (Thread thread : threads) {
             thread.join();
         }
-        assertEquals(List.of(0), reposts);
+        assertEquals(List.of(0), owner.reposts);
     }
 
     @Test
