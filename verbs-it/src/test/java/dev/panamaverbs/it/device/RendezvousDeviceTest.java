@@ -82,11 +82,7 @@ class RendezvousDeviceTest {
             System.out.printf("rendezvous 64 MiB: received after %d ms, send returned (DONE) after %d ms, %.1f MB/s%n",
                     arrivedMillis, sentMillis, size / 1e3 / Math.max(1, arrivedMillis));
             // The channel carries on, small and large.
-            client.send(MemorySegment.ofArray(new byte[] {7}));
-            ReceivedMessage small = serverSide.receive(LONG);
-            assertEquals(1, small.length());
-            small.release();
-            assertTrue(client.isOpen() && serverSide.isOpen(), client + " " + serverSide);
+            assertCarriesOn(client, serverSide, new byte[] {7});
         }
     }
 
@@ -163,11 +159,7 @@ class RendezvousDeviceTest {
             assertEquals(1 << 20, message.length());
             assertEquals(-1, check(message.payload(), 5));
             message.release();
-            client.send(MemorySegment.ofArray(new byte[] {1, 2}));
-            ReceivedMessage small = serverSide.receive(LONG);
-            assertEquals(2, small.length());
-            small.release();
-            assertTrue(client.isOpen() && serverSide.isOpen(), client + " " + serverSide);
+            assertCarriesOn(client, serverSide, new byte[] {1, 2});
         }
     }
 
@@ -310,5 +302,14 @@ class RendezvousDeviceTest {
 
     private static long pattern(int seed, long i) {
         return (i + 1) * 0x9E3779B97F4A7C15L ^ (long) seed << 32;
+    }
+
+    /** A small message still goes from {@code client} to {@code serverSide}, whole, and both stay open. */
+    private static void assertCarriesOn(MessageChannel client, MessageChannel serverSide, byte[] payload) {
+        client.send(MemorySegment.ofArray(payload));
+        ReceivedMessage small = serverSide.receive(LONG);
+        assertEquals(payload.length, small.length());
+        small.release();
+        assertTrue(client.isOpen() && serverSide.isOpen(), client + " " + serverSide);
     }
 }
