@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * {@link CoreAccess} for the other packages of this module: the resource tree's internals they
- * need, without making them public API. {@link VerbsResource} installs it when its class
- * initialises; it is a file of its own so that the base of every resource names none of them.
+ * need, without making them public API. {@link Verbs} installs it when its class initialises:
+ * the bridge names the resources, so the entry point at the top installs it, not their base.
  */
 final class CoreBridge extends CoreAccess {
     private CoreBridge() {}

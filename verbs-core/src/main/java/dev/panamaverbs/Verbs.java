@@ -39,6 +39,13 @@ import java.util.Set;
  * source repository shows the fallback pattern).
  */
 public final class Verbs {
+    static {
+        // The other packages' way into the resource tree: CoreAccess.get() initialises this class
+        // first, so it is installed before any of them can reach a resource. Installed here, at
+        // the top of the API, so that the resources below name no bridge that names them.
+        CoreBridge.install();
+    }
+
     private Verbs() {}
 
     /**

@@ -48,10 +48,6 @@ public abstract class VerbsResource implements AutoCloseable {
             AtomicLongFieldUpdater.newUpdater(VerbsResource.class, "state");
 
     /** Closed bit and the number of uses under way. */
-    static {
-        CoreBridge.install(); // before any resource exists, the other packages' way in
-    }
-
     private volatile long state;
     /** Opened once the close that set the closed bit has finished (freed or failed to free). */
     private final CountDownLatch closeFinished = new CountDownLatch(1);

@@ -4,6 +4,7 @@ import dev.panamaverbs.Context;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
+import dev.panamaverbs.Verbs;
 import dev.panamaverbs.VerbsResource;
 import dev.panamaverbs.values.QueuePairState;
 import java.lang.foreign.MemorySegment;
@@ -11,14 +12,13 @@ import java.util.List;
 
 /**
  * The one way other packages of this module reach the resource tree's internals (the native
- * handle, use counting, registration) without making them public API. {@link VerbsResource}
- * installs the implementation when its class initialises, which happens before any resource can
- * exist. The package is not exported, so only this module sees it.
+ * handle, use counting, registration) without making them public API. {@link Verbs} installs the
+ * implementation when its class initialises, and {@link #get()} initialises it first. The package is not exported, so only this module sees it.
  */
 public abstract class CoreAccess {
     private static volatile CoreAccess installed;
 
-    /** Called once, by {@link VerbsResource}'s static initialiser. */
+    /** Called once, by {@link Verbs}'s static initialiser. */
     public static void install(CoreAccess access) {
         if (installed != null) {
             throw new IllegalStateException("CoreAccess is installed already");
@@ -26,12 +26,12 @@ public abstract class CoreAccess {
         installed = access;
     }
 
-    /** The installed implementation (initialising {@link VerbsResource} first if need be). */
+    /** The installed implementation (initialising {@link Verbs} first if need be). */
     public static CoreAccess get() {
         CoreAccess access = installed;
         if (access == null) {
             try {
-                Class.forName(VerbsResource.class.getName(), true, VerbsResource.class.getClassLoader());
+                Class.forName(Verbs.class.getName(), true, Verbs.class.getClassLoader());
             } catch (ClassNotFoundException e) {
                 throw new AssertionError(e);
             }
