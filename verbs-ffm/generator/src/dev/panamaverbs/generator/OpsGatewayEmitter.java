@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiPredicate;
 
 /**
  * {@code dev.panamaverbs.gateway.IbverbsCalls} ({@code RdmacmCalls}): the one door the API takes to
@@ -144,12 +145,8 @@ final class OpsGatewayEmitter {
             written.add(f.name());
         }
         for (Rule r : rules) {
-            Function f = functions.get(r.verb());
-            if (f == null || !f.inline()) {
-                throw new IllegalStateException(r.verb() + ": not a static inline function of " + target.headerName());
-            }
-            Field op = opField(pointers, r.table(), r.op(), r.verb());
-            emitVerb(out, r, f, ((FunctionPointer) op.type()).signature(), op.name());
+            InlineOp v = inlineOp(target, functions, pointers, r.table(), r.op(), r.verb(), "function", (f, sig) -> true);
+            emitVerb(out, r, v.function(), v.signature(), v.op().name());
             written.add(r.verb());
         }
         out.append("}\n");
@@ -264,14 +261,12 @@ final class OpsGatewayEmitter {
                 """, CQ_EX_READERS);
         for (String opName : CQ_EX_READ_OPS) {
             String verb = "ibv_wc_" + opName;
-            Function f = functions.get(verb);
-            Field op = opField(pointers, "ibv_cq_ex", opName, verb);
-            Signature sig = ((FunctionPointer) op.type()).signature();
-            if (f == null || !f.inline() || f.paramNames().size() != 1 || sig.params().size() != 1
-                    || !(sig.result() instanceof Model.Scalar result)) {
-                throw new IllegalStateException(verb + ": not a static inline cq->" + opName + "(cq) of " + target.headerName());
-            }
-            String c = f.paramNames().getFirst();
+            InlineOp v = inlineOp(target, functions, pointers, "ibv_cq_ex", opName, verb, "cq->" + opName + "(cq)",
+                    (f, sig) -> f.paramNames().size() == 1 && sig.params().size() == 1
+                            && sig.result() instanceof Model.Scalar);
+            Field op = v.op();
+            Model.Scalar result = (Model.Scalar) v.signature().result();
+            String c = v.function().paramNames().getFirst();
             boolean widen = result.carrier() == Model.Carrier.BYTE;
             String call = "ibv_cq_ex$calls." + op.name() + "$raw(fns." + Names.camelCase(opName) + "(), cqx)";
             out.append("\n    /**\n     * {@code ").append(verb).append('(').append(c).append(")}: {@code ").append(c)
@@ -319,15 +314,12 @@ final class OpsGatewayEmitter {
                 """, OPS_TABLE_POSTS);
         for (String opName : POST_OPS) {
             String verb = "ibv_" + opName;
-            Function f = functions.get(verb);
-            Field op = opField(pointers, "ibv_context_ops", opName, verb);
-            Signature sig = ((FunctionPointer) op.type()).signature();
-            if (f == null || !f.inline() || f.paramNames().size() != 3 || sig.params().size() != 3
-                    || !sig.params().stream().allMatch(t -> t instanceof Pointer)) {
-                throw new IllegalStateException(verb + ": not a static inline ops." + opName + "(object, wr, bad_wr) of "
-                        + target.headerName());
-            }
-            List<String> c = f.paramNames();
+            InlineOp v = inlineOp(target, functions, pointers, "ibv_context_ops", opName, verb,
+                    "ops." + opName + "(object, wr, bad_wr)",
+                    (f, sig) -> f.paramNames().size() == 3 && sig.params().size() == 3
+                            && sig.params().stream().allMatch(t -> t instanceof Pointer));
+            Field op = v.op();
+            List<String> c = v.function().paramNames();
             List<String> java = c.stream().map(Names::camelCase).toList();
             for (String downcall : List.of("raw", "critical")) {
                 boolean critical = downcall.equals("critical");
@@ -355,6 +347,26 @@ final class OpsGatewayEmitter {
         }
         out.append("}\n");
         return out.toString();
+    }
+
+    /** A {@code static inline} verb of the header, the function-pointer field it calls, and that field's signature. */
+    private record InlineOp(Function function, Field op, Signature signature) {}
+
+    /**
+     * The inline verb {@code verb} and the op {@code table.opName} it calls; the generation fails when
+     * either is missing, or when the verb is not inline or not of the {@code shape} it is emitted for
+     * ({@code described} in the message).
+     */
+    private static InlineOp inlineOp(Target target, Map<String, Function> functions, Map<String, List<Field>> pointers,
+                                     String table, String opName, String verb, String described,
+                                     BiPredicate<Function, Signature> shape) {
+        Function f = functions.get(verb);
+        Field op = opField(pointers, table, opName, verb);
+        Signature sig = ((FunctionPointer) op.type()).signature();
+        if (f == null || !f.inline() || !shape.test(f, sig)) {
+            throw new IllegalStateException(verb + ": not a static inline " + described + " of " + target.headerName());
+        }
+        return new InlineOp(f, op, sig);
     }
 
     /** The function-pointer field {@code table.opName} that {@code verb} calls; a missing one fails the generation. */

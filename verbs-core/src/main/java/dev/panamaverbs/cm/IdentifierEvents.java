@@ -14,16 +14,7 @@ import java.util.Optional;
  * expects, for the next event, for DISCONNECTED, for a connection request) and what each event
  * it takes does to its state ({@link #observe}). Every wait ends by a {@link Deadline}.
  */
-final class IdentifierEvents {
-    private final ConnectionId id;
-    private final ConnectionEventChannel channel;
-    private final IdentifierOrder order;
-
-    IdentifierEvents(ConnectionId id, ConnectionEventChannel channel, IdentifierOrder order) {
-        this.id = id;
-        this.channel = channel;
-        this.order = order;
-    }
+record IdentifierEvents(ConnectionId id, ConnectionEventChannel channel, IdentifierOrder order) {
 
     /** The next event for the identifier before {@code deadline} ({@link Deadline}), or null. */
     ConnectionEvent next(long deadline) {

@@ -177,8 +177,7 @@ public final class OpsTable {
      */
     public static int postSend(MemorySegment postSend, MemorySegment qp, MemorySegment wr, MemorySegment badWrOut,
                            boolean critical) {
-        requirePostArguments(qp, "qp", wr, ibv_send_wr.LAYOUT.byteSize(), badWrOut, "ibv_post_send");
-        return post("ibv_post_send", critical ? SegmentCalls.POST_CRITICAL : SegmentCalls.POST, postSend, qp, wr, badWrOut);
+        return post("ibv_post_send", "qp", ibv_send_wr.LAYOUT.byteSize(), critical, postSend, qp, wr, badWrOut);
     }
 
     /**
@@ -211,8 +210,7 @@ public final class OpsTable {
      */
     public static int postRecv(MemorySegment postRecv, MemorySegment qp, MemorySegment wr, MemorySegment badWrOut,
                            boolean critical) {
-        requirePostArguments(qp, "qp", wr, ibv_recv_wr.LAYOUT.byteSize(), badWrOut, "ibv_post_recv");
-        return post("ibv_post_recv", critical ? SegmentCalls.POST_CRITICAL : SegmentCalls.POST, postRecv, qp, wr, badWrOut);
+        return post("ibv_post_recv", "qp", ibv_recv_wr.LAYOUT.byteSize(), critical, postRecv, qp, wr, badWrOut);
     }
 
     /**
@@ -246,12 +244,18 @@ public final class OpsTable {
      */
     public static int postSrqRecv(MemorySegment postSrqRecv, MemorySegment srq, MemorySegment wr, MemorySegment badWrOut,
                            boolean critical) {
-        requirePostArguments(srq, "srq", wr, ibv_recv_wr.LAYOUT.byteSize(), badWrOut, "ibv_post_srq_recv");
-        return post("ibv_post_srq_recv", critical ? SegmentCalls.POST_CRITICAL : SegmentCalls.POST, postSrqRecv, srq, wr, badWrOut);
+        return post("ibv_post_srq_recv", "srq", ibv_recv_wr.LAYOUT.byteSize(), critical, postSrqRecv, srq, wr, badWrOut);
     }
 
-    private static int post(String verb, MethodHandle handle, MemorySegment function, MemorySegment object,
-                            MemorySegment wr, MemorySegment badWrOut) {
+    /**
+     * The three posts: the arguments checked ({@code object} named {@code objectName}, a request of
+     * at least {@code wrSize} bytes), then {@code function} called through the plain or the critical
+     * downcall.
+     */
+    private static int post(String verb, String objectName, long wrSize, boolean critical, MemorySegment function,
+                            MemorySegment object, MemorySegment wr, MemorySegment badWrOut) {
+        requirePostArguments(object, objectName, wr, wrSize, badWrOut, verb);
+        MethodHandle handle = critical ? SegmentCalls.POST_CRITICAL : SegmentCalls.POST;
         try {
             return (int) handle.invokeExact(function, object, wr, badWrOut);
         } catch (Throwable t) {

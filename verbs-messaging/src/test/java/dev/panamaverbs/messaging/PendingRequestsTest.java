@@ -81,44 +81,46 @@ class PendingRequestsTest {
 
     @Test
     void aLargeRequestsFutureWaitsForItsDoneAsWellAsItsResponse() throws Exception {
-        PendingRequests pending = new PendingRequests();
-        long id = pending.nextId();
-        CompletableFuture<Void> read = new CompletableFuture<>();
-        CompletableFuture<ReceivedMessage> result = pending.afterRead(id, read, pending.register(id, LONG, "test"));
-        ReceivedMessage response = largeResponse(id);
-        assertTrue(pending.complete(id, response), "the response may come before the DONE");
-        assertFalse(result.isDone(), "the caller's data may still be read until the DONE");
-        read.complete(null);
-        assertSame(response, result.get(5, TimeUnit.SECONDS));
-        assertEquals(0, pending.size());
+        LargeRequest large = LargeRequest.registered();
+        ReceivedMessage response = largeResponse(large.id());
+        assertTrue(large.pending().complete(large.id(), response), "the response may come before the DONE");
+        assertFalse(large.result().isDone(), "the caller's data may still be read until the DONE");
+        large.read().complete(null);
+        assertSame(response, large.result().get(5, TimeUnit.SECONDS));
+        assertEquals(0, large.pending().size());
     }
 
     @Test
     void aFailedReadOfALargeRequestFailsItsFutureWithTheReadsFailureAndForgetsIt() {
-        PendingRequests pending = new PendingRequests();
-        long id = pending.nextId();
-        CompletableFuture<Void> read = new CompletableFuture<>();
-        CompletableFuture<ReceivedMessage> result = pending.afterRead(id, read, pending.register(id, LONG, "test"));
+        LargeRequest large = LargeRequest.registered();
         RendezvousException refused = new RendezvousException("refused", RendezvousStatus.TOO_LARGE, 7, null);
-        read.completeExceptionally(refused);
-        ExecutionException e = assertThrows(ExecutionException.class, () -> result.get(5, TimeUnit.SECONDS));
+        large.read().completeExceptionally(refused);
+        ExecutionException e = assertThrows(ExecutionException.class, () -> large.result().get(5, TimeUnit.SECONDS));
         assertSame(refused, e.getCause());
-        assertEquals(0, pending.size(), "the request is forgotten at once, not at its timeout");
-        assertFalse(pending.complete(id, null), "a late response is dropped");
+        assertEquals(0, large.pending().size(), "the request is forgotten at once, not at its timeout");
+        assertFalse(large.pending().complete(large.id(), null), "a late response is dropped");
     }
 
     @Test
     void aResponseThatCameBeforeAFailedDoneIsReleased() {
-        PendingRequests pending = new PendingRequests();
-        long id = pending.nextId();
-        CompletableFuture<Void> read = new CompletableFuture<>();
-        CompletableFuture<ReceivedMessage> result = pending.afterRead(id, read, pending.register(id, LONG, "test"));
-        ReceivedMessage response = largeResponse(id);
-        assertTrue(pending.complete(id, response));
-        read.completeExceptionally(new MessagingException("lost", null));
-        assertTrue(result.isCompletedExceptionally());
+        LargeRequest large = LargeRequest.registered();
+        ReceivedMessage response = largeResponse(large.id());
+        assertTrue(large.pending().complete(large.id(), response));
+        large.read().completeExceptionally(new MessagingException("lost", null));
+        assertTrue(large.result().isCompletedExceptionally());
         assertFalse(response.isHeld(), "the response is released");
         assertEquals(List.of(0), owner.reposts, "its buffer went back");
+    }
+
+    /** A large request registered with a fresh table: its id, the read of its data, and the caller's future. */
+    private record LargeRequest(PendingRequests pending, long id, CompletableFuture<Void> read,
+                                CompletableFuture<ReceivedMessage> result) {
+        static LargeRequest registered() {
+            PendingRequests pending = new PendingRequests();
+            long id = pending.nextId();
+            CompletableFuture<Void> read = new CompletableFuture<>();
+            return new LargeRequest(pending, id, read, pending.afterRead(id, read, pending.register(id, LONG, "test")));
+        }
     }
 
     private final RecordingSlotOwner owner = new RecordingSlotOwner();
