@@ -26,6 +26,7 @@ public final class InteropPeers {
     public static final String EXAMPLES_ARGS = "panamaverbs.examples.args";
     /** The examples' package: the main classes below are named within it. */
     private static final String EXAMPLES = "dev.panamaverbs.examples.";
+    public static final String QUICK_START = EXAMPLES + "QuickStart";
     public static final String RC_PINGPONG = EXAMPLES + "pingpong.RcPingPong";
     public static final String RPING = EXAMPLES + "rping.RPing";
     public static final String TWO_HOST_DEMO = EXAMPLES + "TwoHostDemo";
