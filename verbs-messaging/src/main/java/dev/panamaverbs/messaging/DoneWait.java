@@ -15,7 +15,7 @@ final class DoneWait {
      * interrupt (the thread's interrupt status is set again afterwards), as the join it replaces.
      *
      * @param expired called once when the deadline passed first: ends the message (and whatever
-     *                else must end) and {@return the exception to throw}
+     *                else must end) and returns the exception to throw
      * @throws MessagingException the future's failure (a {@link RendezvousException} kept as one,
      *         with this thread's stack), or what {@code expired} returned
      */

@@ -2,6 +2,7 @@ package dev.panamaverbs.it.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -21,6 +22,8 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -56,9 +59,16 @@ class RendezvousDeadlineDeviceTest {
             MemorySegment data = arena.allocate(1 << 20, 8);
             data.fill((byte) 5);
 
+            // On another thread, waited for with a bound: a send that hangs fails the test, never holds it.
             long start = System.nanoTime();
-            RendezvousTimeoutException e = assertThrows(RendezvousTimeoutException.class, () -> client.send(data, timeout));
+            Future<?> sending = loop.threads.submit(() -> {
+                client.send(data, timeout);
+                return null;
+            });
+            ExecutionException thrown = assertThrows(ExecutionException.class,
+                    () -> sending.get(timeout.plusSeconds(20).toMillis(), TimeUnit.MILLISECONDS));
             Duration took = Duration.ofNanos(System.nanoTime() - start);
+            RendezvousTimeoutException e = assertInstanceOf(RendezvousTimeoutException.class, thrown.getCause());
             System.out.println("rendezvous DONE deadline " + timeout + ": send threw after " + took.toMillis() + " ms: "
                     + e.getMessage());
             assertTrue(took.compareTo(timeout.minusMillis(50)) >= 0, "threw after " + took + ", before its deadline");
