@@ -122,6 +122,15 @@ final class ChannelDispatch implements RendezvousReads.Owner {
         }
     }
 
+    /**
+     * {@return whether the calling thread is in this channel's {@link #drain}}: the thread that
+     * calls the message handler and completes the channel's futures, so the one that must deliver
+     * any DONE or credit the caller would wait for.
+     */
+    boolean isDelivering() {
+        return Thread.holdsLock(drainLock);
+    }
+
     /** Waits for a drain under way to end (later ones see the channel closed). */
     void awaitDrain() {
         synchronized (drainLock) {

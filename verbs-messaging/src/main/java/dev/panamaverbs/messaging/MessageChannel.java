@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -31,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * region is registered for REMOTE_READ, offered, read by the peer with RDMA READ into a buffer of
  * its own, and the send returns once the peer's DONE says it was read (or throws a
  * {@link RendezvousException} naming why not, or the channel's failure when the connection is
- * lost). The receiver gets it like any message, its payload in the rendezvous buffer.
+ * lost). The send's deadline bounds the wait for DONE too: past it the channel fails and the send
+ * throws a {@link RendezvousTimeoutException}. The receiver gets it like any message, its payload
+ * in the rendezvous buffer.
  *
  * <p>Receiving: {@link #receive(Duration)} blocks for the next message, or a handler set with
  * {@link #setMessageHandler} is called with each on the shared poller's thread. Either way the
@@ -149,12 +150,18 @@ public final class MessageChannel implements AutoCloseable {
      * Sends {@code data}, waiting up to {@link ChannelOptions#sendTimeout()} for a buffer and a
      * credit: copied into a send buffer when at most {@link ChannelOptions#rendezvousThreshold()}
      * bytes, else by rendezvous (see the class comment): then the call returns once the receiver
-     * has read it, and {@code data} must not change until then.
+     * has read it, within the same timeout, and {@code data} must not change until then.
      *
      * @param data the payload
      * @throws IllegalArgumentException when larger than 2^31-1 bytes, or when it needs rendezvous
      *         and the channel's buffers are smaller than the 32-byte offer
+     * @throws IllegalStateException when it needs rendezvous and is called on the thread that
+     *         delivers this channel's messages (its message handler, or a callback of a future
+     *         this channel completes), which must deliver the DONE it would wait for: nothing is
+     *         sent; use {@link #sendAsync} there
      * @throws CreditTimeoutException when no buffer or credit came in time (nothing sent)
+     * @throws RendezvousTimeoutException when the receiver's DONE of a large message did not come
+     *         in time (the channel is failed and disconnected)
      * @throws RendezvousException when the receiver refused or could not read a large message
      *         (the channel stays usable unless it failed too)
      * @throws MessagingException when the channel failed or is closed
@@ -164,12 +171,15 @@ public final class MessageChannel implements AutoCloseable {
     }
 
     /**
-     * As {@link #send(MemorySegment)} with its own timeout for the buffer and the credit (zero:
-     * fail at once without credit); a large message's wait for the receiver's DONE is bounded by
-     * the connection (a lost peer fails it), not by this timeout.
+     * As {@link #send(MemorySegment)} with its own timeout (zero: fail at once without credit),
+     * which bounds the buffer and credit waits and a large message's wait for the receiver's DONE
+     * together: when the DONE has not come by then, the channel fails with a
+     * {@link RendezvousTimeoutException} ({@code rdma_disconnect} first, so that the peer can
+     * READ the region no more, then the message's registration is released and every other
+     * waiter on the channel ends with that failure) and this call throws it.
      *
      * @param data the payload
-     * @param timeout the deadline of the buffer and credit waits
+     * @param timeout the deadline of the buffer and credit waits and of a large message's DONE
      */
     public void send(MemorySegment data, Duration timeout) {
         Objects.requireNonNull(data, "send: data is null");
@@ -178,18 +188,18 @@ public final class MessageChannel implements AutoCloseable {
             sends.sendCopy(data, MessageType.DATA, 0, deadline);
             return;
         }
-        try {
-            sendAsync(data, deadline).join();
-        } catch (CompletionException e) {
-            throw rethrown(e.getCause());
-        }
+        refuseOnDeliveryThread("send", "sendAsync");
+        awaitDone(sendLarge(data, MessageType.DATA, 0, deadline, "send"), deadline, "the send's timeout of " + timeout);
     }
 
     /**
      * Starts sending {@code data} and returns at once after the offer (rendezvous) or the copy
      * (small): the future completes when {@code data} may change again, i.e. when the receiver's
      * DONE arrived for a large message (exceptionally with a {@link RendezvousException} or the
-     * channel's failure). Waits for a buffer and a credit up to {@code timeout}.
+     * channel's failure). Waits for a buffer and a credit up to {@code timeout}; the future itself
+     * has no deadline (its user chooses the wait, e.g. {@code get} with a timeout; a peer that stays
+     * connected and never answers leaves it pending, the message's registration leased, until the
+     * channel fails or is closed).
      *
      * @param data the payload
      * @param timeout the deadline of the buffer and credit waits
@@ -204,18 +214,14 @@ public final class MessageChannel implements AutoCloseable {
             sends.sendCopy(data, MessageType.DATA, 0, deadline);
             return CompletableFuture.completedFuture(null);
         }
-        return sendAsync(data, deadline);
-    }
-
-    private CompletableFuture<Void> sendAsync(MemorySegment data, long deadline) {
-        return sendLarge(data, MessageType.DATA, 0, deadline, "send");
+        return sendLarge(data, MessageType.DATA, 0, deadline, "send").done();
     }
 
     /**
      * Offers {@code data} by rendezvous as a message of {@code type} with {@code correlation};
-     * {@return the future of its DONE}
+     * {@return the message offered, with the future of its DONE}
      */
-    private CompletableFuture<Void> sendLarge(MemorySegment data, MessageType type, long correlation, long deadline,
+    private RendezvousSends.Offered sendLarge(MemorySegment data, MessageType type, long correlation, long deadline,
             String what) {
         requireOpen(what);
         if (maxSend < RendezvousOffer.SIZE) {
@@ -231,14 +237,32 @@ public final class MessageChannel implements AutoCloseable {
                 (offer, id, until) -> sends.sendCopy(offer, MessageType.RENDEZVOUS_OFFER, id, until));
     }
 
-    private static RuntimeException rethrown(Throwable cause) {
-        if (cause instanceof RendezvousException r) {
-            return new RendezvousException(r.getMessage(), r.status(), r.messageId(), r);
+    /**
+     * Waits for {@code offered}'s DONE until {@code deadline}; past it fails the channel with a
+     * {@link RendezvousTimeoutException} naming {@code which} deadline, and throws it.
+     */
+    private void awaitDone(RendezvousSends.Offered offered, long deadline, String which) {
+        DoneWait.await(offered.done(), deadline, () -> {
+            RendezvousTimeoutException expired = new RendezvousTimeoutException("message channel to " + peer
+                    + ": the receiver's DONE of rendezvous message " + offered.id() + " (" + offered.length()
+                    + " bytes) did not come within " + which + "; the channel is failed and disconnected", offered.id());
+            failDisconnectingFirst(expired);
+            return expired;
+        });
+    }
+
+    /**
+     * Refuses a blocking large send on the thread in this channel's {@link ChannelDispatch#drain}
+     * (the message handler's, or a callback of a future the channel completes): the DONE it
+     * would wait for is delivered by that same thread.
+     */
+    private void refuseOnDeliveryThread(String what, String instead) {
+        if (dispatch.isDelivering()) {
+            throw new IllegalStateException(what + ": a large message on the thread that delivers the messages of the"
+                    + " channel to " + peer + " (its message handler) would wait for a DONE that only this thread can"
+                    + " deliver; nothing was sent: use " + instead + " there, or call " + what
+                    + " from another thread");
         }
-        if (cause instanceof MessagingException m) {
-            return new MessagingException(m.getMessage(), m);
-        }
-        return cause instanceof RuntimeException e ? e : new MessagingException("send: " + cause, cause);
     }
 
     /**
@@ -266,7 +290,8 @@ public final class MessageChannel implements AutoCloseable {
         CompletableFuture<ReceivedMessage> response = pending.register(id, timeout, "request to " + peer);
         try {
             if (data.byteSize() > threshold) {
-                return pending.afterRead(id, sendLarge(data, MessageType.REQUEST, id, deadline, "request"), response);
+                return pending.afterRead(id, sendLarge(data, MessageType.REQUEST, id, deadline, "request").done(),
+                        response);
             }
             sends.sendCopy(data, MessageType.REQUEST, id, deadline);
         } catch (RuntimeException e) {
@@ -281,31 +306,60 @@ public final class MessageChannel implements AutoCloseable {
      * {@link MessageType#REQUEST} message), now or later, from any thread; the request message may
      * be released before. Waits for a buffer and a credit up to {@link ChannelOptions#sendTimeout()}.
      * A response larger than {@link #rendezvousThreshold()} goes by rendezvous: then the call
-     * returns once the requester has read it (so not from the message handler's thread, which
-     * carries the DONE).
+     * returns once the requester has read it, within the same {@code sendTimeout} (past it the
+     * channel fails as in {@link #send(MemorySegment, Duration)}); on the message handler's thread,
+     * which carries the DONE, it is refused: use {@link #respondAsync} there.
      *
      * @param correlation the request's id
      * @param data the response's payload (up to 2^31-1 bytes)
      * @throws IllegalArgumentException when {@code correlation} is 0
+     * @throws IllegalStateException when the response needs rendezvous and this is the thread that
+     *         delivers this channel's messages (nothing is sent)
      * @throws CreditTimeoutException when no buffer or credit came in time (nothing sent)
+     * @throws RendezvousTimeoutException when the requester's DONE of a large response did not
+     *         come in time (the channel is failed and disconnected)
      * @throws RendezvousException when the requester refused or could not read a large response
      * @throws MessagingException when the channel failed or is closed
      */
     public void respond(long correlation, MemorySegment data) {
-        if (correlation == 0) {
-            throw new IllegalArgumentException("respond: correlation id 0 is no request's (a DATA message's)");
-        }
-        Objects.requireNonNull(data, "respond: data is null");
-        long deadline = deadline(options.sendTimeout());
+        long deadline = checkResponse(correlation, data);
         if (data.byteSize() <= threshold) {
             sends.sendCopy(data, MessageType.RESPONSE, correlation, deadline);
             return;
         }
-        try {
-            sendLarge(data, MessageType.RESPONSE, correlation, deadline, "respond").join();
-        } catch (CompletionException e) {
-            throw rethrown(e.getCause());
+        refuseOnDeliveryThread("respond", "respondAsync");
+        awaitDone(sendLarge(data, MessageType.RESPONSE, correlation, deadline, "respond"), deadline,
+                "ChannelOptions.sendTimeout of " + options.sendTimeout());
+    }
+
+    /**
+     * As {@link #respond}, returning at once after the offer (rendezvous) or the copy (small),
+     * also on the message handler's thread: the future completes when {@code data} may change
+     * again, as {@link #sendAsync}'s (no deadline of its own: its user chooses the wait).
+     *
+     * @param correlation the request's id
+     * @param data the response's payload (up to 2^31-1 bytes)
+     * @return the response's future (completes on the poller thread)
+     * @throws IllegalArgumentException when {@code correlation} is 0
+     * @throws CreditTimeoutException when no buffer or credit came in time (nothing sent)
+     * @throws MessagingException when the channel failed or is closed
+     */
+    public CompletableFuture<Void> respondAsync(long correlation, MemorySegment data) {
+        long deadline = checkResponse(correlation, data);
+        if (data.byteSize() <= threshold) {
+            sends.sendCopy(data, MessageType.RESPONSE, correlation, deadline);
+            return CompletableFuture.completedFuture(null);
         }
+        return sendLarge(data, MessageType.RESPONSE, correlation, deadline, "respond").done();
+    }
+
+    /** Checks a response's arguments; {@return the deadline of its buffer and credit waits} */
+    private long checkResponse(long correlation, MemorySegment data) {
+        if (correlation == 0) {
+            throw new IllegalArgumentException("respond: correlation id 0 is no request's (a DATA message's)");
+        }
+        Objects.requireNonNull(data, "respond: data is null");
+        return deadline(options.sendTimeout());
     }
 
     /**
@@ -378,7 +432,9 @@ public final class MessageChannel implements AutoCloseable {
     /**
      * Has {@code handler} called with each message that arrives from now on, on the shared
      * poller's thread, instead of queueing it for {@link #receive}. The handler must be short and
-     * must not block (no send that waits for a credit: the credits arrive on that same thread); it
+     * must not block (no send that waits for a credit: the credits arrive on that same thread; a
+     * blocking large {@link #send(MemorySegment) send} or {@link #respond respond}, which would wait
+     * for a DONE this thread delivers, is refused with {@link IllegalStateException}); it
      * releases each message, at once or later from another thread. Messages queued before stay
      * for {@link #receive}. Null goes back to queueing. A large message that could not be received
      * is logged (WARN) instead.
@@ -411,6 +467,11 @@ public final class MessageChannel implements AutoCloseable {
 
     /** Records the first failure and wakes every waiter with it; {@return the failure now in force} */
     MessagingException fail(MessagingException cause) {
+        return wakeAll(record(cause));
+    }
+
+    /** {@return the failure now in force: {@code cause} unless one came first} */
+    private MessagingException record(MessagingException cause) {
         synchronized (failLock) {
             if (failure == null) {
                 failure = cause;
@@ -418,8 +479,12 @@ public final class MessageChannel implements AutoCloseable {
                     LOG.debug("message channel to {} failed", peer, cause);
                 }
             }
+            return failure;
         }
-        MessagingException first = failure;
+    }
+
+    /** Ends every waiter, pending request and rendezvous message with {@code first}; {@return it} */
+    private MessagingException wakeAll(MessagingException first) {
         credits.fail(first);
         pending.failAll(first);
         sends.fail(first);
@@ -446,6 +511,25 @@ public final class MessageChannel implements AutoCloseable {
                 }
             });
         }
+    }
+
+    /**
+     * As {@link #failAndDisconnect}, with the {@code rdma_disconnect} done first, on this thread:
+     * for a large message whose DONE did not come in time, the peer may still READ its region, and
+     * a local queue pair in the error state serves no more READs, so the registrations are only
+     * released (by the wake-up) after it.
+     */
+    private void failDisconnectingFirst(MessagingException cause) {
+        boolean first = failure == null && !closed;
+        MessagingException standing = record(cause);
+        if (first) {
+            try {
+                resources.id.disconnect(Duration.ZERO);
+            } catch (RuntimeException e) {
+                LOG.debug("message channel to {}: rdma_disconnect after the failure", peer, e);
+            }
+        }
+        wakeAll(standing);
     }
 
     void requireOpen(String what) {

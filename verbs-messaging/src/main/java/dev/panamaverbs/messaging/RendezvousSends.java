@@ -38,13 +38,13 @@ final class RendezvousSends {
 
     /**
      * Registers {@code data}, offers it as a message of {@code type} (DATA, REQUEST or RESPONSE)
-     * with {@code correlation} (its request/response id, 0 for DATA) and returns the future that
-     * the DONE (or the channel's failure) completes; until then the registration stays leased.
+     * with {@code correlation} (its request/response id, 0 for DATA) and returns it with the future
+     * that the DONE (or the channel's failure) completes; until then the registration stays leased.
      *
      * @throws CreditTimeoutException when the offer found no credit or buffer before {@code deadline}
      * @throws MessagingException when the channel failed
      */
-    CompletableFuture<Void> send(MemorySegment data, MessageType type, long correlation, long deadline,
+    Offered send(MemorySegment data, MessageType type, long correlation, long deadline,
             OfferPost poster) {
         requireNoFailure();
         long id = outgoing.nextId();
@@ -62,7 +62,7 @@ final class RendezvousSends {
             finish(id, e);
             throw e;
         }
-        return message.done();
+        return new Offered(id, data.byteSize(), message.done());
     }
 
     private Outgoing register(MemorySegment data) {
@@ -165,6 +165,9 @@ final class RendezvousSends {
             throw new MessagingException("send: the channel to " + peer + " failed: " + failed.getMessage(), failed);
         }
     }
+
+    /** A message offered: its rendezvous id and length, and the future its DONE completes. */
+    record Offered(long id, long length, CompletableFuture<Void> done) {}
 
     /** One offered message: its lease (native memory) or staging region (heap), and its future. */
     private record Outgoing(long length, RegistrationLease lease, MemoryRegion staging, CompletableFuture<Void> done) {
