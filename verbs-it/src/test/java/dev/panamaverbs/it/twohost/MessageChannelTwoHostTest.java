@@ -147,7 +147,10 @@ class MessageChannelTwoHostTest {
         int size = 64 << 20;
         long seed = System.nanoTime();
         // An unlimited cache budget: the memlock soft limit's half would refuse 64 MiB (root may pin it).
+        // The send's timeout bounds the wait for B's DONE too: 64 MiB between two TCG VMs took about
+        // 20 s (3 MB/s), within reach of the 30 s default on a loaded host, so it gets 5 minutes.
         ChannelOptions options = ChannelOptions.builder().receiveCredits(16).sendBuffers(4)
+                .sendTimeout(Duration.ofMinutes(5))
                 .rendezvousRegistrationBudget(RegistrationBudget.unlimited()).build();
         try (MessageChannel channel = MessageChannel.connect(server, options);
              Arena arena = Arena.ofShared()) {
