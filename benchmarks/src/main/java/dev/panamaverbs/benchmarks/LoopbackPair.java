@@ -35,7 +35,7 @@ import java.util.Set;
  * {@code VERBS_TEST_PORT}, default 1. GID index (RoCE): {@code panamaverbs.bench.gidIndex} /
  * {@code VERBS_TEST_GID_INDEX}, else the port's RoCE v2 IPv4-mapped GID (chosen by type), else 0.
  */
-record LoopbackPair(Context context, ProtectionDomain protectionDomain, CompletionQueue queueA, CompletionQueue queueB,
+public record LoopbackPair(Context context, ProtectionDomain protectionDomain, CompletionQueue queueA, CompletionQueue queueB,
                    QueuePair a, QueuePair b, MemoryRegion bufferA, MemoryRegion bufferB, String description)
         implements AutoCloseable {
     /** A choice the benchmarks read from a system property, else an environment variable. */
@@ -72,7 +72,7 @@ record LoopbackPair(Context context, ProtectionDomain protectionDomain, Completi
      * @param bufferSize   bytes of each side's registered buffer
      * @throws NoDeviceException when libibverbs is unavailable or there is no (such) device
      */
-    static LoopbackPair open(int workRequests, int bufferSize) {
+    public static LoopbackPair open(int workRequests, int bufferSize) {
         return open(workRequests, bufferSize, Set.of());
     }
 
@@ -97,7 +97,7 @@ record LoopbackPair(Context context, ProtectionDomain protectionDomain, Completi
      * The context of the chosen device (as {@link #open(int, int)} chooses it), for
      * {@link #openOn} to put many pairs on.
      */
-    static Context openContext() {
+    public static Context openContext() {
         return chooseDevice().open();
     }
 
@@ -110,7 +110,7 @@ record LoopbackPair(Context context, ProtectionDomain protectionDomain, Completi
     static LoopbackPair openOn(Context context, int workRequests, int bufferSize,
                                Set<WorkRequestOpcode> extendedSendOperations, boolean channels) {
         Device device = context.device();
-        int port = Setting.PORT.value().map(Integer::parseInt).orElse(1);
+        int port = port();
         PortAttributes attributes = context.queryPort(port);
         if (!attributes.isActive()) {
             throw new NoDeviceException("port " + port + " of " + device.name() + " is "
@@ -147,6 +147,11 @@ record LoopbackPair(Context context, ProtectionDomain protectionDomain, Completi
                 + (gid != null ? "GID index " + gid.index() + " (" + gid.gid().toAddressString() + ")" : "LID " + attributes.lid())
                 + ", MTU " + mtu + ", RC qpn " + a.number() + " <-> " + b.number();
         return new LoopbackPair(context, pd, queueA, queueB, a, b, bufferA, bufferB, description);
+    }
+
+    /** {@return the port the benchmarks use: {@code panamaverbs.bench.port} / {@code VERBS_TEST_PORT}, else 1} */
+    public static int port() {
+        return Setting.PORT.value().map(Integer::parseInt).orElse(1);
     }
 
     private static QueuePairOptions options(CompletionQueue queue, int workRequests, Set<WorkRequestOpcode> extendedSendOperations) {

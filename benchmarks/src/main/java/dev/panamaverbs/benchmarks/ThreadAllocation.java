@@ -19,17 +19,21 @@ import java.nio.file.StandardOpenOption;
  *
  * <p>Reached reflectively, because the benchmarks run on the class path (JMH forks) and the
  * benchmarks module does not read {@code jdk.management}; {@link #isSupported()} is false where
- * that fails.
+ * that fails. {@link #of(Thread)} reads another platform thread's count the same way
+ * ({@code getThreadAllocatedBytes(long)}): {@code MessagingCompare} reads the poller's.
  */
-final class ThreadAllocation {
+public final class ThreadAllocation {
     /** System property: a file each allocation check appends one line to. */
     static final String REPORT_PROPERTY = "panamaverbs.bench.allocationReport";
 
-    private static final MethodHandle CURRENT_THREAD_ALLOCATED_BYTES = find();
+    private static final MethodHandle CURRENT_THREAD_ALLOCATED_BYTES = find("getCurrentThreadAllocatedBytes",
+            MethodType.methodType(long.class));
+    private static final MethodHandle THREAD_ALLOCATED_BYTES = find("getThreadAllocatedBytes",
+            MethodType.methodType(long.class, long.class));
 
     private ThreadAllocation() {}
 
-    private static MethodHandle find() {
+    private static MethodHandle find(String name, MethodType type) {
         try {
             Class<?> factory = Class.forName("java.lang.management.ManagementFactory");
             Object bean = factory.getMethod("getThreadMXBean").invoke(null);
@@ -37,26 +41,37 @@ final class ThreadAllocation {
             if (!hotspotBean.isInstance(bean)) {
                 return null;
             }
-            MethodHandle handle = MethodHandles.publicLookup()
-                    .findVirtual(hotspotBean, "getCurrentThreadAllocatedBytes", MethodType.methodType(long.class))
-                    .bindTo(bean);
-            long probe = (long) handle.invokeExact();
+            MethodHandle handle = MethodHandles.publicLookup().findVirtual(hotspotBean, name, type).bindTo(bean);
+            long probe = type.parameterCount() == 0 ? (long) handle.invoke() : (long) handle.invoke(Thread.currentThread().threadId());
             return probe < 0 ? null : handle;
         } catch (Throwable t) {
             return null;
         }
     }
 
-    static boolean isSupported() {
+    /** {@return whether this JVM counts allocated bytes per thread} */
+    public static boolean isSupported() {
         return CURRENT_THREAD_ALLOCATED_BYTES != null;
     }
 
-    /** Bytes the current thread has allocated so far. */
-    static long current() {
+    /** {@return the bytes the current thread has allocated so far} */
+    public static long current() {
         try {
             return (long) CURRENT_THREAD_ALLOCATED_BYTES.invokeExact();
         } catch (Throwable t) {
             throw new IllegalStateException("getCurrentThreadAllocatedBytes failed", t);
+        }
+    }
+
+    /**
+     * {@return the bytes platform thread {@code thread} has allocated so far} (-1 once it ended, or
+     * for a virtual thread)
+     */
+    public static long of(Thread thread) {
+        try {
+            return (long) THREAD_ALLOCATED_BYTES.invokeExact(thread.threadId());
+        } catch (Throwable t) {
+            throw new IllegalStateException("getThreadAllocatedBytes failed", t);
         }
     }
 
