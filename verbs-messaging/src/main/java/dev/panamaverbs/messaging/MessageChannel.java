@@ -242,13 +242,19 @@ public final class MessageChannel implements AutoCloseable {
      * {@link RendezvousTimeoutException} naming {@code which} deadline, and throws it.
      */
     private void awaitDone(RendezvousSends.Offered offered, long deadline, String which) {
-        DoneWait.await(offered.done(), deadline, () -> {
-            RendezvousTimeoutException expired = new RendezvousTimeoutException("message channel to " + peer
-                    + ": the receiver's DONE of rendezvous message " + offered.id() + " (" + offered.length()
-                    + " bytes) did not come within " + which + "; the channel is failed and disconnected", offered.id());
-            failDisconnectingFirst(expired);
-            return expired;
-        });
+        DoneWait.await(offered.done(), deadline, () -> expire(offered, which));
+    }
+
+    /**
+     * A large message's DONE did not come within {@code which}: fails the channel, disconnecting
+     * first (a disconnected queue pair serves no more READs of the message, so its lease can go).
+     */
+    private RendezvousTimeoutException expire(RendezvousSends.Offered offered, String which) {
+        RendezvousTimeoutException expired = new RendezvousTimeoutException("message channel to " + peer
+                + ": the receiver's DONE of rendezvous message " + offered.id() + " (" + offered.length()
+                + " bytes) did not come within " + which + "; the channel is failed and disconnected", offered.id());
+        failDisconnectingFirst(expired);
+        return expired;
     }
 
     /**
@@ -273,7 +279,10 @@ public final class MessageChannel implements AutoCloseable {
      * {@link #rendezvousThreshold()} goes by rendezvous (the peer receives it as any REQUEST):
      * then the future completes only once the peer's DONE came as well, so {@code data} must not
      * change until it completes, and a refused or unreadable request fails it with a
-     * {@link RendezvousException}. The future completes on the poller's thread: chain blocking work
+     * {@link RendezvousException}. When {@code timeout} passes before that DONE, the channel fails
+     * and disconnects (a disconnected queue pair serves no more READs of {@code data}) and the
+     * future fails with a {@link MessagingException} whose cause is a
+     * {@link RendezvousTimeoutException}. The future completes on the poller's thread: chain blocking work
      * with the {@code ...Async} methods.
      *
      * @param data the request's payload (up to 2^31-1 bytes)
@@ -290,8 +299,15 @@ public final class MessageChannel implements AutoCloseable {
         CompletableFuture<ReceivedMessage> response = pending.register(id, timeout, "request to " + peer);
         try {
             if (data.byteSize() > threshold) {
-                return pending.afterRead(id, sendLarge(data, MessageType.REQUEST, id, deadline, "request").done(),
-                        response);
+                RendezvousSends.Offered offered = sendLarge(data, MessageType.REQUEST, id, deadline, "request");
+                // The request's timeout must end it even when the peer never answers the DONE that
+                // its future waits for: then the channel fails as a blocking send past its deadline.
+                response.whenComplete((message, failure) -> {
+                    if (failure instanceof RequestTimeoutException && !offered.done().isDone()) {
+                        expire(offered, "the request's timeout of " + timeout);
+                    }
+                });
+                return pending.afterRead(id, offered.done(), response);
             }
             sends.sendCopy(data, MessageType.REQUEST, id, deadline);
         } catch (RuntimeException e) {

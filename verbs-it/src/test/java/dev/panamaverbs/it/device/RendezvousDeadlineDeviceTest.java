@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The deadlines of blocking large sends (verbs-messaging, issues 2 and 24) over rxe through
  * rdma_cm, both ends in one JVM: a peer that stays connected but never answers DONE fails the
- * blocking send at its own deadline and ends both channels; a large respond or send on the
+ * blocking send (or a large request's future) at its own deadline and ends both channels; a large respond or send on the
  * message handler's thread is refused at once and the channel carries on.
  */
 class RendezvousDeadlineDeviceTest {
@@ -99,6 +99,38 @@ class RendezvousDeadlineDeviceTest {
             }
             assertFalse(serverSide.isOpen(), "the peer's channel failed");
             System.out.println("rendezvous DONE deadline: the peer had read the message whole: " + read);
+        }
+    }
+
+    @DeviceTest
+    void aLargeRequestWhoseDoneNeverComesFailsAtItsTimeout(TestDevice device) throws Exception {
+        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
+        Duration timeout = Duration.ofSeconds(5);
+        try (Arena arena = Arena.ofShared(); ChannelLoop loop = ChannelLoop.open(ip, options(), options())) {
+            MessageChannel client = loop.client;
+            MessageChannel serverSide = loop.serverSide;
+            // As above: the peer has no credit left for the DONE of what it reads.
+            for (int i = 0; i < WINDOW; i++) {
+                serverSide.send(MemorySegment.ofArray(new byte[] {(byte) i}));
+            }
+            assertEquals(0, serverSide.statistics().availableCredits(), "the peer has no credit left for a DONE");
+            MemorySegment data = arena.allocate(1 << 20, 8);
+            data.fill((byte) 9);
+
+            long start = System.nanoTime();
+            CompletableFuture<ReceivedMessage> response = client.request(data, timeout);
+            ExecutionException thrown = assertThrows(ExecutionException.class,
+                    () -> response.get(timeout.plusSeconds(20).toMillis(), TimeUnit.MILLISECONDS));
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            System.out.println("large request, timeout " + timeout + ": failed after " + took.toMillis() + " ms: "
+                    + thrown.getCause());
+            assertTrue(took.compareTo(timeout.minusMillis(50)) >= 0, "failed after " + took + ", before its timeout");
+            MessagingException failed = assertInstanceOf(MessagingException.class, thrown.getCause());
+            RendezvousTimeoutException expired = assertInstanceOf(RendezvousTimeoutException.class, failed.getCause(),
+                    failed.toString());
+            assertTrue(expired.getMessage().contains("the request's timeout of " + timeout), expired.getMessage());
+            assertFalse(client.isOpen(), "the client's channel failed");
+            assertSame(expired, client.failure().orElseThrow(), "the channel failed with the request's timeout");
         }
     }
 
