@@ -35,6 +35,8 @@ import java.util.concurrent.TimeUnit;
 class RendezvousDeadlineDeviceTest {
     private static final Duration LONG = Duration.ofSeconds(120);
     private static final int WINDOW = 8;
+    /** The deadline under test: the send's, or the request's. */
+    private static final Duration DONE_TIMEOUT = Duration.ofSeconds(5);
 
     private static ChannelOptions options() {
         // An unlimited cache budget, as RendezvousDeviceTest: the VM's memlock limit is not under test.
@@ -42,39 +44,47 @@ class RendezvousDeadlineDeviceTest {
                 .rendezvousRegistrationBudget(RegistrationBudget.unlimited()).build();
     }
 
+    /**
+     * The peer spends the client's whole window on messages the client never receives: no credit
+     * comes back, so the peer's DONE (which needs one) is never sent, while the connection stays
+     * up and the peer still READs the offer.
+     *
+     * @return a 1 MiB message for the client to offer
+     */
+    private static MemorySegment largeMessageToASilencedPeer(ChannelLoop loop, Arena arena) {
+        for (int i = 0; i < WINDOW; i++) {
+            loop.serverSide.send(MemorySegment.ofArray(new byte[] {(byte) i}));
+        }
+        assertEquals(0, loop.serverSide.statistics().availableCredits(), "the peer has no credit left for a DONE");
+        MemorySegment data = arena.allocate(1 << 20, 8);
+        data.fill((byte) 5);
+        return data;
+    }
+
     @DeviceTest
     void aDoneThatNeverComesFailsTheBlockingSendAtItsDeadline(TestDevice device) throws Exception {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
-        Duration timeout = Duration.ofSeconds(5);
         try (Arena arena = Arena.ofShared(); ChannelLoop loop = ChannelLoop.open(ip, options(), options())) {
             MessageChannel client = loop.client;
             MessageChannel serverSide = loop.serverSide;
-            // The peer spends the client's whole window on messages the client never receives: no
-            // credit comes back, so the peer's DONE (which needs one) is never sent, while the
-            // connection stays up and the peer still READs the offer.
-            for (int i = 0; i < WINDOW; i++) {
-                serverSide.send(MemorySegment.ofArray(new byte[] {(byte) i}));
-            }
-            assertEquals(0, serverSide.statistics().availableCredits(), "the peer has no credit left for a DONE");
-            MemorySegment data = arena.allocate(1 << 20, 8);
-            data.fill((byte) 5);
+            MemorySegment data = largeMessageToASilencedPeer(loop, arena);
 
             // On another thread, waited for with a bound: a send that hangs fails the test, never holds it.
             long start = System.nanoTime();
             Future<?> sending = loop.threads.submit(() -> {
-                client.send(data, timeout);
+                client.send(data, DONE_TIMEOUT);
                 return null;
             });
             ExecutionException thrown = assertThrows(ExecutionException.class,
-                    () -> sending.get(timeout.plusSeconds(20).toMillis(), TimeUnit.MILLISECONDS));
+                    () -> sending.get(DONE_TIMEOUT.plusSeconds(20).toMillis(), TimeUnit.MILLISECONDS));
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             RendezvousTimeoutException e = assertInstanceOf(RendezvousTimeoutException.class, thrown.getCause());
-            System.out.println("rendezvous DONE deadline " + timeout + ": send threw after " + took.toMillis() + " ms: "
+            System.out.println("rendezvous DONE deadline " + DONE_TIMEOUT + ": send threw after " + took.toMillis() + " ms: "
                     + e.getMessage());
-            assertTrue(took.compareTo(timeout.minusMillis(50)) >= 0, "threw after " + took + ", before its deadline");
-            assertTrue(took.compareTo(timeout.plusSeconds(20)) < 0, "threw after " + took);
+            assertTrue(took.compareTo(DONE_TIMEOUT.minusMillis(50)) >= 0, "threw after " + took + ", before its deadline");
+            assertTrue(took.compareTo(DONE_TIMEOUT.plusSeconds(20)) < 0, "threw after " + took);
             assertTrue(e.getMessage().contains("rendezvous message " + e.messageId() + " "), e.getMessage());
-            assertTrue(e.getMessage().contains(timeout.toString()), e.getMessage());
+            assertTrue(e.getMessage().contains(DONE_TIMEOUT.toString()), e.getMessage());
             assertFalse(client.isOpen(), "the client's channel failed");
             assertSame(e, client.failure().orElseThrow(), "the channel failed with the send's timeout");
             assertThrows(MessagingException.class, () -> client.send(MemorySegment.ofArray(new byte[] {1})));
@@ -105,30 +115,22 @@ class RendezvousDeadlineDeviceTest {
     @DeviceTest
     void aLargeRequestWhoseDoneNeverComesFailsAtItsTimeout(TestDevice device) throws Exception {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
-        Duration timeout = Duration.ofSeconds(5);
         try (Arena arena = Arena.ofShared(); ChannelLoop loop = ChannelLoop.open(ip, options(), options())) {
             MessageChannel client = loop.client;
-            MessageChannel serverSide = loop.serverSide;
-            // As above: the peer has no credit left for the DONE of what it reads.
-            for (int i = 0; i < WINDOW; i++) {
-                serverSide.send(MemorySegment.ofArray(new byte[] {(byte) i}));
-            }
-            assertEquals(0, serverSide.statistics().availableCredits(), "the peer has no credit left for a DONE");
-            MemorySegment data = arena.allocate(1 << 20, 8);
-            data.fill((byte) 9);
+            MemorySegment data = largeMessageToASilencedPeer(loop, arena);
 
             long start = System.nanoTime();
-            CompletableFuture<ReceivedMessage> response = client.request(data, timeout);
+            CompletableFuture<ReceivedMessage> response = client.request(data, DONE_TIMEOUT);
             ExecutionException thrown = assertThrows(ExecutionException.class,
-                    () -> response.get(timeout.plusSeconds(20).toMillis(), TimeUnit.MILLISECONDS));
+                    () -> response.get(DONE_TIMEOUT.plusSeconds(20).toMillis(), TimeUnit.MILLISECONDS));
             Duration took = Duration.ofNanos(System.nanoTime() - start);
-            System.out.println("large request, timeout " + timeout + ": failed after " + took.toMillis() + " ms: "
+            System.out.println("large request, timeout " + DONE_TIMEOUT + ": failed after " + took.toMillis() + " ms: "
                     + thrown.getCause());
-            assertTrue(took.compareTo(timeout.minusMillis(50)) >= 0, "failed after " + took + ", before its timeout");
+            assertTrue(took.compareTo(DONE_TIMEOUT.minusMillis(50)) >= 0, "failed after " + took + ", before its timeout");
             MessagingException failed = assertInstanceOf(MessagingException.class, thrown.getCause());
             RendezvousTimeoutException expired = assertInstanceOf(RendezvousTimeoutException.class, failed.getCause(),
                     failed.toString());
-            assertTrue(expired.getMessage().contains("the request's timeout of " + timeout), expired.getMessage());
+            assertTrue(expired.getMessage().contains("the request's timeout of " + DONE_TIMEOUT), expired.getMessage());
             assertFalse(client.isOpen(), "the client's channel failed");
             assertSame(expired, client.failure().orElseThrow(), "the channel failed with the request's timeout");
         }
