@@ -7,6 +7,9 @@ import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.values.GidEntry;
+import dev.panamaverbs.cm.ConnectionEventChannel;
+import dev.panamaverbs.cm.ConnectionId;
+import dev.panamaverbs.cm.PortSpace;
 import dev.panamaverbs.cm.RdmaCm;
 import dev.panamaverbs.testkit.TestDevice;
 import java.net.Inet4Address;
@@ -55,6 +58,22 @@ public final class RdmaCmSupport {
                 fail(missing + " (in CI and in the project's VM the rdma_cm tests must run)");
             }
             assumeTrue(false, missing);
+        }
+    }
+
+    /**
+     * Resolves {@code peer} once through rdma_cm ({@code rdma_resolve_addr}), waiting up to a
+     * minute, so that this host's kernel holds a neighbour entry for it. The first ARP over the
+     * two VMs' link can take seconds on a loaded host (one CI run timed out a 10 s resolve there);
+     * a test that gives its peer process a tight timeout, to see a dead peer noticed quickly,
+     * must not spend that timeout on the first ARP.
+     *
+     * @param peer the other host's address on the link
+     */
+    public static void resolveOnce(InetAddress peer) {
+        try (ConnectionEventChannel events = ConnectionEventChannel.create();
+             ConnectionId id = events.createIdentifier(PortSpace.TCP)) {
+            id.resolveAddress(new InetSocketAddress(peer, 0), Duration.ofMinutes(1));
         }
     }
 

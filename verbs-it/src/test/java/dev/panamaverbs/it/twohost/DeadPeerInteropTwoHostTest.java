@@ -52,6 +52,7 @@ class DeadPeerInteropTwoHostTest {
         PeerHost hostA = PeerHost.hostA(hosts), hostB = PeerHost.hostB(hosts);
         String address = hostB.address().getHostAddress();
         String port = "7310";
+        RdmaCmSupport.resolveOnce(hostB.address()); // the client's -T 10 bounds its resolve too: not the first ARP's
         String output = PeerPairing.killMidRun(
                 new Peer(hostB, "C rping server", InteropPeers.c("rping", "rdmacm-utils",
                         List.of("-s", "-a", address, "-p", port, "-S", "100"))),
