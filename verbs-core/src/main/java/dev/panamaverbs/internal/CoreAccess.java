@@ -13,7 +13,8 @@ import java.util.List;
 /**
  * The one way other packages of this module reach the resource tree's internals (the native
  * handle, use counting, registration) without making them public API. {@link Verbs} installs the
- * implementation when its class initialises, and {@link #get()} initialises it first. The package is not exported, so only this module sees it.
+ * implementation when its class initialises, and {@link #get()} initialises it first. The package
+ * is not exported, so only this module sees it.
  */
 public abstract class CoreAccess {
     private static volatile CoreAccess installed;

@@ -519,13 +519,7 @@ public final class MessageChannel implements AutoCloseable {
         boolean first = failure == null && !closed;
         fail(cause);
         if (first) {
-            Thread.ofVirtual().name("message-channel-disconnect " + peer).start(() -> {
-                try {
-                    resources.id.disconnect(Duration.ZERO);
-                } catch (RuntimeException e) {
-                    LOG.debug("message channel to {}: rdma_disconnect after the failure", peer, e);
-                }
-            });
+            Thread.ofVirtual().name("message-channel-disconnect " + peer).start(this::disconnectAfterFailure);
         }
     }
 
@@ -539,13 +533,18 @@ public final class MessageChannel implements AutoCloseable {
         boolean first = failure == null && !closed;
         MessagingException standing = record(cause);
         if (first) {
-            try {
-                resources.id.disconnect(Duration.ZERO);
-            } catch (RuntimeException e) {
-                LOG.debug("message channel to {}: rdma_disconnect after the failure", peer, e);
-            }
+            disconnectAfterFailure();
         }
         wakeAll(standing);
+    }
+
+    /** {@code rdma_disconnect} of a failed channel, without waiting; a refusal is only logged (DEBUG). */
+    private void disconnectAfterFailure() {
+        try {
+            resources.id.disconnect(Duration.ZERO);
+        } catch (RuntimeException e) {
+            LOG.debug("message channel to {}: rdma_disconnect after the failure", peer, e);
+        }
     }
 
     void requireOpen(String what) {

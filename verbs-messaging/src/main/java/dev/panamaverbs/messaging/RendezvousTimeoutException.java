@@ -3,7 +3,9 @@ package dev.panamaverbs.messaging;
 /**
  * A blocking large {@link MessageChannel#send(java.lang.foreign.MemorySegment) send} or
  * {@link MessageChannel#respond respond} whose receiver did not answer the message's
- * {@link MessageType#RENDEZVOUS_DONE} by the call's deadline. Unlike a
+ * {@link MessageType#RENDEZVOUS_DONE} by the call's deadline, or a large
+ * {@link MessageChannel#request request} whose DONE had not come by the request's timeout (the
+ * cause of the exception that fails its future). Unlike a
  * {@link CreditTimeoutException}, the offer was sent and the peer may still be reading: the channel
  * therefore fails with this exception ({@code rdma_disconnect}, so that no RDMA READ of the
  * message's region is served any more) before the region's registration is released; the channel
