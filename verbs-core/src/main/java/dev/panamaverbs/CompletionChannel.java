@@ -1,6 +1,7 @@
 package dev.panamaverbs;
 
 import dev.panamaverbs.values.Errno;
+import dev.panamaverbs.internal.AddressTable;
 import dev.panamaverbs.internal.Undo;
 import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.EventFiles;
@@ -15,7 +16,6 @@ import dev.panamaverbs.gateway.IbverbsCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -70,7 +70,7 @@ public final class CompletionChannel extends VerbsResource {
     private final Context context;
     private final int fd;
     /** The CQs created on this channel, by {@code ibv_cq*} address, to map events back. */
-    private final Map<Long, CompletionQueue> queues = new ConcurrentHashMap<>();
+    private final AddressTable<CompletionQueue> queues = new AddressTable<>();
     /**
      * CQs whose event a thread waiting for another CQ took (and counted): handed to their own
      * waiter ({@link CompletionQueue#awaitCompletions}) or to the next {@link #awaitEvent}.
@@ -78,7 +78,16 @@ public final class CompletionChannel extends VerbsResource {
     private final Set<CompletionQueue> handedOver = ConcurrentHashMap.newKeySet();
     /** The fd on the shared poller; closed before {@code ibv_destroy_comp_channel}. */
     private final FdWatch watch;
-
+    /**
+     * The event slots and errno capture of {@link #handleEvents}, which only the poller thread
+     * runs: allocated once so that an event allocates nothing there (waiters on other threads
+     * allocate their own per wait). An automatic arena: freed with the channel object, so a
+     * close costs no shared-arena handshake, and a destroy refused with EBUSY leaves them valid.
+     */
+    private final Arena handlerArena = Arena.ofAuto();
+    private final MemorySegment handlerSlots = handlerArena.allocate(ADDRESS, 2);
+    private final MemorySegment handlerContextSlot = handlerSlots.asSlice(ADDRESS.byteSize());
+    private final MemorySegment handlerCallState = CallState.allocate(handlerArena);
 
     private CompletionChannel(Context context, MemorySegment handle, int fd) {
         super("CompletionChannel", handle, context);
@@ -180,7 +189,7 @@ public final class CompletionChannel extends VerbsResource {
                             return mine;
                         }
                         for (int wait = pollMillis; ; wait = 0) {
-                            CompletionQueue queue = tryGetEvent(pollState, eventSlots, callState, wait);
+                            CompletionQueue queue = pollAndGetEvent(pollState, eventSlots, callState, wait);
                             if (queue == null || forQueue == null || queue == forQueue) {
                                 return queue;
                             }
@@ -219,15 +228,24 @@ public final class CompletionChannel extends VerbsResource {
         }
     }
 
-    /** On the poller thread: every event now pending, each CQ re-armed, then handed to {@code handler}. */
+    /**
+     * On the poller thread: every event now pending, each CQ re-armed, then handed to
+     * {@code handler}. What {@code awaitUntil} with a deadline already over does, without its
+     * per-call arena, poll and lambda, so that an event allocates nothing: the fd is readable (the
+     * poller said so) and non-blocking, so {@code ibv_get_cq_event} is called directly and fails
+     * with EAGAIN when a waiter took the event first.
+     */
     private void handleEvents(Consumer<? super CompletionQueue> handler) {
         while (true) {
+            if (Thread.currentThread().isInterrupted()) {
+                return;
+            }
             CompletionQueue queue;
             try {
-                queue = awaitUntil(Deadline.after(0));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+                queue = handedOver.isEmpty() ? null : claimHandedOver(null);
+                if (queue == null) {
+                    queue = getEvent(handlerSlots, handlerContextSlot, handlerCallState);
+                }
             } catch (IllegalStateException closed) {
                 return; // the channel is closing
             }
@@ -263,16 +281,29 @@ public final class CompletionChannel extends VerbsResource {
      * One attempt: poll the fd (up to {@code pollMillis}), and if readable take one event.
      * Returns the CQ or null (nothing readable, or another thread took the event: EAGAIN).
      */
-    private CompletionQueue tryGetEvent(MemorySegment pollState, MemorySegment eventSlots,
-                                        MemorySegment callState, int pollMillis) {
-        long cqAddress;
+    private CompletionQueue pollAndGetEvent(MemorySegment pollState, MemorySegment eventSlots,
+                                            MemorySegment callState, int pollMillis) {
         acquire();
         try {
             if (!EventFiles.pollReadable(pollState, fd, pollMillis)) {
                 return null;
             }
+        } finally {
+            release();
+        }
+        return getEvent(eventSlots, eventSlots.asSlice(ADDRESS.byteSize()), callState);
+    }
+
+    /**
+     * {@code ibv_get_cq_event} on the non-blocking fd, counted on its CQ: the CQ, or null when
+     * there was none (EAGAIN: nothing readable, or another thread took it; EINTR).
+     */
+    private CompletionQueue getEvent(MemorySegment eventSlots, MemorySegment contextSlot, MemorySegment callState) {
+        long cqAddress;
+        acquire();
+        try {
             int rc = IbverbsCalls.ibv_get_cq_event(callState, handleSegment(),
-                    eventSlots, eventSlots.asSlice(ADDRESS.byteSize()));
+                    eventSlots, contextSlot);
             if (rc != 0) {
                 int errno = CallState.errno(callState);
                 if (errno == Errno.EAGAIN || errno == Errno.EINTR) {
@@ -288,7 +319,7 @@ public final class CompletionChannel extends VerbsResource {
         if (queue == null) {
             // Not one of ours (cannot happen through this API): acknowledge at once so that
             // whoever destroys that CQ is not left waiting for the acknowledgement.
-            CompletionQueue.acknowledgeRaw(cqAddress, 1);
+            CompletionQueue.acknowledgeRaw(MemorySegment.ofAddress(cqAddress), 1);
             return null;
         }
         queue.recordEvent();

@@ -356,7 +356,7 @@ public final class CompletionQueue extends VerbsResource {
         try {
             int count = unackedEvents.takeAll();
             if (count > 0) {
-                acknowledgeRaw(handleAddress(), count);
+                acknowledgeRaw(handleSegment(), count);
             }
             return count;
         } finally {
@@ -400,22 +400,25 @@ public final class CompletionQueue extends VerbsResource {
         try {
             acquire();
         } catch (IllegalStateException closing) {
-            acknowledgeRaw(handleAddress(), 1);
+            acknowledgeRaw(handleSegment(), 1);
             return;
         }
         try {
             int due = unackedEvents.record();
             if (due > 0) {
-                acknowledgeRaw(handleAddress(), due);
+                acknowledgeRaw(handleSegment(), due);
             }
         } finally {
             release();
         }
     }
 
-    /** {@code ibv_ack_cq_events(cq, count)} on a raw {@code struct ibv_cq *}. */
-    static void acknowledgeRaw(long cqAddress, int count) {
-        IbverbsCalls.ibv_ack_cq_events(ACK_CALL_STATE, MemorySegment.ofAddress(cqAddress), count);
+    /**
+     * {@code ibv_ack_cq_events(cq, count)} on a raw {@code struct ibv_cq *}; a CQ passes its
+     * handle segment, so an acknowledgement on the event path allocates no segment.
+     */
+    static void acknowledgeRaw(MemorySegment cq, int count) {
+        IbverbsCalls.ibv_ack_cq_events(ACK_CALL_STATE, cq, count);
     }
 
     // ---- control path ----
@@ -478,7 +481,7 @@ public final class CompletionQueue extends VerbsResource {
         try {
             int outstanding = unackedEvents.takeAll();
             if (outstanding > 0) {
-                acknowledgeRaw(address, outstanding);
+                acknowledgeRaw(handleSegment(), outstanding);
             }
             int rc;
             try (Arena arena = Arena.ofConfined()) {

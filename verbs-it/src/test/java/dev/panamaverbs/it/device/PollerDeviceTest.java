@@ -271,7 +271,7 @@ class PollerDeviceTest {
     }
 
     /** An RC queue pair connected to itself whose send completions go to {@code cq}. */
-    private static QueuePair loopback(Context context, TestDevice device, ProtectionDomain pd, CompletionQueue cq) {
+    static QueuePair loopback(Context context, TestDevice device, ProtectionDomain pd, CompletionQueue cq) {
         QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq)
                 .maxSendWorkRequests(2 * MESSAGES).build());
         GidEntry gid = DeviceScope.sourceGid(context, device);
