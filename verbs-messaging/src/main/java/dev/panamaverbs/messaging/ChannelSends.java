@@ -16,32 +16,29 @@ final class ChannelSends {
     private final ChannelResources resources;
     private final CreditWindow credits;
     private final InFlight inFlight;
-    private final String peer;
     private final int maxSend;
     private final SlotQueue freeSends;
     private final SendBuffer[] sendBuffers;
-    private final java.lang.foreign.MemorySegment sendMemory;
+    private final MemorySegment sendMemory;
     /** Bit i set: credit message slot i is posted and not yet completed. */
     private final AtomicInteger controlBusy = new AtomicInteger();
     private final AtomicLong messagesSent = new AtomicLong();
     private final AtomicLong creditMessagesSent = new AtomicLong();
 
-    ChannelSends(MessageChannel channel, ChannelResources resources, CreditWindow credits, InFlight inFlight,
-            int maxSend, String peer) {
+    /** The send path of {@code channel}, whose payload limit ({@link MessageChannel#maxMessageSize()}) is already set. */
+    ChannelSends(MessageChannel channel, ChannelResources resources, CreditWindow credits, InFlight inFlight) {
         this.channel = channel;
         this.resources = resources;
         this.credits = credits;
         this.inFlight = inFlight;
-        this.maxSend = maxSend;
-        this.peer = peer;
+        this.maxSend = channel.maxMessageSize();
         this.sendMemory = resources.sendPool.memory();
-        int count = resources.sends.length;
-        this.freeSends = SlotQueue.full(count);
-        this.sendBuffers = new SendBuffer[count];
-        for (int slot = 0; slot < count; slot++) {
+        this.sendBuffers = new SendBuffer[resources.sends.length];
+        for (int slot = 0; slot < sendBuffers.length; slot++) {
             sendBuffers[slot] = new SendBuffer(channel, slot,
                     sendMemory.asSlice(resources.sendOffset(slot) + MessageHeader.SIZE, maxSend));
         }
+        this.freeSends = SlotQueue.full(sendBuffers.length);
     }
 
     /** A free send buffer, waiting until {@code deadline}. */
@@ -50,7 +47,7 @@ final class ChannelSends {
         int slot = freeSends.take(deadline);
         if (slot < 0) {
             throw new CreditTimeoutException("send: all " + sendBuffers.length + " send buffers of the channel to "
-                    + peer + " stayed in flight past the deadline");
+                    + channel.peerName() + " stayed in flight past the deadline");
         }
         SendBuffer buffer = sendBuffers[slot];
         buffer.take();
@@ -107,7 +104,7 @@ final class ChannelSends {
             credits.giveBack();
             credits.untake(returns);
             freeSends.put(slot);
-            throw channel.fail(new MessagingException("send: ibv_post_send to " + peer + " failed", e));
+            throw channel.fail(new MessagingException("send: ibv_post_send to " + channel.peerName() + " failed", e));
         }
         messagesSent.incrementAndGet();
     }
@@ -142,7 +139,7 @@ final class ChannelSends {
                 inFlight.completed();
                 credits.untake(returns);
                 freeControl(slot);
-                channel.fail(new MessagingException("credit message: ibv_post_send to " + peer + " failed", e));
+                channel.fail(new MessagingException("credit message: ibv_post_send to " + channel.peerName() + " failed", e));
             }
             return;
         }

@@ -84,7 +84,7 @@ public final class MessageChannel implements AutoCloseable {
         this.credits = new CreditWindow(peerHandshake.credits(), options.receiveCredits());
         this.maxSend = Math.min(options.maxMessageSize(), peerHandshake.maxMessageSize());
         this.threshold = Math.min(options.rendezvousThreshold(), maxSend);
-        this.sends = new ChannelSends(this, resources, credits, inFlight, maxSend, peer);
+        this.sends = new ChannelSends(this, resources, credits, inFlight);
         this.rendezvous = new RendezvousSends(resources.pd, options, peer);
         this.dispatch = new ChannelDispatch(this, resources, credits, inFlight, sends, pending, rendezvous, peer);
         int chunk = RendezvousLimits.chunkSize(options.rendezvousChunkSize(), resources.portMaxMessageSize());
@@ -581,6 +581,11 @@ public final class MessageChannel implements AutoCloseable {
     }
 
     // ---------------------------------------------------------------- state
+
+    /** {@return the peer's address as the channel's messages and thread names give it} */
+    String peerName() {
+        return peer;
+    }
 
     /** {@return the options this channel was made with} */
     public ChannelOptions options() {

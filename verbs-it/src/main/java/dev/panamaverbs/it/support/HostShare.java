@@ -1,6 +1,9 @@
 package dev.panamaverbs.it.support;
 
 import dev.panamaverbs.testkit.DeviceTest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -9,6 +12,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.platform.engine.FilterResult;
@@ -38,24 +42,13 @@ public final class HostShare implements PostDiscoveryFilter {
     public static final String SPLIT_FILE_PROPERTY = "panamaverbs.hostShare.file";
 
     /**
-     * Seconds per class in the last full CI run (2026-11, test-case times under TCG), for the
-     * classes over about 5 s; a class not listed counts {@value #DEFAULT_SECONDS}. Only the balance
-     * depends on them: a stale figure moves a class to the other host, never out of the run.
+     * Seconds per class in the last full CI run, for the classes over about 5 s (the data file
+     * {@value #SECONDS_RESOURCE} beside this class); a class not listed counts
+     * {@value #DEFAULT_SECONDS}. Only the balance depends on them: a stale figure moves a class to
+     * the other host, never out of the run.
      */
-    static final Map<String, Double> SECONDS = Map.ofEntries(
-            Map.entry("dev.panamaverbs.it.fuzz.MisuseFuzzDeviceTest", 221.0),
-            Map.entry("dev.panamaverbs.it.device.DataPathAllocationDeviceTest", 140.0),
-            Map.entry("dev.panamaverbs.it.device.SendBatchDeviceTest", 54.0),
-            Map.entry("dev.panamaverbs.it.device.ResourceLeakDeviceTest", 52.0),
-            Map.entry("dev.panamaverbs.it.device.VerbsInfoDeviceTest", 30.0),
-            Map.entry("dev.panamaverbs.it.device.RdmaCmConcurrentCloseDeviceTest", 24.0),
-            Map.entry("dev.panamaverbs.it.device.MessageChannelDeviceTest", 16.0),
-            Map.entry("dev.panamaverbs.it.device.RegistrationLimitDeviceTest", 14.0),
-            Map.entry("dev.panamaverbs.it.device.AsyncEventDeviceTest", 13.0),
-            Map.entry("dev.panamaverbs.it.device.OneSidedCloseDeviceTest", 12.0),
-            Map.entry("dev.panamaverbs.it.device.ObservabilityDeviceTest", 10.0),
-            Map.entry("dev.panamaverbs.it.device.PostSendWalkDeviceTest", 7.0),
-            Map.entry("dev.panamaverbs.it.device.ConcurrentCloseDeviceTest", 7.0));
+    static final Map<String, Double> SECONDS = readSeconds();
+    static final String SECONDS_RESOURCE = "class-seconds.properties";
     static final double DEFAULT_SECONDS = 2.0;
     /**
      * Host B's head start in the balance: while its share runs, B also makes the perftest JVMs'
@@ -169,5 +162,19 @@ public final class HostShare implements PostDiscoveryFilter {
             current = current.getParent().get();
         }
         return current.getSource().filter(ClassSource.class::isInstance).map(source -> ((ClassSource) source).getClassName());
+    }
+
+    private static Map<String, Double> readSeconds() {
+        Properties table = new Properties();
+        try (InputStream in = HostShare.class.getResourceAsStream(SECONDS_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(SECONDS_RESOURCE + " is missing beside " + HostShare.class.getName());
+            }
+            table.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return table.stringPropertyNames().stream()
+                .collect(Collectors.toUnmodifiableMap(name -> name, name -> Double.parseDouble(table.getProperty(name))));
     }
 }

@@ -1,7 +1,9 @@
 package dev.panamaverbs.it.support;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import java.nio.file.Files;
@@ -97,6 +99,16 @@ class HostShareTest {
         assertEquals("a", split.get("dev.panamaverbs.it.fuzz.MisuseFuzzDeviceTest"));
         assertEquals("b", split.get("dev.panamaverbs.it.device.DataPathAllocationDeviceTest"));
         assertEquals(a, b + HostShare.HOST_B_EXTRA_SECONDS, 60.0, () -> "A " + a + " s, B " + b + " s: " + split);
+    }
+
+    @Test
+    void everyClassTheSecondsTableNamesIsADeviceTestClassOfThisModule() throws Exception {
+        assertFalse(HostShare.SECONDS.isEmpty());
+        for (Map.Entry<String, Double> entry : HostShare.SECONDS.entrySet()) {
+            Class<?> named = Class.forName(entry.getKey());
+            assertTrue(named.getSimpleName().endsWith("DeviceTest"), named::getName);
+            assertTrue(entry.getValue() > HostShare.DEFAULT_SECONDS, entry::toString);
+        }
     }
 
     @Test
