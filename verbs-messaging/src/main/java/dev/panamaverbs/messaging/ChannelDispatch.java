@@ -39,6 +39,8 @@ final class ChannelDispatch implements RendezvousReads.Owner {
     private final AtomicLong creditMessagesReceived = new AtomicLong();
     private RendezvousReads reads;
     private volatile Consumer<? super ReceivedMessage> handler;
+    /** {@link ChannelOptions#receiveBusyPoll()}: how long {@link #receive} drains the CQ itself before it parks. */
+    private final long busyPollNanos;
 
     ChannelDispatch(MessageChannel channel, ChannelResources resources, CreditWindow credits, InFlight inFlight,
             ChannelSends sends, PendingRequests pending, RendezvousSends rendezvousSends, String peer) {
@@ -50,6 +52,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
         this.pending = pending;
         this.rendezvousSends = rendezvousSends;
         this.peer = peer;
+        this.busyPollNanos = channel.options().receiveBusyPoll().toNanos();
         this.receiveMemory = resources.receivePool.memory();
         int count = resources.receives.length;
         this.arrived = new SlotQueue(count);
@@ -90,7 +93,10 @@ final class ChannelDispatch implements RendezvousReads.Owner {
      * @throws RendezvousException when the next message is a large one that could not be read
      */
     ReceivedMessage receive(long deadline) {
-        int slot = arrived.take(deadline);
+        int slot = busyPollNanos > 0 && handler == null ? busyPoll(deadline) : -1;
+        if (slot < 0) {
+            slot = arrived.take(deadline);
+        }
         if (slot < 0) {
             return null;
         }
@@ -103,7 +109,29 @@ final class ChannelDispatch implements RendezvousReads.Owner {
         return message;
     }
 
-    /** The completion handler (the poller thread; once at start on the caller's): polls until empty. */
+    /**
+     * Drains the CQ on the calling thread until a message is queued, for at most
+     * {@link #busyPollNanos} (and never past {@code deadline}): the next slot, or -1. The
+     * completion events still come, and the poller thread's drain then finds the CQ empty.
+     */
+    private int busyPoll(long deadline) {
+        long now = System.nanoTime();
+        long end = deadline - now < busyPollNanos ? deadline : now + busyPollNanos;
+        while (true) {
+            int slot = arrived.take(now); // a deadline already reached: one look, no wait
+            if (slot >= 0 || channel.isClosed() || end - now <= 0) {
+                return slot;
+            }
+            drain(resources.completionQueue);
+            Thread.onSpinWait();
+            now = System.nanoTime();
+        }
+    }
+
+    /**
+     * The completion handler (the poller thread; once at start on the caller's; a busy-polling
+     * {@link #receive}'s thread): polls until empty.
+     */
     void drain(CompletionQueue queue) {
         synchronized (drainLock) {
             if (channel.isClosed()) {

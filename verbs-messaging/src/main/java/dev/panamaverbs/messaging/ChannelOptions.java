@@ -32,11 +32,16 @@ import java.util.Objects;
  * @param rendezvousAllocator where received rendezvous messages land
  * @param rendezvousRegistrationBudget the budget of the registration cache that registers large
  *                       native messages to send
+ * @param receiveBusyPoll how long {@link MessageChannel#receive} polls the channel's completion
+ *                       queue on the calling thread before it parks: a round trip then skips the
+ *                       completion event and the poller thread's hand-off, for a core spinning
+ *                       meanwhile; {@link Duration#ZERO} (the default) parks at once and leaves
+ *                       every completion to the shared poller
  */
 public record ChannelOptions(int receiveCredits, int maxMessageSize, int sendBuffers, Duration sendTimeout,
                              Duration connectTimeout, int retryCount, int rendezvousThreshold, int maxRendezvousSize,
                              int rendezvousReadDepth, int rendezvousChunkSize, RendezvousAllocator rendezvousAllocator,
-                             RegistrationBudget rendezvousRegistrationBudget) {
+                             RegistrationBudget rendezvousRegistrationBudget, Duration receiveBusyPoll) {
     /** Receive buffers posted beyond the window, for explicit credit messages (docs/messaging.md). */
     public static final int CONTROL_RESERVE = 2;
     /** The default window: 64 receive buffers. */
@@ -69,6 +74,7 @@ public record ChannelOptions(int receiveCredits, int maxMessageSize, int sendBuf
         requireRange("retryCount", retryCount, 0, 7);
         requireDuration("sendTimeout", sendTimeout);
         requireDuration("connectTimeout", connectTimeout);
+        requireDuration("receiveBusyPoll", receiveBusyPoll);
         requireRange("rendezvousThreshold", rendezvousThreshold, 1, maxMessageSize);
         requireRange("maxRendezvousSize", maxRendezvousSize, 1, Integer.MAX_VALUE);
         requireRange("rendezvousReadDepth", rendezvousReadDepth, 1, 255);
@@ -95,7 +101,7 @@ public record ChannelOptions(int receiveCredits, int maxMessageSize, int sendBuf
      * The defaults: 64 credits, 64 KiB messages, 16 send buffers, a 30 s send timeout, a 20 s
      * connect timeout, retry count 6; rendezvous above 64 KiB, up to 1 GiB, 16 READs of at most
      * 1 MiB outstanding, {@link RendezvousAllocator#registering()}, the registration cache's
-     * {@link RegistrationBudget#defaultBudget()}.
+     * {@link RegistrationBudget#defaultBudget()}; no busy polling.
      *
      * @return the defaults
      */
@@ -153,6 +159,7 @@ public record ChannelOptions(int receiveCredits, int maxMessageSize, int sendBuf
         private int sendBuffers = DEFAULT_SEND_BUFFERS;
         private Duration sendTimeout = Duration.ofSeconds(30);
         private Duration connectTimeout = Duration.ofSeconds(20);
+        private Duration receiveBusyPoll = Duration.ZERO;
         private int retryCount = 6;
         private int rendezvousThreshold;
         private int maxRendezvousSize = DEFAULT_MAX_RENDEZVOUS_SIZE;
@@ -285,6 +292,18 @@ public record ChannelOptions(int receiveCredits, int maxMessageSize, int sendBuf
         }
 
         /**
+         * How long {@link MessageChannel#receive} polls the completion queue itself before it
+         * parks; zero (the default) parks at once.
+         *
+         * @param spin not negative
+         * @return this builder
+         */
+        public Builder receiveBusyPoll(Duration spin) {
+            this.receiveBusyPoll = spin;
+            return this;
+        }
+
+        /**
          * The transport retry count.
          *
          * @param count 0..7
@@ -305,7 +324,8 @@ public record ChannelOptions(int receiveCredits, int maxMessageSize, int sendBuf
         public ChannelOptions build() {
             return new ChannelOptions(receiveCredits, maxMessageSize, sendBuffers, sendTimeout, connectTimeout, retryCount,
                     rendezvousThreshold == 0 ? maxMessageSize : rendezvousThreshold, maxRendezvousSize,
-                    rendezvousReadDepth, rendezvousChunkSize, rendezvousAllocator, rendezvousRegistrationBudget);
+                    rendezvousReadDepth, rendezvousChunkSize, rendezvousAllocator, rendezvousRegistrationBudget,
+                    receiveBusyPoll);
         }
     }
 }

@@ -19,6 +19,7 @@ class ChannelOptionsTest {
         assertEquals(16L * (64 * 1024 + 24) + 2 * 24, defaults.sendPoolBytes());
         assertEquals(Duration.ofSeconds(30), defaults.sendTimeout());
         assertEquals(6, defaults.retryCount());
+        assertEquals(Duration.ZERO, defaults.receiveBusyPoll(), "receive parks at once: no core spins by default");
     }
 
     @Test
@@ -30,6 +31,8 @@ class ChannelOptionsTest {
         assertNamed("retryCount must be in 0..7, got 8", () -> ChannelOptions.builder().retryCount(8).build());
         assertNamed("sendTimeout must not be negative", () -> ChannelOptions.builder().sendTimeout(Duration.ofMillis(-1)).build());
         assertThrows(NullPointerException.class, () -> ChannelOptions.builder().connectTimeout(null).build());
+        assertNamed("receiveBusyPoll must not be negative", () -> ChannelOptions.builder().receiveBusyPoll(Duration.ofNanos(-1)).build());
+        assertThrows(NullPointerException.class, () -> ChannelOptions.builder().receiveBusyPoll(null).build());
     }
 
     @Test

@@ -26,13 +26,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * Issue 24's messaging benchmark: verbs-messaging's {@link MessageChannel} against the plain verbs
  * loop and against Java NIO TCP, side by side in one process over one device and its IP address,
- * each end on a platform thread of its own. Three cases, each run in the three modes in turn:
+ * each end on a platform thread of its own. Three cases, each run in the modes in turn:
  * 64-byte round trips, 4 KiB one-way throughput, 1 MiB one-way throughput.
  * <ul>
  * <li><b>messaging</b>: {@link MessageServer#listen} and {@link MessageChannel#connect} over
  * rdma_cm to the device's IPv4 address, default {@link ChannelOptions} (64 credits, 16 send
  * buffers, 64 KiB buffers, rendezvous above 64 KiB); small messages are sent zero-copy from a
  * {@code SendBuffer}, 1 MiB by rendezvous ({@code sendAsync}, 2 outstanding) ({@link MessagingLink}).</li>
+ * <li><b>messaging, busy poll</b>: the same at 64 B and 4 KiB on a second pair of channels with
+ * {@link ChannelOptions#receiveBusyPoll()} of {@link #BUSY_POLL}: {@code receive} drains the
+ * completion queue on its own thread, as the verbs loop does.</li>
  * <li><b>verbs</b>: an RC loop-back pair on the same device (benchmarks' {@link LoopbackPair}),
  * SEND/RECV busy-polling {@code ibv_poll_cq}, the same 16 sends in flight and 64 receives posted
  * (2 and 4 at 1 MiB, a plain 1 MiB SEND into posted 1 MiB receives) ({@link VerbsLink}).</li>
@@ -61,6 +64,8 @@ public final class MessagingCompare {
     private static final int LARGE_RECEIVES = 4;
     private static final int LATENCIES = 1 << 20;
     private static final Duration CONNECT = Duration.ofSeconds(120);
+    /** The busy-polling mode's {@link ChannelOptions#receiveBusyPoll()}: longer than any wait for the next message. */
+    private static final Duration BUSY_POLL = Duration.ofSeconds(1);
 
     private final long warmupNanos;
     private final long measureNanos;
@@ -103,43 +108,76 @@ public final class MessagingCompare {
         InetAddress ip = deviceAddress();
         System.out.printf("MessagingCompare: device IP %s, warm-up %d s and %d s measured per phase%n", ip.getHostAddress(),
                 TimeUnit.NANOSECONDS.toSeconds(warmupNanos), TimeUnit.NANOSECONDS.toSeconds(measureNanos));
-        ChannelOptions options = ChannelOptions.defaults();
         // The arena of the rendezvous sources outlives the channels, which hold them registered.
         try (Arena arena = Arena.ofShared();
-             MessageServer server = MessageServer.listen(new InetSocketAddress(ip, 0), options);
-             ServerSocketChannel tcpServer = ServerSocketChannel.open().bind(new InetSocketAddress(ip, 0))) {
-            FutureTask<MessageChannel> accept = new FutureTask<>(() -> server.accept(CONNECT).orElseThrow(
-                    () -> new IllegalStateException("no connection request within " + CONNECT)));
-            Thread.ofPlatform().name("accept").start(accept);
-            try (MessageChannel client = MessageChannel.connect(server.localAddress(), options);
-                 MessageChannel serverSide = accept.get(CONNECT.toSeconds(), TimeUnit.SECONDS);
-                 SocketChannel tcpClient = SocketChannel.open(tcpServer.getLocalAddress());
-                 SocketChannel tcpServerSide = tcpServer.accept()) {
-                tcpClient.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                tcpServerSide.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                cases(arena, client, serverSide, tcpClient, tcpServerSide);
-            }
+             ChannelPair parked = ChannelPair.open(ip, ChannelOptions.defaults());
+             ChannelPair busy = ChannelPair.open(ip, ChannelOptions.builder().receiveBusyPoll(BUSY_POLL).build());
+             ServerSocketChannel tcpServer = ServerSocketChannel.open().bind(new InetSocketAddress(ip, 0));
+             SocketChannel tcpClient = SocketChannel.open(tcpServer.getLocalAddress());
+             SocketChannel tcpServerSide = tcpServer.accept()) {
+            tcpClient.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            tcpServerSide.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            cases(arena, parked, busy, tcpClient, tcpServerSide);
         }
         print();
     }
 
-    /** The three cases, each in the three modes in turn. */
-    private void cases(Arena arena, MessageChannel client, MessageChannel serverSide, SocketChannel tcpClient,
+    /**
+     * The three cases, each in the modes in turn: messaging with the default options (receive
+     * parks, the shared poller handles completions), messaging with {@link #BUSY_POLL} (64 B and
+     * 4 KiB: receive drains the CQ itself, as the verbs loop does), verbs, TCP.
+     */
+    private void cases(Arena arena, ChannelPair parked, ChannelPair busy, SocketChannel tcpClient,
                        SocketChannel tcpServerSide) throws Exception {
         Thread poller = pollerThread();
-        System.out.printf("messaging: %s, rendezvous above %d bytes; poller thread %s%n", client,
-                client.rendezvousThreshold(), poller == null ? "not found" : poller.getName());
+        System.out.printf("messaging: %s, rendezvous above %d bytes; poller thread %s%n", parked.client(),
+                parked.client().rendezvousThreshold(), poller == null ? "not found" : poller.getName());
         for (int size : new int[] {SMALL, MEDIUM, LARGE}) {
             boolean roundTrips = size == SMALL;
             int sends = size == LARGE ? LARGE_SENDS : SENDS;
-            MessagingLink sender = new MessagingLink(client, size, arena, sends);
+            MessagingLink sender = new MessagingLink(parked.client(), size, arena, sends);
             String how = sender.rendezvous() ? "rendezvous, sendAsync with " + sends + " outstanding"
                     : "zero-copy SendBuffer";
-            add(size, roundTrips, "messaging", measure(sender, new MessagingLink(serverSide, size, arena, sends),
+            add(size, roundTrips, "messaging", measure(sender, new MessagingLink(parked.server(), size, arena, sends),
                     roundTrips, poller, null), how);
+            if (size != LARGE) {
+                // Not at 1 MiB: its sources stay registered under the process's registration budget (see LARGE_SENDS).
+                add(size, roundTrips, "messaging, busy poll", measure(new MessagingLink(busy.client(), size, arena, sends),
+                        new MessagingLink(busy.server(), size, arena, sends), roundTrips, poller, null),
+                        how + ", receiveBusyPoll " + BUSY_POLL.toMillis() + " ms");
+            }
             verbs(size, sends, size == LARGE ? LARGE_RECEIVES : RECEIVES, roundTrips);
             add(size, roundTrips, "tcp", measure(new TcpLink(tcpClient, size), new TcpLink(tcpServerSide, size),
                     roundTrips, null, null), "NIO SocketChannel, TCP_NODELAY");
+        }
+    }
+
+    /** A server, a client connected to it and the server's side of that connection. */
+    private record ChannelPair(MessageServer listener, MessageChannel client, MessageChannel server) implements AutoCloseable {
+        static ChannelPair open(InetAddress ip, ChannelOptions options) throws Exception {
+            MessageServer listener = MessageServer.listen(new InetSocketAddress(ip, 0), options);
+            try {
+                FutureTask<MessageChannel> accept = new FutureTask<>(() -> listener.accept(CONNECT).orElseThrow(
+                        () -> new IllegalStateException("no connection request within " + CONNECT)));
+                Thread.ofPlatform().name("accept").start(accept);
+                MessageChannel client = MessageChannel.connect(listener.localAddress(), options);
+                try {
+                    return new ChannelPair(listener, client, accept.get(CONNECT.toSeconds(), TimeUnit.SECONDS));
+                } catch (Exception | Error e) {
+                    client.close();
+                    throw e;
+                }
+            } catch (Exception | Error e) {
+                listener.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            try (MessageServer l = listener; MessageChannel c = client; MessageChannel s = server) {
+                // closed in reverse order: the server side, the client, the listener
+            }
         }
     }
 
@@ -229,19 +267,26 @@ public final class MessagingCompare {
                     Double.isNaN(r.pollerPerMessage()) ? "-" : String.format("%.1f", r.pollerPerMessage()));
         }
         System.out.println();
-        for (int i = 0; i + 2 < rows.size(); i += 3) {
-            Row messaging = rows.get(i);
-            Row verbs = rows.get(i + 1);
-            Row tcp = rows.get(i + 2);
+        for (Row messaging : rows) {
+            if (!messaging.mode().startsWith("messaging")) {
+                continue;
+            }
+            Row verbs = rowOf(messaging, "verbs");
+            Row tcp = rowOf(messaging, "tcp");
             double overVerbs = messaging.perMessageNanos() / verbs.perMessageNanos();
             double overTcp = messaging.perMessageNanos() / tcp.perMessageNanos();
             String p50 = messaging.pattern().equals("round trip")
                     ? String.format("; p50 messaging/verbs %.2fx, messaging/tcp %.2fx", messaging.p50Micros() / verbs.p50Micros(),
                             messaging.p50Micros() / tcp.p50Micros())
                     : "";
-            System.out.printf("%s: time per message messaging/verbs %.2fx (target at most 1.10x: %s), messaging/tcp %.2fx%s%n",
-                    label(messaging), overVerbs, overVerbs <= 1.10 ? "met" : "missed", overTcp, p50);
+            System.out.printf("%s (%s): time per message messaging/verbs %.2fx (target at most 1.10x: %s), messaging/tcp %.2fx%s%n",
+                    label(messaging), messaging.mode(), overVerbs, overVerbs <= 1.10 ? "met" : "missed", overTcp, p50);
         }
+    }
+
+    /** {@return the row of {@code mode} in {@code row}'s case} */
+    private Row rowOf(Row row, String mode) {
+        return rows.stream().filter(r -> r.size() == row.size() && r.mode().equals(mode)).findFirst().orElseThrow();
     }
 
     /** {@return the device's IPv4 address, from its RoCE v2 IPv4-mapped GID} */
