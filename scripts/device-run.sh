@@ -14,7 +14,7 @@
 # two-host ones; when it is done, this script writes $VERBS_TWO_HOST_DIR/stop so that host B's
 # peer agent stops while the canary runs.
 # A two-host run splits the one-host device tests between the two VMs (verbs-it HostShare, a
-# launcher filter that both hosts' launchers run with; opt in with VERBS_HOST_SHARE=1): host A
+# launcher filter that both hosts' launchers run with; on unless VERBS_HOST_SHARE=0): host A
 # runs its share, then the two-host tests, and before it writes `stop` waits for host B's share
 # (verbs-it AwaitPeerAgent); host B's peer-agent.sh runs
 #   bash scripts/device-run.sh --host-b-share STAGE_DIR REPORTS_DIR
@@ -58,8 +58,9 @@ launch() {
 
 # The split of the one-host tests between the two hosts (above), as each launcher's JVM options.
 share=()
-# Opt-in until a full run has shown it (docs/suite-time.md): by default every one-host test runs on host A.
-if [ -n "${VERBS_TWO_HOST_DIR:-}" ] && [ "${VERBS_HOST_SHARE:-0}" = 1 ]; then
+# On by default since a full CI run showed it (docs/suite-time.md); VERBS_HOST_SHARE=0 keeps every
+# one-host test on host A.
+if [ -n "${VERBS_TWO_HOST_DIR:-}" ] && [ "${VERBS_HOST_SHARE:-1}" = 1 ]; then
     if [ "$host_b_share" = 1 ]; then
         share=(-Dpanamaverbs.hostShare=b)
     else
