@@ -21,6 +21,8 @@ import org.slf4j.LoggerFactory;
 final class ChannelDispatch implements RendezvousReads.Owner {
     private static final Logger LOG = LoggerFactory.getLogger(ChannelDispatch.class);
     private static final int POLL_BATCH = 32;
+    /** A busy-polling receive yields its core once per this many + 1 looks (a power of two minus one). */
+    private static final int YIELD_EVERY = 63;
 
     private final MessageChannel channel;
     private final ChannelResources resources;
@@ -117,13 +119,18 @@ final class ChannelDispatch implements RendezvousReads.Owner {
     private int busyPoll(long deadline) {
         long now = System.nanoTime();
         long end = deadline - now < busyPollNanos ? deadline : now + busyPollNanos;
-        while (true) {
+        for (int spins = 1; ; spins++) {
             int slot = arrived.take(now); // a deadline already reached: one look, no wait
             if (slot >= 0 || channel.isClosed() || end - now <= 0) {
                 return slot;
             }
             drain(resources.completionQueue);
-            Thread.onSpinWait();
+            if ((spins & YIELD_EVERY) == 0) {
+                // Lets the poller thread and the kernel's RDMA work run where the spinners hold every core.
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
+            }
             now = System.nanoTime();
         }
     }

@@ -35,8 +35,10 @@ import java.util.Objects;
  * @param receiveBusyPoll how long {@link MessageChannel#receive} polls the channel's completion
  *                       queue on the calling thread before it parks: a round trip then skips the
  *                       completion event and the poller thread's hand-off, for a core spinning
- *                       meanwhile; {@link Duration#ZERO} (the default) parks at once and leaves
- *                       every completion to the shared poller
+ *                       meanwhile (it yields that core now and then); {@link Duration#ZERO} (the
+ *                       default) parks at once and leaves every completion to the shared poller.
+ *                       For round trips with a core to spare per spinning receiver: a one-way
+ *                       stream on a machine without one loses throughput (docs/messaging.md)
  */
 public record ChannelOptions(int receiveCredits, int maxMessageSize, int sendBuffers, Duration sendTimeout,
                              Duration connectTimeout, int retryCount, int rendezvousThreshold, int maxRendezvousSize,
