@@ -9,9 +9,10 @@
 # tables and verdicts; medians.csv; samples.csv; both sides' logs); then SweepChart (benchmarks
 # module) draws benchmarks/perftest-sweep.png from the medians on this host.
 #
-# Environment: VERBS_SWEEP_ROUNDS (default 3), VERBS_SWEEP_TESTS (comma-separated subset),
-# VERBS_SWEEP_BUDGET_SECONDS (default 1500: no step starts later), VERBS_SWEEP_CHART (the PNG;
-# default benchmarks/perftest-sweep.png), VERBS_SKIP_BUILD=1.
+# Environment: VERBS_SWEEP_ROUNDS (default 3), VERBS_SWEEP_TESTS (comma-separated subset; also
+# read_lat and atomic_lat, which run only when named), VERBS_SWEEP_BUDGET_SECONDS (default 1500:
+# no step starts later), VERBS_SWEEP_CHART (the PNG; default benchmarks/perftest-sweep.png),
+# VERBS_SKIP_BUILD=1.
 # Inside host A (VERBS_IN_VM=1) this script is the guest side: perftest-sweep.sh --guest STAGE_DIR.
 set -euo pipefail
 VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}

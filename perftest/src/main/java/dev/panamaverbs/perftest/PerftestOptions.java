@@ -88,6 +88,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
     static final int MAX_INLINE_UD = 884;
     /** perftest's {@code DEF_QP_TIME}: the RC ACK timeout exponent. */
     static final int DEFAULT_QP_TIMEOUT = 14;
+    /** perftest's {@code DEF_SIZE_ATOMIC}: the atomic tests' one message size. */
+    static final int ATOMIC_SIZE = 8;
     /** Above this many iterations perftest does not compute the peak ({@code -N} implied). */
     static final int PEAK_ITERATIONS_LIMIT = 20000;
 
@@ -141,7 +143,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                   --timeout=<seconds>    bound on every wait (default 60; not a perftest option)
                   --sizes=<size>[:<iters>],...  one run per size, each its own connection, the
                                          i-th on port <port>+i, in this one process (not a
-                                         perftest option; the peer may be one perftest per size)
+                                         perftest option; the peer may be one perftest per size;
+                                         the atomic tests take only 8)
             perftest's other options are refused, by name, as not supported yet.
             """;
 
@@ -228,7 +231,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         String device = null;
         int ibPort = 1;
         int gidIndex = AUTO_GID;
-        int size = atomic ? 8 : latency ? 2 : 65536;
+        int size = atomic ? ATOMIC_SIZE : latency ? 2 : 65536;
         boolean sizeGiven = false;
         int iterations = test == TestKind.WRITE_BW ? 5000 : 1000;   // DEF_ITERS_WB, else DEF_ITERS
         int duration = 0;
@@ -337,8 +340,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 default -> throw new IllegalArgumentException("unexpected option -" + letter);
             }
         }
-        if (atomic && (size != 8 || all)) {
-            // perftest 4.5 refuses -s and -a alike on the atomic tests, with this text.
+        if (atomic && (size != ATOMIC_SIZE || all || series.stream().anyMatch(run -> run.size() != ATOMIC_SIZE))) {
+            // perftest 4.5 refuses -s and -a alike on the atomic tests, with this text; a --sizes entry other than 8 too.
             throw new IllegalArgumentException("Message size cannot be changed for Atomic tests");
         }
         if (connection == Connection.UD && verb != TestKind.Verb.SEND) {
@@ -365,8 +368,9 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         if (all && duration > 0) {
             throw new IllegalArgumentException("Duration mode (-D) cannot run all sizes (-a)");
         }
-        if (!series.isEmpty() && (all || atomic || duration > 0)) {
-            throw new IllegalArgumentException("--sizes cannot be combined with -a, -D or an atomic test");
+        // An atomic test's series repeats its one size (the sweep's warm-up run, then the measured one).
+        if (!series.isEmpty() && (all || duration > 0)) {
+            throw new IllegalArgumentException("--sizes cannot be combined with -a or -D");
         }
         if (port + series.size() - 1 > 65535) {
             throw new IllegalArgumentException("--sizes: the last run's port " + (port + series.size() - 1) + " is above 65535");

@@ -119,13 +119,27 @@ class PerftestOptionsTest {
     }
 
     @Test
+    void atomicSizesRepeatTheirOneSize() {
+        PerftestOptions o = PerftestOptions.parse("atomic_lat", "-p", "18700", "--sizes=8:10000,8", "host");
+        assertEquals(2, o.series().size());
+        assertEquals(10_000, o.seriesRun(0).iterations());
+        PerftestOptions measured = o.seriesRun(1);
+        assertEquals(8, measured.size());
+        assertEquals(1000, measured.iterations(), "-n's default");
+        assertEquals(18701, measured.port());
+    }
+
+    @Test
     void sizesRefusals() {
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "--sizes=2,x"));
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "--sizes=2:4"));
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "--sizes=2,,4"));
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "--sizes=2:1:1"));
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "-a", "--sizes=2,4"));
-        assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("atomic_lat", "--sizes=8"));
+        assertEquals("Message size cannot be changed for Atomic tests",
+                assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("atomic_lat", "--sizes=8,64")).getMessage());
+        assertEquals("Message size cannot be changed for Atomic tests",
+                assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("atomic_bw", "--sizes=16")).getMessage());
         assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("write_lat", "-p", "65535", "--sizes=2,4"));
     }
 

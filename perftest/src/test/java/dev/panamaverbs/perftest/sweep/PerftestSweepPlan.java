@@ -18,6 +18,11 @@ import java.util.StringJoiner;
 record PerftestSweepPlan(List<String> tests, int rounds) {
     /** The tests of ./verbs bench --perftest. */
     static final List<String> TESTS = List.of("write_lat", "send_lat", "write_bw", "send_bw");
+    /**
+     * The one-sided latency tests, run only when {@code VERBS_SWEEP_TESTS} names them (issue 22's
+     * READ and atomic ratios): the server takes no part, so a pairing's ratio is its client's.
+     */
+    static final List<String> ONE_SIDED_TESTS = List.of("read_lat", "atomic_lat");
     /** The first step's first port; each step takes {@value #PORTS_PER_STEP}. */
     static final int FIRST_PORT = 18700;
     static final int PORTS_PER_STEP = 8; // the warm-up and at most five sizes
@@ -57,6 +62,8 @@ record PerftestSweepPlan(List<String> tests, int rounds) {
      * measured size uses; every pairing runs it, C too, so each step does the same work.
      */
     static final Size WARM_UP = new Size(32, 10_000, true);
+    /** atomic_lat's warm-up: its one size, 8 B (perftest refuses any other), as many iterations as {@link #WARM_UP}. */
+    static final Size ATOMIC_WARM_UP = new Size(8, 10_000, true);
 
     /** One step: {@code test} between {@code pairing} over {@code sizes}, from port {@code port}. */
     record Step(int index, int round, String test, Pairing pairing, int port, List<Size> sizes) {
@@ -66,6 +73,22 @@ record PerftestSweepPlan(List<String> tests, int rounds) {
             sizes.forEach(size -> joined.add(size.bytes() + ":" + size.iterations()));
             return joined.toString();
         }
+
+        /**
+         * The client's {@code rows} without the warm-up's, by position: row i is of size i (a
+         * client stops at its first failure, so its rows are a prefix of the sizes), since
+         * atomic_lat's warm-up has the measured size. A row whose size is not its position's is
+         * left out too: a failed step's stray row is no sample of another size.
+         */
+        List<PerftestRows.Row> measured(List<PerftestRows.Row> rows) {
+            List<PerftestRows.Row> measured = new ArrayList<>();
+            for (int i = 0; i < rows.size() && i < sizes.size(); i++) {
+                if (!sizes.get(i).warmUp() && sizes.get(i).bytes() == rows.get(i).size()) {
+                    measured.add(rows.get(i));
+                }
+            }
+            return measured;
+        }
     }
 
     PerftestSweepPlan {
@@ -74,8 +97,8 @@ record PerftestSweepPlan(List<String> tests, int rounds) {
             throw new IllegalArgumentException("rounds must be at least 1, got " + rounds);
         }
         for (String test : tests) {
-            if (!TESTS.contains(test)) {
-                throw new IllegalArgumentException("not a test of the sweep: " + test + " (" + TESTS + ")");
+            if (!TESTS.contains(test) && !ONE_SIDED_TESTS.contains(test)) {
+                throw new IllegalArgumentException("not a test of the sweep: " + test + " (" + TESTS + ", " + ONE_SIDED_TESTS + ")");
             }
         }
     }
@@ -85,9 +108,16 @@ record PerftestSweepPlan(List<String> tests, int rounds) {
      * large ones so that a step stays in seconds under TCG (about 6 MB/s across the link).
      * write_lat stops at 4 KiB: a 64 KiB {@code ib_write_lat} against itself across the emulated
      * link did not finish in 180 s in the first sweep (benchmarks/README.md), where 4 KiB took
-     * 1.2 s and 64 KiB {@code ib_send_lat} 19 s.
+     * 1.2 s and 64 KiB {@code ib_send_lat} 19 s. read_lat runs 2 B to 4 KiB at perftest's default
+     * 1000 iterations; atomic_lat runs its one size, 8 B, after {@link #ATOMIC_WARM_UP}.
      */
     static List<Size> sizes(String test) {
+        if (test.equals("atomic_lat")) {
+            return List.of(ATOMIC_WARM_UP, new Size(8, 1000));
+        }
+        if (test.equals("read_lat")) {
+            return List.of(WARM_UP, new Size(2, 1000), new Size(64, 1000), new Size(1024, 1000), new Size(4096, 1000));
+        }
         if (test.equals("write_lat")) {
             return List.of(WARM_UP, new Size(2, 1000), new Size(64, 1000), new Size(1024, 1000), new Size(4096, 500));
         }

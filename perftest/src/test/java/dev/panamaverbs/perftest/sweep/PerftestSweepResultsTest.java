@@ -64,8 +64,49 @@ class PerftestSweepResultsTest {
             assertTrue(step.sizes().size() <= PerftestSweepPlan.PORTS_PER_STEP);
             assertEquals(1, step.sizes().stream().filter(PerftestSweepPlan.Size::warmUp).count());
         }
-        assertThrows(IllegalArgumentException.class, () -> new PerftestSweepPlan(List.of("read_lat"), 1));
+        assertThrows(IllegalArgumentException.class, () -> new PerftestSweepPlan(List.of("read_bw"), 1));
         assertThrows(IllegalArgumentException.class, () -> new PerftestSweepPlan(List.of("write_lat"), 0));
+    }
+
+    @Test
+    void oneSidedTestsRunOnlyWhenNamedAndAtomicWarmsUpAtItsOneSize() {
+        assertFalse(PerftestSweepPlan.TESTS.contains("read_lat"), "not in the default sweep");
+        List<Step> steps = new PerftestSweepPlan(List.of("read_lat", "atomic_lat"), 2).steps();
+        assertEquals(2 * 2 * 4, steps.size());
+        assertEquals("32:10000,2:1000,64:1000,1024:1000,4096:1000", steps.get(0).sizesOption());
+        Step atomic = steps.get(4);
+        assertEquals("atomic_lat", atomic.test());
+        assertEquals("8:10000,8:1000", atomic.sizesOption());
+        assertEquals(PerftestSweepPlan.ATOMIC_WARM_UP, atomic.sizes().getFirst());
+        // The warm-up's row has the measured size: it is told apart by its position.
+        PerftestRows.Row warmUp = latencyRow(8, 900);
+        PerftestRows.Row measured = latencyRow(8, 400);
+        assertEquals(List.of(measured), atomic.measured(List.of(warmUp, measured)));
+        assertEquals(List.of(), atomic.measured(List.of(warmUp)), "a client that failed after its warm-up measured nothing");
+        Step read = steps.get(0);
+        assertEquals(List.of(latencyRow(2, 300), latencyRow(64, 310)),
+                read.measured(List.of(latencyRow(32, 500), latencyRow(2, 300), latencyRow(64, 310))));
+        assertEquals(List.of(latencyRow(2, 300)), read.measured(List.of(latencyRow(32, 500), latencyRow(2, 300), latencyRow(1024, 9))),
+                "a row out of its place is no sample");
+    }
+
+    @Test
+    void oneSidedTargetsAreTheJavaClientWithinHalfAgainOfC() {
+        PerftestSweepResults results = new PerftestSweepResults();
+        double[] c = {300, 320, 310};
+        double[] javaClient = {420, 500, 470};   // 1.40, 1.5625, 1.516: two rounds over 1.5x, one under
+        for (int round = 0; round < 3; round++) {
+            results.add("atomic_lat", Pairing.C_C, round, List.of(latencyRow(8, c[round])));
+            results.add("atomic_lat", Pairing.JAVA_CLIENT_C_SERVER, round, List.of(latencyRow(8, javaClient[round])));
+        }
+        Target atomic = PerftestSweepResults.TARGETS.stream().filter(t -> t.test().equals("atomic_lat")).findFirst().orElseThrow();
+        assertEquals(new Target("atomic_lat", 8, Metric.LATENCY, Pairing.JAVA_CLIENT_C_SERVER, 1.5), atomic);
+        assertEquals(Verdict.INCONCLUSIVE, results.verdict(atomic));
+        assertEquals(4, PerftestSweepResults.TARGETS.stream().filter(t -> t.test().equals("read_lat")).count(), "every read size");
+        String markdown = results.markdown();
+        assertTrue(markdown.contains("| atomic_lat 8 B, t_typical[usec]: Java client / C server within +50% of C/C | 1.516"
+                + " | 1.400, 1.563, 1.516 | inconclusive: the rounds disagree |"), markdown);
+        assertFalse(markdown.contains("| read_lat"), "targets of tests not run are left out");
     }
 
     @Test

@@ -40,7 +40,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * a row for every size, never on the figures themselves.
  *
  * <p>Environment: {@code VERBS_SWEEP_ROUNDS} (default 3), {@code VERBS_SWEEP_TESTS}
- * (comma-separated, default all four), {@code VERBS_SWEEP_BUDGET_SECONDS} (default 1500: no step
+ * (comma-separated, default the four above; {@code read_lat} and {@code atomic_lat} run only when
+ * named: {@link PerftestSweepPlan#ONE_SIDED_TESTS}), {@code VERBS_SWEEP_BUDGET_SECONDS} (default 1500: no step
  * starts later; the results say how many ran). The files are rewritten after every step, so a
  * run cut short still leaves what it measured.
  */
@@ -100,9 +101,7 @@ class PerftestSweepTwoHostTest {
                 failures.add(label + ": client " + (clientFailure == null ? "ok" : clientFailure) + ", server exit statuses "
                         + serverStatuses + ", rows for " + sizes + " (expected " + expected + ")");
             }
-            List<Integer> warmUp = step.sizes().stream().filter(Size::warmUp).map(Size::bytes).toList();
-            results.add(step.test(), step.pairing(), step.round(),
-                    rows.stream().filter(row -> !warmUp.contains(row.size())).toList());
+            results.add(step.test(), step.pairing(), step.round(), step.measured(rows));
             clientLog.append("==== ").append(label).append('\n').append(output);
             System.out.printf("==> %s: %.1f s, rows for %s%n", label, (System.nanoTime() - stepStart) / 1e9, sizes);
             ran++;
@@ -123,8 +122,8 @@ class PerftestSweepTwoHostTest {
         String header = "Two-host perftest sweep, " + Instant.now() + ": " + plan.rounds() + " rounds of " + plan.tests()
                 + ", four pairings each, server on host B, client on host A (rxe1 over the link): " + ran + " of "
                 + plan.steps().size() + " steps in " + took.toSeconds() + " s. Java " + Runtime.version() + ", VERBS_VM_TCG_THREAD="
-                + System.getenv().getOrDefault("VERBS_VM_TCG_THREAD", "single") + ". Sizes and iterations: lat "
-                + PerftestSweepPlan.sizes("send_lat") + " (write_lat to 4 KiB), bw " + PerftestSweepPlan.sizes("write_bw")
+                + System.getenv().getOrDefault("VERBS_VM_TCG_THREAD", "single") + ". Sizes and iterations: "
+                + String.join("; ", plan.tests().stream().map(test -> test + " " + PerftestSweepPlan.sizes(test)).toList())
                 + "; the warm-up size runs first in every step and is not reported.\n";
         String markdown = header + results.markdown()
                 + (failures.isEmpty() ? "" : "\nFailed steps:\n" + String.join("\n", failures) + "\n");
