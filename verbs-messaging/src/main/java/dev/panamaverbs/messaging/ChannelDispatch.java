@@ -31,7 +31,6 @@ final class ChannelDispatch implements RendezvousReads.Owner {
     private final ChannelSends sends;
     private final PendingRequests pending;
     private final RendezvousSends rendezvousSends;
-    private final String peer;
     private final MemorySegment receiveMemory;
     private final ReceiveSlots messages;
     private final SlotQueue arrived;
@@ -45,7 +44,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
     private final long busyPollNanos;
 
     ChannelDispatch(MessageChannel channel, ChannelResources resources, CreditWindow credits, InFlight inFlight,
-            ChannelSends sends, PendingRequests pending, RendezvousSends rendezvousSends, String peer) {
+            ChannelSends sends, PendingRequests pending, RendezvousSends rendezvousSends) {
         this.channel = channel;
         this.resources = resources;
         this.credits = credits;
@@ -53,7 +52,6 @@ final class ChannelDispatch implements RendezvousReads.Owner {
         this.sends = sends;
         this.pending = pending;
         this.rendezvousSends = rendezvousSends;
-        this.peer = peer;
         this.busyPollNanos = channel.options().receiveBusyPoll().toNanos();
         this.receiveMemory = resources.receivePool.memory();
         int count = resources.receives.length;
@@ -200,8 +198,8 @@ final class ChannelDispatch implements RendezvousReads.Owner {
                 String why = batch.status(index) == CompletionStatus.WR_FLUSH_ERR
                         ? "the connection was lost (the queue pair is in the error state: the peer disconnected or died): "
                         : "a work request failed: ";
-                channel.failAndDisconnect(new MessagingException("message channel to " + peer + ": " + why + batch.status(index)
-                        + " (wr_id 0x" + Long.toHexString(wrId) + ", vendor error 0x"
+                channel.failAndDisconnect(new MessagingException("message channel to " + channel.peerName() + ": " + why
+                        + batch.status(index) + " (wr_id 0x" + Long.toHexString(wrId) + ", vendor error 0x"
                         + Integer.toHexString(batch.vendorError(index)) + ")", null));
             }
             return;
@@ -220,7 +218,8 @@ final class ChannelDispatch implements RendezvousReads.Owner {
             type = MessageHeader.check(receiveMemory, offset, bytes);
             credits.grant(MessageHeader.credits(receiveMemory, offset));
         } catch (MessagingException e) {
-            channel.failAndDisconnect(new MessagingException("message channel to " + peer + ": " + e.getMessage(), null));
+            channel.failAndDisconnect(new MessagingException("message channel to " + channel.peerName() + ": "
+                    + e.getMessage(), null));
             return;
         }
         long correlation = MessageHeader.correlation(receiveMemory, offset);
@@ -235,8 +234,9 @@ final class ChannelDispatch implements RendezvousReads.Owner {
             case RENDEZVOUS_OFFER -> offered(slot, correlation, offset, length);
             case RENDEZVOUS_DONE -> {
                 if (!rendezvousSends.isOutstanding(correlation)) {
-                    channel.failAndDisconnect(new MessagingException("message channel to " + peer + ": protocol error: a"
-                            + " RENDEZVOUS_DONE for message " + correlation + ", which this side did not offer", null));
+                    channel.failAndDisconnect(new MessagingException("message channel to " + channel.peerName()
+                            + ": protocol error: a RENDEZVOUS_DONE for message " + correlation
+                            + ", which this side did not offer", null));
                     return;
                 }
                 int status = MessageHeader.status(receiveMemory, offset);
@@ -251,7 +251,8 @@ final class ChannelDispatch implements RendezvousReads.Owner {
         try {
             offer = RendezvousOffer.read(receiveMemory, offset + MessageHeader.SIZE, length);
         } catch (MessagingException e) {
-            channel.failAndDisconnect(new MessagingException("message channel to " + peer + ": " + e.getMessage(), null));
+            channel.failAndDisconnect(new MessagingException("message channel to " + channel.peerName() + ": "
+                    + e.getMessage(), null));
             return;
         }
         try {
@@ -285,7 +286,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
         if (handler == null) {
             arrived.put(slot);
         } else {
-            LOG.warn("message channel to {}: a large message could not be received", peer, failure);
+            LOG.warn("message channel to {}: a large message could not be received", channel.peerName(), failure);
             message.release();
         }
     }
@@ -313,7 +314,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
         try {
             current.accept(message);
         } catch (RuntimeException e) {
-            LOG.warn("message handler of the channel to {} threw; the message is released", peer, e);
+            LOG.warn("message handler of the channel to {} threw; the message is released", channel.peerName(), e);
             message.release();
         }
     }
@@ -327,7 +328,8 @@ final class ChannelDispatch implements RendezvousReads.Owner {
             resources.queuePair.postReceive(resources.receives[slot]);
         } catch (RuntimeException e) {
             if (!channel.isClosed()) {
-                channel.failAndDisconnect(new MessagingException("release: ibv_post_recv on the channel to " + peer + " failed", e));
+                channel.failAndDisconnect(new MessagingException("release: ibv_post_recv on the channel to "
+                        + channel.peerName() + " failed", e));
             }
             return;
         }
@@ -341,7 +343,8 @@ final class ChannelDispatch implements RendezvousReads.Owner {
             resources.queuePair.postReceive(resources.receives[slot]);
         } catch (RuntimeException e) {
             if (!channel.isClosed()) {
-                channel.failAndDisconnect(new MessagingException("ibv_post_recv on the channel to " + peer + " failed", e));
+                channel.failAndDisconnect(new MessagingException("ibv_post_recv on the channel to " + channel.peerName()
+                        + " failed", e));
             }
         }
     }

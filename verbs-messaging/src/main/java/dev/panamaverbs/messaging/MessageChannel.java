@@ -86,7 +86,7 @@ public final class MessageChannel implements AutoCloseable {
         this.threshold = Math.min(options.rendezvousThreshold(), maxSend);
         this.sends = new ChannelSends(this, resources, credits, inFlight);
         this.rendezvous = new RendezvousSends(resources.pd, options, peer);
-        this.dispatch = new ChannelDispatch(this, resources, credits, inFlight, sends, pending, rendezvous, peer);
+        this.dispatch = new ChannelDispatch(this, resources, credits, inFlight, sends, pending, rendezvous);
         int chunk = RendezvousLimits.chunkSize(options.rendezvousChunkSize(), resources.portMaxMessageSize());
         dispatch.reads(new RendezvousReads(dispatch, resources.pd, resources.queuePair, inFlight, options, readDepth,
                 chunk, peer));
