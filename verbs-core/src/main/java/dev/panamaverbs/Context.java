@@ -95,6 +95,26 @@ public final class Context extends VerbsResource {
     }
 
     /**
+     * Whether {@code other} wraps the same native {@code ibv_context} as this one. librdmacm opens
+     * one context per device and gives it to every identifier on that device, but each
+     * identifier's {@code ConnectionId.context()} is a wrapper of its own: resources made on one
+     * identifier's wrapper (a protection domain, an SRQ) may serve a queue pair of another
+     * identifier on the same device when this answers true.
+     *
+     * @param other another context wrapper
+     * @return true when both wrap one native context (and neither is closed)
+     */
+    public boolean sharesNativeContext(Context other) {
+        if (other == this) {
+            return true;
+        }
+        if (other == null || isClosed() || other.isClosed()) {
+            return false;
+        }
+        return handleAddress() == other.handleAddress();
+    }
+
+    /**
      * The device this context was opened from.
      *
      * @return the device this context was opened from

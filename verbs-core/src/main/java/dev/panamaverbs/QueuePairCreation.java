@@ -162,7 +162,7 @@ final class QueuePairCreation {
     }
 
     private static void requireSameContext(String verb, String what, Context owner, Context expected) {
-        if (owner != expected) {
+        if (!expected.sharesNativeContext(owner)) {
             throw new IllegalArgumentException(verb + ": " + what + " belongs to another device context than the protection domain");
         }
     }

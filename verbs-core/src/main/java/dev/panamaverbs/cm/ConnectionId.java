@@ -218,11 +218,13 @@ public final class ConnectionId extends VerbsResource {
      * its states: INIT now (UD: RTS), RTS once connected; the whole data-path API works on it.
      * Closed with {@code rdma_destroy_qp}.
      *
-     * @throws IllegalArgumentException when {@code pd} is not on this identifier's context, the
-     *         type does not match the port space, or a size exceeds the device's
+     * @throws IllegalArgumentException when {@code pd} is not on this identifier's device context
+     *         ({@link Context#sharesNativeContext}), the type does not match the port space, or a
+     *         size exceeds the device's
      * @throws IllegalStateException when the identifier already has a queue pair, has no device yet,
      *         is listening (TCP), connecting or connected already, or is closed
-     * @param pd a protection domain allocated on {@link #context()}
+     * @param pd a protection domain allocated on {@link #context()}, or on the context of another
+     *           identifier on the same device (librdmacm shares one native context among them)
      * @param options the queue pair's type (it must match the port space), sizes and completion queues
      * @return the new queue pair
      */
@@ -236,9 +238,10 @@ public final class ConnectionId extends VerbsResource {
         order.lock().lock();
         try {
             order.require(IdentifierOrder.Step.CREATE_QUEUE_PAIR, queuePair().isPresent());
-            if (pd.context() != context()) {
+            if (!context().sharesNativeContext(pd.context())) {
                 throw new IllegalArgumentException("rdma_create_qp: " + pd + " is not on " + this
-                        + "'s context: allocate it with id.context().allocateProtectionDomain()");
+                        + "'s device context: allocate it with id.context().allocateProtectionDomain(), or on"
+                        + " another identifier of the same device");
             }
             acquire();
             try {

@@ -33,6 +33,8 @@ final class ChannelDispatch implements RendezvousReads.Owner {
     private final RendezvousSends rendezvousSends;
     private final MemorySegment receiveMemory;
     private final ReceiveSlots messages;
+    /** This channel as the owner of the messages that arrive on it. */
+    private final ReceiveSlots.Owner slotOwner;
     private final SlotQueue arrived;
     private final Completions batch = Completions.allocate(POLL_BATCH);
     private final Object drainLock = new Object();
@@ -53,14 +55,10 @@ final class ChannelDispatch implements RendezvousReads.Owner {
         this.pending = pending;
         this.rendezvousSends = rendezvousSends;
         this.busyPollNanos = channel.options().receiveBusyPoll().toNanos();
-        this.receiveMemory = resources.receivePool.memory();
-        int count = resources.receives.length;
-        this.arrived = new SlotQueue(count);
-        MemorySegment[] receiveBuffers = new MemorySegment[count];
-        for (int slot = 0; slot < count; slot++) {
-            receiveBuffers[slot] = receiveMemory.asSlice(resources.receiveOffset(slot), resources.bufferSize).asReadOnly();
-        }
-        this.messages = new ReceiveSlots(new ReceiveSlots.Owner() {
+        this.receiveMemory = resources.receiveMemory();
+        this.arrived = new SlotQueue(channel.options().receiveBuffers());
+        this.messages = resources.receiveSlots();
+        this.slotOwner = new ReceiveSlots.Owner() {
             @Override
             public void repost(int slot) {
                 ChannelDispatch.this.repost(slot);
@@ -70,7 +68,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
             public boolean isClosed() {
                 return channel.isClosed();
             }
-        }, receiveBuffers);
+        };
     }
 
     /** Set once at start, before the first drain. */
@@ -190,6 +188,8 @@ final class ChannelDispatch implements RendezvousReads.Owner {
         }
         if (local) {
             inFlight.completed();
+        } else {
+            resources.received((int) wrId); // a pool's buffer is this channel's now, even when flushed
         }
         if (!success) {
             if (channel.isOpen()) {
@@ -229,8 +229,8 @@ final class ChannelDispatch implements RendezvousReads.Owner {
                 creditMessagesReceived.incrementAndGet();
                 repostControl(slot);
             }
-            case DATA, REQUEST -> deliver(messages.arrived(slot, type, length, correlation));
-            case RESPONSE -> respond(messages.arrived(slot, type, length, correlation));
+            case DATA, REQUEST -> deliver(messages.arrived(slotOwner, slot, type, length, correlation));
+            case RESPONSE -> respond(messages.arrived(slotOwner, slot, type, length, correlation));
             case RENDEZVOUS_OFFER -> offered(slot, correlation, offset, length);
             case RENDEZVOUS_DONE -> {
                 if (!rendezvousSends.isOutstanding(correlation)) {
@@ -266,7 +266,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
     public void deliverLarge(int slot, RendezvousOffer offer, MemoryRegion destination) {
         RendezvousAllocator allocator = channel.options().rendezvousAllocator();
         int length = (int) offer.length();
-        ReceivedMessage message = messages.arrivedLarge(slot, offer.type(), offer.correlation(),
+        ReceivedMessage message = messages.arrivedLarge(slotOwner, slot, offer.type(), offer.correlation(),
                 destination.memory().asSlice(0, length).asReadOnly(), length, () -> allocator.release(destination));
         if (offer.type() == MessageType.RESPONSE) {
             respond(message);
@@ -277,7 +277,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
 
     @Override
     public void deliverFailure(int slot, RendezvousOffer offer, RendezvousException failure) {
-        ReceivedMessage message = messages.arrivedFailure(slot, failure);
+        ReceivedMessage message = messages.arrivedFailure(slotOwner, slot, failure);
         if (offer.type() == MessageType.RESPONSE) {
             message.release(); // the buffer goes back; the request hears of the failure
             pending.abandon(offer.correlation(), failure);
@@ -322,10 +322,11 @@ final class ChannelDispatch implements RendezvousReads.Owner {
     /** Re-posts receive buffer {@code slot} and counts its credit for return (from the first {@link ReceivedMessage#release}). */
     void repost(int slot) {
         if (!channel.isOpen()) {
-            return; // nothing is sent again: the buffers go with the channel
+            resources.returnToPool(slot); // no credit goes back: a pool's buffer returns to it, the channel's own go with it
+            return;
         }
         try {
-            resources.queuePair.postReceive(resources.receives[slot]);
+            resources.postReceive(slot);
         } catch (RuntimeException e) {
             if (!channel.isClosed()) {
                 channel.failAndDisconnect(new MessagingException("release: ibv_post_recv on the channel to "
@@ -340,12 +341,27 @@ final class ChannelDispatch implements RendezvousReads.Owner {
     /** A credit message's buffer is a reserve outside the window: re-posted at once, no credit returned for it. */
     private void repostControl(int slot) {
         try {
-            resources.queuePair.postReceive(resources.receives[slot]);
+            resources.postReceive(slot);
         } catch (RuntimeException e) {
             if (!channel.isClosed()) {
                 channel.failAndDisconnect(new MessagingException("ibv_post_recv on the channel to " + channel.peerName()
                         + " failed", e));
             }
+        }
+    }
+
+    /**
+     * The channel closed: the messages queued for {@link #receive} are released, so a pool's
+     * buffers they hold go back to it; with the queue pair gone, the destinations of READs still
+     * outstanding go back to the allocator.
+     */
+    void releaseAfterClose() {
+        for (int slot = arrived.poll(); slot >= 0; slot = arrived.poll()) {
+            messages.current(slot).release();
+        }
+        RendezvousReads current = reads;
+        if (current != null) {
+            current.releaseStranded();
         }
     }
 

@@ -13,6 +13,7 @@ import dev.panamaverbs.cm.ConnectionEventChannel;
 import dev.panamaverbs.cm.ConnectionId;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.QueuePairType;
+import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
 
 /**
@@ -20,7 +21,9 @@ import java.util.EnumSet;
  * protection domain, a completion channel and one completion queue on it, the RC queue pair, the
  * registered receive and send pools, and one preallocated work request per buffer, so posting
  * allocates nothing. Every receive buffer is posted here, before the peer can send. Everything is
- * made on the identifier's context, so closing the identifier's event channel frees it all.
+ * made on the identifier's context, so closing the identifier's event channel frees it all. With a
+ * {@link SharedReceivePool}, the receive buffers are the pool's (posted to its SRQ), and the queue
+ * pair and send buffers are in the pool's protection domain.
  *
  * <p>Work request ids: a receive buffer's number; a send buffer's number with {@link #SEND_TAG};
  * a credit message's slot with {@link #CONTROL_TAG}; a rendezvous RDMA READ's slot with
@@ -38,36 +41,67 @@ final class ChannelResources {
     final CompletionChannel events;
     final CompletionQueue completionQueue;
     final QueuePair queuePair;
+    /** The channel's own receive buffers, or null when they come from {@link #sharedPool}. */
     final MemoryRegion receivePool;
     final MemoryRegion sendPool;
+    /** The work request of each own receive buffer, or null with {@link #sharedPool}. */
     final ReceiveWorkRequest[] receives;
+    /** The pool whose SRQ the queue pair receives from, or null. */
+    final SharedReceivePool sharedPool;
+    /** This channel's share of {@link #sharedPool}, or null. */
+    private final SharedReceivePool.Reservation reservation;
     final SendWorkRequest[] sends;
     final SendWorkRequest[] controls;
     final int bufferSize;
     private final int sendBuffers;
 
-    private ChannelResources(ConnectionEventChannel cmChannel, ConnectionId id, ChannelOptions options, int readDepth) {
+    private ChannelResources(ConnectionEventChannel cmChannel, ConnectionId id, ChannelOptions options, int readDepth,
+            SharedReceivePool pool, SharedReceivePool.Reservation reservation) {
         this.cmChannel = cmChannel;
         this.id = id;
         this.bufferSize = options.bufferSize();
         this.sendBuffers = options.sendBuffers();
+        this.sharedPool = pool;
         Context context = id.context();
         this.readDepth = readDepth;
-        pd = context.allocateProtectionDomain();
-        events = context.createCompletionChannel();
-        int sendDepth = options.sendBuffers() + ChannelOptions.CONTROL_RESERVE + readDepth;
-        int receiveDepth = options.receiveBuffers();
-        completionQueue = context.createCompletionQueue(sendDepth + receiveDepth, events, 0);
-        queuePair = id.createQueuePair(pd, QueuePairOptions.builder(QueuePairType.RC, completionQueue)
-                .maxSendWorkRequests(sendDepth).maxReceiveWorkRequests(receiveDepth)
-                .maxSendSge(1).maxReceiveSge(1).build());
-        EnumSet<AccessFlag> local = EnumSet.of(AccessFlag.LOCAL_WRITE);
-        receivePool = pd.allocateMemoryRegion(options.receivePoolBytes(), local);
-        sendPool = pd.allocateMemoryRegion(options.sendPoolBytes(), local);
-        receives = new ReceiveWorkRequest[receiveDepth];
-        for (int slot = 0; slot < receiveDepth; slot++) {
-            receives[slot] = ReceiveWorkRequest.allocate(1).wrId(slot).sge(0, receivePool, receiveOffset(slot), bufferSize);
-            queuePair.postReceive(receives[slot]);
+        this.reservation = reservation;
+        MemoryRegion send = null;
+        try {
+            // With a pool, the queue pair, its send buffers and rendezvous regions must be in the
+            // SRQ's domain: a receive's lkey is checked against the queue pair's.
+            pd = pool == null ? context.allocateProtectionDomain() : pool.protectionDomain();
+            events = context.createCompletionChannel();
+            int sendDepth = options.sendBuffers() + ChannelOptions.CONTROL_RESERVE + readDepth;
+            int receiveDepth = options.receiveBuffers();
+            completionQueue = context.createCompletionQueue(sendDepth + receiveDepth, events, 0);
+            QueuePairOptions.Builder qp = QueuePairOptions.builder(QueuePairType.RC, completionQueue)
+                    .maxSendWorkRequests(sendDepth).maxReceiveWorkRequests(receiveDepth)
+                    .maxSendSge(1).maxReceiveSge(1);
+            if (pool != null) {
+                qp.sharedReceiveQueue(pool.queue());
+            }
+            queuePair = id.createQueuePair(pd, qp.build());
+            EnumSet<AccessFlag> local = EnumSet.of(AccessFlag.LOCAL_WRITE);
+            send = pd.allocateMemoryRegion(options.sendPoolBytes(), local);
+            sendPool = send;
+            if (pool == null) {
+                receivePool = pd.allocateMemoryRegion(options.receivePoolBytes(), local);
+                receives = new ReceiveWorkRequest[receiveDepth];
+                for (int slot = 0; slot < receiveDepth; slot++) {
+                    receives[slot] = ReceiveWorkRequest.allocate(1).wrId(slot).sge(0, receivePool, receiveOffset(slot),
+                            bufferSize);
+                    queuePair.postReceive(receives[slot]);
+                }
+            } else {
+                receivePool = null;
+                receives = null;
+            }
+        } catch (RuntimeException | Error e) {
+            if (pool != null && send != null) {
+                send.close(); // in the pool's domain: the identifier's close would not free it
+            }
+            releasePool();
+            throw e;
         }
         sends = new SendWorkRequest[options.sendBuffers()];
         for (int slot = 0; slot < sends.length; slot++) {
@@ -83,12 +117,14 @@ final class ChannelResources {
     /**
      * Makes everything on {@code id} (resolved, or a request's); closes {@code cmChannel} (and so
      * the identifier and all made on it) when a step fails. {@code readDepth}: the RDMA READs
-     * this side asks to have outstanding (room in the send queue).
+     * this side asks to have outstanding (room in the send queue). With a {@code pool}, the
+     * queue pair receives from its SRQ, and {@code reservation} (the channel's share of it,
+     * {@link SharedReceivePool#reserve}) is returned when a step fails.
      */
     static ChannelResources create(ConnectionEventChannel cmChannel, ConnectionId id, ChannelOptions options,
-            int readDepth) {
+            int readDepth, SharedReceivePool pool, SharedReceivePool.Reservation reservation) {
         try {
-            return new ChannelResources(cmChannel, id, options, readDepth);
+            return new ChannelResources(cmChannel, id, options, readDepth, pool, reservation);
         } catch (RuntimeException | Error e) {
             cmChannel.close();
             throw e;
@@ -97,6 +133,57 @@ final class ChannelResources {
 
     long receiveOffset(int slot) {
         return (long) slot * bufferSize;
+    }
+
+    /** {@return the memory the receive buffers are in: the channel's or the pool's} */
+    MemorySegment receiveMemory() {
+        return sharedPool == null ? receivePool.memory() : sharedPool.memory();
+    }
+
+    /** {@return the messages of the receive buffers: the channel's own, or the pool's} */
+    ReceiveSlots receiveSlots() {
+        if (sharedPool != null) {
+            return sharedPool.slots();
+        }
+        MemorySegment[] views = new MemorySegment[receives.length];
+        for (int slot = 0; slot < views.length; slot++) {
+            views[slot] = receivePool.memory().asSlice(receiveOffset(slot), bufferSize).asReadOnly();
+        }
+        return new ReceiveSlots(views);
+    }
+
+    /** A receive completed into buffer {@code slot} (the poller thread): a pool's buffer is now this channel's. */
+    void received(int slot) {
+        if (sharedPool != null) {
+            sharedPool.taken(slot, reservation);
+        }
+    }
+
+    /**
+     * Posts receive buffer {@code slot} again: to the queue pair, or to the pool's SRQ.
+     *
+     * @throws dev.panamaverbs.VerbsException when {@code ibv_post_recv} / {@code ibv_post_srq_recv} fails
+     */
+    void postReceive(int slot) {
+        if (sharedPool == null) {
+            queuePair.postReceive(receives[slot]);
+        } else {
+            sharedPool.giveBack(slot, reservation);
+        }
+    }
+
+    /**
+     * Buffer {@code slot}, released after the channel stopped: a pool's goes back to the SRQ
+     * (no credit is returned); the channel's own go with it.
+     */
+    void returnToPool(int slot) {
+        if (sharedPool != null) {
+            try {
+                sharedPool.giveBack(slot, reservation);
+            } catch (RuntimeException poolClosing) {
+                // the pool is closing: its SRQ and buffers go with it
+            }
+        }
     }
 
     long sendOffset(int slot) {
@@ -120,8 +207,25 @@ final class ChannelResources {
         return smallest;
     }
 
-    /** Closes the identifier's event channel: the queue pair, CQ, completion channel, regions, PD and identifier with it. */
+    /**
+     * Closes the identifier's event channel: the queue pair, CQ, completion channel, regions, PD
+     * and identifier with it. With a pool: the queue pair first, then the send buffers (in the
+     * pool's domain), and the reservation goes back.
+     */
     void close() {
-        cmChannel.close();
+        try {
+            cmChannel.close();
+        } finally {
+            if (sharedPool != null) {
+                sendPool.close();
+                releasePool();
+            }
+        }
+    }
+
+    private void releasePool() {
+        if (reservation != null) {
+            sharedPool.detach(reservation);
+        }
     }
 }

@@ -20,8 +20,8 @@ import java.util.Objects;
 final class ChannelSetup {
     private ChannelSetup() {}
 
-    /** {@link MessageChannel#connect}. */
-    static MessageChannel connect(InetSocketAddress remote, ChannelOptions options) {
+    /** {@link MessageChannel#connect}; {@code pool} may be null (the channel's own receive buffers). */
+    static MessageChannel connect(InetSocketAddress remote, ChannelOptions options, SharedReceivePool pool) {
         Objects.requireNonNull(remote, "message channel: remote is null");
         Objects.requireNonNull(options, "message channel: options is null");
         ConnectionEventChannel cmChannel = ConnectionEventChannel.create();
@@ -30,7 +30,8 @@ final class ChannelSetup {
             id.resolveAddress(remote, options.connectTimeout());
             id.resolveRoute(options.connectTimeout());
             int depth = requestedDepth(id, options);
-            ChannelResources resources = ChannelResources.create(cmChannel, id, options, depth);
+            ChannelResources resources = ChannelResources.create(cmChannel, id, options, depth, pool,
+                    pool == null ? null : pool.reserve(id.context(), options));
             ConnectionEvent established = id.connect(connectionOptions(options, depth, depth), options.connectTimeout());
             String peer = remote.getAddress().getHostAddress() + ":" + remote.getPort();
             Handshake theirs = Handshake.decode(established.privateData(), peer);
@@ -42,15 +43,17 @@ final class ChannelSetup {
         }
     }
 
-    /** The server side: checks the request's handshake (rejecting a stranger), makes the resources, accepts. */
-    static MessageChannel accept(ConnectionRequest request, ChannelOptions options) {
+    /**
+     * The server side: checks the request's handshake (rejecting a stranger), makes the resources
+     * (on {@code pool}'s SRQ unless null), accepts.
+     */
+    static MessageChannel accept(ConnectionRequest request, ChannelOptions options, SharedReceivePool pool) {
         String peer = request.remoteAddress().getAddress().getHostAddress() + ":" + request.remoteAddress().getPort();
         Handshake theirs;
         try {
             theirs = Handshake.decode(request.privateData(), peer);
         } catch (MessagingException e) {
-            byte[] reason = e.getMessage().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            request.reject(java.util.Arrays.copyOf(reason, Math.min(reason.length, ConnectionOptions.MAX_REJECT_PRIVATE_DATA)));
+            reject(request, e);
             throw e;
         }
         ConnectionId id = request.identifier();
@@ -62,13 +65,26 @@ final class ChannelSetup {
             // client's initiator_depth (what we must answer).
             int initiator = RendezvousLimits.negotiatedDepth(depth, request.event().initiatorDepth());
             int responder = RendezvousLimits.negotiatedDepth(depth, request.event().responderResources());
-            ChannelResources resources = ChannelResources.create(cmChannel, id, options, depth);
+            SharedReceivePool.Reservation reservation;
+            try {
+                reservation = pool == null ? null : pool.reserve(id.context(), options);
+            } catch (MessagingException full) {
+                reject(request, full); // the pool has no room: the client hears why
+                throw full;
+            }
+            ChannelResources resources = ChannelResources.create(cmChannel, id, options, depth, pool, reservation);
             id.accept(connectionOptions(options, initiator, responder), options.connectTimeout());
             return start(resources, options, theirs, peer, initiator);
         } catch (RuntimeException | Error e) {
             cmChannel.close();
             throw e;
         }
+    }
+
+    /** {@code rdma_reject} with {@code why}'s message (cut to the CM's limit) as the private data. */
+    private static void reject(ConnectionRequest request, MessagingException why) {
+        byte[] reason = why.getMessage().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        request.reject(java.util.Arrays.copyOf(reason, Math.min(reason.length, ConnectionOptions.MAX_REJECT_PRIVATE_DATA)));
     }
 
     /** The READ depth this side asks for: the option within the device's max_qp_init_rd_atom and max_qp_rd_atom. */

@@ -107,12 +107,30 @@ public final class MessageChannel implements AutoCloseable {
      * @throws MessagingException when the server's handshake is not a channel's
      */
     public static MessageChannel connect(InetSocketAddress remote, ChannelOptions options) {
-        return ChannelSetup.connect(remote, options);
+        return ChannelSetup.connect(remote, options, null);
+    }
+
+    /**
+     * {@link #connect(InetSocketAddress, ChannelOptions)}, the receive buffers taken from
+     * {@code pool}'s shared receive queue instead of the channel's own: the channel reserves
+     * {@link ChannelOptions#receiveBuffers()} of them, and is refused when the pool has fewer free.
+     *
+     * @param remote the server's address
+     * @param options buffer sizes and deadlines; {@link ChannelOptions#bufferSize()} must be the pool's
+     * @param pool the pool, on the device the connection goes through
+     * @return the connected channel
+     * @throws MessagingException when the pool has too few free buffers or is closed
+     * @throws IllegalArgumentException when the connection's device or buffer size is not the pool's
+     * @throws dev.panamaverbs.cm.ConnectionException when resolution or the connect fails or times out
+     */
+    public static MessageChannel connect(InetSocketAddress remote, ChannelOptions options, SharedReceivePool pool) {
+        java.util.Objects.requireNonNull(pool, "message channel: pool is null");
+        return ChannelSetup.connect(remote, options, pool);
     }
 
     /** The server side ({@link MessageServer#accept}). */
-    static MessageChannel accept(ConnectionRequest request, ChannelOptions options) {
-        return ChannelSetup.accept(request, options);
+    static MessageChannel accept(ConnectionRequest request, ChannelOptions options, SharedReceivePool pool) {
+        return ChannelSetup.accept(request, options, pool);
     }
 
     /** Called by {@link ChannelSetup} once connected: the completion handler armed, the disconnect watched. */
@@ -577,6 +595,9 @@ public final class MessageChannel implements AutoCloseable {
             rendezvous.close();
         } finally {
             resources.close();
+            if (resources.sharedPool != null) {
+                dispatch.releaseAfterClose(); // the pool outlives the channel: give back what it holds
+            }
         }
     }
 

@@ -17,10 +17,12 @@ import java.util.Optional;
 public final class MessageServer implements AutoCloseable {
     private final RdmaListener listener;
     private final ChannelOptions options;
+    private final SharedReceivePool pool;
 
-    private MessageServer(RdmaListener listener, ChannelOptions options) {
+    private MessageServer(RdmaListener listener, ChannelOptions options, SharedReceivePool pool) {
         this.listener = listener;
         this.options = options;
+        this.pool = pool;
     }
 
     /**
@@ -33,7 +35,29 @@ public final class MessageServer implements AutoCloseable {
      */
     public static MessageServer listen(InetSocketAddress local, ChannelOptions options) {
         Objects.requireNonNull(options, "message server: options is null");
-        return new MessageServer(RdmaListener.listen(local, ConnectionOptions.defaults()), options);
+        return new MessageServer(RdmaListener.listen(local, ConnectionOptions.defaults()), options, null);
+    }
+
+    /**
+     * {@link #listen(InetSocketAddress, ChannelOptions)}, every channel accepted taking its receive
+     * buffers from {@code pool}'s shared receive queue: a request that finds too few free buffers
+     * fails its {@link #accept} (the client sees its connect time out or fail).
+     *
+     * @param local the address of an RDMA device (rdma_cm binds to it), the pool's device
+     * @param options the options of every channel accepted; their buffer size must be the pool's
+     * @param pool the pool the channels share
+     * @return the listening server
+     * @throws IllegalArgumentException when the options' buffer size is not the pool's
+     * @throws dev.panamaverbs.VerbsException when {@code rdma_bind_addr} or {@code rdma_listen} fails
+     */
+    public static MessageServer listen(InetSocketAddress local, ChannelOptions options, SharedReceivePool pool) {
+        Objects.requireNonNull(options, "message server: options is null");
+        Objects.requireNonNull(pool, "message server: pool is null");
+        if (options.bufferSize() != pool.bufferSize()) {
+            throw new IllegalArgumentException("message server: the pool's buffers are " + pool.bufferSize()
+                    + " bytes, the options ask " + options.bufferSize());
+        }
+        return new MessageServer(RdmaListener.listen(local, ConnectionOptions.defaults()), options, pool);
     }
 
     /** {@return the address and port it listens on} */
@@ -51,7 +75,7 @@ public final class MessageServer implements AutoCloseable {
      */
     public Optional<MessageChannel> accept(Duration timeout) {
         Optional<ConnectionRequest> request = listener.awaitRequest(timeout);
-        return request.map(r -> MessageChannel.accept(r, options));
+        return request.map(r -> MessageChannel.accept(r, options, pool));
     }
 
     /** {@return the options of the channels it accepts} */

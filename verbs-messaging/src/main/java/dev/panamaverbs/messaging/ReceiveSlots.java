@@ -10,6 +10,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * see its own, released message, never the next one that lands in the same buffer. Delivery fills
  * in the slot's waiting object and allocates nothing; the replacement is made on the releasing
  * thread.
+ *
+ * <p>A channel's own buffers have that channel as every slot's owner; the buffers of a
+ * {@link SharedReceivePool} belong to whichever channel's queue pair took them last, recorded at
+ * each arrival.
  */
 final class ReceiveSlots {
     /** What a release does to the channel. */
@@ -21,17 +25,17 @@ final class ReceiveSlots {
         boolean isClosed();
     }
 
-    private final Owner owner;
     private final MemorySegment[] buffers;
     private final AtomicReferenceArray<ReceivedMessage> waiting;
+    /** The channel each slot's message arrived on: written before the message is filled in, which publishes it. */
+    private final Owner[] owners;
 
     /**
-     * @param owner   the channel
      * @param buffers each slot's receive buffer (header included), read-only
      */
-    ReceiveSlots(Owner owner, MemorySegment[] buffers) {
-        this.owner = owner;
+    ReceiveSlots(MemorySegment[] buffers) {
         this.buffers = buffers;
+        this.owners = new Owner[buffers.length];
         this.waiting = new AtomicReferenceArray<>(buffers.length);
         for (int slot = 0; slot < buffers.length; slot++) {
             waiting.set(slot, new ReceivedMessage(this, slot, buffers[slot]));
@@ -39,7 +43,8 @@ final class ReceiveSlots {
     }
 
     /** {@return slot's message, filled in with what just landed in its buffer} (the poller thread) */
-    ReceivedMessage arrived(int slot, MessageType type, int payloadLength, long correlation) {
+    ReceivedMessage arrived(Owner owner, int slot, MessageType type, int payloadLength, long correlation) {
+        owners[slot] = owner;
         ReceivedMessage message = waiting.get(slot);
         message.arrived(type, payloadLength, correlation);
         return message;
@@ -49,8 +54,9 @@ final class ReceiveSlots {
      * {@return slot's message, a large one read by rendezvous into {@code payload}} (the poller
      * thread); {@code onRelease} gives its buffer back before the slot is re-posted.
      */
-    ReceivedMessage arrivedLarge(int slot, MessageType type, long correlation, MemorySegment payload, int length,
-            Runnable onRelease) {
+    ReceivedMessage arrivedLarge(Owner owner, int slot, MessageType type, long correlation, MemorySegment payload,
+            int length, Runnable onRelease) {
+        owners[slot] = owner;
         ReceivedMessage message = new ReceivedMessage(this, slot, payload, 0, onRelease);
         message.arrived(type, length, correlation);
         waiting.set(slot, message);
@@ -58,7 +64,8 @@ final class ReceiveSlots {
     }
 
     /** {@return slot's message: the failed rendezvous {@code failure} in the message's place} */
-    ReceivedMessage arrivedFailure(int slot, RendezvousException failure) {
+    ReceivedMessage arrivedFailure(Owner owner, int slot, RendezvousException failure) {
+        owners[slot] = owner;
         ReceivedMessage message = new ReceivedMessage(this, slot, MemorySegment.NULL, 0, null);
         message.failed(failure);
         message.arrived(MessageType.DATA, 0, failure.messageId());
@@ -74,10 +81,11 @@ final class ReceiveSlots {
     /** From the first {@link ReceivedMessage#release()}: a fresh object waits in the slot, then the buffer is re-posted. */
     void released(int slot) {
         waiting.set(slot, new ReceivedMessage(this, slot, buffers[slot]));
-        owner.repost(slot);
+        owners[slot].repost(slot);
     }
 
-    boolean isClosed() {
-        return owner.isClosed();
+    /** {@return true once the channel {@code slot}'s message arrived on is closed} */
+    boolean isClosed(int slot) {
+        return owners[slot].isClosed();
     }
 }

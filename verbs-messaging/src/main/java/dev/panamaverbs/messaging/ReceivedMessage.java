@@ -93,7 +93,7 @@ public final class ReceivedMessage {
         if (state != HELD) {
             throw new IllegalStateException("payload: " + this + " was released (its buffer was re-posted)");
         }
-        if (slots.isClosed()) {
+        if (slots.isClosed(slot)) {
             throw new IllegalStateException("payload: the channel of " + this + " is closed (its buffers are freed)");
         }
         return buffer.asSlice(payloadOffset, length);

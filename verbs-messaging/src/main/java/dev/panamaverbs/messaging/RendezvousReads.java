@@ -252,6 +252,31 @@ final class RendezvousReads {
         }
     }
 
+    /**
+     * The channel closed with READs outstanding, its queue pair destroyed (so nothing writes into
+     * their destinations any more, and no completion will come): their destinations go back to
+     * the allocator now. Needed where the protection domain outlives the channel (a
+     * {@link SharedReceivePool}'s); called after {@link #failAll}.
+     */
+    void releaseStranded() {
+        List<MemoryRegion> free = new ArrayList<>();
+        synchronized (this) {
+            for (int k = 0; k < readOwner.length; k++) {
+                Incoming message = readOwner[k];
+                if (message != null) {
+                    readOwner[k] = null;
+                    outstanding--;
+                    if (--message.outstanding == 0) {
+                        free.add(message.destination);
+                    }
+                }
+            }
+        }
+        for (MemoryRegion region : free) {
+            allocator.release(region);
+        }
+    }
+
     /** {@return the READs posted and not completed} */
     synchronized int outstanding() {
         return outstanding;

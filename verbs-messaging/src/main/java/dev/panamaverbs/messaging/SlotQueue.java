@@ -55,6 +55,17 @@ final class SlotQueue {
         return slot;
     }
 
+    /** {@return the next slot, or -1 when none is queued} (never waits, never throws) */
+    synchronized int poll() {
+        if (size == 0) {
+            return -1;
+        }
+        int slot = ring[head];
+        head = (head + 1) % ring.length;
+        size--;
+        return slot;
+    }
+
     synchronized int size() {
         return size;
     }

@@ -126,7 +126,7 @@ class PendingRequestsTest {
     private final RecordingSlotOwner owner = new RecordingSlotOwner();
 
     private ReceivedMessage largeResponse(long id) {
-        ReceiveSlots slots = new ReceiveSlots(owner, new MemorySegment[] {Arena.ofAuto().allocate(MessageHeader.SIZE + 8).asReadOnly()});
-        return slots.arrivedLarge(0, MessageType.RESPONSE, id, Arena.ofAuto().allocate(100).asReadOnly(), 100, null);
+        ReceiveSlots slots = new ReceiveSlots(new MemorySegment[] {Arena.ofAuto().allocate(MessageHeader.SIZE + 8).asReadOnly()});
+        return slots.arrivedLarge(owner, 0, MessageType.RESPONSE, id, Arena.ofAuto().allocate(100).asReadOnly(), 100, null);
     }
 }

@@ -23,16 +23,16 @@ class ReceiveSlotsTest {
         for (int slot = 0; slot < count; slot++) {
             buffers[slot] = arena.allocate(MessageHeader.SIZE + 16).asReadOnly();
         }
-        return new ReceiveSlots(owner, buffers);
+        return new ReceiveSlots(buffers);
     }
 
     @Test
     void aSecondReleaseDoesNothingEvenAfterTheBufferGotItsNextMessage() {
         ReceiveSlots slots = slots(2);
-        ReceivedMessage first = slots.arrived(1, MessageType.DATA, 8, 0);
+        ReceivedMessage first = slots.arrived(owner, 1, MessageType.DATA, 8, 0);
         first.release();
         assertEquals(List.of(1), owner.reposts);
-        ReceivedMessage next = slots.arrived(1, MessageType.REQUEST, 12, 7);
+        ReceivedMessage next = slots.arrived(owner, 1, MessageType.REQUEST, 12, 7);
         assertNotSame(first, next);
 
         first.release();
@@ -49,20 +49,20 @@ class ReceiveSlotsTest {
     @Test
     void payloadAfterReleaseThrowsNamingTheMessage() {
         ReceiveSlots slots = slots(1);
-        ReceivedMessage message = slots.arrived(0, MessageType.DATA, 4, 0);
+        ReceivedMessage message = slots.arrived(owner, 0, MessageType.DATA, 4, 0);
         assertEquals(4, message.payload().byteSize());
         message.release();
         assertFalse(message.isHeld());
         IllegalStateException e = assertThrows(IllegalStateException.class, message::payload);
         assertTrue(e.getMessage().contains("released") && e.getMessage().contains("buffer 0"), e.getMessage());
-        slots.arrived(0, MessageType.DATA, 4, 0);
+        slots.arrived(owner, 0, MessageType.DATA, 4, 0);
         assertThrows(IllegalStateException.class, message::payload, "still refused once the buffer is reused");
     }
 
     @Test
     void payloadOfAClosedChannelThrows() {
         ReceiveSlots slots = slots(1);
-        ReceivedMessage message = slots.arrived(0, MessageType.DATA, 4, 0);
+        ReceivedMessage message = slots.arrived(owner, 0, MessageType.DATA, 4, 0);
         owner.closed = true;
         IllegalStateException e = assertThrows(IllegalStateException.class, message::payload);
         assertTrue(e.getMessage().contains("closed"), e.getMessage());
@@ -71,7 +71,7 @@ class ReceiveSlotsTest {
     @Test
     void receiveHandsOutTheMessageThatArrivedAndThePayloadIsReadOnly() {
         ReceiveSlots slots = slots(2);
-        ReceivedMessage message = slots.arrived(0, MessageType.DATA, 4, 0);
+        ReceivedMessage message = slots.arrived(owner, 0, MessageType.DATA, 4, 0);
         assertEquals(message, slots.current(0));
         assertThrows(IllegalArgumentException.class, () -> message.payload().set(ValueLayout.JAVA_BYTE, 0, (byte) 1));
     }
@@ -81,7 +81,7 @@ class ReceiveSlotsTest {
         ReceiveSlots slots = slots(2);
         List<String> released = new ArrayList<>();
         MemorySegment destination = arena.allocate(1000);
-        ReceivedMessage request = slots.arrivedLarge(1, MessageType.REQUEST, 42, destination.asReadOnly(), 1000,
+        ReceivedMessage request = slots.arrivedLarge(owner, 1, MessageType.REQUEST, 42, destination.asReadOnly(), 1000,
                 () -> released.add("destination"));
         assertEquals(MessageType.REQUEST, request.type());
         assertEquals(42, request.correlation());
@@ -94,7 +94,7 @@ class ReceiveSlotsTest {
     @Test
     void concurrentReleasesRepostOnce() throws InterruptedException {
         ReceiveSlots slots = slots(1);
-        ReceivedMessage message = slots.arrived(0, MessageType.DATA, 4, 0);
+        ReceivedMessage message = slots.arrived(owner, 0, MessageType.DATA, 4, 0);
         Thread[] threads = new Thread[4];
         for (int i = 0; i < threads.length; i++) {
             threads[i] = Thread.ofPlatform().start(message::release);
@@ -108,7 +108,22 @@ class ReceiveSlotsTest {
     @Test
     void anArrivalInABufferNotRepostedIsRefused() {
         ReceiveSlots slots = slots(1);
-        slots.arrived(0, MessageType.DATA, 4, 0);
-        assertThrows(IllegalStateException.class, () -> slots.arrived(0, MessageType.DATA, 4, 0));
+        slots.arrived(owner, 0, MessageType.DATA, 4, 0);
+        assertThrows(IllegalStateException.class, () -> slots.arrived(owner, 0, MessageType.DATA, 4, 0));
+    }
+
+    @Test
+    void aSharedBufferBelongsToTheChannelItLastArrivedOn() {
+        ReceiveSlots slots = slots(1);
+        RecordingSlotOwner other = new RecordingSlotOwner();
+        ReceivedMessage first = slots.arrived(owner, 0, MessageType.DATA, 4, 0);
+        first.release();
+        assertEquals(List.of(0), owner.reposts);
+        ReceivedMessage second = slots.arrived(other, 0, MessageType.DATA, 4, 0);
+        owner.closed = true;
+        assertEquals(4, second.payload().byteSize(), "the first channel's close does not touch the second's message");
+        second.release();
+        assertEquals(List.of(0), other.reposts, "the release goes to the channel it arrived on");
+        assertEquals(List.of(0), owner.reposts);
     }
 }

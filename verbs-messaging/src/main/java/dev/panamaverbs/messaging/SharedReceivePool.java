@@ -1,0 +1,293 @@
+package dev.panamaverbs.messaging;
+
+import dev.panamaverbs.Context;
+import dev.panamaverbs.MemoryRegion;
+import dev.panamaverbs.ProtectionDomain;
+import dev.panamaverbs.ReceiveWorkRequest;
+import dev.panamaverbs.SharedReceiveQueue;
+import dev.panamaverbs.values.SharedReceiveQueueOptions;
+import dev.panamaverbs.cm.ConnectionEventChannel;
+import dev.panamaverbs.cm.ConnectionId;
+import dev.panamaverbs.cm.PortSpace;
+import dev.panamaverbs.values.AccessFlag;
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * One pool of receive buffers for many {@link MessageChannel}s of this process on one device: a
+ * shared receive queue ({@code ibv_create_srq}) with every buffer of one registered region posted
+ * to it, which the queue pair of each channel made with the pool takes its receives from.
+ *
+ * <p>Flow control stays exact: a channel reserves its window plus the
+ * {@value ChannelOptions#CONTROL_RESERVE} credit-message buffers
+ * ({@link ChannelOptions#receiveBuffers()}) when it is made, and is refused when the pool has fewer
+ * left. The sum of the windows the peers hold never exceeds the buffers posted, so no peer ever
+ * meets an empty queue (no RNR). A buffer goes back to the queue when its message is released; a
+ * channel's reservation when the channel closes, less the buffers its messages still hold, which
+ * come back as they are released.
+ *
+ * <p>The pool is anchored on an rdma_cm identifier of its own, bound to the device's address
+ * ({@code rdma_bind_addr}), because librdmacm gives every identifier on a device the same device
+ * context: the protection domain and SRQ made on it serve the queue pairs of channels connected
+ * or accepted through that device ({@link Context#sharesNativeContext}). A channel on another
+ * device is refused.
+ *
+ * <p>Close the channels first: {@link #close()} closes the queue pairs still using the SRQ (their
+ * channels then fail), then the SRQ, region, protection domain and identifier. Thread-safe.
+ */
+public final class SharedReceivePool implements AutoCloseable {
+    private final ConnectionEventChannel cmChannel;
+    private final Context context;
+    private final ProtectionDomain pd;
+    private final SharedReceiveQueue queue;
+    private final MemoryRegion region;
+    private final ReceiveWorkRequest[] receives;
+    private final ReceiveSlots slots;
+    /** The channel (its reservation) whose queue pair took each buffer from the SRQ; null while posted. */
+    private final AtomicReferenceArray<Reservation> takenBy;
+    private final int bufferSize;
+    /** Buffers reserved by open channels (guarded by this). */
+    private int reserved;
+    /** Closed channels whose messages still hold buffers (guarded by this). */
+    private final List<Reservation> detached = new ArrayList<>();
+    private int channels;
+    private volatile boolean closed;
+
+    private SharedReceivePool(ConnectionEventChannel cmChannel, Context context, int buffers, int bufferSize) {
+        this.cmChannel = cmChannel;
+        this.context = context;
+        this.bufferSize = bufferSize;
+        int maxWr = context.queryDevice().maxSrqWr();
+        if (buffers > maxWr) {
+            throw new IllegalArgumentException("shared receive pool: " + buffers + " buffers exceed the SRQ depth "
+                    + context.device().name() + " allows (max_srq_wr " + maxWr + ")");
+        }
+        pd = context.allocateProtectionDomain();
+        queue = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(buffers, 1));
+        region = pd.allocateMemoryRegion((long) buffers * bufferSize, EnumSet.of(AccessFlag.LOCAL_WRITE));
+        receives = new ReceiveWorkRequest[buffers];
+        MemorySegment[] views = new MemorySegment[buffers];
+        takenBy = new AtomicReferenceArray<>(buffers);
+        for (int slot = 0; slot < buffers; slot++) {
+            receives[slot] = ReceiveWorkRequest.allocate(1).wrId(slot).sge(0, region, offset(slot), bufferSize);
+            views[slot] = region.memory().asSlice(offset(slot), bufferSize).asReadOnly();
+            queue.postReceive(receives[slot]);
+        }
+        slots = new ReceiveSlots(views);
+    }
+
+    /**
+     * A pool for up to {@code channels} channels made with {@code options} (or with smaller
+     * windows) on the device of {@code deviceAddress}: {@code channels} x
+     * {@link ChannelOptions#receiveBuffers()} buffers of {@link ChannelOptions#bufferSize()} bytes,
+     * all posted to one SRQ.
+     *
+     * @param deviceAddress an address of the RDMA device (port ignored): the one the server listens
+     *                      on, or the client's local address on the device it connects through
+     * @param options the buffer size and window of the channels it serves
+     * @param channels how many such channels it serves at once
+     * @return the pool, every buffer posted
+     * @throws IllegalArgumentException when {@code channels} is not positive or the buffers exceed
+     *         the device's {@code max_srq_wr}
+     * @throws dev.panamaverbs.VerbsException when binding, {@code ibv_create_srq} or
+     *         {@code ibv_reg_mr} fails (ENOMEM: the memory lock limit)
+     */
+    public static SharedReceivePool create(InetSocketAddress deviceAddress, ChannelOptions options, int channels) {
+        Objects.requireNonNull(deviceAddress, "shared receive pool: device address is null");
+        Objects.requireNonNull(options, "shared receive pool: options is null");
+        if (channels < 1) {
+            throw new IllegalArgumentException("shared receive pool: channels must be at least 1, got " + channels);
+        }
+        long buffers = (long) channels * options.receiveBuffers();
+        if (buffers > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("shared receive pool: " + buffers + " buffers is too many");
+        }
+        ConnectionEventChannel cmChannel = ConnectionEventChannel.create();
+        try {
+            ConnectionId anchor = cmChannel.createIdentifier(PortSpace.TCP);
+            anchor.bind(new InetSocketAddress(deviceAddress.getAddress(), 0));
+            return new SharedReceivePool(cmChannel, anchor.context(), (int) buffers, options.bufferSize());
+        } catch (RuntimeException | Error e) {
+            cmChannel.close();
+            throw e;
+        }
+    }
+
+    /** {@return how many buffers the pool has} */
+    public int bufferCount() {
+        return receives.length;
+    }
+
+    /** {@return the size of each buffer, header included: the {@link ChannelOptions#bufferSize()} of its channels} */
+    public int bufferSize() {
+        return bufferSize;
+    }
+
+    /** {@return the buffers reserved by open channels and still held by closed channels' messages} */
+    public synchronized int reservedBuffers() {
+        int lingering = 0;
+        for (Iterator<Reservation> it = detached.iterator(); it.hasNext(); ) {
+            int held = it.next().held.get();
+            if (held == 0) {
+                it.remove(); // every message released: nothing of it is left
+            }
+            lingering += held;
+        }
+        return reserved + lingering;
+    }
+
+    /** {@return the open channels using the pool} */
+    public synchronized int channelCount() {
+        return channels;
+    }
+
+    /** {@return the name of the device the pool is on} */
+    public String deviceName() {
+        return context.device().name();
+    }
+
+    /** {@return true once closed} */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    // ---------------------------------------------------------------- for the channels
+
+    /** A channel's share of the pool, and the key of the buffers its queue pair took. */
+    static final class Reservation {
+        private final int buffers;
+        /** The pool's buffers this channel's queue pair took and that are not back in the SRQ yet. */
+        private final AtomicInteger held = new AtomicInteger();
+
+        private Reservation(int buffers) {
+            this.buffers = buffers;
+        }
+    }
+
+    /**
+     * Reserves a channel's buffers, checking that its identifier is on the pool's device and its
+     * buffers are the pool's size.
+     *
+     * @throws MessagingException when the pool has too few buffers left, or is closed
+     */
+    synchronized Reservation reserve(Context channelContext, ChannelOptions options) {
+        if (closed) {
+            throw new MessagingException("shared receive pool on " + deviceName() + " is closed", null);
+        }
+        if (!context.sharesNativeContext(channelContext)) {
+            throw new IllegalArgumentException("shared receive pool: the pool is on " + deviceName()
+                    + ", the connection on " + channelContext.device().name());
+        }
+        if (options.bufferSize() != bufferSize) {
+            throw new IllegalArgumentException("shared receive pool: its buffers are " + bufferSize
+                    + " bytes, the channel's options ask " + options.bufferSize() + " (maxMessageSize + header)");
+        }
+        int needed = options.receiveBuffers();
+        int free = receives.length - reservedBuffers();
+        if (needed > free) {
+            throw new MessagingException("shared receive pool on " + deviceName() + ": a channel needs " + needed
+                    + " buffers (receive credits + " + ChannelOptions.CONTROL_RESERVE + "), " + free + " of "
+                    + receives.length + " are free: make the pool for more channels, or give channels fewer credits",
+                    null);
+        }
+        reserved += needed;
+        channels++;
+        return new Reservation(needed);
+    }
+
+    SharedReceiveQueue queue() {
+        return queue;
+    }
+
+    ProtectionDomain protectionDomain() {
+        return pd;
+    }
+
+    ReceiveSlots slots() {
+        return slots;
+    }
+
+    MemorySegment memory() {
+        return region.memory();
+    }
+
+    long offset(int slot) {
+        return (long) slot * bufferSize;
+    }
+
+    /** Buffer {@code slot} completed on {@code reservation}'s queue pair: it is that channel's until given back. */
+    void taken(int slot, Reservation reservation) {
+        takenBy.set(slot, reservation);
+        reservation.held.incrementAndGet();
+    }
+
+    /**
+     * Posts buffer {@code slot} back to the SRQ, if {@code reservation} still holds it (a release
+     * racing the channel's close posts it once).
+     *
+     * @throws dev.panamaverbs.VerbsException when {@code ibv_post_srq_recv} fails
+     * @throws IllegalStateException when the pool closed meanwhile
+     */
+    void giveBack(int slot, Reservation reservation) {
+        if (!takenBy.compareAndSet(slot, reservation, null)) {
+            return;
+        }
+        reservation.held.decrementAndGet();
+        if (!closed) {
+            queue.postReceive(receives[slot]);
+        }
+    }
+
+    /**
+     * The channel closed (its queue pair destroyed, its completions no longer drained): its
+     * buffers that no message holds (a rendezvous offer being read, a failed completion) go back
+     * to the SRQ, its reservation is returned, and the buffers its messages still hold stay
+     * counted until they are released.
+     */
+    void detach(Reservation reservation) {
+        for (int slot = 0; slot < receives.length; slot++) {
+            if (takenBy.get(slot) == reservation && !slots.current(slot).isHeld()) {
+                try {
+                    giveBack(slot, reservation);
+                } catch (RuntimeException e) {
+                    break; // the pool is closing: its queue goes with it
+                }
+            }
+        }
+        synchronized (this) {
+            reserved -= reservation.buffers;
+            channels--;
+            if (reservation.held.get() > 0) {
+                detached.add(reservation);
+            }
+        }
+    }
+
+    /**
+     * Closes the queue pairs still on the SRQ, then the SRQ, region, protection domain and the
+     * anchoring identifier ({@code rdma_destroy_id}). Idempotent.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        cmChannel.close();
+    }
+
+    @Override
+    public String toString() {
+        return "SharedReceivePool[" + deviceName() + ", " + receives.length + " x " + bufferSize + " B, "
+                + reservedBuffers() + " reserved" + (closed ? ", closed" : "") + "]";
+    }
+}
