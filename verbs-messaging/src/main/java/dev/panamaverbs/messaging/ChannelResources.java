@@ -49,14 +49,14 @@ final class ChannelResources {
     /** The pool whose SRQ the queue pair receives from, or null. */
     final SharedReceivePool sharedPool;
     /** This channel's share of {@link #sharedPool}, or null. */
-    private final SharedReceivePool.Reservation reservation;
+    private final PoolLedger.Reservation reservation;
     final SendWorkRequest[] sends;
     final SendWorkRequest[] controls;
     final int bufferSize;
     private final int sendBuffers;
 
     private ChannelResources(ConnectionEventChannel cmChannel, ConnectionId id, ChannelOptions options, int readDepth,
-            SharedReceivePool pool, SharedReceivePool.Reservation reservation) {
+            SharedReceivePool pool, PoolLedger.Reservation reservation) {
         this.cmChannel = cmChannel;
         this.id = id;
         this.bufferSize = options.bufferSize();
@@ -122,7 +122,7 @@ final class ChannelResources {
      * {@link SharedReceivePool#reserve}) is returned when a step fails.
      */
     static ChannelResources create(ConnectionEventChannel cmChannel, ConnectionId id, ChannelOptions options,
-            int readDepth, SharedReceivePool pool, SharedReceivePool.Reservation reservation) {
+            int readDepth, SharedReceivePool pool, PoolLedger.Reservation reservation) {
         try {
             return new ChannelResources(cmChannel, id, options, readDepth, pool, reservation);
         } catch (RuntimeException | Error e) {

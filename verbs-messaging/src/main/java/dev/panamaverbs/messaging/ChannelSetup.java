@@ -65,7 +65,7 @@ final class ChannelSetup {
             // client's initiator_depth (what we must answer).
             int initiator = RendezvousLimits.negotiatedDepth(depth, request.event().initiatorDepth());
             int responder = RendezvousLimits.negotiatedDepth(depth, request.event().responderResources());
-            SharedReceivePool.Reservation reservation;
+            PoolLedger.Reservation reservation;
             try {
                 reservation = pool == null ? null : pool.reserve(id.context(), options);
             } catch (MessagingException full) {

@@ -12,13 +12,8 @@ import dev.panamaverbs.cm.PortSpace;
 import dev.panamaverbs.values.AccessFlag;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.Iterator;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * One pool of receive buffers for many {@link MessageChannel}s of this process on one device: a
@@ -50,14 +45,9 @@ public final class SharedReceivePool implements AutoCloseable {
     private final MemoryRegion region;
     private final ReceiveWorkRequest[] receives;
     private final ReceiveSlots slots;
-    /** The channel (its reservation) whose queue pair took each buffer from the SRQ; null while posted. */
-    private final AtomicReferenceArray<Reservation> takenBy;
+    /** Which channel took each buffer, and the reservations. */
+    private final PoolLedger ledger;
     private final int bufferSize;
-    /** Buffers reserved by open channels (guarded by this). */
-    private int reserved;
-    /** Closed channels whose messages still hold buffers (guarded by this). */
-    private final List<Reservation> detached = new ArrayList<>();
-    private int channels;
     private volatile boolean closed;
 
     private SharedReceivePool(ConnectionEventChannel cmChannel, Context context, int buffers, int bufferSize) {
@@ -74,7 +64,7 @@ public final class SharedReceivePool implements AutoCloseable {
         region = pd.allocateMemoryRegion((long) buffers * bufferSize, EnumSet.of(AccessFlag.LOCAL_WRITE));
         receives = new ReceiveWorkRequest[buffers];
         MemorySegment[] views = new MemorySegment[buffers];
-        takenBy = new AtomicReferenceArray<>(buffers);
+        ledger = new PoolLedger(buffers);
         for (int slot = 0; slot < buffers; slot++) {
             receives[slot] = ReceiveWorkRequest.allocate(1).wrId(slot).sge(0, region, offset(slot), bufferSize);
             views[slot] = region.memory().asSlice(offset(slot), bufferSize).asReadOnly();
@@ -131,21 +121,13 @@ public final class SharedReceivePool implements AutoCloseable {
     }
 
     /** {@return the buffers reserved by open channels and still held by closed channels' messages} */
-    public synchronized int reservedBuffers() {
-        int lingering = 0;
-        for (Iterator<Reservation> it = detached.iterator(); it.hasNext(); ) {
-            int held = it.next().held.get();
-            if (held == 0) {
-                it.remove(); // every message released: nothing of it is left
-            }
-            lingering += held;
-        }
-        return reserved + lingering;
+    public int reservedBuffers() {
+        return ledger.reservedBuffers();
     }
 
     /** {@return the open channels using the pool} */
-    public synchronized int channelCount() {
-        return channels;
+    public int channelCount() {
+        return ledger.channels();
     }
 
     /** {@return the name of the device the pool is on} */
@@ -160,24 +142,13 @@ public final class SharedReceivePool implements AutoCloseable {
 
     // ---------------------------------------------------------------- for the channels
 
-    /** A channel's share of the pool, and the key of the buffers its queue pair took. */
-    static final class Reservation {
-        private final int buffers;
-        /** The pool's buffers this channel's queue pair took and that are not back in the SRQ yet. */
-        private final AtomicInteger held = new AtomicInteger();
-
-        private Reservation(int buffers) {
-            this.buffers = buffers;
-        }
-    }
-
     /**
      * Reserves a channel's buffers, checking that its identifier is on the pool's device and its
      * buffers are the pool's size.
      *
      * @throws MessagingException when the pool has too few buffers left, or is closed
      */
-    synchronized Reservation reserve(Context channelContext, ChannelOptions options) {
+    synchronized PoolLedger.Reservation reserve(Context channelContext, ChannelOptions options) {
         if (closed) {
             throw new MessagingException("shared receive pool on " + deviceName() + " is closed", null);
         }
@@ -190,16 +161,15 @@ public final class SharedReceivePool implements AutoCloseable {
                     + " bytes, the channel's options ask " + options.bufferSize() + " (maxMessageSize + header)");
         }
         int needed = options.receiveBuffers();
-        int free = receives.length - reservedBuffers();
-        if (needed > free) {
+        PoolLedger.Reservation reservation = ledger.reserve(needed);
+        if (reservation == null) {
+            int free = receives.length - ledger.reservedBuffers();
             throw new MessagingException("shared receive pool on " + deviceName() + ": a channel needs " + needed
                     + " buffers (receive credits + " + ChannelOptions.CONTROL_RESERVE + "), " + free + " of "
                     + receives.length + " are free: make the pool for more channels, or give channels fewer credits",
                     null);
         }
-        reserved += needed;
-        channels++;
-        return new Reservation(needed);
+        return reservation;
     }
 
     SharedReceiveQueue queue() {
@@ -223,9 +193,8 @@ public final class SharedReceivePool implements AutoCloseable {
     }
 
     /** Buffer {@code slot} completed on {@code reservation}'s queue pair: it is that channel's until given back. */
-    void taken(int slot, Reservation reservation) {
-        takenBy.set(slot, reservation);
-        reservation.held.incrementAndGet();
+    void taken(int slot, PoolLedger.Reservation reservation) {
+        ledger.taken(slot, reservation);
     }
 
     /**
@@ -235,12 +204,8 @@ public final class SharedReceivePool implements AutoCloseable {
      * @throws dev.panamaverbs.VerbsException when {@code ibv_post_srq_recv} fails
      * @throws IllegalStateException when the pool closed meanwhile
      */
-    void giveBack(int slot, Reservation reservation) {
-        if (!takenBy.compareAndSet(slot, reservation, null)) {
-            return;
-        }
-        reservation.held.decrementAndGet();
-        if (!closed) {
+    void giveBack(int slot, PoolLedger.Reservation reservation) {
+        if (ledger.giveBack(slot, reservation) && !closed) {
             queue.postReceive(receives[slot]);
         }
     }
@@ -251,23 +216,16 @@ public final class SharedReceivePool implements AutoCloseable {
      * to the SRQ, its reservation is returned, and the buffers its messages still hold stay
      * counted until they are released.
      */
-    void detach(Reservation reservation) {
-        for (int slot = 0; slot < receives.length; slot++) {
-            if (takenBy.get(slot) == reservation && !slots.current(slot).isHeld()) {
+    void detach(PoolLedger.Reservation reservation) {
+        ledger.detach(reservation, slot -> slots.current(slot).isHeld(), slot -> {
+            if (!closed) {
                 try {
-                    giveBack(slot, reservation);
-                } catch (RuntimeException e) {
-                    break; // the pool is closing: its queue goes with it
+                    queue.postReceive(receives[slot]);
+                } catch (RuntimeException closing) {
+                    // the pool is closing: its queue goes with it
                 }
             }
-        }
-        synchronized (this) {
-            reserved -= reservation.buffers;
-            channels--;
-            if (reservation.held.get() > 0) {
-                detached.add(reservation);
-            }
-        }
+        });
     }
 
     /**
