@@ -69,7 +69,7 @@ final class ChannelResources {
         try {
             // With a pool, the queue pair, its send buffers and rendezvous regions must be in the
             // SRQ's domain: a receive's lkey is checked against the queue pair's.
-            pd = pool == null ? context.allocateProtectionDomain() : pool.protectionDomain();
+            pd = pool == null ? context.allocateProtectionDomain() : pool.pd;
             events = context.createCompletionChannel();
             int sendDepth = options.sendBuffers() + ChannelOptions.CONTROL_RESERVE + readDepth;
             int receiveDepth = options.receiveBuffers();
@@ -78,7 +78,7 @@ final class ChannelResources {
                     .maxSendWorkRequests(sendDepth).maxReceiveWorkRequests(receiveDepth)
                     .maxSendSge(1).maxReceiveSge(1);
             if (pool != null) {
-                qp.sharedReceiveQueue(pool.queue());
+                qp.sharedReceiveQueue(pool.queue);
             }
             queuePair = id.createQueuePair(pd, qp.build());
             EnumSet<AccessFlag> local = EnumSet.of(AccessFlag.LOCAL_WRITE);
@@ -137,13 +137,13 @@ final class ChannelResources {
 
     /** {@return the memory the receive buffers are in: the channel's or the pool's} */
     MemorySegment receiveMemory() {
-        return sharedPool == null ? receivePool.memory() : sharedPool.memory();
+        return sharedPool == null ? receivePool.memory() : sharedPool.region.memory();
     }
 
     /** {@return the messages of the receive buffers: the channel's own, or the pool's} */
     ReceiveSlots receiveSlots() {
         if (sharedPool != null) {
-            return sharedPool.slots();
+            return sharedPool.slots;
         }
         MemorySegment[] views = new MemorySegment[receives.length];
         for (int slot = 0; slot < views.length; slot++) {

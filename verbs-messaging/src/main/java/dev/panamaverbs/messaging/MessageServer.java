@@ -19,10 +19,11 @@ public final class MessageServer implements AutoCloseable {
     private final ChannelOptions options;
     private final SharedReceivePool pool;
 
-    private MessageServer(RdmaListener listener, ChannelOptions options, SharedReceivePool pool) {
-        this.listener = listener;
-        this.options = options;
+    /** Listens ({@code rdma_listen}) for channels made with {@code options}, on {@code pool} unless null. */
+    private MessageServer(InetSocketAddress local, ChannelOptions options, SharedReceivePool pool) {
+        this.options = Objects.requireNonNull(options, "message server: options is null");
         this.pool = pool;
+        this.listener = RdmaListener.listen(local, ConnectionOptions.defaults());
     }
 
     /**
@@ -34,8 +35,7 @@ public final class MessageServer implements AutoCloseable {
      * @throws dev.panamaverbs.VerbsException when {@code rdma_bind_addr} or {@code rdma_listen} fails
      */
     public static MessageServer listen(InetSocketAddress local, ChannelOptions options) {
-        Objects.requireNonNull(options, "message server: options is null");
-        return new MessageServer(RdmaListener.listen(local, ConnectionOptions.defaults()), options, null);
+        return new MessageServer(local, options, null);
     }
 
     /**
@@ -57,7 +57,7 @@ public final class MessageServer implements AutoCloseable {
             throw new IllegalArgumentException("message server: the pool's buffers are " + pool.bufferSize()
                     + " bytes, the options ask " + options.bufferSize());
         }
-        return new MessageServer(RdmaListener.listen(local, ConnectionOptions.defaults()), options, pool);
+        return new MessageServer(local, options, pool);
     }
 
     /** {@return the address and port it listens on} */

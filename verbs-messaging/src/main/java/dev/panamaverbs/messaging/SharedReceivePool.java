@@ -39,16 +39,18 @@ import java.util.Objects;
  */
 public final class SharedReceivePool implements AutoCloseable {
     private final ConnectionEventChannel cmChannel;
-    private final Context context;
-    private final ProtectionDomain pd;
-    private final SharedReceiveQueue queue;
-    private final MemoryRegion region;
-    private final ReceiveWorkRequest[] receives;
-    private final ReceiveSlots slots;
-    /** Which channel took each buffer, and the reservations. */
-    private final PoolLedger ledger;
     private final int bufferSize;
     private volatile boolean closed;
+    private final Context context;
+    /** The domain of the SRQ, hence of every queue pair, send buffer and READ destination of its channels. */
+    final ProtectionDomain pd;
+    final SharedReceiveQueue queue;
+    final MemoryRegion region;
+    /** The messages of the buffers, whichever channel each arrived on. */
+    final ReceiveSlots slots;
+    private final ReceiveWorkRequest[] receives;
+    /** Which channel took each buffer, and the reservations. */
+    private final PoolLedger ledger;
 
     private SharedReceivePool(ConnectionEventChannel cmChannel, Context context, int buffers, int bufferSize) {
         this.cmChannel = cmChannel;
@@ -110,24 +112,14 @@ public final class SharedReceivePool implements AutoCloseable {
         }
     }
 
-    /** {@return how many buffers the pool has} */
-    public int bufferCount() {
-        return receives.length;
+    /** {@return its buffers, their size, those reserved or held, and its open channels} */
+    public PoolStatistics statistics() {
+        return new PoolStatistics(receives.length, bufferSize, ledger.reservedBuffers(), ledger.channels());
     }
 
     /** {@return the size of each buffer, header included: the {@link ChannelOptions#bufferSize()} of its channels} */
     public int bufferSize() {
         return bufferSize;
-    }
-
-    /** {@return the buffers reserved by open channels and still held by closed channels' messages} */
-    public int reservedBuffers() {
-        return ledger.reservedBuffers();
-    }
-
-    /** {@return the open channels using the pool} */
-    public int channelCount() {
-        return ledger.channels();
     }
 
     /** {@return the name of the device the pool is on} */
@@ -170,22 +162,6 @@ public final class SharedReceivePool implements AutoCloseable {
                     null);
         }
         return reservation;
-    }
-
-    SharedReceiveQueue queue() {
-        return queue;
-    }
-
-    ProtectionDomain protectionDomain() {
-        return pd;
-    }
-
-    ReceiveSlots slots() {
-        return slots;
-    }
-
-    MemorySegment memory() {
-        return region.memory();
     }
 
     long offset(int slot) {
@@ -234,18 +210,13 @@ public final class SharedReceivePool implements AutoCloseable {
      */
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
-        cmChannel.close();
+        closed = true; // no buffer is posted again from now on
+        cmChannel.close(); // idempotent
     }
 
     @Override
     public String toString() {
         return "SharedReceivePool[" + deviceName() + ", " + receives.length + " x " + bufferSize + " B, "
-                + reservedBuffers() + " reserved" + (closed ? ", closed" : "") + "]";
+                + ledger.reservedBuffers() + " reserved" + (closed ? ", closed" : "") + "]";
     }
 }

@@ -32,8 +32,9 @@ class PoolLedgerTest {
     @Test
     void aBufferIsGivenBackOnceByItsChannelOnly() {
         PoolLedger ledger = new PoolLedger(4);
-        PoolLedger.Reservation a = ledger.reserve(2);
-        PoolLedger.Reservation b = ledger.reserve(2);
+        PoolLedger.Reservation[] channels = reserve(ledger, 2, 2);
+        PoolLedger.Reservation a = channels[0];
+        PoolLedger.Reservation b = channels[1];
         ledger.taken(3, a);
         assertEquals(1, a.held());
         assertFalse(ledger.giveBack(3, b), "not b's buffer");
@@ -88,14 +89,22 @@ class PoolLedgerTest {
     @Test
     void onlyTheClosingChannelsBuffersAreTouched() {
         PoolLedger ledger = new PoolLedger(6);
-        PoolLedger.Reservation a = ledger.reserve(3);
-        PoolLedger.Reservation b = ledger.reserve(3);
-        ledger.taken(0, a);
-        ledger.taken(1, b);
+        PoolLedger.Reservation[] channels = reserve(ledger, 3, 3);
+        ledger.taken(0, channels[0]);
+        ledger.taken(1, channels[1]);
         List<Integer> posted = new ArrayList<>();
-        ledger.detach(a, slot -> false, posted::add);
+        ledger.detach(channels[0], slot -> false, posted::add);
         assertEquals(List.of(0), posted);
-        assertTrue(ledger.giveBack(1, b), "b's buffer is still b's");
+        assertTrue(ledger.giveBack(1, channels[1]), "the other channel's buffer is still its own");
+    }
+
+    private static PoolLedger.Reservation[] reserve(PoolLedger ledger, int... windows) {
+        PoolLedger.Reservation[] reservations = new PoolLedger.Reservation[windows.length];
+        for (int i = 0; i < windows.length; i++) {
+            reservations[i] = ledger.reserve(windows[i]);
+            assertNotNull(reservations[i], "window " + i);
+        }
+        return reservations;
     }
 
     private static void await(CyclicBarrier barrier) {

@@ -53,7 +53,7 @@ class SharedReceivePoolDeviceTest {
         try (SharedReceivePool pool = SharedReceivePool.create(anyPort(ip), OPTIONS, 2 * connections);
              MessageServer server = MessageServer.listen(anyPort(ip), OPTIONS, pool);
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            assertEquals(2 * connections * OPTIONS.receiveBuffers(), pool.bufferCount());
+            assertEquals(2 * connections * OPTIONS.receiveBuffers(), pool.statistics().buffers());
             List<MessageChannel> channels = new ArrayList<>();
             List<Future<Integer>> echoes = new ArrayList<>();
             List<MessageChannel> clients = new ArrayList<>();
@@ -67,8 +67,8 @@ class SharedReceivePoolDeviceTest {
                     channels.add(serverSide);
                     echoes.add(threads.submit(() -> echo(serverSide)));
                 }
-                assertEquals(2 * connections, pool.channelCount());
-                assertEquals(pool.bufferCount(), pool.reservedBuffers(), "every channel holds its window + reserve");
+                assertEquals(2 * connections, pool.statistics().channels());
+                assertEquals(pool.statistics().buffers(), pool.statistics().reservedBuffers(), "every channel holds its window + reserve");
                 List<Future<Integer>> talks = new ArrayList<>();
                 for (int c = 0; c < connections; c++) {
                     MessageChannel client = clients.get(c);
@@ -86,8 +86,8 @@ class SharedReceivePoolDeviceTest {
             } finally {
                 channels.forEach(MessageChannel::close);
             }
-            assertEquals(0, pool.channelCount());
-            assertEquals(0, pool.reservedBuffers(), "every buffer back in the pool");
+            assertEquals(0, pool.statistics().channels());
+            assertEquals(0, pool.statistics().reservedBuffers(), "every buffer back in the pool");
         }
     }
 
@@ -104,7 +104,7 @@ class SharedReceivePoolDeviceTest {
             CompletableFuture<MessageChannel> first = ChannelLoop.acceptLater(server, threads);
             MessageChannel firstClient = MessageChannel.connect(server.localAddress(), OPTIONS);
             MessageChannel firstServerSide = first.get(60, TimeUnit.SECONDS);
-            assertEquals(OPTIONS.receiveBuffers(), pool.reservedBuffers());
+            assertEquals(OPTIONS.receiveBuffers(), pool.statistics().reservedBuffers());
 
             // The pool is full: the next request is rejected, and the client hears why.
             CompletableFuture<MessageChannel> refused = ChannelLoop.acceptLater(server, threads);
@@ -122,11 +122,11 @@ class SharedReceivePoolDeviceTest {
             assertNotNull(held);
             firstServerSide.close();
             firstClient.close();
-            assertEquals(0, pool.channelCount());
-            assertEquals(1, pool.reservedBuffers(), "the held message's buffer");
+            assertEquals(0, pool.statistics().channels());
+            assertEquals(1, pool.statistics().reservedBuffers(), "the held message's buffer");
             assertThrows(IllegalStateException.class, held::payload, "its channel is closed");
             held.release();
-            assertEquals(0, pool.reservedBuffers(), "released: back in the pool");
+            assertEquals(0, pool.statistics().reservedBuffers(), "released: back in the pool");
 
             // The room is back: a new channel fits and works.
             CompletableFuture<MessageChannel> again = ChannelLoop.acceptLater(server, threads);
