@@ -5,6 +5,7 @@ import dev.panamaverbs.messaging.ChannelOptions;
 import dev.panamaverbs.messaging.MessageChannel;
 import dev.panamaverbs.messaging.MessageServer;
 import dev.panamaverbs.messaging.ReceivedMessage;
+import dev.panamaverbs.messaging.SharedReceivePool;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -14,8 +15,9 @@ import java.time.Duration;
 
 /**
  * Host B's side of {@link MessageChannelTwoHostTest}: a {@link MessageServer} on B's link address
- * (port published as "port"). Each accepted channel is served on a virtual thread by its first
- * message's mode byte:
+ * (port published as "port") whose channels all receive from one {@link SharedReceivePool} (an
+ * SRQ) for {@link #POOLED_CHANNELS} channels at once. Each accepted channel is served on a
+ * virtual thread by its first message's mode byte:
  * <ul>
  * <li>{@code 'C'} (then connection int, seed long, count int, little-endian): receives
  *     {@code count} messages, checks every byte against {@link MessagePattern}, and answers with
@@ -23,6 +25,7 @@ import java.time.Duration;
  * <li>{@code 'R'} (then seed long, size int): receives one message of {@code size} bytes by
  *     rendezvous, checks it against {@link MessagePattern#fillLarge}, and answers "ok N" or the
  *     first mismatch;</li>
+ * <li>{@code 'Q'}: answers every request with its own payload, until A closes;</li>
  * <li>{@code 'H'}: receives requests and answers none (the test kills this process meanwhile).</li>
  * </ul>
  * It serves until it is killed.
@@ -30,11 +33,15 @@ import java.time.Duration;
 public final class MessagePeer {
     static final ChannelOptions OPTIONS = ChannelOptions.builder().receiveCredits(16).sendBuffers(4).build();
     static final Duration WAIT = Duration.ofSeconds(300);
+    /** The channels B serves at once at most: the test's 8, with room for a late close. */
+    static final int POOLED_CHANNELS = 12;
 
     private MessagePeer() {}
 
     public static void main(String[] args) throws Exception {
-        try (MessageServer server = MessageServer.listen(new InetSocketAddress(PeerSide.localAddress(), 0), OPTIONS)) {
+        InetSocketAddress local = new InetSocketAddress(PeerSide.localAddress(), 0);
+        try (SharedReceivePool pool = SharedReceivePool.create(local, OPTIONS, POOLED_CHANNELS);
+             MessageServer server = MessageServer.listen(local, OPTIONS, pool)) {
             PeerSide.publish("port", server.localAddress().getPort());
             System.out.println("MessagePeer: listening at " + server.localAddress());
             while (true) {
@@ -61,6 +68,12 @@ public final class MessagePeer {
                 }
                 return;
             }
+            if (mode == 'Q') {
+                first.release();
+                int answered = answerAll(channel);
+                System.out.println("MessagePeer: answered " + answered + " requests");
+                return;
+            }
             if (mode == 'R') {
                 long seed = hello.get(ValueLayout.JAVA_LONG_UNALIGNED, 1);
                 int size = hello.get(ValueLayout.JAVA_INT_UNALIGNED, 9);
@@ -82,6 +95,24 @@ public final class MessagePeer {
         } catch (RuntimeException e) {
             System.out.println("MessagePeer: channel ended: " + e);
         }
+    }
+
+    /** Answers each request with its payload until the channel ends; {@return how many} */
+    private static int answerAll(MessageChannel channel) {
+        int answered = 0;
+        try {
+            while (channel.receive(WAIT) instanceof ReceivedMessage request) {
+                try {
+                    channel.respond(request.correlation(), request.payload());
+                    answered++;
+                } finally {
+                    request.release();
+                }
+            }
+        } catch (RuntimeException closedByA) {
+            // A closed the channel: the load is over
+        }
+        return answered;
     }
 
     private static String checkLarge(MessageChannel channel, long seed, int size) {
