@@ -70,8 +70,12 @@ class RendezvousDeviceTest {
             MemorySegment data = arena.allocate(size, 8);
             fill(data, 64);
             long start = System.nanoTime();
-            Future<?> sent = threads.submit(() -> client.send(data));
-            ReceivedMessage message = serverSide.receive(LONG);
+            CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> client.send(data), threads);
+            CompletableFuture<ReceivedMessage> received = CompletableFuture.supplyAsync(() -> serverSide.receive(LONG), threads);
+            // Whichever ends first: a send that failed (its 64 MiB registration refused, say) fails
+            // the test with its cause at once, not as a receive that found nothing after LONG.
+            CompletableFuture.anyOf(sent, received).get(LONG.toSeconds() + 10, TimeUnit.SECONDS);
+            ReceivedMessage message = received.get(LONG.toSeconds() + 10, TimeUnit.SECONDS);
             long arrivedMillis = (System.nanoTime() - start) / 1_000_000;
             assertNotNull(message, "the 64 MiB message arrived");
             sent.get(120, TimeUnit.SECONDS);

@@ -81,6 +81,11 @@ final class FuzzRun {
         System.out.println(line);
     }
 
+    /** A part of the category the device cannot run, with the reason (naming the capability it lacks). */
+    void skipped(String reason) {
+        System.out.println(FuzzReport.skipLine(reason));
+    }
+
     /** Fails the run with {@code what} as one UNEXPECTED case (a check outside the cases). */
     void unexpected(String name, String what) {
         failed = true;
