@@ -43,6 +43,13 @@ public enum DeviceCapability {
      * iWARP (over TCP) has none.
      */
     RNR_NAKS,
+    /**
+     * A queue pair's error (a failed RDMA READ, say) leaves its connection up until a side
+     * disconnects: the InfiniBand transport. On iWARP the error ends the connection itself (an
+     * RDMAP Terminate, then the TCP stream closes), so the connection's loss can be seen before the
+     * error's completion.
+     */
+    ERRORS_KEEP_THE_CONNECTION,
     /** Partition keys ({@code ibv_query_pkey}, the default key 0xffff): the InfiniBand transport; iWARP has none. */
     PARTITION_KEYS,
     /**
@@ -94,7 +101,7 @@ public enum DeviceCapability {
         return switch (this) {
             case ATOMICS -> facts.atomics() == AtomicCapability.NONE
                     ? Optional.of("atomic_cap " + facts.atomics()) : Optional.empty();
-            case UD, CONNECT_WITHOUT_CM, UC, RNR_NAKS, PARTITION_KEYS -> facts.transport() == TransportType.IB
+            case UD, CONNECT_WITHOUT_CM, UC, RNR_NAKS, ERRORS_KEEP_THE_CONNECTION, PARTITION_KEYS -> facts.transport() == TransportType.IB
                     ? Optional.empty() : Optional.of("transport " + facts.transport());
             case ROCE -> facts.transport() != TransportType.IB ? Optional.of("transport " + facts.transport())
                     : facts.linkLayer() != LinkLayer.ETHERNET ? Optional.of("link_layer " + facts.linkLayer())

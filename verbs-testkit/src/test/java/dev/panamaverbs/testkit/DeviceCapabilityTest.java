@@ -34,9 +34,10 @@ class DeviceCapabilityTest {
     }
 
     @Test
-    void softIwarpLacksUcRnrNaksPartitionKeysAndRoceByItsTransport() {
+    void softIwarpLacksUcRnrNaksErrorsKeepingTheConnectionPartitionKeysAndRoceByItsTransport() {
         assertEquals(Optional.of("transport IWARP"), DeviceCapability.UC.lackedBecause(SIW));
         assertEquals(Optional.of("transport IWARP"), DeviceCapability.RNR_NAKS.lackedBecause(SIW));
+        assertEquals(Optional.of("transport IWARP"), DeviceCapability.ERRORS_KEEP_THE_CONNECTION.lackedBecause(SIW));
         assertEquals(Optional.of("transport IWARP"), DeviceCapability.PARTITION_KEYS.lackedBecause(SIW));
         assertEquals(Optional.of("transport IWARP"), DeviceCapability.ROCE.lackedBecause(SIW),
                 "an Ethernet port alone is not RoCE");
