@@ -316,6 +316,8 @@ class QueuePairLifecycleTest {
             assertFalse(sendCq.isClosed());
             assertFalse(pd.isClosed());
 
+            DeviceCapability.UD.require(context); // the next queue pairs are UD and UC
+            DeviceCapability.UC.require(context);
             QueuePair second = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.UD, sendCq).build());
             pd.close();
             assertTrue(second.isClosed());
@@ -348,6 +350,7 @@ class QueuePairLifecycleTest {
     @DeviceTest
     void rawModifyIsTheEscapeHatch(TestDevice device) {
         try (Context context = open(device); Arena arena = Arena.ofConfined()) {
+            DeviceCapability.UD.require(context);
             ProtectionDomain pd = context.allocateProtectionDomain();
             CompletionQueue cq = context.createCompletionQueue(64);
             QueuePair qp = pd.createQueuePair(options(QueuePairType.UD, cq));
