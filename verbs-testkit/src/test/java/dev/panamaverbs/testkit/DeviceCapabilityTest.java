@@ -4,6 +4,7 @@ import dev.panamaverbs.testkit.DeviceCapability.Facts;
 import dev.panamaverbs.values.AtomicCapability;
 import dev.panamaverbs.values.LinkLayer;
 import dev.panamaverbs.values.TransportType;
+import java.util.EnumSet;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -34,13 +35,12 @@ class DeviceCapabilityTest {
     }
 
     @Test
-    void softIwarpLacksUcRnrNaksErrorsKeepingTheConnectionPartitionKeysAndRoceByItsTransport() {
-        assertEquals(Optional.of("transport IWARP"), DeviceCapability.UC.lackedBecause(SIW));
-        assertEquals(Optional.of("transport IWARP"), DeviceCapability.RNR_NAKS.lackedBecause(SIW));
-        assertEquals(Optional.of("transport IWARP"), DeviceCapability.ERRORS_KEEP_THE_CONNECTION.lackedBecause(SIW));
-        assertEquals(Optional.of("transport IWARP"), DeviceCapability.PARTITION_KEYS.lackedBecause(SIW));
-        assertEquals(Optional.of("transport IWARP"), DeviceCapability.ROCE.lackedBecause(SIW),
-                "an Ethernet port alone is not RoCE");
+    void softIwarpLacksWhatOnlyTheInfiniBandTransportHasNamingItsTransport() {
+        // ROCE too: siw's port is Ethernet, but not on the InfiniBand transport.
+        for (DeviceCapability capability : EnumSet.of(DeviceCapability.UC, DeviceCapability.RNR_NAKS,
+                DeviceCapability.ERRORS_KEEP_THE_CONNECTION, DeviceCapability.PARTITION_KEYS, DeviceCapability.ROCE)) {
+            assertEquals(Optional.of("transport IWARP"), capability.lackedBecause(SIW), capability.name());
+        }
     }
 
     @Test
