@@ -3,6 +3,7 @@ package dev.panamaverbs.testkit;
 import dev.panamaverbs.Context;
 import dev.panamaverbs.values.AtomicCapability;
 import dev.panamaverbs.values.DeviceAttributes;
+import dev.panamaverbs.values.LinkLayer;
 import dev.panamaverbs.values.TransportType;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,8 +16,8 @@ import org.opentest4j.TestAbortedException;
  * test is skipped (aborted) with a reason naming the capability and the reported value that lacks
  * it, e.g. {@code capability ATOMICS: siw0 reports atomic_cap NONE}.
  *
- * <p>soft-iWARP ({@code siw}, docs/siw.md) lacks {@link #ATOMICS}, {@link #UD},
- * {@link #MEMORY_WINDOWS} and {@link #CONNECT_WITHOUT_CM}; SoftRoCE ({@code rxe}) has them all.
+ * <p>soft-iWARP ({@code siw}, docs/siw.md) has only {@link #SHARED_RECEIVE_QUEUES} of them;
+ * SoftRoCE ({@code rxe}) has them all.
  */
 public enum DeviceCapability {
     /** Atomic operations (fetch-and-add, compare-and-swap): {@code atomic_cap} is not {@code IBV_ATOMIC_NONE}. */
@@ -33,7 +34,29 @@ public enum DeviceCapability {
      * a connection its connection manager made ({@code rdma_cm}): siw refuses RTS without one
      * (EINVAL).
      */
-    CONNECT_WITHOUT_CM;
+    CONNECT_WITHOUT_CM,
+    /** Unreliable connected queue pairs: the InfiniBand transport; iWARP has RC only. */
+    UC,
+    /**
+     * Receiver-not-ready NAKs (a SEND meeting no posted receive is retried, then fails with
+     * {@code RNR_RETRY_EXC_ERR}) and the port counters that count them: the InfiniBand transport;
+     * iWARP (over TCP) has none.
+     */
+    RNR_NAKS,
+    /**
+     * A queue pair's error (a failed RDMA READ, say) leaves its connection up until a side
+     * disconnects: the InfiniBand transport. On iWARP the error ends the connection itself (an
+     * RDMAP Terminate, then the TCP stream closes), so the connection's loss can be seen before the
+     * error's completion.
+     */
+    ERRORS_KEEP_THE_CONNECTION,
+    /** Partition keys ({@code ibv_query_pkey}, the default key 0xffff): the InfiniBand transport; iWARP has none. */
+    PARTITION_KEYS,
+    /**
+     * RoCE: the InfiniBand transport on an Ethernet link layer, whose GID table holds GIDs made
+     * from the netdev's IP addresses, typed RoCE v1/v2 (an iWARP device's GID is its MAC).
+     */
+    ROCE;
 
     /**
      * What decides the capabilities: the device's transport and the attributes it reports.
@@ -42,16 +65,19 @@ public enum DeviceCapability {
      * @param atomics    {@code ibv_device_attr.atomic_cap}
      * @param maxMw      {@code ibv_device_attr.max_mw}
      * @param maxSrq     {@code ibv_device_attr.max_srq}
+     * @param linkLayer  {@code ibv_port_attr.link_layer} of port 1
      */
-    public record Facts(TransportType transport, AtomicCapability atomics, int maxMw, int maxSrq) {
+    public record Facts(TransportType transport, AtomicCapability atomics, int maxMw, int maxSrq, LinkLayer linkLayer) {
         /** Checks the components. */
         public Facts {
             Objects.requireNonNull(transport, "transport");
             Objects.requireNonNull(atomics, "atomics");
+            Objects.requireNonNull(linkLayer, "linkLayer");
         }
 
         /**
-         * What {@code context}'s device reports ({@code ibv_query_device}).
+         * What {@code context}'s device reports ({@code ibv_query_device}, {@code ibv_query_port}
+         * of port 1).
          *
          * @param context an open context
          * @return its facts
@@ -59,7 +85,7 @@ public enum DeviceCapability {
         public static Facts of(Context context) {
             DeviceAttributes attributes = context.queryDevice();
             return new Facts(context.device().transportType(), attributes.atomicCapability(),
-                    attributes.maxMw(), attributes.maxSrq());
+                    attributes.maxMw(), attributes.maxSrq(), context.queryPort(1).linkLayer());
         }
     }
 
@@ -75,8 +101,11 @@ public enum DeviceCapability {
         return switch (this) {
             case ATOMICS -> facts.atomics() == AtomicCapability.NONE
                     ? Optional.of("atomic_cap " + facts.atomics()) : Optional.empty();
-            case UD, CONNECT_WITHOUT_CM -> facts.transport() == TransportType.IB
+            case UD, CONNECT_WITHOUT_CM, UC, RNR_NAKS, ERRORS_KEEP_THE_CONNECTION, PARTITION_KEYS -> facts.transport() == TransportType.IB
                     ? Optional.empty() : Optional.of("transport " + facts.transport());
+            case ROCE -> facts.transport() != TransportType.IB ? Optional.of("transport " + facts.transport())
+                    : facts.linkLayer() != LinkLayer.ETHERNET ? Optional.of("link_layer " + facts.linkLayer())
+                    : Optional.empty();
             case MEMORY_WINDOWS -> facts.maxMw() > 0 ? Optional.empty() : Optional.of("max_mw " + facts.maxMw());
             case SHARED_RECEIVE_QUEUES -> facts.maxSrq() > 0 ? Optional.empty() : Optional.of("max_srq " + facts.maxSrq());
         };
@@ -103,6 +132,19 @@ public enum DeviceCapability {
         Optional<String> lacking = lackedBecause(Facts.of(context));
         if (lacking.isPresent()) {
             throw new TestAbortedException(skipReason(context.device().name(), lacking.get()));
+        }
+    }
+
+    /**
+     * As {@link #require(Context)}, on a context of {@code device} opened for the check and closed
+     * again (for a test that has no context yet, or hands the device to a child JVM).
+     *
+     * @param device the test device
+     * @throws TestAbortedException when the device lacks it
+     */
+    public void require(TestDevice device) {
+        try (Context context = LoopbackFixture.openContext(device)) {
+            require(context);
         }
     }
 

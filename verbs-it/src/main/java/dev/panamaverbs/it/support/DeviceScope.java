@@ -8,6 +8,7 @@ import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.Verbs;
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.Arena;
 import java.util.EnumSet;
@@ -37,9 +38,11 @@ public record DeviceScope(Context context, ProtectionDomain pd, Arena arena) imp
 
     /**
      * Connects two RC queue pairs of {@code context} to each other on the test device's port
-     * (INIT with LOCAL_WRITE, RTR through the source GID at the port's active MTU, RTS).
+     * (INIT with LOCAL_WRITE, RTR through the source GID at the port's active MTU, RTS). By hand,
+     * without rdma_cm: a device without {@link DeviceCapability#CONNECT_WITHOUT_CM} skips the test.
      */
     public static void connectLoopback(Context context, TestDevice device, QueuePair first, QueuePair second) {
+        DeviceCapability.CONNECT_WITHOUT_CM.require(context);
         GidEntry gid = sourceGid(context, device);
         Mtu mtu = context.queryPort(device.port()).activeMtu();
         first.toInit(device.port(), EnumSet.of(AccessFlag.LOCAL_WRITE));

@@ -30,6 +30,7 @@ import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.ffm.ibv_qp_attr;
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.Arena;
@@ -208,13 +209,7 @@ class AsyncEventDeviceTest {
             CompletionQueue tiny = context.createCompletionQueue(1);
             QueuePair sender = loopback.pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, tiny, loopback.cq).build());
             QueuePair target = loopback.pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, loopback.cq).build());
-            GidEntry gid = context.roceV2Ipv4Gid(device.port()).orElseThrow();
-            var mtu = context.queryPort(device.port()).activeMtu();
-            for (QueuePair[] pair : new QueuePair[][] {{sender, target}, {target, sender}}) {
-                pair[0].toInit(device.port(), EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
-                pair[0].toRtr(RemoteEndpoint.global(pair[1].number(), 0, gid.gid(), gid.index(), mtu));
-                pair[0].toRts(0);
-            }
+            connect(context, device, sender, target, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
             MemorySegment buffer = arena.allocate(4096, 4096);
             MemoryRegion region = loopback.pd.register(buffer, EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
             int writes = tiny.capacity() + 4;
@@ -346,7 +341,12 @@ class AsyncEventDeviceTest {
         }
     }
 
+    /**
+     * Connects {@code a} and {@code b} to each other by hand: a device without
+     * {@link DeviceCapability#CONNECT_WITHOUT_CM} skips the test.
+     */
     private static void connect(Context context, TestDevice device, QueuePair a, QueuePair b, EnumSet<AccessFlag> access) {
+        DeviceCapability.CONNECT_WITHOUT_CM.require(context);
         GidEntry gid = context.roceV2Ipv4Gid(device.port()).orElseThrow();
         var mtu = context.queryPort(device.port()).activeMtu();
         for (QueuePair[] pair : new QueuePair[][] {{a, b}, {b, a}}) {
@@ -370,13 +370,7 @@ class AsyncEventDeviceTest {
             }
             QueuePair sender = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).build());
             QueuePair receiver = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).sharedReceiveQueue(srq).build());
-            GidEntry gid = context.roceV2Ipv4Gid(device.port()).orElseThrow();
-            var mtu = context.queryPort(device.port()).activeMtu();
-            for (QueuePair[] pair : new QueuePair[][] {{sender, receiver}, {receiver, sender}}) {
-                pair[0].toInit(device.port(), EnumSet.of(AccessFlag.LOCAL_WRITE));
-                pair[0].toRtr(RemoteEndpoint.global(pair[1].number(), 0, gid.gid(), gid.index(), mtu));
-                pair[0].toRts(0);
-            }
+            AsyncEventDeviceTest.connect(context, device, sender, receiver, EnumSet.of(AccessFlag.LOCAL_WRITE));
             return new Loopback(pd, cq, srq, sender, receiver, region);
         }
 

@@ -24,8 +24,8 @@ import dev.panamaverbs.values.PortAttributes;
 import dev.panamaverbs.values.PortState;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.values.SharedReceiveQueueOptions;
-import dev.panamaverbs.values.TransportType;
 import dev.panamaverbs.Verbs;
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.Arena;
@@ -53,13 +53,25 @@ class ContextDeviceTest {
         }
     }
 
-    /** rxe registers as an InfiniBand channel adapter (RoCE is IB transport over Ethernet). */
+    /**
+     * The node type (sysfs {@code node_type}) is the one the transport ({@code transport_type})
+     * goes with: rxe registers as an InfiniBand channel adapter (RoCE is IB transport over
+     * Ethernet), siw as an iWARP RNIC.
+     */
     @DeviceTest
-    void softRoceIsAnInfiniBandChannelAdapter(TestDevice testDevice) {
+    void theNodeTypeIsTheOneItsTransportGoesWith(TestDevice testDevice) {
         Device device = Verbs.device(testDevice.name()).orElseThrow();
-        assertEquals(NodeType.CA, device.nodeType(), device.toString());
-        assertEquals(TransportType.IB, device.transportType(), device.toString());
-        assertTrue(device.toString().contains("CA/IB"), device.toString());
+        switch (device.transportType()) {
+            case IB -> {
+                assertEquals(NodeType.CA, device.nodeType(), device.toString());
+                assertTrue(device.toString().contains("CA/IB"), device.toString());
+            }
+            case IWARP -> {
+                assertEquals(NodeType.RNIC, device.nodeType(), device.toString());
+                assertTrue(device.toString().contains("RNIC/IWARP"), device.toString());
+            }
+            default -> throw new AssertionError("neither the InfiniBand nor the iWARP transport: " + device);
+        }
     }
 
     /**
@@ -144,6 +156,8 @@ class ContextDeviceTest {
                     assertTrue(table.get(i - 1).index() < entry.index(), "sorted by index");
                 }
             }
+            System.out.println(device.name() + " GID table: " + table);
+            DeviceCapability.ROCE.require(context); // IP-based GIDs typed by RoCE version
             GidEntry roceV2 = context.roceV2Ipv4Gid(device.port()).orElseThrow(() -> new AssertionError(table.toString()));
             assertEquals(GidType.ROCE_V2, roceV2.type());
             assertTrue(roceV2.gid().isIpv4Mapped(), roceV2.toString());
@@ -160,17 +174,20 @@ class ContextDeviceTest {
     void unusedGidSlotsAreEmptyAndIndexesAreChecked(TestDevice device) {
         try (Context context = open(device)) {
             int length = context.queryPort(device.port()).gidTableLength();
-            assertTrue(context.queryGid(device.port(), length - 1).isEmpty(), "the last slot of a fresh rxe table is unused");
             IllegalArgumentException beyond = assertThrows(IllegalArgumentException.class,
                     () -> context.queryGid(device.port(), length));
             assertTrue(beyond.getMessage().startsWith("ibv_query_gid_ex: index"), beyond.getMessage());
             assertThrows(IllegalArgumentException.class, () -> context.queryGid(device.port(), -1));
+            // A RoCE table has a slot per IP address and more slots than addresses; siw's one slot holds its MAC.
+            DeviceCapability.ROCE.require(context);
+            assertTrue(context.queryGid(device.port(), length - 1).isEmpty(), "the last slot of a fresh rxe table is unused");
         }
     }
 
     @DeviceTest
     void defaultPkeyIsFullMembership(TestDevice device) {
         try (Context context = open(device)) {
+            DeviceCapability.PARTITION_KEYS.require(context);
             assertEquals(0xffff, context.queryPkey(device.port(), 0));
             int length = context.queryPort(device.port()).pkeyTableLength();
             assertThrows(IllegalArgumentException.class, () -> context.queryPkey(device.port(), length));

@@ -9,6 +9,7 @@ import dev.panamaverbs.Device;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.Verbs;
 import dev.panamaverbs.values.WorkRequestOpcode;
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.RcLoopbackPair;
 import dev.panamaverbs.testkit.TestDevice;
@@ -35,6 +36,7 @@ class LookupVerbsDeviceTest {
     /** {@code ibv_get_pkey_index}: entry 0's P_Key is found at 0; a key the table lacks is empty. */
     @DeviceTest
     void thePkeyOfEntryZeroIsAtIndexZero(Context context, TestDevice device) {
+        DeviceCapability.PARTITION_KEYS.require(context);
         int pkey = context.queryPkey(device.port(), 0);
         assertEquals(OptionalInt.of(0), context.pkeyIndex(device.port(), pkey), String.format("0x%04x", pkey));
         int absent = pkey ^ 0x1234;

@@ -26,6 +26,7 @@ import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.values.SendFlag;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.values.WorkRequestOpcode;
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.RcLoopbackPair;
 import dev.panamaverbs.testkit.TestDevice;
@@ -54,6 +55,7 @@ class MemoryWindowDeviceTest {
 
     /** An RC queue pair of {@code pd} connected to itself, ready to post binds. */
     private static QueuePair loopback(Context context, ProtectionDomain pd, CompletionQueue cq, TestDevice device) {
+        DeviceCapability.CONNECT_WITHOUT_CM.require(context);
         QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).build());
         GidEntry gid = DeviceScope.sourceGid(context, device);
         qp.toInit(device.port(), EnumSet.of(AccessFlag.REMOTE_READ, AccessFlag.REMOTE_WRITE));
@@ -162,6 +164,7 @@ class MemoryWindowDeviceTest {
     void boundWindowGrantsItsRangeAndUnbindRevokesIt(TestDevice device) throws InterruptedException {
         try (DeviceScope scope = DeviceScope.open(device)) {
             CompletionQueue cq = scope.context().createCompletionQueue(16);
+            DeviceCapability.CONNECT_WITHOUT_CM.require(scope.context());
             QueuePair qp = scope.pd().createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).build());
             GidEntry gid = DeviceScope.sourceGid(scope.context(), device);
             qp.toInit(device.port(), EnumSet.of(AccessFlag.REMOTE_READ, AccessFlag.REMOTE_WRITE));

@@ -15,6 +15,7 @@ import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.cm.ConnectionOptions;
 import dev.panamaverbs.cm.RdmaConnection;
 import dev.panamaverbs.cm.RdmaListener;
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import dev.panamaverbs.values.AccessFlag;
@@ -52,6 +53,7 @@ class ObservabilityDeviceTest {
     @DeviceTest
     void aConnectionAFailedSendAndTheCountersAreRecorded(TestDevice device) throws Exception {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
+        DeviceCapability.RNR_NAKS.require(device); // the failed send is an RNR NAK
         Path file = Files.createTempFile("verbs-observability", ".jfr");
         int clientQpn;
         Map<String, Long> changes;

@@ -15,6 +15,7 @@ import dev.panamaverbs.onesided.OneSidedChannel;
 import dev.panamaverbs.onesided.RemoteWindow;
 import dev.panamaverbs.onesided.Window;
 import dev.panamaverbs.onesided.WindowDescriptor;
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.RegisteredBuffer;
 import dev.panamaverbs.testkit.TestDevice;
@@ -122,6 +123,7 @@ class OneSidedPollerDeviceTest {
 
     /** RESET, INIT, RTR to queue pair {@code remote} of this device, RTS (default ACK timeout and retries). */
     private static void connect(Context context, TestDevice device, QueuePair qp, int remote) {
+        DeviceCapability.CONNECT_WITHOUT_CM.require(context);
         qp.toInit(device.port(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ));
         var mtu = context.queryPort(device.port()).activeMtu();
         var gid = context.queryGid(device.port(), device.gidIndex()).orElseThrow();

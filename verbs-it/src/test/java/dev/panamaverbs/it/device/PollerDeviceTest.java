@@ -20,6 +20,7 @@ import dev.panamaverbs.cm.RdmaListener;
 import dev.panamaverbs.events.Poller;
 import dev.panamaverbs.events.PollerClosedException;
 import dev.panamaverbs.it.support.DeviceScope;
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import dev.panamaverbs.values.AccessFlag;
@@ -270,8 +271,12 @@ class PollerDeviceTest {
         Thread.sleep(50); // parked at least once; a close after this point is "while waiting"
     }
 
-    /** An RC queue pair connected to itself whose send completions go to {@code cq}. */
+    /**
+     * An RC queue pair connected to itself whose send completions go to {@code cq}; connected by
+     * hand, so a device without {@link DeviceCapability#CONNECT_WITHOUT_CM} skips the test.
+     */
     static QueuePair loopback(Context context, TestDevice device, ProtectionDomain pd, CompletionQueue cq) {
+        DeviceCapability.CONNECT_WITHOUT_CM.require(context);
         QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq)
                 .maxSendWorkRequests(2 * MESSAGES).build());
         GidEntry gid = DeviceScope.sourceGid(context, device);

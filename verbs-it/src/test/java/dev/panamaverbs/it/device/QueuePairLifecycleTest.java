@@ -33,6 +33,7 @@ import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.ffm.ibv_qp_attr;
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.Arena;
@@ -75,6 +76,7 @@ class QueuePairLifecycleTest {
 
         /** An RC queue pair connected to itself, in RTS with send PSN 0x222. */
         QueuePair rcInRts(TestDevice device) {
+            DeviceCapability.CONNECT_WITHOUT_CM.require(context);
             QueuePair qp = createQueuePair(QueuePairType.RC);
             qp.toInit(device.port(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE));
             qp.toRtr(self(context, device, qp, 0x111));
@@ -101,7 +103,14 @@ class QueuePairLifecycleTest {
     @DeviceTest
     void createsEveryTransportInResetWithAtLeastTheAskedSizes(TestDevice device) {
         try (Setup setup = Setup.open(device)) {
-            for (QueuePairType type : EnumSet.of(QueuePairType.RC, QueuePairType.UC, QueuePairType.UD)) {
+            EnumSet<QueuePairType> types = EnumSet.of(QueuePairType.RC);
+            if (DeviceCapability.UC.isSupportedBy(setup.context())) {
+                types.add(QueuePairType.UC);
+            }
+            if (DeviceCapability.UD.isSupportedBy(setup.context())) {
+                types.add(QueuePairType.UD);
+            }
+            for (QueuePairType type : types) {
                 QueuePair qp = setup.createQueuePair(type);
                 assertEquals(type, qp.type());
                 assertTrue(qp.number() > 0 && qp.number() <= 0xFF_FFFF, "qpn " + qp.number());
@@ -119,13 +128,19 @@ class QueuePairLifecycleTest {
             QueuePair signalAll = setup.pd().createQueuePair(
                     QueuePairOptions.builder(QueuePairType.RC, setup.cq()).signalAll(true).build());
             assertTrue(signalAll.query().signalAll());
+            // What was left out above ends the test as a skip naming it.
+            DeviceCapability.UC.require(setup.context());
+            DeviceCapability.UD.require(setup.context());
         }
     }
 
     @DeviceTest
     void rcAndUcGoThroughTheWholeStateMachine(TestDevice device) {
         try (Setup setup = Setup.open(device)) {
-            for (QueuePairType type : EnumSet.of(QueuePairType.RC, QueuePairType.UC)) {
+            // RTR and RTS below connect by hand; iWARP's refusal is CapabilityRefusalDeviceTest's.
+            DeviceCapability.CONNECT_WITHOUT_CM.require(setup.context());
+            boolean uc = DeviceCapability.UC.isSupportedBy(setup.context());
+            for (QueuePairType type : uc ? EnumSet.of(QueuePairType.RC, QueuePairType.UC) : EnumSet.of(QueuePairType.RC)) {
                 QueuePair qp = setup.createQueuePair(type);
                 Set<AccessFlag> access = type == QueuePairType.RC
                         ? EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ, AccessFlag.REMOTE_ATOMIC)
@@ -162,6 +177,7 @@ class QueuePairLifecycleTest {
                     assertEquals(QueuePairState.RESET, qp.state());
                 }
             }
+            DeviceCapability.UC.require(setup.context()); // UC left out above: the test ends as its skip
         }
     }
 
@@ -215,6 +231,7 @@ class QueuePairLifecycleTest {
     @DeviceTest
     void udGoesThroughTheWholeStateMachine(TestDevice device) {
         try (Setup setup = Setup.open(device)) {
+            DeviceCapability.UD.require(setup.context());
             QueuePair qp = setup.createQueuePair(QueuePairType.UD);
             qp.toInit(device.port(), 0, QKEY);
             QueuePairAttributes init = qp.query();
@@ -299,6 +316,8 @@ class QueuePairLifecycleTest {
             assertFalse(sendCq.isClosed());
             assertFalse(pd.isClosed());
 
+            DeviceCapability.UD.require(context); // the next queue pairs are UD and UC
+            DeviceCapability.UC.require(context);
             QueuePair second = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.UD, sendCq).build());
             pd.close();
             assertTrue(second.isClosed());
@@ -331,6 +350,7 @@ class QueuePairLifecycleTest {
     @DeviceTest
     void rawModifyIsTheEscapeHatch(TestDevice device) {
         try (Context context = open(device); Arena arena = Arena.ofConfined()) {
+            DeviceCapability.UD.require(context);
             ProtectionDomain pd = context.allocateProtectionDomain();
             CompletionQueue cq = context.createCompletionQueue(64);
             QueuePair qp = pd.createQueuePair(options(QueuePairType.UD, cq));

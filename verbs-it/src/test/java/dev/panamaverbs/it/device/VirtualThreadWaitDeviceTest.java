@@ -19,6 +19,7 @@ import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.SendWorkRequest;
 import dev.panamaverbs.values.WorkRequestOpcode;
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.Arena;
@@ -179,6 +180,7 @@ class VirtualThreadWaitDeviceTest {
 
     /** An RC queue pair connected to itself whose send completions go to {@code cq}. */
     private static QueuePair loopback(Context context, TestDevice device, CompletionQueue cq) {
+        DeviceCapability.CONNECT_WITHOUT_CM.require(context);
         ProtectionDomain pd = context.allocateProtectionDomain();
         QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).build());
         GidEntry gid = context.roceV2Ipv4Gid(device.port()).orElseThrow();

@@ -6,6 +6,7 @@ import dev.panamaverbs.cm.RdmaConnection;
 import dev.panamaverbs.cm.RdmaDatagramSocket;
 import dev.panamaverbs.cm.RdmaListener;
 import dev.panamaverbs.it.support.RdmaCmSupport;
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.testkit.TestDevice;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -59,6 +60,7 @@ final class CmHighLevelFuzz {
         for (int round = 0; round < CONNECTION_ROUNDS; round++) {
             connectionRound(run, random, ip, options, "connection round " + round + " ");
         }
+        DeviceCapability.UD.require(device); // datagram sockets are UD queue pairs
         for (int round = 0; round < DATAGRAM_ROUNDS; round++) {
             datagramRound(run, random, ip, options, "datagram round " + round + " ");
         }

@@ -1,6 +1,7 @@
 package dev.panamaverbs.it.fuzz;
 
 import dev.panamaverbs.testkit.TestDevice;
+import org.opentest4j.TestAbortedException;
 import java.util.List;
 
 /**
@@ -31,11 +32,20 @@ enum FuzzCategory {
     interface Cases {
         void run(TestDevice device, FuzzRun run) throws Exception;
 
-        /** {@code parts} one after the other, each with the run's seeded random numbers. */
+        /**
+         * {@code parts} one after the other, each with the run's seeded random numbers. A part
+         * that needs what the device lacks (it throws a {@link TestAbortedException}, e.g.
+         * {@code DeviceCapability.require}) is reported as skipped with that reason, and the
+         * next parts still run.
+         */
         static Cases all(Cases... parts) {
             return (device, run) -> {
                 for (Cases part : parts) {
-                    part.run(device, run);
+                    try {
+                        part.run(device, run);
+                    } catch (TestAbortedException skipped) {
+                        run.skipped(skipped.getMessage());
+                    }
                 }
             };
         }

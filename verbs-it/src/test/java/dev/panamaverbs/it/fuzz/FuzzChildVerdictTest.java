@@ -31,6 +31,16 @@ class FuzzChildVerdictTest {
     }
 
     @Test
+    void aSkippedPartIsReportedWithItsReasonAndFailsNothing() {
+        String skipped = PASSED.replace(FuzzReport.leaksLine("none"),
+                FuzzReport.skipLine("capability CONNECT_WITHOUT_CM: siw0 reports transport IWARP") + "\n"
+                        + FuzzReport.leaksLine("none"));
+        assertNull(verdict(OptionalInt.of(0), null, skipped));
+        assertEquals(List.of("capability CONNECT_WITHOUT_CM: siw0 reports transport IWARP"), FuzzReport.parse(skipped).skips());
+        assertEquals(List.of(), FuzzReport.parse(PASSED).skips());
+    }
+
+    @Test
     void crashesFail() {
         assertTrue(verdict(OptionalInt.of(134), null, PASSED).startsWith("JVM crash"));
         assertTrue(verdict(OptionalInt.of(139), null, PASSED).startsWith("JVM crash"));

@@ -14,14 +14,16 @@ import java.util.Map;
  * FUZZ case useAfterClose/QueuePair.query() refused IllegalStateException
  * FUZZ case absurdSizes/createCompletionQueue(-1) UNEXPECTED NullPointerException: ...
  * FUZZ hang closeRace/round 3
+ * FUZZ skip capability CONNECT_WITHOUT_CM: siw0 reports transport IWARP
  * FUZZ leaks none
  * FUZZ done 412
  * </pre>
  * A case's outcome is {@code clean} (it returned), {@code refused} (an exception the case
- * expects, named) or {@code UNEXPECTED} (anything else, with its message).
+ * expects, named) or {@code UNEXPECTED} (anything else, with its message). A {@code skip} line
+ * is a part of the category the device cannot run, with the reason.
  */
 record FuzzReport(long cases, Map<String, Long> outcomes, List<String> unexpected, List<String> hangs,
-                  String leaks, long done) {
+                  List<String> skips, String leaks, long done) {
     static final String PREFIX = "FUZZ ";
     static final String CLEAN = "clean";
     static final String REFUSED = "refused";
@@ -33,6 +35,10 @@ record FuzzReport(long cases, Map<String, Long> outcomes, List<String> unexpecte
 
     static String hangLine(String name) {
         return PREFIX + "hang " + name.replace(' ', '_');
+    }
+
+    static String skipLine(String reason) {
+        return PREFIX + "skip " + oneLine(reason);
     }
 
     static String leaksLine(String leaks) {
@@ -59,6 +65,7 @@ record FuzzReport(long cases, Map<String, Long> outcomes, List<String> unexpecte
         Map<String, Long> outcomes = new LinkedHashMap<>();
         List<String> unexpected = new ArrayList<>();
         List<String> hangs = new ArrayList<>();
+        List<String> skips = new ArrayList<>();
         for (String line : output.split("\n")) {
             if (!line.startsWith(PREFIX)) {
                 continue;
@@ -74,11 +81,12 @@ record FuzzReport(long cases, Map<String, Long> outcomes, List<String> unexpecte
                     }
                 }
                 case "hang" -> hangs.add(words[1]);
+                case "skip" -> skips.add(line.substring(PREFIX.length() + "skip ".length()));
                 case "leaks" -> leaks = line.substring(PREFIX.length() + "leaks ".length());
                 case "done" -> done = Long.parseLong(words[1]);
                 default -> { }
             }
         }
-        return new FuzzReport(cases, outcomes, unexpected, hangs, leaks, done);
+        return new FuzzReport(cases, outcomes, unexpected, hangs, skips, leaks, done);
     }
 }

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import org.opentest4j.TestAbortedException;
 
 /**
  * The cases of one misuse-fuzz category in a child JVM: each runs on the calling thread and ends
@@ -66,6 +67,8 @@ final class FuzzRun {
         try {
             body.run();
             line = FuzzReport.caseLine(fullName, FuzzReport.CLEAN, "");
+        } catch (TestAbortedException skipped) {
+            throw skipped; // the device lacks what the case needs: its part ends as a skip (FuzzCategory.Cases.all)
         } catch (Throwable t) {
             if (expected.stream().anyMatch(type -> type.isInstance(t))) {
                 line = FuzzReport.caseLine(fullName, FuzzReport.REFUSED, t.getClass().getSimpleName());
@@ -79,6 +82,11 @@ final class FuzzRun {
         }
         cases.incrementAndGet();
         System.out.println(line);
+    }
+
+    /** A part of the category the device cannot run, with the reason (naming the capability it lacks). */
+    void skipped(String reason) {
+        System.out.println(FuzzReport.skipLine(reason));
     }
 
     /** Fails the run with {@code what} as one UNEXPECTED case (a check outside the cases). */

@@ -17,6 +17,7 @@ import dev.panamaverbs.cm.RdmaCm;
 import dev.panamaverbs.values.SharedReceiveQueueOptions;
 import dev.panamaverbs.VerbsResource;
 import dev.panamaverbs.VerbsUnsupportedException;
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.testkit.TestDevice;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
@@ -28,6 +29,7 @@ import java.util.List;
  * completion channel and its CQ, an SRQ, an RC QP on the SRQ and a UD QP, a region owning its
  * memory and one over the caller's, an address handle, memory windows of both types (when the
  * device has them), and an rdma_cm event channel with an identifier (when librdmacm is there).
+ * The UD QP and the address handle only on a device with {@link DeviceCapability#UD}.
  * {@link #close()} closes the rdma_cm pair and the context, which closes the rest.
  */
 record FuzzTree(Context context, List<VerbsResource> resources, ConnectionEventChannel cmChannel) implements AutoCloseable {
@@ -43,12 +45,16 @@ record FuzzTree(Context context, List<VerbsResource> resources, ConnectionEventC
             all.addAll(List.of(pd, channel, cq, srq));
             all.add(pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).sharedReceiveQueue(srq)
                     .maxSendWorkRequests(8).maxSendSge(1).build()));
-            all.add(pd.createQueuePair(QueuePairOptions.builder(QueuePairType.UD, cq).maxSendWorkRequests(8)
-                    .maxReceiveWorkRequests(8).maxSendSge(1).maxReceiveSge(1).build()));
             all.add(pd.allocateMemoryRegion(4096, EnumSet.of(AccessFlag.LOCAL_WRITE)));
             all.add(pd.register(arena.allocate(4096, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE)));
-            GidEntry gid = DeviceScope.sourceGid(context, device);
-            all.add(pd.createAddressHandle(AddressHandleAttributes.roce(gid, gid.gid())));
+            if (DeviceCapability.UD.isSupportedBy(context)) {
+                all.add(pd.createQueuePair(QueuePairOptions.builder(QueuePairType.UD, cq).maxSendWorkRequests(8)
+                        .maxReceiveWorkRequests(8).maxSendSge(1).maxReceiveSge(1).build()));
+                GidEntry gid = DeviceScope.sourceGid(context, device);
+                all.add(pd.createAddressHandle(AddressHandleAttributes.roce(gid, gid.gid())));
+            } else {
+                System.out.println("no UD queue pair or address handle: capability UD missing");
+            }
             for (MemoryWindowType type : MemoryWindowType.values()) {
                 try {
                     all.add(pd.allocateMemoryWindow(type));

@@ -23,7 +23,7 @@ public final class MisuseFuzz {
         Map<String, Integer> before = KernelResources.count(device.name());
         FuzzRun run = new FuzzRun(category.label, seed);
         try {
-            category.cases.run(device, run);
+            FuzzCategory.Cases.all(category.cases).run(device, run); // a category of one part skips like the rest
         } catch (Throwable t) {
             t.printStackTrace(System.out);
             run.unexpected("setup", t.toString());
