@@ -28,14 +28,20 @@ import java.util.concurrent.atomic.AtomicReference;
  * ({@code CompletionChannel.setEventHandler}: {@code ibv_get_cq_event}, the acknowledgement count,
  * {@code ibv_req_notify_cq}, the handler) allocates nothing per event once warm. One signaled RDMA
  * WRITE at a time on a loopback queue pair, each raising one event; the handler (polling the CQ
- * empty) reads the poller thread's allocated bytes at two events, and the bytes between them must
- * stay below one per event: the allowance of the default JIT (see {@code DataPathAllocationDeviceTest},
- * a compile request's one-off class loading), while an object per event, 16 bytes at least, fails.
+ * empty) reads the poller thread's allocated bytes at the edges of {@link #WINDOWS} windows of
+ * events, and the quietest window must stay below one byte per event: the allowance of the default
+ * JIT (see {@code DataPathAllocationDeviceTest}, a compile request's one-off class loading), while
+ * an object per event, 16 bytes at least, fails every window. The poller thread is shared: a
+ * source left by an earlier test class that fires meanwhile (a closed channel's late rdma_cm
+ * event) allocates on it too, once, in one window; a 202 kB window after {@code RendezvousDeviceTest}
+ * was seen that way, with 0 B when the class ran alone.
  */
 class EventHandlerAllocationDeviceTest {
     /** Past C2's compile thresholds, as the data path allocation test's default JIT mode. */
     private static final int WARM_UP = 20_000;
     private static final int EVENTS = 5_000;
+    private static final int WINDOWS = 5;
+    private static final int WINDOW_EVENTS = EVENTS / WINDOWS;
     private static final long WAIT_NANOS = 60_000_000_000L;
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -55,7 +61,7 @@ class EventHandlerAllocationDeviceTest {
             cq.requestNotification(false);
             QueuePair qp = PollerDeviceTest.loopback(context, device, pd, cq);
             AtomicLong completed = new AtomicLong();
-            long[] bytesAt = new long[2]; // written by the poller thread, published by the counts
+            long[] bytesAt = new long[WINDOWS + 1]; // written by the poller thread, published by the counts
             AtomicReference<String> failure = new AtomicReference<>();
             Completions batch = Completions.allocate(8); // only the poller thread uses it
             channel.setEventHandler(queue -> {
@@ -79,26 +85,30 @@ class EventHandlerAllocationDeviceTest {
             }
             channel.setEventHandler(null);
             assertEquals(null, failure.get());
-            long bytes = bytesAt[1] - bytesAt[0];
-            System.out.println("poller thread: " + bytes + " B over " + EVENTS + " events after " + WARM_UP + " warm-up");
-            assertTrue(bytes < EVENTS, "the poller thread allocated " + bytes + " B over " + EVENTS
-                    + " events (one byte per event or more)");
+            long[] windows = new long[WINDOWS];
+            for (int w = 0; w < WINDOWS; w++) {
+                windows[w] = bytesAt[w + 1] - bytesAt[w];
+            }
+            long quietest = java.util.Arrays.stream(windows).min().orElseThrow();
+            System.out.println("poller thread: " + java.util.Arrays.toString(windows) + " B in windows of " + WINDOW_EVENTS
+                    + " events after " + WARM_UP + " warm-up");
+            assertTrue(quietest < WINDOW_EVENTS, "the poller thread allocated " + java.util.Arrays.toString(windows)
+                    + " B in windows of " + WINDOW_EVENTS + " events (one byte per event or more in every window)");
         }
     }
 
     /**
      * On the poller thread, for each completion: the count, and this thread's allocated bytes
-     * read at the first measured event and after the last ({@code bytesAt}).
+     * read at the first measured event and after each window ({@code bytesAt}).
      */
     private static void count(int status, AtomicLong completed, long[] bytesAt, AtomicReference<String> failure) {
         if (status != 0) {
             failure.compareAndSet(null, "completion failed with status " + status);
         }
         long n = completed.get() + 1;
-        if (n == WARM_UP) {
-            bytesAt[0] = THREADS.getCurrentThreadAllocatedBytes();
-        } else if (n == WARM_UP + EVENTS) {
-            bytesAt[1] = THREADS.getCurrentThreadAllocatedBytes();
+        long measured = n - WARM_UP;
+        if (measured >= 0 && measured <= EVENTS && measured % WINDOW_EVENTS == 0) {
+            bytesAt[(int) (measured / WINDOW_EVENTS)] = THREADS.getCurrentThreadAllocatedBytes();
         }
         completed.set(n); // publishes bytesAt to the test thread
     }
