@@ -102,16 +102,13 @@ public final class Context extends VerbsResource {
      * identifier on the same device when this answers true.
      *
      * @param other another context wrapper
-     * @return true when both wrap one native context (and neither is closed)
+     * @return true when both wrap one native context
+     * @throws IllegalStateException when either is closed
      */
     public boolean sharesNativeContext(Context other) {
-        if (other == this) {
-            return true;
-        }
-        if (other == null || isClosed() || other.isClosed()) {
-            return false;
-        }
-        return handleAddress() == other.handleAddress();
+        java.util.Objects.requireNonNull(other, "sharesNativeContext: other is null");
+        requireOpen(this, other);
+        return other == this || handleAddress() == other.handleAddress();
     }
 
     /**
