@@ -21,7 +21,9 @@ import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.examples.cli.ToolDevice;
 import dev.panamaverbs.perftest.PerftestOptions.Connection;
 import dev.panamaverbs.perftest.wire.KeyMessage;
+import dev.panamaverbs.values.TransportType;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -64,6 +66,11 @@ final class TestResources implements AutoCloseable {
         if (!port.isActive()) {
             throw new IllegalStateException("port " + options.ibPort() + " of " + context.device().name() + " is not active");
         }
+        if (context.device().transportType() == TransportType.IWARP && !options.rdmaCm()) {
+            // perftest 4.5 goes on and fails at ibv_modify_qp (RTR): an iWARP queue pair reaches RTS only through its CM
+            throw new IllegalStateException(context.device().name() + " is an iWARP device: its queue pairs connect only"
+                    + " through rdma_cm, not by ibv_modify_qp; run both sides with -R");
+        }
         this.gid = chooseGid();
     }
 
@@ -72,7 +79,7 @@ final class TestResources implements AutoCloseable {
         return ToolDevice.open(options.device(), context -> new TestResources(options, context));
     }
 
-    /** perftest's GID choice: {@code -x} when given; on Ethernet (RoCE) the best entry (IPv4, RoCE v2); on IB none. */
+    /** perftest's GID choice: {@code -x} when given; on Ethernet the best entry (RoCE: IPv4, RoCE v2; iWARP: IPv4-mapped, else the first); on IB none. */
     private GidEntry chooseGid() {
         if (options.gidIndex() != PerftestOptions.AUTO_GID) {
             return context.queryGid(options.ibPort(), options.gidIndex())
@@ -80,6 +87,11 @@ final class TestResources implements AutoCloseable {
         }
         if (!port.isEthernet()) {
             return null;
+        }
+        if (context.device().transportType() == TransportType.IWARP) {
+            // no RoCE GIDs there (siw's one GID is its MAC): get_best_gid_index's rule, an IPv4-mapped entry, else index 0
+            List<GidEntry> gids = context.gidTable(options.ibPort());
+            return gids.stream().filter(entry -> entry.gid().isIpv4Mapped()).findFirst().orElse(gids.getFirst());
         }
         return context.requireRoceV2Ipv4Gid(options.ibPort());
     }
