@@ -9,8 +9,10 @@ import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
+import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.cm.ConnectionEventChannel;
 import dev.panamaverbs.cm.ConnectionId;
+import dev.panamaverbs.messaging.registration.RegistrationLimitException;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.QueuePairType;
 import java.util.EnumSet;
@@ -62,8 +64,8 @@ final class ChannelResources {
                 .maxSendWorkRequests(sendDepth).maxReceiveWorkRequests(receiveDepth)
                 .maxSendSge(1).maxReceiveSge(1).build());
         EnumSet<AccessFlag> local = EnumSet.of(AccessFlag.LOCAL_WRITE);
-        receivePool = pd.allocateMemoryRegion(options.receivePoolBytes(), local);
-        sendPool = pd.allocateMemoryRegion(options.sendPoolBytes(), local);
+        receivePool = registerPool(pd, options.receivePoolBytes(), local);
+        sendPool = registerPool(pd, options.sendPoolBytes(), local);
         receives = new ReceiveWorkRequest[receiveDepth];
         for (int slot = 0; slot < receiveDepth; slot++) {
             receives[slot] = ReceiveWorkRequest.allocate(1).wrId(slot).sge(0, receivePool, receiveOffset(slot), bufferSize);
@@ -77,6 +79,15 @@ final class ChannelResources {
         for (int slot = 0; slot < controls.length; slot++) {
             controls[slot] = SendWorkRequest.allocate(1).wrId(CONTROL_TAG | slot).signaled(true)
                     .sge(sendPool, controlOffset(slot), MessageHeader.SIZE);
+        }
+    }
+
+    /** {@code ibv_reg_mr} of a pool; the memory lock limit's refusal named as such ({@link RegistrationLimitException}). */
+    private static MemoryRegion registerPool(ProtectionDomain pd, long bytes, EnumSet<AccessFlag> access) {
+        try {
+            return pd.allocateMemoryRegion(bytes, access);
+        } catch (VerbsException e) {
+            throw RegistrationLimitException.ofRegistration(e, bytes);
         }
     }
 
