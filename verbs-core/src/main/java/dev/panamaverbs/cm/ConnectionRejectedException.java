@@ -14,6 +14,7 @@ import java.util.Objects;
 public class ConnectionRejectedException extends ConnectionException {
     private static final long serialVersionUID = 1L;
 
+    /** The transport type of the identifier's device: what {@link #status()} means. */
     private final TransportType transport;
 
     /**
