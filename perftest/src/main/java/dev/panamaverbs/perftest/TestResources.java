@@ -41,8 +41,6 @@ final class TestResources implements AutoCloseable {
     static final int QKEY = 0x11111111;
     /** {@code UD_ADDITION}: a UD receive's room for the GRH. */
     static final int UD_GRH = 40;
-    /** What we ask for inline data; the test sends inline only up to {@code -I} (0 unless given, as perftest on rxe). */
-    private static final int INLINE = 220;
 
     private final PerftestOptions options;
     private final Context context;
@@ -152,7 +150,7 @@ final class TestResources implements AutoCloseable {
         qps = new QueuePair[count];
         for (int i = 0; i < count; i++) {
             QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(type, cq).maxSendWorkRequests(sendDepth)
-                    .maxReceiveWorkRequests(Math.max(receiveDepth, 1)).maxSendSge(1).maxReceiveSge(1).maxInlineData(INLINE)
+                    .maxReceiveWorkRequests(Math.max(receiveDepth, 1)).maxSendSge(1).maxReceiveSge(1).maxInlineData(options.inlineSize())
                     .build());
             switch (options.connection()) {
                 case UD -> qp.toInit(options.ibPort(), 0, QKEY);
@@ -174,7 +172,7 @@ final class TestResources implements AutoCloseable {
         int sendDepth = sendDepth();
         int depth = readOrAtomic() ? outReads() : 0;
         return ConnectionOptions.builder().queueDepth(sendDepth, Math.max(receiveDepth, 1))
-                .completionQueueSize(sendDepth + receiveDepth + 16).maxSge(1).maxInlineData(INLINE)
+                .completionQueueSize(sendDepth + receiveDepth + 16).maxSge(1).maxInlineData(options.inlineSize())
                 .responderResources(depth).initiatorDepth(depth).connectTimeout(options.timeout())
                 .completionChannel(options.events()).build();
     }
