@@ -56,7 +56,8 @@ public class ConnectionRejectedException extends ConnectionException {
      * transport, as the kernel's {@code rdma_is_consumer_reject} does: on InfiniBand and RoCE
      * the CM's reason 28 ({@code IB_CM_REJ_CONSUMER_DEFINED}); on iWARP the status
      * {@code -ECONNREFUSED} (the kernel's rule) or {@code -ECONNRESET} (what siw and erdma report
-     * for an MPA reply with the reject bit).
+     * for an MPA reply with the reject bit; siw reports a connection dropped before the reply the
+     * same way, without private data).
      *
      * @return true when the peer's application rejected (not: nothing listened).
      */
