@@ -117,6 +117,10 @@ write_guest_script() {
         # stale ones (their pids do not exist in the guest) and delete them. /init gives the guest
         # a /tmp of its own; this keeps them hidden should that ever change.
         echo 'mkdir -p /tmp/hsperfdata_root && mount -t tmpfs tmpfs /tmp/hsperfdata_root'
+        # siw in Linux 6.1 counts root's pinned pages against RLIMIT_MEMLOCK too (siw_umem_get, no
+        # CAP_IPC_LOCK exemption as rxe's ib_umem_get has): its guests get the limit an RDMA
+        # deployment sets (LimitMEMLOCK=infinity), so siw pins what rxe pins as root.
+        [ "$PROVIDER" = siw ] && echo 'ulimit -l unlimited'
         echo "cd $(printf '%q' "$PWD") || exit 125"
         printf 'exec'
         printf ' %q' "$@"

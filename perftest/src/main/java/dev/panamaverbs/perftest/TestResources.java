@@ -21,7 +21,9 @@ import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.examples.cli.ToolDevice;
 import dev.panamaverbs.perftest.PerftestOptions.Connection;
 import dev.panamaverbs.perftest.wire.KeyMessage;
+import dev.panamaverbs.values.TransportType;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -39,8 +41,6 @@ final class TestResources implements AutoCloseable {
     static final int QKEY = 0x11111111;
     /** {@code UD_ADDITION}: a UD receive's room for the GRH. */
     static final int UD_GRH = 40;
-    /** What we ask for inline data; the test sends inline only up to {@code -I} (0 unless given, as perftest on rxe). */
-    private static final int INLINE = 220;
 
     private final PerftestOptions options;
     private final Context context;
@@ -64,6 +64,11 @@ final class TestResources implements AutoCloseable {
         if (!port.isActive()) {
             throw new IllegalStateException("port " + options.ibPort() + " of " + context.device().name() + " is not active");
         }
+        if (context.device().transportType() == TransportType.IWARP && !options.rdmaCm()) {
+            // perftest 4.5 goes on and fails at ibv_modify_qp (RTR): an iWARP queue pair reaches RTS only through its CM
+            throw new IllegalStateException(context.device().name() + " is an iWARP device: its queue pairs connect only"
+                    + " through rdma_cm, not by ibv_modify_qp; run both sides with -R");
+        }
         this.gid = chooseGid();
     }
 
@@ -72,7 +77,7 @@ final class TestResources implements AutoCloseable {
         return ToolDevice.open(options.device(), context -> new TestResources(options, context));
     }
 
-    /** perftest's GID choice: {@code -x} when given; on Ethernet (RoCE) the best entry (IPv4, RoCE v2); on IB none. */
+    /** perftest's GID choice: {@code -x} when given; on Ethernet the best entry (RoCE: IPv4, RoCE v2; iWARP: IPv4-mapped, else the first); on IB none. */
     private GidEntry chooseGid() {
         if (options.gidIndex() != PerftestOptions.AUTO_GID) {
             return context.queryGid(options.ibPort(), options.gidIndex())
@@ -80,6 +85,11 @@ final class TestResources implements AutoCloseable {
         }
         if (!port.isEthernet()) {
             return null;
+        }
+        if (context.device().transportType() == TransportType.IWARP) {
+            // no RoCE GIDs there (siw's one GID is its MAC): get_best_gid_index's rule, an IPv4-mapped entry, else index 0
+            List<GidEntry> gids = context.gidTable(options.ibPort());
+            return gids.stream().filter(entry -> entry.gid().isIpv4Mapped()).findFirst().orElse(gids.getFirst());
         }
         return context.requireRoceV2Ipv4Gid(options.ibPort());
     }
@@ -140,7 +150,7 @@ final class TestResources implements AutoCloseable {
         qps = new QueuePair[count];
         for (int i = 0; i < count; i++) {
             QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(type, cq).maxSendWorkRequests(sendDepth)
-                    .maxReceiveWorkRequests(Math.max(receiveDepth, 1)).maxSendSge(1).maxReceiveSge(1).maxInlineData(INLINE)
+                    .maxReceiveWorkRequests(Math.max(receiveDepth, 1)).maxSendSge(1).maxReceiveSge(1).maxInlineData(options.inlineSize())
                     .build());
             switch (options.connection()) {
                 case UD -> qp.toInit(options.ibPort(), 0, QKEY);
@@ -162,7 +172,7 @@ final class TestResources implements AutoCloseable {
         int sendDepth = sendDepth();
         int depth = readOrAtomic() ? outReads() : 0;
         return ConnectionOptions.builder().queueDepth(sendDepth, Math.max(receiveDepth, 1))
-                .completionQueueSize(sendDepth + receiveDepth + 16).maxSge(1).maxInlineData(INLINE)
+                .completionQueueSize(sendDepth + receiveDepth + 16).maxSge(1).maxInlineData(options.inlineSize())
                 .responderResources(depth).initiatorDepth(depth).connectTimeout(options.timeout())
                 .completionChannel(options.events()).build();
     }

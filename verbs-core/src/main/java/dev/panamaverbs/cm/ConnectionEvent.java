@@ -141,7 +141,7 @@ public final class ConnectionEvent {
     }
 
     static String describeStatus(ConnectionEventType type, int status) {
-        if (type == ConnectionEventType.REJECTED) {
+        if (type == ConnectionEventType.REJECTED && status >= 0) { // iWARP's rejects carry a negative errno instead
             return "status " + status + " (" + switch (status) {
                 case 8 -> "IB_CM_REJ_INVALID_SERVICE_ID: nothing listens on that port";
                 case 28 -> "IB_CM_REJ_CONSUMER_DEFINED: rejected by the peer";

@@ -10,7 +10,9 @@ import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.VerbsResource;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.QueuePairState;
+import dev.panamaverbs.values.TransportType;
 import dev.panamaverbs.ffm.ibv_context;
+import dev.panamaverbs.ffm.ibv_device;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.gateway.RdmacmCalls;
 import dev.panamaverbs.ffm.rdmacm.rdma_addr;
@@ -445,6 +447,31 @@ public final class ConnectionId extends VerbsResource {
     /** What an event taken from the channel for this identifier does to it ({@link IdentifierEvents#observe}). */
     ConnectionEvent observe(ConnectionEvent event) {
         return events.observe(event);
+    }
+
+    /**
+     * The transport type of the device rdma_cm chose ({@code rdma_cm_id.verbs->device->transport_type}),
+     * UNKNOWN before it chose one: read without adopting a {@link #context()} (a new child
+     * resource), for a REJECTED event's meaning ({@link ConnectionRejectedException}).
+     */
+    TransportType transportType() {
+        Context current = context;
+        if (current != null) {
+            return current.device().transportType();
+        }
+        acquire();
+        try {
+            MemorySegment verbs = rdma_cm_id.verbs(handleSegment());
+            if (verbs.address() == 0) {
+                return TransportType.UNKNOWN;
+            }
+            MemorySegment device = ibv_context.device(Pointers.sized(verbs, ibv_context.SIZE));
+            TransportType type = device.address() == 0 ? null
+                    : TransportType.orNull(ibv_device.transport_type(Pointers.sized(device, ibv_device.SIZE)));
+            return type == null ? TransportType.UNKNOWN : type;
+        } finally {
+            release();
+        }
     }
 
     /**

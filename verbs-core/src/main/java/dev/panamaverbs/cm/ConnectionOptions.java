@@ -388,8 +388,9 @@ public record ConnectionOptions(byte[] privateData, int responderResources, int 
 
         /**
          * How long {@link RdmaConnection#connect} tries again while nothing listens on the port
-         * yet (the connect is rejected with reason 8, {@link ConnectionRejectedException#rejectedByPeer()}
-         * false): a new identifier every try, a short pause between tries, and no try begins after
+         * yet (on InfiniBand and RoCE the connect is rejected with reason 8,
+         * {@link ConnectionRejectedException#rejectedByPeer()} false; on iWARP {@code rdma_connect}
+         * itself fails with {@code ECONNREFUSED}, a {@link ConnectionException}): a new identifier every try, a short pause between tries, and no try begins after
          * this deadline of the whole call (the last try's waits are cut to it). A rejection by the
          * peer's application is never retried. {@link Duration#ZERO} (the default): one try.
          *

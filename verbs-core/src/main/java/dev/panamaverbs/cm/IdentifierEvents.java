@@ -43,7 +43,7 @@ record IdentifierEvents(ConnectionId id, ConnectionEventChannel channel, Identif
                 return event;
             }
             if (event.type() == ConnectionEventType.REJECTED) {
-                throw new ConnectionRejectedException(verb, where + " on " + id, event);
+                throw new ConnectionRejectedException(verb, where + " on " + id, event, id.transportType());
             }
             if (event.type() == null || event.type().isFailure() || event.type() == ConnectionEventType.DISCONNECTED) {
                 int errno = event.status() < 0 ? -event.status() : Errno.EIO;

@@ -1,5 +1,6 @@
 package dev.panamaverbs.cm;
 
+import dev.panamaverbs.values.TransportType;
 import dev.panamaverbs.internal.CoreAccess;
 import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.Undo;
@@ -100,9 +101,10 @@ public final class RdmaConnection extends CmResources {
      * ({@link ConnectionOptions#connectTimeout()}). On any failure everything made is closed.
      * With {@link ConnectionOptions#listenerWait()} it tries again while nothing listens yet.
      *
-     * @throws ConnectionRejectedException when rejected, or nothing listens on that port
+     * @throws ConnectionRejectedException when rejected, or (InfiniBand, RoCE) nothing listens on that port
      * @throws ConnectionException naming {@code remote} when resolution fails or times out, the
-     *         peer is unreachable, or no answer came in time
+     *         peer is unreachable, no answer came in time, or (iWARP: errno {@code ECONNREFUSED})
+     *         nothing listens on that port
      * @throws VerbsUnavailableException when libibverbs or librdmacm is missing
      * @throws dev.panamaverbs.VerbsSetupException when {@code /dev/infiniband/rdma_cm} cannot be
      *         opened (the {@code rdma_ucm} kernel module is not loaded, or not permitted; see
@@ -144,10 +146,11 @@ public final class RdmaConnection extends CmResources {
      * @param options the connection options (queue sizes, retries, timeouts, private data)
      * @param beforeConnect the set-up step (e.g. register memory and post receives)
      * @return the established connection
-     * @throws ConnectionRejectedException when rejected, or nothing listens on that port (past
-     *         {@link ConnectionOptions#listenerWait()})
+     * @throws ConnectionRejectedException when rejected, or (InfiniBand, RoCE) nothing listens on
+     *         that port (past {@link ConnectionOptions#listenerWait()})
      * @throws ConnectionException naming {@code remote} when resolution fails or times out, the
-     *         peer is unreachable, or no answer came in time
+     *         peer is unreachable, no answer came in time, or (iWARP: errno {@code ECONNREFUSED})
+     *         nothing listens on that port (past {@link ConnectionOptions#listenerWait()})
      * @throws VerbsUnavailableException when libibverbs or librdmacm is missing
      * @throws dev.panamaverbs.VerbsSetupException when {@code /dev/infiniband/rdma_cm} cannot be
      *         opened (the {@code rdma_ucm} kernel module is not loaded, or not permitted; see
@@ -167,9 +170,9 @@ public final class RdmaConnection extends CmResources {
             long left = Deadline.remainingNanos(deadline);
             try {
                 return connectOnce(remote, cutTo(options, left), beforeConnect);
-            } catch (ConnectionRejectedException e) {
+            } catch (ConnectionException e) {
                 left = Deadline.remainingNanos(deadline);
-                if (e.status() != REJECT_NO_LISTENER || left <= pause) {
+                if (!nothingListens(e) || left <= pause) {
                     throw e;
                 }
                 LockSupport.parkNanos(pause);
@@ -182,6 +185,18 @@ public final class RdmaConnection extends CmResources {
                 pause = Math.min(MAX_RETRY_PAUSE_NANOS, pause * 2);
             }
         }
+    }
+
+    /**
+     * True when {@code e} says nothing listens on the port: on InfiniBand and RoCE a REJECTED event
+     * with reason 8; on iWARP {@code rdma_connect} itself fails with {@code ECONNREFUSED} (its
+     * TCP connect met a reset), with no event.
+     */
+    static boolean nothingListens(ConnectionException e) {
+        if (e instanceof ConnectionRejectedException rejected) {
+            return rejected.transport() != TransportType.IWARP && rejected.status() == REJECT_NO_LISTENER;
+        }
+        return "rdma_connect".equals(e.verb()) && e.errno() == Errno.ECONNREFUSED && e.event().isEmpty();
     }
 
     private static RdmaConnection connectOnce(InetSocketAddress remote, ConnectionOptions options,

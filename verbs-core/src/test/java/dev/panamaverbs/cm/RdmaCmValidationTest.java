@@ -2,6 +2,7 @@ package dev.panamaverbs.cm;
 
 import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.values.QueuePairType;
+import dev.panamaverbs.values.TransportType;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -110,12 +111,59 @@ class RdmaCmValidationTest {
     }
 
     @Test
+    void aRejectByThePeerIsDecidedByTheTransport() {
+        // IB and RoCE: the CM's reason 28 is the consumer's reject, 8 is nothing listening.
+        assertTrue(rejectedOn(TransportType.IB, 28).rejectedByPeer());
+        assertFalse(rejectedOn(TransportType.IB, 8).rejectedByPeer());
+        assertTrue(rejectedOn(TransportType.IB, 8).getMessage().contains("nothing listens"));
+        assertFalse(rejectedOn(TransportType.IB, -Errno.ECONNRESET).rejectedByPeer());
+        // iWARP: the kernel's rule (-ECONNREFUSED) and siw's MPA reject (-ECONNRESET); 28 means nothing there.
+        for (int status : new int[] {-Errno.ECONNREFUSED, -Errno.ECONNRESET}) {
+            ConnectionRejectedException iwarp = rejectedOn(TransportType.IWARP, status);
+            assertTrue(iwarp.rejectedByPeer(), iwarp.getMessage());
+            assertEquals(TransportType.IWARP, iwarp.transport());
+            assertEquals(Errno.ECONNREFUSED, iwarp.errno());
+            assertTrue(iwarp.getMessage().contains("the peer rejected the connection"), iwarp.getMessage());
+            assertTrue(iwarp.getMessage().contains(Errno.describe(-status)), iwarp.getMessage());
+        }
+        assertFalse(rejectedOn(TransportType.IWARP, 28).rejectedByPeer());
+        assertFalse(rejectedOn(TransportType.IWARP, -Errno.ETIMEDOUT).rejectedByPeer());
+        assertFalse(rejectedOn(TransportType.UNKNOWN, -Errno.ECONNRESET).rejectedByPeer());
+        assertThrows(NullPointerException.class, () -> new ConnectionRejectedException("rdma_connect", "to 10.0.2.15:1",
+                new ConnectionEvent(8, 28, new byte[0], 0, 0, 0, null, 0, 0), null));
+    }
+
+    @Test
+    void aListenerWaitRetriesOnlyWhereNothingListensByTheTransport() {
+        assertTrue(RdmaConnection.nothingListens(rejectedOn(TransportType.IB, 8)), "IB CM reason 8");
+        assertFalse(RdmaConnection.nothingListens(rejectedOn(TransportType.IB, 28)), "the peer's reject");
+        assertFalse(RdmaConnection.nothingListens(rejectedOn(TransportType.IWARP, 8)));
+        assertFalse(RdmaConnection.nothingListens(rejectedOn(TransportType.IWARP, -Errno.ECONNRESET)), "siw's reject");
+        // iWARP: rdma_connect's own TCP connect met a reset
+        assertTrue(RdmaConnection.nothingListens(new ConnectionException("rdma_connect", "to 10.0.2.15:1",
+                Errno.ECONNREFUSED, null, null)));
+        assertFalse(RdmaConnection.nothingListens(new ConnectionException("rdma_connect", "to 10.0.2.15:1",
+                Errno.ETIMEDOUT, null, null)));
+        assertFalse(RdmaConnection.nothingListens(new ConnectionException("rdma_resolve_addr", "to 10.0.2.15:1",
+                Errno.ECONNREFUSED, null, null)));
+        assertFalse(RdmaConnection.nothingListens(new ConnectionException("rdma_connect", "to 10.0.2.15:1",
+                Errno.ECONNREFUSED, new ConnectionEvent(6, -Errno.ECONNREFUSED, new byte[0], 0, 0, 0, null, 0, 0), null)),
+                "an event that ended the connect is not the synchronous refusal");
+    }
+
+    private static ConnectionRejectedException rejectedOn(TransportType transport, int status) {
+        return new ConnectionRejectedException("rdma_connect", "to 10.0.2.15:1",
+                new ConnectionEvent(8, status, new byte[0], 0, 0, 0, null, 0, 0), transport);
+    }
+
+    @Test
     void statusesAreDescribed() {
         assertTrue(ConnectionEvent.describeStatus(ConnectionEventType.REJECTED, 8).contains("nothing listens"));
         assertTrue(ConnectionEvent.describeStatus(ConnectionEventType.REJECTED, 28).contains("rejected by the peer"));
         assertTrue(ConnectionEvent.describeStatus(ConnectionEventType.ADDR_ERROR, -110).contains("ETIMEDOUT"));
         ConnectionEvent rejected = new ConnectionEvent(8, 28, new byte[] {7, 8}, 0, 0, 0, null, 0, 0);
-        ConnectionRejectedException exception = new ConnectionRejectedException("rdma_connect", "to 10.0.2.15:1", rejected);
+        ConnectionRejectedException exception = new ConnectionRejectedException("rdma_connect", "to 10.0.2.15:1", rejected,
+                TransportType.IB);
         assertEquals(Errno.ECONNREFUSED, exception.errno());
         assertTrue(exception.rejectedByPeer());
         assertArrayEquals(new byte[] {7, 8}, exception.privateData());

@@ -9,8 +9,10 @@ import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SendWorkRequest;
+import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.cm.ConnectionEventChannel;
 import dev.panamaverbs.cm.ConnectionId;
+import dev.panamaverbs.messaging.registration.RegistrationLimitException;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.QueuePairType;
 import java.lang.foreign.MemorySegment;
@@ -82,10 +84,10 @@ final class ChannelResources {
             }
             queuePair = id.createQueuePair(pd, qp.build());
             EnumSet<AccessFlag> local = EnumSet.of(AccessFlag.LOCAL_WRITE);
-            send = pd.allocateMemoryRegion(options.sendPoolBytes(), local);
+            send = registerPool(pd, options.sendPoolBytes(), local);
             sendPool = send;
             if (pool == null) {
-                receivePool = pd.allocateMemoryRegion(options.receivePoolBytes(), local);
+                receivePool = registerPool(pd, options.receivePoolBytes(), local);
                 receives = new ReceiveWorkRequest[receiveDepth];
                 for (int slot = 0; slot < receiveDepth; slot++) {
                     receives[slot] = ReceiveWorkRequest.allocate(1).wrId(slot).sge(0, receivePool, receiveOffset(slot),
@@ -111,6 +113,15 @@ final class ChannelResources {
         for (int slot = 0; slot < controls.length; slot++) {
             controls[slot] = SendWorkRequest.allocate(1).wrId(CONTROL_TAG | slot).signaled(true)
                     .sge(sendPool, controlOffset(slot), MessageHeader.SIZE);
+        }
+    }
+
+    /** {@code ibv_reg_mr} of a pool; the memory lock limit's refusal named as such ({@link RegistrationLimitException}). */
+    static MemoryRegion registerPool(ProtectionDomain pd, long bytes, EnumSet<AccessFlag> access) {
+        try {
+            return pd.allocateMemoryRegion(bytes, access);
+        } catch (VerbsException e) {
+            throw RegistrationLimitException.ofRegistration(e, bytes);
         }
     }
 

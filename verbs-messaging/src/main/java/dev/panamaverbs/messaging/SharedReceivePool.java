@@ -63,7 +63,7 @@ public final class SharedReceivePool implements AutoCloseable {
         }
         pd = context.allocateProtectionDomain();
         queue = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(buffers, 1));
-        region = pd.allocateMemoryRegion((long) buffers * bufferSize, EnumSet.of(AccessFlag.LOCAL_WRITE));
+        region = ChannelResources.registerPool(pd, (long) buffers * bufferSize, EnumSet.of(AccessFlag.LOCAL_WRITE));
         receives = new ReceiveWorkRequest[buffers];
         MemorySegment[] views = new MemorySegment[buffers];
         ledger = new PoolLedger(buffers);
@@ -89,7 +89,8 @@ public final class SharedReceivePool implements AutoCloseable {
      * @throws IllegalArgumentException when {@code channels} is not positive or the buffers exceed
      *         the device's {@code max_srq_wr}
      * @throws dev.panamaverbs.VerbsException when binding, {@code ibv_create_srq} or
-     *         {@code ibv_reg_mr} fails (ENOMEM: the memory lock limit)
+     *         {@code ibv_reg_mr} fails; {@link dev.panamaverbs.messaging.registration.RegistrationLimitException}
+     *         when the memory lock limit refuses the region
      */
     public static SharedReceivePool create(InetSocketAddress deviceAddress, ChannelOptions options, int channels) {
         Objects.requireNonNull(deviceAddress, "shared receive pool: device address is null");

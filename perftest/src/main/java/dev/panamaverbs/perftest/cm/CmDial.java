@@ -1,8 +1,10 @@
 package dev.panamaverbs.perftest.cm;
 
 import dev.panamaverbs.cm.ConnectionOptions;
+import dev.panamaverbs.cm.ConnectionException;
 import dev.panamaverbs.cm.ConnectionRejectedException;
 import dev.panamaverbs.cm.RdmaConnection;
+import dev.panamaverbs.values.Errno;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -36,7 +38,7 @@ final class CmDial {
     }
 
     /**
-     * Connects to {@code server}, trying again for up to {@code retryFor} while it is rejected;
+     * Connects to {@code server}, trying again for up to {@code retryFor} while it is rejected or refused;
      * the last rejection is thrown after that.
      */
     static RdmaConnection dial(InetSocketAddress server, ConnectionOptions options, Duration retryFor) throws IOException {
@@ -44,7 +46,11 @@ final class CmDial {
         while (true) {
             try {
                 return RdmaConnection.connect(server, options);
-            } catch (ConnectionRejectedException rejected) {
+            } catch (ConnectionException rejected) {
+                // rejected, or on iWARP refused by rdma_connect itself (its TCP connect met a reset): not listening yet
+                if (!(rejected instanceof ConnectionRejectedException) && rejected.errno() != Errno.ECONNREFUSED) {
+                    throw rejected;
+                }
                 if (System.nanoTime() - deadline > 0) {
                     throw new IOException("rdma_cm connect to " + server + " rejected for " + retryFor.toSeconds()
                             + " s (is the perftest server running, with -R?): " + rejected.getMessage(), rejected);

@@ -6,6 +6,7 @@ import dev.panamaverbs.it.support.InteropPeers;
 import dev.panamaverbs.it.support.PeerHost;
 import dev.panamaverbs.it.support.PeerPairing.Listening;
 import dev.panamaverbs.it.support.PeerPairing.Outputs;
+import dev.panamaverbs.testkit.DeviceCapability;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -91,6 +92,9 @@ public abstract class PerftestInterop extends InteropPairingTests {
 
     @Override
     public void pair(String device, PeerHost serverHost, PeerHost clientHost, boolean javaServer, boolean javaClient) throws Exception {
+        if (!rdmaCm && !options.contains("-R")) {
+            requireCapability(device, DeviceCapability.CONNECT_WITHOUT_CM); // queue pairs connected by ibv_modify_qp
+        }
         int port = NEXT_PORT.getAndIncrement();
         List<String> serverArgs = new ArrayList<>(List.of("-d", device, "-F"));
         serverArgs.addAll(size == ALL_SIZES ? List.of("-a") : List.of("-s", Integer.toString(size)));

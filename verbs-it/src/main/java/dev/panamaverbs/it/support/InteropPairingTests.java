@@ -1,8 +1,11 @@
 package dev.panamaverbs.it.support;
 
+import dev.panamaverbs.Context;
+import dev.panamaverbs.Verbs;
 import dev.panamaverbs.it.support.PeerPairing.Listening;
 import dev.panamaverbs.it.support.PeerPairing.Outputs;
 import dev.panamaverbs.it.support.PeerPairing.Peer;
+import dev.panamaverbs.testkit.DeviceCapability;
 import java.time.Duration;
 import java.util.List;
 
@@ -41,6 +44,20 @@ public abstract class InteropPairingTests {
     private void pairOn(TwoHosts hosts, boolean javaServer, boolean javaClient) throws Exception {
         RdmaCmSupport.requireRdmaCm();
         pair(hosts.device().name(), PeerHost.hostB(hosts), PeerHost.hostA(hosts), javaServer, javaClient);
+    }
+
+    /**
+     * Skips the pairing (a JUnit assumption naming the capability) unless this host's
+     * {@code device} reports {@code capability}: e.g. {@link DeviceCapability#CONNECT_WITHOUT_CM}
+     * for the tools that connect their queue pairs by {@code ibv_modify_qp}, which iWARP refuses.
+     *
+     * @param device the link device's name
+     * @param capability what the pairing needs
+     */
+    public static void requireCapability(String device, DeviceCapability capability) {
+        try (Context context = Verbs.device(device).orElseThrow(() -> new AssertionError(device + " is not listed")).open()) {
+            capability.require(context);
+        }
     }
 
     /**

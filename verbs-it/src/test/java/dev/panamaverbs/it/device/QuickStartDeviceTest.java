@@ -1,8 +1,11 @@
 package dev.panamaverbs.it.device;
 
+import dev.panamaverbs.Context;
 import dev.panamaverbs.Verbs;
+import dev.panamaverbs.it.support.DeviceScope;
 import dev.panamaverbs.it.support.InteropPeers;
 import dev.panamaverbs.it.support.LocalPeerProcess;
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.testkit.DeviceTest;
 import dev.panamaverbs.testkit.TestDevice;
 import java.time.Duration;
@@ -25,6 +28,9 @@ class QuickStartDeviceTest {
     @DeviceTest
     void theReadmeQuickStartRuns(TestDevice device) throws InterruptedException {
         Assumptions.assumeTrue(Verbs.devices().getFirst().name().equals(device.name()), "quick start uses the first device");
+        try (Context context = DeviceScope.openContext(device)) {
+            DeviceCapability.CONNECT_WITHOUT_CM.require(context); // its queue pair connects to itself by ibv_modify_qp
+        }
         LocalPeerProcess quickStart = LocalPeerProcess.start("quick start",
                 InteropPeers.java(InteropPeers.QUICK_START, List.of()), () -> false);
         OptionalInt exit = quickStart.awaitExit(TIMEOUT);

@@ -28,6 +28,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -72,12 +73,17 @@ class RdmaCmConnectDeviceTest {
             }, Executors.newVirtualThreadPerTaskExecutor());
 
             ConnectionOptions options = ConnectionOptions.builder().privateData("hello".getBytes()).build();
-            try (RdmaConnection client = RdmaConnection.connect(server, options);
-                 MemoryRegion local = client.protectionDomain().allocateMemoryRegion(4096, remoteWrite)) {
+            // The receive for the server's note is posted before rdma_connect: the server sends at once, and
+            // iWARP has no RNR retry (a SEND that finds no receive breaks the connection).
+            AtomicReference<MemoryRegion> registered = new AtomicReference<>();
+            try (RdmaConnection client = RdmaConnection.connect(server, options, connection -> {
+                     registered.set(connection.protectionDomain().allocateMemoryRegion(4096, remoteWrite));
+                     connection.queuePair().postReceive(ReceiveWorkRequest.allocate(1).wrId(3).sge(0, registered.get(), 0, 64));
+                 });
+                 MemoryRegion local = registered.get()) {
                 assertEquals(QueuePairState.RTS, client.queuePair().state());
                 assertTrue(client.context().isOwnedByConnectionManager());
                 Completions wc = Completions.allocate(4);
-                client.queuePair().postReceive(ReceiveWorkRequest.allocate(1).wrId(3).sge(0, local, 0, 64));
                 awaitOne(client.completionQueue(), wc, "client RECV of the server's note");
                 long remoteAddress = local.memory().get(ValueLayout.JAVA_LONG, 0);
                 int rkey = local.memory().get(ValueLayout.JAVA_INT, 8);

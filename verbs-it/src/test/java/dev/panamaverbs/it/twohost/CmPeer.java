@@ -25,6 +25,10 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Host B's side of {@link RdmaCmTwoHostTest}: an rdma_cm server on B's link address. It listens
@@ -52,6 +56,8 @@ public final class CmPeer {
     static final byte[] REJECT_REASON = "host B is full".getBytes(StandardCharsets.US_ASCII);
     static final int GRH = 40;
     static final Duration WAIT = Duration.ofSeconds(120);
+    /** Well inside the agent's 120 s for publishing the port. */
+    private static final Duration WARM_UP_WAIT = Duration.ofSeconds(30);
 
     private CmPeer() {}
 
@@ -66,6 +72,7 @@ public final class CmPeer {
             if (datagrams != null) {
                 Thread.ofVirtual().name("ud").start(() -> receiveOneDatagram(datagrams));
             }
+            warmUp(listener);
             PeerSide.publish("rc-port", listener.localAddress().getPort());
             PeerSide.publish("ud-port", datagrams == null ? 0 : datagrams.localAddress().getPort());
             System.out.println("CmPeer: listening at " + listener.localAddress() + ", UD at "
@@ -90,6 +97,31 @@ public final class CmPeer {
                             + " ms: " + failed.getMessage());
                 }
             }
+        }
+    }
+
+    /**
+     * One connection to its own listener, accepted, a 64 KiB registration on it, all closed, before
+     * the port is published: the accept path's first run (class loading, the interpreter) then
+     * happens here, not on host A's first request, which siw gives 10 s (its MPA reply timer).
+     * Best effort: a failure is printed, the listener serves all the same.
+     */
+    private static void warmUp(RdmaListener listener) {
+        long start = System.nanoTime();
+        try (ExecutorService thread = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<RdmaConnection> client = thread.submit(() -> RdmaConnection.connect(listener.localAddress(),
+                    ConnectionOptions.builder().privateData("warm".getBytes(StandardCharsets.US_ASCII)).build()));
+            ConnectionRequest request = listener.awaitRequest(WARM_UP_WAIT)
+                    .orElseThrow(() -> new IllegalStateException("no warm-up request within " + WARM_UP_WAIT));
+            try (RdmaConnection accepted = request.accept(ConnectionOptions.defaults());
+                 RdmaConnection connected = client.get(WARM_UP_WAIT.toSeconds(), TimeUnit.SECONDS);
+                 RegisteredBuffer buffer = RegisteredBuffer.allocate(accepted.protectionDomain(), SIZE)) {
+                buffer.putLong(WORD_AT, WORD_START);
+                connected.disconnect(WAIT);
+            }
+            System.out.println("CmPeer: warm-up connection to itself took " + (System.nanoTime() - start) / 1_000_000 + " ms");
+        } catch (Exception | AssertionError e) {
+            System.out.println("CmPeer: warm-up failed after " + (System.nanoTime() - start) / 1_000_000 + " ms: " + e);
         }
     }
 

@@ -21,6 +21,7 @@ import dev.panamaverbs.messaging.RequestTimeoutException;
 import dev.panamaverbs.messaging.SendBuffer;
 import dev.panamaverbs.messaging.registration.RegistrationBudget;
 import dev.panamaverbs.values.PortCounters;
+import dev.panamaverbs.values.TransportType;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -114,7 +115,11 @@ class MessageChannelTwoHostTest {
                 System.out.println(CONNECTIONS + " channels x " + MESSAGES + " messages checked on host B; credit messages received "
                         + channels.stream().mapToLong(channel -> channel.statistics().creditMessagesReceived()).sum()
                         + "; RNR counters " + present + "; host A's counters moved: " + moved);
-                assertFalse(present.isEmpty(), "none of the RNR counters " + RNR_COUNTERS + " on " + hosts.device().name());
+                // iWARP has no RNR NAK (nor its counters): a SEND that found no receive there would have broken
+                // its connection, which the verdicts above rule out.
+                if (counters.device().transportType() != TransportType.IWARP) {
+                    assertFalse(present.isEmpty(), "none of the RNR counters " + RNR_COUNTERS + " on " + hosts.device().name());
+                }
                 for (String name : present) {
                     assertEquals(0L, moved.getOrDefault(name, 0L), name + " moved: an RNR NAK happened");
                 }

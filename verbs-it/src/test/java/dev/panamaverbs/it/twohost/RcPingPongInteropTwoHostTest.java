@@ -2,6 +2,7 @@ package dev.panamaverbs.it.twohost;
 
 import dev.panamaverbs.it.support.PeerPairing;
 import dev.panamaverbs.it.support.InteropPairingTests;
+import dev.panamaverbs.testkit.DeviceCapability;
 import dev.panamaverbs.it.support.InteropPeers;
 import dev.panamaverbs.it.support.PeerHost;
 import dev.panamaverbs.it.support.PeerPairing.Listening;
@@ -29,6 +30,7 @@ class RcPingPongInteropTwoHostTest extends InteropPairingTests {
 
     @Override
     public void pair(String device, PeerHost serverHost, PeerHost clientHost, boolean javaServer, boolean javaClient) throws Exception {
+        requireCapability(device, DeviceCapability.CONNECT_WITHOUT_CM); // rc_pingpong connects by ibv_modify_qp
         int port = InteropPeers.freeTcpPort();
         List<String> serverArgs = args(device, serverHost, port);
         List<String> clientArgs = new ArrayList<>(args(device, clientHost, port));

@@ -5,7 +5,6 @@ import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.VerbsException;
 import dev.panamaverbs.VerbsUnsupportedException;
 import dev.panamaverbs.values.AccessFlag;
-import dev.panamaverbs.values.Errno;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -340,7 +339,7 @@ public final class RegistrationCache implements AutoCloseable {
             try {
                 return step.register(memory);
             } catch (VerbsException e) {
-                if (!isMemlockRefusal(e)) {
+                if (!RegistrationLimitException.isMemlockRefusal(e)) {
                     throw e;
                 }
                 // a retry only when evicting freed something; the second refusal is final
@@ -352,10 +351,6 @@ public final class RegistrationCache implements AutoCloseable {
         }
     }
 
-    private static boolean isMemlockRefusal(VerbsException e) {
-        return !(e instanceof VerbsUnsupportedException) && e.verb() != null && e.verb().startsWith("ibv_reg_mr")
-                && (e.errno() == Errno.ENOMEM || e.errno() == Errno.EAGAIN);
-    }
 
     /** Evicts every unleased registration; whether there was one. */
     private boolean evictAllIdle() {

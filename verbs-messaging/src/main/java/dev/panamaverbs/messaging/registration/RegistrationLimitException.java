@@ -1,6 +1,8 @@
 package dev.panamaverbs.messaging.registration;
 
 import dev.panamaverbs.VerbsException;
+import dev.panamaverbs.VerbsUnsupportedException;
+import dev.panamaverbs.values.Errno;
 import dev.panamaverbs.messaging.MessagingException;
 
 /**
@@ -60,12 +62,44 @@ public final class RegistrationLimitException extends MessagingException {
     /** The kernel refused the verb with ENOMEM or EAGAIN. */
     static RegistrationLimitException kernelRefused(VerbsException cause, long requested, long registered, long budget,
             long memlock) {
+        return kernelRefused(cause, requested, "the registration cache holds " + registered + " bytes, ", budget, memlock);
+    }
+
+    private static RegistrationLimitException kernelRefused(VerbsException cause, long requested, String held, long budget,
+            long memlock) {
         String message = cause.verb() + " refused " + requested + " bytes with errno " + cause.errno()
-                + " (" + dev.panamaverbs.values.Errno.name(cause.errno()) + "): the pinned pages would exceed the"
+                + " (" + Errno.name(cause.errno()) + "): the pinned pages would exceed the"
                 + " memory lock limit RLIMIT_MEMLOCK of " + RegistrationMemlock.describe(memlock)
-                + " (the registration cache holds " + registered + " bytes, other registrations of the process"
-                + " count too; root with CAP_IPC_LOCK is exempt); " + FIX;
+                + " (" + held + "other registrations of the process count too; root with CAP_IPC_LOCK is exempt,"
+                + " except on siw in Linux 6.1, which counts every process's pinned pages); " + FIX;
         return new RegistrationLimitException(message, cause.verb(), cause.errno(), memlock, budget, requested, cause);
+    }
+
+    /**
+     * Whether {@code failure} is the kernel's memory lock refusal: {@code ibv_reg_mr} (or one of its
+     * variants) failed with {@code ENOMEM} or {@code EAGAIN}.
+     */
+    static boolean isMemlockRefusal(VerbsException failure) {
+        return !(failure instanceof VerbsUnsupportedException) && failure.verb() != null
+                && failure.verb().startsWith("ibv_reg_mr")
+                && (failure.errno() == Errno.ENOMEM || failure.errno() == Errno.EAGAIN);
+    }
+
+    /**
+     * What a registration made outside a {@link RegistrationCache} (a message channel's own buffer
+     * pools) throws when its verb failed: this exception, naming {@code RLIMIT_MEMLOCK} (read now)
+     * and how to raise it, when the kernel refused it for the memory lock limit; else
+     * {@code failure} itself.
+     *
+     * @param failure the verb's exception
+     * @param requested the bytes the registration asked for
+     * @return the exception to throw: this one for a memory lock refusal, else {@code failure}
+     */
+    public static VerbsException ofRegistration(VerbsException failure, long requested) {
+        if (!isMemlockRefusal(failure)) {
+            return failure;
+        }
+        return kernelRefused(failure, requested, "", RegistrationStatistics.UNLIMITED, RegistrationMemlock.read());
     }
 
     /**

@@ -201,6 +201,27 @@ class RegistrationCacheTest {
     }
 
     @Test
+    void aRegistrationOutsideTheCacheNamesTheMemlockLimitOnlyForTheKernelsRefusal() {
+        for (int errno : new int[] {Errno.ENOMEM, Errno.EAGAIN}) {
+            VerbsException refusal = new VerbsException("ibv_reg_mr", errno);
+            RegistrationLimitException named = assertInstanceOf(RegistrationLimitException.class,
+                    RegistrationLimitException.ofRegistration(refusal, 3 * PAGE));
+            assertSame(refusal, named.getCause());
+            assertEquals("ibv_reg_mr", named.verb());
+            assertEquals(errno, named.errno());
+            assertEquals(3 * PAGE, named.requestedBytes());
+            assertEquals(RegistrationMemlock.read(), named.memlockLimitBytes(), "read now, from /proc/self/limits");
+            for (String words : List.of("RLIMIT_MEMLOCK of ", "ulimit -l", "IPC_LOCK", "siw", Errno.name(errno))) {
+                assertTrue(named.getMessage().contains(words), "the message names " + words + ": " + named.getMessage());
+            }
+        }
+        VerbsException other = new VerbsException("ibv_reg_mr", Errno.EFAULT);
+        assertSame(other, RegistrationLimitException.ofRegistration(other, PAGE));
+        VerbsException notRegistration = new VerbsException("ibv_create_cq", Errno.ENOMEM);
+        assertSame(notRegistration, RegistrationLimitException.ofRegistration(notRegistration, PAGE));
+    }
+
+    @Test
     void otherVerbFailuresPassThroughAndReleaseTheReservation() {
         RegistrationStep failing = memory -> {
             throw new VerbsException("ibv_reg_mr", Errno.EFAULT);
