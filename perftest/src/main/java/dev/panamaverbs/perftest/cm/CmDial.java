@@ -42,10 +42,21 @@ final class CmDial {
      * the last rejection is thrown after that.
      */
     static RdmaConnection dial(InetSocketAddress server, ConnectionOptions options, Duration retryFor) throws IOException {
+        return dial(server, options, retryFor, connection -> { });
+    }
+
+    /**
+     * As {@link #dial(InetSocketAddress, ConnectionOptions, Duration)}, running {@code beforeConnect} on
+     * each attempt's connection before {@code rdma_connect}: where the receives go that the server
+     * fills as soon as it is connected (iWARP has no RNR retry: a SEND that finds none breaks the
+     * connection).
+     */
+    static RdmaConnection dial(InetSocketAddress server, ConnectionOptions options, Duration retryFor,
+            java.util.function.Consumer<? super RdmaConnection> beforeConnect) throws IOException {
         long deadline = System.nanoTime() + retryFor.toNanos();
         while (true) {
             try {
-                return RdmaConnection.connect(server, options);
+                return RdmaConnection.connect(server, options, beforeConnect);
             } catch (ConnectionException rejected) {
                 // rejected, or on iWARP refused by rdma_connect itself (its TCP connect met a reset): not listening yet
                 if (!(rejected instanceof ConnectionRejectedException) && rejected.errno() != Errno.ECONNREFUSED) {

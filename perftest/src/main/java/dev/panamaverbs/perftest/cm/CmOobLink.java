@@ -75,24 +75,21 @@ public final class CmOobLink implements OobLink {
         try (RdmaListener listener = RdmaListener.listen(CmDial.anyIpv4(port), options(timeout))) {
             ConnectionRequest request = listener.awaitRequest(timeout).orElseThrow(() -> new PeerGoneException(
                     "no client connected to rdma_cm port " + port + " within " + timeout.toSeconds() + " s", null));
-            return open(request.accept(), false, timeout, gidIndex);
+            CmOobLink[] link = new CmOobLink[1];
+            // The link's receive is posted before rdma_accept: the client may send at once (no RNR retry on iWARP).
+            request.accept(options(timeout), connection -> link[0] = new CmOobLink(connection, false, timeout, gidIndex));
+            return link[0];
         }
     }
 
     /** The client: connects to {@code host}'s rdma_cm {@code port}, trying again while nothing listens there yet. */
     public static CmOobLink connect(String host, int port, Duration timeout, int gidIndex) throws IOException {
         InetSocketAddress server = CmDial.ipv4(host, port);
-        return open(CmDial.dial(server, options(timeout), RETRY_FOR.compareTo(timeout) < 0 ? RETRY_FOR : timeout),
-                true, timeout, gidIndex);
-    }
-
-    private static CmOobLink open(RdmaConnection connection, boolean client, Duration timeout, int gidIndex) {
-        try {
-            return new CmOobLink(connection, client, timeout, gidIndex);
-        } catch (RuntimeException e) {
-            connection.close();
-            throw e;
-        }
+        CmOobLink[] link = new CmOobLink[1];
+        // The link's receive is posted before rdma_connect: the server may send at once (no RNR retry on iWARP).
+        CmDial.dial(server, options(timeout), RETRY_FOR.compareTo(timeout) < 0 ? RETRY_FOR : timeout,
+                connection -> link[0] = new CmOobLink(connection, true, timeout, gidIndex));
+        return link[0];
     }
 
     @Override
