@@ -27,7 +27,9 @@ record Handshake(int credits, int maxMessageSize) {
      */
     static Handshake decode(byte[] privateData, String peer) {
         if (privateData.length < SIZE) {
-            throw refused(peer, "its private data has " + privateData.length + " bytes, a channel's handshake " + SIZE);
+            // Named like the magic refusal: an IB CM pads a stranger's private data with zeros, iWARP's MPA does not.
+            throw refused(peer, "its private data has " + privateData.length + " bytes, a channel's handshake (\"PVMC\"...) "
+                    + SIZE + ": not a message channel");
         }
         ByteBuffer in = ByteBuffer.wrap(privateData).order(ByteOrder.LITTLE_ENDIAN);
         if (in.getInt() != MAGIC) {

@@ -19,6 +19,7 @@ class HandshakeTest {
     @Test
     void aStrangerIsRefusedWithTheReason() {
         assertRefused("has 3 bytes", new byte[3]);
+        assertRefused("has 0 bytes, a channel's handshake (\"PVMC\"...) 16: not a message channel", new byte[0]);
         assertRefused("does not start with \"PVMC\"", new byte[56]);
         byte[] otherVersion = new Handshake(1, 1).encode();
         otherVersion[4] = 2;
