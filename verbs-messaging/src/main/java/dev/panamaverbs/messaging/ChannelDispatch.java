@@ -55,9 +55,9 @@ final class ChannelDispatch implements RendezvousReads.Owner {
         this.pending = pending;
         this.rendezvousSends = rendezvousSends;
         this.busyPollNanos = channel.options().receiveBusyPoll().toNanos();
-        this.receiveMemory = resources.receiveMemory();
+        this.receiveMemory = resources.receiveBuffers.region.memory();
         this.arrived = new SlotQueue(channel.options().receiveBuffers());
-        this.messages = resources.receiveSlots();
+        this.messages = resources.receiveBuffers.slots;
         this.slotOwner = new ReceiveSlots.Owner() {
             @Override
             public void repost(int slot) {
@@ -212,7 +212,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
     }
 
     private void received(int slot, int bytes) {
-        long offset = resources.receiveOffset(slot);
+        long offset = resources.receiveBuffers.offset(slot);
         MessageType type;
         try {
             type = MessageHeader.check(receiveMemory, offset, bytes);

@@ -15,7 +15,6 @@ import dev.panamaverbs.cm.ConnectionId;
 import dev.panamaverbs.messaging.registration.RegistrationLimitException;
 import dev.panamaverbs.values.AccessFlag;
 import dev.panamaverbs.values.QueuePairType;
-import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
 
 /**
@@ -43,11 +42,9 @@ final class ChannelResources {
     final CompletionChannel events;
     final CompletionQueue completionQueue;
     final QueuePair queuePair;
-    /** The channel's own receive buffers, or null when they come from {@link #sharedPool}. */
-    final MemoryRegion receivePool;
+    /** The receive buffers: the channel's own, or {@link #sharedPool}'s. */
+    final ReceiveBuffers receiveBuffers;
     final MemoryRegion sendPool;
-    /** The work request of each own receive buffer, or null with {@link #sharedPool}. */
-    final ReceiveWorkRequest[] receives;
     /** The pool whose SRQ the queue pair receives from, or null. */
     final SharedReceivePool sharedPool;
     /** This channel's share of {@link #sharedPool}, or null. */
@@ -87,16 +84,12 @@ final class ChannelResources {
             send = registerPool(pd, options.sendPoolBytes(), local);
             sendPool = send;
             if (pool == null) {
-                receivePool = registerPool(pd, options.receivePoolBytes(), local);
-                receives = new ReceiveWorkRequest[receiveDepth];
-                for (int slot = 0; slot < receiveDepth; slot++) {
-                    receives[slot] = ReceiveWorkRequest.allocate(1).wrId(slot).sge(0, receivePool, receiveOffset(slot),
-                            bufferSize);
-                    queuePair.postReceive(receives[slot]);
+                receiveBuffers = ReceiveBuffers.register(pd, receiveDepth, bufferSize);
+                for (ReceiveWorkRequest receive : receiveBuffers.receives) {
+                    queuePair.postReceive(receive);
                 }
             } else {
-                receivePool = null;
-                receives = null;
+                receiveBuffers = pool.buffers;
             }
         } catch (RuntimeException | Error e) {
             if (pool != null && send != null) {
@@ -142,27 +135,6 @@ final class ChannelResources {
         }
     }
 
-    long receiveOffset(int slot) {
-        return (long) slot * bufferSize;
-    }
-
-    /** {@return the memory the receive buffers are in: the channel's or the pool's} */
-    MemorySegment receiveMemory() {
-        return sharedPool == null ? receivePool.memory() : sharedPool.region.memory();
-    }
-
-    /** {@return the messages of the receive buffers: the channel's own, or the pool's} */
-    ReceiveSlots receiveSlots() {
-        if (sharedPool != null) {
-            return sharedPool.slots;
-        }
-        MemorySegment[] views = new MemorySegment[receives.length];
-        for (int slot = 0; slot < views.length; slot++) {
-            views[slot] = receivePool.memory().asSlice(receiveOffset(slot), bufferSize).asReadOnly();
-        }
-        return new ReceiveSlots(views);
-    }
-
     /** A receive completed into buffer {@code slot} (the poller thread): a pool's buffer is now this channel's. */
     void received(int slot) {
         if (sharedPool != null) {
@@ -177,7 +149,7 @@ final class ChannelResources {
      */
     void postReceive(int slot) {
         if (sharedPool == null) {
-            queuePair.postReceive(receives[slot]);
+            queuePair.postReceive(receiveBuffers.receives[slot]);
         } else {
             sharedPool.giveBack(slot, reservation);
         }

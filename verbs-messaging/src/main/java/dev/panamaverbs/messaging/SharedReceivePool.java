@@ -1,7 +1,6 @@
 package dev.panamaverbs.messaging;
 
 import dev.panamaverbs.Context;
-import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.ReceiveWorkRequest;
 import dev.panamaverbs.SharedReceiveQueue;
@@ -9,10 +8,7 @@ import dev.panamaverbs.values.SharedReceiveQueueOptions;
 import dev.panamaverbs.cm.ConnectionEventChannel;
 import dev.panamaverbs.cm.ConnectionId;
 import dev.panamaverbs.cm.PortSpace;
-import dev.panamaverbs.values.AccessFlag;
-import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
-import java.util.EnumSet;
 import java.util.Objects;
 
 /**
@@ -45,10 +41,8 @@ public final class SharedReceivePool implements AutoCloseable {
     /** The domain of the SRQ, hence of every queue pair, send buffer and READ destination of its channels. */
     final ProtectionDomain pd;
     final SharedReceiveQueue queue;
-    final MemoryRegion region;
-    /** The messages of the buffers, whichever channel each arrived on. */
-    final ReceiveSlots slots;
-    private final ReceiveWorkRequest[] receives;
+    /** The buffers; their messages belong to whichever channel each arrived on. */
+    final ReceiveBuffers buffers;
     /** Which channel took each buffer, and the reservations. */
     private final PoolLedger ledger;
 
@@ -63,16 +57,11 @@ public final class SharedReceivePool implements AutoCloseable {
         }
         pd = context.allocateProtectionDomain();
         queue = pd.createSharedReceiveQueue(SharedReceiveQueueOptions.of(buffers, 1));
-        region = ChannelResources.registerPool(pd, (long) buffers * bufferSize, EnumSet.of(AccessFlag.LOCAL_WRITE));
-        receives = new ReceiveWorkRequest[buffers];
-        MemorySegment[] views = new MemorySegment[buffers];
+        this.buffers = ReceiveBuffers.register(pd, buffers, bufferSize);
         ledger = new PoolLedger(buffers);
-        for (int slot = 0; slot < buffers; slot++) {
-            receives[slot] = ReceiveWorkRequest.allocate(1).wrId(slot).sge(0, region, offset(slot), bufferSize);
-            views[slot] = region.memory().asSlice(offset(slot), bufferSize).asReadOnly();
-            queue.postReceive(receives[slot]);
+        for (ReceiveWorkRequest receive : this.buffers.receives) {
+            queue.postReceive(receive);
         }
-        slots = new ReceiveSlots(views);
     }
 
     /**
@@ -115,7 +104,7 @@ public final class SharedReceivePool implements AutoCloseable {
 
     /** {@return its buffers, their size, those reserved or held, and its open channels} */
     public PoolStatistics statistics() {
-        return new PoolStatistics(receives.length, bufferSize, ledger.reservedBuffers(), ledger.channels());
+        return new PoolStatistics(ledger.buffers(), bufferSize, ledger.reservedBuffers(), ledger.channels());
     }
 
     /** {@return the size of each buffer, header included: the {@link ChannelOptions#bufferSize()} of its channels} */
@@ -141,7 +130,7 @@ public final class SharedReceivePool implements AutoCloseable {
      *
      * @throws MessagingException when the pool has too few buffers left, or is closed
      */
-    synchronized PoolLedger.Reservation reserve(Context channelContext, ChannelOptions options) {
+    PoolLedger.Reservation reserve(Context channelContext, ChannelOptions options) {
         if (closed) {
             throw new MessagingException("shared receive pool on " + deviceName() + " is closed", null);
         }
@@ -156,17 +145,13 @@ public final class SharedReceivePool implements AutoCloseable {
         int needed = options.receiveBuffers();
         PoolLedger.Reservation reservation = ledger.reserve(needed);
         if (reservation == null) {
-            int free = receives.length - ledger.reservedBuffers();
+            int free = ledger.buffers() - ledger.reservedBuffers();
             throw new MessagingException("shared receive pool on " + deviceName() + ": a channel needs " + needed
                     + " buffers (receive credits + " + ChannelOptions.CONTROL_RESERVE + "), " + free + " of "
-                    + receives.length + " are free: make the pool for more channels, or give channels fewer credits",
+                    + ledger.buffers() + " are free: make the pool for more channels, or give channels fewer credits",
                     null);
         }
         return reservation;
-    }
-
-    long offset(int slot) {
-        return (long) slot * bufferSize;
     }
 
     /** Buffer {@code slot} completed on {@code reservation}'s queue pair: it is that channel's until given back. */
@@ -182,8 +167,15 @@ public final class SharedReceivePool implements AutoCloseable {
      * @throws IllegalStateException when the pool closed meanwhile
      */
     void giveBack(int slot, PoolLedger.Reservation reservation) {
-        if (ledger.giveBack(slot, reservation) && !closed) {
-            queue.postReceive(receives[slot]);
+        if (ledger.giveBack(slot, reservation)) {
+            post(slot);
+        }
+    }
+
+    /** {@code ibv_post_srq_recv} of buffer {@code slot}, unless the pool is closed (its SRQ goes with it). */
+    private void post(int slot) {
+        if (!closed) {
+            queue.postReceive(buffers.receives[slot]);
         }
     }
 
@@ -194,13 +186,11 @@ public final class SharedReceivePool implements AutoCloseable {
      * counted until they are released.
      */
     void detach(PoolLedger.Reservation reservation) {
-        ledger.detach(reservation, slot -> slots.current(slot).isHeld(), slot -> {
-            if (!closed) {
-                try {
-                    queue.postReceive(receives[slot]);
-                } catch (RuntimeException closing) {
-                    // the pool is closing: its queue goes with it
-                }
+        ledger.detach(reservation, slot -> buffers.slots.current(slot).isHeld(), slot -> {
+            try {
+                post(slot);
+            } catch (RuntimeException closing) {
+                // the pool is closing: its queue goes with it
             }
         });
     }
@@ -217,7 +207,7 @@ public final class SharedReceivePool implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "SharedReceivePool[" + deviceName() + ", " + receives.length + " x " + bufferSize + " B, "
+        return "SharedReceivePool[" + deviceName() + ", " + ledger.buffers() + " x " + bufferSize + " B, "
                 + ledger.reservedBuffers() + " reserved" + (closed ? ", closed" : "") + "]";
     }
 }
