@@ -111,6 +111,9 @@ final class ChannelSetup {
             int readDepth) {
         MessageChannel channel = new MessageChannel(resources, options, theirs, peer, readDepth);
         channel.start();
+        if (resources.sharedPool != null) {
+            resources.sharedPool.attach(channel);
+        }
         return channel;
     }
 

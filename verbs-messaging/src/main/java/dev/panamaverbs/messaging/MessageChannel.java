@@ -556,6 +556,15 @@ public final class MessageChannel implements AutoCloseable {
         wakeAll(standing);
     }
 
+    /**
+     * Its {@link SharedReceivePool} is closing and will take the queue pair: fail now,
+     * disconnected first, so the peer learns of it and no waiter meets a destroyed queue pair.
+     */
+    void poolClosed(String device) {
+        failDisconnectingFirst(new MessagingException("message channel to " + peer + ": its shared receive pool on "
+                + device + " was closed", null));
+    }
+
     /** {@code rdma_disconnect} of a failed channel, without waiting; a refusal is only logged (DEBUG). */
     private void disconnectAfterFailure() {
         try {
@@ -596,6 +605,7 @@ public final class MessageChannel implements AutoCloseable {
         } finally {
             resources.close();
             if (resources.sharedPool != null) {
+                resources.sharedPool.forget(this);
                 dispatch.releaseAfterClose(); // the pool outlives the channel: give back what it holds
             }
         }

@@ -10,6 +10,8 @@ import dev.panamaverbs.cm.ConnectionId;
 import dev.panamaverbs.cm.PortSpace;
 import java.net.InetSocketAddress;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One pool of receive buffers for many {@link MessageChannel}s of this process on one device: a
@@ -30,8 +32,10 @@ import java.util.Objects;
  * or accepted through that device ({@link Context#sharesNativeContext}). A channel on another
  * device is refused.
  *
- * <p>Close the channels first: {@link #close()} closes the queue pairs still using the SRQ (their
- * channels then fail), then the SRQ, region, protection domain and identifier. Thread-safe.
+ * <p>Close the channels first. A {@link #close()} under live channels fails each of them first
+ * ({@code rdma_disconnect}, so the peer learns at once; its waiters end with a
+ * {@link MessagingException} naming the pool), then closes the queue pairs still using the SRQ,
+ * the SRQ, region, protection domain and identifier. Thread-safe.
  */
 public final class SharedReceivePool implements AutoCloseable {
     private final ConnectionEventChannel cmChannel;
@@ -45,6 +49,8 @@ public final class SharedReceivePool implements AutoCloseable {
     final ReceiveBuffers buffers;
     /** Which channel took each buffer, and the reservations. */
     private final PoolLedger ledger;
+    /** The running channels on the pool, failed by its close before their queue pairs go. */
+    private final Set<MessageChannel> attached = ConcurrentHashMap.newKeySet();
 
     private SharedReceivePool(ConnectionEventChannel cmChannel, Context context, int buffers, int bufferSize) {
         this.cmChannel = cmChannel;
@@ -154,6 +160,19 @@ public final class SharedReceivePool implements AutoCloseable {
         return reservation;
     }
 
+    /** {@code channel} runs on the pool; one made while the pool closed fails at once. */
+    void attach(MessageChannel channel) {
+        attached.add(channel);
+        if (closed) {
+            channel.poolClosed(deviceName());
+        }
+    }
+
+    /** {@code channel} closed: the pool no longer needs to fail it. */
+    void forget(MessageChannel channel) {
+        attached.remove(channel);
+    }
+
     /** Buffer {@code slot} completed on {@code reservation}'s queue pair: it is that channel's until given back. */
     void taken(int slot, PoolLedger.Reservation reservation) {
         ledger.taken(slot, reservation);
@@ -196,12 +215,16 @@ public final class SharedReceivePool implements AutoCloseable {
     }
 
     /**
-     * Closes the queue pairs still on the SRQ, then the SRQ, region, protection domain and the
-     * anchoring identifier ({@code rdma_destroy_id}). Idempotent.
+     * Fails the channels still on the pool (each disconnected, its waiters woken with a
+     * {@link MessagingException}), then closes the queue pairs still on the SRQ, the SRQ, region,
+     * protection domain and the anchoring identifier ({@code rdma_destroy_id}). Idempotent.
      */
     @Override
     public void close() {
-        closed = true; // no buffer is posted again from now on
+        closed = true; // no buffer is posted again from now on, and no channel attaches unfailed
+        for (MessageChannel channel : attached) {
+            channel.poolClosed(deviceName());
+        }
         cmChannel.close(); // idempotent
     }
 

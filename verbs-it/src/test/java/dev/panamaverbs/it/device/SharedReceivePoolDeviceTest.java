@@ -2,6 +2,7 @@ package dev.panamaverbs.it.device;
 
 import static dev.panamaverbs.it.support.RdmaCmSupport.anyPort;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -35,7 +36,9 @@ import java.util.concurrent.TimeUnit;
  * Message channels whose receive buffers come from one {@link SharedReceivePool} (an SRQ) on the
  * device's own address: both sides of three connections on one pool, echoing numbered messages
  * through windows of 4; a channel beyond the pool's room refused with the reason in the reject;
- * the room coming back on close, less what a held message keeps until released. The channels
+ * the room coming back on close, less what a held message keeps until released; the pool closed
+ * under a live channel failing it (its waiter and its peer) rather than leaving it on a destroyed
+ * queue pair. The channels
  * connect with RNR retry 0, so one RNR NAK would fail a channel: every channel staying open shows
  * there was none.
  */
@@ -141,6 +144,42 @@ class SharedReceivePoolDeviceTest {
                 }
                 assertTrue(receiver.isOpen() && client.isOpen());
             }
+        }
+    }
+
+    @DeviceTest
+    void closingThePoolUnderALiveChannelFailsItAndItsPeerWithoutAHang(TestDevice device) throws Exception {
+        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
+        try (SharedReceivePool pool = SharedReceivePool.create(anyPort(ip), OPTIONS, 1);
+             MessageServer server = MessageServer.listen(anyPort(ip), OPTIONS, pool);
+             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            CompletableFuture<MessageChannel> accepted = ChannelLoop.acceptLater(server, threads);
+            try (MessageChannel client = MessageChannel.connect(server.localAddress(), OPTIONS);
+                 MessageChannel pooled = accepted.get(60, TimeUnit.SECONDS)) {
+                client.send(numbered(1));
+                ReceivedMessage first = pooled.receive(WAIT);
+                assertNotNull(first, "the channel works before the close");
+                first.release();
+
+                Future<ReceivedMessage> waiting = threads.submit(() -> pooled.receive(WAIT));
+                pool.close();
+                ExecutionException woken = assertThrows(ExecutionException.class, () -> waiting.get(30, TimeUnit.SECONDS),
+                        "the waiter ends with the failure, long before its own 60 s");
+                assertInstanceOf(MessagingException.class, woken.getCause());
+                assertTrue(woken.getCause().getMessage().contains("shared receive pool"), woken.getCause().getMessage());
+                MessagingException send = assertThrows(MessagingException.class, () -> pooled.send(numbered(2)));
+                assertTrue(send.getMessage().contains("shared receive pool"), send.getMessage());
+                assertFalse(pooled.isOpen());
+                // The peer hears the disconnect: its receive fails instead of waiting out its time.
+                long start = System.nanoTime();
+                assertThrows(MessagingException.class, () -> client.receive(WAIT));
+                assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(30), "the peer failed at the disconnect");
+            }
+            pool.close(); // idempotent
+            MessagingException refused = assertThrows(MessagingException.class,
+                    () -> MessageChannel.connect(server.localAddress(), OPTIONS, pool));
+            assertTrue(refused.getMessage().contains("is closed"), refused.getMessage());
+            assertEquals(0, pool.statistics().channels());
         }
     }
 

@@ -11,12 +11,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Host B's side of {@link ScaleTwoHostTest}: a client process that opens {@code count} RC
- * connections through rdma_cm to host A's server, one after the other, and answers each
+ * connections through rdma_cm to host A's server, up to {@link #CONNECTING} at a time (the
+ * identifiers share one event channel, which hands each its own events), and answers each
  * request with its reply on a virtual thread per connection that waits through the poller.
  * Arguments: server address, port, count, messages per connection (0: until killed), and the
  * word sent as private data ({@code load} or {@code victim}). Publishes "connected" (with the
@@ -25,8 +28,14 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class ScalePeer {
     static final Duration WAIT = Duration.ofSeconds(120);
-    /** How long a connection waits for the server's next request: long, because host A connects all before any goes past the middle. */
-    static final Duration REQUEST_WAIT = Duration.ofMinutes(10);
+    /** Connections being set up at once: address, route, queue pair and connect of one overlap another's round trips. */
+    static final int CONNECTING = 8;
+    /**
+     * How long a connection waits for the server's next request, per connection of the process:
+     * host A accepts them all before any goes past the middle, so the first one waits through
+     * the set-up of every other (seconds each under TCG).
+     */
+    static final Duration REQUEST_WAIT_PER_CONNECTION = Duration.ofSeconds(10);
 
     private ScalePeer() {}
 
@@ -39,23 +48,32 @@ public final class ScalePeer {
         List<Thread> threads = new ArrayList<>();
         AtomicLong verified = new AtomicLong();
         AtomicReference<Throwable> failure = new AtomicReference<>();
+        Duration requestWait = Duration.ofMinutes(10).plus(REQUEST_WAIT_PER_CONNECTION.multipliedBy(count));
+        Semaphore connecting = new Semaphore(CONNECTING);
+        CountDownLatch connected = new CountDownLatch(count);
         try (ConnectionEventChannel events = ConnectionEventChannel.create()) {
             long start = System.nanoTime();
             for (int k = 0; k < count; k++) {
-                ConnectionId id = events.createIdentifier(PortSpace.TCP);
-                id.resolveAddress(server, WAIT);
-                id.resolveRoute(WAIT);
-                ScaleLink link = ScaleLink.create(k, id);
-                links.add(link);
-                link.postReceive();
-                id.connect(options, WAIT);
+                int index = k;
+                connecting.acquire();
                 threads.add(Thread.ofVirtual().name("answer-" + k).start(() -> {
                     try {
-                        answer(link, messages, verified);
+                        ScaleLink link;
+                        try {
+                            link = connect(events, index, server, options, links);
+                        } finally {
+                            connecting.release();
+                            connected.countDown();
+                        }
+                        answer(link, messages, requestWait, verified);
                     } catch (Throwable e) {
                         failure.compareAndSet(null, e);
                     }
                 }));
+            }
+            connected.await();
+            if (failure.get() != null) {
+                throw new AssertionError("a connection failed", failure.get());
             }
             long millis = (System.nanoTime() - start) / 1_000_000;
             System.out.println(count + " connections to " + server + " in " + millis + " ms");
@@ -68,14 +86,31 @@ public final class ScalePeer {
             }
             PeerSide.publish("verified", verified.get());
         } finally {
-            links.forEach(ScaleLink::close);
+            synchronized (links) {
+                links.forEach(ScaleLink::close);
+            }
         }
     }
 
+    /** Resolves, creates the connection's resources (added to {@code links} for the close) and connects. */
+    private static ScaleLink connect(ConnectionEventChannel events, int index, InetSocketAddress server, ConnectionOptions options,
+                                     List<ScaleLink> links) {
+        ConnectionId id = events.createIdentifier(PortSpace.TCP);
+        id.resolveAddress(server, WAIT);
+        id.resolveRoute(WAIT);
+        ScaleLink link = ScaleLink.create(index, id);
+        synchronized (links) {
+            links.add(link);
+        }
+        link.postReceive();
+        id.connect(options, WAIT);
+        return link;
+    }
+
     /** For each request: check it, post the next receive, send the reply. {@code messages} 0: until the process dies. */
-    private static void answer(ScaleLink link, int messages, AtomicLong verified) throws InterruptedException {
+    private static void answer(ScaleLink link, int messages, Duration requestWait, AtomicLong verified) throws InterruptedException {
         for (int seq = 1; messages == 0 || seq <= messages; seq++) {
-            link.await(1, REQUEST_WAIT, () -> { });
+            link.await(1, requestWait, () -> { });
             int serverIndex = link.receivedIndex();
             String wrong = link.checkReceived(serverIndex, seq, ScaleLink.REQUEST);
             if (wrong != null) {

@@ -75,19 +75,37 @@ class ScaleTwoHostTest {
             loadPeer = hosts.startPeer(ScalePeer.class, address, port, Integer.toString(load), Integer.toString(MESSAGES), "load");
 
             long start = System.nanoTime();
+            CountDownLatch accepted = new CountDownLatch(CONNECTIONS);
             for (int k = 0; k < CONNECTIONS; k++) {
                 ConnectionRequest request = listener.awaitRequest(TwoHosts.PEER_START_TIMEOUT.plus(WAIT))
                         .orElseThrow(() -> new AssertionError("no connection request in time (the peers' output follows the test)"));
                 boolean victim = java.util.Arrays.equals(VICTIM, java.util.Arrays.copyOf(request.privateData(), VICTIM.length));
-                ConnectionId id = request.identifier();
-                ScaleLink link = ScaleLink.create(k, id);
-                links.add(link);
-                id.accept(ConnectionOptions.defaults(), WAIT);
-                Runnable body = victim
-                        ? () -> serveVictim(link, victimRunning, victimStatus, victimFailedAt)
-                        : () -> serveLoad(link, halfway, killed, verified, loadFailure);
-                threads.add(Thread.ofVirtual().name((victim ? "victim-" : "load-") + k).start(body));
+                int index = k;
+                // The connection's own thread makes its resources and accepts, so the next request is taken meanwhile.
+                threads.add(Thread.ofVirtual().name((victim ? "victim-" : "load-") + k).start(() -> {
+                    ScaleLink link;
+                    try {
+                        link = ScaleLink.create(index, request.identifier());
+                        synchronized (links) {
+                            links.add(link);
+                        }
+                        request.identifier().accept(ConnectionOptions.defaults(), WAIT);
+                    } catch (Throwable e) {
+                        loadFailure.compareAndSet(null, new AssertionError("accepting connection " + index, e));
+                        halfway.countDown();
+                        return;
+                    } finally {
+                        accepted.countDown();
+                    }
+                    if (victim) {
+                        serveVictim(link, victimRunning, victimStatus, victimFailedAt);
+                    } else {
+                        serveLoad(link, halfway, killed, verified, loadFailure);
+                    }
+                }));
             }
+            assertTrue(accepted.await(WAIT.toSeconds(), TimeUnit.SECONDS), "accepts still running");
+            assertNull(loadFailure.get(), () -> "a connection failed: " + loadFailure.get());
             long setUpMillis = (System.nanoTime() - start) / 1_000_000;
             System.out.printf("scale: %d connections accepted in %d ms (%.1f ms per connection)%n", CONNECTIONS, setUpMillis,
                     (double) setUpMillis / CONNECTIONS);
@@ -117,7 +135,9 @@ class ScaleTwoHostTest {
                     "every request checked on host B");
             System.out.println("scale: host B connected its " + load + " in " + loadPeer.awaitValue("connected", Duration.ZERO) + " ms");
         } finally {
-            links.forEach(ScaleLink::close);
+            synchronized (links) {
+                links.forEach(ScaleLink::close);
+            }
             if (victimPeer != null) {
                 victimPeer.close();
             }
