@@ -53,9 +53,10 @@ class SharedReceivePoolDeviceTest {
     void bothSidesOfThreeConnectionsEchoThroughOnePool(TestDevice device) throws Exception {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
         int connections = 3;
-        try (SharedReceivePool pool = SharedReceivePool.create(anyPort(ip), OPTIONS, 2 * connections);
-             MessageServer server = MessageServer.listen(anyPort(ip), OPTIONS, pool);
-             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+        try (PooledServer setUp = PooledServer.open(ip, 2 * connections)) {
+            SharedReceivePool pool = setUp.pool();
+            MessageServer server = setUp.server();
+            ExecutorService threads = setUp.threads();
             assertEquals(2 * connections * OPTIONS.receiveBuffers(), pool.statistics().buffers());
             List<MessageChannel> channels = new ArrayList<>();
             List<Future<Integer>> echoes = new ArrayList<>();
@@ -97,22 +98,20 @@ class SharedReceivePoolDeviceTest {
     @DeviceTest
     void aChannelBeyondThePoolIsRefusedAndItsRoomComesBackOnClose(TestDevice device) throws Exception {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
-        try (SharedReceivePool pool = SharedReceivePool.create(anyPort(ip), OPTIONS, 1);
-             MessageServer server = MessageServer.listen(anyPort(ip), OPTIONS, pool);
-             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+        try (PooledServer setUp = PooledServer.open(ip, 1)) {
             ChannelOptions larger = ChannelOptions.builder().receiveCredits(WINDOW).maxMessageSize(2048).build();
-            assertThrows(IllegalArgumentException.class, () -> MessageServer.listen(anyPort(ip), larger, pool),
+            assertThrows(IllegalArgumentException.class, () -> MessageServer.listen(anyPort(ip), larger, setUp.pool()),
                     "a server whose buffers are not the pool's");
 
-            CompletableFuture<MessageChannel> first = ChannelLoop.acceptLater(server, threads);
-            MessageChannel firstClient = MessageChannel.connect(server.localAddress(), OPTIONS);
+            CompletableFuture<MessageChannel> first = setUp.acceptLater();
+            MessageChannel firstClient = MessageChannel.connect(setUp.address(), OPTIONS);
             MessageChannel firstServerSide = first.get(60, TimeUnit.SECONDS);
-            assertEquals(OPTIONS.receiveBuffers(), pool.statistics().reservedBuffers());
+            assertEquals(OPTIONS.receiveBuffers(), setUp.pool().statistics().reservedBuffers());
 
             // The pool is full: the next request is rejected, and the client hears why.
-            CompletableFuture<MessageChannel> refused = ChannelLoop.acceptLater(server, threads);
+            CompletableFuture<MessageChannel> refused = setUp.acceptLater();
             ConnectionRejectedException rejected = assertThrows(ConnectionRejectedException.class,
-                    () -> MessageChannel.connect(server.localAddress(), OPTIONS));
+                    () -> MessageChannel.connect(setUp.address(), OPTIONS));
             String reason = new String(rejected.privateData(), StandardCharsets.UTF_8);
             assertTrue(reason.contains("shared receive pool"), reason);
             ExecutionException serverSide = assertThrows(ExecutionException.class, () -> refused.get(60, TimeUnit.SECONDS));
@@ -125,15 +124,15 @@ class SharedReceivePoolDeviceTest {
             assertNotNull(held);
             firstServerSide.close();
             firstClient.close();
-            assertEquals(0, pool.statistics().channels());
-            assertEquals(1, pool.statistics().reservedBuffers(), "the held message's buffer");
+            assertEquals(0, setUp.pool().statistics().channels());
+            assertEquals(1, setUp.pool().statistics().reservedBuffers(), "the held message's buffer");
             assertThrows(IllegalStateException.class, held::payload, "its channel is closed");
             held.release();
-            assertEquals(0, pool.statistics().reservedBuffers(), "released: back in the pool");
+            assertEquals(0, setUp.pool().statistics().reservedBuffers(), "released: back in the pool");
 
             // The room is back: a new channel fits and works.
-            CompletableFuture<MessageChannel> again = ChannelLoop.acceptLater(server, threads);
-            try (MessageChannel client = MessageChannel.connect(server.localAddress(), OPTIONS);
+            CompletableFuture<MessageChannel> again = setUp.acceptLater();
+            try (MessageChannel client = MessageChannel.connect(setUp.address(), OPTIONS);
                  MessageChannel receiver = again.get(60, TimeUnit.SECONDS)) {
                 for (int i = 0; i < 3 * OPTIONS.receiveBuffers(); i++) {
                     client.send(numbered(i));
@@ -150,19 +149,17 @@ class SharedReceivePoolDeviceTest {
     @DeviceTest
     void closingThePoolUnderALiveChannelFailsItAndItsPeerWithoutAHang(TestDevice device) throws Exception {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
-        try (SharedReceivePool pool = SharedReceivePool.create(anyPort(ip), OPTIONS, 1);
-             MessageServer server = MessageServer.listen(anyPort(ip), OPTIONS, pool);
-             ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            CompletableFuture<MessageChannel> accepted = ChannelLoop.acceptLater(server, threads);
-            try (MessageChannel client = MessageChannel.connect(server.localAddress(), OPTIONS);
+        try (PooledServer setUp = PooledServer.open(ip, 1)) {
+            CompletableFuture<MessageChannel> accepted = setUp.acceptLater();
+            try (MessageChannel client = MessageChannel.connect(setUp.address(), OPTIONS);
                  MessageChannel pooled = accepted.get(60, TimeUnit.SECONDS)) {
                 client.send(numbered(1));
                 ReceivedMessage first = pooled.receive(WAIT);
                 assertNotNull(first, "the channel works before the close");
                 first.release();
 
-                Future<ReceivedMessage> waiting = threads.submit(() -> pooled.receive(WAIT));
-                pool.close();
+                Future<ReceivedMessage> waiting = setUp.threads().submit(() -> pooled.receive(WAIT));
+                setUp.pool().close();
                 ExecutionException woken = assertThrows(ExecutionException.class, () -> waiting.get(30, TimeUnit.SECONDS),
                         "the waiter ends with the failure, long before its own 60 s");
                 assertInstanceOf(MessagingException.class, woken.getCause());
@@ -175,11 +172,41 @@ class SharedReceivePoolDeviceTest {
                 assertThrows(MessagingException.class, () -> client.receive(WAIT));
                 assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(30), "the peer failed at the disconnect");
             }
-            pool.close(); // idempotent
+            setUp.pool().close(); // idempotent
             MessagingException refused = assertThrows(MessagingException.class,
-                    () -> MessageChannel.connect(server.localAddress(), OPTIONS, pool));
+                    () -> MessageChannel.connect(setUp.address(), OPTIONS, setUp.pool()));
             assertTrue(refused.getMessage().contains("is closed"), refused.getMessage());
-            assertEquals(0, pool.statistics().channels());
+            assertEquals(0, setUp.pool().statistics().channels());
+        }
+    }
+
+    /** A pool for {@code channels} channels on the device's address, a server on it, and virtual threads. */
+    private record PooledServer(SharedReceivePool pool, MessageServer server, ExecutorService threads) implements AutoCloseable {
+        static PooledServer open(InetAddress ip, int channels) {
+            SharedReceivePool pool = SharedReceivePool.create(anyPort(ip), OPTIONS, channels);
+            try {
+                return new PooledServer(pool, MessageServer.listen(anyPort(ip), OPTIONS, pool),
+                        Executors.newVirtualThreadPerTaskExecutor());
+            } catch (RuntimeException e) {
+                pool.close();
+                throw e;
+            }
+        }
+
+        /** {@return the server side of the next connection, accepted on a virtual thread} */
+        CompletableFuture<MessageChannel> acceptLater() {
+            return ChannelLoop.acceptLater(server, threads);
+        }
+
+        java.net.InetSocketAddress address() {
+            return server.localAddress();
+        }
+
+        @Override
+        public void close() {
+            try (pool; server) {
+                threads.close();
+            }
         }
     }
 
