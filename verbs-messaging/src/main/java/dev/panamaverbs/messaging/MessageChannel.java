@@ -464,6 +464,34 @@ public final class MessageChannel implements AutoCloseable {
     }
 
     /**
+     * The next message copied into {@code destination}, its buffer re-posted at once
+     * ({@code ibv_post_recv}, or the pool's SRQ) and its credit counted for return: the copying
+     * counterpart of {@link #receive(Duration)}. A message that came in one receive buffer is
+     * received without allocating anything (the zero-copy form allocates one small object per
+     * message, the guard that keeps a released message from reaching its buffer's next one). A
+     * message longer than {@code destination} is cut to its size, and the full length returned
+     * tells so. A REQUEST's correlation id is not returned here: receive requests with
+     * {@link #receive(Duration)} to answer them.
+     *
+     * @param destination where the payload goes (writable)
+     * @param timeout how long to wait (zero: one look)
+     * @return the payload's full length, or -1 when no message came in time
+     * @throws IllegalArgumentException when {@code destination} is read-only
+     * @throws RendezvousException when the next message was a large one this side refused or could
+     *         not read (that message is gone; the channel goes on unless it failed too)
+     * @throws MessagingException when the channel failed (after every message that arrived before
+     *         was received) or is closed
+     */
+    public int receive(MemorySegment destination, Duration timeout) {
+        Objects.requireNonNull(destination, "receive: destination is null");
+        if (destination.isReadOnly()) {
+            throw new IllegalArgumentException("receive: the destination segment is read-only");
+        }
+        ReceivedMessage message = dispatch.receive(deadline(timeout));
+        return message == null ? -1 : message.copyAndRecycle(destination);
+    }
+
+    /**
      * Has {@code handler} called with each message that arrives from now on, on the shared
      * poller's thread, instead of queueing it for {@link #receive}. The handler must be short and
      * must not block (no send that waits for a credit: the credits arrive on that same thread; a

@@ -84,6 +84,11 @@ final class ReceiveSlots {
         owners[slot].repost(slot);
     }
 
+    /** A message copied out and never handed out waits in its slot again: the buffer is re-posted, no object made. */
+    void recycled(int slot) {
+        owners[slot].repost(slot);
+    }
+
     /** {@return true once the channel {@code slot}'s message arrived on is closed} */
     boolean isClosed(int slot) {
         return owners[slot].isClosed();

@@ -11,7 +11,9 @@ import java.lang.invoke.VarHandle;
  * rendezvous buffer back to its allocator) and returns its credit to the peer. A message not released keeps its credit: the
  * peer's sends wait for it (that is the flow control). Each object shows one message: once
  * released it stays released (a second release does nothing, {@code payload()} throws), and the
- * next message of the same buffer comes in another object.
+ * next message of the same buffer comes in another object. That replacement is the one object a
+ * received message costs; {@link MessageChannel#receive(MemorySegment, Duration)} copies instead
+ * and allocates nothing.
  */
 public final class ReceivedMessage {
     private static final int WAITING = 0;
@@ -145,6 +147,29 @@ public final class ReceivedMessage {
             }
             slots.released(slot);
         }
+    }
+
+    /**
+     * Copies the payload into {@code destination} (as much as fits) and re-posts the buffer, for a
+     * message that never left its channel ({@link MessageChannel#receive(MemorySegment, Duration)}).
+     * No reference to this object escaped, so it waits for the buffer's next message itself and,
+     * unlike {@link #release()}, no replacement is made: nothing is allocated. A large message
+     * (its own buffer, given back on release) is released as usual.
+     *
+     * @return the payload's full length (more than {@code destination}'s size when cut)
+     * @throws IllegalStateException once its channel is closed (the buffer freed)
+     */
+    int copyAndRecycle(MemorySegment destination) {
+        if (slots.isClosed(slot)) {
+            throw new IllegalStateException("receive: the channel of " + this + " is closed (its buffers are freed)");
+        }
+        MemorySegment.copy(buffer, payloadOffset, destination, 0, Math.min(length, destination.byteSize()));
+        if (onRelease != null || slots.current(slot) != this) {
+            release();
+        } else if (STATE.compareAndSet(this, HELD, WAITING)) {
+            slots.recycled(slot);
+        }
+        return length;
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.panamaverbs.messaging;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -125,5 +126,50 @@ class ReceiveSlotsTest {
         second.release();
         assertEquals(List.of(0), other.reposts, "the release goes to the channel it arrived on");
         assertEquals(List.of(0), owner.reposts);
+    }
+
+    @Test
+    void aCopiedMessageIsCutToTheDestinationAndItsObjectWaitsForTheNextOne() {
+        MemorySegment buffer = arena.allocate(MessageHeader.SIZE + 16);
+        for (int i = 0; i < 16; i++) {
+            buffer.set(ValueLayout.JAVA_BYTE, MessageHeader.SIZE + i, (byte) (i + 1));
+        }
+        ReceiveSlots slots = new ReceiveSlots(new MemorySegment[] {buffer.asReadOnly()});
+        ReceivedMessage message = slots.arrived(owner, 0, MessageType.DATA, 16, 0);
+        MemorySegment small = arena.allocate(10);
+        assertEquals(16, message.copyAndRecycle(small), "the full length, more than fitted");
+        for (int i = 0; i < 10; i++) {
+            assertEquals(i + 1, small.get(ValueLayout.JAVA_BYTE, i), "byte " + i);
+        }
+        assertEquals(List.of(0), owner.reposts, "re-posted at once");
+        assertSame(message, slots.current(0), "no replacement object: it never left the channel");
+        assertSame(message, slots.arrived(owner, 0, MessageType.DATA, 4, 0), "it shows the buffer's next message");
+        assertEquals(4, message.copyAndRecycle(small));
+        assertEquals(List.of(0, 0), owner.reposts);
+    }
+
+    @Test
+    void aCopiedLargeMessageGivesItsBufferBackAsARelease() {
+        ReceiveSlots slots = slots(1);
+        List<String> released = new ArrayList<>();
+        MemorySegment destination = arena.allocate(100);
+        destination.set(ValueLayout.JAVA_BYTE, 99, (byte) 5);
+        ReceivedMessage large = slots.arrivedLarge(owner, 0, MessageType.DATA, 0, destination.asReadOnly(), 100,
+                () -> released.add("destination"));
+        MemorySegment copy = arena.allocate(100);
+        assertEquals(100, large.copyAndRecycle(copy));
+        assertEquals(5, copy.get(ValueLayout.JAVA_BYTE, 99));
+        assertEquals(List.of("destination"), released);
+        assertFalse(large.isHeld(), "released, not recycled: its object was the large message's own");
+        assertNotSame(large, slots.current(0));
+    }
+
+    @Test
+    void aCopyFromAClosedChannelThrows() {
+        ReceiveSlots slots = slots(1);
+        ReceivedMessage message = slots.arrived(owner, 0, MessageType.DATA, 4, 0);
+        owner.closed = true;
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> message.copyAndRecycle(arena.allocate(4)));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
     }
 }

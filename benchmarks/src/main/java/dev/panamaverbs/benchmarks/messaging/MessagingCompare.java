@@ -33,6 +33,9 @@ import java.util.concurrent.TimeUnit;
  * rdma_cm to the device's IPv4 address, default {@link ChannelOptions} (64 credits, 16 send
  * buffers, 64 KiB buffers, rendezvous above 64 KiB); small messages are sent zero-copy from a
  * {@code SendBuffer}, 1 MiB by rendezvous ({@code sendAsync}, 2 outstanding) ({@link MessagingLink}).</li>
+ * <li><b>messaging, copy-out</b>: the same at 64 B and 4 KiB, received with
+ * {@code receive(destination, timeout)}, which copies into a buffer of the receiver's own and
+ * allocates nothing.</li>
  * <li><b>messaging, busy poll</b>: the same at 64 B and 4 KiB on a second pair of channels with
  * {@link ChannelOptions#receiveBusyPoll()} of {@link #BUSY_POLL}: {@code receive} drains the
  * completion queue on its own thread, as the verbs loop does.</li>
@@ -135,15 +138,19 @@ public final class MessagingCompare {
         for (int size : new int[] {SMALL, MEDIUM, LARGE}) {
             boolean roundTrips = size == SMALL;
             int sends = size == LARGE ? LARGE_SENDS : SENDS;
-            MessagingLink sender = new MessagingLink(parked.client(), size, arena, sends);
+            MessagingLink sender = new MessagingLink(parked.client(), size, arena, sends, false);
             String how = sender.rendezvous() ? "rendezvous, sendAsync with " + sends + " outstanding"
                     : "zero-copy SendBuffer";
-            add(size, roundTrips, "messaging", measure(sender, new MessagingLink(parked.server(), size, arena, sends),
+            add(size, roundTrips, "messaging", measure(sender, new MessagingLink(parked.server(), size, arena, sends, false),
                     roundTrips, poller, null), how);
             if (size != LARGE) {
+                // Received by copying out, which allocates nothing (the zero-copy receive's ReceivedMessage does).
+                add(size, roundTrips, "messaging, copy-out", measure(new MessagingLink(parked.client(), size, arena, sends, true),
+                        new MessagingLink(parked.server(), size, arena, sends, true), roundTrips, poller, null),
+                        how + ", receive(destination, timeout)");
                 // Not at 1 MiB: its sources stay registered under the process's registration budget (see LARGE_SENDS).
-                add(size, roundTrips, "messaging, busy poll", measure(new MessagingLink(busy.client(), size, arena, sends),
-                        new MessagingLink(busy.server(), size, arena, sends), roundTrips, poller, null),
+                add(size, roundTrips, "messaging, busy poll", measure(new MessagingLink(busy.client(), size, arena, sends, false),
+                        new MessagingLink(busy.server(), size, arena, sends, false), roundTrips, poller, null),
                         how + ", receiveBusyPoll " + BUSY_POLL.toMillis() + " ms");
             }
             verbs(size, sends, size == LARGE ? LARGE_RECEIVES : RECEIVES, roundTrips);

@@ -14,7 +14,8 @@ import java.util.concurrent.CompletableFuture;
  * ({@code sendBuffer()}, {@code send(length)}). A larger one goes by rendezvous
  * ({@code sendAsync}), with up to {@code window} messages outstanding, each from a native
  * source buffer of its own that stays untouched until its future completes (the peer's DONE).
- * Receiving: {@code receive}, check, {@code release}.
+ * Receiving: {@code receive}, check, {@code release}; or, copying out, {@code receive(destination,
+ * timeout)} into a native buffer of the link's own, then the check.
  */
 final class MessagingLink implements Link {
     /** How long a receive waits before the run fails: a lost message must not hang it. */
@@ -26,6 +27,8 @@ final class MessagingLink implements Link {
     private final boolean rendezvous;
     private final MemorySegment[] sources;
     private final CompletableFuture<?>[] outstanding;
+    /** Where a copying receive puts the payload, or null for the zero-copy receive. */
+    private final MemorySegment destination;
     private long sent;
 
     /**
@@ -33,13 +36,15 @@ final class MessagingLink implements Link {
      * @param size    the messages' size
      * @param arena   where the rendezvous source buffers live (the caller's to close, after the channel)
      * @param window  rendezvous messages outstanding at once
+     * @param copyOut receive by copying into a buffer of the link's own ({@code receive(MemorySegment, Duration)})
      */
-    MessagingLink(MessageChannel channel, int size, Arena arena, int window) {
+    MessagingLink(MessageChannel channel, int size, Arena arena, int window, boolean copyOut) {
         this.channel = channel;
         this.size = size;
         this.rendezvous = size > channel.rendezvousThreshold();
         this.sources = new MemorySegment[rendezvous ? window : 0];
         this.outstanding = new CompletableFuture<?>[sources.length];
+        this.destination = copyOut ? arena.allocate(size, 64) : null;
         for (int i = 0; i < sources.length; i++) {
             sources[i] = arena.allocate(size, 64);
         }
@@ -68,6 +73,13 @@ final class MessagingLink implements Link {
 
     @Override
     public long receive() {
+        if (destination != null) {
+            int length = channel.receive(destination, RECEIVE_TIMEOUT);
+            if (length < 0) {
+                throw new IllegalStateException("no message within " + RECEIVE_TIMEOUT + " on " + channel);
+            }
+            return Stamp.check(destination, length, size);
+        }
         ReceivedMessage message = channel.receive(RECEIVE_TIMEOUT);
         if (message == null) {
             throw new IllegalStateException("no message within " + RECEIVE_TIMEOUT + " on " + channel);

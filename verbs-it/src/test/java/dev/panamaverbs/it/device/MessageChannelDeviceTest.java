@@ -231,6 +231,48 @@ class MessageChannelDeviceTest {
         }
     }
 
+    /**
+     * The copying receive: many windows' worth of messages through a window of 2, so every
+     * buffer it copied out must have been re-posted and its credit returned, each message checked
+     * in the caller's buffer; one longer than that buffer cut, its full length returned; a
+     * read-only destination refused before anything is taken.
+     */
+    @DeviceTest
+    void theCopyingReceiveRepostsEachBufferAndReportsACutMessage(TestDevice device) throws Exception {
+        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
+        ChannelOptions options = ChannelOptions.builder().receiveCredits(2).maxMessageSize(256).build();
+        try (ChannelLoop loop = ChannelLoop.open(ip, options, options); Arena arena = Arena.ofConfined()) {
+            MemorySegment destination = arena.allocate(256);
+            Future<?> sending = loop.threads.submit(() -> {
+                for (int i = 0; i < 20; i++) {
+                    loop.client.send(wide(i), Duration.ofSeconds(60));
+                }
+            });
+            for (int i = 0; i < 20; i++) {
+                assertEquals(64, loop.serverSide.receive(destination, Duration.ofSeconds(60)), "message " + i);
+                assertEquals(i, destination.get(ValueLayout.JAVA_INT_UNALIGNED, 0), "in order, in the caller's buffer");
+                assertEquals(~i, destination.get(ValueLayout.JAVA_INT_UNALIGNED, 60));
+            }
+            sending.get(60, TimeUnit.SECONDS);
+
+            assertThrows(IllegalArgumentException.class, () -> loop.serverSide.receive(destination.asReadOnly(), Duration.ZERO));
+            loop.client.send(wide(77));
+            MemorySegment small = arena.allocate(8);
+            assertEquals(64, loop.serverSide.receive(small, Duration.ofSeconds(60)), "the full length of a cut message");
+            assertEquals(77, small.get(ValueLayout.JAVA_INT_UNALIGNED, 0));
+            assertEquals(-1, loop.serverSide.receive(destination, Duration.ofMillis(100)), "nothing more came");
+            assertTrue(loop.serverSide.isOpen() && loop.client.isOpen());
+        }
+    }
+
+    /** 64 bytes: {@code i}, then {@code ~i} in the last word. */
+    private static MemorySegment wide(int i) {
+        MemorySegment segment = MemorySegment.ofArray(new byte[64]);
+        segment.set(ValueLayout.JAVA_INT_UNALIGNED, 0, i);
+        segment.set(ValueLayout.JAVA_INT_UNALIGNED, 60, ~i);
+        return segment;
+    }
+
     @DeviceTest
     void tooLargeMessagesAndStrangersAreRefused(TestDevice device) throws Exception {
         InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
