@@ -30,9 +30,13 @@ final class CoreBridge extends CoreAccess {
     @Override public List<VerbsResource> liveDependents(VerbsResource resource) { return resource.liveDependents(); }
 
     @Override
+    public Device describeDevice(MemorySegment context) {
+        return Device.describe(Pointers.sized(ibv_context.device(context), ibv_device.SIZE));
+    }
+
+    @Override
     public Context adoptContext(MemorySegment context, VerbsResource owner) {
-        Device device = Device.describe(Pointers.sized(ibv_context.device(context), ibv_device.SIZE));
-        Context wrapper = new Context(device, context, owner);
+        Context wrapper = new Context(describeDevice(context), context, owner);
         wrapper.register();
         return wrapper;
     }

@@ -12,7 +12,6 @@ import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.values.QueuePairState;
 import dev.panamaverbs.values.TransportType;
 import dev.panamaverbs.ffm.ibv_context;
-import dev.panamaverbs.ffm.ibv_device;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.gateway.RdmacmCalls;
 import dev.panamaverbs.ffm.rdmacm.rdma_addr;
@@ -465,10 +464,7 @@ public final class ConnectionId extends VerbsResource {
             if (verbs.address() == 0) {
                 return TransportType.UNKNOWN;
             }
-            MemorySegment device = ibv_context.device(Pointers.sized(verbs, ibv_context.SIZE));
-            TransportType type = device.address() == 0 ? null
-                    : TransportType.orNull(ibv_device.transport_type(Pointers.sized(device, ibv_device.SIZE)));
-            return type == null ? TransportType.UNKNOWN : type;
+            return CoreAccess.get().describeDevice(Pointers.sized(verbs, ibv_context.SIZE)).transportType();
         } finally {
             release();
         }

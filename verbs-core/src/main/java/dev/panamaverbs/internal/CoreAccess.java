@@ -1,6 +1,7 @@
 package dev.panamaverbs.internal;
 
 import dev.panamaverbs.Context;
+import dev.panamaverbs.Device;
 import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
@@ -58,6 +59,9 @@ public abstract class CoreAccess {
 
     /** The resource's open children, newest first. */
     public abstract List<VerbsResource> liveDependents(VerbsResource resource);
+
+    /** {@return the record of {@code context}'s device ({@code ibv_context.device}), read without wrapping the context} */
+    public abstract Device describeDevice(MemorySegment context);
 
     /**
      * Wraps the device context librdmacm opened for an identifier ({@code rdma_cm_id.verbs}) as a
