@@ -198,7 +198,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
                 String why = batch.status(index) == CompletionStatus.WR_FLUSH_ERR
                         ? "the connection was lost (the queue pair is in the error state: the peer disconnected or died): "
                         : "a work request failed: ";
-                channel.failAndDisconnect(new MessagingException("message channel to " + channel.peerName() + ": " + why
+                channel.failures().failAndDisconnect(new MessagingException("message channel to " + channel.peerName() + ": " + why
                         + batch.status(index) + " (wr_id 0x" + Long.toHexString(wrId) + ", vendor error 0x"
                         + Integer.toHexString(batch.vendorError(index)) + ")", null));
             }
@@ -218,7 +218,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
             type = MessageHeader.check(receiveMemory, offset, bytes);
             credits.grant(MessageHeader.credits(receiveMemory, offset));
         } catch (MessagingException e) {
-            channel.failAndDisconnect(new MessagingException("message channel to " + channel.peerName() + ": "
+            channel.failures().failAndDisconnect(new MessagingException("message channel to " + channel.peerName() + ": "
                     + e.getMessage(), null));
             return;
         }
@@ -234,7 +234,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
             case RENDEZVOUS_OFFER -> offered(slot, correlation, offset, length);
             case RENDEZVOUS_DONE -> {
                 if (!rendezvousSends.isOutstanding(correlation)) {
-                    channel.failAndDisconnect(new MessagingException("message channel to " + channel.peerName()
+                    channel.failures().failAndDisconnect(new MessagingException("message channel to " + channel.peerName()
                             + ": protocol error: a RENDEZVOUS_DONE for message " + correlation
                             + ", which this side did not offer", null));
                     return;
@@ -251,14 +251,14 @@ final class ChannelDispatch implements RendezvousReads.Owner {
         try {
             offer = RendezvousOffer.read(receiveMemory, offset + MessageHeader.SIZE, length);
         } catch (MessagingException e) {
-            channel.failAndDisconnect(new MessagingException("message channel to " + channel.peerName() + ": "
+            channel.failures().failAndDisconnect(new MessagingException("message channel to " + channel.peerName() + ": "
                     + e.getMessage(), null));
             return;
         }
         try {
             reads.offered(slot, id, offer);
         } catch (MessagingException e) {
-            channel.failAndDisconnect(e);
+            channel.failures().failAndDisconnect(e);
         }
     }
 
@@ -329,7 +329,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
             resources.postReceive(slot);
         } catch (RuntimeException e) {
             if (!channel.isClosed()) {
-                channel.failAndDisconnect(new MessagingException("release: ibv_post_recv on the channel to "
+                channel.failures().failAndDisconnect(new MessagingException("release: ibv_post_recv on the channel to "
                         + channel.peerName() + " failed", e));
             }
             return;
@@ -344,7 +344,7 @@ final class ChannelDispatch implements RendezvousReads.Owner {
             resources.postReceive(slot);
         } catch (RuntimeException e) {
             if (!channel.isClosed()) {
-                channel.failAndDisconnect(new MessagingException("ibv_post_recv on the channel to " + channel.peerName()
+                channel.failures().failAndDisconnect(new MessagingException("ibv_post_recv on the channel to " + channel.peerName()
                         + " failed", e));
             }
         }

@@ -43,7 +43,7 @@ final class ChannelSends {
 
     /** A free send buffer, waiting until {@code deadline}. */
     SendBuffer takeBuffer(long deadline) {
-        channel.requireOpen("send");
+        channel.failures().requireOpen("send");
         int slot = freeSends.take(deadline);
         if (slot < 0) {
             throw new CreditTimeoutException("send: all " + sendBuffers.length + " send buffers of the channel to "
@@ -89,7 +89,7 @@ final class ChannelSends {
     /** Takes a credit (waiting until {@code deadline}), writes the header and posts {@code buffer}'s SEND. */
     void post(SendBuffer buffer, MessageType type, int length, long correlation, int status, long deadline) {
         checkLength(length);
-        channel.requireOpen("send");
+        channel.failures().requireOpen("send");
         credits.acquire(deadline);
         int slot = buffer.slot();
         int returns = credits.takeReturns();
@@ -104,7 +104,7 @@ final class ChannelSends {
             credits.giveBack();
             credits.untake(returns);
             freeSends.put(slot);
-            throw channel.fail(new MessagingException("send: ibv_post_send to " + channel.peerName() + " failed", e));
+            throw channel.failures().fail(new MessagingException("send: ibv_post_send to " + channel.peerName() + " failed", e));
         }
         messagesSent.incrementAndGet();
     }
@@ -139,7 +139,7 @@ final class ChannelSends {
                 inFlight.completed();
                 credits.untake(returns);
                 freeControl(slot);
-                channel.fail(new MessagingException("credit message: ibv_post_send to " + channel.peerName() + " failed", e));
+                channel.failures().fail(new MessagingException("credit message: ibv_post_send to " + channel.peerName() + " failed", e));
             }
             return;
         }

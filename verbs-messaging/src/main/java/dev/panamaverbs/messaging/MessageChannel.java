@@ -58,7 +58,6 @@ import org.slf4j.LoggerFactory;
 public final class MessageChannel implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MessageChannel.class);
     private static final long CLOSE_DRAIN_NANOS = 5_000_000_000L;
-    private static final Duration DISCONNECT_WATCH_SLICE = Duration.ofMinutes(10);
 
     private final ChannelResources resources;
     private final ChannelOptions options;
@@ -71,10 +70,8 @@ public final class MessageChannel implements AutoCloseable {
     private final ChannelSends sends;
     private final ChannelDispatch dispatch;
     private final RendezvousSends rendezvous;
-    private final Object failLock = new Object();
+    private final ChannelFailure failures;
     private final AtomicBoolean closing = new AtomicBoolean();
-    private volatile MessagingException failure;
-    private volatile boolean closed;
 
     MessageChannel(ChannelResources resources, ChannelOptions options, Handshake peerHandshake, String peer,
             int readDepth) {
@@ -82,6 +79,7 @@ public final class MessageChannel implements AutoCloseable {
         this.options = options;
         this.peer = peer;
         this.credits = new CreditWindow(peerHandshake.credits(), options.receiveCredits());
+        this.failures = new ChannelFailure(peer, resources.id, this::wakeAll);
         this.maxSend = Math.min(options.maxMessageSize(), peerHandshake.maxMessageSize());
         this.threshold = Math.min(options.rendezvousThreshold(), maxSend);
         this.sends = new ChannelSends(this, resources, credits, inFlight);
@@ -138,7 +136,7 @@ public final class MessageChannel implements AutoCloseable {
         resources.events.setEventHandler(dispatch::drain);
         resources.completionQueue.requestNotification(false);
         dispatch.drain(resources.completionQueue); // what completed before the arm raised no event
-        Thread.ofVirtual().name("message-channel-watch " + peer).start(this::watchDisconnect);
+        failures.watchDisconnect();
     }
 
     // ---------------------------------------------------------------- sending
@@ -241,7 +239,7 @@ public final class MessageChannel implements AutoCloseable {
      */
     private RendezvousSends.Offered sendLarge(MemorySegment data, MessageType type, long correlation, long deadline,
             String what) {
-        requireOpen(what);
+        failures.requireOpen(what);
         if (maxSend < RendezvousOffer.SIZE) {
             throw new IllegalArgumentException(what + ": a message of " + data.byteSize() + " bytes needs rendezvous,"
                     + " whose " + RendezvousOffer.SIZE + "-byte offer does not fit the channel's " + maxSend
@@ -271,7 +269,7 @@ public final class MessageChannel implements AutoCloseable {
         RendezvousTimeoutException expired = new RendezvousTimeoutException("message channel to " + peer
                 + ": the receiver's DONE of rendezvous message " + offered.id() + " (" + offered.length()
                 + " bytes) did not come within " + which + "; the channel is failed and disconnected", offered.id());
-        failDisconnectingFirst(expired);
+        failures.failDisconnectingFirst(expired);
         return expired;
     }
 
@@ -312,7 +310,7 @@ public final class MessageChannel implements AutoCloseable {
     public CompletableFuture<ReceivedMessage> request(MemorySegment data, Duration timeout) {
         Objects.requireNonNull(data, "request: data is null");
         long deadline = deadline(timeout);
-        requireOpen("request");
+        failures.requireOpen("request");
         long id = pending.nextId();
         CompletableFuture<ReceivedMessage> response = pending.register(id, timeout, "request to " + peer);
         try {
@@ -509,104 +507,19 @@ public final class MessageChannel implements AutoCloseable {
 
     // ---------------------------------------------------------------- life cycle
 
-    /** The virtual thread that waits for rdma_cm's DISCONNECTED (parked on the poller). */
-    private void watchDisconnect() {
-        try {
-            while (!closed) {
-                if (resources.id.awaitDisconnect(DISCONNECT_WATCH_SLICE)) {
-                    if (!closed) {
-                        fail(new MessagingException("message channel to " + peer + ": the peer disconnected", null));
-                    }
-                    return;
-                }
-            }
-        } catch (RuntimeException e) {
-            if (!closed) {
-                fail(new MessagingException("message channel to " + peer + ": the connection failed", e));
-            }
-        }
-    }
-
-    /** Records the first failure and wakes every waiter with it; {@return the failure now in force} */
-    MessagingException fail(MessagingException cause) {
-        return wakeAll(record(cause));
-    }
-
-    /** {@return the failure now in force: {@code cause} unless one came first} */
-    private MessagingException record(MessagingException cause) {
-        synchronized (failLock) {
-            if (failure == null) {
-                failure = cause;
-                if (!closed) {
-                    LOG.debug("message channel to {} failed", peer, cause);
-                }
-            }
-            return failure;
-        }
-    }
-
-    /** Ends every waiter, pending request and rendezvous message with {@code first}; {@return it} */
-    private MessagingException wakeAll(MessagingException first) {
+    /** Ends every waiter, pending request and rendezvous message with {@code first} ({@link ChannelFailure}'s wake-up). */
+    private void wakeAll(MessagingException first) {
         credits.fail(first);
         pending.failAll(first);
         sends.fail(first);
         dispatch.fail(first);
         rendezvous.failAll(first);
         inFlight.wake();
-        return first;
     }
 
-    /**
-     * As {@link #fail}, for a failure found on this side (a failed completion, a protocol error):
-     * also {@code rdma_disconnect}s, on a virtual thread, so that the peer learns of it now (its
-     * channel fails with DISCONNECTED) rather than when this side is closed.
-     */
-    void failAndDisconnect(MessagingException cause) {
-        boolean first = failure == null && !closed;
-        fail(cause);
-        if (first) {
-            Thread.ofVirtual().name("message-channel-disconnect " + peer).start(this::disconnectAfterFailure);
-        }
-    }
-
-    /**
-     * As {@link #failAndDisconnect}, with the {@code rdma_disconnect} done first, on this thread:
-     * for a large message whose DONE did not come in time, the peer may still READ its region, and
-     * a local queue pair in the error state serves no more READs, so the registrations are only
-     * released (by the wake-up) after it.
-     */
-    private void failDisconnectingFirst(MessagingException cause) {
-        boolean first = failure == null && !closed;
-        MessagingException standing = record(cause);
-        if (first) {
-            disconnectAfterFailure();
-        }
-        wakeAll(standing);
-    }
-
-    /**
-     * Its {@link SharedReceivePool} is closing and will take the queue pair: fail now,
-     * disconnected first, so the peer learns of it and no waiter meets a destroyed queue pair.
-     */
-    void poolClosed(String device) {
-        failDisconnectingFirst(new MessagingException("message channel to " + peer + ": its shared receive pool on "
-                + device + " was closed", null));
-    }
-
-    /** {@code rdma_disconnect} of a failed channel, without waiting; a refusal is only logged (DEBUG). */
-    private void disconnectAfterFailure() {
-        try {
-            resources.id.disconnect(Duration.ZERO);
-        } catch (RuntimeException e) {
-            LOG.debug("message channel to {}: rdma_disconnect after the failure", peer, e);
-        }
-    }
-
-    void requireOpen(String what) {
-        MessagingException failed = failure;
-        if (failed != null) {
-            throw new MessagingException(what + ": the channel to " + peer + " failed: " + failed.getMessage(), failed);
-        }
+    /** {@return how the channel ends: its failure, the waiters' wake-up, the disconnects} */
+    ChannelFailure failures() {
+        return failures;
     }
 
     /**
@@ -622,11 +535,11 @@ public final class MessageChannel implements AutoCloseable {
         if (!closing.compareAndSet(false, true)) {
             return;
         }
-        if (failure == null) {
-            inFlight.awaitNone(System.nanoTime() + CLOSE_DRAIN_NANOS, () -> failure != null);
+        if (failures.failure() == null) {
+            inFlight.awaitNone(System.nanoTime() + CLOSE_DRAIN_NANOS, () -> failures.failure() != null);
         }
-        closed = true;
-        fail(new MessagingException("message channel to " + peer + " is closed", null));
+        failures.markClosed();
+        failures.fail(new MessagingException("message channel to " + peer + " is closed", null));
         dispatch.awaitDrain();
         try {
             rendezvous.close();
@@ -679,17 +592,17 @@ public final class MessageChannel implements AutoCloseable {
 
     /** {@return the failure that ended the channel (peer lost, protocol error, closed), or empty while it works} */
     public Optional<MessagingException> failure() {
-        return Optional.ofNullable(failure);
+        return Optional.ofNullable(failures.failure());
     }
 
     /** {@return true until the channel failed or was closed} */
     public boolean isOpen() {
-        return failure == null && !closed;
+        return failures.failure() == null && !failures.isClosed();
     }
 
     /** {@return true once closed (its buffers freed)} */
     boolean isClosed() {
-        return closed;
+        return failures.isClosed();
     }
 
     /** {@return the peer's address} */
@@ -726,6 +639,6 @@ public final class MessageChannel implements AutoCloseable {
     @Override
     public String toString() {
         return "MessageChannel[to " + peer + ", credits " + credits.available() + "/" + credits.peerWindow()
-                + (closed ? ", closed" : failure != null ? ", failed" : "") + "]";
+                + (isClosed() ? ", closed" : failures.failure() != null ? ", failed" : "") + "]";
     }
 }

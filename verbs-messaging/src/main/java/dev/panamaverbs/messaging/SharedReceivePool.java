@@ -164,7 +164,7 @@ public final class SharedReceivePool implements AutoCloseable {
     void attach(MessageChannel channel) {
         attached.add(channel);
         if (closed) {
-            channel.poolClosed(deviceName());
+            channel.failures().poolClosed(deviceName());
         }
     }
 
@@ -223,7 +223,7 @@ public final class SharedReceivePool implements AutoCloseable {
     public void close() {
         closed = true; // no buffer is posted again from now on, and no channel attaches unfailed
         for (MessageChannel channel : attached) {
-            channel.poolClosed(deviceName());
+            channel.failures().poolClosed(deviceName());
         }
         cmChannel.close(); // idempotent
     }
