@@ -43,13 +43,10 @@ class OneSidedPollerDeviceTest {
 
     @DeviceTest
     void waitsForOwnOperationsParkOnTheCompletionChannelAndEveryPutLands(Context context, TestDevice device) throws Exception {
-        try (ProtectionDomain pd = context.allocateProtectionDomain();
-             CompletionChannel events = context.createCompletionChannel();
-             CompletionQueue cq = context.createCompletionQueue(64, events, 0);
-             QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq)
-                     .maxSendWorkRequests(16).maxReceiveWorkRequests(1).maxSendSge(1).maxReceiveSge(1).build());
-             RegisteredBuffer buffer = RegisteredBuffer.allocate(pd, SIZE,
-                     EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ))) {
+        try (OnChannel on = OnChannel.open(context);
+             QueuePair qp = on.pd().createQueuePair(rcOptions(on.cq(), 16))) {
+            CompletionQueue cq = on.cq();
+            RegisteredBuffer buffer = on.buffer();
             connectToItself(context, device, qp);
             cq.setEventAckBatch(1 << 20); // keep the events taken countable
             Window window = Window.of(buffer.region());
@@ -83,17 +80,13 @@ class OneSidedPollerDeviceTest {
      */
     @DeviceTest
     void aWaitParkedOnTheChannelIsWokenByTheFailedCompletion(Context context, TestDevice device) throws Exception {
-        try (ProtectionDomain pd = context.allocateProtectionDomain();
-             CompletionChannel events = context.createCompletionChannel();
-             CompletionQueue cq = context.createCompletionQueue(64, events, 0);
-             QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq)
-                     .maxSendWorkRequests(16).maxReceiveWorkRequests(1).maxSendSge(1).maxReceiveSge(1).build());
+        try (OnChannel on = OnChannel.open(context);
+             QueuePair qp = on.pd().createQueuePair(rcOptions(on.cq(), 16));
              // Left in RESET: rxe drops what arrives for it, so a put to it is never answered (kept
              // open, so its number is not given to the companion the channel creates).
-             QueuePair silent = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq)
-                     .maxSendWorkRequests(1).maxReceiveWorkRequests(1).maxSendSge(1).maxReceiveSge(1).build());
-             RegisteredBuffer buffer = RegisteredBuffer.allocate(pd, SIZE,
-                     EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ))) {
+             QueuePair silent = on.pd().createQueuePair(rcOptions(on.cq(), 1))) {
+            CompletionQueue cq = on.cq();
+            RegisteredBuffer buffer = on.buffer();
             int nobody = silent.number();
             connect(context, device, qp, nobody);
             cq.setEventAckBatch(1 << 20); // keep the events taken countable
@@ -108,7 +101,7 @@ class OneSidedPollerDeviceTest {
             ChannelFailedException e = failed.get(2 * TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             // Only the channel path arms the CQ: an event raised after the wait's last look (it
             // then found the completion by polling) is taken here, and counts too.
-            events.awaitEvent(Duration.ZERO);
+            on.events().awaitEvent(Duration.ZERO);
             int taken = cq.unacknowledgedEvents();
             System.out.println("a put to QP " + nobody + " (in RESET): " + e.status() + "; " + taken + " events taken");
             assertEquals(CompletionStatus.RETRY_EXC_ERR, e.status(), e.getMessage());
@@ -129,5 +122,30 @@ class OneSidedPollerDeviceTest {
         var gid = context.queryGid(device.port(), device.gidIndex()).orElseThrow();
         qp.toRtr(RemoteEndpoint.global(remote, PSN, gid.gid(), device.gidIndex(), mtu));
         qp.toRts(PSN);
+    }
+
+    /** An RC queue pair on {@code cq} with room for {@code sends} sends. */
+    private static QueuePairOptions rcOptions(CompletionQueue cq, int sends) {
+        return QueuePairOptions.builder(QueuePairType.RC, cq)
+                .maxSendWorkRequests(sends).maxReceiveWorkRequests(1).maxSendSge(1).maxReceiveSge(1).build();
+    }
+
+    /** A protection domain, a completion queue on a completion channel, and a registered buffer the peer may read and write. */
+    private record OnChannel(ProtectionDomain pd, CompletionChannel events, CompletionQueue cq, RegisteredBuffer buffer)
+            implements AutoCloseable {
+        static OnChannel open(Context context) {
+            ProtectionDomain pd = context.allocateProtectionDomain();
+            CompletionChannel events = context.createCompletionChannel();
+            CompletionQueue cq = context.createCompletionQueue(64, events, 0);
+            return new OnChannel(pd, events, cq, RegisteredBuffer.allocate(pd, SIZE,
+                    EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ)));
+        }
+
+        @Override
+        public void close() {
+            try (pd; events; cq; buffer) {
+                // closed in reverse: buffer, cq, events, pd (a failed open leaves them to the context's close)
+            }
+        }
     }
 }
