@@ -1,6 +1,11 @@
 package dev.panamaverbs.onesided;
 
 import dev.panamaverbs.CompletionFailedException;
+import dev.panamaverbs.Context;
+import dev.panamaverbs.Device;
+import dev.panamaverbs.VerbsUnsupportedException;
+import dev.panamaverbs.values.AtomicCapability;
+import dev.panamaverbs.values.TransportType;
 import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.SendWorkRequest;
@@ -128,6 +133,7 @@ public final class OneSidedChannel implements AutoCloseable {
      *        that finds no room fails at once; see the deadline rule in {@code docs/safety.md})
      * @return the channel
      * @throws IllegalArgumentException if {@code qp} is not RC or the timeout is negative
+     * @throws VerbsUnsupportedException if the device is iWARP or has no atomics (before any queue pair is made)
      * @throws dev.panamaverbs.VerbsException if creating the companion queue pair or the sink fails
      */
     public static OneSidedChannel open(QueuePair qp, Duration postTimeout) {
@@ -136,7 +142,32 @@ public final class OneSidedChannel implements AutoCloseable {
         if (qp.type() != QueuePairType.RC) {
             throw new IllegalArgumentException("one-sided operations need an RC queue pair, not " + qp.type());
         }
+        Context context = qp.protectionDomain().context();
+        Optional<String> unsupported = unsupportedBecause(context.device(), context.queryDevice().atomicCapability());
+        if (unsupported.isPresent()) {
+            throw new VerbsUnsupportedException("OneSidedChannel.open", unsupported.get());
+        }
         return new OneSidedChannel(qp, postTimeout, postTimeoutNanos);
+    }
+
+    /**
+     * Why a channel cannot run on {@code device}, or empty: its companion queue pair connects to
+     * itself with {@code ibv_modify_qp}, which an iWARP device refuses (only its connection
+     * manager connects its queue pairs), and signals and counters are RDMA atomics.
+     *
+     * @param device the main queue pair's device
+     * @param atomics its {@code atomic_cap}
+     * @return the reason, naming the device and the reported value
+     */
+    static Optional<String> unsupportedBecause(Device device, AtomicCapability atomics) {
+        if (device.transportType() == TransportType.IWARP) {
+            return Optional.of(device.name() + " is an iWARP device: the channel's companion queue pair connects to itself"
+                    + " with ibv_modify_qp, and iWARP queue pairs connect only through rdma_cm");
+        }
+        if (atomics == AtomicCapability.NONE) {
+            return Optional.of(device.name() + " reports atomic_cap NONE: the channel's signals and counters are RDMA atomics");
+        }
+        return Optional.empty();
     }
 
     // ---- operations ----

@@ -9,6 +9,7 @@ import dev.panamaverbs.it.support.PeerPairing.Outputs;
 import dev.panamaverbs.it.support.PeerPairing.Peer;
 import dev.panamaverbs.it.support.TwoHostTest;
 import dev.panamaverbs.it.support.TwoHosts;
+import dev.panamaverbs.testkit.DeviceCapability;
 import java.time.Duration;
 import java.util.List;
 
@@ -17,6 +18,8 @@ import java.util.List;
  * across the two hosts: the consumer listens (rdma_cm) on host B, the producer on host A pushes
  * {@link #COUNT} records into the consumer's window with putWithSignal. Both must exit 0; the
  * consumer must have printed the first records and the last as they are, and both their totals.
+ * Needs {@code CONNECT_WITHOUT_CM} and {@code ATOMICS}, which {@code OneSidedChannel} needs (on
+ * siw the example ends with its refusal).
  */
 class OneSidedExampleTwoHostTest {
     private static final int COUNT = 300;
@@ -25,6 +28,9 @@ class OneSidedExampleTwoHostTest {
     @TwoHostTest
     void theProducerPushesRecordsIntoTheConsumersWindow(TwoHosts hosts) throws Exception {
         RdmaCmSupport.requireRdmaCm();
+        // OneSidedChannel refuses both (its companion connects by ibv_modify_qp; signals are atomics).
+        DeviceCapability.CONNECT_WITHOUT_CM.require(hosts.device());
+        DeviceCapability.ATOMICS.require(hosts.device());
         PeerHost consumerHost = PeerHost.hostB(hosts);
         String address = consumerHost.address().getHostAddress();
         int port = 7320;
