@@ -10,6 +10,8 @@ import dev.panamaverbs.VerbsUnavailableException;
 import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.EventFiles;
 import dev.panamaverbs.internal.FdWatch;
+import dev.panamaverbs.events.PollSource;
+import dev.panamaverbs.events.Poller;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.gateway.RdmacmCalls;
 import dev.panamaverbs.ffm.rdmacm.rdma_cm_event;
@@ -25,6 +27,9 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
@@ -48,6 +53,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
  * {@link IllegalStateException}.
  */
 public final class ConnectionEventChannel extends VerbsResource {
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionEventChannel.class);
     /** Platform threads poll the fd in 50 ms slices (a close is noticed within one); virtual threads park from 10 µs up to 1 ms. */
     private static final EventFiles.Backoff BACKOFF = new EventFiles.Backoff(50, 0, 10_000, 1_000_000);
 
@@ -60,6 +66,11 @@ public final class ConnectionEventChannel extends VerbsResource {
     private final Map<Long, Queue<ConnectionEvent>> requests = new ConcurrentHashMap<>();
     /** The fd on the shared poller; closed before {@code rdma_destroy_event_channel}. */
     private final FdWatch watch;
+    /** Shown every event taken from the fd, or null ({@link #setEventHandler}). */
+    private volatile Consumer<? super ConnectionEvent> eventHandler;
+    /** The handler's call state on the poller thread (poll, event slot, errno), made with the first handler (guarded by this). */
+    private Arena handlerArena;
+    private MemorySegment handlerPoll, handlerSlot, handlerCall;
 
     private ConnectionEventChannel(MemorySegment handle, int fd) {
         super("ConnectionEventChannel", handle);
@@ -135,6 +146,73 @@ public final class ConnectionEventChannel extends VerbsResource {
 
 
     /**
+     * Has {@code handler} shown every event taken from this channel from now on, for any of its
+     * identifiers, connection requests included: the shared poller's thread takes each event as
+     * the fd becomes readable, so a server with many connections hears of a DISCONNECTED, say,
+     * without a thread per connection. The handler observes and does not consume: each event is
+     * still kept for its identifier, so that identifier's waits (connect, accept,
+     * {@link ConnectionId#awaitDisconnect}, {@link ConnectionId#awaitRequest}) see it as before.
+     * It runs on the thread that took the event from the fd: the poller's, or a thread waiting on
+     * this channel that took it first. It must be short and must not block; what it throws is
+     * logged (WARN). Null removes it.
+     *
+     * @param handler the handler, or null
+     * @throws IllegalStateException when the channel is closed, or the shared poller is opted out
+     *         ({@link dev.panamaverbs.events.Poller#ENABLED_PROPERTY})
+     */
+    public void setEventHandler(Consumer<? super ConnectionEvent> handler) {
+        acquire();
+        try {
+            PollSource source = watch.source();
+            if (source == null) {
+                throw new IllegalStateException("rdma_get_cm_event: an event handler needs the shared poller ("
+                        + Poller.ENABLED_PROPERTY + "=false opted out)");
+            }
+            synchronized (this) {
+                if (handler != null && handlerArena == null) {
+                    handlerArena = Arena.ofShared();
+                    handlerPoll = EventFiles.allocatePollState(handlerArena);
+                    handlerSlot = handlerArena.allocate(ADDRESS);
+                    handlerCall = CallState.allocate(handlerArena);
+                }
+            }
+            eventHandler = handler;
+            source.setHandler(handler == null ? null : this::takeForHandler);
+        } finally {
+            release();
+        }
+    }
+
+    /** On the poller thread: every event now pending, each kept for its identifier, then shown to the handler. */
+    private void takeForHandler() {
+        while (true) {
+            ConnectionEvent event;
+            try {
+                event = tryTake(handlerPoll, handlerSlot, handlerCall, 0);
+            } catch (IllegalStateException closed) {
+                return; // the channel closed under the handler: its waiters hear of it
+            }
+            if (event == null) {
+                return;
+            }
+            deliver(event);
+            show(event);
+        }
+    }
+
+    /** Shows {@code event} to the handler, if any; what it throws is logged. */
+    private void show(ConnectionEvent event) {
+        Consumer<? super ConnectionEvent> handler = eventHandler;
+        if (handler != null) {
+            try {
+                handler.accept(event);
+            } catch (RuntimeException e) {
+                LOG.warn("the event handler of {} threw on {}", this, event, e);
+            }
+        }
+    }
+
+    /**
      * The next event for any identifier of this channel, waiting up to {@code timeout}
      * ({@code rdma_get_cm_event}, then {@code rdma_ack_cm_event}); events already taken for an
      * identifier no one waited for come first. Connection requests are not returned here: they
@@ -183,6 +261,7 @@ public final class ConnectionEventChannel extends VerbsResource {
                     if (event == null) {
                         return null;
                     }
+                    show(event);
                     boolean isRequest = event.type() == ConnectionEventType.CONNECT_REQUEST;
                     if (isRequest == request && (id == null || event.ownerAddress() == CoreAccess.get().handleAddress(id))) {
                         return event;
@@ -275,6 +354,12 @@ public final class ConnectionEventChannel extends VerbsResource {
         watch.close(); // before the fd goes: parked waiters look again and find the channel closed
         try (Arena arena = Arena.ofConfined()) {
             RdmacmCalls.rdma_destroy_event_channel(CallState.allocate(arena), handleSegment());
+        } finally {
+            synchronized (this) {
+                if (handlerArena != null) {
+                    handlerArena.close(); // no handler runs now: it takes events under a use of the channel
+                }
+            }
         }
     }
 
