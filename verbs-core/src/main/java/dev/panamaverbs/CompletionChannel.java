@@ -6,7 +6,6 @@ import dev.panamaverbs.internal.Undo;
 import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.EventFiles;
 import dev.panamaverbs.internal.FdWatch;
-import dev.panamaverbs.events.PollSource;
 import dev.panamaverbs.events.Poller;
 import dev.panamaverbs.internal.NativeCalls;
 import dev.panamaverbs.gateway.Pointers;
@@ -217,12 +216,7 @@ public final class CompletionChannel extends VerbsResource {
     public void setEventHandler(Consumer<? super CompletionQueue> handler) {
         acquire();
         try {
-            PollSource source = watch.source();
-            if (source == null) {
-                throw new IllegalStateException("ibv_get_cq_event: an event handler needs the shared poller ("
-                        + Poller.ENABLED_PROPERTY + "=false opted out)");
-            }
-            source.setHandler(handler == null ? null : () -> handleEvents(handler));
+            watch.sourceForHandler("ibv_get_cq_event").setHandler(handler == null ? null : () -> handleEvents(handler));
         } finally {
             release();
         }

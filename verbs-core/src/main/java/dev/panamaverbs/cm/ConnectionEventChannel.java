@@ -11,7 +11,6 @@ import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.EventFiles;
 import dev.panamaverbs.internal.FdWatch;
 import dev.panamaverbs.events.PollSource;
-import dev.panamaverbs.events.Poller;
 import dev.panamaverbs.ffm.invoke.CallState;
 import dev.panamaverbs.gateway.RdmacmCalls;
 import dev.panamaverbs.ffm.rdmacm.rdma_cm_event;
@@ -163,11 +162,7 @@ public final class ConnectionEventChannel extends VerbsResource {
     public void setEventHandler(Consumer<? super ConnectionEvent> handler) {
         acquire();
         try {
-            PollSource source = watch.source();
-            if (source == null) {
-                throw new IllegalStateException("rdma_get_cm_event: an event handler needs the shared poller ("
-                        + Poller.ENABLED_PROPERTY + "=false opted out)");
-            }
+            PollSource source = watch.sourceForHandler("rdma_get_cm_event");
             synchronized (this) {
                 if (handler != null && handlerArena == null) {
                     handlerArena = Arena.ofShared();

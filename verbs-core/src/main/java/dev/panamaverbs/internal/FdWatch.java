@@ -42,6 +42,21 @@ public final class FdWatch {
         return source;
     }
 
+    /**
+     * The source for an event handler, registered if needed.
+     *
+     * @param verb the call whose events the handler takes, named in the refusal
+     * @throws IllegalStateException when the shared poller is opted out ({@link Poller#ENABLED_PROPERTY}) or this watch is closed
+     */
+    public PollSource sourceForHandler(String verb) {
+        PollSource current = source();
+        if (current == null) {
+            throw new IllegalStateException(verb + ": an event handler needs the shared poller (" + Poller.ENABLED_PROPERTY
+                    + "=false opted out, or the fd's owner is closing)");
+        }
+        return current;
+    }
+
     /** The source if registered and open, else null; registers nothing. */
     public synchronized PollSource registered() {
         return source != null && !source.isClosed() ? source : null;
