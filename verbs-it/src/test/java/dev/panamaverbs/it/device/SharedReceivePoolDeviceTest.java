@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.panamaverbs.Device;
+import dev.panamaverbs.Verbs;
 import dev.panamaverbs.cm.ConnectionRejectedException;
 import dev.panamaverbs.it.support.RdmaCmSupport;
 import dev.panamaverbs.messaging.ChannelOptions;
@@ -25,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -177,6 +182,30 @@ class SharedReceivePoolDeviceTest {
                     () -> MessageChannel.connect(setUp.address(), OPTIONS, setUp.pool()));
             assertTrue(refused.getMessage().contains("is closed"), refused.getMessage());
             assertEquals(0, setUp.pool().statistics().channels());
+        }
+    }
+
+    /**
+     * A pool on another device than the connection's is refused before any connect, naming both
+     * devices, and the pool stays usable. Needs a second RDMA device with an IPv4 address (the
+     * two-host VMs have rxe0 and the link's rxe1); skipped where there is none.
+     */
+    @DeviceTest
+    void aPoolOnAnotherDeviceIsRefusedNamingBoth(TestDevice device) throws Exception {
+        InetAddress ip = RdmaCmSupport.requireRdmaCm(device);
+        Optional<TestDevice> other = Verbs.devices().stream().map(Device::name).filter(name -> !name.equals(device.name()))
+                .map(name -> new TestDevice(name, device.port(), device.gidIndex())).findFirst();
+        assumeTrue(other.isPresent(), "no second RDMA device beside " + device.name());
+        InetAddress otherIp = RdmaCmSupport.deviceAddress(other.get());
+        assumeFalse(otherIp.equals(ip), other.get().name() + " has " + device.name() + "'s address");
+        try (SharedReceivePool pool = SharedReceivePool.create(anyPort(otherIp), OPTIONS, 1);
+             MessageServer server = MessageServer.listen(anyPort(ip), OPTIONS)) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                    () -> MessageChannel.connect(server.localAddress(), OPTIONS, pool));
+            assertTrue(refused.getMessage().contains(other.get().name()) && refused.getMessage().contains(device.name()),
+                    refused.getMessage());
+            assertEquals(0, pool.statistics().channels(), "nothing reserved");
+            assertEquals(0, pool.statistics().reservedBuffers());
         }
     }
 
