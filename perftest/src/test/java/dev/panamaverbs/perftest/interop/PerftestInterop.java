@@ -7,6 +7,7 @@ import dev.panamaverbs.it.support.PeerHost;
 import dev.panamaverbs.it.support.PeerPairing.Listening;
 import dev.panamaverbs.it.support.PeerPairing.Outputs;
 import dev.panamaverbs.testkit.DeviceCapability;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,12 +53,15 @@ public abstract class PerftestInterop extends InteropPairingTests {
      * client's READs or atomics, measures nothing and, in perftest 4.5 as in our twin, prints no table.
      */
     private static final List<String> PASSIVE_LATENCY_SERVERS = List.of("read_lat", "atomic_lat");
+    /** The twin's {@code --timeout} (its bound on every wait) in the suite. */
+    static final Duration TWIN_TIMEOUT = Duration.ofSeconds(60);
 
     private final String test;
     private final int size;
     private final int iterations;
     private final boolean rdmaCm;
     private final List<String> options;
+    private final Duration twinTimeout;
 
     PerftestInterop(String test, int size, int iterations) {
         this(test, size, iterations, false);
@@ -81,8 +85,22 @@ public abstract class PerftestInterop extends InteropPairingTests {
      * rdma_cm identifier listens there, and both must say so in their test description.
      */
     private PerftestInterop(String test, int size, int iterations, boolean rdmaCm, List<String> options) {
+        this(test, size, iterations, rdmaCm, options, TWIN_TIMEOUT, TIMEOUT);
+    }
+
+    /**
+     * With the twin's {@code --timeout} and the bound on a whole pairing ({@code pairingTimeout},
+     * both sides) of a run longer than the suite's ({@link PerftestAllSizesTwoHostTest}).
+     */
+    PerftestInterop(String test, int size, int iterations, Duration twinTimeout, Duration pairingTimeout) {
+        this(test, size, iterations, false, List.of(), twinTimeout, pairingTimeout);
+    }
+
+    private PerftestInterop(String test, int size, int iterations, boolean rdmaCm, List<String> options, Duration twinTimeout,
+                            Duration pairingTimeout) {
         super("ib_" + test + (rdmaCm ? " -R" : "") + (size == ALL_SIZES ? " -a" : "")
-                + (options.isEmpty() ? "" : " " + String.join(" ", options)));
+                + (options.isEmpty() ? "" : " " + String.join(" ", options)), pairingTimeout);
+        this.twinTimeout = twinTimeout;
         this.test = test;
         this.size = size;
         this.iterations = iterations;
@@ -127,7 +145,11 @@ public abstract class PerftestInterop extends InteropPairingTests {
                         "no \"Data ex. method : rdma_cm\" in the test description");
             }
         }
+        passed(outputs);
     }
+
+    /** Called with both outputs once a pairing passed every check; nothing by default. */
+    void passed(Outputs outputs) {}
 
     /**
      * Whether a line of {@code text} is a table row: {@code size}, {@code iterations}, then the
@@ -171,7 +193,7 @@ public abstract class PerftestInterop extends InteropPairingTests {
     public List<String> command(boolean java, List<String> args) {
         List<String> full = new ArrayList<>(args);
         if (java) {
-            full.addAll(List.of("--timeout", "60"));
+            full.addAll(List.of("--timeout", Long.toString(twinTimeout.toSeconds())));
             full.addFirst(test);
             return InteropPeers.jar(PERFTEST_JAR, "perftest/target/verbs-perftest.jar", full);
         }
