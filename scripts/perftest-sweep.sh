@@ -61,7 +61,7 @@ export VERBS_VM_TCG_THREAD=${VERBS_VM_TCG_THREAD:-single}
 if [ "$tag" = perftest-sweep ]; then
     say "two-host perftest sweep (25-35 minutes under TCG; VERBS_SWEEP_BUDGET_SECONDS, default 1500, caps it)"
 else
-    say "two-host perftest -a on RC against C (25-40 minutes under TCG; at most 10 minutes a pairing)"
+    say "two-host perftest -a on RC against C (about 10 minutes in the VMs under TCG; at most 10 minutes a pairing)"
 fi
 status=0
 (cd "$VERBS_ROOT" && bash "$VERBS_ROOT/scripts/vm.sh" --peer "bash $VERBS_ROOT/scripts/peer-agent.sh $stage" \
