@@ -3,6 +3,8 @@
 # rxe VM (device benchmarks need an RDMA device). Example: ./verbs bench OpsTable -prof gc
 # ./verbs bench --perftest: the two-host sweep, perftest against our Java twin in four pairings
 # across two rxe VMs, with tables, ratios and a chart (scripts/perftest-sweep.sh).
+# ./verbs bench --perftest-all-sizes: perftest's -a on RC (2 B to 8 MiB) for send/write/read bw and
+# lat against our twin in both directions, across the same two VMs, pass or fail per pairing.
 # ./verbs bench --perftest-loopback [JMH ARGS...]: perftest and RcLoopbackBench side by side in one
 # run on one device (scripts/perftest-compare.sh), inside the rxe VM when this host has no device.
 # ./verbs bench --cold-start [ROUNDS]: Verbs.isAvailable() + devices() against a plain FFM program,
@@ -17,6 +19,7 @@ mode=host
 case "${1:-}" in
     --vm) mode=vm; shift ;;
     --perftest) shift; exec bash "$VERBS_ROOT/scripts/perftest-sweep.sh" "$@" ;;
+    --perftest-all-sizes) shift; exec bash "$VERBS_ROOT/scripts/perftest-sweep.sh" --all-sizes "$@" ;;
     --perftest-loopback) mode=perftest; shift ;;
     --cold-start) mode=cold-start; shift ;;
 esac

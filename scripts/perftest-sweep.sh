@@ -13,7 +13,12 @@
 # read_lat and atomic_lat, which run only when named), VERBS_SWEEP_BUDGET_SECONDS (default 1500:
 # no step starts later), VERBS_SWEEP_CHART (the PNG; default benchmarks/perftest-sweep.png),
 # VERBS_SKIP_BUILD=1.
-# Inside host A (VERBS_IN_VM=1) this script is the guest side: perftest-sweep.sh --guest STAGE_DIR.
+#
+# ./verbs bench --perftest-all-sizes (perftest-sweep.sh --all-sizes): the same two VMs and launcher
+# run perftest's PerftestAllSizesTwoHostTest instead (tag perftest-all-sizes): RC -a -n 5, 2 B to
+# 8 MiB, for send/write/read bw and lat, Java server with C client and C server with Java client,
+# pass or fail per pairing; reports in target/perftest-all-sizes/ (its javadoc has the environment).
+# Inside host A (VERBS_IN_VM=1) this script is the guest side: perftest-sweep.sh --guest STAGE_DIR TAG.
 set -euo pipefail
 VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 # shellcheck source=scripts/common.sh
@@ -21,13 +26,21 @@ VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 
 if [ "${1:-}" = --guest ]; then
     stage=$2
+    tag=$3
     mapfile -t scan_args <"$stage/scan.args"
-    reports=$VERBS_ROOT/target/perftest-sweep/reports
+    reports=$VERBS_ROOT/target/$tag/reports
     mkdir -p "$reports"
     exec "${JAVA_HOME:?JAVA_HOME is not set}/bin/java" "@$stage/java.args" "-XX:ErrorFile=$reports/hs_err_pid%p.log" \
         -m org.junit.platform.console/org.junit.platform.console.ConsoleLauncher \
         execute --disable-banner --disable-ansi-colors --details=tree \
-        --include-tag perftest-sweep "${scan_args[@]}" --reports-dir "$reports"
+        --include-tag "$tag" "${scan_args[@]}" --reports-dir "$reports"
+fi
+
+# The JUnit tag the guest runs, which is also the name of the output folder.
+tag=perftest-sweep
+if [ "${1:-}" = --all-sizes ]; then
+    tag=perftest-all-sizes
+    shift
 fi
 
 find_jdk
@@ -37,7 +50,7 @@ if [ "${VERBS_SKIP_BUILD:-0}" != 1 ]; then
     mvn_run -q install -DskipTests
 fi
 stage=$VERBS_ROOT/target/perftest-sweep-stage
-out=$VERBS_ROOT/target/perftest-sweep
+out=$VERBS_ROOT/target/$tag
 harness stage-tests "$stage" || die "staging the tests failed (see above)"
 rm -rf "$out"
 mkdir -p "$out"
@@ -45,10 +58,18 @@ mkdir -p "$out"
 # crashes under multi-threaded TCG (scripts/vm.sh); and two VMs on a 2-core host get one host
 # thread each.
 export VERBS_VM_TCG_THREAD=${VERBS_VM_TCG_THREAD:-single}
-say "two-host perftest sweep (25-35 minutes under TCG; VERBS_SWEEP_BUDGET_SECONDS, default 1500, caps it)"
+if [ "$tag" = perftest-sweep ]; then
+    say "two-host perftest sweep (25-35 minutes under TCG; VERBS_SWEEP_BUDGET_SECONDS, default 1500, caps it)"
+else
+    say "two-host perftest -a on RC against C (about 10 minutes in the VMs under TCG; at most 10 minutes a pairing)"
+fi
 status=0
 (cd "$VERBS_ROOT" && bash "$VERBS_ROOT/scripts/vm.sh" --peer "bash $VERBS_ROOT/scripts/peer-agent.sh $stage" \
-    -- bash "$VERBS_ROOT/scripts/perftest-sweep.sh" --guest "$stage") || status=$?
+    -- bash "$VERBS_ROOT/scripts/perftest-sweep.sh" --guest "$stage" "$tag") || status=$?
+if [ "$tag" = perftest-all-sizes ]; then
+    say "reports: $out/reports (exit $status)"
+    exit "$status"
+fi
 [ -f "$out/medians.csv" ] || die "the sweep wrote no $out/medians.csv (exit $status)"
 chart=${VERBS_SWEEP_CHART:-$VERBS_ROOT/benchmarks/perftest-sweep.png}
 "$JAVA_HOME/bin/java" -Djava.awt.headless=true -cp "$VERBS_ROOT/benchmarks/target/benchmarks.jar" \
