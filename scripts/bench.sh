@@ -3,6 +3,8 @@
 # rxe VM (device benchmarks need an RDMA device). Example: ./verbs bench OpsTable -prof gc
 # ./verbs bench --perftest: the two-host sweep, perftest against our Java twin in four pairings
 # across two rxe VMs, with tables, ratios and a chart (scripts/perftest-sweep.sh).
+# ./verbs bench --messaging: issue 24's messaging benchmark across two hosts (two rxe VMs):
+# verbs-messaging against the plain verbs loop and NIO TCP, launched as the sweep is (MessagingCompareTwoHostTest).
 # ./verbs bench --perftest-loopback [JMH ARGS...]: perftest and RcLoopbackBench side by side in one
 # run on one device (scripts/perftest-compare.sh), inside the rxe VM when this host has no device.
 # ./verbs bench --cold-start [ROUNDS]: Verbs.isAvailable() + devices() against a plain FFM program,
@@ -17,6 +19,7 @@ mode=host
 case "${1:-}" in
     --vm) mode=vm; shift ;;
     --perftest) shift; exec bash "$VERBS_ROOT/scripts/perftest-sweep.sh" "$@" ;;
+    --messaging) shift; exec bash "$VERBS_ROOT/scripts/perftest-sweep.sh" --bench messaging-bench "$@" ;;
     --perftest-loopback) mode=perftest; shift ;;
     --cold-start) mode=cold-start; shift ;;
 esac

@@ -13,7 +13,10 @@
 # read_lat and atomic_lat, which run only when named), VERBS_SWEEP_BUDGET_SECONDS (default 1500:
 # no step starts later), VERBS_SWEEP_CHART (the PNG; default benchmarks/perftest-sweep.png),
 # VERBS_SKIP_BUILD=1.
-# Inside host A (VERBS_IN_VM=1) this script is the guest side: perftest-sweep.sh --guest STAGE_DIR.
+# Inside host A (VERBS_IN_VM=1) this script is the guest side: perftest-sweep.sh --guest STAGE_DIR [TAG].
+# ./verbs bench --messaging launches another two-host benchmark the same way: perftest-sweep.sh
+# --bench messaging-bench runs the tests of that tag instead (MessagingCompareTwoHostTest, benchmarks
+# module; target/messaging-bench/), with no chart.
 set -euo pipefail
 VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 # shellcheck source=scripts/common.sh
@@ -21,13 +24,19 @@ VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 
 if [ "${1:-}" = --guest ]; then
     stage=$2
+    tag=${3:-perftest-sweep}
     mapfile -t scan_args <"$stage/scan.args"
-    reports=$VERBS_ROOT/target/perftest-sweep/reports
+    reports=$VERBS_ROOT/target/$tag/reports
     mkdir -p "$reports"
     exec "${JAVA_HOME:?JAVA_HOME is not set}/bin/java" "@$stage/java.args" "-XX:ErrorFile=$reports/hs_err_pid%p.log" \
         -m org.junit.platform.console/org.junit.platform.console.ConsoleLauncher \
         execute --disable-banner --disable-ansi-colors --details=tree \
-        --include-tag perftest-sweep "${scan_args[@]}" --reports-dir "$reports"
+        --include-tag "$tag" "${scan_args[@]}" --reports-dir "$reports"
+fi
+tag=perftest-sweep
+if [ "${1:-}" = --bench ]; then
+    tag=$2
+    shift 2
 fi
 
 find_jdk
@@ -37,7 +46,7 @@ if [ "${VERBS_SKIP_BUILD:-0}" != 1 ]; then
     mvn_run -q install -DskipTests
 fi
 stage=$VERBS_ROOT/target/perftest-sweep-stage
-out=$VERBS_ROOT/target/perftest-sweep
+out=$VERBS_ROOT/target/$tag
 harness stage-tests "$stage" || die "staging the tests failed (see above)"
 rm -rf "$out"
 mkdir -p "$out"
@@ -45,10 +54,15 @@ mkdir -p "$out"
 # crashes under multi-threaded TCG (scripts/vm.sh); and two VMs on a 2-core host get one host
 # thread each.
 export VERBS_VM_TCG_THREAD=${VERBS_VM_TCG_THREAD:-single}
-say "two-host perftest sweep (25-35 minutes under TCG; VERBS_SWEEP_BUDGET_SECONDS, default 1500, caps it)"
+[ "$tag" = perftest-sweep ] && say "two-host perftest sweep (25-35 minutes under TCG; VERBS_SWEEP_BUDGET_SECONDS, default 1500, caps it)"
 status=0
 (cd "$VERBS_ROOT" && bash "$VERBS_ROOT/scripts/vm.sh" --peer "bash $VERBS_ROOT/scripts/peer-agent.sh $stage" \
-    -- bash "$VERBS_ROOT/scripts/perftest-sweep.sh" --guest "$stage") || status=$?
+    -- bash "$VERBS_ROOT/scripts/perftest-sweep.sh" --guest "$stage" "$tag") || status=$?
+if [ "$tag" != perftest-sweep ]; then
+    [ -f "$out/results.md" ] || die "the $tag run wrote no $out/results.md (exit $status)"
+    say "tables and verdicts: $out/results.md"
+    exit "$status"
+fi
 [ -f "$out/medians.csv" ] || die "the sweep wrote no $out/medians.csv (exit $status)"
 chart=${VERBS_SWEEP_CHART:-$VERBS_ROOT/benchmarks/perftest-sweep.png}
 "$JAVA_HOME/bin/java" -Djava.awt.headless=true -cp "$VERBS_ROOT/benchmarks/target/benchmarks.jar" \
