@@ -126,15 +126,18 @@ class MessagingCompareTwoHostTest {
 
         /** {@code c}'s warm-up and measured phase over {@code link}, host A's end of each, joined with host B's report. */
         void phases(MessagingCase c, Link link, Thread poller, String note) throws Exception {
-            for (long nanos : new long[] {warmupNanos, measureNanos}) {
+            for (int i = 0; i < 2; i++) {
+                boolean warmUp = i == 0;
+                long nanos = warmUp ? warmupNanos : measureNanos;
                 long before = poller == null ? 0 : ThreadAllocation.of(poller);
                 Exchange.End a = c.roundTrips() ? Exchange.client(link, nanos, latencies) : Exchange.send(link, nanos);
                 long pollerA = poller == null ? -1 : ThreadAllocation.of(poller) - before;
                 PeerReport b = PeerReport.parse(peer.awaitValue(PeerReport.key(phase), Duration.ofNanos(nanos).plus(REPORT_GRACE)));
                 Exchange.Measured measured = Exchange.acrossHosts(c.roundTrips(), a, b.end(), latencies);
-                if (nanos == warmupNanos) {
+                if (warmUp) {
                     // A per-message figure that falls once compiled is the JIT's, not the path's.
-                    System.out.printf("    warm-up: %d messages, ends %.1f + %.1f B/msg%n", measured.messages(),
+                    System.out.printf("  %s %s, warm-up: %d messages, ends %.1f + %.1f B/msg%n", c.label(), c.mode().label,
+                            measured.messages(),
                             (double) measured.allocatedA() / measured.messages(), (double) measured.allocatedB() / measured.messages());
                 } else {
                     table.add(c, measured, pollerA, b.pollerAllocated(), note, System.out);
