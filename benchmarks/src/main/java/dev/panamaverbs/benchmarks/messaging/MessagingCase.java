@@ -17,7 +17,7 @@ record MessagingCase(int size, Mode mode) {
     static final int SMALL = 64;
     static final int MEDIUM = 4096;
     static final int LARGE = 1 << 20;
-    /** Sends in flight (verbs) and rendezvous messages outstanding (messaging), and the verbs loop's posted receives. */
+    /** As {@link ChannelOptions#DEFAULT_SEND_BUFFERS} and {@link ChannelOptions#DEFAULT_RECEIVE_CREDITS}. */
     private static final int SENDS = 16;
     private static final int RECEIVES = 64;
     /**
