@@ -5,6 +5,8 @@
 # across two rxe VMs, with tables, ratios and a chart (scripts/perftest-sweep.sh).
 # ./verbs bench --perftest-all-sizes: perftest's -a on RC (2 B to 8 MiB) for send/write/read bw and
 # lat against our twin in both directions, across the same two VMs, pass or fail per pairing.
+# ./verbs bench --messaging: issue 24's messaging benchmark across two hosts (two rxe VMs):
+# verbs-messaging against the plain verbs loop and NIO TCP, launched as the sweep is (MessagingCompareTwoHostTest).
 # ./verbs bench --perftest-loopback [JMH ARGS...]: perftest and RcLoopbackBench side by side in one
 # run on one device (scripts/perftest-compare.sh), inside the rxe VM when this host has no device.
 # ./verbs bench --cold-start [ROUNDS]: Verbs.isAvailable() + devices() against a plain FFM program,
@@ -19,7 +21,8 @@ mode=host
 case "${1:-}" in
     --vm) mode=vm; shift ;;
     --perftest) shift; exec bash "$VERBS_ROOT/scripts/perftest-sweep.sh" "$@" ;;
-    --perftest-all-sizes) shift; exec bash "$VERBS_ROOT/scripts/perftest-sweep.sh" --all-sizes "$@" ;;
+    --perftest-all-sizes) shift; exec bash "$VERBS_ROOT/scripts/perftest-sweep.sh" --bench perftest-all-sizes "$@" ;;
+    --messaging) shift; exec bash "$VERBS_ROOT/scripts/perftest-sweep.sh" --bench messaging-bench "$@" ;;
     --perftest-loopback) mode=perftest; shift ;;
     --cold-start) mode=cold-start; shift ;;
 esac

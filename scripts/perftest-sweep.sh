@@ -14,11 +14,13 @@
 # no step starts later), VERBS_SWEEP_CHART (the PNG; default benchmarks/perftest-sweep.png),
 # VERBS_SKIP_BUILD=1.
 #
-# ./verbs bench --perftest-all-sizes (perftest-sweep.sh --all-sizes): the same two VMs and launcher
-# run perftest's PerftestAllSizesTwoHostTest instead (tag perftest-all-sizes): RC -a -n 5, 2 B to
-# 8 MiB, for send/write/read bw and lat, Java server with C client and C server with Java client,
-# pass or fail per pairing; reports in target/perftest-all-sizes/ (its javadoc has the environment).
-# Inside host A (VERBS_IN_VM=1) this script is the guest side: perftest-sweep.sh --guest STAGE_DIR TAG.
+# ./verbs bench --perftest-all-sizes (perftest-sweep.sh --bench perftest-all-sizes): the same two VMs
+# and launcher run perftest's PerftestAllSizesTwoHostTest instead (tag perftest-all-sizes): RC -a -n 5,
+# 2 B to 8 MiB, for send/write/read bw and lat, Java server with C client and C server with Java
+# client, pass or fail per pairing; reports in target/perftest-all-sizes/ (its javadoc has the
+# environment). ./verbs bench --messaging (--bench messaging-bench) runs MessagingCompareTwoHostTest
+# (benchmarks module; target/messaging-bench/), with no chart.
+# Inside host A (VERBS_IN_VM=1) this script is the guest side: perftest-sweep.sh --guest STAGE_DIR [TAG].
 set -euo pipefail
 VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 # shellcheck source=scripts/common.sh
@@ -26,7 +28,7 @@ VERBS_ROOT=${VERBS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 
 if [ "${1:-}" = --guest ]; then
     stage=$2
-    tag=$3
+    tag=${3:-perftest-sweep}
     mapfile -t scan_args <"$stage/scan.args"
     reports=$VERBS_ROOT/target/$tag/reports
     mkdir -p "$reports"
@@ -38,9 +40,9 @@ fi
 
 # The JUnit tag the guest runs, which is also the name of the output folder.
 tag=perftest-sweep
-if [ "${1:-}" = --all-sizes ]; then
-    tag=perftest-all-sizes
-    shift
+if [ "${1:-}" = --bench ]; then
+    tag=$2
+    shift 2
 fi
 
 find_jdk
@@ -58,16 +60,20 @@ mkdir -p "$out"
 # crashes under multi-threaded TCG (scripts/vm.sh); and two VMs on a 2-core host get one host
 # thread each.
 export VERBS_VM_TCG_THREAD=${VERBS_VM_TCG_THREAD:-single}
-if [ "$tag" = perftest-sweep ]; then
-    say "two-host perftest sweep (25-35 minutes under TCG; VERBS_SWEEP_BUDGET_SECONDS, default 1500, caps it)"
-else
-    say "two-host perftest -a on RC against C (about 10 minutes in the VMs under TCG; at most 10 minutes a pairing)"
-fi
+case "$tag" in
+    perftest-sweep) say "two-host perftest sweep (25-35 minutes under TCG; VERBS_SWEEP_BUDGET_SECONDS, default 1500, caps it)" ;;
+    perftest-all-sizes) say "two-host perftest -a on RC against C (about 10 minutes in the VMs under TCG; at most 10 minutes a pairing)" ;;
+esac
 status=0
 (cd "$VERBS_ROOT" && bash "$VERBS_ROOT/scripts/vm.sh" --peer "bash $VERBS_ROOT/scripts/peer-agent.sh $stage" \
     -- bash "$VERBS_ROOT/scripts/perftest-sweep.sh" --guest "$stage" "$tag") || status=$?
 if [ "$tag" = perftest-all-sizes ]; then
     say "reports: $out/reports (exit $status)"
+    exit "$status"
+fi
+if [ "$tag" != perftest-sweep ]; then
+    [ -f "$out/results.md" ] || die "the $tag run wrote no $out/results.md (exit $status)"
+    say "tables and verdicts: $out/results.md"
     exit "$status"
 fi
 [ -f "$out/medians.csv" ] || die "the sweep wrote no $out/medians.csv (exit $status)"

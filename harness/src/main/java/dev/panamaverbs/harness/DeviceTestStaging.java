@@ -29,7 +29,9 @@ import java.util.Map;
  * load in the module, as under Surefire; tests in other packages are added to the module).
  * The modules without a descriptor that hold tests ({@link #CLASS_PATH_DIRS}: verbs-it, with the
  * device, two-host and fuzz tests and their support, and perftest's interop tests and sweep) go
- * on the class path only, unpatched, as under Surefire: they use the library's exported API.
+ * on the class path only, unpatched, as under Surefire: they use the library's exported API. So
+ * do the benchmarks' classes and tests, for the two-host messaging bench alone (benchmarks is a
+ * tool, not one of the library's modules).
  */
 record DeviceTestStaging(Path root) {
     /** Reactor modules whose jars and test classes take part in device tests (benchmarks does not). */
@@ -42,7 +44,7 @@ record DeviceTestStaging(Path root) {
      * tests' support, the peer agent (host B) among them.
      */
     static final List<String> CLASS_PATH_DIRS = List.of("verbs-it/target/classes", "verbs-it/target/test-classes",
-            "perftest/target/test-classes");
+            "perftest/target/test-classes", "benchmarks/target/classes", "benchmarks/target/test-classes");
     /** Where the harness's build copied its runtime dependencies: the JUnit launcher and slf4j. */
     static final String LAUNCHER_JARS = "harness/target/junit-launcher";
     /** What test code reads besides its module: JUnit, and anything on the class path. */

@@ -15,9 +15,7 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.FutureTask;
@@ -37,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  * {@code receive(destination, timeout)}, which copies into a buffer of the receiver's own and
  * allocates nothing.</li>
  * <li><b>messaging, busy poll</b>: the same at 64 B and 4 KiB on a second pair of channels with
- * {@link ChannelOptions#receiveBusyPoll()} of {@link #BUSY_POLL}: {@code receive} drains the
+ * {@link ChannelOptions#receiveBusyPoll()} of {@link MessagingCase#BUSY_POLL}: {@code receive} drains the
  * completion queue on its own thread, as the verbs loop does.</li>
  * <li><b>verbs</b>: an RC loop-back pair on the same device (benchmarks' {@link LoopbackPair}),
  * SEND/RECV busy-polling {@code ibv_poll_cq}, the same 16 sends in flight and 64 receives posted
@@ -52,28 +50,13 @@ import java.util.concurrent.TimeUnit;
  * <pre>java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar dev.panamaverbs.benchmarks.messaging.MessagingCompare 5 5</pre>
  */
 public final class MessagingCompare {
-    private static final int SMALL = 64;
-    private static final int MEDIUM = 4096;
-    private static final int LARGE = 1 << 20;
-    /** As {@link ChannelOptions#DEFAULT_SEND_BUFFERS} and {@link ChannelOptions#DEFAULT_RECEIVE_CREDITS}. */
-    private static final int SENDS = 16;
-    private static final int RECEIVES = 64;
-    /**
-     * 1 MiB: rendezvous messages outstanding, and the verbs loop's slots. Two: the sources stay
-     * registered (leased) while outstanding, and the default registration budget is half of
-     * RLIMIT_MEMLOCK, 4 MiB in the rxe VM, which four 1 MiB sources (4 KiB more each) overflow.
-     */
-    private static final int LARGE_SENDS = 2;
-    private static final int LARGE_RECEIVES = 4;
     private static final int LATENCIES = 1 << 20;
     private static final Duration CONNECT = Duration.ofSeconds(120);
-    /** The busy-polling mode's {@link ChannelOptions#receiveBusyPoll()}: longer than any wait for the next message. */
-    private static final Duration BUSY_POLL = Duration.ofSeconds(1);
 
     private final long warmupNanos;
     private final long measureNanos;
     private final long[] latencies = new long[LATENCIES];
-    private final List<Row> rows = new ArrayList<>();
+    private final MessagingTable table = new MessagingTable();
 
     private MessagingCompare(int seconds, int warmupSeconds) {
         this.measureNanos = TimeUnit.SECONDS.toNanos(seconds);
@@ -89,21 +72,6 @@ public final class MessagingCompare {
         new MessagingCompare(seconds, warmup).run();
     }
 
-    /**
-     * One mode of one case, computed when measured (the latency array is reused).
-     *
-     * @param perMessageNanos  measured time over messages (round trips: per round trip)
-     * @param allocatedPerMessage bytes both ends' threads allocated per message (round trip)
-     * @param pollerPerMessage the poller thread's bytes per message (round trip); NaN when not measured
-     */
-    private record Row(String pattern, int size, String mode, long messages, double seconds, double perMessageNanos,
-                       double meanMicros, double p50Micros, double p99Micros, double allocatedPerMessage,
-                       double pollerPerMessage, String note) {
-        double megabytesPerSecond() {
-            return size / perMessageNanos * 1e3;
-        }
-    }
-
     /** A phase's measurement, the poller's allocation over it (-1: not measured) and the RNR counters it moved. */
     private record Phase(Exchange.Measured measured, long pollerAllocated, String rnr) {}
 
@@ -113,8 +81,8 @@ public final class MessagingCompare {
                 TimeUnit.NANOSECONDS.toSeconds(warmupNanos), TimeUnit.NANOSECONDS.toSeconds(measureNanos));
         // The arena of the rendezvous sources outlives the channels, which hold them registered.
         try (Arena arena = Arena.ofShared();
-             ChannelPair parked = ChannelPair.open(ip, ChannelOptions.defaults());
-             ChannelPair busy = ChannelPair.open(ip, ChannelOptions.builder().receiveBusyPoll(BUSY_POLL).build());
+             ChannelPair parked = ChannelPair.open(ip, MessagingCase.Mode.MESSAGING.channelOptions());
+             ChannelPair busy = ChannelPair.open(ip, MessagingCase.Mode.BUSY_POLL.channelOptions());
              ServerSocketChannel tcpServer = ServerSocketChannel.open().bind(new InetSocketAddress(ip, 0));
              SocketChannel tcpClient = SocketChannel.open(tcpServer.getLocalAddress());
              SocketChannel tcpServerSide = tcpServer.accept()) {
@@ -122,40 +90,32 @@ public final class MessagingCompare {
             tcpServerSide.setOption(StandardSocketOptions.TCP_NODELAY, true);
             cases(arena, parked, busy, tcpClient, tcpServerSide);
         }
-        print();
+        table.print(System.out);
     }
 
     /**
-     * The three cases, each in the modes in turn: messaging with the default options (receive
-     * parks, the shared poller handles completions), messaging with {@link #BUSY_POLL} (64 B and
-     * 4 KiB: receive drains the CQ itself, as the verbs loop does), verbs, TCP.
+     * The cases in turn ({@link MessagingCase#all}): messaging with the default options (receive
+     * parks, the shared poller handles completions), copying out, with {@link MessagingCase#BUSY_POLL}
+     * (receive drains the CQ itself, as the verbs loop does), verbs, TCP.
      */
     private void cases(Arena arena, ChannelPair parked, ChannelPair busy, SocketChannel tcpClient,
                        SocketChannel tcpServerSide) throws Exception {
         Thread poller = pollerThread();
         System.out.printf("messaging: %s, rendezvous above %d bytes; poller thread %s%n", parked.client(),
                 parked.client().rendezvousThreshold(), poller == null ? "not found" : poller.getName());
-        for (int size : new int[] {SMALL, MEDIUM, LARGE}) {
-            boolean roundTrips = size == SMALL;
-            int sends = size == LARGE ? LARGE_SENDS : SENDS;
-            MessagingLink sender = new MessagingLink(parked.client(), size, arena, sends, false);
-            String how = sender.rendezvous() ? "rendezvous, sendAsync with " + sends + " outstanding"
-                    : "zero-copy SendBuffer";
-            add(size, roundTrips, "messaging", measure(sender, new MessagingLink(parked.server(), size, arena, sends, false),
-                    roundTrips, poller, null), how);
-            if (size != LARGE) {
-                // Received by copying out, which allocates nothing (the zero-copy receive's ReceivedMessage does).
-                add(size, roundTrips, "messaging, copy-out", measure(new MessagingLink(parked.client(), size, arena, sends, true),
-                        new MessagingLink(parked.server(), size, arena, sends, true), roundTrips, poller, null),
-                        how + ", receive(destination, timeout)");
-                // Not at 1 MiB: its sources stay registered under the process's registration budget (see LARGE_SENDS).
-                add(size, roundTrips, "messaging, busy poll", measure(new MessagingLink(busy.client(), size, arena, sends, false),
-                        new MessagingLink(busy.server(), size, arena, sends, false), roundTrips, poller, null),
-                        how + ", receiveBusyPoll " + BUSY_POLL.toMillis() + " ms");
+        for (MessagingCase c : MessagingCase.all()) {
+            int size = c.size();
+            switch (c.mode()) {
+                case MESSAGING, COPY_OUT, BUSY_POLL -> {
+                    ChannelPair pair = c.mode() == MessagingCase.Mode.BUSY_POLL ? busy : parked;
+                    add(c, measure(new MessagingLink(pair.client(), size, arena, c.sends(), c.copyOut()),
+                            new MessagingLink(pair.server(), size, arena, c.sends(), c.copyOut()), c.roundTrips(), poller, null),
+                            c.note(pair.client().rendezvousThreshold()));
+                }
+                case VERBS -> verbs(c);
+                case TCP -> add(c, measure(new TcpLink(tcpClient, size), new TcpLink(tcpServerSide, size), c.roundTrips(), null,
+                        null), c.note(0));
             }
-            verbs(size, sends, size == LARGE ? LARGE_RECEIVES : RECEIVES, roundTrips);
-            add(size, roundTrips, "tcp", measure(new TcpLink(tcpClient, size), new TcpLink(tcpServerSide, size),
-                    roundTrips, null, null), "NIO SocketChannel, TCP_NODELAY");
         }
     }
 
@@ -188,13 +148,12 @@ public final class MessagingCompare {
         }
     }
 
-    private void verbs(int size, int sends, int receives, boolean roundTrips) throws Exception {
-        int bufferSize = Math.toIntExact(VerbsLink.bufferSize(size, sends, receives));
-        try (LoopbackPair pair = LoopbackPair.open(sends + receives, bufferSize)) {
-            VerbsLink a = new VerbsLink(pair.a(), pair.queueA(), pair.bufferA(), size, sends, receives);
-            VerbsLink b = new VerbsLink(pair.b(), pair.queueB(), pair.bufferB(), size, sends, receives);
-            add(size, roundTrips, "verbs", measure(a, b, roundTrips, null, pair.context()),
-                    "SEND/RECV, " + sends + " sends in flight, " + receives + " receives posted");
+    private void verbs(MessagingCase c) throws Exception {
+        int bufferSize = Math.toIntExact(VerbsLink.bufferSize(c.size(), c.sends(), c.receives()));
+        try (LoopbackPair pair = LoopbackPair.open(c.sends() + c.receives(), bufferSize)) {
+            VerbsLink a = new VerbsLink(pair.a(), pair.queueA(), pair.bufferA(), c.size(), c.sends(), c.receives());
+            VerbsLink b = new VerbsLink(pair.b(), pair.queueB(), pair.bufferB(), c.size(), c.sends(), c.receives());
+            add(c, measure(a, b, c.roundTrips(), null, pair.context()), c.note(0));
         }
     }
 
@@ -226,74 +185,8 @@ public final class MessagingCompare {
         return roundTrips ? Exchange.roundTrips(a, b, nanos, latencies) : Exchange.oneWay(a, b, nanos);
     }
 
-    private void add(int size, boolean roundTrips, String mode, Phase phase, String note) {
-        Exchange.Measured m = phase.measured();
-        double mean = Double.NaN;
-        double p50 = Double.NaN;
-        double p99 = Double.NaN;
-        if (m.latencyCount() > 0) {
-            long[] sorted = Arrays.copyOf(m.latencies(), m.latencyCount());
-            Arrays.sort(sorted);
-            mean = Arrays.stream(sorted).average().orElse(Double.NaN) / 1e3;
-            p50 = percentile(sorted, 0.50) / 1e3;
-            p99 = percentile(sorted, 0.99) / 1e3;
-        }
-        double poller = phase.pollerAllocated() < 0 ? Double.NaN : (double) phase.pollerAllocated() / m.messages();
-        Row row = new Row(roundTrips ? "round trip" : "one way", size, mode, m.messages(), m.nanos() / 1e9,
-                (double) m.nanos() / m.messages(), mean, p50, p99,
-                (double) (m.allocatedA() + m.allocatedB()) / m.messages(), poller, note + phase.rnr());
-        rows.add(row);
-        System.out.printf("  %s %s %s: %d in %.2f s, %.1f/s; threads %d + %d B%s (%s)%n", label(row), mode,
-                roundTrips ? "round trips" : "messages", m.messages(), row.seconds(), 1e9 / row.perMessageNanos(),
-                m.allocatedA(), m.allocatedB(), phase.pollerAllocated() < 0 ? "" : ", poller " + phase.pollerAllocated() + " B",
-                row.note());
-    }
-
-    private static long percentile(long[] sorted, double q) {
-        int index = (int) Math.ceil(q * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
-    }
-
-    private static String label(Row row) {
-        String size = row.size() >= LARGE ? row.size() / LARGE + " MiB" : row.size() >= 1024 ? row.size() / 1024 + " KiB"
-                : row.size() + " B";
-        return size + " " + row.pattern();
-    }
-
-    /** The table (markdown), then per case the ratios to the plain verbs loop and to TCP. */
-    private void print() {
-        System.out.println();
-        System.out.println("| case | mode | messages | s | per s | MB/s | mean us | p50 us | p99 us | B/msg (ends) | B/msg (poller) |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
-        for (Row r : rows) {
-            boolean rt = r.pattern().equals("round trip");
-            System.out.printf("| %s | %s | %d | %.2f | %.1f | %s | %s | %s | %s | %.1f | %s |%n", label(r), r.mode(), r.messages(),
-                    r.seconds(), 1e9 / r.perMessageNanos(), rt ? "-" : String.format("%.2f", r.megabytesPerSecond()),
-                    rt ? String.format("%.1f", r.meanMicros()) : "-", rt ? String.format("%.1f", r.p50Micros()) : "-",
-                    rt ? String.format("%.1f", r.p99Micros()) : "-", r.allocatedPerMessage(),
-                    Double.isNaN(r.pollerPerMessage()) ? "-" : String.format("%.1f", r.pollerPerMessage()));
-        }
-        System.out.println();
-        for (Row messaging : rows) {
-            if (!messaging.mode().startsWith("messaging")) {
-                continue;
-            }
-            Row verbs = rowOf(messaging, "verbs");
-            Row tcp = rowOf(messaging, "tcp");
-            double overVerbs = messaging.perMessageNanos() / verbs.perMessageNanos();
-            double overTcp = messaging.perMessageNanos() / tcp.perMessageNanos();
-            String p50 = messaging.pattern().equals("round trip")
-                    ? String.format("; p50 messaging/verbs %.2fx, messaging/tcp %.2fx", messaging.p50Micros() / verbs.p50Micros(),
-                            messaging.p50Micros() / tcp.p50Micros())
-                    : "";
-            System.out.printf("%s (%s): time per message messaging/verbs %.2fx (target at most 1.10x: %s), messaging/tcp %.2fx%s%n",
-                    label(messaging), messaging.mode(), overVerbs, overVerbs <= 1.10 ? "met" : "missed", overTcp, p50);
-        }
-    }
-
-    /** {@return the row of {@code mode} in {@code row}'s case} */
-    private Row rowOf(Row row, String mode) {
-        return rows.stream().filter(r -> r.size() == row.size() && r.mode().equals(mode)).findFirst().orElseThrow();
+    private void add(MessagingCase c, Phase phase, String note) {
+        table.add(c, phase.measured(), phase.pollerAllocated(), -1, note + phase.rnr(), System.out);
     }
 
     /** {@return the device's IPv4 address, from its RoCE v2 IPv4-mapped GID} */
@@ -309,7 +202,7 @@ public final class MessagingCompare {
     }
 
     /** {@return the shared poller's thread (where a channel's completions are handled), or null} */
-    private static Thread pollerThread() {
+    static Thread pollerThread() {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("panamaverbs-poller"))
                 .findFirst().orElse(null);
     }

@@ -50,11 +50,6 @@ final class MessagingLink implements Link {
         }
     }
 
-    /** {@return whether this link's messages go by rendezvous} */
-    boolean rendezvous() {
-        return rendezvous;
-    }
-
     @Override
     public void send(long word) {
         if (!rendezvous) {
