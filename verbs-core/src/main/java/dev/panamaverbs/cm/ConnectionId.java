@@ -464,7 +464,11 @@ public final class ConnectionId extends VerbsResource {
             if (verbs.address() == 0) {
                 return TransportType.UNKNOWN;
             }
-            return CoreAccess.get().describeDevice(Pointers.sized(verbs, ibv_context.SIZE)).transportType();
+            MemorySegment context = Pointers.sized(verbs, ibv_context.SIZE);
+            if (ibv_context.device(context).address() == 0) {
+                return TransportType.UNKNOWN; // kept from before: no device to describe
+            }
+            return CoreAccess.get().describeDevice(context).transportType();
         } finally {
             release();
         }

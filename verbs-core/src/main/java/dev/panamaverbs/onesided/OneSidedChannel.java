@@ -143,7 +143,7 @@ public final class OneSidedChannel implements AutoCloseable {
             throw new IllegalArgumentException("one-sided operations need an RC queue pair, not " + qp.type());
         }
         Context context = qp.protectionDomain().context();
-        Optional<String> unsupported = unsupportedBecause(context.device(), context.queryDevice().atomicCapability());
+        Optional<String> unsupported = unsupportedBecause(context.device(), context.maxAttributes().atomicCapability());
         if (unsupported.isPresent()) {
             throw new VerbsUnsupportedException("OneSidedChannel.open", unsupported.get());
         }

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Assertions;
@@ -42,7 +43,7 @@ public final class TwoHosts implements AutoCloseable {
     /** How long a request to the host's link controller may take. */
     private static final Duration HOST_CONTROL_TIMEOUT = Duration.ofSeconds(30);
     /** Whether this JVM has resolved host B once ({@link #awaitAgent}). */
-    private static final java.util.concurrent.atomic.AtomicBoolean NEIGHBOUR_PRIMED = new java.util.concurrent.atomic.AtomicBoolean();
+    private static final AtomicBoolean NEIGHBOUR_PRIMED = new AtomicBoolean();
     private static final AtomicInteger JOBS = new AtomicInteger();
     /** When waiting for host B's share of the one-host tests ends (System.nanoTime; 0: not waited yet). */
     private static final AtomicLong SHARE_DEADLINE = new AtomicLong();
