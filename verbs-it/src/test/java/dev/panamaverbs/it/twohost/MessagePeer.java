@@ -33,8 +33,10 @@ import java.time.Duration;
 public final class MessagePeer {
     static final ChannelOptions OPTIONS = ChannelOptions.builder().receiveCredits(16).sendBuffers(4).build();
     static final Duration WAIT = Duration.ofSeconds(300);
-    /** The channels B serves at once at most: the test's 8, with room for a late close. */
-    static final int POOLED_CHANNELS = 12;
+    /** The channels the test's first case opens at once: 8, or {@code VERBS_MESSAGING_CONNECTIONS} (both VMs see it). */
+    static final int CONNECTIONS = Integer.parseInt(System.getenv().getOrDefault("VERBS_MESSAGING_CONNECTIONS", "8"));
+    /** The channels B serves at once at most: the test's {@link #CONNECTIONS}, with room for a late close. */
+    static final int POOLED_CHANNELS = CONNECTIONS + 4;
 
     private MessagePeer() {}
 
