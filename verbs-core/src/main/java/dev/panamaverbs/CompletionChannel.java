@@ -87,6 +87,10 @@ public final class CompletionChannel extends VerbsResource {
     private final MemorySegment handlerSlots = handlerArena.allocate(ADDRESS, 2);
     private final MemorySegment handlerContextSlot = handlerSlots.asSlice(ADDRESS.byteSize());
     private final MemorySegment handlerCallState = CallState.allocate(handlerArena);
+    /** The futures this channel's events complete ({@link CompletionFutures#attach}), or null. */
+    private volatile CompletionFutures futures;
+    /** Whether the application's own handler is set ({@link #setEventHandler}). */
+    private volatile boolean handlerSet;
 
     private CompletionChannel(Context context, MemorySegment handle, int fd) {
         super("CompletionChannel", handle, context);
@@ -213,10 +217,53 @@ public final class CompletionChannel extends VerbsResource {
      * @throws IllegalStateException if the channel is closed, or the shared poller is opted out
      *         ({@link Poller#ENABLED_PROPERTY})
      */
-    public void setEventHandler(Consumer<? super CompletionQueue> handler) {
+    public synchronized void setEventHandler(Consumer<? super CompletionQueue> handler) {
         acquire();
         try {
-            watch.sourceForHandler("ibv_get_cq_event").setHandler(handler == null ? null : () -> handleEvents(handler));
+            if (futures != null) {
+                throw new IllegalStateException("ibv_get_cq_event: " + this + "'s events go to its CompletionFutures; close it first");
+            }
+            setHandler(handler);
+            handlerSet = handler != null;
+        } finally {
+            release();
+        }
+    }
+
+    private void setHandler(Consumer<? super CompletionQueue> handler) {
+        watch.sourceForHandler("ibv_get_cq_event").setHandler(handler == null ? null : () -> handleEvents(handler));
+    }
+
+    /** {@link CompletionFutures#attach}: {@code handler} takes every event until {@link #detachFutures}. */
+    synchronized void attachFutures(CompletionFutures attached, Consumer<CompletionQueue> handler) {
+        acquire();
+        try {
+            if (futures != null) {
+                throw new IllegalStateException("CompletionFutures.attach: " + this + " has one already");
+            }
+            if (handlerSet) {
+                throw new IllegalStateException("CompletionFutures.attach: " + this + " has an event handler; remove it first");
+            }
+            setHandler(handler);
+            futures = attached;
+        } finally {
+            release();
+        }
+    }
+
+    /** {@link CompletionFutures#close}: the channel's events stop going to {@code attached}. */
+    synchronized void detachFutures(CompletionFutures attached) {
+        if (futures != attached) {
+            return;
+        }
+        futures = null;
+        try {
+            acquire();
+        } catch (IllegalStateException closed) {
+            return; // the channel's close removed the handler with its fd
+        }
+        try {
+            setHandler(null);
         } finally {
             release();
         }
@@ -329,12 +376,20 @@ public final class CompletionChannel extends VerbsResource {
     void detach(CompletionQueue queue, long address) {
         queues.remove(address, queue);
         handedOver.remove(queue);
+        CompletionFutures attached = futures;
+        if (attached != null) {
+            attached.queueClosed(queue);
+        }
         watch.wakeWaiters(); // a thread waiting for this CQ's event sees it closed
     }
 
     /** {@code ibv_destroy_comp_channel}; every CQ using the channel is already closed. */
     @Override
     protected void destroy() {
+        CompletionFutures attached = futures;
+        if (attached != null) {
+            attached.channelClosed();
+        }
         watch.close(); // before the fd goes: parked waiters look again and find the channel closed
         // Returns the errno itself (EBUSY while a CQ still uses the channel).
         NativeCalls.destroy("ibv_destroy_comp_channel", IbverbsCalls::ibv_destroy_comp_channel, handleSegment());
