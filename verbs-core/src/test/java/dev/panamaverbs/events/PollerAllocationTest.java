@@ -21,13 +21,14 @@ import org.junit.jupiter.api.Test;
  * fd with {@code EPOLL_CTL_MOD}), and the waiter reads the eventfd and arms again. Counted as the
  * allocated bytes of the poller thread and the waiter ({@code com.sun.management.ThreadMXBean}), in
  * the style of {@code PostPathAllocationTest}: less than one byte per cycle (C2's one-off compile
- * requests, see that test); exactly 0 was measured. Unlike that test it runs in the ordinary fork
- * only: its cycle makes real downcalls ({@code epoll_wait}, {@code epoll_ctl}, {@code read}), and
- * under {@code -Xint} and C1 each downcall with a segment argument was measured at 40 B in the
- * JDK's own binding code (120 B per waiter cycle of three downcalls, with every segment
- * preallocated), which no code of ours removes. The waiter is a platform thread: unparking a
- * virtual thread hands it to the JDK's scheduler, whose allocation is the JDK's. The writing
- * thread (this test's own loop) is not counted.
+ * requests, see that test); exactly 0 was measured. Like that test it runs in the ordinary fork and
+ * again under {@code -Xint} and C1 only (verbs-core's pom), with real downcalls ({@code epoll_wait},
+ * {@code epoll_ctl}, {@code read}): the JDK's errno capture costs 40 B per call there (it slices the
+ * capture segment), so {@code Epoll} makes these calls without it and repeats only a failed one with
+ * it. The waiter's one read per cycle that finds the count 0 is such a failed call: its bound is that
+ * read's own cost, measured on the same JVM ({@link #bytesPerEmptyRead}). The waiter is a platform
+ * thread: unparking a virtual thread hands it to the JDK's scheduler, whose allocation is the JDK's.
+ * The writing thread (this test's own loop) is not counted.
  */
 class PollerAllocationTest {
     private static final int WARM_UP = 20_000;
@@ -100,9 +101,31 @@ class PollerAllocationTest {
                 .filter(t -> t.getName().equals("allocation-test-poller")).findFirst().orElseThrow();
         long[] bytes = cycles(polling, waiter);
         assertNothingAllocated("the poller thread (dispatch, unpark)", bytes[0]);
-        assertNothingAllocated("the waiting thread (read, arm with EPOLL_CTL_MOD, park)", bytes[1]);
+        long capture = bytesPerEmptyRead();
+        assertTrue(bytes[1] < (capture + 1) * CYCLES, "the waiting thread (read, arm with EPOLL_CTL_MOD, park) allocated "
+                + bytes[1] + " B over " + CYCLES + " cycles, beyond the " + capture + " B per cycle of its read that finds nothing");
         poller.close();
         waiter.join(TimeUnit.NANOSECONDS.toMillis(BOUND_NANOS));
+    }
+
+    /**
+     * What one {@code read} of an empty eventfd allocates on this thread once warm: the JDK's errno
+     * capture of the failed call (a 40-byte segment under {@code -Xint} and C1, nothing once C2 compiled
+     * the caller). The waiter's cycle has one such read (it reads until the count is 0, then parks); the
+     * poller thread's dispatch has none.
+     */
+    private long bytesPerEmptyRead() {
+        try (EventFd empty = EventFd.open(arena)) {
+            for (int i = 0; i < WARM_UP; i++) {
+                empty.read();
+            }
+            long id = Thread.currentThread().threadId();
+            long before = THREADS.getThreadAllocatedBytes(id);
+            for (int i = 0; i < CYCLES; i++) {
+                empty.read();
+            }
+            return (THREADS.getThreadAllocatedBytes(id) - before) / CYCLES;
+        }
     }
 
     /** Runs the handler test's first cycle, so that the poller thread is known. */

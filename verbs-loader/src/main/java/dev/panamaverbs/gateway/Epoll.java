@@ -20,8 +20,16 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
  * {@code epoll(7)} and {@code eventfd(2)}: what the core's poller waits with, one platform thread
  * blocked in {@code epoll_wait} on every event fd libibverbs and librdmacm hand out, woken through
  * an eventfd. Bound by hand like {@link Libc} (libc is no header the generator reads), with the
- * same handle factory, errno captured after each call. C's conventions: a result, or a negated
- * errno. Linux x86-64/aarch64 values.
+ * same handle factory. C's conventions: a result, or a negated errno. Linux x86-64/aarch64 values.
+ *
+ * <p>The calls of the poller's cycle ({@code epoll_wait}, {@code epoll_ctl}, the eventfd's
+ * {@code read} and {@code write}) go first through a handle that captures no errno: capturing
+ * costs a 40-byte segment per call (the JDK slices the capture segment, {@code
+ * SharedUtils.checkCaptureSegment}) wherever C2 has not compiled the caller, that is under
+ * {@code -Xint} and C1. Only a failed call is made again, with the capture, to learn its errno:
+ * reading errno after a plain downcall is unsafe, the JVM may overwrite it between two downcalls.
+ * Calling again is sound for these calls: a failed one changed nothing (no event taken, no count
+ * read or added, no registration changed), and {@code epoll_wait} is repeated with timeout 0.
  */
 public final class Epoll {
     /** {@code EPOLL_CTL_ADD}. */
@@ -84,6 +92,14 @@ public final class Epoll {
         /** {@code int epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout)}. */
         static final MethodHandle EPOLL_WAIT_CALL = Downcalls.handle(
                 FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), Downcalls.CAPTURE_ERRNO);
+        /** {@link #EPOLL_CTL_CALL} without the errno capture: the first try (see the class comment). */
+        static final MethodHandle EPOLL_CTL_FIRST = Downcalls.handle(
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+        /** {@link #EPOLL_WAIT_CALL} without the errno capture: the first try. */
+        static final MethodHandle EPOLL_WAIT_FIRST = Downcalls.handle(
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+        /** {@link #READ_WRITE_CALL} without the errno capture: the first try. */
+        static final MethodHandle READ_WRITE_FIRST = Downcalls.handle(FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
         /** {@code int eventfd(unsigned int initval, int flags)}. */
         static final MethodHandle EVENTFD_CALL = Downcalls.handle(FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT),
                 Downcalls.CAPTURE_ERRNO);
@@ -174,7 +190,10 @@ public final class Epoll {
         event.set(JAVA_LONG_UNALIGNED, DATA_OFFSET, data);
         int rc;
         try {
-            rc = (int) Functions.EPOLL_CTL_CALL.invokeExact(Functions.EPOLL_CTL, state, epfd, op, fd, event);
+            rc = (int) Functions.EPOLL_CTL_FIRST.invokeExact(Functions.EPOLL_CTL, epfd, op, fd, event);
+            if (rc < 0) {
+                rc = (int) Functions.EPOLL_CTL_CALL.invokeExact(Functions.EPOLL_CTL, state, epfd, op, fd, event);
+            }
         } catch (Throwable t) {
             throw Downcalls.rethrow("epoll_ctl", t);
         }
@@ -204,12 +223,14 @@ public final class Epoll {
      * @return the number of events, 0, or {@code -errno}
      */
     public static int epollWait(MemorySegment waitState, int epfd, int maxEvents, int timeoutMillis) {
-        long arrayBytes = EPOLL_EVENT.byteSize() * maxEvents;
-        MemorySegment state = waitState.asSlice(arrayBytes);
         int rc;
+        MemorySegment state = null;
         try {
-            rc = (int) Functions.EPOLL_WAIT_CALL.invokeExact(Functions.EPOLL_WAIT, state, epfd, waitState, maxEvents,
-                    timeoutMillis);
+            rc = (int) Functions.EPOLL_WAIT_FIRST.invokeExact(Functions.EPOLL_WAIT, epfd, waitState, maxEvents, timeoutMillis);
+            if (rc < 0) {
+                state = waitState.asSlice(EPOLL_EVENT.byteSize() * maxEvents);
+                rc = (int) Functions.EPOLL_WAIT_CALL.invokeExact(Functions.EPOLL_WAIT, state, epfd, waitState, maxEvents, 0);
+            }
         } catch (Throwable t) {
             throw Downcalls.rethrow("epoll_wait", t);
         }
@@ -298,7 +319,10 @@ public final class Epoll {
         counter.set(JAVA_LONG, 0, value);
         long rc;
         try {
-            rc = (long) Functions.READ_WRITE_CALL.invokeExact(Functions.WRITE, state, fd, counter, 8L);
+            rc = (long) Functions.READ_WRITE_FIRST.invokeExact(Functions.WRITE, fd, counter, 8L);
+            if (rc < 0) {
+                rc = (long) Functions.READ_WRITE_CALL.invokeExact(Functions.WRITE, state, fd, counter, 8L);
+            }
         } catch (Throwable t) {
             throw Downcalls.rethrow("write", t);
         }
@@ -330,7 +354,10 @@ public final class Epoll {
         MemorySegment counter = eventFdState.counter();
         long rc;
         try {
-            rc = (long) Functions.READ_WRITE_CALL.invokeExact(Functions.READ, state, fd, counter, 8L);
+            rc = (long) Functions.READ_WRITE_FIRST.invokeExact(Functions.READ, fd, counter, 8L);
+            if (rc < 0) {
+                rc = (long) Functions.READ_WRITE_CALL.invokeExact(Functions.READ, state, fd, counter, 8L);
+            }
         } catch (Throwable t) {
             throw Downcalls.rethrow("read", t);
         }
