@@ -314,19 +314,22 @@ public final class Epoll {
      * @return 0, or {@code -errno}
      */
     public static int eventFdWrite(EventFdState eventFdState, int fd, long value) {
-        MemorySegment state = eventFdState.callState();
+        eventFdState.counter().set(JAVA_LONG, 0, value);
+        return transferCounter(Functions.WRITE, "write", eventFdState, fd) < 0 ? -CallState.errno(eventFdState.callState()) : 0;
+    }
+
+    /**
+     * {@code read} or {@code write} of the 8-byte counter: without the errno capture, then once
+     * more with it if that failed (the class comment says why); {@return what the last call returned}
+     */
+    private static long transferCounter(MemorySegment function, String verb, EventFdState eventFdState, int fd) {
         MemorySegment counter = eventFdState.counter();
-        counter.set(JAVA_LONG, 0, value);
-        long rc;
         try {
-            rc = (long) Functions.READ_WRITE_FIRST.invokeExact(Functions.WRITE, fd, counter, 8L);
-            if (rc < 0) {
-                rc = (long) Functions.READ_WRITE_CALL.invokeExact(Functions.WRITE, state, fd, counter, 8L);
-            }
+            long rc = (long) Functions.READ_WRITE_FIRST.invokeExact(function, fd, counter, 8L);
+            return rc >= 0 ? rc : (long) Functions.READ_WRITE_CALL.invokeExact(function, eventFdState.callState(), fd, counter, 8L);
         } catch (Throwable t) {
-            throw Downcalls.rethrow("write", t);
+            throw Downcalls.rethrow(verb, t);
         }
-        return rc < 0 ? -CallState.errno(state) : 0;
     }
 
     /**
@@ -350,21 +353,10 @@ public final class Epoll {
      * @return the counter, 0, or {@code -errno}
      */
     public static long eventFdRead(EventFdState eventFdState, int fd) {
-        MemorySegment state = eventFdState.callState();
-        MemorySegment counter = eventFdState.counter();
-        long rc;
-        try {
-            rc = (long) Functions.READ_WRITE_FIRST.invokeExact(Functions.READ, fd, counter, 8L);
-            if (rc < 0) {
-                rc = (long) Functions.READ_WRITE_CALL.invokeExact(Functions.READ, state, fd, counter, 8L);
-            }
-        } catch (Throwable t) {
-            throw Downcalls.rethrow("read", t);
-        }
-        if (rc < 0) {
-            int errno = CallState.errno(state);
+        if (transferCounter(Functions.READ, "read", eventFdState, fd) < 0) {
+            int errno = CallState.errno(eventFdState.callState());
             return errno == EAGAIN ? 0 : -errno;
         }
-        return counter.get(JAVA_LONG, 0);
+        return eventFdState.counter().get(JAVA_LONG, 0);
     }
 }

@@ -47,25 +47,20 @@ class CompletionFuturesDeviceTest {
 
     @DeviceTest
     void everySignaledRequestCompletesItsOwnFutureOnSeveralQueuesOfOneChannel(TestDevice device) throws Exception {
-        try (Context context = DeviceScope.openContext(device); Arena arena = Arena.ofShared()) {
-            ProtectionDomain pd = context.allocateProtectionDomain();
-            MemoryRegion mr = region(pd, arena);
-            CompletionChannel channel = context.createCompletionChannel();
-            List<CompletionQueue> queues = new ArrayList<>();
-            List<QueuePair> pairs = new ArrayList<>();
-            for (int q = 0; q < QUEUES; q++) {
-                CompletionQueue cq = context.createCompletionQueue(2 * ROUNDS, channel, 0);
-                queues.add(cq);
-                pairs.add(PollerDeviceTest.loopback(context, device, pd, cq));
+        try (Loop loop = Loop.open(device)) {
+            List<CompletionQueue> queues = new ArrayList<>(List.of(loop.cq()));
+            List<QueuePair> pairs = new ArrayList<>(List.of(loop.qp()));
+            while (queues.size() < QUEUES) {
+                queues.add(loop.context().createCompletionQueue(2 * ROUNDS, loop.channel(), 0));
+                pairs.add(PollerDeviceTest.loopback(loop.context(), device, loop.pd(), queues.getLast()));
             }
-            SendWorkRequest wr = SendWorkRequest.allocate(arena, 1);
-            try (CompletionFutures futures = CompletionFutures.attach(channel)) {
+            try (CompletionFutures futures = CompletionFutures.attach(loop.channel())) {
                 List<CompletableFuture<WorkCompletion>> expected = new ArrayList<>();
                 for (int round = 0; round < ROUNDS; round++) {
                     for (int q = 0; q < QUEUES; q++) {
                         long wrId = 1000L * q + round;
                         expected.add(futures.expect(queues.get(q), wrId));
-                        write(pairs.get(q), wr.wrId(wrId), mr, q, mr.rkey());
+                        loop.write(pairs.get(q), wrId, q, loop.mr().rkey());
                     }
                 }
                 for (int i = 0; i < expected.size(); i++) {
@@ -84,45 +79,29 @@ class CompletionFuturesDeviceTest {
 
     @DeviceTest
     void aCompletionThatCameBeforeItsExpectIsKeptForIt(TestDevice device) throws Exception {
-        try (Context context = DeviceScope.openContext(device); Arena arena = Arena.ofShared()) {
-            ProtectionDomain pd = context.allocateProtectionDomain();
-            MemoryRegion mr = region(pd, arena);
-            CompletionChannel channel = context.createCompletionChannel();
-            CompletionQueue cq = context.createCompletionQueue(2 * ROUNDS, channel, 0);
-            QueuePair qp = PollerDeviceTest.loopback(context, device, pd, cq);
-            SendWorkRequest wr = SendWorkRequest.allocate(arena, 1);
-            try (CompletionFutures futures = CompletionFutures.attach(channel)) {
-                write(qp, wr.wrId(7), mr, 0, mr.rkey());
-                write(qp, wr.wrId(8), mr, 1, mr.rkey());
-                // Posted before any expect: the CQ is not armed yet, so completions that are there by the first
-                // expect are found by its drain (8 kept for its own expect), later ones by the poller.
-                Thread.sleep(200); // not for correctness: makes "completed before its expect" the likely case
-                assertEquals(7, futures.expect(cq, 7).get(DEADLINE.toSeconds(), TimeUnit.SECONDS).wrId());
-                assertEquals(8, futures.expect(cq, 8).get(DEADLINE.toSeconds(), TimeUnit.SECONDS).wrId());
-                assertEquals(0, futures.pending());
-            }
+        try (Loop loop = Loop.open(device); CompletionFutures futures = CompletionFutures.attach(loop.channel())) {
+            loop.write(loop.qp(), 7, 0, loop.mr().rkey());
+            loop.write(loop.qp(), 8, 1, loop.mr().rkey());
+            // Posted before any expect: the CQ is not armed yet, so completions that are there by the first
+            // expect are found by its drain (8 kept for its own expect), later ones by the poller.
+            Thread.sleep(200); // not for correctness: makes "completed before its expect" the likely case
+            assertEquals(7, futures.expect(loop.cq(), 7).get(DEADLINE.toSeconds(), TimeUnit.SECONDS).wrId());
+            assertEquals(8, futures.expect(loop.cq(), 8).get(DEADLINE.toSeconds(), TimeUnit.SECONDS).wrId());
+            assertEquals(0, futures.pending());
         }
     }
 
     @DeviceTest
     void aFailedRequestAndTheRequestsFlushedAfterItFailTheirFuturesWithTheStatus(TestDevice device) throws Exception {
-        try (Context context = DeviceScope.openContext(device); Arena arena = Arena.ofShared()) {
-            ProtectionDomain pd = context.allocateProtectionDomain();
-            MemoryRegion mr = region(pd, arena);
-            CompletionChannel channel = context.createCompletionChannel();
-            CompletionQueue cq = context.createCompletionQueue(2 * ROUNDS, channel, 0);
-            QueuePair qp = PollerDeviceTest.loopback(context, device, pd, cq);
-            SendWorkRequest wr = SendWorkRequest.allocate(arena, 1);
-            try (CompletionFutures futures = CompletionFutures.attach(channel)) {
-                CompletableFuture<WorkCompletion> badKey = futures.expect(cq, 1);
-                write(qp, wr.wrId(1), mr, 0, mr.rkey() ^ 0x5a5a00);
-                CompletionFailedException failed = failure(badKey);
-                assertEquals(1, failed.wrId());
-                assertEquals(CompletionStatus.REM_ACCESS_ERR, failed.status(), "an rkey the peer never issued: " + failed.getMessage());
-                CompletableFuture<WorkCompletion> flushed = futures.expect(cq, 2);
-                write(qp, wr.wrId(2), mr, 1, mr.rkey());
-                assertEquals(CompletionStatus.WR_FLUSH_ERR, failure(flushed).status(), "a request posted to the queue pair in error");
-            }
+        try (Loop loop = Loop.open(device); CompletionFutures futures = CompletionFutures.attach(loop.channel())) {
+            CompletableFuture<WorkCompletion> badKey = futures.expect(loop.cq(), 1);
+            loop.write(loop.qp(), 1, 0, loop.mr().rkey() ^ 0x5a5a00);
+            CompletionFailedException failed = failure(badKey);
+            assertEquals(1, failed.wrId());
+            assertEquals(CompletionStatus.REM_ACCESS_ERR, failed.status(), "an rkey the peer never issued: " + failed.getMessage());
+            CompletableFuture<WorkCompletion> flushed = futures.expect(loop.cq(), 2);
+            loop.write(loop.qp(), 2, 1, loop.mr().rkey());
+            assertEquals(CompletionStatus.WR_FLUSH_ERR, failure(flushed).status(), "a request posted to the queue pair in error");
         }
     }
 
@@ -163,14 +142,41 @@ class CompletionFuturesDeviceTest {
         }
     }
 
-    private static MemoryRegion region(ProtectionDomain pd, Arena arena) {
-        return pd.register(arena.allocate(64 * 1024, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
-    }
+    /**
+     * A context with a completion channel, a CQ on it and a loopback RC queue pair on that CQ
+     * ({@link PollerDeviceTest#loopback}), a registered region and a work request.
+     */
+    private record Loop(Context context, Arena arena, ProtectionDomain pd, MemoryRegion mr, CompletionChannel channel,
+                        CompletionQueue cq, QueuePair qp, SendWorkRequest wr) implements AutoCloseable {
+        static Loop open(TestDevice device) {
+            Context context = DeviceScope.openContext(device);
+            Arena arena = Arena.ofShared();
+            try {
+                ProtectionDomain pd = context.allocateProtectionDomain();
+                MemoryRegion mr = pd.register(arena.allocate(64 * 1024, 4096), EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
+                CompletionChannel channel = context.createCompletionChannel();
+                CompletionQueue cq = context.createCompletionQueue(2 * ROUNDS, channel, 0);
+                QueuePair qp = PollerDeviceTest.loopback(context, device, pd, cq);
+                return new Loop(context, arena, pd, mr, channel, cq, qp, SendWorkRequest.allocate(arena, 1));
+            } catch (RuntimeException | Error e) {
+                context.close();
+                arena.close();
+                throw e;
+            }
+        }
 
-    /** A signaled 64-byte RDMA WRITE from slot {@code slot} of {@code mr} to its upper half, with {@code rkey}. */
-    private static void write(QueuePair qp, SendWorkRequest wr, MemoryRegion mr, int slot, int rkey) {
-        qp.postSend(wr.opcode(WorkRequestOpcode.RDMA_WRITE).sge(mr, 64L * slot, 64)
-                .rdma(mr.memoryAddress() + 32 * 1024 + 64L * slot, rkey).signaled(true));
+        /** A signaled 64-byte RDMA WRITE {@code wrId} on {@code qp} from slot {@code slot} of the region to its upper half. */
+        void write(QueuePair qp, long wrId, int slot, int rkey) {
+            qp.postSend(wr.wrId(wrId).opcode(WorkRequestOpcode.RDMA_WRITE).sge(mr, 64L * slot, 64)
+                    .rdma(mr.memoryAddress() + 32 * 1024 + 64L * slot, rkey).signaled(true));
+        }
+
+        @Override
+        public void close() {
+            try (arena) {
+                context.close(); // its resources first, then their memory
+            }
+        }
     }
 
     private static CompletionFailedException failure(CompletableFuture<WorkCompletion> future) throws Exception {
