@@ -188,7 +188,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 case SEND -> {
                     int room = size + (o.connection() == Connection.UD ? TestResources.UD_GRH : 0);
                     SendLatency loop = new SendLatency(res.queuePair(), res.buffer(), res.targetOffset(), room, size,
-                            inlineSize(o, res), res.addressHandle(), remote.qpn(), res.remoteQkey(), completions, arena,
+                            inlineSize(o, res), res.addressHandle(), remote.qpn(), TestResources.remoteQkey(o), completions, arena,
                             o.isServer());
                     loop.postReceives(o.receiveDepth());
                     channel.handShake(res.local(), "the hand shake after posting receives");
@@ -317,7 +317,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 // -b: both sides post receives, hand shake, send and receive at once
                 BidirectionalSending both = new BidirectionalSending(res.queuePairs(), res.buffer(), size, inlineSize(o, res),
                         res.targetOffset(), Math.max(room, size), o.receiveDepth(), o.txDepth(), o.postList(),
-                        o.cqModeration(), o.isServer(), res.addressHandle(), qpns(remotes), res.remoteQkey(), completions,
+                        o.cqModeration(), o.isServer(), res.addressHandle(), qpns(remotes), TestResources.remoteQkey(o), completions,
                         arena);
                 both.postReceives(o.iterations());
                 channel.handShake(res.local(), "the hand shake after posting receives");
@@ -358,7 +358,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 channel.handShake(res.local(), "the hand shake after the server posted its receives");
                 PostingBandwidth loop = new PostingBandwidth(res.queuePairs(), res.buffer(), WorkRequestOpcode.SEND, size,
                         inlineSize(o, res), new long[remotes.length], new int[remotes.length], res.addressHandle(),
-                        qpns(remotes), res.remoteQkey(), o.txDepth(), o.postList(), o.cqModeration(), completions, arena);
+                        qpns(remotes), TestResources.remoteQkey(o), o.txDepth(), o.postList(), o.cqModeration(), completions, arena);
                 if (duration) {
                     count = loop.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
                     stats = BandwidthStatistics.over(size, count, loop.elapsedNanos(), o.reportGbits());

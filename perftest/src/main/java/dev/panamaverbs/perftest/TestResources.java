@@ -43,6 +43,14 @@ final class TestResources implements AutoCloseable {
     /** {@code UD_ADDITION}: a UD receive's room for the GRH. */
     static final int UD_GRH = 40;
 
+    /**
+     * The Q_Key a UD send names, as perftest: {@code DEF_QKEY}, or with {@code -R} rdma_cm's
+     * ({@code RDMA_UDP_QKEY}: rdma_cm gives it to every queue pair of its UDP port space).
+     */
+    static int remoteQkey(PerftestOptions options) {
+        return options.rdmaCm() ? RdmaDatagramSocket.RDMA_UDP_QKEY : QKEY;
+    }
+
     private final PerftestOptions options;
     private final Context context;
     private final PortAttributes port;
@@ -56,8 +64,6 @@ final class TestResources implements AutoCloseable {
     private int outReads;
     private int inline;
     private AddressHandle addressHandle;
-    /** The Q_Key of the peer's UD queue pairs: perftest's own, or with {@code -R} rdma_cm's. */
-    private int remoteQkey = QKEY;
     private KeyMessage[] locals;
 
     private TestResources(PerftestOptions options, Context context) {
@@ -195,7 +201,6 @@ final class TestResources implements AutoCloseable {
         cq = connection.completionQueue();
         qps = connection.queuePairs();
         addressHandle = connection.addressHandle();
-        remoteQkey = RdmaDatagramSocket.RDMA_UDP_QKEY;
         registerBuffer(maxSize, cycleBuffer);
         describeLocal();
     }
@@ -338,11 +343,6 @@ final class TestResources implements AutoCloseable {
 
     AddressHandle addressHandle() {
         return addressHandle;
-    }
-
-    /** The Q_Key a UD send names: {@code DEF_QKEY}, or with {@code -R} rdma_cm's ({@code RDMA_UDP_QKEY}), as perftest. */
-    int remoteQkey() {
-        return remoteQkey;
     }
 
     private static long align(long value, long to) {

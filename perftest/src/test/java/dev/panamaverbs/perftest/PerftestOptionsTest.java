@@ -85,6 +85,9 @@ class PerftestOptionsTest {
         }
         assertEquals(2, PerftestOptions.parse("send_bw", "-R", "-c", "UD", "-q", "2", "-b").queuePairs(),
                 "UD, -q and -b with -R: perftest refuses none of them");
+        // the Q_Key UD sends name: rdma_cm's for its UDP port space with -R, perftest's DEF_QKEY without
+        assertEquals(0x01234567, TestResources.remoteQkey(PerftestOptions.parse("send_lat", "-R", "-c", "UD")));
+        assertEquals(0x11111111, TestResources.remoteQkey(PerftestOptions.parse("send_lat", "-c", "UD")));
     }
 
     @Test
