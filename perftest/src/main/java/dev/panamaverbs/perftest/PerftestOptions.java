@@ -133,11 +133,11 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
               -e, --events               sleep on CQ events instead of polling (not WRITE, not with -D)
               -b, --bidirectional        both sides run the test (bw tests)
               -q, --qp=<num of qp's>     queue pairs, 1-16384, each running -n iterations (bw tests;
-                                         not with -R here)
+                                         with -R one rdma_cm connection each)
               -c, --connection=<RC/UC/UD> connection type (default RC)
               -m, --mtu=<mtu>            MTU size: 256 - 4096 (default port mtu)
               -F, --CPU-freq             accepted, as perftest's (no CPU frequency check here)
-              -R, --rdma_cm              connect QPs with rdma_cm, and exchange data over it (RC only)
+              -R, --rdma_cm              connect QPs with rdma_cm, and exchange data over it (RC, UD)
               -z, --com_rdma_cm          exchange data over rdma_cm, connect QPs as without it
                   --report_gbits         report bandwidth in Gb/s instead of MB/s
                   --timeout=<seconds>    bound on every wait (default 60; not a perftest option)
@@ -353,15 +353,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         if (rdmaCm && connection == Connection.UC) {
             throw new IllegalArgumentException("UC is not supported in librdmacm");
         }
-        if (rdmaCm && connection == Connection.UD) {
-            throw new IllegalArgumentException("-R (rdma_cm) with UD is not implemented by the Java perftest (RC only)");
-        }
         // perftest 4.5 takes every combination below (its parser, and Debian's binary, refuse none of them).
-        if (queuePairs > 1 && rdmaCm) {
-            // perftest makes an rdma_cm connection per queue pair; the twin's -R makes one.
-            throw new IllegalArgumentException("-q above 1 with -R is not implemented by the Java perftest yet"
-                    + " (one rdma_cm connection per queue pair)");
-        }
         if (events && duration > 0) {
             throw new IllegalArgumentException("Duration mode doesn't work with events.");
         }

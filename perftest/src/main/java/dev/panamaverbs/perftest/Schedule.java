@@ -46,4 +46,14 @@ final class Schedule {
     static boolean handShakeAfterEachSize(TestKind test, boolean allSizes) {
         return allSizes && test == TestKind.SEND_BW;
     }
+
+    /**
+     * Whether, on UD with {@code -R}, the client sends its QPN in one datagram after the
+     * resolution answered it, for the server to learn where to send: only where the server sends,
+     * the latency tests and bandwidth with {@code -b} (perftest's
+     * {@code (tst == BW && duplex) || tst == LAT} in {@code rdma_cm_establish_ud_connection}).
+     */
+    static boolean clientSendsQpnDatagram(PerftestOptions o) {
+        return o.rdmaCm() && o.connection() == PerftestOptions.Connection.UD && (o.test().isLatency() || o.duplex());
+    }
 }

@@ -1,7 +1,6 @@
 package dev.panamaverbs.perftest;
 
 import dev.panamaverbs.values.GidEntry;
-import dev.panamaverbs.cm.RdmaConnection;
 import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.perftest.PerftestOptions.Connection;
 import dev.panamaverbs.perftest.cm.CmOobLink;
@@ -66,8 +65,8 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
     private void runOn(TestResources res, OobLink channel, Preamble preamble, Arena arena) throws IOException {
         int maxSize = o.allSizes() && o.connection() != Connection.UD ? PerftestOptions.MAX_SIZE : o.size();
         int room = maxSize + (o.connection() == Connection.UD ? TestResources.UD_GRH : 0);
-        try (RdmaConnection cm = o.rdmaCm() ? CmTestConnection.establish(channel, o.server(), o.port(),
-                res.connectionOptions(o.receiveDepth()), o.timeout()) : null) {
+        try (CmTestConnection cm = o.rdmaCm() ? CmTestConnection.establish(channel, o.server(), o.port(),
+                res.cmPlan(o.receiveDepth()), o.timeout()) : null) {
             if (cm != null) {
                 res.adopt(cm, room, preamble.cycleBuffer());
             } else {
@@ -75,7 +74,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             }
             test(res, channel, preamble.mtu(), arena);
             if (cm != null) {
-                CmTestConnection.disconnect(cm);
+                cm.disconnect();
             }
         }
     }
@@ -189,7 +188,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 case SEND -> {
                     int room = size + (o.connection() == Connection.UD ? TestResources.UD_GRH : 0);
                     SendLatency loop = new SendLatency(res.queuePair(), res.buffer(), res.targetOffset(), room, size,
-                            inlineSize(o, res), res.addressHandle(), remote.qpn(), TestResources.QKEY, completions, arena,
+                            inlineSize(o, res), res.addressHandle(), remote.qpn(), TestResources.remoteQkey(o), completions, arena,
                             o.isServer());
                     loop.postReceives(o.receiveDepth());
                     channel.handShake(res.local(), "the hand shake after posting receives");
@@ -318,7 +317,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 // -b: both sides post receives, hand shake, send and receive at once
                 BidirectionalSending both = new BidirectionalSending(res.queuePairs(), res.buffer(), size, inlineSize(o, res),
                         res.targetOffset(), Math.max(room, size), o.receiveDepth(), o.txDepth(), o.postList(),
-                        o.cqModeration(), o.isServer(), res.addressHandle(), qpns(remotes), TestResources.QKEY, completions,
+                        o.cqModeration(), o.isServer(), res.addressHandle(), qpns(remotes), TestResources.remoteQkey(o), completions,
                         arena);
                 both.postReceives(o.iterations());
                 channel.handShake(res.local(), "the hand shake after posting receives");
@@ -359,7 +358,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 channel.handShake(res.local(), "the hand shake after the server posted its receives");
                 PostingBandwidth loop = new PostingBandwidth(res.queuePairs(), res.buffer(), WorkRequestOpcode.SEND, size,
                         inlineSize(o, res), new long[remotes.length], new int[remotes.length], res.addressHandle(),
-                        qpns(remotes), TestResources.QKEY, o.txDepth(), o.postList(), o.cqModeration(), completions, arena);
+                        qpns(remotes), TestResources.remoteQkey(o), o.txDepth(), o.postList(), o.cqModeration(), completions, arena);
                 if (duration) {
                     count = loop.runUntil(System.nanoTime() + o.durationSeconds() * 1_000_000_000L);
                     stats = BandwidthStatistics.over(size, count, loop.elapsedNanos(), o.reportGbits());

@@ -14,7 +14,8 @@ import dev.panamaverbs.ProtectionDomain;
 import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
-import dev.panamaverbs.cm.RdmaConnection;
+import dev.panamaverbs.cm.RdmaDatagramSocket;
+import dev.panamaverbs.perftest.cm.CmTestConnection;
 import dev.panamaverbs.values.ReadyToReceiveOptions;
 import dev.panamaverbs.values.ReadyToSendOptions;
 import dev.panamaverbs.values.RemoteEndpoint;
@@ -41,6 +42,14 @@ final class TestResources implements AutoCloseable {
     static final int QKEY = 0x11111111;
     /** {@code UD_ADDITION}: a UD receive's room for the GRH. */
     static final int UD_GRH = 40;
+
+    /**
+     * The Q_Key a UD send names, as perftest: {@code DEF_QKEY}, or with {@code -R} rdma_cm's
+     * ({@code RDMA_UDP_QKEY}: rdma_cm gives it to every queue pair of its UDP port space).
+     */
+    static int remoteQkey(PerftestOptions options) {
+        return options.rdmaCm() ? RdmaDatagramSocket.RDMA_UDP_QKEY : QKEY;
+    }
 
     private final PerftestOptions options;
     private final Context context;
@@ -164,27 +173,34 @@ final class TestResources implements AutoCloseable {
     }
 
     /**
-     * With {@code -R}: the sizes of the test's rdma_cm connection (the queues {@link #create}
-     * makes; with {@code -e} on a completion channel), and perftest's {@code rdma_conn_param}:
-     * READ/atomic depths for those tests, else 0. Retry count 6, not perftest's 7 (see {@link #connect}).
+     * With {@code -R}: what to connect ({@code -q} connections, UD or RC), the sizes of the test's
+     * queues (those {@link #create} makes; with {@code -e} on a completion channel), and perftest's
+     * {@code rdma_conn_param}: READ/atomic depths for those tests, else 0. Retry count 6, not
+     * perftest's 7 (see {@link #connect}).
      */
-    ConnectionOptions connectionOptions(int receiveDepth) {
+    CmTestConnection.Plan cmPlan(int receiveDepth) {
         int sendDepth = sendDepth();
         int depth = readOrAtomic() ? outReads() : 0;
-        return ConnectionOptions.builder().queueDepth(sendDepth, Math.max(receiveDepth, 1))
-                .completionQueueSize(sendDepth + receiveDepth + 16).maxSge(1).maxInlineData(options.inlineSize())
+        int count = options.queuePairs();
+        ConnectionOptions connection = ConnectionOptions.builder().queueDepth(sendDepth, Math.max(receiveDepth, 1))
+                .completionQueueSize((sendDepth + receiveDepth) * count + 16).maxSge(1).maxInlineData(options.inlineSize())
                 .responderResources(depth).initiatorDepth(depth).connectTimeout(options.timeout())
                 .completionChannel(options.events()).build();
+        boolean datagram = options.connection() == Connection.UD;
+        return new CmTestConnection.Plan(count, datagram, Schedule.clientSendsQpnDatagram(options), options.ibPort(),
+                connection);
     }
 
     /**
-     * With {@code -R}: takes the protection domain, completion queue and queue pair (in RTS)
-     * rdma_cm made on the device it chose, and registers the buffer there.
+     * With {@code -R}: takes the protection domain, completion queue and queue pairs (in RTS)
+     * rdma_cm made on the device it chose (on UD the address handle to the peer too), and
+     * registers the buffer there.
      */
-    void adopt(RdmaConnection connection, int maxSize, int cycleBuffer) {
+    void adopt(CmTestConnection connection, int maxSize, int cycleBuffer) {
         pd = connection.protectionDomain();
         cq = connection.completionQueue();
-        qps = new QueuePair[] {connection.queuePair()};
+        qps = connection.queuePairs();
+        addressHandle = connection.addressHandle();
         registerBuffer(maxSize, cycleBuffer);
         describeLocal();
     }

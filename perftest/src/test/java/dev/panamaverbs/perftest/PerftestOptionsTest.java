@@ -72,7 +72,22 @@ class PerftestOptionsTest {
         IllegalArgumentException uc = assertThrows(IllegalArgumentException.class,
                 () -> PerftestOptions.parse("write_bw", "-R", "-c", "UC"));
         assertEquals("UC is not supported in librdmacm", uc.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> PerftestOptions.parse("send_bw", "-R", "-c", "UD"));
+        // UD with -R runs (rdma_cm's UDP port space), as perftest's; UD is still SEND only
+        assertEquals("UD connection is only possible in SEND verb", refusal("write_bw", "-R", "-c", "UD"));
+    }
+
+    @Test
+    void udWithRdmaCmAsPerftest() {
+        for (String test : new String[] {"send_bw", "send_lat"}) {
+            PerftestOptions ud = PerftestOptions.parse(test, "-R", "-c", "UD");
+            assertEquals(PerftestOptions.Connection.UD, ud.connection(), test);
+            assertTrue(ud.rdmaCm() && ud.cmExchange(), test);
+        }
+        assertEquals(2, PerftestOptions.parse("send_bw", "-R", "-c", "UD", "-q", "2", "-b").queuePairs(),
+                "UD, -q and -b with -R: perftest refuses none of them");
+        // the Q_Key UD sends name: rdma_cm's for its UDP port space with -R, perftest's DEF_QKEY without
+        assertEquals(0x01234567, TestResources.remoteQkey(PerftestOptions.parse("send_lat", "-R", "-c", "UD")));
+        assertEquals(0x11111111, TestResources.remoteQkey(PerftestOptions.parse("send_lat", "-c", "UD")));
     }
 
     @Test
@@ -242,10 +257,13 @@ class PerftestOptionsTest {
         for (String connection : new String[] {"RC", "UC", "UD"}) {
             assertEquals(2, PerftestOptions.parse("send_bw", "-q", "2", "-c", connection).queuePairs(), connection);
         }
-        // -q with -R: perftest makes an rdma_cm connection per queue pair, the twin refuses it
+        // -q with -R: one rdma_cm connection per queue pair, as perftest
         for (String test : new String[] {"write_bw", "read_bw", "atomic_bw", "send_bw"}) {
-            assertEquals("-q above 1 with -R is not implemented by the Java perftest yet (one rdma_cm connection per queue pair)",
-                    refusal(test, "-q", "2", "-R"), test);
+            PerftestOptions cm = PerftestOptions.parse(test, "-q", "2", "-R");
+            assertTrue(cm.rdmaCm() && cm.queuePairs() == 2, test);
+        }
+        for (String test : new String[] {"write_lat", "send_lat", "read_lat", "atomic_lat"}) {
+            assertEquals("Multiple QPs only available on bw tests", refusal(test, "-q", "2", "-R"), test);
         }
         assertEquals(1, PerftestOptions.parse("send_bw", "-q", "1", "-R").queuePairs(), "one queue pair is fine with -R");
     }

@@ -24,4 +24,14 @@ class ScheduleTest {
             assertTrue(Schedule.handShakeAfterRtrBetweenKeyLoops(test) == (test.verb() == TestKind.Verb.SEND), test.name());
         }
     }
+
+    @Test
+    void udClientSendsItsQpnOverRdmaCmOnlyWhereTheServerSends() {
+        assertTrue(Schedule.clientSendsQpnDatagram(PerftestOptions.parse("send_lat", "-c", "UD", "-R")));
+        assertTrue(Schedule.clientSendsQpnDatagram(PerftestOptions.parse("send_bw", "-c", "UD", "-R", "-b")));
+        assertFalse(Schedule.clientSendsQpnDatagram(PerftestOptions.parse("send_bw", "-c", "UD", "-R")),
+                "a send_bw server never sends");
+        assertFalse(Schedule.clientSendsQpnDatagram(PerftestOptions.parse("send_lat", "-c", "UD")), "not over TCP");
+        assertFalse(Schedule.clientSendsQpnDatagram(PerftestOptions.parse("send_lat", "-R")), "not on RC");
+    }
 }

@@ -53,10 +53,23 @@ final class CmDial {
      */
     static RdmaConnection dial(InetSocketAddress server, ConnectionOptions options, Duration retryFor,
             java.util.function.Consumer<? super RdmaConnection> beforeConnect) throws IOException {
+        return retrying(server, retryFor, () -> RdmaConnection.connect(server, options, beforeConnect));
+    }
+
+    /** One connect attempt; what it made is its own to undo when it throws. */
+    interface Attempt<T> {
+        T run() throws IOException;
+    }
+
+    /**
+     * Runs {@code attempt} again every 100 ms while {@code server} rejects or refuses it, for up to
+     * {@code retryFor}; the last rejection is thrown after that.
+     */
+    static <T> T retrying(InetSocketAddress server, Duration retryFor, Attempt<T> attempt) throws IOException {
         long deadline = System.nanoTime() + retryFor.toNanos();
         while (true) {
             try {
-                return RdmaConnection.connect(server, options, beforeConnect);
+                return attempt.run();
             } catch (ConnectionException rejected) {
                 // rejected, or on iWARP refused by rdma_connect itself (its TCP connect met a reset): not listening yet
                 if (!(rejected instanceof ConnectionRejectedException) && rejected.errno() != Errno.ECONNREFUSED) {

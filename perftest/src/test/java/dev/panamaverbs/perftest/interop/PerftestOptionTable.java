@@ -40,7 +40,14 @@ final class PerftestOptionTable {
             new Row("send_bw", 1024, 20, List.of("-b", "-l", "2")),
             new Row("read_bw", 4096, 20, List.of("-q", "2")),
             new Row("write_bw", 1024, 20, List.of("-z")),
-            new Row("atomic_lat", 8, 20, List.of("-A", "CMP_AND_SWAP", "-o", "4")));
+            new Row("atomic_lat", 8, 20, List.of("-A", "CMP_AND_SWAP", "-o", "4")),
+            // -R with several queue pairs (one rdma_cm connection each) and with UD (rdma_cm's UDP
+            // port space; send_lat's client sends its QPN in a datagram), as perftest 4.5
+            new Row("send_bw", 1024, 20, List.of("-q", "2", "-R")),
+            new Row("write_bw", 1024, 20, List.of("-q", "2", "-R")),
+            new Row("read_bw", 1024, 20, List.of("-q", "2", "-R")),
+            new Row("send_bw", 512, 20, List.of("-c", "UD", "-R")),
+            new Row("send_lat", 64, 20, List.of("-c", "UD", "-R")));
 
     /** Options every row gives (the pairing's own arguments). */
     static final List<String> EVERY_ROW = List.of("ib-dev", "CPU-freq", "size", "iters", "port", "timeout");
