@@ -44,6 +44,15 @@ if [ -n "${VERBS_DEVICE_TESTS:-}" ]; then
     device_filter=(--include-classname "$VERBS_DEVICE_TESTS")
 fi
 
+# JUnit's parallel execution, for the interop tests' two cross pairings only (verbs-it
+# CrossPairing: @Execution(CONCURRENT)); every other class and method keeps one thread, one after
+# the other. VERBS_PARALLEL_PAIRINGS=0 runs the pairings one at a time too (to measure it).
+parallel=(--config=junit.jupiter.execution.parallel.enabled="$([ "${VERBS_PARALLEL_PAIRINGS:-1}" = 0 ] && echo false || echo true)"
+          --config=junit.jupiter.execution.parallel.mode.default=same_thread
+          --config=junit.jupiter.execution.parallel.mode.classes.default=same_thread
+          --config=junit.jupiter.execution.parallel.config.strategy=fixed
+          --config=junit.jupiter.execution.parallel.config.fixed.parallelism=2)
+
 # Runs the launcher on one tag into one reports dir (a native crash report goes there too),
 # with any further JVM options given.
 launch() {
@@ -52,7 +61,7 @@ launch() {
     [ "$tag" != device ] || filter=("${device_filter[@]}")
     "$java" "@$stage/java.args" "-XX:ErrorFile=$dir/hs_err_pid%p.log" "$@" \
         -m org.junit.platform.console/org.junit.platform.console.ConsoleLauncher \
-        execute --disable-banner --disable-ansi-colors --details=testfeed \
+        execute --disable-banner --disable-ansi-colors --details=testfeed "${parallel[@]}" \
         --include-tag "$tag" "${scan_args[@]}" --reports-dir "$dir" "${filter[@]}"
 }
 

@@ -2,6 +2,7 @@ package dev.panamaverbs.perftest.interop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.panamaverbs.it.support.CrossPairing;
 import dev.panamaverbs.it.support.PeerHost;
 import dev.panamaverbs.it.support.RdmaCmSupport;
 import dev.panamaverbs.it.support.TwoHostTest;
@@ -16,16 +17,19 @@ import java.util.List;
  * must give both sides exit 0, perftest's header (Gb/s with {@code --report_gbits}) and a row of
  * the size and iterations with the figures perftest prints ({@link PerftestInterop#pair}). Every
  * row runs even when one fails; the test prints one line per row and direction, then fails naming
- * the rows that did not pass. (The twin's classes are not on the device tests' class path: it
- * runs as its jar; the options it refuses are checked by {@code PerftestOptionTableTest}.)
+ * the rows that did not pass. The two directions run at the same time ({@link CrossPairing}).
+ * (The twin's classes are not on the device tests' class path: it runs as its jar; the options
+ * it refuses are checked by {@code PerftestOptionTableTest}.)
  */
 class PerftestOptionTableInteropTwoHostTest {
     @TwoHostTest
+    @CrossPairing
     void javaServerWithCClient(TwoHosts hosts) throws Exception {
         runRows(hosts, true);
     }
 
     @TwoHostTest
+    @CrossPairing
     void cServerWithJavaClient(TwoHosts hosts) throws Exception {
         runRows(hosts, false);
     }

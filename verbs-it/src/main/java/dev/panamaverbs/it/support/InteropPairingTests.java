@@ -8,6 +8,7 @@ import dev.panamaverbs.it.support.PeerPairing.Peer;
 import dev.panamaverbs.testkit.DeviceCapability;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The three pairings of an interop test, each a two-host test: our Java server with the C client,
@@ -15,7 +16,8 @@ import java.util.List;
  * ({@link PeerHost#hostB}), the client on host A, each on its host's link device (rxe1), so every
  * exchange crosses the link. A subclass runs one pairing ({@link #pair}) and says how to start
  * either side ({@link #command}). A run outside the device suite picks its pairings itself
- * ({@link #pairOn}).
+ * ({@link #pairOn}). The two cross pairings run at the same time ({@link CrossPairing}), Java
+ * with Java alone.
  */
 public abstract class InteropPairingTests {
     /** The default bound on a pairing: both sides must have exited within it. */
@@ -69,16 +71,19 @@ public abstract class InteropPairingTests {
     }
 
     @TwoHostTest
+    @CrossPairing
     public void javaServerWithCClient(TwoHosts hosts) throws Exception {
         pairOn(hosts, Pairing.JAVA_SERVER_C_CLIENT);
     }
 
     @TwoHostTest
+    @CrossPairing
     public void cServerWithJavaClient(TwoHosts hosts) throws Exception {
         pairOn(hosts, Pairing.C_SERVER_JAVA_CLIENT);
     }
 
     @TwoHostTest
+    @ResourceLock(CrossPairing.PAIRINGS) // two Java JVMs: alone, after or before the cross pairings
     public void javaServerWithJavaClient(TwoHosts hosts) throws Exception {
         pairOn(hosts, Pairing.JAVA_SERVER_JAVA_CLIENT);
     }

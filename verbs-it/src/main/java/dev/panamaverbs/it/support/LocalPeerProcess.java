@@ -30,6 +30,8 @@ public final class LocalPeerProcess implements PeerProcess {
     private final BooleanSupplier listening;
     private final ByteArrayOutputStream output = new ByteArrayOutputStream();
     private final Thread drain;
+    /** When the first output came (System.nanoTime), 0 before. */
+    private volatile long firstOutputAt;
 
     private LocalPeerProcess(String label, List<String> command, Process process, BooleanSupplier listening) {
         this.label = label;
@@ -60,6 +62,9 @@ public final class LocalPeerProcess implements PeerProcess {
         byte[] chunk = new byte[8192];
         try (in) {
             for (int n; (n = in.read(chunk)) >= 0; ) {
+                if (firstOutputAt == 0) {
+                    firstOutputAt = System.nanoTime();
+                }
                 synchronized (output) {
                     output.write(chunk, 0, n);
                 }
@@ -89,6 +94,12 @@ public final class LocalPeerProcess implements PeerProcess {
     @Override
     public boolean isListening() {
         return listening.getAsBoolean();
+    }
+
+    @Override
+    public java.util.OptionalLong firstOutputAt() {
+        long at = firstOutputAt;
+        return at == 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(at);
     }
 
     @Override

@@ -118,6 +118,11 @@ public final class Peer implements AutoCloseable {
         return result;
     }
 
+    /** Whether host B's agent has started the peer's process. */
+    boolean hasStarted() {
+        return Files.exists(job.started());
+    }
+
     /**
      * Whether the peer has exited (as far as host B's agent has reported).
      *

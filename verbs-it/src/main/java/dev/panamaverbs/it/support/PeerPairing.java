@@ -82,13 +82,19 @@ public final class PeerPairing {
      */
     public static Outputs run(Peer server, Listening listening, int port, Peer client, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
+        PairingPhases phases = new PairingPhases();
         try (PeerProcess serverProcess = server.host().start(server.label(), server.command(), listening, port)) {
-            awaitListening(serverProcess, listening, port, deadline);
+            awaitListening(serverProcess, listening, port, deadline, phases);
             try (PeerProcess clientProcess = client.host().start(client.label(), client.command(), Listening.NONE, 0)) {
+                phases.mark("client started");
                 OptionalInt clientExit = clientProcess.awaitExit(left(deadline));
+                phases.mark("client exited");
+                clientProcess.firstOutputAt().ifPresent(at -> phases.markAt("client's first output", at));
                 OptionalInt serverExit = serverProcess.awaitExit(clientExit.isPresent() ? left(deadline) : Duration.ZERO);
+                phases.mark("server exited");
                 String report = serverProcess.describe() + clientProcess.describe();
-                System.out.print(report);
+                phases.mark("outputs read");
+                System.out.print(report + phases.line(server.label(), client.label()));
                 check(server.label(), serverExit, timeout, report);
                 check(client.label(), clientExit, timeout, report);
                 return new Outputs(serverProcess.output(), clientProcess.output());
@@ -106,7 +112,7 @@ public final class PeerPairing {
                              Duration runFor, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         try (PeerProcess serverProcess = server.host().start(server.label(), server.command(), listening, port)) {
-            awaitListening(serverProcess, listening, port, deadline);
+            awaitListening(serverProcess, listening, port, deadline, new PairingPhases());
             try (PeerProcess clientProcess = client.host().start(client.label(), client.command(), Listening.NONE, 0)) {
                 PeerProcess victim = killServer ? serverProcess : clientProcess;
                 PeerProcess survivor = killServer ? clientProcess : serverProcess;
@@ -135,10 +141,27 @@ public final class PeerPairing {
         }
     }
 
-    /** Polls until the server listens; fails with its output if it exits first or the deadline passes. */
-    private static void awaitListening(PeerProcess server, Listening listening, int port, long deadline)
+    /**
+     * Polls until the server listens; fails with its output if it exits first or the deadline passes.
+     * Marks in {@code phases} when the server's process started, printed first and listened.
+     */
+    private static void awaitListening(PeerProcess server, Listening listening, int port, long deadline, PairingPhases phases)
             throws InterruptedException {
-        while (!server.isListening()) {
+        boolean started = false;
+        boolean printed = false;
+        while (true) {
+            if (!started && server.isStarted()) {
+                phases.mark("server started");
+                started = true;
+            }
+            if (!printed && !server.output().isEmpty()) {
+                phases.mark("server's first output");
+                printed = true;
+            }
+            if (server.isListening()) {
+                phases.mark("server listening");
+                return;
+            }
             if (!server.isAlive()) {
                 fail(server.label() + " exited before it listened on " + listening + " port " + port + "\n" + server.describe());
             }

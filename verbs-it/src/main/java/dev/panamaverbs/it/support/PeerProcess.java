@@ -2,6 +2,7 @@ package dev.panamaverbs.it.support;
 
 import java.time.Duration;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * One peer program of an interop test, wherever it runs ({@link PeerHost}): its output so far,
@@ -19,6 +20,16 @@ public interface PeerProcess extends AutoCloseable {
 
     /** Whether the peer listens on the port it was started to listen on (false for a client). */
     boolean isListening();
+
+    /** Whether the peer's process has started (on host B: once B's agent took its job). */
+    default boolean isStarted() {
+        return true;
+    }
+
+    /** When the peer's first output came ({@link System#nanoTime()}), where that is seen as it comes; else empty. */
+    default OptionalLong firstOutputAt() {
+        return OptionalLong.empty();
+    }
 
     /**
      * Waits up to {@code timeout} for the exit; returns the exit status, or empty after killing

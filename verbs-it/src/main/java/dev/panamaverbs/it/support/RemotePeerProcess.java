@@ -34,6 +34,11 @@ record RemotePeerProcess(String label, List<String> command, Peer peer) implemen
     }
 
     @Override
+    public boolean isStarted() {
+        return peer.hasStarted();
+    }
+
+    @Override
     public OptionalInt awaitExit(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!peer.hasExited()) {

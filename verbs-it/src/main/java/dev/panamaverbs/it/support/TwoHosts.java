@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Assertions;
@@ -42,8 +41,10 @@ public final class TwoHosts implements AutoCloseable {
 
     /** How long a request to the host's link controller may take. */
     private static final Duration HOST_CONTROL_TIMEOUT = Duration.ofSeconds(30);
-    /** Whether this JVM has resolved host B once ({@link #awaitAgent}). */
-    private static final AtomicBoolean NEIGHBOUR_PRIMED = new AtomicBoolean();
+    /** Held while this JVM resolves host B once ({@link #awaitAgent}): a concurrent test waits for that resolve. */
+    private static final Object NEIGHBOUR_LOCK = new Object();
+    /** Whether this JVM has resolved host B once; guarded by {@link #NEIGHBOUR_LOCK}. */
+    private static boolean neighbourPrimed;
     private static final AtomicInteger JOBS = new AtomicInteger();
     /** When waiting for host B's share of the one-host tests ends (System.nanoTime; 0: not waited yet). */
     private static final AtomicLong SHARE_DEADLINE = new AtomicLong();
@@ -238,11 +239,17 @@ public final class TwoHosts implements AutoCloseable {
      */
     private void awaitAgent() {
         agentProblem(environment).ifPresent(why -> Assertions.fail(why));
-        if (NEIGHBOUR_PRIMED.compareAndSet(false, true) && RdmaCm.isAvailable()) {
-            try {
-                RdmaCmSupport.resolveOnce(peerAddress());
-            } catch (RuntimeException e) {
-                System.out.println("two hosts: resolving host B once before the tests failed (the tests' own resolves will say more): " + e);
+        synchronized (NEIGHBOUR_LOCK) {
+            if (neighbourPrimed) {
+                return;
+            }
+            neighbourPrimed = true;
+            if (RdmaCm.isAvailable()) {
+                try {
+                    RdmaCmSupport.resolveOnce(peerAddress());
+                } catch (RuntimeException e) {
+                    System.out.println("two hosts: resolving host B once before the tests failed (the tests' own resolves will say more): " + e);
+                }
             }
         }
     }
