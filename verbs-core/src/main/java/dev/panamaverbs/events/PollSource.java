@@ -47,6 +47,13 @@ public final class PollSource implements AutoCloseable {
     /** The parked threads, in {@code [0, waiterCount)}; grown, never shrunk, so waiting allocates nothing once warm. */
     private Thread[] waiters = new Thread[4];
     private int waiterCount;
+    /**
+     * Guards {@link #toWake}: {@link #wakeWaiters()} copies the waiters here under {@link #lock} and
+     * unparks them after releasing it, so a woken virtual thread does not block on the lock its
+     * waker still holds (a blocked virtual thread unmounts: a stack chunk and a resubmission).
+     */
+    private final Object wakeLock = new Object();
+    private Thread[] toWake = new Thread[4];
     private final Queue<CompletableFuture<Void>> futures = new ConcurrentLinkedQueue<>();
     private volatile Runnable handler;
     /** Bumped at every report and {@link #wakeWaiters()}: a waiter returns once it changed. */
@@ -155,7 +162,11 @@ public final class PollSource implements AutoCloseable {
                 if (remaining == 0) {
                     return false;
                 }
-                LockSupport.parkNanos(this, remaining);
+                if (Deadline.isEndless(remaining)) {
+                    LockSupport.park(this); // a timed park of a virtual thread schedules a timer task per park
+                } else {
+                    LockSupport.parkNanos(this, remaining);
+                }
             }
         } finally {
             removeWaiter(self);
@@ -224,11 +235,27 @@ public final class PollSource implements AutoCloseable {
      * closed.
      */
     public void wakeWaiters() {
+        wake();
+    }
+
+    /** Counts a report and unparks every registered waiter; {@return how many} */
+    private int wake() {
         reports.incrementAndGet();
-        synchronized (lock) {
-            for (int i = 0; i < waiterCount; i++) {
-                LockSupport.unpark(waiters[i]);
+        synchronized (wakeLock) {
+            int count;
+            synchronized (lock) {
+                count = waiterCount;
+                if (toWake.length < count) {
+                    toWake = new Thread[waiters.length];
+                }
+                System.arraycopy(waiters, 0, toWake, 0, count);
             }
+            // A waiter that registers after the copy saw the count change before it parks.
+            for (int i = 0; i < count; i++) {
+                LockSupport.unpark(toWake[i]);
+                toWake[i] = null;
+            }
+            return count;
         }
     }
 
@@ -238,8 +265,7 @@ public final class PollSource implements AutoCloseable {
      * @return how many waiters, futures and handlers it woke, completed or ran
      */
     int dispatch() {
-        int woken = waiterCount();
-        wakeWaiters();
+        int woken = wake();
         CompletableFuture<Void> future;
         while ((future = futures.poll()) != null) {
             future.complete(null);

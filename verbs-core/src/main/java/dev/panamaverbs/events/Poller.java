@@ -6,7 +6,6 @@ import dev.panamaverbs.gateway.Epoll;
 import dev.panamaverbs.gateway.Libc;
 import dev.panamaverbs.jfr.FlightEvents;
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -232,9 +231,9 @@ public final class Poller implements AutoCloseable {
     /** The thread's loop: wait, dispatch every report, until closed. */
     private void run() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment events = Epoll.allocateWaitState(arena, MAX_EVENTS);
+            Epoll.WaitState events = Epoll.allocateWaitState(arena, MAX_EVENTS);
             while (!closed) {
-                int count = Epoll.epollWait(events, epollFd, MAX_EVENTS, -1);
+                int count = Epoll.epollWait(events, epollFd, -1);
                 if (count < 0) {
                     if (!closed) {
                         LOG.error("{}: epoll_wait failed with errno {}; closing the poller", this, -count);

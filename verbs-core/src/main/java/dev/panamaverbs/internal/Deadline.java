@@ -86,6 +86,18 @@ public final class Deadline {
     }
 
     /**
+     * Whether a wait with {@code remainingNanos} left waits for ever: more than half of
+     * {@link #FOREVER_NANOS} (73 years) left, which only a clamped timeout has. Such a wait parks
+     * without a timeout (a timed park of a virtual thread schedules a timer task at each park).
+     *
+     * @param remainingNanos from {@link #remainingNanos}
+     * @return whether the wait has no end
+     */
+    public static boolean isEndless(long remainingNanos) {
+        return remainingNanos > FOREVER_NANOS / 2;
+    }
+
+    /**
      * Whether {@code deadline} has passed. A zero timeout's deadline has passed by the time it is
      * asked, so a wait checks once before it asks.
      *

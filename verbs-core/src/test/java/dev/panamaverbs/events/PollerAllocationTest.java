@@ -9,6 +9,8 @@ import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,8 +29,11 @@ import org.junit.jupiter.api.Test;
  * capture segment), so {@code Epoll} makes these calls without it and repeats only a failed one with
  * it. The waiter's one read per cycle that finds the count 0 is such a failed call: its bound is that
  * read's own cost, measured on the same JVM ({@link #bytesPerEmptyRead}). The waiter is a platform
- * thread: unparking a virtual thread hands it to the JDK's scheduler, whose allocation is the JDK's.
- * The writing thread (this test's own loop) is not counted.
+ * thread, or a virtual one: unparking a virtual thread from the poller (a platform thread) hands its
+ * continuation to the JDK's scheduler, whose {@code ForkJoinPool.execute} wraps it in a task (32 B on
+ * JDK 25), which is the JDK's; the test measures it in the same JVM and counts the poller thread's
+ * bytes beyond it, and the virtual waiter's as its carrier threads' bytes. The writing thread (this
+ * test's own loop) is not counted.
  */
 class PollerAllocationTest {
     private static final int WARM_UP = 20_000;
@@ -76,30 +81,16 @@ class PollerAllocationTest {
                 consumed.incrementAndGet();
             }
         });
-        long[] bytes = cycles(pollerThreadOnceKnown(), null);
+        Thread polling = pollerThreadOnceKnown();
+        long[] bytes = cycles(() -> allocated(polling), () -> 0, 0);
         assertNothingAllocated("the poller thread (dispatch, handler, EPOLL_CTL_MOD re-arm)", bytes[0]);
     }
 
     @Test
     void aWaiterCycleAllocatesNothing() throws Exception {
-        Thread waiter = Thread.ofPlatform().daemon().name("allocation-test-waiter").start(() -> {
-            try {
-                while (!source.isClosed()) {
-                    long seen = source.reports();
-                    if (eventFd.read() > 0) {
-                        consumed.incrementAndGet();
-                        continue;
-                    }
-                    source.awaitReadableSince(seen, Deadline.FOREVER_NANOS);
-                }
-            } catch (PollerClosedException | InterruptedException end) {
-                // the test is over
-            }
-        });
-        // The poller thread is the one daemon thread named after the poller.
-        Thread polling = Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().equals("allocation-test-poller")).findFirst().orElseThrow();
-        long[] bytes = cycles(polling, waiter);
+        Thread waiter = Thread.ofPlatform().daemon().name("allocation-test-waiter").start(this::waitForEver);
+        Thread polling = pollerThread();
+        long[] bytes = cycles(() -> allocated(polling), () -> allocated(waiter), 0);
         assertNothingAllocated("the poller thread (dispatch, unpark)", bytes[0]);
         long capture = bytesPerEmptyRead();
         assertTrue(bytes[1] < (capture + 1) * CYCLES, "the waiting thread (read, arm with EPOLL_CTL_MOD, park) allocated "
@@ -128,6 +119,95 @@ class PollerAllocationTest {
         }
     }
 
+    /**
+     * A virtual waiter without a deadline: its carriers allocate nothing (a timed park would
+     * schedule a timer task at every park), and the poller thread nothing beyond the JDK's task
+     * per unpark.
+     */
+    @Test
+    void aVirtualWaiterCycleAllocatesNothingOfOurs() throws Exception {
+        long perUnpark = jdkBytesPerVirtualUnpark();
+        Thread waiter = Thread.ofVirtual().name("allocation-test-virtual-waiter").start(this::waitForEver);
+        Thread polling = pollerThread();
+        long[] bytes = cycles(() -> allocated(polling), PollerAllocationTest::carrierBytes, perUnpark);
+        assertNothingAllocated("the poller thread (dispatch, unpark) beyond the JDK's " + perUnpark + " B per unpark",
+                bytes[0] - perUnpark * CYCLES);
+        long capture = bytesPerEmptyRead();
+        assertTrue(bytes[1] < (capture + 1) * CYCLES, "the virtual waiter's carriers (read, arm with EPOLL_CTL_MOD, park) allocated "
+                + bytes[1] + " B over " + CYCLES + " cycles, beyond the " + capture + " B per cycle of its read that finds nothing");
+        poller.close();
+        waiter.join(TimeUnit.NANOSECONDS.toMillis(BOUND_NANOS));
+    }
+
+    /** The waiter's loop: read the eventfd, else park on the source for ever, until the poller closes. */
+    private void waitForEver() {
+        try {
+            while (!source.isClosed()) {
+                long seen = source.reports();
+                if (eventFd.read() > 0) {
+                    consumed.incrementAndGet();
+                    continue;
+                }
+                source.awaitReadableSince(seen, Deadline.after(Deadline.FOREVER_NANOS));
+            }
+        } catch (PollerClosedException | InterruptedException end) {
+            // the test is over
+        }
+    }
+
+    /** The poller thread is the one daemon thread named after the poller. */
+    private static Thread pollerThread() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("allocation-test-poller")).findFirst().orElseThrow();
+    }
+
+    private static long allocated(Thread thread) {
+        return THREADS.getThreadAllocatedBytes(thread.threadId());
+    }
+
+    /** The bytes the default scheduler's carrier threads allocated (a virtual thread's are its carrier's). */
+    private static long carrierBytes() {
+        long bytes = 0;
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.getClass().getName().equals("jdk.internal.misc.CarrierThread")) {
+                bytes += allocated(thread);
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * What this (platform) thread allocates to unpark a parked virtual thread, the least of a few
+     * rounds once warm: the JDK's, as the poller's unpark is.
+     */
+    private static long jdkBytesPerVirtualUnpark() throws InterruptedException {
+        AtomicLong woken = new AtomicLong();
+        Thread parker = Thread.ofVirtual().start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                LockSupport.park();
+                woken.incrementAndGet();
+            }
+        });
+        long least = Long.MAX_VALUE;
+        for (int round = 0; round < 5; round++) {
+            long before = allocated(Thread.currentThread());
+            for (int i = 0; i < CYCLES; i++) {
+                long turn = woken.get();
+                while (parker.getState() != Thread.State.WAITING) {
+                    Thread.onSpinWait(); // not parked yet: an unpark now would only leave a permit
+                }
+                LockSupport.unpark(parker);
+                while (woken.get() == turn) {
+                    Thread.onSpinWait();
+                }
+            }
+            least = Math.min(least, allocated(Thread.currentThread()) - before);
+        }
+        parker.interrupt();
+        parker.join(TimeUnit.NANOSECONDS.toMillis(BOUND_NANOS));
+        return (least + CYCLES - 1) / CYCLES;
+    }
+
     /** Runs the handler test's first cycle, so that the poller thread is known. */
     private Thread pollerThreadOnceKnown() {
         cycle(0);
@@ -136,33 +216,32 @@ class PollerAllocationTest {
 
     /**
      * Warm-up, then rounds of counted cycles until one allocates less than a byte per cycle on both
-     * threads (at most {@link #ROUNDS}): the bytes of the poller thread and the waiter (or 0) in the
-     * last round. More than one round is needed only on a host so loaded that C2 has not compiled
+     * threads, beyond {@code pollerAllowance} bytes per cycle on the poller thread (at most
+     * {@link #ROUNDS}): the bytes of the poller thread and the waiter in the last round. More than one round is needed only on a host so loaded that C2 has not compiled
      * the path by the end of the warm-up (until then each downcall allocates, see above).
      */
-    private long[] cycles(Thread polling, Thread waiter) {
+    private long[] cycles(LongSupplier polling, LongSupplier waiter, long pollerAllowance) {
         long start = consumed.get();
         for (int i = 0; i < WARM_UP; i++) {
             cycle(start + i);
         }
         long[] bytes = null;
-        for (int round = 0; round < ROUNDS && (bytes == null || bytes[0] >= CYCLES || bytes[1] >= CYCLES); round++) {
+        for (int round = 0; round < ROUNDS
+                && (bytes == null || bytes[0] - pollerAllowance * CYCLES >= CYCLES || bytes[1] >= CYCLES); round++) {
             bytes = round(polling, waiter);
         }
         return bytes;
     }
 
-    /** One round of counted cycles: the bytes of the poller thread and the waiter (or 0). */
-    private long[] round(Thread polling, Thread waiter) {
+    /** One round of counted cycles: the bytes of the poller thread and the waiter. */
+    private long[] round(LongSupplier polling, LongSupplier waiter) {
         long start = consumed.get();
-        long pollerBefore = THREADS.getThreadAllocatedBytes(polling.threadId());
-        long waiterBefore = waiter == null ? 0 : THREADS.getThreadAllocatedBytes(waiter.threadId());
+        long pollerBefore = polling.getAsLong();
+        long waiterBefore = waiter.getAsLong();
         for (int i = 0; i < CYCLES; i++) {
             cycle(start + i);
         }
-        long pollerBytes = THREADS.getThreadAllocatedBytes(polling.threadId()) - pollerBefore;
-        long waiterBytes = waiter == null ? 0 : THREADS.getThreadAllocatedBytes(waiter.threadId()) - waiterBefore;
-        return new long[] {pollerBytes, waiterBytes};
+        return new long[] {polling.getAsLong() - pollerBefore, waiter.getAsLong() - waiterBefore};
     }
 
     /** One wake-up: write the eventfd, spin until the consumer took it (a hang fails after a minute). */

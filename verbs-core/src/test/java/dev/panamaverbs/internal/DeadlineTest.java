@@ -77,4 +77,13 @@ class DeadlineTest {
         assertEquals(0, Deadline.remainingNanos(deadline));
         assertEquals(0, Deadline.pollMillis(deadline, 50));
     }
+
+    @Test
+    void onlyAClampedTimeoutIsEndless() {
+        assertTrue(Deadline.isEndless(Deadline.remainingNanos(Deadline.start("x", ChronoUnit.FOREVER.getDuration()))));
+        assertTrue(Deadline.isEndless(Deadline.remainingNanos(Deadline.after(Long.MAX_VALUE))));
+        assertFalse(Deadline.isEndless(Deadline.remainingNanos(Deadline.start("x", Duration.ofDays(365L * 50)))));
+        assertFalse(Deadline.isEndless(Deadline.remainingNanos(Deadline.start("x", Duration.ofSeconds(10)))));
+        assertFalse(Deadline.isEndless(0));
+    }
 }

@@ -201,35 +201,46 @@ public final class Epoll {
     }
 
     /**
-     * Room for {@code maxEvents} {@code struct epoll_event}s plus the capture state, reused by the
+     * Room for {@code maxEvents} {@code struct epoll_event}s and the capture state, reused by the
      * one thread that calls {@link #epollWait} with it.
      *
      * @param arena the arena that owns the memory
      * @param maxEvents how many events one {@code epoll_wait} may return
      * @return the memory
      */
-    public static MemorySegment allocateWaitState(Arena arena, int maxEvents) {
-        return arena.allocate(EPOLL_EVENT.byteSize() * maxEvents + CallState.layout().byteSize(), 8);
+    public static WaitState allocateWaitState(Arena arena, int maxEvents) {
+        return new WaitState(arena.allocate(EPOLL_EVENT.byteSize() * maxEvents, 8), CallState.allocate(arena), maxEvents);
     }
+
+    /**
+     * The memory of one thread's {@code epoll_wait} calls: the events array and the errno capture
+     * state, sliced once, so a wait allocates nothing (a slice per call stayed an allocation below
+     * C2, whose escape analysis alone removed it).
+     *
+     * @param events room for {@code maxEvents} {@code struct epoll_event}s
+     * @param callState the errno capture state
+     * @param maxEvents how many events one {@code epoll_wait} may return
+     */
+    public record WaitState(MemorySegment events, MemorySegment callState, int maxEvents) {}
 
     /**
      * {@code epoll_wait(epfd, events, maxEvents, timeoutMillis)}: how many events were written,
      * 0 on timeout or {@code EINTR}, else {@code -errno}. Blocks the calling (platform) thread.
      *
-     * @param waitState from {@link #allocateWaitState} with the same {@code maxEvents}
+     * @param waitState from {@link #allocateWaitState}
      * @param epfd the epoll fd
-     * @param maxEvents how many events fit
      * @param timeoutMillis -1 for no limit
      * @return the number of events, 0, or {@code -errno}
      */
-    public static int epollWait(MemorySegment waitState, int epfd, int maxEvents, int timeoutMillis) {
+    public static int epollWait(WaitState waitState, int epfd, int timeoutMillis) {
+        MemorySegment state = waitState.callState();
         int rc;
-        MemorySegment state = null;
         try {
-            rc = (int) Functions.EPOLL_WAIT_FIRST.invokeExact(Functions.EPOLL_WAIT, epfd, waitState, maxEvents, timeoutMillis);
+            rc = (int) Functions.EPOLL_WAIT_FIRST.invokeExact(Functions.EPOLL_WAIT, epfd, waitState.events(),
+                    waitState.maxEvents(), timeoutMillis);
             if (rc < 0) {
-                state = waitState.asSlice(EPOLL_EVENT.byteSize() * maxEvents);
-                rc = (int) Functions.EPOLL_WAIT_CALL.invokeExact(Functions.EPOLL_WAIT, state, epfd, waitState, maxEvents, 0);
+                rc = (int) Functions.EPOLL_WAIT_CALL.invokeExact(Functions.EPOLL_WAIT, state, epfd, waitState.events(),
+                        waitState.maxEvents(), 0);
             }
         } catch (Throwable t) {
             throw Downcalls.rethrow("epoll_wait", t);
@@ -248,8 +259,8 @@ public final class Epoll {
      * @param index the event's index
      * @return its {@code events}
      */
-    public static int eventMask(MemorySegment waitState, int index) {
-        return waitState.get(JAVA_INT, EPOLL_EVENT.byteSize() * index + EVENTS_OFFSET);
+    public static int eventMask(WaitState waitState, int index) {
+        return waitState.events().get(JAVA_INT, EPOLL_EVENT.byteSize() * index + EVENTS_OFFSET);
     }
 
     /**
@@ -259,8 +270,8 @@ public final class Epoll {
      * @param index the event's index
      * @return its {@code data.u64}
      */
-    public static long eventData(MemorySegment waitState, int index) {
-        return waitState.get(JAVA_LONG_UNALIGNED, EPOLL_EVENT.byteSize() * index + DATA_OFFSET);
+    public static long eventData(WaitState waitState, int index) {
+        return waitState.events().get(JAVA_LONG_UNALIGNED, EPOLL_EVENT.byteSize() * index + DATA_OFFSET);
     }
 
     /**

@@ -21,7 +21,8 @@ import java.time.Duration;
  * TCP connection in that order; then runs the passive end ({@link Exchange#receiveAll}: echoing the
  * round trips, receiving the one-way messages) of every case of {@link MessagingCase#all} in
  * turn, a warm-up phase and a measured one each, the verbs loop over a connection of its own per
- * case. After each phase it publishes its {@link PeerReport} under {@link PeerReport#key}.
+ * case. After each phase it publishes its {@link PeerReport} under {@link PeerReport#key}. It runs
+ * under the JIT as host A does ({@link JitRelaunch}), not C1 only as the agent starts it.
  */
 public final class MessagingBenchPeer {
     /** Longer than any wait for host A: its connects and its phases (the test bounds the whole run). */
@@ -30,6 +31,7 @@ public final class MessagingBenchPeer {
     private MessagingBenchPeer() {}
 
     public static void main(String[] args) throws Exception {
+        JitRelaunch.ifC1Only();
         InetSocketAddress any = new InetSocketAddress(PeerSide.localAddress(), 0);
         // The arena of the rendezvous sources outlives the channels, which hold them registered.
         try (Arena arena = Arena.ofShared();
