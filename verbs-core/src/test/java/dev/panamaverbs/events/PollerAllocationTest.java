@@ -92,9 +92,7 @@ class PollerAllocationTest {
         Thread polling = pollerThread();
         long[] bytes = cycles(() -> allocated(polling), () -> allocated(waiter), 0);
         assertNothingAllocated("the poller thread (dispatch, unpark)", bytes[0]);
-        long capture = bytesPerEmptyRead();
-        assertTrue(bytes[1] < (capture + 1) * CYCLES, "the waiting thread (read, arm with EPOLL_CTL_MOD, park) allocated "
-                + bytes[1] + " B over " + CYCLES + " cycles, beyond the " + capture + " B per cycle of its read that finds nothing");
+        assertNothingBeyondTheEmptyRead("the waiting thread (read, arm with EPOLL_CTL_MOD, park)", bytes[1]);
         poller.close();
         waiter.join(TimeUnit.NANOSECONDS.toMillis(BOUND_NANOS));
     }
@@ -105,6 +103,12 @@ class PollerAllocationTest {
      * the caller). The waiter's cycle has one such read (it reads until the count is 0, then parks); the
      * poller thread's dispatch has none.
      */
+    private void assertNothingBeyondTheEmptyRead(String what, long bytes) {
+        long capture = bytesPerEmptyRead();
+        assertTrue(bytes < (capture + 1) * CYCLES, what + " allocated " + bytes + " B over " + CYCLES
+                + " cycles, beyond the " + capture + " B per cycle of its read that finds nothing");
+    }
+
     private long bytesPerEmptyRead() {
         try (EventFd empty = EventFd.open(arena)) {
             for (int i = 0; i < WARM_UP; i++) {
@@ -132,9 +136,7 @@ class PollerAllocationTest {
         long[] bytes = cycles(() -> allocated(polling), PollerAllocationTest::carrierBytes, perUnpark);
         assertNothingAllocated("the poller thread (dispatch, unpark) beyond the JDK's " + perUnpark + " B per unpark",
                 bytes[0] - perUnpark * CYCLES);
-        long capture = bytesPerEmptyRead();
-        assertTrue(bytes[1] < (capture + 1) * CYCLES, "the virtual waiter's carriers (read, arm with EPOLL_CTL_MOD, park) allocated "
-                + bytes[1] + " B over " + CYCLES + " cycles, beyond the " + capture + " B per cycle of its read that finds nothing");
+        assertNothingBeyondTheEmptyRead("the virtual waiter's carriers (read, arm with EPOLL_CTL_MOD, park)", bytes[1]);
         poller.close();
         waiter.join(TimeUnit.NANOSECONDS.toMillis(BOUND_NANOS));
     }
