@@ -32,8 +32,9 @@ import org.junit.jupiter.api.Test;
  * thread, or a virtual one: unparking a virtual thread from the poller (a platform thread) hands its
  * continuation to the JDK's scheduler, whose {@code ForkJoinPool.execute} wraps it in a task (32 B on
  * JDK 25), which is the JDK's; the test measures it in the same JVM and counts the poller thread's
- * bytes beyond it, and the virtual waiter's as its carrier threads' bytes. The writing thread (this
- * test's own loop) is not counted.
+ * bytes beyond it, and the virtual waiter's as its carrier threads' bytes (in the JIT fork only:
+ * below C2 the JDK's own park and unmount code allocates on the carriers too). The writing thread
+ * (this test's own loop) is not counted.
  */
 class PollerAllocationTest {
     private static final int WARM_UP = 20_000;
