@@ -150,6 +150,14 @@ public final class ConnectionEvent {
                 default -> "IB CM reject reason";
             } + ")";
         }
+        if (type == ConnectionEventType.UNREACHABLE && status > 0) { // a SIDR reply's status (UDP/IPoIB port spaces)
+            return "status " + status + " (" + switch (status) {
+                case 1 -> "IB_SIDR_UNSUPPORTED: nothing listens on that port";
+                case 2 -> "IB_SIDR_REJECT: rejected by the peer";
+                case 3 -> "IB_SIDR_NO_QP: the peer has no QP";
+                default -> "IB SIDR reply status";
+            } + ")";
+        }
         return status < 0 ? "status " + status + " (" + Errno.describe(-status) + ")" : "status " + status;
     }
 

@@ -40,6 +40,26 @@ public class ConnectionException extends VerbsException {
     }
 
     /**
+     * True when this failure says nothing listens on the port (yet): on iWARP {@code rdma_connect}
+     * itself fails with {@code ECONNREFUSED} (its TCP connect met a reset), with no event; in a
+     * datagram port space ({@code RDMA_PS_UDP}, {@code RDMA_PS_IPOIB}) the resolution ends
+     * UNREACHABLE with the SIDR reply's status 1 ({@code IB_SIDR_UNSUPPORTED}); on InfiniBand and
+     * RoCE a connect is REJECTED with reason 8 ({@link ConnectionRejectedException#nothingListens()}).
+     * A client may retry these while the server starts; every other failure is final.
+     *
+     * @return true when this failure says nothing listens on the port (yet)
+     */
+    public boolean nothingListens() {
+        if (event == null) {
+            return "rdma_connect".equals(verb()) && errno() == Errno.ECONNREFUSED;
+        }
+        return event.type() == ConnectionEventType.UNREACHABLE && event.status() == SIDR_UNSUPPORTED;
+    }
+
+    /** {@code IB_SIDR_UNSUPPORTED}: the SIDR reply's status when nothing listens on the service ID. */
+    static final int SIDR_UNSUPPORTED = 1;
+
+    /**
      * The event's status (0 when there was no event).
      *
      * @return the event's status (0 when there was no event).

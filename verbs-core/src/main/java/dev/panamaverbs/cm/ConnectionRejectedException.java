@@ -65,6 +65,21 @@ public class ConnectionRejectedException extends ConnectionException {
         return consumerReject(transport, status());
     }
 
+    /**
+     * True when nothing listens on the port: on InfiniBand and RoCE the CM's reason 8
+     * ({@code IB_CM_REJ_INVALID_SERVICE_ID}). iWARP reports no listener as a refused
+     * {@code rdma_connect} instead, never as a reject.
+     *
+     * @return true when nothing listens on the port
+     */
+    @Override
+    public boolean nothingListens() {
+        return transport != TransportType.IWARP && status() == REJECT_NO_LISTENER;
+    }
+
+    /** {@code IB_CM_REJ_INVALID_SERVICE_ID}: the REJ reason when nothing listens on the port. */
+    static final int REJECT_NO_LISTENER = 8;
+
     private static boolean consumerReject(TransportType transport, int status) {
         return transport == TransportType.IWARP
                 ? status == -Errno.ECONNREFUSED || status == -Errno.ECONNRESET

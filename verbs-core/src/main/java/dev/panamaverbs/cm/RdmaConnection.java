@@ -1,6 +1,5 @@
 package dev.panamaverbs.cm;
 
-import dev.panamaverbs.values.TransportType;
 import dev.panamaverbs.internal.CoreAccess;
 import dev.panamaverbs.internal.Deadline;
 import dev.panamaverbs.internal.Undo;
@@ -84,8 +83,6 @@ public final class RdmaConnection extends CmResources {
     private static final long MAX_RETRY_PAUSE_NANOS = 200_000_000L;
     /** How long one slice of {@link #awaitDisconnect} waits before looking at the state again (another thread's find). */
     private static final Duration DISCONNECT_SLICE = Duration.ofMillis(50);
-    /** {@code IB_CM_REJ_INVALID_SERVICE_ID}: the REJ reason when nothing listens on the port. */
-    static final int REJECT_NO_LISTENER = 8;
 
     private final CmStateMachine<State> state = new CmStateMachine<>(State.PREPARING, this::toString);
     private volatile ConnectionEvent established;
@@ -172,7 +169,7 @@ public final class RdmaConnection extends CmResources {
                 return connectOnce(remote, cutTo(options, left), beforeConnect);
             } catch (ConnectionException e) {
                 left = Deadline.remainingNanos(deadline);
-                if (!nothingListens(e) || left <= pause) {
+                if (!e.nothingListens() || left <= pause) {
                     throw e;
                 }
                 LockSupport.parkNanos(pause);
@@ -185,18 +182,6 @@ public final class RdmaConnection extends CmResources {
                 pause = Math.min(MAX_RETRY_PAUSE_NANOS, pause * 2);
             }
         }
-    }
-
-    /**
-     * True when {@code e} says nothing listens on the port: on InfiniBand and RoCE a REJECTED event
-     * with reason 8; on iWARP {@code rdma_connect} itself fails with {@code ECONNREFUSED} (its
-     * TCP connect met a reset), with no event.
-     */
-    static boolean nothingListens(ConnectionException e) {
-        if (e instanceof ConnectionRejectedException rejected) {
-            return rejected.transport() != TransportType.IWARP && rejected.status() == REJECT_NO_LISTENER;
-        }
-        return "rdma_connect".equals(e.verb()) && e.errno() == Errno.ECONNREFUSED && e.event().isEmpty();
     }
 
     private static RdmaConnection connectOnce(InetSocketAddress remote, ConnectionOptions options,

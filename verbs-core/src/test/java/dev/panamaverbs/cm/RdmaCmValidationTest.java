@@ -135,20 +135,29 @@ class RdmaCmValidationTest {
 
     @Test
     void aListenerWaitRetriesOnlyWhereNothingListensByTheTransport() {
-        assertTrue(RdmaConnection.nothingListens(rejectedOn(TransportType.IB, 8)), "IB CM reason 8");
-        assertFalse(RdmaConnection.nothingListens(rejectedOn(TransportType.IB, 28)), "the peer's reject");
-        assertFalse(RdmaConnection.nothingListens(rejectedOn(TransportType.IWARP, 8)));
-        assertFalse(RdmaConnection.nothingListens(rejectedOn(TransportType.IWARP, -Errno.ECONNRESET)), "siw's reject");
+        assertTrue(rejectedOn(TransportType.IB, 8).nothingListens(), "IB CM reason 8");
+        assertFalse(rejectedOn(TransportType.IB, 28).nothingListens(), "the peer's reject");
+        assertFalse(rejectedOn(TransportType.IWARP, 8).nothingListens());
+        assertFalse(rejectedOn(TransportType.IWARP, -Errno.ECONNRESET).nothingListens(), "siw's reject");
         // iWARP: rdma_connect's own TCP connect met a reset
-        assertTrue(RdmaConnection.nothingListens(new ConnectionException("rdma_connect", "to 10.0.2.15:1",
-                Errno.ECONNREFUSED, null, null)));
-        assertFalse(RdmaConnection.nothingListens(new ConnectionException("rdma_connect", "to 10.0.2.15:1",
-                Errno.ETIMEDOUT, null, null)));
-        assertFalse(RdmaConnection.nothingListens(new ConnectionException("rdma_resolve_addr", "to 10.0.2.15:1",
-                Errno.ECONNREFUSED, null, null)));
-        assertFalse(RdmaConnection.nothingListens(new ConnectionException("rdma_connect", "to 10.0.2.15:1",
-                Errno.ECONNREFUSED, new ConnectionEvent(6, -Errno.ECONNREFUSED, new byte[0], 0, 0, 0, null, 0, 0), null)),
+        assertTrue(new ConnectionException("rdma_connect", "to 10.0.2.15:1", Errno.ECONNREFUSED, null, null).nothingListens());
+        assertFalse(new ConnectionException("rdma_connect", "to 10.0.2.15:1", Errno.ETIMEDOUT, null, null).nothingListens());
+        assertFalse(new ConnectionException("rdma_resolve_addr", "to 10.0.2.15:1", Errno.ECONNREFUSED, null, null)
+                .nothingListens());
+        assertFalse(new ConnectionException("rdma_connect", "to 10.0.2.15:1", Errno.ECONNREFUSED,
+                new ConnectionEvent(6, -Errno.ECONNREFUSED, new byte[0], 0, 0, 0, null, 0, 0), null).nothingListens(),
                 "an event that ended the connect is not the synchronous refusal");
+        // a datagram space (UD over rdma_cm): the SIDR reply's IB_SIDR_UNSUPPORTED, and no other status
+        assertTrue(unreachable(1).nothingListens(), "SIDR: service ID not supported");
+        assertFalse(unreachable(2).nothingListens(), "SIDR: rejected by the peer");
+        assertFalse(unreachable(-Errno.ETIMEDOUT).nothingListens(), "no answer");
+        assertTrue(unreachable(1).getMessage().contains("IB_SIDR_UNSUPPORTED: nothing listens"), unreachable(1).getMessage());
+    }
+
+    /** An rdma_connect in a datagram space ended UNREACHABLE (event 7) with {@code status}. */
+    private static ConnectionException unreachable(int status) {
+        return new ConnectionException("rdma_connect", "to 10.0.2.15:1", Errno.ENETUNREACH,
+                new ConnectionEvent(7, status, new byte[0], 0, 0, 0, null, 0, 0), null);
     }
 
     private static ConnectionRejectedException rejectedOn(TransportType transport, int status) {

@@ -4,7 +4,6 @@ import dev.panamaverbs.cm.ConnectionOptions;
 import dev.panamaverbs.cm.ConnectionException;
 import dev.panamaverbs.cm.ConnectionRejectedException;
 import dev.panamaverbs.cm.RdmaConnection;
-import dev.panamaverbs.values.Errno;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -56,6 +55,17 @@ final class CmDial {
         return retrying(server, retryFor, () -> RdmaConnection.connect(server, options, beforeConnect));
     }
 
+    /**
+     * Whether {@code failure} may mean the server does not listen yet: any reject (perftest's
+     * client retries whatever ended its connect), or what the library names as nothing listening
+     * (iWARP's refused {@code rdma_connect}; in the UDP port space of UD with {@code -R}, a SIDR
+     * reply "service ID not supported": perftest's UD server listens there only after its first
+     * hand shake over its own link).
+     */
+    static boolean notListeningYet(ConnectionException failure) {
+        return failure instanceof ConnectionRejectedException || failure.nothingListens();
+    }
+
     /** One connect attempt; what it made is its own to undo when it throws. */
     interface Attempt<T> {
         T run() throws IOException;
@@ -71,8 +81,7 @@ final class CmDial {
             try {
                 return attempt.run();
             } catch (ConnectionException rejected) {
-                // rejected, or on iWARP refused by rdma_connect itself (its TCP connect met a reset): not listening yet
-                if (!(rejected instanceof ConnectionRejectedException) && rejected.errno() != Errno.ECONNREFUSED) {
+                if (!notListeningYet(rejected)) {
                     throw rejected;
                 }
                 if (System.nanoTime() - deadline > 0) {
