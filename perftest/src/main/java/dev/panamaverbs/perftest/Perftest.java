@@ -20,9 +20,23 @@ public final class Perftest {
             PerftestOptions.USAGE, Perftest::run, options -> " " + options.test().program() + " (Java): FAILED: ");
 
     public static void main(String[] args) {
-        int status = MAIN.run(args, System.out, System.err);
+        int status = execute(args, System.out, System.err);
         System.out.flush();
         System.exit(status);
+    }
+
+    /**
+     * One invocation as {@link #main} makes it, printing to {@code out} and {@code err}, with its
+     * exit status returned instead of exiting: for a caller that runs several in one JVM (the
+     * interop tests' resident twin). Nothing of one invocation outlives it.
+     *
+     * @param args the command line, {@code TEST [OPTIONS] [HOST]}
+     * @param out  where the result table goes
+     * @param err  where perftest's stderr lines and failures go
+     * @return 0 when the test ran, 1 on any failure
+     */
+    public static int execute(String[] args, PrintStream out, PrintStream err) {
+        return MAIN.run(args, out, err);
     }
 
     private static int run(PerftestOptions options, PrintStream out, PrintStream err) throws Exception {

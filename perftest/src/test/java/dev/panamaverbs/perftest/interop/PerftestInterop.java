@@ -6,6 +6,7 @@ import dev.panamaverbs.it.support.InteropPeers;
 import dev.panamaverbs.it.support.PeerHost;
 import dev.panamaverbs.it.support.PeerPairing.Listening;
 import dev.panamaverbs.it.support.PeerPairing.Outputs;
+import dev.panamaverbs.perftest.interop.resident.ResidentTwins;
 import dev.panamaverbs.testkit.DeviceCapability;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +28,8 @@ import java.util.regex.Pattern;
  */
 public abstract class PerftestInterop extends InteropPairingTests {
     public static final String PERFTEST_JAR = "panamaverbs.perftest.jar";
+    /** The twin's executable jar, from the repository root (where ./verbs test runs), unless {@value #PERFTEST_JAR} names another. */
+    static final String TWIN_JAR = "perftest/target/verbs-perftest.jar";
     /** TCP ports of our own, one per pairing (a server's port in TIME_WAIT never collides). */
     private static final AtomicInteger NEXT_PORT = new AtomicInteger(18600);
     /**
@@ -130,6 +133,10 @@ public abstract class PerftestInterop extends InteropPairingTests {
         serverArgs.addAll(options);
         List<String> clientArgs = new ArrayList<>(serverArgs);
         clientArgs.add(serverHost.address().getHostAddress());
+        if (residentTwin()) {
+            serverHost = ResidentTwins.on(serverHost, twinJar());
+            clientHost = ResidentTwins.on(clientHost, twinJar());
+        }
         Outputs outputs = run(serverHost, javaServer, serverArgs, clientHost, javaClient, clientArgs,
                 cmLink() ? Listening.RDMA_CM : Listening.TCP, port);
         check(outputs);
@@ -212,13 +219,32 @@ public abstract class PerftestInterop extends InteropPairingTests {
         return sizes;
     }
 
+    /**
+     * Whether this class's Java sides run as jobs of the hosts' resident twins
+     * ({@link ResidentTwins}: the same code as the jar's {@code main}, without a JVM start per
+     * side). The all-sizes classes keep {@code java -jar}, so the suite runs the jar itself on both
+     * hosts; {@code VERBS_RESIDENT_TWIN=0} makes every class do so.
+     */
+    boolean residentTwin() {
+        return ResidentTwins.enabled();
+    }
+
+    /** The twin's executable jar ({@link #TWIN_JAR}). */
+    static java.nio.file.Path twinJar() {
+        return java.nio.file.Path.of(System.getProperty(PERFTEST_JAR, TWIN_JAR)).toAbsolutePath();
+    }
+
     @Override
     public List<String> command(boolean java, List<String> args) {
         List<String> full = new ArrayList<>(args);
         if (java) {
             full.addAll(List.of("--timeout", Long.toString(twinTimeout.toSeconds())));
             full.addFirst(test);
-            return InteropPeers.jar(PERFTEST_JAR, "perftest/target/verbs-perftest.jar", full);
+            if (residentTwin()) {
+                full.addFirst(ResidentTwins.COMMAND);
+                return full;
+            }
+            return InteropPeers.jar(PERFTEST_JAR, TWIN_JAR, full);
         }
         return InteropPeers.c("ib_" + test, "perftest", full);
     }

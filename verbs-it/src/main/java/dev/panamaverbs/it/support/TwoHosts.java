@@ -137,6 +137,27 @@ public final class TwoHosts implements AutoCloseable {
      * @return starts {@code mainClass}'s {@code main(args)} in a new JVM on host B, with the device tests' module path and native access and the test classes on the class path (the class must be among the staged test classes or in an exported package of a staged module; it runs outside the module it is patched into on host A, so it uses public API only).
      */
     public Peer startPeer(Class<?> mainClass, String... args) {
+        Peer peer = submit(mainClass, args);
+        synchronized (peers) {
+            peers.add(peer);
+        }
+        return peer;
+    }
+
+    /**
+     * As {@link #startPeer}, for a peer that serves the rest of the run rather than one test:
+     * closing these hosts leaves it running, and B's agent kills it when host A's run stops
+     * (the interop tests' resident twin).
+     *
+     * @param mainClass the main class
+     * @param args the args
+     * @return the peer, running on host B until the run stops or it is killed
+     */
+    public Peer startRunLongPeer(Class<?> mainClass, String... args) {
+        return submit(mainClass, args);
+    }
+
+    private Peer submit(Class<?> mainClass, String... args) {
         for (String arg : args) {
             if (arg.contains("\n")) {
                 throw new IllegalArgumentException("peer arguments are one line each, got " + arg);
@@ -153,9 +174,6 @@ public final class TwoHosts implements AutoCloseable {
         List<String> request = new ArrayList<>(List.of(mainClass.getName()));
         request.addAll(List.of(args));
         Peer peer = new Peer(job, mainClass.getSimpleName() + " (job " + id + " on host B)");
-        synchronized (peers) {
-            peers.add(peer);
-        }
         PeerJob.writeAtomically(job.request(), String.join("\n", request) + "\n");
         return peer;
     }
