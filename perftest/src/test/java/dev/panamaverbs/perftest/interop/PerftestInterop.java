@@ -222,11 +222,11 @@ public abstract class PerftestInterop extends InteropPairingTests {
     /**
      * Whether this class's Java sides run as jobs of the hosts' resident twins
      * ({@link ResidentTwins}: the same code as the jar's {@code main}, without a JVM start per
-     * side). The all-sizes classes keep {@code java -jar}, so the suite runs the jar itself on both
-     * hosts; {@code VERBS_RESIDENT_TWIN=0} makes every class do so.
+     * side). The all-sizes pairings ({@code -a}) keep {@code java -jar}, so the suite runs the jar
+     * itself on both hosts; {@code VERBS_RESIDENT_TWIN=0} makes every class do so.
      */
-    boolean residentTwin() {
-        return ResidentTwins.enabled();
+    private boolean residentTwin() {
+        return ResidentTwins.enabled() && size != ALL_SIZES;
     }
 
     /** The twin's executable jar ({@link #TWIN_JAR}). */

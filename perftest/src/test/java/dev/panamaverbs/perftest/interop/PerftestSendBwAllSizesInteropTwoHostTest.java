@@ -15,10 +15,4 @@ class PerftestSendBwAllSizesInteropTwoHostTest extends PerftestInterop {
     PerftestSendBwAllSizesInteropTwoHostTest() {
         super("send_bw", ALL_SIZES, 5, List.of("-c", "UD"));
     }
-
-    /** The jar itself, {@code java -jar verbs-perftest.jar}, on both hosts (the other classes use the resident twins). */
-    @Override
-    boolean residentTwin() {
-        return false;
-    }
 }

@@ -13,10 +13,4 @@ class PerftestSendLatAllSizesInteropTwoHostTest extends PerftestInterop {
     PerftestSendLatAllSizesInteropTwoHostTest() {
         super("send_lat", ALL_SIZES, 5, List.of("-c", "UD"));
     }
-
-    /** The jar itself, {@code java -jar verbs-perftest.jar}, on both hosts (the other classes use the resident twins). */
-    @Override
-    boolean residentTwin() {
-        return false;
-    }
 }

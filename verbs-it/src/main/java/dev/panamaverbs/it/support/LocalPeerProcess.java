@@ -2,11 +2,9 @@ package dev.panamaverbs.it.support;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,22 +18,16 @@ import java.util.function.BooleanSupplier;
  * collected as it comes, its exit awaited with a bound, and the process with everything it
  * started killed when the bound passes.
  */
-public final class LocalPeerProcess implements PeerProcess {
+public final class LocalPeerProcess extends CollectingPeerProcess {
     /** The system property naming the staged {@code peer.args} ({@code ./verbs test} sets it for the device tests). */
     public static final String PEER_ARGS = "panamaverbs.peer.args";
 
-    private final String label;
-    private final List<String> command;
     private final Process process;
     private final BooleanSupplier listening;
-    private final ByteArrayOutputStream output = new ByteArrayOutputStream();
     private final Thread drain;
-    /** When the first output came (System.nanoTime), 0 before. */
-    private volatile long firstOutputAt;
 
     private LocalPeerProcess(String label, List<String> command, Process process, BooleanSupplier listening) {
-        this.label = label;
-        this.command = List.copyOf(command);
+        super(label, "this host", command);
         this.process = process;
         this.listening = listening;
         this.drain = Thread.ofVirtual().name("drain " + label).start(() -> drain(process.getInputStream()));
@@ -62,27 +54,10 @@ public final class LocalPeerProcess implements PeerProcess {
         byte[] chunk = new byte[8192];
         try (in) {
             for (int n; (n = in.read(chunk)) >= 0; ) {
-                if (firstOutputAt == 0) {
-                    firstOutputAt = System.nanoTime();
-                }
-                synchronized (output) {
-                    output.write(chunk, 0, n);
-                }
+                collected.append(chunk, 0, n);
             }
         } catch (IOException e) {
             // the process was killed: keep what came
-        }
-    }
-
-    @Override
-    public String label() {
-        return label;
-    }
-
-    @Override
-    public String output() {
-        synchronized (output) {
-            return output.toString(StandardCharsets.UTF_8);
         }
     }
 
@@ -94,12 +69,6 @@ public final class LocalPeerProcess implements PeerProcess {
     @Override
     public boolean isListening() {
         return listening.getAsBoolean();
-    }
-
-    @Override
-    public java.util.OptionalLong firstOutputAt() {
-        long at = firstOutputAt;
-        return at == 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(at);
     }
 
     @Override
@@ -118,11 +87,6 @@ public final class LocalPeerProcess implements PeerProcess {
         process.destroyForcibly();
         process.waitFor(10, TimeUnit.SECONDS);
         drain.join(Duration.ofSeconds(5));
-    }
-
-    @Override
-    public String describe() {
-        return "---- " + label + " (this host): " + String.join(" ", command) + "\n" + output() + "---- end of " + label + "\n";
     }
 
     /** The staged {@code peer.args} java @argfile; fails the test when it is not staged. */

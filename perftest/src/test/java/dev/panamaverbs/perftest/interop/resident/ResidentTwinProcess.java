@@ -1,22 +1,19 @@
 package dev.panamaverbs.perftest.interop.resident;
 
 import dev.panamaverbs.it.support.PeerPairing.Listening;
-import dev.panamaverbs.it.support.PeerProcess;
+import dev.panamaverbs.it.support.CollectingPeerProcess;
 import dev.panamaverbs.perftest.interop.resident.ResidentTwinFrames.Request;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -27,29 +24,28 @@ import java.util.concurrent.TimeoutException;
  * output as the resident streams it, its listener as the resident sees it on its host, and its
  * exit status. A kill asks the resident to interrupt the job and closes the connection.
  */
-final class ResidentTwinProcess implements PeerProcess {
+final class ResidentTwinProcess extends CollectingPeerProcess {
     private static final int CONNECT_MILLIS = 10_000;
 
-    private final String label;
-    private final String where;
-    private final List<String> args;
     private final Socket socket;
     private final DataOutputStream toResident;
-    private final ByteArrayOutputStream output = new ByteArrayOutputStream();
     private final CompletableFuture<Integer> exit = new CompletableFuture<>();
     private final Thread reader;
     private volatile boolean listening;
-    /** When the first output came (System.nanoTime), 0 before. */
-    private volatile long firstOutputAt;
 
     private ResidentTwinProcess(String label, String where, List<String> args, Socket socket) throws IOException {
-        this.label = label;
-        this.where = where;
-        this.args = List.copyOf(args);
+        super(label, "resident twin on " + where, prefixed(args));
         this.socket = socket;
         this.toResident = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
         DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
         this.reader = Thread.ofVirtual().name("resident job " + label).start(() -> read(in));
+    }
+
+    /** The report's command line: the twin's, as {@code java -jar} would run it. */
+    private static List<String> prefixed(List<String> args) {
+        List<String> command = new java.util.ArrayList<>(List.of("perftest"));
+        command.addAll(args);
+        return command;
     }
 
     /** Starts {@code args} as a job of the resident at {@code resident} ({@code where} names its host). */
@@ -78,12 +74,7 @@ final class ResidentTwinProcess implements PeerProcess {
                 switch (frame) {
                     case ResidentTwinFrames.OUTPUT -> {
                         byte[] bytes = in.readNBytes(in.readInt());
-                        if (firstOutputAt == 0) {
-                            firstOutputAt = System.nanoTime();
-                        }
-                        synchronized (output) {
-                            output.writeBytes(bytes);
-                        }
+                        collected.append(bytes, 0, bytes.length);
                     }
                     case ResidentTwinFrames.LISTENING -> listening = true;
                     case ResidentTwinFrames.EXIT -> {
@@ -95,27 +86,9 @@ final class ResidentTwinProcess implements PeerProcess {
             }
         } catch (IOException e) {
             if (!exit.isDone()) {
-                append("resident twin: the job's connection ended: " + e + "\n");
+                collected.note("resident twin: the job's connection ended: " + e);
             }
             exit.complete(ResidentTwinFrames.KILLED);
-        }
-    }
-
-    private void append(String text) {
-        synchronized (output) {
-            output.writeBytes(text.getBytes(StandardCharsets.UTF_8));
-        }
-    }
-
-    @Override
-    public String label() {
-        return label;
-    }
-
-    @Override
-    public String output() {
-        synchronized (output) {
-            return output.toString(StandardCharsets.UTF_8);
         }
     }
 
@@ -127,12 +100,6 @@ final class ResidentTwinProcess implements PeerProcess {
     @Override
     public boolean isListening() {
         return listening;
-    }
-
-    @Override
-    public OptionalLong firstOutputAt() {
-        long at = firstOutputAt;
-        return at == 0 ? OptionalLong.empty() : OptionalLong.of(at);
     }
 
     @Override
@@ -152,7 +119,7 @@ final class ResidentTwinProcess implements PeerProcess {
     @Override
     public void kill() throws InterruptedException {
         if (!exit.isDone()) {
-            append("resident twin: job killed by the test\n");
+            collected.note("resident twin: job killed by the test");
             try {
                 toResident.writeByte(ResidentTwinFrames.KILL);
                 toResident.flush();
@@ -167,11 +134,5 @@ final class ResidentTwinProcess implements PeerProcess {
         }
         exit.complete(ResidentTwinFrames.KILLED);
         reader.join(Duration.ofSeconds(5));
-    }
-
-    @Override
-    public String describe() {
-        return "---- " + label + " (resident twin on " + where + "): perftest " + String.join(" ", args) + "\n" + output()
-                + "---- end of " + label + "\n";
     }
 }

@@ -49,20 +49,11 @@ public final class ResidentTwins {
      * runs the twin's classes from {@code jar} (the executable jar of this build).
      */
     public static PeerHost on(PeerHost host, Path jar) {
-        return host instanceof Host ? host : new Host(host, jar);
+        return host instanceof Host ? host : new Host(host, jar, host.address(), host.gidIndexArgument());
     }
 
-    private record Host(PeerHost host, Path jar) implements PeerHost {
-        @Override
-        public InetAddress address() {
-            return host.address();
-        }
-
-        @Override
-        public String gidIndexArgument() {
-            return host.gidIndexArgument();
-        }
-
+    /** {@code host}'s address and GID index argument, taken as it gave them. */
+    private record Host(PeerHost host, Path jar, InetAddress address, String gidIndexArgument) implements PeerHost {
         @Override
         public PeerProcess start(String label, List<String> command, Listening listening, int port) {
             if (command.isEmpty() || !command.getFirst().equals(COMMAND)) {
