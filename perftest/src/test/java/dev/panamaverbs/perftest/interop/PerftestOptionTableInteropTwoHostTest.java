@@ -18,8 +18,9 @@ import java.util.List;
  * the size and iterations with the figures perftest prints ({@link PerftestInterop#pair}). Every
  * row runs even when one fails; the test prints one line per row and direction, then fails naming
  * the rows that did not pass. The two directions run at the same time ({@link CrossPairing}).
- * (The twin's classes are not on the device tests' class path: it runs as its jar; the options
- * it refuses are checked by {@code PerftestOptionTableTest}.)
+ * (The twin's classes are not on the device tests' class path: it runs from its jar, as a job
+ * of each host's resident twin, {@code ResidentTwins}; the options it refuses are checked by
+ * {@code PerftestOptionTableTest}.)
  */
 class PerftestOptionTableInteropTwoHostTest {
     @TwoHostTest
