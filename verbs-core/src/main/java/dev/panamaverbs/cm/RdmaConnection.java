@@ -163,15 +163,22 @@ public final class RdmaConnection extends CmResources {
         }
         long deadline = Deadline.start("rdma_connect", options.listenerWait());
         long pause = FIRST_RETRY_PAUSE_NANOS;
+        ConnectionException nothingThere = null;
         while (true) {
             long left = Deadline.remainingNanos(deadline);
+            ConnectionOptions thisTry = cutTo(options, left);
             try {
-                return connectOnce(remote, cutTo(options, left), beforeConnect);
+                return connectOnce(remote, thisTry, beforeConnect);
             } catch (ConnectionException e) {
+                ConnectionException answer = answer(e, nothingThere, isCut(thisTry, options));
                 left = Deadline.remainingNanos(deadline);
-                if (!e.nothingListens() || left <= pause) {
-                    throw e;
+                if (!answer.nothingListens() || left <= pause) {
+                    if (answer != e) {
+                        answer.addSuppressed(e);
+                    }
+                    throw answer;
                 }
+                nothingThere = answer;
                 LockSupport.parkNanos(pause);
                 if (Thread.currentThread().isInterrupted()) {
                     ConnectionException interrupted = new ConnectionException("rdma_connect", "to "
@@ -182,6 +189,23 @@ public final class RdmaConnection extends CmResources {
                 pause = Math.min(MAX_RETRY_PAUSE_NANOS, pause * 2);
             }
         }
+    }
+
+    /**
+     * What a listener wait makes of a try that failed with {@code e}: {@code e}, unless it is the
+     * timeout ({@code ETIMEDOUT}) of a try the wait {@code cut} short after an earlier try found
+     * nothing listening ({@code nothingThere}, else null): that answer then stands, since the cut
+     * try only ran out of the wait's time (under load a reject can take longer than the last
+     * milliseconds of the wait).
+     */
+    static ConnectionException answer(ConnectionException e, ConnectionException nothingThere, boolean cut) {
+        return nothingThere != null && cut && e.errno() == Errno.ETIMEDOUT ? nothingThere : e;
+    }
+
+    /** Whether {@code thisTry} waits less than {@code options} in some step ({@link #cutTo}). */
+    private static boolean isCut(ConnectionOptions thisTry, ConnectionOptions options) {
+        return thisTry.resolveTimeout().compareTo(options.resolveTimeout()) < 0
+                || thisTry.connectTimeout().compareTo(options.connectTimeout()) < 0;
     }
 
     private static RdmaConnection connectOnce(InetSocketAddress remote, ConnectionOptions options,

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.panamaverbs.ffm.rdmacm.RdmaCmConstants;
@@ -158,6 +159,18 @@ class RdmaCmValidationTest {
     private static ConnectionException unreachable(int status) {
         return new ConnectionException("rdma_connect", "to 10.0.2.15:1", Errno.ENETUNREACH,
                 new ConnectionEvent(7, status, new byte[0], 0, 0, 0, null, 0, 0), null);
+    }
+
+    @Test
+    void aTryCutShortByTheListenerWaitKeepsTheAnswerThatNothingListens() {
+        ConnectionRejectedException nothingThere = rejectedOn(TransportType.IB, 8);
+        ConnectionException cutTimeout = new ConnectionException("rdma_connect", "to 10.0.2.15:1", Errno.ETIMEDOUT, null,
+                "no ESTABLISHED within PT0.002698821S");
+        assertSame(nothingThere, RdmaConnection.answer(cutTimeout, nothingThere, true), "the cut try only ran out of time");
+        assertSame(cutTimeout, RdmaConnection.answer(cutTimeout, nothingThere, false), "a try with its full timeouts");
+        assertSame(cutTimeout, RdmaConnection.answer(cutTimeout, null, true), "no try found nothing listening before");
+        ConnectionRejectedException byThePeer = rejectedOn(TransportType.IB, 28);
+        assertSame(byThePeer, RdmaConnection.answer(byThePeer, nothingThere, true), "not a timeout: the try's own answer");
     }
 
     private static ConnectionRejectedException rejectedOn(TransportType transport, int status) {

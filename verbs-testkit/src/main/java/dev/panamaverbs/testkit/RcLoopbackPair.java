@@ -7,6 +7,7 @@ import dev.panamaverbs.values.Mtu;
 import dev.panamaverbs.values.QueuePairType;
 import dev.panamaverbs.QueuePair;
 import dev.panamaverbs.QueuePairOptions;
+import dev.panamaverbs.values.ReadyToSendOptions;
 import dev.panamaverbs.values.RemoteEndpoint;
 import dev.panamaverbs.values.WorkRequestOpcode;
 import java.util.EnumSet;
@@ -39,13 +40,13 @@ public final class RcLoopbackPair extends LoopbackFixture {
 
     private RcLoopbackPair(Context context, boolean ownsContext, TestDevice device, QueuePairType type, int bufferSize,
                            int maxInlineData) {
-        this(context, ownsContext, device, type, bufferSize, maxInlineData, Set.of());
+        this(context, ownsContext, device, type, bufferSize, maxInlineData, Set.of(), ReadyToSendOptions.DEFAULT_RETRY_COUNT);
     }
 
     private RcLoopbackPair(Context context, boolean ownsContext, TestDevice device, QueuePairType type, int bufferSize,
-                           int maxInlineData, Set<WorkRequestOpcode> extendedSendOperations) {
+                           int maxInlineData, Set<WorkRequestOpcode> extendedSendOperations, int retryCount) {
         super(context, ownsContext, device, DeviceCapability.CONNECT_WITHOUT_CM, queue -> options(type, queue, maxInlineData, extendedSendOperations),
-                connection(type), bufferSize);
+                connection(type, retryCount), bufferSize);
     }
 
     /**
@@ -65,7 +66,23 @@ public final class RcLoopbackPair extends LoopbackFixture {
             throw new IllegalArgumentException("an extended pair needs at least one extended send operation");
         }
         return new RcLoopbackPair(openContext(device), true, device, QueuePairType.RC, DEFAULT_BUFFER_SIZE, maxInlineData,
-                extendedSendOperations);
+                extendedSendOperations, ReadyToSendOptions.DEFAULT_RETRY_COUNT);
+    }
+
+    /**
+     * An RC pair with the default sizes whose queue pairs go to RTS with {@code retry_cnt}
+     * {@code retryCount} ({@code ibv_modify_qp}) instead of
+     * {@link ReadyToSendOptions#DEFAULT_RETRY_COUNT}: for tests of what a peer that no longer
+     * answers does to the side still sending.
+     *
+     * @param device the test device (and port) to open the pair on
+     * @param retryCount the transport retry count of both queue pairs, 0 to 7
+     * @return the pair
+     */
+    public static RcLoopbackPair openWithRetryCount(TestDevice device, int retryCount) {
+        Objects.requireNonNull(device, "device");
+        return new RcLoopbackPair(openContext(device), true, device, QueuePairType.RC, DEFAULT_BUFFER_SIZE, 0, Set.of(),
+                retryCount);
     }
 
     /**
@@ -143,15 +160,16 @@ public final class RcLoopbackPair extends LoopbackFixture {
     }
 
     /** Connects each queue pair to the other (RESET -> INIT -> RTR), then both to RTS. */
-    private static Activation connection(QueuePairType type) {
+    private static Activation connection(QueuePairType type, int retryCount) {
         EnumSet<AccessFlag> access = type == QueuePairType.RC
                 ? EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ, AccessFlag.REMOTE_ATOMIC)
                 : EnumSet.of(AccessFlag.REMOTE_WRITE);
         return (first, second, endpoints) -> {
             connect(first, second, endpoints, access);
             connect(second, first, endpoints, access);
-            first.toRts(FIRST_PSN);
-            second.toRts(FIRST_PSN);
+            ReadyToSendOptions send = ReadyToSendOptions.withPsn(FIRST_PSN).withRetryCount(retryCount);
+            first.toRts(send);
+            second.toRts(send);
         };
     }
 

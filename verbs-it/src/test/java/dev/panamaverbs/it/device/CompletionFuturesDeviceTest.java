@@ -94,13 +94,17 @@ class CompletionFuturesDeviceTest {
     @DeviceTest
     void aFailedRequestAndTheRequestsFlushedAfterItFailTheirFuturesWithTheStatus(TestDevice device) throws Exception {
         try (Loop loop = Loop.open(device); CompletionFutures futures = CompletionFutures.attach(loop.channel())) {
+            // The peer is a second queue pair: on one looped back to itself, 6.12's rxe puts it in ERROR as
+            // the bad WRITE's responder and flushes the WRITE before the NAK completes it (docs/kernel-6.12.md).
+            QueuePair requester = PollerDeviceTest.connectedPair(loop.context(), device, loop.pd(), loop.cq(),
+                    loop.context().createCompletionQueue(8)).get(0);
             CompletableFuture<WorkCompletion> badKey = futures.expect(loop.cq(), 1);
-            loop.write(loop.qp(), 1, 0, loop.mr().rkey() ^ 0x5a5a00);
+            loop.write(requester, 1, 0, loop.mr().rkey() ^ 0x5a5a00);
             CompletionFailedException failed = failure(badKey);
             assertEquals(1, failed.wrId());
             assertEquals(CompletionStatus.REM_ACCESS_ERR, failed.status(), "an rkey the peer never issued: " + failed.getMessage());
             CompletableFuture<WorkCompletion> flushed = futures.expect(loop.cq(), 2);
-            loop.write(loop.qp(), 2, 1, loop.mr().rkey());
+            loop.write(requester, 2, 1, loop.mr().rkey());
             assertEquals(CompletionStatus.WR_FLUSH_ERR, failure(flushed).status(), "a request posted to the queue pair in error");
         }
     }

@@ -276,13 +276,34 @@ class PollerDeviceTest {
      * hand, so a device without {@link DeviceCapability#CONNECT_WITHOUT_CM} skips the test.
      */
     static QueuePair loopback(Context context, TestDevice device, ProtectionDomain pd, CompletionQueue cq) {
-        DeviceCapability.CONNECT_WITHOUT_CM.require(context);
-        QueuePair qp = pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq)
-                .maxSendWorkRequests(2 * MESSAGES).build());
-        GidEntry gid = DeviceScope.sourceGid(context, device);
-        qp.toInit(device.port(), EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
-        qp.toRtr(RemoteEndpoint.global(qp.number(), 0, gid.gid(), gid.index(), context.queryPort(device.port()).activeMtu()));
-        qp.toRts(0);
+        QueuePair qp = created(context, pd, cq);
+        connect(context, device, qp, qp);
         return qp;
+    }
+
+    /**
+     * An RC queue pair on {@code cq} connected to a second one on {@code peerCq}, and that one
+     * back to it: the first, then the second.
+     */
+    static List<QueuePair> connectedPair(Context context, TestDevice device, ProtectionDomain pd, CompletionQueue cq,
+                                         CompletionQueue peerCq) {
+        QueuePair first = created(context, pd, cq);
+        QueuePair second = created(context, pd, peerCq);
+        connect(context, device, first, second);
+        connect(context, device, second, first);
+        return List.of(first, second);
+    }
+
+    private static QueuePair created(Context context, ProtectionDomain pd, CompletionQueue cq) {
+        DeviceCapability.CONNECT_WITHOUT_CM.require(context);
+        return pd.createQueuePair(QueuePairOptions.builder(QueuePairType.RC, cq).maxSendWorkRequests(2 * MESSAGES).build());
+    }
+
+    /** RESET -> INIT -> RTR (pointed at {@code remote}) -> RTS of {@code local}, PSN 0 both ways. */
+    private static void connect(Context context, TestDevice device, QueuePair local, QueuePair remote) {
+        GidEntry gid = DeviceScope.sourceGid(context, device);
+        local.toInit(device.port(), EnumSet.of(AccessFlag.LOCAL_WRITE, AccessFlag.REMOTE_WRITE));
+        local.toRtr(RemoteEndpoint.global(remote.number(), 0, gid.gid(), gid.index(), context.queryPort(device.port()).activeMtu()));
+        local.toRts(0);
     }
 }
