@@ -17,7 +17,7 @@ public final class Perftest {
     private Perftest() {}
 
     private static final ToolMain<PerftestOptions> MAIN = new ToolMain<>("perftest", PerftestOptions::parse,
-            PerftestOptions.USAGE, Perftest::run, options -> " " + options.test().program() + " (Java): FAILED: ");
+            PerftestUsage.USAGE, Perftest::run, options -> " " + options.test().program() + " (Java): FAILED: ");
 
     public static void main(String[] args) {
         int status = MAIN.run(args, System.out, System.err);

@@ -5,10 +5,10 @@ import java.util.Map;
 
 /**
  * The twin's option table as the interop tests cover it: each option the twin implements
- * ({@code PerftestOptions.implementedOptions()}) is either run here, in a row of
+ * ({@code PerftestOptionParser.implementedOptions()}) is either run here, in a row of
  * {@link PerftestOptionTableInteropTwoHostTest} against Debian's perftest, or named with the
  * interop test that runs it already; {@code PerftestOptionTableTest} checks nothing is left out.
- * The options perftest has and the twin refuses are listed by {@code PerftestOptions.refusedOptions()}.
+ * The options perftest has and the twin refuses are listed by {@code PerftestOptionParser.refusedOptions()}.
  */
 final class PerftestOptionTable {
     private PerftestOptionTable() {}

@@ -1,0 +1,20 @@
+package dev.panamaverbs.perftest;
+
+/**
+ * perftest's report options: how the result is printed, and the verifier's limits.
+ *
+ * @param cycles       {@code -C}: latency in CPU cycles instead of microseconds (latency tests)
+ * @param histogram    {@code -H}: every measured latency, sorted, before the table (latency tests)
+ * @param unsorted     {@code -U}: every latency in the order measured, before the table (latency tests)
+ * @param output       {@code --output}: the table, or one figure alone
+ * @param limitBw      {@code -w}: the least average bandwidth the run must reach; 0 for no limit
+ * @param limitMsgRate {@code -y}: the least message rate (Mpps) the run must reach; 0 for no limit
+ */
+public record ReportOptions(boolean cycles, boolean histogram, boolean unsorted, Output output, double limitBw,
+                            double limitMsgRate) {
+    /** perftest's defaults: the full table, in microseconds, no limits. */
+    public static final ReportOptions DEFAULT = new ReportOptions(false, false, false, Output.FULL, 0, 0);
+
+    /** perftest's {@code --output}: the full report, or one figure ({@code OUTPUT_BW}, {@code OUTPUT_MR}, {@code OUTPUT_LAT}). */
+    public enum Output { FULL, BANDWIDTH, MESSAGE_RATE, LATENCY }
+}
