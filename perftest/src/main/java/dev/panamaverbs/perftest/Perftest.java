@@ -20,9 +20,19 @@ public final class Perftest {
             PerftestUsage.USAGE, Perftest::run, options -> " " + options.test().program() + " (Java): FAILED: ");
 
     public static void main(String[] args) {
-        int status = MAIN.run(args, System.out, System.err);
+        int status = exitStatus(args, System.out, System.err);
         System.out.flush();
         System.exit(status);
+    }
+
+    /** Runs the test of {@code args}: its exit status; {@code -h} and {@code -V} print their text and give 1, as perftest. */
+    static int exitStatus(String[] args, PrintStream out, PrintStream err) {
+        try {
+            return MAIN.run(args, out, err);
+        } catch (PrintAndExit request) {
+            out.print(request.text());
+            return PrintAndExit.STATUS;
+        }
     }
 
     private static int run(PerftestOptions options, PrintStream out, PrintStream err) throws Exception {

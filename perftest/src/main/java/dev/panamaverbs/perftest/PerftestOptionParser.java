@@ -4,6 +4,7 @@ import static dev.panamaverbs.perftest.PerftestOptions.*;
 
 import dev.panamaverbs.examples.cli.GetOpt;
 import dev.panamaverbs.perftest.wire.OobChannel;
+import dev.panamaverbs.perftest.wire.VersionField;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,13 +19,8 @@ public final class PerftestOptionParser {
 
     /** perftest's short options the Java perftest does not implement, with their long names. */
     private static final Map<Character, String> UNSUPPORTED = Map.ofEntries(
-            Map.entry('C', "report-cycles"),
-            Map.entry('f', "margin"), Map.entry('g', "mcg"), Map.entry('h', "help"), Map.entry('H', "report-histogram"),
-            Map.entry('L', "hop_limit"), Map.entry('M', "MGID"), Map.entry('O', "dualport"),
-            Map.entry('T', "tos"),
-            Map.entry('U', "report-unsorted"), Map.entry('V', "version"),
-            Map.entry('w', "limit_bw"), Map.entry('W', "report-counters"), Map.entry('X', "vector"),
-            Map.entry('y', "limit_msgrate"));
+            Map.entry('f', "margin"), Map.entry('g', "mcg"), Map.entry('M', "MGID"), Map.entry('O', "dualport"),
+            Map.entry('T', "tos"), Map.entry('W', "report-counters"), Map.entry('X', "vector"));
 
     /** perftest 4.5's long-only options that the Java perftest does not implement. */
     private static final java.util.Set<String> UNSUPPORTED_LONG = java.util.Set.of("aes_block_size", "burst_size", "cpu_util",
@@ -47,7 +43,10 @@ public final class PerftestOptionParser {
                 Map.entry("events", 'e'), Map.entry("bidirectional", 'b'),
                 Map.entry("qp", 'q'), Map.entry("com_rdma_cm", 'z'),
                 Map.entry("connection", 'c'), Map.entry("mtu", 'm'), Map.entry("CPU-freq", 'F'), Map.entry("rdma_cm", 'R'),
-                Map.entry("report_gbits", 'G'), Map.entry("timeout", '2'), Map.entry("sizes", '3')));
+                Map.entry("report_gbits", 'G'), Map.entry("timeout", '2'), Map.entry("sizes", '3'),
+                Map.entry("help", 'h'), Map.entry("version", 'V'), Map.entry("report-cycles", 'C'),
+                Map.entry("report-histogram", 'H'), Map.entry("report-unsorted", 'U'), Map.entry("limit_bw", 'w'),
+                Map.entry("limit_msgrate", 'y'), Map.entry("hop_limit", 'L')));
         UNSUPPORTED.forEach((letter, name) -> names.put(name, letter));
         return names;
     }
@@ -124,6 +123,12 @@ public final class PerftestOptionParser {
         Duration timeout = Duration.ofSeconds(60);
         List<SizeSeries.Step> series = List.of();
         List<Notice> notices = new java.util.ArrayList<>();
+        boolean cycles = false;
+        boolean histogram = false;
+        boolean unsorted = false;
+        double limitBw = ReportOptions.NO_LIMIT;
+        double limitMsgRate = ReportOptions.NO_LIMIT;
+        boolean hopLimitGiven = false;
         for (GetOpt.Option option : parsed.options()) {
             String v = option.value();
             char letter = option.letter();
@@ -203,8 +208,23 @@ public final class PerftestOptionParser {
                 case 'G' -> gbits = true;
                 case '2' -> timeout = Duration.ofSeconds(range(v, "timeout", 1, 86_400));
                 case '3' -> series = SizeSeries.parse(v);
+                case 'h' -> throw new PrintAndExit(PerftestUsage.of(test));
+                case 'V' -> throw new PrintAndExit("Version: " + VersionField.PERFTEST_4_5_VERSION + "\n");
+                case 'C' -> cycles = latencyOnly(latency, "Available only on Latency tests");
+                case 'H' -> histogram = latencyOnly(latency, "Available only on Latency tests");
+                case 'U' -> unsorted = latencyOnly(latency, "is Available only on Latency tests");
+                case 'w' -> limitBw = limit(v, "Invalid Minimum BW Limit");
+                case 'y' -> limitMsgRate = limit(v, "Invalid Minimum msgRate Limit");
+                case 'L' -> {
+                    range(v, "Hop Limit", 0, 255);
+                    hopLimitGiven = true;
+                }
                 default -> throw new IllegalArgumentException("unexpected option -" + letter);
             }
+        }
+        if (hopLimitGiven) {
+            // perftest sets a hop limit only on RawEth, which none of these tests runs
+            throw new IllegalArgumentException("Hop limit only valid for RawEth QP");
         }
         if (atomic && (size != ATOMIC_SIZE || all || series.stream().anyMatch(run -> run.size() != ATOMIC_SIZE))) {
             // perftest 4.5 refuses -s and -a alike on the atomic tests, with this text; a --sizes entry other than 8 too.
@@ -275,7 +295,8 @@ public final class PerftestOptionParser {
         return new PerftestOptions(test, server, port, device, ibPort, gidIndex, size, iterations, duration, all, txDepth,
                 postList, cqMod, connection, mtu, gbits, rdmaCm, timeout, series, sizeGiven, Math.max(0, inline), noPeak,
                 atomicType, notices, cqModGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex, queuePairs,
-                cmExchange || rdmaCm, ReportOptions.DEFAULT);
+                cmExchange || rdmaCm,
+                new ReportOptions(cycles, histogram, unsorted, ReportOptions.Output.FULL, limitBw, limitMsgRate));
     }
 
     /**
@@ -343,6 +364,31 @@ public final class PerftestOptionParser {
             }
         }
     }
+
+    /** {@code true} on a latency test; else perftest's refusal {@code message} ({@code -C}, {@code -H}, {@code -U}). */
+    private static boolean latencyOnly(boolean latency, String message) {
+        if (!latency) {
+            throw new IllegalArgumentException(message);
+        }
+        return true;
+    }
+
+    /**
+     * A verifier limit ({@code -w}, {@code -y}) as perftest reads it, C's {@code strtof}: the
+     * number the text starts with, 0 when it starts with none; a negative one is refused with
+     * {@code message}.
+     */
+    private static double limit(String text, String message) {
+        java.util.regex.Matcher number = LEADING_FLOAT.matcher(text);
+        double value = number.lookingAt() ? Double.parseDouble(number.group()) : 0;
+        if (value < 0) {
+            throw new IllegalArgumentException(message);
+        }
+        return value;
+    }
+
+    private static final java.util.regex.Pattern LEADING_FLOAT =
+            java.util.regex.Pattern.compile("\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
 
     /** A number in {@code [min, max]}; else perftest's {@code CHECK_VALUE} text: "WHAT should be between MIN and MAX". */
     private static int range(String text, String what, long min, long max) {

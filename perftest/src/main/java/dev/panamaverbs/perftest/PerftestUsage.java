@@ -1,8 +1,90 @@
 package dev.panamaverbs.perftest;
 
-/** The twin's usage texts: the summary printed after an option error. */
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * The twin's usage texts: the summary printed after an option error, and each test's
+ * {@code -h} in perftest's form ({@code usage} in its {@code perftest_parameters.c}): perftest's
+ * lines, in its order and with its text, for the options the twin takes on that test.
+ */
 final class PerftestUsage {
     private PerftestUsage() {}
+
+    /** One line of perftest's usage, shown for the tests {@code shown} accepts. */
+    private record Line(String text, Predicate<TestKind> shown) {}
+
+    private static final Predicate<TestKind> ALL = test -> true;
+    private static final Predicate<TestKind> LATENCY = TestKind::isLatency;
+    private static final Predicate<TestKind> BANDWIDTH = test -> !test.isLatency();
+
+    private static Predicate<TestKind> verbs(TestKind.Verb... verbs) {
+        return test -> List.of(verbs).contains(test.verb());
+    }
+
+    private static final List<Line> LINES = List.of(
+            new Line("  -a, --all  Run sizes from 2 till 2^23", verbs(TestKind.Verb.WRITE, TestKind.Verb.SEND, TestKind.Verb.READ)),
+            new Line("  -A, --atomic_type=<type>  type of atomic operation from {CMP_AND_SWAP,FETCH_AND_ADD} (default FETCH_AND_ADD)",
+                    verbs(TestKind.Verb.ATOMIC)),
+            new Line("  -b, --bidirectional  Measure bidirectional bandwidth (default unidirectional)", BANDWIDTH),
+            // the connection types the twin runs (perftest's line names XRC, DC and SRD too)
+            new Line("  -c, --connection=<RC/UC/UD>  Connection type RC/UC/UD (default RC)", verbs(TestKind.Verb.SEND)),
+            new Line("  -c, --connection=<RC/UC>  Connection type RC/UC (default RC)", verbs(TestKind.Verb.WRITE)),
+            new Line("  -c, --connection=<RC>  Connection type RC (default RC)", verbs(TestKind.Verb.READ, TestKind.Verb.ATOMIC)),
+            new Line("  -C, --report-cycles  report times in cpu cycle units (default microseconds)", LATENCY),
+            new Line("  -d, --ib-dev=<dev>  Use IB device <dev> (default first device found)", ALL),
+            new Line("  -D, --duration  Run test for a customized period of seconds.", ALL),
+            new Line("  -e, --events  Sleep on CQ events (default poll)", verbs(TestKind.Verb.SEND, TestKind.Verb.READ, TestKind.Verb.ATOMIC)),
+            new Line("  -F, --CPU-freq  Do not show a warning even if cpufreq_ondemand module is loaded, and cpu-freq is not on max.",
+                    ALL),
+            new Line("  -h, --help  Show this help screen.", ALL),
+            new Line("  -H, --report-histogram  Print out all results (default print summary only)", LATENCY),
+            new Line("  -i, --ib-port=<port>  Use port <port> of IB device (default 1)", ALL),
+            new Line("  -I, --inline_size=<size>  Max size of message to be sent in inline", verbs(TestKind.Verb.WRITE, TestKind.Verb.SEND)),
+            new Line("  -l, --post_list=<list size>\n Post list of send WQEs of <list size> size (instead of single post)", BANDWIDTH),
+            new Line("  -m, --mtu=<mtu>  MTU size : 256 - 4096 (default port mtu)", ALL),
+            new Line("  -n, --iters=<iters>  Number of exchanges (at least 5, default 1000)", test -> test != TestKind.WRITE_BW),
+            new Line("  -n, --iters=<iters>  Number of exchanges (at least 5, default 5000)", test -> test == TestKind.WRITE_BW),
+            new Line("  -N, --noPeak Cancel peak-bw calculation (default with peak up to iters=20000)", BANDWIDTH),
+            new Line("  -o, --outs=<num>  num of outstanding read/atom(default max of device)", verbs(TestKind.Verb.READ, TestKind.Verb.ATOMIC)),
+            new Line("  -p, --port=<port>  Listen on/connect to port <port> (default 18515)", ALL),
+            new Line("  -q, --qp=<num of qp's>  Num of qp's(default 1)", BANDWIDTH),
+            new Line("  -Q, --cq-mod  Generate Cqe only after <--cq-mod> completion", BANDWIDTH),
+            new Line("  -r, --rx-depth=<dep>  Rx queue size (default 512).", verbs(TestKind.Verb.SEND)),
+            new Line("  -R, --rdma_cm  Connect QPs with rdma_cm and run test on those QPs", ALL),
+            new Line("  -s, --size=<size>  Size of message to exchange (default 2)", test -> test.isLatency() && test.verb() != TestKind.Verb.ATOMIC),
+            new Line("  -s, --size=<size>  Size of message to exchange (default 65536)",
+                    test -> !test.isLatency() && test.verb() != TestKind.Verb.ATOMIC),
+            new Line("  -S, --sl=<sl>  SL (default 0)", ALL),
+            new Line("  -t, --tx-depth=<dep>  Size of tx queue (default 128)", BANDWIDTH),
+            new Line("  -u, --qp-timeout=<timeout>  QP timeout, timeout value is 4 usec * 2 ^(timeout), default 14", ALL),
+            // perftest's line says "(implies -H)"; neither its code nor the twin's prints the sorted list with -U alone
+            new Line("  -U, --report-unsorted  print out unsorted results (default sorted)", LATENCY),
+            new Line("  -V, --version  Display version number", ALL),
+            new Line("  -w, --limit_bw=<value>  Set verifier limit for bandwidth", BANDWIDTH),
+            new Line("  -x, --gid-index=<index>  Test uses GID with GID index (Default : IB - no gid . ETH - 0)", ALL),
+            new Line("  -y, --limit_msgrate=<value>  Set verifier limit for Msg Rate", BANDWIDTH),
+            new Line("  -z, --com_rdma_cm  Communicate with rdma_cm module to exchange data - use regular QPs", ALL),
+            new Line("", ALL),
+            new Line("      --report_gbits  Report Max/Average BW of test in Gbit/sec (instead of MiB/sec)\n"
+                    + "        Note: MiB=2^20 byte, while Gb=10^9 bits. Use these formulas for conversion:\n"
+                    + "        Factor=10^9/(2^20*8)=119.2; MiB=Gb_result * factor; Gb=MiB_result / factor", BANDWIDTH),
+            new Line("      --timeout=<seconds>  Bound on every wait (default 60; the twin's own, not perftest's)", ALL),
+            new Line("      --sizes=<size>[:<iters>],...  One run per size, each its own connection on port <port>+i"
+                    + " (the twin's own, not perftest's)", ALL));
+
+    /** {@code -h} of {@code test}: perftest's usage text with the twin's options of that test. */
+    static String of(TestKind test) {
+        StringBuilder text = new StringBuilder("Usage:\n");
+        text.append("  ").append(test.program()).append("            start a server and wait for connection\n");
+        text.append("  ").append(test.program()).append(" <host>     connect to server at <host>\n\nOptions:\n");
+        for (Line line : LINES) {
+            if (line.shown().test(test)) {
+                text.append(line.text()).append('\n');
+            }
+        }
+        return text.toString();
+    }
 
     /** The summary of every test's options, printed after an option error. */
     static final String USAGE = """
@@ -40,6 +122,15 @@ final class PerftestUsage {
               -F, --CPU-freq             accepted, as perftest's (no CPU frequency check here)
               -R, --rdma_cm              connect QPs with rdma_cm, and exchange data over it (RC, UD)
               -z, --com_rdma_cm          exchange data over rdma_cm, connect QPs as without it
+              -C, --report-cycles        latency in CPU cycles instead of usec (lat tests)
+              -H, --report-histogram     print every measured latency, sorted (lat tests)
+              -U, --report-unsorted      print every latency in the order measured (lat tests)
+              -w, --limit_bw=<value>     fail the run (exit 1) when no row reaches this average
+                                         bandwidth (bw tests; as perftest 4.5, checked only with -w,
+                                         and then -y too)
+              -y, --limit_msgrate=<value> fail the run when no row reaches this message rate (Mpps)
+              -h, --help                 the test's usage in perftest's form (exit status 1)
+              -V, --version              perftest's version, Version: 6.06 (exit status 1)
                   --report_gbits         report bandwidth in Gb/s instead of MB/s
                   --timeout=<seconds>    bound on every wait (default 60; not a perftest option)
                   --sizes=<size>[:<iters>],...  one run per size, each its own connection, the

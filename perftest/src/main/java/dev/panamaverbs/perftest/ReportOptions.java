@@ -7,13 +7,17 @@ package dev.panamaverbs.perftest;
  * @param histogram    {@code -H}: every measured latency, sorted, before the table (latency tests)
  * @param unsorted     {@code -U}: every latency in the order measured, before the table (latency tests)
  * @param output       {@code --output}: the table, or one figure alone
- * @param limitBw      {@code -w}: the least average bandwidth the run must reach; 0 for no limit
- * @param limitMsgRate {@code -y}: the least message rate (Mpps) the run must reach; 0 for no limit
+ * @param limitBw      {@code -w}: the least average bandwidth (in the report's unit) a row must reach;
+ *                     {@value #NO_LIMIT} when not given
+ * @param limitMsgRate {@code -y}: the least message rate (Mpps) a row must reach; {@value #NO_LIMIT} when not given
  */
 public record ReportOptions(boolean cycles, boolean histogram, boolean unsorted, Output output, double limitBw,
                             double limitMsgRate) {
+    /** {@code -w} or {@code -y} not given (perftest refuses a negative limit). */
+    public static final double NO_LIMIT = -1;
+
     /** perftest's defaults: the full table, in microseconds, no limits. */
-    public static final ReportOptions DEFAULT = new ReportOptions(false, false, false, Output.FULL, 0, 0);
+    public static final ReportOptions DEFAULT = new ReportOptions(false, false, false, Output.FULL, NO_LIMIT, NO_LIMIT);
 
     /** perftest's {@code --output}: the full report, or one figure ({@code OUTPUT_BW}, {@code OUTPUT_MR}, {@code OUTPUT_LAT}). */
     public enum Output { FULL, BANDWIDTH, MESSAGE_RATE, LATENCY }

@@ -5,8 +5,10 @@ import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.perftest.PerftestOptions.Connection;
 import dev.panamaverbs.perftest.cm.CmOobLink;
 import dev.panamaverbs.perftest.cm.CmTestConnection;
+import dev.panamaverbs.perftest.report.BandwidthLimits;
 import dev.panamaverbs.perftest.report.BandwidthStatistics;
-import dev.panamaverbs.perftest.report.LatencyStatistics;
+import dev.panamaverbs.perftest.report.LatencyReport;
+import dev.panamaverbs.perftest.report.LatencyUnit;
 import dev.panamaverbs.perftest.report.ResultTable;
 import dev.panamaverbs.perftest.run.BidirectionalSending;
 import dev.panamaverbs.perftest.run.CompletionWaiter;
@@ -36,7 +38,13 @@ import java.lang.foreign.Arena;
  * closing hand shake). Prints what perftest prints: the test
  * description, both sides' addresses and the result table.
  */
-record Session(PerftestOptions o, PrintStream out, PrintStream err) {
+record Session(PerftestOptions o, PrintStream out, PrintStream err, BandwidthLimits limits) {
+
+    Session(PerftestOptions o, PrintStream out, PrintStream err) {
+        this(o, out, err, new BandwidthLimits(o.report().limitBw(), o.report().limitMsgRate()));
+    }
+
+    /** Runs the test; its exit status: 0, or 1 when a {@code -w}/{@code -y} limit was not reached (perftest's text on {@code err}). */
 
     int run() throws IOException {
         try (TestResources res = TestResources.open(o); Arena arena = Arena.ofConfined()) {
@@ -55,8 +63,13 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 } catch (IllegalArgumentException e) {
                     throw new ProtocolException(" " + e.getMessage() + " (" + mtuBytes + ")");
                 }
-                new Session(fitted, out, err).runOn(res, channel, preamble, arena);
+                new Session(fitted, out, err, limits).runOn(res, channel, preamble, arena);
             }
+        }
+        String failure = limits.failure();
+        if (failure != null) {
+            err.println(failure);
+            return 1;
         }
         return 0;
     }
@@ -169,6 +182,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         }
         boolean duration = o.durationSeconds() > 0;
         int factor = oneSided ? 1 : 2;
+        LatencyUnit unit = o.report().cycles() ? LatencyUnit.cyclesOfThisCpu() : LatencyUnit.MICROSECONDS;
         out.print(ResultTable.LINE + "\n");
         out.println(duration ? ResultTable.LATENCY_DURATION_HEADER : ResultTable.LATENCY_HEADER);
         for (int size : sizes) {
@@ -215,7 +229,8 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 double average = seconds * 1e6 / count / factor;   // no guard: perftest prints inf for 0 iterations
                 out.println(ResultTable.latencyDurationRow(size, count, average, count / seconds));
             } else {
-                out.println(ResultTable.latencyRow(size, o.iterations(), LatencyStatistics.of(posted, o.iterations(), gaps, factor)));
+                out.print(LatencyReport.text(size, posted, o.iterations(), gaps, factor, unit, o.report().unsorted(),
+                        o.report().histogram()));
             }
         }
         out.print(ResultTable.LINE + "\n");
@@ -238,8 +253,8 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             // A WRITE/READ/atomic server takes no part: it waits for the client's end, prints the client's report.
             channel.handShake(res.local(), "the hand shake at the client's end of test");
             BandwidthReportWire theirs = new BandwidthReportWire(0, 0, 0, 0, 0).exchange(channel);
-            out.println(ResultTable.bandwidthRow(theirs.size(), theirs.iterations(), theirs.peak(), theirs.average(),
-                    theirs.messageRate(), o.reportGbits()));
+            bandwidthRow(ResultTable.bandwidthRow(theirs.size(), theirs.iterations(), theirs.peak(), theirs.average(),
+                    theirs.messageRate(), o.reportGbits()), theirs.average(), theirs.messageRate());
             closeConnection(channel, res);
             out.print(ResultTable.LINE + "\n");
             return;
@@ -274,8 +289,8 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             if (o.duplex()) {
                 bidirectionalRow(res, channel, size, lastIterations, last);
             } else {
-                out.println(ResultTable.bandwidthRow(size, lastIterations, last.peak(), last.average(), last.messageRate(),
-                        o.reportGbits()));
+                bandwidthRow(ResultTable.bandwidthRow(size, lastIterations, last.peak(), last.average(), last.messageRate(),
+                        o.reportGbits()), last.average(), last.messageRate());
             }
         }
         out.print(ResultTable.LINE + "\n");
@@ -298,8 +313,9 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         }
         BandwidthReportWire theirs = new BandwidthReportWire(size, iterations, mine.peak(), mine.average(), mine.messageRate())
                 .exchange(channel);
-        out.println(ResultTable.bandwidthRow(size, iterations, mine.peak() + theirs.peak(), mine.average() + theirs.average(),
-                mine.messageRate() + theirs.messageRate(), o.reportGbits(), mine.average()));
+        bandwidthRow(ResultTable.bandwidthRow(size, iterations, mine.peak() + theirs.peak(), mine.average() + theirs.average(),
+                mine.messageRate() + theirs.messageRate(), o.reportGbits(), mine.average()), mine.average() + theirs.average(),
+                mine.messageRate() + theirs.messageRate());
     }
 
     private void sendBandwidth(TestResources res, KeyMessage[] remotes, OobLink channel, CompletionWaiter completions,
@@ -330,8 +346,9 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 }
                 BandwidthReportWire theirs = new BandwidthReportWire(size, count, stats.peak(), stats.average(),
                         stats.messageRate()).exchange(channel);
-                out.println(ResultTable.bandwidthRow(size, count, stats.peak() + theirs.peak(), stats.average() + theirs.average(),
-                        stats.messageRate() + theirs.messageRate(), o.reportGbits(), stats.average()));
+                bandwidthRow(ResultTable.bandwidthRow(size, count, stats.peak() + theirs.peak(), stats.average() + theirs.average(),
+                        stats.messageRate() + theirs.messageRate(), o.reportGbits(), stats.average()),
+                        stats.average() + theirs.average(), stats.messageRate() + theirs.messageRate());
                 if (Schedule.handShakeAfterEachSize(o.test(), o.allSizes())) {
                     channel.handShake(res.local(), "the hand shake after the size's report");
                 }
@@ -367,8 +384,8 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                     stats = BandwidthStatistics.of(size, total, posted, completed, o.noPeak(), o.reportGbits());
                 }
             }
-            out.println(ResultTable.bandwidthRow(size, count, stats.peak(), stats.average(), stats.messageRate(),
-                    o.reportGbits()));
+            bandwidthRow(ResultTable.bandwidthRow(size, count, stats.peak(), stats.average(), stats.messageRate(),
+                    o.reportGbits()), stats.average(), stats.messageRate());
             if (Schedule.handShakeAfterEachSize(o.test(), o.allSizes())) {
                 // send_bw's -a loop: one more hand shake after each size's report, before the next
                 // size's receives; a server whose alarm gave up stops the loop after it.
@@ -380,6 +397,12 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         }
         out.print(ResultTable.LINE + "\n");
         closeConnection(channel, res);
+    }
+
+    /** Prints a bandwidth row and checks its figures against {@code -w}/{@code -y}, as perftest's {@code print_full_bw_report}. */
+    private void bandwidthRow(String row, double average, double messageRate) {
+        out.println(row);
+        limits.check(average, messageRate);
     }
 
     /** The iterations of a bandwidth run: {@code -n} on each of the {@code -q} queue pairs (perftest's report counts them all). */

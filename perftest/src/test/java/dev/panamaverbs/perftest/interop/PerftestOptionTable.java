@@ -24,12 +24,14 @@ final class PerftestOptionTable {
      * perftest's client and perftest's server with our client.
      */
     static final List<Row> ROWS = List.of(
-            new Row("write_bw", 1024, 20, List.of("-t", "16", "-Q", "4", "-N", "-I", "64", "-u", "16", "-S", "0", "-i", "1")),
+            // -w/-y far below what rxe reaches: both verdicts must pass (a failing limit is PerftestReportOptionsTest's)
+            new Row("write_bw", 1024, 20, List.of("-t", "16", "-Q", "4", "-N", "-I", "64", "-u", "16", "-S", "0", "-i", "1",
+                    "-w", "0.001", "-y", "0.000001")),
             new Row("read_bw", 1024, 20, List.of("-o", "8", "-m", "512", "--report_gbits", "-e")),
             new Row("send_bw", 4096, 20, List.of("-r", "8", "-e")),
             // no -e here: ib_send_lat -e as the server stopped answering our client at its 6th message
             // (2026-11-28; our server with its client passed): send_bw and read_bw run -e instead
-            new Row("send_lat", 64, 20, List.of("-r", "4")),
+            new Row("send_lat", 64, 20, List.of("-r", "4", "-C", "-H", "-U")),
             new Row("write_bw", 4096, 20, List.of("-b")),
             new Row("send_bw", 4096, 20, List.of("-b")),
             // issue 22's last round: combinations perftest runs that the twin refused before, each
@@ -60,5 +62,8 @@ final class PerftestOptionTable {
             "rdma_cm", "Perftest{WriteLat,WriteBw,SendLat,SendBw}CmInteropTwoHostTest (-R)",
             "duration", "perftest sweep (./verbs bench; -D), not run here: its rows have another format",
             "gid-index", "every pairing (perftest's GID choice; -x in ./verbs bench)",
-            "sizes", "not perftest's: the sweep's --sizes series (PerftestSweepTwoHostTest)");
+            "sizes", "not perftest's: the sweep's --sizes series (PerftestSweepTwoHostTest)",
+            "help", "PerftestReportOptionsTest (no run: the usage, exit status 1 as Debian's tools)",
+            "version", "PerftestReportOptionsTest (no run: \"Version: 6.06\", exit status 1 as Debian's tools)",
+            "hop_limit", "PerftestReportOptionsTest (refused by perftest too: a hop limit only on RawEth)");
 }

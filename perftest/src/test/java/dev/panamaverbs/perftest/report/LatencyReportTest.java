@@ -1,0 +1,53 @@
+package dev.panamaverbs.perftest.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+/** perftest's {@code -U}, {@code -H} and {@code -C} around the latency row, and C's {@code %g}. */
+class LatencyReportTest {
+    private static final long[] POSTED = {0, 6000, 10000, 14000, 16000, 26000};
+
+    @Test
+    void withoutListsOnlyTheRow() {
+        long[] gaps = new long[6];
+        assertEquals(ResultTable.latencyRow(64, 6, LatencyStatistics.of(POSTED, 6, new long[6], 2, 1000)) + "\n",
+                LatencyReport.text(64, POSTED, 6, gaps, 2, LatencyUnit.MICROSECONDS, false, false));
+    }
+
+    @Test
+    void unsortedThenHistogramThenTheHeaderAgain() {
+        String text = LatencyReport.text(64, POSTED, 6, new long[6], 2, LatencyUnit.MICROSECONDS, true, true);
+        String row = ResultTable.latencyRow(64, 6, LatencyStatistics.of(POSTED, 6, new long[6], 2, 1000));
+        // gaps 6, 4, 4, 2, 10 us, halved for the round trip; the histogram leaves the two largest out
+        assertEquals("#, usec\n1, 3\n2, 2\n3, 2\n4, 1\n5, 5\n"
+                + "#, usec\n1, 1\n2, 2\n3, 2\n"
+                + ResultTable.LINE + "\n" + ResultTable.LATENCY_HEADER + "\n" + row + "\n", text);
+    }
+
+    @Test
+    void cyclesByTheCpusMegahertz() {
+        LatencyUnit cycles = LatencyUnit.cycles("processor\t: 0\ncpu MHz\t\t: 2000.000\ncpu MHz\t\t: 1000.000\n");
+        assertEquals("cycles", cycles.name());
+        assertEquals(0.5, cycles.nanosPerUnit(), 1e-12);
+        String text = LatencyReport.text(64, POSTED, 6, new long[6], 2, cycles, false, true);
+        assertEquals("#, cycles\n1, 2000\n2, 4000\n3, 4000\n", text.substring(0, text.indexOf(ResultTable.LINE)));
+        assertThrows(IllegalStateException.class, () -> LatencyUnit.cycles("processor\t: 0\n"));
+    }
+
+    @Test
+    void gAsCsPrintf() {
+        // each expected value printed by the host's printf "%g"
+        assertEquals("2.5", LatencyReport.g(2.5));
+        assertEquals("1.23457e+06", LatencyReport.g(1234567));
+        assertEquals("0.0001", LatencyReport.g(0.0001));
+        assertEquals("1.234e-05", LatencyReport.g(0.00001234));
+        assertEquals("100000", LatencyReport.g(100000));
+        assertEquals("123456", LatencyReport.g(123456.5));
+        assertEquals("3", LatencyReport.g(3.0));
+        assertEquals("1e+06", LatencyReport.g(999999.5));
+        assertEquals("0", LatencyReport.g(0));
+        assertEquals("inf", LatencyReport.g(Double.POSITIVE_INFINITY));
+    }
+}
