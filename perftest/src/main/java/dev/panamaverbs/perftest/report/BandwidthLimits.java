@@ -11,8 +11,6 @@ package dev.panamaverbs.perftest.report;
 public final class BandwidthLimits {
     private final double limitBw;
     private final double limitMsgRate;
-    private boolean bwPassed;
-    private boolean msgRatePassed;
 
     /**
      * @param limitBw      {@code -w}; negative when not given
@@ -22,6 +20,10 @@ public final class BandwidthLimits {
         this.limitBw = limitBw;
         this.limitMsgRate = limitMsgRate;
     }
+
+    /** Whether a row reached each limit so far (perftest's {@code is_bw_limit_passed}, {@code is_msgrate_limit_passed}). */
+    private boolean bwPassed;
+    private boolean msgRatePassed;
 
     /** Checks a printed row's average bandwidth and message rate. */
     public void check(double average, double messageRate) {

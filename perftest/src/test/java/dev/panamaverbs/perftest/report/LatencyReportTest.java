@@ -38,16 +38,11 @@ class LatencyReportTest {
 
     @Test
     void gAsCsPrintf() {
-        // each expected value printed by the host's printf "%g"
-        assertEquals("2.5", LatencyReport.g(2.5));
-        assertEquals("1.23457e+06", LatencyReport.g(1234567));
-        assertEquals("0.0001", LatencyReport.g(0.0001));
-        assertEquals("1.234e-05", LatencyReport.g(0.00001234));
-        assertEquals("100000", LatencyReport.g(100000));
-        assertEquals("123456", LatencyReport.g(123456.5));
-        assertEquals("3", LatencyReport.g(3.0));
-        assertEquals("1e+06", LatencyReport.g(999999.5));
-        assertEquals("0", LatencyReport.g(0));
-        assertEquals("inf", LatencyReport.g(Double.POSITIVE_INFINITY));
+        // each expected text printed by the host's printf "%g" of the value
+        double[] values = {2.5, 1234567, 0.0001, 0.00001234, 100000, 123456.5, 3.0, 999999.5, 0, Double.POSITIVE_INFINITY};
+        String[] printed = {"2.5", "1.23457e+06", "0.0001", "1.234e-05", "100000", "123456", "3", "1e+06", "0", "inf"};
+        for (int i = 0; i < values.length; i++) {
+            assertEquals(printed[i], LatencyReport.g(values[i]), Double.toString(values[i]));
+        }
     }
 }
