@@ -17,20 +17,7 @@ import java.util.Map;
 public final class PerftestOptionParser {
     private PerftestOptionParser() {}
 
-    /** perftest's short options the Java perftest does not implement, with their long names. */
-    private static final Map<Character, String> UNSUPPORTED = Map.ofEntries(
-            Map.entry('f', "margin"), Map.entry('g', "mcg"), Map.entry('M', "MGID"), Map.entry('O', "dualport"),
-            Map.entry('T', "tos"), Map.entry('W', "report-counters"), Map.entry('X', "vector"));
-
-    /** perftest 4.5's long-only options that the Java perftest does not implement. */
-    private static final java.util.Set<String> UNSUPPORTED_LONG = java.util.Set.of("aes_block_size", "burst_size", "cpu_util",
-            "disable_pcie_relaxed", "dlid", "dont_xchg_versions", "force-link", "inline_recv", "ipv6", "latency_gap",
-            "log_active_dci_streams", "log_dci_streams", "mmap", "mmap-offset", "mr_per_qp", "odp", "out_json",
-            "out_json_file", "output", "perform_warm_up", "pkey_index", "rate_limit", "rate_limit_type", "rate_units",
-            "recv_post_list", "report-both", "report-per-port", "retry_count", "reversed", "run_infinitely", "source_ip",
-            "tclass", "typical_pkt_size", "use-srq", "use_hugepages", "use_old_post_send", "wait_destroy");
-
-    private static final GetOpt GETOPT = new GetOpt("p:d:i:x:s:n:D:aA:t:l:Q:I:NS:u:c:m:FRG2:3:bCef:ghHL:M:o:Oq:r:T:UVw:W:X:y:z",
+    private static final GetOpt GETOPT = new GetOpt("p:d:i:x:s:n:D:aA:t:l:Q:I:NS:u:c:m:FRG2:3:45:6:7:8:9bCef:ghHL:M:o:Oq:r:T:UVw:W:X:y:z",
             longNames());
 
     private static Map<String, Character> longNames() {
@@ -46,8 +33,11 @@ public final class PerftestOptionParser {
                 Map.entry("report_gbits", 'G'), Map.entry("timeout", '2'), Map.entry("sizes", '3'),
                 Map.entry("help", 'h'), Map.entry("version", 'V'), Map.entry("report-cycles", 'C'),
                 Map.entry("report-histogram", 'H'), Map.entry("report-unsorted", 'U'), Map.entry("limit_bw", 'w'),
-                Map.entry("limit_msgrate", 'y'), Map.entry("hop_limit", 'L')));
-        UNSUPPORTED.forEach((letter, name) -> names.put(name, letter));
+                Map.entry("limit_msgrate", 'y'), Map.entry("hop_limit", 'L'), Map.entry("dualport", 'O'),
+                Map.entry("odp", '4'), Map.entry("rate_limit", '5'), Map.entry("rate_limit_type", '6'),
+                Map.entry("retry_count", '7'), Map.entry("wait_destroy", '8'), Map.entry("use_old_post_send", '9'),
+                Map.entry("tos", 'T'), Map.entry("vector", 'X')));
+        PerftestRefusals.UNSUPPORTED.forEach((letter, name) -> names.put(name, letter));
         return names;
     }
 
@@ -59,18 +49,19 @@ public final class PerftestOptionParser {
     public static Map<String, Character> implementedOptions() {
         Map<String, Character> implemented = new java.util.TreeMap<>();
         longNames().forEach((name, letter) -> {
-            if (!UNSUPPORTED.containsKey(letter)) {
+            if (!PerftestRefusals.UNSUPPORTED.containsKey(letter) && !PerftestRefusals.ALWAYS_REFUSED.contains(name)) {
                 implemented.put(name, letter);
             }
         });
         return implemented;
     }
 
-    /** The long names of perftest's options the twin refuses as not implemented (short and long-only). */
+    /**
+     * The long names of perftest's options the twin refuses: by name as not implemented, with the
+     * reason (a provider's own feature, what the device reports), or as perftest refuses it too.
+     */
     public static java.util.Set<String> refusedOptions() {
-        java.util.Set<String> refused = new java.util.TreeSet<>(UNSUPPORTED.values());
-        refused.addAll(UNSUPPORTED_LONG);
-        return refused;
+        return PerftestRefusals.names();
     }
 
     /**
@@ -87,7 +78,7 @@ public final class PerftestOptionParser {
         }
         TestKind test = TestKind.byName(args[0]);
         String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
-        refuseUnsupportedLongOptions(rest);
+        PerftestRefusals.refuseLongOptions(rest);
         GetOpt.Parsed parsed = GETOPT.parse(rest);
         boolean latency = test.isLatency();
         TestKind.Verb verb = test.verb();
@@ -129,13 +120,17 @@ public final class PerftestOptionParser {
         double limitBw = ReportOptions.NO_LIMIT;
         double limitMsgRate = ReportOptions.NO_LIMIT;
         boolean hopLimitGiven = false;
+        int tos = LinkOptions.NOT_GIVEN;
+        int vector = LinkOptions.NOT_GIVEN;
+        int retryCount = LinkOptions.NOT_GIVEN;
+        int waitDestroy = 0;
+        double rateLimit = 0;
+        String rateLimitType = null;
+        List<DeviceFeature> features = new java.util.ArrayList<>();
         for (GetOpt.Option option : parsed.options()) {
             String v = option.value();
             char letter = option.letter();
-            if (UNSUPPORTED.containsKey(letter)) {
-                throw new IllegalArgumentException("-" + letter + " (--" + UNSUPPORTED.get(letter)
-                        + ") is not supported by the Java perftest yet");
-            }
+            PerftestRefusals.refuseShortOption(letter);
             switch (letter) {
                 case 'p' -> port = range(v, "port", 1, 65535);
                 case 'd' -> device = v;
@@ -200,7 +195,12 @@ public final class PerftestOptionParser {
                         throw new IllegalArgumentException("Multiple QPs only available on bw tests");
                     }
                 }
-                case 'c' -> connection = connection(v);
+                case 'c' -> {
+                    connection = PerftestRefusals.connection(v, verb);
+                    if (v.equals("XRC")) {
+                        features.add(DeviceFeature.XRC);
+                    }
+                }
                 case 'm' -> mtu = mtu(v);
                 case 'F' -> { }
                 case 'R' -> rdmaCm = true;
@@ -215,12 +215,39 @@ public final class PerftestOptionParser {
                 case 'U' -> unsorted = latencyOnly(latency, "is Available only on Latency tests");
                 case 'w' -> limitBw = limit(v, "Invalid Minimum BW Limit");
                 case 'y' -> limitMsgRate = limit(v, "Invalid Minimum msgRate Limit");
+                case 'O' -> features.add(DeviceFeature.DUAL_PORT);
+                case '4' -> features.add(DeviceFeature.ON_DEMAND_PAGING);
+                case '5' -> rateLimit = PerftestRefusals.rateLimit(v, LEADING_FLOAT);
+                case '6' -> rateLimitType = PerftestRefusals.rateLimitType(v);
+                case '7' -> retryCount = range(v, "retry_count", 0, 255);
+                case '8' -> waitDestroy = range(v, "wait_destroy", 0, 86_400);
+                case '9' -> { }   // --use_old_post_send: the twin always posts with ibv_post_send
+                case 'T' -> tos = range(v, "TOS", 0, 255);
+                case 'X' -> {
+                    if (verb == TestKind.Verb.WRITE) {
+                        throw new IllegalArgumentException("Events feature not available on WRITE verb");
+                    }
+                    vector = range(v, "EQN", 0, 2048);
+                }
                 case 'L' -> {
                     range(v, "Hop Limit", 0, 255);
                     hopLimitGiven = true;
                 }
                 default -> throw new IllegalArgumentException("unexpected option -" + letter);
             }
+        }
+        if (tos != LinkOptions.NOT_GIVEN) {
+            if (!rdmaCm) {
+                throw new IllegalArgumentException("TOS only valid for rdma_cm based QP and RawEth QP");
+            }
+            throw new IllegalArgumentException("-T (--tos) with -R is not supported by the Java perftest yet: it needs"
+                    + " rdma_set_option (RDMA_OPTION_ID_TOS), which the library does not wrap");
+        }
+        if (vector != LinkOptions.NOT_GIVEN && !events) {
+            throw new IllegalArgumentException("Events must be enabled to select a completion vector");
+        }
+        if (rateLimit > 0 || rateLimitType != null) {
+            PerftestRefusals.rateLimiter(rateLimitType, features);
         }
         if (hopLimitGiven) {
             // perftest sets a hop limit only on RawEth, which none of these tests runs
@@ -296,7 +323,8 @@ public final class PerftestOptionParser {
                 postList, cqMod, connection, mtu, gbits, rdmaCm, timeout, series, sizeGiven, Math.max(0, inline), noPeak,
                 atomicType, notices, cqModGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex, queuePairs,
                 cmExchange || rdmaCm,
-                new ReportOptions(cycles, histogram, unsorted, ReportOptions.Output.FULL, limitBw, limitMsgRate));
+                new ReportOptions(cycles, histogram, unsorted, ReportOptions.Output.FULL, limitBw, limitMsgRate),
+                new LinkOptions(Math.max(0, vector), retryCount, waitDestroy, features));
     }
 
     /**
@@ -349,22 +377,6 @@ public final class PerftestOptionParser {
         };
     }
 
-    /** Refuses perftest's long-only options that the Java perftest does not implement, by name. */
-    private static void refuseUnsupportedLongOptions(String[] args) {
-        for (String arg : args) {
-            if (arg.equals("--")) {
-                return;
-            }
-            if (arg.startsWith("--")) {
-                int eq = arg.indexOf('=');
-                String name = arg.substring(2, eq < 0 ? arg.length() : eq);
-                if (UNSUPPORTED_LONG.contains(name)) {
-                    throw new IllegalArgumentException("--" + name + " is not supported by the Java perftest yet");
-                }
-            }
-        }
-    }
-
     /** {@code true} on a latency test; else perftest's refusal {@code message} ({@code -C}, {@code -H}, {@code -U}). */
     private static boolean latencyOnly(boolean latency, String message) {
         if (!latency) {
@@ -387,7 +399,8 @@ public final class PerftestOptionParser {
         return value;
     }
 
-    private static final java.util.regex.Pattern LEADING_FLOAT =
+    /** The number C's {@code strtof} and {@code atof} read at the start of a text. */
+    static final java.util.regex.Pattern LEADING_FLOAT =
             java.util.regex.Pattern.compile("\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
 
     /** A number in {@code [min, max]}; else perftest's {@code CHECK_VALUE} text: "WHAT should be between MIN and MAX". */
@@ -397,14 +410,6 @@ public final class PerftestOptionParser {
             throw new IllegalArgumentException(what + " should be between " + min + " and " + max);
         }
         return (int) value;
-    }
-
-    private static Connection connection(String text) {
-        try {
-            return Connection.valueOf(text.toUpperCase(java.util.Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unsupported connection type '" + text + "' (RC, UC or UD)");
-        }
     }
 
     private static int mtu(String text) {

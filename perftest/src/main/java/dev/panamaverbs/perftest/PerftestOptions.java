@@ -45,7 +45,8 @@ import java.util.List;
  *                    sides' figures (bandwidth tests)
  * @param queuePairs  {@code -q}: queue pairs (bandwidth tests)
  * @param cmExchange  {@code -z}, or {@code -R}: the out-of-band exchange over rdma_cm
- * @param report      the report options ({@code -C -H -U --output -w -y})
+ * @param report      the report options ({@code -C -H -U -w -y})
+ * @param link        the link and path options ({@code -X --retry_count --wait_destroy}) and the device features asked for
  */
 public record PerftestOptions(TestKind test, String server, int port, String device, int ibPort, int gidIndex, int size,
                               int iterations, int durationSeconds, boolean allSizes, int txDepth, int postList,
@@ -53,7 +54,8 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                               Duration timeout, List<SizeSeries.Step> series, boolean sizeGiven, int inlineSize,
                               boolean noPeak, AtomicType atomicType, List<Notice> notices, boolean cqModerationGiven,
                               int serviceLevel, int qpTimeout, int outReads, int rxDepth, boolean events,
-                              boolean duplex, int queuePairs, boolean cmExchange, ReportOptions report) {
+                              boolean duplex, int queuePairs, boolean cmExchange, ReportOptions report,
+                              LinkOptions link) {
     /** Defensive copies of the lists. */
     public PerftestOptions {
         series = List.copyOf(series);
@@ -160,7 +162,7 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
                 durationSeconds, false, runTxDepth, postList, Math.min(runCqModeration, runTxDepth), connection, mtu, reportGbits,
                 rdmaCm, timeout, List.of(), true, inlineSize, noPeak || PerftestOptionParser.forcedNoPeak(test, isServer() && !duplex, 0, runIterations),
                 atomicType, List.of(), cqModerationGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex,
-                queuePairs, cmExchange, report);
+                queuePairs, cmExchange, report, link);
     }
 
     /**
@@ -180,6 +182,6 @@ public record PerftestOptions(TestKind test, String server, int port, String dev
         return new PerftestOptions(test, server, port, device, ibPort, gidIndex, mtuBytes, iterations, durationSeconds,
                 allSizes, txDepth, postList, cqModeration, connection, mtu, reportGbits, rdmaCm, timeout, series, sizeGiven,
                 inlineSize, noPeak, atomicType, notices, cqModerationGiven, serviceLevel, qpTimeout, outReads, rxDepth, events,
-                duplex, queuePairs, cmExchange, report);
+                duplex, queuePairs, cmExchange, report, link);
     }
 }

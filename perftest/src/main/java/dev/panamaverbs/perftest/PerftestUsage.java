@@ -34,7 +34,9 @@ final class PerftestUsage {
             new Line("  -C, --report-cycles  report times in cpu cycle units (default microseconds)", LATENCY),
             new Line("  -d, --ib-dev=<dev>  Use IB device <dev> (default first device found)", ALL),
             new Line("  -D, --duration  Run test for a customized period of seconds.", ALL),
-            new Line("  -e, --events  Sleep on CQ events (default poll)", verbs(TestKind.Verb.SEND, TestKind.Verb.READ, TestKind.Verb.ATOMIC)),
+            new Line("  -e, --events  Sleep on CQ events (default poll)\n"
+                    + "  -X, --vector=<completion vector>  Set <completion vector> used for events",
+                    verbs(TestKind.Verb.SEND, TestKind.Verb.READ, TestKind.Verb.ATOMIC)),
             new Line("  -F, --CPU-freq  Do not show a warning even if cpufreq_ondemand module is loaded, and cpu-freq is not on max.",
                     ALL),
             new Line("  -h, --help  Show this help screen.", ALL),
@@ -66,9 +68,13 @@ final class PerftestUsage {
             new Line("  -y, --limit_msgrate=<value>  Set verifier limit for Msg Rate", BANDWIDTH),
             new Line("  -z, --com_rdma_cm  Communicate with rdma_cm module to exchange data - use regular QPs", ALL),
             new Line("", ALL),
+            // the twin always posts with ibv_post_send (its info block says "ibv_wr* API : OFF")
+            new Line("      --use_old_post_send Use old post send flow (ibv_post_send).", ALL),
             new Line("      --report_gbits  Report Max/Average BW of test in Gbit/sec (instead of MiB/sec)\n"
                     + "        Note: MiB=2^20 byte, while Gb=10^9 bits. Use these formulas for conversion:\n"
                     + "        Factor=10^9/(2^20*8)=119.2; MiB=Gb_result * factor; Gb=MiB_result / factor", BANDWIDTH),
+            new Line("      --retry_count=<value>  Set retry count value in rdma_cm mode", ALL),
+            new Line("      --wait_destroy=<seconds>  Wait <seconds> before destroying allocated resources (QP/CQ/PD/MR..)", ALL),
             new Line("      --timeout=<seconds>  Bound on every wait (default 60; the twin's own, not perftest's)", ALL),
             new Line("      --sizes=<size>[:<iters>],...  One run per size, each its own connection on port <port>+i"
                     + " (the twin's own, not perftest's)", ALL));
@@ -114,6 +120,7 @@ final class PerftestUsage {
               -r, --rx-depth=<dep>       receive queue depth, 1-16384 (default 512 SEND tests; 1, the
                                          only value, on the others)
               -e, --events               sleep on CQ events instead of polling (not WRITE, not with -D)
+              -X, --vector=<vector>      completion vector of the CQ with -e, 0-2048 (default 0)
               -b, --bidirectional        both sides run the test (bw tests)
               -q, --qp=<num of qp's>     queue pairs, 1-16384, each running -n iterations (bw tests;
                                          with -R one rdma_cm connection each)
@@ -132,11 +139,18 @@ final class PerftestUsage {
               -h, --help                 the test's usage in perftest's form (exit status 1)
               -V, --version              perftest's version, Version: 6.06 (exit status 1)
                   --report_gbits         report bandwidth in Gb/s instead of MB/s
+                  --retry_count=<value>  rdma_cm's retry count with -R (above 7: 7, as the kernel;
+                                         default 6 here, perftest's 7 retries for ever on rxe)
+                  --wait_destroy=<seconds> wait before destroying the resources (default 0)
+                  --use_old_post_send    accepted: the twin always posts with ibv_post_send
                   --timeout=<seconds>    bound on every wait (default 60; not a perftest option)
                   --sizes=<size>[:<iters>],...  one run per size, each its own connection, the
                                          i-th on port <port>+i, in this one process (not a
                                          perftest option; the peer may be one perftest per size;
                                          the atomic tests take only 8)
-            perftest's other options are refused, by name, as not supported yet.
+            Refused: -L and -T as perftest refuses them here (-T with -R: no rdma_set_option in the
+            library); -O, --odp, -c XRC and --rate_limit by what the device reports; -c DC/SRD,
+            --aes_xts and --inline_recv as other providers' features; perftest's other options by
+            name, as not supported yet.
             """;
 }

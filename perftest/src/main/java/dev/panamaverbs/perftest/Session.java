@@ -65,6 +65,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err, BandwidthLim
                 }
                 new Session(fitted, out, err, limits).runOn(res, channel, preamble, arena);
             }
+            waitBeforeDestroy();
         }
         String failure = limits.failure();
         if (failure != null) {
@@ -397,6 +398,15 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err, BandwidthLim
         }
         out.print(ResultTable.LINE + "\n");
         closeConnection(channel, res);
+    }
+
+    /** perftest's {@code --wait_destroy}: the resources stay for that many seconds after the test. */
+    private void waitBeforeDestroy() {
+        try {
+            Thread.sleep(o.link().waitDestroySeconds() * 1000L);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Prints a bandwidth row and checks its figures against {@code -w}/{@code -y}, as perftest's {@code print_full_bw_report}. */

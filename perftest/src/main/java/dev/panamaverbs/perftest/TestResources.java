@@ -79,6 +79,7 @@ final class TestResources implements AutoCloseable {
                     + " through rdma_cm, not by ibv_modify_qp; run both sides with -R");
         }
         this.gid = chooseGid();
+        DeviceFeature.refuse(options.link().deviceFeatures(), context.device().name(), context.maxAttributes());
     }
 
     /** Opens the device ({@code -d}, else the first) and reads its port. */
@@ -153,8 +154,8 @@ final class TestResources implements AutoCloseable {
         int sendDepth = sendDepth();
         int count = options.queuePairs();
         int cqe = (sendDepth + receiveDepth) * count + 16;
-        // -e: the queue signals a channel (perftest's ibv_create_comp_channel, vector 0).
-        cq = options.events() ? context.createCompletionQueue(cqe, context.createCompletionChannel(), 0)
+        // -e: the queue signals a channel (perftest's ibv_create_comp_channel), on -X's vector (0 by default).
+        cq = options.events() ? context.createCompletionQueue(cqe, context.createCompletionChannel(), options.link().completionVector())
                 : context.createCompletionQueue(cqe);
         qps = new QueuePair[count];
         for (int i = 0; i < count; i++) {
@@ -176,7 +177,8 @@ final class TestResources implements AutoCloseable {
      * With {@code -R}: what to connect ({@code -q} connections, UD or RC), the sizes of the test's
      * queues (those {@link #create} makes; with {@code -e} on a completion channel), and perftest's
      * {@code rdma_conn_param}: READ/atomic depths for those tests, else 0. Retry count 6, not
-     * perftest's 7 (see {@link #connect}).
+     * perftest's 7 (see {@link #connect}), unless {@code --retry_count} gives it (above 7 it is 7,
+     * as the kernel's rdma_cm takes it).
      */
     CmTestConnection.Plan cmPlan(int receiveDepth) {
         int sendDepth = sendDepth();
@@ -185,10 +187,13 @@ final class TestResources implements AutoCloseable {
         ConnectionOptions connection = ConnectionOptions.builder().queueDepth(sendDepth, Math.max(receiveDepth, 1))
                 .completionQueueSize((sendDepth + receiveDepth) * count + 16).maxSge(1).maxInlineData(options.inlineSize())
                 .responderResources(depth).initiatorDepth(depth).connectTimeout(options.timeout())
-                .completionChannel(options.events()).build();
+                .completionChannel(options.events())
+                .retryCount(options.link().retryCount() == LinkOptions.NOT_GIVEN ? ConnectionOptions.DEFAULT_RETRY_COUNT
+                        : Math.min(7, options.link().retryCount()))
+                .build();
         boolean datagram = options.connection() == Connection.UD;
         return new CmTestConnection.Plan(count, datagram, Schedule.clientSendsQpnDatagram(options), options.ibPort(),
-                connection);
+                connection, options.link().completionVector());
     }
 
     /**

@@ -78,9 +78,7 @@ class PerftestReportOptionsTest {
             every.append(PerftestUsage.of(test));
         }
         for (String name : PerftestOptionParser.implementedOptions().keySet()) {
-            if (!name.equals("hop_limit")) {   // accepted to be refused as perftest refuses it: not offered
-                assertTrue(every.toString().contains("--" + name), name);
-            }
+            assertTrue(every.toString().contains("--" + name), name);
         }
         for (String name : PerftestOptionParser.refusedOptions()) {
             assertFalse(every.toString().contains("--" + name + " ") || every.toString().contains("--" + name + "="), name);
