@@ -1,5 +1,7 @@
 package dev.panamaverbs.perftest;
 
+import dev.panamaverbs.perftest.report.BandwidthLimits;
+
 /**
  * perftest's report options: how the result is printed, and the verifier's limits.
  *
@@ -18,6 +20,14 @@ public record ReportOptions(boolean cycles, boolean histogram, boolean unsorted,
 
     /** perftest's defaults: the full table, in microseconds, no limits. */
     public static final ReportOptions DEFAULT = new ReportOptions(false, false, false, Output.FULL, NO_LIMIT, NO_LIMIT);
+
+    /**
+     * The verifier of this run's rows: {@code -w}/{@code -y} on the bandwidth tests; none on the
+     * latency tests, which take both and check neither, as perftest's.
+     */
+    public BandwidthLimits limits(TestKind test) {
+        return test.isLatency() ? new BandwidthLimits(NO_LIMIT, NO_LIMIT) : new BandwidthLimits(limitBw, limitMsgRate);
+    }
 
     /** perftest's {@code --output}: the full report, or one figure ({@code OUTPUT_BW}, {@code OUTPUT_MR}, {@code OUTPUT_LAT}). */
     public enum Output { FULL, BANDWIDTH, MESSAGE_RATE, LATENCY }

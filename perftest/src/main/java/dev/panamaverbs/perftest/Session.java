@@ -41,7 +41,7 @@ import java.lang.foreign.Arena;
 record Session(PerftestOptions o, PrintStream out, PrintStream err, BandwidthLimits limits) {
 
     Session(PerftestOptions o, PrintStream out, PrintStream err) {
-        this(o, out, err, new BandwidthLimits(o.report().limitBw(), o.report().limitMsgRate()));
+        this(o, out, err, o.report().limits(o.test()));
     }
 
     /** Runs the test; its exit status: 0, or 1 when a {@code -w}/{@code -y} limit was not reached (perftest's text on {@code err}). */

@@ -2,6 +2,7 @@ package dev.panamaverbs.perftest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -40,7 +41,11 @@ class PerftestReportOptionsTest {
         assertEquals(3, PerftestOptions.parse("write_bw", "-w", "3MB").report().limitBw(), "strtof: the leading number");
         assertEquals("Invalid Minimum BW Limit", refusal("write_bw", "-w", "-1"));
         assertEquals("Invalid Minimum msgRate Limit", refusal("write_bw", "-y", "-0.5"));
-        assertEquals(3, PerftestOptions.parse("write_lat", "-w", "3").report().limitBw(), "taken on a latency test, as perftest");
+        ReportOptions onLatency = PerftestOptions.parse("write_lat", "-w", "3", "-y", "1").report();
+        assertEquals(3, onLatency.limitBw(), "taken on a latency test, as perftest");
+        assertNull(onLatency.limits(TestKind.WRITE_LAT).failure(), "and never checked there (no row was checked)");
+        assertEquals("Error: BW result is below bw limit", limits.limits(TestKind.WRITE_BW).failure(),
+                "a bandwidth test with no row reaching -w fails");
     }
 
     @Test
