@@ -10,14 +10,26 @@ import java.util.List;
  * @param retryCount        {@code --retry_count}: rdma_cm's {@code retry_count} with {@code -R};
  *                          {@value #NOT_GIVEN} for the twin's 6
  * @param waitDestroySeconds {@code --wait_destroy}: seconds to wait before the resources are destroyed; 0 by default
+ * @param pkeyIndex         {@code --pkey_index}: the queue pairs' P_Key index (0 by default; above the device's
+ *                          {@code max_pkeys - 1} it becomes 0, with perftest's notice)
+ * @param trafficClass      {@code --tclass}: the GRH's traffic class, where the path has a GRH; 0 by default
  * @param deviceFeatures    options refused by what the device reports ({@link DeviceFeature})
  */
-public record LinkOptions(int completionVector, int retryCount, int waitDestroySeconds, List<DeviceFeature> deviceFeatures) {
+public record LinkOptions(int completionVector, int retryCount, int waitDestroySeconds, int pkeyIndex, int trafficClass,
+                          List<DeviceFeature> deviceFeatures) {
     /** An option not given. */
     public static final int NOT_GIVEN = -1;
 
     /** perftest's defaults. */
-    public static final LinkOptions DEFAULT = new LinkOptions(0, NOT_GIVEN, 0, List.of());
+    public static final LinkOptions DEFAULT = new LinkOptions(0, NOT_GIVEN, 0, 0, 0, List.of());
+
+    /**
+     * The P_Key index on a device of {@code maxPkeys} entries: {@code --pkey_index}, or 0 above
+     * {@code maxPkeys - 1} (perftest's {@code ctx_chk_pkey_index}).
+     */
+    public int pkeyIndexOn(int maxPkeys) {
+        return pkeyIndex > maxPkeys - 1 ? 0 : pkeyIndex;
+    }
 
     /** A defensive copy of the list. */
     public LinkOptions {

@@ -73,7 +73,9 @@ final class PerftestUsage {
             new Line("      --report_gbits  Report Max/Average BW of test in Gbit/sec (instead of MiB/sec)\n"
                     + "        Note: MiB=2^20 byte, while Gb=10^9 bits. Use these formulas for conversion:\n"
                     + "        Factor=10^9/(2^20*8)=119.2; MiB=Gb_result * factor; Gb=MiB_result / factor", BANDWIDTH),
+            new Line("      --pkey_index=<pkey index> PKey index to use for QP", ALL),
             new Line("      --retry_count=<value>  Set retry count value in rdma_cm mode", ALL),
+            new Line("      --tclass=<value>  Set the Traffic Class in GRH (if GRH is in use)", ALL),
             new Line("      --wait_destroy=<seconds>  Wait <seconds> before destroying allocated resources (QP/CQ/PD/MR..)", ALL),
             new Line("      --timeout=<seconds>  Bound on every wait (default 60; the twin's own, not perftest's)", ALL),
             new Line("      --sizes=<size>[:<iters>],...  One run per size, each its own connection on port <port>+i"
@@ -142,6 +144,9 @@ final class PerftestUsage {
                   --retry_count=<value>  rdma_cm's retry count with -R (above 7: 7, as the kernel;
                                          default 6 here, perftest's 7 retries for ever on rxe)
                   --wait_destroy=<seconds> wait before destroying the resources (default 0)
+                  --pkey_index=<index>   the queue pairs' P_Key index (not with -R; above the
+                                         device's max_pkeys - 1: 0, with perftest's notice)
+                  --tclass=<value>       GRH traffic class where the path has a GRH (not with -R)
                   --use_old_post_send    accepted: the twin always posts with ibv_post_send
                   --timeout=<seconds>    bound on every wait (default 60; not a perftest option)
                   --sizes=<size>[:<iters>],...  one run per size, each its own connection, the

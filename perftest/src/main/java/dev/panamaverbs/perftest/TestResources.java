@@ -55,6 +55,7 @@ final class TestResources implements AutoCloseable {
     private final Context context;
     private final PortAttributes port;
     private final GidEntry gid;
+    private final int pkeyIndex;
     private ProtectionDomain pd;
     private MemoryRegion buffer;
     private long half;
@@ -80,6 +81,12 @@ final class TestResources implements AutoCloseable {
         }
         this.gid = chooseGid();
         DeviceFeature.refuse(options.link().deviceFeatures(), context.device().name(), context.maxAttributes());
+        this.pkeyIndex = options.link().pkeyIndexOn(context.maxAttributes().maxPkeys());
+    }
+
+    /** The largest P_Key index the device takes ({@code max_pkeys - 1}, as perftest's {@code ctx_chk_pkey_index}). */
+    private int maxPkeyIndex() {
+        return context.maxAttributes().maxPkeys() - 1;
     }
 
     /** Opens the device ({@code -d}, else the first) and reads its port. */
@@ -163,9 +170,9 @@ final class TestResources implements AutoCloseable {
                     .maxReceiveWorkRequests(Math.max(receiveDepth, 1)).maxSendSge(1).maxReceiveSge(1).maxInlineData(options.inlineSize())
                     .build());
             switch (options.connection()) {
-                case UD -> qp.toInit(options.ibPort(), 0, QKEY);
-                case UC -> qp.toInit(options.ibPort(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE));
-                case RC -> qp.toInit(options.ibPort(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ,
+                case UD -> qp.toInit(options.ibPort(), pkeyIndex, QKEY);
+                case UC -> qp.toInit(options.ibPort(), pkeyIndex, EnumSet.of(AccessFlag.REMOTE_WRITE));
+                case RC -> qp.toInit(options.ibPort(), pkeyIndex, EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ,
                         AccessFlag.REMOTE_ATOMIC));
             }
             qps[i] = qp;
@@ -247,6 +254,12 @@ final class TestResources implements AutoCloseable {
      * {@code out}, the words on {@code err}; nothing otherwise.
      */
     void noticeOutReads(java.io.PrintStream out, java.io.PrintStream err) {
+        if (options.link().pkeyIndex() != pkeyIndex) {
+            // perftest's check_link: after the outstanding reads' notice, its dashed line and its words
+            out.print(dev.panamaverbs.perftest.report.ResultTable.LINE + "\n");
+            err.println(" Specified PKey Index, " + options.link().pkeyIndex() + ", greater than allowed max, " + maxPkeyIndex());
+            err.println(" Changing to 0");
+        }
         if (!readOrAtomic()) {
             return;
         }
@@ -292,11 +305,16 @@ final class TestResources implements AutoCloseable {
         }
     }
 
+    /** {@code --tclass} in a UD address handle's GRH, as perftest sets {@code ah_attr.grh.traffic_class}. */
+    private AddressHandleAttributes withTrafficClass(AddressHandleAttributes global) {
+        return global.withGlobalRoute(global.globalRoute().withTrafficClass(options.link().trafficClass()));
+    }
+
     private void connect(QueuePair qp, int psn, KeyMessage remote, int mtu) {
         Mtu pathMtu = Mtu.of(mtu);
         if (options.connection() == Connection.UD) {
             AddressHandleAttributes attributes = (gid != null
-                    ? AddressHandleAttributes.global(options.ibPort(), gid.index(), remote.gid())
+                    ? withTrafficClass(AddressHandleAttributes.global(options.ibPort(), gid.index(), remote.gid()))
                     : AddressHandleAttributes.local(options.ibPort(), remote.lid())).withServiceLevel(options.serviceLevel());
             if (addressHandle == null) {
                 addressHandle = pd.createAddressHandle(attributes);
@@ -307,6 +325,7 @@ final class TestResources implements AutoCloseable {
         }
         RemoteEndpoint endpoint = gid != null
                 ? RemoteEndpoint.global(remote.qpn(), remote.psn(), remote.gid(), gid.index(), pathMtu).withHopLimit(0xFF)
+                        .withTrafficClass(options.link().trafficClass())
                 : RemoteEndpoint.local(remote.qpn(), remote.psn(), remote.lid(), pathMtu);
         endpoint = endpoint.withPort(options.ibPort()).withServiceLevel(options.serviceLevel());
         if (options.connection() == Connection.RC) {

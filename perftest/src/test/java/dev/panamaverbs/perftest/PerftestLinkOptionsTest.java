@@ -43,6 +43,17 @@ class PerftestLinkOptionsTest {
     }
 
     @Test
+    void pkeyIndexAndTrafficClass() {
+        LinkOptions link = PerftestOptions.parse("write_lat", "--pkey_index=3", "--tclass", "32").link();
+        assertEquals(3, link.pkeyIndex());
+        assertEquals(32, link.trafficClass());
+        assertEquals(3, link.pkeyIndexOn(64), "within the device's table");
+        assertEquals(0, link.pkeyIndexOn(3), "above max_pkeys - 1: 0, as perftest's ctx_chk_pkey_index");
+        assertEquals(3, link.pkeyIndexOn(4));
+        assertEquals("tclass should be between 0 and 255", refusal("write_lat", "--tclass=256"));
+    }
+
+    @Test
     void tosAsPerftestAndForWantOfRdmaSetOption() {
         assertEquals("TOS should be between 0 and 255", refusal("write_lat", "-T", "300"));
         assertEquals("TOS only valid for rdma_cm based QP and RawEth QP", refusal("write_lat", "-T", "5"));
