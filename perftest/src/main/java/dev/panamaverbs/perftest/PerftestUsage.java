@@ -1,6 +1,6 @@
 package dev.panamaverbs.perftest;
 
-import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 /**
@@ -11,84 +11,91 @@ import java.util.function.Predicate;
 final class PerftestUsage {
     private PerftestUsage() {}
 
-    /** One line of perftest's usage, shown for the tests {@code shown} accepts. */
-    private record Line(String text, Predicate<TestKind> shown) {}
+    /**
+     * perftest's usage lines for the options the twin takes, in perftest's order, each after the
+     * tests it is shown for ({@link #SHOWN}) and a bar. The {@code -c} lines name the connection
+     * types the twin runs (perftest's name XRC, DC and SRD too); perftest's {@code -U} line says
+     * "(implies -H)", which neither its code nor the twin's does; the last two are the twin's own.
+     */
+    private static final String LINES = """
+            nonatomic|  -a, --all  Run sizes from 2 till 2^23
+            atomic|  -A, --atomic_type=<type>  type of atomic operation from {CMP_AND_SWAP,FETCH_AND_ADD} (default FETCH_AND_ADD)
+            bw|  -b, --bidirectional  Measure bidirectional bandwidth (default unidirectional)
+            send|  -c, --connection=<RC/UC/UD>  Connection type RC/UC/UD (default RC)
+            write|  -c, --connection=<RC/UC>  Connection type RC/UC (default RC)
+            onesided|  -c, --connection=<RC>  Connection type RC (default RC)
+            lat|  -C, --report-cycles  report times in cpu cycle units (default microseconds)
+            all|  -d, --ib-dev=<dev>  Use IB device <dev> (default first device found)
+            all|  -D, --duration  Run test for a customized period of seconds.
+            events|  -e, --events  Sleep on CQ events (default poll)
+            events|  -X, --vector=<completion vector>  Set <completion vector> used for events
+            all|  -F, --CPU-freq  Do not show a warning even if cpufreq_ondemand module is loaded, and cpu-freq is not on max.
+            all|  -h, --help  Show this help screen.
+            lat|  -H, --report-histogram  Print out all results (default print summary only)
+            all|  -i, --ib-port=<port>  Use port <port> of IB device (default 1)
+            inline|  -I, --inline_size=<size>  Max size of message to be sent in inline
+            bw|  -l, --post_list=<list size>
+            bw| Post list of send WQEs of <list size> size (instead of single post)
+            all|  -m, --mtu=<mtu>  MTU size : 256 - 4096 (default port mtu)
+            not_write_bw|  -n, --iters=<iters>  Number of exchanges (at least 5, default 1000)
+            write_bw|  -n, --iters=<iters>  Number of exchanges (at least 5, default 5000)
+            bw|  -N, --noPeak Cancel peak-bw calculation (default with peak up to iters=20000)
+            onesided|  -o, --outs=<num>  num of outstanding read/atom(default max of device)
+            all|  -p, --port=<port>  Listen on/connect to port <port> (default 18515)
+            bw|  -q, --qp=<num of qp's>  Num of qp's(default 1)
+            bw|  -Q, --cq-mod  Generate Cqe only after <--cq-mod> completion
+            send|  -r, --rx-depth=<dep>  Rx queue size (default 512).
+            all|  -R, --rdma_cm  Connect QPs with rdma_cm and run test on those QPs
+            sized_lat|  -s, --size=<size>  Size of message to exchange (default 2)
+            sized_bw|  -s, --size=<size>  Size of message to exchange (default 65536)
+            all|  -S, --sl=<sl>  SL (default 0)
+            bw|  -t, --tx-depth=<dep>  Size of tx queue (default 128)
+            all|  -u, --qp-timeout=<timeout>  QP timeout, timeout value is 4 usec * 2 ^(timeout), default 14
+            lat|  -U, --report-unsorted  print out unsorted results (default sorted)
+            all|  -V, --version  Display version number
+            bw|  -w, --limit_bw=<value>  Set verifier limit for bandwidth
+            all|  -x, --gid-index=<index>  Test uses GID with GID index (Default : IB - no gid . ETH - 0)
+            bw|  -y, --limit_msgrate=<value>  Set verifier limit for Msg Rate
+            all|  -z, --com_rdma_cm  Communicate with rdma_cm module to exchange data - use regular QPs
+            all|
+            all|      --use_old_post_send Use old post send flow (ibv_post_send).
+            all|      --pkey_index=<pkey index> PKey index to use for QP
+            bw|      --report_gbits  Report Max/Average BW of test in Gbit/sec (instead of MiB/sec)
+            bw|        Note: MiB=2^20 byte, while Gb=10^9 bits. Use these formulas for conversion:
+            bw|        Factor=10^9/(2^20*8)=119.2; MiB=Gb_result * factor; Gb=MiB_result / factor
+            all|      --retry_count=<value>  Set retry count value in rdma_cm mode
+            all|      --tclass=<value>  Set the Traffic Class in GRH (if GRH is in use)
+            all|      --wait_destroy=<seconds>  Wait <seconds> before destroying allocated resources (QP/CQ/PD/MR..)
+            all|      --timeout=<seconds>  Bound on every wait (default 60; the twin's own, not perftest's)
+            all|      --sizes=<size>[:<iters>],...  One run per size, each its own connection on port <port>+i (the twin's own, not perftest's)
+            """;
 
-    private static final Predicate<TestKind> ALL = test -> true;
-    private static final Predicate<TestKind> LATENCY = TestKind::isLatency;
-    private static final Predicate<TestKind> BANDWIDTH = test -> !test.isLatency();
-
-    private static Predicate<TestKind> verbs(TestKind.Verb... verbs) {
-        return test -> List.of(verbs).contains(test.verb());
-    }
-
-    private static final List<Line> LINES = List.of(
-            new Line("  -a, --all  Run sizes from 2 till 2^23", verbs(TestKind.Verb.WRITE, TestKind.Verb.SEND, TestKind.Verb.READ)),
-            new Line("  -A, --atomic_type=<type>  type of atomic operation from {CMP_AND_SWAP,FETCH_AND_ADD} (default FETCH_AND_ADD)",
-                    verbs(TestKind.Verb.ATOMIC)),
-            new Line("  -b, --bidirectional  Measure bidirectional bandwidth (default unidirectional)", BANDWIDTH),
-            // the connection types the twin runs (perftest's line names XRC, DC and SRD too)
-            new Line("  -c, --connection=<RC/UC/UD>  Connection type RC/UC/UD (default RC)", verbs(TestKind.Verb.SEND)),
-            new Line("  -c, --connection=<RC/UC>  Connection type RC/UC (default RC)", verbs(TestKind.Verb.WRITE)),
-            new Line("  -c, --connection=<RC>  Connection type RC (default RC)", verbs(TestKind.Verb.READ, TestKind.Verb.ATOMIC)),
-            new Line("  -C, --report-cycles  report times in cpu cycle units (default microseconds)", LATENCY),
-            new Line("  -d, --ib-dev=<dev>  Use IB device <dev> (default first device found)", ALL),
-            new Line("  -D, --duration  Run test for a customized period of seconds.", ALL),
-            new Line("  -e, --events  Sleep on CQ events (default poll)\n"
-                    + "  -X, --vector=<completion vector>  Set <completion vector> used for events",
-                    verbs(TestKind.Verb.SEND, TestKind.Verb.READ, TestKind.Verb.ATOMIC)),
-            new Line("  -F, --CPU-freq  Do not show a warning even if cpufreq_ondemand module is loaded, and cpu-freq is not on max.",
-                    ALL),
-            new Line("  -h, --help  Show this help screen.", ALL),
-            new Line("  -H, --report-histogram  Print out all results (default print summary only)", LATENCY),
-            new Line("  -i, --ib-port=<port>  Use port <port> of IB device (default 1)", ALL),
-            new Line("  -I, --inline_size=<size>  Max size of message to be sent in inline", verbs(TestKind.Verb.WRITE, TestKind.Verb.SEND)),
-            new Line("  -l, --post_list=<list size>\n Post list of send WQEs of <list size> size (instead of single post)", BANDWIDTH),
-            new Line("  -m, --mtu=<mtu>  MTU size : 256 - 4096 (default port mtu)", ALL),
-            new Line("  -n, --iters=<iters>  Number of exchanges (at least 5, default 1000)", test -> test != TestKind.WRITE_BW),
-            new Line("  -n, --iters=<iters>  Number of exchanges (at least 5, default 5000)", test -> test == TestKind.WRITE_BW),
-            new Line("  -N, --noPeak Cancel peak-bw calculation (default with peak up to iters=20000)", BANDWIDTH),
-            new Line("  -o, --outs=<num>  num of outstanding read/atom(default max of device)", verbs(TestKind.Verb.READ, TestKind.Verb.ATOMIC)),
-            new Line("  -p, --port=<port>  Listen on/connect to port <port> (default 18515)", ALL),
-            new Line("  -q, --qp=<num of qp's>  Num of qp's(default 1)", BANDWIDTH),
-            new Line("  -Q, --cq-mod  Generate Cqe only after <--cq-mod> completion", BANDWIDTH),
-            new Line("  -r, --rx-depth=<dep>  Rx queue size (default 512).", verbs(TestKind.Verb.SEND)),
-            new Line("  -R, --rdma_cm  Connect QPs with rdma_cm and run test on those QPs", ALL),
-            new Line("  -s, --size=<size>  Size of message to exchange (default 2)", test -> test.isLatency() && test.verb() != TestKind.Verb.ATOMIC),
-            new Line("  -s, --size=<size>  Size of message to exchange (default 65536)",
-                    test -> !test.isLatency() && test.verb() != TestKind.Verb.ATOMIC),
-            new Line("  -S, --sl=<sl>  SL (default 0)", ALL),
-            new Line("  -t, --tx-depth=<dep>  Size of tx queue (default 128)", BANDWIDTH),
-            new Line("  -u, --qp-timeout=<timeout>  QP timeout, timeout value is 4 usec * 2 ^(timeout), default 14", ALL),
-            // perftest's line says "(implies -H)"; neither its code nor the twin's prints the sorted list with -U alone
-            new Line("  -U, --report-unsorted  print out unsorted results (default sorted)", LATENCY),
-            new Line("  -V, --version  Display version number", ALL),
-            new Line("  -w, --limit_bw=<value>  Set verifier limit for bandwidth", BANDWIDTH),
-            new Line("  -x, --gid-index=<index>  Test uses GID with GID index (Default : IB - no gid . ETH - 0)", ALL),
-            new Line("  -y, --limit_msgrate=<value>  Set verifier limit for Msg Rate", BANDWIDTH),
-            new Line("  -z, --com_rdma_cm  Communicate with rdma_cm module to exchange data - use regular QPs", ALL),
-            new Line("", ALL),
-            // the twin always posts with ibv_post_send (its info block says "ibv_wr* API : OFF")
-            new Line("      --use_old_post_send Use old post send flow (ibv_post_send).", ALL),
-            new Line("      --report_gbits  Report Max/Average BW of test in Gbit/sec (instead of MiB/sec)\n"
-                    + "        Note: MiB=2^20 byte, while Gb=10^9 bits. Use these formulas for conversion:\n"
-                    + "        Factor=10^9/(2^20*8)=119.2; MiB=Gb_result * factor; Gb=MiB_result / factor", BANDWIDTH),
-            new Line("      --pkey_index=<pkey index> PKey index to use for QP", ALL),
-            new Line("      --retry_count=<value>  Set retry count value in rdma_cm mode", ALL),
-            new Line("      --tclass=<value>  Set the Traffic Class in GRH (if GRH is in use)", ALL),
-            new Line("      --wait_destroy=<seconds>  Wait <seconds> before destroying allocated resources (QP/CQ/PD/MR..)", ALL),
-            new Line("      --timeout=<seconds>  Bound on every wait (default 60; the twin's own, not perftest's)", ALL),
-            new Line("      --sizes=<size>[:<iters>],...  One run per size, each its own connection on port <port>+i"
-                    + " (the twin's own, not perftest's)", ALL));
+    /** The tests each tag of {@link #LINES} is shown for, as perftest's {@code usage} chooses them. */
+    private static final Map<String, Predicate<TestKind>> SHOWN = Map.ofEntries(
+            Map.entry("all", test -> true),
+            Map.entry("lat", TestKind::isLatency),
+            Map.entry("bw", test -> !test.isLatency()),
+            Map.entry("send", test -> test.verb() == TestKind.Verb.SEND),
+            Map.entry("write", test -> test.verb() == TestKind.Verb.WRITE),
+            Map.entry("atomic", test -> test.verb() == TestKind.Verb.ATOMIC),
+            Map.entry("nonatomic", test -> test.verb() != TestKind.Verb.ATOMIC),
+            Map.entry("onesided", test -> test.verb() == TestKind.Verb.READ || test.verb() == TestKind.Verb.ATOMIC),
+            Map.entry("events", test -> test.verb() != TestKind.Verb.WRITE),
+            Map.entry("inline", test -> test.verb() == TestKind.Verb.WRITE || test.verb() == TestKind.Verb.SEND),
+            Map.entry("write_bw", test -> test == TestKind.WRITE_BW),
+            Map.entry("not_write_bw", test -> test != TestKind.WRITE_BW),
+            Map.entry("sized_lat", test -> test.isLatency() && test.verb() != TestKind.Verb.ATOMIC),
+            Map.entry("sized_bw", test -> !test.isLatency() && test.verb() != TestKind.Verb.ATOMIC));
 
     /** {@code -h} of {@code test}: perftest's usage text with the twin's options of that test. */
     static String of(TestKind test) {
         StringBuilder text = new StringBuilder("Usage:\n");
         text.append("  ").append(test.program()).append("            start a server and wait for connection\n");
         text.append("  ").append(test.program()).append(" <host>     connect to server at <host>\n\nOptions:\n");
-        for (Line line : LINES) {
-            if (line.shown().test(test)) {
-                text.append(line.text()).append('\n');
+        for (String line : LINES.split("\n")) {
+            int bar = line.indexOf('|');
+            if (SHOWN.get(line.substring(0, bar)).test(test)) {
+                text.append(line.substring(bar + 1)).append('\n');
             }
         }
         return text.toString();
