@@ -262,12 +262,6 @@ public final class PerftestOptionParser {
             // perftest 4.5 refuses -s and -a alike on the atomic tests, with this text; a --sizes entry other than 8 too.
             throw new IllegalArgumentException("Message size cannot be changed for Atomic tests");
         }
-        if (connection == Connection.UD && verb != TestKind.Verb.SEND) {
-            throw new IllegalArgumentException("UD connection is only possible in SEND verb");
-        }
-        if (connection == Connection.UC && (verb == TestKind.Verb.READ || atomic)) {
-            throw new IllegalArgumentException("UC connection not possible in READ/ATOMIC verbs");
-        }
         if (rdmaCm && connection == Connection.UC) {
             throw new IllegalArgumentException("UC is not supported in librdmacm");
         }

@@ -90,15 +90,26 @@ final class PerftestRefusals {
     }
 
     /**
-     * perftest's {@code -c} ({@code change_conn_type}): its names, case as given; XRC is taken here
+     * perftest's {@code -c} ({@code change_conn_type}): its names, case as given, and its checks of
+     * the verb at once (UC not on READ/atomic, UD only on SEND); XRC is taken here
      * and refused by what the device reports ({@link DeviceFeature#XRC}), DC and SRD are refused
      * with the reason.
      */
     static Connection connection(String text, TestKind.Verb verb) {
         return switch (text) {
             case "RC", "XRC" -> Connection.RC;
-            case "UC" -> Connection.UC;
-            case "UD" -> Connection.UD;
+            case "UC" -> {
+                if (verb == TestKind.Verb.READ || verb == TestKind.Verb.ATOMIC) {
+                    throw new IllegalArgumentException("UC connection not possible in READ/ATOMIC verbs");
+                }
+                yield Connection.UC;
+            }
+            case "UD" -> {
+                if (verb != TestKind.Verb.SEND) {
+                    throw new IllegalArgumentException("UD connection only possible in SEND verb");
+                }
+                yield Connection.UD;
+            }
             case "DC" -> throw new IllegalArgumentException("-c DC: DC is mlx5's transport (mlx5dv), which libibverbs"
                     + " cannot ask rxe or any device for");
             case "SRD" -> throw new IllegalArgumentException(verb != TestKind.Verb.SEND && verb != TestKind.Verb.READ
