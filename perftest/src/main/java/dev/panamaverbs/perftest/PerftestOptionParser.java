@@ -17,7 +17,7 @@ import java.util.Map;
 public final class PerftestOptionParser {
     private PerftestOptionParser() {}
 
-    private static final GetOpt GETOPT = new GetOpt("p:d:i:x:s:n:D:aA:t:l:Q:I:NS:u:c:m:FRG0:1:2:3:45:6:7:8:9bCef:ghHL:M:o:Oq:r:T:UVw:W:X:y:z",
+    private static final GetOpt GETOPT = new GetOpt("p:d:i:x:s:n:D:aA:t:l:Q:I:NS:u:c:m:FRG0:1:2:3:45:6:7:8:9!bCef:ghHL:M:o:Oq:r:T:UVw:W:X:y:z",
             longNames());
 
     private static Map<String, Character> longNames() {
@@ -36,7 +36,8 @@ public final class PerftestOptionParser {
                 Map.entry("limit_msgrate", 'y'), Map.entry("hop_limit", 'L'), Map.entry("dualport", 'O'),
                 Map.entry("odp", '4'), Map.entry("rate_limit", '5'), Map.entry("rate_limit_type", '6'),
                 Map.entry("retry_count", '7'), Map.entry("wait_destroy", '8'), Map.entry("use_old_post_send", '9'),
-                Map.entry("tos", 'T'), Map.entry("vector", 'X'), Map.entry("pkey_index", '0'), Map.entry("tclass", '1')));
+                Map.entry("tos", 'T'), Map.entry("vector", 'X'), Map.entry("pkey_index", '0'), Map.entry("tclass", '1'),
+                Map.entry("perform_warm_up", '!')));
         PerftestRefusals.UNSUPPORTED.forEach((letter, name) -> names.put(name, letter));
         return names;
     }
@@ -126,6 +127,7 @@ public final class PerftestOptionParser {
         int waitDestroy = 0;
         int pkeyIndex = 0;
         int trafficClass = 0;
+        boolean warmUp = false;
         double rateLimit = 0;
         String rateLimitType = null;
         List<DeviceFeature> features = new java.util.ArrayList<>();
@@ -227,6 +229,7 @@ public final class PerftestOptionParser {
                 // perftest takes any int for both; the twin refuses what the verbs' fields cannot hold
                 case '0' -> pkeyIndex = range(v, "pkey_index", 0, 65535);
                 case '1' -> trafficClass = range(v, "tclass", 0, 255);
+                case '!' -> warmUp = true;   // perftest takes it on every test and warms up WRITE/READ/atomic bandwidth
                 case 'T' -> tos = range(v, "TOS", 0, 255);
                 case 'X' -> {
                     if (verb == TestKind.Verb.WRITE) {
@@ -323,7 +326,7 @@ public final class PerftestOptionParser {
                 atomicType, notices, cqModGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex, queuePairs,
                 cmExchange || rdmaCm,
                 new ReportOptions(cycles, histogram, unsorted, ReportOptions.Output.FULL, limitBw, limitMsgRate),
-                new LinkOptions(Math.max(0, vector), retryCount, waitDestroy, pkeyIndex, trafficClass, features));
+                new LinkOptions(Math.max(0, vector), retryCount, waitDestroy, pkeyIndex, trafficClass, warmUp, features));
     }
 
     /**

@@ -59,6 +59,7 @@ final class PerftestUsage {
             all|  -z, --com_rdma_cm  Communicate with rdma_cm module to exchange data - use regular QPs
             all|
             all|      --use_old_post_send Use old post send flow (ibv_post_send).
+            all|      --perform_warm_up Perform some iterations before start measuring in order to warming-up memory cache, valid in Atomic, Read and Write BW tests
             all|      --pkey_index=<pkey index> PKey index to use for QP
             bw|      --report_gbits  Report Max/Average BW of test in Gbit/sec (instead of MiB/sec)
             bw|        Note: MiB=2^20 byte, while Gb=10^9 bits. Use these formulas for conversion:
@@ -155,6 +156,8 @@ final class PerftestUsage {
                                          device's max_pkeys - 1: 0, with perftest's notice)
                   --tclass=<value>       GRH traffic class where the path has a GRH (not with -R)
                   --use_old_post_send    accepted: the twin always posts with ibv_post_send
+                  --perform_warm_up      -t requests (-l's with a post list) on each QP before each
+                                         size's run (WRITE/READ/atomic bw tests; taken on the others)
                   --timeout=<seconds>    bound on every wait (default 60; not a perftest option)
                   --sizes=<size>[:<iters>],...  one run per size, each its own connection, the
                                          i-th on port <port>+i, in this one process (not a

@@ -275,6 +275,11 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err, BandwidthLim
             PostingBandwidth loop = new PostingBandwidth(res.queuePairs(), res.buffer(), opcode, size, inlineSize(o, res),
                     addresses(remotes), rkeys(remotes), null, new int[remotes.length], 0, o.txDepth(), o.postList(),
                     o.cqModeration(), completions, arena);
+            if (o.link().warmUp()) {
+                // perftest's perform_warm_up: a tx depth of requests (a post list's with -l) on each queue pair
+                int warmUp = o.postList() == 1 ? o.txDepth() : o.postList();
+                loop.run(warmUp, new long[warmUp * remotes.length], new long[warmUp * remotes.length]);
+            }
             if (o.duplex()) {
                 // -b: both sides run; perftest syncs them before each size's run
                 channel.handShake(res.local(), "the hand shake before the run (-b)");

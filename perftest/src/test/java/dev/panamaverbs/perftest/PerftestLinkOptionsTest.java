@@ -40,6 +40,8 @@ class PerftestLinkOptionsTest {
         assertEquals(2, PerftestOptions.parse("send_lat", "--wait_destroy=2").link().waitDestroySeconds());
         assertEquals(LinkOptions.DEFAULT, PerftestOptions.parse("send_bw", "--use_old_post_send").link(),
                 "the twin posts with ibv_post_send anyway");
+        assertTrue(PerftestOptions.parse("read_bw", "--perform_warm_up").link().warmUp());
+        assertTrue(PerftestOptions.parse("send_lat", "--perform_warm_up").link().warmUp(), "taken on every test, as perftest");
     }
 
     @Test
