@@ -17,7 +17,7 @@ import java.util.Map;
 public final class PerftestOptionParser {
     private PerftestOptionParser() {}
 
-    private static final GetOpt GETOPT = new GetOpt("p:d:i:x:s:n:D:aA:t:l:Q:I:NS:u:c:m:FRG0:1:2:3:45:6:7:8:9!bCef:ghHL:M:o:Oq:r:T:UVw:W:X:y:z",
+    private static final GetOpt GETOPT = new GetOpt("p:d:i:x:s:n:D:aA:t:l:Q:I:NS:u:c:m:FRG0:1:2:3:45:6:7:8:9!@:bCef:ghHL:M:o:Oq:r:T:UVw:W:X:y:z",
             longNames());
 
     private static Map<String, Character> longNames() {
@@ -37,7 +37,7 @@ public final class PerftestOptionParser {
                 Map.entry("odp", '4'), Map.entry("rate_limit", '5'), Map.entry("rate_limit_type", '6'),
                 Map.entry("retry_count", '7'), Map.entry("wait_destroy", '8'), Map.entry("use_old_post_send", '9'),
                 Map.entry("tos", 'T'), Map.entry("vector", 'X'), Map.entry("pkey_index", '0'), Map.entry("tclass", '1'),
-                Map.entry("perform_warm_up", '!')));
+                Map.entry("perform_warm_up", '!'), Map.entry("output", '@')));
         PerftestRefusals.UNSUPPORTED.forEach((letter, name) -> names.put(name, letter));
         return names;
     }
@@ -128,6 +128,7 @@ public final class PerftestOptionParser {
         int pkeyIndex = 0;
         int trafficClass = 0;
         boolean warmUp = false;
+        ReportOptions.Output output = ReportOptions.Output.FULL;
         double rateLimit = 0;
         String rateLimitType = null;
         List<DeviceFeature> features = new java.util.ArrayList<>();
@@ -229,6 +230,7 @@ public final class PerftestOptionParser {
                 // perftest takes any int for both; the twin refuses what the verbs' fields cannot hold
                 case '0' -> pkeyIndex = range(v, "pkey_index", 0, 65535);
                 case '1' -> trafficClass = range(v, "tclass", 0, 255);
+                case '@' -> output = ReportOptions.Output.named(v);
                 case '!' -> warmUp = true;   // perftest takes it on every test and warms up WRITE/READ/atomic bandwidth
                 case 'T' -> tos = range(v, "TOS", 0, 255);
                 case 'X' -> {
@@ -256,6 +258,11 @@ public final class PerftestOptionParser {
         }
         if (rateLimit > 0 || rateLimitType != null) {
             PerftestRefusals.rateLimiter(rateLimitType, features);
+        }
+        if (output != ReportOptions.Output.FULL && latency != (output == ReportOptions.Output.LATENCY)) {
+            // perftest's force_dependencies, after its dashed line
+            throw new IllegalArgumentException(latency ? "Output verbosity level for LAT can be: latency"
+                    : "Output verbosity level for BW can be: bandwidth, message_rate");
         }
         if (hopLimitGiven) {
             // perftest sets a hop limit only on RawEth, which none of these tests runs
@@ -325,7 +332,7 @@ public final class PerftestOptionParser {
                 postList, cqMod, connection, mtu, gbits, rdmaCm, timeout, series, sizeGiven, Math.max(0, inline), noPeak,
                 atomicType, notices, cqModGiven, serviceLevel, qpTimeout, outReads, rxDepth, events, duplex, queuePairs,
                 cmExchange || rdmaCm,
-                new ReportOptions(cycles, histogram, unsorted, ReportOptions.Output.FULL, limitBw, limitMsgRate),
+                new ReportOptions(cycles, histogram, unsorted, output, limitBw, limitMsgRate),
                 new LinkOptions(Math.max(0, vector), retryCount, waitDestroy, pkeyIndex, trafficClass, warmUp, features));
     }
 

@@ -20,7 +20,7 @@ final class PerftestRefusals {
     private static final java.util.Set<String> UNSUPPORTED_LONG = java.util.Set.of("burst_size", "cpu_util",
             "disable_pcie_relaxed", "dlid", "dont_xchg_versions", "force-link", "ipv6", "latency_gap",
             "mmap", "mmap-offset", "mr_per_qp", "out_json",
-            "out_json_file", "output", "rate_units",
+            "out_json_file", "rate_units",
             "recv_post_list", "report-both", "report-per-port", "reversed", "run_infinitely", "source_ip",
             "typical_pkt_size", "use-srq", "use_hugepages");
 

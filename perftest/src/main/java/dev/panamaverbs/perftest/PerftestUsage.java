@@ -58,6 +58,8 @@ final class PerftestUsage {
             bw|  -y, --limit_msgrate=<value>  Set verifier limit for Msg Rate
             all|  -z, --com_rdma_cm  Communicate with rdma_cm module to exchange data - use regular QPs
             all|
+            all|      --output=<units> Set verbosity output level: bandwidth , message_rate, latency
+            all| Latency measurement is Average calculation
             all|      --use_old_post_send Use old post send flow (ibv_post_send).
             all|      --perform_warm_up Perform some iterations before start measuring in order to warming-up memory cache, valid in Atomic, Read and Write BW tests
             all|      --pkey_index=<pkey index> PKey index to use for QP
@@ -155,6 +157,8 @@ final class PerftestUsage {
                   --pkey_index=<index>   the queue pairs' P_Key index (not with -R; above the
                                          device's max_pkeys - 1: 0, with perftest's notice)
                   --tclass=<value>       GRH traffic class where the path has a GRH (not with -R)
+                  --output=<units>       print only the average bandwidth, message rate (bw tests) or
+                                         latency (lat tests), C's %lf, and none of the rest
                   --use_old_post_send    accepted: the twin always posts with ibv_post_send
                   --perform_warm_up      -t requests (-l's with a post list) on each QP before each
                                          size's run (WRITE/READ/atomic bw tests; taken on the others)

@@ -30,5 +30,25 @@ public record ReportOptions(boolean cycles, boolean histogram, boolean unsorted,
     }
 
     /** perftest's {@code --output}: the full report, or one figure ({@code OUTPUT_BW}, {@code OUTPUT_MR}, {@code OUTPUT_LAT}). */
-    public enum Output { FULL, BANDWIDTH, MESSAGE_RATE, LATENCY }
+    public enum Output {
+        /** No {@code --output}: perftest's full report. */
+        FULL,
+        /** {@code --output=bandwidth}: the average bandwidth alone. */
+        BANDWIDTH,
+        /** {@code --output=message_rate}: the message rate alone. */
+        MESSAGE_RATE,
+        /** {@code --output=latency}: the average latency alone. */
+        LATENCY;
+
+        /** perftest's {@code --output} names; another is refused with its text. */
+        static Output named(String name) {
+            return switch (name) {
+                case "bandwidth" -> BANDWIDTH;
+                case "message_rate" -> MESSAGE_RATE;
+                case "latency" -> LATENCY;
+                default -> throw new IllegalArgumentException(
+                        "Invalid verbosity level output flag. Please use bandwidth, latency, message_rate");
+            };
+        }
+    }
 }

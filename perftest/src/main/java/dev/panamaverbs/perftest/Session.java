@@ -50,7 +50,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err, BandwidthLim
         try (TestResources res = TestResources.open(o); Arena arena = Arena.ofConfined()) {
             res.noticeOutReads(out, err);
             if (o.isServer()) {
-                out.print("\n************************************\n* Waiting for client to connect... *\n************************************\n");
+                verbose("\n************************************\n* Waiting for client to connect... *\n************************************\n");
                 out.flush();
             }
             try (OobLink channel = openLink(res)) {
@@ -109,19 +109,21 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err, BandwidthLim
 
     /** From the test description to the end: key exchanges, RTR/RTS (not with {@code -R}), the hand shakes, the test. */
     private void test(TestResources res, OobLink channel, int mtu, Arena arena) throws IOException {
-        TestInfo.print(out, o, res, 1 << (mtu + 7), inlineSize(o, res));
+        if (o.report().output() == ReportOptions.Output.FULL) {
+            TestInfo.print(out, o, res, 1 << (mtu + 7), inlineSize(o, res));
+        }
         KeyMessage local = res.local();
         boolean rdmaFields = o.test().verb() != TestKind.Verb.SEND;
         boolean outReads = o.test().verb() == TestKind.Verb.READ;
         int count = o.queuePairs();
         for (int i = 0; i < count; i++) {
-            out.println(res.local(i).describe("local", rdmaFields, outReads));
+            verbose(res.local(i).describe("local", rdmaFields, outReads) + "\n");
         }
         // perftest's two per-QP loops of key exchanges (one before RTR/RTS, one after), -q messages
         // each; ib_send_bw makes its hand shake after RTR between them, the others after both.
         KeyMessage[] remotes = exchangeKeys(res, channel, count);
         for (KeyMessage remote : remotes) {
-            out.println(remote.describe("remote", rdmaFields, outReads));
+            verbose(remote.describe("remote", rdmaFields, outReads) + "\n");
         }
         KeyMessage remote = remotes[0];
         if (!o.rdmaCm()) {
@@ -178,14 +180,13 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err, BandwidthLim
         boolean oneSided = verb == TestKind.Verb.READ || verb == TestKind.Verb.ATOMIC;
         if (oneSided && o.isServer()) {
             closeConnection(channel, res);
-            out.print(ResultTable.LINE + "\n");
+            verbose(ResultTable.LINE + "\n");
             return;
         }
         boolean duration = o.durationSeconds() > 0;
         int factor = oneSided ? 1 : 2;
         LatencyUnit unit = o.report().cycles() ? LatencyUnit.cyclesOfThisCpu() : LatencyUnit.MICROSECONDS;
-        out.print(ResultTable.LINE + "\n");
-        out.println(duration ? ResultTable.LATENCY_DURATION_HEADER : ResultTable.LATENCY_HEADER);
+        verbose(ResultTable.LINE + "\n" + (duration ? ResultTable.LATENCY_DURATION_HEADER : ResultTable.LATENCY_HEADER) + "\n");
         for (int size : sizes) {
             long start = 0;
             long count = 0;
@@ -228,13 +229,14 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err, BandwidthLim
             if (duration) {
                 double seconds = (System.nanoTime() - start) / 1e9;
                 double average = seconds * 1e6 / count / factor;   // no guard: perftest prints inf for 0 iterations
-                out.println(ResultTable.latencyDurationRow(size, count, average, count / seconds));
+                out.println(o.report().output() == ReportOptions.Output.LATENCY ? ResultTable.c(average, 6)
+                        : ResultTable.latencyDurationRow(size, count, average, count / seconds));
             } else {
                 out.print(LatencyReport.text(size, posted, o.iterations(), gaps, factor, unit, o.report().unsorted(),
-                        o.report().histogram()));
+                        o.report().histogram(), o.report().output() == ReportOptions.Output.LATENCY));
             }
         }
-        out.print(ResultTable.LINE + "\n");
+        verbose(ResultTable.LINE + "\n");
         if (Schedule.closesLatency(o.test())) {
             closeConnection(channel, res);
         }
@@ -244,8 +246,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err, BandwidthLim
             throws IOException {
         TestKind.Verb verb = o.test().verb();
         String header = o.reportGbits() ? ResultTable.BANDWIDTH_HEADER_GBITS : ResultTable.BANDWIDTH_HEADER;
-        out.print(ResultTable.LINE + "\n");
-        out.println(header);
+        verbose(ResultTable.LINE + "\n" + header + "\n");
         if (verb == TestKind.Verb.SEND) {
             sendBandwidth(res, remotes, channel, completions, arena);
             return;
@@ -257,7 +258,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err, BandwidthLim
             bandwidthRow(ResultTable.bandwidthRow(theirs.size(), theirs.iterations(), theirs.peak(), theirs.average(),
                     theirs.messageRate(), o.reportGbits()), theirs.average(), theirs.messageRate());
             closeConnection(channel, res);
-            out.print(ResultTable.LINE + "\n");
+            verbose(ResultTable.LINE + "\n");
             return;
         }
         WorkRequestOpcode opcode = switch (verb) {
@@ -299,7 +300,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err, BandwidthLim
                         o.reportGbits()), last.average(), last.messageRate());
             }
         }
-        out.print(ResultTable.LINE + "\n");
+        verbose(ResultTable.LINE + "\n");
         if (!o.duplex()) {
             channel.handShake(res.local(), "the hand shake at the end of test");
             new BandwidthReportWire(lastSize, lastIterations, last.peak(), last.average(), last.messageRate()).exchange(channel);
@@ -401,7 +402,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err, BandwidthLim
                 }
             }
         }
-        out.print(ResultTable.LINE + "\n");
+        verbose(ResultTable.LINE + "\n");
         closeConnection(channel, res);
     }
 
@@ -414,10 +415,24 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err, BandwidthLim
         }
     }
 
-    /** Prints a bandwidth row and checks its figures against {@code -w}/{@code -y}, as perftest's {@code print_full_bw_report}. */
+    /**
+     * Prints a bandwidth row (with {@code --output} its one figure, C's {@code %lf}) and checks its
+     * figures against {@code -w}/{@code -y}, as perftest's {@code print_full_bw_report}.
+     */
     private void bandwidthRow(String row, double average, double messageRate) {
-        out.println(row);
+        out.println(switch (o.report().output()) {
+            case BANDWIDTH -> ResultTable.c(average, 6);
+            case MESSAGE_RATE -> ResultTable.c(messageRate, 6);
+            default -> row;
+        });
         limits.check(average, messageRate);
+    }
+
+    /** What perftest prints only at its full verbosity (no {@code --output}): the test's description, headers, dashed lines. */
+    private void verbose(String text) {
+        if (o.report().output() == ReportOptions.Output.FULL) {
+            out.print(text);
+        }
     }
 
     /** The iterations of a bandwidth run: {@code -n} on each of the {@code -q} queue pairs (perftest's report counts them all). */

@@ -385,7 +385,7 @@ class PerftestOptionsTest {
             }
         }
         for (String longOnly : new String[] {"--ipv6", "--use-srq", "--run_infinitely", "--reversed", "--report-both",
-            "--output=bandwidth", "--cpu_util", "--dont_xchg_versions", "--latency_gap=1"}) {
+            "--out_json", "--cpu_util", "--dont_xchg_versions", "--latency_gap=1"}) {
             String message = refusal("send_bw", longOnly);
             assertEquals(longOnly.split("=")[0] + " is not supported by the Java perftest yet", message);
         }

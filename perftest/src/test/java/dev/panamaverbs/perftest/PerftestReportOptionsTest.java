@@ -32,6 +32,18 @@ class PerftestReportOptionsTest {
     }
 
     @Test
+    void outputAsPerftestReadsIt() {
+        assertEquals(ReportOptions.Output.BANDWIDTH, PerftestOptions.parse("write_bw", "--output=bandwidth").report().output());
+        assertEquals(ReportOptions.Output.MESSAGE_RATE, PerftestOptions.parse("send_bw", "--output", "message_rate").report().output());
+        assertEquals(ReportOptions.Output.LATENCY, PerftestOptions.parse("read_lat", "--output=latency").report().output());
+        assertEquals(ReportOptions.Output.FULL, PerftestOptions.parse("read_lat").report().output());
+        assertEquals("Invalid verbosity level output flag. Please use bandwidth, latency, message_rate",
+                refusal("write_lat", "--output=foo"));
+        assertEquals("Output verbosity level for BW can be: bandwidth, message_rate", refusal("write_bw", "--output=latency"));
+        assertEquals("Output verbosity level for LAT can be: latency", refusal("write_lat", "--output=message_rate"));
+    }
+
+    @Test
     void verifierLimitsAsPerftestReadsThem() {
         ReportOptions limits = PerftestOptions.parse("write_bw", "-w", "12.5", "-y", "0.25").report();
         assertEquals(12.5, limits.limitBw());

@@ -9,7 +9,8 @@ import java.math.RoundingMode;
  * with {@code -U} every latency in the order measured, with {@code -H} the ones measured sorted
  * (the {@value LatencyStatistics#MEASURE_TAIL} largest left out), each list under
  * {@code "#, usec"} ({@code "#, cycles"} with {@code -C}) as {@code "N, %g"} lines; after either
- * list the dashed line and the header again; then the row.
+ * list the dashed line and the header again; then the row. With {@code --output=latency} the
+ * lists stay, and the average alone (C's {@code %lf}) takes the header's and the row's place.
  */
 public final class LatencyReport {
     private LatencyReport() {}
@@ -25,10 +26,11 @@ public final class LatencyReport {
      * @param unit        microseconds, or cycles with {@code -C}
      * @param unsorted    {@code -U}
      * @param histogram   {@code -H}
+     * @param averageOnly {@code --output=latency}
      * @return the lines
      */
     public static String text(long size, long[] postedNanos, int iterations, long[] gaps, int roundTripFactor,
-                              LatencyUnit unit, boolean unsorted, boolean histogram) {
+                              LatencyUnit unit, boolean unsorted, boolean histogram, boolean averageOnly) {
         StringBuilder text = new StringBuilder();
         double perUnit = unit.nanosPerUnit() * roundTripFactor;
         if (unsorted) {
@@ -44,6 +46,9 @@ public final class LatencyReport {
             for (int i = 0; i < measured; i++) {
                 text.append(i + 1).append(", ").append(g(gaps[i] / perUnit)).append('\n');
             }
+        }
+        if (averageOnly) {
+            return text.append(ResultTable.c(statistics.average(), 6)).append('\n').toString();
         }
         if (unsorted || histogram) {
             text.append(ResultTable.LINE).append('\n').append(ResultTable.LATENCY_HEADER).append('\n');

@@ -44,6 +44,9 @@ final class PerftestOptionTable {
             // --pkey_index=1: within rxe's table, or cut to 0 with perftest's notice on both sides
             new Row("write_bw", 1024, 20, List.of("-z", "--tclass=32", "--pkey_index=1")),
             new Row("atomic_lat", 8, 20, List.of("-A", "CMP_AND_SWAP", "-o", "4")),
+            // --output: one figure a side and no full report (PerftestInterop checks the figure's form)
+            new Row("write_bw", 1024, 20, List.of("--output=bandwidth")),
+            new Row("send_lat", 64, 20, List.of("--output=latency", "-H")),
             // -R with several queue pairs (one rdma_cm connection each) and with UD (rdma_cm's UDP
             // port space; send_lat's client sends its QPN in a datagram), as perftest 4.5
             new Row("send_bw", 1024, 20, List.of("-q", "2", "-R")),

@@ -13,12 +13,12 @@ class LatencyReportTest {
     void withoutListsOnlyTheRow() {
         long[] gaps = new long[6];
         assertEquals(ResultTable.latencyRow(64, 6, LatencyStatistics.of(POSTED, 6, new long[6], 2, 1000)) + "\n",
-                LatencyReport.text(64, POSTED, 6, gaps, 2, LatencyUnit.MICROSECONDS, false, false));
+                LatencyReport.text(64, POSTED, 6, gaps, 2, LatencyUnit.MICROSECONDS, false, false, false));
     }
 
     @Test
     void unsortedThenHistogramThenTheHeaderAgain() {
-        String text = LatencyReport.text(64, POSTED, 6, new long[6], 2, LatencyUnit.MICROSECONDS, true, true);
+        String text = LatencyReport.text(64, POSTED, 6, new long[6], 2, LatencyUnit.MICROSECONDS, true, true, false);
         String row = ResultTable.latencyRow(64, 6, LatencyStatistics.of(POSTED, 6, new long[6], 2, 1000));
         // gaps 6, 4, 4, 2, 10 us, halved for the round trip; the histogram leaves the two largest out
         assertEquals("#, usec\n1, 3\n2, 2\n3, 2\n4, 1\n5, 5\n"
@@ -27,11 +27,19 @@ class LatencyReportTest {
     }
 
     @Test
+    void outputLatencyKeepsTheListsAndPrintsTheAverageAlone() {
+        // the kept gaps 1, 2, 2 us (the two largest left out): average 1.666667, C's %lf
+        assertEquals("#, usec\n1, 1\n2, 2\n3, 2\n1.666667\n",
+                LatencyReport.text(64, POSTED, 6, new long[6], 2, LatencyUnit.MICROSECONDS, false, true, true));
+        assertEquals("1.666667\n", LatencyReport.text(64, POSTED, 6, new long[6], 2, LatencyUnit.MICROSECONDS, false, false, true));
+    }
+
+    @Test
     void cyclesByTheCpusMegahertz() {
         LatencyUnit cycles = LatencyUnit.cycles("processor\t: 0\ncpu MHz\t\t: 2000.000\ncpu MHz\t\t: 1000.000\n");
         assertEquals("cycles", cycles.name());
         assertEquals(0.5, cycles.nanosPerUnit(), 1e-12);
-        String text = LatencyReport.text(64, POSTED, 6, new long[6], 2, cycles, false, true);
+        String text = LatencyReport.text(64, POSTED, 6, new long[6], 2, cycles, false, true, false);
         assertEquals("#, cycles\n1, 2000\n2, 4000\n3, 4000\n", text.substring(0, text.indexOf(ResultTable.LINE)));
         assertThrows(IllegalStateException.class, () -> LatencyUnit.cycles("processor\t: 0\n"));
     }
