@@ -224,7 +224,7 @@ public final class PerftestOptionParser {
                 case '4' -> features.add(DeviceFeature.ON_DEMAND_PAGING);
                 case '5' -> rateLimit = PerftestRefusals.rateLimit(v, LEADING_FLOAT);
                 case '6' -> rateLimitType = PerftestRefusals.rateLimitType(v);
-                case '7' -> retryCount = range(v, "retry_count", 0, 255);
+                case '7' -> retryCount = retryCount(v);
                 case '8' -> waitDestroy = range(v, "wait_destroy", 0, 86_400);
                 case '9' -> { }   // --use_old_post_send: the twin always posts with ibv_post_send
                 // perftest takes any int for both; the twin refuses what the verbs' fields cannot hold
@@ -384,6 +384,15 @@ public final class PerftestOptionParser {
             case "FETCH_AND_ADD" -> AtomicType.FETCH_AND_ADD;
             default -> throw new IllegalArgumentException("Invalid Atomic type! please choose from {CMP_AND_SWAP,FETCH_AND_ADD}");
         };
+    }
+
+    /** perftest's {@code --retry_count}: any int not below 0, else its text. */
+    private static int retryCount(String text) {
+        long value = GetOpt.number(text, "retry_count");
+        if (value < 0) {
+            throw new IllegalArgumentException("Retry Count must be non-negative");
+        }
+        return (int) Math.min(value, Integer.MAX_VALUE);
     }
 
     /** {@code true} on a latency test; else perftest's refusal {@code message} ({@code -C}, {@code -H}, {@code -U}). */

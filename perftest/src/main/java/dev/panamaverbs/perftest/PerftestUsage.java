@@ -151,7 +151,7 @@ final class PerftestUsage {
               -h, --help                 the test's usage in perftest's form (exit status 1)
               -V, --version              perftest's version, Version: 6.06 (exit status 1)
                   --report_gbits         report bandwidth in Gb/s instead of MB/s
-                  --retry_count=<value>  rdma_cm's retry count with -R (above 7: 7, as the kernel;
+                  --retry_count=<value>  rdma_cm's retry count with -R (at most 7, as the kernel;
                                          default 6 here, perftest's 7 retries for ever on rxe)
                   --wait_destroy=<seconds> wait before destroying the resources (default 0)
                   --pkey_index=<index>   the queue pairs' P_Key index (not with -R; above the

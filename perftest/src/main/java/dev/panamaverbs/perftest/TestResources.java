@@ -184,8 +184,8 @@ final class TestResources implements AutoCloseable {
      * With {@code -R}: what to connect ({@code -q} connections, UD or RC), the sizes of the test's
      * queues (those {@link #create} makes; with {@code -e} on a completion channel), and perftest's
      * {@code rdma_conn_param}: READ/atomic depths for those tests, else 0. Retry count 6, not
-     * perftest's 7 (see {@link #connect}), unless {@code --retry_count} gives it (above 7 it is 7,
-     * as the kernel's rdma_cm takes it).
+     * perftest's 7 (see {@link #connect}), unless {@code --retry_count} gives it: its low byte, as
+     * perftest's {@code rdma_conn_param} (a u8) holds it, at most 7, as the kernel's rdma_cm takes it.
      */
     CmTestConnection.Plan cmPlan(int receiveDepth) {
         int sendDepth = sendDepth();
@@ -196,7 +196,7 @@ final class TestResources implements AutoCloseable {
                 .responderResources(depth).initiatorDepth(depth).connectTimeout(options.timeout())
                 .completionChannel(options.events())
                 .retryCount(options.link().retryCount() == LinkOptions.NOT_GIVEN ? ConnectionOptions.DEFAULT_RETRY_COUNT
-                        : Math.min(7, options.link().retryCount()))
+                        : Math.min(7, options.link().retryCount() & 0xFF))
                 .build();
         boolean datagram = options.connection() == Connection.UD;
         return new CmTestConnection.Plan(count, datagram, Schedule.clientSendsQpnDatagram(options), options.ibPort(),

@@ -37,6 +37,7 @@ class PerftestLinkOptionsTest {
         assertEquals(5, PerftestOptions.parse("write_bw", "-R", "--retry_count=5").link().retryCount());
         assertEquals(9, PerftestOptions.parse("write_bw", "--retry_count", "9").link().retryCount(),
                 "taken as given; with -R the kernel's rdma_cm (and the twin) makes it 7");
+        assertEquals("Retry Count must be non-negative", refusal("send_bw", "--retry_count=-1"));
         assertEquals(2, PerftestOptions.parse("send_lat", "--wait_destroy=2").link().waitDestroySeconds());
         assertEquals(LinkOptions.DEFAULT, PerftestOptions.parse("send_bw", "--use_old_post_send").link(),
                 "the twin posts with ibv_post_send anyway");
