@@ -17,7 +17,7 @@ public final class Perftest {
     private Perftest() {}
 
     private static final ToolMain<PerftestOptions> MAIN = new ToolMain<>("perftest", PerftestOptions::parse,
-            PerftestOptions.USAGE, Perftest::run, options -> " " + options.test().program() + " (Java): FAILED: ");
+            PerftestUsage.USAGE, Perftest::run, options -> " " + options.test().program() + " (Java): FAILED: ");
 
     public static void main(String[] args) {
         int status = execute(args, System.out, System.err);
@@ -28,7 +28,8 @@ public final class Perftest {
     /**
      * One invocation as {@link #main} makes it, printing to {@code out} and {@code err}, with its
      * exit status returned instead of exiting: for a caller that runs several in one JVM (the
-     * interop tests' resident twin). Nothing of one invocation outlives it.
+     * interop tests' resident twin). Nothing of one invocation outlives it. {@code -h} and
+     * {@code -V} print their text and give 1, as perftest.
      *
      * @param args the command line, {@code TEST [OPTIONS] [HOST]}
      * @param out  where the result table goes
@@ -36,7 +37,12 @@ public final class Perftest {
      * @return 0 when the test ran, 1 on any failure
      */
     public static int execute(String[] args, PrintStream out, PrintStream err) {
-        return MAIN.run(args, out, err);
+        try {
+            return MAIN.run(args, out, err);
+        } catch (PrintAndExit request) {
+            out.print(request.text());
+            return PrintAndExit.STATUS;
+        }
     }
 
     private static int run(PerftestOptions options, PrintStream out, PrintStream err) throws Exception {

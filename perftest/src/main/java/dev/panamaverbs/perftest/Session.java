@@ -5,8 +5,10 @@ import dev.panamaverbs.values.WorkRequestOpcode;
 import dev.panamaverbs.perftest.PerftestOptions.Connection;
 import dev.panamaverbs.perftest.cm.CmOobLink;
 import dev.panamaverbs.perftest.cm.CmTestConnection;
+import dev.panamaverbs.perftest.report.BandwidthLimits;
 import dev.panamaverbs.perftest.report.BandwidthStatistics;
-import dev.panamaverbs.perftest.report.LatencyStatistics;
+import dev.panamaverbs.perftest.report.LatencyReport;
+import dev.panamaverbs.perftest.report.LatencyUnit;
 import dev.panamaverbs.perftest.report.ResultTable;
 import dev.panamaverbs.perftest.run.BidirectionalSending;
 import dev.panamaverbs.perftest.run.CompletionWaiter;
@@ -36,13 +38,19 @@ import java.lang.foreign.Arena;
  * closing hand shake). Prints what perftest prints: the test
  * description, both sides' addresses and the result table.
  */
-record Session(PerftestOptions o, PrintStream out, PrintStream err) {
+record Session(PerftestOptions o, PrintStream out, PrintStream err, BandwidthLimits limits) {
+
+    Session(PerftestOptions o, PrintStream out, PrintStream err) {
+        this(o, out, err, o.report().limits(o.test()));
+    }
+
+    /** Runs the test; its exit status: 0, or 1 when a {@code -w}/{@code -y} limit was not reached (perftest's text on {@code err}). */
 
     int run() throws IOException {
         try (TestResources res = TestResources.open(o); Arena arena = Arena.ofConfined()) {
             res.noticeOutReads(out, err);
             if (o.isServer()) {
-                out.print("\n************************************\n* Waiting for client to connect... *\n************************************\n");
+                verbose("\n************************************\n* Waiting for client to connect... *\n************************************\n");
                 out.flush();
             }
             try (OobLink channel = openLink(res)) {
@@ -55,8 +63,14 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 } catch (IllegalArgumentException e) {
                     throw new ProtocolException(" " + e.getMessage() + " (" + mtuBytes + ")");
                 }
-                new Session(fitted, out, err).runOn(res, channel, preamble, arena);
+                new Session(fitted, out, err, limits).runOn(res, channel, preamble, arena);
             }
+            waitBeforeDestroy();
+        }
+        String failure = limits.failure();
+        if (failure != null) {
+            err.println(failure);
+            return 1;
         }
         return 0;
     }
@@ -95,19 +109,21 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
 
     /** From the test description to the end: key exchanges, RTR/RTS (not with {@code -R}), the hand shakes, the test. */
     private void test(TestResources res, OobLink channel, int mtu, Arena arena) throws IOException {
-        TestInfo.print(out, o, res, 1 << (mtu + 7), inlineSize(o, res));
+        if (o.report().output() == ReportOptions.Output.FULL) {
+            TestInfo.print(out, o, res, 1 << (mtu + 7), inlineSize(o, res));
+        }
         KeyMessage local = res.local();
         boolean rdmaFields = o.test().verb() != TestKind.Verb.SEND;
         boolean outReads = o.test().verb() == TestKind.Verb.READ;
         int count = o.queuePairs();
         for (int i = 0; i < count; i++) {
-            out.println(res.local(i).describe("local", rdmaFields, outReads));
+            verbose(res.local(i).describe("local", rdmaFields, outReads) + "\n");
         }
         // perftest's two per-QP loops of key exchanges (one before RTR/RTS, one after), -q messages
         // each; ib_send_bw makes its hand shake after RTR between them, the others after both.
         KeyMessage[] remotes = exchangeKeys(res, channel, count);
         for (KeyMessage remote : remotes) {
-            out.println(remote.describe("remote", rdmaFields, outReads));
+            verbose(remote.describe("remote", rdmaFields, outReads) + "\n");
         }
         KeyMessage remote = remotes[0];
         if (!o.rdmaCm()) {
@@ -164,13 +180,13 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         boolean oneSided = verb == TestKind.Verb.READ || verb == TestKind.Verb.ATOMIC;
         if (oneSided && o.isServer()) {
             closeConnection(channel, res);
-            out.print(ResultTable.LINE + "\n");
+            verbose(ResultTable.LINE + "\n");
             return;
         }
         boolean duration = o.durationSeconds() > 0;
         int factor = oneSided ? 1 : 2;
-        out.print(ResultTable.LINE + "\n");
-        out.println(duration ? ResultTable.LATENCY_DURATION_HEADER : ResultTable.LATENCY_HEADER);
+        LatencyUnit unit = o.report().cycles() ? LatencyUnit.cyclesOfThisCpu() : LatencyUnit.MICROSECONDS;
+        verbose(ResultTable.LINE + "\n" + (duration ? ResultTable.LATENCY_DURATION_HEADER : ResultTable.LATENCY_HEADER) + "\n");
         for (int size : sizes) {
             long start = 0;
             long count = 0;
@@ -213,12 +229,14 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             if (duration) {
                 double seconds = (System.nanoTime() - start) / 1e9;
                 double average = seconds * 1e6 / count / factor;   // no guard: perftest prints inf for 0 iterations
-                out.println(ResultTable.latencyDurationRow(size, count, average, count / seconds));
+                out.println(o.report().output() == ReportOptions.Output.LATENCY ? ResultTable.c(average, 6)
+                        : ResultTable.latencyDurationRow(size, count, average, count / seconds));
             } else {
-                out.println(ResultTable.latencyRow(size, o.iterations(), LatencyStatistics.of(posted, o.iterations(), gaps, factor)));
+                out.print(LatencyReport.text(size, posted, o.iterations(), gaps, factor, unit, o.report().unsorted(),
+                        o.report().histogram(), o.report().output() == ReportOptions.Output.LATENCY));
             }
         }
-        out.print(ResultTable.LINE + "\n");
+        verbose(ResultTable.LINE + "\n");
         if (Schedule.closesLatency(o.test())) {
             closeConnection(channel, res);
         }
@@ -228,8 +246,7 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             throws IOException {
         TestKind.Verb verb = o.test().verb();
         String header = o.reportGbits() ? ResultTable.BANDWIDTH_HEADER_GBITS : ResultTable.BANDWIDTH_HEADER;
-        out.print(ResultTable.LINE + "\n");
-        out.println(header);
+        verbose(ResultTable.LINE + "\n" + header + "\n");
         if (verb == TestKind.Verb.SEND) {
             sendBandwidth(res, remotes, channel, completions, arena);
             return;
@@ -238,10 +255,10 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             // A WRITE/READ/atomic server takes no part: it waits for the client's end, prints the client's report.
             channel.handShake(res.local(), "the hand shake at the client's end of test");
             BandwidthReportWire theirs = new BandwidthReportWire(0, 0, 0, 0, 0).exchange(channel);
-            out.println(ResultTable.bandwidthRow(theirs.size(), theirs.iterations(), theirs.peak(), theirs.average(),
-                    theirs.messageRate(), o.reportGbits()));
+            bandwidthRow(ResultTable.bandwidthRow(theirs.size(), theirs.iterations(), theirs.peak(), theirs.average(),
+                    theirs.messageRate(), o.reportGbits()), theirs.average(), theirs.messageRate());
             closeConnection(channel, res);
-            out.print(ResultTable.LINE + "\n");
+            verbose(ResultTable.LINE + "\n");
             return;
         }
         WorkRequestOpcode opcode = switch (verb) {
@@ -259,6 +276,11 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             PostingBandwidth loop = new PostingBandwidth(res.queuePairs(), res.buffer(), opcode, size, inlineSize(o, res),
                     addresses(remotes), rkeys(remotes), null, new int[remotes.length], 0, o.txDepth(), o.postList(),
                     o.cqModeration(), completions, arena);
+            if (o.link().warmUp()) {
+                // perftest's perform_warm_up: a tx depth of requests (a post list's with -l) on each queue pair
+                int warmUp = o.postList() == 1 ? o.txDepth() : o.postList();
+                loop.run(warmUp, new long[warmUp * remotes.length], new long[warmUp * remotes.length]);
+            }
             if (o.duplex()) {
                 // -b: both sides run; perftest syncs them before each size's run
                 channel.handShake(res.local(), "the hand shake before the run (-b)");
@@ -274,11 +296,11 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
             if (o.duplex()) {
                 bidirectionalRow(res, channel, size, lastIterations, last);
             } else {
-                out.println(ResultTable.bandwidthRow(size, lastIterations, last.peak(), last.average(), last.messageRate(),
-                        o.reportGbits()));
+                bandwidthRow(ResultTable.bandwidthRow(size, lastIterations, last.peak(), last.average(), last.messageRate(),
+                        o.reportGbits()), last.average(), last.messageRate());
             }
         }
-        out.print(ResultTable.LINE + "\n");
+        verbose(ResultTable.LINE + "\n");
         if (!o.duplex()) {
             channel.handShake(res.local(), "the hand shake at the end of test");
             new BandwidthReportWire(lastSize, lastIterations, last.peak(), last.average(), last.messageRate()).exchange(channel);
@@ -298,8 +320,9 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
         }
         BandwidthReportWire theirs = new BandwidthReportWire(size, iterations, mine.peak(), mine.average(), mine.messageRate())
                 .exchange(channel);
-        out.println(ResultTable.bandwidthRow(size, iterations, mine.peak() + theirs.peak(), mine.average() + theirs.average(),
-                mine.messageRate() + theirs.messageRate(), o.reportGbits(), mine.average()));
+        bandwidthRow(ResultTable.bandwidthRow(size, iterations, mine.peak() + theirs.peak(), mine.average() + theirs.average(),
+                mine.messageRate() + theirs.messageRate(), o.reportGbits(), mine.average()), mine.average() + theirs.average(),
+                mine.messageRate() + theirs.messageRate());
     }
 
     private void sendBandwidth(TestResources res, KeyMessage[] remotes, OobLink channel, CompletionWaiter completions,
@@ -330,8 +353,9 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 }
                 BandwidthReportWire theirs = new BandwidthReportWire(size, count, stats.peak(), stats.average(),
                         stats.messageRate()).exchange(channel);
-                out.println(ResultTable.bandwidthRow(size, count, stats.peak() + theirs.peak(), stats.average() + theirs.average(),
-                        stats.messageRate() + theirs.messageRate(), o.reportGbits(), stats.average()));
+                bandwidthRow(ResultTable.bandwidthRow(size, count, stats.peak() + theirs.peak(), stats.average() + theirs.average(),
+                        stats.messageRate() + theirs.messageRate(), o.reportGbits(), stats.average()),
+                        stats.average() + theirs.average(), stats.messageRate() + theirs.messageRate());
                 if (Schedule.handShakeAfterEachSize(o.test(), o.allSizes())) {
                     channel.handShake(res.local(), "the hand shake after the size's report");
                 }
@@ -367,8 +391,8 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                     stats = BandwidthStatistics.of(size, total, posted, completed, o.noPeak(), o.reportGbits());
                 }
             }
-            out.println(ResultTable.bandwidthRow(size, count, stats.peak(), stats.average(), stats.messageRate(),
-                    o.reportGbits()));
+            bandwidthRow(ResultTable.bandwidthRow(size, count, stats.peak(), stats.average(), stats.messageRate(),
+                    o.reportGbits()), stats.average(), stats.messageRate());
             if (Schedule.handShakeAfterEachSize(o.test(), o.allSizes())) {
                 // send_bw's -a loop: one more hand shake after each size's report, before the next
                 // size's receives; a server whose alarm gave up stops the loop after it.
@@ -378,8 +402,37 @@ record Session(PerftestOptions o, PrintStream out, PrintStream err) {
                 }
             }
         }
-        out.print(ResultTable.LINE + "\n");
+        verbose(ResultTable.LINE + "\n");
         closeConnection(channel, res);
+    }
+
+    /** perftest's {@code --wait_destroy}: the resources stay for that many seconds after the test. */
+    private void waitBeforeDestroy() {
+        try {
+            Thread.sleep(o.link().waitDestroySeconds() * 1000L);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Prints a bandwidth row (with {@code --output} its one figure, C's {@code %lf}) and checks its
+     * figures against {@code -w}/{@code -y}, as perftest's {@code print_full_bw_report}.
+     */
+    private void bandwidthRow(String row, double average, double messageRate) {
+        out.println(switch (o.report().output()) {
+            case BANDWIDTH -> ResultTable.c(average, 6);
+            case MESSAGE_RATE -> ResultTable.c(messageRate, 6);
+            default -> row;
+        });
+        limits.check(average, messageRate);
+    }
+
+    /** What perftest prints only at its full verbosity (no {@code --output}): the test's description, headers, dashed lines. */
+    private void verbose(String text) {
+        if (o.report().output() == ReportOptions.Output.FULL) {
+            out.print(text);
+        }
     }
 
     /** The iterations of a bandwidth run: {@code -n} on each of the {@code -q} queue pairs (perftest's report counts them all). */

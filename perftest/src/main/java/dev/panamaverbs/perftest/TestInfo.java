@@ -47,8 +47,8 @@ final class TestInfo {
         out.print("---------------------------------------------------------------------------------------\n");
         out.printf("                    %s%n", title(o));
         if (o.events()) {
-            // perftest's completion vector (eq_num) is always 0 here: the twin has no -X.
-            out.printf(" Test with events. Using %s_comp%d%n", deviceName, 0);
+            // perftest's completion vector (eq_num): -X, 0 by default
+            out.printf(" Test with events. Using %s_comp%d%n", deviceName, o.link().completionVector());
         }
         out.printf(" Dual-port       : OFF\t\tDevice         : %s%n", deviceName);
         out.printf(" Number of qps   : %d\t\tTransport type : IB%n", o.queuePairs());

@@ -55,6 +55,7 @@ final class TestResources implements AutoCloseable {
     private final Context context;
     private final PortAttributes port;
     private final GidEntry gid;
+    private final int pkeyIndex;
     private ProtectionDomain pd;
     private MemoryRegion buffer;
     private long half;
@@ -79,6 +80,13 @@ final class TestResources implements AutoCloseable {
                     + " through rdma_cm, not by ibv_modify_qp; run both sides with -R");
         }
         this.gid = chooseGid();
+        DeviceFeature.refuse(options.link().deviceFeatures(), context.device().name(), context.maxAttributes());
+        this.pkeyIndex = options.link().pkeyIndexOn(context.maxAttributes().maxPkeys());
+    }
+
+    /** The largest P_Key index the device takes ({@code max_pkeys - 1}, as perftest's {@code ctx_chk_pkey_index}). */
+    private int maxPkeyIndex() {
+        return context.maxAttributes().maxPkeys() - 1;
     }
 
     /** Opens the device ({@code -d}, else the first) and reads its port. */
@@ -153,8 +161,8 @@ final class TestResources implements AutoCloseable {
         int sendDepth = sendDepth();
         int count = options.queuePairs();
         int cqe = (sendDepth + receiveDepth) * count + 16;
-        // -e: the queue signals a channel (perftest's ibv_create_comp_channel, vector 0).
-        cq = options.events() ? context.createCompletionQueue(cqe, context.createCompletionChannel(), 0)
+        // -e: the queue signals a channel (perftest's ibv_create_comp_channel), on -X's vector (0 by default).
+        cq = options.events() ? context.createCompletionQueue(cqe, context.createCompletionChannel(), options.link().completionVector())
                 : context.createCompletionQueue(cqe);
         qps = new QueuePair[count];
         for (int i = 0; i < count; i++) {
@@ -162,9 +170,9 @@ final class TestResources implements AutoCloseable {
                     .maxReceiveWorkRequests(Math.max(receiveDepth, 1)).maxSendSge(1).maxReceiveSge(1).maxInlineData(options.inlineSize())
                     .build());
             switch (options.connection()) {
-                case UD -> qp.toInit(options.ibPort(), 0, QKEY);
-                case UC -> qp.toInit(options.ibPort(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE));
-                case RC -> qp.toInit(options.ibPort(), 0, EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ,
+                case UD -> qp.toInit(options.ibPort(), pkeyIndex, QKEY);
+                case UC -> qp.toInit(options.ibPort(), pkeyIndex, EnumSet.of(AccessFlag.REMOTE_WRITE));
+                case RC -> qp.toInit(options.ibPort(), pkeyIndex, EnumSet.of(AccessFlag.REMOTE_WRITE, AccessFlag.REMOTE_READ,
                         AccessFlag.REMOTE_ATOMIC));
             }
             qps[i] = qp;
@@ -176,7 +184,8 @@ final class TestResources implements AutoCloseable {
      * With {@code -R}: what to connect ({@code -q} connections, UD or RC), the sizes of the test's
      * queues (those {@link #create} makes; with {@code -e} on a completion channel), and perftest's
      * {@code rdma_conn_param}: READ/atomic depths for those tests, else 0. Retry count 6, not
-     * perftest's 7 (see {@link #connect}).
+     * perftest's 7 (see {@link #connect}), unless {@code --retry_count} gives it: its low byte, as
+     * perftest's {@code rdma_conn_param} (a u8) holds it, at most 7, as the kernel's rdma_cm takes it.
      */
     CmTestConnection.Plan cmPlan(int receiveDepth) {
         int sendDepth = sendDepth();
@@ -185,10 +194,13 @@ final class TestResources implements AutoCloseable {
         ConnectionOptions connection = ConnectionOptions.builder().queueDepth(sendDepth, Math.max(receiveDepth, 1))
                 .completionQueueSize((sendDepth + receiveDepth) * count + 16).maxSge(1).maxInlineData(options.inlineSize())
                 .responderResources(depth).initiatorDepth(depth).connectTimeout(options.timeout())
-                .completionChannel(options.events()).build();
+                .completionChannel(options.events())
+                .retryCount(options.link().retryCount() == LinkOptions.NOT_GIVEN ? ConnectionOptions.DEFAULT_RETRY_COUNT
+                        : Math.min(7, options.link().retryCount() & 0xFF))
+                .build();
         boolean datagram = options.connection() == Connection.UD;
         return new CmTestConnection.Plan(count, datagram, Schedule.clientSendsQpnDatagram(options), options.ibPort(),
-                connection);
+                connection, options.link().completionVector());
     }
 
     /**
@@ -242,6 +254,12 @@ final class TestResources implements AutoCloseable {
      * {@code out}, the words on {@code err}; nothing otherwise.
      */
     void noticeOutReads(java.io.PrintStream out, java.io.PrintStream err) {
+        if (options.link().pkeyIndex() != pkeyIndex) {
+            // perftest's check_link: after the outstanding reads' notice, its dashed line and its words
+            out.print(dev.panamaverbs.perftest.report.ResultTable.LINE + "\n");
+            err.println(" Specified PKey Index, " + options.link().pkeyIndex() + ", greater than allowed max, " + maxPkeyIndex());
+            err.println(" Changing to 0");
+        }
         if (!readOrAtomic()) {
             return;
         }
@@ -287,11 +305,16 @@ final class TestResources implements AutoCloseable {
         }
     }
 
+    /** {@code --tclass} in a UD address handle's GRH, as perftest sets {@code ah_attr.grh.traffic_class}. */
+    private AddressHandleAttributes withTrafficClass(AddressHandleAttributes global) {
+        return global.withGlobalRoute(global.globalRoute().withTrafficClass(options.link().trafficClass()));
+    }
+
     private void connect(QueuePair qp, int psn, KeyMessage remote, int mtu) {
         Mtu pathMtu = Mtu.of(mtu);
         if (options.connection() == Connection.UD) {
             AddressHandleAttributes attributes = (gid != null
-                    ? AddressHandleAttributes.global(options.ibPort(), gid.index(), remote.gid())
+                    ? withTrafficClass(AddressHandleAttributes.global(options.ibPort(), gid.index(), remote.gid()))
                     : AddressHandleAttributes.local(options.ibPort(), remote.lid())).withServiceLevel(options.serviceLevel());
             if (addressHandle == null) {
                 addressHandle = pd.createAddressHandle(attributes);
@@ -302,6 +325,7 @@ final class TestResources implements AutoCloseable {
         }
         RemoteEndpoint endpoint = gid != null
                 ? RemoteEndpoint.global(remote.qpn(), remote.psn(), remote.gid(), gid.index(), pathMtu).withHopLimit(0xFF)
+                        .withTrafficClass(options.link().trafficClass())
                 : RemoteEndpoint.local(remote.qpn(), remote.psn(), remote.lid(), pathMtu);
         endpoint = endpoint.withPort(options.ibPort()).withServiceLevel(options.serviceLevel());
         if (options.connection() == Connection.RC) {

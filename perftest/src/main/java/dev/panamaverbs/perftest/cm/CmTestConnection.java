@@ -57,8 +57,10 @@ public final class CmTestConnection implements AutoCloseable {
      * @param sendsQpn    on UD, whether the client sends its QPN in a datagram (perftest: latency tests and {@code -b})
      * @param ibPort      the port datagrams arrive on, for the server's address handle
      * @param options     queue sizes (the completion queue's for all queue pairs), depths, retries, completion channel
+     * @param completionVector the completion queue's vector ({@code -X}, with a completion channel)
      */
-    public record Plan(int queuePairs, boolean datagram, boolean sendsQpn, int ibPort, ConnectionOptions options) {
+    public record Plan(int queuePairs, boolean datagram, boolean sendsQpn, int ibPort, ConnectionOptions options,
+                       int completionVector) {
     }
 
     private final Plan plan;
@@ -181,7 +183,7 @@ public final class CmTestConnection implements AutoCloseable {
             pd = context.allocateProtectionDomain();
             // -e: the queue signals a channel of its own (perftest's ibv_create_comp_channel)
             CompletionChannel events = options.completionChannel() ? context.createCompletionChannel() : null;
-            cq = context.createCompletionQueue(options.completionQueueSize(), events, 0);
+            cq = context.createCompletionQueue(options.completionQueueSize(), events, events == null ? 0 : plan.completionVector());
             scratch = pd.allocateMemoryRegion(CmDatagramAddress.SCRATCH, EnumSet.of(AccessFlag.LOCAL_WRITE));
         }
         QueuePairOptions qp = QueuePairOptions.builder(plan.datagram() ? QueuePairType.UD : QueuePairType.RC, cq)

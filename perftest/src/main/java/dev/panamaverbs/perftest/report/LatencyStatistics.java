@@ -6,7 +6,7 @@ import java.util.Arrays;
  * perftest's latency figures ({@code print_report_lat}) from the time each iteration was posted:
  * the gaps between consecutive posts, sorted, the two largest dropped ({@code LAT_MEASURE_TAIL}),
  * divided by the round-trip factor (2 for WRITE and SEND, where an iteration is a round trip of
- * two messages; 1 for READ and atomics), in microseconds.
+ * two messages; 1 for READ and atomics), in microseconds (or CPU cycles with {@code -C}).
  *
  * @param min          t_min
  * @param max          t_max (the largest gap kept)
@@ -23,16 +23,19 @@ public record LatencyStatistics(double min, double max, double typical, double a
 
     /**
      * The figures from {@code postedNanos[0..iterations)}; {@code gaps} is scratch space of at
-     * least {@code iterations - 1} entries (preallocated, so measuring allocates nothing).
+     * least {@code iterations - 1} entries (preallocated, so measuring allocates nothing), left
+     * holding the gaps sorted. {@code nanosPerUnit} is the report's unit in nanoseconds (1000 for
+     * microseconds; with {@code -C} one CPU cycle).
      */
-    public static LatencyStatistics of(long[] postedNanos, int iterations, long[] gaps, int roundTripFactor) {
+    public static LatencyStatistics of(long[] postedNanos, int iterations, long[] gaps, int roundTripFactor,
+                                       double nanosPerUnit) {
         int count = iterations - 1;
         for (int i = 0; i < count; i++) {
             gaps[i] = postedNanos[i + 1] - postedNanos[i];
         }
         Arrays.sort(gaps, 0, count);
         int measured = Math.max(1, count - MEASURE_TAIL);
-        double unit = 1000.0 * roundTripFactor;   // nanoseconds per reported microsecond
+        double unit = nanosPerUnit * roundTripFactor;   // nanoseconds per reported unit
         double typical = measured % 2 == 0 && measured > 1
                 ? (gaps[measured / 2 - 1] + gaps[measured / 2]) / 2.0
                 : gaps[measured / 2];

@@ -73,7 +73,7 @@ public final class ResultTable {
     }
 
     /** {@code value} as C's {@code %.Nf}: {@code inf}, {@code -inf}, {@code -nan}, or the number. */
-    static String c(double value, int decimals) {
+    public static String c(double value, int decimals) {
         if (Double.isNaN(value)) {
             return "-nan";
         }

@@ -150,6 +150,10 @@ public abstract class PerftestInterop extends InteropPairingTests {
 
     /** Checks both sides' outputs of a pairing that ran: fails (with both outputs) on the first thing missing. */
     void check(Outputs outputs) {
+        if (options.stream().anyMatch(option -> option.startsWith("--output="))) {
+            checkFigureOnly(outputs);
+            return;
+        }
         String header = test.endsWith("_lat") ? LATENCY_HEADER
                 : options.contains("--report_gbits") ? BANDWIDTH_HEADER_GBITS : BANDWIDTH_HEADER;
         int columns = test.endsWith("_lat") ? 9 : 5;
@@ -174,6 +178,23 @@ public abstract class PerftestInterop extends InteropPairingTests {
             if (cmLink()) {
                 PeerPairing.expect(outputs, side[0], side[1], text -> text.contains(" Data ex. method : rdma_cm"),
                         "no \"Data ex. method : rdma_cm\" in the test description");
+            }
+        }
+    }
+
+    /**
+     * With {@code --output}: each side prints its one figure (C's {@code %lf}: six decimals) and none
+     * of perftest's full report (no header, no address lines); a READ or atomic latency server
+     * prints no figure either.
+     */
+    private void checkFigureOnly(Outputs outputs) {
+        Pattern figure = Pattern.compile("(?m)^(?:[0-9]+\\.[0-9]{6}|inf|-?nan)$");
+        for (String[] side : new String[][] {{"server", outputs.server()}, {"client", outputs.client()}}) {
+            PeerPairing.expect(outputs, side[0], side[1], text -> !text.contains(" #bytes") && !text.contains("remote address"),
+                    "perftest's full report despite --output");
+            if (!(side[0].equals("server") && PASSIVE_LATENCY_SERVERS.contains(test))) {
+                PeerPairing.expect(outputs, side[0], side[1],
+                        text -> figure.matcher(CPU_CLOCK_WARNING.matcher(text).replaceAll("")).find(), "no --output figure line");
             }
         }
     }

@@ -3,7 +3,7 @@ package dev.panamaverbs.perftest.interop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.panamaverbs.perftest.PerftestOptions;
+import dev.panamaverbs.perftest.PerftestOptionParser;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class PerftestOptionTableTest {
     @Test
     void everyImplementedOptionIsCovered() {
-        Map<String, Character> implemented = PerftestOptions.implementedOptions();
+        Map<String, Character> implemented = PerftestOptionParser.implementedOptions();
         Set<String> covered = new TreeSet<>(PerftestOptionTable.EVERY_ROW);
         covered.addAll(PerftestOptionTable.ELSEWHERE.keySet());
         for (PerftestOptionTable.Row row : PerftestOptionTable.ROWS) {
@@ -39,9 +39,9 @@ class PerftestOptionTableTest {
 
     @Test
     void refusedOptionsAreNotImplemented() {
-        Set<String> refused = PerftestOptions.refusedOptions();
+        Set<String> refused = PerftestOptionParser.refusedOptions();
         assertTrue(refused.contains("tos") && refused.contains("dualport"), refused.toString());
-        for (String name : PerftestOptions.implementedOptions().keySet()) {
+        for (String name : PerftestOptionParser.implementedOptions().keySet()) {
             assertTrue(!refused.contains(name), name);
         }
     }

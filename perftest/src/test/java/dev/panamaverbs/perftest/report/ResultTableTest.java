@@ -98,7 +98,7 @@ class ResultTableTest {
     @Test
     void latencyStatisticsHalveTheRoundTrip() {
         long[] posted = {0, 4000, 8000, 12000, 16000, 26000};
-        LatencyStatistics s = LatencyStatistics.of(posted, 6, new long[6], 2);
+        LatencyStatistics s = LatencyStatistics.of(posted, 6, new long[6], 2, 1000);
         assertEquals(2.0, s.min(), 1e-9);       // 4 us gaps, half each
         assertEquals(2.0, s.typical(), 1e-9);
         assertEquals(2.0, s.average(), 1e-9);   // the two largest gaps are left out
