@@ -2,7 +2,6 @@ package dev.panamaverbs.messaging;
 
 import dev.panamaverbs.CompletionQueue;
 import dev.panamaverbs.Completions;
-import dev.panamaverbs.MemoryRegion;
 import dev.panamaverbs.values.CompletionStatus;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicLong;
@@ -247,28 +246,29 @@ final class ChannelDispatch implements RendezvousReads.Owner {
     }
 
     private void offered(int slot, long id, long offset, int length) {
-        RendezvousOffer offer;
+        long at = offset + MessageHeader.SIZE;
         try {
-            offer = RendezvousOffer.read(receiveMemory, offset + MessageHeader.SIZE, length);
+            RendezvousOffer.check(receiveMemory, at, length);
         } catch (MessagingException e) {
             channel.failures().failAndDisconnect(new MessagingException("message channel to " + channel.peerName() + ": "
                     + e.getMessage(), null));
             return;
         }
         try {
-            reads.offered(slot, id, offer);
+            // Its fields read in place: no offer record per message.
+            reads.offered(slot, id, RendezvousOffer.address(receiveMemory, at), RendezvousOffer.length(receiveMemory, at),
+                    RendezvousOffer.rkey(receiveMemory, at), RendezvousOffer.type(receiveMemory, at),
+                    RendezvousOffer.correlation(receiveMemory, at));
         } catch (MessagingException e) {
             channel.failures().failAndDisconnect(e);
         }
     }
 
     @Override
-    public void deliverLarge(int slot, RendezvousOffer offer, MemoryRegion destination) {
-        RendezvousAllocator allocator = channel.options().rendezvousAllocator();
-        int length = (int) offer.length();
-        ReceivedMessage message = messages.arrivedLarge(slotOwner, slot, offer.type(), offer.correlation(),
-                destination.memory().asSlice(0, length).asReadOnly(), length, () -> allocator.release(destination));
-        if (offer.type() == MessageType.RESPONSE) {
+    public void deliverLarge(int slot, MessageType type, long correlation, int length, MemorySegment payload,
+            Runnable onRelease) {
+        ReceivedMessage message = messages.arrivedLarge(slotOwner, slot, type, correlation, payload, length, onRelease);
+        if (type == MessageType.RESPONSE) {
             respond(message);
         } else {
             deliver(message);
@@ -276,11 +276,11 @@ final class ChannelDispatch implements RendezvousReads.Owner {
     }
 
     @Override
-    public void deliverFailure(int slot, RendezvousOffer offer, RendezvousException failure) {
+    public void deliverFailure(int slot, MessageType type, long correlation, RendezvousException failure) {
         ReceivedMessage message = messages.arrivedFailure(slotOwner, slot, failure);
-        if (offer.type() == MessageType.RESPONSE) {
+        if (type == MessageType.RESPONSE) {
             message.release(); // the buffer goes back; the request hears of the failure
-            pending.abandon(offer.correlation(), failure);
+            pending.abandon(correlation, failure);
             return;
         }
         if (handler == null) {

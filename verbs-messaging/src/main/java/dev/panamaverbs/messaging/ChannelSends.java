@@ -77,6 +77,48 @@ final class ChannelSends {
         }
     }
 
+    /**
+     * Sends a {@link MessageType#RENDEZVOUS_OFFER} with rendezvous id {@code id}, the offer's
+     * fields written straight into a send buffer ({@link RendezvousOffer}).
+     */
+    void sendOffer(long address, long length, int rkey, MessageType type, long correlation, long id, long deadline) {
+        SendBuffer buffer = takeBuffer(deadline);
+        try {
+            RendezvousOffer.write(buffer.segment(), 0, address, length, rkey, type, correlation);
+            post(buffer, MessageType.RENDEZVOUS_OFFER, RendezvousOffer.SIZE, id, 0, deadline);
+        } finally {
+            buffer.close();
+        }
+    }
+
+    /**
+     * Sends a header-only message at once when a buffer and a credit are free now, never waiting
+     * (so the poller thread may call it).
+     *
+     * @return false when none was free (nothing sent), true once posted
+     */
+    boolean trySendHeader(MessageType type, long correlation, int status) {
+        if (!channel.isOpen()) {
+            return false;
+        }
+        int slot = freeSends.poll();
+        if (slot < 0) {
+            return false;
+        }
+        if (!credits.tryAcquire()) {
+            freeSends.put(slot);
+            return false;
+        }
+        SendBuffer buffer = sendBuffers[slot];
+        buffer.take();
+        try {
+            postTaken(buffer, type, 0, correlation, status);
+        } finally {
+            buffer.close();
+        }
+        return true;
+    }
+
     int checkLength(long length) {
         if (length < 0 || length > maxSend) {
             throw new IllegalArgumentException("send: a message of " + length + " bytes exceeds the channel's "
@@ -91,6 +133,11 @@ final class ChannelSends {
         checkLength(length);
         channel.failures().requireOpen("send");
         credits.acquire(deadline);
+        postTaken(buffer, type, length, correlation, status);
+    }
+
+    /** Writes the header and posts {@code buffer}'s SEND, the credit already taken. */
+    private void postTaken(SendBuffer buffer, MessageType type, int length, long correlation, int status) {
         int slot = buffer.slot();
         int returns = credits.takeReturns();
         long offset = resources.sendOffset(slot);

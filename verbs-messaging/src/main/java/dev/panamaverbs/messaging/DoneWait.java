@@ -1,41 +1,66 @@
 package dev.panamaverbs.messaging;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
-/** The blocking large send's wait for its DONE, bounded by the deadline the call was given. */
+/**
+ * A large message's outcome as its blocking sender waits for it: completed once by the DONE (or
+ * the channel's failure), awaited until the deadline the call was given. Reused for the sender's
+ * next message once its outcome was read ({@link #reset}), so that a blocking large send
+ * allocates no future per message.
+ */
 final class DoneWait {
-    private DoneWait() {}
+    private boolean done;
+    private Throwable failure;
+
+    /** Makes the signal wait for another message (nobody else may hold it any more). */
+    synchronized void reset() {
+        done = false;
+        failure = null;
+    }
+
+    /** Ends the wait: {@code cause} null for a DONE with status OK, else the message's failure. Once. */
+    synchronized void complete(Throwable cause) {
+        if (!done) {
+            done = true;
+            failure = cause;
+            notifyAll();
+        }
+    }
+
+    synchronized boolean isDone() {
+        return done;
+    }
 
     /**
-     * Waits for {@code done} until {@code deadline} ({@link System#nanoTime()}). Not ended by an
+     * Waits for the outcome until {@code deadline} ({@link System#nanoTime()}). Not ended by an
      * interrupt (the thread's interrupt status is set again afterwards), as the join it replaces.
      *
      * @param expired called once when the deadline passed first: ends the message (and whatever
      *                else must end) and returns the exception to throw
-     * @throws MessagingException the future's failure (a {@link RendezvousException} kept as one,
+     * @throws MessagingException the message's failure (a {@link RendezvousException} kept as one,
      *         with this thread's stack), or what {@code expired} returned
      */
-    static void await(CompletableFuture<Void> done, long deadline, Supplier<? extends RuntimeException> expired) {
+    void await(long deadline, Supplier<? extends RuntimeException> expired) {
         boolean interrupted = false;
         try {
-            while (true) {
-                try {
-                    done.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            synchronized (this) {
+                while (!done) {
+                    try {
+                        if (!MonitorWaits.waitUntil(this, deadline)) {
+                            break;
+                        }
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+                if (done) {
+                    if (failure != null) {
+                        throw rethrown(failure);
+                    }
                     return;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw rethrown(e.getCause());
-                } catch (TimeoutException e) {
-                    if (!done.isDone()) {
-                        throw expired.get();
-                    } // completed just now: the next get returns (or throws) its outcome
                 }
             }
+            throw expired.get(); // outside the lock: expiring fails the channel, which completes this
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();

@@ -72,6 +72,10 @@ public final class MessageChannel implements AutoCloseable {
     private final RendezvousSends rendezvous;
     private final ChannelFailure failures;
     private final AtomicBoolean closing = new AtomicBoolean();
+    /** The offers' way out, made once: a lambda per send would be an allocation per large message. */
+    private final RendezvousSends.OfferPost offerPost;
+    /** A blocking large send past its deadline, made once for the same reason. */
+    private final RendezvousSends.Expiry expiry = (id, length, which, timeout) -> expire(id, length, which + timeout);
 
     MessageChannel(ChannelResources resources, ChannelOptions options, Handshake peerHandshake, String peer,
             int readDepth) {
@@ -83,6 +87,8 @@ public final class MessageChannel implements AutoCloseable {
         this.maxSend = Math.min(options.maxMessageSize(), peerHandshake.maxMessageSize());
         this.threshold = Math.min(options.rendezvousThreshold(), maxSend);
         this.sends = new ChannelSends(this, resources, credits, inFlight);
+        ChannelSends channelSends = sends;
+        this.offerPost = channelSends::sendOffer;
         this.rendezvous = new RendezvousSends(resources.pd, options, peer);
         this.dispatch = new ChannelDispatch(this, resources, credits, inFlight, sends, pending, rendezvous);
         int chunk = RendezvousLimits.chunkSize(options.rendezvousChunkSize(), resources.portMaxMessageSize());
@@ -205,7 +211,8 @@ public final class MessageChannel implements AutoCloseable {
             return;
         }
         refuseOnDeliveryThread("send", "sendAsync");
-        awaitDone(sendLarge(data, MessageType.DATA, 0, deadline, "send"), deadline, "the send's timeout of " + timeout);
+        checkLarge(data, "send");
+        rendezvous.sendAndAwait(data, MessageType.DATA, 0, deadline, offerPost, expiry, "the send's timeout of ", timeout);
     }
 
     /**
@@ -239,6 +246,12 @@ public final class MessageChannel implements AutoCloseable {
      */
     private RendezvousSends.Offered sendLarge(MemorySegment data, MessageType type, long correlation, long deadline,
             String what) {
+        checkLarge(data, what);
+        return rendezvous.send(data, type, correlation, deadline, offerPost);
+    }
+
+    /** Refuses a large message the channel cannot offer, or a channel that failed. */
+    private void checkLarge(MemorySegment data, String what) {
         failures.requireOpen(what);
         if (maxSend < RendezvousOffer.SIZE) {
             throw new IllegalArgumentException(what + ": a message of " + data.byteSize() + " bytes needs rendezvous,"
@@ -249,26 +262,16 @@ public final class MessageChannel implements AutoCloseable {
             throw new IllegalArgumentException(what + ": a message of " + data.byteSize() + " bytes exceeds the"
                     + " rendezvous limit of 2^31-1 bytes");
         }
-        return rendezvous.send(data, type, correlation, deadline,
-                (offer, id, until) -> sends.sendCopy(offer, MessageType.RENDEZVOUS_OFFER, id, until));
-    }
-
-    /**
-     * Waits for {@code offered}'s DONE until {@code deadline}; past it fails the channel with a
-     * {@link RendezvousTimeoutException} naming {@code which} deadline, and throws it.
-     */
-    private void awaitDone(RendezvousSends.Offered offered, long deadline, String which) {
-        DoneWait.await(offered.done(), deadline, () -> expire(offered, which));
     }
 
     /**
      * A large message's DONE did not come within {@code which}: fails the channel, disconnecting
      * first (a disconnected queue pair serves no more READs of the message, so its lease can go).
      */
-    private RendezvousTimeoutException expire(RendezvousSends.Offered offered, String which) {
+    private RendezvousTimeoutException expire(long id, long length, String which) {
         RendezvousTimeoutException expired = new RendezvousTimeoutException("message channel to " + peer
-                + ": the receiver's DONE of rendezvous message " + offered.id() + " (" + offered.length()
-                + " bytes) did not come within " + which + "; the channel is failed and disconnected", offered.id());
+                + ": the receiver's DONE of rendezvous message " + id + " (" + length
+                + " bytes) did not come within " + which + "; the channel is failed and disconnected", id);
         failures.failDisconnectingFirst(expired);
         return expired;
     }
@@ -320,7 +323,7 @@ public final class MessageChannel implements AutoCloseable {
                 // its future waits for: then the channel fails as a blocking send past its deadline.
                 response.whenComplete((message, failure) -> {
                     if (failure instanceof RequestTimeoutException && !offered.done().isDone()) {
-                        expire(offered, "the request's timeout of " + timeout);
+                        expire(offered.id(), offered.length(), "the request's timeout of " + timeout);
                     }
                 });
                 return pending.afterRead(id, offered.done(), response);
@@ -360,8 +363,9 @@ public final class MessageChannel implements AutoCloseable {
             return;
         }
         refuseOnDeliveryThread("respond", "respondAsync");
-        awaitDone(sendLarge(data, MessageType.RESPONSE, correlation, deadline, "respond"), deadline,
-                "ChannelOptions.sendTimeout of " + options.sendTimeout());
+        checkLarge(data, "respond");
+        rendezvous.sendAndAwait(data, MessageType.RESPONSE, correlation, deadline, offerPost, expiry,
+                "ChannelOptions.sendTimeout of ", options.sendTimeout());
     }
 
     /**
@@ -426,11 +430,19 @@ public final class MessageChannel implements AutoCloseable {
     }
 
     /**
-     * Sends the DONE of rendezvous message {@code id} on a virtual thread (it may wait for a
-     * credit, which the poller thread must never do); tries again after each credit timeout until
-     * sent or the channel ends, since the sender holds its region until then.
+     * Sends the DONE of rendezvous message {@code id}: at once when a send buffer and a credit are
+     * free now (the usual case, allocating nothing), else on a virtual thread (it may wait for a
+     * credit, which the poller thread must never do), which tries again after each credit timeout
+     * until sent or the channel ends, since the sender holds its region until then.
      */
     void answerRendezvous(long id, RendezvousStatus status) {
+        try {
+            if (sends.trySendHeader(MessageType.RENDEZVOUS_DONE, id, status.code())) {
+                return;
+            }
+        } catch (MessagingException e) {
+            return; // the channel failed: the sender hears of the loss instead
+        }
         Thread.ofVirtual().name("rendezvous-done " + peer).start(() -> {
             while (isOpen()) {
                 try {

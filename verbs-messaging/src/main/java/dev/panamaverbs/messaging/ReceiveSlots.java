@@ -9,7 +9,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * re-posted, so a stale reference (a second release, a payload read after release) can only ever
  * see its own, released message, never the next one that lands in the same buffer. Delivery fills
  * in the slot's waiting object and allocates nothing; the replacement is made on the releasing
- * thread.
+ * thread. A large message (rendezvous) comes in an object of its own, and the slot's waiting
+ * object, which nobody has seen, is set aside meanwhile and waits in the slot again once the large
+ * one is released: no replacement is made for it. A large message copied out, never handed out
+ * either, is kept for the slot's next large message.
  *
  * <p>A channel's own buffers have that channel as every slot's owner; the buffers of a
  * {@link SharedReceivePool} belong to whichever channel's queue pair took them last, recorded at
@@ -27,6 +30,10 @@ final class ReceiveSlots {
 
     private final MemorySegment[] buffers;
     private final AtomicReferenceArray<ReceivedMessage> waiting;
+    /** Each slot's waiting object while a large message (or a failed one) holds the slot: never handed out. */
+    private final AtomicReferenceArray<ReceivedMessage> setAside;
+    /** Each slot's large message object that was copied out (never handed out), for its next large message. */
+    private final AtomicReferenceArray<ReceivedMessage> largeSpare;
     /** The channel each slot's message arrived on: written before the message is filled in, which publishes it. */
     private final Owner[] owners;
 
@@ -37,6 +44,8 @@ final class ReceiveSlots {
         this.buffers = buffers;
         this.owners = new Owner[buffers.length];
         this.waiting = new AtomicReferenceArray<>(buffers.length);
+        this.setAside = new AtomicReferenceArray<>(buffers.length);
+        this.largeSpare = new AtomicReferenceArray<>(buffers.length);
         for (int slot = 0; slot < buffers.length; slot++) {
             waiting.set(slot, new ReceivedMessage(this, slot, buffers[slot]));
         }
@@ -57,8 +66,14 @@ final class ReceiveSlots {
     ReceivedMessage arrivedLarge(Owner owner, int slot, MessageType type, long correlation, MemorySegment payload,
             int length, Runnable onRelease) {
         owners[slot] = owner;
-        ReceivedMessage message = new ReceivedMessage(this, slot, payload, 0, onRelease);
+        ReceivedMessage message = largeSpare.getAndSet(slot, null);
+        if (message == null) {
+            message = new ReceivedMessage(this, slot, payload, 0, onRelease);
+        } else {
+            message.reuseLarge(payload, onRelease);
+        }
         message.arrived(type, length, correlation);
+        setAside.set(slot, waiting.get(slot));
         waiting.set(slot, message);
         return message;
     }
@@ -69,6 +84,7 @@ final class ReceiveSlots {
         ReceivedMessage message = new ReceivedMessage(this, slot, MemorySegment.NULL, 0, null);
         message.failed(failure);
         message.arrived(MessageType.DATA, 0, failure.messageId());
+        setAside.set(slot, waiting.get(slot));
         waiting.set(slot, message);
         return message;
     }
@@ -80,8 +96,18 @@ final class ReceiveSlots {
 
     /** From the first {@link ReceivedMessage#release()}: a fresh object waits in the slot, then the buffer is re-posted. */
     void released(int slot) {
-        waiting.set(slot, new ReceivedMessage(this, slot, buffers[slot]));
+        ReceivedMessage next = setAside.getAndSet(slot, null);
+        waiting.set(slot, next != null ? next : new ReceivedMessage(this, slot, buffers[slot]));
         owners[slot].repost(slot);
+    }
+
+    /**
+     * A large message copied out and never handed out: kept for the slot's next large message,
+     * the set-aside object waits in the slot again, and the buffer is re-posted; nothing made.
+     */
+    void recycledLarge(int slot, ReceivedMessage large) {
+        largeSpare.set(slot, large);
+        released(slot);
     }
 
     /** A message copied out and never handed out waits in its slot again: the buffer is re-posted, no object made. */

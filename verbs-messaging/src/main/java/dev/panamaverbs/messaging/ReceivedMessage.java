@@ -31,9 +31,10 @@ public final class ReceivedMessage {
 
     private final ReceiveSlots slots;
     private final int slot;
-    private final MemorySegment buffer;
+    /** Set again with {@link #onRelease} when a copied-out large message's object is reused (never handed out before). */
+    private MemorySegment buffer;
     private final long payloadOffset;
-    private final Runnable onRelease;
+    private Runnable onRelease;
     private RendezvousException failure;
     private MessageType type;
     private int length;
@@ -56,6 +57,16 @@ public final class ReceivedMessage {
         this.buffer = payloadBuffer;
         this.payloadOffset = payloadOffset;
         this.onRelease = onRelease;
+    }
+
+    /**
+     * This large message's object, copied out and so never handed out, shows the slot's next
+     * large message, in {@code payloadBuffer} ({@link ReceiveSlots#recycledLarge}); published
+     * by the {@link #arrived} that follows.
+     */
+    void reuseLarge(MemorySegment payloadBuffer, Runnable release) {
+        this.buffer = payloadBuffer;
+        this.onRelease = release;
     }
 
     /** Marks this message as a failed rendezvous that {@link MessageChannel#receive} reports. */
@@ -164,7 +175,14 @@ public final class ReceivedMessage {
             throw new IllegalStateException("receive: the channel of " + this + " is closed (its buffers are freed)");
         }
         MemorySegment.copy(buffer, payloadOffset, destination, 0, Math.min(length, destination.byteSize()));
-        if (onRelease != null || slots.current(slot) != this) {
+        if (onRelease != null) {
+            // A large message: its buffer goes back, and its object (never handed out) waits for
+            // the slot's next large message.
+            if (STATE.compareAndSet(this, HELD, WAITING)) {
+                onRelease.run();
+                slots.recycledLarge(slot, this);
+            }
+        } else if (slots.current(slot) != this) {
             release();
         } else if (STATE.compareAndSet(this, HELD, WAITING)) {
             slots.recycled(slot);

@@ -37,6 +37,12 @@ record RendezvousOffer(long address, long length, int rkey, MessageType type, lo
 
     /** Writes the offer at {@code offset} of {@code buffer}. */
     void write(MemorySegment buffer, long offset) {
+        write(buffer, offset, address, length, rkey, type, correlation);
+    }
+
+    /** Writes an offer of these fields at {@code offset} of {@code buffer} (in place: no record made). */
+    static void write(MemorySegment buffer, long offset, long address, long length, int rkey, MessageType type,
+            long correlation) {
         buffer.set(U64, offset, address);
         buffer.set(U64, offset + 8, length);
         buffer.set(U32, offset + 16, rkey);
@@ -52,6 +58,18 @@ record RendezvousOffer(long address, long length, int rkey, MessageType type, lo
      *         correlation is not 0 for DATA and not 0 otherwise
      */
     static RendezvousOffer read(MemorySegment buffer, long offset, int payloadLength) {
+        check(buffer, offset, payloadLength);
+        return new RendezvousOffer(address(buffer, offset), length(buffer, offset), rkey(buffer, offset),
+                type(buffer, offset), correlation(buffer, offset));
+    }
+
+    /**
+     * Checks the offer in a received payload, as {@link #read} does, without making a record;
+     * its fields are then read in place ({@link #address}, {@link #length}...).
+     *
+     * @throws MessagingException (a protocol error) as {@link #read}
+     */
+    static void check(MemorySegment buffer, long offset, int payloadLength) {
         if (payloadLength != SIZE) {
             throw new MessagingException("rendezvous offer: protocol error: a payload of " + payloadLength
                     + " bytes, an offer has " + SIZE, null);
@@ -72,6 +90,25 @@ record RendezvousOffer(long address, long length, int rkey, MessageType type, lo
             throw new MessagingException("rendezvous offer: protocol error: correlation " + correlation + " with type "
                     + type + " (0 for DATA only)", null);
         }
-        return new RendezvousOffer(buffer.get(U64, offset), length, buffer.get(U32, offset + 16), type, correlation);
+    }
+
+    static long address(MemorySegment buffer, long offset) {
+        return buffer.get(U64, offset);
+    }
+
+    static long length(MemorySegment buffer, long offset) {
+        return buffer.get(U64, offset + 8);
+    }
+
+    static int rkey(MemorySegment buffer, long offset) {
+        return buffer.get(U32, offset + 16);
+    }
+
+    static MessageType type(MemorySegment buffer, long offset) {
+        return MessageType.ofCode(buffer.get(U32, offset + 20));
+    }
+
+    static long correlation(MemorySegment buffer, long offset) {
+        return buffer.get(U64, offset + 24);
     }
 }

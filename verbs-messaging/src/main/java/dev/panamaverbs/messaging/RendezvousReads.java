@@ -19,18 +19,38 @@ import java.util.List;
  * the offer's receive slot and has the channel answer DONE. The offer's receive buffer stays
  * unreleased until the application releases the large message, so its credit is the message's:
  * the window bounds the large messages held too. Offers are read one after the other, in order.
+ *
+ * <p>A released destination is kept for a later offer it fits, up to {@value #SPARES} of them
+ * and {@value #SPARE_BYTES} bytes together per channel (the ones released longest ago make room),
+ * with its message object: a steady stream of large messages then allocates and registers
+ * nothing once warm. The kept ones go back to the allocator when the channel fails or closes.
  */
 final class RendezvousReads {
+    /**
+     * Released destinations a channel keeps at most: as many as a receiver that lags holds at
+     * once (a window's worth), so that it does not register again when it catches up; the bytes
+     * bound them first.
+     */
+    static final int SPARES = 16;
+    /** Their bytes together at most (what they keep registered, pinned, per channel). */
+    static final long SPARE_BYTES = 8L << 20;
+
     /** What a rendezvous does to its channel. */
     interface Owner {
-        /** Delivers the message {@code offer} announced, read into {@code destination}, in receive slot {@code slot}. */
-        void deliverLarge(int slot, RendezvousOffer offer, MemoryRegion destination);
+        /**
+         * Delivers the message an offer announced (its {@code type}, {@code correlation} and
+         * {@code length}), read into {@code payload} (read-only, from offset 0), in receive slot
+         * {@code slot}; {@code onRelease} gives the destination back when the message is released.
+         */
+        void deliverLarge(int slot, MessageType type, long correlation, int length, MemorySegment payload,
+                Runnable onRelease);
 
         /**
-         * Delivers {@code failure} in receive slot {@code slot}, in the place of the message
-         * {@code offer} announced (a RESPONSE's failure goes to its request instead).
+         * Delivers {@code failure} in receive slot {@code slot}, in the place of the message of
+         * {@code type} and {@code correlation} an offer announced (a RESPONSE's failure goes to its
+         * request instead).
          */
-        void deliverFailure(int slot, RendezvousOffer offer, RendezvousException failure);
+        void deliverFailure(int slot, MessageType type, long correlation, RendezvousException failure);
 
         /** Sends the DONE of {@code id} with {@code status} (not on the poller thread: it waits for a credit). */
         void answer(long id, RendezvousStatus status);
@@ -47,6 +67,10 @@ final class RendezvousReads {
     private final Incoming[] readOwner;
     private final int[] readChunk;
     private final ArrayDeque<Incoming> queued = new ArrayDeque<>();
+    /** Released destinations kept for later offers, with their message objects; the first {@link #spareCount}. */
+    private final Incoming[] spares = new Incoming[SPARES];
+    private int spareCount;
+    private long spareBytes;
     private final String peer;
     private int outstanding;
     private boolean failed;
@@ -84,38 +108,102 @@ final class RendezvousReads {
         return chunkSize;
     }
 
-    /** An offer arrived in receive slot {@code slot} (the poller thread). */
-    void offered(int slot, long id, RendezvousOffer offer) {
-        if (offer.length() > maxSize) {
-            refuse(slot, id, offer, RendezvousStatus.TOO_LARGE, "the offer of message " + id + " from " + peer + " has "
-                    + offer.length() + " bytes, above this side's maxRendezvousSize " + maxSize, null);
+    /**
+     * An offer arrived in receive slot {@code slot} (the poller thread): message {@code id} of
+     * {@code length} bytes at {@code address} under {@code rkey}, to be delivered as {@code type}
+     * with {@code correlation}.
+     */
+    void offered(int slot, long id, long address, long length, int rkey, MessageType type, long correlation) {
+        if (length > maxSize) {
+            refuse(slot, id, type, correlation, RendezvousStatus.TOO_LARGE, "the offer of message " + id + " from "
+                    + peer + " has " + length + " bytes, above this side's maxRendezvousSize " + maxSize, null);
             return;
         }
-        MemoryRegion destination;
-        try {
-            destination = allocator.allocate(pd, offer.length());
-            if (destination.length() < offer.length()) {
-                allocator.release(destination);
-                throw new IllegalStateException("the allocator returned " + destination.length() + " bytes for "
-                        + offer.length());
+        Incoming message = spareFor(length);
+        if (message == null) {
+            MemoryRegion destination;
+            try {
+                destination = allocator.allocate(pd, length);
+                if (destination.length() < length) {
+                    allocator.release(destination);
+                    throw new IllegalStateException("the allocator returned " + destination.length() + " bytes for "
+                            + length);
+                }
+            } catch (RuntimeException e) {
+                refuse(slot, id, type, correlation, RendezvousStatus.NO_BUFFER, "no destination buffer for message " + id
+                        + " of " + length + " bytes from " + peer + ": " + e.getMessage(), e);
+                return;
             }
-        } catch (RuntimeException e) {
-            refuse(slot, id, offer, RendezvousStatus.NO_BUFFER, "no destination buffer for message " + id + " of "
-                    + offer.length() + " bytes from " + peer + ": " + e.getMessage(), e);
-            return;
+            message = new Incoming(this, destination);
         }
         synchronized (this) {
             if (failed) {
-                allocator.release(destination);
+                allocator.release(message.destination);
                 return;
             }
-            queued.add(new Incoming(slot, id, offer, destination, RendezvousLimits.chunks(offer.length(), chunkSize)));
+            message.start(slot, id, address, length, rkey, type, correlation, RendezvousLimits.chunks(length, chunkSize));
+            queued.add(message);
             pump();
         }
     }
 
-    private void refuse(int slot, long id, RendezvousOffer offer, RendezvousStatus status, String why, Throwable cause) {
-        owner.deliverFailure(slot, offer, new RendezvousException("receive: " + why, status, id, cause));
+    /** {@return a kept destination of at least {@code length} bytes (the smallest), taken, or null} */
+    private synchronized Incoming spareFor(long length) {
+        int best = -1;
+        for (int i = 0; i < spareCount; i++) {
+            long size = spares[i].destination.length();
+            if (size >= length && (best < 0 || size < spares[best].destination.length())) {
+                best = i;
+            }
+        }
+        if (best < 0) {
+            return null;
+        }
+        Incoming spare = spares[best];
+        removeSpare(best);
+        return spare;
+    }
+
+    /** Takes spare {@code i} out, keeping the others in the order they were released. */
+    private void removeSpare(int i) {
+        spareBytes -= spares[i].destination.length();
+        System.arraycopy(spares, i + 1, spares, i, spareCount - i - 1);
+        spares[--spareCount] = null;
+    }
+
+    /**
+     * The application released a delivered message (any thread): its destination is kept for a
+     * later offer, the spares released longest ago going back to the allocator to make room
+     * (so the spares follow the sizes in use), else it goes back itself.
+     */
+    void released(Incoming message) {
+        long size = message.destination.length();
+        MemoryRegion[] evicted = null;
+        int count = 0;
+        synchronized (this) {
+            if (!failed && size <= SPARE_BYTES) {
+                while (spareCount == SPARES || spareBytes + size > SPARE_BYTES) {
+                    if (evicted == null) {
+                        evicted = new MemoryRegion[SPARES]; // only while the sizes in use change
+                    }
+                    evicted[count++] = spares[0].destination;
+                    removeSpare(0);
+                }
+                spares[spareCount++] = message;
+                spareBytes += size;
+            } else {
+                evicted = new MemoryRegion[] {message.destination};
+                count = 1;
+            }
+        }
+        for (int i = 0; i < count; i++) {
+            allocator.release(evicted[i]);
+        }
+    }
+
+    private void refuse(int slot, long id, MessageType type, long correlation, RendezvousStatus status, String why,
+            Throwable cause) {
+        owner.deliverFailure(slot, type, correlation, new RendezvousException("receive: " + why, status, id, cause));
         owner.answer(id, status);
     }
 
@@ -126,8 +214,8 @@ final class RendezvousReads {
             int k = freeRead();
             int chunk = message.nextChunk++;
             long offset = (long) chunk * chunkSize;
-            int length = RendezvousLimits.chunkLength(message.offer.length(), chunkSize, chunk);
-            reads[k].sge(message.destination, offset, length).rdma(message.offer.address() + offset, message.offer.rkey());
+            int length = RendezvousLimits.chunkLength(message.length, chunkSize, chunk);
+            reads[k].sge(message.destination, offset, length).rdma(message.address + offset, message.rkey);
             readOwner[k] = message;
             readChunk[k] = chunk;
             outstanding++;
@@ -214,13 +302,16 @@ final class RendezvousReads {
             allocator.release(free);
         }
         if (delivered != null) {
-            owner.deliverLarge(delivered.slot, delivered.offer, delivered.destination);
-            owner.answer(delivered.id, RendezvousStatus.OK);
+            long id = delivered.id; // read first: once delivered, a release may keep the object for the next offer
+            owner.deliverLarge(delivered.slot, delivered.type, delivered.correlation, (int) delivered.length,
+                    delivered.payload, delivered);
+            owner.answer(id, RendezvousStatus.OK);
         }
         if (failedNow != null) {
-            owner.deliverFailure(failedNow.slot, failedNow.offer, new RendezvousException("receive: the RDMA READ"
-                    + " (ibv_post_send, IBV_WR_RDMA_READ) of chunk " + chunk + " of message " + failedNow.id + " ("
-                    + failedNow.offer.length() + " bytes) from " + peer + " completed with status " + failedStatus,
+            owner.deliverFailure(failedNow.slot, failedNow.type, failedNow.correlation, new RendezvousException(
+                    "receive: the RDMA READ (ibv_post_send, IBV_WR_RDMA_READ) of chunk " + chunk + " of message "
+                    + failedNow.id + " (" + failedNow.length + " bytes) from " + peer + " completed with status "
+                    + failedStatus,
                     RendezvousStatus.READ_FAILED, failedNow.id, null));
             owner.answer(failedNow.id, RendezvousStatus.READ_FAILED);
         }
@@ -246,6 +337,12 @@ final class RendezvousReads {
                 }
             }
             queued.clear();
+            for (int i = 0; i < spareCount; i++) {
+                free.add(spares[i].destination);
+                spares[i] = null;
+            }
+            spareCount = 0;
+            spareBytes = 0;
         }
         for (MemoryRegion region : free) {
             allocator.release(region);
@@ -282,24 +379,55 @@ final class RendezvousReads {
         return outstanding;
     }
 
-    /** A message being read. */
-    private static final class Incoming {
-        final int slot;
-        final long id;
-        final RendezvousOffer offer;
+    /**
+     * A message being read, with its destination; reused with that destination for a later offer
+     * once released ({@link #run}, the delivered message's release hook).
+     */
+    static final class Incoming implements Runnable {
+        private final RendezvousReads reads;
         final MemoryRegion destination;
-        final int chunks;
+        /** The destination's memory, read-only: the delivered message's payload from offset 0. */
+        final MemorySegment payload;
+        int slot;
+        long id;
+        long address;
+        long length;
+        int rkey;
+        MessageType type;
+        long correlation;
+        int chunks;
         int nextChunk;
         int outstanding;
         int completed;
         boolean failed;
 
-        Incoming(int slot, long id, RendezvousOffer offer, MemoryRegion destination, int chunks) {
-            this.slot = slot;
-            this.id = id;
-            this.offer = offer;
+        Incoming(RendezvousReads reads, MemoryRegion destination) {
+            this.reads = reads;
             this.destination = destination;
-            this.chunks = chunks;
+            this.payload = destination.memory().asReadOnly();
+        }
+
+        /** Sets the offer this object reads next (under the reads' lock). */
+        void start(int offerSlot, long offerId, long offerAddress, long offerLength, int offerRkey, MessageType offerType,
+                long offerCorrelation, int offerChunks) {
+            slot = offerSlot;
+            id = offerId;
+            address = offerAddress;
+            length = offerLength;
+            rkey = offerRkey;
+            type = offerType;
+            correlation = offerCorrelation;
+            chunks = offerChunks;
+            nextChunk = 0;
+            outstanding = 0;
+            completed = 0;
+            failed = false;
+        }
+
+        /** The delivered message was released: the destination is kept or given back. */
+        @Override
+        public void run() {
+            reads.released(this);
         }
     }
 }

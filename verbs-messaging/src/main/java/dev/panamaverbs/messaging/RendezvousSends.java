@@ -6,8 +6,11 @@ import dev.panamaverbs.messaging.registration.RegistrationCache;
 import dev.panamaverbs.messaging.registration.RegistrationLease;
 import dev.panamaverbs.values.AccessFlag;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.EnumSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * The sender's side of rendezvous: a message larger than the threshold is registered for
@@ -15,18 +18,33 @@ import java.util.concurrent.CompletableFuture;
  * keeps it from eviction until the message ends; heap memory copied into a staging region
  * registered for that one message), offered to the peer in a {@link MessageType#RENDEZVOUS_OFFER},
  * and held until the peer's {@link MessageType#RENDEZVOUS_DONE} of the same id, or until the
- * channel fails, completes the message's future.
+ * channel fails, completes the message. A blocking send's message object (its wait, its lease)
+ * is kept for the channel's next blocking send once the DONE came, so that a warm blocking large
+ * send allocates nothing; an asynchronous one has a future of its own.
  */
 final class RendezvousSends {
-    /** Posts an offer's payload as a RENDEZVOUS_OFFER with rendezvous id {@code id} (the channel's credited send path). */
+    /** Posts a RENDEZVOUS_OFFER of these fields with rendezvous id {@code id} (the channel's credited send path). */
     interface OfferPost {
-        void post(MemorySegment offer, long id, long deadline);
+        void post(long address, long length, int rkey, MessageType type, long correlation, long id, long deadline);
     }
+
+    /**
+     * A blocking send's DONE did not come before its deadline ({@code which}, then {@code timeout},
+     * name it): fails the channel; {@return the exception the send throws}
+     */
+    interface Expiry {
+        RuntimeException expired(long id, long length, String which, Duration timeout);
+    }
+
+    /** Blocking sends' message objects kept for reuse at most (more only while that many send at once). */
+    private static final int KEPT = 8;
 
     private final ProtectionDomain pd;
     private final ChannelOptions options;
     private final String peer;
     private final Outstanding<Outgoing> outgoing = new Outstanding<>();
+    /** Message objects of finished blocking sends, for the next ones; guarded by this. */
+    private final ArrayDeque<Outgoing> kept = new ArrayDeque<>(KEPT);
     private RegistrationCache cache;
     private boolean closed;
 
@@ -44,31 +62,75 @@ final class RendezvousSends {
      * @throws CreditTimeoutException when the offer found no credit or buffer before {@code deadline}
      * @throws MessagingException when the channel failed
      */
-    Offered send(MemorySegment data, MessageType type, long correlation, long deadline,
+    Offered send(MemorySegment data, MessageType type, long correlation, long deadline, OfferPost poster) {
+        Outgoing message = new Outgoing();
+        message.future = new CompletableFuture<>();
+        offer(message, data, type, correlation, deadline, poster);
+        return new Offered(message.id, message.length, message.future);
+    }
+
+    /**
+     * As {@link #send}, then waits for the DONE until {@code deadline}: returns once it came with
+     * status OK. The message object is reused afterwards.
+     *
+     * @param expiry what ends the channel when the deadline passes first ({@code which} and
+     *               {@code timeout} name the deadline in its message)
+     * @throws RendezvousException when the receiver refused or could not read the message
+     * @throws MessagingException when the channel failed first, or what {@code expiry} returned
+     */
+    void sendAndAwait(MemorySegment data, MessageType type, long correlation, long deadline, OfferPost poster,
+            Expiry expiry, String which, Duration timeout) {
+        Outgoing message = take();
+        message.expiry = expiry;
+        message.which = which;
+        message.timeout = timeout;
+        offer(message, data, type, correlation, deadline, poster);
+        message.done.await(deadline, message);
+        keep(message); // only after a DONE with OK: a failed one is dropped with its exception
+    }
+
+    private void offer(Outgoing message, MemorySegment data, MessageType type, long correlation, long deadline,
             OfferPost poster) {
         requireNoFailure();
         long id = outgoing.nextId();
-        Outgoing message = register(data);
+        register(message, data);
+        message.id = id;
+        message.length = data.byteSize();
         MessagingException failed = outgoing.add(id, message);
         if (failed != null) {
             finish(id, failed);
             throw failed;
         }
         try {
-            MemorySegment offer = MemorySegment.ofArray(new byte[RendezvousOffer.SIZE]);
-            new RendezvousOffer(message.address(), data.byteSize(), message.rkey(), type, correlation).write(offer, 0);
-            poster.post(offer, id, deadline);
+            poster.post(message.address(), data.byteSize(), message.rkey(), type, correlation, id, deadline);
         } catch (RuntimeException | Error e) {
             finish(id, e);
             throw e;
         }
-        return new Offered(id, data.byteSize(), message.done());
     }
 
-    private Outgoing register(MemorySegment data) {
+    private synchronized Outgoing take() {
+        Outgoing message = kept.poll();
+        if (message == null) {
+            return new Outgoing();
+        }
+        message.done.reset();
+        return message;
+    }
+
+    private synchronized void keep(Outgoing message) {
+        message.expiry = null;
+        message.which = null;
+        message.timeout = null;
+        if (kept.size() < KEPT) {
+            kept.push(message);
+        }
+    }
+
+    private void register(Outgoing message, MemorySegment data) {
         if (data.isNative()) {
-            RegistrationLease lease = cache().acquire(data);
-            return new Outgoing(data.byteSize(), lease, null);
+            message.lease = cache().acquire(data, message.lease);
+            return;
         }
         // Heap memory cannot be registered: a staging copy, registered for this message only.
         MemoryRegion staging = pd.allocateMemoryRegion(data.byteSize(), EnumSet.of(AccessFlag.REMOTE_READ));
@@ -78,7 +140,7 @@ final class RendezvousSends {
             staging.close();
             throw e;
         }
-        return new Outgoing(data.byteSize(), null, staging);
+        message.staging = staging;
     }
 
     private synchronized RegistrationCache cache() {
@@ -100,7 +162,7 @@ final class RendezvousSends {
         }
         String why = status == null ? "an unknown status " + statusCode : status.toString();
         Outgoing message = outgoing.get(id);
-        long length = message == null ? -1 : message.length();
+        long length = message == null ? -1 : message.length;
         finish(id, new RendezvousException("send: the rendezvous of message " + id + " (" + length + " bytes) to "
                 + peer + " failed on the receiver: " + why + describe(status), status, id, null));
     }
@@ -122,17 +184,26 @@ final class RendezvousSends {
         return outgoing.contains(id);
     }
 
-    /** Ends message {@code id}: its registration released, its future completed (null) or failed. */
+    /**
+     * Ends message {@code id}: its registration released, its wait and future completed (null) or
+     * failed. Completing the wait is the last touch of a blocking send's object, which its sender
+     * may reuse from then on.
+     */
     private void finish(long id, Throwable cause) {
         Outgoing message = outgoing.remove(id);
         if (message == null) {
             return;
         }
+        CompletableFuture<Void> future = message.future;
         message.release();
+        message.done.complete(cause);
+        if (future == null) {
+            return;
+        }
         if (cause == null) {
-            message.done().complete(null);
+            future.complete(null);
         } else {
-            message.done().completeExceptionally(cause);
+            future.completeExceptionally(cause);
         }
     }
 
@@ -153,6 +224,7 @@ final class RendezvousSends {
         synchronized (this) {
             closed = true;
             open = cache;
+            kept.clear();
         }
         if (open != null) {
             open.close();
@@ -169,26 +241,42 @@ final class RendezvousSends {
     /** A message offered: its rendezvous id and length, and the future its DONE completes. */
     record Offered(long id, long length, CompletableFuture<Void> done) {}
 
-    /** One offered message: its lease (native memory) or staging region (heap), and its future. */
-    private record Outgoing(long length, RegistrationLease lease, MemoryRegion staging, CompletableFuture<Void> done) {
-        Outgoing(long length, RegistrationLease lease, MemoryRegion staging) {
-            this(length, lease, staging, new CompletableFuture<>());
-        }
+    /**
+     * One offered message: its lease (native memory; kept, closed, for the next acquisition) or
+     * staging region (heap), its wait, and the future of an asynchronous send. As the
+     * {@link Supplier} of its wait it expires the message (a blocking send's deadline).
+     */
+    private static final class Outgoing implements Supplier<RuntimeException> {
+        final DoneWait done = new DoneWait();
+        long id;
+        long length;
+        RegistrationLease lease;
+        MemoryRegion staging;
+        CompletableFuture<Void> future;
+        Expiry expiry;
+        String which;
+        Duration timeout;
 
         long address() {
-            return lease != null ? lease.address() : staging.memoryAddress();
+            return staging != null ? staging.memoryAddress() : lease.address();
         }
 
         int rkey() {
-            return lease != null ? lease.rkey() : staging.rkey();
+            return staging != null ? staging.rkey() : lease.rkey();
         }
 
         void release() {
-            if (lease != null) {
-                lease.close();
-            } else {
+            if (staging != null) {
                 staging.close();
+                staging = null;
+            } else {
+                lease.close();
             }
+        }
+
+        @Override
+        public RuntimeException get() {
+            return expiry.expired(id, length, which, timeout);
         }
     }
 }

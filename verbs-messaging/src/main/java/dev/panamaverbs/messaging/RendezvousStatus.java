@@ -15,6 +15,9 @@ public enum RendezvousStatus {
     /** An RDMA READ of the message failed (its completion status is in the receiver's failure). */
     READ_FAILED(3);
 
+    /** Every status, made once: {@code values()} copies its array on each call, and a DONE is read per message. */
+    private static final RendezvousStatus[] ALL = values();
+
     private final int code;
 
     RendezvousStatus(int code) {
@@ -33,7 +36,7 @@ public enum RendezvousStatus {
      * @return the status, or null
      */
     public static RendezvousStatus ofCode(int code) {
-        for (RendezvousStatus status : values()) {
+        for (RendezvousStatus status : ALL) {
             if (status.code == code) {
                 return status;
             }

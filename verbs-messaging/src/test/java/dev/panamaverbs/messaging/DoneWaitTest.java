@@ -21,7 +21,7 @@ class DoneWaitTest {
         RuntimeException timeout = new RendezvousTimeoutException("no DONE", 7);
         long start = System.nanoTime();
         long deadline = start + 300 * MILLIS;
-        RuntimeException thrown = assertThrows(RuntimeException.class, () -> DoneWait.await(new CompletableFuture<>(),
+        RuntimeException thrown = assertThrows(RuntimeException.class, () -> new DoneWait().await(
                 deadline, () -> {
                     expiredCalls.incrementAndGet();
                     return timeout;
@@ -35,9 +35,9 @@ class DoneWaitTest {
 
     @Test
     void aDoneInTimeReturnsAndNeverCallsExpired() {
-        CompletableFuture<Void> done = new CompletableFuture<>();
+        DoneWait done = new DoneWait();
         CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS).execute(() -> done.complete(null));
-        DoneWait.await(done, System.nanoTime() + 30_000 * MILLIS, () -> {
+        done.await(System.nanoTime() + 30_000 * MILLIS, () -> {
             throw new AssertionError("expired called");
         });
         assertTrue(done.isDone());
@@ -45,7 +45,7 @@ class DoneWaitTest {
 
     @Test
     void aDoneAlreadyThereReturnsEvenPastTheDeadline() {
-        DoneWait.await(CompletableFuture.completedFuture(null), System.nanoTime() - 1, () -> {
+        completed(null).await(System.nanoTime() - 1, () -> {
             throw new AssertionError("expired called");
         });
     }
@@ -53,8 +53,8 @@ class DoneWaitTest {
     @Test
     void aFailedRendezvousIsRethrownAsOneOnTheWaitingThread() {
         RendezvousException refused = new RendezvousException("refused", RendezvousStatus.TOO_LARGE, 3, null);
-        RendezvousException thrown = assertThrows(RendezvousException.class, () -> DoneWait.await(
-                CompletableFuture.failedFuture(refused), System.nanoTime() + 30_000 * MILLIS, () -> {
+        RendezvousException thrown = assertThrows(RendezvousException.class, () -> completed(refused).await(
+                System.nanoTime() + 30_000 * MILLIS, () -> {
                     throw new AssertionError("expired called");
                 }));
         assertSame(refused, thrown.getCause());
@@ -62,8 +62,8 @@ class DoneWaitTest {
         assertEquals(3, thrown.messageId());
 
         MessagingException lost = new MessagingException("lost", null);
-        MessagingException channel = assertThrows(MessagingException.class, () -> DoneWait.await(
-                CompletableFuture.failedFuture(lost), System.nanoTime() + 30_000 * MILLIS, () -> null));
+        MessagingException channel = assertThrows(MessagingException.class, () -> completed(lost).await(
+                System.nanoTime() + 30_000 * MILLIS, () -> null));
         assertSame(lost, channel.getCause());
         assertInstanceOf(MessagingException.class, channel);
     }
@@ -72,9 +72,9 @@ class DoneWaitTest {
     void anInterruptDoesNotEndTheWaitAndIsKept() {
         Thread.currentThread().interrupt();
         try {
-            CompletableFuture<Void> done = new CompletableFuture<>();
+            DoneWait done = new DoneWait();
             CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS).execute(() -> done.complete(null));
-            DoneWait.await(done, System.nanoTime() + 30_000 * MILLIS, () -> {
+            done.await(System.nanoTime() + 30_000 * MILLIS, () -> {
                 throw new AssertionError("expired called");
             });
             assertTrue(Thread.currentThread().isInterrupted(), "the interrupt status is set again");
@@ -82,5 +82,12 @@ class DoneWaitTest {
             assertTrue(Thread.interrupted());
         }
         assertFalse(Thread.currentThread().isInterrupted());
+    }
+
+    /** A wait whose outcome came already: {@code failure}, or OK when null. */
+    private static DoneWait completed(Throwable failure) {
+        DoneWait done = new DoneWait();
+        done.complete(failure);
+        return done;
     }
 }

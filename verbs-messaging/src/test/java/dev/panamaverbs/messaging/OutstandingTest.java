@@ -40,4 +40,32 @@ class OutstandingTest {
         assertSame(first, table.failure());
         assertSame(first, table.add(3, "three"));
     }
+
+    @Test
+    void manyIdsGrowTheTableAndRemovalsKeepEveryOtherEntryFound() {
+        Outstanding<String> table = new Outstanding<>();
+        int count = 5_000;
+        for (int i = 0; i < count; i++) {
+            long id = table.nextId();
+            assertNull(table.add(id, "v" + id));
+        }
+        for (long id = 1; id <= count; id += 3) {
+            assertEquals("v" + id, table.remove(id));
+        }
+        assertEquals(count - (count + 2) / 3, table.size());
+        for (long id = 1; id <= count; id++) {
+            boolean removed = id % 3 == 1;
+            assertEquals(!removed, table.contains(id), "id " + id);
+            assertEquals(removed ? null : "v" + id, table.get(id), "id " + id);
+        }
+        assertEquals(false, table.remove(2, "other"), "a remove for another value leaves the entry");
+        assertEquals(true, table.remove(2, "v2"));
+        List<Long> failed = new ArrayList<>();
+        table.failAll(new MessagingException("lost", null), (id, cause) -> {
+            failed.add(id);
+            table.remove(id);
+        });
+        assertEquals(count - (count + 2) / 3 - 1, failed.size());
+        assertEquals(0, table.size());
+    }
 }

@@ -9,11 +9,10 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -63,9 +62,16 @@ public final class RegistrationCache implements AutoCloseable {
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Every registration by start address (then end, then a sequence number for duplicates). */
-    private final TreeMap<Key, Entry> byAddress = new TreeMap<>();
-    /** Unleased registrations, least recently released first: the eviction order. */
-    private final LinkedHashSet<Entry> idle = new LinkedHashSet<>();
+    private final TreeSet<Entry> byAddress = new TreeSet<>();
+    /**
+     * Unleased registrations, least recently released first (the eviction order): a list linked
+     * through the entries themselves, so that leasing and releasing allocate nothing.
+     */
+    private final IdleList idle = new IdleList();
+    /** The key a lookup searches from (under the lock): made once rather than per lookup. */
+    private final Entry probe = Entry.probe();
+    /** Entries taken out under the lock, deregistered after it ({@link #takeDropped}). */
+    private final List<Entry> droppedUnderLock = new ArrayList<>();
     /** The longest range ever cached: bounds how far back a containment search looks. */
     private long longest;
     private long sequence;
@@ -153,7 +159,30 @@ public final class RegistrationCache implements AutoCloseable {
      * @throws VerbsException when {@code ibv_reg_mr} fails otherwise
      */
     public RegistrationLease acquire(MemorySegment memory) {
+        return acquire(memory, null);
+    }
+
+    /**
+     * As {@link #acquire(MemorySegment)}, reusing {@code closedLease} for the answer instead of
+     * making a new lease object: for a caller that keeps its leases, so that a hit allocates
+     * nothing. {@code closedLease} must be a lease of this cache that was closed, and no other
+     * reference to it may be used afterwards (it now stands for the new lease).
+     *
+     * @param memory native memory to be used by work requests
+     * @param closedLease a closed lease of this cache to reuse, or null for a new one
+     * @return the lease ({@code closedLease} when given)
+     * @throws IllegalArgumentException for a heap or empty segment, or a {@code closedLease}
+     *         that is open or of another cache
+     * @throws IllegalStateException once the cache is closed
+     * @throws RegistrationLimitException as {@link #acquire(MemorySegment)}
+     * @throws VerbsException when {@code ibv_reg_mr} fails otherwise
+     */
+    public RegistrationLease acquire(MemorySegment memory, RegistrationLease closedLease) {
         Objects.requireNonNull(memory, "registration cache: memory is null");
+        if (closedLease != null && (closedLease.isOpen() || !closedLease.belongsTo(this))) {
+            throw new IllegalArgumentException("registration cache: the lease to reuse must be a closed lease of this cache, not "
+                    + closedLease);
+        }
         if (!memory.isNative() || memory.byteSize() == 0) {
             throw new IllegalArgumentException("ibv_reg_mr: the registration cache registers native, non-empty memory, not "
                     + memory);
@@ -161,18 +190,19 @@ public final class RegistrationCache implements AutoCloseable {
         long start = memory.address();
         long end = start + memory.byteSize();
         long need = pages(start, end);
-        List<Entry> dropped = new ArrayList<>();
+        List<Entry> dropped = null;
         lock.lock();
         try {
             requireOpen();
-            Entry hit = find(start, end, dropped);
+            Entry hit = find(start, end);
             if (hit != null) {
                 hits++;
-                return lease(hit, memory);
+                return lease(hit, memory, closedLease);
             }
-            makeRoom(need, dropped);
+            makeRoom(need);
             reservedBytes += need;
         } finally {
+            dropped = takeDropped();
             lock.unlock();
             deregister(dropped);
         }
@@ -184,7 +214,7 @@ public final class RegistrationCache implements AutoCloseable {
                 unreserve(need);
             }
         }
-        return insert(memory, start, end, need, registered);
+        return insert(memory, start, end, need, registered, closedLease);
     }
 
     /**
@@ -217,17 +247,18 @@ public final class RegistrationCache implements AutoCloseable {
      */
     @Override
     public void close() {
-        List<Entry> dropped = new ArrayList<>();
+        List<Entry> dropped = null;
         lock.lock();
         try {
             if (closed) {
                 return;
             }
             closed = true;
-            for (Entry entry : List.copyOf(idle)) {
-                remove(entry, dropped);
+            while (!idle.isEmpty()) {
+                remove(idle.first());
             }
         } finally {
+            dropped = takeDropped();
             lock.unlock();
             deregister(dropped);
         }
@@ -235,7 +266,7 @@ public final class RegistrationCache implements AutoCloseable {
 
     /** Releases {@code lease}: once no lease holds its registration, it becomes evictable. */
     void release(RegistrationLease lease) {
-        List<Entry> dropped = new ArrayList<>(1);
+        List<Entry> dropped = null;
         lock.lock();
         try {
             if (!lease.markClosed()) {
@@ -248,11 +279,12 @@ public final class RegistrationCache implements AutoCloseable {
             leasedCount--;
             leasedBytes -= entry.pinnedBytes;
             if (closed) {
-                remove(entry, dropped);
+                remove(entry);
             } else {
-                idle.add(entry);
+                idle.addLast(entry);
             }
         } finally {
+            dropped = takeDropped();
             lock.unlock();
             deregister(dropped);
         }
@@ -264,12 +296,14 @@ public final class RegistrationCache implements AutoCloseable {
      * The registration containing [start, end) whose memory is still alive; unleased ones whose
      * arena closed are dropped on the way.
      */
-    private Entry find(long start, long end, List<Entry> dropped) {
-        List<Entry> dead = new ArrayList<>(0);
+    private Entry find(long start, long end) {
         Entry found = null;
         // Ranges starting at or before start, latest start first; none starting before
-        // end - longest can reach end.
-        for (Entry entry : byAddress.headMap(new Key(start, Long.MAX_VALUE, Long.MAX_VALUE), true).descendingMap().values()) {
+        // end - longest can reach end. Walked key by key: a view and its iterator would be
+        // objects per lookup.
+        probe.start = start;
+        // lower() finds the next by comparison, so the walk goes on past an entry removed here.
+        for (Entry entry = byAddress.floor(probe); entry != null; entry = byAddress.lower(entry)) {
             if (entry.start < end - longest) {
                 break;
             }
@@ -278,22 +312,19 @@ public final class RegistrationCache implements AutoCloseable {
             }
             if (!entry.memory.scope().isAlive()) {
                 if (entry.leases == 0) {
-                    dead.add(entry);
+                    evictions++;
+                    remove(entry);
                 }
                 continue;
             }
             found = entry;
             break;
         }
-        for (Entry entry : dead) {
-            evictions++;
-            remove(entry, dropped);
-        }
         return found;
     }
 
     /** Evicts least recently released registrations until {@code need} more bytes fit the budget. */
-    private void makeRoom(long need, List<Entry> dropped) {
+    private void makeRoom(long need) {
         if (need > budget - leasedBytes - reservedBytes) {
             // Even evicting every unleased registration would not make room: evict none.
             throw RegistrationLimitException.budgetExhausted(need, registeredBytes + reservedBytes, leasedBytes, budget,
@@ -301,25 +332,39 @@ public final class RegistrationCache implements AutoCloseable {
         }
         while (need > budget - registeredBytes - reservedBytes && !idle.isEmpty()) {
             evictions++;
-            remove(idle.getFirst(), dropped);
+            remove(idle.first());
         }
     }
 
-    private RegistrationLease lease(Entry entry, MemorySegment memory) {
+    private RegistrationLease lease(Entry entry, MemorySegment memory, RegistrationLease closedLease) {
         if (entry.leases++ == 0) {
             idle.remove(entry);
             leasedCount++;
             leasedBytes += entry.pinnedBytes;
         }
-        return new RegistrationLease(this, entry, memory);
+        if (closedLease == null) {
+            return new RegistrationLease(this, entry, memory);
+        }
+        closedLease.reopen(entry, memory);
+        return closedLease;
     }
 
-    /** Takes {@code entry} out of the cache; the caller deregisters what {@code dropped} collects. */
-    private void remove(Entry entry, List<Entry> dropped) {
-        byAddress.remove(entry.key);
+    /** Takes {@code entry} out of the cache; deregistered once the lock is released ({@link #takeDropped}). */
+    private void remove(Entry entry) {
+        byAddress.remove(entry);
         idle.remove(entry);
         registeredBytes -= entry.pinnedBytes;
-        dropped.add(entry);
+        droppedUnderLock.add(entry);
+    }
+
+    /** {@return the entries removed under the lock, to deregister after it, or null when none} (made only then) */
+    private List<Entry> takeDropped() {
+        if (droppedUnderLock.isEmpty()) {
+            return null;
+        }
+        List<Entry> dropped = List.copyOf(droppedUnderLock);
+        droppedUnderLock.clear();
+        return dropped;
     }
 
     private void requireOpen() {
@@ -354,18 +399,19 @@ public final class RegistrationCache implements AutoCloseable {
 
     /** Evicts every unleased registration; whether there was one. */
     private boolean evictAllIdle() {
-        List<Entry> dropped = new ArrayList<>();
+        List<Entry> dropped = null;
         lock.lock();
         try {
-            for (Entry entry : List.copyOf(idle)) {
+            while (!idle.isEmpty()) {
                 evictions++;
-                remove(entry, dropped);
+                remove(idle.first());
             }
         } finally {
+            dropped = takeDropped();
             lock.unlock();
             deregister(dropped);
         }
-        return !dropped.isEmpty();
+        return dropped != null;
     }
 
     private void unreserve(long need) {
@@ -379,17 +425,17 @@ public final class RegistrationCache implements AutoCloseable {
 
     /** Caches a new registration with one lease; a cache closed meanwhile deregisters it again. */
     private RegistrationLease insert(MemorySegment memory, long start, long end, long need,
-            RegistrationStep.Registered registered) {
+            RegistrationStep.Registered registered, RegistrationLease closedLease) {
         lock.lock();
         try {
             reservedBytes -= need;
             if (!closed) {
-                Entry entry = new Entry(new Key(start, end, sequence++), memory, registered, need);
-                byAddress.put(entry.key, entry);
+                Entry entry = new Entry(start, end, sequence++, memory, registered);
+                byAddress.add(entry);
                 registeredBytes += need;
                 misses++;
                 longest = Math.max(longest, end - start);
-                return lease(entry, memory);
+                return lease(entry, memory, closedLease);
             }
         } finally {
             lock.unlock();
@@ -398,8 +444,11 @@ public final class RegistrationCache implements AutoCloseable {
         throw new IllegalStateException("registration cache was closed while registering");
     }
 
-    /** {@code ibv_dereg_mr} of each; the first failure thrown once all were tried. */
+    /** {@code ibv_dereg_mr} of each (none when null); the first failure thrown once all were tried. */
     private static void deregister(List<Entry> entries) {
+        if (entries == null) {
+            return;
+        }
         RuntimeException failure = null;
         for (Entry entry : entries) {
             try {
@@ -429,10 +478,40 @@ public final class RegistrationCache implements AutoCloseable {
         return "RegistrationCache[" + statistics() + "]";
     }
 
-    /** A registration's place in {@link #byAddress}. */
-    record Key(long start, long end, long sequence) implements Comparable<Key> {
+    /**
+     * One cached registration, and its place in {@link #byAddress} (by start, end, then a
+     * sequence number for duplicates); its mutable fields are guarded by the cache's lock.
+     */
+    static final class Entry implements Comparable<Entry> {
+        /** Never changed once cached: only the cache's {@link #probe} is moved from lookup to lookup. */
+        long start;
+        final long end;
+        final long sequence;
+        final MemorySegment memory;
+        final RegistrationStep.Registered registered;
+        final long pinnedBytes;
+        int leases;
+        /** Neighbours in {@link IdleList} while unleased; {@code inIdle} says whether it is there. */
+        Entry idlePrevious;
+        Entry idleNext;
+        boolean inIdle;
+
+        Entry(long start, long end, long sequence, MemorySegment memory, RegistrationStep.Registered registered) {
+            this.start = start;
+            this.end = end;
+            this.sequence = sequence;
+            this.memory = memory;
+            this.registered = registered;
+            this.pinnedBytes = registered == null ? 0 : pages(start, end); // what the budget counts
+        }
+
+        /** {@return a probe: no registration, after every range that starts where it is moved} */
+        static Entry probe() {
+            return new Entry(0, Long.MAX_VALUE, Long.MAX_VALUE, null, null);
+        }
+
         @Override
-        public int compareTo(Key other) {
+        public int compareTo(Entry other) {
             int order = Long.compare(start, other.start);
             if (order == 0) {
                 order = Long.compare(end, other.end);
@@ -441,23 +520,51 @@ public final class RegistrationCache implements AutoCloseable {
         }
     }
 
-    /** One cached registration; its mutable fields are guarded by the cache's lock. */
-    static final class Entry {
-        final Key key;
-        final long start;
-        final long end;
-        final MemorySegment memory;
-        final RegistrationStep.Registered registered;
-        final long pinnedBytes;
-        int leases;
+    /** The unleased entries, least recently released first, linked through the entries (no node per entry). */
+    static final class IdleList {
+        private Entry first;
+        private Entry last;
 
-        Entry(Key key, MemorySegment memory, RegistrationStep.Registered registered, long pinnedBytes) {
-            this.key = key;
-            this.start = key.start();
-            this.end = key.end();
-            this.memory = memory;
-            this.registered = registered;
-            this.pinnedBytes = pinnedBytes;
+        boolean isEmpty() {
+            return first == null;
+        }
+
+        Entry first() {
+            return first;
+        }
+
+        void addLast(Entry entry) {
+            if (entry.inIdle) {
+                return;
+            }
+            entry.inIdle = true;
+            entry.idlePrevious = last;
+            entry.idleNext = null;
+            if (last == null) {
+                first = entry;
+            } else {
+                last.idleNext = entry;
+            }
+            last = entry;
+        }
+
+        void remove(Entry entry) {
+            if (!entry.inIdle) {
+                return;
+            }
+            if (entry.idlePrevious == null) {
+                first = entry.idleNext;
+            } else {
+                entry.idlePrevious.idleNext = entry.idleNext;
+            }
+            if (entry.idleNext == null) {
+                last = entry.idlePrevious;
+            } else {
+                entry.idleNext.idlePrevious = entry.idlePrevious;
+            }
+            entry.idlePrevious = null;
+            entry.idleNext = null;
+            entry.inIdle = false;
         }
     }
 }

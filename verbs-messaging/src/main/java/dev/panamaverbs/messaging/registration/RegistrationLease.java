@@ -12,8 +12,9 @@ import java.lang.foreign.MemorySegment;
  */
 public final class RegistrationLease implements AutoCloseable {
     private final RegistrationCache cache;
-    private final RegistrationCache.Entry entry;
-    private final MemorySegment memory;
+    /** Set again, with {@link #memory}, when the cache reuses this closed lease (under its lock, before {@link #closed}). */
+    private RegistrationCache.Entry entry;
+    private MemorySegment memory;
     /** Guarded by the cache's lock; volatile for the accessors' check. */
     private volatile boolean closed;
 
@@ -102,6 +103,17 @@ public final class RegistrationLease implements AutoCloseable {
 
     RegistrationCache.Entry entry() {
         return entry;
+    }
+
+    boolean belongsTo(RegistrationCache owner) {
+        return cache == owner;
+    }
+
+    /** This closed lease now stands for a lease on {@code newEntry} for {@code newMemory}. Called under the cache's lock. */
+    void reopen(RegistrationCache.Entry newEntry, MemorySegment newMemory) {
+        entry = newEntry;
+        memory = newMemory;
+        closed = false;
     }
 
     /** Marks the lease closed; false when it already was. Called under the cache's lock. */

@@ -1,6 +1,7 @@
 package dev.panamaverbs.messaging.registration;
 
 import dev.panamaverbs.messaging.MessagingException;
+import dev.panamaverbs.messaging.ThreadBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -66,6 +67,35 @@ class RegistrationCacheTest {
             assertEquals(2, stats.hits());
             assertEquals(1, stats.misses());
             assertEquals(1, step.registered.size());
+        }
+    }
+
+    @Test
+    void aClosedLeaseIsReusedForTheNextAcquisitionAndAHitThenAllocatesNothing() throws Exception {
+        try (RegistrationCache cache = cache(Long.MAX_VALUE); RegistrationCache other = cache(Long.MAX_VALUE)) {
+            MemorySegment buffer = pages(4);
+            MemorySegment slice = buffer.asSlice(PAGE, PAGE);
+            RegistrationLease lease = cache.acquire(buffer);
+            assertThrows(IllegalArgumentException.class, () -> cache.acquire(buffer, lease), "an open lease is refused");
+            lease.close();
+            RegistrationLease foreign = other.acquire(pages(1));
+            foreign.close();
+            assertThrows(IllegalArgumentException.class, () -> cache.acquire(buffer, foreign), "another cache's lease is refused");
+            RegistrationLease again = cache.acquire(slice, lease);
+            assertSame(lease, again);
+            assertTrue(again.isOpen());
+            assertSame(slice, again.memory());
+            assertEquals(slice.address(), again.address());
+            assertSame(RegistrationFakeStep.of(again), step.registered.get(0), "the slice hits the buffer's registration");
+            again.close();
+            long bytes = ThreadBytes.measure(i -> {
+                cache.acquire((i & 1) == 0 ? buffer : slice, lease).close();
+            });
+            RegistrationStatistics stats = cache.statistics();
+            assertEquals(1, stats.misses());
+            assertEquals(0, stats.leased());
+            assertEquals(2, step.registered.size(), "one registration in each cache");
+            assertTrue(bytes < ThreadBytes.MEASURED, bytes + " B over " + ThreadBytes.MEASURED + " hits");
         }
     }
 
