@@ -136,6 +136,7 @@ public abstract class PerftestInterop extends InteropPairingTests {
         if (residentTwin()) {
             serverHost = ResidentTwins.on(serverHost, twinJar());
             clientHost = ResidentTwins.on(clientHost, twinJar());
+            ResidentTwins.startOn(serverHost, clientHost);
         }
         Outputs outputs = run(serverHost, javaServer, serverArgs, clientHost, javaClient, clientArgs,
                 cmLink() ? Listening.RDMA_CM : Listening.TCP, port);

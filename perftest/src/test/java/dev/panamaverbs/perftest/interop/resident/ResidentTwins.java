@@ -59,10 +59,27 @@ public final class ResidentTwins {
             if (command.isEmpty() || !command.getFirst().equals(COMMAND)) {
                 return host.start(label, command, listening, port);
             }
-            boolean remote = host instanceof PeerHost.Remote;
-            InetSocketAddress resident = remote ? residentOnB(((PeerHost.Remote) host).hosts(), jar) : residentOnA(jar);
-            return ResidentTwinProcess.start(label, remote ? "host B" : "host A", resident, command.subList(1, command.size()),
-                    listening, port);
+            return ResidentTwinProcess.start(label, host instanceof PeerHost.Remote ? "host B" : "host A", resident(),
+                    command.subList(1, command.size()), listening, port);
+        }
+
+        /** This host's resident, started first if it is not running. */
+        InetSocketAddress resident() {
+            return host instanceof PeerHost.Remote remote ? residentOnB(remote.hosts(), jar) : residentOnA(jar);
+        }
+    }
+
+    /**
+     * Makes sure the residents of {@code hosts} (each from {@link #on}) run before a pairing starts
+     * anything: a resident's JVM start takes the host's one emulated CPU for half a minute, and a C
+     * peer running beside it on that host can miss its transport's deadlines (a C {@code ib_read_lat}
+     * server's READ responses came too late for the Java client's retries: {@code RETRY_EXC_ERR}).
+     */
+    public static void startOn(PeerHost... hosts) {
+        for (PeerHost host : hosts) {
+            if (host instanceof Host resident) {
+                resident.resident();
+            }
         }
     }
 
