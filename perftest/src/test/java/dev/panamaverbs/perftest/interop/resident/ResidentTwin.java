@@ -40,12 +40,24 @@ public final class ResidentTwin {
             System.err.println("usage: ResidentTwin PORT");
             System.exit(2);
         }
+        warmUp();
         try (ServerSocket server = new ServerSocket()) {
             server.setReuseAddress(true);
             server.bind(new InetSocketAddress(Integer.parseInt(args[0])));
             System.out.println("resident twin: listening on " + server.getLocalSocketAddress());
             acceptJobs(server);
         }
+    }
+
+    /**
+     * Loads the library and the twin's classes before the resident listens (an invocation on a
+     * device that does not exist: parsed, libibverbs loaded, its devices listed), so that the
+     * first job does not do that on the host's one emulated CPU beside a C peer that serves.
+     */
+    private static void warmUp() {
+        PrintStream discard = new PrintStream(java.io.OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
+        int status = Perftest.execute(new String[] {"send_bw", "-d", "resident-twin-warm-up", "--timeout", "1"}, discard, discard);
+        System.out.println("resident twin: warmed up (exit " + status + ", as expected without that device)");
     }
 
     /** Takes jobs from {@code server}, each on a thread of its own, until the socket is closed. */

@@ -70,10 +70,11 @@ public final class ResidentTwins {
     }
 
     /**
-     * Makes sure the residents of {@code hosts} (each from {@link #on}) run before a pairing starts
-     * anything: a resident's JVM start takes the host's one emulated CPU for half a minute, and a C
-     * peer running beside it on that host can miss its transport's deadlines (a C {@code ib_read_lat}
-     * server's READ responses came too late for the Java client's retries: {@code RETRY_EXC_ERR}).
+     * Makes sure the residents of {@code hosts} (each from {@link #on}) run, warmed up, before a
+     * pairing starts anything: a JVM's start and the library's first load take the host's one
+     * emulated CPU for many seconds, and a C peer running beside them on that host can miss its
+     * transport's deadlines (a C {@code ib_read_lat} server's READ responses came too late for the
+     * Java client's retries once: {@code RETRY_EXC_ERR}).
      */
     public static void startOn(PeerHost... hosts) {
         for (PeerHost host : hosts) {
