@@ -134,8 +134,9 @@ public abstract class PerftestInterop extends InteropPairingTests {
         List<String> clientArgs = new ArrayList<>(serverArgs);
         clientArgs.add(serverHost.address().getHostAddress());
         if (residentTwin()) {
-            serverHost = ResidentTwins.on(serverHost, twinJar());
-            clientHost = ResidentTwins.on(clientHost, twinJar());
+            java.nio.file.Path jar = twinJar();
+            serverHost = ResidentTwins.on(serverHost, jar);
+            clientHost = ResidentTwins.on(clientHost, jar);
             ResidentTwins.startOn(serverHost, clientHost);
         }
         Outputs outputs = run(serverHost, javaServer, serverArgs, clientHost, javaClient, clientArgs,
@@ -253,7 +254,7 @@ public abstract class PerftestInterop extends InteropPairingTests {
 
     /** The twin's executable jar ({@link #TWIN_JAR}). */
     static java.nio.file.Path twinJar() {
-        return java.nio.file.Path.of(System.getProperty(PERFTEST_JAR, TWIN_JAR)).toAbsolutePath();
+        return InteropPeers.jarPath(PERFTEST_JAR, TWIN_JAR);
     }
 
     @Override

@@ -43,6 +43,6 @@ public abstract class CollectingPeerProcess implements PeerProcess {
 
     @Override
     public final String describe() {
-        return "---- " + label + " (" + where + "): " + String.join(" ", command) + "\n" + output() + "---- end of " + label + "\n";
+        return PeerProcess.reportBlock(label, where, command, output());
     }
 }

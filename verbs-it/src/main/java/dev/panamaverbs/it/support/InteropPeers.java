@@ -52,14 +52,24 @@ public final class InteropPeers {
      * the system property {@code property} names another.
      */
     public static List<String> jar(String property, String defaultPath, List<String> args) {
-        Path jar = Path.of(System.getProperty(property, defaultPath)).toAbsolutePath();
-        require(Files.isRegularFile(jar), "no " + jar + " (mvn install builds it)");
+        Path jar = jarPath(property, defaultPath);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED"));
         command.addAll(SharedArchive.optionsFor(jar));
         command.addAll(List.of("-jar", jar.toString()));
         command.addAll(args);
         return command;
+    }
+
+    /**
+     * An executable jar of this build: {@code defaultPath} from the repository root (where ./verbs
+     * test runs) unless the system property {@code property} names another; a missing jar skips
+     * the test, or fails it in CI and in the project's VM.
+     */
+    public static Path jarPath(String property, String defaultPath) {
+        Path jar = Path.of(System.getProperty(property, defaultPath)).toAbsolutePath();
+        require(Files.isRegularFile(jar), "no " + jar + " (mvn install builds it)");
+        return jar;
     }
 
     /** A C tool by name, found on PATH ({@code ibv_rc_pingpong}, {@code rping}), with {@code args}. */

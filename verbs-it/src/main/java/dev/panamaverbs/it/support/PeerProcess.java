@@ -40,8 +40,13 @@ public interface PeerProcess extends AutoCloseable {
     /** Kills the peer and everything it started, and waits (bounded) until it is gone. */
     void kill() throws InterruptedException;
 
-    /** A report block: label, where it ran, command, and output. */
+    /** A report block: label, where it ran, command, and output ({@link #reportBlock}). */
     String describe();
+
+    /** The one form of {@link #describe()}: a header line naming the peer, where it ran and its command, its output, a closing line. */
+    static String reportBlock(String label, String where, java.util.List<String> command, String output) {
+        return "---- " + label + " (" + where + "): " + String.join(" ", command) + "\n" + output + "---- end of " + label + "\n";
+    }
 
     @Override
     default void close() throws InterruptedException {

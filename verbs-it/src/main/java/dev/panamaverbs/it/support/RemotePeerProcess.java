@@ -58,6 +58,6 @@ record RemotePeerProcess(String label, List<String> command, Peer peer) implemen
 
     @Override
     public String describe() {
-        return "---- " + label + " (" + peer.name() + "): " + String.join(" ", command) + "\n" + output() + "---- end of " + label + "\n";
+        return PeerProcess.reportBlock(label, peer.name(), command, output());
     }
 }
